@@ -1,0 +1,162 @@
+import { Value } from "@sinclair/typebox/value";
+import type { TObject, TSchema } from "@sinclair/typebox";
+import { ConfigSchema, type Config } from "./schema";
+import { GUARD_KINDS } from "./guards";
+import { HANDLER_KINDS } from "./handlers";
+
+export type Problem = { path: string; message: string };
+
+export class ConfigError extends Error {
+  constructor(readonly problems: Problem[]) {
+    super(problems.map((p) => `${p.path || "(root)"}: ${p.message}`).join("\n"));
+    this.name = "ConfigError";
+  }
+}
+
+export type Overrides = { host?: string; port?: number };
+export type Env = Record<string, string | undefined>;
+
+/** `/a/0/b` -> `a[0].b` */
+function keyPath(pointer: string, prefix = ""): string {
+  let out = prefix;
+  for (const part of pointer.split("/").slice(1)) {
+    out += /^\d+$/.test(part) ? `[${part}]` : out ? `.${part}` : part;
+  }
+  return out;
+}
+
+function check(schema: TSchema, value: unknown, prefix: string): Problem[] {
+  const problems: Problem[] = [];
+  for (const e of Value.Errors(schema, value)) {
+    let path = keyPath(e.path, prefix);
+    if (e.message === "Unexpected property") {
+      problems.push({ path, message: "unknown key" });
+      continue;
+    }
+    // A missing required key is reported on the key, not on its parent.
+    if (e.message.startsWith("Expected required property")) continue;
+    problems.push({ path, message: e.message.toLowerCase() });
+  }
+  // TypeBox reports a missing key once as "expected required property" and again as a type error.
+  return dedupe(problems);
+}
+
+function dedupe(problems: Problem[]): Problem[] {
+  const seen = new Set<string>();
+  return problems.filter((p) => (seen.has(p.path) ? false : (seen.add(p.path), true)));
+}
+
+/** Resolves `X_env = "VAR"` into `X` everywhere in the tree; never logs the values. */
+function resolveEnvSecrets(node: unknown, env: Env, path: string, problems: Problem[]): void {
+  if (Array.isArray(node)) return node.forEach((v, i) => resolveEnvSecrets(v, env, `${path}[${i}]`, problems));
+  if (!node || typeof node !== "object") return;
+  const obj = node as Record<string, unknown>;
+  for (const [key, value] of Object.entries(obj)) {
+    const here = path ? `${path}.${key}` : key;
+    if (key.endsWith("_env") && typeof value === "string") {
+      const base = key.slice(0, -4);
+      if (obj[base] !== undefined) problems.push({ path: here, message: `give either ${base} or ${key}, not both` });
+      else if (env[value] === undefined || env[value] === "")
+        problems.push({ path: here, message: `environment variable ${value} is not set` });
+      else obj[base] = env[value];
+    } else resolveEnvSecrets(value, env, here, problems);
+  }
+}
+
+function checkKinded(list: unknown[], kinds: Record<string, TObject>, section: string): Problem[] {
+  const problems: Problem[] = [];
+  const names = new Set<string>();
+  list.forEach((entry, i) => {
+    const e = entry as { name: string; kind: string };
+    const at = `${section}[${i}]`;
+    if (names.has(e.name)) problems.push({ path: `${at}.name`, message: `duplicate name "${e.name}"` });
+    names.add(e.name);
+    const schema = kinds[e.kind];
+    if (!schema) {
+      const known = Object.keys(kinds).sort().join(", ") || "none available";
+      problems.push({ path: `${at}.kind`, message: `unknown kind "${e.kind}" (one of: ${known})` });
+      return;
+    }
+    Value.Default(schema, entry);
+    problems.push(...check(schema, entry, at));
+  });
+  return problems;
+}
+
+function crossCheck(config: Config): Problem[] {
+  const problems: Problem[] = [];
+  const guards = new Set(config.guards.map((g) => g.name));
+  const handlers = new Set(config.handlers.map((h) => h.name));
+  config.hooks.default_guards.forEach((g, i) => {
+    if (!guards.has(g)) problems.push({ path: `hooks.default_guards[${i}]`, message: `unknown guard "${g}"` });
+  });
+  const channels = new Set<string>();
+  config.channels.forEach((c, i) => {
+    if (channels.has(c.name)) problems.push({ path: `channels[${i}].name`, message: `duplicate channel "${c.name}"` });
+    channels.add(c.name);
+    c.guards.forEach((g, j) => {
+      if (!guards.has(g)) problems.push({ path: `channels[${i}].guards[${j}]`, message: `unknown guard "${g}"` });
+    });
+    c.handlers.forEach((h, j) => {
+      if (!handlers.has(h)) problems.push({ path: `channels[${i}].handlers[${j}]`, message: `unknown handler "${h}"` });
+    });
+  });
+  const labels = new Set<string>();
+  config.api_keys.forEach((k, i) => {
+    if (labels.has(k.label)) problems.push({ path: `api_keys[${i}].label`, message: `duplicate label "${k.label}"` });
+    labels.add(k.label);
+    const given = [k.token, k.token_sha256].filter((v) => v !== undefined).length;
+    if (given !== 1) problems.push({ path: `api_keys[${i}]`, message: "give exactly one of token, token_env, token_sha256" });
+  });
+  return problems;
+}
+
+/**
+ * Builds the config from defaults < file < environment < command line and validates it once.
+ * Throws ConfigError listing every problem with its key path.
+ */
+export function buildConfig(raw: unknown, env: Env = {}, overrides: Overrides = {}): Config {
+  const problems: Problem[] = [];
+  const tree = (raw && typeof raw === "object" ? structuredClone(raw) : {}) as Record<string, any>;
+  const section = (k: string) => (tree[k] && typeof tree[k] === "object" ? tree[k] : (tree[k] = {}));
+  if (env.MAILROOM_HOST) section("server").host = env.MAILROOM_HOST;
+  if (env.MAILROOM_PORT) section("server").port = Number(env.MAILROOM_PORT);
+  if (env.MAILROOM_DB) section("storage").path = env.MAILROOM_DB;
+  if (env.MAILROOM_DURABILITY) section("storage").durability = env.MAILROOM_DURABILITY;
+  if (overrides.host !== undefined) section("server").host = overrides.host;
+  if (overrides.port !== undefined) section("server").port = overrides.port;
+  resolveEnvSecrets(tree, env, "", problems);
+  const config = Value.Default(ConfigSchema, tree) as Config;
+  problems.push(...check(ConfigSchema, config, ""));
+  if (problems.length === 0) {
+    problems.push(...checkKinded(config.guards, GUARD_KINDS, "guards"));
+    problems.push(...checkKinded(config.handlers, HANDLER_KINDS, "handlers"));
+    problems.push(...crossCheck(config));
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+/** Parses TOML text; a syntax error becomes a ConfigError naming the file. */
+export function parseToml(text: string, file: string): unknown {
+  try {
+    return Bun.TOML.parse(text);
+  } catch (error) {
+    throw new ConfigError([{ path: "", message: `${file}: ${(error as Error).message}` }]);
+  }
+}
+
+/** Reads the file if given or if ./mailroom.toml exists; built-in defaults otherwise. */
+export async function loadConfig(
+  file: string | undefined,
+  env: Env,
+  overrides: Overrides = {},
+): Promise<{ config: Config; source: string }> {
+  const path = file ?? env.MAILROOM_CONFIG ?? "mailroom.toml";
+  const handle = Bun.file(path);
+  if (!(await handle.exists())) {
+    if (file ?? env.MAILROOM_CONFIG) throw new ConfigError([{ path: "", message: `config file ${path} not found` }]);
+    return { config: buildConfig({}, env, overrides), source: "built-in defaults" };
+  }
+  return { config: buildConfig(parseToml(await handle.text(), path), env, overrides), source: path };
+}

@@ -1,0 +1,89 @@
+import { t, type Static } from "elysia";
+import { DURATION_PATTERN, SIZE_PATTERN } from "../lib/units";
+import { TranslateSection } from "./translate";
+
+/**
+ * The TOML file's schema. Every key has a default and a description; objects refuse unknown
+ * keys. Guards and handlers are checked per `kind` against GUARD_KINDS / HANDLER_KINDS by the
+ * loader, since TypeBox's union errors would not say which key is wrong.
+ */
+export const NAME_PATTERN = "^[a-z0-9]+(?:[_-][a-z0-9]+)*$";
+const strict = { additionalProperties: false } as const;
+
+export const Name = (description: string) => t.String({ maxLength: 64, pattern: NAME_PATTERN, description });
+export const Duration = (def: string, description: string) =>
+  t.String({ pattern: DURATION_PATTERN, default: def, description });
+export const Size = (def: string, description: string) =>
+  t.Union([t.Integer({ minimum: 0 }), t.String({ pattern: SIZE_PATTERN })], { default: def, description });
+
+const Server = t.Object(
+  {
+    host: t.String({ default: "127.0.0.1", description: "address to listen on" }),
+    port: t.Integer({ minimum: 0, maximum: 65535, default: 8080, description: "port to listen on; 0 picks a free one" }),
+    trust_proxy: t.Boolean({ default: false, description: "take the sender ip from X-Forwarded-For / Forwarded" }),
+  },
+  { ...strict, default: {} },
+);
+
+const Storage = t.Object(
+  {
+    path: t.String({ default: "data/mailroom.db", description: 'SQLite file; ":memory:" keeps nothing' }),
+    durability: t.Union([t.Literal("full"), t.Literal("normal")], {
+      default: "full",
+      description: '"full": fsync at every commit; "normal": survives a process crash, not a power loss',
+    }),
+    batch_max: t.Integer({ minimum: 1, maximum: 10000, default: 512, description: "most hooks one group commit writes" }),
+  },
+  { ...strict, default: {} },
+);
+
+const ApiKey = t.Object(
+  {
+    label: Name('events name this caller "api:<label>"'),
+    token: t.Optional(t.String({ minLength: 8, description: "the bearer token" })),
+    token_env: t.Optional(t.String({ description: "environment variable holding the token" })),
+    token_sha256: t.Optional(t.String({ pattern: "^[0-9a-fA-F]{64}$", description: "hex SHA-256 of the token" })),
+  },
+  strict,
+);
+
+const Hooks = t.Object(
+  {
+    max_body: Size("10MB", "larger requests get 413 and are not stored"),
+    default_guards: t.Array(Name("guard name"), { default: [], uniqueItems: true, description: "guards of channels created by their first hook" }),
+    paused_retry_after: Duration("60s", "Retry-After sent with 503 by a paused channel"),
+    retention: t.Optional(t.String({ pattern: DURATION_PATTERN, description: "delete hooks older than this (finalized or not)" })),
+    max_hooks_per_channel: t.Optional(t.Integer({ minimum: 1, description: "keep at most this many hooks per channel, oldest deleted first" })),
+  },
+  { ...strict, default: {} },
+);
+
+const Channel = t.Object(
+  {
+    name: Name("channel name, as in ?channel="),
+    guards: t.Array(Name("guard name"), { default: [], uniqueItems: true }),
+    handlers: t.Array(Name("handler name"), { default: [], uniqueItems: true }),
+  },
+  strict,
+);
+
+/** A guard or handler entry before its kind's own schema is applied. */
+const Kinded = t.Object({ name: Name("name"), kind: t.String({ description: "kind" }) }, { additionalProperties: true });
+
+export const ConfigSchema = t.Object(
+  {
+    server: Server,
+    storage: Storage,
+    api_keys: t.Array(ApiKey, { default: [] }),
+    hooks: Hooks,
+    channels: t.Array(Channel, { default: [] }),
+    guards: t.Array(Kinded, { default: [] }),
+    handlers: t.Array(Kinded, { default: [] }),
+    translate: TranslateSection,
+  },
+  strict,
+);
+
+export type Config = Static<typeof ConfigSchema>;
+export type ApiKeyConfig = Static<typeof ApiKey>;
+export type ChannelConfig = Static<typeof Channel>;

@@ -1,0 +1,61 @@
+import { sql } from "drizzle-orm";
+import { blob, index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+/** Times are integer milliseconds since the epoch; the wire models turn them into RFC 3339. */
+
+export const channels = sqliteTable("channels", {
+  name: text("name").primaryKey(),
+  paused: integer("paused", { mode: "boolean" }).notNull().default(false),
+  /** JSON array of guard names. */
+  guards: text("guards").notNull().default("[]"),
+  pending: integer("pending").notNull().default(0),
+  handled: integer("handled").notNull().default(0),
+  failed: integer("failed").notNull().default(0),
+  discarded: integer("discarded").notNull().default(0),
+  createdAt: integer("created_at").notNull(),
+});
+
+export const hooks = sqliteTable(
+  "hooks",
+  {
+    id: text("id").primaryKey(),
+    channel: text("channel").notNull(),
+    status: text("status", { enum: ["pending", "handled", "failed", "discarded"] }).notNull(),
+    method: text("method").notNull(),
+    query: text("query").notNull(),
+    /** JSON object of lower-case names to values, as received (cookies dropped). */
+    headers: text("headers").notNull(),
+    body: blob("body", { mode: "buffer" }).notNull(),
+    ip: text("ip").notNull(),
+    createdAt: integer("created_at").notNull(),
+    finalizedAt: integer("finalized_at"),
+  },
+  (t) => [
+    index("hooks_channel_status_id").on(t.channel, t.status, t.id),
+    index("hooks_status_id").on(t.status, t.id),
+    index("hooks_channel_id").on(t.channel, t.id),
+    index("hooks_created_at").on(t.createdAt),
+  ],
+);
+
+export const events = sqliteTable(
+  "events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    hookId: text("hook_id")
+      .notNull()
+      .references(() => hooks.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["handled", "discarded", "retried", "failed"] }).notNull(),
+    actor: text("actor").notNull(),
+    message: text("message").notNull().default(""),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("events_hook_id").on(t.hookId, t.id)],
+);
+
+/** Management API keys created by Mailroom itself (the first-start key); only hashes are kept. */
+export const apiKeys = sqliteTable("api_keys", {
+  label: text("label").primaryKey(),
+  tokenSha256: text("token_sha256").notNull(),
+  createdAt: integer("created_at").notNull().default(sql`0`),
+});

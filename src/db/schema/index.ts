@@ -1,0 +1,5 @@
+/** Every table of Mailroom, one module per service; drizzle-kit reads this file. */
+export * from "./hooks";
+export * from "./guards";
+export * from "./runner";
+export * from "./translate";

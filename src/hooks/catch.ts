@@ -1,0 +1,127 @@
+import type { Config } from "../config/schema";
+import { NAME_PATTERN } from "../config/schema";
+import type { Clock } from "../lib/clock";
+import type { Log } from "../lib/log";
+import { parseDuration, parseSize } from "../lib/units";
+import type { ChannelService } from "./channels";
+import { errorResponse } from "./errors";
+import type { Guard, Refusals } from "./guards";
+import { LANDING_PAGE } from "./landing";
+import { readBody } from "./read-body";
+import type { BatchWriter } from "./writer";
+
+const CHANNEL_RE = new RegExp(NAME_PATTERN);
+const CORS = { "access-control-allow-origin": "*" };
+const OK_HEADERS = { "content-type": "application/json", ...CORS };
+
+/**
+ * The catching endpoint: one thin step. Resolve the channel, read the exact body bytes within
+ * the limit, run the channel's guards, hand the hook to the batched writer and answer 200
+ * `{"id"}` once its batch has committed. Nothing is parsed for display here.
+ */
+export function createCatcher(deps: {
+  config: Config;
+  channels: ChannelService;
+  guards: Map<string, Guard>;
+  refusals: Refusals;
+  writer: BatchWriter;
+  nextId: () => string;
+  clock: Clock;
+  log: Log;
+}) {
+  const { config, channels, guards, refusals, writer, nextId, clock, log } = deps;
+  const maxBody = parseSize(config.hooks.max_body)!;
+  const retryAfter = String(Math.ceil(parseDuration(config.hooks.paused_retry_after)! / 1000));
+  const trustProxy = config.server.trust_proxy;
+
+  async function handle(request: Request, socketIp: string): Promise<Response> {
+    const method = request.method;
+    const url = request.url;
+    const q = url.indexOf("?");
+    const query = q < 0 ? "" : url.slice(q + 1);
+    if (method === "OPTIONS") return preflight(request);
+    if ((method === "GET" || method === "HEAD") && query === "") {
+      return new Response(method === "HEAD" ? null : LANDING_PAGE, { headers: { "content-type": "text/html; charset=utf-8" } });
+    }
+    if (method === "HEAD") return new Response(null, { status: 405, headers: { allow: "GET, POST, PUT, PATCH, DELETE, OPTIONS" } });
+
+    const channel = query === "" ? "default" : (new URLSearchParams(query).get("channel") ?? "default");
+    if (channel.length > 64 || !CHANNEL_RE.test(channel)) {
+      return errorResponse("invalid_argument", `channel: must match ${NAME_PATTERN} and be at most 64 characters`, CORS);
+    }
+    const state = channels.stateOf(channel);
+    if (state.paused) {
+      return errorResponse("unavailable", `channel "${channel}" is paused`, { "retry-after": retryAfter, ...CORS });
+    }
+    const chain: Guard[] = [];
+    for (const name of state.guards) {
+      const guard = guards.get(name);
+      if (!guard) {
+        log.error("channel names a guard that is not configured", { channel, guard: name });
+        return errorResponse("unavailable", `channel "${channel}" is misconfigured; hooks are refused until it is fixed`, CORS);
+      }
+      chain.push(guard);
+    }
+    const ip = senderIp(request, socketIp, trustProxy);
+
+    let limit = maxBody;
+    let limitGuard: Guard | undefined;
+    for (const g of chain) if (g.maxBody !== undefined && g.maxBody < limit) (limit = g.maxBody), (limitGuard = g);
+    const read = await readBody(request, limit);
+    if (read === "too_large") {
+      if (limitGuard) return refuse(limitGuard, channel, ip, method, 413, `body larger than ${limit} bytes`);
+      return errorResponse("payload_too_large", `body larger than ${limit} bytes`, CORS);
+    }
+    if (read === "aborted") return errorResponse("invalid_argument", "the request body could not be read", CORS);
+
+    const headers: Record<string, string> = {};
+    for (const [name, value] of request.headers) if (name !== "cookie") headers[name] = value;
+    for (const guard of chain) {
+      const verdict = await guard.check({ method, query, headers: request.headers, body: read, ip });
+      if (!verdict.ok) return refuse(guard, channel, ip, method, verdict.status, verdict.reason);
+    }
+
+    const id = nextId();
+    try {
+      await writer.write({
+        id, channel, method, query, headers: JSON.stringify(headers), body: read, ip, createdAt: clock.now(),
+      });
+    } catch (error) {
+      log.error("could not store a hook", { channel, error: String(error) });
+      return errorResponse("unavailable", "the hook could not be stored; try again", { "retry-after": "1", ...CORS });
+    }
+    return new Response(`{"id":"${id}"}`, { headers: OK_HEADERS });
+  }
+
+  function refuse(guard: Guard, channel: string, ip: string, method: string, status: number, reason: string): Response {
+    refusals.record({ channel, guard: guard.name, status, reason, ip, method });
+    const kind = status === 401 ? "unauthenticated" : status === 403 ? "permission_denied" : status === 405
+      ? "method_not_allowed" : status === 413 ? "payload_too_large" : "unsupported_media_type";
+    return errorResponse(kind, `guard "${guard.name}": ${reason}`, CORS);
+  }
+
+  return { handle };
+}
+
+function preflight(request: Request): Response {
+  return new Response(null, {
+    status: 204,
+    headers: {
+      ...CORS,
+      allow: "GET, POST, PUT, PATCH, DELETE, OPTIONS",
+      "access-control-allow-methods": "GET, POST, PUT, PATCH, DELETE",
+      "access-control-allow-headers": request.headers.get("access-control-request-headers") ?? "*",
+      "access-control-max-age": "86400",
+    },
+  });
+}
+
+/** With trust_proxy, the left-most address of X-Forwarded-For, else of Forwarded `for=`. */
+export function senderIp(request: Request, socketIp: string, trustProxy: boolean): string {
+  if (!trustProxy) return socketIp;
+  const xff = request.headers.get("x-forwarded-for");
+  if (xff) return xff.split(",")[0]!.trim() || socketIp;
+  const fwd = request.headers.get("forwarded");
+  const m = fwd ? /for="?\[?([^\]";,]+)/i.exec(fwd) : null;
+  return m ? m[1]!.replace(/:\d+$/, (p) => (m[1]!.includes(".") ? "" : p)) : socketIp;
+}

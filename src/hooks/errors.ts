@@ -1,0 +1,76 @@
+import { AppError, type ErrorKind } from "../lib/errors";
+import type { Log } from "../lib/log";
+
+/**
+ * The webhook service's one error body, `{"code": <gRPC code>, "message": "...", "details": []}`,
+ * and the table from error kinds to HTTP status and gRPC code.
+ */
+export const STATUS: Record<ErrorKind, { http: number; grpc: number }> = {
+  invalid_argument: { http: 400, grpc: 3 },
+  unauthenticated: { http: 401, grpc: 16 },
+  permission_denied: { http: 403, grpc: 7 },
+  not_found: { http: 404, grpc: 5 },
+  method_not_allowed: { http: 405, grpc: 12 },
+  not_acceptable: { http: 406, grpc: 3 },
+  failed_precondition: { http: 409, grpc: 9 },
+  payload_too_large: { http: 413, grpc: 8 },
+  unsupported_media_type: { http: 415, grpc: 3 },
+  rate_limited: { http: 429, grpc: 8 },
+  internal: { http: 500, grpc: 13 },
+  unavailable: { http: 503, grpc: 14 },
+};
+
+const JSON_TYPE = { "content-type": "application/json" };
+
+export function errorResponse(kind: ErrorKind, message: string, headers: Record<string, string> = {}): Response {
+  const { http, grpc } = STATUS[kind];
+  return new Response(JSON.stringify({ code: grpc, message, details: [] }), {
+    status: http,
+    headers: { ...JSON_TYPE, ...headers },
+  });
+}
+
+type ValidationIssue = { path: string; message: string; schema?: { error?: unknown } };
+
+/** Names each bad field: "limit: must be an integer from 1 to 100; status: ..." */
+function describeValidation(error: unknown): string {
+  const all = ((error as { all?: ValidationIssue[] }).all ?? []) as ValidationIssue[];
+  const where = (error as { type?: string }).type;
+  const seen = new Set<string>();
+  const parts: string[] = [];
+  for (const issue of all) {
+    const field = issue.path.replace(/^\//, "").replaceAll("/", ".") || where || "request";
+    if (seen.has(field)) continue;
+    seen.add(field);
+    const custom = typeof issue.schema?.error === "string" ? issue.schema.error : undefined;
+    const message = issue.message === "Unexpected property" ? "unknown field" : (custom ?? issue.message.toLowerCase());
+    parts.push(`${field}: ${message}`);
+  }
+  return parts.length ? `invalid ${where ?? "request"}: ${parts.join("; ")}` : "invalid request";
+}
+
+/**
+ * Maps anything thrown on a webhook-service path to its response. Unexpected errors are logged
+ * with a request id and answered with a generic 500 that reveals nothing.
+ */
+export function hooksErrorResponse(error: unknown, code: string | number, log: Log, request: Request): Response {
+  if (error instanceof AppError) {
+    const headers: Record<string, string> = {};
+    if (error.extra.retryAfter !== undefined) headers["retry-after"] = String(error.extra.retryAfter);
+    if (error.extra.wwwAuthenticate !== undefined) headers["www-authenticate"] = String(error.extra.wwwAuthenticate);
+    return errorResponse(error.kind, error.message, headers);
+  }
+  switch (code) {
+    case "VALIDATION":
+      return errorResponse("invalid_argument", describeValidation(error));
+    case "PARSE":
+      return errorResponse("invalid_argument", "the request body is not valid JSON");
+    case "NOT_FOUND":
+      return errorResponse("not_found", `no route for ${request.method} ${new URL(request.url).pathname}`);
+    case "INVALID_COOKIE_SIGNATURE":
+      return errorResponse("invalid_argument", "invalid cookie");
+  }
+  const requestId = crypto.randomUUID();
+  log.error("unexpected error", { requestId, path: new URL(request.url).pathname, error: String((error as Error)?.stack ?? error) });
+  return errorResponse("internal", `internal error (request id ${requestId})`);
+}

@@ -1,0 +1,13 @@
+/** What a browser sees at GET /: what this server is and where to go next. */
+export const LANDING_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Mailroom</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem;color:#222}code{background:#f3f3f3;padding:0 .25rem}</style>
+</head><body>
+<h1>Mailroom</h1>
+<p>This server catches webhooks. Send any request to <code>/?channel=NAME</code> and it is kept, byte for byte.</p>
+<ul>
+<li>Catch: <code>curl -X POST 'http://HOST/?channel=demo' -d '{"hello":"world"}' -H 'content-type: application/json'</code></li>
+<li>Inspect: <code>GET /v1/hooks?channel=demo</code> with <code>Authorization: Bearer &lt;token&gt;</code></li>
+</ul>
+</body></html>
+`;

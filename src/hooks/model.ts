@@ -1,0 +1,94 @@
+import { t, type Static } from "elysia";
+import { NAME_PATTERN } from "../config/schema";
+import { toRfc3339 } from "../lib/clock";
+import { HOOK_ID_PATTERN } from "../lib/ids";
+import type { ChannelRow, EventRow, RawHook } from "./store";
+
+/** The spec's resources, exactly: these models are the only shapes the management API writes. */
+
+const strict = { additionalProperties: false } as const;
+export const ChannelName = t.String({ maxLength: 64, pattern: NAME_PATTERN });
+export const HookId = t.String({ pattern: HOOK_ID_PATTERN });
+export const HookStatus = t.Union([t.Literal("pending"), t.Literal("handled"), t.Literal("failed"), t.Literal("discarded")]);
+const Count = t.String({ pattern: "^[0-9]+$" });
+
+export const ChannelStats = t.Object({ pending: Count, handled: Count, failed: Count, discarded: Count }, strict);
+export const Channel = t.Object(
+  { name: ChannelName, paused: t.Boolean(), stats: ChannelStats, guards: t.Array(ChannelName, { uniqueItems: true }) },
+  strict,
+);
+
+export const Event = t.Object(
+  {
+    kind: t.Union([t.Literal("handled"), t.Literal("discarded"), t.Literal("retried"), t.Literal("failed")]),
+    actor: t.String(),
+    message: t.String(),
+    created_at: t.String(),
+  },
+  strict,
+);
+
+export const Hook = t.Object(
+  {
+    id: HookId,
+    channel: ChannelName,
+    status: HookStatus,
+    method: t.String(),
+    query: t.String(),
+    headers: t.Record(t.String(), t.String()),
+    content_type: t.String(),
+    body: t.String({ format: "byte" }),
+    payload: t.Optional(t.Union([t.Record(t.String(), t.Unknown()), t.Null()])),
+    ip: t.String(),
+    created_at: t.String(),
+    finalized_at: t.Optional(t.Union([t.String(), t.Null()])),
+    events: t.Array(Event),
+  },
+  strict,
+);
+
+export const ErrorBody = t.Object({ code: t.Integer(), message: t.String(), details: t.Array(t.Unknown()) }, strict);
+export const Empty = t.Object({}, strict);
+
+export type ChannelWire = Static<typeof Channel>;
+export type HookWire = Static<typeof Hook>;
+export type EventWire = Static<typeof Event>;
+
+export function toWireChannel(c: ChannelRow): ChannelWire {
+  const s = c.stats;
+  return {
+    name: c.name,
+    paused: c.paused,
+    stats: { pending: String(s.pending), handled: String(s.handled), failed: String(s.failed), discarded: String(s.discarded) },
+    guards: c.guards,
+  };
+}
+
+/** The media type without parameters, lower-case; empty when no Content-Type was sent. */
+export function mediaType(headers: Record<string, string>): string {
+  return (headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+}
+
+export function toWireHook(h: RawHook, events: readonly EventRow[], payload: Record<string, unknown> | null): HookWire {
+  const wire: HookWire = {
+    id: h.id,
+    channel: h.channel,
+    status: h.status,
+    method: h.method,
+    query: h.query,
+    headers: h.headers,
+    content_type: mediaType(h.headers),
+    body: Buffer.from(h.body).toString("base64"),
+    payload,
+    ip: h.ip,
+    created_at: toRfc3339(h.createdAt),
+    events: events.map((e) => ({
+      kind: e.kind as EventWire["kind"],
+      actor: e.actor,
+      message: e.message,
+      created_at: toRfc3339(e.createdAt),
+    })),
+  };
+  if (h.finalizedAt !== null) wire.finalized_at = toRfc3339(h.finalizedAt);
+  return wire;
+}

@@ -1,0 +1,36 @@
+import { mediaType } from "./model";
+
+/**
+ * Decodes a caught body for display, at read time (never on the catching path).
+ * JSON objects come back as they are; url-encoded and multipart forms as fields of strings, or
+ * arrays of strings for repeated fields (a file part gives its file name). Anything else: null.
+ */
+export async function decodePayload(headers: Record<string, string>, body: Uint8Array): Promise<Record<string, unknown> | null> {
+  const type = mediaType(headers);
+  try {
+    if (type === "application/json" || type.endsWith("+json")) {
+      const value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(body));
+      return value !== null && typeof value === "object" && !Array.isArray(value) ? value : null;
+    }
+    if (type === "application/x-www-form-urlencoded") {
+      return fields(new URLSearchParams(new TextDecoder().decode(body)));
+    }
+    if (type === "multipart/form-data") {
+      const form = await new Response(body, { headers: { "content-type": headers["content-type"]! } }).formData();
+      return fields(form);
+    }
+  } catch {
+    return null;
+  }
+  return null;
+}
+
+function fields(entries: Iterable<[string, unknown]>): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [key, raw] of entries) {
+    const value = typeof raw === "string" ? raw : raw instanceof File ? raw.name : String(raw);
+    const prev = out[key];
+    out[key] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
+  }
+  return out;
+}

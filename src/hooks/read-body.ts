@@ -1,0 +1,31 @@
+/**
+ * Reads a request body up to `limit` bytes without buffering more than that: a declared
+ * Content-Length over the limit is refused before reading, a chunked body is counted while it
+ * streams. "aborted" when the client went away mid-body (nothing is stored then).
+ */
+export async function readBody(request: Request, limit: number): Promise<Uint8Array | "too_large" | "aborted"> {
+  const declared = request.headers.get("content-length");
+  try {
+    if (declared !== null) {
+      if (Number(declared) > limit) return "too_large";
+      return new Uint8Array(await request.arrayBuffer());
+    }
+    if (!request.body) return new Uint8Array(0);
+    const reader = request.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > limit) {
+        await reader.cancel().catch(() => {});
+        return "too_large";
+      }
+      chunks.push(value);
+    }
+    return Buffer.concat(chunks);
+  } catch {
+    return "aborted";
+  }
+}

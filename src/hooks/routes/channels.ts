@@ -1,0 +1,34 @@
+import { Elysia, t } from "elysia";
+import { Channel, ChannelName, Empty, ErrorBody } from "../model";
+import { toWireChannel } from "../model";
+import type { ManagementDeps } from ".";
+
+const params = t.Object({ name: t.String({ ...ChannelName, error: "name: must be a channel name (lowercase letters, digits, single - or _ between them, at most 64)" }) }, { additionalProperties: false });
+const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody };
+
+/** ChannelService_*: list, get, delete, pause, resume. Pause and resume are idempotent. */
+export function channelRoutes({ auth, channels }: ManagementDeps) {
+  return new Elysia()
+    .use(auth)
+    .get("/channels", () => channels.list().map(toWireChannel), { response: { 200: t.Array(Channel), ...errors } })
+    .get("/channels/:name", ({ params }) => toWireChannel(channels.get(params.name)), {
+      params,
+      response: { 200: Channel, ...errors },
+    })
+    .delete(
+      "/channels/:name",
+      ({ params }) => {
+        channels.delete(params.name);
+        return {};
+      },
+      { params, response: { 200: Empty, ...errors } },
+    )
+    .post("/channels/:name/pause", ({ params }) => toWireChannel(channels.pause(params.name)), {
+      params,
+      response: { 200: Channel, ...errors },
+    })
+    .post("/channels/:name/resume", ({ params }) => toWireChannel(channels.resume(params.name)), {
+      params,
+      response: { 200: Channel, ...errors },
+    });
+}

@@ -1,0 +1,51 @@
+import { Elysia, t } from "elysia";
+import { NAME_PATTERN } from "../../config/schema";
+import { HOOK_ID_PATTERN } from "../../lib/ids";
+import { Empty, ErrorBody, Hook } from "../model";
+import type { ManagementDeps } from ".";
+
+const strict = { additionalProperties: false } as const;
+const hookId = t.String({ pattern: HOOK_ID_PATTERN, error: "must be a lowercase ULID (26 characters)" });
+const params = t.Object({ id: hookId }, strict);
+const listQuery = t.Object(
+  {
+    channel: t.Optional(t.String({ maxLength: 64, pattern: NAME_PATTERN, error: "must be a channel name of at most 64 characters" })),
+    status: t.Optional(
+      t.Union([t.Literal("pending"), t.Literal("handled"), t.Literal("failed"), t.Literal("discarded")], {
+        error: "must be one of pending, handled, failed, discarded",
+      }),
+    ),
+    limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, error: "must be an integer from 1 to 100" })),
+    after: t.Optional(hookId),
+  },
+  strict,
+);
+const failBody = t.Object({ message: t.String({ maxLength: 4096, error: "must be a string of at most 4096 characters" }) }, strict);
+const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 409: ErrorBody };
+
+/** HookService_*: list (newest first, `after` paging), get, delete, discard, retry, and the consumer operations. */
+export function hookRoutes({ auth, hooks }: ManagementDeps) {
+  return new Elysia()
+    .use(auth)
+    .get("/hooks", ({ query }) => hooks.list({ ...query, limit: query.limit ?? 50 }), {
+      query: listQuery,
+      response: { 200: t.Array(Hook), ...errors },
+    })
+    .get("/hooks/:id", ({ params }) => hooks.get(params.id), { params, response: { 200: Hook, ...errors } })
+    .delete(
+      "/hooks/:id",
+      ({ params }) => {
+        hooks.delete(params.id);
+        return {};
+      },
+      { params, response: { 200: Empty, ...errors } },
+    )
+    .post("/hooks/:id/discard", ({ params, actor }) => hooks.discard(params.id, actor), { params, response: { 200: Hook, ...errors } })
+    .post("/hooks/:id/retry", ({ params, actor }) => hooks.retry(params.id, actor), { params, response: { 200: Hook, ...errors } })
+    .post("/hooks/:id/process", ({ params, actor }) => hooks.process(params.id, actor), { params, response: { 200: Hook, ...errors } })
+    .post("/hooks/:id/fail", ({ params, actor, body }) => hooks.fail(params.id, actor, body.message), {
+      params,
+      body: failBody,
+      response: { 200: Hook, ...errors },
+    });
+}

@@ -1,0 +1,35 @@
+import { Elysia } from "elysia";
+import type { Db } from "../../db/open";
+import type { Clock } from "../../lib/clock";
+import type { Runner } from "../../runner";
+import { requireApiKey, type ApiKey } from "../auth";
+import type { ChannelService } from "../channels";
+import type { HookService } from "../service";
+import type { Refusals } from "../guards";
+import { channelRoutes } from "./channels";
+import { hookRoutes } from "./hooks";
+import { refusalRoutes } from "./refusals";
+import { attemptRoutes } from "./attempts";
+
+export type ManagementDeps = {
+  /** Each route plugin uses this first: it gives handlers `actor` and refuses bad tokens. */
+  auth: ReturnType<typeof requireApiKey>;
+  channels: ChannelService;
+  hooks: HookService;
+  refusals: Refusals;
+  runner: Runner;
+  db: Db;
+  clock: Clock;
+};
+
+/** The management interface under /v1: every route here requires an API key. */
+export function managementRoutes(keys: readonly ApiKey[], rest: Omit<ManagementDeps, "auth">) {
+  const deps: ManagementDeps = { ...rest, auth: requireApiKey(keys) };
+  // Also applied here, so that a route plugin that forgot it is still protected.
+  return new Elysia({ prefix: "/v1" })
+    .use(deps.auth)
+    .use(channelRoutes(deps))
+    .use(hookRoutes(deps))
+    .use(refusalRoutes(deps))
+    .use(attemptRoutes(deps));
+}

@@ -1,0 +1,123 @@
+import type { Clock } from "../lib/clock";
+import { notFound, precondition } from "../lib/errors";
+import type { HookOutcomes, HookRunner } from "../runner/types";
+import { toWireHook, type HookWire } from "./model";
+import { decodePayload } from "./payload";
+import type { HookStatus, HookStore, ListQuery, RawHook } from "./store";
+
+/**
+ * Hook operations and their state machine. Every change happens in one transaction with its
+ * event and its stats update; an operation refused from the hook's status throws
+ * failed_precondition and changes nothing.
+ *
+ *   discard: pending | failed     -> discarded (finalized_at set, queued attempts cancelled)
+ *   retry:   failed | discarded   -> pending   (finalized_at cleared, failed handlers queued again)
+ *   process: pending              -> handled   (channels without handlers only)
+ *   fail:    pending              -> failed    (channels without handlers only)
+ */
+export function createHookService(deps: { store: HookStore; clock: Clock; runner: HookRunner }) {
+  const { store, clock, runner } = deps;
+
+  function load(id: string): RawHook {
+    const hook = store.getHook(id);
+    if (!hook) throw notFound(`hook "${id}" not found`);
+    return hook;
+  }
+
+  async function wire(hooks: RawHook[]): Promise<HookWire[]> {
+    const events = store.eventsOf(hooks.map((h) => h.id));
+    return Promise.all(hooks.map(async (h) => toWireHook(h, events.get(h.id) ?? [], await decodePayload(h.headers, h.body))));
+  }
+
+  async function get(id: string): Promise<HookWire> {
+    return (await wire([load(id)]))[0]!;
+  }
+
+  /** Applies one transition in a transaction; throws not_found or failed_precondition. */
+  function transition(
+    id: string,
+    name: string,
+    from: readonly HookStatus[],
+    to: HookStatus,
+    event: { kind: string; actor: string; message?: string },
+    also?: (hook: RawHook) => void,
+  ): void {
+    store.transaction(() => {
+      const hook = load(id);
+      if (!from.includes(hook.status)) {
+        throw precondition(`cannot ${name} a ${hook.status} hook; ${name} needs ${from.join(" or ")}`);
+      }
+      const now = clock.now();
+      const finalized = to === "handled" || to === "discarded" ? now : null;
+      store.setStatus(hook, to, finalized);
+      store.addEvent({ hookId: id, kind: event.kind, actor: event.actor, message: event.message ?? "", createdAt: now });
+      also?.(hook);
+    });
+  }
+
+  function requireNoHandlers(id: string, name: string): void {
+    const hook = load(id);
+    if (runner.hasHandlers(hook.channel)) {
+      throw precondition(`cannot ${name} a hook of channel "${hook.channel}": its handlers decide its status`);
+    }
+  }
+
+  const outcomes: HookOutcomes = {
+    handled(id) {
+      store.transaction(() => {
+        const hook = store.getHook(id);
+        if (hook?.status !== "pending") return;
+        const now = clock.now();
+        store.setStatus(hook, "handled", now);
+        store.addEvent({ hookId: id, kind: "handled", actor: "", message: "", createdAt: now });
+      });
+    },
+    failed(id, handler, message) {
+      store.transaction(() => {
+        const hook = store.getHook(id);
+        if (hook?.status !== "pending") return;
+        store.setStatus(hook, "failed", null);
+        store.addEvent({ hookId: id, kind: "failed", actor: handler, message, createdAt: clock.now() });
+      });
+    },
+  };
+
+  return {
+    outcomes,
+    get,
+    raw: (id: string) => store.getHook(id),
+    async list(query: ListQuery): Promise<HookWire[]> {
+      return wire(store.listHooks(query));
+    },
+    delete(id: string): void {
+      store.transaction(() => {
+        const hook = load(id);
+        runner.cancel(id);
+        store.deleteHook(hook);
+      });
+    },
+    async discard(id: string, actor: string): Promise<HookWire> {
+      transition(id, "discard", ["pending", "failed"], "discarded", { kind: "discarded", actor }, () => runner.cancel(id));
+      return get(id);
+    },
+    async retry(id: string, actor: string): Promise<HookWire> {
+      transition(id, "retry", ["failed", "discarded"], "pending", { kind: "retried", actor }, (h) =>
+        runner.queueRetry(id, h.channel),
+      );
+      runner.notify();
+      return get(id);
+    },
+    async process(id: string, actor: string): Promise<HookWire> {
+      requireNoHandlers(id, "process");
+      transition(id, "process", ["pending"], "handled", { kind: "handled", actor });
+      return get(id);
+    },
+    async fail(id: string, actor: string, message: string): Promise<HookWire> {
+      requireNoHandlers(id, "fail");
+      transition(id, "fail", ["pending"], "failed", { kind: "failed", actor, message });
+      return get(id);
+    },
+  };
+}
+
+export type HookService = ReturnType<typeof createHookService>;

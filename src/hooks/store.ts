@@ -1,0 +1,170 @@
+import type { Database, Statement } from "bun:sqlite";
+import type { Db } from "../db/open";
+
+/**
+ * The webhook service's storage. Plain SQL through prepared statements, so the same contract
+ * can be met by another backend later. Methods marked "in transaction" must be called inside
+ * `store.transaction`; none of them throws on a missing row, they return undefined or false.
+ */
+export type HookStatus = "pending" | "handled" | "failed" | "discarded";
+export const HOOK_STATUSES: readonly HookStatus[] = ["pending", "handled", "failed", "discarded"];
+
+export type RawHook = {
+  id: string;
+  channel: string;
+  status: HookStatus;
+  method: string;
+  query: string;
+  headers: Record<string, string>;
+  body: Uint8Array;
+  ip: string;
+  createdAt: number;
+  finalizedAt: number | null;
+};
+
+/** A hook as the writer receives it; `headers` is already serialised JSON. */
+export type NewHook = Omit<RawHook, "headers" | "status" | "finalizedAt"> & { headers: string };
+
+export type ChannelRow = {
+  name: string;
+  paused: boolean;
+  guards: string[];
+  stats: Record<HookStatus, number>;
+};
+
+export type EventRow = { hookId: string; kind: string; actor: string; message: string; createdAt: number };
+
+export type ListQuery = { channel?: string; status?: HookStatus; after?: string; limit: number };
+
+type HookRecord = Omit<RawHook, "headers" | "finalizedAt" | "createdAt"> & {
+  headers: string; created_at: number; finalized_at: number | null;
+};
+type ChannelRecord = { name: string; paused: number; guards: string; pending: number; handled: number; failed: number; discarded: number };
+
+const HOOK_COLUMNS = "id, channel, status, method, query, headers, body, ip, created_at, finalized_at";
+
+function toRaw(r: HookRecord): RawHook {
+  return {
+    id: r.id, channel: r.channel, status: r.status, method: r.method, query: r.query,
+    headers: JSON.parse(r.headers), body: r.body, ip: r.ip, createdAt: r.created_at, finalizedAt: r.finalized_at,
+  };
+}
+
+function toChannel(r: ChannelRecord): ChannelRow {
+  return {
+    name: r.name, paused: r.paused === 1, guards: JSON.parse(r.guards),
+    stats: { pending: r.pending, handled: r.handled, failed: r.failed, discarded: r.discarded },
+  };
+}
+
+export function createHookStore(db: Db) {
+  const sql: Database = db.$client;
+  const cache = new Map<string, Statement>();
+  /** Prepared once per distinct SQL text and reused. */
+  const q = (text: string) => {
+    let s = cache.get(text);
+    if (!s) cache.set(text, (s = sql.prepare(text)));
+    return s;
+  };
+
+  const insertHook = sql.prepare(
+    `INSERT INTO hooks (id, channel, status, method, query, headers, body, ip, created_at)
+     VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?)`,
+  );
+  const ensureChannel = sql.prepare(`INSERT OR IGNORE INTO channels (name, guards, created_at) VALUES (?, ?, ?)`);
+
+  return {
+    /** Runs fn in one IMMEDIATE transaction; rolls back if it throws. */
+    transaction<T>(fn: () => T): T {
+      return sql.transaction(fn).immediate();
+    },
+
+    /** In transaction: stores caught hooks and counts them as pending, once per channel. */
+    insertHooks(rows: readonly NewHook[], guardsOfNewChannel: (channel: string) => string[]): void {
+      const perChannel = new Map<string, number>();
+      for (const h of rows) {
+        insertHook.run(h.id, h.channel, h.method, h.query, h.headers, h.body, h.ip, h.createdAt);
+        perChannel.set(h.channel, (perChannel.get(h.channel) ?? 0) + 1);
+      }
+      for (const [channel, n] of perChannel) {
+        ensureChannel.run(channel, JSON.stringify(guardsOfNewChannel(channel)), rows[0]!.createdAt);
+        q("UPDATE channels SET pending = pending + ? WHERE name = ?").run(n, channel);
+      }
+    },
+
+    getHook(id: string): RawHook | undefined {
+      const r = q(`SELECT ${HOOK_COLUMNS} FROM hooks WHERE id = ?`).get(id) as HookRecord | null;
+      return r ? toRaw(r) : undefined;
+    },
+
+    /** Newest first; served by the (channel, status, id), (status, id) and (channel, id) indexes. */
+    listHooks({ channel, status, after, limit }: ListQuery): RawHook[] {
+      const where: string[] = [];
+      const args: (string | number)[] = [];
+      if (channel !== undefined) where.push("channel = ?"), args.push(channel);
+      if (status !== undefined) where.push("status = ?"), args.push(status);
+      if (after !== undefined) where.push("id < ?"), args.push(after);
+      const text = `SELECT ${HOOK_COLUMNS} FROM hooks ${where.length ? "WHERE " + where.join(" AND ") : ""} ORDER BY id DESC LIMIT ?`;
+      return (q(text).all(...args, limit) as HookRecord[]).map(toRaw);
+    },
+
+    /** Events of the given hooks, oldest first per hook. */
+    eventsOf(ids: readonly string[]): Map<string, EventRow[]> {
+      const out = new Map<string, EventRow[]>(ids.map((id) => [id, []]));
+      if (ids.length === 0) return out;
+      const rows = q(
+        `SELECT hook_id AS hookId, kind, actor, message, created_at AS createdAt FROM events
+         WHERE hook_id IN (${ids.map(() => "?").join(",")}) ORDER BY id`,
+      ).all(...ids) as EventRow[];
+      for (const e of rows) out.get(e.hookId)?.push(e);
+      return out;
+    },
+
+    /** In transaction: moves a hook between statuses and keeps its channel's counters right. */
+    setStatus(hook: RawHook, to: HookStatus, finalizedAt: number | null): void {
+      q("UPDATE hooks SET status = ?, finalized_at = ? WHERE id = ?").run(to, finalizedAt, hook.id);
+      q(`UPDATE channels SET ${hook.status} = ${hook.status} - 1, ${to} = ${to} + 1 WHERE name = ?`).run(hook.channel);
+    },
+
+    /** In transaction. */
+    addEvent(e: EventRow): void {
+      q("INSERT INTO events (hook_id, kind, actor, message, created_at) VALUES (?, ?, ?, ?, ?)").run(
+        e.hookId, e.kind, e.actor, e.message, e.createdAt,
+      );
+    },
+
+    /** In transaction: deletes the hook and its events; false when it did not exist. */
+    deleteHook(hook: RawHook): void {
+      q("DELETE FROM hooks WHERE id = ?").run(hook.id);
+      q(`UPDATE channels SET ${hook.status} = ${hook.status} - 1 WHERE name = ?`).run(hook.channel);
+    },
+
+    listChannels(): ChannelRow[] {
+      return (q("SELECT * FROM channels ORDER BY name").all() as ChannelRecord[]).map(toChannel);
+    },
+
+    getChannel(name: string): ChannelRow | undefined {
+      const r = q("SELECT * FROM channels WHERE name = ?").get(name) as ChannelRecord | null;
+      return r ? toChannel(r) : undefined;
+    },
+
+    /** Creates the channel if absent, then sets its guards (configured channels, at start-up). */
+    upsertChannel(name: string, guards: string[], now: number): void {
+      ensureChannel.run(name, JSON.stringify(guards), now);
+      q("UPDATE channels SET guards = ? WHERE name = ?").run(JSON.stringify(guards), name);
+    },
+
+    setPaused(name: string, paused: boolean): boolean {
+      return q("UPDATE channels SET paused = ? WHERE name = ?").run(paused ? 1 : 0, name).changes > 0;
+    },
+
+    /** In transaction: removes the channel, its hooks and their events; false when absent. */
+    deleteChannel(name: string): boolean {
+      q("DELETE FROM events WHERE hook_id IN (SELECT id FROM hooks WHERE channel = ?)").run(name);
+      q("DELETE FROM hooks WHERE channel = ?").run(name);
+      return q("DELETE FROM channels WHERE name = ?").run(name).changes > 0;
+    },
+  };
+}
+
+export type HookStore = ReturnType<typeof createHookStore>;

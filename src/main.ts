@@ -1,0 +1,78 @@
+#!/usr/bin/env bun
+/**
+ * The only module with side effects: reads argv, the config and the environment, opens the
+ * database, starts the runner and the listener, and stops them on SIGINT/SIGTERM.
+ */
+import { createApp } from "./app";
+import { HELP, VERSION, parseArgs } from "./cli";
+import { ConfigError, loadConfig } from "./config/load";
+import { openDatabase } from "./db/open";
+import { resolveApiKeys } from "./hooks/auth";
+import { systemClock } from "./lib/clock";
+import { consoleLog as log } from "./lib/log";
+import { createRunner } from "./runner";
+import { serve } from "./server";
+
+async function main(): Promise<number> {
+  const command = parseArgs(Bun.argv.slice(2));
+  if (command.kind === "help") return console.log(HELP), 0;
+  if (command.kind === "version") return console.log(VERSION), 0;
+  if (command.kind === "error") return console.error(`mailroom: ${command.message}\n\n${HELP}`), 2;
+
+  let loaded;
+  try {
+    loaded = await loadConfig(command.config, process.env, { host: command.host, port: command.port });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`mailroom: the config has ${error.problems.length} problem(s):`);
+    for (const p of error.problems) console.error(`  ${p.path || "(file)"}: ${p.message}`);
+    return 1;
+  }
+  const { config, source } = loaded;
+  if (command.kind === "check-config") return console.log(`${source}: ok`), 0;
+
+  const clock = systemClock;
+  const db = openDatabase({ path: config.storage.path, durability: config.storage.durability });
+  const runner = createRunner({ config, db, clock, log });
+  const { keys, generated } = resolveApiKeys(config, db, clock.now());
+  const built = createApp({ config, db, clock, log, runner, apiKeys: keys });
+  const server = serve(built, { host: config.server.host, port: config.server.port, maxBody: config.hooks.max_body });
+  runner.start();
+
+  console.log(`mailroom ${VERSION} listening on http://${server.hostname}:${server.port}`);
+  console.log(`  config:   ${source}`);
+  console.log(`  data:     ${config.storage.path} (durability ${config.storage.durability})`);
+  console.log(`  channels: ${config.channels.map((c) => c.name).join(", ") || "(none configured; created by their first hook)"}`);
+  console.log(`  api keys: ${keys.map((k) => k.label).join(", ")}`);
+  if (generated) {
+    console.log(`\n  No API key was configured, so one was created (only its hash is stored). It is shown once:`);
+    console.log(`    Authorization: Bearer ${generated.token}`);
+    console.log(`  Keep it, or configure [[api_keys]] in mailroom.toml.\n`);
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info(`${signal}: finishing in-flight requests`);
+    await server.stop(false);
+    await built.writer.drain();
+    await runner.stop();
+    db.$client.close();
+    log.info("stopped");
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  return -1;
+}
+
+main().then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (error) => {
+    console.error("mailroom: could not start:", error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,46 @@
+/**
+ * What the rest of Mailroom sees of the in-process runner. The runner never imports Elysia;
+ * HTTP code reaches it only through HookRunner, and tests drive it with tick() and a fake clock.
+ */
+
+/** Durable background work the runner drives (handler attempts, the translation simulator, retention). */
+export interface Worker {
+  readonly name: string;
+  /**
+   * Does the work due at `now` (ms since epoch) and resolves to the time of the next due work,
+   * or null when nothing is scheduled. State lives in the database, so a restart resumes.
+   */
+  tick(now: number): Promise<number | null>;
+}
+
+/** How the hook service tells the runner about hooks. The `in transaction` calls run synchronously
+ * inside the caller's SQLite transaction so that queueing commits or rolls back with the change. */
+export interface HookRunner {
+  /** In transaction: queue the first attempt of each handler of each hook's channel. */
+  queueCaught(hooks: readonly { id: string; channel: string }[]): void;
+  /** In transaction: queue again each handler whose last attempt for this hook failed. */
+  queueRetry(hookId: string, channel: string): void;
+  /** In transaction: cancel every attempt still queued for this hook. */
+  cancel(hookId: string): void;
+  /** Whether the channel has handlers (then ProcessHook and FailHook answer 409). */
+  hasHandlers(channel: string): boolean;
+  /** New work may be due: wake the loop. Called after the transaction committed. */
+  notify(): void;
+}
+
+/** What the runner reports back; implemented by the hook service. Both are no-ops unless the hook is pending. */
+export interface HookOutcomes {
+  /** Every handler succeeded: status handled, event `handled` with empty actor, finalized_at set. */
+  handled(hookId: string): void;
+  /** A handler gave up: status failed, event `failed` with the handler's name as actor. */
+  failed(hookId: string, handler: string, message: string): void;
+}
+
+/** A runner with no handlers and no workers, for tests of the HTTP layer alone. */
+export const idleRunner: HookRunner = {
+  queueCaught() {},
+  queueRetry() {},
+  cancel() {},
+  hasHandlers: () => false,
+  notify() {},
+};

@@ -1,0 +1,53 @@
+import { buildConfig } from "../../src/config/load";
+import { openDatabase } from "../../src/db/open";
+import { createApp } from "../../src/app";
+import { resolveApiKeys } from "../../src/hooks/auth";
+import { createRunner } from "../../src/runner";
+import { silentLog } from "../../src/lib/log";
+import { serve } from "../../src/server";
+import { createFakeClock } from "./clock";
+
+export const TOKEN = "test-token-0123456789";
+export const AUTH = { authorization: `Bearer ${TOKEN}` };
+
+/**
+ * A whole Mailroom on an in-memory (or given) database with a fake clock. `raw` is the TOML
+ * config as an object; an api key labelled "test" with TOKEN is added unless api_keys is given.
+ */
+export function createTestApp(raw: Record<string, any> = {}, opts: { env?: Record<string, string>; dbPath?: string } = {}) {
+  const config = buildConfig(
+    { api_keys: [{ label: "test", token: TOKEN }], ...raw, storage: { path: opts.dbPath ?? ":memory:", ...(raw.storage ?? {}) } },
+    opts.env ?? {},
+  );
+  const clock = createFakeClock();
+  const db = openDatabase({ path: config.storage.path, durability: config.storage.durability });
+  const runner = createRunner({ config, db, clock, log: silentLog });
+  const { keys } = resolveApiKeys(config, db, clock.now());
+  const built = createApp({ config, db, clock, log: silentLog, runner, apiKeys: keys });
+
+  /** Calls the app without a network (app.handle); JSON bodies are serialised. */
+  async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = AUTH) {
+    const init: RequestInit = { method, headers: { ...headers } };
+    if (body !== undefined) {
+      init.body = typeof body === "string" ? body : JSON.stringify(body);
+      (init.headers as Record<string, string>)["content-type"] ??= "application/json";
+    }
+    const res = await built.app.handle(new Request(`http://localhost${path}`, init));
+    const text = await res.text();
+    let json: any;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, headers: res.headers, text, json };
+  }
+
+  /** Starts a real listener on 127.0.0.1, port 0, for tests that need sockets (sender ip, streaming). */
+  function listen() {
+    const server = serve(built, { host: "127.0.0.1", port: 0, maxBody: config.hooks.max_body });
+    return { url: `http://127.0.0.1:${server.port}`, stop: () => server.stop(true) };
+  }
+
+  return { ...built, config, clock, db, runner, call, listen, close: () => db.$client.close() };
+}
