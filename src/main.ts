@@ -39,7 +39,6 @@ async function main(): Promise<number> {
   const server = serve(built, { host: config.server.host, port: config.server.port, maxBody: config.hooks.max_body });
   runner.start();
 
-  console.log(`mailroom ${VERSION} listening on http://${server.hostname}:${server.port}`);
   console.log(`  config:   ${source}`);
   console.log(`  data:     ${config.storage.path} (durability ${config.storage.durability})`);
   console.log(`  channels: ${config.channels.map((c) => c.name).join(", ") || "(none configured; created by their first hook)"}`);
@@ -49,6 +48,8 @@ async function main(): Promise<number> {
     console.log(`    Authorization: Bearer ${generated.token}`);
     console.log(`  Keep it, or configure [[api_keys]] in mailroom.toml.\n`);
   }
+  // Last, so that whoever waits for this line has everything above it.
+  console.log(`mailroom ${VERSION} listening on http://${server.hostname}:${server.port}`);
 
   let stopping = false;
   const stop = async (signal: string) => {

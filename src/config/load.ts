@@ -35,10 +35,17 @@ function check(schema: TSchema, value: unknown, prefix: string): Problem[] {
     }
     // A missing required key is reported on the key, not on its parent.
     if (e.message.startsWith("Expected required property")) continue;
-    problems.push({ path, message: e.message.toLowerCase() });
+    problems.push({ path, message: describe(e.schema, e.message) });
   }
   // TypeBox reports a missing key once as "expected required property" and again as a type error.
   return dedupe(problems);
+}
+
+function describe(schema: TSchema, message: string): string {
+  if (typeof schema.problem === "string") return schema.problem;
+  const options = (schema.anyOf as TSchema[] | undefined)?.map((s) => s.const);
+  if (options && options.every((o) => o !== undefined)) return `must be one of ${options.map((o) => JSON.stringify(o)).join(", ")}`;
+  return message.toLowerCase();
 }
 
 function dedupe(problems: Problem[]): Problem[] {

@@ -1,4 +1,4 @@
-import { t, type Static } from "elysia";
+import { Type as t, type Static } from "@sinclair/typebox";
 import { DURATION_PATTERN, SIZE_PATTERN } from "../lib/units";
 import { TranslateSection } from "./translate";
 
@@ -10,11 +10,15 @@ import { TranslateSection } from "./translate";
 export const NAME_PATTERN = "^[a-z0-9]+(?:[_-][a-z0-9]+)*$";
 const strict = { additionalProperties: false } as const;
 
-export const Name = (description: string) => t.String({ maxLength: 64, pattern: NAME_PATTERN, description });
+/** `problem` is what the loader says when a value does not fit (TypeBox's own words are vague for patterns and unions). */
+export const Name = (description: string) =>
+  t.String({ maxLength: 64, pattern: NAME_PATTERN, description, problem: "must be lowercase letters and digits, words joined by - or _, at most 64 characters" });
 export const Duration = (def: string, description: string) =>
-  t.String({ pattern: DURATION_PATTERN, default: def, description });
+  t.String({ pattern: DURATION_PATTERN, default: def, description, problem: 'must be a duration such as "500ms", "10s", "5m", "1h"' });
 export const Size = (def: string, description: string) =>
-  t.Union([t.Integer({ minimum: 0 }), t.String({ pattern: SIZE_PATTERN })], { default: def, description });
+  t.Union([t.Integer({ minimum: 0 }), t.String({ pattern: SIZE_PATTERN })], {
+    default: def, description, problem: 'must be a number of bytes or a size such as "512KB", "10MB"',
+  });
 
 const Server = t.Object(
   {
@@ -52,7 +56,7 @@ const Hooks = t.Object(
     max_body: Size("10MB", "larger requests get 413 and are not stored"),
     default_guards: t.Array(Name("guard name"), { default: [], uniqueItems: true, description: "guards of channels created by their first hook" }),
     paused_retry_after: Duration("60s", "Retry-After sent with 503 by a paused channel"),
-    retention: t.Optional(t.String({ pattern: DURATION_PATTERN, description: "delete hooks older than this (finalized or not)" })),
+    retention: t.Optional(t.String({ pattern: DURATION_PATTERN, description: "delete hooks older than this (finalized or not)", problem: 'must be a duration such as "30d"' })),
     max_hooks_per_channel: t.Optional(t.Integer({ minimum: 1, description: "keep at most this many hooks per channel, oldest deleted first" })),
   },
   { ...strict, default: {} },

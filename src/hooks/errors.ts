@@ -32,21 +32,25 @@ export function errorResponse(kind: ErrorKind, message: string, headers: Record<
 
 type ValidationIssue = { path: string; message: string; schema?: { error?: unknown } };
 
-/** Names each bad field: "limit: must be an integer from 1 to 100; status: ..." */
+/**
+ * Names each bad field: "invalid query: limit: must be an integer from 1 to 100". Schemas whose
+ * field path Elysia may lose (coerced query numbers) carry an `error` text that names the field.
+ */
 function describeValidation(error: unknown): string {
   const all = ((error as { all?: ValidationIssue[] }).all ?? []) as ValidationIssue[];
-  const where = (error as { type?: string }).type;
+  const type = (error as { type?: string }).type;
+  const where = type === "property" ? "query" : (type ?? "request");
   const seen = new Set<string>();
   const parts: string[] = [];
   for (const issue of all) {
-    const field = issue.path.replace(/^\//, "").replaceAll("/", ".") || where || "request";
-    if (seen.has(field)) continue;
-    seen.add(field);
+    const field = issue.path.replace(/^\//, "").replaceAll("/", ".");
     const custom = typeof issue.schema?.error === "string" ? issue.schema.error : undefined;
-    const message = issue.message === "Unexpected property" ? "unknown field" : (custom ?? issue.message.toLowerCase());
-    parts.push(`${field}: ${message}`);
+    const text = custom ?? `${field || where}: ${issue.message === "Unexpected property" ? "unknown field" : issue.message.toLowerCase()}`;
+    if (seen.has(text)) continue;
+    seen.add(text);
+    parts.push(text);
   }
-  return parts.length ? `invalid ${where ?? "request"}: ${parts.join("; ")}` : "invalid request";
+  return parts.length ? `invalid ${where}: ${parts.join("; ")}` : `invalid ${where}`;
 }
 
 /**

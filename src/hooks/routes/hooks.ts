@@ -5,22 +5,23 @@ import { Empty, ErrorBody, Hook } from "../model";
 import type { ManagementDeps } from ".";
 
 const strict = { additionalProperties: false } as const;
-const hookId = t.String({ pattern: HOOK_ID_PATTERN, error: "must be a lowercase ULID (26 characters)" });
+const hookId = t.String({ pattern: HOOK_ID_PATTERN, error: "id: must be a lowercase ULID (26 characters)" });
 const params = t.Object({ id: hookId }, strict);
+const afterId = t.String({ pattern: HOOK_ID_PATTERN, error: "after: must be a hook id (a lowercase ULID)" });
 const listQuery = t.Object(
   {
-    channel: t.Optional(t.String({ maxLength: 64, pattern: NAME_PATTERN, error: "must be a channel name of at most 64 characters" })),
+    channel: t.Optional(t.String({ maxLength: 64, pattern: NAME_PATTERN, error: "channel: must be a channel name of at most 64 characters" })),
     status: t.Optional(
       t.Union([t.Literal("pending"), t.Literal("handled"), t.Literal("failed"), t.Literal("discarded")], {
-        error: "must be one of pending, handled, failed, discarded",
+        error: "status: must be one of pending, handled, failed, discarded",
       }),
     ),
-    limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, error: "must be an integer from 1 to 100" })),
-    after: t.Optional(hookId),
+    limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, error: "limit: must be an integer from 1 to 100" })),
+    after: t.Optional(afterId),
   },
   strict,
 );
-const failBody = t.Object({ message: t.String({ maxLength: 4096, error: "must be a string of at most 4096 characters" }) }, strict);
+const failBody = t.Object({ message: t.String({ maxLength: 4096, error: "message: must be a string of at most 4096 characters" }) }, strict);
 const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 
 /** HookService_*: list (newest first, `after` paging), get, delete, discard, retry, and the consumer operations. */

@@ -1,0 +1,59 @@
+import { expect, test } from "bun:test";
+import { mkdtempSync, writeFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildBinary, startProcess } from "./helpers/binary";
+
+test("the built executable starts on a fresh data file, migrates, catches a hook and serves it back", async () => {
+  const bin = await buildBinary();
+  const dir = mkdtempSync(join(tmpdir(), "mailroom-run-"));
+  writeFileSync(join(dir, "mailroom.toml"), `[server]\nport = 0\n[storage]\npath = "data/hooks.db"\n[[api_keys]]\nlabel = "ci"\ntoken = "binary-test-token"\n`);
+
+  const version = Bun.spawnSync([bin, "--version"]);
+  expect(version.stdout.toString().trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  expect(Bun.spawnSync([bin, "check-config"], { cwd: dir }).exitCode).toBe(0);
+
+  const run = await startProcess([bin], dir);
+  try {
+    expect(existsSync(join(dir, "data/hooks.db"))).toBe(true);
+    const body = JSON.stringify({ hello: "binary" });
+    const caught = await fetch(`${run.url}/?channel=smoke`, { method: "POST", body, headers: { "content-type": "application/json" } });
+    expect(caught.status).toBe(200);
+    const { id } = (await caught.json()) as { id: string };
+    const hook = (await (await fetch(`${run.url}/v1/hooks/${id}`, { headers: { authorization: "Bearer binary-test-token" } })).json()) as any;
+    expect(Buffer.from(hook.body, "base64").toString()).toBe(body);
+    expect(hook.payload).toEqual({ hello: "binary" });
+    expect(run.output()).toContain("api keys: ci");
+  } finally {
+    run.proc.kill("SIGTERM");
+    expect(await run.proc.exited).toBe(0);
+  }
+  expect(run.output()).toContain("stopped");
+}, 60_000);
+
+test("check-config prints every problem with its key path and exits non-zero", async () => {
+  const bin = await buildBinary();
+  const dir = mkdtempSync(join(tmpdir(), "mailroom-cfg-"));
+  writeFileSync(join(dir, "bad.toml"), `[server]\nport = "x"\nfoo = 1\n[[channels]]\nname = "ok"\nguards = ["missing"]\n`);
+  const res = Bun.spawnSync([bin, "check-config", "--config", "bad.toml"], { cwd: dir });
+  expect(res.exitCode).toBe(1);
+  const err = res.stderr.toString();
+  expect(err).toContain("server.port");
+  expect(err).toContain("server.foo: unknown key");
+}, 60_000);
+
+test("the first start without configured keys prints a token once, and it works", async () => {
+  const bin = await buildBinary();
+  const dir = mkdtempSync(join(tmpdir(), "mailroom-key-"));
+  const first = await startProcess([bin, "--port", "0"], dir);
+  const token = /Bearer (mr_\S+)/.exec(first.output())?.[1];
+  expect(token).toBeString();
+  expect((await fetch(`${first.url}/v1/channels`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+  first.proc.kill("SIGINT");
+  await first.proc.exited;
+  const second = await startProcess([bin, "--port", "0"], dir);
+  expect(second.output()).not.toContain("Bearer mr_");
+  expect((await fetch(`${second.url}/v1/channels`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+  second.proc.kill("SIGTERM");
+  await second.proc.exited;
+}, 60_000);

@@ -1,0 +1,45 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const ROOT = join(import.meta.dir, "../..");
+let built: Promise<string> | undefined;
+
+/** Builds the single executable once per test process, with the same flags as `npm run build`. */
+export function buildBinary(): Promise<string> {
+  built ??= (async () => {
+    const out = join(mkdtempSync(join(tmpdir(), "mailroom-bin-")), "mailroom");
+    const proc = Bun.spawn([process.execPath, "build", "src/main.ts", "--compile", "--minify", "--sourcemap", "--outfile", out], {
+      cwd: ROOT, stdout: "pipe", stderr: "pipe",
+    });
+    if ((await proc.exited) !== 0) throw new Error(`build failed: ${await new Response(proc.stderr).text()}`);
+    return out;
+  })();
+  return built;
+}
+
+export type Running = { url: string; proc: Bun.Subprocess<"ignore", "pipe", "pipe">; output: () => string };
+
+/** Starts the binary (or any argv) and resolves once it printed where it listens. */
+export async function startProcess(argv: string[], cwd: string, env: Record<string, string> = {}): Promise<Running> {
+  const proc = Bun.spawn(argv, { cwd, stdin: "ignore", stdout: "pipe", stderr: "pipe", env: { ...process.env, ...env } });
+  let text = "";
+  const reader = proc.stdout.getReader();
+  const deadline = Date.now() + 15_000;
+  while (!/listening on (http:\/\/\S+)/.test(text)) {
+    if (Date.now() > deadline) throw new Error(`did not start: ${text}`);
+    const { done, value } = await reader.read();
+    if (done) throw new Error(`exited: ${text}${await new Response(proc.stderr).text()}`);
+    text += new TextDecoder().decode(value);
+  }
+  const url = /listening on (http:\/\/\S+)/.exec(text)![1]!;
+  // Keep draining stdout so the child never blocks on a full pipe.
+  void (async () => {
+    for (;;) {
+      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+  })();
+  return { url, proc, output: () => text };
+}

@@ -1,0 +1,242 @@
+import { describe, expect, test } from "bun:test";
+import { createTestApp, AUTH } from "../helpers/app";
+
+const CHANNEL_KEYS = ["guards", "name", "paused", "stats"];
+const HOOK_KEYS = ["body", "channel", "content_type", "created_at", "events", "headers", "id", "ip", "method", "payload", "query", "status"];
+
+async function setup(raw: Record<string, any> = {}) {
+  const t = createTestApp(raw);
+  const send = async (channel: string, body: unknown = { n: 1 }) => {
+    const res = await t.app.handle(
+      new Request(`http://localhost/?channel=${channel}`, { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } }),
+    );
+    return ((await res.json()) as { id: string }).id;
+  };
+  const stats = async (channel: string) => (await t.call("GET", `/v1/channels/${channel}`)).json.stats;
+  return { t, send, stats };
+}
+
+describe("authentication", () => {
+  const routes: [string, string][] = [
+    ["GET", "/v1/channels"], ["GET", "/v1/channels/a"], ["DELETE", "/v1/channels/a"], ["POST", "/v1/channels/a/pause"],
+    ["POST", "/v1/channels/a/resume"], ["GET", "/v1/hooks"], ["GET", "/v1/hooks/01aaaaaaaaaaaaaaaaaaaaaaaa"],
+    ["DELETE", "/v1/hooks/01aaaaaaaaaaaaaaaaaaaaaaaa"], ["POST", "/v1/hooks/01aaaaaaaaaaaaaaaaaaaaaaaa/discard"],
+    ["POST", "/v1/hooks/01aaaaaaaaaaaaaaaaaaaaaaaa/retry"], ["POST", "/v1/hooks/01aaaaaaaaaaaaaaaaaaaaaaaa/process"],
+    ["POST", "/v1/hooks/01aaaaaaaaaaaaaaaaaaaaaaaa/fail"], ["GET", "/v1/hooks?limit=0"],
+  ];
+  test("every operation answers 401 with WWW-Authenticate: Bearer when the token is missing or wrong", async () => {
+    const { t } = await setup();
+    for (const [method, path] of routes) {
+      for (const headers of [{}, { authorization: "Bearer wrong-token-xxxxxxxx" }, { authorization: "Basic dGVzdDo=" }]) {
+        const res = await t.call(method, path, undefined, headers);
+        expect(res.status).toBe(401);
+        expect(res.headers.get("www-authenticate")).toBe("Bearer");
+        expect(res.json).toEqual({ code: 16, message: expect.any(String), details: [] });
+        expect(res.text).not.toContain("test-token");
+      }
+    }
+  });
+
+  test("a token configured by its SHA-256 works, and events name the key's label", async () => {
+    const hash = new Bun.CryptoHasher("sha256").update("hashed-token-123").digest("hex");
+    const { t, send } = await setup({ api_keys: [{ label: "ci", token_sha256: hash }] });
+    const id = await send("x");
+    const res = await t.call("POST", `/v1/hooks/${id}/discard`, undefined, { authorization: "Bearer hashed-token-123" });
+    expect(res.status).toBe(200);
+    expect(res.json.events[0].actor).toBe("api:ci");
+  });
+});
+
+describe("channels", () => {
+  test("list sorted by name with exact properties; get; 404; 400 on a bad name", async () => {
+    const { t, send } = await setup({ channels: [{ name: "zeta" }] });
+    await send("beta");
+    await send("alpha");
+    const list = (await t.call("GET", "/v1/channels")).json;
+    expect(list.map((c: any) => c.name)).toEqual(["alpha", "beta", "zeta"]);
+    for (const c of list) expect(Object.keys(c).sort()).toEqual(CHANNEL_KEYS);
+    expect((await t.call("GET", "/v1/channels/alpha")).json).toEqual({
+      name: "alpha", paused: false, guards: [], stats: { pending: "1", handled: "0", failed: "0", discarded: "0" },
+    });
+    const missing = await t.call("GET", "/v1/channels/nope");
+    expect(missing.status).toBe(404);
+    expect(missing.json.code).toBe(5);
+    const bad = await t.call("GET", "/v1/channels/Bad_");
+    expect(bad.status).toBe(400);
+    expect(bad.json.code).toBe(3);
+    expect(bad.json.message).toContain("name");
+    expect((await t.call("GET", `/v1/channels/${"a".repeat(65)}`)).status).toBe(400);
+  });
+
+  test("pause and resume are idempotent and return the channel; unknown channel 404", async () => {
+    const { t, send } = await setup();
+    await send("c");
+    for (let i = 0; i < 2; i++) expect((await t.call("POST", "/v1/channels/c/pause")).json.paused).toBe(true);
+    for (let i = 0; i < 2; i++) expect((await t.call("POST", "/v1/channels/c/resume")).json.paused).toBe(false);
+    expect((await t.call("POST", "/v1/channels/none/pause")).status).toBe(404);
+    expect((await t.call("POST", "/v1/channels/none/resume")).status).toBe(404);
+  });
+
+  test("delete removes the channel and all its hooks; a later hook creates it again", async () => {
+    const { t, send } = await setup();
+    const id = await send("gone");
+    await send("kept");
+    expect((await t.call("DELETE", "/v1/channels/gone")).json).toEqual({});
+    expect((await t.call("GET", "/v1/channels/gone")).status).toBe(404);
+    expect((await t.call("GET", `/v1/hooks/${id}`)).status).toBe(404);
+    expect((await t.call("DELETE", "/v1/channels/gone")).status).toBe(404);
+    await send("gone");
+    expect((await t.call("GET", "/v1/channels/gone")).json.stats.pending).toBe("1");
+    expect((await t.call("GET", "/v1/channels/kept")).json.stats.pending).toBe("1");
+  });
+
+  test("deleting a paused channel forgets the pause; configured channels come back empty", async () => {
+    const { t, send } = await setup({ channels: [{ name: "conf" }] });
+    await send("conf");
+    await t.call("POST", "/v1/channels/conf/pause");
+    await t.call("DELETE", "/v1/channels/conf");
+    expect((await t.call("GET", "/v1/channels/conf")).json).toMatchObject({ paused: false, stats: { pending: "0" } });
+  });
+});
+
+describe("hooks: list and paging", () => {
+  test("newest first; after = last id of the previous page; a short page is the last", async () => {
+    const { t, send } = await setup();
+    const ids: string[] = [];
+    for (let i = 0; i < 23; i++) {
+      ids.push(await send(i % 2 ? "odd" : "even", { i }));
+      t.clock.advance(1);
+    }
+    const seen: string[] = [];
+    let after = "";
+    for (;;) {
+      const page = (await t.call("GET", `/v1/hooks?limit=5${after ? `&after=${after}` : ""}`)).json as any[];
+      seen.push(...page.map((h) => h.id));
+      if (page.length < 5) break;
+      after = page[page.length - 1].id;
+    }
+    expect(seen).toEqual([...ids].reverse());
+    const odd = (await t.call("GET", "/v1/hooks?channel=odd&limit=100")).json;
+    expect(odd.map((h: any) => h.id)).toEqual(ids.filter((_, i) => i % 2).reverse());
+    expect((await t.call("GET", "/v1/hooks")).json.length).toBe(23);
+    for (const h of odd) expect(Object.keys(h).sort()).toEqual(HOOK_KEYS);
+  });
+
+  test("default limit is 50; status filter; channel+status+after together", async () => {
+    const { t, send } = await setup();
+    const ids: string[] = [];
+    for (let i = 0; i < 60; i++) ids.push(await send("many", { i }));
+    expect((await t.call("GET", "/v1/hooks?channel=many")).json.length).toBe(50);
+    for (const id of ids.slice(0, 10)) await t.call("POST", `/v1/hooks/${id}/discard`);
+    const discarded = (await t.call("GET", "/v1/hooks?status=discarded&limit=4")).json.map((h: any) => h.id);
+    expect(discarded).toEqual(ids.slice(6, 10).reverse());
+    const next = (await t.call("GET", `/v1/hooks?channel=many&status=discarded&after=${discarded[3]}`)).json.map((h: any) => h.id);
+    expect(next).toEqual(ids.slice(0, 6).reverse());
+    expect((await t.call("GET", "/v1/hooks?status=pending&channel=nobody")).json).toEqual([]);
+  });
+
+  test("bad parameters answer 400 naming the field", async () => {
+    const { t } = await setup();
+    const cases: [string, string][] = [
+      ["limit=0", "limit"], ["limit=101", "limit"], ["limit=abc", "limit"], ["limit=1.5", "limit"],
+      ["status=done", "status"], ["after=not-an-id", "after"], ["after=01AAAAAAAAAAAAAAAAAAAAAAAA", "after"],
+      ["channel=Bad!", "channel"], ["bogus=1", "bogus"],
+    ];
+    for (const [query, field] of cases) {
+      const res = await t.call("GET", `/v1/hooks?${query}`);
+      expect(res.status).toBe(400);
+      expect(res.json.code).toBe(3);
+      expect(res.json.details).toEqual([]);
+      expect(res.json.message).toContain(field);
+    }
+  });
+});
+
+describe("hooks: get, delete, transitions, events, stats", () => {
+  test("get and delete; 404 for unknown ids, 400 for malformed ids", async () => {
+    const { t, send, stats } = await setup();
+    const id = await send("d");
+    expect((await t.call("GET", `/v1/hooks/${id}`)).json.id).toBe(id);
+    expect((await t.call("GET", "/v1/hooks/NOTANID")).status).toBe(400);
+    expect((await t.call("GET", "/v1/hooks/01aaaaaaaaaaaaaaaaaaaaaaaa")).status).toBe(404);
+    expect((await t.call("DELETE", `/v1/hooks/${id}`)).json).toEqual({});
+    expect((await t.call("GET", `/v1/hooks/${id}`)).status).toBe(404);
+    expect((await t.call("DELETE", `/v1/hooks/${id}`)).status).toBe(404);
+    expect(await stats("d")).toEqual({ pending: "0", handled: "0", failed: "0", discarded: "0" });
+  });
+
+  test("process: pending -> handled with event and finalized_at; refused from other states", async () => {
+    const { t, send, stats } = await setup();
+    const id = await send("p");
+    t.clock.advance(1500);
+    const res = await t.call("POST", `/v1/hooks/${id}/process`);
+    expect(res.status).toBe(200);
+    expect(res.json.status).toBe("handled");
+    expect(res.json.finalized_at).toBe("2026-01-01T00:00:01.500Z");
+    expect(res.json.events).toEqual([{ kind: "handled", actor: "api:test", message: "", created_at: "2026-01-01T00:00:01.500Z" }]);
+    expect(await stats("p")).toEqual({ pending: "0", handled: "1", failed: "0", discarded: "0" });
+    for (const op of ["process", "fail", "discard", "retry"]) {
+      const again = await t.call("POST", `/v1/hooks/${id}/${op}`, op === "fail" ? { message: "x" } : undefined);
+      expect(again.status).toBe(409);
+      expect(again.json.code).toBe(9);
+    }
+    expect((await t.call("GET", `/v1/hooks/${id}`)).json.events.length).toBe(1);
+    expect(await stats("p")).toEqual({ pending: "0", handled: "1", failed: "0", discarded: "0" });
+  });
+
+  test("fail -> retry -> discard -> retry -> process keeps every event, oldest first", async () => {
+    const { t, send, stats } = await setup();
+    const id = await send("life");
+    const failed = await t.call("POST", `/v1/hooks/${id}/fail`, { message: "could not parse" });
+    expect(failed.json).toMatchObject({ status: "failed", events: [{ kind: "failed", actor: "api:test", message: "could not parse" }] });
+    expect("finalized_at" in failed.json).toBe(false);
+    expect(await stats("life")).toMatchObject({ pending: "0", failed: "1" });
+    expect((await t.call("POST", `/v1/hooks/${id}/process`)).status).toBe(409);
+    expect((await t.call("POST", `/v1/hooks/${id}/retry`)).json.status).toBe("pending");
+    expect(await stats("life")).toMatchObject({ pending: "1", failed: "0" });
+    const discarded = await t.call("POST", `/v1/hooks/${id}/discard`);
+    expect(discarded.json.status).toBe("discarded");
+    expect(discarded.json.finalized_at).toBeString();
+    expect(await stats("life")).toMatchObject({ pending: "0", discarded: "1" });
+    expect((await t.call("POST", `/v1/hooks/${id}/discard`)).status).toBe(409);
+    const retried = await t.call("POST", `/v1/hooks/${id}/retry`);
+    expect("finalized_at" in retried.json).toBe(false);
+    const done = await t.call("POST", `/v1/hooks/${id}/process`);
+    expect(done.json.events.map((e: any) => e.kind)).toEqual(["failed", "retried", "discarded", "retried", "handled"]);
+    expect(await stats("life")).toEqual({ pending: "0", handled: "1", failed: "0", discarded: "0" });
+  });
+
+  test("discard from failed; retry refused from pending", async () => {
+    const { t, send } = await setup();
+    const id = await send("x");
+    expect((await t.call("POST", `/v1/hooks/${id}/retry`)).status).toBe(409);
+    await t.call("POST", `/v1/hooks/${id}/fail`, { message: "m" });
+    expect((await t.call("POST", `/v1/hooks/${id}/discard`)).json.status).toBe("discarded");
+  });
+
+  test("fail validates its body: malformed JSON, wrong types, unknown fields, missing message", async () => {
+    const { t, send } = await setup();
+    const id = await send("v");
+    for (const body of ["{not json", { message: 5 }, { message: "ok", extra: 1 }, {}, { message: "x".repeat(5000) }]) {
+      const res = await t.call("POST", `/v1/hooks/${id}/fail`, body);
+      expect(res.status).toBe(400);
+      expect(res.json.code).toBe(3);
+    }
+    expect((await t.call("GET", `/v1/hooks/${id}`)).json.status).toBe("pending");
+  });
+
+  test("transitions on unknown hooks answer 404", async () => {
+    const { t } = await setup();
+    for (const op of ["process", "discard", "retry"]) {
+      expect((await t.call("POST", `/v1/hooks/01aaaaaaaaaaaaaaaaaaaaaaaa/${op}`)).status).toBe(404);
+    }
+    expect((await t.call("POST", "/v1/hooks/01aaaaaaaaaaaaaaaaaaaaaaaa/fail", { message: "m" })).status).toBe(404);
+  });
+
+  test("unknown routes under /v1 answer 404 in the error body", async () => {
+    const { t } = await setup();
+    const res = await t.call("GET", "/v1/nothing-here");
+    expect(res.status).toBe(404);
+    expect(res.json).toEqual({ code: 5, message: expect.any(String), details: [] });
+  });
+});
