@@ -1,0 +1,86 @@
+import type { Config } from "../../config/schema";
+import type * as Kinds from "../../config/guards";
+import { ConfigError, type Problem } from "../../config/load";
+import type { Clock } from "../../lib/clock";
+import { createBasicAuthGuard, createTokenGuard } from "./credentials";
+import { createGithubGuard } from "./github";
+import { createHmacGuard } from "./hmac";
+import { createIpAllowGuard } from "./ip-allow";
+import { createContentTypeGuard, createMaxBodyGuard, createMethodGuard } from "./request";
+import { createShopifyGuard } from "./shopify";
+import { createSlackGuard } from "./slack";
+import { createStandardWebhooksGuard } from "./standard-webhooks";
+import { createStripeGuard } from "./stripe";
+import type { Guard } from "./types";
+import { GuardConfigError, unauthenticated } from "./verdict";
+
+export type { Guard, GuardInput, GuardVerdict, Refusal, RefusalInput } from "./types";
+export { createRefusals, REFUSALS_KEPT, type Refusals, type RefusalQuery } from "./refusals";
+
+type Deps = { clock: Clock };
+
+/** One factory per kind of GUARD_KINDS; each may throw GuardConfigError. */
+const FACTORIES: Record<string, (config: any, deps: Deps) => Guard> = {
+  github: (c: Kinds.GithubGuardConfig) => createGithubGuard(c),
+  stripe: (c: Kinds.StripeGuardConfig, d) => createStripeGuard(c, d),
+  "standard-webhooks": (c: Kinds.StandardWebhooksGuardConfig, d) => createStandardWebhooksGuard(c, d),
+  shopify: (c: Kinds.ShopifyGuardConfig) => createShopifyGuard(c),
+  slack: (c: Kinds.SlackGuardConfig, d) => createSlackGuard(c, d),
+  hmac: (c: Kinds.HmacGuardConfig, d) => createHmacGuard(c, d),
+  "basic-auth": (c: Kinds.BasicAuthGuardConfig) => createBasicAuthGuard(c),
+  token: (c: Kinds.TokenGuardConfig) => createTokenGuard(c),
+  "ip-allow": (c: Kinds.IpAllowGuardConfig) => createIpAllowGuard(c),
+  method: (c: Kinds.MethodGuardConfig) => createMethodGuard(c),
+  "content-type": (c: Kinds.ContentTypeGuardConfig) => createContentTypeGuard(c),
+  "max-body": (c: Kinds.MaxBodyGuardConfig) => createMaxBodyGuard(c),
+};
+
+/**
+ * A guard whose check cannot throw: a bug in a check refuses the request (401) instead of
+ * answering 500, and says nothing about why to the sender.
+ */
+function contained(guard: Guard): Guard {
+  const check: Guard["check"] = (input) => {
+    try {
+      const verdict = guard.check(input);
+      return verdict instanceof Promise ? verdict.catch(() => unauthenticated("the request could not be checked")) : verdict;
+    } catch {
+      return unauthenticated("the request could not be checked");
+    }
+  };
+  return guard.maxBody === undefined
+    ? { name: guard.name, kind: guard.kind, check }
+    : { name: guard.name, kind: guard.kind, maxBody: guard.maxBody, check };
+}
+
+function build(configs: Config["guards"], deps: Deps): { guards: Map<string, Guard>; problems: Problem[] } {
+  const guards = new Map<string, Guard>();
+  const problems: Problem[] = [];
+  configs.forEach((config, i) => {
+    const factory = FACTORIES[config.kind];
+    if (!factory) return problems.push({ path: `guards[${i}].kind`, message: `unknown kind "${config.kind}"` });
+    try {
+      guards.set(config.name, contained(factory(config, deps)));
+    } catch (error) {
+      if (!(error instanceof GuardConfigError)) throw error;
+      problems.push({ path: `guards[${i}].${error.key}`, message: error.message });
+    }
+  });
+  return { guards, problems };
+}
+
+/**
+ * Builds every configured guard by name; the configs were validated by the loader against their
+ * kind's schema. Throws ConfigError, with key paths, for what a schema cannot say: a missing
+ * secret, a CIDR block or a template that does not parse.
+ */
+export function createGuards(configs: Config["guards"], deps: Deps): Map<string, Guard> {
+  const { guards, problems } = build(configs, deps);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return guards;
+}
+
+/** The problems createGuards would throw, as a list: for the loader, so that check-config sees them. */
+export function guardProblems(configs: Config["guards"], deps: Deps): Problem[] {
+  return build(configs, deps).problems;
+}

@@ -1,0 +1,44 @@
+/** A guard: a named check every hook of a channel must pass to be caught. */
+
+export type GuardInput = {
+  method: string;
+  /** Raw query string without the leading `?`. */
+  query: string;
+  headers: Headers;
+  /** The exact body bytes. */
+  body: Uint8Array;
+  /** Sender ip, already resolved through trust_proxy. */
+  ip: string;
+};
+
+export type GuardVerdict =
+  | { ok: true }
+  /** `reason` is shown to the sender: it never contains a secret or an expected signature. */
+  | {
+      ok: false;
+      status: 401 | 403 | 405 | 413 | 415;
+      reason: string;
+      /** Headers the refusal should carry: `WWW-Authenticate` with 401, `Allow` with 405. */
+      headers?: Record<string, string>;
+    };
+
+export interface Guard {
+  readonly name: string;
+  readonly kind: string;
+  /** A body size limit below [hooks] max_body; the catching endpoint enforces it while reading. */
+  readonly maxBody?: number;
+  check(input: GuardInput): GuardVerdict | Promise<GuardVerdict>;
+}
+
+/** One refused request, as listed by the management interface. */
+export type RefusalInput = {
+  channel: string;
+  guard: string;
+  status: number;
+  reason: string;
+  ip: string;
+  method: string;
+};
+
+/** One stored refusal; `createdAt` in ms since the epoch. */
+export type Refusal = RefusalInput & { createdAt: number };
