@@ -17,7 +17,8 @@ MAILROOM_PORT, MAILROOM_DB, MAILROOM_DURABILITY. Precedence: defaults < file < e
 
 export type Command =
   | { kind: "serve" | "check-config"; config?: string; port?: number; host?: string }
-  | { kind: "help" | "version" }
+  | { kind: "help" }
+  | { kind: "version" }
   | { kind: "error"; message: string };
 
 /** Parses argv (without the runtime and script); never throws. */
