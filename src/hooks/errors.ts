@@ -64,7 +64,8 @@ export function hooksErrorResponse(error: unknown, code: string | number, log: L
     if (error.extra.wwwAuthenticate !== undefined) headers["www-authenticate"] = String(error.extra.wwwAuthenticate);
     return errorResponse(error.kind, error.message, headers);
   }
-  switch (code) {
+  const responseInvalid = code === "VALIDATION" && (error as { type?: string }).type === "response";
+  switch (responseInvalid ? "UNEXPECTED" : code) {
     case "VALIDATION":
       return errorResponse("invalid_argument", describeValidation(error));
     case "PARSE":

@@ -25,12 +25,13 @@ export async function decodePayload(headers: Record<string, string>, body: Uint8
   return null;
 }
 
+/** Object.fromEntries defines own properties, so a field named "__proto__" stays a field. */
 function fields(entries: Iterable<[string, unknown]>): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
+  const out = new Map<string, string | string[]>();
   for (const [key, raw] of entries) {
     const value = typeof raw === "string" ? raw : raw instanceof File ? raw.name : String(raw);
-    const prev = out[key];
-    out[key] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
+    const prev = out.get(key);
+    out.set(key, prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value]);
   }
-  return out;
+  return Object.fromEntries(out);
 }
