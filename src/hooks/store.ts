@@ -71,7 +71,7 @@ export function createHookStore(db: Db) {
     `INSERT INTO hooks (id, channel, status, method, query, headers, body, ip, created_at)
      VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?)`,
   );
-  const ensureChannel = sql.prepare(`INSERT OR IGNORE INTO channels (name, guards, created_at) VALUES (?, ?, ?)`);
+  const ensureChannel = sql.prepare(`INSERT INTO channels (name, guards, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING`);
 
   return {
     /** Runs fn in one IMMEDIATE transaction; rolls back if it throws. */
