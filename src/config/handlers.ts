@@ -1,0 +1,72 @@
+import { Type as t, type Static } from "@sinclair/typebox";
+import type { TObject } from "@sinclair/typebox";
+import { Duration, Name } from "./schema";
+
+/**
+ * Schema of a [[handlers]] entry for each handler kind. Each includes `name` and `kind` and
+ * refuses unknown keys; the loader picks the schema by `kind`.
+ *
+ * Secrets may come from the environment through the loader's generic `<key>_env`, also inside
+ * `headers` and `env` tables (`authorization_env = "APP_TOKEN"`); the runner never sends or
+ * passes on the `*_env` keys themselves.
+ */
+const strict = { additionalProperties: false } as const;
+const StringTable = (description: string) => t.Record(t.String(), t.String(), { default: {}, description });
+
+const Backoff = t.Object(
+  {
+    initial: Duration("1s", "delay before the second attempt"),
+    max: Duration("10m", "longest delay between two attempts"),
+  },
+  { ...strict, default: {}, description: "exponential backoff with jitter, doubling from initial up to max" },
+);
+
+/** Keys every handler kind has. */
+const common = <K extends string>(kind: K, timeout: string) => ({
+  name: Name("handler name, listed by channels in handlers = [...]"),
+  kind: t.Literal(kind, { description: "handler kind" }),
+  max_attempts: t.Integer({
+    minimum: 1,
+    maximum: 1000,
+    default: 5,
+    description: "attempts before the handler gives up and the hook is failed; RetryHook grants as many again",
+  }),
+  backoff: Backoff,
+  concurrency: t.Integer({ minimum: 1, maximum: 1000, default: 4, description: "attempts of this handler running at once" }),
+  timeout: Duration(timeout, "an attempt still running after this long fails"),
+});
+
+const Forward = t.Object(
+  {
+    ...common("forward", "10s"),
+    url: t.String({ pattern: "^https?://", description: "where to send the hook, with its original method, body and headers" }),
+    url_env: t.Optional(t.String({ description: "environment variable holding the url" })),
+    headers: StringTable("headers added to (or replacing) the hook's own headers"),
+  },
+  strict,
+);
+
+const Command = t.Object(
+  {
+    ...common("command", "30s"),
+    argv: t.Array(t.String(), { minItems: 1, description: "program and its arguments; the hook as JSON on standard input" }),
+    cwd: t.Optional(t.String({ description: "working directory, relative to the config file's directory" })),
+    env: StringTable("environment variables added to Mailroom's own"),
+  },
+  strict,
+);
+
+const Module = t.Object(
+  {
+    ...common("module", "30s"),
+    path: t.String({ minLength: 1, description: "TypeScript or JavaScript file whose default export is called with the hook; relative to the config file's directory" }),
+  },
+  strict,
+);
+
+export const HANDLER_KINDS: Record<string, TObject> = { forward: Forward, command: Command, module: Module };
+
+export type ForwardConfig = Static<typeof Forward>;
+export type CommandConfig = Static<typeof Command>;
+export type ModuleConfig = Static<typeof Module>;
+export type HandlerConfig = ForwardConfig | CommandConfig | ModuleConfig;

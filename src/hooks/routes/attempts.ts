@@ -1,0 +1,65 @@
+import { Elysia, t, type Static } from "elysia";
+import { HOOK_ID_PATTERN } from "../../lib/ids";
+import { toRfc3339 } from "../../lib/clock";
+import { notFound } from "../../lib/errors";
+import type { AttemptRow } from "../../runner";
+import { ErrorBody } from "../model";
+import type { ManagementDeps } from ".";
+
+const strict = { additionalProperties: false } as const;
+const params = t.Object(
+  { id: t.String({ pattern: HOOK_ID_PATTERN, error: "id: must be a lowercase ULID (26 characters)" }) },
+  strict,
+);
+const Timestamp = t.Union([t.String(), t.Null()]);
+
+/** One handler attempt. Not a resource of the spec: the Hook resource keeps exactly its properties. */
+export const Attempt = t.Object(
+  {
+    handler: t.String({ description: "name of the handler" }),
+    attempt: t.Integer({ minimum: 1, description: "1, 2, ... per handler, counted across RetryHook rounds" }),
+    outcome: t.Union(
+      [
+        t.Literal("queued"), t.Literal("running"), t.Literal("succeeded"),
+        t.Literal("failed"), t.Literal("gave_up"), t.Literal("cancelled"),
+      ],
+      { description: "failed: another attempt follows; gave_up: the handler stopped and the hook failed" },
+    ),
+    due_at: t.String({ description: "when the attempt was or is due to run" }),
+    started_at: Timestamp,
+    finished_at: Timestamp,
+    http_status: t.Union([t.Integer(), t.Null()], { description: "forward: the target's answer" }),
+    exit_code: t.Union([t.Integer(), t.Null()], { description: "command: the program's exit code" }),
+    excerpt: t.String({ description: "the start of the answer, program output or returned value" }),
+    error: t.String({ description: "why the attempt failed; empty otherwise" }),
+  },
+  strict,
+);
+export type AttemptWire = Static<typeof Attempt>;
+
+export function toWireAttempt(a: AttemptRow): AttemptWire {
+  return {
+    handler: a.handler,
+    attempt: a.attempt,
+    outcome: a.outcome,
+    due_at: toRfc3339(a.dueAt),
+    started_at: a.startedAt === null ? null : toRfc3339(a.startedAt),
+    finished_at: a.finishedAt === null ? null : toRfc3339(a.finishedAt),
+    http_status: a.httpStatus,
+    exit_code: a.exitCode,
+    excerpt: a.excerpt,
+    error: a.error,
+  };
+}
+
+/** GET /v1/hooks/{id}/attempts: every handler attempt of a hook, oldest first; 404 for an unknown hook. */
+export function attemptRoutes({ auth, hooks, runner }: ManagementDeps) {
+  return new Elysia().use(auth).get(
+    "/hooks/:id/attempts",
+    ({ params }) => {
+      if (!hooks.raw(params.id)) throw notFound(`hook "${params.id}" not found`);
+      return runner.attempts(params.id).map(toWireAttempt);
+    },
+    { params, response: { 200: t.Array(Attempt), 400: ErrorBody, 401: ErrorBody, 404: ErrorBody } },
+  );
+}

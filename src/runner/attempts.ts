@@ -1,0 +1,152 @@
+import type { Clock } from "../lib/clock";
+import type { Log } from "../lib/log";
+import { nextDelay } from "./backoff";
+import type { AttemptResult, Handler, HandlerPolicy } from "./handlers";
+import { errorMessage } from "./handlers/types";
+import type { AttemptQueue, AttemptRow, Outcome } from "./queue";
+import type { HookOutcomes } from "./types";
+import type { HookReader } from ".";
+
+/** How many attempts of handlers no longer configured are given up per turn. */
+const ORPHAN_BATCH = 100;
+
+export type AttemptsDeps = {
+  queue: AttemptQueue;
+  handlers: Map<string, Handler>;
+  clock: Clock;
+  log: Log;
+  random: () => number;
+  /** An attempt finished: a slot is free and a follow-up may be due. */
+  onSettled: () => void;
+};
+
+/**
+ * Runs queued attempts and records what they did. An attempt's result, the attempt queued after
+ * it and the hook's new status commit in one transaction, so a crash never leaves them apart.
+ */
+export function createAttempts(deps: AttemptsDeps) {
+  const { queue, handlers, clock, log } = deps;
+  const active = new Map<string, number>();
+  const inflight = new Set<Promise<void>>();
+  let outcomes: HookOutcomes | null = null;
+  let reader: HookReader | null = null;
+
+  /** Records the result; queues the next attempt, or gives up, or marks the hook handled. */
+  function settle(row: AttemptRow, policy: HandlerPolicy | undefined, result: AttemptResult): void {
+    queue.transaction(() => {
+      const now = clock.now();
+      const hook = reader!.raw(row.hookId);
+      if (!hook) return; // deleted meanwhile, its attempts with it
+      const tries = row.attempt - row.roundStart + 1;
+      const outcome: Outcome = result.ok ? "succeeded" : !policy || tries >= policy.maxAttempts ? "gave_up" : "failed";
+      if (!queue.finish(row.id, outcome, result, now)) return;
+      if (outcome === "failed" && hook.status !== "discarded") {
+        queue.queueNext(row, now + nextDelay(tries, policy!.backoff, result.retryAfter, deps.random));
+      } else if (outcome === "gave_up") {
+        const after = tries === 1 ? "after 1 attempt" : `after ${tries} attempts`;
+        outcomes!.failed(row.hookId, row.handler, `gave up ${after}: ${result.error}`);
+      } else if (outcome === "succeeded" && queue.latest(row.hookId).every((a) => a.outcome === "succeeded")) {
+        outcomes!.handled(row.hookId);
+      }
+    });
+  }
+
+  async function execute(row: AttemptRow, handler: Handler): Promise<void> {
+    const hook = reader!.raw(row.hookId);
+    if (!hook) return;
+    let result: AttemptResult;
+    try {
+      result = await handler.run(hook, { attempt: row.attempt, now: clock.now() });
+    } catch (error) {
+      result = { ok: false, excerpt: "", error: errorMessage(error) };
+    }
+    settle(row, handler.policy, result);
+  }
+
+  function track(name: string, work: Promise<void>): void {
+    active.set(name, (active.get(name) ?? 0) + 1);
+    const done: Promise<void> = work
+      .catch((error) => log.error("attempt failed to settle", { handler: name, error: String((error as Error)?.stack ?? error) }))
+      .finally(() => {
+        active.set(name, active.get(name)! - 1);
+        inflight.delete(done);
+        deps.onSettled();
+      });
+    inflight.add(done);
+  }
+
+  /** Starts every due attempt a free slot allows; returns at once. */
+  function launchDue(now: number): void {
+    if (!reader) return;
+    for (const [name, handler] of handlers) {
+      const free = handler.policy.concurrency - (active.get(name) ?? 0);
+      if (free <= 0) continue;
+      for (const row of queue.due(name, now, free)) {
+        if (queue.claim(row.id, now)) track(name, execute(row, handler));
+      }
+    }
+    // A handler removed from the config since: give up so its hooks do not stay pending for ever.
+    for (const [name, dueAt] of queue.nextDue()) {
+      if (handlers.has(name) || dueAt > now) continue;
+      for (const row of queue.due(name, now, ORPHAN_BATCH)) {
+        if (queue.claim(row.id, now)) settle(row, undefined, { ok: false, excerpt: "", error: `handler "${name}" is not configured` });
+      }
+    }
+  }
+
+  return {
+    bind(o: HookOutcomes, r: HookReader): void {
+      outcomes = o;
+      reader = r;
+    },
+    launchDue,
+
+    /** Runs everything due at clock.now(), including follow-ups that become due meanwhile, and waits. */
+    async runAllDue(): Promise<void> {
+      while (true) {
+        launchDue(clock.now());
+        if (inflight.size === 0) return;
+        await Promise.race(inflight);
+      }
+    },
+
+    /** The earliest time a queued attempt of a handler with a free slot is due (Infinity if none). */
+    nextDue(): number {
+      let next = Infinity;
+      for (const [name, dueAt] of queue.nextDue()) {
+        const handler = handlers.get(name);
+        if (handler && (active.get(name) ?? 0) >= handler.policy.concurrency) continue;
+        next = Math.min(next, dueAt);
+      }
+      return next;
+    },
+
+    /**
+     * In transaction: a new round for each handler whose last attempt failed, gave up or was
+     * cancelled, and for handlers of the channel that never ran on this hook. When every handler
+     * already succeeded, the hook is handled at once rather than left pending with nothing queued.
+     */
+    queueRetry(hookId: string, channelHandlers: readonly string[]): void {
+      const now = clock.now();
+      const latest = queue.latest(hookId);
+      let queued = 0;
+      for (const a of latest) {
+        if (a.outcome === "failed" || a.outcome === "gave_up" || a.outcome === "cancelled") {
+          queue.queueRound(hookId, a.handler, a.attempt, now);
+          queued++;
+        }
+      }
+      const tried = new Set(latest.map((a) => a.handler));
+      for (const name of channelHandlers) {
+        if (!tried.has(name)) queue.queueRound(hookId, name, 0, now), queued++;
+      }
+      if (queued === 0 && latest.length > 0 && latest.every((a) => a.outcome === "succeeded")) outcomes?.handled(hookId);
+    },
+
+    async settle(): Promise<void> {
+      while (inflight.size > 0) await Promise.allSettled([...inflight]);
+    },
+  };
+}
+
+export type Attempts = ReturnType<typeof createAttempts>;

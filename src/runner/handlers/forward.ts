@@ -1,0 +1,68 @@
+import type { ForwardConfig } from "../../config/handlers";
+import type { RawHook } from "../../hooks/store";
+import { parseRetryAfter } from "../backoff";
+import { readResponseExcerpt } from "../excerpt";
+import { errorMessage, withoutEnvKeys, type AttemptContext, type AttemptResult, type HandlerPolicy } from "./types";
+
+/** Headers that describe one connection, not the hook (RFC 9110 section 7.6.1), and those fetch sets itself. */
+const HOP_BY_HOP = new Set([
+  "connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade",
+  "host", "content-length", "expect",
+]);
+
+/**
+ * The headers sent to the target: the hook's own minus hop-by-hop ones (and any the sender's
+ * Connection header named), plus headers identifying the hook, then the configured ones.
+ */
+export function forwardHeaders(
+  hook: RawHook,
+  attempt: number,
+  configured: Record<string, string>,
+): Headers {
+  const named = (hook.headers["connection"] ?? "").split(",").map((s) => s.trim().toLowerCase());
+  const out = new Headers();
+  for (const [name, value] of Object.entries(hook.headers)) {
+    const lower = name.toLowerCase();
+    if (HOP_BY_HOP.has(lower) || lower.startsWith("proxy-") || named.includes(lower)) continue;
+    try {
+      out.set(lower, value);
+    } catch {
+      // A header the sender got away with but fetch refuses: skip it rather than fail every attempt.
+    }
+  }
+  out.set("x-mailroom-hook-id", hook.id);
+  out.set("x-mailroom-channel", hook.channel);
+  out.set("x-mailroom-attempt", String(attempt));
+  for (const [name, value] of Object.entries(withoutEnvKeys(configured))) out.set(name, value);
+  return out;
+}
+
+/** Sends the hook with its original method and body bytes; any 2xx is success. Redirects are not followed. */
+export function createForward(config: ForwardConfig, policy: HandlerPolicy) {
+  return async function run(hook: RawHook, { attempt, now }: AttemptContext): Promise<AttemptResult> {
+    const bodyless = hook.method === "GET" || hook.method === "HEAD";
+    let res: Response;
+    const signal = AbortSignal.timeout(policy.timeout);
+    try {
+      res = await fetch(config.url, {
+        method: hook.method,
+        headers: forwardHeaders(hook, attempt, config.headers),
+        body: bodyless ? undefined : hook.body,
+        redirect: "manual",
+        signal,
+      });
+    } catch (error) {
+      const timedOut = signal.aborted;
+      return { ok: false, excerpt: "", error: timedOut ? `no answer within ${policy.timeout} ms` : errorMessage(error) };
+    }
+    const excerpt = await readResponseExcerpt(res);
+    const ok = res.status >= 200 && res.status < 300;
+    return {
+      ok,
+      httpStatus: res.status,
+      excerpt,
+      error: ok ? "" : `answered ${res.status}${res.statusText ? " " + res.statusText : ""}`,
+      retryAfter: ok ? undefined : parseRetryAfter(res.headers.get("retry-after"), now),
+    };
+  };
+}

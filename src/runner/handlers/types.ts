@@ -1,0 +1,47 @@
+import type { RawHook } from "../../hooks/store";
+
+/** Retry policy of one handler, in milliseconds. */
+export type HandlerPolicy = {
+  maxAttempts: number;
+  backoff: { initial: number; max: number };
+  concurrency: number;
+  timeout: number;
+};
+
+/** What one attempt produced; `ok` decides success. */
+export type AttemptResult = {
+  ok: boolean;
+  httpStatus?: number;
+  exitCode?: number;
+  /** Bounded excerpt of the answer. */
+  excerpt: string;
+  /** Why it failed; empty on success. */
+  error: string;
+  /** Milliseconds the receiver asked to wait (Retry-After). */
+  retryAfter?: number;
+};
+
+export type AttemptContext = {
+  /** 1, 2, ... across RetryHook rounds, as sent in x-mailroom-attempt. */
+  attempt: number;
+  /** The runner's clock, for Retry-After dates. */
+  now: number;
+};
+
+export interface Handler {
+  readonly name: string;
+  readonly kind: string;
+  readonly policy: HandlerPolicy;
+  /** Runs one attempt. Resolves with the result; failures are results, not exceptions. */
+  run(hook: RawHook, context: AttemptContext): Promise<AttemptResult>;
+}
+
+/** Drops the `<key>_env` entries the config loader left beside the values it resolved. */
+export function withoutEnvKeys(table: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(table).filter(([k]) => !k.endsWith("_env")));
+}
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  return typeof error === "string" ? error : String(error);
+}

@@ -1,0 +1,141 @@
+import type { Config } from "../config/schema";
+import type { Db } from "../db/open";
+import type { Clock } from "../lib/clock";
+import type { Log } from "../lib/log";
+import type { RawHook } from "../hooks/store";
+import { createAttempts } from "./attempts";
+import { createHandlers } from "./handlers";
+import { createAttemptQueue, type AttemptRow } from "./queue";
+import type { HookOutcomes, HookRunner, Worker } from "./types";
+import { createWorkerSet } from "./workers";
+
+export type { HookOutcomes, HookRunner, Worker } from "./types";
+export type { AttemptRow, Outcome } from "./queue";
+
+/** What the runner reads of a hook to hand it to handlers. */
+export interface HookReader {
+  raw(id: string): RawHook | undefined;
+}
+
+export interface Runner extends HookRunner {
+  /** Connects the runner to the hook service; called once before start() or tick(). */
+  bind(outcomes: HookOutcomes, reader: HookReader): void;
+  addWorker(worker: Worker): void;
+  /** Runs everything due at clock.now() (attempts, and each worker once) and waits for it; tests call this with a fake clock. */
+  tick(): Promise<void>;
+  /** Starts the background loop (main.ts only). */
+  start(): void;
+  /** Stops the loop and waits for running work to settle. */
+  stop(): Promise<void>;
+  /** Every attempt of the hook, oldest first (the attempts endpoint). */
+  attempts(hookId: string): AttemptRow[];
+}
+
+export type RunnerDeps = {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  log: Log;
+  /** Directory relative handler paths (module path, command cwd) are resolved against: the config file's. Default: cwd. */
+  baseDir?: string;
+  /** Random source of the backoff jitter, in [0, 1); tests pin it. */
+  random?: () => number;
+};
+
+/** The loop sleeps at most this long, so a clock jump or a missed wake-up costs little. */
+const MAX_SLEEP_MS = 60_000;
+
+/**
+ * The in-process runner: handler attempts queued in SQLite, run asynchronously beside HTTP
+ * under each handler's concurrency limit, plus the durable workers of other modules.
+ */
+export function createRunner(deps: RunnerDeps): Runner {
+  const { config, clock, log } = deps;
+  const queue = createAttemptQueue(deps.db);
+  const handlers = createHandlers(config.handlers, deps.baseDir ?? process.cwd());
+  const channelHandlers = new Map(config.channels.map((c) => [c.name, c.handlers]));
+  const workers = createWorkerSet(log, () => wake());
+  const attempts = createAttempts({ queue, handlers, clock, log, random: deps.random ?? Math.random, onSettled: () => wake() });
+
+  let recovered = false;
+  let stopped = true;
+  let loop: Promise<void> | null = null;
+  let wakeUp: (() => void) | null = null;
+  const wake = () => wakeUp?.();
+
+  /** Attempts a previous process left running go back to the queue, once per runner. */
+  function recover(): void {
+    if (recovered) return;
+    recovered = true;
+    const n = queue.requeueInterrupted(clock.now());
+    if (n > 0) log.warn("attempts interrupted by a stop are queued again", { count: n });
+  }
+
+  function sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, Math.max(0, Math.min(ms, MAX_SLEEP_MS)));
+      function done() {
+        clearTimeout(timer);
+        wakeUp = null;
+        resolve();
+      }
+      wakeUp = done;
+    });
+  }
+
+  async function runLoop(): Promise<void> {
+    recover();
+    while (!stopped) {
+      try {
+        const now = clock.now();
+        attempts.launchDue(now);
+        workers.runDue(now);
+        await sleep(Math.min(attempts.nextDue(), workers.nextCheck()) - clock.now());
+      } catch (error) {
+        // Never let the loop die (a locked database, a closed one during shutdown): wait and go on.
+        log.error("runner loop failed", { error: String((error as Error)?.stack ?? error) });
+        await sleep(1000);
+      }
+    }
+  }
+
+  return {
+    queueCaught(hooks) {
+      const now = clock.now();
+      for (const h of hooks) for (const name of channelHandlers.get(h.channel) ?? []) queue.queueRound(h.id, name, 0, now);
+    },
+    queueRetry(hookId, channel) {
+      attempts.queueRetry(hookId, channelHandlers.get(channel) ?? []);
+    },
+    cancel(hookId) {
+      queue.cancel(hookId, clock.now());
+    },
+    hasHandlers: (channel) => (channelHandlers.get(channel)?.length ?? 0) > 0,
+    notify() {
+      workers.wakeAll();
+      wake();
+    },
+    bind(outcomes, reader) {
+      attempts.bind(outcomes, reader);
+    },
+    addWorker: (worker) => workers.add(worker),
+    async tick() {
+      recover();
+      await workers.runAll(clock.now());
+      await attempts.runAllDue();
+    },
+    start() {
+      if (loop) return;
+      stopped = false;
+      loop = runLoop();
+    },
+    async stop() {
+      stopped = true;
+      wake();
+      await loop;
+      loop = null;
+      await Promise.all([attempts.settle(), workers.settle()]);
+    },
+    attempts: (hookId) => queue.list(hookId),
+  };
+}

@@ -1,0 +1,120 @@
+import type { Database, Statement } from "bun:sqlite";
+import type { Db } from "../db/open";
+import type { AttemptResult } from "./handlers";
+
+/**
+ * The attempts table as the runner's durable queue. Methods marked "in transaction" are called
+ * inside a caller's transaction; none throws on a missing row (a hook deleted meanwhile takes
+ * its attempts with it through ON DELETE CASCADE).
+ */
+export type Outcome = "queued" | "running" | "succeeded" | "failed" | "gave_up" | "cancelled";
+
+export type AttemptRow = {
+  id: number;
+  hookId: string;
+  handler: string;
+  attempt: number;
+  roundStart: number;
+  outcome: Outcome;
+  dueAt: number;
+  startedAt: number | null;
+  finishedAt: number | null;
+  httpStatus: number | null;
+  exitCode: number | null;
+  excerpt: string;
+  error: string;
+};
+
+const COLUMNS = `id, hook_id AS hookId, handler, attempt, round_start AS roundStart, outcome, due_at AS dueAt,
+  started_at AS startedAt, finished_at AS finishedAt, http_status AS httpStatus, exit_code AS exitCode, excerpt, error`;
+
+export function createAttemptQueue(db: Db) {
+  const sql: Database = db.$client;
+  const cache = new Map<string, Statement>();
+  const q = (text: string) => {
+    let s = cache.get(text);
+    if (!s) cache.set(text, (s = sql.prepare(text)));
+    return s;
+  };
+  const insert = (hookId: string, handler: string, attempt: number, roundStart: number, dueAt: number) =>
+    q(`INSERT INTO attempts (hook_id, handler, attempt, round_start, outcome, due_at) VALUES (?, ?, ?, ?, 'queued', ?)`).run(
+      hookId, handler, attempt, roundStart, dueAt,
+    );
+
+  return {
+    transaction<T>(fn: () => T): T {
+      return sql.transaction(fn).immediate();
+    },
+
+    /** In transaction: the first attempt of a new round (1 for a caught hook, last + 1 after RetryHook). */
+    queueRound(hookId: string, handler: string, lastAttempt: number, dueAt: number): void {
+      insert(hookId, handler, lastAttempt + 1, lastAttempt + 1, dueAt);
+    },
+
+    /** In transaction: the attempt after a failed one, in the same round. */
+    queueNext(row: AttemptRow, dueAt: number): void {
+      insert(row.hookId, row.handler, row.attempt + 1, row.roundStart, dueAt);
+    },
+
+    /** The latest attempt of each handler of the hook. */
+    latest(hookId: string): AttemptRow[] {
+      return q(
+        `SELECT ${COLUMNS} FROM attempts a WHERE hook_id = ?
+         AND attempt = (SELECT MAX(attempt) FROM attempts b WHERE b.hook_id = a.hook_id AND b.handler = a.handler)
+         ORDER BY handler`,
+      ).all(hookId) as AttemptRow[];
+    },
+
+    /** In transaction: cancels every queued attempt of the hook. */
+    cancel(hookId: string, now: number): void {
+      q(`UPDATE attempts SET outcome = 'cancelled', finished_at = ? WHERE hook_id = ? AND outcome = 'queued'`).run(now, hookId);
+    },
+
+    /** Queued attempts of one handler due at `now`, oldest due first. */
+    due(handler: string, now: number, limit: number): AttemptRow[] {
+      return q(
+        `SELECT ${COLUMNS} FROM attempts WHERE outcome = 'queued' AND handler = ? AND due_at <= ? ORDER BY due_at, id LIMIT ?`,
+      ).all(handler, now, limit) as AttemptRow[];
+    },
+
+    /** Names of the handlers with queued attempts and the earliest due time of each. */
+    nextDue(): Map<string, number> {
+      const rows = q(`SELECT handler, MIN(due_at) AS dueAt FROM attempts WHERE outcome = 'queued' GROUP BY handler`).all() as {
+        handler: string;
+        dueAt: number;
+      }[];
+      return new Map(rows.map((r) => [r.handler, r.dueAt]));
+    },
+
+    /** queued -> running; false when the attempt was cancelled or deleted meanwhile. */
+    claim(id: number, now: number): boolean {
+      return q(`UPDATE attempts SET outcome = 'running', started_at = ? WHERE id = ? AND outcome = 'queued'`).run(now, id).changes > 0;
+    },
+
+    /** In transaction: running -> outcome with what the attempt produced; false when the row is gone. */
+    finish(id: number, outcome: Outcome, result: AttemptResult, now: number): boolean {
+      return (
+        q(
+          `UPDATE attempts SET outcome = ?, finished_at = ?, http_status = ?, exit_code = ?, excerpt = ?, error = ?
+           WHERE id = ? AND outcome = 'running'`,
+        ).run(outcome, now, result.httpStatus ?? null, result.exitCode ?? null, result.excerpt, result.error, id).changes > 0
+      );
+    },
+
+    /**
+     * Attempts left `running` by a process that stopped mid-attempt go back to the queue, due now:
+     * they never recorded success, so running them again is the at-least-once promise.
+     */
+    requeueInterrupted(now: number): number {
+      return q(`UPDATE attempts SET outcome = 'queued', started_at = NULL, due_at = MIN(due_at, ?) WHERE outcome = 'running'`).run(now)
+        .changes;
+    },
+
+    /** Every attempt of the hook, in the order they were queued. */
+    list(hookId: string): AttemptRow[] {
+      return q(`SELECT ${COLUMNS} FROM attempts WHERE hook_id = ? ORDER BY id`).all(hookId) as AttemptRow[];
+    },
+  };
+}
+
+export type AttemptQueue = ReturnType<typeof createAttemptQueue>;
