@@ -42,7 +42,8 @@ export function createTokenGuard(config: TokenGuardConfig): Guard {
   const secret = sha256Hex(requireSecret(config.secret));
   const name = config.header.toLowerCase();
   const scheme = config.scheme ?? (name === "authorization" ? "Bearer" : "");
-  const where = config.query !== undefined ? `query parameter ${config.query}` : `${config.header} header`;
+  const shown = name === "authorization" ? "Authorization" : config.header;
+  const where = config.query !== undefined ? `query parameter ${config.query}` : `${shown} header`;
   return {
     name: config.name,
     kind: config.kind,
@@ -54,7 +55,7 @@ export function createTokenGuard(config: TokenGuardConfig): Guard {
         if (token !== undefined && scheme !== "") {
           const [word, ...rest] = token.split(/\s+/);
           token = word!.toLowerCase() === scheme.toLowerCase() && rest.length === 1 ? rest[0] : undefined;
-          if (token === undefined) return unauthenticated(`${config.header} must be "${scheme} <token>"`);
+          if (token === undefined) return unauthenticated(`${shown} must be "${scheme} <token>"`);
         }
       }
       if (token === undefined || token === "") return unauthenticated(`missing ${where}`);

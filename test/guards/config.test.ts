@@ -1,0 +1,74 @@
+import { describe, expect, test } from "bun:test";
+import type { TObject, TSchema } from "@sinclair/typebox";
+import { GUARD_KINDS } from "../../src/config/guards";
+import { buildConfig, ConfigError } from "../../src/config/load";
+import { createGuards, guardProblems } from "../../src/hooks/guards";
+import { createFakeClock } from "../helpers/clock";
+
+const problemsOf = (raw: Record<string, unknown>, env: Record<string, string> = {}) => {
+  try {
+    const config = buildConfig(raw, env);
+    return guardProblems(config.guards, { clock: createFakeClock() }).map((p) => `${p.path}: ${p.message}`);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return error.problems.map((p) => `${p.path}: ${p.message}`);
+  }
+};
+
+describe("[[guards]] config", () => {
+  test("every kind the issue asks for exists, and every key of every kind is described", () => {
+    const kinds = ["github", "stripe", "standard-webhooks", "shopify", "slack", "hmac", "basic-auth", "token", "ip-allow", "method", "content-type", "max-body"];
+    expect(Object.keys(GUARD_KINDS).sort()).toEqual(kinds.sort());
+    for (const [kind, schema] of Object.entries(GUARD_KINDS)) {
+      expect((schema as TObject).additionalProperties).toBe(false);
+      for (const [key, prop] of Object.entries((schema as TObject).properties)) {
+        expect({ kind, key, described: typeof (prop as TSchema).description === "string" }).toEqual({ kind, key, described: true });
+      }
+    }
+  });
+
+  test("a guard with a secret-less kind builds from a minimal entry", () => {
+    for (const kind of ["method", "content-type", "max-body"]) expect(problemsOf({ guards: [{ name: "g", kind }] })).toEqual([]);
+  });
+
+  test("each signing kind without secret or secret_env is a problem at guards[i].secret", () => {
+    for (const kind of ["github", "stripe", "standard-webhooks", "shopify", "slack", "token"]) {
+      expect(problemsOf({ guards: [{ name: "ok", kind: "method" }, { name: "g", kind }] })).toEqual(["guards[1].secret: give secret or secret_env"]);
+    }
+    expect(problemsOf({ guards: [{ name: "g", kind: "hmac", header: "x-sig" }] })).toEqual(["guards[0].secret: give secret or secret_env"]);
+  });
+
+  test("an unset secret_env variable is named", () => {
+    expect(problemsOf({ guards: [{ name: "g", kind: "github", secret_env: "NOPE" }] })).toEqual([
+      "guards[0].secret_env: environment variable NOPE is not set",
+    ]);
+  });
+
+  test("unknown keys, bad durations and bad enum values are reported with their key paths", () => {
+    const problems = problemsOf({
+      guards: [
+        { name: "a", kind: "github", secret: "s", secrte: "typo" },
+        { name: "b", kind: "stripe", secret: "s", tolerance: "5 minutes" },
+        { name: "c", kind: "hmac", secret: "s", header: "x", algorithm: "md5" },
+      ],
+    });
+    expect(problems).toContain("guards[0].secrte: unknown key");
+    expect(problems.some((p) => p.startsWith("guards[1].tolerance:"))).toBe(true);
+    expect(problems.some((p) => p.startsWith("guards[2].algorithm:"))).toBe(true);
+  });
+
+  test("a channel naming an unknown guard is a config error", () => {
+    expect(problemsOf({ guards: [{ name: "sig", kind: "method" }], channels: [{ name: "c", guards: ["sig", "nope"] }] })).toEqual([
+      'channels[0].guards[1]: unknown guard "nope"',
+    ]);
+  });
+
+  test("createGuards throws the same problems as a ConfigError, and builds guards by name", () => {
+    const config = buildConfig({ guards: [{ name: "gh", kind: "github" }] });
+    expect(() => createGuards(config.guards, { clock: createFakeClock() })).toThrow(ConfigError);
+    const ok = buildConfig({ guards: [{ name: "gh", kind: "github", secret: "s" }, { name: "only-post", kind: "method" }] });
+    const guards = createGuards(ok.guards, { clock: createFakeClock() });
+    expect([...guards.keys()]).toEqual(["gh", "only-post"]);
+    expect(guards.get("gh")!.kind).toBe("github");
+  });
+});

@@ -1,0 +1,68 @@
+import { describe, expect, test } from "bun:test";
+import { openDatabase } from "../../src/db/open";
+import { createRefusals } from "../../src/hooks/guards";
+import { createFakeClock } from "../helpers/clock";
+
+const refusal = (n: number, channel = "c") => ({ channel, guard: "sig", status: 401, reason: `reason ${n}`, ip: "10.0.0.1", method: "POST" });
+
+function setup(kept?: number) {
+  const db = openDatabase({ path: ":memory:", durability: "normal" });
+  const clock = createFakeClock();
+  const count = () => db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM refusals").get()!.n;
+  return { db, clock, count, refusals: createRefusals({ db, clock, kept }) };
+}
+
+describe("refusals", () => {
+  test("record() only buffers; the batch is written on the next turn of the event loop", async () => {
+    const { refusals, count } = setup();
+    refusals.record(refusal(1));
+    refusals.record(refusal(2));
+    expect(count()).toBe(0);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(count()).toBe(2);
+  });
+
+  test("list() writes what is buffered and returns newest first, with the time of refusal", () => {
+    const { refusals, clock } = setup();
+    refusals.record(refusal(1));
+    clock.advance(1000);
+    refusals.record(refusal(2));
+    const listed = refusals.list({ limit: 10 });
+    expect(listed.map((r) => r.reason)).toEqual(["reason 2", "reason 1"]);
+    expect(listed[0]).toEqual({ ...refusal(2), createdAt: clock.now() });
+  });
+
+  test("filters by channel and guard, and honours limit", () => {
+    const { refusals } = setup();
+    for (let i = 0; i < 5; i++) refusals.record(refusal(i, i % 2 ? "odd" : "even"));
+    refusals.record({ ...refusal(9, "odd"), guard: "ips" });
+    expect(refusals.list({ channel: "odd", limit: 10 }).map((r) => r.reason)).toEqual(["reason 9", "reason 3", "reason 1"]);
+    expect(refusals.list({ channel: "odd", guard: "sig", limit: 10 }).map((r) => r.reason)).toEqual(["reason 3", "reason 1"]);
+    expect(refusals.list({ limit: 2 }).map((r) => r.reason)).toEqual(["reason 9", "reason 4"]);
+  });
+
+  test("only the newest `kept` are kept, across batches and within one", () => {
+    const { refusals, count } = setup(3);
+    for (let i = 0; i < 5; i++) refusals.record(refusal(i));
+    refusals.flush();
+    expect(count()).toBe(3);
+    refusals.record(refusal(5));
+    expect(refusals.list({ limit: 10 }).map((r) => r.reason)).toEqual(["reason 5", "reason 4", "reason 3"]);
+    expect(count()).toBe(3);
+  });
+
+  test("long fields are cut so a sender cannot fill the table with one request", () => {
+    const { refusals } = setup();
+    refusals.record({ ...refusal(1), ip: "x".repeat(5000), method: "M".repeat(5000), reason: "r".repeat(5000) });
+    const [r] = refusals.list({ limit: 1 });
+    expect([r!.ip.length, r!.method.length, r!.reason.length]).toEqual([64, 32, 500]);
+  });
+
+  test("record() and flush() never throw, even when the database is gone", async () => {
+    const { refusals, db } = setup();
+    db.$client.close();
+    expect(() => refusals.record(refusal(1))).not.toThrow();
+    expect(() => refusals.flush()).not.toThrow();
+    expect(() => refusals.record(null as any)).not.toThrow();
+  });
+});
