@@ -1,0 +1,91 @@
+/**
+ * Ingest benchmark: dist/mailroom with durability "full", again with "normal", and a raw
+ * Bun.serve baseline, driven in turn by the same wrk load (1 KiB JSON POSTs to /?channel=bench,
+ * 64 connections) for several rounds. Prints requests/s, p50 and p99 per target, each target's
+ * share of the baseline, and the binary's peak RSS.
+ *
+ *   bun run bench/ingest.ts [--rounds 3] [--duration 10] [--connections 64] [--no-build]
+ */
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { AUTH, BIN, buildBinary, fmt, mailroomDir, median, pad, peakRssMiB, start, type Started } from "./lib";
+import { ensureWrk } from "./wrk";
+
+const { values: args } = parseArgs({
+  options: {
+    rounds: { type: "string", default: "3" },
+    duration: { type: "string", default: "10" },
+    connections: { type: "string", default: "64" },
+    threads: { type: "string", default: "2" },
+    "no-build": { type: "boolean", default: false },
+  },
+});
+const rounds = Number(args.rounds);
+const duration = Number(args.duration);
+const connections = Number(args.connections);
+
+type WrkResult = { requests: number; duration_us: number; status: number; connect: number; read: number; write: number; timeout: number; p50_us: number; p99_us: number };
+type Run = { rps: number; p50: number; p99: number; ok: number; errors: number };
+
+async function wrk(url: string, seconds: number): Promise<Run> {
+  const proc = Bun.spawn(
+    ["wrk", `-t${args.threads}`, `-c${connections}`, `-d${seconds}s`, "-s", join(import.meta.dir, "post-1k.lua"), `${url}/?channel=bench`],
+    { stdout: "pipe", stderr: "pipe" },
+  );
+  const out = await new Response(proc.stdout).text();
+  await proc.exited;
+  const line = /^RESULT (.*)$/m.exec(out);
+  if (!line) throw new Error(`wrk printed no result:\n${out}${await new Response(proc.stderr).text()}`);
+  const r = JSON.parse(line[1]!) as WrkResult;
+  const errors = r.status + r.connect + r.read + r.write + r.timeout;
+  return { rps: r.requests / (r.duration_us / 1e6), p50: r.p50_us / 1000, p99: r.p99_us / 1000, ok: r.requests - r.status, errors };
+}
+
+async function main() {
+  ensureWrk();
+  if (!args["no-build"]) {
+    console.log("building dist/mailroom ...");
+    buildBinary();
+  }
+  const targets: { name: string; server: Started; runs: Run[] }[] = [];
+  const baseline = await start([process.execPath, join(import.meta.dir, "baseline.ts")]);
+  targets.push({ name: "baseline (raw Bun.serve)", server: baseline, runs: [] });
+  for (const durability of ["full", "normal"] as const) {
+    const dir = mailroomDir({ durability });
+    targets.push({ name: `mailroom durability=${durability}`, server: await start([BIN], { cwd: dir }), runs: [] });
+  }
+  try {
+    console.log(`wrk: ${connections} connections, ${args.threads} threads, ${duration}s per run, ${rounds} rounds, targets alternating`);
+    for (const t of targets) await wrk(t.server.url, 2); // warm-up, not counted
+    for (let round = 0; round < rounds; round++) {
+      // Rotate the order so no target always runs right after another.
+      for (let i = 0; i < targets.length; i++) {
+        const t = targets[(i + round) % targets.length]!;
+        const r = await wrk(t.server.url, duration);
+        t.runs.push(r);
+        console.log(`  round ${round + 1}  ${t.name.padEnd(26)} ${pad(fmt(r.rps, 0), 7)} req/s  p50 ${pad(fmt(r.p50), 6)} ms  p99 ${pad(fmt(r.p99), 6)} ms${r.errors ? `  errors ${r.errors}` : ""}`);
+      }
+    }
+    const base = median(targets[0]!.runs.map((r) => r.rps));
+    console.log(`\nmedians over ${rounds} rounds (1 KiB JSON POST /?channel=bench, ${connections} connections):`);
+    console.log(`  ${"target".padEnd(26)} ${pad("req/s", 8)} ${pad("p50 ms", 8)} ${pad("p99 ms", 8)} ${pad("share", 7)} ${pad("peak RSS", 10)}`);
+    for (const t of targets) {
+      const rps = median(t.runs.map((r) => r.rps));
+      const rss = peakRssMiB(t.server.pid);
+      console.log(
+        `  ${t.name.padEnd(26)} ${pad(fmt(rps, 0), 8)} ${pad(fmt(median(t.runs.map((r) => r.p50))), 8)} ${pad(fmt(median(t.runs.map((r) => r.p99))), 8)} ` +
+          `${pad(fmt((100 * rps) / base, 1) + "%", 7)} ${pad(fmt(rss, 1) + " MB", 10)}`,
+      );
+    }
+    // Every 2xx wrk counted must be stored (requests still in flight when wrk stops may add a few more).
+    for (const t of targets.slice(1)) {
+      const ch = (await (await fetch(`${t.server.url}/v1/channels/bench`, { headers: AUTH })).json()) as { stats: { pending: string } };
+      const answered = t.runs.reduce((n, r) => n + r.ok, 0);
+      console.log(`  ${t.name}: ${ch.stats.pending} hooks stored, ${answered} 2xx counted by wrk in the measured runs (plus warm-up)`);
+    }
+  } finally {
+    for (const t of targets) await t.server.stop();
+  }
+}
+
+await main();

@@ -1,0 +1,75 @@
+/**
+ * Shared pieces of the benchmarks: building the executable, starting processes that print where
+ * they listen, a Mailroom config in a temp directory, peak memory, and small statistics.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export const ROOT = join(import.meta.dir, "..");
+export const BIN = join(ROOT, "dist/mailroom");
+export const TOKEN = "bench-token-0123456789";
+export const AUTH = { authorization: `Bearer ${TOKEN}` };
+
+/** `npm run build`, so the benchmark measures the executable users run. */
+export function buildBinary(): void {
+  const res = Bun.spawnSync(["npm", "run", "--silent", "build"], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+  if (res.exitCode !== 0) throw new Error(`npm run build failed:\n${res.stderr.toString()}`);
+}
+
+export type Started = { url: string; pid: number; proc: Bun.Subprocess; startMs: number; stop(): Promise<void> };
+
+/** Spawns argv and resolves once it printed `listening on http://...`. */
+export async function start(argv: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): Promise<Started> {
+  const t0 = performance.now();
+  const proc = Bun.spawn(argv, { cwd: opts.cwd, stdin: "ignore", stdout: "pipe", stderr: "inherit", env: { ...process.env, ...opts.env } });
+  const reader = proc.stdout.getReader();
+  let text = "";
+  let m: RegExpExecArray | null = null;
+  while (!(m = /listening on (http:\/\/\S+)/.exec(text))) {
+    const { done, value } = await reader.read();
+    if (done) throw new Error(`${argv.join(" ")} exited before listening:\n${text}`);
+    text += new TextDecoder().decode(value);
+  }
+  const startMs = performance.now() - t0;
+  void (async () => {
+    while (!(await reader.read().catch(() => ({ done: true }))).done);
+  })();
+  return {
+    url: m[1]!, pid: proc.pid, proc, startMs,
+    async stop() {
+      proc.kill("SIGTERM");
+      await proc.exited;
+    },
+  };
+}
+
+/** A data directory with a mailroom.toml listening on a free port. */
+export function mailroomDir(opts: { durability: "full" | "normal"; extra?: string }): string {
+  const dir = mkdtempSync(join(tmpdir(), `mailroom-bench-${opts.durability}-`));
+  writeFileSync(
+    join(dir, "mailroom.toml"),
+    `[server]\nport = 0\n[storage]\npath = "data/mailroom.db"\ndurability = "${opts.durability}"\n` +
+      `[[api_keys]]\nlabel = "bench"\ntoken = "${TOKEN}"\n${opts.extra ?? ""}`,
+  );
+  return dir;
+}
+
+/** Peak resident memory of a process (VmHWM), in MiB. */
+export function peakRssMiB(pid: number): number {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+export function median(xs: readonly number[]): number {
+  return percentile(xs, 50);
+}
+
+/** Nearest-rank percentile. */
+export function percentile(xs: readonly number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
+}
+
+export const fmt = (n: number, digits = 2) => n.toFixed(digits);
+export const pad = (s: string | number, n: number) => String(s).padStart(n);
