@@ -40,6 +40,8 @@ export type RunnerDeps = {
   baseDir?: string;
   /** Random source of the backoff jitter, in [0, 1); tests pin it. */
   random?: () => number;
+  /** Longest wait between two calls of a worker (default WORKER_POLL_MS). */
+  workerPollMs?: number;
 };
 
 /** The loop sleeps at most this long, so a clock jump or a missed wake-up costs little. */
@@ -54,7 +56,7 @@ export function createRunner(deps: RunnerDeps): Runner {
   const queue = createAttemptQueue(deps.db);
   const handlers = createHandlers(config.handlers, deps.baseDir ?? process.cwd());
   const channelHandlers = new Map(config.channels.map((c) => [c.name, c.handlers]));
-  const workers = createWorkerSet(log, () => wake());
+  const workers = createWorkerSet(log, () => wake(), deps.workerPollMs);
   const attempts = createAttempts({ queue, handlers, clock, log, random: deps.random ?? Math.random, onSettled: () => wake() });
 
   let recovered = false;

@@ -11,17 +11,17 @@ export const WORKER_POLL_MS = 1000;
 type Entry = { worker: Worker; nextCheck: number; running: Promise<void> | null };
 
 /** The background workers the runner drives beside handler attempts. */
-export function createWorkerSet(log: Log, onSettled: () => void) {
+export function createWorkerSet(log: Log, onSettled: () => void, pollMs = WORKER_POLL_MS) {
   const entries: Entry[] = [];
 
   function run(entry: Entry, now: number): Promise<void> {
     const p = (async () => {
       try {
         const next = await entry.worker.tick(now);
-        entry.nextCheck = Math.min(next ?? Infinity, now + WORKER_POLL_MS);
+        entry.nextCheck = Math.min(next ?? Infinity, now + pollMs);
       } catch (error) {
         log.error("worker failed", { worker: entry.worker.name, error: String((error as Error)?.stack ?? error) });
-        entry.nextCheck = now + WORKER_POLL_MS;
+        entry.nextCheck = now + pollMs;
       } finally {
         entry.running = null;
         onSettled();

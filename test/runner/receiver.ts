@@ -10,6 +10,7 @@ export function createReceiver(...answers: Answer[]) {
   const received: Received[] = [];
   let open = 0;
   let mostAtOnce = 0;
+  let waiters: { n: number; resolve: () => void }[] = [];
   let script = answers.length ? answers : [{ status: 200, body: "ok" }];
   const server = Bun.serve({
     hostname: "127.0.0.1",
@@ -22,6 +23,7 @@ export function createReceiver(...answers: Answer[]) {
         headers: Object.fromEntries(req.headers),
         body: new Uint8Array(await req.arrayBuffer()),
       });
+      waiters = waiters.filter((w) => (received.length >= w.n ? (w.resolve(), false) : true));
       const answer = script.length > 1 ? script.shift()! : script[0]!;
       open++;
       mostAtOnce = Math.max(mostAtOnce, open);
@@ -35,6 +37,11 @@ export function createReceiver(...answers: Answer[]) {
     received,
     /** The most requests that were open at the same time. */
     mostAtOnce: () => mostAtOnce,
+    /** Resolves once `n` requests have arrived (for the background loop, which no test drives). */
+    arrived(n: number): Promise<void> {
+      if (received.length >= n) return Promise.resolve();
+      return new Promise((resolve) => waiters.push({ n, resolve }));
+    },
     /** Replaces the answers still to come. */
     answer(...next: Answer[]) {
       script = next;
