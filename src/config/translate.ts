@@ -1,0 +1,137 @@
+import { Type as t, type Static } from "@sinclair/typebox";
+import { DURATION_PATTERN, SIZE_PATTERN } from "../lib/units";
+import { LANGUAGE_CODES } from "../translate/languages";
+
+/**
+ * The [translate] section: the translation ordering service. Accounts are seeded into the
+ * database the first time Mailroom sees their id; after that the database holds their balance
+ * and overdraft switch (the admin API changes them), while their API keys always come from here.
+ */
+const strict = { additionalProperties: false } as const;
+const Key = (description: string) => t.Optional(t.String({ minLength: 8, description }));
+const Dollars = (description: string, def?: number) =>
+  t.Number({ minimum: -1e9, maximum: 1e9, description, ...(def === undefined ? {} : { default: def }) });
+const Duration = (def: string, description: string) => t.String({ pattern: DURATION_PATTERN, default: def, description });
+
+const Account = t.Object(
+  {
+    id: t.Integer({ minimum: 1, maximum: 2 ** 31, description: "account id, as GET /account answers it" }),
+    balance: Dollars("opening balance in US dollars (cents at most); used only when the account is first created", 0),
+    overdraft: t.Boolean({ default: false, description: "opening value of balance_overdraft_allowed" }),
+    api_keys: t.Array(t.String({ minLength: 8 }), { default: [], uniqueItems: true, description: "keys of this account (Basic username or Bearer token)" }),
+    api_key: Key("one more key, typically given as api_key_env = \"VAR\""),
+  },
+  strict,
+);
+
+const Pair = t.Object(
+  {
+    source: t.String({ description: "source language code" }),
+    target: t.String({ description: "target language code" }),
+    rate: t.Number({ minimum: 0, maximum: 1e6, description: "US dollars per 1000 characters" }),
+  },
+  strict,
+);
+
+const Rates = t.Object(
+  {
+    default: t.Number({ minimum: 0, maximum: 1e6, default: 20, description: "US dollars per 1000 characters for any pair of two different supported languages" }),
+    pairs_only: t.Boolean({ default: false, description: "true: only the listed pairs have a rate (others answer LANGUAGE_NOT_FOUND)" }),
+    pairs: t.Array(Pair, { default: [], description: "rates that override the default" }),
+  },
+  { ...strict, default: {} },
+);
+
+const Translator = t.Object(
+  {
+    name: t.String({ minLength: 1, maxLength: 100, description: "shown as the order's translator" }),
+    api_key: Key("the translator API key (or api_key_env)"),
+  },
+  strict,
+);
+
+const Admin = t.Object(
+  {
+    name: t.String({ minLength: 1, maxLength: 100, default: "admin", description: "recorded in the ledger" }),
+    api_key: Key("the administrator API key (or api_key_env)"),
+  },
+  strict,
+);
+
+const Simulator = t.Object(
+  {
+    enabled: t.Boolean({ default: false, description: "run the simulated translator in the runner" }),
+    name: t.String({ minLength: 1, maxLength: 100, default: "Simulator", description: "its translator name" }),
+    accept_after: Duration("2s", "accepts a QUEUE or REVISION order this long after it got there"),
+    complete_after: Duration("5s", "completes an order it accepted this long after accepting it"),
+  },
+  { ...strict, default: {} },
+);
+
+const RateLimit = t.Object(
+  {
+    requests: t.Integer({ minimum: 0, default: 100, description: "requests allowed per key per period (the burst); 0 turns the limit off" }),
+    per: Duration("1s", "the period over which `requests` refill"),
+  },
+  { ...strict, default: {} },
+);
+
+export const TranslateSection = t.Object(
+  {
+    maintenance: t.Boolean({ default: false, description: "answer 503 on the customer and translator APIs" }),
+    maintenance_retry_after: Duration("60s", "Retry-After sent with the maintenance 503"),
+    max_body: t.Union([t.Integer({ minimum: 1 }), t.String({ pattern: SIZE_PATTERN })], { default: "30MB", description: "larger request bodies get 413" }),
+    accounts: t.Array(Account, { default: [] }),
+    rates: Rates,
+    translators: t.Array(Translator, { default: [] }),
+    admins: t.Array(Admin, { default: [] }),
+    simulator: Simulator,
+    rate_limit: RateLimit,
+  },
+  { ...strict, default: {} },
+);
+
+export type TranslateConfig = Static<typeof TranslateSection>;
+
+type Problem = { path: string; message: string };
+
+/** Checks what the schema cannot: unique ids, names and keys, known languages, whole cents. */
+export function translateProblems(c: TranslateConfig): Problem[] {
+  const problems: Problem[] = [];
+  const at = (path: string, message: string) => problems.push({ path: `translate.${path}`, message });
+  const keys = new Set<string>();
+  const key = (path: string, value: string | undefined) => {
+    if (value === undefined) return;
+    if (keys.has(value)) at(path, "this API key is already used by another account, translator or admin");
+    keys.add(value);
+  };
+  const ids = new Set<number>();
+  c.accounts.forEach((a, i) => {
+    if (ids.has(a.id)) at(`accounts[${i}].id`, `duplicate account id ${a.id}`);
+    ids.add(a.id);
+    if (Math.abs(Math.round(a.balance * 100) - a.balance * 100) > 1e-6) at(`accounts[${i}].balance`, "use whole cents");
+    a.api_keys.forEach((k, j) => key(`accounts[${i}].api_keys[${j}]`, k));
+    key(`accounts[${i}].api_key`, a.api_key);
+  });
+  const names = new Set<string>();
+  c.translators.forEach((tr, i) => {
+    if (names.has(tr.name)) at(`translators[${i}].name`, `duplicate translator "${tr.name}"`);
+    names.add(tr.name);
+    if (tr.api_key === undefined) at(`translators[${i}]`, "give api_key or api_key_env");
+    key(`translators[${i}].api_key`, tr.api_key);
+  });
+  if (c.simulator.enabled && names.has(c.simulator.name)) at("simulator.name", `a translator is already named "${c.simulator.name}"`);
+  c.admins.forEach((ad, i) => {
+    if (ad.api_key === undefined) at(`admins[${i}]`, "give api_key or api_key_env");
+    key(`admins[${i}].api_key`, ad.api_key);
+  });
+  const pairs = new Set<string>();
+  c.rates.pairs.forEach((p, i) => {
+    if (!LANGUAGE_CODES.has(p.source)) at(`rates.pairs[${i}].source`, `unknown language "${p.source}"`);
+    if (!LANGUAGE_CODES.has(p.target)) at(`rates.pairs[${i}].target`, `unknown language "${p.target}"`);
+    if (p.source === p.target) at(`rates.pairs[${i}]`, "source and target are the same language");
+    if (pairs.has(`${p.source}>${p.target}`)) at(`rates.pairs[${i}]`, "duplicate pair");
+    pairs.add(`${p.source}>${p.target}`);
+  });
+  return problems;
+}

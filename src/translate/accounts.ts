@@ -1,0 +1,63 @@
+import type { Clock } from "../lib/clock";
+import { notFound } from "../lib/errors";
+import { bad } from "./errors";
+import { toCents, wholeCents } from "./money";
+import type { AccountRow, TranslateStore } from "./store";
+
+/** Administrators' money operations; every change is a ledger entry. */
+export function createAccountService({ store, clock }: { store: TranslateStore; clock: Clock }) {
+  const cents = (field: string, dollars: number) => {
+    if (!wholeCents(dollars)) throw bad("INVALID_AMOUNT", `${field}: use at most two decimals`, { field });
+    return toCents(dollars);
+  };
+  const find = (id: number): AccountRow => {
+    const account = store.account(id);
+    if (!account) throw notFound(`account ${id} not found`);
+    return account;
+  };
+
+  return {
+    find,
+    list: () => store.accounts(),
+
+    topUp(id: number, amount: number, admin: string): AccountRow {
+      const add = cents("amount", amount);
+      return store.transaction(() => {
+        find(id);
+        return store.move(id, { entry: "top_up", balance: add, reserved: 0, actor: `admin:${admin}`, now: clock.now() });
+      });
+    },
+
+    setBalance(id: number, balance: number, admin: string): AccountRow {
+      const target = cents("balance", balance);
+      return store.transaction(() => {
+        const account = find(id);
+        return store.move(id, { entry: "set_balance", balance: target - account.balance, reserved: 0, actor: `admin:${admin}`, now: clock.now() });
+      });
+    },
+
+    setOverdraft(id: number, allowed: boolean): AccountRow {
+      find(id);
+      return store.setOverdraft(id, allowed)!;
+    },
+
+    /**
+     * Checks that the account equals its history: balance and reserved are the sums of the
+     * ledger, and reserved is the price of its orders not yet paid.
+     */
+    audit(id: number) {
+      const account = find(id);
+      const entries = store.ledger(id);
+      const sum = (f: (e: (typeof entries)[number]) => number) => entries.reduce((a, e) => a + f(e), 0);
+      const unpaid = store.unpaidTotal(id);
+      const ledgerBalance = sum((e) => e.balanceDelta);
+      const ledgerReserved = sum((e) => e.reservedDelta);
+      return {
+        consistent: ledgerBalance === account.balance && ledgerReserved === account.reserved && unpaid === account.reserved,
+        account, entries, ledgerBalance, ledgerReserved, unpaid,
+      };
+    },
+  };
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;

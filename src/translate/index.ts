@@ -1,0 +1,79 @@
+import { Elysia } from "elysia";
+import type { Config } from "../config/schema";
+import { ConfigError } from "../config/load";
+import { translateProblems } from "../config/translate";
+import type { Db } from "../db/open";
+import type { Clock } from "../lib/clock";
+import type { Log } from "../lib/log";
+import type { Worker } from "../runner/types";
+import { createAccountService } from "./accounts";
+import { createKeyring } from "./auth";
+import { createErrorResponse } from "./errors";
+import { apiOf, createGate } from "./gate";
+import { toCents } from "./money";
+import { createOrderService } from "./orders";
+import { createRates } from "./rates";
+import { adminRoutes } from "./routes/admin";
+import { customerRoutes } from "./routes/customer";
+import { translatorRoutes } from "./routes/translator";
+import { createSimulator } from "./simulator";
+import { createTranslateStore } from "./store";
+import { createWorkService } from "./work";
+
+export type TranslateDeps = { config: Config; db: Db; clock: Clock; log: Log };
+
+/**
+ * The translation ordering service: revision A under /v1, revision B under /api/v1, the
+ * translator API, the admin API, its error mapping and its simulator worker.
+ * Throws ConfigError when [translate] is inconsistent (duplicate keys, unknown languages).
+ *
+ * request -> gate (503, 406, 413, 401, 403, 429) -> route -> service -> store (one transaction,
+ * ledger entry per money move) -> wire model
+ */
+export function createTranslate({ config, db, clock, log }: TranslateDeps) {
+  const c = config.translate;
+  const problems = translateProblems(c);
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  const store = createTranslateStore(db);
+  store.transaction(() => {
+    for (const a of c.accounts) store.seedAccount(a.id, toCents(a.balance), a.overdraft, clock.now());
+  });
+  const rates = createRates(c.rates);
+  const gate = createGate({ config: c, keyring: createKeyring(c), clock });
+  const orders = createOrderService({ store, rates, clock });
+  const work = createWorkService({ store, clock });
+  const accounts = createAccountService({ store, clock });
+  const deps = { gate, orders, work, accounts, rates };
+
+  const routes = new Elysia({ normalize: false })
+    .onRequest(({ request, server }) => {
+      const path = pathOf(request.url);
+      const api = apiOf(path);
+      if (api) gate.check(request, api, path, server?.requestIP(request)?.address ?? "");
+    })
+    .use(customerRoutes("A", deps))
+    .use(customerRoutes("B", deps))
+    .use(translatorRoutes(deps))
+    .use(adminRoutes(deps));
+
+  return {
+    routes,
+    /** The simulated translator, or null when [translate.simulator] is off. */
+    worker: (c.simulator.enabled ? createSimulator({ config: c.simulator, store, work, log }) : null) as Worker | null,
+    /** Whether errors on this path are answered in the translation API's format. */
+    isTranslatePath: (path: string) => apiOf(path) !== undefined,
+    /** Maps any error on a translation path to its wire response. */
+    errorResponse: createErrorResponse(log),
+    /** For tests and the admin API: the account equals its ledger and its unpaid orders. */
+    audit: (accountId: number) => accounts.audit(accountId),
+  };
+}
+
+/** The path of a request URL without building a URL object (this runs for every request). */
+function pathOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start < 0) return "/";
+  const end = url.search(/[?#]/);
+  return url.slice(start, end < 0 ? undefined : end);
+}

@@ -1,0 +1,104 @@
+import type { Clock } from "../lib/clock";
+import { notFound } from "../lib/errors";
+import type { ContextIn, Revision, AttachmentIn } from "./model";
+import { priceCents } from "./money";
+import type { Rates } from "./rates";
+import { readAttachments, readSource, type ResourceIn } from "./source";
+import { bad } from "./errors";
+import type { OrderQuery, OrderRow, TranslateStore } from "./store";
+import { toDollars } from "./money";
+
+export type TranslateInput = {
+  source_language: string;
+  target_languages: string[];
+  text?: string;
+  resource?: ResourceIn;
+  context?: ContextIn;
+  comment?: { text?: string; attachments?: AttachmentIn[] };
+};
+
+/** The customer side: pricing, placing, reading and deleting orders of one account. */
+export function createOrderService({ store, rates, clock }: { store: TranslateStore; rates: Rates; clock: Clock }) {
+  function quote(revision: Revision, input: TranslateInput) {
+    const units = input.target_languages.map((target) => rates.require(input.source_language, target));
+    const source = readSource(revision, input.text, input.resource);
+    return { source, prices: units.map((u) => priceCents(source.volume, u)) };
+  }
+
+  /** Throws NOT_FOUND unless the order exists and belongs to the account. */
+  function own(accountId: number, id: number): OrderRow {
+    const order = store.order(id);
+    if (!order || order.accountId !== accountId) throw notFound(`order ${id} not found`);
+    return order;
+  }
+
+  return {
+    /** The calculate endpoint: volume and price per target, nothing stored. */
+    calculate(revision: Revision, input: TranslateInput) {
+      const { source, prices } = quote(revision, input);
+      return input.target_languages.map((target, i) => ({
+        source_language: input.source_language,
+        target_language: target,
+        volume: source.volume,
+        price: toDollars(prices[i]!),
+      }));
+    },
+
+    /**
+     * Creates one QUEUE order per target and moves their prices from balance to reserved, all in
+     * one transaction: without overdraft, a set that does not fit answers INSUFFICIENT_FUNDS and
+     * creates nothing.
+     */
+    place(accountId: number, revision: Revision, input: TranslateInput): OrderRow[] {
+      const { source, prices } = quote(revision, input);
+      const images = readAttachments(input.comment?.attachments);
+      const commentText = input.comment?.text ?? "";
+      return store.transaction(() => {
+        const account = store.account(accountId)!;
+        const total = prices.reduce((a, b) => a + b, 0);
+        if (!account.overdraft && account.balance - total < 0) {
+          throw bad("INSUFFICIENT_FUNDS", `the orders cost ${toDollars(total)} USD, the balance is ${toDollars(account.balance)} USD`, {
+            required: toDollars(total),
+            balance: toDollars(account.balance),
+          });
+        }
+        const now = clock.now();
+        const attachmentIds = images.map((a) => store.insertAttachment(a));
+        return input.target_languages.map((target, i) => {
+          const order = store.insertOrder({
+            accountId, status: "QUEUE", sourceLanguage: input.source_language, targetLanguage: target,
+            resourceType: source.type, resourceMetadata: source.metadata, sourceText: source.data, snippet: source.snippet,
+            volume: source.volume, price: prices[i]!, tone: input.context?.tone ?? null, limit: input.context?.limit ?? null,
+            category: input.context?.category ?? null, createdAt: now, statusAt: now,
+          });
+          store.move(accountId, { entry: "reserve", balance: -order.price, reserved: order.price, orderId: order.id, actor: "customer", now });
+          if (commentText !== "" || attachmentIds.length > 0) {
+            store.addComment(order.id, { role: "CUSTOMER", author: "customer", text: commentText, attachmentIds, now });
+          }
+          return order;
+        });
+      });
+    },
+
+    list: (accountId: number, q: Omit<OrderQuery, "accountId">) => store.orders({ ...q, accountId }),
+
+    get(accountId: number, id: number) {
+      const order = own(accountId, id);
+      return { order, comments: store.comments(id) };
+    },
+
+    /** Deletes a QUEUE order and gives its price back. Throws NOT_FOUND or WRONG_ORDER_STATUS. */
+    remove(accountId: number, id: number): void {
+      store.transaction(() => {
+        const order = own(accountId, id);
+        if (order.status !== "QUEUE") {
+          throw bad("WRONG_ORDER_STATUS", `order ${id} is ${order.status}; only QUEUE orders can be deleted`, { status: order.status });
+        }
+        store.move(accountId, { entry: "release", balance: order.price, reserved: -order.price, orderId: id, actor: "customer", now: clock.now() });
+        store.deleteOrder(id);
+      });
+    },
+  };
+}
+
+export type OrderService = ReturnType<typeof createOrderService>;

@@ -1,0 +1,61 @@
+import { Elysia, t } from "elysia";
+import { BalanceBody, OverdraftBody, ReopenBody, TopUpBody } from "../model";
+import { accountOut, ledgerOut, orderOut } from "../wire";
+import { toDollars } from "../money";
+import type { RouteDeps } from "./deps";
+import { accountId, fallbacks, jsonInstance, orderId } from "./common";
+
+/**
+ * The administrators' API under /admin/v1: read accounts and their ledger, top up or set a
+ * balance, switch overdraft, read any order and reopen a DONE order for revision.
+ */
+export function adminRoutes({ gate, work, accounts }: RouteDeps) {
+  const prefix = "/admin/v1";
+  const admin = (request: Request) => {
+    const p = gate.principal(request);
+    if (p.role !== "admin") throw new Error("translate: gate let a non-admin through");
+    return p.name;
+  };
+  const full = (id: number) => orderOut(work.find(id), work.comments(id), "A");
+
+  const api = jsonInstance(prefix, gate, ["/accounts/:id/top-up", "/accounts/:id/balance", "/accounts/:id/overdraft", "/orders/:id/reopen"])
+    .onBeforeHandle(({ request }) => void admin(request))
+    .get("/accounts", () => accounts.list().map(accountOut))
+    .get("/accounts/:id", ({ params }) => accountOut(accounts.find(accountId(params.id))))
+    .get("/accounts/:id/ledger", ({ params }) => {
+      const audit = accounts.audit(accountId(params.id));
+      return {
+        account: accountOut(audit.account),
+        consistent: audit.consistent,
+        ledger_balance: toDollars(audit.ledgerBalance),
+        ledger_reserved: toDollars(audit.ledgerReserved),
+        unpaid_orders: toDollars(audit.unpaid),
+        entries: audit.entries.map(ledgerOut),
+      };
+    })
+    .post("/accounts/:id/top-up", ({ request, params, body }) => accountOut(accounts.topUp(accountId(params.id), body.amount, admin(request))), {
+      body: TopUpBody,
+    })
+    .put("/accounts/:id/balance", ({ request, params, body }) => accountOut(accounts.setBalance(accountId(params.id), body.balance, admin(request))), {
+      body: BalanceBody,
+    })
+    .put("/accounts/:id/overdraft", ({ params, body }) => accountOut(accounts.setOverdraft(accountId(params.id), body.allowed)), {
+      body: OverdraftBody,
+    })
+    .get("/orders/:id", ({ params }) => full(orderId(params.id)))
+    .post("/orders/:id/reopen", ({ request, params, body }) => full(work.reopen(admin(request), orderId(params.id), body?.comment).id), {
+      body: t.Union([t.Null(), ReopenBody]),
+    });
+
+  const known = {
+    "/accounts": ["GET"],
+    "/accounts/:id": ["GET"],
+    "/accounts/:id/ledger": ["GET"],
+    "/accounts/:id/top-up": ["POST"],
+    "/accounts/:id/balance": ["PUT"],
+    "/accounts/:id/overdraft": ["PUT"],
+    "/orders/:id": ["GET"],
+    "/orders/:id/reopen": ["POST"],
+  };
+  return new Elysia().use(api).use(fallbacks(prefix, known));
+}

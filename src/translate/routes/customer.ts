@@ -1,0 +1,69 @@
+import { Elysia } from "elysia";
+import type { Revision } from "../model";
+import { CalculateA, OrdersQueryA, OrdersQueryB, TranslateA, TranslateB } from "../model";
+import { accountOut, orderOut, summaryOut, translateOut } from "../wire";
+import type { RouteDeps } from "./deps";
+import { fallbacks, jsonInstance, noContent, orderId } from "./common";
+
+/**
+ * The customer API of one revision: A under /v1, B under /api/v1. The same service serves
+ * both; the models and wire mappers carry the differences (sort, metadata, resource in
+ * responses, text/plain, calculate).
+ */
+export function customerRoutes(revision: Revision, deps: RouteDeps) {
+  const { gate, orders, accounts, rates } = deps;
+  const prefix = revision === "A" ? "/v1" : "/api/v1";
+  const account = (request: Request) => {
+    const p = gate.principal(request);
+    if (p.role !== "customer") throw new Error("translate: gate let a non-customer through");
+    return p.accountId;
+  };
+
+  const api = jsonInstance(prefix, gate, ["/translate", "/calculate"])
+    .get("/account", ({ request }) => accountOut(accounts.find(account(request))))
+    .get(
+      "/orders",
+      ({ request, query }) =>
+        orders
+          .list(account(request), {
+            sort: (query as { sort?: "asc" | "desc" }).sort ?? "desc",
+            page: query.page ?? 0,
+            perPage: query.per_page ?? 20,
+          })
+          .map(summaryOut),
+      { query: revision === "A" ? OrdersQueryA : OrdersQueryB },
+    )
+    .get("/orders/:id", ({ request, params }) => {
+      const { order, comments } = orders.get(account(request), orderId(params.id));
+      return orderOut(order, comments, revision);
+    })
+    .delete("/orders/:id", ({ request, params }) => {
+      orders.remove(account(request), orderId(params.id));
+      return noContent();
+    })
+    .post("/translate", ({ request, body }) => translateOut(orders.place(account(request), revision, body), revision), {
+      body: revision === "A" ? TranslateA : TranslateB,
+    })
+    .get("/rates", () => rates.list());
+
+  const known: Record<string, string[]> = {
+    "/account": ["GET"],
+    "/orders": ["GET"],
+    "/orders/:id": ["GET", "DELETE"],
+    "/translate": ["POST"],
+    "/rates": ["GET"],
+  };
+  if (revision === "B") return new Elysia().use(api).use(fallbacks(prefix, known));
+
+  const calculate = jsonInstance(prefix, gate, ["/calculate"]).post(
+    "/calculate",
+    ({ request, body }) => {
+      account(request);
+      return orders.calculate("A", body);
+    },
+    { body: CalculateA },
+  );
+  // /v1 is shared with the webhook API: only our own roots fall back to our 404.
+  const roots = ["/account/*", "/orders/*", "/translate/*", "/rates/*", "/calculate/*"];
+  return new Elysia().use(api).use(calculate).use(fallbacks(prefix, { ...known, "/calculate": ["POST"] }, roots));
+}

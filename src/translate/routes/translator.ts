@@ -1,0 +1,58 @@
+import { Elysia } from "elysia";
+import { CommentBody, CompleteBody, TranslatorOrdersQuery } from "../model";
+import { orderOut } from "../wire";
+import type { RouteDeps } from "./deps";
+import { fallbacks, jsonInstance, orderId } from "./common";
+
+/**
+ * The translators' API under /translator/v1: list open and own orders, accept, complete and
+ * comment. Orders are shown in the revision A shape (with the resource), since translators
+ * need the resource type and metadata to work.
+ */
+export function translatorRoutes({ gate, work }: RouteDeps) {
+  const prefix = "/translator/v1";
+  const name = (request: Request) => {
+    const p = gate.principal(request);
+    if (p.role !== "translator") throw new Error("translate: gate let a non-translator through");
+    return p.name;
+  };
+  const full = (id: number) => orderOut(work.find(id), work.comments(id), "A");
+
+  const api = jsonInstance(prefix, gate, ["/orders/:id/complete", "/orders/:id/comments"])
+    .get(
+      "/orders",
+      ({ request, query }) =>
+        work
+          .list(name(request), { status: query.status, sort: "asc", page: query.page ?? 0, perPage: query.per_page ?? 20 })
+          .map((o) => orderOut(o, work.comments(o.id), "A")),
+      { query: TranslatorOrdersQuery },
+    )
+    .get("/orders/:id", ({ request, params }) => {
+      const id = orderId(params.id);
+      work.find(id, name(request));
+      return full(id);
+    })
+    .post("/orders/:id/accept", ({ request, params }) => full(work.accept(name(request), orderId(params.id)).id))
+    .post("/orders/:id/complete", ({ request, params, body }) => full(work.complete(name(request), orderId(params.id), body.target_text).id), {
+      body: CompleteBody,
+    })
+    .post(
+      "/orders/:id/comments",
+      ({ request, params, body }) => {
+        const id = orderId(params.id);
+        const who = name(request);
+        work.comment(id, { role: "TRANSLATOR", author: who, translator: who }, body.text, body.attachments);
+        return full(id);
+      },
+      { body: CommentBody },
+    );
+
+  const known = {
+    "/orders": ["GET"],
+    "/orders/:id": ["GET"],
+    "/orders/:id/accept": ["POST"],
+    "/orders/:id/complete": ["POST"],
+    "/orders/:id/comments": ["POST"],
+  };
+  return new Elysia().use(api).use(fallbacks(prefix, known));
+}

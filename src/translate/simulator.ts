@@ -1,0 +1,55 @@
+import type { TranslateConfig } from "../config/translate";
+import type { Log } from "../lib/log";
+import { parseDuration } from "../lib/units";
+import type { Worker } from "../runner/types";
+import { pseudoTranslate, type ResourceType } from "./resource";
+import type { TranslateStore } from "./store";
+import type { WorkService } from "./work";
+
+const BATCH = 100;
+
+/**
+ * The simulated translator: accepts QUEUE and REVISION orders `accept_after` after they got
+ * there and completes the orders it holds `complete_after` after accepting them, with a
+ * deterministic pseudo-translation. Its only state is the orders' `status_at`, so a restart
+ * resumes where it stopped. It goes through the same work service as human translators.
+ */
+export function createSimulator(deps: { config: TranslateConfig["simulator"]; store: TranslateStore; work: WorkService; log: Log }): Worker {
+  const { store, work, log } = deps;
+  const name = deps.config.name;
+  const acceptAfter = parseDuration(deps.config.accept_after)!;
+  const completeAfter = parseDuration(deps.config.complete_after)!;
+  // New orders arrive without telling the runner, so look again at least this often.
+  const poll = Math.min(Math.max(acceptAfter, 100), 1000);
+
+  /** Runs `step` on each due order; a lost race (another translator was faster) is not an error. */
+  function each(rows: { id: number }[], step: (id: number) => void): void {
+    for (const row of rows) {
+      try {
+        step(row.id);
+      } catch (error) {
+        log.warn("translate simulator: skipped an order", { order: row.id, error: String(error) });
+      }
+    }
+  }
+
+  return {
+    name: "translate-simulator",
+    async tick(now: number): Promise<number | null> {
+      const toAccept = store.due(["QUEUE", "REVISION"], now - acceptAfter, BATCH);
+      each(toAccept, (id) => work.accept(name, id, now));
+      const toComplete = store.due(["PROGRESS"], now - completeAfter, BATCH, name);
+      each(toComplete, (id) => {
+        const order = store.order(id)!;
+        work.complete(name, id, pseudoTranslate(order.resourceType as ResourceType, order.sourceText, order.targetLanguage), now);
+      });
+      if (toAccept.length === BATCH || toComplete.length === BATCH) return now;
+      const next = [now + poll];
+      const waiting = store.due(["QUEUE", "REVISION"], Number.MAX_SAFE_INTEGER, 1)[0];
+      if (waiting) next.push(waiting.statusAt + acceptAfter);
+      const working = store.due(["PROGRESS"], Number.MAX_SAFE_INTEGER, 1, name)[0];
+      if (working) next.push(working.statusAt + completeAfter);
+      return Math.min(...next);
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import { createTestApp } from "../helpers/app";
+
+export const CUSTOMER = "customer-key-1";
+export const CUSTOMER_2 = "customer-key-2";
+export const TRANSLATOR = "translator-key-1";
+export const TRANSLATOR_2 = "translator-key-2";
+export const ADMIN = "admin-key-1";
+
+/** Basic auth as the spec shows it: base64("<key>:"). */
+export const basic = (key: string) => ({ authorization: `Basic ${btoa(`${key}:`)}` });
+export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+
+/** The issue's example config, with overrides merged into [translate]. */
+export function translateConfig(overrides: Record<string, unknown> = {}) {
+  return {
+    maintenance: false,
+    accounts: [
+      { id: 1, balance: 100, overdraft: false, api_keys: [CUSTOMER] },
+      { id: 2, balance: 5, overdraft: true, api_keys: [CUSTOMER_2] },
+    ],
+    rates: { default: 20.0, pairs: [{ source: "en", target: "is", rate: 25.0 }] },
+    translators: [
+      { name: "Ana", api_key: TRANSLATOR },
+      { name: "Bo", api_key: TRANSLATOR_2 },
+    ],
+    admins: [{ api_key: ADMIN }],
+    ...overrides,
+  };
+}
+
+/** A Mailroom with the translation service configured, and helpers per API. */
+export function createTranslateApp(overrides: Record<string, unknown> = {}) {
+  const app = createTestApp({ translate: translateConfig(overrides) });
+  const as = (key: string) => (method: string, path: string, body?: unknown) => app.call(method, path, body, basic(key));
+  return {
+    ...app,
+    customer: as(CUSTOMER),
+    customer2: as(CUSTOMER_2),
+    translator: as(TRANSLATOR),
+    translator2: as(TRANSLATOR_2),
+    admin: as(ADMIN),
+    /** Balance and reserved of an account, in dollars, through the customer API. */
+    async money(key = CUSTOMER) {
+      const { json } = await app.call("GET", "/v1/account", undefined, basic(key));
+      return { balance: json.balance as number, reserved: json.reserved as number };
+    },
+    /** The admin API's audit: balance and reserved equal the ledger and the unpaid orders. */
+    async consistent(accountId = 1) {
+      const { json } = await app.call("GET", `/admin/v1/accounts/${accountId}/ledger`, undefined, basic(ADMIN));
+      return json.consistent as boolean;
+    },
+  };
+}
+
+export type TranslateApp = ReturnType<typeof createTranslateApp>;
