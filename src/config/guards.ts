@@ -131,11 +131,11 @@ export const MethodGuard = t.Object(
 export const ContentTypeGuard = t.Object(
   {
     ...common("content-type"),
-    allow: t.Array(t.String({ pattern: "^[A-Za-z0-9!#$&^_.+-]+/(\\*|[A-Za-z0-9!#$&^_.+-]+)$" }), {
+    allow: t.Array(t.String({ pattern: "^[A-Za-z0-9!#$&^_.+-]+/(\\*|\\*\\+[A-Za-z0-9!#$&^_.-]+|[A-Za-z0-9!#$&^_.+-]+)$" }), {
       default: ["application/json"],
       minItems: 1,
       uniqueItems: true,
-      description: 'media types allowed, parameters ignored; "type/*" allows a whole type; others get 415',
+      description: 'media types allowed, parameters ignored; "type/*" allows a whole type, "type/*+json" a suffix; others get 415',
     }),
   },
   strict,

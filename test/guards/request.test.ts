@@ -17,16 +17,19 @@ describe("method guard", () => {
 });
 
 describe("content-type guard", () => {
-  const { guard } = makeGuard({ kind: "content-type", allow: ["application/json", "text/*"] });
+  const { guard } = makeGuard({ kind: "content-type", allow: ["application/json", "text/*", "application/*+json"] });
 
   test("allowed types pass, parameters and case ignored", async () => {
     await expectPassed(guard, request({ headers: { "content-type": "Application/JSON; charset=utf-8" } }));
     await expectPassed(guard, request({ headers: { "content-type": "text/plain" } }));
+    await expectPassed(guard, request({ headers: { "content-type": "application/vnd.github+json" } }));
   });
 
   test("other or missing types get 415", async () => {
     await expectRefused(guard, request({ headers: { "content-type": "application/x-www-form-urlencoded" } }), 415, /application\/x-www-form-urlencoded is not allowed/);
     await expectRefused(guard, request({ headers: { "content-type": "textual/plain" } }), 415, /not allowed/);
+    await expectRefused(guard, request({ headers: { "content-type": "application/+json" } }), 415, /not allowed/);
+    await expectRefused(guard, request({ headers: { "content-type": "application/jsonx" } }), 415, /not allowed/);
     await expectRefused(guard, request(), 415, /no Content-Type was sent/);
   });
 

@@ -19,12 +19,18 @@ export function createMethodGuard(config: MethodGuardConfig): Guard {
   };
 }
 
-/** Only bodies of the `allow` media types ("type/*" for a whole type); others get 415. */
+/** Only bodies of the `allow` media types ("type/*" for a whole type, "type/*+suffix"); others get 415. */
 export function createContentTypeGuard(config: ContentTypeGuardConfig): Guard {
   const allowed = config.allow.map((m) => m.toLowerCase());
   const list = allowed.join(", ");
+  // "text/*" matches any text type; "application/*+json" any JSON-based application type.
   const matches = (type: string) =>
-    allowed.some((a) => a === type || (a.endsWith("/*") && type.startsWith(a.slice(0, -1))));
+    allowed.some((a) => {
+      const star = a.indexOf("/*");
+      if (star < 0) return a === type;
+      const suffix = a.slice(star + 2);
+      return type.startsWith(a.slice(0, star + 1)) && type.length > star + 1 + suffix.length && type.endsWith(suffix);
+    });
   return {
     name: config.name,
     kind: config.kind,
