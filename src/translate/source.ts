@@ -31,9 +31,9 @@ export function readSource(revision: Revision, text: string | undefined, resourc
     if (!(error instanceof ResourceError)) throw error;
     throw bad("INVALID_RESOURCE", error.message, { type });
   }
-  const volume = volumeOf(segments);
+  const volume = volumeOf(type, segments);
   if (volume === 0) throw bad("NO_TRANSLATABLE_TEXT", "the text to translate is empty");
-  return { type, metadata: given.metadata ?? null, data: given.data, volume, snippet: snippetOf(segments) };
+  return { type, metadata: given.metadata ?? null, data: given.data, volume, snippet: snippetOf(type, segments) };
 }
 
 /** Decodes and measures comment images. Throws INVALID_ATTACHMENT naming the first bad one. */

@@ -40,20 +40,29 @@ const codePoints = (text: string) => {
 };
 
 /**
- * The billable characters of a resource: the code points of its translatable text, each
- * segment's whitespace normalized.
- *
- * @example volumeOf(segmentsOf("text/html", "<p class='x'>Hi  there</p>")) === 8
+ * The units counted: HTML text nodes are one flow of text (so "Hello <b>world</b>" keeps its
+ * space), while JSON and .strings values are separate strings.
  */
-export function volumeOf(segments: readonly Segment[]): number {
+function units(type: ResourceType, segments: readonly Segment[]): string[] {
+  const texts = type === "text/html" ? [segments.map((s) => s.text).join("")] : segments.map((s) => s.text);
+  return texts.map(normalize).filter(Boolean);
+}
+
+/**
+ * The billable characters of a resource: the code points of its translatable text, with
+ * whitespace normalized in each unit.
+ *
+ * @example volumeOf("text/html", segmentsOf("text/html", "<p class='x'>Hi  <b>there</b></p>")) === 8
+ */
+export function volumeOf(type: ResourceType, segments: readonly Segment[]): number {
   let n = 0;
-  for (const s of segments) n += codePoints(normalize(s.text));
+  for (const u of units(type, segments)) n += codePoints(u);
   return n;
 }
 
 /** The first `max` characters of the translatable text, for order summaries. */
-export function snippetOf(segments: readonly Segment[], max = 100): string {
-  const text = segments.map((s) => normalize(s.text)).filter(Boolean).join(" ");
+export function snippetOf(type: ResourceType, segments: readonly Segment[], max = 100): string {
+  const text = units(type, segments).join(" ");
   const chars = Array.from(text);
   return chars.length <= max ? text : chars.slice(0, max - 1).join("") + "…";
 }
