@@ -112,6 +112,7 @@ export function createAttempts(deps: AttemptsDeps) {
 
     /** The earliest time a queued attempt of a handler with a free slot is due (Infinity if none). */
     nextDue(): number {
+      if (!reader) return Infinity; // not bound yet: nothing can run, do not spin
       let next = Infinity;
       for (const [name, dueAt] of queue.nextDue()) {
         const handler = handlers.get(name);
