@@ -3,6 +3,8 @@ import type { TObject, TSchema } from "@sinclair/typebox";
 import { ConfigSchema, type Config } from "./schema";
 import { GUARD_KINDS } from "./guards";
 import { HANDLER_KINDS } from "./handlers";
+import { guardProblems } from "../hooks/guards";
+import { systemClock } from "../lib/clock";
 
 export type Problem = { path: string; message: string };
 
@@ -139,6 +141,8 @@ export function buildConfig(raw: unknown, env: Env = {}, overrides: Overrides = 
     problems.push(...checkKinded(config.guards, GUARD_KINDS, "guards"));
     problems.push(...checkKinded(config.handlers, HANDLER_KINDS, "handlers"));
     problems.push(...crossCheck(config));
+    // What a schema cannot say (a secret or its _env given, CIDR blocks, whsec_ secrets...).
+    if (problems.length === 0) problems.push(...guardProblems(config.guards, { clock: systemClock }));
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

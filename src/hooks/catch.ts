@@ -78,7 +78,7 @@ export function createCatcher(deps: {
     for (const [name, value] of request.headers) if (name !== "cookie") headers[name] = value;
     for (const guard of chain) {
       const verdict = await guard.check({ method, query, headers: request.headers, body: read, ip });
-      if (!verdict.ok) return refuse(guard, channel, ip, method, verdict.status, verdict.reason);
+      if (!verdict.ok) return refuse(guard, channel, ip, method, verdict.status, verdict.reason, verdict.headers);
     }
 
     const id = nextId();
@@ -93,11 +93,14 @@ export function createCatcher(deps: {
     return new Response(`{"id":"${id}"}`, { headers: OK_HEADERS });
   }
 
-  function refuse(guard: Guard, channel: string, ip: string, method: string, status: number, reason: string): Response {
+  function refuse(
+    guard: Guard, channel: string, ip: string, method: string, status: number, reason: string,
+    headers: Record<string, string> = {},
+  ): Response {
     refusals.record({ channel, guard: guard.name, status, reason, ip, method });
     const kind = status === 401 ? "unauthenticated" : status === 403 ? "permission_denied" : status === 405
       ? "method_not_allowed" : status === 413 ? "payload_too_large" : "unsupported_media_type";
-    return errorResponse(kind, `guard "${guard.name}": ${reason}`, CORS);
+    return errorResponse(kind, `guard "${guard.name}": ${reason}`, { ...CORS, ...headers });
   }
 
   return { handle };

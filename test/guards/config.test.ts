@@ -64,8 +64,10 @@ describe("[[guards]] config", () => {
   });
 
   test("createGuards throws the same problems as a ConfigError, and builds guards by name", () => {
-    const config = buildConfig({ guards: [{ name: "gh", kind: "github" }] });
-    expect(() => createGuards(config.guards, { clock: createFakeClock() })).toThrow(ConfigError);
+    // check-config (buildConfig) reports it; createGuards refuses it too if handed such an entry.
+    expect(() => buildConfig({ guards: [{ name: "gh", kind: "github" }] })).toThrow("guards[0].secret");
+    const raw = [{ name: "gh", kind: "github", tolerance: "300s" }] as unknown as Parameters<typeof createGuards>[0];
+    expect(() => createGuards(raw, { clock: createFakeClock() })).toThrow(ConfigError);
     const ok = buildConfig({ guards: [{ name: "gh", kind: "github", secret: "s" }, { name: "only-post", kind: "method" }] });
     const guards = createGuards(ok.guards, { clock: createFakeClock() });
     expect([...guards.keys()]).toEqual(["gh", "only-post"]);
