@@ -9,6 +9,7 @@ import { LANGUAGE_CODES } from "../translate/languages";
  */
 const strict = { additionalProperties: false } as const;
 const Key = (description: string) => t.Optional(t.String({ minLength: 8, description }));
+const KeyEnv = t.Optional(t.String({ description: "environment variable holding api_key (the loader resolves it)" }));
 const Dollars = (description: string, def?: number) =>
   t.Number({ minimum: -1e9, maximum: 1e9, description, ...(def === undefined ? {} : { default: def }) });
 const Duration = (def: string, description: string) => t.String({ pattern: DURATION_PATTERN, default: def, description });
@@ -20,6 +21,7 @@ const Account = t.Object(
     overdraft: t.Boolean({ default: false, description: "opening value of balance_overdraft_allowed" }),
     api_keys: t.Array(t.String({ minLength: 8 }), { default: [], uniqueItems: true, description: "keys of this account (Basic username or Bearer token)" }),
     api_key: Key("one more key, typically given as api_key_env = \"VAR\""),
+    api_key_env: KeyEnv,
   },
   strict,
 );
@@ -46,6 +48,7 @@ const Translator = t.Object(
   {
     name: t.String({ minLength: 1, maxLength: 100, description: "shown as the order's translator" }),
     api_key: Key("the translator API key (or api_key_env)"),
+    api_key_env: KeyEnv,
   },
   strict,
 );
@@ -54,6 +57,7 @@ const Admin = t.Object(
   {
     name: t.String({ minLength: 1, maxLength: 100, default: "admin", description: "recorded in the ledger" }),
     api_key: Key("the administrator API key (or api_key_env)"),
+    api_key_env: KeyEnv,
   },
   strict,
 );

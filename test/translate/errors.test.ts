@@ -159,7 +159,7 @@ describe("406, 413, 429, 503", () => {
     const headers = { ...basic(CUSTOMER), "content-type": "application/json", "content-length": String(30 * 1024 * 1024 + 1) };
     const res = await app.app.handle(new Request("http://localhost/api/v1/translate", { method: "POST", headers, body, duplex: "half" } as RequestInit));
     expect(res.status).toBe(413);
-    expect((await res.json()).code).toBe("REQUEST_TOO_LARGE");
+    expect(((await res.json()) as { code: string }).code).toBe("REQUEST_TOO_LARGE");
     expect(pulled).toBeLessThan(5);
   });
 

@@ -74,7 +74,7 @@ describe("errorResponse", () => {
     const respond = createErrorResponse({ ...silentLog, error: (_m, f) => void logged.push(f) });
     const res = respond(new Error("SQLITE_CORRUPT at /secret/path.db"), "UNKNOWN");
     expect(res.status).toBe(500);
-    const body = await res.json();
+    const body = (await res.json()) as { code: string };
     expect(body.code).toBe("INTERNAL_ERROR");
     expect(JSON.stringify(body)).not.toContain("secret");
     expect(logged).toHaveLength(1);
