@@ -17,7 +17,7 @@ export const CATEGORIES = [
 const Code = t.String({ maxLength: 16 });
 const Targets = t.Array(Code, { minItems: 1, maxItems: 61, uniqueItems: true });
 const Context = t.Object(
-  { tone: t.Optional(lit(TONES)), limit: t.Optional(t.Integer({ minimum: 1 })), category: t.Optional(lit(CATEGORIES)) },
+  { tone: t.Optional(lit(TONES)), limit: t.Optional(t.Integer({ minimum: 1, maximum: 1_000_000_000 })), category: t.Optional(lit(CATEGORIES)) },
   strict,
 );
 const Attachment = t.Object({ type: t.String({ maxLength: 100 }), data: t.String() }, strict);
