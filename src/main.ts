@@ -3,6 +3,7 @@
  * The only module with side effects: reads argv, the config and the environment, opens the
  * database, starts the runner and the listener, and stops them on SIGINT/SIGTERM.
  */
+import { dirname, resolve } from "node:path";
 import { createApp } from "./app";
 import { HELP, VERSION, parseArgs } from "./cli";
 import { ConfigError, loadConfig } from "./config/load";
@@ -33,7 +34,9 @@ async function main(): Promise<number> {
 
   const clock = systemClock;
   const db = openDatabase({ path: config.storage.path, durability: config.storage.durability });
-  const runner = createRunner({ config, db, clock, log });
+  // Relative module paths and command cwd resolve against the config file's directory.
+  const baseDir = source === "built-in defaults" ? undefined : dirname(resolve(source));
+  const runner = createRunner({ config, db, clock, log, baseDir });
   const { keys, generated } = resolveApiKeys(config, db, clock.now());
   const built = createApp({ config, db, clock, log, runner, apiKeys: keys });
   const server = serve(built, { host: config.server.host, port: config.server.port, maxBody: config.hooks.max_body });

@@ -54,7 +54,7 @@ describe("catching endpoint over a real socket", () => {
   });
 
   test("JSON object, url-encoded and multipart bodies are decoded into payload", async () => {
-    const post = async (body: BodyInit, type?: string) => {
+    const post = async (body: string | FormData, type?: string) => {
       const headers: Record<string, string> = type ? { "content-type": type } : {};
       const r = await fetch(`${url}/?channel=forms`, { method: "POST", body, headers });
       return (await get(((await r.json()) as any).id)).payload;

@@ -27,7 +27,7 @@ describe("authentication", () => {
   test("every operation answers 401 with WWW-Authenticate: Bearer when the token is missing or wrong", async () => {
     const { t } = await setup();
     for (const [method, path] of routes) {
-      for (const headers of [{}, { authorization: "Bearer wrong-token-xxxxxxxx" }, { authorization: "Basic dGVzdDo=" }]) {
+      for (const headers of [{}, { authorization: "Bearer wrong-token-xxxxxxxx" }, { authorization: "Basic dGVzdDo=" }] as Record<string, string>[]) {
         const res = await t.call(method, path, undefined, headers);
         expect(res.status).toBe(401);
         expect(res.headers.get("www-authenticate")).toBe("Bearer");

@@ -6,10 +6,10 @@ import { buildBinary, startProcess } from "../helpers/binary";
 
 /**
  * A module handler must work from the `bun build --compile` executable: the handler file lives
- * outside the bundle and is imported by path (and transpiled) at run time. Building takes a few
- * seconds, so this runs only with MAILROOM_SLOW=1.
+ * outside the bundle and is imported by path (and transpiled) at run time. The build is shared
+ * with test/binary.test.ts when both run in one process.
  */
-test.skipIf(!process.env.MAILROOM_SLOW)(
+test(
   "the built executable runs a TypeScript module handler from disk",
   async () => {
     const bin = await buildBinary();
