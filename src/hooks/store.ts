@@ -1,4 +1,5 @@
-import type { Database, Statement } from "bun:sqlite";
+import type { Database } from "bun:sqlite";
+import { statementCache } from "../db/statements";
 import type { Db } from "../db/open";
 
 /**
@@ -59,13 +60,7 @@ function toChannel(r: ChannelRecord): ChannelRow {
 
 export function createHookStore(db: Db) {
   const sql: Database = db.$client;
-  const cache = new Map<string, Statement>();
-  /** Prepared once per distinct SQL text and reused. */
-  const q = (text: string) => {
-    let s = cache.get(text);
-    if (!s) cache.set(text, (s = sql.prepare(text)));
-    return s;
-  };
+  const q = statementCache(sql);
 
   const insertHook = sql.prepare(
     `INSERT INTO hooks (id, channel, status, method, query, headers, body, ip, created_at)

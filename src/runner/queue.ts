@@ -1,4 +1,5 @@
-import type { Database, Statement } from "bun:sqlite";
+import type { Database } from "bun:sqlite";
+import { statementCache } from "../db/statements";
 import type { Db } from "../db/open";
 import type { AttemptResult } from "./handlers";
 
@@ -30,12 +31,7 @@ const COLUMNS = `id, hook_id AS hookId, handler, attempt, round_start AS roundSt
 
 export function createAttemptQueue(db: Db) {
   const sql: Database = db.$client;
-  const cache = new Map<string, Statement>();
-  const q = (text: string) => {
-    let s = cache.get(text);
-    if (!s) cache.set(text, (s = sql.prepare(text)));
-    return s;
-  };
+  const q = statementCache(sql);
   const insert = (hookId: string, handler: string, attempt: number, roundStart: number, dueAt: number) =>
     q(`INSERT INTO attempts (hook_id, handler, attempt, round_start, outcome, due_at) VALUES (?, ?, ?, ?, 'queued', ?)`).run(
       hookId, handler, attempt, roundStart, dueAt,
