@@ -2,8 +2,11 @@ import type { Server } from "bun";
 import type { App } from "./app";
 import { parseSize } from "./lib/units";
 
-/** Bun.serve's own ceiling; every route applies its own, smaller limit while reading. */
-const TRANSLATE_MAX_BODY = 31 * 1024 * 1024;
+/**
+ * Bun.serve's own ceiling, far above any route's limit: Bun answers an empty 413 past it, so every
+ * route applies its own limit first (a declared Content-Length is refused before reading).
+ */
+const SERVER_MAX_BODY = 1024 ** 3;
 
 /**
  * Listens with one fetch function: requests to `/` go straight to the catching endpoint (the
@@ -15,7 +18,7 @@ export function serve(built: Pick<App, "app" | "catcher">, opts: { host: string;
   return Bun.serve({
     hostname: opts.host,
     port: opts.port,
-    maxRequestBodySize: Math.max(hooksMax, TRANSLATE_MAX_BODY) + 1,
+    maxRequestBodySize: Math.max(hooksMax + 1, SERVER_MAX_BODY),
     development: false,
     fetch(request, server) {
       const url = request.url;

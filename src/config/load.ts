@@ -3,6 +3,7 @@ import type { TObject, TSchema } from "@sinclair/typebox";
 import { ConfigSchema, type Config } from "./schema";
 import { GUARD_KINDS } from "./guards";
 import { HANDLER_KINDS } from "./handlers";
+import { translateProblems } from "./translate";
 import { guardProblems } from "../hooks/guards";
 import { systemClock } from "../lib/clock";
 
@@ -143,6 +144,7 @@ export function buildConfig(raw: unknown, env: Env = {}, overrides: Overrides = 
     problems.push(...crossCheck(config));
     // What a schema cannot say (a secret or its _env given, CIDR blocks, whsec_ secrets...).
     if (problems.length === 0) problems.push(...guardProblems(config.guards, { clock: systemClock }));
+    problems.push(...translateProblems(config.translate));
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
