@@ -77,18 +77,24 @@ complete_after = "5s"
   });
 
   test("checks what the schema cannot: duplicates, languages, cents, missing keys", () => {
-    const c = buildConfig({
-      translate: {
-        accounts: [
-          { id: 1, balance: 1.005, api_keys: ["same-key-123"] },
-          { id: 1, api_keys: ["same-key-123"] },
-        ],
-        rates: { pairs: [{ source: "en", target: "xx", rate: 1 }, { source: "de", target: "de", rate: 1 }] },
-        translators: [{ name: "Ana", api_key: "translator-key" }, { name: "Ana" }],
-        admins: [{}],
-      },
-    }).translate;
-    expect(translateProblems(c).map((p) => p.path)).toEqual([
+    let problems: string[] = [];
+    try {
+      buildConfig({
+        translate: {
+          accounts: [
+            { id: 1, balance: 1.005, api_keys: ["same-key-123"] },
+            { id: 1, api_keys: ["same-key-123"] },
+          ],
+          rates: { pairs: [{ source: "en", target: "xx", rate: 1 }, { source: "de", target: "de", rate: 1 }] },
+          translators: [{ name: "Ana", api_key: "translator-key" }, { name: "Ana" }],
+          admins: [{}],
+        },
+      });
+    } catch (error) {
+      problems = (error as ConfigError).problems.map((p) => p.path);
+    }
+    // buildConfig (and so check-config) reports them, through translateProblems.
+    expect(problems).toEqual([
       "translate.accounts[0].balance",
       "translate.accounts[1].id",
       "translate.accounts[1].api_keys[0]",
