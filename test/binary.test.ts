@@ -1,12 +1,11 @@
 import { expect, test } from "bun:test";
-import { mkdtempSync, writeFileSync, existsSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
-import { buildBinary, startProcess } from "./helpers/binary";
+import { buildBinary, startProcess, tempDir } from "./helpers/binary";
 
 test("the built executable starts on a fresh data file, migrates, catches a hook and serves it back", async () => {
   const bin = await buildBinary();
-  const dir = mkdtempSync(join(tmpdir(), "mailroom-run-"));
+  const dir = tempDir("mailroom-run-");
   writeFileSync(join(dir, "mailroom.toml"), `[server]\nport = 0\n[storage]\npath = "data/hooks.db"\n[[api_keys]]\nlabel = "ci"\ntoken = "binary-test-token"\n`);
 
   const version = Bun.spawnSync([bin, "--version"]);
@@ -33,7 +32,7 @@ test("the built executable starts on a fresh data file, migrates, catches a hook
 
 test("check-config prints every problem with its key path and exits non-zero", async () => {
   const bin = await buildBinary();
-  const dir = mkdtempSync(join(tmpdir(), "mailroom-cfg-"));
+  const dir = tempDir("mailroom-cfg-");
   writeFileSync(join(dir, "bad.toml"), `[server]\nport = "x"\nfoo = 1\n[[channels]]\nname = "ok"\nguards = ["missing"]\n`);
   const res = Bun.spawnSync([bin, "check-config", "--config", "bad.toml"], { cwd: dir });
   expect(res.exitCode).toBe(1);
@@ -44,7 +43,7 @@ test("check-config prints every problem with its key path and exits non-zero", a
 
 test("the first start without configured keys prints a token once, and it works", async () => {
   const bin = await buildBinary();
-  const dir = mkdtempSync(join(tmpdir(), "mailroom-key-"));
+  const dir = tempDir("mailroom-key-");
   const first = await startProcess([bin, "--port", "0"], dir);
   const token = /Bearer (mr_\S+)/.exec(first.output())?.[1];
   expect(token).toBeString();

@@ -1,14 +1,25 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const ROOT = join(import.meta.dir, "../..");
+const made: string[] = [];
+process.on("exit", () => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh temporary folder, removed when the test process exits. */
+export function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
 let built: Promise<string> | undefined;
 
 /** Builds the single executable once per test process, with the same flags as `npm run build`. */
 export function buildBinary(): Promise<string> {
   built ??= (async () => {
-    const out = join(mkdtempSync(join(tmpdir(), "mailroom-bin-")), "mailroom");
+    const out = join(tempDir("mailroom-bin-"), "mailroom");
     const proc = Bun.spawn([process.execPath, "build", "src/main.ts", "--compile", "--minify", "--sourcemap", "--outfile", out], {
       cwd: ROOT, stdout: "pipe", stderr: "pipe",
     });
