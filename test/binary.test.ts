@@ -1,7 +1,9 @@
-import { expect, test } from "bun:test";
+import { afterAll, expect, test } from "bun:test";
 import { writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
-import { buildBinary, startProcess, tempDir } from "./helpers/binary";
+import { buildBinary, removeTempDirs, startProcess, tempDir } from "./helpers/binary";
+
+afterAll(removeTempDirs);
 
 test("the built executable starts on a fresh data file, migrates, catches a hook and serves it back", async () => {
   const bin = await buildBinary();
@@ -45,14 +47,21 @@ test("the first start without configured keys prints a token once, and it works"
   const bin = await buildBinary();
   const dir = tempDir("mailroom-key-");
   const first = await startProcess([bin, "--port", "0"], dir);
-  const token = /Bearer (mr_\S+)/.exec(first.output())?.[1];
-  expect(token).toBeString();
-  expect((await fetch(`${first.url}/v1/channels`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
-  first.proc.kill("SIGINT");
-  await first.proc.exited;
+  let token: string | undefined;
+  try {
+    token = /Bearer (mr_\S+)/.exec(first.output())?.[1];
+    expect(token).toBeString();
+    expect((await fetch(`${first.url}/v1/channels`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+  } finally {
+    first.proc.kill("SIGINT");
+    await first.proc.exited;
+  }
   const second = await startProcess([bin, "--port", "0"], dir);
-  expect(second.output()).not.toContain("Bearer mr_");
-  expect((await fetch(`${second.url}/v1/channels`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
-  second.proc.kill("SIGTERM");
-  await second.proc.exited;
+  try {
+    expect(second.output()).not.toContain("Bearer mr_");
+    expect((await fetch(`${second.url}/v1/channels`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+  } finally {
+    second.proc.kill("SIGTERM");
+    await second.proc.exited;
+  }
 }, 60_000);

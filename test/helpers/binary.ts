@@ -3,10 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const ROOT = join(import.meta.dir, "../..");
+let built: Promise<string> | undefined;
 const made: string[] = [];
-process.on("exit", () => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
+
+/** Removes every folder tempDir() made; call it from afterAll. A later buildBinary() builds again. */
+export function removeTempDirs(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+  built = undefined;
+}
 
 /** A fresh temporary folder, removed when the test process exits. */
 export function tempDir(prefix: string): string {
@@ -14,7 +18,7 @@ export function tempDir(prefix: string): string {
   made.push(dir);
   return dir;
 }
-let built: Promise<string> | undefined;
+
 
 /** Builds the single executable once per test process, with the same flags as `npm run build`. */
 export function buildBinary(): Promise<string> {

@@ -1,8 +1,10 @@
-import { expect, test } from "bun:test";
+import { afterAll, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildBinary, startProcess } from "../helpers/binary";
+import { buildBinary, removeTempDirs, startProcess } from "../helpers/binary";
+
+afterAll(removeTempDirs);
 
 /**
  * A module handler must work from the `bun build --compile` executable: the handler file lives
