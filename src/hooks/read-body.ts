@@ -8,7 +8,7 @@ export async function readBody(request: Request, limit: number): Promise<Uint8Ar
   try {
     if (declared !== null) {
       if (Number(declared) > limit) return "too_large";
-      return new Uint8Array(await request.arrayBuffer());
+      return await request.bytes();
     }
     if (!request.body) return new Uint8Array(0);
     const reader = request.body.getReader();

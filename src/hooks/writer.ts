@@ -26,8 +26,9 @@ export function createBatchWriter(opts: {
   function flush(): void {
     scheduled = false;
     while (queue.length > 0) {
-      const batch = queue.slice(0, opts.batchMax);
-      queue = queue.slice(batch.length);
+      let batch = queue;
+      if (queue.length > opts.batchMax) (batch = queue.slice(0, opts.batchMax)), (queue = queue.slice(opts.batchMax));
+      else queue = [];
       const hooks = batch.map((b) => b.hook);
       try {
         opts.commit(hooks);
