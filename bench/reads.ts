@@ -1,0 +1,124 @@
+/**
+ * Reads benchmark: fills a data file with 1,000,000 hooks across channels and statuses, starts
+ * dist/mailroom on it, and times list (channel + status, 50 a page, at several `after` depths),
+ * get and stats calls over HTTP one at a time. Prints medians and p99, then the query plan of
+ * every SELECT the hook store ran, to show each is served by an index.
+ *
+ *   bun run bench/reads.ts [--hooks 1000000] [--samples 300] [--no-build]
+ */
+import { Database } from "bun:sqlite";
+import { mkdtempSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { openDatabase } from "../src/db/open";
+import { createHookStore } from "../src/hooks/store";
+import { fillHooks } from "./fill";
+import { AUTH, BIN, buildBinary, fmt, mailroomDir, median, pad, peakRssMiB, percentile, start } from "./lib";
+
+const { values: args } = parseArgs({
+  options: {
+    hooks: { type: "string", default: "1000000" },
+    channels: { type: "string", default: "8" },
+    samples: { type: "string", default: "300" },
+    "no-build": { type: "boolean", default: false },
+  },
+});
+const samples = Number(args.samples);
+
+async function time(url: string): Promise<number> {
+  const t0 = performance.now();
+  const res = await fetch(url, { headers: AUTH });
+  await res.arrayBuffer();
+  const ms = performance.now() - t0;
+  if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
+  return ms;
+}
+
+async function measure(label: string, urls: () => string): Promise<void> {
+  for (let i = 0; i < 20; i++) await time(urls());
+  const ms: number[] = [];
+  for (let i = 0; i < samples; i++) ms.push(await time(urls()));
+  console.log(`  ${label.padEnd(50)} ${pad(fmt(median(ms)), 7)} ${pad(fmt(percentile(ms, 99)), 7)}`);
+}
+
+async function main() {
+  if (!args["no-build"]) {
+    console.log("building dist/mailroom ...");
+    buildBinary();
+  }
+  const dir = mailroomDir({ durability: "full" });
+  const path = join(dir, "data/mailroom.db");
+  const n = Number(args.hooks);
+  let t0 = performance.now();
+  const filled = fillHooks(path, { hooks: n, channels: Number(args.channels), days: 30 });
+  console.log(`filled ${n} hooks in ${filled.channels.length} channels in ${fmt((performance.now() - t0) / 1000, 1)} s; data file ${fmt(statSync(path).size / 2 ** 20, 0)} MB`);
+
+  // Ids at several depths of one channel's pending hooks (newest first), and random ids to get.
+  const ro = new Database(path, { readonly: true });
+  const channel = filled.channels[0]!;
+  const pending = filled.counts.get(channel)!.pending!;
+  const idAt = (offset: number) =>
+    (ro.query(`SELECT id FROM hooks WHERE channel = ? AND status = 'pending' ORDER BY id DESC LIMIT 1 OFFSET ?`).get(channel, offset) as { id: string }).id;
+  const depths = [1_000, Math.floor(pending / 2), pending - 60].map((d) => ({ d, id: idAt(d) }));
+  const allIds = (ro.query(`SELECT id FROM hooks WHERE rowid % 997 = 0`).all() as { id: string }[]).map((r) => r.id);
+  const deepAny = (ro.query(`SELECT id FROM hooks ORDER BY id LIMIT 1 OFFSET 1000`).get() as { id: string }).id;
+  ro.close();
+
+  t0 = performance.now();
+  const server = await start([BIN], { cwd: dir });
+  console.log(`dist/mailroom started on it in ${fmt(performance.now() - t0, 0)} ms (durability full)\n`);
+  const u = server.url;
+  let k = 0;
+  const pick = () => allIds[(k = (k * 7919 + 13) % allIds.length)]!;
+  try {
+    console.log(`  ${"call (one at a time, HTTP on loopback)".padEnd(50)} ${pad("median", 7)} ${pad("p99", 7)}  ms`);
+    await measure(`list channel+status=pending, first page`, () => `${u}/v1/hooks?channel=${channel}&status=pending&limit=50`);
+    for (const { d, id } of depths) {
+      await measure(`list channel+status=pending, after ${d.toLocaleString("en")} hooks`, () => `${u}/v1/hooks?channel=${channel}&status=pending&limit=50&after=${id}`);
+    }
+    await measure(`list channel, after ~1/2`, () => `${u}/v1/hooks?channel=${channel}&limit=50&after=${depths[1]!.id}`);
+    await measure(`list status=failed (all channels), after ~1/2`, () => `${u}/v1/hooks?status=failed&limit=50&after=${depths[1]!.id}`);
+    await measure(`list all hooks, near the oldest`, () => `${u}/v1/hooks?limit=50&after=${deepAny}`);
+    await measure(`get one hook (random ids)`, () => `${u}/v1/hooks/${pick()}`);
+    await measure(`stats: get one channel`, () => `${u}/v1/channels/${channel}`);
+    await measure(`stats: list all ${filled.channels.length} channels`, () => `${u}/v1/channels`);
+    console.log(`\n  peak RSS of dist/mailroom: ${fmt(peakRssMiB(server.pid), 1)} MB`);
+    const stats = (await (await fetch(`${u}/v1/channels/${channel}`, { headers: AUTH })).json()) as { stats: Record<string, string> };
+    const want = filled.counts.get(channel)!;
+    const same = Object.entries(want).every(([s, c]) => stats.stats[s] === String(c));
+    console.log(`  stats of ${channel} ${same ? "match" : "DO NOT match"} the stored counts: ${JSON.stringify(stats.stats)}`);
+  } finally {
+    await server.stop();
+  }
+  explainStoreQueries(path, channel, depths[1]!.id);
+}
+
+/** Runs the store's read methods once while recording their SQL, then prints each plan. */
+function explainStoreQueries(path: string, channel: string, after: string): void {
+  const db = openDatabase({ path, durability: "normal" });
+  const sql = db.$client;
+  const seen = new Set<string>();
+  const prepare = sql.prepare.bind(sql);
+  sql.prepare = ((text: string) => (seen.add(text), prepare(text))) as typeof sql.prepare;
+  const store = createHookStore(db);
+  const some = store.listHooks({ channel, status: "pending", after, limit: 50 });
+  store.listHooks({ channel, after, limit: 50 });
+  store.listHooks({ status: "failed", after, limit: 50 });
+  store.listHooks({ after, limit: 50 });
+  store.getHook(some[0]!.id);
+  store.eventsOf(some.map((h) => h.id));
+  store.getChannel(channel);
+  store.listChannels();
+  console.log("\nquery plans of the hook store's reads:");
+  for (const text of seen) {
+    if (!/^\s*SELECT/i.test(text)) continue;
+    const args = [...text.matchAll(/\?/g)].map(() => "x");
+    const plan = sql.query(`EXPLAIN QUERY PLAN ${text}`).all(...args) as { detail: string }[];
+    console.log(`  ${text.replace(/\s+/g, " ").replace(/\?(,\s*\?)+/, "?, ...")}`);
+    for (const p of plan) console.log(`    -> ${p.detail}`);
+  }
+  sql.close();
+}
+
+await main();
