@@ -7,8 +7,11 @@ export async function readBody(request: Request, limit: number): Promise<Uint8Ar
   const declared = request.headers.get("content-length");
   try {
     if (declared !== null) {
-      if (Number(declared) > limit) return "too_large";
-      return await request.bytes();
+      const length = Number(declared);
+      if (length > limit) return "too_large";
+      const bytes = await request.bytes();
+      // Bun rejects the read when the sender goes away mid-body; a short body is refused all the same.
+      return bytes.byteLength === length ? bytes : "aborted";
     }
     if (!request.body) return new Uint8Array(0);
     const reader = request.body.getReader();
