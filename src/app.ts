@@ -10,6 +10,7 @@ import { createChannelService } from "./hooks/channels";
 import { createHookService } from "./hooks/service";
 import { createBatchWriter } from "./hooks/writer";
 import { createCatcher } from "./hooks/catch";
+import { createRetention } from "./hooks/retention";
 import { hooksErrorResponse } from "./hooks/errors";
 import { managementRoutes } from "./hooks/routes";
 import type { ApiKey } from "./hooks/auth";
@@ -52,6 +53,7 @@ export function createApp(deps: AppDeps) {
 
   const translate = createTranslate({ config, db, clock, log });
   if (translate.worker) runner.addWorker(translate.worker);
+  runner.addWorker(createRetention({ config, db, log }));
 
   const app = new Elysia({ normalize: false })
     .onError(({ error, code, request }) => {

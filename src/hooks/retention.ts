@@ -1,0 +1,121 @@
+import type { Config } from "../config/schema";
+import type { Db } from "../db/open";
+import { statementCache } from "../db/statements";
+import type { Log } from "../lib/log";
+import { parseDuration } from "../lib/units";
+import type { Worker } from "../runner/types";
+import type { HookStatus } from "./store";
+
+/** Hooks deleted per transaction: short enough that the catching endpoint never waits long for the lock. */
+export const RETENTION_BATCH = 500;
+/** Batches per tick before handing the loop back to the runner (it calls again at once). */
+const BATCHES_PER_TICK = 20;
+/** How often the store is checked when the last check found nothing (more) to delete. */
+export const RETENTION_CHECK_MS = 10_000;
+
+type Victim = { id: string; channel: string; status: HookStatus };
+
+/**
+ * The cleanup behind `[hooks] retention` and `max_hooks_per_channel`: deletes hooks older than the
+ * retention, and each channel's oldest hooks beyond the maximum, in transactions of RETENTION_BATCH
+ * hooks, yielding to the event loop between them. Each batch decrements its channels' counters by
+ * the deleted hooks' statuses; their events and attempts go with them (foreign key cascade).
+ *
+ * A check that finds nothing costs one index seek and one read of the channels table, and runs at
+ * most every RETENTION_CHECK_MS even though the runner wakes workers after every committed batch.
+ */
+export function createRetention(deps: {
+  config: Config;
+  db: Db;
+  log: Log;
+  /** Tests shrink these to see batching and yielding with few hooks. */
+  batchSize?: number;
+  batchesPerTick?: number;
+}): Worker {
+  const { config, log } = deps;
+  const batchSize = deps.batchSize ?? RETENTION_BATCH;
+  const batchesPerTick = deps.batchesPerTick ?? BATCHES_PER_TICK;
+  const sql = deps.db.$client;
+  const q = statementCache(sql);
+  const maxAge = config.hooks.retention === undefined ? undefined : parseDuration(config.hooks.retention);
+  const maxPerChannel = config.hooks.max_hooks_per_channel;
+  let nextCheck = 0;
+
+  /** Oldest first, served by the hooks_created_at index. */
+  const tooOld = (cutoff: number) =>
+    q(`SELECT id, channel, status FROM hooks WHERE created_at < ? ORDER BY created_at LIMIT ?`).all(cutoff, batchSize) as Victim[];
+
+  /** Oldest first, served by the hooks_channel_id index. */
+  const oldestOf = (channel: string, n: number) =>
+    q(`SELECT id, channel, status FROM hooks WHERE channel = ? ORDER BY id LIMIT ?`).all(channel, Math.min(n, batchSize)) as Victim[];
+
+  /** Channels holding more than the maximum, with how many hooks are over, from the counters. */
+  const overfull = (max: number) =>
+    q(`SELECT name, pending + handled + failed + discarded - ? AS over FROM channels WHERE pending + handled + failed + discarded > ?`).all(
+      max,
+      max,
+    ) as { name: string; over: number }[];
+
+  /** One transaction; selecting inside it means a hook changed meanwhile is counted by its current status. */
+  function deleteBatch(select: () => Victim[]): number {
+    return sql
+      .transaction(() => {
+        const victims = select();
+        const perStatus = new Map<string, number>();
+        for (const v of victims) {
+          q(`DELETE FROM hooks WHERE id = ?`).run(v.id);
+          const key = `${v.channel}\n${v.status}`;
+          perStatus.set(key, (perStatus.get(key) ?? 0) + 1);
+        }
+        for (const [key, n] of perStatus) {
+          const [channel, status] = key.split("\n") as [string, HookStatus];
+          q(`UPDATE channels SET ${status} = ${status} - ? WHERE name = ?`).run(n, channel);
+        }
+        return victims.length;
+      })
+      .immediate();
+  }
+
+  const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+  /** Deletes at most `budget` batches; returns how many hooks, and whether work remains. */
+  async function sweep(now: number, budget: number): Promise<{ deleted: number; more: boolean }> {
+    let deleted = 0;
+    let batches = 0;
+    const run = async (select: () => Victim[]): Promise<boolean> => {
+      for (;;) {
+        if (batches === budget) return true;
+        if (batches > 0) await yieldToLoop();
+        const n = deleteBatch(select);
+        batches++;
+        deleted += n;
+        if (n < batchSize) return false;
+      }
+    };
+    if (maxAge !== undefined && (await run(() => tooOld(now - maxAge)))) return { deleted, more: true };
+    if (maxPerChannel !== undefined) {
+      for (const { name, over } of overfull(maxPerChannel)) {
+        let left = over;
+        const more = await run(() => {
+          const victims = oldestOf(name, left);
+          left -= victims.length;
+          return victims;
+        });
+        if (more) return { deleted, more: true };
+      }
+    }
+    return { deleted, more: false };
+  }
+
+  return {
+    name: "retention",
+    async tick(now) {
+      if (maxAge === undefined && maxPerChannel === undefined) return null;
+      if (now < nextCheck) return nextCheck;
+      const { deleted, more } = await sweep(now, batchesPerTick);
+      if (deleted > 0) log.info("retention deleted hooks", { deleted, more });
+      nextCheck = more ? now : now + RETENTION_CHECK_MS;
+      return nextCheck;
+    },
+  };
+}

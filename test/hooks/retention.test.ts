@@ -1,0 +1,107 @@
+import { expect, test } from "bun:test";
+import { silentLog } from "../../src/lib/log";
+import { createRetention, RETENTION_CHECK_MS } from "../../src/hooks/retention";
+import { createTestApp } from "../helpers/app";
+
+type TestApp = ReturnType<typeof createTestApp>;
+
+async function catchHooks(t: TestApp, channel: string, n: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i += 100) {
+    const batch = Array.from({ length: Math.min(100, n - i) }, (_, k) =>
+      t.app.handle(new Request(`http://localhost/?channel=${channel}`, { method: "POST", body: `{"n":${i + k}}` })).then((r) => r.json()),
+    );
+    ids.push(...((await Promise.all(batch)) as { id: string }[]).map((r) => r.id));
+  }
+  return ids;
+}
+
+/** Every stored hook id of a channel, newest first, by paging. */
+async function storedIds(t: TestApp, channel: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let after = ""; ; ) {
+    const page = (await t.call("GET", `/v1/hooks?channel=${channel}&limit=100${after}`)).json as { id: string; status: string }[];
+    ids.push(...page.map((h) => h.id));
+    if (page.length < 100) return ids;
+    after = `&after=${page.at(-1)!.id}`;
+  }
+}
+
+/** The channel's stats must equal the counts of its stored hooks. */
+async function expectStatsRight(t: TestApp, channel: string): Promise<Record<string, string>> {
+  const counts: Record<string, number> = { pending: 0, handled: 0, failed: 0, discarded: 0 };
+  for (const status of Object.keys(counts)) {
+    counts[status] = ((await t.call("GET", `/v1/hooks?channel=${channel}&status=${status}&limit=100`)).json as unknown[]).length;
+  }
+  const stats = (await t.call("GET", `/v1/channels/${channel}`)).json.stats;
+  expect(stats).toEqual(Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, String(v)])));
+  return stats;
+}
+
+test("hooks older than the retention are deleted with their events; newer ones and the stats stay right", async () => {
+  const t = createTestApp({ hooks: { retention: "1h" } });
+  const old = await catchHooks(t, "shop", 3);
+  expect((await t.call("POST", `/v1/hooks/${old[0]}/discard`)).status).toBe(200);
+  expect((await t.call("POST", `/v1/hooks/${old[1]}/process`)).status).toBe(200);
+  t.clock.advance(30 * 60_000);
+  const recent = [...(await catchHooks(t, "shop", 2)), ...(await catchHooks(t, "other", 1))];
+  await t.runner.tick();
+  expect((await storedIds(t, "shop")).length).toBe(5); // nothing is an hour old yet
+
+  t.clock.advance(30 * 60_000 + 1);
+  await t.runner.tick();
+  expect(await storedIds(t, "shop")).toEqual(recent.slice(0, 2).reverse());
+  expect(await storedIds(t, "other")).toEqual([recent[2]!]);
+  expect((await t.call("GET", `/v1/hooks/${old[0]}`)).status).toBe(404);
+  expect(t.db.$client.query("SELECT count(*) AS n FROM events WHERE hook_id IN (?, ?)").get(old[0]!, old[1]!)).toEqual({ n: 0 });
+  expect(await expectStatsRight(t, "shop")).toEqual({ pending: "2", handled: "0", failed: "0", discarded: "0" });
+  await expectStatsRight(t, "other");
+});
+
+test("max_hooks_per_channel keeps each channel's newest hooks and moves every counter of the deleted ones", async () => {
+  const t = createTestApp({ hooks: { max_hooks_per_channel: 250 } });
+  const burst = await catchHooks(t, "burst", 1_300);
+  const calm = await catchHooks(t, "calm", 10);
+  // Statuses among the deleted and the kept hooks, so every counter has to move right.
+  for (const id of [burst[0]!, burst[1]!, burst[1_299]!]) await t.call("POST", `/v1/hooks/${id}/process`);
+  for (const id of [burst[2]!, burst[1_298]!]) await t.call("POST", `/v1/hooks/${id}/fail`, { message: "no" });
+  await t.call("POST", `/v1/hooks/${burst[3]!}/discard`);
+
+  await t.runner.tick();
+  expect(await storedIds(t, "burst")).toEqual(burst.slice(-250).reverse());
+  expect(await storedIds(t, "calm")).toEqual([...calm].reverse());
+  expect((await t.call("GET", "/v1/channels/burst")).json.stats).toEqual({ pending: "248", handled: "1", failed: "1", discarded: "0" });
+});
+
+test("a sweep larger than one tick's budget yields, goes on at the next tick, and catching goes on meanwhile", async () => {
+  const t = createTestApp({ hooks: { max_hooks_per_channel: 5 } });
+  const worker = createRetention({ config: t.config, db: t.db, log: silentLog, batchSize: 3, batchesPerTick: 2 });
+  const ids = await catchHooks(t, "busy", 20);
+  const now = t.clock.now();
+
+  // Hooks caught while the sweep runs (it yields between its transactions) are kept and counted.
+  const [next, caught] = await Promise.all([worker.tick(now), catchHooks(t, "busy", 2)]);
+  expect(next).toBe(now); // 2 batches of 3 deleted; more to do, so it asks to be called again at once
+  expect((await storedIds(t, "busy")).length).toBe(16);
+  await expectStatsRight(t, "busy");
+
+  while ((await worker.tick(now)) === now);
+  expect(await storedIds(t, "busy")).toEqual([...ids, ...caught].slice(-5).reverse());
+  await expectStatsRight(t, "busy");
+});
+
+test("with nothing to delete a tick is cheap: the store is checked at most every RETENTION_CHECK_MS", async () => {
+  const t = createTestApp({ hooks: { retention: "1h" } });
+  const worker = createRetention({ config: t.config, db: t.db, log: silentLog });
+  const now = t.clock.now();
+  expect(await worker.tick(now)).toBe(now + RETENTION_CHECK_MS);
+  await catchHooks(t, "late", 1);
+  // Woken before the next check (the runner wakes workers after every caught batch), it does not look.
+  expect(await worker.tick(now + RETENTION_CHECK_MS - 1)).toBe(now + RETENTION_CHECK_MS);
+  t.clock.advance(2 * 3_600_000);
+  expect(await worker.tick(t.clock.now())).toBe(t.clock.now() + RETENTION_CHECK_MS);
+  expect(await storedIds(t, "late")).toEqual([]);
+
+  const unconfigured = createRetention({ config: createTestApp().config, db: t.db, log: silentLog });
+  expect(await unconfigured.tick(now)).toBeNull();
+});
