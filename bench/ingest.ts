@@ -6,6 +6,7 @@
  *
  *   bun run bench/ingest.ts [--rounds 3] [--duration 10] [--connections 64] [--no-build]
  */
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { AUTH, BIN, buildBinary, fmt, mailroomDir, median, pad, peakRssMiB, start, type Started } from "./lib";
@@ -52,6 +53,7 @@ async function main() {
   targets.push({ name: "baseline (raw Bun.serve)", server: baseline, runs: [] });
   for (const durability of ["full", "normal"] as const) {
     const dir = mailroomDir({ durability });
+    process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
     targets.push({ name: `mailroom durability=${durability}`, server: await start([BIN], { cwd: dir }), runs: [] });
   }
   try {

@@ -7,8 +7,7 @@
  *   bun run bench/reads.ts [--hooks 1000000] [--samples 300] [--no-build]
  */
 import { Database } from "bun:sqlite";
-import { mkdtempSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { openDatabase } from "../src/db/open";
@@ -48,6 +47,7 @@ async function main() {
     buildBinary();
   }
   const dir = mailroomDir({ durability: "full" });
+  process.on("exit", () => rmSync(dir, { recursive: true, force: true })); // the data file is 1.5 GB
   const path = join(dir, "data/mailroom.db");
   const n = Number(args.hooks);
   let t0 = performance.now();
@@ -60,7 +60,7 @@ async function main() {
   const pending = filled.counts.get(channel)!.pending!;
   const idAt = (offset: number) =>
     (ro.query(`SELECT id FROM hooks WHERE channel = ? AND status = 'pending' ORDER BY id DESC LIMIT 1 OFFSET ?`).get(channel, offset) as { id: string }).id;
-  const depths = [1_000, Math.floor(pending / 2), pending - 60].map((d) => ({ d, id: idAt(d) }));
+  const depths = [Math.min(1_000, Math.floor(pending / 4)), Math.floor(pending / 2), Math.max(0, pending - 60)].map((d) => ({ d, id: idAt(d) }));
   const allIds = (ro.query(`SELECT id FROM hooks WHERE rowid % 997 = 0`).all() as { id: string }[]).map((r) => r.id);
   const deepAny = (ro.query(`SELECT id FROM hooks ORDER BY id LIMIT 1 OFFSET 1000`).get() as { id: string }).id;
   ro.close();
