@@ -9,6 +9,7 @@ import { createHookStore } from "./hooks/store";
 import { createChannelService } from "./hooks/channels";
 import { createHookService } from "./hooks/service";
 import { createBatchWriter } from "./hooks/writer";
+import { createCommitter } from "./hooks/committer";
 import { createCatcher } from "./hooks/catch";
 import { createRetention } from "./hooks/retention";
 import { hooksErrorResponse } from "./hooks/errors";
@@ -24,6 +25,8 @@ export type AppDeps = {
   log: Log;
   runner: Runner;
   apiKeys: ApiKey[];
+  /** The commit thread's module; see createCommitter. */
+  commitThreadUrl?: string;
 };
 
 /**
@@ -37,14 +40,10 @@ export function createApp(deps: AppDeps) {
   const hooks = createHookService({ store, clock, runner });
   runner.bind(hooks.outcomes, { raw: hooks.raw });
 
+  const committer = createCommitter({ config, store, channels, runner, clock, log, threadUrl: deps.commitThreadUrl });
   const writer = createBatchWriter({
     batchMax: config.storage.batch_max,
-    commit(batch) {
-      store.transaction(() => {
-        store.insertHooks(batch, channels.guardsForNew);
-        runner.queueCaught(batch);
-      });
-    },
+    commit: committer.commit,
     afterCommit: () => runner.notify(),
   });
   const guards = createGuards(config.guards, { clock });
@@ -65,7 +64,13 @@ export function createApp(deps: AppDeps) {
     .use(managementRoutes(deps.apiKeys, { channels, hooks, refusals, runner, db, clock }))
     .use(translate.routes);
 
-  return { app, catcher, writer, hooks, channels, store };
+  /** Waits for queued hooks to commit, then stops the commit thread. */
+  async function close(): Promise<void> {
+    await writer.drain();
+    await committer.close();
+  }
+
+  return { app, catcher, writer, committer, hooks, channels, store, close };
 }
 
 export type App = ReturnType<typeof createApp>;
