@@ -9,7 +9,6 @@ import { createHookStore } from "./hooks/store";
 import { createChannelService } from "./hooks/channels";
 import { createHookService } from "./hooks/service";
 import { createBatchWriter } from "./hooks/writer";
-import { createCommitter } from "./hooks/committer";
 import { createCatcher } from "./hooks/catch";
 import { createRetention } from "./hooks/retention";
 import { hooksErrorResponse } from "./hooks/errors";
@@ -25,8 +24,6 @@ export type AppDeps = {
   log: Log;
   runner: Runner;
   apiKeys: ApiKey[];
-  /** The commit thread's module; see createCommitter. */
-  commitThreadUrl?: string;
 };
 
 /**
@@ -40,10 +37,14 @@ export function createApp(deps: AppDeps) {
   const hooks = createHookService({ store, clock, runner });
   runner.bind(hooks.outcomes, { raw: hooks.raw });
 
-  const committer = createCommitter({ config, store, channels, runner, clock, log, threadUrl: deps.commitThreadUrl });
   const writer = createBatchWriter({
     batchMax: config.storage.batch_max,
-    commit: committer.commit,
+    commit(batch) {
+      store.transaction(() => {
+        store.insertHooks(batch, channels.guardsForNew);
+        runner.queueCaught(batch);
+      });
+    },
     afterCommit: () => runner.notify(),
   });
   const guards = createGuards(config.guards, { clock });
@@ -64,13 +65,7 @@ export function createApp(deps: AppDeps) {
     .use(managementRoutes(deps.apiKeys, { channels, hooks, refusals, runner, db, clock }))
     .use(translate.routes);
 
-  /** Waits for queued hooks to commit, then stops the commit thread. */
-  async function close(): Promise<void> {
-    await writer.drain();
-    await committer.close();
-  }
-
-  return { app, catcher, writer, committer, hooks, channels, store, close };
+  return { app, catcher, writer, hooks, channels, store };
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -38,9 +38,7 @@ async function main(): Promise<number> {
   const baseDir = source === "built-in defaults" ? undefined : dirname(resolve(source));
   const runner = createRunner({ config, db, clock, log, baseDir });
   const { keys, generated } = resolveApiKeys(config, db, clock.now());
-  // Also an entry point of `npm run build`, so it sits at this path inside the executable too.
-  const commitThreadUrl = new URL("./hooks/commit-thread.ts", import.meta.url).href;
-  const built = createApp({ config, db, clock, log, runner, apiKeys: keys, commitThreadUrl });
+  const built = createApp({ config, db, clock, log, runner, apiKeys: keys });
   const server = serve(built, { host: config.server.host, port: config.server.port, maxBody: config.hooks.max_body });
   runner.start();
 
@@ -62,7 +60,7 @@ async function main(): Promise<number> {
     stopping = true;
     log.info(`${signal}: finishing in-flight requests`);
     await server.stop(false);
-    await built.close();
+    await built.writer.drain();
     await runner.stop();
     db.$client.close();
     log.info("stopped");

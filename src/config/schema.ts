@@ -37,10 +37,6 @@ const Storage = t.Object(
       description: '"full": fsync at every commit; "normal": survives a process crash, not a power loss',
     }),
     batch_max: t.Integer({ minimum: 1, maximum: 10000, default: 512, description: "most hooks one group commit writes" }),
-    writer: t.Union([t.Literal("thread"), t.Literal("inline")], {
-      default: "thread",
-      description: '"thread": caught hooks are committed by a thread of their own (another core); "inline": on the thread serving HTTP. ":memory:" is always inline',
-    }),
   },
   { ...strict, default: {} },
 );

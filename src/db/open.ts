@@ -7,19 +7,14 @@ import { embeddedMigrations } from "./migrations.macro" with { type: "macro" };
 
 export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
 
-export type OpenOptions = {
-  path: string;
-  durability: "full" | "normal";
-  /** False for a second connection to a database another one already migrated. */
-  migrate?: boolean;
-};
+export type OpenOptions = { path: string; durability: "full" | "normal" };
 
 /**
  * Opens the database, sets its pragmas and applies the embedded migrations.
  * WAL lets readers run beside the writer; `synchronous = FULL` fsyncs every commit, NORMAL
  * survives a crash of the process but not of the machine.
  */
-export function openDatabase({ path, durability, migrate: applyMigrations = true }: OpenOptions): Db {
+export function openDatabase({ path, durability }: OpenOptions): Db {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const sqlite = new Database(path, { create: true, strict: true });
   sqlite.run("PRAGMA journal_mode = WAL");
@@ -28,7 +23,7 @@ export function openDatabase({ path, durability, migrate: applyMigrations = true
   sqlite.run("PRAGMA busy_timeout = 5000");
   sqlite.run("PRAGMA temp_store = MEMORY");
   const db = drizzle({ client: sqlite, schema }) as Db;
-  if (applyMigrations) migrate(db);
+  migrate(db);
   return db;
 }
 

@@ -5,7 +5,7 @@ import type { Log } from "../lib/log";
 import type { RawHook } from "../hooks/store";
 import { createAttempts } from "./attempts";
 import { createHandlers } from "./handlers";
-import { createAttemptQueue, queueCaughtHooks, type AttemptRow } from "./queue";
+import { createAttemptQueue, type AttemptRow } from "./queue";
 import type { HookOutcomes, HookRunner, Worker } from "./types";
 import { createWorkerSet } from "./workers";
 
@@ -104,7 +104,7 @@ export function createRunner(deps: RunnerDeps): Runner {
   return {
     queueCaught(hooks) {
       const now = clock.now();
-      queueCaughtHooks(queue, (channel) => channelHandlers.get(channel), hooks, now);
+      for (const h of hooks) for (const name of channelHandlers.get(h.channel) ?? []) queue.queueRound(h.id, name, 0, now);
     },
     queueRetry(hookId, channel) {
       attempts.queueRetry(hookId, channelHandlers.get(channel) ?? []);

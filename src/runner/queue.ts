@@ -114,16 +114,3 @@ export function createAttemptQueue(db: Db) {
 }
 
 export type AttemptQueue = ReturnType<typeof createAttemptQueue>;
-
-/**
- * In transaction: the first attempt of each handler of each caught hook's channel. Shared by the
- * runner and the commit thread, which stores caught hooks on its own connection.
- */
-export function queueCaughtHooks(
-  queue: AttemptQueue,
-  handlersOf: (channel: string) => readonly string[] | undefined,
-  hooks: readonly { id: string; channel: string }[],
-  now: number,
-): void {
-  for (const h of hooks) for (const name of handlersOf(h.channel) ?? []) queue.queueRound(h.id, name, 0, now);
-}

@@ -24,7 +24,7 @@ export function tempDir(prefix: string): string {
 export function buildBinary(): Promise<string> {
   built ??= (async () => {
     const out = join(tempDir("mailroom-bin-"), "mailroom");
-    const proc = Bun.spawn([process.execPath, "build", "src/main.ts", "src/hooks/commit-thread.ts", "--compile", "--minify", "--sourcemap", "--outfile", out], {
+    const proc = Bun.spawn([process.execPath, "build", "src/main.ts", "--compile", "--minify", "--sourcemap", "--outfile", out], {
       cwd: ROOT, stdout: "pipe", stderr: "pipe",
     });
     if ((await proc.exited) !== 0) throw new Error(`build failed: ${await new Response(proc.stderr).text()}`);
