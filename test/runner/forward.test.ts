@@ -1,16 +1,8 @@
-import { afterEach, describe, expect, test } from "bun:test";
-import { createReceiver } from "./receiver";
+import { describe, expect, test } from "bun:test";
+import { receivers } from "./receiver";
 import { createRunnerApp, forward } from "./setup";
 
-const cleanup: (() => void)[] = [];
-afterEach(() => {
-  while (cleanup.length) cleanup.pop()!();
-});
-function receiver(...answers: Parameters<typeof createReceiver>) {
-  const r = createReceiver(...answers);
-  cleanup.push(r.stop);
-  return r;
-}
+const receiver = receivers();
 
 describe("forward handler", () => {
   test("sends the original method, body bytes and headers minus hop-by-hop ones; 2xx -> handled", async () => {

@@ -2,18 +2,15 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createReceiver } from "./receiver";
+import { receivers } from "./receiver";
 import { createRunnerApp, forward } from "./setup";
 
+const receiver = receivers();
+/** Other things to undo after each test: temporary folders, apps, timers. */
 const cleanup: (() => void)[] = [];
 afterEach(() => {
   while (cleanup.length) cleanup.pop()!();
 });
-function receiver(...answers: Parameters<typeof createReceiver>) {
-  const r = createReceiver(...answers);
-  cleanup.push(r.stop);
-  return r;
-}
 
 describe("RetryHook, DiscardHook, delete", () => {
   test("RetryHook after a failure runs again only the handlers whose last attempt failed", async () => {

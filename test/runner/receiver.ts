@@ -1,3 +1,4 @@
+import { afterEach } from "bun:test";
 /**
  * A real HTTP receiver on 127.0.0.1, port 0, whose answers the test decides: each request is
  * recorded, then answered by the next scripted answer (the last one repeats).
@@ -47,5 +48,18 @@ export function createReceiver(...answers: Answer[]) {
       script = next;
     },
     stop: () => server.stop(true),
+  };
+}
+
+/** For a test file: a createReceiver whose receivers are all stopped after each test. */
+export function receivers(): (...answers: Answer[]) => ReturnType<typeof createReceiver> {
+  const made: (() => void)[] = [];
+  afterEach(() => {
+    while (made.length) made.pop()!();
+  });
+  return (...answers) => {
+    const r = createReceiver(...answers);
+    made.push(r.stop);
+    return r;
   };
 }

@@ -1,16 +1,8 @@
-import { afterEach, describe, expect, test } from "bun:test";
-import { createReceiver } from "./receiver";
+import { describe, expect, test } from "bun:test";
+import { receivers } from "./receiver";
 import { createRunnerApp, forward } from "./setup";
 
-const cleanup: (() => void)[] = [];
-afterEach(() => {
-  while (cleanup.length) cleanup.pop()!();
-});
-function receiver(...answers: Parameters<typeof createReceiver>) {
-  const r = createReceiver(...answers);
-  cleanup.push(r.stop);
-  return r;
-}
+const receiver = receivers();
 
 describe("retries", () => {
   test("a failed attempt is retried after the backoff delay, doubling, with the injected jitter", async () => {
