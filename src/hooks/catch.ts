@@ -75,12 +75,12 @@ export function createCatcher(deps: {
     }
     if (read === "aborted") return errorResponse("invalid_argument", "the request body could not be read", CORS);
 
-    const headers = headersJson(request.headers);
     for (const guard of chain) {
       const verdict = await guard.check({ method, query, headers: request.headers, body: read, ip });
       if (!verdict.ok) return refuse(guard, channel, ip, method, verdict.status, verdict.reason, verdict.headers);
     }
 
+    const headers = headersJson(request.headers);
     const id = nextId();
     try {
       await writer.write({
