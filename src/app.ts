@@ -9,6 +9,8 @@ import { createHookStore } from "./hooks/store";
 import { createChannelService } from "./hooks/channels";
 import { createHookService } from "./hooks/service";
 import { createBatchWriter } from "./hooks/writer";
+import type { NewHook } from "./hooks/store";
+import { createWalSync } from "./db/wal-sync";
 import { createCatcher } from "./hooks/catch";
 import { createRetention } from "./hooks/retention";
 import { hooksErrorResponse } from "./hooks/errors";
@@ -37,14 +39,18 @@ export function createApp(deps: AppDeps) {
   const hooks = createHookService({ store, clock, runner });
   runner.bind(hooks.outcomes, { raw: hooks.raw });
 
+  // With durability "full", caught hooks are committed without waiting for the disk and the WAL
+  // is then synced off the event loop, for whole groups of batches at once, before anyone is answered.
+  const walSync =
+    config.storage.durability === "full" && config.storage.path !== ":memory:" ? createWalSync(`${config.storage.path}-wal`) : undefined;
+  const storeBatch = (batch: NewHook[]) => {
+    store.insertHooks(batch, channels.guardsForNew);
+    runner.queueCaught(batch);
+  };
   const writer = createBatchWriter({
     batchMax: config.storage.batch_max,
-    commit(batch) {
-      store.transaction(() => {
-        store.insertHooks(batch, channels.guardsForNew);
-        runner.queueCaught(batch);
-      });
-    },
+    commit: walSync ? (batch) => store.transactionUnsynced(() => storeBatch(batch)) : (batch) => store.transaction(() => storeBatch(batch)),
+    durable: walSync ? () => walSync.sync() : undefined,
     afterCommit: () => runner.notify(),
   });
   const guards = createGuards(config.guards, { clock });
@@ -65,7 +71,13 @@ export function createApp(deps: AppDeps) {
     .use(managementRoutes(deps.apiKeys, { channels, hooks, refusals, runner, db, clock }))
     .use(translate.routes);
 
-  return { app, catcher, writer, hooks, channels, store };
+  /** Waits until every caught hook is committed and on disk. */
+  async function close(): Promise<void> {
+    await writer.drain();
+    walSync?.close();
+  }
+
+  return { app, catcher, writer, hooks, channels, store, close };
 }
 
 export type App = ReturnType<typeof createApp>;

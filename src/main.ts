@@ -60,7 +60,7 @@ async function main(): Promise<number> {
     stopping = true;
     log.info(`${signal}: finishing in-flight requests`);
     await server.stop(false);
-    await built.writer.drain();
+    await built.close();
     await runner.stop();
     db.$client.close();
     log.info("stopped");

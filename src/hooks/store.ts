@@ -74,6 +74,20 @@ export function createHookStore(db: Db) {
       return sql.transaction(fn).immediate();
     },
 
+    /**
+     * Like transaction, on a connection with `synchronous = FULL`, but this commit does not wait
+     * for the disk: the caller syncs the WAL itself (db/wal-sync.ts) before it reports success.
+     * Checkpoints stay safe: SQLite syncs the WAL before each one at either level.
+     */
+    transactionUnsynced<T>(fn: () => T): T {
+      sql.run("PRAGMA synchronous = NORMAL");
+      try {
+        return sql.transaction(fn).immediate();
+      } finally {
+        sql.run("PRAGMA synchronous = FULL");
+      }
+    },
+
     /** In transaction: stores caught hooks and counts them as pending, once per channel. */
     insertHooks(rows: readonly NewHook[], guardsOfNewChannel: (channel: string) => string[]): void {
       const perChannel = new Map<string, number>();

@@ -2,33 +2,56 @@ import type { NewHook } from "./store";
 
 /**
  * Group commit: hooks caught in the same turn of the event loop share one transaction.
- * The first write of a turn schedules a flush with setImmediate, so a lone request is
- * committed at once and a burst fills a batch (at most `batchMax`) without waiting on a timer.
- * Each caller's promise settles only after its batch committed (or failed).
+ * The first write of a turn schedules a flush with setImmediate, so a lone request is committed
+ * at once and a burst fills a batch (at most `batchMax`) without waiting on a timer.
+ * Each caller's promise settles only after its batch committed and, when `durable` is given,
+ * after that resolved too (the WAL is synced off the event loop meanwhile, while the next batch
+ * is already being committed).
  */
 export type BatchWriter = {
   write(hook: NewHook): Promise<void>;
-  /** Commits whatever is queued now; resolves when the queue is empty. */
+  /** Resolves once nothing is queued or waiting to be durable. */
   drain(): Promise<void>;
 };
 
+type Entry = { hook: NewHook; resolve: () => void; reject: (e: unknown) => void };
+
 export function createBatchWriter(opts: {
   batchMax: number;
-  /** Stores one batch durably in a single transaction; throws to reject the whole batch. */
+  /** Stores one batch in a single transaction; throws to fail the whole batch. */
   commit(batch: NewHook[]): void;
+  /** Resolves once what commit() wrote is on disk; rejects to fail the batch. */
+  durable?(): Promise<void>;
   /** After a batch committed (outside the transaction): wake the runner. */
   afterCommit?(batch: NewHook[]): void;
 }): BatchWriter {
-  let queue: { hook: NewHook; resolve: () => void; reject: (e: unknown) => void }[] = [];
+  let queue: Entry[] = [];
   let scheduled = false;
+  let syncing = 0;
   let idle: (() => void)[] = [];
+
+  function take(): Entry[] {
+    if (queue.length <= opts.batchMax) {
+      const all = queue;
+      queue = [];
+      return all;
+    }
+    const batch = queue.slice(0, opts.batchMax);
+    queue = queue.slice(opts.batchMax);
+    return batch;
+  }
+
+  function wakeIdle(): void {
+    if (scheduled || syncing > 0 || queue.length > 0) return;
+    const waiting = idle;
+    idle = [];
+    for (const w of waiting) w();
+  }
 
   function flush(): void {
     scheduled = false;
     while (queue.length > 0) {
-      let batch = queue;
-      if (queue.length > opts.batchMax) (batch = queue.slice(0, opts.batchMax)), (queue = queue.slice(opts.batchMax));
-      else queue = [];
+      const batch = take();
       const hooks = batch.map((b) => b.hook);
       try {
         opts.commit(hooks);
@@ -36,12 +59,22 @@ export function createBatchWriter(opts: {
         for (const b of batch) b.reject(error);
         continue;
       }
-      for (const b of batch) b.resolve();
       opts.afterCommit?.(hooks);
+      const ready = opts.durable?.();
+      if (!ready) {
+        for (const b of batch) b.resolve();
+        continue;
+      }
+      syncing++;
+      ready.then(
+        () => batch.forEach((b) => b.resolve()),
+        (error) => batch.forEach((b) => b.reject(error)),
+      ).finally(() => {
+        syncing--;
+        wakeIdle();
+      });
     }
-    const waiting = idle;
-    idle = [];
-    for (const w of waiting) w();
+    wakeIdle();
   }
 
   return {
@@ -55,7 +88,7 @@ export function createBatchWriter(opts: {
       });
     },
     drain() {
-      if (!scheduled && queue.length === 0) return Promise.resolve();
+      if (!scheduled && syncing === 0 && queue.length === 0) return Promise.resolve();
       return new Promise((resolve) => idle.push(resolve));
     },
   };

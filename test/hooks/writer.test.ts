@@ -44,3 +44,67 @@ describe("group commit", () => {
     expect(committed).toEqual(["a", "b"]);
   });
 });
+
+describe("durable batches (durability = full)", () => {
+  test("callers are answered only once the batch is durable; the next batch commits meanwhile", async () => {
+    const committed: string[][] = [];
+    const syncs: (() => void)[] = [];
+    const w = createBatchWriter({
+      batchMax: 100,
+      commit: (b) => void committed.push(b.map((h) => h.id)),
+      durable: () => new Promise<void>((resolve) => syncs.push(resolve)),
+    });
+    let firstDone = false;
+    const first = w.write(hook("a")).then(() => (firstDone = true));
+    await new Promise((r) => setImmediate(r));
+    expect(committed).toEqual([["a"]]);
+    expect(firstDone).toBe(false);
+    const second = w.write(hook("b"));
+    await new Promise((r) => setImmediate(r));
+    expect(committed).toEqual([["a"], ["b"]]);
+    syncs[0]!();
+    await first;
+    syncs[1]!();
+    await second;
+    await w.drain();
+  });
+
+  test("a failed sync rejects its batch", async () => {
+    const w = createBatchWriter({ batchMax: 10, commit: () => {}, durable: () => Promise.reject(new Error("EIO")) });
+    await expect(w.write(hook("a"))).rejects.toThrow("EIO");
+  });
+});
+
+describe("WAL sync", () => {
+  test("calls during a running sync share the next one, which starts after it", async () => {
+    const { createWalSync } = await import("../../src/db/wal-sync");
+    const started: (() => void)[] = [];
+    const wal = createWalSync("unused", () => new Promise<void>((resolve) => started.push(resolve)));
+    const a = wal.sync();
+    const b = wal.sync();
+    const c = wal.sync();
+    expect(started.length).toBe(1);
+    let bDone = false;
+    void b.then(() => (bDone = true));
+    started[0]!();
+    await a;
+    await new Promise((r) => setImmediate(r));
+    expect(started.length).toBe(2);
+    expect(bDone).toBe(false);
+    started[1]!();
+    await Promise.all([b, c]);
+    expect(started.length).toBe(2);
+  });
+
+  test("syncs a real WAL file", async () => {
+    const { createWalSync } = await import("../../src/db/wal-sync");
+    const { mkdtempSync, writeFileSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const dir = mkdtempSync(`${tmpdir()}/mailroom-wal-`);
+    writeFileSync(`${dir}/x.db-wal`, "frames");
+    const wal = createWalSync(`${dir}/x.db-wal`);
+    await wal.sync();
+    wal.close();
+    rmSync(dir, { recursive: true });
+  });
+});
