@@ -42,7 +42,6 @@ CREATE TABLE `hooks` (
 CREATE INDEX `hooks_channel_status_id` ON `hooks` (`channel`,`status`,`id`);--> statement-breakpoint
 CREATE INDEX `hooks_status_id` ON `hooks` (`status`,`id`);--> statement-breakpoint
 CREATE INDEX `hooks_channel_id` ON `hooks` (`channel`,`id`);--> statement-breakpoint
-CREATE INDEX `hooks_created_at` ON `hooks` (`created_at`);--> statement-breakpoint
 CREATE TABLE `refusals` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`channel` text NOT NULL,

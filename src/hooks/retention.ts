@@ -3,6 +3,7 @@ import type { Db } from "../db/open";
 import { statementCache } from "../db/statements";
 import type { Log } from "../lib/log";
 import { parseDuration } from "../lib/units";
+import { ulidFloor } from "../lib/ids";
 import type { Worker } from "../runner/types";
 import type { HookStatus } from "./store";
 
@@ -41,9 +42,12 @@ export function createRetention(deps: {
   const maxPerChannel = config.hooks.max_hooks_per_channel;
   let nextCheck = 0;
 
-  /** Oldest first, served by the hooks_created_at index. */
+  /**
+   * Oldest first, served by the primary key: a hook id is a ULID whose first ten characters
+   * encode the time it was caught, so "caught before cutoff" is "id below the cutoff's ULID".
+   */
   const tooOld = (cutoff: number) =>
-    q(`SELECT id, channel, status FROM hooks WHERE created_at < ? ORDER BY created_at LIMIT ?`).all(cutoff, batchSize) as Victim[];
+    q(`SELECT id, channel, status FROM hooks WHERE id < ? ORDER BY id LIMIT ?`).all(ulidFloor(cutoff), batchSize) as Victim[];
 
   /** Oldest first, served by the hooks_channel_id index. */
   const oldestOf = (channel: string, n: number) =>

@@ -1,4 +1,4 @@
-import { monotonicFactory } from "ulid";
+import { encodeTime, monotonicFactory } from "ulid";
 import type { Clock } from "./clock";
 
 export const HOOK_ID_PATTERN = "^[0-7][0-9a-hjkmnp-tv-z]{25}$";
@@ -15,4 +15,9 @@ export function ulidTime(id: string): number {
   let t = 0;
   for (const ch of id.slice(0, 10)) t = t * 32 + alphabet.indexOf(ch);
   return t;
+}
+
+/** The smallest lowercase ULID of the given millisecond: every id caught earlier sorts below it. */
+export function ulidFloor(ms: number): string {
+  return encodeTime(Math.max(0, Math.floor(ms)), 10).toLowerCase() + "0".repeat(16);
 }

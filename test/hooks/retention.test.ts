@@ -105,3 +105,17 @@ test("with nothing to delete a tick is cheap: the store is checked at most every
   const unconfigured = createRetention({ config: createTestApp().config, db: t.db, log: silentLog });
   expect(await unconfigured.tick(now)).toBeNull();
 });
+
+test("ulidFloor sorts below every id caught before it and not above one caught at it", async () => {
+  const { createIdFactory, ulidFloor, ulidTime } = await import("../../src/lib/ids");
+  const { createFakeClock } = await import("../helpers/clock");
+  const clock = createFakeClock();
+  const next = createIdFactory(clock);
+  const before = next();
+  clock.advance(1);
+  const floor = ulidFloor(clock.now());
+  const at = next();
+  expect(before < floor).toBe(true);
+  expect(floor <= at).toBe(true);
+  expect(ulidTime(floor)).toBe(clock.now());
+});

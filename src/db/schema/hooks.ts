@@ -34,7 +34,6 @@ export const hooks = sqliteTable(
     index("hooks_channel_status_id").on(t.channel, t.status, t.id),
     index("hooks_status_id").on(t.status, t.id),
     index("hooks_channel_id").on(t.channel, t.id),
-    index("hooks_created_at").on(t.createdAt),
   ],
 );
 
