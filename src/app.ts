@@ -51,7 +51,10 @@ export function createApp(deps: AppDeps) {
     batchMax: config.storage.batch_max,
     commit: walSync ? (batch) => store.transactionUnsynced(() => storeBatch(batch)) : (batch) => store.transaction(() => storeBatch(batch)),
     durable: walSync ? () => walSync.sync() : undefined,
-    afterCommit: () => runner.notify(),
+    // Only hooks with handlers give the runner new work; retention and the simulator poll on their own.
+    afterCommit: (batch) => {
+      if (batch.some((h) => runner.hasHandlers(h.channel))) runner.notify();
+    },
   });
   const guards = createGuards(config.guards, { clock });
   const refusals = createRefusals({ db, clock });
