@@ -80,11 +80,17 @@ export function createCatcher(deps: {
       if (!verdict.ok) return refuse(guard, channel, ip, method, verdict.status, verdict.reason, verdict.headers);
     }
 
-    const headers = headersJson(request.headers);
+    let secretHeaders: string[] | undefined;
+    let stored = query;
+    for (const g of chain) {
+      if (g.secretHeaders) (secretHeaders ??= []).push(...g.secretHeaders);
+      if (g.secretQuery) stored = redactQuery(stored, g.secretQuery);
+    }
+    const headers = headersJson(request.headers, secretHeaders);
     const id = nextId();
     try {
       await writer.write({
-        id, channel, method, query, headers, body: read, ip, createdAt: clock.now(),
+        id, channel, method, query: stored, headers, body: read, ip, createdAt: clock.now(),
       });
     } catch (error) {
       log.error("could not store a hook", { channel, error: String(error) });
@@ -125,13 +131,37 @@ export function channelParam(query: string): string | null {
   return null;
 }
 
-/** The request headers as stored: JSON, lower-case names, repeated ones joined with ", ", cookies left out. */
-export function headersJson(headers: Headers): string {
+export const REDACTED = "[redacted]";
+
+/**
+ * The request headers as stored: JSON, lower-case names, repeated ones joined with ", ", cookies
+ * left out, and the values of `secret` headers (a guard's credentials) replaced by REDACTED.
+ */
+export function headersJson(headers: Headers, secret?: readonly string[]): string {
   const all = headers.toJSON() as Record<string, string | string[]>;
   delete all.cookie;
+  if (secret) for (const name of secret) if (all[name] !== undefined) all[name] = REDACTED;
   const setCookie = all["set-cookie"];
   if (setCookie !== undefined && typeof setCookie !== "string") all["set-cookie"] = setCookie.join(", ");
   return JSON.stringify(all);
+}
+
+/** The raw query with the values of the named parameters replaced; everything else byte for byte. */
+export function redactQuery(query: string, names: readonly string[]): string {
+  return query
+    .split("&")
+    .map((part) => {
+      const eq = part.indexOf("=");
+      const raw = eq < 0 ? part : part.slice(0, eq);
+      let key = raw;
+      try {
+        key = decodeURIComponent(raw.replaceAll("+", " "));
+      } catch {
+        // a malformed escape: compare the raw text
+      }
+      return names.includes(key) ? `${raw}=${REDACTED}` : part;
+    })
+    .join("&");
 }
 
 function preflight(request: Request): Response {

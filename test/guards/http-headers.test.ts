@@ -27,3 +27,29 @@ test("check-config reports guard problems the schema cannot express", async () =
   }
   expect(problems.some((p) => p.startsWith("guards[0]"))).toBe(true);
 });
+
+test("a guard's credentials are stored redacted, everything else as received", async () => {
+  const t = createTestApp({
+    guards: [
+      { name: "login", kind: "basic-auth", username: "u", password: "p4ssw0rd-long" },
+      { name: "qkey", kind: "token", secret: "query-secret-123", query: "key" },
+      { name: "hdr", kind: "token", secret: "header-secret-1", header: "X-Gitlab-Token" },
+    ],
+    channels: [{ name: "forms", guards: ["login", "qkey", "hdr"] }],
+  });
+  const res = await t.app.handle(
+    new Request("http://localhost/?channel=forms&k%65y=query-secret-123&other=1&key2=x", {
+      method: "POST",
+      body: "x",
+      headers: { authorization: `Basic ${btoa("u:p4ssw0rd-long")}`, "x-gitlab-token": "header-secret-1", "x-keep": "yes" },
+    }),
+  );
+  expect(res.status).toBe(200);
+  const hook = (await t.call("GET", `/v1/hooks/${((await res.json()) as any).id}`)).json;
+  expect(hook.query).toBe("channel=forms&k%65y=[redacted]&other=1&key2=x");
+  expect(hook.headers.authorization).toBe("[redacted]");
+  expect(hook.headers["x-gitlab-token"]).toBe("[redacted]");
+  expect(hook.headers["x-keep"]).toBe("yes");
+  expect(JSON.stringify(hook)).not.toContain("secret");
+  expect(JSON.stringify(hook)).not.toContain(btoa("u:p4ssw0rd-long"));
+});

@@ -19,6 +19,7 @@ export function createBasicAuthGuard(config: BasicAuthGuardConfig): Guard {
   return {
     name: config.name,
     kind: config.kind,
+    secretHeaders: ["authorization"],
     check({ headers }) {
       const given = header(headers, "authorization");
       if (given === undefined) return refuse(401, "missing Authorization header (Basic credentials)", challenge);
@@ -47,6 +48,7 @@ export function createTokenGuard(config: TokenGuardConfig): Guard {
   return {
     name: config.name,
     kind: config.kind,
+    ...(config.query !== undefined ? { secretQuery: [config.query] } : { secretHeaders: [name] }),
     check({ headers, query }) {
       let token: string | undefined;
       if (config.query !== undefined) token = new URLSearchParams(query).get(config.query) ?? undefined;

@@ -48,9 +48,7 @@ function contained(guard: Guard): Guard {
       return unauthenticated("the request could not be checked");
     }
   };
-  return guard.maxBody === undefined
-    ? { name: guard.name, kind: guard.kind, check }
-    : { name: guard.name, kind: guard.kind, maxBody: guard.maxBody, check };
+  return { ...guard, check };
 }
 
 function build(configs: Config["guards"], deps: Deps): { guards: Map<string, Guard>; problems: Problem[] } {

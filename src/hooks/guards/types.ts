@@ -27,6 +27,9 @@ export interface Guard {
   readonly kind: string;
   /** A body size limit below [hooks] max_body; the catching endpoint enforces it while reading. */
   readonly maxBody?: number;
+  /** Headers (lower-case) and query parameters that carry this guard's secret: stored redacted. */
+  readonly secretHeaders?: readonly string[];
+  readonly secretQuery?: readonly string[];
   check(input: GuardInput): GuardVerdict | Promise<GuardVerdict>;
 }
 
