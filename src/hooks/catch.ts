@@ -8,6 +8,7 @@ import { errorResponse } from "./errors";
 import type { Guard, Refusals } from "./guards";
 import { LANDING_PAGE } from "./landing";
 import { readBody } from "./read-body";
+import { REDACTED, redactQuery } from "./redact";
 import type { BatchWriter } from "./writer";
 
 const CHANNEL_RE = new RegExp(NAME_PATTERN);
@@ -131,8 +132,6 @@ export function channelParam(query: string): string | null {
   return null;
 }
 
-export const REDACTED = "[redacted]";
-
 /**
  * The request headers as stored: JSON, lower-case names, repeated ones joined with ", ", cookies
  * left out, and the values of `secret` headers (a guard's credentials) replaced by REDACTED.
@@ -144,24 +143,6 @@ export function headersJson(headers: Headers, secret?: readonly string[]): strin
   const setCookie = all["set-cookie"];
   if (setCookie !== undefined && typeof setCookie !== "string") all["set-cookie"] = setCookie.join(", ");
   return JSON.stringify(all);
-}
-
-/** The raw query with the values of the named parameters replaced; everything else byte for byte. */
-export function redactQuery(query: string, names: readonly string[]): string {
-  return query
-    .split("&")
-    .map((part) => {
-      const eq = part.indexOf("=");
-      const raw = eq < 0 ? part : part.slice(0, eq);
-      let key = raw;
-      try {
-        key = decodeURIComponent(raw.replaceAll("+", " "));
-      } catch {
-        // a malformed escape: compare the raw text
-      }
-      return names.includes(key) ? `${raw}=${REDACTED}` : part;
-    })
-    .join("&");
 }
 
 function preflight(request: Request): Response {

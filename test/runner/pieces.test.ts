@@ -10,6 +10,13 @@ const hook = (headers: Record<string, string>, body: Uint8Array = new Uint8Array
 });
 
 describe("forwardHeaders", () => {
+  test("redacted credentials are not forwarded", () => {
+    const hook = { headers: { authorization: "[redacted]", "x-hub-signature-256": "sha256=ab" } } as unknown as Parameters<typeof forwardHeaders>[0];
+    const h = forwardHeaders(hook, 1, {});
+    expect(h.has("authorization")).toBe(false);
+    expect(h.get("x-hub-signature-256")).toBe("sha256=ab");
+  });
+
   test("drops hop-by-hop headers and those the Connection header names; adds the identifying ones", () => {
     const h = forwardHeaders(
       hook({

@@ -1,5 +1,6 @@
 import type { ForwardConfig } from "../../config/handlers";
 import type { RawHook } from "../../hooks/store";
+import { REDACTED } from "../../hooks/redact";
 import { parseRetryAfter } from "../backoff";
 import { readResponseExcerpt } from "../excerpt";
 import { errorMessage, withoutEnvKeys, type AttemptContext, type AttemptResult, type HandlerPolicy } from "./types";
@@ -12,7 +13,8 @@ const HOP_BY_HOP = new Set([
 
 /**
  * The headers sent to the target: the hook's own minus hop-by-hop ones (and any the sender's
- * Connection header named), plus headers identifying the hook, then the configured ones.
+ * Connection header named) and redacted credentials, plus headers identifying the hook, then the
+ * configured ones.
  */
 export function forwardHeaders(
   hook: RawHook,
@@ -24,6 +26,8 @@ export function forwardHeaders(
   for (const [name, value] of Object.entries(hook.headers)) {
     const lower = name.toLowerCase();
     if (HOP_BY_HOP.has(lower) || lower.startsWith("proxy-") || named.includes(lower)) continue;
+    // A guard's credentials were stored redacted: they were for Mailroom, not for the target.
+    if (value === REDACTED) continue;
     try {
       out.set(lower, value);
     } catch {
