@@ -10,9 +10,6 @@ import type { ChannelRow, HookStore } from "./store";
  */
 export type ChannelState = { paused: boolean; guards: readonly string[] };
 
-/** Hooks removed per transaction when a channel is deleted. */
-export const DELETE_BATCH = 1000;
-
 export function createChannelService(deps: { config: Config; store: HookStore; clock: Clock }) {
   const { config, store, clock } = deps;
   const states = new Map<string, ChannelState>();
@@ -54,23 +51,19 @@ export function createChannelService(deps: { config: Config; store: HookStore; c
     pause: (name: string) => setPaused(name, true),
     resume: (name: string) => setPaused(name, false),
     /**
-     * Deletes the channel with all its hooks, their events and queued attempts, in transactions of
-     * DELETE_BATCH hooks with a turn of the event loop between them, so catching never waits long.
-     * Hooks caught meanwhile (ids above the newest one now) belong to the channel as created anew.
-     * A channel declared in the config file exists from start-up, so it is declared again, empty.
+     * Deletes the channel with all its hooks and their queued attempts. A channel declared in the
+     * config file exists from start-up, so it is declared again, empty, right away.
      */
-    async delete(name: string): Promise<void> {
+    delete(name: string): void {
       require(name);
-      const upTo = store.newestIdOf(name);
-      store.transaction(() => store.deleteChannelRow(name));
+      // Queued attempts go with their hooks (foreign key cascade).
+      store.transaction(() => store.deleteChannel(name));
       states.delete(name);
       const configured = config.channels.find((c) => c.name === name);
       if (configured) {
         store.upsertChannel(name, configured.guards, clock.now());
         states.set(name, { paused: false, guards: configured.guards });
       }
-      if (upTo === undefined) return;
-      while (store.deleteHooksOf(name, upTo, DELETE_BATCH) > 0) await new Promise((resolve) => setImmediate(resolve));
     },
   };
 }

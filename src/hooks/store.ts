@@ -167,28 +167,11 @@ export function createHookStore(db: Db) {
       return q("UPDATE channels SET paused = ? WHERE name = ?").run(paused ? 1 : 0, name).changes > 0;
     },
 
-    /** The newest hook id of the channel, or undefined when it has none. */
-    newestIdOf(name: string): string | undefined {
-      const row = q("SELECT id FROM hooks WHERE channel = ? ORDER BY id DESC LIMIT 1").get(name) as { id: string } | null;
-      return row?.id;
-    },
-
-    /** Removes the channel's row (its counters go with it); false when absent. */
-    deleteChannelRow(name: string): boolean {
+    /** In transaction: removes the channel, its hooks and their events; false when absent. */
+    deleteChannel(name: string): boolean {
+      q("DELETE FROM events WHERE hook_id IN (SELECT id FROM hooks WHERE channel = ?)").run(name);
+      q("DELETE FROM hooks WHERE channel = ?").run(name);
       return q("DELETE FROM channels WHERE name = ?").run(name).changes > 0;
-    },
-
-    /**
-     * Deletes up to `limit` of the channel's hooks with ids up to `upTo`, in one transaction; their
-     * events and attempts go with them (foreign key cascade). Returns how many were deleted.
-     * Counters are not touched: the caller removed the channel row first.
-     */
-    deleteHooksOf(name: string, upTo: string, limit: number): number {
-      return this.transaction(
-        () =>
-          q("DELETE FROM hooks WHERE id IN (SELECT id FROM hooks WHERE channel = ? AND id <= ? ORDER BY id LIMIT ?)").run(name, upTo, limit)
-            .changes,
-      );
     },
   };
 }

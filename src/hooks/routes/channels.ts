@@ -17,8 +17,8 @@ export function channelRoutes({ auth, channels }: ManagementDeps) {
     })
     .delete(
       "/channels/:name",
-      async ({ params }) => {
-        await channels.delete(params.name);
+      ({ params }) => {
+        channels.delete(params.name);
         return {};
       },
       { params, response: { 200: Empty, ...errors } },
