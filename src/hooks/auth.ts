@@ -1,8 +1,8 @@
 import { Elysia } from "elysia";
-import { bearer } from "@elysiajs/bearer";
 import type { Config } from "../config/schema";
 import type { Db } from "../db/open";
-import { AppError } from "../lib/errors";
+import { AppError, invalid } from "../lib/errors";
+import { readBody } from "./read-body";
 import { randomToken, sha256Hex, tokenMatchesHash } from "../lib/secrets";
 import { apiKeys } from "../db/schema";
 
@@ -33,17 +33,53 @@ export function authenticate(keys: readonly ApiKey[], token: string | undefined)
 
 const unauthenticated = (message: string) => new AppError("unauthenticated", message, { wwwAuthenticate: "Bearer" });
 
+/** Bodies of the management API are small JSON objects. */
+export const MANAGEMENT_MAX_BODY = 64 * 1024;
+
 /**
- * Requires `Authorization: Bearer <token>` on every route registered after it, before the
- * request is validated; gives routes `actor` ("api:<label>").
+ * The token of `Authorization: Bearer <token>`; the scheme is case-insensitive (RFC 7235). Only the
+ * header counts: a token in the URL would end up in logs.
+ */
+export function bearerToken(header: string | null): string | undefined {
+  return header ? /^bearer +(\S+) *$/i.exec(header)?.[1] : undefined;
+}
+
+/** Throws unauthenticated unless the request carries a configured key's token. */
+function check(keys: readonly ApiKey[], request: Request): ApiKey {
+  const header = request.headers.get("authorization");
+  if (!header) throw unauthenticated("missing Authorization: Bearer <token>");
+  const key = authenticate(keys, bearerToken(header));
+  if (!key) throw unauthenticated("invalid bearer token");
+  return key;
+}
+
+/** Reads a management body within MANAGEMENT_MAX_BODY: a JSON value, or {} when empty. */
+async function parseBody(request: Request): Promise<unknown> {
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  const read = await readBody(request, MANAGEMENT_MAX_BODY);
+  if (read === "too_large") throw new AppError("payload_too_large", `body larger than ${MANAGEMENT_MAX_BODY} bytes`);
+  if (read === "aborted") throw invalid("the request body could not be read");
+  if (read.byteLength === 0) return {};
+  if (type !== "" && type !== "application/json") {
+    throw new AppError("unsupported_media_type", "send the body as JSON (Content-Type: application/json)");
+  }
+  try {
+    return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(read));
+  } catch {
+    throw invalid("the request body is not valid JSON");
+  }
+}
+
+/**
+ * Requires `Authorization: Bearer <token>` on every route registered after it. Credentials are
+ * checked before the body is read (onParse) and again before validation (derive, for requests
+ * without a body), which also gives routes `actor` ("api:<label>").
  */
 export function requireApiKey(keys: readonly ApiKey[]) {
   return new Elysia()
-    .use(bearer())
-    .derive({ as: "scoped" }, ({ bearer: token, request }) => {
-      if (!request.headers.get("authorization")) throw unauthenticated("missing Authorization: Bearer <token>");
-      const key = authenticate(keys, token);
-      if (!key) throw unauthenticated("invalid bearer token");
-      return { actor: `api:${key.label}` };
-    });
+    .onParse({ as: "scoped" }, async ({ request }) => {
+      check(keys, request);
+      return parseBody(request);
+    })
+    .derive({ as: "scoped" }, ({ request }) => ({ actor: `api:${check(keys, request).label}` }));
 }

@@ -49,6 +49,9 @@ export const Hook = t.Object(
 
 export const ErrorBody = t.Object({ code: t.Integer(), message: t.String(), details: t.Array(t.Unknown()) }, strict);
 export const Empty = t.Object({}, strict);
+/** For operations that take no query parameters / no body: anything given is an unknown field. */
+export const NoQuery = t.Object({}, { ...strict, error: "this operation takes no query parameters" });
+export const NoBody = t.Object({}, { ...strict, error: "this operation takes no request body" });
 
 export type ChannelWire = Static<typeof Channel>;
 export type HookWire = Static<typeof Hook>;

@@ -240,3 +240,61 @@ describe("hooks: get, delete, transitions, events, stats", () => {
     expect(res.json).toEqual({ code: 5, message: expect.any(String), details: [] });
   });
 });
+
+describe("credentials and bodies (bad input)", () => {
+  test("401 comes before the body is read: malformed or huge bodies from strangers get 401", async () => {
+    const { t, send } = await setup();
+    const id = await send("x");
+    const bad = await t.call("POST", `/v1/hooks/${id}/fail`, "{not json", {});
+    expect(bad.status).toBe(401);
+    const huge = await t.call("POST", `/v1/hooks/${id}/fail`, JSON.stringify({ message: "x".repeat(2_000_000) }), { "content-type": "application/json" });
+    expect(huge.status).toBe(401);
+    expect((await t.call("GET", `/v1/hooks/${id}`)).json.status).toBe("pending");
+  });
+
+  test("bodies over 64 KiB answer 413 with code 8; a form body answers 415", async () => {
+    const { t, send } = await setup();
+    const id = await send("x");
+    const big = await t.call("POST", `/v1/hooks/${id}/fail`, JSON.stringify({ message: "x".repeat(70_000) }));
+    expect(big.status).toBe(413);
+    expect(big.json).toEqual({ code: 8, message: expect.any(String), details: [] });
+    const form = await t.call("POST", `/v1/hooks/${id}/fail`, "message=x", { ...AUTH, "content-type": "application/x-www-form-urlencoded" });
+    expect(form.status).toBe(415);
+    expect((await t.call("GET", `/v1/hooks/${id}`)).json.status).toBe("pending");
+  });
+
+  test("the token is read only from the Authorization header; its scheme is case-insensitive", async () => {
+    const { t } = await setup();
+    const token = AUTH.authorization.slice("Bearer ".length);
+    expect((await t.call("GET", `/v1/channels?access_token=${token}`, undefined, {})).status).toBe(401);
+    expect((await t.call("GET", `/v1/channels?access_token=${token}`, undefined, { authorization: "Basic eDo=" })).status).toBe(401);
+    expect((await t.call("GET", "/v1/channels", undefined, { authorization: `bearer ${token}` })).status).toBe(200);
+    expect((await t.call("GET", "/v1/channels", undefined, { authorization: `BEARER  ${token}` })).status).toBe(200);
+    expect((await t.call("GET", "/v1/channels", undefined, { authorization: `Bearer ${token}x` })).status).toBe(401);
+  });
+
+  test("operations without query parameters or body refuse unknown ones", async () => {
+    const { t, send } = await setup();
+    const id = await send("c");
+    const cases: [string, string, unknown][] = [
+      ["GET", "/v1/channels?foo=1", undefined],
+      ["GET", "/v1/channels/c?foo=1", undefined],
+      ["GET", `/v1/hooks/${id}?foo=1`, undefined],
+      ["GET", `/v1/hooks/${id}/attempts?foo=1`, undefined],
+      ["POST", `/v1/hooks/${id}/discard`, { bogus: true }],
+      ["POST", `/v1/hooks/${id}/process`, { x: 1 }],
+      ["POST", "/v1/channels/c/pause", "{bogus"],
+      ["POST", "/v1/channels/c/resume", { paused: false }],
+      ["DELETE", "/v1/channels/c", { really: true }],
+      ["DELETE", `/v1/hooks/${id}?force=1`, undefined],
+      ["POST", `/v1/hooks/${id}/fail?x=1`, { message: "m" }],
+    ];
+    for (const [method, path, body] of cases) {
+      const res = await t.call(method, path, body);
+      expect([method, path, res.status]).toEqual([method, path, 400]);
+      expect(res.json.code).toBe(3);
+    }
+    expect((await t.call("GET", `/v1/hooks/${id}`)).json.status).toBe("pending");
+    expect((await t.call("GET", "/v1/channels/c")).json.paused).toBe(false);
+  });
+});

@@ -3,7 +3,7 @@ import { HOOK_ID_PATTERN } from "../../lib/ids";
 import { toRfc3339 } from "../../lib/clock";
 import { notFound } from "../../lib/errors";
 import type { AttemptRow } from "../../runner";
-import { ErrorBody } from "../model";
+import { ErrorBody, NoQuery } from "../model";
 import type { ManagementDeps } from ".";
 
 const strict = { additionalProperties: false } as const;
@@ -60,6 +60,6 @@ export function attemptRoutes({ auth, hooks, runner }: ManagementDeps) {
       if (!hooks.raw(params.id)) throw notFound(`hook "${params.id}" not found`);
       return runner.attempts(params.id).map(toWireAttempt);
     },
-    { params, response: { 200: t.Array(Attempt), 400: ErrorBody, 401: ErrorBody, 404: ErrorBody } },
+    { params, query: NoQuery, response: { 200: t.Array(Attempt), 400: ErrorBody, 401: ErrorBody, 404: ErrorBody } },
   );
 }

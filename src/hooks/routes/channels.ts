@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { Channel, ChannelName, Empty, ErrorBody } from "../model";
+import { Channel, ChannelName, Empty, ErrorBody, NoBody, NoQuery } from "../model";
 import { toWireChannel } from "../model";
 import type { ManagementDeps } from ".";
 
@@ -10,9 +10,10 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody };
 export function channelRoutes({ auth, channels }: ManagementDeps) {
   return new Elysia()
     .use(auth)
-    .get("/channels", () => channels.list().map(toWireChannel), { response: { 200: t.Array(Channel), ...errors } })
+    .get("/channels", () => channels.list().map(toWireChannel), { query: NoQuery, response: { 200: t.Array(Channel), ...errors } })
     .get("/channels/:name", ({ params }) => toWireChannel(channels.get(params.name)), {
       params,
+      query: NoQuery,
       response: { 200: Channel, ...errors },
     })
     .delete(
@@ -21,14 +22,18 @@ export function channelRoutes({ auth, channels }: ManagementDeps) {
         channels.delete(params.name);
         return {};
       },
-      { params, response: { 200: Empty, ...errors } },
+      { params, query: NoQuery, body: NoBody, response: { 200: Empty, ...errors } },
     )
     .post("/channels/:name/pause", ({ params }) => toWireChannel(channels.pause(params.name)), {
       params,
+      query: NoQuery,
+      body: NoBody,
       response: { 200: Channel, ...errors },
     })
     .post("/channels/:name/resume", ({ params }) => toWireChannel(channels.resume(params.name)), {
       params,
+      query: NoQuery,
+      body: NoBody,
       response: { 200: Channel, ...errors },
     });
 }
