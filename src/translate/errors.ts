@@ -51,15 +51,17 @@ function body(status: number, code: string, description: string, parameters: Rec
   });
 }
 
-type Issue = { path?: string; message?: string; summary?: string };
+type Issue = { path?: string; message?: string; summary?: string; schema?: { field?: unknown } };
 
 /** Names the first bad field in `parameters.field`, every bad field in the description. */
 function validation(error: unknown): Response {
-  const where = (error as { type?: string }).type ?? "request";
+  const type = (error as { type?: string }).type;
+  const where = type === "property" ? "query" : (type ?? "request");
   const issues = ((error as { all?: Issue[] }).all ?? []) as Issue[];
   const fields = new Map<string, string>();
   for (const issue of issues) {
-    const field = (issue.path ?? "").replace(/^\//, "").replaceAll("/", ".") || where;
+    const named = typeof issue.schema?.field === "string" ? issue.schema.field : undefined;
+    const field = (issue.path ?? "").replace(/^\//, "").replaceAll("/", ".") || named || where;
     const message = issue.message === "Unexpected property" ? "unknown field" : (issue.message ?? "invalid").toLowerCase();
     if (!fields.has(field)) fields.set(field, message);
   }

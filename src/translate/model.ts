@@ -42,8 +42,9 @@ export const TranslateA = translate(ResourceA);
 export const TranslateB = translate(ResourceB);
 export const CalculateA = t.Object({ source_language: Code, target_languages: Targets, resource: ResourceA }, strict);
 
-const Page = t.Optional(t.Integer({ minimum: 0, maximum: 1_000_000 }));
-const PerPage = t.Optional(t.Integer({ minimum: 1, maximum: 100 }));
+/** `field`: Elysia checks a coerced query number on its own and loses its name; errors.ts reads it here. */
+const Page = t.Optional(t.Integer({ minimum: 0, maximum: 1_000_000, field: "page" }));
+const PerPage = t.Optional(t.Integer({ minimum: 1, maximum: 100, field: "per_page" }));
 export const OrdersQueryA = t.Object({ sort: t.Optional(lit(["asc", "desc"] as const)), page: Page, per_page: PerPage }, strict);
 export const OrdersQueryB = t.Object({ page: Page, per_page: PerPage }, strict);
 
