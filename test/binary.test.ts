@@ -65,3 +65,37 @@ test("the first start without configured keys prints a token once, and it works"
     await second.proc.exited;
   }
 }, 60_000);
+
+test("SIGTERM lets a request in flight finish: its hook is answered 200 and kept", async () => {
+  const bin = await buildBinary();
+  const dir = tempDir("mailroom-term-");
+  writeFileSync(join(dir, "mailroom.toml"), `[server]\nport = 0\n[[api_keys]]\nlabel = "ci"\ntoken = "binary-test-token"\n`);
+  const run = await startProcess([bin], dir);
+  const port = Number(new URL(run.url).port);
+  let answer = "";
+  const socket = await Bun.connect({
+    hostname: "127.0.0.1",
+    port,
+    socket: { data: (_s, chunk) => void (answer += chunk.toString()) },
+  });
+  const body = JSON.stringify({ slow: "upload" });
+  socket.write(`POST /?channel=slow HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
+  await Bun.sleep(200);
+  run.proc.kill("SIGTERM");
+  await Bun.sleep(200);
+  socket.write(body.slice(5));
+  const deadline = Date.now() + 5000;
+  while (!answer.includes("\r\n\r\n{") && Date.now() < deadline) await Bun.sleep(20);
+  socket.end();
+  expect(await run.proc.exited).toBe(0);
+  expect(answer).toStartWith("HTTP/1.1 200");
+  const id = /"id":"([0-9a-z]{26})"/.exec(answer)![1]!;
+  const again = await startProcess([bin], dir);
+  try {
+    const hook = (await (await fetch(`${again.url}/v1/hooks/${id}`, { headers: { authorization: "Bearer binary-test-token" } })).json()) as any;
+    expect(Buffer.from(hook.body, "base64").toString()).toBe(body);
+  } finally {
+    again.proc.kill("SIGTERM");
+    await again.proc.exited;
+  }
+}, 60_000);

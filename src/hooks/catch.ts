@@ -45,7 +45,7 @@ export function createCatcher(deps: {
     if ((method === "GET" || method === "HEAD") && query === "") {
       return new Response(method === "HEAD" ? null : LANDING_PAGE, { headers: { "content-type": "text/html; charset=utf-8" } });
     }
-    if (method === "HEAD") return new Response(null, { status: 405, headers: { allow: "GET, POST, PUT, PATCH, DELETE, OPTIONS" } });
+    if (method === "HEAD") return new Response(null, { status: 405, headers: { allow: "GET, POST, PUT, PATCH, DELETE, OPTIONS", ...CORS } });
 
     const channel = channelParam(query) ?? "default";
     if (channel.length > 64 || !CHANNEL_RE.test(channel)) {

@@ -118,7 +118,9 @@ describe("catching endpoint over a real socket", () => {
     expect(await page.text()).toContain("Mailroom");
     const options = await fetch(`${url}/?channel=cors`, { method: "OPTIONS" });
     expect(options.status).toBe(204);
-    expect((await fetch(`${url}/?channel=cors`, { method: "HEAD" })).status).toBe(405);
+    const head = await fetch(`${url}/?channel=cors`, { method: "HEAD" });
+    expect(head.status).toBe(405);
+    expect(head.headers.get("access-control-allow-origin")).toBe("*");
     expect((await t.call("GET", "/v1/channels")).json.map((c: any) => c.name)).not.toContain("cors");
   });
 
