@@ -51,7 +51,11 @@ const Command = t.Object(
     ...common("command", "30s"),
     argv: t.Array(t.String(), { minItems: 1, description: "program and its arguments; the hook as JSON on standard input" }),
     cwd: t.Optional(t.String({ description: "working directory, relative to the config file's directory" })),
-    env: StringTable("environment variables added to Mailroom's own"),
+    env: StringTable("environment variables given to the program"),
+    inherit_env: t.Boolean({
+      default: false,
+      description: "give the program Mailroom's whole environment (which may hold secrets); by default only PATH, HOME, LANG, LC_ALL, TZ and TMPDIR",
+    }),
   },
   strict,
 );

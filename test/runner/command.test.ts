@@ -43,6 +43,28 @@ describe("command handler", () => {
     expect((await t.attempts(id))[0]).toMatchObject({ outcome: "succeeded", exit_code: 0, excerpt: `saved ${id} try 1\n`, error: "" });
   });
 
+  test("the program gets PATH and its env, not the rest of Mailroom's environment, unless inherit_env", async () => {
+    const dir = tempDir();
+    process.env.MAILROOM_TEST_SECRET = "do-not-leak";
+    try {
+      for (const inherit of [false, true]) {
+        const t = createRunnerApp({
+          handlers: [command("env", ["sh", "-c", `env > "$OUT/env-${inherit}.txt"`], { env: { OUT: dir }, inherit_env: inherit })],
+          channels: [{ name: "c", handlers: ["env"] }],
+        });
+        const id = await t.send("c", "x");
+        await t.runner.tick();
+        expect((await t.hook(id)).status).toBe("handled");
+        const env = readFileSync(join(dir, `env-${inherit}.txt`), "utf8");
+        expect(env).toContain("PATH=");
+        expect(env).toContain(`MAILROOM_HOOK_ID=${id}`);
+        expect(env.includes("do-not-leak")).toBe(inherit);
+      }
+    } finally {
+      delete process.env.MAILROOM_TEST_SECRET;
+    }
+  });
+
   test("a body that is not UTF-8 has no body_text; cwd is honoured", async () => {
     const dir = tempDir();
     const t = createRunnerApp({

@@ -17,9 +17,15 @@ function outputExcerpt(stdout: string, stderr: string): string {
  * still running after the timeout is killed (SIGKILL: a handler that ignores SIGTERM must not
  * hold a slot for ever). `baseDir` resolves a relative cwd.
  */
+/** What a program gets of Mailroom's environment unless `inherit_env` is set: nothing secret. */
+const BASE_ENV = ["PATH", "HOME", "LANG", "LC_ALL", "TZ", "TMPDIR"];
+
 export function createCommand(config: CommandConfig, policy: HandlerPolicy, baseDir: string) {
   const cwd = resolve(baseDir, config.cwd ?? ".");
   const extraEnv = withoutEnvKeys(config.env);
+  const baseEnv = config.inherit_env
+    ? process.env
+    : Object.fromEntries(BASE_ENV.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]]));
   return async function run(hook: RawHook, { attempt }: AttemptContext): Promise<AttemptResult> {
     let proc: Bun.Subprocess<Blob, "pipe", "pipe">;
     try {
@@ -27,7 +33,7 @@ export function createCommand(config: CommandConfig, policy: HandlerPolicy, base
         cmd: config.argv,
         cwd,
         env: {
-          ...process.env,
+          ...baseEnv,
           ...extraEnv,
           MAILROOM_HOOK_ID: hook.id,
           MAILROOM_CHANNEL: hook.channel,
