@@ -25,6 +25,7 @@ test("the built executable starts on a fresh data file, migrates, catches a hook
     expect(Buffer.from(hook.body, "base64").toString()).toBe(body);
     expect(hook.payload).toEqual({ hello: "binary" });
     expect(run.output()).toContain("api keys: ci");
+    expect(run.output()).not.toContain("binary-test-token");
   } finally {
     run.proc.kill("SIGTERM");
     expect(await run.proc.exited).toBe(0);

@@ -76,10 +76,12 @@ async function parseBody(request: Request): Promise<unknown> {
  * without a body), which also gives routes `actor` ("api:<label>").
  */
 export function requireApiKey(keys: readonly ApiKey[]) {
+  /** Keys found by onParse, so that derive does not hash the token a second time. */
+  const checked = new WeakMap<Request, ApiKey>();
   return new Elysia()
     .onParse({ as: "scoped" }, async ({ request }) => {
-      check(keys, request);
+      checked.set(request, check(keys, request));
       return parseBody(request);
     })
-    .derive({ as: "scoped" }, ({ request }) => ({ actor: `api:${check(keys, request).label}` }));
+    .derive({ as: "scoped" }, ({ request }) => ({ actor: `api:${(checked.get(request) ?? check(keys, request)).label}` }));
 }

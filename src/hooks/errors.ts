@@ -1,4 +1,4 @@
-import { AppError, type ErrorKind } from "../lib/errors";
+import { AppError, unwrapParseError, type ErrorKind } from "../lib/errors";
 import type { Log } from "../lib/log";
 
 /**
@@ -58,9 +58,7 @@ function describeValidation(error: unknown): string {
  * with a request id and answered with a generic 500 that reveals nothing.
  */
 export function hooksErrorResponse(error: unknown, code: string | number, log: Log, request: Request): Response {
-  // Elysia wraps what onParse throws (401 before the body is read, 413, bad JSON) in its ParseError.
-  const cause = (error as { cause?: unknown } | null)?.cause;
-  if (code === "PARSE" && cause instanceof AppError) error = cause;
+  error = unwrapParseError(error, code);
   if (error instanceof AppError) {
     const headers: Record<string, string> = {};
     if (error.extra.retryAfter !== undefined) headers["retry-after"] = String(error.extra.retryAfter);

@@ -8,7 +8,6 @@ import type { Db } from "../db/open";
  * `store.transaction`; none of them throws on a missing row, they return undefined or false.
  */
 export type HookStatus = "pending" | "handled" | "failed" | "discarded";
-export const HOOK_STATUSES: readonly HookStatus[] = ["pending", "handled", "failed", "discarded"];
 
 export type RawHook = {
   id: string;

@@ -33,3 +33,12 @@ export const invalid = (message: string, extra?: Record<string, unknown>) =>
   new AppError("invalid_argument", message, extra);
 export const notFound = (message: string) => new AppError("not_found", message);
 export const precondition = (message: string) => new AppError("failed_precondition", message);
+
+/**
+ * Elysia wraps what a parse hook throws (a 401 decided before reading, a 413, bad JSON) in its own
+ * ParseError; this gives back our AppError when there is one inside.
+ */
+export function unwrapParseError(error: unknown, code: string | number): unknown {
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  return code === "PARSE" && cause instanceof AppError ? cause : error;
+}

@@ -37,12 +37,3 @@ export interface HookOutcomes {
   /** A handler gave up: status failed, event `failed` with the handler's name as actor. */
   failed(hookId: string, handler: string, message: string): void;
 }
-
-/** A runner with no handlers and no workers, for tests of the HTTP layer alone. */
-export const idleRunner: HookRunner = {
-  queueCaught() {},
-  queueRetry() {},
-  cancel() {},
-  hasHandlers: () => false,
-  notify() {},
-};

@@ -1,4 +1,4 @@
-import { AppError, type ErrorKind } from "../lib/errors";
+import { AppError, unwrapParseError, type ErrorKind } from "../lib/errors";
 import type { Log } from "../lib/log";
 
 /**
@@ -73,9 +73,8 @@ function validation(error: unknown): Response {
 /** Maps anything thrown on a translation path to its response; unexpected errors reveal nothing. */
 export function createErrorResponse(log: Log) {
   return function errorResponse(error: unknown, code: string | number): Response {
-    // Elysia wraps what a parser throws (our 413 and INVALID_JSON) in its ParseError.
-    const cause = (error as { cause?: unknown } | null)?.cause;
-    if (code === "PARSE" && cause instanceof AppError) error = cause;
+    // Our 413 and INVALID_JSON are thrown by a parser, inside Elysia's ParseError.
+    error = unwrapParseError(error, code);
     if (error instanceof AppError) {
       const [status, fixed] = STATUS[error.kind];
       const extra = error.extra as { code?: string; parameters?: Record<string, unknown>; headers?: Record<string, string> };
