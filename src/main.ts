@@ -7,6 +7,7 @@ import { dirname, resolve } from "node:path";
 import { createApp } from "./app";
 import { HELP, VERSION, parseArgs } from "./cli";
 import { ConfigError, loadConfig } from "./config/load";
+import { startCheckpointer } from "./db/checkpoint";
 import { openDatabase } from "./db/open";
 import { resolveApiKeys } from "./hooks/auth";
 import { systemClock } from "./lib/clock";
@@ -34,6 +35,14 @@ async function main(): Promise<number> {
 
   const clock = systemClock;
   const db = openDatabase({ path: config.storage.path, durability: config.storage.durability });
+  // Also an entry point of `npm run build`, so it sits at this path inside the executable too.
+  const checkpointer =
+    config.storage.path === ":memory:"
+      ? undefined
+      : startCheckpointer({
+          sql: db.$client, path: config.storage.path, durability: config.storage.durability, log,
+          threadUrl: new URL("./db/checkpoint-thread.ts", import.meta.url).href,
+        });
   // Relative module paths and command cwd resolve against the config file's directory.
   const baseDir = source === "built-in defaults" ? undefined : dirname(resolve(source));
   const runner = createRunner({ config, db, clock, log, baseDir });
@@ -62,6 +71,7 @@ async function main(): Promise<number> {
     await server.stop(false);
     await built.close();
     await runner.stop();
+    await checkpointer?.close();
     db.$client.close();
     log.info("stopped");
     process.exit(0);

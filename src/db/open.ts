@@ -22,6 +22,8 @@ export function openDatabase({ path, durability }: OpenOptions): Db {
   sqlite.run("PRAGMA foreign_keys = ON");
   sqlite.run("PRAGMA busy_timeout = 5000");
   sqlite.run("PRAGMA temp_store = MEMORY");
+  // After a burst, the WAL is cut back to 64 MiB when it starts over.
+  sqlite.run("PRAGMA journal_size_limit = 67108864");
   const db = drizzle({ client: sqlite, schema }) as Db;
   migrate(db);
   return db;

@@ -20,11 +20,13 @@ export function tempDir(prefix: string): string {
 }
 
 
-/** Builds the single executable once per test process, with the same flags as `npm run build`. */
+/** Builds the single executable once per test process, with the command of `npm run build`. */
 export function buildBinary(): Promise<string> {
   built ??= (async () => {
     const out = join(tempDir("mailroom-bin-"), "mailroom");
-    const proc = Bun.spawn([process.execPath, "build", "src/main.ts", "--compile", "--minify", "--sourcemap", "--outfile", out], {
+    const script: string = (await Bun.file(join(ROOT, "package.json")).json()).scripts.build;
+    const args = script.split(/\s+/).slice(1).map((a) => (a === "dist/mailroom" ? out : a));
+    const proc = Bun.spawn([process.execPath, ...args], {
       cwd: ROOT, stdout: "pipe", stderr: "pipe",
     });
     if ((await proc.exited) !== 0) throw new Error(`build failed: ${await new Response(proc.stderr).text()}`);

@@ -1,0 +1,64 @@
+/**
+ * The checkpoint thread (a Bun Worker with its own SQLite connection): copies the WAL back into
+ * the database file with PASSIVE checkpoints, so that this work, and its fsyncs, never run on the
+ * thread that serves HTTP. The main connection runs with `wal_autocheckpoint = 0` meanwhile.
+ *
+ * A PASSIVE checkpoint never blocks the writer or readers. SQLite restarts the WAL from its start
+ * at the first write after a checkpoint that copied everything, so the file stays small. Should
+ * the WAL still grow past `maxWalFrames` (a writer that never pauses), one RESTART checkpoint
+ * makes the next writer wait until it has copied the rest.
+ *
+ * Messages in: "open" once, "close" (answered by "closed"). Out: "fatal" if it cannot work.
+ */
+import { Database } from "bun:sqlite";
+
+declare const self: Worker;
+
+export type ToCheckpointer =
+  | { type: "open"; path: string; durability: "full" | "normal"; busyMs: number; idleMs: number; maxWalFrames: number }
+  | { type: "close" };
+export type FromCheckpointer = { type: "fatal"; error: string } | { type: "closed" };
+
+let db: Database | undefined;
+let timer: ReturnType<typeof setTimeout> | undefined;
+const post = (message: FromCheckpointer) => self.postMessage(message);
+
+type Result = { busy: number; log: number; checkpointed: number };
+
+self.onmessage = (event: MessageEvent<ToCheckpointer>) => {
+  const m = event.data;
+  if (m.type === "close") {
+    clearTimeout(timer);
+    db?.close(false);
+    db = undefined;
+    post({ type: "closed" });
+    return;
+  }
+  try {
+    db = new Database(m.path, { create: false, strict: true });
+    db.run(`PRAGMA synchronous = ${m.durability === "full" ? "FULL" : "NORMAL"}`);
+    db.run("PRAGMA busy_timeout = 5000");
+    db.run("PRAGMA wal_autocheckpoint = 0");
+  } catch (error) {
+    post({ type: "fatal", error: String(error) });
+    return;
+  }
+  const passive = db.prepare("PRAGMA wal_checkpoint(PASSIVE)");
+  const restart = db.prepare("PRAGMA wal_checkpoint(RESTART)");
+  let last: Result = { busy: 0, log: 0, checkpointed: 0 };
+  const tick = () => {
+    if (!db) return;
+    let moved = false;
+    try {
+      const r = passive.get() as Result;
+      moved = r.log !== last.log || r.checkpointed !== last.checkpointed;
+      last = r;
+      if (r.log > m.maxWalFrames && r.checkpointed < r.log) last = restart.get() as Result;
+    } catch {
+      // A busy checkpoint is tried again on the next tick; nothing is lost by waiting.
+    }
+    // While hooks keep arriving, checkpoint again soon; when idle, look every idleMs.
+    timer = setTimeout(tick, moved ? m.busyMs : m.idleMs);
+  };
+  tick();
+};
