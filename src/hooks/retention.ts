@@ -5,7 +5,7 @@ import type { Log } from "../lib/log";
 import { parseDuration } from "../lib/units";
 import { ulidFloor } from "../lib/ids";
 import type { Worker } from "../runner/types";
-import type { HookStatus } from "./store";
+import { channelIds, type HookStatus } from "./store";
 
 /** Hooks deleted per transaction: short enough that the catching endpoint never waits long for the lock. */
 export const RETENTION_BATCH = 500;
@@ -49,9 +49,13 @@ export function createRetention(deps: {
   const tooOld = (cutoff: number) =>
     q(`SELECT id, channel, status FROM hooks WHERE id < ? ORDER BY id LIMIT ?`).all(ulidFloor(cutoff), batchSize) as Victim[];
 
-  /** Oldest first, served by the hooks_channel_id index. */
-  const oldestOf = (channel: string, n: number) =>
-    q(`SELECT id, channel, status FROM hooks WHERE channel = ? ORDER BY id LIMIT ?`).all(channel, Math.min(n, batchSize)) as Victim[];
+  /** Oldest first, merged from the channel's ranges of the (channel, status, id) index. */
+  const oldestOf = (channel: string, n: number) => {
+    const ids = channelIds(q, channel, "asc", Math.min(n, batchSize));
+    return q(`SELECT id, channel, status FROM hooks WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`).all(
+      JSON.stringify(ids),
+    ) as Victim[];
+  };
 
   /** Channels holding more than the maximum, with how many hooks are over, from the counters. */
   const overfull = (max: number) =>

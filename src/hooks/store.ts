@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Database, Statement } from "bun:sqlite";
 import { statementCache } from "../db/statements";
 import type { Db } from "../db/open";
 
@@ -42,6 +42,33 @@ type HookRecord = Omit<RawHook, "headers" | "finalizedAt" | "createdAt"> & {
 type ChannelRecord = { name: string; paused: number; guards: string; pending: number; handled: number; failed: number; discarded: number };
 
 const HOOK_COLUMNS = "id, channel, status, method, query, headers, body, ip, created_at, finalized_at";
+export const HOOK_STATUSES: readonly HookStatus[] = ["pending", "handled", "failed", "discarded"];
+
+/**
+ * Ids of one channel, newest ("desc") or oldest ("asc") first, strictly beyond `after`, at most
+ * `limit`. Hooks carry one secondary index, (channel, status, id), which keeps catching cheap; a
+ * channel's hooks of any status are the merge of one index range per status (four seeks).
+ */
+export function channelIds(
+  q: (text: string) => Statement, channel: string, order: "asc" | "desc", limit: number, after?: string,
+  statuses: readonly HookStatus[] = HOOK_STATUSES,
+): string[] {
+  const ids: string[] = [];
+  const text = `SELECT id FROM hooks WHERE channel = ? AND status = ?${after === undefined ? "" : ` AND id ${order === "desc" ? "<" : ">"} ?`}
+    ORDER BY id ${order} LIMIT ?`;
+  for (const status of statuses) {
+    const args = after === undefined ? [channel, status, limit] : [channel, status, after, limit];
+    for (const r of q(text).values(...args)) ids.push(r[0] as string);
+  }
+  return newest(ids, order, limit);
+}
+
+/** The first `limit` of `ids` in the given order. */
+function newest(ids: string[], order: "asc" | "desc", limit: number): string[] {
+  ids.sort();
+  if (order === "desc") ids.reverse();
+  return ids.length > limit ? ids.slice(0, limit) : ids;
+}
 
 function toRaw(r: HookRecord): RawHook {
   return {
@@ -105,15 +132,32 @@ export function createHookStore(db: Db) {
       return r ? toRaw(r) : undefined;
     },
 
-    /** Newest first; served by the (channel, status, id), (status, id) and (channel, id) indexes. */
+    /**
+     * Newest first. A channel and a status, or neither, is one index range (the (channel, status, id)
+     * index, or the primary key); a channel alone merges its four status ranges; a status alone
+     * merges the ranges of the channels whose counters say they hold hooks of that status.
+     */
     listHooks({ channel, status, after, limit }: ListQuery): RawHook[] {
-      const where: string[] = [];
-      const args: (string | number)[] = [];
-      if (channel !== undefined) where.push("channel = ?"), args.push(channel);
-      if (status !== undefined) where.push("status = ?"), args.push(status);
-      if (after !== undefined) where.push("id < ?"), args.push(after);
-      const text = `SELECT ${HOOK_COLUMNS} FROM hooks ${where.length ? "WHERE " + where.join(" AND ") : ""} ORDER BY id DESC LIMIT ?`;
-      return (q(text).all(...args, limit) as HookRecord[]).map(toRaw);
+      if ((channel === undefined) === (status === undefined)) {
+        const where: string[] = [];
+        const args: (string | number)[] = [];
+        if (channel !== undefined) where.push("channel = ?"), args.push(channel);
+        if (status !== undefined) where.push("status = ?"), args.push(status);
+        if (after !== undefined) where.push("id < ?"), args.push(after);
+        const text = `SELECT ${HOOK_COLUMNS} FROM hooks ${where.length ? "WHERE " + where.join(" AND ") : ""} ORDER BY id DESC LIMIT ?`;
+        return (q(text).all(...args, limit) as HookRecord[]).map(toRaw);
+      }
+      let ids: string[];
+      if (channel !== undefined) ids = channelIds(q, channel, "desc", limit, after);
+      else {
+        const names = q(`SELECT name FROM channels WHERE ${status} > 0`).values() as [string][];
+        ids = newest(names.flatMap(([name]) => channelIds(q, name, "desc", limit, after, [status!])), "desc", limit);
+      }
+      if (ids.length === 0) return [];
+      const rows = q(`SELECT ${HOOK_COLUMNS} FROM hooks WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id DESC`).all(
+        JSON.stringify(ids),
+      ) as HookRecord[];
+      return rows.map(toRaw);
     },
 
     /** Events of the given hooks, oldest first per hook. */
