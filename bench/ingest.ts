@@ -4,7 +4,7 @@
  * 64 connections) for several rounds. Prints requests/s, p50 and p99 per target, each target's
  * share of the baseline, and the binary's peak RSS.
  *
- *   bun run bench/ingest.ts [--rounds 3] [--duration 10] [--connections 64] [--no-build]
+ *   bun run bench/ingest.ts [--rounds 5] [--duration 10] [--connections 64] [--no-build]
  */
 import { rmSync } from "node:fs";
 import { join } from "node:path";
@@ -14,7 +14,7 @@ import { ensureWrk } from "./wrk";
 
 const { values: args } = parseArgs({
   options: {
-    rounds: { type: "string", default: "3" },
+    rounds: { type: "string", default: "5" },
     duration: { type: "string", default: "10" },
     connections: { type: "string", default: "64" },
     threads: { type: "string", default: "2" },

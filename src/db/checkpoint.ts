@@ -4,13 +4,19 @@ import type { FromCheckpointer, ToCheckpointer } from "./checkpoint-thread";
 
 /** SQLite's own default, used again whenever the checkpoint thread is not running. */
 const AUTOCHECKPOINT_PAGES = 1000;
+/**
+ * While the thread runs, the main connection still checkpoints once its WAL reaches this many
+ * frames (32 MiB of 4 KiB pages). The thread has copied all but the last few commits by then, so
+ * this checkpoint is short, and it lets the next commit start the WAL over.
+ */
+export const HIGH_MARK_PAGES = 8192;
 
 export type Checkpointer = { close(): Promise<void> };
 
 /**
  * Moves WAL checkpoints off the main thread: starts the checkpoint thread (`threadUrl`, the
- * module db/checkpoint-thread.ts) on a connection of its own and turns the main connection's
- * automatic checkpoints off. If the thread cannot start or fails, the main connection
+ * module db/checkpoint-thread.ts) on a connection of its own and raises the main connection's
+ * automatic checkpoint to a high mark. If the thread cannot start or fails, the main connection
  * checkpoints by itself again, as SQLite does by default.
  */
 export function startCheckpointer(opts: {
@@ -40,10 +46,8 @@ export function startCheckpointer(opts: {
     else closed?.();
   };
   worker.onerror = (event) => fallBack(event.message);
-  sql.run("PRAGMA wal_autocheckpoint = 0");
-  const open: ToCheckpointer = {
-    type: "open", path: opts.path, durability: opts.durability, busyMs: 5, idleMs: 200, maxWalFrames: 16_384,
-  };
+  sql.run(`PRAGMA wal_autocheckpoint = ${HIGH_MARK_PAGES}`);
+  const open: ToCheckpointer = { type: "open", path: opts.path, durability: opts.durability, busyMs: 5, idleMs: 200 };
   worker.postMessage(open);
 
   return {
