@@ -9,7 +9,6 @@ import { createHookStore } from "./hooks/store";
 import { createChannelService } from "./hooks/channels";
 import { createHookService } from "./hooks/service";
 import { createBatchWriter } from "./hooks/writer";
-import type { NewHook } from "./hooks/store";
 import { createWalSync } from "./db/wal-sync";
 import { createCatcher } from "./hooks/catch";
 import { createRetention } from "./hooks/retention";
@@ -43,18 +42,18 @@ export function createApp(deps: AppDeps) {
   // is then synced off the event loop, for whole groups of batches at once, before anyone is answered.
   const walSync =
     config.storage.durability === "full" && config.storage.path !== ":memory:" ? createWalSync(`${config.storage.path}-wal`) : undefined;
-  const storeBatch = (batch: NewHook[]) => {
-    store.insertHooks(batch, channels.guardsForNew);
-    runner.queueCaught(batch);
-  };
+  const transaction = walSync ? store.transactionUnsynced : store.transaction;
   const writer = createBatchWriter({
     batchMax: config.storage.batch_max,
-    commit: walSync ? (batch) => store.transactionUnsynced(() => storeBatch(batch)) : (batch) => store.transaction(() => storeBatch(batch)),
-    durable: walSync ? () => walSync.sync() : undefined,
-    // Only hooks with handlers give the runner new work; retention and the simulator poll on their own.
-    afterCommit: (batch) => {
-      if (batch.some((h) => runner.hasHandlers(h.channel))) runner.notify();
+    commit(batch) {
+      const queued = transaction(() => {
+        store.insertHooks(batch, channels.guardsForNew);
+        return runner.queueCaught(batch);
+      });
+      // Only hooks with handlers give the runner new work; retention and the simulator poll on their own.
+      if (queued) runner.notify();
     },
+    durable: walSync ? () => walSync.sync() : undefined,
   });
   const guards = createGuards(config.guards, { clock });
   const refusals = createRefusals({ db, clock });

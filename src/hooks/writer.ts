@@ -22,8 +22,6 @@ export function createBatchWriter(opts: {
   commit(batch: NewHook[]): void;
   /** Resolves once what commit() wrote is on disk; rejects to fail the batch. */
   durable?(): Promise<void>;
-  /** After a batch committed (outside the transaction): wake the runner. */
-  afterCommit?(batch: NewHook[]): void;
 }): BatchWriter {
   let queue: Entry[] = [];
   let scheduled = false;
@@ -59,7 +57,6 @@ export function createBatchWriter(opts: {
         for (const b of batch) b.reject(error);
         continue;
       }
-      opts.afterCommit?.(hooks);
       const ready = opts.durable?.();
       if (!ready) {
         for (const b of batch) b.resolve();

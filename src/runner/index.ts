@@ -104,7 +104,11 @@ export function createRunner(deps: RunnerDeps): Runner {
   return {
     queueCaught(hooks) {
       const now = clock.now();
-      for (const h of hooks) for (const name of channelHandlers.get(h.channel) ?? []) queue.queueRound(h.id, name, 0, now);
+      let queued = false;
+      for (const h of hooks) {
+        for (const name of channelHandlers.get(h.channel) ?? []) queue.queueRound(h.id, name, 0, now), (queued = true);
+      }
+      return queued;
     },
     queueRetry(hookId, channel) {
       attempts.queueRetry(hookId, channelHandlers.get(channel) ?? []);

@@ -18,8 +18,8 @@ export interface Worker {
 /** How the hook service tells the runner about hooks. The `in transaction` calls run synchronously
  * inside the caller's SQLite transaction so that queueing commits or rolls back with the change. */
 export interface HookRunner {
-  /** In transaction: queue the first attempt of each handler of each hook's channel. */
-  queueCaught(hooks: readonly { id: string; channel: string }[]): void;
+  /** In transaction: queue the first attempt of each handler of each hook's channel; true if any was queued. */
+  queueCaught(hooks: readonly { id: string; channel: string }[]): boolean;
   /** In transaction: queue again each handler whose last attempt for this hook failed. */
   queueRetry(hookId: string, channel: string): void;
   /** In transaction: cancel every attempt still queued for this hook. */
