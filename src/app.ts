@@ -55,7 +55,7 @@ export function createApp(deps: AppDeps) {
     },
     durable: walSync ? () => walSync.sync() : undefined,
   });
-  const guards = createGuards(config.guards, { clock });
+  const guards = createGuards(config.guards, { clock, log });
   const refusals = createRefusals({ db, clock });
   const catcher = createCatcher({ config, channels, guards, refusals, writer, nextId: createIdFactory(clock), clock, log });
 

@@ -58,6 +58,13 @@ describe("stripe guard, against stripe.webhooks.generateTestHeaderString", () =>
     await expectRefused(strict, request({ body: BODY, headers: { "stripe-signature": signature } }), 401, /tolerance of 10s/);
   });
 
+  test('tolerance = "0s" turns the age check off: a signature from a day ago passes', async () => {
+    const { guard: lax, clock: c } = makeGuard({ kind: "stripe", secret: SECRET, tolerance: "0s" });
+    const dayAgo = Math.floor(c.now() / 1000) - 86_400;
+    const signature = await stripe.webhooks.generateTestHeaderStringAsync({ payload: BODY, secret: SECRET, timestamp: dayAgo });
+    await expectPassed(lax, request({ body: BODY, headers: { "stripe-signature": signature } }));
+  });
+
   test("a missing or malformed header is refused", async () => {
     await expectRefused(guard, request({ body: BODY }), 401, /missing Stripe-Signature/);
     await expectRefused(guard, request({ body: BODY, headers: { "stripe-signature": "v1=abc" } }), 401, /no timestamp/);

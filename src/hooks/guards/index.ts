@@ -2,6 +2,7 @@ import type { Config } from "../../config/schema";
 import type * as Kinds from "../../config/guards";
 import { ConfigError, type Problem } from "../../config/load";
 import type { Clock } from "../../lib/clock";
+import type { Log } from "../../lib/log";
 import { createBasicAuthGuard, createTokenGuard } from "./credentials";
 import { createGithubGuard } from "./github";
 import { createHmacGuard } from "./hmac";
@@ -17,7 +18,8 @@ import { GuardConfigError, unauthenticated } from "./verdict";
 export type { Guard, GuardInput, GuardVerdict, Refusal, RefusalInput } from "./types";
 export { createRefusals, REFUSALS_KEPT, type Refusals, type RefusalQuery } from "./refusals";
 
-type Deps = { clock: Clock };
+/** `log` receives the errors of checks that threw (the app passes it; config checks need none). */
+type Deps = { clock: Clock; log?: Log };
 
 /** One factory per kind of GUARD_KINDS; each may throw GuardConfigError. */
 const FACTORIES: Record<string, (config: any, deps: Deps) => Guard> = {
@@ -37,15 +39,19 @@ const FACTORIES: Record<string, (config: any, deps: Deps) => Guard> = {
 
 /**
  * A guard whose check cannot throw: a bug in a check refuses the request (401) instead of
- * answering 500, and says nothing about why to the sender.
+ * answering 500, says nothing about why to the sender, and is logged for the operator.
  */
-function contained(guard: Guard): Guard {
+export function contained(guard: Guard, log?: Log): Guard {
+  const failed = (error: unknown) => {
+    log?.error("a guard's check failed; the request is refused", { guard: guard.name, error: String(error) });
+    return unauthenticated("the request could not be checked");
+  };
   const check: Guard["check"] = (input) => {
     try {
       const verdict = guard.check(input);
-      return verdict instanceof Promise ? verdict.catch(() => unauthenticated("the request could not be checked")) : verdict;
-    } catch {
-      return unauthenticated("the request could not be checked");
+      return verdict instanceof Promise ? verdict.catch(failed) : verdict;
+    } catch (error) {
+      return failed(error);
     }
   };
   return { ...guard, check };
@@ -58,7 +64,7 @@ function build(configs: Config["guards"], deps: Deps): { guards: Map<string, Gua
     const factory = FACTORIES[config.kind];
     if (!factory) return problems.push({ path: `guards[${i}].kind`, message: `unknown kind "${config.kind}"` });
     try {
-      guards.set(config.name, contained(factory(config, deps)));
+      guards.set(config.name, contained(factory(config, deps), deps.log));
     } catch (error) {
       if (!(error instanceof GuardConfigError)) throw error;
       problems.push({ path: `guards[${i}].${error.key}`, message: error.message });

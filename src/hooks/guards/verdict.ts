@@ -70,6 +70,6 @@ export function timestampProblem(text: string, nowMs: number, toleranceMs: numbe
 
 /** A header's value, or undefined when it was not sent (an empty value counts as not sent). */
 export function header(headers: Headers, name: string): string | undefined {
-  const value = headers.get(name);
-  return value === null || value.trim() === "" ? undefined : value.trim();
+  const value = headers.get(name)?.trim();
+  return value ? value : undefined;
 }
