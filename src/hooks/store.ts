@@ -60,11 +60,11 @@ export function channelIds(
     const args = after === undefined ? [channel, status, limit] : [channel, status, after, limit];
     for (const r of q(text).values(...args)) ids.push(r[0] as string);
   }
-  return newest(ids, order, limit);
+  return firstOf(ids, order, limit);
 }
 
 /** The first `limit` of `ids` in the given order. */
-function newest(ids: string[], order: "asc" | "desc", limit: number): string[] {
+function firstOf(ids: string[], order: "asc" | "desc", limit: number): string[] {
   ids.sort();
   if (order === "desc") ids.reverse();
   return ids.length > limit ? ids.slice(0, limit) : ids;
@@ -151,7 +151,7 @@ export function createHookStore(db: Db) {
       if (channel !== undefined) ids = channelIds(q, channel, "desc", limit, after);
       else {
         const names = q(`SELECT name FROM channels WHERE ${status} > 0`).values() as [string][];
-        ids = newest(names.flatMap(([name]) => channelIds(q, name, "desc", limit, after, [status!])), "desc", limit);
+        ids = firstOf(names.flatMap(([name]) => channelIds(q, name, "desc", limit, after, [status!])), "desc", limit);
       }
       if (ids.length === 0) return [];
       const rows = q(`SELECT ${HOOK_COLUMNS} FROM hooks WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id DESC`).all(
