@@ -25,6 +25,8 @@ export type AppDeps = {
   log: Log;
   runner: Runner;
   apiKeys: ApiKey[];
+  /** How the WAL is fdatasynced for durability "full" (tests hold it back); node:fs by default. */
+  syncWal?: () => Promise<void>;
 };
 
 /**
@@ -41,7 +43,7 @@ export function createApp(deps: AppDeps) {
   // With durability "full", caught hooks are committed without waiting for the disk and the WAL
   // is then synced off the event loop, for whole groups of batches at once, before anyone is answered.
   const walSync =
-    config.storage.durability === "full" && config.storage.path !== ":memory:" ? createWalSync(`${config.storage.path}-wal`) : undefined;
+    config.storage.durability === "full" && config.storage.path !== ":memory:" ? createWalSync(`${config.storage.path}-wal`, deps.syncWal) : undefined;
   const transaction = walSync ? store.transactionUnsynced : store.transaction;
   const writer = createBatchWriter({
     batchMax: config.storage.batch_max,

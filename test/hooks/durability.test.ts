@@ -1,0 +1,64 @@
+import { afterAll, expect, test } from "bun:test";
+import { join } from "node:path";
+import { createTestApp } from "../helpers/app";
+import { removeTempDirs, tempDir } from "../helpers/binary";
+
+afterAll(removeTempDirs);
+
+const post = (t: ReturnType<typeof createTestApp>, channel: string, body: string) =>
+  t.app.handle(new Request(`http://localhost/?channel=${channel}`, { method: "POST", body }));
+
+const synchronous = (t: ReturnType<typeof createTestApp>) =>
+  (t.db.$client.query("PRAGMA synchronous").get() as { synchronous: number }).synchronous;
+
+test('durability "full": a hook is answered only once the WAL sync after its commit has ended', async () => {
+  const releases: (() => void)[] = [];
+  const syncWal = () => new Promise<void>((resolve) => releases.push(resolve));
+  const t = createTestApp({ storage: { durability: "full" } }, { dbPath: join(tempDir("mailroom-dur-"), "m.db"), syncWal });
+  let answered = false;
+  const res = post(t, "shop", '{"n":1}').then((r) => ((answered = true), r));
+  for (let i = 0; i < 20 && releases.length === 0; i++) await Bun.sleep(5);
+  expect(releases.length).toBe(1);
+  await Bun.sleep(30);
+  expect(answered).toBe(false);
+  // Committed (visible) but not yet promised: the sync is what the answer waits for.
+  expect((await t.call("GET", "/v1/channels/shop")).json.stats.pending).toBe("1");
+  releases[0]!();
+  expect((await res).status).toBe(200);
+  // Batches commit unsynced; every other write is back at synchronous = FULL (2).
+  expect(synchronous(t)).toBe(2);
+  t.close();
+});
+
+test('durability "normal": no WAL sync is waited for, and the connection stays at synchronous = NORMAL', async () => {
+  let syncs = 0;
+  const t = createTestApp({ storage: { durability: "normal" } }, {
+    dbPath: join(tempDir("mailroom-dur-"), "m.db"),
+    syncWal: async () => void syncs++,
+  });
+  expect((await post(t, "shop", '{"n":1}')).status).toBe(200);
+  expect(syncs).toBe(0);
+  expect(synchronous(t)).toBe(1);
+  t.close();
+});
+
+test("a burst of hooks is one batch: one counter update per channel, and prepares no statement", async () => {
+  const t = createTestApp();
+  const sql = t.db.$client;
+  // Count what SQLite actually executes: a temp trigger on every UPDATE of channels.
+  sql.run("CREATE TEMP TABLE counter_updates (channel TEXT)");
+  sql.run("CREATE TEMP TRIGGER count_updates AFTER UPDATE ON channels BEGIN INSERT INTO counter_updates VALUES (new.name); END");
+  await Promise.all([post(t, "a", "warm"), post(t, "b", "warm")]);
+  sql.run("DELETE FROM counter_updates");
+  let prepared = 0;
+  const prepare = sql.prepare.bind(sql);
+  sql.prepare = ((text: string) => (prepared++, prepare(text))) as typeof sql.prepare;
+
+  const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => post(t, i % 2 ? "a" : "b", `{"n":${i}}`)));
+  expect(answers.every((r) => r.status === 200)).toBe(true);
+  const updates = sql.query("SELECT channel, count(*) AS n FROM counter_updates GROUP BY channel ORDER BY channel").all();
+  expect(updates).toEqual([{ channel: "a", n: 1 }, { channel: "b", n: 1 }]);
+  expect(prepared).toBe(0);
+  expect((await t.call("GET", "/v1/channels/a")).json.stats.pending).toBe("51");
+  t.close();
+});
