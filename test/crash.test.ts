@@ -118,12 +118,13 @@ function checkPromises(stored: Map<string, any>, round: number): void {
   expect({ round, lost }).toEqual({ round, lost: 0 });
 }
 
-test(`kill -9 at random moments (${ROUNDS} rounds): every 2xx hook survives, stats match, queued attempts resume`, async () => {
+test(`kill -9 at random moments (${ROUNDS} rounds, durability full and normal in turn): every 2xx hook survives, stats match, queued attempts resume`, async () => {
   const bin = await buildBinary();
   const receiverPort = freePort();
-  writeFileSync(
+  // Both levels promise to survive a crash of the process; rounds alternate between them on one file.
+  const configure = (durability: "full" | "normal") => writeFileSync(
     join(dir, "mailroom.toml"),
-    `[server]\nport = 0\n[storage]\npath = "data/crash.db"\ndurability = "full"\n` +
+    `[server]\nport = 0\n[storage]\npath = "data/crash.db"\ndurability = "${durability}"\n` +
       `[[api_keys]]\nlabel = "crash"\ntoken = "${TOKEN}"\n` +
       `[[handlers]]\nname = "relay-out"\nkind = "forward"\nurl = "http://127.0.0.1:${receiverPort}/in"\n` +
       `max_attempts = 1000\nconcurrency = 8\nbackoff = { initial = "100ms", max = "500ms" }\n` +
@@ -132,6 +133,7 @@ test(`kill -9 at random moments (${ROUNDS} rounds): every 2xx hook survives, sta
 
   let answeredTotal = 0;
   for (let round = 1; round <= ROUNDS; round++) {
+    configure(round % 2 ? "full" : "normal");
     running = await startProcess([bin], dir);
     const url = running.url;
     if (round > 1) checkPromises(await storedHooks(url), round - 1);
@@ -148,6 +150,7 @@ test(`kill -9 at random moments (${ROUNDS} rounds): every 2xx hook survives, sta
   }
 
   // The last restart: check again, then bring the receiver up; every relay hook must be delivered.
+  configure("full");
   running = await startProcess([bin], dir);
   checkPromises(await storedHooks(running.url), ROUNDS);
   const delivered = new Map<string, Uint8Array>();
@@ -170,7 +173,6 @@ test(`kill -9 at random moments (${ROUNDS} rounds): every 2xx hook survives, sta
   const attempts = (await (await fetch(`${running.url}/v1/hooks/${relay[0]![0]}/attempts`, { headers: AUTH })).json()) as any[];
   expect(attempts.filter((a) => a.outcome === "failed").length).toBeGreaterThan(1);
   expect(attempts.at(-1).outcome).toBe("succeeded");
-  expect(answeredTotal).toBeGreaterThanOrEqual(ROUNDS * 20);
   const discarded = [...expected.values()].filter((e) => e.status.includes("discarded")).length;
   console.log(`crash test: ${answeredTotal} hooks answered 2xx over ${ROUNDS} kills, ${discarded} discards, ${relay.length} relay hooks delivered after the restarts; none lost`);
   running.proc.kill("SIGTERM");

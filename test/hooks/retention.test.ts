@@ -119,3 +119,27 @@ test("ulidFloor sorts below every id caught before it and not above one caught a
   expect(floor <= at).toBe(true);
   expect(ulidTime(floor)).toBe(clock.now());
 });
+
+test("retention by age deletes in batches too: a tick stops at its budget and asks to run again at once", async () => {
+  const t = createTestApp({ hooks: { retention: "1h" } });
+  const worker = createRetention({ config: t.config, db: t.db, log: silentLog, batchSize: 3, batchesPerTick: 2 });
+  await catchHooks(t, "old", 20);
+  t.clock.advance(3_600_001);
+  const now = t.clock.now();
+  expect(await worker.tick(now)).toBe(now);
+  expect((await storedIds(t, "old")).length).toBe(14);
+  await expectStatsRight(t, "old");
+  while ((await worker.tick(now)) === now);
+  expect(await storedIds(t, "old")).toEqual([]);
+});
+
+test("a sweep yields between its transactions: a hook sent during it is answered before the sweep ends", async () => {
+  const t = createTestApp({ hooks: { max_hooks_per_channel: 1 } });
+  const worker = createRetention({ config: t.config, db: t.db, log: silentLog, batchSize: 1, batchesPerTick: 15 });
+  await catchHooks(t, "full", 20);
+  const order: string[] = [];
+  const sweep = worker.tick(t.clock.now()).then(() => order.push("sweep ended"));
+  const caught = t.app.handle(new Request("http://localhost/?channel=other", { method: "POST", body: "{}" })).then((r) => order.push(`caught ${r.status}`));
+  await Promise.all([sweep, caught]);
+  expect(order).toEqual(["caught 200", "sweep ended"]);
+});
