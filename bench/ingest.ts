@@ -2,9 +2,11 @@
  * Ingest benchmark: dist/mailroom with durability "full", again with "normal", and a raw
  * Bun.serve baseline, driven in turn by the same wrk load (1 KiB JSON POSTs to /?channel=bench,
  * 64 connections) for several rounds. Prints requests/s, p50 and p99 per target, each target's
- * share of the baseline, and the binary's peak RSS.
+ * share of the baseline, and the binary's peak RSS. A reference (not a target) runs beside them: a
+ * Bun.serve that reads the sender's address, headers and body and stores nothing, which shows what
+ * reading a request costs before anything is kept.
  *
- *   bun run bench/ingest.ts [--rounds 5] [--duration 10] [--connections 64] [--no-build]
+ *   bun run bench/ingest.ts [--rounds 5] [--duration 10] [--connections 64] [--no-build] [--no-reference]
  */
 import { rmSync } from "node:fs";
 import { join } from "node:path";
@@ -19,6 +21,7 @@ const { values: args } = parseArgs({
     connections: { type: "string", default: "64" },
     threads: { type: "string", default: "2" },
     "no-build": { type: "boolean", default: false },
+    "no-reference": { type: "boolean", default: false },
   },
 });
 const rounds = Number(args.rounds);
@@ -51,6 +54,10 @@ async function main() {
   const targets: { name: string; server: Started; runs: Run[] }[] = [];
   const baseline = await start([process.execPath, join(import.meta.dir, "baseline.ts")]);
   targets.push({ name: "baseline (raw Bun.serve)", server: baseline, runs: [] });
+  if (!args["no-reference"]) {
+    const reference = await start([process.execPath, join(import.meta.dir, "baseline.ts"), "--read"]);
+    targets.push({ name: "reference: reads, stores 0", server: reference, runs: [] });
+  }
   for (const durability of ["full", "normal"] as const) {
     const dir = mailroomDir({ durability });
     process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
@@ -80,7 +87,7 @@ async function main() {
       );
     }
     // Every 2xx wrk counted must be stored (requests still in flight when wrk stops may add a few more).
-    for (const t of targets.slice(1)) {
+    for (const t of targets.filter((t) => t.name.startsWith("mailroom"))) {
       const ch = (await (await fetch(`${t.server.url}/v1/channels/bench`, { headers: AUTH })).json()) as { stats: { pending: string } };
       const answered = t.runs.reduce((n, r) => n + r.ok, 0);
       console.log(`  ${t.name}: ${ch.stats.pending} hooks stored, ${answered} 2xx counted by wrk in the measured runs (plus warm-up)`);
