@@ -27,6 +27,8 @@ export type AppDeps = {
   apiKeys: ApiKey[];
   /** How the WAL is fdatasynced for durability "full" (tests hold it back); node:fs by default. */
   syncWal?: () => Promise<void>;
+  /** Hooks per transaction when a channel is deleted (tests shrink it); CHANNEL_DELETE_BATCH by default. */
+  channelDeleteBatch?: number;
 };
 
 /**
@@ -36,7 +38,7 @@ export type AppDeps = {
 export function createApp(deps: AppDeps) {
   const { config, db, clock, log, runner } = deps;
   const store = createHookStore(db);
-  const channels = createChannelService({ config, store, clock });
+  const channels = createChannelService({ config, store, clock, deleteBatch: deps.channelDeleteBatch });
   const hooks = createHookService({ store, clock, runner });
   runner.bind(hooks.outcomes, { raw: hooks.raw });
 

@@ -10,8 +10,19 @@ import type { ChannelRow, HookStore } from "./store";
  */
 export type ChannelState = { paused: boolean; guards: readonly string[] };
 
-export function createChannelService(deps: { config: Config; store: HookStore; clock: Clock }) {
+/** Hooks deleted per transaction when a channel is deleted: the write lock is never held for long. */
+export const CHANNEL_DELETE_BATCH = 500;
+
+export function createChannelService(deps: {
+  config: Config;
+  store: HookStore;
+  clock: Clock;
+  /** Tests shrink it to see the batches with few hooks. */
+  deleteBatch?: number;
+}) {
   const { config, store, clock } = deps;
+  const deleteBatch = deps.deleteBatch ?? CHANNEL_DELETE_BATCH;
+  const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
   const states = new Map<string, ChannelState>();
 
   function declareConfigured(): void {
@@ -51,12 +62,25 @@ export function createChannelService(deps: { config: Config; store: HookStore; c
     pause: (name: string) => setPaused(name, true),
     resume: (name: string) => setPaused(name, false),
     /**
-     * Deletes the channel with all its hooks and their queued attempts. A channel declared in the
-     * config file exists from start-up, so it is declared again, empty, right away.
+     * Deletes the channel with all its hooks, their events and attempts (foreign key cascade), and
+     * resolves once they are gone. The hooks caught before the call go first, oldest first, in
+     * transactions of `deleteBatch` with the event loop free between them, so that catching and the
+     * API go on however large the channel is; the counters stay right after each one. Then one
+     * transaction removes what was caught meanwhile and the channel itself. A channel declared in
+     * the config file exists from start-up, so it is declared again, empty, right away.
      */
-    delete(name: string): void {
+    async delete(name: string): Promise<void> {
       require(name);
-      // Queued attempts go with their hooks (foreign key cascade).
+      const last = store.newestId(name);
+      if (last !== undefined) {
+        for (;;) {
+          const n = store.transaction(() =>
+            store.deleteHooks(store.hookKeys(store.oldestIds(name, deleteBatch).filter((id) => id <= last))),
+          );
+          if (n < deleteBatch) break;
+          await yieldToLoop();
+        }
+      }
       store.transaction(() => store.deleteChannel(name));
       states.delete(name);
       const configured = config.channels.find((c) => c.name === name);

@@ -5,7 +5,7 @@ import type { Log } from "../lib/log";
 import { parseDuration } from "../lib/units";
 import { ulidFloor } from "../lib/ids";
 import type { Worker } from "../runner/types";
-import { channelIds, type HookStatus } from "./store";
+import { createHookStore, type HookKey } from "./store";
 
 /** Hooks deleted per transaction: short enough that the catching endpoint never waits long for the lock. */
 export const RETENTION_BATCH = 500;
@@ -13,8 +13,6 @@ export const RETENTION_BATCH = 500;
 const BATCHES_PER_TICK = 20;
 /** How often the store is checked when the last check found nothing (more) to delete. */
 export const RETENTION_CHECK_MS = 10_000;
-
-type Victim = { id: string; channel: string; status: HookStatus };
 
 /**
  * The cleanup behind `[hooks] retention` and `max_hooks_per_channel`: deletes hooks older than the
@@ -38,6 +36,7 @@ export function createRetention(deps: {
   const batchesPerTick = deps.batchesPerTick ?? BATCHES_PER_TICK;
   const sql = deps.db.$client;
   const q = statementCache(sql);
+  const store = createHookStore(deps.db);
   const maxAge = config.hooks.retention === undefined ? undefined : parseDuration(config.hooks.retention);
   const maxPerChannel = config.hooks.max_hooks_per_channel;
   let nextCheck = 0;
@@ -47,15 +46,10 @@ export function createRetention(deps: {
    * encode the time it was caught, so "caught before cutoff" is "id below the cutoff's ULID".
    */
   const tooOld = (cutoff: number) =>
-    q(`SELECT id, channel, status FROM hooks WHERE id < ? ORDER BY id LIMIT ?`).all(ulidFloor(cutoff), batchSize) as Victim[];
+    q(`SELECT id, channel, status FROM hooks WHERE id < ? ORDER BY id LIMIT ?`).all(ulidFloor(cutoff), batchSize) as HookKey[];
 
   /** Oldest first, merged from the channel's ranges of the (channel, status, id) index. */
-  const oldestOf = (channel: string, n: number) => {
-    const ids = channelIds(q, channel, "asc", Math.min(n, batchSize));
-    return q(`SELECT id, channel, status FROM hooks WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`).all(
-      JSON.stringify(ids),
-    ) as Victim[];
-  };
+  const oldestOf = (channel: string, n: number) => store.hookKeys(store.oldestIds(channel, Math.min(n, batchSize)));
 
   /** Channels holding more than the maximum, with how many hooks are over, from the counters. */
   const overfull = (max: number) =>
@@ -65,24 +59,7 @@ export function createRetention(deps: {
     ) as { name: string; over: number }[];
 
   /** One transaction; selecting inside it means a hook changed meanwhile is counted by its current status. */
-  function deleteBatch(select: () => Victim[]): number {
-    return sql
-      .transaction(() => {
-        const victims = select();
-        const perStatus = new Map<string, number>();
-        for (const v of victims) {
-          q(`DELETE FROM hooks WHERE id = ?`).run(v.id);
-          const key = `${v.channel}\n${v.status}`;
-          perStatus.set(key, (perStatus.get(key) ?? 0) + 1);
-        }
-        for (const [key, n] of perStatus) {
-          const [channel, status] = key.split("\n") as [string, HookStatus];
-          q(`UPDATE channels SET ${status} = ${status} - ? WHERE name = ?`).run(n, channel);
-        }
-        return victims.length;
-      })
-      .immediate();
-  }
+  const deleteBatch = (select: () => HookKey[]): number => store.transaction(() => store.deleteHooks(select()));
 
   const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -90,7 +67,7 @@ export function createRetention(deps: {
   async function sweep(now: number, budget: number): Promise<{ deleted: number; more: boolean }> {
     let deleted = 0;
     let batches = 0;
-    const run = async (select: () => Victim[]): Promise<boolean> => {
+    const run = async (select: () => HookKey[]): Promise<boolean> => {
       for (;;) {
         if (batches === budget) return true;
         if (batches > 0) await yieldToLoop();

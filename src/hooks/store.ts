@@ -34,6 +34,9 @@ export type ChannelRow = {
 
 export type EventRow = { hookId: string; kind: string; actor: string; message: string; createdAt: number };
 
+/** What deleting a hook needs to know: its channel and status keep the counters right. */
+export type HookKey = { id: string; channel: string; status: HookStatus };
+
 export type ListQuery = { channel?: string; status?: HookStatus; after?: string; limit: number };
 
 type HookRecord = Omit<RawHook, "headers" | "finalizedAt" | "createdAt"> & {
@@ -183,6 +186,42 @@ export function createHookStore(db: Db) {
       q("INSERT INTO events (hook_id, kind, actor, message, created_at) VALUES (?, ?, ?, ?, ?)").run(
         e.hookId, e.kind, e.actor, e.message, e.createdAt,
       );
+    },
+
+    /** Ids of a channel's hooks, oldest first, at most `limit`. */
+    oldestIds(channel: string, limit: number): string[] {
+      return channelIds(q, channel, "asc", limit);
+    },
+
+    /** The id of a channel's newest hook. */
+    newestId(channel: string): string | undefined {
+      return channelIds(q, channel, "desc", 1)[0];
+    },
+
+    /** The keys of these hooks, oldest first; ids not (or no longer) stored are left out. */
+    hookKeys(ids: readonly string[]): HookKey[] {
+      return q(`SELECT id, channel, status FROM hooks WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`).all(
+        JSON.stringify(ids),
+      ) as HookKey[];
+    },
+
+    /**
+     * In transaction: deletes these hooks (their events and attempts go by foreign key cascade) and
+     * takes them off their channels' counters, once per channel and status. Read the keys inside the
+     * same transaction, so that each hook is counted by its current status.
+     */
+    deleteHooks(keys: readonly HookKey[]): number {
+      const perStatus = new Map<string, number>();
+      for (const k of keys) {
+        q("DELETE FROM hooks WHERE id = ?").run(k.id);
+        const key = `${k.channel}\n${k.status}`;
+        perStatus.set(key, (perStatus.get(key) ?? 0) + 1);
+      }
+      for (const [key, n] of perStatus) {
+        const [channel, status] = key.split("\n") as [string, HookStatus];
+        q(`UPDATE channels SET ${status} = ${status} - ? WHERE name = ?`).run(n, channel);
+      }
+      return keys.length;
     },
 
     /** In transaction: deletes the hook and its events; false when it did not exist. */

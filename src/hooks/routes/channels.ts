@@ -18,8 +18,8 @@ export function channelRoutes({ auth, channels }: ManagementDeps) {
     })
     .delete(
       "/channels/:name",
-      ({ params }) => {
-        channels.delete(params.name);
+      async ({ params }) => {
+        await channels.delete(params.name);
         return {};
       },
       { params, query: NoQuery, body: NoBody, response: { 200: Empty, ...errors } },
