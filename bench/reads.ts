@@ -2,7 +2,8 @@
  * Reads benchmark: fills a data file with 1,000,000 hooks across channels and statuses, starts
  * dist/mailroom on it, and times list (channel + status, 50 a page, at several `after` depths),
  * get and stats calls over HTTP one at a time. Prints medians and p99, then the query plan of
- * every SELECT the hook store ran, to show each is served by an index.
+ * every SELECT the hook store ran, to show each is served by an index. Last, it deletes one whole
+ * channel while hooks are caught for another, and prints how long catching waited meanwhile.
  *
  *   bun run bench/reads.ts [--hooks 1000000] [--samples 300] [--no-build]
  */
@@ -32,6 +33,32 @@ async function time(url: string): Promise<number> {
   const ms = performance.now() - t0;
   if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
   return ms;
+}
+
+/** Deletes a whole channel while one sender posts hooks to another, one at a time: how long catching waits. */
+async function deleteWhileCatching(u: string, victim: string): Promise<void> {
+  const before = (await (await fetch(`${u}/v1/channels/${victim}`, { headers: AUTH })).json()) as { stats: Record<string, string> };
+  const held = Object.values(before.stats).reduce((n, c) => n + Number(c), 0);
+  let deleting = true;
+  const latencies: number[] = [];
+  const sender = (async () => {
+    while (deleting) {
+      const t0 = performance.now();
+      const res = await fetch(`${u}/?channel=live`, { method: "POST", body: '{"during":"delete"}' });
+      await res.arrayBuffer();
+      latencies.push(performance.now() - t0);
+    }
+  })();
+  const t0 = performance.now();
+  const res = await fetch(`${u}/v1/channels/${victim}`, { method: "DELETE", headers: AUTH });
+  const took = performance.now() - t0;
+  deleting = false;
+  await sender;
+  if (res.status !== 200) throw new Error(`DELETE /v1/channels/${victim}: ${res.status}`);
+  console.log(
+    `  deleted channel ${victim} (${held.toLocaleString("en")} hooks) in ${fmt(took / 1000, 2)} s; meanwhile ${latencies.length} hooks were caught ` +
+      `one at a time: median ${fmt(median(latencies))} ms, p99 ${fmt(percentile(latencies, 99))} ms, max ${fmt(Math.max(...latencies))} ms`,
+  );
 }
 
 async function measure(label: string, urls: () => string): Promise<void> {
@@ -92,6 +119,7 @@ async function main() {
     const stats = (await (await fetch(`${u}/v1/channels/${channel}`, { headers: AUTH })).json()) as { stats: Record<string, string> };
     const same = Object.entries(stats.stats).every(([s, c]) => c === String(counted[s] ?? 0));
     console.log(`  stats of ${channel} ${same ? "match" : "DO NOT match"} the hooks counted in the table: ${JSON.stringify(stats.stats)}`);
+    await deleteWhileCatching(u, filled.channels.at(-1)!);
   } finally {
     await server.stop();
   }

@@ -1,6 +1,7 @@
 import type { Config } from "../config/schema";
 import type { Clock } from "../lib/clock";
 import { notFound } from "../lib/errors";
+import { restAfter } from "../lib/pace";
 import type { ChannelRow, HookStore } from "./store";
 
 /**
@@ -11,7 +12,7 @@ import type { ChannelRow, HookStore } from "./store";
 export type ChannelState = { paused: boolean; guards: readonly string[] };
 
 /** Hooks deleted per transaction when a channel is deleted: the write lock is never held for long. */
-export const CHANNEL_DELETE_BATCH = 500;
+export const CHANNEL_DELETE_BATCH = 100;
 
 export function createChannelService(deps: {
   config: Config;
@@ -22,7 +23,6 @@ export function createChannelService(deps: {
 }) {
   const { config, store, clock } = deps;
   const deleteBatch = deps.deleteBatch ?? CHANNEL_DELETE_BATCH;
-  const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
   const states = new Map<string, ChannelState>();
 
   function declareConfigured(): void {
@@ -64,8 +64,8 @@ export function createChannelService(deps: {
     /**
      * Deletes the channel with all its hooks, their events and attempts (foreign key cascade), and
      * resolves once they are gone. The hooks caught before the call go first, oldest first, in
-     * transactions of `deleteBatch` with the event loop free between them, so that catching and the
-     * API go on however large the channel is; the counters stay right after each one. Then one
+     * transactions of `deleteBatch`, resting as long as each took (lib/pace.ts), so that catching
+     * and the API go on however large the channel is; the counters stay right after each one. Then one
      * transaction removes what was caught meanwhile and the channel itself. A channel declared in
      * the config file exists from start-up, so it is declared again, empty, right away.
      */
@@ -74,11 +74,12 @@ export function createChannelService(deps: {
       const last = store.newestId(name);
       if (last !== undefined) {
         for (;;) {
+          const startedAt = performance.now();
           const n = store.transaction(() =>
             store.deleteHooks(store.hookKeys(store.oldestIds(name, deleteBatch).filter((id) => id <= last))),
           );
           if (n < deleteBatch) break;
-          await yieldToLoop();
+          await restAfter(startedAt);
         }
       }
       store.transaction(() => store.deleteChannel(name));

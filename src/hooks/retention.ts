@@ -4,6 +4,7 @@ import { statementCache } from "../db/statements";
 import type { Log } from "../lib/log";
 import { parseDuration } from "../lib/units";
 import { ulidFloor } from "../lib/ids";
+import { restAfter } from "../lib/pace";
 import type { Worker } from "../runner/types";
 import { createHookStore, type HookKey } from "./store";
 
@@ -17,8 +18,9 @@ export const RETENTION_CHECK_MS = 10_000;
 /**
  * The cleanup behind `[hooks] retention` and `max_hooks_per_channel`: deletes hooks older than the
  * retention, and each channel's oldest hooks beyond the maximum, in transactions of RETENTION_BATCH
- * hooks, yielding to the event loop between them. Each batch decrements its channels' counters by
- * the deleted hooks' statuses; their events and attempts go with them (foreign key cascade).
+ * hooks, resting between them as long as each took (lib/pace.ts). Each batch decrements its
+ * channels' counters by the deleted hooks' statuses; their events and attempts go with them
+ * (foreign key cascade).
  *
  * A check that finds nothing costs one index seek and one read of the channels table, and runs at
  * most every RETENTION_CHECK_MS even though the runner wakes workers after every committed batch.
@@ -61,16 +63,16 @@ export function createRetention(deps: {
   /** One transaction; selecting inside it means a hook changed meanwhile is counted by its current status. */
   const deleteBatch = (select: () => HookKey[]): number => store.transaction(() => store.deleteHooks(select()));
 
-  const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-
   /** Deletes at most `budget` batches; returns how many hooks, and whether work remains. */
   async function sweep(now: number, budget: number): Promise<{ deleted: number; more: boolean }> {
     let deleted = 0;
     let batches = 0;
+    let startedAt = 0;
     const run = async (select: () => HookKey[]): Promise<boolean> => {
       for (;;) {
         if (batches === budget) return true;
-        if (batches > 0) await yieldToLoop();
+        if (batches > 0) await restAfter(startedAt);
+        startedAt = performance.now();
         const n = deleteBatch(select);
         batches++;
         deleted += n;
