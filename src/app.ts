@@ -67,7 +67,9 @@ export function createApp(deps: AppDeps) {
   if (translate.worker) runner.addWorker(translate.worker);
   runner.addWorker(createRetention({ config, db, log }));
 
-  const app = new Elysia({ normalize: false })
+  // standardHostname off: Elysia would otherwise skip 11 characters of the URL to find the path, which a
+  // Host of three characters or fewer ("x", "api") defeats: requests were routed by a shifted path.
+  const app = new Elysia({ normalize: false, handler: { standardHostname: false } })
     .onError(({ error, code, request }) => {
       const path = new URL(request.url).pathname;
       if (translate.isTranslatePath(path)) return translate.errorResponse(error, code);
