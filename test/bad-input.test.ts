@@ -24,3 +24,64 @@ test("a Host of three characters or fewer routes by the real path (Elysia's stan
   }
   expect((await t.app.handle(new Request("http://x/v1/channels", { headers: AUTH }))).status).toBe(200);
 });
+
+const nested = (depth: number, leaf = "1") => '{"a":'.repeat(depth) + leaf + "}".repeat(depth);
+const nestedArrays = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
+
+test("nestsDeeperThan counts arrays and objects, not brackets inside strings", async () => {
+  const { nestsDeeperThan, MAX_JSON_DEPTH } = await import("../src/lib/json");
+  expect(nestsDeeperThan(nested(MAX_JSON_DEPTH))).toBe(false);
+  expect(nestsDeeperThan(nested(MAX_JSON_DEPTH + 1))).toBe(true);
+  expect(nestsDeeperThan(nestedArrays(3), 2)).toBe(true);
+  expect(nestsDeeperThan(`{"s":"[[[{{{\\"[[[","t":[1]}`, 2)).toBe(false);
+  expect(nestsDeeperThan(`["\\\\",[[]]]`, 2)).toBe(true); // an escaped backslash ends the escape
+});
+
+test("a management body nested deeper than 64 levels is a quick 400, not seconds of work or a 500", async () => {
+  const t = createTestApp();
+  const created = (await t.app.handle(new Request("http://localhost/?channel=c", { method: "POST", body: "{}" })).then((r) => r.json())) as { id: string };
+  for (const body of [`{"message":${nestedArrays(5000)}}`, `{"message":"m","zz":${nested(10_000)}}`]) {
+    const res = await t.call("POST", `/v1/hooks/${created.id}/fail`, body);
+    expect(res.status).toBe(400);
+    expect(res.json).toMatchObject({ code: 3, details: [] });
+    expect(res.json.message).toContain("deeper than 64 levels");
+  }
+  // 64 levels is still read, and judged by the schema.
+  const ok = await t.call("POST", `/v1/hooks/${created.id}/fail`, `{"message":"m","zz":${nested(63)}}`);
+  expect(ok.status).toBe(400);
+  expect(ok.json.message).toContain("zz");
+  expect((await t.call("GET", `/v1/hooks/${created.id}`)).json.status).toBe("pending");
+});
+
+test("a translation body nested deeper than 64 levels is a 400 INVALID_JSON", async () => {
+  const { createTranslateApp } = await import("./translate/setup");
+  const app = createTranslateApp();
+  for (const path of ["/v1/translate", "/api/v1/translate", "/v1/calculate"]) {
+    const res = await app.customer("POST", path, `{"source_language":"en","target_languages":["de"],"text":"x","zz":${nested(20_000)}}`);
+    expect(res.status).toBe(400);
+    expect(res.json.code).toBe("INVALID_JSON");
+    expect(res.json.description).toContain("deeper than 64 levels");
+  }
+  const deepField = await app.customer("POST", "/api/v1/translate", `{"source_language":${nestedArrays(5000)},"target_languages":["de"],"text":"x"}`);
+  expect(deepField.status).toBe(400);
+});
+
+test("a hook nested thousands of levels deep is kept byte for byte; it reads with payload null, and lists still work", async () => {
+  const t = createTestApp();
+  const body = nested(40_000);
+  const send = (b: string) =>
+    t.app.handle(new Request("http://localhost/?channel=deep", { method: "POST", headers: { "content-type": "application/json" }, body: b }));
+  const deep = (await (await send(body)).json()) as { id: string };
+  const shallow = (await (await send(nested(64))).json()) as { id: string };
+
+  const got = await t.call("GET", `/v1/hooks/${deep.id}`);
+  expect(got.status).toBe(200);
+  expect(got.json.payload).toBeNull();
+  expect(Buffer.from(got.json.body, "base64").toString()).toBe(body);
+  expect((await t.call("GET", `/v1/hooks/${shallow.id}`)).json.payload).toMatchObject({ a: { a: {} } });
+  for (const path of ["/v1/hooks", "/v1/hooks?channel=deep", "/v1/hooks?status=pending"]) {
+    const listed = await t.call("GET", path);
+    expect(listed.status).toBe(200);
+    expect(listed.json.map((h: { id: string }) => h.id)).toEqual([shallow.id, deep.id]);
+  }
+});

@@ -1,15 +1,20 @@
+import { nestsDeeperThan } from "../lib/json";
 import { mediaType } from "./model";
 
 /**
  * Decodes a caught body for display, at read time (never on the catching path).
  * JSON objects come back as they are; url-encoded and multipart forms as fields of strings, or
- * arrays of strings for repeated fields (a file part gives its file name). Anything else: null.
+ * arrays of strings for repeated fields (a file part gives its file name). Anything else, and JSON
+ * nested deeper than MAX_JSON_DEPTH: null.
  */
 export async function decodePayload(headers: Record<string, string>, body: Uint8Array): Promise<Record<string, unknown> | null> {
   const type = mediaType(headers);
   try {
     if (type === "application/json" || type.endsWith("+json")) {
-      const value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(body));
+      const text = new TextDecoder("utf-8", { fatal: true }).decode(body);
+      // The body is kept as sent either way; only a payload this deep is not shown decoded.
+      if (nestsDeeperThan(text)) return null;
+      const value = JSON.parse(text);
       return value !== null && typeof value === "object" && !Array.isArray(value) ? value : null;
     }
     if (type === "application/x-www-form-urlencoded") {

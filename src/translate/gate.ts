@@ -1,5 +1,6 @@
 import type { TranslateConfig } from "../config/translate";
 import type { Clock } from "../lib/clock";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../lib/json";
 import { parseDuration, parseSize } from "../lib/units";
 import { acceptsJson } from "./accept";
 import type { Principal } from "./auth";
@@ -89,8 +90,15 @@ export function createGate({ config, keyring, clock }: { config: TranslateConfig
       if (bytes === "too_large") throw tooLarge();
       if (bytes === "aborted") throw bad("INVALID_JSON", "the request body could not be read");
       if (bytes.length === 0) return null;
+      let text: string;
       try {
-        return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+        text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+      } catch {
+        throw bad("INVALID_JSON", "the request body is not valid JSON");
+      }
+      if (nestsDeeperThan(text)) throw bad("INVALID_JSON", `the request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`);
+      try {
+        return JSON.parse(text);
       } catch {
         throw bad("INVALID_JSON", "the request body is not valid JSON");
       }
