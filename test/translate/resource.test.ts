@@ -41,6 +41,16 @@ describe("text/html", () => {
     expect(volume("text/html", "<p>ab</p><script>x")).toBe(2);
     expect(volume("text/html", "<script src='x'/>ab")).toBe(2);
   });
+
+  test("a closing </SCRIPT> is found whatever its case, and text whose lowercase is longer (İ) does not shift it", () => {
+    expect(segmentsOf("text/html", "<SCRIPT>x</Script>ab").map((s) => s.text)).toEqual(["ab"]);
+    expect(segmentsOf("text/html", "İİİİİ<script>x</script>hello<style>y</STYLE>!").map((s) => s.text)).toEqual(["İİİİİ", "hello", "!"]);
+  });
+
+  test("thousands of scripts: each one is skipped and the text after them is found", () => {
+    const html = "<script></script>".repeat(12_000) + "hello";
+    expect(segmentsOf("text/html", html).map((s) => s.text)).toEqual(["hello"]);
+  });
 });
 
 describe("application/json", () => {

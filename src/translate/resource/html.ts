@@ -27,8 +27,11 @@ export function htmlSegments(data: string): Segment[] {
       const name = /^<([A-Za-z][A-Za-z0-9-]*)/.exec(data.slice(i, Math.min(end, i + 40)))?.[1]?.toLowerCase();
       i = end;
       if ((name === "script" || name === "style") && data[end - 2] !== "/") {
-        const close = data.toLowerCase().indexOf(`</${name}`, i);
-        i = close < 0 ? n : close;
+        // Searched in place, case-insensitively: lowercasing the document for each such tag was
+        // quadratic, and lowercasing may change its length (İ), which shifted the index found.
+        const closing = CLOSING[name];
+        closing.lastIndex = i;
+        i = closing.exec(data)?.index ?? n;
       }
     }
     textStart = i;
@@ -36,6 +39,8 @@ export function htmlSegments(data: string): Segment[] {
   flush(n);
   return out;
 }
+
+const CLOSING = { script: /<\/script/gi, style: /<\/style/gi };
 
 /** Index just past the `>` closing the tag that starts at `from`; quoted attribute values may hold `>`. */
 function tagEnd(data: string, from: number): number {
