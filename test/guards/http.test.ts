@@ -103,9 +103,11 @@ describe("guards on the catching endpoint", () => {
   });
 
   test("the refusal list refuses bad parameters and callers without a key", async () => {
-    for (const q of ["limit=0", "limit=1001", "limit=x", "channel=Bad!", "other=1"]) {
+    for (const q of ["limit=0", "limit=1001", "limit=x", "channel=Bad!", "guard=%20", "other=1"]) {
       const res = await t.call("GET", `/v1/refusals?${q}`);
       expect({ q, status: res.status, code: res.json?.code }).toEqual({ q, status: 400, code: 3 });
+      // The message names the bad parameter.
+      expect(res.json.message).toContain(`${q.split("=")[0]}:`);
     }
     expect((await t.call("GET", "/v1/refusals", undefined, {})).status).toBe(401);
   });

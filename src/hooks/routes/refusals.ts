@@ -7,13 +7,13 @@ import type { ManagementDeps } from ".";
 
 const strict = { additionalProperties: false } as const;
 const name = (what: string) =>
-  t.Optional(t.String({ maxLength: 64, pattern: NAME_PATTERN, error: `must be a ${what} name of at most 64 characters` }));
+  t.Optional(t.String({ maxLength: 64, pattern: NAME_PATTERN, error: `${what}: must be a ${what} name of at most 64 characters` }));
 const listQuery = t.Object(
   {
     channel: name("channel"),
     guard: name("guard"),
     limit: t.Optional(
-      t.Integer({ minimum: 1, maximum: REFUSALS_KEPT, error: `must be an integer from 1 to ${REFUSALS_KEPT}` }),
+      t.Integer({ minimum: 1, maximum: REFUSALS_KEPT, error: `limit: must be an integer from 1 to ${REFUSALS_KEPT}` }),
     ),
   },
   strict,
