@@ -3,10 +3,11 @@ import type { App } from "./app";
 import { parseSize } from "./lib/units";
 
 /**
- * Bun.serve's own ceiling, far above any route's limit: Bun answers an empty 413 past it, so every
- * route applies its own limit first (a declared Content-Length is refused before reading).
+ * No ceiling of Bun's own: past it, Bun answers an empty 413 before any route runs, even to a caller
+ * without credentials. Every route applies its own limit instead, in its documented order (a
+ * declared Content-Length is refused before reading; a chunked body is counted as it streams).
  */
-const SERVER_MAX_BODY = 1024 ** 3;
+const SERVER_MAX_BODY = Number.MAX_SAFE_INTEGER;
 
 /**
  * Listens with one fetch function: requests to `/` go straight to the catching endpoint (the

@@ -85,3 +85,51 @@ test("a hook nested thousands of levels deep is kept byte for byte; it reads wit
     expect(listed.json.map((h: { id: string }) => h.id)).toEqual([shallow.id, deep.id]);
   }
 });
+
+/** Sends a request head declaring a 2 GB body, and a few bytes of it; resolves with the answer's head and body. */
+function declareHugeBody(port: number, method: string, path: string, headers: Record<string, string> = {}): Promise<string> {
+  const { promise, resolve } = Promise.withResolvers<string>();
+  const head = Object.entries({ host: "localhost", "content-type": "application/json", "content-length": "2000000000", ...headers })
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join("");
+  let out = "";
+  void Bun.connect({
+    hostname: "127.0.0.1",
+    port,
+    socket: {
+      open: (s) => void s.write(`${method} ${path} HTTP/1.1\r\n${head}\r\n{"a":`),
+      data: (s, d) => {
+        out += d.toString();
+        const end = out.indexOf("\r\n\r\n");
+        const length = /content-length: (\d+)/i.exec(out)?.[1];
+        if (end >= 0 && length !== undefined && out.length >= end + 4 + Number(length)) (s.end(), resolve(out));
+      },
+      close: () => resolve(out),
+    },
+  });
+  return promise;
+}
+
+test("a declared body of 2 GB gets each route's documented answer at once, before anything is read", async () => {
+  const { translateConfig, basic, CUSTOMER } = await import("./translate/setup");
+  const t = createTestApp({ translate: translateConfig({}) });
+  const server = t.listen();
+  const port = Number(new URL(server.url).port);
+  try {
+    const cases: [string, string, Record<string, string>, number][] = [
+      ["POST", "/?channel=big", {}, 413],
+      ["POST", "/v1/channels/big/pause", {}, 401],
+      ["POST", "/v1/channels/big/pause", AUTH, 413],
+      ["POST", "/v1/translate", {}, 413], // the translation gate's documented order: 413 before 401
+      ["POST", "/v1/translate", basic(CUSTOMER), 413],
+      ["POST", "/v1/no-such-route", AUTH, 404],
+    ];
+    for (const [method, path, headers, status] of cases) {
+      const answer = await declareHugeBody(port, method, path, headers);
+      expect({ path, status: Number(answer.split(" ")[1]) }).toEqual({ path, status });
+      expect(() => JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).not.toThrow();
+    }
+  } finally {
+    server.stop();
+  }
+});
