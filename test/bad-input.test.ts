@@ -133,3 +133,14 @@ test("a declared body of 2 GB gets each route's documented answer at once, befor
     server.stop();
   }
 });
+
+test("a management query parameter given twice is a 400 naming it, after the credentials are checked", async () => {
+  const t = createTestApp();
+  for (const path of ["/v1/hooks?status=pending&status=failed", "/v1/refusals?limit=5&limit=6", "/v1/hooks?channel=a&limit=2&channel=b"]) {
+    const res = await t.call("GET", path);
+    expect({ path, status: res.status, code: res.json.code }).toEqual({ path, status: 400, code: 3 });
+    expect(res.json.message).toContain("given more than once");
+    expect((await t.call("GET", path, undefined, {})).status).toBe(401);
+  }
+  expect((await t.call("GET", "/v1/hooks?status=pending&limit=2")).status).toBe(200);
+});

@@ -81,7 +81,8 @@ async function parseBody(request: Request): Promise<unknown> {
 /**
  * Requires `Authorization: Bearer <token>` on every route registered after it. Credentials are
  * checked before the body is read (onParse) and again before validation (derive, for requests
- * without a body), which also gives routes `actor` ("api:<label>").
+ * without a body), which also gives routes `actor` ("api:<label>") and refuses a query parameter
+ * given twice.
  */
 export function requireApiKey(keys: readonly ApiKey[]) {
   /** Keys found by onParse, so that derive does not hash the token a second time. */
@@ -91,5 +92,20 @@ export function requireApiKey(keys: readonly ApiKey[]) {
       checked.set(request, check(keys, request));
       return parseBody(request);
     })
-    .derive({ as: "scoped" }, ({ request }) => ({ actor: `api:${(checked.get(request) ?? check(keys, request)).label}` }));
+    .derive({ as: "scoped" }, ({ request }) => {
+      const key = checked.get(request) ?? check(keys, request);
+      refuseRepeatedParameters(request.url);
+      return { actor: `api:${key.label}` };
+    });
+}
+
+/** A query parameter given twice is a 400: neither value would silently win over the other. */
+function refuseRepeatedParameters(url: string): void {
+  const q = url.indexOf("?");
+  if (q < 0) return;
+  const seen = new Set<string>();
+  for (const name of new URLSearchParams(url.slice(q + 1)).keys()) {
+    if (seen.has(name)) throw invalid(`invalid query: ${name}: given more than once`);
+    seen.add(name);
+  }
 }
