@@ -13,13 +13,15 @@ const SERVER_MAX_BODY = Number.MAX_SAFE_INTEGER;
  * Listens with one fetch function: requests to `/` go straight to the catching endpoint (the
  * hot path skips the router), everything else through Elysia.
  */
-export function serve(built: Pick<App, "app" | "catcher">, opts: { host: string; port: number; maxBody: string | number }): Server<undefined> {
+export function serve(built: Pick<App, "app" | "catcher">, opts: { host: string; port: number; maxBody: string | number; idleTimeout?: number }): Server<undefined> {
   const { app, catcher } = built;
   const hooksMax = parseSize(opts.maxBody)!;
   return Bun.serve({
     hostname: opts.host,
     port: opts.port,
     maxRequestBodySize: Math.max(hooksMax + 1, SERVER_MAX_BODY),
+    // Seconds a connection may stay silent; Bun's default (10) unless a test shortens it.
+    ...(opts.idleTimeout === undefined ? {} : { idleTimeout: opts.idleTimeout }),
     development: false,
     fetch(request, server) {
       const url = request.url;
@@ -28,6 +30,9 @@ export function serve(built: Pick<App, "app" | "catcher">, opts: { host: string;
       if (c !== c /* NaN: path is exactly "/" */ || c === 63 /* "?" */) {
         return catcher.handle(request, server.requestIP(request)?.address ?? "");
       }
+      // Deleting a large channel takes seconds: its connection must not be closed as idle
+      // meanwhile (Bun's idle timeout also runs while a handler awaits). Other requests keep it.
+      if (request.method === "DELETE") server.timeout(request, 0);
       return app.fetch(request);
     },
     error() {

@@ -22,7 +22,9 @@ export function createChannelService(deps: {
   deleteBatch?: number;
 }) {
   const { config, store, clock } = deps;
-  const deleteBatch = deps.deleteBatch ?? CHANNEL_DELETE_BATCH;
+  const deleteBatch = Math.max(1, deps.deleteBatch ?? CHANNEL_DELETE_BATCH);
+  /** Deletions in progress, by channel name. */
+  const deleting = new Map<string, Promise<void>>();
   const states = new Map<string, ChannelState>();
 
   function declareConfigured(): void {
@@ -62,35 +64,59 @@ export function createChannelService(deps: {
     pause: (name: string) => setPaused(name, true),
     resume: (name: string) => setPaused(name, false),
     /**
-     * Deletes the channel with all its hooks, their events and attempts (foreign key cascade), and
-     * resolves once they are gone. The hooks caught before the call go first, oldest first, in
-     * transactions of `deleteBatch`, resting as long as each took (lib/pace.ts), so that catching
-     * and the API go on however large the channel is; the counters stay right after each one. Then one
-     * transaction removes what was caught meanwhile and the channel itself. A channel declared in
-     * the config file exists from start-up, so it is declared again, empty, right away.
+     * Deletes the channel's hooks with their events and attempts, and the channel, resolving once
+     * they are gone. Hooks caught while the call runs are kept: they create the channel again (not
+     * paused, with the configured or default guards), as a hook sent afterwards would. A second call
+     * for the same channel meanwhile shares the first one.
      */
-    async delete(name: string): Promise<void> {
+    delete(name: string): Promise<void> {
+      const running = deleting.get(name);
+      if (running) return running;
       require(name);
-      const last = store.newestId(name);
-      if (last !== undefined) {
-        for (;;) {
-          const startedAt = performance.now();
-          const n = store.transaction(() =>
-            store.deleteHooks(store.hookKeys(store.oldestIds(name, deleteBatch).filter((id) => id <= last))),
-          );
-          if (n < deleteBatch) break;
-          await restAfter(startedAt);
-        }
-      }
-      store.transaction(() => store.deleteChannel(name));
-      states.delete(name);
-      const configured = config.channels.find((c) => c.name === name);
-      if (configured) {
-        store.upsertChannel(name, configured.guards, clock.now());
-        states.set(name, { paused: false, guards: configured.guards });
-      }
+      const done = deleteNow(name).finally(() => deleting.delete(name));
+      deleting.set(name, done);
+      return done;
     },
   };
+
+  /**
+   * The hooks caught before the call go oldest first, in transactions of `deleteBatch`, resting as
+   * long as each took (lib/pace.ts), so that catching and the API go on however large the channel
+   * is; the counters stay right after each one. Their queued handler attempts are cancelled first,
+   * so no handler runs for a hook that is being deleted.
+   */
+  async function deleteNow(name: string): Promise<void> {
+    const last = store.newestId(name);
+    if (last !== undefined) {
+      const held = Object.values(require(name).stats).reduce((a, b) => a + b, 0);
+      store.transaction(() => store.cancelQueuedAttempts(name, last, clock.now()));
+      // Ids sort by catch time; the cap ends the loop even if some were stored with a later clock.
+      for (let batches = Math.ceil(held / deleteBatch) + 1; batches > 0; batches--) {
+        const startedAt = performance.now();
+        const n = store.transaction(() =>
+          store.deleteHooks(store.hookKeys(store.oldestIds(name, deleteBatch).filter((id) => id <= last))),
+        );
+        if (n < deleteBatch) break;
+        await restAfter(startedAt);
+      }
+    }
+    const configured = config.channels.find((c) => c.name === name);
+    const guards = configured?.guards ?? config.hooks.default_guards;
+    const kept = store.transaction(() => {
+      const row = store.getChannel(name);
+      const left = row ? Object.values(row.stats).reduce((a, b) => a + b, 0) : 0;
+      if (left === 0 && !configured) {
+        store.deleteChannel(name);
+        return false;
+      }
+      // A configured channel exists from start-up; one that caught hooks meanwhile starts over.
+      store.upsertChannel(name, guards, clock.now());
+      store.setPaused(name, false);
+      return true;
+    });
+    if (kept) states.set(name, { paused: false, guards });
+    else states.delete(name);
+  }
 }
 
 export type ChannelService = ReturnType<typeof createChannelService>;

@@ -1,5 +1,8 @@
 import { expect, test } from "bun:test";
-import { createTestApp } from "../helpers/app";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { AUTH, createTestApp } from "../helpers/app";
 
 type TestApp = ReturnType<typeof createTestApp>;
 
@@ -49,28 +52,66 @@ test("a channel's hooks go in short transactions: catching goes on meanwhile and
   expect(t.db.$client.query("SELECT COUNT(*) AS n FROM events WHERE hook_id NOT IN (SELECT id FROM hooks)").get()).toEqual({ n: 0 });
 });
 
-test("hooks caught into the channel while it is deleted go with it; a hook sent after the call creates it again", async () => {
+test("hooks caught into the channel while it is deleted are kept: they create it again, not paused", async () => {
   const t = createTestApp({}, { channelDeleteBatch: 2 });
-  await catchHooks(t, "big", 10);
-  const [answer, newcomer] = await Promise.all([
-    t.call("DELETE", "/v1/channels/big"),
-    send(t, "big", 99).then((r) => r.json() as Promise<{ id: string }>),
-  ]);
+  const old = await catchHooks(t, "big", 10);
+  await t.call("POST", "/v1/channels/big/pause");
+  await t.call("POST", "/v1/channels/big/resume");
+  await t.call("POST", "/v1/channels/big/pause");
+  const deleted = t.call("DELETE", "/v1/channels/big");
+  await t.call("POST", "/v1/channels/big/resume"); // the call runs for a few turns: senders are let in again
+  const [answer, newcomer] = await Promise.all([deleted, send(t, "big", 99).then((r) => r.json() as Promise<{ id: string }>)]);
   expect(answer.status).toBe(200);
-  expect((await t.call("GET", `/v1/hooks/${newcomer.id}`)).status).toBe(404);
-  expect((await t.call("GET", "/v1/channels/big")).status).toBe(404);
-  expect(countsAndStats(t, "big").total).toBe(0);
-
-  const later = (await send(t, "big").then((r) => r.json())) as { id: string };
-  expect((await t.call("GET", "/v1/channels/big")).json.stats).toEqual({ pending: "1", handled: "0", failed: "0", discarded: "0" });
-  expect((await t.call("GET", `/v1/hooks/${later.id}`)).status).toBe(200);
+  expect((await t.call("GET", `/v1/hooks/${old[9]}`)).status).toBe(404);
+  expect((await t.call("GET", `/v1/hooks/${newcomer.id}`)).json.status).toBe("pending");
+  expect((await t.call("GET", "/v1/channels/big")).json).toEqual({
+    name: "big", paused: false, guards: [], stats: { pending: "1", handled: "0", failed: "0", discarded: "0" },
+  });
+  const after = countsAndStats(t, "big");
+  expect(after.total).toBe(1);
+  expect(after.stats).toEqual(after.counts);
 });
 
-test("two deletes of one channel at once both succeed and leave nothing behind", async () => {
+test("queued handler attempts of the channel's hooks are cancelled when the call starts: no handler runs for them", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "mailroom-delete-"));
+  const calls = join(dir, "calls.txt");
+  writeFileSync(join(dir, "h.ts"), `import { appendFileSync } from "node:fs";\nexport default (hook: { id: string }) => { appendFileSync(${JSON.stringify(calls)}, hook.id + "\\n"); return "ok"; };\n`);
+  writeFileSync(calls, "");
+  try {
+    const t = createTestApp(
+      { handlers: [{ name: "h", kind: "module", path: join(dir, "h.ts") }], channels: [{ name: "handled", handlers: ["h"] }] },
+      { channelDeleteBatch: 5 },
+    );
+    await catchHooks(t, "handled", 40);
+    expect(t.db.$client.query("SELECT COUNT(*) AS n FROM attempts WHERE outcome = 'queued'").get()).toEqual({ n: 40 });
+    let done = false;
+    const deleted = t.call("DELETE", "/v1/channels/handled").then((r) => ((done = true), r.status));
+    // The runner launches due attempts on every turn while the deletion goes on.
+    while (!done) {
+      t.runner.tick();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(await deleted).toBe(200);
+    await Bun.sleep(50);
+    expect(readFileSync(calls, "utf8")).toBe("");
+    expect(t.db.$client.query("SELECT COUNT(*) AS n FROM attempts").get()).toEqual({ n: 0 });
+    // A configured channel comes back at once, empty, and its handler runs for new hooks.
+    expect((await t.call("GET", "/v1/channels/handled")).json.stats.pending).toBe("0");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("two deletes of one channel at once share one deletion; both succeed and leave nothing behind", async () => {
   const t = createTestApp({ channels: [{ name: "conf" }] }, { channelDeleteBatch: 2 });
   await catchHooks(t, "conf", 9);
   const answers = await Promise.all([t.call("DELETE", "/v1/channels/conf"), t.call("DELETE", "/v1/channels/conf")]);
   expect(answers.map((a) => a.status)).toEqual([200, 200]);
+  // The second call joins the first, so that it cannot undo what was done after the first answered.
+  await catchHooks(t, "conf", 3);
+  const first = t.channels.delete("conf");
+  expect(t.channels.delete("conf")).toBe(first);
+  await first;
   // A configured channel is declared again, empty.
   expect((await t.call("GET", "/v1/channels/conf")).json.stats).toEqual({ pending: "0", handled: "0", failed: "0", discarded: "0" });
   expect(countsAndStats(t, "conf").total).toBe(0);
@@ -78,7 +119,7 @@ test("two deletes of one channel at once both succeed and leave nothing behind",
 
 test("deleting a channel that keeps receiving hooks faster than one batch per turn still finishes", async () => {
   const t = createTestApp({}, { channelDeleteBatch: 2 });
-  await catchHooks(t, "busy", 10);
+  const old = await catchHooks(t, "busy", 10);
   let done = false;
   const deleted = t.call("DELETE", "/v1/channels/busy").then((r) => ((done = true), r.status));
   let rounds = 0;
@@ -86,8 +127,26 @@ test("deleting a channel that keeps receiving hooks faster than one batch per tu
   while (!done && rounds++ < 200) await catchHooks(t, "busy", 4);
   expect(await deleted).toBe(200);
   expect(rounds).toBeLessThan(200);
-  // The last round may land after the answer and create the channel again; its counters are right.
+  const left = t.db.$client.query("SELECT id FROM hooks WHERE channel = 'busy'").all() as { id: string }[];
+  expect(left.filter((h) => old.includes(h.id))).toEqual([]);
   const after = countsAndStats(t, "busy");
-  expect(after.total).toBeLessThanOrEqual(4);
-  if (after.total > 0) expect(after.stats).toEqual(after.counts);
+  expect(after.stats).toEqual(after.counts);
 });
+
+test("a deletion that outlasts the connection's idle timeout is still answered on it", async () => {
+  const t = createTestApp({}, { channelDeleteBatch: 1 });
+  await catchHooks(t, "slow", 4);
+  // Each one-hook transaction takes 800 ms here (a cold disk, say), and the rests as long: about 6 s
+  // against an idle timeout of 1 s (which Bun enforces within a few seconds).
+  const deleteHooks = t.store.deleteHooks;
+  t.store.deleteHooks = (keys) => (Bun.sleepSync(800), deleteHooks(keys));
+  const server = t.listen({ idleTimeout: 1 });
+  try {
+    const res = await fetch(`${server.url}/v1/channels/slow`, { method: "DELETE", headers: AUTH });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({});
+  } finally {
+    server.stop();
+  }
+  expect((await t.call("GET", "/v1/channels/slow")).status).toBe(404);
+}, 15_000);
