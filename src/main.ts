@@ -3,6 +3,7 @@
  * The only module with side effects: reads argv, the config and the environment, opens the
  * database, starts the runner and the listener, and stops them on SIGINT/SIGTERM.
  */
+import "./production";
 import { dirname, resolve } from "node:path";
 import { createApp } from "./app";
 import { HELP, VERSION, parseArgs } from "./cli";
