@@ -73,11 +73,23 @@ export function createApp(deps: AppDeps) {
     .onError(({ error, code, request }) => {
       const path = new URL(request.url).pathname;
       if (translate.isTranslatePath(path)) return translate.errorResponse(error, code);
-      return hooksErrorResponse(error, code, log, request);
+      return hooksErrorResponse(error, code, log, request, methodsOf);
     })
     .all("/", ({ request, server }) => catcher.handle(request, server?.requestIP(request)?.address ?? ""), { parse: "none" })
     .use(managementRoutes(deps.apiKeys, { channels, hooks, refusals, runner, db, clock }))
     .use(translate.routes);
+
+  /** The management routes as patterns, built on first use (the app is complete by then). */
+  let routeTable: { pattern: RegExp; method: string }[] | undefined;
+  /** Methods with a management route on this path (GET also allows HEAD). */
+  function methodsOf(path: string): string[] {
+    routeTable ??= app.routes
+      .filter((r) => r.method !== "ALL" && r.path.startsWith("/v1/") && !translate.isTranslatePath(r.path))
+      .map((r) => ({ method: r.method, pattern: new RegExp(`^${r.path.replace(/:[^/]+/g, "[^/]+")}$`) }));
+    const methods = routeTable.filter((r) => r.pattern.test(path)).map((r) => r.method);
+    if (methods.includes("GET")) methods.push("HEAD");
+    return [...new Set(methods)];
+  }
 
   /** Waits until every caught hook is committed and on disk. */
   async function close(): Promise<void> {

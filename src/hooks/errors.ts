@@ -57,7 +57,11 @@ function describeValidation(error: unknown): string {
  * Maps anything thrown on a webhook-service path to its response. Unexpected errors are logged
  * with a request id and answered with a generic 500 that reveals nothing.
  */
-export function hooksErrorResponse(error: unknown, code: string | number, log: Log, request: Request): Response {
+export function hooksErrorResponse(
+  error: unknown, code: string | number, log: Log, request: Request,
+  /** The methods the path has routes for: a path that has some, but not this method, is a 405. */
+  methodsOf: (path: string) => string[] = () => [],
+): Response {
   error = unwrapParseError(error, code);
   if (error instanceof AppError) {
     const headers: Record<string, string> = {};
@@ -71,8 +75,15 @@ export function hooksErrorResponse(error: unknown, code: string | number, log: L
       return errorResponse("invalid_argument", describeValidation(error));
     case "PARSE":
       return errorResponse("invalid_argument", "the request body is not valid JSON");
-    case "NOT_FOUND":
-      return errorResponse("not_found", `no route for ${request.method} ${new URL(request.url).pathname}`);
+    case "NOT_FOUND": {
+      const path = new URL(request.url).pathname;
+      const allowed = methodsOf(path);
+      if (allowed.length > 0) {
+        const allow = allowed.join(", ");
+        return errorResponse("method_not_allowed", `${request.method} is not allowed on ${path}; use ${allow}`, { allow });
+      }
+      return errorResponse("not_found", `no route for ${request.method} ${path}`);
+    }
     case "INVALID_COOKIE_SIGNATURE":
       return errorResponse("invalid_argument", "invalid cookie");
   }

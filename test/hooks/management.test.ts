@@ -239,6 +239,22 @@ describe("hooks: get, delete, transitions, events, stats", () => {
     expect(res.status).toBe(404);
     expect(res.json).toEqual({ code: 5, message: expect.any(String), details: [] });
   });
+
+  test("a method a route does not have answers 405 (code 12) with Allow", async () => {
+    const { t } = await setup();
+    const cases: [string, string, string][] = [
+      ["PUT", "/v1/channels", "GET, HEAD"],
+      ["POST", "/v1/channels/a", "GET, DELETE, HEAD"],
+      ["GET", "/v1/hooks/01aaaaaaaaaaaaaaaaaaaaaaaa/retry", "POST"],
+      ["OPTIONS", "/v1/hooks", "GET, HEAD"],
+    ];
+    for (const [method, path, allow] of cases) {
+      const res = await t.call(method, path);
+      expect({ method, path, status: res.status, allow: res.headers.get("allow"), code: res.json.code }).toEqual({ method, path, status: 405, allow, code: 12 });
+      expect(res.json.message).toContain(`${method} is not allowed on ${path}`);
+    }
+    expect((await t.call("GET", "/v1/channels/a/nothing")).status).toBe(404);
+  });
 });
 
 describe("credentials and bodies (bad input)", () => {
