@@ -23,16 +23,19 @@ export function serve(built: Pick<App, "app" | "catcher">, opts: { host: string;
     // Seconds a connection may stay silent; Bun's default (10) unless a test shortens it.
     ...(opts.idleTimeout === undefined ? {} : { idleTimeout: opts.idleTimeout }),
     development: false,
-    fetch(request, server) {
+    fetch(received, server) {
+      // Without a Host header (HTTP/1.0) or with an invalid one, Bun gives the bare path as the
+      // URL; everything past this point, Elysia's router included, reads an absolute one.
+      const request = received.url.charCodeAt(0) === 47 ? new Request(`http://localhost${received.url}`, received) : received;
       const url = request.url;
       const start = url.indexOf("/", url.indexOf("//") + 2);
       const c = url.charCodeAt(start + 1);
       if (c !== c /* NaN: path is exactly "/" */ || c === 63 /* "?" */) {
-        return catcher.handle(request, server.requestIP(request)?.address ?? "");
+        return catcher.handle(request, server.requestIP(received)?.address ?? "");
       }
       // Deleting a large channel takes seconds: its connection must not be closed as idle
       // meanwhile (Bun's idle timeout also runs while a handler awaits). Other requests keep it.
-      if (request.method === "DELETE") server.timeout(request, 0);
+      if (request.method === "DELETE") server.timeout(received, 0);
       return app.fetch(request);
     },
     error() {

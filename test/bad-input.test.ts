@@ -144,3 +144,46 @@ test("a management query parameter given twice is a 400 naming it, after the cre
   }
   expect((await t.call("GET", "/v1/hooks?status=pending&limit=2")).status).toBe(200);
 });
+
+/** Writes a raw request and resolves with everything the server sent before closing (or 1 s). */
+function rawRequest(port: number, text: string): Promise<string> {
+  const { promise, resolve } = Promise.withResolvers<string>();
+  let out = "";
+  void Bun.connect({
+    hostname: "127.0.0.1",
+    port,
+    socket: {
+      open: (s) => void (s.write(text), setTimeout(() => (s.end(), resolve(out)), 1000)),
+      data: (_s, d) => void (out += d.toString()),
+      close: () => resolve(out),
+    },
+  });
+  return promise;
+}
+
+test("a request without a Host header (HTTP/1.0), or with an invalid one, is served like any other", async () => {
+  const { translateConfig } = await import("./translate/setup");
+  const t = createTestApp({ translate: translateConfig({ maintenance: true }) });
+  const server = t.listen();
+  const port = Number(new URL(server.url).port);
+  const status = (answer: string) => Number(answer.split(" ")[1]);
+  const body = (answer: string) => JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4));
+  try {
+    const noToken = await rawRequest(port, "GET /v1/channels HTTP/1.0\r\n\r\n");
+    expect(status(noToken)).toBe(401);
+    expect(body(noToken).code).toBe(16);
+    const listed = await rawRequest(port, `GET /v1/hooks?limit=abc HTTP/1.0\r\nAuthorization: ${AUTH.authorization}\r\n\r\n`);
+    expect(status(listed)).toBe(400);
+    // The translation gate runs: maintenance answers 503 to these as to any other request.
+    for (const head of ["GET /v1/rates HTTP/1.0\r\n", "GET /api/v1/account HTTP/1.1\r\nHost: a#b\r\n"]) {
+      const answer = await rawRequest(port, `${head}Accept: application/json\r\nConnection: close\r\n\r\n`);
+      expect({ head, status: status(answer) }).toEqual({ head, status: 503 });
+    }
+    const caught = await rawRequest(port, "POST /?channel=old-client HTTP/1.0\r\nContent-Type: application/json\r\nContent-Length: 9\r\n\r\n{\"a\":\"b\"}");
+    expect(status(caught)).toBe(200);
+    const hook = (await t.call("GET", `/v1/hooks/${body(caught).id}`)).json;
+    expect({ channel: hook.channel, ip: hook.ip, body: Buffer.from(hook.body, "base64").toString() }).toEqual({ channel: "old-client", ip: "127.0.0.1", body: '{"a":"b"}' });
+  } finally {
+    server.stop();
+  }
+});
