@@ -24,7 +24,7 @@ const Server = t.Object(
   {
     host: t.String({ default: "127.0.0.1", description: "address to listen on" }),
     port: t.Integer({ minimum: 0, maximum: 65535, default: 8080, description: "port to listen on; 0 picks a free one" }),
-    trust_proxy: t.Boolean({ default: false, description: "take the sender ip from X-Forwarded-For / Forwarded" }),
+    trust_proxy: t.Boolean({ default: false, description: "take the sender ip from the right-most X-Forwarded-For entry (else the last Forwarded for=), which the proxy added" }),
   },
   { ...strict, default: {} },
 );

@@ -158,12 +158,17 @@ function preflight(request: Request): Response {
   });
 }
 
-/** With trust_proxy, the left-most address of X-Forwarded-For, else of Forwarded `for=`. */
+/**
+ * With trust_proxy, the right-most address of X-Forwarded-For, else the last `for=` of Forwarded:
+ * the one the proxy in front of Mailroom added. Entries to its left come from the sender, who can
+ * write anything there (an ip-allow guard judging them could be fooled).
+ */
 export function senderIp(request: Request, socketIp: string, trustProxy: boolean): string {
   if (!trustProxy) return socketIp;
   const xff = request.headers.get("x-forwarded-for");
-  if (xff) return xff.split(",")[0]!.trim() || socketIp;
+  if (xff) return xff.slice(xff.lastIndexOf(",") + 1).trim() || socketIp;
   const fwd = request.headers.get("forwarded");
-  const m = fwd ? /for="?\[?([^\]";,]+)/i.exec(fwd) : null;
+  const all = fwd ? [...fwd.matchAll(/for="?\[?([^\]";,]+)/gi)] : [];
+  const m = all.at(-1);
   return m ? m[1]!.replace(/:\d+$/, (p) => (m[1]!.includes(".") ? "" : p)) : socketIp;
 }

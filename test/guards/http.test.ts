@@ -114,9 +114,10 @@ describe("guards on the catching endpoint", () => {
 
   test("with trust_proxy, ip-allow judges the forwarded sender ip", async () => {
     const behindProxy = createTestApp({ ...config, server: { trust_proxy: true } }, { env: { GH_SECRET: SECRET } });
-    const ok = await behindProxy.call("POST", "/?channel=private", "x", { "x-forwarded-for": "10.1.2.3, 172.16.0.1" });
+    const ok = await behindProxy.call("POST", "/?channel=private", "x", { "x-forwarded-for": "203.0.113.50, 10.1.2.3" });
     expect(ok.status).toBe(200);
-    const refused = await behindProxy.call("POST", "/?channel=private", "x", { "x-forwarded-for": "203.0.113.9" });
+    // A sender outside the range that writes an allowed address in front of its own is still refused.
+    const refused = await behindProxy.call("POST", "/?channel=private", "x", { "x-forwarded-for": "10.1.2.3, 203.0.113.9" });
     expect([refused.status, refused.json.code, refused.json.message]).toEqual([403, 7, 'guard "office": sender ip 203.0.113.9 is not allowed']);
     const [listed] = (await behindProxy.call("GET", "/v1/refusals")).json;
     expect([listed.ip, listed.guard, listed.status]).toEqual(["203.0.113.9", "office", 403]);
