@@ -150,12 +150,23 @@ export function buildConfig(raw: unknown, env: Env = {}, overrides: Overrides = 
   return config;
 }
 
-/** Parses TOML text; a syntax error becomes a ConfigError naming the file. */
+/**
+ * Parses TOML text; a syntax error becomes a ConfigError naming the file. Bun's parser quotes an
+ * unquoted value in its message ("Strings must be quoted: \"...\""), and that value may be a
+ * secret written without quotes: it is replaced by the line it is on.
+ */
 export function parseToml(text: string, file: string): unknown {
   try {
     return Bun.TOML.parse(text);
   } catch (error) {
-    throw new ConfigError([{ path: "", message: `${file}: ${(error as Error).message}` }]);
+    let message = (error as Error).message;
+    const quoted = /"([^"]+)"/.exec(message)?.[1];
+    if (quoted !== undefined) {
+      const at = text.indexOf(quoted);
+      const where = at < 0 ? "the value is not shown" : `the value on line ${text.slice(0, at).split("\n").length} is not shown`;
+      message = message.replace(`"${quoted}"`, `(${where})`);
+    }
+    throw new ConfigError([{ path: "", message: `${file}: ${message}` }]);
   }
 }
 

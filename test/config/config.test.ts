@@ -97,6 +97,18 @@ handlers = []
   test("a TOML syntax error is a config problem, not a crash", () => {
     expect(() => parseToml("[server\nport = ", "bad.toml")).toThrow(ConfigError);
   });
+
+  test("a secret written without quotes is not printed in the syntax error; its line is", () => {
+    let problem = "";
+    try {
+      parseToml('[[guards]]\nname = "gh"\nsecret = abcSECRETxyz\n', "bad.toml");
+    } catch (error) {
+      problem = (error as ConfigError).problems[0]!.message;
+    }
+    expect(problem).toContain("bad.toml");
+    expect(problem).toContain("line 3");
+    expect(problem).not.toContain("abcSECRETxyz");
+  });
 });
 
 describe("units", () => {
