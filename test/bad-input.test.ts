@@ -187,3 +187,30 @@ test("a request without a Host header (HTTP/1.0), or with an invalid one, is ser
     server.stop();
   }
 });
+
+test("guards that judge no body refuse a sender before its body is read; signature guards still see the body", async () => {
+  const t = createTestApp({
+    guards: [
+      { name: "office", kind: "ip-allow", allow: ["10.0.0.0/8"] },
+      { name: "tok", kind: "token", secret: "s3cret-token-value", header: "X-Token" },
+    ],
+    channels: [{ name: "private", guards: ["office"] }, { name: "tokc", guards: ["tok"] }],
+  });
+  const server = t.listen();
+  const port = Number(new URL(server.url).port);
+  const status = (answer: string) => Number(answer.split(" ")[1]);
+  try {
+    // 50,000 bytes declared, 10 sent: the answer comes without the rest.
+    for (const channel of ["private", "tokc"]) {
+      const answer = await rawRequest(port, `POST /?channel=${channel} HTTP/1.1\r\nHost: x\r\nContent-Length: 50000\r\n\r\n0123456789`);
+      expect({ channel, status: status(answer) }).toEqual({ channel, status: channel === "private" ? 403 : 401 });
+    }
+    const ok = await fetch(`${server.url}/?channel=tokc`, { method: "POST", headers: { "x-token": "s3cret-token-value" }, body: "kept" });
+    expect(ok.status).toBe(200);
+    const hook = (await t.call("GET", `/v1/hooks/${((await ok.json()) as { id: string }).id}`)).json;
+    expect(Buffer.from(hook.body, "base64").toString()).toBe("kept");
+  } finally {
+    server.stop();
+  }
+  expect((await t.call("GET", "/v1/refusals")).json.map((r: { guard: string }) => r.guard)).toEqual(["tok", "office"]);
+});

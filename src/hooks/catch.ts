@@ -12,14 +12,15 @@ import { REDACTED, redactQuery } from "./redact";
 import type { BatchWriter } from "./writer";
 
 const CHANNEL_RE = new RegExp(NAME_PATTERN);
+const NO_BODY = new Uint8Array(0);
 const CORS = { "access-control-allow-origin": "*" };
 /** One Headers instance for every 200: cheaper to copy than a plain object is to convert. */
 const okHeaders = new Headers({ "content-type": "application/json", ...CORS });
 
 /**
- * The catching endpoint: one thin step. Resolve the channel, read the exact body bytes within
- * the limit, run the channel's guards, hand the hook to the batched writer and answer 200
- * `{"id"}` once its batch has committed. Nothing is parsed for display here.
+ * The catching endpoint: one thin step. Resolve the channel, run the guards that judge no body,
+ * read the exact body bytes within the limit, run the other guards, hand the hook to the batched
+ * writer and answer 200 `{"id"}` once its batch has committed. Nothing is parsed for display here.
  */
 export function createCatcher(deps: {
   config: Config;
@@ -66,6 +67,13 @@ export function createCatcher(deps: {
     }
     const ip = senderIp(request, socketIp, trustProxy);
 
+    // Guards that judge no body go first, so that a refused sender's body is never read.
+    for (const guard of chain) {
+      if (!guard.beforeBody) continue;
+      const verdict = await guard.check({ method, query, headers: request.headers, body: NO_BODY, ip });
+      if (!verdict.ok) return refuse(guard, channel, ip, method, verdict.status, verdict.reason, verdict.headers);
+    }
+
     let limit = maxBody;
     let limitGuard: Guard | undefined;
     for (const g of chain) if (g.maxBody !== undefined && g.maxBody < limit) (limit = g.maxBody), (limitGuard = g);
@@ -77,6 +85,7 @@ export function createCatcher(deps: {
     if (read === "aborted") return errorResponse("invalid_argument", "the request body could not be read", CORS);
 
     for (const guard of chain) {
+      if (guard.beforeBody) continue;
       const verdict = await guard.check({ method, query, headers: request.headers, body: read, ip });
       if (!verdict.ok) return refuse(guard, channel, ip, method, verdict.status, verdict.reason, verdict.headers);
     }

@@ -30,6 +30,11 @@ export interface Guard {
   /** Headers (lower-case) and query parameters that carry this guard's secret: stored redacted. */
   readonly secretHeaders?: readonly string[];
   readonly secretQuery?: readonly string[];
+  /**
+   * Judges only the method, query, headers and sender ip: the catching endpoint runs it before it
+   * reads the body, so a refused sender cannot make it buffer one (its input's body is then empty).
+   */
+  readonly beforeBody?: boolean;
   check(input: GuardInput): GuardVerdict | Promise<GuardVerdict>;
 }
 
