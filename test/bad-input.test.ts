@@ -3,6 +3,7 @@
  */
 import { expect, test } from "bun:test";
 import { AUTH, createTestApp } from "./helpers/app";
+import { rawExchange, rawJson, rawStatus } from "./helpers/raw";
 
 test("a Host of three characters or fewer routes by the real path (Elysia's standardHostname is off)", async () => {
   const t = createTestApp();
@@ -86,30 +87,6 @@ test("a hook nested thousands of levels deep is kept byte for byte; it reads wit
   }
 });
 
-/** Sends a request head declaring a 2 GB body, and a few bytes of it; resolves with the answer's head and body. */
-function declareHugeBody(port: number, method: string, path: string, headers: Record<string, string> = {}): Promise<string> {
-  const { promise, resolve } = Promise.withResolvers<string>();
-  const head = Object.entries({ host: "localhost", "content-type": "application/json", "content-length": "2000000000", ...headers })
-    .map(([k, v]) => `${k}: ${v}\r\n`)
-    .join("");
-  let out = "";
-  void Bun.connect({
-    hostname: "127.0.0.1",
-    port,
-    socket: {
-      open: (s) => void s.write(`${method} ${path} HTTP/1.1\r\n${head}\r\n{"a":`),
-      data: (s, d) => {
-        out += d.toString();
-        const end = out.indexOf("\r\n\r\n");
-        const length = /content-length: (\d+)/i.exec(out)?.[1];
-        if (end >= 0 && length !== undefined && out.length >= end + 4 + Number(length)) (s.end(), resolve(out));
-      },
-      close: () => resolve(out),
-    },
-  });
-  return promise;
-}
-
 test("a declared body of 2 GB gets each route's documented answer at once, before anything is read", async () => {
   const { translateConfig, basic, CUSTOMER } = await import("./translate/setup");
   const t = createTestApp({ translate: translateConfig({}) });
@@ -125,9 +102,12 @@ test("a declared body of 2 GB gets each route's documented answer at once, befor
       ["POST", "/v1/no-such-route", AUTH, 404],
     ];
     for (const [method, path, headers, status] of cases) {
-      const answer = await declareHugeBody(port, method, path, headers);
-      expect({ path, status: Number(answer.split(" ")[1]) }).toEqual({ path, status });
-      expect(() => JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).not.toThrow();
+      const head = Object.entries({ host: "localhost", "content-type": "application/json", "content-length": "2000000000", ...headers })
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join("");
+      const answer = await rawExchange(port, `${method} ${path} HTTP/1.1\r\n${head}\r\n{"a":`);
+      expect({ path, status: rawStatus(answer) }).toEqual({ path, status });
+      expect(() => rawJson(answer)).not.toThrow();
     }
   } finally {
     server.stop();
@@ -145,41 +125,24 @@ test("a management query parameter given twice is a 400 naming it, after the cre
   expect((await t.call("GET", "/v1/hooks?status=pending&limit=2")).status).toBe(200);
 });
 
-/** Writes a raw request and resolves with everything the server sent before closing (or 1 s). */
-function rawRequest(port: number, text: string): Promise<string> {
-  const { promise, resolve } = Promise.withResolvers<string>();
-  let out = "";
-  void Bun.connect({
-    hostname: "127.0.0.1",
-    port,
-    socket: {
-      open: (s) => void (s.write(text), setTimeout(() => (s.end(), resolve(out)), 1000)),
-      data: (_s, d) => void (out += d.toString()),
-      close: () => resolve(out),
-    },
-  });
-  return promise;
-}
-
 test("a request without a Host header (HTTP/1.0), or with an invalid one, is served like any other", async () => {
   const { translateConfig } = await import("./translate/setup");
   const t = createTestApp({ translate: translateConfig({ maintenance: true }) });
   const server = t.listen();
   const port = Number(new URL(server.url).port);
-  const status = (answer: string) => Number(answer.split(" ")[1]);
-  const body = (answer: string) => JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4));
+  const [status, body] = [rawStatus, rawJson];
   try {
-    const noToken = await rawRequest(port, "GET /v1/channels HTTP/1.0\r\n\r\n");
+    const noToken = await rawExchange(port, "GET /v1/channels HTTP/1.0\r\n\r\n");
     expect(status(noToken)).toBe(401);
     expect(body(noToken).code).toBe(16);
-    const listed = await rawRequest(port, `GET /v1/hooks?limit=abc HTTP/1.0\r\nAuthorization: ${AUTH.authorization}\r\n\r\n`);
+    const listed = await rawExchange(port, `GET /v1/hooks?limit=abc HTTP/1.0\r\nAuthorization: ${AUTH.authorization}\r\n\r\n`);
     expect(status(listed)).toBe(400);
     // The translation gate runs: maintenance answers 503 to these as to any other request.
     for (const head of ["GET /v1/rates HTTP/1.0\r\n", "GET /api/v1/account HTTP/1.1\r\nHost: a#b\r\n"]) {
-      const answer = await rawRequest(port, `${head}Accept: application/json\r\nConnection: close\r\n\r\n`);
+      const answer = await rawExchange(port, `${head}Accept: application/json\r\nConnection: close\r\n\r\n`);
       expect({ head, status: status(answer) }).toEqual({ head, status: 503 });
     }
-    const caught = await rawRequest(port, "POST /?channel=old-client HTTP/1.0\r\nContent-Type: application/json\r\nContent-Length: 9\r\n\r\n{\"a\":\"b\"}");
+    const caught = await rawExchange(port, "POST /?channel=old-client HTTP/1.0\r\nContent-Type: application/json\r\nContent-Length: 9\r\n\r\n{\"a\":\"b\"}");
     expect(status(caught)).toBe(200);
     const hook = (await t.call("GET", `/v1/hooks/${body(caught).id}`)).json;
     expect({ channel: hook.channel, ip: hook.ip, body: Buffer.from(hook.body, "base64").toString() }).toEqual({ channel: "old-client", ip: "127.0.0.1", body: '{"a":"b"}' });
@@ -198,11 +161,11 @@ test("guards that judge no body refuse a sender before its body is read; signatu
   });
   const server = t.listen();
   const port = Number(new URL(server.url).port);
-  const status = (answer: string) => Number(answer.split(" ")[1]);
+  const status = rawStatus;
   try {
     // 50,000 bytes declared, 10 sent: the answer comes without the rest.
     for (const channel of ["private", "tokc"]) {
-      const answer = await rawRequest(port, `POST /?channel=${channel} HTTP/1.1\r\nHost: x\r\nContent-Length: 50000\r\n\r\n0123456789`);
+      const answer = await rawExchange(port, `POST /?channel=${channel} HTTP/1.1\r\nHost: x\r\nContent-Length: 50000\r\n\r\n0123456789`);
       expect({ channel, status: status(answer) }).toEqual({ channel, status: channel === "private" ? 403 : 401 });
     }
     const ok = await fetch(`${server.url}/?channel=tokc`, { method: "POST", headers: { "x-token": "s3cret-token-value" }, body: "kept" });
