@@ -19,6 +19,7 @@ export function createBasicAuthGuard(config: BasicAuthGuardConfig): Guard {
   return {
     name: config.name,
     kind: config.kind,
+    beforeBody: true,
     secretHeaders: ["authorization"],
     check({ headers }) {
       const given = header(headers, "authorization");
@@ -48,6 +49,7 @@ export function createTokenGuard(config: TokenGuardConfig): Guard {
   return {
     name: config.name,
     kind: config.kind,
+    beforeBody: true,
     ...(config.query !== undefined ? { secretQuery: [config.query] } : { secretHeaders: [name] }),
     check({ headers, query }) {
       let token: string | undefined;

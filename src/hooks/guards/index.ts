@@ -37,9 +37,6 @@ const FACTORIES: Record<string, (config: any, deps: Deps) => Guard> = {
   "max-body": (c: Kinds.MaxBodyGuardConfig) => createMaxBodyGuard(c),
 };
 
-/** Kinds that judge no body: they run before it is read. */
-const BEFORE_BODY = new Set(["basic-auth", "token", "ip-allow", "method", "content-type"]);
-
 /**
  * A guard whose check cannot throw: a bug in a check refuses the request (401) instead of
  * answering 500, says nothing about why to the sender, and is logged for the operator.
@@ -67,7 +64,7 @@ function build(configs: Config["guards"], deps: Deps): { guards: Map<string, Gua
     const factory = FACTORIES[config.kind];
     if (!factory) return problems.push({ path: `guards[${i}].kind`, message: `unknown kind "${config.kind}"` });
     try {
-      guards.set(config.name, contained({ ...factory(config, deps), beforeBody: BEFORE_BODY.has(config.kind) }, deps.log));
+      guards.set(config.name, contained(factory(config, deps), deps.log));
     } catch (error) {
       if (!(error instanceof GuardConfigError)) throw error;
       problems.push({ path: `guards[${i}].${error.key}`, message: error.message });

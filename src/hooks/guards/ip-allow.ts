@@ -16,6 +16,7 @@ export function createIpAllowGuard(config: IpAllowGuardConfig): Guard {
   return {
     name: config.name,
     kind: config.kind,
+    beforeBody: true,
     check({ ip }) {
       const address = parseIp(ip);
       const shown = ip.slice(0, 64) || "(unknown)";

@@ -12,6 +12,7 @@ export function createMethodGuard(config: MethodGuardConfig): Guard {
   return {
     name: config.name,
     kind: config.kind,
+    beforeBody: true,
     check({ method }) {
       if (allowed.has(method.toUpperCase())) return PASS;
       return refuse(405, `method ${method.slice(0, 32)} is not allowed (allowed: ${list})`, { allow: list });
@@ -34,6 +35,7 @@ export function createContentTypeGuard(config: ContentTypeGuardConfig): Guard {
   return {
     name: config.name,
     kind: config.kind,
+    beforeBody: true,
     check({ headers }) {
       const type = (headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
       if (type === "") return refuse(415, `no Content-Type was sent (allowed: ${list})`);
