@@ -3,13 +3,22 @@ import { NAME_PATTERN } from "../config/schema";
 import type { Clock } from "../lib/clock";
 import type { Log } from "../lib/log";
 import { parseDuration, parseSize } from "../lib/units";
-import type { ChannelService } from "./channels";
+import type { ChannelService, ChannelState } from "./channels";
 import { errorResponse } from "./errors";
 import type { Guard, Refusals } from "./guards";
 import { LANDING_PAGE } from "./landing";
 import { readBody } from "./read-body";
 import { REDACTED, redactQuery } from "./redact";
 import type { BatchWriter } from "./writer";
+
+type GuardPlan = {
+  beforeBody: Guard[];
+  afterBody: Guard[];
+  limit: number;
+  limitGuard?: Guard;
+  secretHeaders?: string[];
+  secretQuery?: string[];
+};
 
 const CHANNEL_RE = new RegExp(NAME_PATTERN);
 const NO_BODY = new Uint8Array(0);
@@ -56,47 +65,30 @@ export function createCatcher(deps: {
     if (state.paused) {
       return errorResponse("unavailable", `channel "${channel}" is paused`, { "retry-after": retryAfter, ...CORS });
     }
-    const chain: Guard[] = [];
-    for (const name of state.guards) {
-      const guard = guards.get(name);
-      if (!guard) {
-        log.error("channel names a guard that is not configured", { channel, guard: name });
-        return errorResponse("unavailable", `channel "${channel}" is misconfigured; hooks are refused until it is fixed`, CORS);
-      }
-      chain.push(guard);
-    }
+    const plan = planOf(channel, state);
+    if (!plan) return errorResponse("unavailable", `channel "${channel}" is misconfigured; hooks are refused until it is fixed`, CORS);
     const ip = senderIp(request, socketIp, trustProxy);
 
     // Guards that judge no body go first, so that a refused sender's body is never read.
-    for (const guard of chain) {
-      if (!guard.beforeBody) continue;
+    for (const guard of plan.beforeBody) {
       const verdict = await guard.check({ method, query, headers: request.headers, body: NO_BODY, ip });
       if (!verdict.ok) return refuse(guard, channel, ip, method, verdict.status, verdict.reason, verdict.headers);
     }
 
-    let limit = maxBody;
-    let limitGuard: Guard | undefined;
-    for (const g of chain) if (g.maxBody !== undefined && g.maxBody < limit) (limit = g.maxBody), (limitGuard = g);
-    const read = await readBody(request, limit);
+    const read = await readBody(request, plan.limit);
     if (read === "too_large") {
-      if (limitGuard) return refuse(limitGuard, channel, ip, method, 413, `body larger than ${limit} bytes`);
-      return errorResponse("payload_too_large", `body larger than ${limit} bytes`, CORS);
+      const why = `body larger than ${plan.limit} bytes`;
+      return plan.limitGuard ? refuse(plan.limitGuard, channel, ip, method, 413, why) : errorResponse("payload_too_large", why, CORS);
     }
     if (read === "aborted") return errorResponse("invalid_argument", "the request body could not be read", CORS);
 
-    for (const guard of chain) {
-      if (guard.beforeBody) continue;
+    for (const guard of plan.afterBody) {
       const verdict = await guard.check({ method, query, headers: request.headers, body: read, ip });
       if (!verdict.ok) return refuse(guard, channel, ip, method, verdict.status, verdict.reason, verdict.headers);
     }
 
-    let secretHeaders: string[] | undefined;
-    let stored = query;
-    for (const g of chain) {
-      if (g.secretHeaders) (secretHeaders ??= []).push(...g.secretHeaders);
-      if (g.secretQuery) stored = redactQuery(stored, g.secretQuery);
-    }
-    const headers = headersJson(request.headers, secretHeaders);
+    const stored = plan.secretQuery ? redactQuery(query, plan.secretQuery) : query;
+    const headers = headersJson(request.headers, plan.secretHeaders);
     const id = nextId();
     try {
       await writer.write({
@@ -107,6 +99,36 @@ export function createCatcher(deps: {
       return errorResponse("unavailable", "the hook could not be stored; try again", { "retry-after": "1", ...CORS });
     }
     return new Response(`{"id":"${id}"}`, { headers: okHeaders });
+  }
+
+  /**
+   * What a channel's guards ask of each request, worked out once per channel state (the state
+   * object is replaced whenever the channel changes): the guards before and after the body, the
+   * body limit and the guard that set it, and what to redact. Undefined when a guard is missing.
+   */
+  const plans = new WeakMap<ChannelState, GuardPlan | undefined>();
+  function planOf(channel: string, state: ChannelState): GuardPlan | undefined {
+    if (!plans.has(state)) plans.set(state, buildPlan(state.guards));
+    const plan = plans.get(state);
+    if (!plan) log.error("channel names a guard that is not configured", { channel, missing: state.guards.filter((n) => !guards.has(n)) });
+    return plan;
+  }
+
+  function buildPlan(names: readonly string[]): GuardPlan | undefined {
+    if (!names.every((name) => guards.has(name))) return undefined;
+    const chain = names.map((name) => guards.get(name)!);
+    let limitGuard: Guard | undefined;
+    for (const g of chain) if (g.maxBody !== undefined && g.maxBody < (limitGuard?.maxBody ?? maxBody)) limitGuard = g;
+    const secretHeaders = chain.flatMap((g) => g.secretHeaders ?? []);
+    const secretQuery = chain.flatMap((g) => g.secretQuery ?? []);
+    return {
+      beforeBody: chain.filter((g) => g.beforeBody),
+      afterBody: chain.filter((g) => !g.beforeBody),
+      limit: limitGuard?.maxBody ?? maxBody,
+      limitGuard,
+      secretHeaders: secretHeaders.length ? secretHeaders : undefined,
+      secretQuery: secretQuery.length ? secretQuery : undefined,
+    };
   }
 
   function refuse(

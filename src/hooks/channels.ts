@@ -26,6 +26,8 @@ export function createChannelService(deps: {
   /** Deletions in progress, by channel name. */
   const deleting = new Map<string, Promise<void>>();
   const states = new Map<string, ChannelState>();
+  /** The state of a channel not created yet (one object, so what the catching endpoint derives from it is kept). */
+  const unknown: ChannelState = { paused: false, guards: config.hooks.default_guards };
 
   function declareConfigured(): void {
     store.transaction(() => {
@@ -52,11 +54,11 @@ export function createChannelService(deps: {
   return {
     /** Hot path: the channel's state, or the state a channel created by this hook would get. */
     stateOf(name: string): ChannelState {
-      return states.get(name) ?? { paused: false, guards: config.hooks.default_guards };
+      return states.get(name) ?? unknown;
     },
     /** Guards a channel created by its first hook gets; also records it in the map. */
     guardsForNew(name: string): string[] {
-      if (!states.has(name)) states.set(name, { paused: false, guards: config.hooks.default_guards });
+      if (!states.has(name)) states.set(name, unknown);
       return [...states.get(name)!.guards];
     },
     list: () => store.listChannels(),
