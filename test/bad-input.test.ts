@@ -177,3 +177,32 @@ test("guards that judge no body refuse a sender before its body is read; signatu
   }
   expect((await t.call("GET", "/v1/refusals")).json.map((r: { guard: string }) => r.guard)).toEqual(["tok", "office"]);
 });
+
+test("a channel whose stored guards name one the config no longer has refuses hooks with 503, every time", async () => {
+  const { mkdtempSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const dir = mkdtempSync(join(tmpdir(), "mailroom-guards-"));
+  const dbPath = join(dir, "m.db");
+  try {
+    const before = createTestApp(
+      { guards: [{ name: "tok", kind: "token", secret: "s3cret-token-value", header: "X-Token" }], hooks: { default_guards: ["tok"] } },
+      { dbPath },
+    );
+    const first = await before.app.handle(new Request("http://localhost/?channel=old", { method: "POST", headers: { "x-token": "s3cret-token-value" }, body: "{}" }));
+    expect(first.status).toBe(200);
+    before.close();
+
+    const after = createTestApp({}, { dbPath });
+    for (let i = 0; i < 2; i++) {
+      const res = await after.app.handle(new Request("http://localhost/?channel=old", { method: "POST", body: "{}" }));
+      expect(res.status).toBe(503);
+      expect(((await res.json()) as { message: string }).message).toContain("misconfigured");
+    }
+    // Other channels are not affected.
+    expect((await after.app.handle(new Request("http://localhost/?channel=new", { method: "POST", body: "{}" }))).status).toBe(200);
+    after.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
