@@ -41,7 +41,7 @@ async function main(): Promise<number> {
     config.storage.path === ":memory:"
       ? undefined
       : startCheckpointer({
-          sql: db.$client, path: config.storage.path, durability: config.storage.durability, log,
+          sql: db.$client, path: config.storage.path, log,
           threadUrl: new URL("./db/checkpoint-thread.ts", import.meta.url).href,
         });
   // Relative module paths and command cwd resolve against the config file's directory.
@@ -49,7 +49,7 @@ async function main(): Promise<number> {
   const runner = createRunner({ config, db, clock, log, baseDir });
   const { keys, generated } = resolveApiKeys(config, db, clock.now());
   const built = createApp({ config, db, clock, log, runner, apiKeys: keys });
-  const server = serve(built, { host: config.server.host, port: config.server.port, maxBody: config.hooks.max_body });
+  const server = serve(built, { host: config.server.host, port: config.server.port });
   runner.start();
 
   console.log(`  config:   ${source}`);

@@ -1,6 +1,5 @@
 import type { Server } from "bun";
 import type { App } from "./app";
-import { parseSize } from "./lib/units";
 
 /**
  * No ceiling of Bun's own: past it, Bun answers an empty 413 before any route runs, even to a caller
@@ -13,13 +12,12 @@ const SERVER_MAX_BODY = Number.MAX_SAFE_INTEGER;
  * Listens with one fetch function: requests to `/` go straight to the catching endpoint (the
  * hot path skips the router), everything else through Elysia.
  */
-export function serve(built: Pick<App, "app" | "catcher">, opts: { host: string; port: number; maxBody: string | number; idleTimeout?: number }): Server<undefined> {
+export function serve(built: Pick<App, "app" | "catcher">, opts: { host: string; port: number; idleTimeout?: number }): Server<undefined> {
   const { app, catcher } = built;
-  const hooksMax = parseSize(opts.maxBody)!;
   return Bun.serve({
     hostname: opts.host,
     port: opts.port,
-    maxRequestBodySize: Math.max(hooksMax + 1, SERVER_MAX_BODY),
+    maxRequestBodySize: SERVER_MAX_BODY,
     // Seconds a connection may stay silent; Bun's default (10) unless a test shortens it.
     ...(opts.idleTimeout === undefined ? {} : { idleTimeout: opts.idleTimeout }),
     development: false,

@@ -16,7 +16,7 @@ import { Database } from "bun:sqlite";
 declare const self: Worker;
 
 export type ToCheckpointer =
-  | { type: "open"; path: string; durability: "full" | "normal"; busyMs: number; idleMs: number }
+  | { type: "open"; path: string; busyMs: number; idleMs: number }
   | { type: "close" };
 export type FromCheckpointer = { type: "fatal"; error: string } | { type: "closed" };
 
@@ -37,8 +37,8 @@ self.onmessage = (event: MessageEvent<ToCheckpointer>) => {
   }
   try {
     db = new Database(m.path, { create: false, strict: true });
-    db.run(`PRAGMA synchronous = ${m.durability === "full" ? "FULL" : "NORMAL"}`);
-    db.run("PRAGMA busy_timeout = 5000");
+    // A new connection's synchronous = FULL: the checkpoint syncs the WAL before copying it and the
+    // database file after. A PASSIVE checkpoint never waits on a lock, so it needs no busy timeout.
     db.run("PRAGMA wal_autocheckpoint = 0");
   } catch (error) {
     post({ type: "fatal", error: String(error) });

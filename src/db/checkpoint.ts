@@ -22,7 +22,6 @@ export type Checkpointer = { close(): Promise<void> };
 export function startCheckpointer(opts: {
   sql: Database;
   path: string;
-  durability: "full" | "normal";
   threadUrl: string;
   log: Log;
 }): Checkpointer {
@@ -47,7 +46,7 @@ export function startCheckpointer(opts: {
   };
   worker.onerror = (event) => fallBack(event.message);
   sql.run(`PRAGMA wal_autocheckpoint = ${HIGH_MARK_PAGES}`);
-  const open: ToCheckpointer = { type: "open", path: opts.path, durability: opts.durability, busyMs: 5, idleMs: 200 };
+  const open: ToCheckpointer = { type: "open", path: opts.path, busyMs: 5, idleMs: 200 };
   worker.postMessage(open);
 
   return {

@@ -43,7 +43,7 @@ test("the checkpoint thread copies the WAL into the database file, and the WAL s
   const path = join(tempDir("mailroom-ckpt-"), "m.db");
   const db = openDatabase({ path, durability: "full" });
   const { log, errors } = recordingLog();
-  const checkpointer = startCheckpointer({ sql: db.$client, path, durability: "full", threadUrl: THREAD, log });
+  const checkpointer = startCheckpointer({ sql: db.$client, path, threadUrl: THREAD, log });
   // The main connection only checkpoints past a high mark, far above what this test writes.
   expect(autocheckpoint(db)).toBe(HIGH_MARK_PAGES);
   expect(HIGH_MARK_PAGES * 4096).toBeGreaterThan(20_000_000);
@@ -69,7 +69,7 @@ test("if the checkpoint thread cannot start, the main connection checkpoints by 
   const db = openDatabase({ path, durability: "normal" });
   const { log, errors } = recordingLog();
   const missing = new URL("./no-such-thread.ts", import.meta.url).href;
-  const checkpointer = startCheckpointer({ sql: db.$client, path, durability: "normal", threadUrl: missing, log });
+  const checkpointer = startCheckpointer({ sql: db.$client, path, threadUrl: missing, log });
   const deadline = Date.now() + 5000;
   while (autocheckpoint(db) !== 1000 && Date.now() < deadline) await Bun.sleep(10);
   expect(autocheckpoint(db)).toBe(1000);

@@ -45,7 +45,7 @@ export function createTestApp(raw: Record<string, any> = {}, opts: { env?: Recor
 
   /** Starts a real listener on 127.0.0.1, port 0, for tests that need sockets (sender ip, streaming). */
   function listen(listenOpts: { idleTimeout?: number } = {}) {
-    const server = serve(built, { host: "127.0.0.1", port: 0, maxBody: config.hooks.max_body, ...listenOpts });
+    const server = serve(built, { host: "127.0.0.1", port: 0, ...listenOpts });
     return { url: `http://127.0.0.1:${server.port}`, stop: () => server.stop(true) };
   }
 

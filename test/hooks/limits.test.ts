@@ -8,7 +8,7 @@ import { createTestApp } from "../helpers/app";
  */
 const t = createTestApp({ hooks: { max_body: "64KB" } });
 let server: ReturnType<typeof serve>;
-beforeAll(() => void (server = serve(t, { host: "127.0.0.1", port: 0, maxBody: t.config.hooks.max_body })));
+beforeAll(() => void (server = serve(t, { host: "127.0.0.1", port: 0 })));
 afterAll(() => server.stop(true));
 
 type Conn = { write(text: string | Uint8Array): void; close(): void; response: Promise<string>; closed: Promise<void> };
