@@ -65,7 +65,7 @@ export function createApp(deps: AppDeps) {
 
   const translate = createTranslate({ config, db, clock, log });
   if (translate.worker) runner.addWorker(translate.worker);
-  runner.addWorker(createRetention({ config, db, log }));
+  runner.addWorker(createRetention({ config, store, log }));
 
   // standardHostname off: Elysia would otherwise skip 11 characters of the URL to find the path, which a
   // Host of three characters or fewer ("x", "api") defeats: requests were routed by a shifted path.

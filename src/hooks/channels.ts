@@ -2,7 +2,7 @@ import type { Config } from "../config/schema";
 import type { Clock } from "../lib/clock";
 import { notFound } from "../lib/errors";
 import { restAfter } from "../lib/pace";
-import type { ChannelRow, HookStore } from "./store";
+import { heldBy, type ChannelRow, type HookStore } from "./store";
 
 /**
  * Channels: the stored rows plus an in-memory map of name -> {paused, guards} that the
@@ -74,8 +74,8 @@ export function createChannelService(deps: {
     delete(name: string): Promise<void> {
       const running = deleting.get(name);
       if (running) return running;
-      require(name);
-      const done = deleteNow(name).finally(() => deleting.delete(name));
+      const held = heldBy(require(name).stats);
+      const done = deleteNow(name, held).finally(() => deleting.delete(name));
       deleting.set(name, done);
       return done;
     },
@@ -87,16 +87,15 @@ export function createChannelService(deps: {
    * is; the counters stay right after each one. Their queued handler attempts are cancelled first,
    * so no handler runs for a hook that is being deleted.
    */
-  async function deleteNow(name: string): Promise<void> {
+  async function deleteNow(name: string, held: number): Promise<void> {
     const last = store.newestId(name);
     if (last !== undefined) {
-      const held = Object.values(require(name).stats).reduce((a, b) => a + b, 0);
       store.transaction(() => store.cancelQueuedAttempts(name, last, clock.now()));
       // Ids sort by catch time; the cap ends the loop even if some were stored with a later clock.
       for (let batches = Math.ceil(held / deleteBatch) + 1; batches > 0; batches--) {
         const startedAt = performance.now();
         const n = store.transaction(() =>
-          store.deleteHooks(store.hookKeys(store.oldestIds(name, deleteBatch).filter((id) => id <= last))),
+          store.deleteHooks(store.oldestKeys(name, deleteBatch).filter((k) => k.id <= last)),
         );
         if (n < deleteBatch) break;
         await restAfter(startedAt);
@@ -106,8 +105,7 @@ export function createChannelService(deps: {
     const guards = configured?.guards ?? config.hooks.default_guards;
     const kept = store.transaction(() => {
       const row = store.getChannel(name);
-      const left = row ? Object.values(row.stats).reduce((a, b) => a + b, 0) : 0;
-      if (left === 0 && !configured) {
+      if ((row ? heldBy(row.stats) : 0) === 0 && !configured) {
         store.deleteChannel(name);
         return false;
       }

@@ -1,12 +1,10 @@
 import type { Config } from "../config/schema";
-import type { Db } from "../db/open";
-import { statementCache } from "../db/statements";
 import type { Log } from "../lib/log";
 import { parseDuration } from "../lib/units";
 import { ulidFloor } from "../lib/ids";
 import { restAfter } from "../lib/pace";
 import type { Worker } from "../runner/types";
-import { createHookStore, type HookKey } from "./store";
+import type { HookKey, HookStore } from "./store";
 
 /** Hooks deleted per transaction: short enough that the catching endpoint never waits long for the lock. */
 export const RETENTION_BATCH = 500;
@@ -27,38 +25,25 @@ export const RETENTION_CHECK_MS = 10_000;
  */
 export function createRetention(deps: {
   config: Config;
-  db: Db;
+  store: HookStore;
   log: Log;
   /** Tests shrink these to see batching and yielding with few hooks. */
   batchSize?: number;
   batchesPerTick?: number;
 }): Worker {
-  const { config, log } = deps;
+  const { config, store, log } = deps;
   const batchSize = deps.batchSize ?? RETENTION_BATCH;
   const batchesPerTick = deps.batchesPerTick ?? BATCHES_PER_TICK;
-  const sql = deps.db.$client;
-  const q = statementCache(sql);
-  const store = createHookStore(deps.db);
   const maxAge = config.hooks.retention === undefined ? undefined : parseDuration(config.hooks.retention);
   const maxPerChannel = config.hooks.max_hooks_per_channel;
   let nextCheck = 0;
 
-  /**
-   * Oldest first, served by the primary key: a hook id is a ULID whose first ten characters
-   * encode the time it was caught, so "caught before cutoff" is "id below the cutoff's ULID".
-   */
-  const tooOld = (cutoff: number) =>
-    q(`SELECT id, channel, status FROM hooks WHERE id < ? ORDER BY id LIMIT ?`).all(ulidFloor(cutoff), batchSize) as HookKey[];
+  /** A hook id is a ULID that starts with its catch time: "caught before cutoff" is "id below its ULID". */
+  const tooOld = (cutoff: number) => store.keysBelow(ulidFloor(cutoff), batchSize);
 
   /** Oldest first, merged from the channel's ranges of the (channel, status, id) index. */
-  const oldestOf = (channel: string, n: number) => store.hookKeys(store.oldestIds(channel, Math.min(n, batchSize)));
+  const oldestOf = (channel: string, n: number) => store.oldestKeys(channel, Math.min(n, batchSize));
 
-  /** Channels holding more than the maximum, with how many hooks are over, from the counters. */
-  const overfull = (max: number) =>
-    q(`SELECT name, pending + handled + failed + discarded - ? AS over FROM channels WHERE pending + handled + failed + discarded > ?`).all(
-      max,
-      max,
-    ) as { name: string; over: number }[];
 
   /** One transaction; selecting inside it means a hook changed meanwhile is counted by its current status. */
   const deleteBatch = (select: () => HookKey[]): number => store.transaction(() => store.deleteHooks(select()));
@@ -81,7 +66,7 @@ export function createRetention(deps: {
     };
     if (maxAge !== undefined && (await run(() => tooOld(now - maxAge)))) return { deleted, more: true };
     if (maxPerChannel !== undefined) {
-      for (const { name, over } of overfull(maxPerChannel)) {
+      for (const { name, over } of store.overfull(maxPerChannel)) {
         let left = over;
         const more = await run(() => {
           const victims = oldestOf(name, left);

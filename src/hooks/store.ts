@@ -48,29 +48,35 @@ const HOOK_COLUMNS = "id, channel, status, method, query, headers, body, ip, cre
 export const HOOK_STATUSES: readonly HookStatus[] = ["pending", "handled", "failed", "discarded"];
 
 /**
- * Ids of one channel, newest ("desc") or oldest ("asc") first, strictly beyond `after`, at most
- * `limit`. Hooks carry one secondary index, (channel, status, id), which keeps catching cheap; a
- * channel's hooks of any status are the merge of one index range per status (four seeks).
+ * Keys of one channel's hooks, newest ("desc") or oldest ("asc") first, strictly beyond `after`, at
+ * most `limit`. Hooks carry one secondary index, (channel, status, id), which keeps catching cheap;
+ * a channel's hooks of any status are the merge of one index range per status (four seeks), and
+ * each range says the status of what it holds.
  */
-export function channelIds(
+function channelKeys(
   q: (text: string) => Statement, channel: string, order: "asc" | "desc", limit: number, after?: string,
   statuses: readonly HookStatus[] = HOOK_STATUSES,
-): string[] {
-  const ids: string[] = [];
+): HookKey[] {
+  const keys: HookKey[] = [];
   const text = `SELECT id FROM hooks WHERE channel = ? AND status = ?${after === undefined ? "" : ` AND id ${order === "desc" ? "<" : ">"} ?`}
     ORDER BY id ${order} LIMIT ?`;
   for (const status of statuses) {
     const args = after === undefined ? [channel, status, limit] : [channel, status, after, limit];
-    for (const r of q(text).values(...args)) ids.push(r[0] as string);
+    for (const r of q(text).values(...args)) keys.push({ id: r[0] as string, channel, status });
   }
-  return firstOf(ids, order, limit);
+  return firstOf(keys, order, limit);
 }
 
-/** The first `limit` of `ids` in the given order. */
-function firstOf(ids: string[], order: "asc" | "desc", limit: number): string[] {
-  ids.sort();
-  if (order === "desc") ids.reverse();
-  return ids.length > limit ? ids.slice(0, limit) : ids;
+/** The first `limit` of `keys` in the given order of their ids. */
+function firstOf(keys: HookKey[], order: "asc" | "desc", limit: number): HookKey[] {
+  keys.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  if (order === "desc") keys.reverse();
+  return keys.length > limit ? keys.slice(0, limit) : keys;
+}
+
+/** How many hooks a channel holds, from its counters. */
+export function heldBy(stats: Record<HookStatus, number>): number {
+  return stats.pending + stats.handled + stats.failed + stats.discarded;
 }
 
 function toRaw(r: HookRecord): RawHook {
@@ -150,12 +156,13 @@ export function createHookStore(db: Db) {
         const text = `SELECT ${HOOK_COLUMNS} FROM hooks ${where.length ? "WHERE " + where.join(" AND ") : ""} ORDER BY id DESC LIMIT ?`;
         return (q(text).all(...args, limit) as HookRecord[]).map(toRaw);
       }
-      let ids: string[];
-      if (channel !== undefined) ids = channelIds(q, channel, "desc", limit, after);
+      let keys: HookKey[];
+      if (channel !== undefined) keys = channelKeys(q, channel, "desc", limit, after);
       else {
         const names = q(`SELECT name FROM channels WHERE ${status} > 0`).values() as [string][];
-        ids = firstOf(names.flatMap(([name]) => channelIds(q, name, "desc", limit, after, [status!])), "desc", limit);
+        keys = firstOf(names.flatMap(([name]) => channelKeys(q, name, "desc", limit, after, [status!])), "desc", limit);
       }
+      const ids = keys.map((k) => k.id);
       if (ids.length === 0) return [];
       const rows = q(`SELECT ${HOOK_COLUMNS} FROM hooks WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id DESC`).all(
         JSON.stringify(ids),
@@ -188,21 +195,26 @@ export function createHookStore(db: Db) {
       );
     },
 
-    /** Ids of a channel's hooks, oldest first, at most `limit`. */
-    oldestIds(channel: string, limit: number): string[] {
-      return channelIds(q, channel, "asc", limit);
+    /** Keys of a channel's hooks, oldest first, at most `limit`. */
+    oldestKeys(channel: string, limit: number): HookKey[] {
+      return channelKeys(q, channel, "asc", limit);
+    },
+
+    /** Keys of the oldest hooks of all channels with ids below `id`, oldest first (the primary key's range). */
+    keysBelow(id: string, limit: number): HookKey[] {
+      return q(`SELECT id, channel, status FROM hooks WHERE id < ? ORDER BY id LIMIT ?`).all(id, limit) as HookKey[];
+    },
+
+    /** Channels holding more than `max` hooks, with how many are over, from the counters. */
+    overfull(max: number): { name: string; over: number }[] {
+      return q(
+        `SELECT name, pending + handled + failed + discarded - ? AS over FROM channels WHERE pending + handled + failed + discarded > ?`,
+      ).all(max, max) as { name: string; over: number }[];
     },
 
     /** The id of a channel's newest hook. */
     newestId(channel: string): string | undefined {
-      return channelIds(q, channel, "desc", 1)[0];
-    },
-
-    /** The keys of these hooks, oldest first; ids not (or no longer) stored are left out. */
-    hookKeys(ids: readonly string[]): HookKey[] {
-      return q(`SELECT id, channel, status FROM hooks WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`).all(
-        JSON.stringify(ids),
-      ) as HookKey[];
+      return channelKeys(q, channel, "desc", 1)[0]?.id;
     },
 
     /**

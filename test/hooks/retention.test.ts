@@ -75,7 +75,7 @@ test("max_hooks_per_channel keeps each channel's newest hooks and moves every co
 
 test("a sweep larger than one tick's budget yields, goes on at the next tick, and catching goes on meanwhile", async () => {
   const t = createTestApp({ hooks: { max_hooks_per_channel: 5 } });
-  const worker = createRetention({ config: t.config, db: t.db, log: silentLog, batchSize: 3, batchesPerTick: 2 });
+  const worker = createRetention({ config: t.config, store: t.store, log: silentLog, batchSize: 3, batchesPerTick: 2 });
   const ids = await catchHooks(t, "busy", 20);
   const now = t.clock.now();
 
@@ -92,7 +92,7 @@ test("a sweep larger than one tick's budget yields, goes on at the next tick, an
 
 test("with nothing to delete a tick is cheap: the store is checked at most every RETENTION_CHECK_MS", async () => {
   const t = createTestApp({ hooks: { retention: "1h" } });
-  const worker = createRetention({ config: t.config, db: t.db, log: silentLog });
+  const worker = createRetention({ config: t.config, store: t.store, log: silentLog });
   const now = t.clock.now();
   expect(await worker.tick(now)).toBe(now + RETENTION_CHECK_MS);
   await catchHooks(t, "late", 1);
@@ -102,7 +102,7 @@ test("with nothing to delete a tick is cheap: the store is checked at most every
   expect(await worker.tick(t.clock.now())).toBe(t.clock.now() + RETENTION_CHECK_MS);
   expect(await storedIds(t, "late")).toEqual([]);
 
-  const unconfigured = createRetention({ config: createTestApp().config, db: t.db, log: silentLog });
+  const unconfigured = createRetention({ config: createTestApp().config, store: t.store, log: silentLog });
   expect(await unconfigured.tick(now)).toBeNull();
 });
 
@@ -122,7 +122,7 @@ test("ulidFloor sorts below every id caught before it and not above one caught a
 
 test("retention by age deletes in batches too: a tick stops at its budget and asks to run again at once", async () => {
   const t = createTestApp({ hooks: { retention: "1h" } });
-  const worker = createRetention({ config: t.config, db: t.db, log: silentLog, batchSize: 3, batchesPerTick: 2 });
+  const worker = createRetention({ config: t.config, store: t.store, log: silentLog, batchSize: 3, batchesPerTick: 2 });
   await catchHooks(t, "old", 20);
   t.clock.advance(3_600_001);
   const now = t.clock.now();
@@ -135,7 +135,7 @@ test("retention by age deletes in batches too: a tick stops at its budget and as
 
 test("a sweep yields between its transactions: a hook sent during it is answered before the sweep ends", async () => {
   const t = createTestApp({ hooks: { max_hooks_per_channel: 1 } });
-  const worker = createRetention({ config: t.config, db: t.db, log: silentLog, batchSize: 1, batchesPerTick: 15 });
+  const worker = createRetention({ config: t.config, store: t.store, log: silentLog, batchSize: 1, batchesPerTick: 15 });
   await catchHooks(t, "full", 20);
   const order: string[] = [];
   const sweep = worker.tick(t.clock.now()).then(() => order.push("sweep ended"));
