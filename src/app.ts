@@ -54,8 +54,9 @@ export function createApp(deps: AppDeps) {
         store.insertHooks(batch, channels.guardsForNew);
         return runner.queueCaught(batch);
       });
-      // Only hooks with handlers give the runner new work; retention and the simulator poll on their own.
-      if (queued) runner.notify();
+      // Only hooks with handlers give the runner new work (retention and the simulator poll on
+      // their own), and only once the batch is durable: no handler sees a hook a crash could lose.
+      return queued ? () => runner.notify() : undefined;
     },
     durable: walSync ? () => walSync.sync() : undefined,
   });

@@ -18,8 +18,11 @@ type Entry = { hook: NewHook; resolve: () => void; reject: (e: unknown) => void 
 
 export function createBatchWriter(opts: {
   batchMax: number;
-  /** Stores one batch in a single transaction; throws to fail the whole batch. */
-  commit(batch: NewHook[]): void;
+  /**
+   * Stores one batch in a single transaction; throws to fail the whole batch. What it returns is
+   * called once the batch is durable, just before its senders are answered.
+   */
+  commit(batch: NewHook[]): (() => void) | void;
   /** Resolves once what commit() wrote is on disk; rejects to fail the batch. */
   durable?(): Promise<void>;
 }): BatchWriter {
@@ -51,22 +54,24 @@ export function createBatchWriter(opts: {
     while (queue.length > 0) {
       const batch = take();
       const hooks = batch.map((b) => b.hook);
+      let then: (() => void) | void;
       try {
-        opts.commit(hooks);
+        then = opts.commit(hooks);
       } catch (error) {
         for (const b of batch) b.reject(error);
         continue;
       }
+      const settle = () => {
+        then?.();
+        for (const b of batch) b.resolve();
+      };
       const ready = opts.durable?.();
       if (!ready) {
-        for (const b of batch) b.resolve();
+        settle();
         continue;
       }
       syncing++;
-      ready.then(
-        () => batch.forEach((b) => b.resolve()),
-        (error) => batch.forEach((b) => b.reject(error)),
-      ).finally(() => {
+      ready.then(settle, (error) => batch.forEach((b) => b.reject(error))).finally(() => {
         syncing--;
         wakeIdle();
       });

@@ -62,3 +62,23 @@ test("a burst of hooks is one batch: one counter update per channel, and prepare
   expect((await t.call("GET", "/v1/channels/a")).json.stats.pending).toBe("51");
   t.close();
 });
+
+test('durability "full": the runner hears of a hook with handlers only once its batch is on disk', async () => {
+  const releases: (() => void)[] = [];
+  const syncWal = () => new Promise<void>((resolve) => releases.push(resolve));
+  const t = createTestApp(
+    { storage: { durability: "full" }, handlers: [{ name: "fw", kind: "forward", url: "http://127.0.0.1:9/" }], channels: [{ name: "shop", handlers: ["fw"] }] },
+    { dbPath: join(tempDir("mailroom-dur-"), "m.db"), syncWal },
+  );
+  let notified = 0;
+  t.runner.notify = () => void notified++;
+  const res = post(t, "shop", '{"n":1}');
+  for (let i = 0; i < 20 && releases.length === 0; i++) await Bun.sleep(5);
+  await Bun.sleep(30);
+  // Committed with its queued attempt, but not synced: no handler may run on it yet.
+  expect(notified).toBe(0);
+  releases[0]!();
+  expect((await res).status).toBe(200);
+  expect(notified).toBe(1);
+  t.close();
+});
