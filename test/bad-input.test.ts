@@ -178,7 +178,7 @@ test("guards that judge no body refuse a sender before its body is read; signatu
   expect((await t.call("GET", "/v1/refusals")).json.map((r: { guard: string }) => r.guard)).toEqual(["tok", "office"]);
 });
 
-test("a channel whose stored guards name one the config no longer has refuses hooks with 503, every time", async () => {
+test("a channel whose stored guards name one the config no longer has refuses hooks with 503, every time, logged once", async () => {
   const { mkdtempSync, rmSync } = await import("node:fs");
   const { tmpdir } = await import("node:os");
   const { join } = await import("node:path");
@@ -193,12 +193,16 @@ test("a channel whose stored guards name one the config no longer has refuses ho
     expect(first.status).toBe(200);
     before.close();
 
-    const after = createTestApp({}, { dbPath });
-    for (let i = 0; i < 2; i++) {
+    const logged: string[] = [];
+    const log = { info() {}, warn() {}, error: (message: string) => void logged.push(message) };
+    const after = createTestApp({}, { dbPath, log });
+    for (let i = 0; i < 3; i++) {
       const res = await after.app.handle(new Request("http://localhost/?channel=old", { method: "POST", body: "{}" }));
       expect(res.status).toBe(503);
       expect(((await res.json()) as { message: string }).message).toContain("misconfigured");
     }
+    // The operator hears of it once, not once per request a sender makes.
+    expect(logged).toEqual(["channel names a guard that is not configured"]);
     // Other channels are not affected.
     expect((await after.app.handle(new Request("http://localhost/?channel=new", { method: "POST", body: "{}" }))).status).toBe(200);
     after.close();

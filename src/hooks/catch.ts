@@ -108,9 +108,11 @@ export function createCatcher(deps: {
    */
   const plans = new WeakMap<ChannelState, GuardPlan | undefined>();
   function planOf(channel: string, state: ChannelState): GuardPlan | undefined {
-    if (!plans.has(state)) plans.set(state, buildPlan(state.guards));
-    const plan = plans.get(state);
+    if (plans.has(state)) return plans.get(state);
+    const plan = buildPlan(state.guards);
+    // Once per channel state: a sender must not be able to flood the log.
     if (!plan) log.error("channel names a guard that is not configured", { channel, missing: state.guards.filter((n) => !guards.has(n)) });
+    plans.set(state, plan);
     return plan;
   }
 
