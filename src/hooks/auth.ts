@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import type { Config } from "../config/schema";
 import type { Db } from "../db/open";
 import { AppError, invalid } from "../lib/errors";
-import { MAX_JSON_DEPTH, nestsDeeperThan } from "../lib/json";
+import { BODY_PROBLEM, parseJsonBytes } from "../lib/json";
 import { readBody } from "./read-body";
 import { randomToken, sha256Hex, tokenMatchesHash } from "../lib/secrets";
 import { apiKeys } from "../db/schema";
@@ -64,18 +64,9 @@ async function parseBody(request: Request): Promise<unknown> {
   if (type !== "" && type !== "application/json") {
     throw new AppError("unsupported_media_type", "send the body as JSON (Content-Type: application/json)");
   }
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(read);
-  } catch {
-    throw invalid("the request body is not valid JSON");
-  }
-  if (nestsDeeperThan(text)) throw invalid(`the request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`);
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw invalid("the request body is not valid JSON");
-  }
+  const parsed = parseJsonBytes(read);
+  if (!parsed.ok) throw invalid(BODY_PROBLEM[parsed.why]);
+  return parsed.value;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { nestsDeeperThan } from "../lib/json";
+import { parseJsonBytes } from "../lib/json";
 import { mediaType } from "./model";
 
 /**
@@ -11,10 +11,9 @@ export async function decodePayload(headers: Record<string, string>, body: Uint8
   const type = mediaType(headers);
   try {
     if (type === "application/json" || type.endsWith("+json")) {
-      const text = new TextDecoder("utf-8", { fatal: true }).decode(body);
-      // The body is kept as sent either way; only a payload this deep is not shown decoded.
-      if (nestsDeeperThan(text)) return null;
-      const value = JSON.parse(text);
+      // The body is kept as sent either way; a payload too deep to show decoded is null.
+      const parsed = parseJsonBytes(body);
+      const value = (parsed.ok ? parsed.value : null) as Record<string, unknown> | null;
       return value !== null && typeof value === "object" && !Array.isArray(value) ? value : null;
     }
     if (type === "application/x-www-form-urlencoded") {

@@ -25,3 +25,28 @@ export function nestsDeeperThan(text: string, limit: number = MAX_JSON_DEPTH): b
   }
   return false;
 }
+
+/** Why a body has no JSON value: not UTF-8 or not JSON, or nested deeper than MAX_JSON_DEPTH. */
+export type JsonProblem = "not_json" | "too_deep";
+
+/** What to tell a client whose request body had a JsonProblem. */
+export const BODY_PROBLEM: Record<JsonProblem, string> = {
+  not_json: "the request body is not valid JSON",
+  too_deep: `the request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`,
+};
+
+/** The JSON value of UTF-8 bytes, refused before parsing when it nests deeper than MAX_JSON_DEPTH. */
+export function parseJsonBytes(bytes: Uint8Array): { ok: true; value: unknown } | { ok: false; why: JsonProblem } {
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return { ok: false, why: "not_json" };
+  }
+  if (nestsDeeperThan(text)) return { ok: false, why: "too_deep" };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false, why: "not_json" };
+  }
+}

@@ -1,6 +1,6 @@
 import type { TranslateConfig } from "../config/translate";
 import type { Clock } from "../lib/clock";
-import { MAX_JSON_DEPTH, nestsDeeperThan } from "../lib/json";
+import { BODY_PROBLEM, parseJsonBytes } from "../lib/json";
 import { parseDuration, parseSize } from "../lib/units";
 import { acceptsJson } from "./accept";
 import type { Principal } from "./auth";
@@ -90,18 +90,9 @@ export function createGate({ config, keyring, clock }: { config: TranslateConfig
       if (bytes === "too_large") throw tooLarge();
       if (bytes === "aborted") throw bad("INVALID_JSON", "the request body could not be read");
       if (bytes.length === 0) return null;
-      let text: string;
-      try {
-        text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-      } catch {
-        throw bad("INVALID_JSON", "the request body is not valid JSON");
-      }
-      if (nestsDeeperThan(text)) throw bad("INVALID_JSON", `the request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`);
-      try {
-        return JSON.parse(text);
-      } catch {
-        throw bad("INVALID_JSON", "the request body is not valid JSON");
-      }
+      const parsed = parseJsonBytes(bytes);
+      if (!parsed.ok) throw bad("INVALID_JSON", BODY_PROBLEM[parsed.why]);
+      return parsed.value;
     },
   };
 }
