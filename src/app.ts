@@ -38,7 +38,7 @@ export type AppDeps = {
 export function createApp(deps: AppDeps) {
   const { config, db, clock, log, runner } = deps;
   const store = createHookStore(db);
-  const channels = createChannelService({ config, store, clock, deleteBatch: deps.channelDeleteBatch });
+  const channels = createChannelService({ config, store, clock, runner, deleteBatch: deps.channelDeleteBatch });
   const hooks = createHookService({ store, clock, runner });
   runner.bind(hooks.outcomes, { raw: hooks.raw });
 

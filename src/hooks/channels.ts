@@ -2,6 +2,7 @@ import type { Config } from "../config/schema";
 import type { Clock } from "../lib/clock";
 import { notFound } from "../lib/errors";
 import { restAfter } from "../lib/pace";
+import type { HookRunner } from "../runner/types";
 import { heldBy, type ChannelRow, type HookStore } from "./store";
 
 /**
@@ -18,10 +19,11 @@ export function createChannelService(deps: {
   config: Config;
   store: HookStore;
   clock: Clock;
+  runner: Pick<HookRunner, "cancelChannel">;
   /** Tests shrink it to see the batches with few hooks. */
   deleteBatch?: number;
 }) {
-  const { config, store, clock } = deps;
+  const { config, store, clock, runner } = deps;
   const deleteBatch = Math.max(1, deps.deleteBatch ?? CHANNEL_DELETE_BATCH);
   /** Deletions in progress, by channel name. */
   const deleting = new Map<string, Promise<void>>();
@@ -90,7 +92,7 @@ export function createChannelService(deps: {
   async function deleteNow(name: string, held: number): Promise<void> {
     const last = store.newestId(name);
     if (last !== undefined) {
-      store.transaction(() => store.cancelQueuedAttempts(name, last, clock.now()));
+      store.transaction(() => runner.cancelChannel(name, last));
       // Ids sort by catch time; the cap ends the loop even if some were stored with a later clock.
       for (let batches = Math.ceil(held / deleteBatch) + 1; batches > 0; batches--) {
         const startedAt = performance.now();

@@ -236,17 +236,6 @@ export function createHookStore(db: Db) {
       return keys.length;
     },
 
-    /**
-     * In transaction: cancels the queued handler attempts of the channel's hooks up to `upTo`. It
-     * walks the queued attempts (few) and looks each one's hook up by id.
-     */
-    cancelQueuedAttempts(channel: string, upTo: string, now: number): void {
-      q(
-        `UPDATE attempts SET outcome = 'cancelled', finished_at = ?
-         WHERE outcome = 'queued' AND hook_id <= ? AND (SELECT channel FROM hooks WHERE id = attempts.hook_id) = ?`,
-      ).run(now, upTo, channel);
-    },
-
     /** In transaction: deletes the hook and its events; false when it did not exist. */
     deleteHook(hook: RawHook): void {
       q("DELETE FROM hooks WHERE id = ?").run(hook.id);

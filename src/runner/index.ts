@@ -116,6 +116,9 @@ export function createRunner(deps: RunnerDeps): Runner {
     cancel(hookId) {
       queue.cancel(hookId, clock.now());
     },
+    cancelChannel(channel, upTo) {
+      queue.cancelChannel(channel, upTo, clock.now());
+    },
     hasHandlers: (channel) => (channelHandlers.get(channel)?.length ?? 0) > 0,
     notify() {
       workers.wakeAll();

@@ -66,6 +66,17 @@ export function createAttemptQueue(db: Db) {
       q(`UPDATE attempts SET outcome = 'cancelled', finished_at = ? WHERE hook_id = ? AND outcome = 'queued'`).run(now, hookId);
     },
 
+    /**
+     * In transaction: cancels the queued attempts of the channel's hooks up to `upTo` (a channel
+     * being deleted). It walks the queued attempts (few) and looks each one's hook up by id.
+     */
+    cancelChannel(channel: string, upTo: string, now: number): void {
+      q(
+        `UPDATE attempts SET outcome = 'cancelled', finished_at = ?
+         WHERE outcome = 'queued' AND hook_id <= ? AND (SELECT channel FROM hooks WHERE id = attempts.hook_id) = ?`,
+      ).run(now, upTo, channel);
+    },
+
     /** Queued attempts of one handler due at `now`, oldest due first. */
     due(handler: string, now: number, limit: number): AttemptRow[] {
       return q(

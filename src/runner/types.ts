@@ -24,6 +24,8 @@ export interface HookRunner {
   queueRetry(hookId: string, channel: string): void;
   /** In transaction: cancel every attempt still queued for this hook. */
   cancel(hookId: string): void;
+  /** In transaction: cancel every attempt still queued for the channel's hooks up to id `upTo`. */
+  cancelChannel(channel: string, upTo: string): void;
   /** Whether the channel has handlers (then ProcessHook and FailHook answer 409). */
   hasHandlers(channel: string): boolean;
   /** New work may be due: wake the loop. Called after the transaction committed. */
