@@ -16,10 +16,15 @@ export function createWalSync(walPath: string, syncFile?: () => Promise<void>) {
 
   const once =
     syncFile ??
-    (() => {
-      fd ??= openSync(walPath, "r");
-      return new Promise<void>((resolve, reject) => fdatasync(fd!, (error) => (error ? reject(error) : resolve())));
-    });
+    (() =>
+      new Promise<void>((resolve, reject) => {
+        try {
+          fd ??= openSync(walPath, "r");
+        } catch (error) {
+          return reject(error); // the batch fails (503 to its senders) instead of the flush throwing
+        }
+        fdatasync(fd, (error) => (error ? reject(error) : resolve()));
+      }));
 
   function start(): Promise<void> {
     const p = once();

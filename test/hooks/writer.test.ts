@@ -25,13 +25,13 @@ describe("group commit", () => {
   test("a failed commit rejects exactly its batch; the writer goes on", async () => {
     let calls = 0;
     const w = createBatchWriter({
-      batchMax: 100,
+      batchMax: 2,
       commit: () => {
         if (++calls === 1) throw new Error("disk full");
       },
     });
-    const results = await Promise.allSettled([w.write(hook("a")), w.write(hook("b"))]);
-    expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+    const results = await Promise.allSettled(["a", "b", "c"].map((id) => w.write(hook(id))));
+    expect(results.map((r) => r.status)).toEqual(["rejected", "rejected", "fulfilled"]);
     await expect(w.write(hook("c"))).resolves.toBeUndefined();
   });
 
@@ -103,8 +103,11 @@ describe("WAL sync", () => {
     const dir = mkdtempSync(`${tmpdir()}/mailroom-wal-`);
     writeFileSync(`${dir}/x.db-wal`, "frames");
     const wal = createWalSync(`${dir}/x.db-wal`);
-    await wal.sync();
+    await expect(wal.sync()).resolves.toBeUndefined();
     wal.close();
+    // A sync that cannot happen fails the batch rather than passing silently.
+    const missing = createWalSync(`${dir}/missing.db-wal`);
+    await expect(missing.sync()).rejects.toThrow();
     rmSync(dir, { recursive: true });
   });
 });
