@@ -2,10 +2,17 @@ import { expect, test } from "bun:test";
 import { restAfter } from "../../src/lib/pace";
 
 test("after a slice, restAfter waits as long as the slice took", async () => {
-  const startedAt = performance.now() - 30; // a slice of 30 ms just ended
-  const t0 = performance.now();
-  await restAfter(startedAt);
-  expect(performance.now() - t0).toBeGreaterThanOrEqual(25);
+  const asked: number[] = [];
+  const setTimeout0 = globalThis.setTimeout;
+  globalThis.setTimeout = ((fn: () => void, ms: number) => (asked.push(ms), setTimeout0(fn, 0))) as typeof setTimeout;
+  try {
+    await restAfter(performance.now() - 30); // a slice of 30 ms just ended
+  } finally {
+    globalThis.setTimeout = setTimeout0;
+  }
+  expect(asked).toHaveLength(1);
+  expect(asked[0]!).toBeGreaterThanOrEqual(30);
+  expect(asked[0]!).toBeLessThan(1000);
 });
 
 test("after a short slice it still gives the event loop a turn: work already waiting runs first", async () => {
