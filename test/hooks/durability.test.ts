@@ -82,3 +82,50 @@ test('durability "full": the runner hears of a hook with handlers only once its 
   expect(notified).toBe(1);
   t.close();
 });
+
+test("[storage] batch_max caps a batch: a burst of 5 with a cap of 2 is three transactions", async () => {
+  const t = createTestApp({ storage: { batch_max: 2 } });
+  const sql = t.db.$client;
+  await post(t, "a", "warm");
+  sql.run("CREATE TEMP TABLE counter_updates (channel TEXT)");
+  sql.run("CREATE TEMP TRIGGER count_updates AFTER UPDATE ON channels BEGIN INSERT INTO counter_updates VALUES (new.name); END");
+  const answers = await Promise.all(Array.from({ length: 5 }, (_, i) => post(t, "a", `{"n":${i}}`)));
+  expect(answers.every((r) => r.status === 200)).toBe(true);
+  // One counter update per channel per batch.
+  expect(sql.query("SELECT count(*) AS n FROM counter_updates").get()).toEqual({ n: 3 });
+  t.close();
+});
+
+test("catching decodes nothing: no body is parsed and the headers are serialised once per hook", async () => {
+  const t = createTestApp();
+  await post(t, "a", "warm");
+  const parse = JSON.parse;
+  const stringify = JSON.stringify;
+  const decode = TextDecoder.prototype.decode;
+  let parsed = 0;
+  let stringified = 0;
+  let decoded = 0;
+  JSON.parse = ((...args: Parameters<typeof parse>) => (parsed++, parse(...args))) as typeof parse;
+  JSON.stringify = ((...args: Parameters<typeof stringify>) => (stringified++, stringify(...args))) as typeof stringify;
+  TextDecoder.prototype.decode = function (...args: Parameters<typeof decode>) {
+    decoded++;
+    return decode.apply(this, args);
+  };
+  let answers: Response[];
+  try {
+    answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        t.app.handle(new Request("http://localhost/?channel=a", { method: "POST", headers: { "content-type": "application/json", "x-n": String(i) }, body: `{"n":${i},"deep":{"x":[1,2,3]}}` })),
+      ),
+    );
+  } finally {
+    JSON.parse = parse;
+    JSON.stringify = stringify;
+    TextDecoder.prototype.decode = decode;
+  }
+  expect(answers.every((r) => r.status === 200)).toBe(true);
+  expect({ parsed, decoded }).toEqual({ parsed: 0, decoded: 0 });
+  // The headers of each hook, and the guards of a new channel once per batch at most.
+  expect(stringified).toBeLessThanOrEqual(21);
+  t.close();
+});
