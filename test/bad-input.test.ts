@@ -70,8 +70,7 @@ test("a translation body nested deeper than 64 levels is a 400 INVALID_JSON", as
 test("a hook nested thousands of levels deep is kept byte for byte; it reads with payload null, and lists still work", async () => {
   const t = createTestApp();
   const body = nested(40_000);
-  const send = (b: string) =>
-    t.app.handle(new Request("http://localhost/?channel=deep", { method: "POST", headers: { "content-type": "application/json" }, body: b }));
+  const send = (b: string) => t.post("deep", b, { "content-type": "application/json" });
   const deep = (await (await send(body)).json()) as { id: string };
   const shallow = (await (await send(nested(64))).json()) as { id: string };
 

@@ -55,5 +55,22 @@ export function createTestApp(raw: Record<string, any> = {}, opts: { env?: Recor
     db.$client.close();
   }
 
-  return { ...built, config, clock, db, runner, call, listen, close };
+  /** Sends one hook through the catching endpoint, without a network. */
+  function post(channel: string, body: string | Uint8Array = "{}", headers: Record<string, string> = {}): Promise<Response> {
+    return built.app.handle(new Request(`http://localhost/?channel=${channel}`, { method: "POST", body, headers }));
+  }
+
+  /** Catches `n` hooks with bodies {"n": i} into a channel, 100 at a time at once; their ids in order. */
+  async function catchHooks(channel: string, n: number): Promise<string[]> {
+    const ids: string[] = [];
+    for (let i = 0; i < n; i += 100) {
+      const batch = Array.from({ length: Math.min(100, n - i) }, (_, k) => post(channel, `{"n":${i + k}}`).then((r) => r.json()));
+      ids.push(...((await Promise.all(batch)) as { id: string }[]).map((r) => r.id));
+    }
+    return ids;
+  }
+
+  return { ...built, config, clock, db, runner, call, listen, close, post, catchHooks };
 }
+
+export type TestApp = ReturnType<typeof createTestApp>;

@@ -2,17 +2,7 @@ import { expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AUTH, createTestApp } from "../helpers/app";
-
-type TestApp = ReturnType<typeof createTestApp>;
-
-const send = (t: TestApp, channel: string, n = 0) =>
-  t.app.handle(new Request(`http://localhost/?channel=${channel}`, { method: "POST", body: `{"n":${n}}` }));
-
-async function catchHooks(t: TestApp, channel: string, n: number): Promise<string[]> {
-  const answers = await Promise.all(Array.from({ length: n }, (_, i) => send(t, channel, i).then((r) => r.json())));
-  return (answers as { id: string }[]).map((a) => a.id);
-}
+import { AUTH, createTestApp, type TestApp } from "../helpers/app";
 
 /** Stored hooks of a channel by status, counted in the table, beside the channel's counters. */
 function countsAndStats(t: TestApp, channel: string) {
@@ -26,14 +16,14 @@ function countsAndStats(t: TestApp, channel: string) {
 
 test("a channel's hooks go in short transactions: catching goes on meanwhile and the counters stay right after each", async () => {
   const t = createTestApp({}, { channelDeleteBatch: 3 });
-  const ids = await catchHooks(t, "big", 20);
+  const ids = await t.catchHooks("big", 20);
   await t.call("POST", `/v1/hooks/${ids[0]}/discard`);
-  await catchHooks(t, "other", 2);
+  await t.catchHooks("other", 2);
 
   const order: string[] = [];
   let midway: ReturnType<typeof countsAndStats> | undefined;
   const deleted = t.call("DELETE", "/v1/channels/big").then((r) => order.push(`deleted ${r.status}`));
-  const caught = send(t, "other").then((r) => {
+  const caught = t.post("other").then((r) => {
     midway = countsAndStats(t, "big");
     order.push(`caught ${r.status}`);
   });
@@ -54,13 +44,13 @@ test("a channel's hooks go in short transactions: catching goes on meanwhile and
 
 test("hooks caught into the channel while it is deleted are kept: they create it again, not paused", async () => {
   const t = createTestApp({}, { channelDeleteBatch: 2 });
-  const old = await catchHooks(t, "big", 10);
+  const old = await t.catchHooks("big", 10);
   await t.call("POST", "/v1/channels/big/pause");
   await t.call("POST", "/v1/channels/big/resume");
   await t.call("POST", "/v1/channels/big/pause");
   const deleted = t.call("DELETE", "/v1/channels/big");
   await t.call("POST", "/v1/channels/big/resume"); // the call runs for a few turns: senders are let in again
-  const [answer, newcomer] = await Promise.all([deleted, send(t, "big", 99).then((r) => r.json() as Promise<{ id: string }>)]);
+  const [answer, newcomer] = await Promise.all([deleted, t.post("big", `{"n":99}`).then((r) => r.json() as Promise<{ id: string }>)]);
   expect(answer.status).toBe(200);
   expect((await t.call("GET", `/v1/hooks/${old[9]}`)).status).toBe(404);
   expect((await t.call("GET", `/v1/hooks/${newcomer.id}`)).json.status).toBe("pending");
@@ -82,7 +72,7 @@ test("queued handler attempts of the channel's hooks are cancelled when the call
       { handlers: [{ name: "h", kind: "module", path: join(dir, "h.ts") }], channels: [{ name: "handled", handlers: ["h"] }] },
       { channelDeleteBatch: 5 },
     );
-    await catchHooks(t, "handled", 40);
+    await t.catchHooks("handled", 40);
     expect(t.db.$client.query("SELECT COUNT(*) AS n FROM attempts WHERE outcome = 'queued'").get()).toEqual({ n: 40 });
     let done = false;
     const deleted = t.call("DELETE", "/v1/channels/handled").then((r) => ((done = true), r.status));
@@ -104,11 +94,11 @@ test("queued handler attempts of the channel's hooks are cancelled when the call
 
 test("two deletes of one channel at once share one deletion; both succeed and leave nothing behind", async () => {
   const t = createTestApp({ channels: [{ name: "conf" }] }, { channelDeleteBatch: 2 });
-  await catchHooks(t, "conf", 9);
+  await t.catchHooks("conf", 9);
   const answers = await Promise.all([t.call("DELETE", "/v1/channels/conf"), t.call("DELETE", "/v1/channels/conf")]);
   expect(answers.map((a) => a.status)).toEqual([200, 200]);
   // The second call joins the first, so that it cannot undo what was done after the first answered.
-  await catchHooks(t, "conf", 3);
+  await t.catchHooks("conf", 3);
   const first = t.channels.delete("conf");
   expect(t.channels.delete("conf")).toBe(first);
   await first;
@@ -119,12 +109,12 @@ test("two deletes of one channel at once share one deletion; both succeed and le
 
 test("deleting a channel that keeps receiving hooks faster than one batch per turn still finishes", async () => {
   const t = createTestApp({}, { channelDeleteBatch: 2 });
-  const old = await catchHooks(t, "busy", 10);
+  const old = await t.catchHooks("busy", 10);
   let done = false;
   const deleted = t.call("DELETE", "/v1/channels/busy").then((r) => ((done = true), r.status));
   let rounds = 0;
   // Four hooks per turn against two deleted per turn: only the hooks caught before the call are batched.
-  while (!done && rounds++ < 200) await catchHooks(t, "busy", 4);
+  while (!done && rounds++ < 200) await t.catchHooks("busy", 4);
   expect(await deleted).toBe(200);
   expect(rounds).toBeLessThan(200);
   const left = t.db.$client.query("SELECT id FROM hooks WHERE channel = 'busy'").all() as { id: string }[];
@@ -135,7 +125,7 @@ test("deleting a channel that keeps receiving hooks faster than one batch per tu
 
 test("a deletion that outlasts the connection's idle timeout is still answered on it", async () => {
   const t = createTestApp({}, { channelDeleteBatch: 1 });
-  await catchHooks(t, "slow", 4);
+  await t.catchHooks("slow", 4);
   // Each one-hook transaction takes 800 ms here (a cold disk, say), and the rests as long: about 6 s
   // against an idle timeout of 1 s (which Bun enforces within a few seconds).
   const deleteHooks = t.store.deleteHooks;

@@ -5,9 +5,6 @@ import { removeTempDirs, tempDir } from "../helpers/binary";
 
 afterAll(removeTempDirs);
 
-const post = (t: ReturnType<typeof createTestApp>, channel: string, body: string) =>
-  t.app.handle(new Request(`http://localhost/?channel=${channel}`, { method: "POST", body }));
-
 const synchronous = (t: ReturnType<typeof createTestApp>) =>
   (t.db.$client.query("PRAGMA synchronous").get() as { synchronous: number }).synchronous;
 
@@ -16,7 +13,7 @@ test('durability "full": a hook is answered only once the WAL sync after its com
   const syncWal = () => new Promise<void>((resolve) => releases.push(resolve));
   const t = createTestApp({ storage: { durability: "full" } }, { dbPath: join(tempDir("mailroom-dur-"), "m.db"), syncWal });
   let answered = false;
-  const res = post(t, "shop", '{"n":1}').then((r) => ((answered = true), r));
+  const res = t.post("shop", '{"n":1}').then((r) => ((answered = true), r));
   for (let i = 0; i < 20 && releases.length === 0; i++) await Bun.sleep(5);
   expect(releases.length).toBe(1);
   await Bun.sleep(30);
@@ -36,7 +33,7 @@ test('durability "normal": no WAL sync is waited for, and the connection stays a
     dbPath: join(tempDir("mailroom-dur-"), "m.db"),
     syncWal: async () => void syncs++,
   });
-  expect((await post(t, "shop", '{"n":1}')).status).toBe(200);
+  expect((await t.post("shop", '{"n":1}')).status).toBe(200);
   expect(syncs).toBe(0);
   expect(synchronous(t)).toBe(1);
   t.close();
@@ -48,13 +45,13 @@ test("a burst of hooks is one batch: one counter update per channel, and prepare
   // Count what SQLite actually executes: a temp trigger on every UPDATE of channels.
   sql.run("CREATE TEMP TABLE counter_updates (channel TEXT)");
   sql.run("CREATE TEMP TRIGGER count_updates AFTER UPDATE ON channels BEGIN INSERT INTO counter_updates VALUES (new.name); END");
-  await Promise.all([post(t, "a", "warm"), post(t, "b", "warm")]);
+  await Promise.all([t.post("a", "warm"), t.post("b", "warm")]);
   sql.run("DELETE FROM counter_updates");
   let prepared = 0;
   const prepare = sql.prepare.bind(sql);
   sql.prepare = ((text: string) => (prepared++, prepare(text))) as typeof sql.prepare;
 
-  const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => post(t, i % 2 ? "a" : "b", `{"n":${i}}`)));
+  const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => t.post(i % 2 ? "a" : "b", `{"n":${i}}`)));
   expect(answers.every((r) => r.status === 200)).toBe(true);
   const updates = sql.query("SELECT channel, count(*) AS n FROM counter_updates GROUP BY channel ORDER BY channel").all();
   expect(updates).toEqual([{ channel: "a", n: 1 }, { channel: "b", n: 1 }]);
@@ -72,7 +69,7 @@ test('durability "full": the runner hears of a hook with handlers only once its 
   );
   let notified = 0;
   t.runner.notify = () => void notified++;
-  const res = post(t, "shop", '{"n":1}');
+  const res = t.post("shop", '{"n":1}');
   for (let i = 0; i < 20 && releases.length === 0; i++) await Bun.sleep(5);
   await Bun.sleep(30);
   // Committed with its queued attempt, but not synced: no handler may run on it yet.
@@ -86,10 +83,10 @@ test('durability "full": the runner hears of a hook with handlers only once its 
 test("[storage] batch_max caps a batch: a burst of 5 with a cap of 2 is three transactions", async () => {
   const t = createTestApp({ storage: { batch_max: 2 } });
   const sql = t.db.$client;
-  await post(t, "a", "warm");
+  await t.post("a", "warm");
   sql.run("CREATE TEMP TABLE counter_updates (channel TEXT)");
   sql.run("CREATE TEMP TRIGGER count_updates AFTER UPDATE ON channels BEGIN INSERT INTO counter_updates VALUES (new.name); END");
-  const answers = await Promise.all(Array.from({ length: 5 }, (_, i) => post(t, "a", `{"n":${i}}`)));
+  const answers = await Promise.all(Array.from({ length: 5 }, (_, i) => t.post("a", `{"n":${i}}`)));
   expect(answers.every((r) => r.status === 200)).toBe(true);
   // One counter update per channel per batch.
   expect(sql.query("SELECT count(*) AS n FROM counter_updates").get()).toEqual({ n: 3 });
@@ -98,7 +95,7 @@ test("[storage] batch_max caps a batch: a burst of 5 with a cap of 2 is three tr
 
 test("catching decodes nothing: no body is parsed and the headers are serialised once per hook", async () => {
   const t = createTestApp();
-  await post(t, "a", "warm");
+  await t.post("a", "warm");
   const parse = JSON.parse;
   const stringify = JSON.stringify;
   const decode = TextDecoder.prototype.decode;

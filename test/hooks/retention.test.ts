@@ -1,20 +1,7 @@
 import { expect, test } from "bun:test";
 import { silentLog } from "../../src/lib/log";
 import { createRetention, RETENTION_CHECK_MS } from "../../src/hooks/retention";
-import { createTestApp } from "../helpers/app";
-
-type TestApp = ReturnType<typeof createTestApp>;
-
-async function catchHooks(t: TestApp, channel: string, n: number): Promise<string[]> {
-  const ids: string[] = [];
-  for (let i = 0; i < n; i += 100) {
-    const batch = Array.from({ length: Math.min(100, n - i) }, (_, k) =>
-      t.app.handle(new Request(`http://localhost/?channel=${channel}`, { method: "POST", body: `{"n":${i + k}}` })).then((r) => r.json()),
-    );
-    ids.push(...((await Promise.all(batch)) as { id: string }[]).map((r) => r.id));
-  }
-  return ids;
-}
+import { createTestApp, type TestApp } from "../helpers/app";
 
 /** Every stored hook id of a channel, newest first, by paging. */
 async function storedIds(t: TestApp, channel: string): Promise<string[]> {
@@ -40,11 +27,11 @@ async function expectStatsRight(t: TestApp, channel: string): Promise<Record<str
 
 test("hooks older than the retention are deleted with their events; newer ones and the stats stay right", async () => {
   const t = createTestApp({ hooks: { retention: "1h" } });
-  const old = await catchHooks(t, "shop", 3);
+  const old = await t.catchHooks("shop", 3);
   expect((await t.call("POST", `/v1/hooks/${old[0]}/discard`)).status).toBe(200);
   expect((await t.call("POST", `/v1/hooks/${old[1]}/process`)).status).toBe(200);
   t.clock.advance(30 * 60_000);
-  const recent = [...(await catchHooks(t, "shop", 2)), ...(await catchHooks(t, "other", 1))];
+  const recent = [...(await t.catchHooks("shop", 2)), ...(await t.catchHooks("other", 1))];
   await t.runner.tick();
   expect((await storedIds(t, "shop")).length).toBe(5); // nothing is an hour old yet
 
@@ -60,8 +47,8 @@ test("hooks older than the retention are deleted with their events; newer ones a
 
 test("max_hooks_per_channel keeps each channel's newest hooks and moves every counter of the deleted ones", async () => {
   const t = createTestApp({ hooks: { max_hooks_per_channel: 250 } });
-  const burst = await catchHooks(t, "burst", 1_300);
-  const calm = await catchHooks(t, "calm", 10);
+  const burst = await t.catchHooks("burst", 1_300);
+  const calm = await t.catchHooks("calm", 10);
   // Statuses among the deleted and the kept hooks, so every counter has to move right.
   for (const id of [burst[0]!, burst[1]!, burst[1_299]!]) await t.call("POST", `/v1/hooks/${id}/process`);
   for (const id of [burst[2]!, burst[1_298]!]) await t.call("POST", `/v1/hooks/${id}/fail`, { message: "no" });
@@ -73,14 +60,14 @@ test("max_hooks_per_channel keeps each channel's newest hooks and moves every co
   expect((await t.call("GET", "/v1/channels/burst")).json.stats).toEqual({ pending: "248", handled: "1", failed: "1", discarded: "0" });
 });
 
-test("a sweep larger than one tick's budget yields, goes on at the next tick, and catching goes on meanwhile", async () => {
+test("a sweep larger than one tick's budget stops at it, goes on at the next tick, and keeps and counts hooks caught in between", async () => {
   const t = createTestApp({ hooks: { max_hooks_per_channel: 5 } });
   const worker = createRetention({ config: t.config, store: t.store, log: silentLog, batchSize: 3, batchesPerTick: 2 });
-  const ids = await catchHooks(t, "busy", 20);
+  const ids = await t.catchHooks("busy", 20);
   const now = t.clock.now();
 
   // Hooks caught while the sweep runs (it yields between its transactions) are kept and counted.
-  const [next, caught] = await Promise.all([worker.tick(now), catchHooks(t, "busy", 2)]);
+  const [next, caught] = await Promise.all([worker.tick(now), t.catchHooks("busy", 2)]);
   expect(next).toBe(now); // 2 batches of 3 deleted; more to do, so it asks to be called again at once
   expect((await storedIds(t, "busy")).length).toBe(16);
   await expectStatsRight(t, "busy");
@@ -95,7 +82,7 @@ test("with nothing to delete a tick is cheap: the store is checked at most every
   const worker = createRetention({ config: t.config, store: t.store, log: silentLog });
   const now = t.clock.now();
   expect(await worker.tick(now)).toBe(now + RETENTION_CHECK_MS);
-  await catchHooks(t, "late", 1);
+  await t.catchHooks("late", 1);
   // Woken before the next check (the runner wakes workers after every caught batch), it does not look.
   expect(await worker.tick(now + RETENTION_CHECK_MS - 1)).toBe(now + RETENTION_CHECK_MS);
   t.clock.advance(2 * 3_600_000);
@@ -123,7 +110,7 @@ test("ulidFloor sorts below every id caught before it and not above one caught a
 test("retention by age deletes in batches too: a tick stops at its budget and asks to run again at once", async () => {
   const t = createTestApp({ hooks: { retention: "1h" } });
   const worker = createRetention({ config: t.config, store: t.store, log: silentLog, batchSize: 3, batchesPerTick: 2 });
-  await catchHooks(t, "old", 20);
+  await t.catchHooks("old", 20);
   t.clock.advance(3_600_001);
   const now = t.clock.now();
   expect(await worker.tick(now)).toBe(now);
@@ -136,7 +123,7 @@ test("retention by age deletes in batches too: a tick stops at its budget and as
 test("a sweep yields between its transactions: a hook sent during it is answered before the sweep ends", async () => {
   const t = createTestApp({ hooks: { max_hooks_per_channel: 1 } });
   const worker = createRetention({ config: t.config, store: t.store, log: silentLog, batchSize: 1, batchesPerTick: 15 });
-  await catchHooks(t, "full", 20);
+  await t.catchHooks("full", 20);
   const order: string[] = [];
   const sweep = worker.tick(t.clock.now()).then(() => order.push("sweep ended"));
   const caught = t.app.handle(new Request("http://localhost/?channel=other", { method: "POST", body: "{}" })).then((r) => order.push(`caught ${r.status}`));
