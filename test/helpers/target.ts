@@ -1,0 +1,168 @@
+/**
+ * What an HTTP-level test talks to, chosen by MAILROOM_TEST_TARGET:
+ *
+ * - `source` (the default): the app from src/, in this process, with the system clock and its
+ *   runner started as main.ts starts them; requests go through app.handle (no socket) unless a
+ *   test asks for `url`.
+ * - `executable`: the compiled dist/mailroom (built once per test process with `npm run build`'s
+ *   command), started as a process on a temporary data file and port 0; requests go over HTTP.
+ *
+ * A test written against `Target` runs unchanged on both. Another backend (PostgreSQL) is one more
+ * case in `startTarget`, not a copy of the suite. Tests that need the fake clock or internals use
+ * createTestApp (in-process only) and say so.
+ */
+import { afterAll } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { stringify } from "smol-toml";
+import { buildConfig } from "../../src/config/load";
+import { openDatabase } from "../../src/db/open";
+import { createApp } from "../../src/app";
+import { resolveApiKeys } from "../../src/hooks/auth";
+import { createRunner } from "../../src/runner";
+import { systemClock } from "../../src/lib/clock";
+import { silentLog } from "../../src/lib/log";
+import { serve } from "../../src/server";
+import { buildBinary, startProcess } from "./binary";
+import { AUTH, TOKEN } from "./app";
+
+export { AUTH, TOKEN };
+
+export type TargetName = "source" | "executable";
+export const TARGET: TargetName = (process.env.MAILROOM_TEST_TARGET as TargetName | undefined) ?? "source";
+if (TARGET !== "source" && TARGET !== "executable") throw new Error(`MAILROOM_TEST_TARGET: unknown target ${TARGET}`);
+
+export type Reply = { status: number; headers: Headers; text: string; json: any };
+
+export interface Target {
+  readonly name: TargetName;
+  /** A JSON call; `body` objects are serialised with content-type JSON; headers default to the test token. */
+  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>;
+  /** A raw request to a path (with query) of the target. */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  /** Sends one hook through the catching endpoint. */
+  post(channel: string, body?: string | Uint8Array, headers?: Record<string, string>, method?: string): Promise<Response>;
+  /** Catches `n` hooks with bodies {"n": i}, up to 100 in flight; their ids in order. */
+  catchHooks(channel: string, n: number): Promise<string[]>;
+  /** A listening address (http://127.0.0.1:PORT) for tests that need a socket: raw requests, sender ip. */
+  url(): Promise<string>;
+  /** What the process printed so far (executable only; "" in process). */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export type TargetOptions = {
+  /** Environment variables the config reads (secret_env, token_env, ...). */
+  env?: Record<string, string>;
+  /** Keep the default test api key out (the config gives its own). */
+  noTestKey?: boolean;
+};
+
+const running = new Set<Target>();
+afterAll(async () => {
+  await Promise.all([...running].map((t) => t.stop()));
+});
+
+/** Starts a Mailroom on the chosen target with `raw` as its config (the TOML file's shape). */
+export async function startTarget(raw: Record<string, any> = {}, opts: TargetOptions = {}): Promise<Target> {
+  const config = opts.noTestKey || raw.api_keys ? raw : { api_keys: [{ label: "test", token: TOKEN }], ...raw };
+  const target = TARGET === "executable" ? await startExecutable(config, opts) : startSource(config, opts);
+  running.add(target);
+  const stop = target.stop;
+  target.stop = async () => {
+    running.delete(target);
+    await stop();
+  };
+  return target;
+}
+
+function startSource(raw: Record<string, any>, opts: TargetOptions): Target {
+  const config = buildConfig({ ...raw, storage: { path: ":memory:", ...(raw.storage ?? {}) } }, opts.env ?? {});
+  const db = openDatabase({ path: config.storage.path, durability: config.storage.durability });
+  const runner = createRunner({ config, db, clock: systemClock, log: silentLog });
+  const { keys } = resolveApiKeys(config, db, systemClock.now());
+  const built = createApp({ config, db, clock: systemClock, log: silentLog, runner, apiKeys: keys });
+  runner.start();
+  let server: ReturnType<typeof serve> | undefined;
+  const fetchPath = (path: string, init?: RequestInit) => built.app.handle(new Request(`http://localhost${path}`, init));
+  return withClient("source", fetchPath, {
+    async url() {
+      server ??= serve(built, { host: "127.0.0.1", port: 0 });
+      return `http://127.0.0.1:${server.port}`;
+    },
+    output: () => "",
+    async stop() {
+      await server?.stop(true);
+      await runner.stop();
+      await built.close();
+      db.$client.close();
+    },
+  });
+}
+
+async function startExecutable(raw: Record<string, any>, opts: TargetOptions): Promise<Target> {
+  const bin = await buildBinary();
+  const dir = mkdtempSync(join(tmpdir(), "mailroom-target-"));
+  const config = { ...raw, server: { ...(raw.server ?? {}), host: "127.0.0.1", port: 0 }, storage: { path: join(dir, "mailroom.db"), ...(raw.storage ?? {}) } };
+  writeFileSync(join(dir, "mailroom.toml"), stringify(config));
+  const run = await startProcess([bin, "serve", "--config", join(dir, "mailroom.toml")], dir, opts.env ?? {});
+  const fetchPath = (path: string, init?: RequestInit) => fetch(`${run.url}${path}`, { redirect: "manual", ...init });
+  return withClient("executable", fetchPath, {
+    url: async () => run.url,
+    output: run.output,
+    async stop() {
+      run.proc.kill("SIGKILL");
+      await run.proc.exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  });
+}
+
+function withClient(
+  name: TargetName,
+  fetchPath: (path: string, init?: RequestInit) => Promise<Response>,
+  rest: Pick<Target, "url" | "output" | "stop">,
+): Target {
+  async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = AUTH): Promise<Reply> {
+    const init: RequestInit = { method, headers: { ...headers } };
+    if (body !== undefined) {
+      init.body = typeof body === "string" ? body : JSON.stringify(body);
+      (init.headers as Record<string, string>)["content-type"] ??= "application/json";
+    }
+    const res = await fetchPath(path, init);
+    const text = await res.text();
+    let json: any;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, headers: res.headers, text, json };
+  }
+  const post = (channel: string, body: string | Uint8Array = "{}", headers: Record<string, string> = {}, method = "POST") =>
+    fetchPath(`/?channel=${channel}`, { method, body, headers });
+  async function catchHooks(channel: string, n: number): Promise<string[]> {
+    const ids: string[] = [];
+    for (let i = 0; i < n; i += 100) {
+      const batch = Array.from({ length: Math.min(100, n - i) }, (_, k) => post(channel, `{"n":${i + k}}`).then((r) => r.json()));
+      ids.push(...((await Promise.all(batch)) as { id: string }[]).map((r) => r.id));
+    }
+    return ids;
+  }
+  return { name, call, fetch: fetchPath, post, catchHooks, ...rest };
+}
+
+/**
+ * Waits until `probe` returns something other than undefined, asking again every 20 ms; throws with
+ * `what` after `timeout` ms. For outcomes the real clock decides (a handler attempt), not for timing.
+ */
+export async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeout = 10_000): Promise<T> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await Bun.sleep(20);
+  }
+}
