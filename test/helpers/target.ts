@@ -2,8 +2,8 @@
  * What an HTTP-level test talks to, chosen by MAILROOM_TEST_TARGET:
  *
  * - `source` (the default): the app from src/, in this process, with the system clock and its
- *   runner started as main.ts starts them; requests go through app.handle (no socket) unless a
- *   test asks for `url`.
+ *   runner started and a listener on 127.0.0.1 port 0, as main.ts starts them; requests go over
+ *   HTTP, as they do to the executable, so both see the same sender ip and headers.
  * - `executable`: the compiled dist/mailroom (built once per test process with `npm run build`'s
  *   command), started as a process on a temporary data file and port 0; requests go over HTTP.
  *
@@ -84,16 +84,14 @@ function startSource(raw: Record<string, any>, opts: TargetOptions): Target {
   const { keys } = resolveApiKeys(config, db, systemClock.now());
   const built = createApp({ config, db, clock: systemClock, log: silentLog, runner, apiKeys: keys });
   runner.start();
-  let server: ReturnType<typeof serve> | undefined;
-  const fetchPath = (path: string, init?: RequestInit) => built.app.handle(new Request(`http://localhost${path}`, init));
+  const server = serve(built, { host: "127.0.0.1", port: 0 });
+  const url = `http://127.0.0.1:${server.port}`;
+  const fetchPath = (path: string, init?: RequestInit) => fetch(`${url}${path}`, { redirect: "manual", ...init });
   return withClient("source", fetchPath, {
-    async url() {
-      server ??= serve(built, { host: "127.0.0.1", port: 0 });
-      return `http://127.0.0.1:${server.port}`;
-    },
+    url: async () => url,
     output: () => "",
     async stop() {
-      await server?.stop(true);
+      await server.stop(true);
       await runner.stop();
       await built.close();
       db.$client.close();

@@ -1,14 +1,18 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createTestApp, AUTH } from "../helpers/app";
+import { AUTH, startTarget, type Target } from "../helpers/target";
+
+// Runs on every target (MAILROOM_TEST_TARGET), over a real socket.
 
 const HOOK_ID = /^[0-7][0-9a-hjkmnp-tv-z]{25}$/;
 
 describe("catching endpoint over a real socket", () => {
-  const t = createTestApp({ hooks: { max_body: "1KB" } });
+  let t: Target;
   let url = "";
-  let stop = () => {};
-  beforeAll(() => ({ url, stop } = t.listen()));
-  afterAll(() => stop());
+  beforeAll(async () => {
+    t = await startTarget({ hooks: { max_body: "1KB" } });
+    url = await t.url();
+  });
+  afterAll(() => t.stop());
 
   const get = async (id: string) => (await t.call("GET", `/v1/hooks/${id}`)).json;
 
@@ -149,23 +153,23 @@ describe("catching endpoint over a real socket", () => {
 describe("sender ip behind a proxy", () => {
   test("trust_proxy takes the address the proxy added (right-most X-Forwarded-For, else last Forwarded for=); without it the socket address", async () => {
     for (const trust of [true, false]) {
-      const t = createTestApp({ server: { trust_proxy: trust } });
-      const { url, stop } = t.listen();
+      const t = await startTarget({ server: { trust_proxy: trust } });
+      const url = await t.url();
       // The sender wrote 10.0.0.1 itself; the proxy appended the address it saw.
       const a = await (await fetch(`${url}/?channel=p`, { method: "POST", headers: { "x-forwarded-for": "10.0.0.1, 203.0.113.7" } })).json() as any;
       const b = await (await fetch(`${url}/?channel=p`, { method: "POST", headers: { forwarded: 'for=10.0.0.1, for="[2001:db8::1]:4711";proto=https' } })).json() as any;
       const c = await (await fetch(`${url}/?channel=p`, { method: "POST", headers: { "x-forwarded-for": "198.51.100.4" } })).json() as any;
-      stop();
       expect((await t.call("GET", `/v1/hooks/${a.id}`)).json.ip).toBe(trust ? "203.0.113.7" : "127.0.0.1");
       expect((await t.call("GET", `/v1/hooks/${b.id}`)).json.ip).toBe(trust ? "2001:db8::1" : "127.0.0.1");
       expect((await t.call("GET", `/v1/hooks/${c.id}`)).json.ip).toBe(trust ? "198.51.100.4" : "127.0.0.1");
+      await t.stop();
     }
   });
 });
 
 test("catching needs no credentials, the management API does", async () => {
-  const t = createTestApp();
-  const caught = await t.app.handle(new Request("http://localhost/?channel=open", { method: "POST", body: "x" }));
+  const t = await startTarget();
+  const caught = await t.post("open", "x");
   expect(caught.status).toBe(200);
   expect((await t.call("GET", "/v1/hooks", undefined, {})).status).toBe(401);
   expect((await t.call("GET", "/v1/hooks", undefined, AUTH)).status).toBe(200);

@@ -1,0 +1,51 @@
+/**
+ * `npm test`: the whole suite from source, then every suite written against test/helpers/target.ts
+ * again on each other target (today: the compiled executable). Prints each run's counts and ends
+ * with one line "N passed, N failed"; exits non-zero when anything failed or no test ran.
+ *
+ * Extra arguments go to every `bun test` run (a file filter, --bail, ...).
+ */
+import { Glob } from "bun";
+import { readFileSync } from "node:fs";
+
+const TARGETS = ["executable"];
+const args = Bun.argv.slice(2);
+
+/** Test files that import the target helper: they run on every target. */
+function targetSuites(): string[] {
+  const files = [...new Glob("test/**/*.test.ts").scanSync(".")].sort();
+  return files.filter((f) => /from "(\.\.?\/)+helpers\/target"|from "\.\/helpers\/target"/.test(readFileSync(f, "utf8")));
+}
+
+async function run(label: string, files: string[], env: Record<string, string>) {
+  console.log(`\n== bun test (${label})`);
+  const proc = Bun.spawn([process.execPath, "test", ...files, ...args], {
+    env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe",
+  });
+  let text = "";
+  const pump = async (stream: ReadableStream<Uint8Array>, out: NodeJS.WriteStream) => {
+    const decoder = new TextDecoder();
+    for await (const chunk of stream) {
+      out.write(chunk);
+      text += decoder.decode(chunk, { stream: true });
+    }
+  };
+  await Promise.all([pump(proc.stdout, process.stdout), pump(proc.stderr, process.stderr)]);
+  const code = await proc.exited;
+  const count = (word: string) => Number(/^\s*(\d+) (?:pass|fail)$/m.exec(text.split("\n").filter((l) => new RegExp(`^\\s*\\d+ ${word}$`).test(l)).at(-1) ?? "")?.[1] ?? 0);
+  const passed = count("pass");
+  let failed = count("fail");
+  if (code !== 0 && failed === 0) failed = 1;
+  return { label, passed, failed };
+}
+
+const results = [await run("source, every suite", [], {})];
+const shared = targetSuites();
+for (const target of TARGETS) results.push(await run(`${target}, ${shared.length} shared suites`, shared, { MAILROOM_TEST_TARGET: target }));
+
+console.log("\n== summary");
+for (const r of results) console.log(`  ${r.label}: ${r.passed} passed, ${r.failed} failed`);
+const passed = results.reduce((n, r) => n + r.passed, 0);
+const failed = results.reduce((n, r) => n + r.failed, 0);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 || passed === 0 ? 1 : 0);
