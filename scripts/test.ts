@@ -1,6 +1,6 @@
 /**
- * `npm test`: the whole suite from source, then every suite written against test/helpers/target.ts
- * again on each other target (today: the compiled executable). Prints each run's counts and ends
+ * `npm test`: the whole suite from source, then every suite that starts Mailroom with startTarget or
+ * startTranslate (test/helpers/target.ts) again on each other target (today: the compiled executable). Prints each run's counts and ends
  * with one line "N passed, N failed"; exits non-zero when anything failed or no test ran.
  *
  * Extra arguments go to every `bun test` run (a file filter, --bail, ...).
@@ -11,10 +11,10 @@ import { readFileSync } from "node:fs";
 const TARGETS = ["executable"];
 const args = Bun.argv.slice(2);
 
-/** Test files that import the target helper: they run on every target. */
+/** Test files that start Mailroom through test/helpers/target.ts: they run on every target. */
 function targetSuites(): string[] {
   const files = [...new Glob("test/**/*.test.ts").scanSync(".")].sort();
-  return files.filter((f) => /from "(\.\.?\/)+helpers\/target"|from "\.\/helpers\/target"/.test(readFileSync(f, "utf8")));
+  return files.filter((f) => /\bstart(Target|Translate)\(/.test(readFileSync(f, "utf8")));
 }
 
 async function run(label: string, files: string[], env: Record<string, string>) {

@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTestApp } from "../helpers/app";
-import { ADMIN, CUSTOMER, basic, createTranslateApp, translateConfig } from "./setup";
+import { ADMIN, CUSTOMER, basic, translateConfig, startTranslate } from "./setup";
 
 describe("admin API", () => {
   test("lists and reads accounts", async () => {
-    const app = createTranslateApp();
+    const app = await startTranslate();
     const list = await app.admin("GET", "/admin/v1/accounts");
     expect(list.json).toEqual([
       { id: 1, balance_overdraft_allowed: false, reserved: 0, balance: 100 },
@@ -19,7 +19,7 @@ describe("admin API", () => {
   });
 
   test("tops up and sets balances, each a ledger entry", async () => {
-    const app = createTranslateApp();
+    const app = await startTranslate();
     const topped = await app.admin("POST", "/admin/v1/accounts/1/top-up", { amount: 12.34 });
     expect(topped.status).toBe(200);
     expect(topped.json.balance).toBe(112.34);
@@ -35,7 +35,7 @@ describe("admin API", () => {
   });
 
   test("refuses amounts with more than two decimals, non-positive top-ups and unknown accounts", async () => {
-    const app = createTranslateApp();
+    const app = await startTranslate();
     const cents = await app.admin("POST", "/admin/v1/accounts/1/top-up", { amount: 1.005 });
     expect(cents.json).toMatchObject({ code: "INVALID_AMOUNT", parameters: { field: "amount" } });
     expect((await app.admin("POST", "/admin/v1/accounts/1/top-up", { amount: 0 })).json.code).toBe("INVALID_REQUEST");
@@ -46,7 +46,7 @@ describe("admin API", () => {
   });
 
   test("allows overdraft", async () => {
-    const app = createTranslateApp();
+    const app = await startTranslate();
     const res = await app.admin("PUT", "/admin/v1/accounts/1/overdraft", { allowed: true });
     expect(res.json.balance_overdraft_allowed).toBe(true);
     await app.customer("POST", "/api/v1/translate", { source_language: "en", target_languages: ["de"], text: "x".repeat(6000) });
@@ -54,7 +54,7 @@ describe("admin API", () => {
   });
 
   test("reads any order and reopens a DONE one without a comment", async () => {
-    const app = createTranslateApp();
+    const app = await startTranslate();
     await app.customer2("POST", "/api/v1/translate", { source_language: "en", target_languages: ["de"], text: "Hi" });
     expect((await app.admin("GET", "/admin/v1/orders/1")).json.source_text).toBe("Hi");
     expect((await app.admin("GET", "/admin/v1/orders/2")).status).toBe(404);

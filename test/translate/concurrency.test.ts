@@ -1,9 +1,9 @@
 import { expect, test } from "bun:test";
-import { createTranslateApp } from "./setup";
+import { startTranslate } from "./setup";
 
 test("many simultaneous orders on one account never overdraw it and lose nothing", async () => {
   // 10.00 USD; each order costs 0.40 (20 characters at 20/1000): exactly 25 fit.
-  const app = createTranslateApp({ accounts: [{ id: 1, balance: 10, api_keys: ["customer-key-1"] }], rate_limit: { requests: 0 } });
+  const app = await startTranslate({ accounts: [{ id: 1, balance: 10, api_keys: ["customer-key-1"] }], rate_limit: { requests: 0 } });
   const body = (i: number) => ({ source_language: "en", target_languages: ["de"], text: `order ${String(i).padStart(14, "0")}` });
   const results = await Promise.all(
     Array.from({ length: 200 }, (_, i) => app.customer("POST", i % 2 ? "/v1/translate" : "/api/v1/translate", body(i))),
@@ -23,7 +23,7 @@ test("many simultaneous orders on one account never overdraw it and lose nothing
 });
 
 test("simultaneous orders, deletes and top-ups add up exactly", async () => {
-  const app = createTranslateApp({ accounts: [{ id: 1, balance: 4, api_keys: ["customer-key-1"] }] });
+  const app = await startTranslate({ accounts: [{ id: 1, balance: 4, api_keys: ["customer-key-1"] }] });
   const order = () => app.customer("POST", "/api/v1/translate", { source_language: "en", target_languages: ["de"], text: "x".repeat(20) });
   await Promise.all(Array.from({ length: 10 }, order));
   expect(await app.money()).toEqual({ balance: 0, reserved: 4 });

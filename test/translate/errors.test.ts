@@ -1,18 +1,18 @@
 import { describe, expect, test } from "bun:test";
-import { ADMIN, CUSTOMER, TRANSLATOR, basic, createTranslateApp } from "./setup";
+import { ADMIN, CUSTOMER, TRANSLATOR, basic, createTranslateApp, startTranslate } from "./setup";
 
 const ok = { source_language: "en", target_languages: ["de"], text: "Hello" };
 
 describe("400 error object", () => {
   test("INVALID_JSON for a body that is not JSON", async () => {
-    const app = createTranslateApp();
+    const app = await startTranslate();
     const res = await app.customer("POST", "/api/v1/translate", '{"source_language": ');
     expect(res.status).toBe(400);
     expect(res.json).toEqual({ code: "INVALID_JSON", description: expect.any(String), parameters: {} });
   });
 
   test("INVALID_REQUEST names the field: missing, wrong type, unknown, out of the enum", async () => {
-    const app = createTranslateApp();
+    const app = await startTranslate();
     const cases: [unknown, string][] = [
       [{ target_languages: ["de"], text: "Hi" }, "source_language"],
       [{ ...ok, target_languages: "de" }, "target_languages"],
@@ -35,7 +35,7 @@ describe("400 error object", () => {
   });
 
   test("LANGUAGE_NOT_FOUND for an unknown code or a pair without a rate", async () => {
-    const app = createTranslateApp();
+    const app = await startTranslate();
     const source = await app.customer("POST", "/api/v1/translate", { ...ok, source_language: "EN" });
     expect(source.json).toMatchObject({ code: "LANGUAGE_NOT_FOUND", parameters: { language: "EN" } });
     const target = await app.customer("POST", "/api/v1/translate", { ...ok, target_languages: ["de", "klingon"] });
@@ -46,7 +46,7 @@ describe("400 error object", () => {
   });
 
   test("UNSUPPORTED_RESOURCE_TYPE, INVALID_RESOURCE, NO_TRANSLATABLE_TEXT, INVALID_ATTACHMENT", async () => {
-    const app = createTranslateApp();
+    const app = await startTranslate();
     const post = (body: unknown) => app.customer("POST", "/v1/translate", { source_language: "en", target_languages: ["de"], ...(body as object) });
     expect((await post({ resource: { type: "text/csv", data: "a,b" } })).json.code).toBe("UNSUPPORTED_RESOURCE_TYPE");
     const json = await post({ resource: { type: "application/json", data: "{oops" } });
@@ -63,7 +63,7 @@ describe("400 error object", () => {
 
 describe("authentication and roles", () => {
   test("401 without a key, with an unknown key or a malformed header", async () => {
-    const app = createTranslateApp();
+    const app = await startTranslate();
     for (const headers of [{}, basic("unknown-key-1"), { authorization: "Token abc" }, { authorization: "Bearer " }]) {
       const res = await app.call("GET", "/api/v1/account", undefined, headers);
       expect(res.status).toBe(401);
@@ -75,7 +75,7 @@ describe("authentication and roles", () => {
   });
 
   test("403 for a key of another role", async () => {
-    const app = createTranslateApp();
+    const app = await startTranslate();
     const cases: [string, string, string][] = [
       [CUSTOMER, "GET", "/admin/v1/accounts"],
       [CUSTOMER, "GET", "/translator/v1/orders"],
@@ -96,7 +96,7 @@ describe("authentication and roles", () => {
 
 describe("routes", () => {
   test("404 in the translation format for unknown paths under our roots", async () => {
-    const app = createTranslateApp();
+    const app = await startTranslate();
     for (const [key, path] of [
       [CUSTOMER, "/api/v1/nothing"],
       [CUSTOMER, "/api/v1/orders/1/extra"],
@@ -112,14 +112,14 @@ describe("routes", () => {
   });
 
   test("the webhook API keeps its own paths under /v1", async () => {
-    const app = createTranslateApp();
+    const app = await startTranslate();
     const res = await app.call("GET", "/v1/channels");
     expect(res.status).toBe(200);
     expect(res.json.code).toBeUndefined();
   });
 
   test("405 with Allow for a wrong method on a known path", async () => {
-    const app = createTranslateApp();
+    const app = await startTranslate();
     const cases: [string, string, string, string][] = [
       [CUSTOMER, "POST", "/v1/account", "GET"],
       [CUSTOMER, "PUT", "/api/v1/orders/1", "GET, DELETE"],
@@ -140,7 +140,7 @@ describe("routes", () => {
 
 describe("406, 413, 429, 503", () => {
   test("406 when the client accepts no JSON", async () => {
-    const app = createTranslateApp();
+    const app = await startTranslate();
     const res = await app.call("GET", "/api/v1/account", undefined, { ...basic(CUSTOMER), accept: "text/html" });
     expect(res.status).toBe(406);
     expect(res.json.code).toBe("NOT_ACCEPTABLE");
@@ -148,7 +148,7 @@ describe("406, 413, 429, 503", () => {
   });
 
   test("413 from a declared Content-Length over 30 MB, before reading", async () => {
-    const app = createTranslateApp();
+    const app = createTranslateApp(); // in process: a stream and a declared length fetch() would not send
     let pulled = 0;
     const body = new ReadableStream({
       pull(c) {
@@ -164,7 +164,7 @@ describe("406, 413, 429, 503", () => {
   });
 
   test("413 for a chunked body, counted while it streams (it never ends)", async () => {
-    const app = createTranslateApp();
+    const app = createTranslateApp(); // in process: a stream and a declared length fetch() would not send
     let sent = 0;
     const chunk = new Uint8Array(1024 * 1024).fill(32);
     const body = new ReadableStream({
@@ -181,7 +181,7 @@ describe("406, 413, 429, 503", () => {
   });
 
   test("max_body is configurable", async () => {
-    const app = createTranslateApp({ max_body: "1KB" });
+    const app = await startTranslate({ max_body: "1KB" });
     expect((await app.customer("POST", "/api/v1/translate", { ...ok, text: "x".repeat(2000) })).status).toBe(413);
     expect((await app.customer("POST", "/api/v1/translate", ok)).status).toBe(200);
   });
@@ -200,7 +200,7 @@ describe("406, 413, 429, 503", () => {
   });
 
   test("503 with Retry-After in maintenance, except for administrators", async () => {
-    const app = createTranslateApp({ maintenance: true });
+    const app = await startTranslate({ maintenance: true });
     for (const [key, path] of [
       [CUSTOMER, "/v1/account"],
       [CUSTOMER, "/api/v1/rates"],

@@ -1,14 +1,14 @@
 import { expect, test } from "bun:test";
-import { createTranslateApp } from "./setup";
+import { startTranslate } from "./setup";
 
 test("context.limit beyond a billion characters is refused", async () => {
-  const app = createTranslateApp();
+  const app = await startTranslate();
   const res = await app.customer("POST", "/api/v1/translate", { source_language: "en", target_languages: ["de"], text: "x", context: { limit: 1e300 } });
   expect(res.json).toMatchObject({ code: "INVALID_REQUEST", parameters: { field: "context.limit" } });
 });
 
 test("bad input never answers 500", async () => {
-  const app = createTranslateApp({ rate_limit: { requests: 0 } });
+  const app = await startTranslate({ rate_limit: { requests: 0 } });
   const bodies: unknown[] = [
     "[]", "1", '"x"', "null", "{}", "\u0000", "\xff\xfe",
     { source_language: 1, target_languages: [null], text: {} },

@@ -1,11 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { createTranslateApp } from "./setup";
+import { startTranslate } from "./setup";
 
 const resource = { type: "text/html", metadata: "web/index.html", data: "<p>Hello world</p>" };
 
 describe("revision differences", () => {
   test("A shows the resource (with metadata) in translate and order responses; B does not", async () => {
-    const app = createTranslateApp();
+    const app = await startTranslate();
     const a = await app.customer("POST", "/v1/translate", { source_language: "en", target_languages: ["de"], resource });
     expect(a.status).toBe(200);
     expect(a.json.resource).toEqual(resource);
@@ -25,14 +25,14 @@ describe("revision differences", () => {
   });
 
   test("B refuses resource.metadata as an unknown field", async () => {
-    const app = createTranslateApp();
+    const app = await startTranslate();
     const res = await app.customer("POST", "/api/v1/translate", { source_language: "en", target_languages: ["de"], resource });
     expect(res.status).toBe(400);
     expect(res.json).toMatchObject({ code: "INVALID_REQUEST", parameters: { field: "resource.metadata", reason: "unknown field" } });
   });
 
   test("text/plain resources exist in A only", async () => {
-    const app = createTranslateApp();
+    const app = await startTranslate();
     const body = { source_language: "en", target_languages: ["de"], resource: { type: "text/plain", data: "Hi" } };
     expect((await app.customer("POST", "/v1/translate", body)).status).toBe(200);
     const b = await app.customer("POST", "/api/v1/translate", body);
@@ -41,7 +41,7 @@ describe("revision differences", () => {
   });
 
   test("B needs exactly one of text and resource; A takes either, the resource winning", async () => {
-    const app = createTranslateApp();
+    const app = await startTranslate();
     const both = { source_language: "en", target_languages: ["de"], text: "Ignored text", resource: { type: "text/html", data: "<p>Hi</p>" } };
     const none = { source_language: "en", target_languages: ["de"] };
     for (const body of [both, none]) {
@@ -61,7 +61,7 @@ describe("revision differences", () => {
   });
 
   test("sort exists in A only", async () => {
-    const app = createTranslateApp();
+    const app = await startTranslate();
     for (const text of ["one", "two", "three"]) {
       await app.customer("POST", "/v1/translate", { source_language: "en", target_languages: ["de"], text });
     }
@@ -76,7 +76,7 @@ describe("revision differences", () => {
   });
 
   test("POST /calculate prices without ordering in A; B answers it as an unknown route", async () => {
-    const app = createTranslateApp();
+    const app = await startTranslate();
     const body = { source_language: "en", target_languages: ["is", "de"], resource: { type: "application/json", data: '{"a":"Hello world"}' } };
     const a = await app.customer("POST", "/v1/calculate", body);
     expect(a.status).toBe(200);
@@ -95,7 +95,7 @@ describe("revision differences", () => {
   });
 
   test("calculate requires a resource and validates like translate", async () => {
-    const app = createTranslateApp();
+    const app = await startTranslate();
     const noResource = await app.customer("POST", "/v1/calculate", { source_language: "en", target_languages: ["is"], text: "Hi" });
     expect(noResource.status).toBe(400);
     expect(noResource.json.code).toBe("INVALID_REQUEST");
@@ -104,7 +104,7 @@ describe("revision differences", () => {
   });
 
   test("a completed order names its translator in A only", async () => {
-    const app = createTranslateApp();
+    const app = await startTranslate();
     await app.customer("POST", "/v1/translate", { source_language: "en", target_languages: ["de"], text: "Hi" });
     await app.translator("POST", "/translator/v1/orders/1/accept");
     expect((await app.customer("GET", "/v1/orders/1")).json.translator).toBeUndefined();

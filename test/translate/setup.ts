@@ -1,4 +1,5 @@
 import { createTestApp } from "../helpers/app";
+import { startTarget } from "../helpers/target";
 
 export const CUSTOMER = "customer-key-1";
 export const CUSTOMER_2 = "customer-key-2";
@@ -53,3 +54,29 @@ export function createTranslateApp(overrides: Record<string, unknown> = {}) {
 }
 
 export type TranslateApp = ReturnType<typeof createTranslateApp>;
+
+/**
+ * The same helpers on the target chosen by MAILROOM_TEST_TARGET (test/helpers/target.ts): the
+ * in-process app or the executable, with the real clock. Tests that move the clock use
+ * createTranslateApp instead.
+ */
+export async function startTranslate(overrides: Record<string, unknown> = {}) {
+  const app = await startTarget({ translate: translateConfig(overrides) });
+  const as = (key: string) => (method: string, path: string, body?: unknown) => app.call(method, path, body, basic(key));
+  return {
+    ...app,
+    customer: as(CUSTOMER),
+    customer2: as(CUSTOMER_2),
+    translator: as(TRANSLATOR),
+    translator2: as(TRANSLATOR_2),
+    admin: as(ADMIN),
+    async money(key = CUSTOMER) {
+      const { json } = await app.call("GET", "/v1/account", undefined, basic(key));
+      return { balance: json.balance as number, reserved: json.reserved as number };
+    },
+    async consistent(accountId = 1) {
+      const { json } = await app.call("GET", `/admin/v1/accounts/${accountId}/ledger`, undefined, basic(ADMIN));
+      return json.consistent as boolean;
+    },
+  };
+}
