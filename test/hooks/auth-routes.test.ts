@@ -1,12 +1,14 @@
 import { expect, test } from "bun:test";
 import { createTestApp } from "../helpers/app";
+import { startTarget } from "../helpers/target";
 
 /** Revision A of the translation API shares /v1 and has its own keys; everything else there is ours. */
 const TRANSLATION_ROOTS = new Set(["account", "orders", "translate", "rates", "calculate"]);
 
+// The route table is read from the app in process; the requests go to the target (MAILROOM_TEST_TARGET).
 test("every webhook management route the app registers answers 401 without a valid token", async () => {
-  const t = createTestApp();
-  const routes = (t.app.routes as { method: string; path: string }[]).filter(
+  const t = await startTarget();
+  const routes = (createTestApp().app.routes as { method: string; path: string }[]).filter(
     (r) => r.path.startsWith("/v1/") && !TRANSLATION_ROOTS.has(r.path.split("/")[2]!),
   );
   // Guards against the filter silently matching nothing.
