@@ -28,6 +28,7 @@ describe("guards on the catching endpoint", () => {
   beforeAll(async () => {
     t = await startTarget(config, { env: { GH_SECRET: SECRET } });
   });
+  afterAll(() => t.stop());
   const send = (path: string, body: string | undefined, headers: Record<string, string>, method = "POST") =>
     t.call(method, path, body, headers);
   const hookCount = async (channel: string) => (await t.call("GET", `/v1/hooks?channel=${channel}`)).json.length;

@@ -11,7 +11,6 @@
  * case in `startTarget`, not a copy of the suite. Tests that need the fake clock or internals use
  * createTestApp (in-process only) and say so.
  */
-import { afterAll } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -59,20 +58,38 @@ export type TargetOptions = {
   noTestKey?: boolean;
 };
 
-const running = new Set<Target>();
-afterAll(async () => {
-  await Promise.all([...running].map((t) => t.stop()));
-});
+/** Targets started inside the running test (stopped after it) and the others (from a beforeAll). */
+const running = new Map<Target, "test" | "file">();
+let inTest = false;
+
+/**
+ * Called by the preload (test/helpers/production.ts) around every test: a target started inside a
+ * test stops after it; one started in a beforeAll is stopped by its file's afterAll, and whatever
+ * is left at the end of the run is stopped then. No process or runner loop outlives its test.
+ */
+export const targetLifecycle = {
+  testStarts(): void {
+    inTest = true;
+  },
+  async testEnded(): Promise<void> {
+    inTest = false;
+    await Promise.all([...running].filter(([, scope]) => scope === "test").map(([t]) => t.stop()));
+  },
+  async runEnded(): Promise<void> {
+    await Promise.all([...running.keys()].map((t) => t.stop()));
+  },
+};
 
 /** Starts a Mailroom on the chosen target with `raw` as its config (the TOML file's shape). */
 export async function startTarget(raw: Record<string, any> = {}, opts: TargetOptions = {}): Promise<Target> {
   const config = opts.noTestKey || raw.api_keys ? raw : { api_keys: [{ label: "test", token: TOKEN }], ...raw };
   const target = TARGET === "executable" ? await startExecutable(config, opts) : startSource(config, opts);
-  running.add(target);
+  running.set(target, inTest ? "test" : "file");
   const stop = target.stop;
-  target.stop = async () => {
+  let stopped: Promise<void> | undefined;
+  target.stop = () => {
     running.delete(target);
-    await stop();
+    return (stopped ??= stop());
   };
   return target;
 }
