@@ -1,4 +1,4 @@
-import { t } from "elysia";
+import { Type as t } from "@sinclair/typebox";
 import { ORDER_STATUSES } from "../db/schema/translate";
 import { DECIMAL_DIGITS } from "../lib/query-int";
 import { PAGE_ERROR, PER_PAGE_ERROR } from "./check";
@@ -7,7 +7,8 @@ import { PAGE_ERROR, PER_PAGE_ERROR } from "./check";
  * Request models of the three APIs. Language codes, resource types and image types are plain
  * strings here and checked by the service, so they answer their own 400 codes
  * (LANGUAGE_NOT_FOUND, UNSUPPORTED_RESOURCE_TYPE, INVALID_ATTACHMENT) instead of INVALID_REQUEST.
- * Routes check them with check.ts, never through Elysia's `body`/`query` options (see there why).
+ * Plain TypeBox, not Elysia's `t` (whose Integer, Number and Boolean also take strings), checked by
+ * check.ts, never through Elysia's `body`/`query` options (see there why).
  */
 const strict = { additionalProperties: false } as const;
 const lit = <T extends string>(values: readonly T[]) => t.Union(values.map((v) => t.Literal(v)));

@@ -1,4 +1,5 @@
-import { Elysia, t } from "elysia";
+import { Type as t } from "@sinclair/typebox";
+import { Elysia } from "elysia";
 import { BalanceBody, OverdraftBody, ReopenBody, TopUpBody } from "../model";
 import { accountOut, ledgerOut, orderOut } from "../wire";
 import { toDollars } from "../money";
