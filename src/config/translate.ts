@@ -1,6 +1,7 @@
 import { Type as t, type Static } from "@sinclair/typebox";
 import { DURATION_PATTERN, SIZE_PATTERN } from "../lib/units";
 import { LANGUAGE_CODES } from "../translate/languages";
+import { wholeCents, wholeRateUnits } from "../translate/money";
 
 /**
  * The [translate] section: the translation ordering service. Accounts are seeded into the
@@ -99,7 +100,7 @@ export type TranslateConfig = Static<typeof TranslateSection>;
 
 type Problem = { path: string; message: string };
 
-/** Checks what the schema cannot: unique ids, names and keys, known languages, whole cents. */
+/** Checks what the schema cannot: unique ids, names and keys, known languages, whole cents and rate units. */
 export function translateProblems(c: TranslateConfig): Problem[] {
   const problems: Problem[] = [];
   const at = (path: string, message: string) => problems.push({ path: `translate.${path}`, message });
@@ -113,7 +114,7 @@ export function translateProblems(c: TranslateConfig): Problem[] {
   c.accounts.forEach((a, i) => {
     if (ids.has(a.id)) at(`accounts[${i}].id`, `duplicate account id ${a.id}`);
     ids.add(a.id);
-    if (Math.abs(Math.round(a.balance * 100) - a.balance * 100) > 1e-6) at(`accounts[${i}].balance`, "use whole cents");
+    if (!wholeCents(a.balance)) at(`accounts[${i}].balance`, "use whole cents");
     a.api_keys.forEach((k, j) => key(`accounts[${i}].api_keys[${j}]`, k));
     key(`accounts[${i}].api_key`, a.api_key);
   });
@@ -129,8 +130,11 @@ export function translateProblems(c: TranslateConfig): Problem[] {
     if (ad.api_key === undefined) at(`admins[${i}]`, "give api_key or api_key_env");
     key(`admins[${i}].api_key`, ad.api_key);
   });
+  const RATE_DECIMALS = "use at most four decimals (rates are kept in 1/10000 dollar)";
+  if (!wholeRateUnits(c.rates.default)) at("rates.default", RATE_DECIMALS);
   const pairs = new Set<string>();
   c.rates.pairs.forEach((p, i) => {
+    if (!wholeRateUnits(p.rate)) at(`rates.pairs[${i}].rate`, RATE_DECIMALS);
     if (!LANGUAGE_CODES.has(p.source)) at(`rates.pairs[${i}].source`, `unknown language "${p.source}"`);
     if (!LANGUAGE_CODES.has(p.target)) at(`rates.pairs[${i}].target`, `unknown language "${p.target}"`);
     if (p.source === p.target) at(`rates.pairs[${i}]`, "source and target are the same language");

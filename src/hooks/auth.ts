@@ -3,6 +3,7 @@ import type { Config } from "../config/schema";
 import type { Db } from "../db/open";
 import { AppError, invalid } from "../lib/errors";
 import { BODY_PROBLEM, parseJsonBytes } from "../lib/json";
+import { repeatedParameters } from "../lib/query-int";
 import { readBody } from "./read-body";
 import { randomToken, sha256Hex, tokenMatchesHash } from "../lib/secrets";
 import { apiKeys } from "../db/schema";
@@ -92,11 +93,6 @@ export function requireApiKey(keys: readonly ApiKey[]) {
 
 /** A query parameter given twice is a 400: neither value would silently win over the other. */
 function refuseRepeatedParameters(url: string): void {
-  const q = url.indexOf("?");
-  if (q < 0) return;
-  const seen = new Set<string>();
-  for (const name of new URLSearchParams(url.slice(q + 1)).keys()) {
-    if (seen.has(name)) throw invalid(`invalid query: ${name}: given more than once`);
-    seen.add(name);
-  }
+  const [name] = repeatedParameters(url);
+  if (name !== undefined) throw invalid(`invalid query: ${name}: given more than once`);
 }

@@ -18,6 +18,8 @@ export type AttemptsDeps = {
   random: () => number;
   /** An attempt finished: a slot is free and a follow-up may be due. */
   onSettled: () => void;
+  /** Aborted when the runner stops (handed to each attempt). */
+  stopping: () => AbortSignal;
 };
 
 /**
@@ -56,9 +58,13 @@ export function createAttempts(deps: AttemptsDeps) {
     if (!hook) return;
     let result: AttemptResult;
     try {
-      result = await handler.run(hook, { attempt: row.attempt, now: clock.now() });
+      result = await handler.run(hook, { attempt: row.attempt, now: clock.now(), stopping: deps.stopping() });
     } catch (error) {
       result = { ok: false, excerpt: "", error: errorMessage(error) };
+    }
+    if (result.interrupted) {
+      log.info("attempt interrupted by the stop; it runs again at the next start", { handler: row.handler, hook: row.hookId });
+      return;
     }
     settle(row, handler.policy, result);
   }

@@ -9,25 +9,37 @@ export function clip(text: string, max = EXCERPT_MAX): string {
 }
 
 /**
- * Reads a stream to its end but keeps only its first `max` bytes, as text. Draining matters:
- * a child process blocks when nobody reads its full pipe. Never throws.
+ * Reads a stream to its end, or until `stop` is aborted, but keeps only its first `max` bytes, as
+ * text. Draining matters: a child process blocks when nobody reads its full pipe. Never throws.
  */
-export async function readBounded(stream: ReadableStream<Uint8Array> | null | undefined, max = EXCERPT_MAX): Promise<string> {
+export async function readBounded(
+  stream: ReadableStream<Uint8Array> | null | undefined,
+  max = EXCERPT_MAX,
+  stop?: AbortSignal,
+): Promise<string> {
   if (!stream) return "";
+  const reader = stream.getReader();
+  const cancel = () => void reader.cancel().catch(() => {});
+  stop?.addEventListener("abort", cancel, { once: true });
   const kept: Uint8Array[] = [];
   let size = 0;
   let total = 0;
   try {
-    for await (const chunk of stream) {
-      total += chunk.byteLength;
+    while (!stop?.aborted) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
       if (size < max) {
-        const part = chunk.subarray(0, max - size);
+        const part = value.subarray(0, max - size);
         kept.push(part);
         size += part.byteLength;
       }
     }
   } catch {
     // A stream cut short (timeout, killed program) still yields what arrived.
+  } finally {
+    stop?.removeEventListener("abort", cancel);
+    if (stop?.aborted) cancel();
   }
   const text = new TextDecoder().decode(Buffer.concat(kept));
   return total > size ? `${text}… (${total - size} more bytes)` : text;

@@ -25,7 +25,10 @@ export interface Runner extends HookRunner {
   tick(): Promise<void>;
   /** Starts the background loop (main.ts only). */
   start(): void;
-  /** Stops the loop and waits for running work to settle. */
+  /**
+   * Stops the loop and waits for running work to settle. Command programs still running are
+   * killed with their process group; their attempts stay `running` and run again at the next start.
+   */
   stop(): Promise<void>;
   /** Every attempt of the hook, oldest first (the attempts endpoint). */
   attempts(hookId: string): AttemptRow[];
@@ -57,7 +60,11 @@ export function createRunner(deps: RunnerDeps): Runner {
   const handlers = createHandlers(config.handlers, deps.baseDir ?? process.cwd());
   const channelHandlers = new Map(config.channels.map((c) => [c.name, c.handlers]));
   const workers = createWorkerSet(log, () => wake(), deps.workerPollMs);
-  const attempts = createAttempts({ queue, handlers, clock, log, random: deps.random ?? Math.random, onSettled: () => wake() });
+  // Aborted by stop(): running programs are killed instead of holding the shutdown up to their timeout.
+  let stopping = new AbortController();
+  const attempts = createAttempts({
+    queue, handlers, clock, log, random: deps.random ?? Math.random, onSettled: () => wake(), stopping: () => stopping.signal,
+  });
 
   let recovered = false;
   let stopped = true;
@@ -143,7 +150,9 @@ export function createRunner(deps: RunnerDeps): Runner {
       wake();
       await loop;
       loop = null;
+      stopping.abort();
       await Promise.all([attempts.settle(), workers.settle()]);
+      stopping = new AbortController();
     },
     attempts: (hookId) => queue.list(hookId),
   };

@@ -1,10 +1,14 @@
-import { t } from "elysia";
+import { Type as t } from "@sinclair/typebox";
 import { ORDER_STATUSES } from "../db/schema/translate";
+import { DECIMAL_DIGITS } from "../lib/query-int";
+import { PAGE_ERROR, PER_PAGE_ERROR } from "./check";
 
 /**
  * Request models of the three APIs. Language codes, resource types and image types are plain
  * strings here and checked by the service, so they answer their own 400 codes
  * (LANGUAGE_NOT_FOUND, UNSUPPORTED_RESOURCE_TYPE, INVALID_ATTACHMENT) instead of INVALID_REQUEST.
+ * Plain TypeBox, not Elysia's `t` (whose Integer, Number and Boolean also take strings), checked by
+ * check.ts, never through Elysia's `body`/`query` options (see there why).
  */
 const strict = { additionalProperties: false } as const;
 const lit = <T extends string>(values: readonly T[]) => t.Union(values.map((v) => t.Literal(v)));
@@ -42,9 +46,9 @@ export const TranslateA = translate(ResourceA);
 export const TranslateB = translate(ResourceB);
 export const CalculateA = t.Object({ source_language: Code, target_languages: Targets, resource: ResourceA }, strict);
 
-/** `field`: Elysia checks a coerced query number on its own and loses its name; errors.ts reads it here. */
-const Page = t.Optional(t.Integer({ minimum: 0, maximum: 1_000_000, field: "page" }));
-const PerPage = t.Optional(t.Integer({ minimum: 1, maximum: 100, field: "per_page" }));
+/** Query numbers are decimal digits as sent (no coercion); check.ts pageOf() reads them and checks the range. */
+const Page = t.Optional(t.String({ pattern: DECIMAL_DIGITS, error: PAGE_ERROR }));
+const PerPage = t.Optional(t.String({ pattern: DECIMAL_DIGITS, error: PER_PAGE_ERROR }));
 export const OrdersQueryA = t.Object({ sort: t.Optional(lit(["asc", "desc"] as const)), page: Page, per_page: PerPage }, strict);
 export const OrdersQueryB = t.Object({ page: Page, per_page: PerPage }, strict);
 

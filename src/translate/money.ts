@@ -12,8 +12,17 @@ export const toCents = (dollars: number): number => Math.round(dollars * 100);
 /** Cents to the dollar number written in JSON. */
 export const toDollars = (cents: number): number => cents / 100;
 
-/** Whether a dollar amount has at most two decimals (within float noise). */
-export const wholeCents = (dollars: number): boolean => Math.abs(dollars * 100 - Math.round(dollars * 100)) < 1e-6;
+/**
+ * Whether a dollar amount has at most two decimals: it is exactly the number its whole cents
+ * spell. An absolute tolerance let 1e-9 through as 0 cents (a ledger entry of 0).
+ *
+ * @example wholeCents(19.99) === true; wholeCents(1.005) === false; wholeCents(1e-9) === false
+ */
+export const wholeCents = (dollars: number): boolean => Number.isFinite(dollars) && Math.round(dollars * 100) / 100 === dollars;
+
+/** Whether a rate in dollars per 1000 characters is whole rate units (at most four decimals). */
+export const wholeRateUnits = (dollarsPer1000: number): boolean =>
+  Number.isFinite(dollarsPer1000) && Math.round(dollarsPer1000 * RATE_SCALE) / RATE_SCALE === dollarsPer1000;
 
 /** A configured rate in dollars to integer rate units. */
 export const rateUnits = (dollarsPer1000: number): number => Math.round(dollarsPer1000 * RATE_SCALE);

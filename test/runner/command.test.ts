@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRunnerApp } from "./setup";
@@ -12,6 +12,28 @@ function tempDir() {
   const dir = mkdtempSync(join(tmpdir(), "mailroom-command-"));
   dirs.push(dir);
   return dir;
+}
+/**
+ * Whether the process still runs. A killed process whose parent is gone may stay a zombie when
+ * nothing reaps orphans (PID 1 in some containers): it has ended, so it counts as gone.
+ */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  const stat = `/proc/${pid}/stat`;
+  return !(existsSync(stat) && readFileSync(stat, "utf8").split(") ")[1]?.startsWith("Z"));
+}
+/** Whether the process has ended within `ms` (a SIGKILL is delivered, not awaited, by kill()). */
+async function endsWithin(pid: number, ms = 2000): Promise<boolean> {
+  const until = performance.now() + ms;
+  while (running(pid)) {
+    if (performance.now() > until) return false;
+    await Bun.sleep(10);
+  }
+  return true;
 }
 const command = (name: string, argv: string[], extra: Record<string, unknown> = {}) => ({
   name, kind: "command", argv, backoff: { initial: "1s", max: "10s" }, ...extra,
@@ -120,5 +142,62 @@ describe("command handler", () => {
     expect(performance.now() - began).toBeLessThan(5000);
     const [a] = await t.attempts(id);
     expect(a).toMatchObject({ outcome: "failed", error: "killed after 200 ms without exiting", excerpt: "started\n" });
+  });
+
+  test("the timeout ends the attempt: the program's whole process group is killed, output is no longer awaited", async () => {
+    const dir = tempDir();
+    const t = createRunnerApp({
+      handlers: [command("forks", ["sh", "-c", 'sleep 20 & echo $! > "$OUT/grandchild"; echo started; sleep 20'], { env: { OUT: dir }, timeout: "1s", concurrency: 1 })],
+      channels: [{ name: "c", handlers: ["forks"] }],
+    });
+    const id = await t.send("c");
+    const began = performance.now();
+    await t.runner.tick();
+    expect(performance.now() - began).toBeLessThan(4000);
+    const [a] = await t.attempts(id);
+    expect(a).toMatchObject({ outcome: "failed", error: "killed after 1000 ms without exiting", excerpt: "started\n" });
+    expect(await endsWithin(Number(readFileSync(join(dir, "grandchild"), "utf8")))).toBe(true);
+  });
+
+  test("a program that exits leaves no process of its group behind, and its output is kept", async () => {
+    const dir = tempDir();
+    const t = createRunnerApp({
+      handlers: [command("leaves", ["sh", "-c", 'sleep 20 & echo $! > "$OUT/grandchild"; echo done'], { env: { OUT: dir }, timeout: "10s" })],
+      channels: [{ name: "c", handlers: ["leaves"] }],
+    });
+    const id = await t.send("c");
+    const began = performance.now();
+    await t.runner.tick();
+    expect(performance.now() - began).toBeLessThan(4000);
+    expect((await t.attempts(id))[0]).toMatchObject({ outcome: "succeeded", exit_code: 0, excerpt: "done\n" });
+    expect(await endsWithin(Number(readFileSync(join(dir, "grandchild"), "utf8")))).toBe(true);
+  });
+
+  test("stopping the runner kills a running program's group at once; the attempt runs again at the next start", async () => {
+    const dir = tempDir();
+    const dbPath = join(dir, "mailroom.db");
+    const raw = {
+      handlers: [command("forks", ["sh", "-c", 'sleep 20 & echo $! > "$OUT/grandchild.tmp"; mv "$OUT/grandchild.tmp" "$OUT/grandchild"; sleep 20'], { env: { OUT: dir }, timeout: "60s" })],
+      channels: [{ name: "c", handlers: ["forks"] }],
+    };
+    const first = createRunnerApp(raw, { dbPath });
+    const id = await first.send("c");
+    const ticking = first.runner.tick();
+    const pidFile = join(dir, "grandchild");
+    while (!existsSync(pidFile)) await Bun.sleep(5); // waits for the program to have started, not for time to pass
+    const began = performance.now();
+    await first.runner.stop();
+    await ticking;
+    expect(performance.now() - began).toBeLessThan(3000);
+    expect(await endsWithin(Number(readFileSync(pidFile, "utf8")))).toBe(true);
+    expect((await first.attempts(id)).map((a) => a.outcome)).toEqual(["running"]);
+    first.close();
+
+    rmSync(pidFile);
+    const second = createRunnerApp({ ...raw, handlers: [command("forks", ["sh", "-c", "echo again"])] }, { dbPath });
+    second.clock.set(first.clock.now());
+    await second.runner.tick();
+    expect((await second.attempts(id)).map((a) => [a.attempt, a.outcome, a.excerpt])).toEqual([[1, "succeeded", "again\n"]]);
+    second.close();
   });
 });

@@ -84,8 +84,9 @@ complete_after = "5s"
           accounts: [
             { id: 1, balance: 1.005, api_keys: ["same-key-123"] },
             { id: 1, api_keys: ["same-key-123"] },
+            { id: 2, balance: 1e-9 },
           ],
-          rates: { pairs: [{ source: "en", target: "xx", rate: 1 }, { source: "de", target: "de", rate: 1 }] },
+          rates: { default: 0.00001, pairs: [{ source: "en", target: "xx", rate: 1 }, { source: "de", target: "de", rate: 1 }, { source: "en", target: "de", rate: 0.01255 }] },
           translators: [{ name: "Ana", api_key: "translator-key" }, { name: "Ana" }],
           admins: [{}],
         },
@@ -98,11 +99,14 @@ complete_after = "5s"
       "translate.accounts[0].balance",
       "translate.accounts[1].id",
       "translate.accounts[1].api_keys[0]",
+      "translate.accounts[2].balance",
       "translate.translators[1].name",
       "translate.translators[1]",
       "translate.admins[0]",
+      "translate.rates.default",
       "translate.rates.pairs[0].target",
       "translate.rates.pairs[1]",
+      "translate.rates.pairs[2].rate",
     ]);
     expect(() => createTestApp({ translate: { admins: [{}] } })).toThrow(ConfigError);
   });

@@ -1,12 +1,16 @@
 import { Elysia, t } from "elysia";
 import { NAME_PATTERN } from "../../config/schema";
+import { invalid } from "../../lib/errors";
 import { HOOK_ID_PATTERN } from "../../lib/ids";
+import { DECIMAL_DIGITS, queryInt } from "../../lib/query-int";
 import { Empty, ErrorBody, Hook, NoBody, NoQuery } from "../model";
 import type { ManagementDeps } from ".";
 
 const strict = { additionalProperties: false } as const;
 const hookId = t.String({ pattern: HOOK_ID_PATTERN, error: "id: must be a lowercase ULID (26 characters)" });
 const params = t.Object({ id: hookId }, strict);
+const LIMIT_ERROR = "limit: must be an integer from 1 to 100";
+const LIMIT = { min: 1, max: 100, fallback: 50 };
 const afterId = t.String({ pattern: HOOK_ID_PATTERN, error: "after: must be a hook id (a lowercase ULID)" });
 const listQuery = t.Object(
   {
@@ -16,7 +20,7 @@ const listQuery = t.Object(
         error: "status: must be one of pending, handled, failed, discarded",
       }),
     ),
-    limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, error: "limit: must be an integer from 1 to 100" })),
+    limit: t.Optional(t.String({ pattern: DECIMAL_DIGITS, error: LIMIT_ERROR })),
     after: t.Optional(afterId),
   },
   strict,
@@ -28,7 +32,7 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 409: ErrorBody 
 export function hookRoutes({ auth, hooks }: ManagementDeps) {
   return new Elysia()
     .use(auth)
-    .get("/hooks", ({ query }) => hooks.list({ ...query, limit: query.limit ?? 50 }), {
+    .get("/hooks", ({ query }) => hooks.list({ ...query, limit: queryInt(query.limit, LIMIT, () => invalid(`invalid query: ${LIMIT_ERROR}`)) }), {
       query: listQuery,
       response: { 200: t.Array(Hook), ...errors },
     })

@@ -1,6 +1,8 @@
 import { Elysia, t } from "elysia";
 import { NAME_PATTERN } from "../../config/schema";
 import { toRfc3339 } from "../../lib/clock";
+import { invalid } from "../../lib/errors";
+import { DECIMAL_DIGITS, queryInt } from "../../lib/query-int";
 import { REFUSALS_KEPT } from "../guards";
 import { ErrorBody } from "../model";
 import type { ManagementDeps } from ".";
@@ -8,13 +10,13 @@ import type { ManagementDeps } from ".";
 const strict = { additionalProperties: false } as const;
 const name = (what: string) =>
   t.Optional(t.String({ maxLength: 64, pattern: NAME_PATTERN, error: `${what}: must be a ${what} name of at most 64 characters` }));
+const LIMIT_ERROR = `limit: must be an integer from 1 to ${REFUSALS_KEPT}`;
+const LIMIT = { min: 1, max: REFUSALS_KEPT, fallback: 50 };
 const listQuery = t.Object(
   {
     channel: name("channel"),
     guard: name("guard"),
-    limit: t.Optional(
-      t.Integer({ minimum: 1, maximum: REFUSALS_KEPT, error: `limit: must be an integer from 1 to ${REFUSALS_KEPT}` }),
-    ),
+    limit: t.Optional(t.String({ pattern: DECIMAL_DIGITS, error: LIMIT_ERROR })),
   },
   strict,
 );
@@ -41,7 +43,7 @@ export function refusalRoutes({ auth, refusals }: ManagementDeps) {
   return new Elysia().use(auth).get(
     "/refusals",
     ({ query }) =>
-      refusals.list({ channel: query.channel, guard: query.guard, limit: query.limit ?? 50 }).map((r) => ({
+      refusals.list({ channel: query.channel, guard: query.guard, limit: queryInt(query.limit, LIMIT, () => invalid(`invalid query: ${LIMIT_ERROR}`)) }).map((r) => ({
         channel: r.channel,
         guard: r.guard,
         status: r.status,

@@ -19,6 +19,11 @@ export type AttemptResult = {
   error: string;
   /** Milliseconds the receiver asked to wait (Retry-After). */
   retryAfter?: number;
+  /**
+   * The runner's stop cut the attempt short: nothing is recorded, the attempt stays `running`
+   * and is queued again at the next start, as after a crash.
+   */
+  interrupted?: boolean;
 };
 
 export type AttemptContext = {
@@ -26,6 +31,8 @@ export type AttemptContext = {
   attempt: number;
   /** The runner's clock, for Retry-After dates. */
   now: number;
+  /** Aborted when the runner stops; a handler that can end its work at once does (command). */
+  stopping?: AbortSignal;
 };
 
 export interface Handler {

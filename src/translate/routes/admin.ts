@@ -1,7 +1,9 @@
-import { Elysia, t } from "elysia";
+import { Type as t } from "@sinclair/typebox";
+import { Elysia } from "elysia";
 import { BalanceBody, OverdraftBody, ReopenBody, TopUpBody } from "../model";
 import { accountOut, ledgerOut, orderOut } from "../wire";
 import { toDollars } from "../money";
+import { checker } from "../check";
 import type { RouteDeps } from "./deps";
 import { accountId, fallbacks, jsonInstance, orderId } from "./common";
 
@@ -16,6 +18,10 @@ export function adminRoutes({ gate, work, accounts }: RouteDeps) {
     if (p.role !== "admin") throw new Error("translate: gate let a non-admin through");
     return p.name;
   };
+  const topUpBody = checker(TopUpBody, "body");
+  const balanceBody = checker(BalanceBody, "body");
+  const overdraftBody = checker(OverdraftBody, "body");
+  const reopenBody = checker(t.Union([t.Null(), ReopenBody]), "body");
   const full = (id: number) => orderOut(work.find(id), work.comments(id), "A");
 
   const api = jsonInstance(prefix, gate, ["/accounts/:id/top-up", "/accounts/:id/balance", "/accounts/:id/overdraft", "/orders/:id/reopen"])
@@ -33,19 +39,11 @@ export function adminRoutes({ gate, work, accounts }: RouteDeps) {
         entries: audit.entries.map(ledgerOut),
       };
     })
-    .post("/accounts/:id/top-up", ({ request, params, body }) => accountOut(accounts.topUp(accountId(params.id), body.amount, admin(request))), {
-      body: TopUpBody,
-    })
-    .put("/accounts/:id/balance", ({ request, params, body }) => accountOut(accounts.setBalance(accountId(params.id), body.balance, admin(request))), {
-      body: BalanceBody,
-    })
-    .put("/accounts/:id/overdraft", ({ params, body }) => accountOut(accounts.setOverdraft(accountId(params.id), body.allowed)), {
-      body: OverdraftBody,
-    })
+    .post("/accounts/:id/top-up", ({ request, params, body }) => accountOut(accounts.topUp(accountId(params.id), topUpBody(body).amount, admin(request))))
+    .put("/accounts/:id/balance", ({ request, params, body }) => accountOut(accounts.setBalance(accountId(params.id), balanceBody(body).balance, admin(request))))
+    .put("/accounts/:id/overdraft", ({ params, body }) => accountOut(accounts.setOverdraft(accountId(params.id), overdraftBody(body).allowed)))
     .get("/orders/:id", ({ params }) => full(orderId(params.id)))
-    .post("/orders/:id/reopen", ({ request, params, body }) => full(work.reopen(admin(request), orderId(params.id), body?.comment).id), {
-      body: t.Union([t.Null(), ReopenBody]),
-    });
+    .post("/orders/:id/reopen", ({ request, params, body }) => full(work.reopen(admin(request), orderId(params.id), reopenBody(body)?.comment).id));
 
   const known = {
     "/accounts": ["GET"],

@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import type { Revision } from "../model";
 import { CalculateA, OrdersQueryA, OrdersQueryB, TranslateA, TranslateB } from "../model";
 import { accountOut, orderOut, summaryOut, translateOut } from "../wire";
+import { checker, pageOf, queryChecker } from "../check";
 import type { RouteDeps } from "./deps";
 import { fallbacks, jsonInstance, noContent, orderId } from "./common";
 
@@ -13,6 +14,9 @@ import { fallbacks, jsonInstance, noContent, orderId } from "./common";
 export function customerRoutes(revision: Revision, deps: RouteDeps) {
   const { gate, orders, accounts, rates } = deps;
   const prefix = revision === "A" ? "/v1" : "/api/v1";
+  const ordersQuery = queryChecker(revision === "A" ? OrdersQueryA : OrdersQueryB);
+  const translateBody = checker(revision === "A" ? TranslateA : TranslateB, "body");
+  const calculateBody = checker(CalculateA, "body");
   const account = (request: Request) => {
     const p = gate.principal(request);
     if (p.role !== "customer") throw new Error("translate: gate let a non-customer through");
@@ -23,15 +27,12 @@ export function customerRoutes(revision: Revision, deps: RouteDeps) {
     .get("/account", ({ request }) => accountOut(accounts.find(account(request))))
     .get(
       "/orders",
-      ({ request, query }) =>
-        orders
-          .list(account(request), {
-            sort: (query as { sort?: "asc" | "desc" }).sort ?? "desc",
-            page: query.page ?? 0,
-            perPage: query.per_page ?? 20,
-          })
-          .map(summaryOut),
-      { query: revision === "A" ? OrdersQueryA : OrdersQueryB },
+      ({ request }) => {
+        const query = ordersQuery(request);
+        return orders
+          .list(account(request), { sort: (query as { sort?: "asc" | "desc" }).sort ?? "desc", ...pageOf(query) })
+          .map(summaryOut);
+      },
     )
     .get("/orders/:id", ({ request, params }) => {
       const { order, comments } = orders.get(account(request), orderId(params.id));
@@ -41,9 +42,7 @@ export function customerRoutes(revision: Revision, deps: RouteDeps) {
       orders.remove(account(request), orderId(params.id));
       return noContent();
     })
-    .post("/translate", ({ request, body }) => translateOut(orders.place(account(request), revision, body), revision), {
-      body: revision === "A" ? TranslateA : TranslateB,
-    })
+    .post("/translate", ({ request, body }) => translateOut(orders.place(account(request), revision, translateBody(body)), revision))
     .get("/rates", () => rates.list());
 
   const known: Record<string, string[]> = {
@@ -59,9 +58,8 @@ export function customerRoutes(revision: Revision, deps: RouteDeps) {
     "/calculate",
     ({ request, body }) => {
       account(request);
-      return orders.calculate("A", body);
+      return orders.calculate("A", calculateBody(body));
     },
-    { body: CalculateA },
   );
   // /v1 is shared with the webhook API: only our own roots fall back to our 404.
   const roots = ["/account/*", "/orders/*", "/translate/*", "/rates/*", "/calculate/*"];

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { CommentBody, CompleteBody, TranslatorOrdersQuery } from "../model";
 import { orderOut } from "../wire";
+import { checker, pageOf, queryChecker } from "../check";
 import type { RouteDeps } from "./deps";
 import { fallbacks, jsonInstance, orderId } from "./common";
 
@@ -16,16 +17,20 @@ export function translatorRoutes({ gate, work }: RouteDeps) {
     if (p.role !== "translator") throw new Error("translate: gate let a non-translator through");
     return p.name;
   };
+  const ordersQuery = queryChecker(TranslatorOrdersQuery);
+  const completeBody = checker(CompleteBody, "body");
+  const commentBody = checker(CommentBody, "body");
   const full = (id: number) => orderOut(work.find(id), work.comments(id), "A");
 
   const api = jsonInstance(prefix, gate, ["/orders/:id/complete", "/orders/:id/comments"])
     .get(
       "/orders",
-      ({ request, query }) =>
-        work
-          .list(name(request), { status: query.status, sort: "asc", page: query.page ?? 0, perPage: query.per_page ?? 20 })
-          .map((o) => orderOut(o, work.comments(o.id), "A")),
-      { query: TranslatorOrdersQuery },
+      ({ request }) => {
+        const query = ordersQuery(request);
+        return work
+          .list(name(request), { status: query.status, sort: "asc", ...pageOf(query) })
+          .map((o) => orderOut(o, work.comments(o.id), "A"));
+      },
     )
     .get("/orders/:id", ({ request, params }) => {
       const id = orderId(params.id);
@@ -33,18 +38,16 @@ export function translatorRoutes({ gate, work }: RouteDeps) {
       return full(id);
     })
     .post("/orders/:id/accept", ({ request, params }) => full(work.accept(name(request), orderId(params.id)).id))
-    .post("/orders/:id/complete", ({ request, params, body }) => full(work.complete(name(request), orderId(params.id), body.target_text).id), {
-      body: CompleteBody,
-    })
+    .post("/orders/:id/complete", ({ request, params, body }) => full(work.complete(name(request), orderId(params.id), completeBody(body).target_text).id))
     .post(
       "/orders/:id/comments",
       ({ request, params, body }) => {
         const id = orderId(params.id);
         const who = name(request);
-        work.comment(id, { role: "TRANSLATOR", author: who, translator: who }, body.text, body.attachments);
+        const comment = commentBody(body);
+        work.comment(id, { role: "TRANSLATOR", author: who, translator: who }, comment.text, comment.attachments);
         return full(id);
       },
-      { body: CommentBody },
     );
 
   const known = {

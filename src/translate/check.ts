@@ -1,0 +1,73 @@
+import type { Static, TSchema } from "@sinclair/typebox";
+import { TypeCompiler, type ValueError } from "@sinclair/typebox/compiler";
+import { queryInt, repeatedParameters } from "../lib/query-int";
+import { bad } from "./errors";
+
+/**
+ * Request models checked by TypeBox itself rather than by Elysia's `body`/`query` options. Elysia
+ * coerces numbers given as strings ("0x10" is taken as 16 for an integer field) and tells the error
+ * of that coercion apart by its class name, which a minified build renames: the same request was
+ * stored by the executable and refused by the source. Here a value is taken exactly as JSON or the
+ * query string gives it, and every build answers the same INVALID_REQUEST naming the field.
+ */
+
+type Where = "body" | "query";
+
+/** Names the first bad field in `parameters.field` and every bad field in the description. */
+export function invalidRequest(where: Where, issues: Iterable<{ path: string; message: string; schema?: { error?: unknown } }>) {
+  const fields = new Map<string, string>();
+  for (const issue of issues) {
+    const field = issue.path.replace(/^\//, "").replaceAll("/", ".") || where;
+    const custom = typeof issue.schema?.error === "string" ? issue.schema.error : undefined;
+    const message = custom ?? (issue.message === "Unexpected property" ? "unknown field" : issue.message.toLowerCase());
+    if (!fields.has(field)) fields.set(field, message);
+  }
+  const [first] = fields;
+  const description = `invalid ${where}: ${[...fields].map(([f, m]) => `${f}: ${m}`).join("; ") || "invalid"}`;
+  return bad("INVALID_REQUEST", description, first ? { field: first[0], reason: first[1] } : {});
+}
+
+/**
+ * A checker for one model: gives back the value typed when it fits the model, throws
+ * INVALID_REQUEST naming each bad field otherwise.
+ *
+ * @example const body = checkTranslate(await request body); // Static<typeof TranslateA>
+ */
+export function checker<T extends TSchema>(schema: T, where: Where) {
+  const compiled = TypeCompiler.Compile(schema);
+  return (value: unknown): Static<T> => {
+    if (compiled.Check(value)) return value;
+    throw invalidRequest(where, compiled.Errors(value) as Iterable<ValueError>);
+  };
+}
+
+/**
+ * The query string as one value per name, checked against `schema` (whose fields are strings).
+ * A name given twice is INVALID_REQUEST: neither value would silently win over the other.
+ */
+export function queryChecker<T extends TSchema>(schema: T) {
+  const check = checker(schema, "query");
+  return (request: Request): Static<T> => {
+    const [repeated] = repeatedParameters(request.url);
+    if (repeated !== undefined) throw invalidRequest("query", [{ path: repeated, message: "given more than once" }]);
+    const q = request.url.indexOf("?");
+    return check(q < 0 ? {} : Object.fromEntries(new URLSearchParams(request.url.slice(q + 1))));
+  };
+}
+
+const PAGE = { min: 0, max: 1_000_000, fallback: 0 };
+const PER_PAGE = { min: 1, max: 100, fallback: 20 };
+const rangeText = (r: { min: number; max: number }) => `must be an integer from ${r.min} to ${r.max}`;
+
+/** What a query schema says of `page` and `per_page` when they are not decimal digits. */
+export const PAGE_ERROR = rangeText(PAGE);
+export const PER_PAGE_ERROR = rangeText(PER_PAGE);
+
+/** page and per_page as numbers, defaults filled; out of range is INVALID_REQUEST naming the field. */
+export function pageOf(query: { page?: string; per_page?: string }): { page: number; perPage: number } {
+  const refuse = (field: string, range: typeof PAGE) => () => invalidRequest("query", [{ path: field, message: rangeText(range) }]);
+  return {
+    page: queryInt(query.page, PAGE, refuse("page", PAGE)),
+    perPage: queryInt(query.per_page, PER_PAGE, refuse("per_page", PER_PAGE)),
+  };
+}
