@@ -27,7 +27,7 @@ function errorStatuses(): Record<number, ErrorStatus> {
     const [description, headers] = WHEN[status] ?? [`HTTP ${status}`];
     const list = [...set];
     const code = list.length === 1 ? { const: list[0] } : { enum: list };
-    out[status] = { description, headers, schema: { $ref: "#/components/schemas/Error", properties: { code } } };
+    out[status] = { description, headers, schema: { $ref: "#/components/schemas/Error", type: "object", properties: { code } } };
   }
   return out;
 }

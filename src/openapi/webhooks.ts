@@ -34,7 +34,7 @@ function errorStatuses(): Record<number, ErrorStatus> {
     if (!when) continue;
     out[http] = {
       description: `${when[0]} Code ${grpc} (${GRPC_NAMES[grpc]}).`,
-      schema: { $ref: "#/components/schemas/Error", properties: { code: { const: grpc } } },
+      schema: { $ref: "#/components/schemas/Error", type: "object", properties: { code: { const: grpc } } },
       headers: when[1],
     };
   }
