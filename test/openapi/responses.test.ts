@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { AUTH, createTestApp } from "../helpers/app";
+import { AUTH, createTestApp, type TestApp } from "../helpers/app";
 import { ADMIN, CUSTOMER, TRANSLATOR, basic, createTranslateApp, translateConfig } from "../translate/setup";
 import { createSchemaChecker, fetchDocuments, operations, type Doc } from "./support";
 
@@ -31,7 +31,7 @@ function find(docName: string, operationId: string) {
   return found;
 }
 
-type Send = { path: string; body?: unknown; headers?: Record<string, string>; method?: string; via?: typeof app };
+type Send = { path: string; body?: unknown; headers?: Record<string, string>; method?: string; via?: TestApp };
 
 /** Sends the request through the app and checks the answer against the operation's documented response. */
 async function send(docName: string, operationId: string, { path, body, headers = {}, method, via = app }: Send) {
