@@ -17,6 +17,8 @@ import { managementRoutes } from "./hooks/routes";
 import type { ApiKey } from "./hooks/auth";
 import { createGuards, createRefusals } from "./hooks/guards";
 import { createTranslate } from "./translate";
+import { openapiRoutes } from "./openapi";
+import type { RouteInfo } from "./openapi/generate";
 
 export type AppDeps = {
   config: Config;
@@ -78,7 +80,13 @@ export function createApp(deps: AppDeps) {
     })
     .all("/", ({ request, server }) => catcher.handle(request, server?.requestIP(request)?.address ?? ""), { parse: "none" })
     .use(managementRoutes(deps.apiKeys, { channels, hooks, refusals, runner, db, clock }))
-    .use(translate.routes);
+    .use(translate.routes)
+    .use(openapiRoutes(allRoutes));
+
+  /** The whole route table, for the OpenAPI documents (read on their first request, when it is complete). */
+  function allRoutes(): readonly RouteInfo[] {
+    return app.routes;
+  }
 
   /** The management routes as patterns, built on first use (the app is complete by then). */
   let routeTable: { pattern: RegExp; method: string }[] | undefined;

@@ -21,7 +21,7 @@ export const CODES_400 = {
 } as const;
 export type Code400 = keyof typeof CODES_400;
 
-const STATUS: Record<ErrorKind, [number, string]> = {
+export const STATUS: Record<ErrorKind, [number, string]> = {
   invalid_argument: [400, "INVALID_REQUEST"],
   failed_precondition: [400, "WRONG_ORDER_STATUS"],
   unsupported_media_type: [400, "INVALID_REQUEST"],

@@ -26,6 +26,9 @@ export function jsonInstance(prefix: string, gate: Gate, bodyRoutes: string[]) {
   return new Elysia({ normalize: false, prefix }).onParse(({ request, route }) => (takesBody.has(route) ? gate.json(request) : null));
 }
 
+/** Fallbacks are no operations of the API: the OpenAPI documents leave them out. */
+const hidden = { detail: { hide: true } };
+
 /**
  * 405 with `Allow` for a wrong method on a known path, and 404 in our format for any other path
  * under `prefix/*` (revision A shares /v1 with the webhook API, so it passes its own roots).
@@ -36,12 +39,12 @@ export function fallbacks(prefix: string, known: Record<string, string[]>, roots
     const allow = methods.join(", ");
     app = app.all(path, ({ request }) => {
       throw translateError("method_not_allowed", `${request.method} is not allowed on ${prefix}${path}; use ${allow}`, { allow });
-    });
+    }, hidden);
   }
   for (const root of roots) {
     app = app.all(root, ({ request }) => {
       throw notFound(`no such resource: ${new URL(request.url).pathname}`);
-    });
+    }, hidden);
   }
   return app;
 }

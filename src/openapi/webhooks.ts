@@ -1,0 +1,114 @@
+import { t } from "elysia";
+import { STATUS } from "../hooks/errors";
+import { Channel, ChannelName, ChannelStats, Empty, ErrorBody, Event, Hook, HookId } from "../hooks/model";
+import { Attempt } from "../hooks/routes/attempts";
+import { Refusal } from "../hooks/routes/refusals";
+import { apiOf } from "../translate/gate";
+import type { DocumentDef, ErrorStatus, Operation } from "./generate";
+
+/** What the catching endpoint answers a sender whose hook was stored. */
+export const CaughtHook = t.Object({ id: HookId }, { additionalProperties: false });
+
+const GRPC_NAMES: Record<number, string> = {
+  3: "INVALID_ARGUMENT", 5: "NOT_FOUND", 7: "PERMISSION_DENIED", 8: "RESOURCE_EXHAUSTED", 9: "FAILED_PRECONDITION",
+  12: "UNIMPLEMENTED", 13: "INTERNAL", 14: "UNAVAILABLE", 16: "UNAUTHENTICATED",
+};
+
+const WHEN: Record<number, [string, Record<string, string>?]> = {
+  400: ["Malformed JSON, wrong types, unknown fields or query parameters, bad names or ids; the message names each bad field."],
+  401: ["Missing or wrong token (catching: a guard refused the signature, credential or token).", { "WWW-Authenticate": "the scheme to use" }],
+  403: ["Catching: a guard refused the sender's ip."],
+  404: ["Unknown channel, hook or route."],
+  405: ["A method the path does not have (catching: a guard refused the method).", { Allow: "the methods the path has" }],
+  409: ["The transition is not allowed from the hook's status; process and fail on a channel with handlers."],
+  413: ["The body is over the limit."],
+  415: ["A management body that is not JSON (catching: a guard refused the media type)."],
+  500: ["Unexpected; the message carries only a request id."],
+  503: ["The channel is paused; send again later.", { "Retry-After": "seconds to wait" }],
+};
+
+function errorStatuses(): Record<number, ErrorStatus> {
+  const out: Record<number, ErrorStatus> = {};
+  for (const { http, grpc } of Object.values(STATUS)) {
+    const when = WHEN[http];
+    if (!when) continue;
+    out[http] = {
+      description: `${when[0]} Code ${grpc} (${GRPC_NAMES[grpc]}).`,
+      schema: { $ref: "#/components/schemas/Error", type: "object", properties: { code: { const: grpc } } },
+      headers: when[1],
+    };
+  }
+  return out;
+}
+
+const transition = (id: string, verb: string, what: string): Operation => ({ operationId: id, summary: `${verb} a hook`, description: what });
+
+const operations: Record<string, Operation> = {
+  "ALL /": {
+    operationId: "CatchService_CatchHook",
+    method: "POST",
+    summary: "Catch a hook",
+    description:
+      "Stores the request as a hook of the channel, byte for byte, and answers once it is committed. GET (with a query string), " +
+      "PUT, PATCH and DELETE are caught the same way; OPTIONS answers a CORS preflight; a plain GET / shows a page. " +
+      "The channel is created by its first hook. Needs no token: the channel's guards (signatures, credentials, ips, " +
+      "methods, media types, body size) decide, and answer 401, 403, 405, 413 or 415 naming the guard.",
+    security: "none",
+    query: { channel: t.Optional(t.String({ ...ChannelName, description: "the channel; `default` when absent" })) },
+    body: { required: false, description: "any body, kept exactly as received", content: { "*/*": { schema: {} } } },
+    success: {
+      status: 200,
+      description: "The hook is stored (with durability full, on disk).",
+      schema: CaughtHook,
+      headers: { "Access-Control-Allow-Origin": { schema: { type: "string", const: "*" } } },
+    },
+    errors: [400, 401, 403, 405, 413, 415, 503],
+  },
+  "GET /v1/channels": { operationId: "ChannelService_ListChannels", summary: "List channels", description: "All channels, sorted by name, with their stats." },
+  "GET /v1/channels/:name": { operationId: "ChannelService_GetChannel", summary: "Get a channel" },
+  "DELETE /v1/channels/:name": {
+    operationId: "ChannelService_DeleteChannel",
+    summary: "Delete a channel",
+    description: "Deletes the channel and all its hooks, their events and attempts; answers once they are gone. A channel of the config file exists again at once.",
+  },
+  "POST /v1/channels/:name/pause": { operationId: "ChannelService_PauseChannel", summary: "Pause a channel", description: "Senders get 503 until it is resumed. Idempotent." },
+  "POST /v1/channels/:name/resume": { operationId: "ChannelService_ResumeChannel", summary: "Resume a channel", description: "Idempotent." },
+  "GET /v1/hooks": {
+    operationId: "HookService_ListHooks",
+    summary: "List hooks",
+    description: "Newest first. Pass the last id of a page as `after` for older hooks; a page shorter than `limit` (default 50) is the last.",
+  },
+  "GET /v1/hooks/:id": { operationId: "HookService_GetHook", summary: "Get a hook" },
+  "DELETE /v1/hooks/:id": { operationId: "HookService_DeleteHook", summary: "Delete a hook", description: "Permanently." },
+  "POST /v1/hooks/:id/discard": transition("HookService_DiscardHook", "Discard", "From pending or failed; queued handler attempts are cancelled."),
+  "POST /v1/hooks/:id/retry": transition("HookService_RetryHook", "Retry", "From failed or discarded, back to pending; handlers whose last try failed run again."),
+  "POST /v1/hooks/:id/process": transition("HookService_ProcessHook", "Process", "Mailroom's extension: a consumer reports a pending hook handled (channels without handlers only)."),
+  "POST /v1/hooks/:id/fail": transition("HookService_FailHook", "Fail", "Mailroom's extension: a consumer reports a pending hook failed, with a message (channels without handlers only)."),
+  "GET /v1/hooks/:id/attempts": {
+    operationId: "HookService_ListAttempts",
+    summary: "List a hook's handler attempts",
+    description: "Mailroom's extension: every handler attempt of the hook, oldest first.",
+  },
+  "GET /v1/refusals": {
+    operationId: "RefusalService_ListRefusals",
+    summary: "List refused requests",
+    description: "Mailroom's extension: the most recent requests a guard refused (never caught), newest first; `limit` defaults to 50.",
+  },
+};
+
+/** The webhook service: the management API under /v1 and the catching endpoint. */
+export const webhooksDocument: DocumentDef = {
+  name: "webhooks",
+  title: "Mailroom webhooks",
+  version: "1.0.0",
+  description:
+    "Catch any request at `/?channel=NAME`; list, inspect, pause, resume, retry, discard and delete hooks through the " +
+    "management API under /v1 (bearer token). Every error has one body: `{\"code\": <gRPC code>, \"message\", \"details\": []}`.",
+  owns: (path) => path === "/" || (path.startsWith("/v1/") && apiOf(path) === undefined),
+  securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "A configured [[api_keys]] token, or the one printed at first start." } },
+  security: [{ bearerAuth: [] }],
+  models: { Channel, ChannelStats, Hook, Event, Attempt, Refusal, CaughtHook, Empty, Error: ErrorBody },
+  errorStatuses: errorStatuses(),
+  errors: { all: [401, 500], withInput: [400], withBody: [413, 415] },
+  operations,
+};

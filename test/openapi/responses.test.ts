@@ -1,0 +1,200 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { AUTH, createTestApp, type TestApp } from "../helpers/app";
+import { ADMIN, CUSTOMER, TRANSLATOR, basic, createTranslateApp, translateConfig } from "../translate/setup";
+import { createSchemaChecker, fetchDocuments, operations, type Doc } from "./support";
+
+/**
+ * Real answers of every documented operation, success and error, checked against the document:
+ * the status must be one it lists, and the body must match that status's schema.
+ */
+const app = createTranslateApp();
+const paused = createTestApp({ translate: translateConfig({ maintenance: true }) });
+afterAll(() => {
+  app.close();
+  paused.close();
+});
+const docs = await fetchDocuments(app);
+const checkers = new Map([...docs].map(([name, doc]) => [name, createSchemaChecker(doc)]));
+const seen = new Map<string, Set<number>>();
+
+const PNG_1x2 = (() => {
+  const b = new Uint8Array(33);
+  b.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+  new DataView(b.buffer).setUint32(16, 1);
+  new DataView(b.buffer).setUint32(20, 2);
+  return Buffer.from(b).toString("base64");
+})();
+
+function find(docName: string, operationId: string) {
+  const found = operations(docs.get(docName)!).find((o) => o.op.operationId === operationId);
+  if (!found) throw new Error(`${docName}: no operation ${operationId}`);
+  return found;
+}
+
+type Send = { path: string; body?: unknown; headers?: Record<string, string>; method?: string; via?: TestApp };
+
+/** Sends the request through the app and checks the answer against the operation's documented response. */
+async function send(docName: string, operationId: string, { path, body, headers = {}, method, via = app }: Send) {
+  const { method: documented, path: template, op } = find(docName, operationId);
+  const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/?]+")}(\\?.*)?$`);
+  expect(pattern.test(path)).toBe(true);
+  const init: RequestInit = { method: method ?? documented, headers: { ...headers } };
+  if (body !== undefined) {
+    init.body = typeof body === "string" ? body : JSON.stringify(body);
+    (init.headers as Record<string, string>)["content-type"] ??= "application/json";
+  }
+  const res = await via.app.handle(new Request(`http://localhost${path}`, init));
+  const text = await res.text();
+  const status = String(res.status);
+  const response = op.responses[status] as Doc | undefined;
+  if (!response) throw new Error(`${operationId}: status ${status} is not documented (${text})`);
+  const resolved = response.$ref ? docs.get(docName)!.components.responses[response.$ref.split("/").pop()] : response;
+  if (resolved.content?.["application/json"]) {
+    expect(res.headers.get("content-type") ?? "").toStartWith("application/json");
+    const parts = response.$ref
+      ? ["components", "responses", response.$ref.split("/").pop(), "content", "application/json", "schema"]
+      : ["paths", template, documented.toLowerCase(), "responses", status, "content", "application/json", "schema"];
+    const checker = checkers.get(docName)!;
+    const validate = checker.compile(parts);
+    const json = JSON.parse(text);
+    if (!validate(json)) throw new Error(`${operationId} ${status}: ${checker.errors(validate)}\n${text}`);
+  } else {
+    expect(text).toBe("");
+  }
+  const key = `${docName} ${operationId}`;
+  (seen.get(key) ?? seen.set(key, new Set()).get(key)!).add(res.status);
+  return { status: res.status, json: text ? JSON.parse(text) : undefined };
+}
+
+const UNKNOWN_ID = "01jd3q9x0c2m8t6v4r2k8p1w5z";
+
+describe("webhook responses match webhooks.json", () => {
+  const w = (id: string, s: Send) => send("webhooks", id, { ...s, headers: s.headers ?? AUTH });
+
+  test("catching, channels, hooks, attempts and refusals", async () => {
+    const caught = await w("CatchService_CatchHook", { path: "/?channel=shop", body: '{"a":1}', headers: {} });
+    expect(caught.status).toBe(200);
+    expect((await w("CatchService_CatchHook", { path: "/?channel=Not%20A%20Name", body: "x", headers: {} })).status).toBe(400);
+    const id = caught.json.id as string;
+    const [second, third] = await app.catchHooks("shop", 2);
+
+    expect((await w("ChannelService_ListChannels", { path: "/v1/channels" })).status).toBe(200);
+    expect((await w("ChannelService_ListChannels", { path: "/v1/channels", headers: {} })).status).toBe(401);
+    expect((await w("ChannelService_ListChannels", { path: "/v1/channels?x=1" })).status).toBe(400);
+    expect((await w("ChannelService_GetChannel", { path: "/v1/channels/shop" })).status).toBe(200);
+    expect((await w("ChannelService_GetChannel", { path: "/v1/channels/nothing" })).status).toBe(404);
+    expect((await w("ChannelService_PauseChannel", { path: "/v1/channels/shop/pause" })).status).toBe(200);
+    expect((await w("CatchService_CatchHook", { path: "/?channel=shop", body: "{}", headers: {} })).status).toBe(503);
+    expect((await w("ChannelService_PauseChannel", { path: "/v1/channels/nothing/pause" })).status).toBe(404);
+    expect((await w("ChannelService_ResumeChannel", { path: "/v1/channels/shop/resume" })).status).toBe(200);
+    expect((await w("ChannelService_ResumeChannel", { path: "/v1/channels/BAD/resume" })).status).toBe(400);
+
+    expect((await w("HookService_ListHooks", { path: "/v1/hooks?channel=shop&limit=2" })).status).toBe(200);
+    expect((await w("HookService_ListHooks", { path: "/v1/hooks?limit=0" })).status).toBe(400);
+    expect((await w("HookService_GetHook", { path: `/v1/hooks/${id}` })).status).toBe(200);
+    expect((await w("HookService_GetHook", { path: `/v1/hooks/${UNKNOWN_ID}` })).status).toBe(404);
+    expect((await w("HookService_GetHook", { path: "/v1/hooks/nope" })).status).toBe(400);
+    expect((await w("HookService_DiscardHook", { path: `/v1/hooks/${id}/discard` })).status).toBe(200);
+    expect((await w("HookService_DiscardHook", { path: `/v1/hooks/${id}/discard` })).status).toBe(409);
+    expect((await w("HookService_RetryHook", { path: `/v1/hooks/${id}/retry` })).status).toBe(200);
+    expect((await w("HookService_RetryHook", { path: `/v1/hooks/${id}/retry` })).status).toBe(409);
+    expect((await w("HookService_ProcessHook", { path: `/v1/hooks/${id}/process` })).status).toBe(200);
+    expect((await w("HookService_ProcessHook", { path: `/v1/hooks/${id}/process` })).status).toBe(409);
+    expect((await w("HookService_FailHook", { path: `/v1/hooks/${second}/fail`, body: { message: "no" } })).status).toBe(200);
+    expect((await w("HookService_FailHook", { path: `/v1/hooks/${second}/fail`, body: { message: "again" } })).status).toBe(409);
+    expect((await w("HookService_FailHook", { path: `/v1/hooks/${third}/fail`, body: { note: "x" } })).status).toBe(400);
+    expect((await w("HookService_FailHook", { path: `/v1/hooks/${third}/fail`, body: "message", headers: { ...AUTH, "content-type": "text/plain" } })).status).toBe(415);
+    expect((await w("HookService_ListAttempts", { path: `/v1/hooks/${id}/attempts` })).status).toBe(200);
+    expect((await w("HookService_ListAttempts", { path: `/v1/hooks/${UNKNOWN_ID}/attempts` })).status).toBe(404);
+    expect((await w("RefusalService_ListRefusals", { path: "/v1/refusals?channel=shop" })).status).toBe(200);
+    expect((await w("RefusalService_ListRefusals", { path: "/v1/refusals?limit=x" })).status).toBe(400);
+    expect((await w("HookService_DeleteHook", { path: `/v1/hooks/${id}` })).status).toBe(200);
+    expect((await w("HookService_DeleteHook", { path: `/v1/hooks/${id}` })).status).toBe(404);
+    expect((await w("ChannelService_DeleteChannel", { path: "/v1/channels/shop" })).status).toBe(200);
+    expect((await w("ChannelService_DeleteChannel", { path: "/v1/channels/BAD" })).status).toBe(400);
+  });
+});
+
+describe("translation responses match their documents", () => {
+  const as = (key: string) => basic(key);
+  const orderA = { source_language: "en", target_languages: ["de", "is"], resource: { type: "text/plain", metadata: "a.txt", data: "Hello world" } };
+
+  for (const [doc, base] of [["translate-a", "/v1"], ["translate-b", "/api/v1"]] as const) {
+    test(`${doc}: every customer operation`, async () => {
+      const c = (id: string, s: Send) => send(doc, id, { ...s, headers: s.headers ?? as(CUSTOMER) });
+      const body = doc === "translate-a"
+        ? { ...orderA, comment: { text: "short", attachments: [{ type: "image/png", data: PNG_1x2 }] }, context: { tone: "FORMAL" } }
+        : { source_language: "en", target_languages: ["de", "is"], text: "Hello world", comment: { text: "short", attachments: [{ type: "image/png", data: PNG_1x2 }] } };
+      expect((await c("getAccount", { path: `${base}/account` })).status).toBe(200);
+      expect((await c("getAccount", { path: `${base}/account`, headers: as("wrong") })).status).toBe(401);
+      expect((await c("getAccount", { path: `${base}/account`, headers: as(TRANSLATOR) })).status).toBe(403);
+      expect((await c("getAccount", { path: `${base}/account`, headers: { ...as(CUSTOMER), accept: "text/html" } })).status).toBe(406);
+      expect((await c("getAccount", { path: `${base}/account`, via: paused })).status).toBe(503);
+      const placed = await c("translate", { path: `${base}/translate`, body });
+      expect(placed.status).toBe(200);
+      expect((await c("translate", { path: `${base}/translate`, body: { ...body, source_language: "xx" } })).status).toBe(400);
+      expect((await c("translate", { path: `${base}/translate`, body: "{" })).status).toBe(400);
+      const [first, second] = placed.json.orders.map((o: { id: number }) => o.id);
+      expect((await c("listOrders", { path: `${base}/orders?per_page=5` })).status).toBe(200);
+      expect((await c("listOrders", { path: `${base}/orders?page=-1` })).status).toBe(400);
+      expect((await c("getOrder", { path: `${base}/orders/${first}` })).status).toBe(200);
+      expect((await c("getOrder", { path: `${base}/orders/999999` })).status).toBe(404);
+      expect((await send("translate-translator", "acceptOrder", { path: `/translator/v1/orders/${second}/accept`, headers: as(TRANSLATOR) })).status).toBe(200);
+      expect((await c("deleteOrder", { path: `${base}/orders/${second}` })).status).toBe(400);
+      expect((await c("deleteOrder", { path: `${base}/orders/${first}` })).status).toBe(204);
+      expect((await c("deleteOrder", { path: `${base}/orders/${first}` })).status).toBe(404);
+      expect((await c("listRates", { path: `${base}/rates`, headers: {} })).status).toBe(200);
+      expect((await c("listRates", { path: `${base}/rates`, headers: as("wrong") })).status).toBe(401);
+      if (doc === "translate-a") {
+        expect((await c("calculate", { path: "/v1/calculate", body: { source_language: "en", target_languages: ["de"], resource: { type: "text/plain", data: "Hi there" } } })).status).toBe(200);
+        expect((await c("calculate", { path: "/v1/calculate", body: { source_language: "en" } })).status).toBe(400);
+      }
+    });
+  }
+
+  test("translate-translator and translate-admin: every operation", async () => {
+    const placed = await send("translate-a", "translate", { path: "/v1/translate", body: orderA, headers: as(CUSTOMER) });
+    const [id, queued] = placed.json.orders.map((o: { id: number }) => o.id);
+    const tr = (op: string, s: Send) => send("translate-translator", op, { ...s, headers: s.headers ?? as(TRANSLATOR) });
+    const ad = (op: string, s: Send) => send("translate-admin", op, { ...s, headers: s.headers ?? as(ADMIN) });
+
+    expect((await tr("listWork", { path: "/translator/v1/orders?status=QUEUE" })).status).toBe(200);
+    expect((await tr("listWork", { path: "/translator/v1/orders", headers: as(CUSTOMER) })).status).toBe(403);
+    expect((await tr("getWork", { path: `/translator/v1/orders/${id}` })).status).toBe(200);
+    expect((await tr("getWork", { path: "/translator/v1/orders/999999" })).status).toBe(404);
+    expect((await tr("acceptOrder", { path: `/translator/v1/orders/${id}/accept` })).status).toBe(200);
+    expect((await tr("acceptOrder", { path: "/translator/v1/orders/999999/accept" })).status).toBe(404);
+    expect((await tr("commentOrder", { path: `/translator/v1/orders/${id}/comments`, body: { text: "ok", attachments: [{ type: "image/png", data: PNG_1x2 }] } })).status).toBe(200);
+    expect((await tr("commentOrder", { path: `/translator/v1/orders/${id}/comments`, body: {} })).status).toBe(400);
+    expect((await tr("completeOrder", { path: `/translator/v1/orders/${id}/complete`, body: { target_text: "Hallo Welt" } })).status).toBe(200);
+    expect((await tr("completeOrder", { path: `/translator/v1/orders/${id}/complete`, body: { target_text: "" } })).status).toBe(400);
+
+    expect((await ad("listAccounts", { path: "/admin/v1/accounts" })).status).toBe(200);
+    expect((await ad("listAccounts", { path: "/admin/v1/accounts", headers: as(CUSTOMER) })).status).toBe(403);
+    expect((await ad("getAccount", { path: "/admin/v1/accounts/1" })).status).toBe(200);
+    expect((await ad("getAccount", { path: "/admin/v1/accounts/99" })).status).toBe(404);
+    expect((await ad("getLedger", { path: "/admin/v1/accounts/1/ledger" })).status).toBe(200);
+    expect((await ad("getLedger", { path: "/admin/v1/accounts/99/ledger" })).status).toBe(404);
+    expect((await ad("topUp", { path: "/admin/v1/accounts/1/top-up", body: { amount: 10 } })).status).toBe(200);
+    expect((await ad("topUp", { path: "/admin/v1/accounts/1/top-up", body: { amount: -1 } })).status).toBe(400);
+    expect((await ad("setBalance", { path: "/admin/v1/accounts/1/balance", body: { balance: 500 } })).status).toBe(200);
+    expect((await ad("setBalance", { path: "/admin/v1/accounts/99/balance", body: { balance: 5 } })).status).toBe(404);
+    expect((await ad("setOverdraft", { path: "/admin/v1/accounts/2/overdraft", body: { allowed: false } })).status).toBe(200);
+    expect((await ad("setOverdraft", { path: "/admin/v1/accounts/2/overdraft", body: { allowed: "no" } })).status).toBe(400);
+    expect((await ad("getOrder", { path: `/admin/v1/orders/${id}` })).status).toBe(200);
+    expect((await ad("getOrder", { path: "/admin/v1/orders/999999" })).status).toBe(404);
+    expect((await ad("reopenOrder", { path: `/admin/v1/orders/${id}/reopen`, body: { comment: "once more" } })).status).toBe(200);
+    expect((await ad("reopenOrder", { path: `/admin/v1/orders/${queued}/reopen` })).status).toBe(400);
+  });
+});
+
+test("every documented operation was answered at least once with success and once with an error", () => {
+  const missing: string[] = [];
+  for (const [name, doc] of docs) {
+    for (const { op } of operations(doc)) {
+      const statuses = [...(seen.get(`${name} ${op.operationId}`) ?? [])];
+      if (!statuses.some((s) => s < 300) || !statuses.some((s) => s >= 400)) missing.push(`${name} ${op.operationId}: ${statuses.join(",")}`);
+    }
+  }
+  expect(missing).toEqual([]);
+});
