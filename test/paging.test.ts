@@ -1,11 +1,12 @@
-import { describe, expect, test } from "bun:test";
-import { AUTH, createTestApp } from "./helpers/app";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { AUTH, startTarget, type Target } from "./helpers/target";
 import { ADMIN, basic, CUSTOMER, TRANSLATOR, translateConfig } from "./translate/setup";
 
 /**
  * Every paged route of both services, and every kind of bad paging value: each is a 400 in the
  * API's documented error body naming the parameter, never a 500, and never a page. The checks do
- * not depend on how Elysia names its errors, so a minified build answers the same.
+ * not depend on how Elysia names its errors, so a minified build answers the same. Runs on every
+ * target (MAILROOM_TEST_TARGET), the executable included.
  */
 const BAD_NUMBERS = ["-1", "-0", "1.5", "1e3", "0x10", "0b1", "0o7", "1_0", "+1", " 1", "1 ", "", "abc", "NaN", "Infinity", "99999999999999999999", "1e400"];
 const REPEATED = "repeated";
@@ -28,7 +29,11 @@ const ROUTES: Route[] = [
 const GOOD: Record<string, string> = { limit: "5", page: "1", per_page: "5", after: "01jd3q9x0c2m8t6v4r2k8p1w5z" };
 
 describe("bad paging values are 400s in each API's error body", () => {
-  const t = createTestApp({ translate: translateConfig({ rate_limit: { requests: 0 }, admins: [{ api_key: ADMIN }] }) });
+  let t: Target;
+  beforeAll(async () => {
+    t = await startTarget({ translate: translateConfig({ rate_limit: { requests: 0 }, admins: [{ api_key: ADMIN }] }) });
+  });
+  afterAll(() => t.stop());
   for (const route of ROUTES) {
     test(`${route.path} ${route.param}`, async () => {
       for (const value of route.values) {

@@ -1,17 +1,18 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { AUTH, createTestApp, type TestApp } from "../helpers/app";
-import { ADMIN, CUSTOMER, TRANSLATOR, basic, createTranslateApp, translateConfig } from "../translate/setup";
+import { AUTH, startTarget, type Target } from "../helpers/target";
+import { ADMIN, CUSTOMER, TRANSLATOR, basic, startTranslate, translateConfig } from "../translate/setup";
 import { createSchemaChecker, fetchDocuments, operations, type Doc } from "./support";
 
 /**
  * Real answers of every documented operation, success and error, checked against the document:
- * the status must be one it lists, and the body must match that status's schema.
+ * the status must be one it lists, and the body must match that status's schema. Runs on every
+ * target (MAILROOM_TEST_TARGET): the executable's answers are checked too.
  */
-const app = createTranslateApp();
-const paused = createTestApp({ translate: translateConfig({ maintenance: true }) });
-afterAll(() => {
-  app.close();
-  paused.close();
+const app = await startTranslate();
+const paused = await startTarget({ translate: translateConfig({ maintenance: true }) });
+afterAll(async () => {
+  await app.stop();
+  await paused.stop();
 });
 const docs = await fetchDocuments(app);
 const checkers = new Map([...docs].map(([name, doc]) => [name, createSchemaChecker(doc)]));
@@ -31,7 +32,7 @@ function find(docName: string, operationId: string) {
   return found;
 }
 
-type Send = { path: string; body?: unknown; headers?: Record<string, string>; method?: string; via?: TestApp };
+type Send = { path: string; body?: unknown; headers?: Record<string, string>; method?: string; via?: Target };
 
 /** Sends the request through the app and checks the answer against the operation's documented response. */
 async function send(docName: string, operationId: string, { path, body, headers = {}, method, via = app }: Send) {
@@ -43,7 +44,7 @@ async function send(docName: string, operationId: string, { path, body, headers 
     init.body = typeof body === "string" ? body : JSON.stringify(body);
     (init.headers as Record<string, string>)["content-type"] ??= "application/json";
   }
-  const res = await via.app.handle(new Request(`http://localhost${path}`, init));
+  const res = await via.fetch(path, init);
   const text = await res.text();
   const status = String(res.status);
   const response = op.responses[status] as Doc | undefined;

@@ -1,13 +1,13 @@
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import type { ValidateFunction } from "ajv";
-import type { TestApp } from "../helpers/app";
+import type { Reply } from "../helpers/target";
 
 export type Doc = Record<string, any>;
 export const NAMES = ["webhooks", "translate-a", "translate-b", "translate-translator", "translate-admin"];
 
 /** Every document, as a client gets it: the list at /openapi/, then each file it names. */
-export async function fetchDocuments(app: TestApp): Promise<Map<string, Doc>> {
+export async function fetchDocuments(app: { call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply> }): Promise<Map<string, Doc>> {
   const index = await app.call("GET", "/openapi/", undefined, {});
   const docs = new Map<string, Doc>();
   for (const { name, url } of index.json.documents as { name: string; url: string }[]) {

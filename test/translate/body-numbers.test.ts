@@ -1,5 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { createTranslateApp } from "./setup";
+import { startTranslate } from "./setup";
+
+// Runs on every target (MAILROOM_TEST_TARGET).
 
 /**
  * Every number in a request body of every translation API is taken as JSON gives it: a string is
@@ -11,7 +13,7 @@ const NOT_NUMBERS = ["0", "-5", "1e10", "0x10", "16", "", " 1", null, true, [1],
 
 describe("integer and number fields of request bodies", () => {
   test("context.limit takes a JSON integer from 1 to 1e9 only, in both revisions", async () => {
-    const app = createTranslateApp({ rate_limit: { requests: 0 } });
+    const app = await startTranslate({ rate_limit: { requests: 0 } });
     for (const path of ["/v1/translate", "/api/v1/translate"]) {
       for (const limit of [...NOT_NUMBERS, 0, -5, 1.5, 1e10, 1e300]) {
         const res = await app.customer("POST", path, { ...order, context: { limit } });
@@ -28,7 +30,7 @@ describe("integer and number fields of request bodies", () => {
   });
 
   test("the admin API's amount and balance take JSON numbers only", async () => {
-    const app = createTranslateApp();
+    const app = await startTranslate();
     for (const [method, path, field] of [["POST", "/admin/v1/accounts/1/top-up", "amount"], ["PUT", "/admin/v1/accounts/1/balance", "balance"]] as const) {
       for (const value of NOT_NUMBERS) {
         const res = await app.admin(method, path, { [field]: value });
@@ -45,7 +47,7 @@ describe("integer and number fields of request bodies", () => {
 
 describe("money inputs", () => {
   test("a top-up is positive with at most two decimals: 1e-9 and the like are refused, no ledger entry of 0 is written", async () => {
-    const app = createTranslateApp();
+    const app = await startTranslate();
     for (const amount of [1e-9, 0.001, 0.009, 1.005, 12.345, 5e-324]) {
       const res = await app.admin("POST", "/admin/v1/accounts/1/top-up", { amount });
       expect({ amount, status: res.status, body: res.json }).toEqual({
@@ -62,7 +64,7 @@ describe("money inputs", () => {
   });
 
   test("a balance set by an admin has at most two decimals", async () => {
-    const app = createTranslateApp();
+    const app = await startTranslate();
     for (const balance of [1e-9, -1e-9, 0.001, -7.125]) {
       const res = await app.admin("PUT", "/admin/v1/accounts/1/balance", { balance });
       expect({ balance, status: res.status, code: res.json.code }).toEqual({ balance, status: 400, code: "INVALID_AMOUNT" });
