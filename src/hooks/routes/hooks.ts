@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import { NAME_PATTERN } from "../../config/schema";
 import { HOOK_ID_PATTERN } from "../../lib/ids";
-import { Empty, ErrorBody, Hook, NoBody, NoQuery } from "../model";
+import { Empty, ErrorBody, HookListOut, HookOut, NoBody, NoQuery } from "../model";
 import type { ManagementDeps } from ".";
 
 const strict = { additionalProperties: false } as const;
@@ -30,9 +30,9 @@ export function hookRoutes({ auth, hooks }: ManagementDeps) {
     .use(auth)
     .get("/hooks", ({ query }) => hooks.list({ ...query, limit: query.limit ?? 50 }), {
       query: listQuery,
-      response: { 200: t.Array(Hook), ...errors },
+      response: { 200: HookListOut, ...errors },
     })
-    .get("/hooks/:id", ({ params }) => hooks.get(params.id), { params, query: NoQuery, response: { 200: Hook, ...errors } })
+    .get("/hooks/:id", ({ params }) => hooks.get(params.id), { params, query: NoQuery, response: { 200: HookOut, ...errors } })
     .delete(
       "/hooks/:id",
       ({ params }) => {
@@ -41,13 +41,13 @@ export function hookRoutes({ auth, hooks }: ManagementDeps) {
       },
       { params, query: NoQuery, body: NoBody, response: { 200: Empty, ...errors } },
     )
-    .post("/hooks/:id/discard", ({ params, actor }) => hooks.discard(params.id, actor), { params, query: NoQuery, body: NoBody, response: { 200: Hook, ...errors } })
-    .post("/hooks/:id/retry", ({ params, actor }) => hooks.retry(params.id, actor), { params, query: NoQuery, body: NoBody, response: { 200: Hook, ...errors } })
-    .post("/hooks/:id/process", ({ params, actor }) => hooks.process(params.id, actor), { params, query: NoQuery, body: NoBody, response: { 200: Hook, ...errors } })
+    .post("/hooks/:id/discard", ({ params, actor }) => hooks.discard(params.id, actor), { params, query: NoQuery, body: NoBody, response: { 200: HookOut, ...errors } })
+    .post("/hooks/:id/retry", ({ params, actor }) => hooks.retry(params.id, actor), { params, query: NoQuery, body: NoBody, response: { 200: HookOut, ...errors } })
+    .post("/hooks/:id/process", ({ params, actor }) => hooks.process(params.id, actor), { params, query: NoQuery, body: NoBody, response: { 200: HookOut, ...errors } })
     .post("/hooks/:id/fail", ({ params, actor, body }) => hooks.fail(params.id, actor, body.message), {
       params,
       query: NoQuery,
       body: failBody,
-      response: { 200: Hook, ...errors },
+      response: { 200: HookOut, ...errors },
     });
 }
