@@ -20,6 +20,9 @@ export function serve(built: Pick<App, "app" | "catcher" | "connections">, opts:
     hostname: opts.host,
     port: opts.port,
     maxRequestBodySize: SERVER_MAX_BODY,
+    // Bun would share a port already in use (SO_REUSEPORT), and the kernel would split senders
+    // between two instances: a port in use is an error instead (EADDRINUSE).
+    reusePort: false,
     // Seconds a connection may stay silent; Bun's default (10) unless a test shortens it.
     ...(opts.idleTimeout === undefined ? {} : { idleTimeout: opts.idleTimeout }),
     development: false,
