@@ -40,3 +40,27 @@ describe("a hook of several megabytes", () => {
     expect(lines.filter((l) => l.length > 4096)).toEqual([]);
   }, 60_000);
 });
+
+describe("a page of large hooks", () => {
+  test("is answered as it is read, a hook after another: catching and deletes go on meanwhile, and the page stays valid JSON", async () => {
+    const t = createTestApp();
+    const body = bigJson(1);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push(((await (await t.post("pages", body, { "content-type": "application/json" })).json()) as { id: string }).id);
+
+    const res = await t.app.handle(new Request("http://localhost/v1/hooks?channel=pages", { headers: { authorization: "Bearer test-token-0123456789" } }));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toStartWith("application/json");
+    const reader = res.body!.getReader();
+    const chunks = [(await reader.read()).value!];
+    // The newest hook has been sent; meanwhile a hook is caught and the oldest one is deleted.
+    expect((await t.post("pages", "{}")).status).toBe(200);
+    expect((await t.call("DELETE", `/v1/hooks/${ids[0]}`)).status).toBe(200);
+    for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(r.value);
+
+    const page = JSON.parse(Buffer.concat(chunks).toString()) as { id: string; body: string }[];
+    // Read after the delete, the oldest is left out; the hook caught meanwhile is newer than the page.
+    expect(page.map((h) => h.id)).toEqual([ids[2]!, ids[1]!]);
+    for (const h of page) expect(Buffer.from(h.body, "base64").toString()).toBe(body);
+  }, 60_000);
+});

@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import { NAME_PATTERN } from "../../config/schema";
 import { HOOK_ID_PATTERN } from "../../lib/ids";
+import { jsonArrayResponse } from "../../lib/json-stream";
 import { Empty, ErrorBody, HookListOut, HookOut, NoBody, NoQuery } from "../model";
 import type { ManagementDeps } from ".";
 
@@ -28,7 +29,12 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 409: ErrorBody 
 export function hookRoutes({ auth, hooks }: ManagementDeps) {
   return new Elysia()
     .use(auth)
-    .get("/hooks", ({ query }) => hooks.list({ ...query, limit: query.limit ?? 50 }), {
+    // Answered as it is read, one hook after another: a page of large hooks is never whole in
+    // memory, and catching goes on between them. A hook deleted meanwhile is left out.
+    .get("/hooks", ({ query }) => {
+      const ids = hooks.listIds({ ...query, limit: query.limit ?? 50 });
+      return jsonArrayResponse(ids.length, (i) => hooks.find(ids[i]!));
+    }, {
       query: listQuery,
       response: { 200: HookListOut, ...errors },
     })
