@@ -66,6 +66,9 @@ export function createApp(deps: AppDeps) {
   const refusals = createRefusals({ db, clock });
   const catcher = createCatcher({ config, channels, guards, refusals, writer, nextId: createIdFactory(clock), clock, log });
 
+  /** Lifts a connection's idle timeout for one request; serve() sets it (app.handle has no connection). */
+  const connections = { keepOpen: (_request: Request): void => {} };
+
   const translate = createTranslate({ config, db, clock, log });
   if (translate.worker) runner.addWorker(translate.worker);
   runner.addWorker(createRetention({ config, store, log }));
@@ -79,7 +82,7 @@ export function createApp(deps: AppDeps) {
       return hooksErrorResponse(error, code, log, request, methodsOf);
     })
     .all("/", ({ request, server }) => catcher.handle(request, server?.requestIP(request)?.address ?? ""), { parse: "none" })
-    .use(managementRoutes(deps.apiKeys, { channels, hooks, refusals, runner, db, clock }))
+    .use(managementRoutes(deps.apiKeys, { channels, hooks, refusals, runner, db, clock, keepOpen: (r) => connections.keepOpen(r) }))
     .use(translate.routes)
     .use(openapiRoutes(allRoutes));
 
@@ -106,7 +109,7 @@ export function createApp(deps: AppDeps) {
     walSync?.close();
   }
 
-  return { app, catcher, writer, hooks, channels, store, close };
+  return { app, catcher, connections, writer, hooks, channels, store, close };
 }
 
 export type App = ReturnType<typeof createApp>;

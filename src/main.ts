@@ -9,6 +9,7 @@ import { createApp } from "./app";
 import { HELP, VERSION, parseArgs } from "./cli";
 import { ConfigError, loadConfig } from "./config/load";
 import { startCheckpointer } from "./db/checkpoint";
+import { DataFileInUse, lockDataFile } from "./db/lock";
 import { openDatabase } from "./db/open";
 import { resolveApiKeys } from "./hooks/auth";
 import { systemClock } from "./lib/clock";
@@ -35,6 +36,14 @@ async function main(): Promise<number> {
   if (command.kind === "check-config") return console.log(`${source}: ok`), 0;
 
   const clock = systemClock;
+  // Kept open for the process's life; the OS releases it however the process ends.
+  let dataLock;
+  try {
+    dataLock = config.storage.path === ":memory:" ? undefined : lockDataFile(config.storage.path);
+  } catch (error) {
+    if (!(error instanceof DataFileInUse)) throw error;
+    return console.error(`mailroom: ${error.message}`), 1;
+  }
   const db = openDatabase({ path: config.storage.path, durability: config.storage.durability });
   // Also an entry point of `npm run build`, so it sits at this path inside the executable too.
   const checkpointer =
@@ -49,7 +58,14 @@ async function main(): Promise<number> {
   const runner = createRunner({ config, db, clock, log, baseDir });
   const { keys, generated } = resolveApiKeys(config, db, clock.now());
   const built = createApp({ config, db, clock, log, runner, apiKeys: keys });
-  const server = serve(built, { host: config.server.host, port: config.server.port });
+  let server;
+  try {
+    server = serve(built, { host: config.server.host, port: config.server.port });
+  } catch (error) {
+    if ((error as { code?: string }).code !== "EADDRINUSE") throw error;
+    console.error(`mailroom: port ${config.server.port} on ${config.server.host} is already in use (another Mailroom?); stop it or choose another with --port`);
+    return 1;
+  }
   runner.start();
 
   console.log(`  config:   ${source}`);
@@ -74,6 +90,7 @@ async function main(): Promise<number> {
     await runner.stop();
     await checkpointer?.close();
     db.$client.close();
+    dataLock?.close();
     log.info("stopped");
     process.exit(0);
   };

@@ -12,28 +12,31 @@ const SERVER_MAX_BODY = Number.MAX_SAFE_INTEGER;
  * Listens with one fetch function: requests to `/` go straight to the catching endpoint (the
  * hot path skips the router), everything else through Elysia.
  */
-export function serve(built: Pick<App, "app" | "catcher">, opts: { host: string; port: number; idleTimeout?: number }): Server<undefined> {
+export function serve(built: Pick<App, "app" | "catcher" | "connections">, opts: { host: string; port: number; idleTimeout?: number }): Server<undefined> {
   const { app, catcher } = built;
-  return Bun.serve({
+  /** Requests given a new URL below, to the ones Bun received (which Bun's timeout knows). */
+  const received = new WeakMap<Request, Request>();
+  const server = Bun.serve({
     hostname: opts.host,
     port: opts.port,
     maxRequestBodySize: SERVER_MAX_BODY,
+    // Bun would share a port already in use (SO_REUSEPORT), and the kernel would split senders
+    // between two instances: a port in use is an error instead (EADDRINUSE).
+    reusePort: false,
     // Seconds a connection may stay silent; Bun's default (10) unless a test shortens it.
     ...(opts.idleTimeout === undefined ? {} : { idleTimeout: opts.idleTimeout }),
     development: false,
-    fetch(received, server) {
+    fetch(original, server) {
       // Without a Host header (HTTP/1.0) or with an invalid one, Bun gives the bare path as the
       // URL; everything past this point, Elysia's router included, reads an absolute one.
-      const request = received.url.charCodeAt(0) === 47 ? new Request(`http://localhost${received.url}`, received) : received;
+      const request = original.url.charCodeAt(0) === 47 ? new Request(`http://localhost${original.url}`, original) : original;
+      if (request !== original) received.set(request, original);
       const url = request.url;
       const start = url.indexOf("/", url.indexOf("//") + 2);
       const c = url.charCodeAt(start + 1);
       if (c !== c /* NaN: path is exactly "/" */ || c === 63 /* "?" */) {
-        return catcher.handle(request, server.requestIP(received)?.address ?? "");
+        return catcher.handle(request, server.requestIP(original)?.address ?? "");
       }
-      // Deleting a large channel takes seconds: its connection must not be closed as idle
-      // meanwhile (Bun's idle timeout also runs while a handler awaits). Other requests keep it.
-      if (request.method === "DELETE") server.timeout(received, 0);
       return app.fetch(request);
     },
     error() {
@@ -43,4 +46,9 @@ export function serve(built: Pick<App, "app" | "catcher">, opts: { host: string;
       });
     },
   });
+  // Deleting a large channel takes seconds: its connection must not be closed as idle meanwhile
+  // (Bun's idle timeout also runs while a handler awaits). Only that route asks, once the caller
+  // is authenticated: any other request, and a body that never ends, keeps the timeout.
+  built.connections.keepOpen = (request) => server.timeout(received.get(request) ?? request, 0);
+  return server;
 }

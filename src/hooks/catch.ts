@@ -7,7 +7,7 @@ import type { ChannelService, ChannelState } from "./channels";
 import { errorResponse } from "./errors";
 import type { Guard, Refusals } from "./guards";
 import { LANDING_PAGE } from "./landing";
-import { readBody } from "./read-body";
+import { bodyDropped, readBody } from "./read-body";
 import { REDACTED, redactQuery } from "./redact";
 import type { BatchWriter } from "./writer";
 
@@ -56,6 +56,9 @@ export function createCatcher(deps: {
       return new Response(method === "HEAD" ? null : LANDING_PAGE, { headers: { "content-type": "text/html; charset=utf-8" } });
     }
     if (method === "HEAD") return new Response(null, { status: 405, headers: { allow: "GET, POST, PUT, PATCH, DELETE, OPTIONS", ...CORS } });
+    if (bodyDropped(request)) {
+      return errorResponse("invalid_argument", "a GET request's body cannot be kept (it never reaches Mailroom); send the hook with POST, PUT, PATCH or DELETE", CORS);
+    }
 
     const channel = channelParam(query) ?? "default";
     if (channel.length > 64 || !CHANNEL_RE.test(channel)) {

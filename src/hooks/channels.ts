@@ -1,6 +1,6 @@
 import type { Config } from "../config/schema";
 import type { Clock } from "../lib/clock";
-import { notFound } from "../lib/errors";
+import { notFound, precondition } from "../lib/errors";
 import { restAfter } from "../lib/pace";
 import type { HookRunner } from "../runner/types";
 import { heldBy, type ChannelRow, type HookStore } from "./store";
@@ -45,8 +45,16 @@ export function createChannelService(deps: {
     return row;
   }
 
+  /**
+   * Throws not_found, or failed_precondition for a pause while the channel is being deleted: the
+   * deletion ends with the channel gone or started over not paused, so the pause would be lost.
+   * A resume is kept either way.
+   */
   function setPaused(name: string, paused: boolean): ChannelRow {
     require(name);
+    if (paused && deleting.has(name)) {
+      throw precondition(`channel "${name}" is being deleted; pause it once the deletion has finished`);
+    }
     store.setPaused(name, paused);
     const row = require(name);
     states.set(name, { paused: row.paused, guards: row.guards });

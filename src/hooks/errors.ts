@@ -88,6 +88,13 @@ export function hooksErrorResponse(
       return errorResponse("invalid_argument", "invalid cookie");
   }
   const requestId = crypto.randomUUID();
-  log.error("unexpected error", { requestId, path: new URL(request.url).pathname, error: String((error as Error)?.stack ?? error) });
+  const path = new URL(request.url).pathname;
+  if (responseInvalid) {
+    // Elysia's message carries the whole response (a hook's body, megabytes): only where it failed.
+    const at = (error as { valueError?: { path?: string; message?: string } }).valueError;
+    log.error("a response does not match its schema", { requestId, path, at: at?.path ?? "", why: at?.message ?? "" });
+  } else {
+    log.error("unexpected error", { requestId, path, error: String((error as Error)?.stack ?? error) });
+  }
   return errorResponse("internal", `internal error (request id ${requestId})`);
 }

@@ -32,3 +32,13 @@ export async function readBody(request: Request, limit: number): Promise<Uint8Ar
     return "aborted";
   }
 }
+
+/**
+ * True for a GET that came with a body: Bun reads and drops a GET's body before the app sees
+ * the request, so it could only be stored empty. A declared length of 0 is no body.
+ */
+export function bodyDropped(request: Request): boolean {
+  if (request.method !== "GET") return false;
+  const declared = request.headers.get("content-length");
+  return request.headers.has("transfer-encoding") || (declared !== null && Number(declared) !== 0);
+}

@@ -86,8 +86,12 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
     outcomes,
     get,
     raw: (id: string) => store.getHook(id),
-    async list(query: ListQuery): Promise<HookWire[]> {
-      return wire(store.listHooks(query));
+    /** The ids of a page of hooks, newest first; find() reads each when its turn comes. */
+    listIds: (query: ListQuery): string[] => store.listHookIds(query),
+    /** A hook as the API shows it, or undefined when it is gone (deleted since its page was listed). */
+    async find(id: string): Promise<HookWire | undefined> {
+      const hook = store.getHook(id);
+      return hook ? (await wire([hook]))[0] : undefined;
     },
     delete(id: string): void {
       store.transaction(() => {

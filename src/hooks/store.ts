@@ -103,6 +103,31 @@ export function createHookStore(db: Db) {
   );
   const ensureChannel = sql.prepare(`INSERT INTO channels (name, guards, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING`);
 
+  /**
+   * Ids of a page, newest first. A channel and a status, or neither, is one index range (the
+   * (channel, status, id) index, or the primary key); a channel alone merges its four status
+   * ranges; a status alone merges the ranges of the channels whose counters say they hold hooks
+   * of that status.
+   */
+  function listHookIds({ channel, status, after, limit }: ListQuery): string[] {
+    if ((channel === undefined) === (status === undefined)) {
+      const where: string[] = [];
+      const args: (string | number)[] = [];
+      if (channel !== undefined) where.push("channel = ?"), args.push(channel);
+      if (status !== undefined) where.push("status = ?"), args.push(status);
+      if (after !== undefined) where.push("id < ?"), args.push(after);
+      const text = `SELECT id FROM hooks ${where.length ? "WHERE " + where.join(" AND ") : ""} ORDER BY id DESC LIMIT ?`;
+      return (q(text).values(...args, limit) as [string][]).map(([id]) => id);
+    }
+    let keys: HookKey[];
+    if (channel !== undefined) keys = channelKeys(q, channel, "desc", limit, after);
+    else {
+      const names = q(`SELECT name FROM channels WHERE ${status} > 0`).values() as [string][];
+      keys = firstOf(names.flatMap(([name]) => channelKeys(q, name, "desc", limit, after, [status!])), "desc", limit);
+    }
+    return keys.map((k) => k.id);
+  }
+
   return {
     /** Runs fn in one IMMEDIATE transaction; rolls back if it throws. */
     transaction<T>(fn: () => T): T {
@@ -141,28 +166,11 @@ export function createHookStore(db: Db) {
       return r ? toRaw(r) : undefined;
     },
 
-    /**
-     * Newest first. A channel and a status, or neither, is one index range (the (channel, status, id)
-     * index, or the primary key); a channel alone merges its four status ranges; a status alone
-     * merges the ranges of the channels whose counters say they hold hooks of that status.
-     */
-    listHooks({ channel, status, after, limit }: ListQuery): RawHook[] {
-      if ((channel === undefined) === (status === undefined)) {
-        const where: string[] = [];
-        const args: (string | number)[] = [];
-        if (channel !== undefined) where.push("channel = ?"), args.push(channel);
-        if (status !== undefined) where.push("status = ?"), args.push(status);
-        if (after !== undefined) where.push("id < ?"), args.push(after);
-        const text = `SELECT ${HOOK_COLUMNS} FROM hooks ${where.length ? "WHERE " + where.join(" AND ") : ""} ORDER BY id DESC LIMIT ?`;
-        return (q(text).all(...args, limit) as HookRecord[]).map(toRaw);
-      }
-      let keys: HookKey[];
-      if (channel !== undefined) keys = channelKeys(q, channel, "desc", limit, after);
-      else {
-        const names = q(`SELECT name FROM channels WHERE ${status} > 0`).values() as [string][];
-        keys = firstOf(names.flatMap(([name]) => channelKeys(q, name, "desc", limit, after, [status!])), "desc", limit);
-      }
-      const ids = keys.map((k) => k.id);
+    listHookIds,
+
+    /** The hooks of a page, newest first (listHookIds, then the rows). */
+    listHooks(query: ListQuery): RawHook[] {
+      const ids = listHookIds(query);
       if (ids.length === 0) return [];
       const rows = q(`SELECT ${HOOK_COLUMNS} FROM hooks WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id DESC`).all(
         JSON.stringify(ids),

@@ -1,4 +1,5 @@
 import { expect, test } from "bun:test";
+import { ValidationError, t } from "elysia";
 import { hooksErrorResponse } from "../../src/hooks/errors";
 import { AppError } from "../../src/lib/errors";
 import type { Log } from "../../src/lib/log";
@@ -35,4 +36,14 @@ test("a response that fails its own schema is a 500, not a 400", () => {
   const { log } = recorder();
   const err = Object.assign(new Error("bad response"), { type: "response", all: [] });
   expect(hooksErrorResponse(err, "VALIDATION", log, request).status).toBe(500);
+});
+
+test("a response that fails its schema is logged by where it failed, never with the response itself", () => {
+  const { log, lines } = recorder();
+  const body = "x".repeat(10_000);
+  const err = new ValidationError("response", t.Object({ id: t.Integer(), body: t.String() }), { id: "no", body });
+  expect(hooksErrorResponse(err, "VALIDATION", log, request).status).toBe(500);
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toContain("/id");
+  expect(lines[0]).not.toContain(body);
 });

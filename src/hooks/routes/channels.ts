@@ -7,7 +7,7 @@ const params = t.Object({ name: t.String({ ...ChannelName, error: "name: must be
 const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody };
 
 /** ChannelService_*: list, get, delete, pause, resume. Pause and resume are idempotent. */
-export function channelRoutes({ auth, channels }: ManagementDeps) {
+export function channelRoutes({ auth, channels, keepOpen }: ManagementDeps) {
   return new Elysia()
     .use(auth)
     .get("/channels", () => channels.list().map(toWireChannel), { query: NoQuery, response: { 200: t.Array(Channel), ...errors } })
@@ -18,7 +18,9 @@ export function channelRoutes({ auth, channels }: ManagementDeps) {
     })
     .delete(
       "/channels/:name",
-      async ({ params }) => {
+      async ({ params, request }) => {
+        // Runs after auth: a large channel takes seconds, which must not close the connection as idle.
+        keepOpen(request);
         await channels.delete(params.name);
         return {};
       },

@@ -3,7 +3,8 @@ import { NAME_PATTERN } from "../../config/schema";
 import { invalid } from "../../lib/errors";
 import { HOOK_ID_PATTERN } from "../../lib/ids";
 import { DECIMAL_DIGITS, queryInt } from "../../lib/query-int";
-import { Empty, ErrorBody, Hook, NoBody, NoQuery } from "../model";
+import { jsonArrayResponse } from "../../lib/json-stream";
+import { Empty, ErrorBody, HookListOut, HookOut, NoBody, NoQuery } from "../model";
 import type { ManagementDeps } from ".";
 
 const strict = { additionalProperties: false } as const;
@@ -32,11 +33,16 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 409: ErrorBody 
 export function hookRoutes({ auth, hooks }: ManagementDeps) {
   return new Elysia()
     .use(auth)
-    .get("/hooks", ({ query }) => hooks.list({ ...query, limit: queryInt(query.limit, LIMIT, () => invalid(`invalid query: ${LIMIT_ERROR}`)) }), {
+    // Answered as it is read, one hook after another: a page of large hooks is never whole in
+    // memory, and catching goes on between them. A hook deleted meanwhile is left out.
+    .get("/hooks", ({ query }) => {
+      const ids = hooks.listIds({ ...query, limit: queryInt(query.limit, LIMIT, () => invalid(`invalid query: ${LIMIT_ERROR}`)) });
+      return jsonArrayResponse(ids.length, (i) => hooks.find(ids[i]!));
+    }, {
       query: listQuery,
-      response: { 200: t.Array(Hook), ...errors },
+      response: { 200: HookListOut, ...errors },
     })
-    .get("/hooks/:id", ({ params }) => hooks.get(params.id), { params, query: NoQuery, response: { 200: Hook, ...errors } })
+    .get("/hooks/:id", ({ params }) => hooks.get(params.id), { params, query: NoQuery, response: { 200: HookOut, ...errors } })
     .delete(
       "/hooks/:id",
       ({ params }) => {
@@ -45,13 +51,13 @@ export function hookRoutes({ auth, hooks }: ManagementDeps) {
       },
       { params, query: NoQuery, body: NoBody, response: { 200: Empty, ...errors } },
     )
-    .post("/hooks/:id/discard", ({ params, actor }) => hooks.discard(params.id, actor), { params, query: NoQuery, body: NoBody, response: { 200: Hook, ...errors } })
-    .post("/hooks/:id/retry", ({ params, actor }) => hooks.retry(params.id, actor), { params, query: NoQuery, body: NoBody, response: { 200: Hook, ...errors } })
-    .post("/hooks/:id/process", ({ params, actor }) => hooks.process(params.id, actor), { params, query: NoQuery, body: NoBody, response: { 200: Hook, ...errors } })
+    .post("/hooks/:id/discard", ({ params, actor }) => hooks.discard(params.id, actor), { params, query: NoQuery, body: NoBody, response: { 200: HookOut, ...errors } })
+    .post("/hooks/:id/retry", ({ params, actor }) => hooks.retry(params.id, actor), { params, query: NoQuery, body: NoBody, response: { 200: HookOut, ...errors } })
+    .post("/hooks/:id/process", ({ params, actor }) => hooks.process(params.id, actor), { params, query: NoQuery, body: NoBody, response: { 200: HookOut, ...errors } })
     .post("/hooks/:id/fail", ({ params, actor, body }) => hooks.fail(params.id, actor, body.message), {
       params,
       query: NoQuery,
       body: failBody,
-      response: { 200: Hook, ...errors },
+      response: { 200: HookOut, ...errors },
     });
 }

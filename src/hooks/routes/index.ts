@@ -20,6 +20,8 @@ export type ManagementDeps = {
   runner: Runner;
   db: Db;
   clock: Clock;
+  /** Keeps a request's connection open however long its handler takes (no idle timeout). */
+  keepOpen: (request: Request) => void;
 };
 
 /** The management interface under /v1: every route here requires an API key. */
