@@ -8,13 +8,15 @@ import { dirname, resolve } from "node:path";
 import { createApp } from "./app";
 import { HELP, VERSION, parseArgs } from "./cli";
 import { ConfigError, loadConfig } from "./config/load";
+import { splitListen } from "./config/schema";
 import { startCheckpointer } from "./db/checkpoint";
 import { openDatabase } from "./db/open";
 import { resolveApiKeys } from "./hooks/auth";
 import { systemClock } from "./lib/clock";
 import { consoleLog as log } from "./lib/log";
+import { createMetrics } from "./metrics";
 import { createRunner } from "./runner";
-import { serve } from "./server";
+import { serve, serveMetrics } from "./server";
 
 async function main(): Promise<number> {
   const command = parseArgs(Bun.argv.slice(2));
@@ -46,16 +48,22 @@ async function main(): Promise<number> {
         });
   // Relative module paths and command cwd resolve against the config file's directory.
   const baseDir = source === "built-in defaults" ? undefined : dirname(resolve(source));
-  const runner = createRunner({ config, db, clock, log, baseDir });
+  const metrics = createMetrics(config);
+  const runner = createRunner({ config, db, clock, log, baseDir, metrics });
   const { keys, generated } = resolveApiKeys(config, db, clock.now());
-  const built = createApp({ config, db, clock, log, runner, apiKeys: keys });
+  const built = createApp({ config, db, clock, log, runner, apiKeys: keys, metrics });
   const server = serve(built, { host: config.server.host, port: config.server.port });
+  const metricsServer = built.metricsApp && serveMetrics(built.metricsApp, splitListen(config.metrics.listen!));
   runner.start();
 
   console.log(`  config:   ${source}`);
   console.log(`  data:     ${config.storage.path} (durability ${config.storage.durability})`);
   console.log(`  channels: ${config.channels.map((c) => c.name).join(", ") || "(none configured; created by their first hook)"}`);
   console.log(`  api keys: ${keys.map((k) => k.label).join(", ")}`);
+  if (config.metrics.enabled) {
+    const where = metricsServer ? `http://${metricsServer.hostname}:${metricsServer.port}/metrics` : "/metrics";
+    console.log(`  metrics:  ${where}${config.metrics.auth ? " (bearer token)" : " (open)"}`);
+  }
   if (generated) {
     console.log(`\n  No API key was configured, so one was created (only its hash is stored). It is shown once:`);
     console.log(`    Authorization: Bearer ${generated.token}`);
@@ -70,6 +78,7 @@ async function main(): Promise<number> {
     stopping = true;
     log.info(`${signal}: finishing in-flight requests`);
     await server.stop(false);
+    await metricsServer?.stop(false);
     await built.close();
     await runner.stop();
     await checkpointer?.close();

@@ -18,6 +18,8 @@ export type AttemptsDeps = {
   random: () => number;
   /** An attempt finished: a slot is free and a follow-up may be due. */
   onSettled: () => void;
+  /** An attempt's outcome was recorded (succeeded, failed or gave_up). */
+  onFinished?: (handler: string, outcome: Outcome) => void;
 };
 
 /**
@@ -33,6 +35,7 @@ export function createAttempts(deps: AttemptsDeps) {
 
   /** Records the result; queues the next attempt, or gives up, or marks the hook handled. */
   function settle(row: AttemptRow, policy: HandlerPolicy | undefined, result: AttemptResult): void {
+    let finished: Outcome | undefined;
     queue.transaction(() => {
       const now = clock.now();
       const hook = reader!.raw(row.hookId);
@@ -40,6 +43,7 @@ export function createAttempts(deps: AttemptsDeps) {
       const tries = row.attempt - row.roundStart + 1;
       const outcome: Outcome = result.ok ? "succeeded" : !policy || tries >= policy.maxAttempts ? "gave_up" : "failed";
       if (!queue.finish(row.id, outcome, result, now)) return;
+      finished = outcome;
       if (outcome === "failed" && hook.status !== "discarded") {
         queue.queueNext(row, now + nextDelay(tries, policy!.backoff, result.retryAfter, deps.random));
       } else if (outcome === "gave_up") {
@@ -49,6 +53,8 @@ export function createAttempts(deps: AttemptsDeps) {
         outcomes!.handled(row.hookId);
       }
     });
+    // Once committed: a transaction that failed recorded nothing.
+    if (finished) deps.onFinished?.(row.handler, finished);
   }
 
   async function execute(row: AttemptRow, handler: Handler): Promise<void> {

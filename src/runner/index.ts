@@ -5,7 +5,7 @@ import type { Log } from "../lib/log";
 import type { RawHook } from "../hooks/store";
 import { createAttempts } from "./attempts";
 import { createHandlers } from "./handlers";
-import { createAttemptQueue, type AttemptRow } from "./queue";
+import { createAttemptQueue, type AttemptRow, type Outcome } from "./queue";
 import type { HookOutcomes, HookRunner, Worker } from "./types";
 import { createWorkerSet } from "./workers";
 
@@ -29,6 +29,8 @@ export interface Runner extends HookRunner {
   stop(): Promise<void>;
   /** Every attempt of the hook, oldest first (the attempts endpoint). */
   attempts(hookId: string): AttemptRow[];
+  /** How many attempts are queued (the metrics' queue depth). */
+  queueDepth(): number;
 }
 
 export type RunnerDeps = {
@@ -42,6 +44,8 @@ export type RunnerDeps = {
   random?: () => number;
   /** Longest wait between two calls of a worker (default WORKER_POLL_MS). */
   workerPollMs?: number;
+  /** Told of every finished attempt (the metrics). */
+  metrics?: { attempt(handler: string, outcome: Outcome): void };
 };
 
 /** The loop sleeps at most this long, so a clock jump or a missed wake-up costs little. */
@@ -57,7 +61,7 @@ export function createRunner(deps: RunnerDeps): Runner {
   const handlers = createHandlers(config.handlers, deps.baseDir ?? process.cwd());
   const channelHandlers = new Map(config.channels.map((c) => [c.name, c.handlers]));
   const workers = createWorkerSet(log, () => wake(), deps.workerPollMs);
-  const attempts = createAttempts({ queue, handlers, clock, log, random: deps.random ?? Math.random, onSettled: () => wake() });
+  const attempts = createAttempts({ queue, handlers, clock, log, random: deps.random ?? Math.random, onSettled: () => wake(), onFinished: deps.metrics?.attempt });
 
   let recovered = false;
   let stopped = true;
@@ -146,5 +150,6 @@ export function createRunner(deps: RunnerDeps): Runner {
       await Promise.all([attempts.settle(), workers.settle()]);
     },
     attempts: (hookId) => queue.list(hookId),
+    queueDepth: () => queue.depth(),
   };
 }
