@@ -16,6 +16,7 @@ import { systemClock } from "./lib/clock";
 import { consoleLog as log } from "./lib/log";
 import { createMetrics } from "./metrics";
 import { createRunner } from "./runner";
+import { defaultHealthUrl, healthcheck } from "./healthcheck";
 import { serve, serveMetrics } from "./server";
 
 async function main(): Promise<number> {
@@ -23,6 +24,8 @@ async function main(): Promise<number> {
   if (command.kind === "help") return console.log(HELP), 0;
   if (command.kind === "version") return console.log(VERSION), 0;
   if (command.kind === "error") return console.error(`mailroom: ${command.message}\n\n${HELP}`), 2;
+  // With --url the config is not read: a health check must not fail on a config it does not need.
+  if (command.kind === "healthcheck" && command.url) return check(command.url);
 
   let loaded;
   try {
@@ -35,6 +38,10 @@ async function main(): Promise<number> {
   }
   const { config, source } = loaded;
   if (command.kind === "check-config") return console.log(`${source}: ok`), 0;
+  if (command.kind === "healthcheck") {
+    if (config.server.port === 0) return console.error("mailroom: healthcheck: the config's port is 0 (picked at start); give --url"), 1;
+    return check(defaultHealthUrl(config.server.host, config.server.port));
+  }
 
   const clock = systemClock;
   const db = openDatabase({ path: config.storage.path, durability: config.storage.durability });
@@ -89,6 +96,12 @@ async function main(): Promise<number> {
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
   return -1;
+}
+
+async function check(url: string): Promise<number> {
+  const result = await healthcheck(url);
+  if (result.ok) return console.log(`mailroom: healthcheck: ${result.message}`), 0;
+  return console.error(`mailroom: healthcheck: ${result.message}`), 1;
 }
 
 main().then(
