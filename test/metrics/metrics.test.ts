@@ -1,5 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { AUTH, createTestApp, type TestApp } from "../helpers/app";
+import { buildConfig, ConfigError } from "../../src/config/load";
+import { splitListen } from "../../src/config/schema";
 import { parseScrape, sample } from "./scrape";
 
 async function scrape(t: TestApp) {
@@ -131,5 +133,26 @@ describe("GET /metrics", () => {
     expect(sample(m, "mailroom_translate_requests_total", { revision: "B", route: "/api/v1/rates", status: "200" })).toBe(1);
     expect(sample(m, "mailroom_translate_requests_total", { revision: "A", route: "/v1/rates", status: "200" })).toBe(1);
     expect(sample(m, "mailroom_translate_requests_total", { revision: "B", route: "_gate", status: "401" })).toBe(1);
+  });
+});
+
+describe("[metrics] config", () => {
+  test("listen must be host:port with a real port; channel_labels a bounded integer; unknown keys refused", () => {
+    const problems = (metrics: Record<string, unknown>) => {
+      try {
+        buildConfig({ metrics });
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems.map((p) => `${p.path}: ${p.message}`);
+      }
+    };
+    expect(problems({ listen: "9464" })).toEqual(['metrics.listen: must be "host:port", such as "127.0.0.1:9464"']);
+    expect(problems({ listen: "127.0.0.1:65536" })).toHaveLength(1);
+    expect(problems({ channel_labels: -1 })).toHaveLength(1);
+    expect(problems({ auth: "no" })).toHaveLength(1);
+    expect(problems({ public: true })).toEqual(["metrics.public: unknown key"]);
+    expect(problems({ listen: "[::1]:9464", channel_labels: 0, auth: false })).toEqual([]);
+    expect(splitListen("[::1]:9464")).toEqual({ host: "::1", port: 9464 });
+    expect(splitListen("0.0.0.0:0")).toEqual({ host: "0.0.0.0", port: 0 });
   });
 });
