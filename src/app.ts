@@ -76,11 +76,11 @@ export function createApp(deps: AppDeps) {
   if (translate.worker) runner.addWorker(translate.worker);
   runner.addWorker(createRetention({ config, store, log }));
 
-  // standardHostname off: Elysia would otherwise skip 11 characters of the URL to find the path, which a
-  // Host of three characters or fewer ("x", "api") defeats: requests were routed by a shifted path.
   const translated = translateCounter(metrics);
   const metricsKeys = config.metrics.auth ? deps.apiKeys : undefined;
   const metricsOnMain = config.metrics.enabled && !config.metrics.listen;
+  // standardHostname off: Elysia would otherwise skip 11 characters of the URL to find the path, which a
+  // Host of three characters or fewer ("x", "api") defeats: requests were routed by a shifted path.
   const app = new Elysia({ normalize: false, handler: { standardHostname: false } })
     .onError(({ error, code, request, route }) => {
       const path = new URL(request.url).pathname;
