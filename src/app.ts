@@ -19,6 +19,9 @@ import { createGuards, createRefusals } from "./hooks/guards";
 import { createTranslate } from "./translate";
 import { openapiRoutes } from "./openapi";
 import type { RouteInfo } from "./openapi/generate";
+import { createMetrics, type Metrics } from "./metrics";
+import { countedRefusals, timedCatcher, translateCounter } from "./metrics/instrument";
+import { metricsRoutes } from "./metrics/routes";
 
 export type AppDeps = {
   config: Config;
@@ -31,6 +34,8 @@ export type AppDeps = {
   syncWal?: () => Promise<void>;
   /** Hooks per transaction when a channel is deleted (tests shrink it); CHANNEL_DELETE_BATCH by default. */
   channelDeleteBatch?: number;
+  /** Where the app counts; the runner is given the same one. A new one when absent. */
+  metrics?: Metrics;
 };
 
 /**
@@ -39,6 +44,7 @@ export type AppDeps = {
  */
 export function createApp(deps: AppDeps) {
   const { config, db, clock, log, runner } = deps;
+  const metrics = deps.metrics ?? createMetrics(config);
   const store = createHookStore(db);
   const channels = createChannelService({ config, store, clock, runner, deleteBatch: deps.channelDeleteBatch });
   const hooks = createHookService({ store, clock, runner });
@@ -56,6 +62,7 @@ export function createApp(deps: AppDeps) {
         store.insertHooks(batch, channels.guardsForNew);
         return runner.queueCaught(batch);
       });
+      metrics.committed(batch);
       // Only hooks with handlers give the runner new work (retention and the simulator poll on
       // their own), and only once the batch is durable: no handler sees a hook a crash could lose.
       return queued ? () => runner.notify() : undefined;
@@ -63,8 +70,9 @@ export function createApp(deps: AppDeps) {
     durable: walSync ? () => walSync.sync() : undefined,
   });
   const guards = createGuards(config.guards, { clock, log });
-  const refusals = createRefusals({ db, clock });
-  const catcher = createCatcher({ config, channels, guards, refusals, writer, nextId: createIdFactory(clock), clock, log });
+  const refusals = countedRefusals(createRefusals({ db, clock }), metrics);
+  const catcher = timedCatcher(createCatcher({ config, channels, guards, refusals, writer, nextId: createIdFactory(clock), clock, log }), metrics);
+  metrics.watch({ db, queueDepth: () => runner.queueDepth() });
 
   /** Lifts a connection's idle timeout for one request; serve() sets it (app.handle has no connection). */
   const connections = { keepOpen: (_request: Request): void => {} };
@@ -73,30 +81,47 @@ export function createApp(deps: AppDeps) {
   if (translate.worker) runner.addWorker(translate.worker);
   runner.addWorker(createRetention({ config, store, log }));
 
+  const translated = translateCounter(metrics);
+  const metricsKeys = config.metrics.auth ? deps.apiKeys : undefined;
+  const metricsOnMain = config.metrics.enabled && !config.metrics.listen;
   // standardHostname off: Elysia would otherwise skip 11 characters of the URL to find the path, which a
   // Host of three characters or fewer ("x", "api") defeats: requests were routed by a shifted path.
   const app = new Elysia({ normalize: false, handler: { standardHostname: false } })
-    .onError(({ error, code, request }) => {
+    .onError(({ error, code, request, route }) => {
       const path = new URL(request.url).pathname;
-      if (translate.isTranslatePath(path)) return translate.errorResponse(error, code);
+      if (translate.isTranslatePath(path)) {
+        const response = translate.errorResponse(error, code);
+        translated.error(path, route, response.status);
+        return response;
+      }
       return hooksErrorResponse(error, code, log, request, methodsOf);
     })
+    .onAfterHandle({ as: "global" }, (ctx) => void translated.response(ctx))
     .all("/", ({ request, server }) => catcher.handle(request, server?.requestIP(request)?.address ?? ""), { parse: "none" })
     .use(managementRoutes(deps.apiKeys, { channels, hooks, refusals, runner, db, clock, keepOpen: (r) => connections.keepOpen(r) }))
     .use(translate.routes)
     .use(openapiRoutes(allRoutes));
+  if (metricsOnMain) app.use(metricsRoutes(metrics, metricsKeys));
 
   /** The whole route table, for the OpenAPI documents (read on their first request, when it is complete). */
   function allRoutes(): readonly RouteInfo[] {
     return app.routes;
   }
 
+  /** /metrics on its own listener ([metrics] listen), with the same error body; main.ts serves it. */
+  const metricsApp =
+    config.metrics.enabled && config.metrics.listen
+      ? new Elysia({ normalize: false })
+          .onError(({ error, code, request }) => hooksErrorResponse(error, code, log, request))
+          .use(metricsRoutes(metrics, metricsKeys))
+      : undefined;
+
   /** The management routes as patterns, built on first use (the app is complete by then). */
   let routeTable: { pattern: RegExp; method: string }[] | undefined;
   /** Methods with a management route on this path (GET also allows HEAD). */
   function methodsOf(path: string): string[] {
     routeTable ??= app.routes
-      .filter((r) => r.method !== "ALL" && r.path.startsWith("/v1/") && !translate.isTranslatePath(r.path))
+      .filter((r) => r.method !== "ALL" && (r.path.startsWith("/v1/") || r.path === "/metrics") && !translate.isTranslatePath(r.path))
       .map((r) => ({ method: r.method, pattern: new RegExp(`^${r.path.replace(/:[^/]+/g, "[^/]+")}$`) }));
     const methods = routeTable.filter((r) => r.pattern.test(path)).map((r) => r.method);
     if (methods.includes("GET")) methods.push("HEAD");
@@ -109,7 +134,7 @@ export function createApp(deps: AppDeps) {
     walSync?.close();
   }
 
-  return { app, catcher, connections, writer, hooks, channels, store, close };
+  return { app, catcher, connections, writer, hooks, channels, store, metrics, metricsApp, close };
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -7,6 +7,8 @@ export const HELP = `mailroom ${VERSION}: catch, keep and handle webhooks; serve
 Usage:
   mailroom [serve] [--config FILE] [--port N] [--host H]   run the service
   mailroom check-config [--config FILE]                    validate the config, print every problem
+  mailroom healthcheck [--config FILE] [--url URL]         exit 0 if the service answers (default URL:
+                                                           the config's host and port), else 1
   mailroom --version                                       print the version
   mailroom --help                                          print this help
 
@@ -16,7 +18,7 @@ MAILROOM_PORT, MAILROOM_DB, MAILROOM_DURABILITY. Precedence: defaults < file < e
 `;
 
 export type Command =
-  | { kind: "serve" | "check-config"; config?: string; port?: number; host?: string }
+  | { kind: "serve" | "check-config" | "healthcheck"; config?: string; port?: number; host?: string; url?: string }
   | { kind: "help" }
   | { kind: "version" }
   | { kind: "error"; message: string };
@@ -26,15 +28,16 @@ export function parseArgs(argv: readonly string[]): Command {
   const args = [...argv];
   if (args.includes("--help") || args.includes("-h") || args[0] === "help") return { kind: "help" };
   if (args.includes("--version") || args.includes("-v")) return { kind: "version" };
-  let kind: "serve" | "check-config" = "serve";
-  if (args[0] === "serve" || args[0] === "check-config") kind = args.shift() as typeof kind;
-  const out: { kind: typeof kind; config?: string; port?: number; host?: string } = { kind };
+  let kind = "serve" as "serve" | "check-config" | "healthcheck";
+  if (args[0] === "serve" || args[0] === "check-config" || args[0] === "healthcheck") kind = args.shift() as typeof kind;
+  const out: { kind: typeof kind; config?: string; port?: number; host?: string; url?: string } = { kind };
   while (args.length > 0) {
     const flag = args.shift()!;
     const [name, inline] = flag.includes("=") ? [flag.slice(0, flag.indexOf("=")), flag.slice(flag.indexOf("=") + 1)] : [flag, undefined];
     const value = inline ?? args.shift();
     if (value === undefined) return { kind: "error", message: `${name} needs a value` };
     if (name === "--config") out.config = value;
+    else if (name === "--url" && kind === "healthcheck") out.url = value;
     else if (name === "--host" && kind === "serve") out.host = value;
     else if (name === "--port" && kind === "serve") {
       const port = Number(value);

@@ -8,20 +8,25 @@ import { dirname, resolve } from "node:path";
 import { createApp } from "./app";
 import { HELP, VERSION, parseArgs } from "./cli";
 import { ConfigError, loadConfig } from "./config/load";
+import { splitListen } from "./config/schema";
 import { startCheckpointer } from "./db/checkpoint";
 import { DataFileInUse, lockDataFile } from "./db/lock";
 import { openDatabase } from "./db/open";
 import { resolveApiKeys } from "./hooks/auth";
 import { systemClock } from "./lib/clock";
 import { consoleLog as log } from "./lib/log";
+import { createMetrics } from "./metrics";
 import { createRunner } from "./runner";
-import { serve } from "./server";
+import { defaultHealthUrl, healthcheck } from "./healthcheck";
+import { serve, serveMetrics } from "./server";
 
 async function main(): Promise<number> {
   const command = parseArgs(Bun.argv.slice(2));
   if (command.kind === "help") return console.log(HELP), 0;
   if (command.kind === "version") return console.log(VERSION), 0;
   if (command.kind === "error") return console.error(`mailroom: ${command.message}\n\n${HELP}`), 2;
+  // With --url the config is not read: a health check must not fail on a config it does not need.
+  if (command.kind === "healthcheck" && command.url) return check(command.url);
 
   let loaded;
   try {
@@ -34,6 +39,10 @@ async function main(): Promise<number> {
   }
   const { config, source } = loaded;
   if (command.kind === "check-config") return console.log(`${source}: ok`), 0;
+  if (command.kind === "healthcheck") {
+    if (config.server.port === 0) return console.error("mailroom: healthcheck: the config's port is 0 (picked at start); give --url"), 1;
+    return check(defaultHealthUrl(config.server.host, config.server.port));
+  }
 
   const clock = systemClock;
   // Kept open for the process's life; the OS releases it however the process ends.
@@ -55,9 +64,10 @@ async function main(): Promise<number> {
         });
   // Relative module paths and command cwd resolve against the config file's directory.
   const baseDir = source === "built-in defaults" ? undefined : dirname(resolve(source));
-  const runner = createRunner({ config, db, clock, log, baseDir });
+  const metrics = createMetrics(config);
+  const runner = createRunner({ config, db, clock, log, baseDir, metrics });
   const { keys, generated } = resolveApiKeys(config, db, clock.now());
-  const built = createApp({ config, db, clock, log, runner, apiKeys: keys });
+  const built = createApp({ config, db, clock, log, runner, apiKeys: keys, metrics });
   let server;
   try {
     server = serve(built, { host: config.server.host, port: config.server.port });
@@ -66,12 +76,17 @@ async function main(): Promise<number> {
     console.error(`mailroom: port ${config.server.port} on ${config.server.host} is already in use (another Mailroom?); stop it or choose another with --port`);
     return 1;
   }
+  const metricsServer = built.metricsApp && serveMetrics(built.metricsApp, splitListen(config.metrics.listen!));
   runner.start();
 
   console.log(`  config:   ${source}`);
   console.log(`  data:     ${config.storage.path} (durability ${config.storage.durability})`);
   console.log(`  channels: ${config.channels.map((c) => c.name).join(", ") || "(none configured; created by their first hook)"}`);
   console.log(`  api keys: ${keys.map((k) => k.label).join(", ")}`);
+  if (config.metrics.enabled) {
+    const where = metricsServer ? `http://${metricsServer.hostname}:${metricsServer.port}/metrics` : "/metrics";
+    console.log(`  metrics:  ${where}${config.metrics.auth ? " (bearer token)" : " (open)"}`);
+  }
   if (generated) {
     console.log(`\n  No API key was configured, so one was created (only its hash is stored). It is shown once:`);
     console.log(`    Authorization: Bearer ${generated.token}`);
@@ -86,6 +101,7 @@ async function main(): Promise<number> {
     stopping = true;
     log.info(`${signal}: finishing in-flight requests`);
     await server.stop(false);
+    await metricsServer?.stop(false);
     await built.close();
     await runner.stop();
     await checkpointer?.close();
@@ -97,6 +113,12 @@ async function main(): Promise<number> {
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
   return -1;
+}
+
+async function check(url: string): Promise<number> {
+  const result = await healthcheck(url);
+  if (result.ok) return console.log(`mailroom: healthcheck: ${result.message}`), 0;
+  return console.error(`mailroom: healthcheck: ${result.message}`), 1;
 }
 
 main().then(

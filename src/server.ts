@@ -52,3 +52,8 @@ export function serve(built: Pick<App, "app" | "catcher" | "connections">, opts:
   built.connections.keepOpen = (request) => server.timeout(received.get(request) ?? request, 0);
   return server;
 }
+
+/** The metrics' own listener ([metrics] listen): GET /metrics and nothing else. */
+export function serveMetrics(app: { fetch(request: Request): Response | Promise<Response> }, opts: { host: string; port: number }): Server<undefined> {
+  return Bun.serve({ hostname: opts.host, port: opts.port, development: false, fetch: (request) => app.fetch(request) });
+}

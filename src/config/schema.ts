@@ -71,6 +71,25 @@ const Channel = t.Object(
   strict,
 );
 
+const Metrics = t.Object(
+  {
+    enabled: t.Boolean({ default: true, description: "serve GET /metrics (Prometheus text format)" }),
+    auth: t.Boolean({ default: true, description: "require a management API token (Authorization: Bearer) for /metrics; false opens it to anyone who reaches it" }),
+    listen: t.Optional(
+      t.String({
+        pattern: "^(\\[[0-9a-fA-F:.]+\\]|[^\\s:\\[\\]]+):(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})$",
+        description: 'serve /metrics on this "host:port" of its own instead of the main listener',
+        problem: 'must be "host:port", such as "127.0.0.1:9464"',
+      }),
+    ),
+    channel_labels: t.Integer({
+      minimum: 0, maximum: 10000, default: 100,
+      description: 'channels not in the config that get a label of their own (the first to hold a hook); later ones are counted as "_other"',
+    }),
+  },
+  { ...strict, default: {} },
+);
+
 /** A guard or handler entry before its kind's own schema is applied. */
 const Kinded = t.Object({ name: Name("name"), kind: t.String({ description: "kind" }) }, { additionalProperties: true });
 
@@ -84,6 +103,7 @@ export const ConfigSchema = t.Object(
     guards: t.Array(Kinded, { default: [] }),
     handlers: t.Array(Kinded, { default: [] }),
     translate: TranslateSection,
+    metrics: Metrics,
   },
   strict,
 );
@@ -91,3 +111,9 @@ export const ConfigSchema = t.Object(
 export type Config = Static<typeof ConfigSchema>;
 export type ApiKeyConfig = Static<typeof ApiKey>;
 export type ChannelConfig = Static<typeof Channel>;
+
+/** Host and port of a `[metrics] listen` value the schema accepted ("[::1]:9464" gives "::1"). */
+export function splitListen(listen: string): { host: string; port: number } {
+  const colon = listen.lastIndexOf(":");
+  return { host: listen.slice(0, colon).replace(/^\[(.*)\]$/, "$1"), port: Number(listen.slice(colon + 1)) };
+}

@@ -20,6 +20,8 @@ export type AttemptsDeps = {
   onSettled: () => void;
   /** Aborted when the runner stops (handed to each attempt). */
   stopping: () => AbortSignal;
+  /** An attempt's outcome was recorded (succeeded, failed or gave_up). */
+  onFinished?: (handler: string, outcome: Outcome) => void;
 };
 
 /**
@@ -35,6 +37,7 @@ export function createAttempts(deps: AttemptsDeps) {
 
   /** Records the result; queues the next attempt, or gives up, or marks the hook handled. */
   function settle(row: AttemptRow, policy: HandlerPolicy | undefined, result: AttemptResult): void {
+    let finished: Outcome | undefined;
     queue.transaction(() => {
       const now = clock.now();
       const hook = reader!.raw(row.hookId);
@@ -42,6 +45,7 @@ export function createAttempts(deps: AttemptsDeps) {
       const tries = row.attempt - row.roundStart + 1;
       const outcome: Outcome = result.ok ? "succeeded" : !policy || tries >= policy.maxAttempts ? "gave_up" : "failed";
       if (!queue.finish(row.id, outcome, result, now)) return;
+      finished = outcome;
       if (outcome === "failed" && hook.status !== "discarded") {
         queue.queueNext(row, now + nextDelay(tries, policy!.backoff, result.retryAfter, deps.random));
       } else if (outcome === "gave_up") {
@@ -51,6 +55,8 @@ export function createAttempts(deps: AttemptsDeps) {
         outcomes!.handled(row.hookId);
       }
     });
+    // Once committed: a transaction that failed recorded nothing.
+    if (finished) deps.onFinished?.(row.handler, finished);
   }
 
   async function execute(row: AttemptRow, handler: Handler): Promise<void> {

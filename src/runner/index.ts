@@ -5,7 +5,7 @@ import type { Log } from "../lib/log";
 import type { RawHook } from "../hooks/store";
 import { createAttempts } from "./attempts";
 import { createHandlers } from "./handlers";
-import { createAttemptQueue, type AttemptRow } from "./queue";
+import { createAttemptQueue, type AttemptRow, type Outcome } from "./queue";
 import type { HookOutcomes, HookRunner, Worker } from "./types";
 import { createWorkerSet } from "./workers";
 
@@ -32,6 +32,8 @@ export interface Runner extends HookRunner {
   stop(): Promise<void>;
   /** Every attempt of the hook, oldest first (the attempts endpoint). */
   attempts(hookId: string): AttemptRow[];
+  /** How many attempts are queued (the metrics' queue depth). */
+  queueDepth(): number;
 }
 
 export type RunnerDeps = {
@@ -45,6 +47,8 @@ export type RunnerDeps = {
   random?: () => number;
   /** Longest wait between two calls of a worker (default WORKER_POLL_MS). */
   workerPollMs?: number;
+  /** Told of every finished attempt (the metrics). */
+  metrics?: { attempt(handler: string, outcome: Outcome): void };
 };
 
 /** The loop sleeps at most this long, so a clock jump or a missed wake-up costs little. */
@@ -63,7 +67,7 @@ export function createRunner(deps: RunnerDeps): Runner {
   // Aborted by stop(): running programs are killed instead of holding the shutdown up to their timeout.
   let stopping = new AbortController();
   const attempts = createAttempts({
-    queue, handlers, clock, log, random: deps.random ?? Math.random, onSettled: () => wake(), stopping: () => stopping.signal,
+    queue, handlers, clock, log, random: deps.random ?? Math.random, onSettled: () => wake(), stopping: () => stopping.signal, onFinished: deps.metrics?.attempt,
   });
 
   let recovered = false;
@@ -155,5 +159,6 @@ export function createRunner(deps: RunnerDeps): Runner {
       stopping = new AbortController();
     },
     attempts: (hookId) => queue.list(hookId),
+    queueDepth: () => queue.depth(),
   };
 }

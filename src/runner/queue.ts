@@ -117,6 +117,11 @@ export function createAttemptQueue(db: Db) {
         .changes;
     },
 
+    /** How many attempts are queued (walks the queue index's `queued` range, not the table). */
+    depth(): number {
+      return (q(`SELECT COUNT(*) AS n FROM attempts WHERE outcome = 'queued'`).get() as { n: number }).n;
+    },
+
     /** Every attempt of the hook, in the order they were queued. */
     list(hookId: string): AttemptRow[] {
       return q(`SELECT ${COLUMNS} FROM attempts WHERE hook_id = ? ORDER BY id`).all(hookId) as AttemptRow[];

@@ -5,6 +5,7 @@ import { resolveApiKeys } from "../../src/hooks/auth";
 import { createRunner } from "../../src/runner";
 import { silentLog, type Log } from "../../src/lib/log";
 import { serve } from "../../src/server";
+import { createMetrics } from "../../src/metrics";
 import { createFakeClock } from "./clock";
 
 export const TOKEN = "test-token-0123456789";
@@ -21,9 +22,10 @@ export function createTestApp(raw: Record<string, any> = {}, opts: { env?: Recor
   );
   const clock = createFakeClock();
   const db = openDatabase({ path: config.storage.path, durability: config.storage.durability });
-  const runner = createRunner({ config, db, clock, log: silentLog, random: opts.random });
+  const metrics = createMetrics(config);
+  const runner = createRunner({ config, db, clock, log: silentLog, random: opts.random, metrics });
   const { keys } = resolveApiKeys(config, db, clock.now());
-  const built = createApp({ config, db, clock, log: opts.log ?? silentLog, runner, apiKeys: keys, syncWal: opts.syncWal, channelDeleteBatch: opts.channelDeleteBatch });
+  const built = createApp({ config, db, clock, log: opts.log ?? silentLog, runner, apiKeys: keys, metrics, syncWal: opts.syncWal, channelDeleteBatch: opts.channelDeleteBatch });
 
   /** Calls the app without a network (app.handle); JSON bodies are serialised. */
   async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = AUTH) {

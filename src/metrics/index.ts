@@ -1,0 +1,103 @@
+import { statSync } from "node:fs";
+import type { Database } from "bun:sqlite";
+import { VERSION } from "../cli";
+import type { Config } from "../config/schema";
+import type { Db } from "../db/open";
+import { createChannelLabels, OTHER } from "./labels";
+import { registerProcessMetrics } from "./process";
+import { createRegistry } from "./registry";
+
+export { CONTENT_TYPE } from "./registry";
+export { OTHER } from "./labels";
+
+const STATUSES = ["pending", "handled", "failed", "discarded"] as const;
+/** Seconds, from half a millisecond (a hook with durability "normal") to 10 s. */
+const CATCH_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const BATCH_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 4096, 10000];
+
+/** What the gauges read at scrape time; given once the app is built (watch). */
+export type MetricSources = { db: Db; queueDepth(): number };
+
+/**
+ * Mailroom's metrics. Created before the runner and the app (both report into it); watch() then
+ * registers the gauges read from the database. Counting never touches the database.
+ */
+export function createMetrics(config: Config) {
+  const registry = createRegistry();
+  const channels = createChannelLabels(config.channels.map((c) => c.name), config.metrics.channel_labels);
+  const handlers = new Set(config.handlers.map((h) => h.name));
+
+  registry.gauge("mailroom_build_info", "version of Mailroom and of the Bun runtime inside it", ["version", "bun"], () => [[[VERSION, Bun.version], 1]]);
+  const caught = registry.counter("mailroom_hooks_caught_total", "hooks stored (counted when their batch commits)", ["channel"]);
+  const refused = registry.counter("mailroom_hooks_refused_total", "requests refused by a guard", ["channel", "guard"]);
+  const attempts = registry.counter("mailroom_handler_attempts_total", "handler attempts finished, by outcome (succeeded, failed, gave_up)", ["handler", "outcome"]);
+  const catchSeconds = registry.histogram("mailroom_catch_duration_seconds", "catching endpoint: from the request to its answer, in seconds", CATCH_BUCKETS);
+  const batches = registry.histogram("mailroom_commit_batch_size", "hooks per group commit", BATCH_BUCKETS);
+  const translate = registry.counter("mailroom_translate_requests_total", "translation API requests by revision (A, B, translator, admin), route and HTTP status", ["revision", "route", "status"]);
+
+  let watched = false;
+
+  return {
+    channels,
+    /** A batch of hooks committed. */
+    committed(batch: readonly { channel: string }[]): void {
+      batches.observe(batch.length);
+      for (const h of batch) caught.inc([channels.admit(h.channel)]);
+    },
+    refused(channel: string, guard: string): void {
+      refused.inc([channels.of(channel), guard]);
+    },
+    attempt(handler: string, outcome: string): void {
+      attempts.inc([handlers.has(handler) ? handler : OTHER, outcome]);
+    },
+    catchDuration(seconds: number): void {
+      catchSeconds.observe(seconds);
+    },
+    translated(revision: string, route: string, status: number): void {
+      translate.inc([revision, route, String(status)]);
+    },
+
+    /** Registers the gauges read from the database and the runner, and the process's own; once. */
+    watch(sources: MetricSources): void {
+      if (watched) throw new Error("metrics: watch() called twice");
+      watched = true;
+      const sql: Database = sources.db.$client;
+      for (const [name] of sql.query("SELECT name FROM channels ORDER BY created_at, name").values() as [string][]) channels.admit(name);
+      const counters = sql.query("SELECT name, pending, handled, failed, discarded FROM channels");
+      registry.gauge("mailroom_hooks", "hooks held, by channel and status (the channels' counters; no hook is read)", ["channel", "status"], () => {
+        const sums = new Map<string, number[]>();
+        for (const [name, ...n] of counters.values() as [string, number, number, number, number][]) {
+          const label = channels.admit(name);
+          const s = sums.get(label);
+          if (s) for (let i = 0; i < 4; i++) s[i]! += n[i]!;
+          else sums.set(label, n);
+        }
+        return [...sums].flatMap(([label, n]) => STATUSES.map((status, i) => [[label, status], n[i]!] as const));
+      });
+      registry.gauge("mailroom_handler_queue_depth", "handler attempts queued (due now or later)", [], () => [[[], sources.queueDepth()]]);
+      const path = config.storage.path;
+      const pageCount = sql.query("PRAGMA page_count");
+      const pageSize = sql.query("PRAGMA page_size");
+      registry.gauge("mailroom_database_bytes", "size of the SQLite database file, in bytes", [], () => [[[],
+        path === ":memory:" ? pragma(pageCount) * pragma(pageSize) : fileSize(path)]]);
+      registry.gauge("mailroom_wal_bytes", "size of the SQLite write-ahead log, in bytes", [], () => [[[], path === ":memory:" ? 0 : fileSize(`${path}-wal`)]]);
+      registry.gauge("mailroom_metrics_channels_labelled", `channels with a label of their own; the rest are counted under "${OTHER}" ([metrics] channel_labels)`, [], () => [[[], channels.labelled()]]);
+      registerProcessMetrics(registry);
+    },
+
+    /** The text exposition of every metric. */
+    render: () => registry.render(),
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+const pragma = (q: { values(): unknown[][] }) => Number(q.values()[0]?.[0] ?? 0);
+
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
