@@ -17,6 +17,7 @@ import { managementRoutes } from "./hooks/routes";
 import type { ApiKey } from "./hooks/auth";
 import { createGuards, createRefusals } from "./hooks/guards";
 import { createTranslate } from "./translate";
+import { createDashboard } from "./dashboard";
 
 export type AppDeps = {
   config: Config;
@@ -64,6 +65,8 @@ export function createApp(deps: AppDeps) {
   const refusals = createRefusals({ db, clock });
   const catcher = createCatcher({ config, channels, guards, refusals, writer, nextId: createIdFactory(clock), clock, log });
 
+  const dashboard = createDashboard({ config, db, clock, management: { channels, hooks, refusals, runner, db, clock } });
+
   const translate = createTranslate({ config, db, clock, log });
   if (translate.worker) runner.addWorker(translate.worker);
   runner.addWorker(createRetention({ config, store, log }));
@@ -78,7 +81,8 @@ export function createApp(deps: AppDeps) {
     })
     .all("/", ({ request, server }) => catcher.handle(request, server?.requestIP(request)?.address ?? ""), { parse: "none" })
     .use(managementRoutes(deps.apiKeys, { channels, hooks, refusals, runner, db, clock }))
-    .use(translate.routes);
+    .use(translate.routes)
+    .use(dashboard.routes);
 
   /** The management routes as patterns, built on first use (the app is complete by then). */
   let routeTable: { pattern: RegExp; method: string }[] | undefined;
@@ -98,7 +102,7 @@ export function createApp(deps: AppDeps) {
     walSync?.close();
   }
 
-  return { app, catcher, writer, hooks, channels, store, close };
+  return { app, catcher, writer, hooks, channels, store, dashboard, close };
 }
 
 export type App = ReturnType<typeof createApp>;
