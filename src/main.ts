@@ -6,7 +6,10 @@
 import "./production";
 import { dirname, resolve } from "node:path";
 import { createApp } from "./app";
-import { HELP, VERSION, parseArgs } from "./cli";
+import { HELP, VERSION, parseArgs, type Command } from "./cli";
+import type { Config } from "./config/schema";
+import { createUsers } from "./dashboard/users";
+import { randomToken } from "./lib/secrets";
 import { ConfigError, loadConfig } from "./config/load";
 import { startCheckpointer } from "./db/checkpoint";
 import { openDatabase } from "./db/open";
@@ -24,7 +27,7 @@ async function main(): Promise<number> {
 
   let loaded;
   try {
-    loaded = await loadConfig(command.config, process.env, { host: command.host, port: command.port });
+    loaded = await loadConfig(command.config, process.env, command.kind === "user-add" ? {} : { host: command.host, port: command.port });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(`mailroom: the config has ${error.problems.length} problem(s):`);
@@ -33,6 +36,7 @@ async function main(): Promise<number> {
   }
   const { config, source } = loaded;
   if (command.kind === "check-config") return console.log(`${source}: ok`), 0;
+  if (command.kind === "user-add") return addUser(command, config);
 
   const clock = systemClock;
   const db = openDatabase({ path: config.storage.path, durability: config.storage.durability });
@@ -61,6 +65,13 @@ async function main(): Promise<number> {
     console.log(`    Authorization: Bearer ${generated.token}`);
     console.log(`  Keep it, or configure [[api_keys]] in mailroom.toml.\n`);
   }
+  const setupToken = built.dashboard.setup.token();
+  if (setupToken) {
+    const base = config.server.public_url?.replace(/\/$/, "") ?? `http://${server.hostname}:${server.port}`;
+    console.log(`\n  No dashboard user exists yet. Create the first admin with this one-time link:`);
+    console.log(`    ${base}/ui/setup#${setupToken}`);
+    console.log(`  (or run: mailroom user add EMAIL --role admin)\n`);
+  }
   // Last, so that whoever waits for this line has everything above it.
   console.log(`mailroom ${VERSION} listening on http://${server.hostname}:${server.port}`);
 
@@ -80,6 +91,25 @@ async function main(): Promise<number> {
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
   return -1;
+}
+
+/** `mailroom user add`: stores a dashboard user in the configured database. */
+async function addUser(command: Extract<Command, { kind: "user-add" }>, config: Config): Promise<number> {
+  let password = randomToken("").slice(0, 20);
+  if (command.passwordStdin) password = (await new Response(Bun.stdin.stream()).text()).split(/\r?\n/)[0] ?? "";
+  const db = openDatabase({ path: config.storage.path, durability: config.storage.durability });
+  try {
+    const users = createUsers({ db, config, clock: systemClock });
+    await users.add(command.email, command.role, password);
+    console.log(`added ${command.role} ${command.email.toLowerCase()}`);
+    if (!command.passwordStdin) console.log(`  password (shown once): ${password}`);
+    return 0;
+  } catch (error) {
+    console.error(`mailroom: user add: ${error instanceof Error ? error.message : error}`);
+    return 1;
+  } finally {
+    db.$client.close();
+  }
 }
 
 main().then(

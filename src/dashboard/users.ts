@@ -61,6 +61,7 @@ export function createUsers(deps: { db: Db; config: Config; clock: Clock }) {
     },
     /** Throws invalid_argument for a short password, failed_precondition when the e-mail is taken. */
     async add(email: string, role: Role, password: string): Promise<User> {
+      if (!new RegExp(EMAIL_PATTERN).test(email) || email.length > 254) throw invalid("email: must be an e-mail address");
       checkPassword(password);
       const key = email.toLowerCase();
       if (find(key)) throw new AppError("failed_precondition", `user "${key}" exists already`);
