@@ -14,7 +14,8 @@ import { createCatcher } from "./hooks/catch";
 import { createRetention } from "./hooks/retention";
 import { hooksErrorResponse } from "./hooks/errors";
 import { managementRoutes } from "./hooks/routes";
-import type { ApiKey } from "./hooks/auth";
+import { requireApiKey, type ApiKey } from "./hooks/auth";
+import { createLive, streamRoutes } from "./live";
 import { createGuards, createRefusals } from "./hooks/guards";
 import { createTranslate } from "./translate";
 import { createDashboard } from "./dashboard";
@@ -30,6 +31,8 @@ export type AppDeps = {
   syncWal?: () => Promise<void>;
   /** Hooks per transaction when a channel is deleted (tests shrink it); CHANNEL_DELETE_BATCH by default. */
   channelDeleteBatch?: number;
+  /** How often live streams send a heartbeat (tests shorten it); 15 s by default. */
+  heartbeatMs?: number;
 };
 
 /**
@@ -39,8 +42,10 @@ export type AppDeps = {
 export function createApp(deps: AppDeps) {
   const { config, db, clock, log, runner } = deps;
   const store = createHookStore(db);
-  const channels = createChannelService({ config, store, clock, runner, deleteBatch: deps.channelDeleteBatch });
-  const hooks = createHookService({ store, clock, runner });
+  // Every change of a hook or channel is recorded for the live streams (src/live).
+  const live = createLive({ store, hooks: () => hooks, heartbeatMs: deps.heartbeatMs });
+  const channels = live.watchChannels(createChannelService({ config, store, clock, runner, deleteBatch: deps.channelDeleteBatch }));
+  const hooks = live.watchHooks(createHookService({ store, clock, runner }));
   runner.bind(hooks.outcomes, { raw: hooks.raw });
 
   // With durability "full", caught hooks are committed without waiting for the disk and the WAL
@@ -57,7 +62,10 @@ export function createApp(deps: AppDeps) {
       });
       // Only hooks with handlers give the runner new work (retention and the simulator poll on
       // their own), and only once the batch is durable: no handler sees a hook a crash could lose.
-      return queued ? () => runner.notify() : undefined;
+      return () => {
+        if (queued) runner.notify();
+        live.caught(batch);
+      };
     },
     durable: walSync ? () => walSync.sync() : undefined,
   });
@@ -65,7 +73,7 @@ export function createApp(deps: AppDeps) {
   const refusals = createRefusals({ db, clock });
   const catcher = createCatcher({ config, channels, guards, refusals, writer, nextId: createIdFactory(clock), clock, log });
 
-  const dashboard = createDashboard({ config, db, clock, management: { channels, hooks, refusals, runner, db, clock } });
+  const dashboard = createDashboard({ config, db, clock, live, management: { channels, hooks, refusals, runner, db, clock } });
 
   const translate = createTranslate({ config, db, clock, log });
   if (translate.worker) runner.addWorker(translate.worker);
@@ -81,6 +89,7 @@ export function createApp(deps: AppDeps) {
     })
     .all("/", ({ request, server }) => catcher.handle(request, server?.requestIP(request)?.address ?? ""), { parse: "none" })
     .use(managementRoutes(deps.apiKeys, { channels, hooks, refusals, runner, db, clock }))
+    .use(new Elysia({ prefix: "/v1" }).use(streamRoutes(requireApiKey(deps.apiKeys), live)))
     .use(translate.routes)
     .use(dashboard.routes);
 
@@ -98,11 +107,12 @@ export function createApp(deps: AppDeps) {
 
   /** Waits until every caught hook is committed and on disk. */
   async function close(): Promise<void> {
+    live.streams.close();
     await writer.drain();
     walSync?.close();
   }
 
-  return { app, catcher, writer, hooks, channels, store, dashboard, close };
+  return { app, catcher, writer, hooks, channels, store, dashboard, live, close };
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -80,6 +80,7 @@ async function main(): Promise<number> {
     if (stopping) return;
     stopping = true;
     log.info(`${signal}: finishing in-flight requests`);
+    built.live.streams.close(); // open streams would otherwise keep server.stop waiting
     await server.stop(false);
     await built.close();
     await runner.stop();

@@ -33,7 +33,8 @@ export function serve(built: Pick<App, "app" | "catcher">, opts: { host: string;
       }
       // Deleting a large channel takes seconds: its connection must not be closed as idle
       // meanwhile (Bun's idle timeout also runs while a handler awaits). Other requests keep it.
-      if (request.method === "DELETE") server.timeout(received, 0);
+      // Nor may a live stream (GET /v1/stream, /ui/api/stream): it sends heartbeats of its own.
+      if (request.method === "DELETE" || isStream(url, start)) server.timeout(received, 0);
       return app.fetch(request);
     },
     error() {
@@ -43,4 +44,9 @@ export function serve(built: Pick<App, "app" | "catcher">, opts: { host: string;
       });
     },
   });
+}
+
+/** Whether the path (from `start` in the URL) is one of the live streams. */
+function isStream(url: string, start: number): boolean {
+  return url.startsWith("/v1/stream", start) || url.startsWith("/ui/api/stream", start);
 }

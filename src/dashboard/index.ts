@@ -16,6 +16,7 @@ import { createUsers, type Users } from "./users";
 import { sessionRoutes, SIGN_IN_LIMITS } from "./routes/session";
 import { userRoutes } from "./routes/users";
 import { VERSION } from "../cli";
+import { streamRoutes, type Live } from "../live";
 
 export type DashboardDeps = {
   gate: Gate;
@@ -35,7 +36,7 @@ export const DASHBOARD_API = "/ui/api";
  * management API's own route plugins, given the session gate instead of the API-key one, so the
  * two cannot drift and events record the user's e-mail address as their actor.
  */
-export function createDashboard(deps: { config: Config; db: Db; clock: Clock; management: Omit<ManagementDeps, "auth"> }) {
+export function createDashboard(deps: { config: Config; db: Db; clock: Clock; live: Live; management: Omit<ManagementDeps, "auth"> }) {
   const { config, db, clock } = deps;
   const users = createUsers({ db, config, clock });
   const sessions = createSessions({ db, clock, users });
@@ -60,7 +61,8 @@ export function createDashboard(deps: { config: Config; db: Db; clock: Clock; ma
     .use(channelRoutes(management))
     .use(hookRoutes(management))
     .use(refusalRoutes(management))
-    .use(attemptRoutes(management));
+    .use(attemptRoutes(management))
+    .use(streamRoutes(gate.requireSession(), deps.live));
   return { routes, users, sessions, setup, gate };
 }
 
