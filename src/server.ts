@@ -1,5 +1,7 @@
 import type { Server } from "bun";
 import type { App } from "./app";
+import { dashboardRoutes } from "./dashboard/page";
+import dashboardPage from "./ui/index.html";
 
 /**
  * No ceiling of Bun's own: past it, Bun answers an empty 413 before any route runs, even to a caller
@@ -12,15 +14,21 @@ const SERVER_MAX_BODY = Number.MAX_SAFE_INTEGER;
  * Listens with one fetch function: requests to `/` go straight to the catching endpoint (the
  * hot path skips the router), everything else through Elysia.
  */
-export function serve(built: Pick<App, "app" | "catcher">, opts: { host: string; port: number; idleTimeout?: number }): Server<undefined> {
+export function serve(built: Pick<App, "app" | "catcher" | "dashboard">, opts: { host: string; port: number; idleTimeout?: number }): Server<undefined> {
   const { app, catcher } = built;
-  return Bun.serve({
+  const server: Server<undefined> = Bun.serve({
     hostname: opts.host,
     port: opts.port,
     maxRequestBodySize: SERVER_MAX_BODY,
     // Seconds a connection may stay silent; Bun's default (10) unless a test shortens it.
     ...(opts.idleTimeout === undefined ? {} : { idleTimeout: opts.idleTimeout }),
     development: false,
+    // The dashboard's page and assets (an HTML import), and its JSON endpoints through Elysia.
+    routes: dashboardRoutes(dashboardPage, (request, server) => {
+      if (request.url.includes("/ui/api/stream")) server.timeout(request, 0);
+      built.dashboard.noteIp(request, server.requestIP(request)?.address ?? "");
+      return app.fetch(request);
+    }),
     fetch(received, server) {
       // Without a Host header (HTTP/1.0) or with an invalid one, Bun gives the bare path as the
       // URL; everything past this point, Elysia's router included, reads an absolute one.
@@ -44,6 +52,7 @@ export function serve(built: Pick<App, "app" | "catcher">, opts: { host: string;
       });
     },
   });
+  return server;
 }
 
 /** Whether the path (from `start` in the URL) is one of the live streams. */

@@ -25,6 +25,8 @@ export type DashboardDeps = {
   setup: Setup;
   accountThrottle: Throttle;
   ipThrottle: Throttle;
+  /** The sender ip of a request, as the listener noted it (app.handle in tests has none). */
+  ipOf: (request: Request) => string;
 };
 
 /** Where the dashboard's JSON endpoints live (the page itself is served under /ui by server.ts). */
@@ -42,8 +44,10 @@ export function createDashboard(deps: { config: Config; db: Db; clock: Clock; li
   const sessions = createSessions({ db, clock, users });
   const gate = createGate({ config, sessions });
   const setup = createSetup(users);
+  const ips = new WeakMap<Request, string>();
   const own: DashboardDeps = {
     gate, users, sessions, setup,
+    ipOf: (request) => ips.get(request) ?? "",
     accountThrottle: createThrottle({ clock, limit: SIGN_IN_LIMITS.account, windowMs: SIGN_IN_LIMITS.windowMs }),
     ipThrottle: createThrottle({ clock, limit: SIGN_IN_LIMITS.ip, windowMs: SIGN_IN_LIMITS.windowMs }),
   };
@@ -63,7 +67,9 @@ export function createDashboard(deps: { config: Config; db: Db; clock: Clock; li
     .use(refusalRoutes(management))
     .use(attemptRoutes(management))
     .use(streamRoutes(gate.requireSession(), deps.live));
-  return { routes, users, sessions, setup, gate };
+  /** Called by the listener for each dashboard request, before the app sees it. */
+  const noteIp = (request: Request, ip: string) => void ips.set(request, ip);
+  return { routes, users, sessions, setup, gate, noteIp };
 }
 
 export type Dashboard = ReturnType<typeof createDashboard>;

@@ -20,7 +20,7 @@ const me = (u: User) => ({ email: u.email, role: u.role });
  * Signing in and out, and the first admin. Sign-in failures are throttled per account and per ip
  * (429 with Retry-After); a wrong e-mail and a wrong password get the same answer.
  */
-export function sessionRoutes({ gate, sessions, users, setup, accountThrottle, ipThrottle }: DashboardDeps) {
+export function sessionRoutes({ gate, sessions, users, setup, accountThrottle, ipThrottle, ipOf }: DashboardDeps) {
   function signedIn(user: User, request: Request, set: { headers: Record<string, unknown> }) {
     set.headers["set-cookie"] = sessionCookie(sessions.start(user), gate.secure(request));
     return me(user);
@@ -38,8 +38,8 @@ export function sessionRoutes({ gate, sessions, users, setup, accountThrottle, i
         )
         .post(
           "/session",
-          async ({ body, request, set, server }) => {
-            const ip = server?.requestIP(request)?.address ?? "";
+          async ({ body, request, set }) => {
+            const ip = ipOf(request);
             const account = `account:${body.email.toLowerCase()}`;
             const wait = Math.max(accountThrottle.wait(account), ipThrottle.wait(`ip:${ip}`));
             if (wait > 0) throw new AppError("rate_limited", `too many failed sign-ins: try again in ${wait} s`, { retryAfter: wait });
