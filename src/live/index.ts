@@ -86,6 +86,7 @@ export function createLive(deps: { store: HookStore; hooks: () => HookService; h
     },
     /** The channel service with pause, resume and delete recorded. */
     watchChannels(channels: ChannelService): ChannelService {
+      const deletions = new WeakMap<Promise<void>, Promise<void>>();
       return {
         ...channels,
         pause: (name) => (void log.channel(name), channels.pause(name)),
@@ -94,7 +95,16 @@ export function createLive(deps: { store: HookStore; hooks: () => HookService; h
           log.channel(name);
           return row;
         },
-        delete: (name) => channels.delete(name).finally(() => log.channel(name)),
+        // The same promise for a delete that joins a running one, as the service gives.
+        delete(name) {
+          const inner = channels.delete(name);
+          let wrapped = deletions.get(inner);
+          if (!wrapped) {
+            wrapped = inner.finally(() => log.channel(name));
+            deletions.set(inner, wrapped);
+          }
+          return wrapped;
+        },
       };
     },
   };

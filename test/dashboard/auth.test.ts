@@ -76,7 +76,7 @@ describe("dashboard sessions", () => {
     const app = await dashboardApp();
     for (let i = 0; i < 20; i++) await app.call("POST", "/ui/api/session", { email: `u${i}@example.com`, password: "wrong one" }, ORIGIN);
     expect((await app.call("POST", "/ui/api/session", MEMBER, ORIGIN)).status).toBe(429);
-  });
+  }, 30_000); // 20 argon2id verifications
 });
 
 describe("dashboard and API credentials are separate", () => {
