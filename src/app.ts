@@ -14,7 +14,8 @@ import { createCatcher } from "./hooks/catch";
 import { createRetention } from "./hooks/retention";
 import { hooksErrorResponse } from "./hooks/errors";
 import { managementRoutes } from "./hooks/routes";
-import type { ApiKey } from "./hooks/auth";
+import { requireApiKey, type ApiKey } from "./hooks/auth";
+import { createLive, streamRoutes } from "./live";
 import { createGuards, createRefusals } from "./hooks/guards";
 import { createTranslate } from "./translate";
 import { openapiRoutes } from "./openapi";
@@ -22,6 +23,7 @@ import type { RouteInfo } from "./openapi/generate";
 import { createMetrics, type Metrics } from "./metrics";
 import { countedRefusals, timedCatcher, translateCounter } from "./metrics/instrument";
 import { metricsRoutes } from "./metrics/routes";
+import { createDashboard } from "./dashboard";
 
 export type AppDeps = {
   config: Config;
@@ -36,6 +38,8 @@ export type AppDeps = {
   channelDeleteBatch?: number;
   /** Where the app counts; the runner is given the same one. A new one when absent. */
   metrics?: Metrics;
+  /** How often live streams send a heartbeat (tests shorten it); 15 s by default. */
+  heartbeatMs?: number;
 };
 
 /**
@@ -46,8 +50,10 @@ export function createApp(deps: AppDeps) {
   const { config, db, clock, log, runner } = deps;
   const metrics = deps.metrics ?? createMetrics(config);
   const store = createHookStore(db);
-  const channels = createChannelService({ config, store, clock, runner, deleteBatch: deps.channelDeleteBatch });
-  const hooks = createHookService({ store, clock, runner });
+  // Every change of a hook or channel is recorded for the live streams (src/live).
+  const live = createLive({ store, hooks: () => hooks, heartbeatMs: deps.heartbeatMs });
+  const channels = live.watchChannels(createChannelService({ config, store, clock, runner, deleteBatch: deps.channelDeleteBatch }));
+  const hooks = live.watchHooks(createHookService({ store, clock, runner }));
   runner.bind(hooks.outcomes, { raw: hooks.raw });
 
   // With durability "full", caught hooks are committed without waiting for the disk and the WAL
@@ -65,7 +71,10 @@ export function createApp(deps: AppDeps) {
       metrics.committed(batch);
       // Only hooks with handlers give the runner new work (retention and the simulator poll on
       // their own), and only once the batch is durable: no handler sees a hook a crash could lose.
-      return queued ? () => runner.notify() : undefined;
+      return () => {
+        if (queued) runner.notify();
+        live.caught(batch);
+      };
     },
     durable: walSync ? () => walSync.sync() : undefined,
   });
@@ -76,6 +85,8 @@ export function createApp(deps: AppDeps) {
 
   /** Lifts a connection's idle timeout for one request; serve() sets it (app.handle has no connection). */
   const connections = { keepOpen: (_request: Request): void => {} };
+
+  const dashboard = createDashboard({ config, db, clock, live, management: { channels, hooks, refusals, runner, db, clock, keepOpen: (r) => connections.keepOpen(r) } });
 
   const translate = createTranslate({ config, db, clock, log });
   if (translate.worker) runner.addWorker(translate.worker);
@@ -99,7 +110,9 @@ export function createApp(deps: AppDeps) {
     .onAfterHandle({ as: "global" }, (ctx) => void translated.response(ctx))
     .all("/", ({ request, server }) => catcher.handle(request, server?.requestIP(request)?.address ?? ""), { parse: "none" })
     .use(managementRoutes(deps.apiKeys, { channels, hooks, refusals, runner, db, clock, keepOpen: (r) => connections.keepOpen(r) }))
+    .use(new Elysia({ prefix: "/v1" }).use(streamRoutes(requireApiKey(deps.apiKeys), live)))
     .use(translate.routes)
+    .use(dashboard.routes)
     .use(openapiRoutes(allRoutes));
   if (metricsOnMain) app.use(metricsRoutes(metrics, metricsKeys));
 
@@ -130,11 +143,12 @@ export function createApp(deps: AppDeps) {
 
   /** Waits until every caught hook is committed and on disk. */
   async function close(): Promise<void> {
+    live.streams.close();
     await writer.drain();
     walSync?.close();
   }
 
-  return { app, catcher, connections, writer, hooks, channels, store, metrics, metricsApp, close };
+  return { app, catcher, connections, writer, hooks, channels, store, metrics, metricsApp, dashboard, live, close };
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -6,7 +6,10 @@
 import "./production";
 import { dirname, resolve } from "node:path";
 import { createApp } from "./app";
-import { HELP, VERSION, parseArgs } from "./cli";
+import { HELP, VERSION, parseArgs, type Command } from "./cli";
+import type { Config } from "./config/schema";
+import { createUsers } from "./dashboard/users";
+import { randomToken } from "./lib/secrets";
 import { ConfigError, loadConfig } from "./config/load";
 import { splitListen } from "./config/schema";
 import { startCheckpointer } from "./db/checkpoint";
@@ -30,7 +33,7 @@ async function main(): Promise<number> {
 
   let loaded;
   try {
-    loaded = await loadConfig(command.config, process.env, { host: command.host, port: command.port });
+    loaded = await loadConfig(command.config, process.env, command.kind === "user-add" ? {} : { host: command.host, port: command.port });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(`mailroom: the config has ${error.problems.length} problem(s):`);
@@ -43,6 +46,7 @@ async function main(): Promise<number> {
     if (config.server.port === 0) return console.error("mailroom: healthcheck: the config's port is 0 (picked at start); give --url"), 1;
     return check(defaultHealthUrl(config.server.host, config.server.port));
   }
+  if (command.kind === "user-add") return addUser(command, config);
 
   const clock = systemClock;
   // Kept open for the process's life; the OS releases it however the process ends.
@@ -92,6 +96,13 @@ async function main(): Promise<number> {
     console.log(`    Authorization: Bearer ${generated.token}`);
     console.log(`  Keep it, or configure [[api_keys]] in mailroom.toml.\n`);
   }
+  const setupToken = built.dashboard.setup.token();
+  if (setupToken) {
+    const base = config.server.public_url?.replace(/\/$/, "") ?? `http://${server.hostname}:${server.port}`;
+    console.log(`\n  No dashboard user exists yet. Create the first admin with this one-time link:`);
+    console.log(`    ${base}/ui/setup#${setupToken}`);
+    console.log(`  (or run: mailroom user add EMAIL --role admin)\n`);
+  }
   // Last, so that whoever waits for this line has everything above it.
   console.log(`mailroom ${VERSION} listening on http://${server.hostname}:${server.port}`);
 
@@ -100,6 +111,7 @@ async function main(): Promise<number> {
     if (stopping) return;
     stopping = true;
     log.info(`${signal}: finishing in-flight requests`);
+    built.live.streams.close(); // open streams would otherwise keep server.stop waiting
     await server.stop(false);
     await metricsServer?.stop(false);
     await built.close();
@@ -119,6 +131,25 @@ async function check(url: string): Promise<number> {
   const result = await healthcheck(url);
   if (result.ok) return console.log(`mailroom: healthcheck: ${result.message}`), 0;
   return console.error(`mailroom: healthcheck: ${result.message}`), 1;
+}
+
+/** `mailroom user add`: stores a dashboard user in the configured database. */
+async function addUser(command: Extract<Command, { kind: "user-add" }>, config: Config): Promise<number> {
+  let password = randomToken("").slice(0, 20);
+  if (command.passwordStdin) password = (await new Response(Bun.stdin.stream()).text()).split(/\r?\n/)[0] ?? "";
+  const db = openDatabase({ path: config.storage.path, durability: config.storage.durability });
+  try {
+    const users = createUsers({ db, config, clock: systemClock });
+    await users.add(command.email, command.role, password);
+    console.log(`added ${command.role} ${command.email.toLowerCase()}`);
+    if (!command.passwordStdin) console.log(`  password (shown once): ${password}`);
+    return 0;
+  } catch (error) {
+    console.error(`mailroom: user add: ${error instanceof Error ? error.message : error}`);
+    return 1;
+  } finally {
+    db.$client.close();
+  }
 }
 
 main().then(

@@ -1,5 +1,7 @@
 import type { Server } from "bun";
 import type { App } from "./app";
+import { dashboardRoutes } from "./dashboard/page";
+import dashboardPage from "./ui/index.html";
 
 /**
  * No ceiling of Bun's own: past it, Bun answers an empty 413 before any route runs, even to a caller
@@ -12,11 +14,11 @@ const SERVER_MAX_BODY = Number.MAX_SAFE_INTEGER;
  * Listens with one fetch function: requests to `/` go straight to the catching endpoint (the
  * hot path skips the router), everything else through Elysia.
  */
-export function serve(built: Pick<App, "app" | "catcher" | "connections">, opts: { host: string; port: number; idleTimeout?: number }): Server<undefined> {
+export function serve(built: Pick<App, "app" | "catcher" | "connections" | "dashboard">, opts: { host: string; port: number; idleTimeout?: number }): Server<undefined> {
   const { app, catcher } = built;
   /** Requests given a new URL below, to the ones Bun received (which Bun's timeout knows). */
   const received = new WeakMap<Request, Request>();
-  const server = Bun.serve({
+  const server: Server<undefined> = Bun.serve({
     hostname: opts.host,
     port: opts.port,
     maxRequestBodySize: SERVER_MAX_BODY,
@@ -26,6 +28,12 @@ export function serve(built: Pick<App, "app" | "catcher" | "connections">, opts:
     // Seconds a connection may stay silent; Bun's default (10) unless a test shortens it.
     ...(opts.idleTimeout === undefined ? {} : { idleTimeout: opts.idleTimeout }),
     development: false,
+    // The dashboard's page and assets (an HTML import), and its JSON endpoints through Elysia.
+    routes: dashboardRoutes(dashboardPage, (request, server) => {
+      if (request.url.includes("/ui/api/stream")) server.timeout(request, 0);
+      built.dashboard.noteIp(request, server.requestIP(request)?.address ?? "");
+      return app.fetch(request);
+    }),
     fetch(original, server) {
       // Without a Host header (HTTP/1.0) or with an invalid one, Bun gives the bare path as the
       // URL; everything past this point, Elysia's router included, reads an absolute one.
@@ -37,6 +45,9 @@ export function serve(built: Pick<App, "app" | "catcher" | "connections">, opts:
       if (c !== c /* NaN: path is exactly "/" */ || c === 63 /* "?" */) {
         return catcher.handle(request, server.requestIP(original)?.address ?? "");
       }
+      // A live stream (GET /v1/stream, /ui/api/stream) sends heartbeats of its own and has no body
+      // to wait for: the idle timeout would cut it.
+      if (request.method === "GET" && isStream(url, start)) server.timeout(original, 0);
       return app.fetch(request);
     },
     error() {
@@ -56,4 +67,9 @@ export function serve(built: Pick<App, "app" | "catcher" | "connections">, opts:
 /** The metrics' own listener ([metrics] listen): GET /metrics and nothing else. */
 export function serveMetrics(app: { fetch(request: Request): Response | Promise<Response> }, opts: { host: string; port: number }): Server<undefined> {
   return Bun.serve({ hostname: opts.host, port: opts.port, development: false, fetch: (request) => app.fetch(request) });
+}
+
+/** Whether the path (from `start` in the URL) is one of the live streams. */
+function isStream(url: string, start: number): boolean {
+  return url.startsWith("/v1/stream", start) || url.startsWith("/ui/api/stream", start);
 }

@@ -118,6 +118,13 @@ function crossCheck(config: Config): Problem[] {
     const given = [k.token, k.token_sha256].filter((v) => v !== undefined).length;
     if (given !== 1) problems.push({ path: `api_keys[${i}]`, message: "give exactly one of token, token_env, token_sha256" });
   });
+  const emails = new Set<string>();
+  config.users.forEach((u, i) => {
+    if (emails.has(u.email.toLowerCase())) problems.push({ path: `users[${i}].email`, message: `duplicate user "${u.email}"` });
+    emails.add(u.email.toLowerCase());
+    const given = [u.password, u.password_hash].filter((v) => v !== undefined).length;
+    if (given !== 1) problems.push({ path: `users[${i}]`, message: "give exactly one of password_hash, password_env" });
+  });
   return problems;
 }
 

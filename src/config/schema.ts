@@ -24,6 +24,7 @@ const Server = t.Object(
   {
     host: t.String({ default: "127.0.0.1", description: "address to listen on" }),
     port: t.Integer({ minimum: 0, maximum: 65535, default: 8080, description: "port to listen on; 0 picks a free one" }),
+    public_url: t.Optional(t.String({ pattern: "^https?://[^\\s/?#]+(?:/[^\\s?#]*)?$", description: "the URL senders and browsers reach this server at (the dashboard shows it; https makes the session cookie Secure)", problem: "must be an http:// or https:// URL" })),
     trust_proxy: t.Boolean({ default: false, description: "take the sender ip from the right-most X-Forwarded-For entry (else the last Forwarded for=), which the proxy added" }),
   },
   { ...strict, default: {} },
@@ -90,6 +91,17 @@ const Metrics = t.Object(
   { ...strict, default: {} },
 );
 
+const User = t.Object(
+  {
+    email: t.String({ pattern: "^[^\\s@]+@[^\\s@]+$", maxLength: 254, description: "the user's e-mail address, with which they sign in", problem: "must be an e-mail address" }),
+    role: t.Union([t.Literal("admin"), t.Literal("member")], { default: "member", description: '"admin" (everything) or "member" (watch and act on hooks and orders)' }),
+    password_hash: t.Optional(t.String({ pattern: "^\\$argon2", description: "an argon2id hash of the password (as Bun.password.hash writes it)", problem: "must be an argon2 hash ($argon2id$...)" })),
+    password: t.Optional(t.String({ minLength: 8, description: "the password; give it as password_env" })),
+    password_env: t.Optional(t.String({ description: "environment variable holding the password" })),
+  },
+  strict,
+);
+
 /** A guard or handler entry before its kind's own schema is applied. */
 const Kinded = t.Object({ name: Name("name"), kind: t.String({ description: "kind" }) }, { additionalProperties: true });
 
@@ -98,6 +110,7 @@ export const ConfigSchema = t.Object(
     server: Server,
     storage: Storage,
     api_keys: t.Array(ApiKey, { default: [] }),
+    users: t.Array(User, { default: [], description: "dashboard users declared here (read-only in the dashboard)" }),
     hooks: Hooks,
     channels: t.Array(Channel, { default: [] }),
     guards: t.Array(Kinded, { default: [] }),
@@ -109,6 +122,7 @@ export const ConfigSchema = t.Object(
 );
 
 export type Config = Static<typeof ConfigSchema>;
+export type UserConfig = Static<typeof User>;
 export type ApiKeyConfig = Static<typeof ApiKey>;
 export type ChannelConfig = Static<typeof Channel>;
 

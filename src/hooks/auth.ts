@@ -56,7 +56,7 @@ function check(keys: readonly ApiKey[], request: Request): ApiKey {
 }
 
 /** Reads a management body within MANAGEMENT_MAX_BODY: a JSON value, or {} when empty. */
-async function parseBody(request: Request): Promise<unknown> {
+export async function parseBody(request: Request): Promise<unknown> {
   const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   const read = await readBody(request, MANAGEMENT_MAX_BODY);
   if (read === "too_large") throw new AppError("payload_too_large", `body larger than ${MANAGEMENT_MAX_BODY} bytes`);
@@ -92,7 +92,7 @@ export function requireApiKey(keys: readonly ApiKey[]) {
 }
 
 /** A query parameter given twice is a 400: neither value would silently win over the other. */
-function refuseRepeatedParameters(url: string): void {
+export function refuseRepeatedParameters(url: string): void {
   const [name] = repeatedParameters(url);
   if (name !== undefined) throw invalid(`invalid query: ${name}: given more than once`);
 }

@@ -15,7 +15,7 @@ export const AUTH = { authorization: `Bearer ${TOKEN}` };
  * A whole Mailroom on an in-memory (or given) database with a fake clock. `raw` is the TOML
  * config as an object; an api key labelled "test" with TOKEN is added unless api_keys is given.
  */
-export function createTestApp(raw: Record<string, any> = {}, opts: { env?: Record<string, string>; dbPath?: string; random?: () => number; syncWal?: () => Promise<void>; channelDeleteBatch?: number; log?: Log } = {}) {
+export function createTestApp(raw: Record<string, any> = {}, opts: { env?: Record<string, string>; dbPath?: string; random?: () => number; syncWal?: () => Promise<void>; channelDeleteBatch?: number; log?: Log; heartbeatMs?: number } = {}) {
   const config = buildConfig(
     { api_keys: [{ label: "test", token: TOKEN }], ...raw, storage: { path: opts.dbPath ?? ":memory:", ...(raw.storage ?? {}) } },
     opts.env ?? {},
@@ -25,7 +25,7 @@ export function createTestApp(raw: Record<string, any> = {}, opts: { env?: Recor
   const metrics = createMetrics(config);
   const runner = createRunner({ config, db, clock, log: silentLog, random: opts.random, metrics });
   const { keys } = resolveApiKeys(config, db, clock.now());
-  const built = createApp({ config, db, clock, log: opts.log ?? silentLog, runner, apiKeys: keys, metrics, syncWal: opts.syncWal, channelDeleteBatch: opts.channelDeleteBatch });
+  const built = createApp({ config, db, clock, log: opts.log ?? silentLog, runner, apiKeys: keys, metrics, syncWal: opts.syncWal, channelDeleteBatch: opts.channelDeleteBatch, heartbeatMs: opts.heartbeatMs });
 
   /** Calls the app without a network (app.handle); JSON bodies are serialised. */
   async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = AUTH) {

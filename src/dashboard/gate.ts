@@ -1,0 +1,74 @@
+import { Elysia } from "elysia";
+import type { Config } from "../config/schema";
+import { AppError } from "../lib/errors";
+import { parseBody, refuseRepeatedParameters } from "../hooks/auth";
+import { cookieValue, SESSION_COOKIE, type Sessions } from "./sessions";
+import type { Role, User } from "./users";
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * What every dashboard endpoint checks: a session cookie (a bearer token never counts here, and a
+ * session never opens /v1), and for a request that changes something, an Origin that is this
+ * server's own (or `[server] public_url`'s), so no other site can act with a user's cookie.
+ */
+export function createGate(deps: { config: Config; sessions: Sessions }) {
+  const { sessions } = deps;
+  const publicOrigin = deps.config.server.public_url ? new URL(deps.config.server.public_url).origin : undefined;
+  const users = new WeakMap<Request, User>();
+
+  /** Throws permission_denied unless a state-changing request comes from this server's own pages. */
+  function checkOrigin(request: Request): void {
+    if (SAFE_METHODS.has(request.method)) return;
+    const origin = request.headers.get("origin");
+    if (origin !== null && (origin === new URL(request.url).origin || origin === publicOrigin)) return;
+    throw new AppError("permission_denied", "cross-origin request refused: send it from the dashboard (Origin must be this server)");
+  }
+
+  /** The signed-in user; throws unauthenticated, or permission_denied (origin, role). */
+  function check(request: Request, role?: Role): User {
+    let user = users.get(request);
+    if (!user) {
+      user = sessions.userOf(cookieValue(request.headers.get("cookie"), SESSION_COOKIE));
+      if (!user) throw new AppError("unauthenticated", "sign in to the dashboard first");
+      checkOrigin(request);
+      users.set(request, user);
+    }
+    if (role === "admin" && user.role !== "admin") throw new AppError("permission_denied", "only an admin may do this");
+    return user;
+  }
+
+  /**
+   * Requires a session on every route registered after it, checked before the body is read, and
+   * gives routes `actor`: the user's e-mail address, which events record.
+   */
+  function requireSession(role?: Role) {
+    return new Elysia()
+      .onParse({ as: "scoped" }, async ({ request }) => {
+        check(request, role);
+        return parseBody(request);
+      })
+      .derive({ as: "scoped" }, ({ request }) => {
+        const user = check(request, role);
+        refuseRepeatedParameters(request.url);
+        return { actor: user.email };
+      });
+  }
+
+  /** For routes open without a session (sign-in, first-admin setup): the Origin check and the body. */
+  const openBody = new Elysia().onParse({ as: "scoped" }, async ({ request }) => {
+    checkOrigin(request);
+    return parseBody(request);
+  }).derive({ as: "scoped" }, ({ request }) => {
+    checkOrigin(request);
+    refuseRepeatedParameters(request.url);
+    return {};
+  });
+
+  /** Whether cookies must be Secure: the request came over https, or the public URL is https. */
+  const secure = (request: Request) => request.url.startsWith("https:") || publicOrigin?.startsWith("https:") === true;
+
+  return { check, checkOrigin, requireSession, openBody, secure, userOf: (request: Request) => users.get(request) };
+}
+
+export type Gate = ReturnType<typeof createGate>;

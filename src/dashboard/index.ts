@@ -1,0 +1,75 @@
+import { Elysia, t } from "elysia";
+import type { Config } from "../config/schema";
+import type { Db } from "../db/open";
+import type { Clock } from "../lib/clock";
+import { ErrorBody, NoQuery } from "../hooks/model";
+import type { ManagementDeps } from "../hooks/routes";
+import { attemptRoutes } from "../hooks/routes/attempts";
+import { channelRoutes } from "../hooks/routes/channels";
+import { hookRoutes } from "../hooks/routes/hooks";
+import { refusalRoutes } from "../hooks/routes/refusals";
+import { createGate, type Gate } from "./gate";
+import { createSessions, type Sessions } from "./sessions";
+import { createSetup, type Setup } from "./setup";
+import { createThrottle, type Throttle } from "./throttle";
+import { createUsers, type Users } from "./users";
+import { sessionRoutes, SIGN_IN_LIMITS } from "./routes/session";
+import { userRoutes } from "./routes/users";
+import { VERSION } from "../cli";
+import { streamRoutes, type Live } from "../live";
+
+export type DashboardDeps = {
+  gate: Gate;
+  users: Users;
+  sessions: Sessions;
+  setup: Setup;
+  accountThrottle: Throttle;
+  ipThrottle: Throttle;
+  /** The sender ip of a request, as the listener noted it (app.handle in tests has none). */
+  ipOf: (request: Request) => string;
+};
+
+/** Where the dashboard's JSON endpoints live (the page itself is served under /ui by server.ts). */
+export const DASHBOARD_API = "/ui/api";
+
+/**
+ * The dashboard's server side: users, sessions, the first-admin setup, and JSON endpoints under
+ * /ui/api that only a session opens. The hook, channel, refusal and attempt endpoints are the
+ * management API's own route plugins, given the session gate instead of the API-key one, so the
+ * two cannot drift and events record the user's e-mail address as their actor.
+ */
+export function createDashboard(deps: { config: Config; db: Db; clock: Clock; live: Live; management: Omit<ManagementDeps, "auth"> }) {
+  const { config, db, clock } = deps;
+  const users = createUsers({ db, config, clock });
+  const sessions = createSessions({ db, clock, users });
+  const gate = createGate({ config, sessions });
+  const setup = createSetup(users);
+  const ips = new WeakMap<Request, string>();
+  const own: DashboardDeps = {
+    gate, users, sessions, setup,
+    ipOf: (request) => ips.get(request) ?? "",
+    accountThrottle: createThrottle({ clock, limit: SIGN_IN_LIMITS.account, windowMs: SIGN_IN_LIMITS.windowMs }),
+    ipThrottle: createThrottle({ clock, limit: SIGN_IN_LIMITS.ip, windowMs: SIGN_IN_LIMITS.windowMs }),
+  };
+  const management = { ...deps.management, auth: gate.requireSession() } as unknown as ManagementDeps;
+  const routes = new Elysia({ prefix: DASHBOARD_API })
+    .use(sessionRoutes(own))
+    .use(userRoutes(own))
+    .use(
+      new Elysia().use(gate.requireSession()).get(
+        "/info",
+        () => ({ version: VERSION, public_url: config.server.public_url ?? null }),
+        { query: NoQuery, response: { 200: t.Object({ version: t.String(), public_url: t.Union([t.String(), t.Null()]) }), 401: ErrorBody } },
+      ),
+    )
+    .use(channelRoutes(management))
+    .use(hookRoutes(management))
+    .use(refusalRoutes(management))
+    .use(attemptRoutes(management))
+    .use(streamRoutes(gate.requireSession(), deps.live));
+  /** Called by the listener for each dashboard request, before the app sees it. */
+  const noteIp = (request: Request, ip: string) => void ips.set(request, ip);
+  return { routes, users, sessions, setup, gate, noteIp };
+}
+
+export type Dashboard = ReturnType<typeof createDashboard>;

@@ -1,0 +1,67 @@
+import { Elysia, t } from "elysia";
+import { AppError } from "../../lib/errors";
+import { ErrorBody, NoBody, NoQuery } from "../../hooks/model";
+import { cookieValue, SESSION_COOKIE, sessionCookie } from "../sessions";
+import { EMAIL_PATTERN, type User } from "../users";
+import type { DashboardDeps } from "..";
+
+const strict = { additionalProperties: false } as const;
+const Email = t.String({ maxLength: 254, pattern: EMAIL_PATTERN, error: "email: must be an e-mail address" });
+const Password = t.String({ maxLength: 1024, error: "password: must be a string of at most 1024 characters" });
+export const Me = t.Object({ email: t.String(), role: t.Union([t.Literal("admin"), t.Literal("member")]) }, strict);
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 409: ErrorBody, 429: ErrorBody };
+
+/** Failed sign-ins allowed per account and per ip within THROTTLE_WINDOW before 429. */
+export const SIGN_IN_LIMITS = { account: 5, ip: 20, windowMs: 15 * 60 * 1000 };
+
+const me = (u: User) => ({ email: u.email, role: u.role });
+
+/**
+ * Signing in and out, and the first admin. Sign-in failures are throttled per account and per ip
+ * (429 with Retry-After); a wrong e-mail and a wrong password get the same answer.
+ */
+export function sessionRoutes({ gate, sessions, users, setup, accountThrottle, ipThrottle, ipOf }: DashboardDeps) {
+  function signedIn(user: User, request: Request, set: { headers: Record<string, unknown> }) {
+    set.headers["set-cookie"] = sessionCookie(sessions.start(user), gate.secure(request));
+    return me(user);
+  }
+  return new Elysia()
+    .use(new Elysia().use(gate.requireSession()).get("/session", ({ request }) => me(gate.check(request)), { query: NoQuery, response: { 200: Me, ...errors } }))
+    .use(
+      new Elysia()
+        .use(gate.openBody)
+        .get("/setup", () => ({ needed: setup.needed() }), { query: NoQuery, response: { 200: t.Object({ needed: t.Boolean() }, strict), ...errors } })
+        .post(
+          "/setup",
+          async ({ body, request, set }) => signedIn(await setup.complete(body.token, body.email, body.password), request, set),
+          { query: NoQuery, body: t.Object({ token: t.String({ maxLength: 200, error: "token: must be the setup token" }), email: Email, password: Password }, strict), response: { 200: Me, ...errors } },
+        )
+        .post(
+          "/session",
+          async ({ body, request, set }) => {
+            const ip = ipOf(request);
+            const account = `account:${body.email.toLowerCase()}`;
+            const wait = Math.max(accountThrottle.wait(account), ipThrottle.wait(`ip:${ip}`));
+            if (wait > 0) throw new AppError("rate_limited", `too many failed sign-ins: try again in ${wait} s`, { retryAfter: wait });
+            const user = await users.verify(body.email, body.password);
+            if (!user) {
+              accountThrottle.fail(account);
+              ipThrottle.fail(`ip:${ip}`);
+              throw new AppError("unauthenticated", "wrong e-mail or password");
+            }
+            accountThrottle.clear(account);
+            return signedIn(user, request, set);
+          },
+          { query: NoQuery, body: t.Object({ email: Email, password: Password }, strict), response: { 200: Me, ...errors } },
+        )
+        .delete(
+          "/session",
+          ({ request, set }) => {
+            sessions.end(cookieValue(request.headers.get("cookie"), SESSION_COOKIE));
+            set.headers["set-cookie"] = sessionCookie(null, gate.secure(request));
+            return {};
+          },
+          { query: NoQuery, body: NoBody, response: { 200: t.Object({}, strict), ...errors } },
+        ),
+    );
+}

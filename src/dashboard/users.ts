@@ -1,0 +1,105 @@
+import { eq, sql } from "drizzle-orm";
+import type { Config } from "../config/schema";
+import type { Db } from "../db/open";
+import { sessions, users } from "../db/schema";
+import type { Clock } from "../lib/clock";
+import { AppError, invalid, notFound } from "../lib/errors";
+import { sha256Hex } from "../lib/secrets";
+
+export type Role = "admin" | "member";
+export type User = { email: string; role: Role; passwordHash: string; source: "config" | "dashboard"; createdAt: number };
+export type UserWire = { email: string; role: Role; read_only: boolean; created_at: string | null };
+
+export const EMAIL_PATTERN = "^[^\\s@]+@[^\\s@]+\\.?[^\\s@]*$";
+export const MIN_PASSWORD = 8;
+
+/** A hash verified when no user has the e-mail given, so that a sign-in takes as long either way. */
+const DUMMY_HASH = Bun.password.hashSync("no user has this password", { algorithm: "argon2id" });
+
+/** What a session remembers of the password: a change of password ends every session. */
+export function stampOf(user: User): string {
+  return sha256Hex(user.passwordHash).slice(0, 32);
+}
+
+/**
+ * The dashboard's users: those of the config file (read-only, kept in memory, winning on a name
+ * clash) and those created in the dashboard or with `mailroom user add` (stored). E-mail addresses
+ * are compared in lower case. Passwords are hashed with argon2id; only hashes are kept.
+ */
+export function createUsers(deps: { db: Db; config: Config; clock: Clock }) {
+  const { db, clock } = deps;
+  const configured = new Map<string, User>();
+  for (const u of deps.config.users) {
+    const passwordHash = u.password_hash ?? Bun.password.hashSync(u.password!, { algorithm: "argon2id" });
+    configured.set(u.email.toLowerCase(), { email: u.email.toLowerCase(), role: u.role, passwordHash, source: "config", createdAt: 0 });
+  }
+
+  function stored(email: string): User | undefined {
+    const row = db.select().from(users).where(eq(users.email, email)).get();
+    return row && { email: row.email, role: row.role, passwordHash: row.passwordHash, source: "dashboard", createdAt: row.createdAt };
+  }
+
+  function find(email: string): User | undefined {
+    const key = email.toLowerCase();
+    return configured.get(key) ?? stored(key);
+  }
+
+  function checkPassword(password: string): void {
+    if (password.length < MIN_PASSWORD) throw invalid(`password: must have at least ${MIN_PASSWORD} characters`);
+  }
+
+  return {
+    find,
+    count(): number {
+      return configured.size + (db.select({ n: sql<number>`count(*)` }).from(users).get()?.n ?? 0);
+    },
+    list(): User[] {
+      const rows = db.select().from(users).orderBy(users.email).all();
+      const all = [...configured.values()];
+      for (const r of rows) if (!configured.has(r.email)) all.push({ email: r.email, role: r.role, passwordHash: r.passwordHash, source: "dashboard", createdAt: r.createdAt });
+      return all.sort((a, b) => a.email.localeCompare(b.email));
+    },
+    /** Throws invalid_argument for a short password, failed_precondition when the e-mail is taken. */
+    async add(email: string, role: Role, password: string): Promise<User> {
+      if (!new RegExp(EMAIL_PATTERN).test(email) || email.length > 254) throw invalid("email: must be an e-mail address");
+      checkPassword(password);
+      const key = email.toLowerCase();
+      if (find(key)) throw new AppError("failed_precondition", `user "${key}" exists already`);
+      const passwordHash = await Bun.password.hash(password, { algorithm: "argon2id" });
+      db.insert(users).values({ email: key, role, passwordHash, createdAt: clock.now() }).run();
+      return find(key)!;
+    },
+    /** Removes a stored user and ends their sessions; throws for an unknown or configured one. */
+    remove(email: string): void {
+      const key = email.toLowerCase();
+      if (configured.has(key)) throw new AppError("failed_precondition", `user "${key}" is declared in the config file`);
+      if (!stored(key)) throw notFound(`user "${key}" not found`);
+      db.transaction((tx) => {
+        tx.delete(users).where(eq(users.email, key)).run();
+        tx.delete(sessions).where(eq(sessions.email, key)).run();
+      });
+    },
+    /** Sets a stored user's password; their sessions end (their stamp no longer matches). */
+    async setPassword(email: string, password: string): Promise<void> {
+      checkPassword(password);
+      const key = email.toLowerCase();
+      if (configured.has(key)) throw new AppError("failed_precondition", `user "${key}" is declared in the config file`);
+      if (!stored(key)) throw notFound(`user "${key}" not found`);
+      const passwordHash = await Bun.password.hash(password, { algorithm: "argon2id" });
+      db.update(users).set({ passwordHash }).where(eq(users.email, key)).run();
+      db.delete(sessions).where(eq(sessions.email, key)).run();
+    },
+    /** The user whose password this is, or undefined; takes as long for an unknown e-mail. */
+    async verify(email: string, password: string): Promise<User | undefined> {
+      const user = find(email);
+      const ok = await Bun.password.verify(password, user?.passwordHash ?? DUMMY_HASH).catch(() => false);
+      return ok && user ? user : undefined;
+    },
+  };
+}
+
+export type Users = ReturnType<typeof createUsers>;
+
+export function toWireUser(u: User): UserWire {
+  return { email: u.email, role: u.role, read_only: u.source === "config", created_at: u.source === "config" ? null : new Date(u.createdAt).toISOString() };
+}

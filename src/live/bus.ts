@@ -1,0 +1,67 @@
+import type { HookStatus } from "../hooks/store";
+
+/**
+ * What changed, in order: a hook caught or changed (or deleted), a channel's stats or state.
+ * Entries hold only keys (a few dozen bytes each); the resource is read when an entry is sent,
+ * so recording costs the catching endpoint no database read and no serialising.
+ */
+export type Change = { seq: number; kind: "hook" | "channel"; key: string };
+
+/** A change as sent: the SSE event name and its JSON, read when it is sent. */
+export type Rendered = { event: string; data: string; channel: string; status?: HookStatus } | undefined;
+
+/** How many changes are kept for clients that resume with Last-Event-ID. */
+export const CHANGES_KEPT = 10_000;
+
+/**
+ * The log of changes that streams read: a ring of the last `kept` changes with increasing
+ * sequence numbers. Event ids are `<epoch>-<seq>`, the epoch being this process's start, so an id
+ * from before a restart is known to be stale.
+ */
+export function createChangeLog(opts: { kept?: number; epoch: string }) {
+  const kept = opts.kept ?? CHANGES_KEPT;
+  const ring: Change[] = [];
+  let seq = 0;
+  const listeners = new Set<() => void>();
+  let scheduled = false;
+
+  function record(kind: Change["kind"], key: string): void {
+    ring.push({ seq: ++seq, kind, key });
+    if (ring.length > kept) ring.splice(0, ring.length - kept);
+    if (listeners.size > 0 && !scheduled) {
+      scheduled = true;
+      // Once per turn of the event loop: a batch of caught hooks wakes the streams once.
+      setImmediate(() => {
+        scheduled = false;
+        for (const l of listeners) l();
+      });
+    }
+  }
+
+  return {
+    hook: (id: string) => record("hook", id),
+    channel: (name: string) => record("channel", name),
+    head: () => seq,
+    /** Changes after `after`, oldest first; undefined when some of them are no longer kept. */
+    since(after: number): Change[] | undefined {
+      if (after >= seq) return [];
+      const first = ring[0]?.seq ?? seq + 1;
+      if (after < first - 1) return undefined;
+      return ring.slice(after - first + 1);
+    },
+    idOf: (s: number) => `${opts.epoch}-${s}`,
+    /** The sequence number of an event id of this process, or undefined (garbage, another process). */
+    parseId(id: string | null): number | undefined {
+      const m = id ? /^([0-9a-z]+)-(\d{1,15})$/.exec(id.trim()) : null;
+      if (!m || m[1] !== opts.epoch) return undefined;
+      const n = Number(m[2]);
+      return n <= seq ? n : undefined;
+    },
+    listen(fn: () => void): () => void {
+      listeners.add(fn);
+      return () => listeners.delete(fn);
+    },
+  };
+}
+
+export type ChangeLog = ReturnType<typeof createChangeLog>;

@@ -1,0 +1,143 @@
+import { Elysia, t } from "elysia";
+import type { ChannelService } from "../hooks/channels";
+import { toWireChannel } from "../hooks/model";
+import type { HookService } from "../hooks/service";
+import type { HookStore } from "../hooks/store";
+import type { HookOutcomes } from "../runner/types";
+import { NAME_PATTERN } from "../config/schema";
+import { createChangeLog, type Change, type Rendered } from "./bus";
+import { createStreams } from "./stream";
+
+/**
+ * Live updates: the services are wrapped so that every change is recorded (hooks caught or
+ * changed, channels paused, resumed, deleted or whose stats moved), and streams send them.
+ */
+export function createLive(deps: { store: HookStore; hooks: () => HookService; heartbeatMs?: number; maxUnread?: number; kept?: number }) {
+  const { store } = deps;
+  const log = createChangeLog({ kept: deps.kept, epoch: Date.now().toString(36) });
+
+  async function render(c: Change): Promise<Rendered> {
+    if (c.kind === "channel") {
+      const row = store.getChannel(c.key);
+      return row
+        ? { event: "channel", channel: c.key, data: JSON.stringify(toWireChannel(row)) }
+        : { event: "channel-deleted", channel: c.key, data: JSON.stringify({ name: c.key }) };
+    }
+    const [channel, id] = splitKey(c.key);
+    const raw = store.getHook(id);
+    if (!raw) return { event: "hook-deleted", channel, data: JSON.stringify({ id, channel }) };
+    const hook = await deps.hooks().get(id).catch(() => undefined);
+    return hook && { event: "hook", channel: hook.channel, status: hook.status, data: JSON.stringify(hook) };
+  }
+  const streams = createStreams({ log, render, heartbeatMs: deps.heartbeatMs, maxUnread: deps.maxUnread });
+
+  function hookChanged(id: string, channel: string): void {
+    log.hook(`${channel}/${id}`);
+    log.channel(channel);
+  }
+
+  return {
+    log,
+    streams,
+    /** Called once a batch of caught hooks is committed. */
+    caught(batch: readonly { id: string; channel: string }[]): void {
+      const channels = new Set<string>();
+      for (const h of batch) {
+        log.hook(`${h.channel}/${h.id}`);
+        channels.add(h.channel);
+      }
+      for (const c of channels) log.channel(c);
+    },
+    /** The hook service with every change recorded. */
+    watchHooks(hooks: HookService): HookService {
+      const after = <A extends unknown[], R>(fn: (id: string, ...a: A) => Promise<R>) => async (id: string, ...a: A) => {
+        const channel = store.getHook(id)?.channel;
+        try {
+          return await fn(id, ...a);
+        } finally {
+          if (channel) hookChanged(id, channel);
+        }
+      };
+      const outcomes: HookOutcomes = {
+        handled(id) {
+          hooks.outcomes.handled(id);
+          const h = store.getHook(id);
+          if (h) hookChanged(id, h.channel);
+        },
+        failed(id, handler, message) {
+          hooks.outcomes.failed(id, handler, message);
+          const h = store.getHook(id);
+          if (h) hookChanged(id, h.channel);
+        },
+      };
+      return {
+        ...hooks,
+        outcomes,
+        discard: after(hooks.discard),
+        retry: after(hooks.retry),
+        process: after(hooks.process),
+        fail: after(hooks.fail),
+        delete(id: string) {
+          const channel = store.getHook(id)?.channel;
+          hooks.delete(id);
+          if (channel) hookChanged(id, channel);
+        },
+      };
+    },
+    /** The channel service with pause, resume and delete recorded. */
+    watchChannels(channels: ChannelService): ChannelService {
+      const deletions = new WeakMap<Promise<void>, Promise<void>>();
+      return {
+        ...channels,
+        pause: (name) => (void log.channel(name), channels.pause(name)),
+        resume: (name) => {
+          const row = channels.resume(name);
+          log.channel(name);
+          return row;
+        },
+        // The same promise for a delete that joins a running one, as the service gives.
+        delete(name) {
+          const inner = channels.delete(name);
+          let wrapped = deletions.get(inner);
+          if (!wrapped) {
+            wrapped = inner.finally(() => log.channel(name));
+            deletions.set(inner, wrapped);
+          }
+          return wrapped;
+        },
+      };
+    },
+  };
+}
+
+function splitKey(key: string): [string, string] {
+  const at = key.indexOf("/");
+  return [key.slice(0, at), key.slice(at + 1)];
+}
+
+export type Live = ReturnType<typeof createLive>;
+
+const strict = { additionalProperties: false } as const;
+export const streamQuery = t.Object(
+  {
+    channel: t.Optional(t.String({ maxLength: 64, pattern: NAME_PATTERN, error: "channel: must be a channel name of at most 64 characters" })),
+    status: t.Optional(
+      t.Union([t.Literal("pending"), t.Literal("handled"), t.Literal("failed"), t.Literal("discarded")], {
+        error: "status: must be one of pending, handled, failed, discarded",
+      }),
+    ),
+  },
+  strict,
+);
+
+/** GET /stream: Server-Sent Events for whoever `auth` admits (an API key under /v1, a session under /ui/api). */
+export function streamRoutes(auth: Elysia<any, any, any, any, any, any, any>, live: Live) {
+  return new Elysia().use(auth).get(
+    "/stream",
+    ({ query, request }) =>
+      new Response(live.streams.open(query, request.headers.get("last-event-id")), {
+        headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store", "x-accel-buffering": "no" },
+      }),
+    { query: streamQuery },
+  );
+}

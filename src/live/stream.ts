@@ -1,0 +1,129 @@
+import type { HookStatus } from "../hooks/store";
+import type { Change, ChangeLog, Rendered } from "./bus";
+
+/** Bytes a client may leave unread before it is dropped (it resumes with Last-Event-ID). */
+export const MAX_UNREAD_BYTES = 4 * 1024 * 1024;
+export const HEARTBEAT_MS = 15_000;
+
+export type StreamFilter = { channel?: string; status?: HookStatus };
+
+const encoder = new TextEncoder();
+
+/**
+ * Server-Sent Events for every open stream. One loop per wake-up reads each change once and
+ * writes it to every stream it passes the filter of; a stream whose unread bytes pass
+ * `maxUnread` is dropped at once, its queue freed, so a stalled client never slows catching nor
+ * grows memory (it resumes from its last id). A heartbeat comment keeps proxies and idle
+ * timeouts from closing a quiet stream.
+ */
+export function createStreams(deps: { log: ChangeLog; render: (c: Change) => Promise<Rendered>; heartbeatMs?: number; maxUnread?: number }) {
+  const { log, render } = deps;
+  const maxUnread = deps.maxUnread ?? MAX_UNREAD_BYTES;
+  type Client = { filter: StreamFilter; cursor: number; controller: ReadableStreamDefaultController<Uint8Array>; dropped: boolean };
+  const clients = new Set<Client>();
+  let closed = false;
+  let running: Promise<void> | undefined;
+  let again = false;
+
+  function drop(c: Client, error?: Error): void {
+    if (c.dropped) return;
+    c.dropped = true;
+    clients.delete(c);
+    try {
+      if (error) c.controller.error(error);
+      else c.controller.close();
+    } catch {
+      // already closed by the client
+    }
+  }
+
+  function send(c: Client, text: string): void {
+    if (c.dropped) return;
+    if ((c.controller.desiredSize ?? 0) <= 0) return drop(c, new Error("client too slow"));
+    c.controller.enqueue(encoder.encode(text));
+  }
+
+  const passes = (f: StreamFilter, r: NonNullable<Rendered>) =>
+    (!f.channel || f.channel === r.channel) && (!f.status || r.event !== "hook" || r.status === f.status);
+
+  async function pump(): Promise<void> {
+    do {
+      again = false;
+      const from = Math.min(...[...clients].map((c) => c.cursor));
+      if (!Number.isFinite(from)) return;
+      const changes = log.since(from) ?? [];
+      for (const change of changes) {
+        const r = await render(change);
+        for (const c of clients) {
+          if (c.cursor >= change.seq) continue;
+          c.cursor = change.seq;
+          if (r && passes(c.filter, r)) send(c, `id: ${log.idOf(change.seq)}\nevent: ${r.event}\ndata: ${r.data}\n\n`);
+        }
+        // A burst (a replay, a large body) lets the sockets drain before a client counts as slow.
+        if ([...clients].some((c) => (c.controller.desiredSize ?? 0) < maxUnread / 2)) await new Promise((r) => setImmediate(r));
+      }
+      // A client whose cursor fell out of the kept changes starts over.
+      for (const c of clients) if (log.since(c.cursor) === undefined) reset(c);
+    } while (again);
+  }
+
+  function wake(): void {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = pump().finally(() => (running = undefined));
+  }
+
+  function reset(c: Client): void {
+    c.cursor = log.head();
+    send(c, `id: ${log.idOf(c.cursor)}\nevent: reset\ndata: {}\n\n`);
+  }
+
+  log.listen(wake);
+  const heartbeat = setInterval(() => {
+    for (const c of clients) send(c, ": heartbeat\n\n");
+  }, deps.heartbeatMs ?? HEARTBEAT_MS);
+  heartbeat.unref?.();
+
+  return {
+    /**
+     * A stream of `hook` and `channel` events passing the filter. With a Last-Event-ID of this
+     * process still kept, it first sends every change after it; with one that is not (too old,
+     * from before a restart), an event `reset` says to read the lists again.
+     */
+    open(filter: StreamFilter, lastEventId: string | null): ReadableStream<Uint8Array> {
+      let client: Client;
+      return new ReadableStream<Uint8Array>(
+        {
+          start(controller) {
+            client = { filter, cursor: log.head(), controller, dropped: false };
+            if (closed) return controller.close();
+            clients.add(client);
+            send(client, "retry: 2000\n: connected\n\n");
+            const resumeFrom = lastEventId === null ? undefined : log.parseId(lastEventId);
+            if (lastEventId !== null && (resumeFrom === undefined || log.since(resumeFrom) === undefined)) reset(client);
+            else if (resumeFrom !== undefined) {
+              client.cursor = resumeFrom;
+              wake();
+            }
+          },
+          cancel() {
+            client.dropped = true;
+            clients.delete(client);
+          },
+        },
+        { highWaterMark: maxUnread, size: (chunk) => chunk?.byteLength ?? 0 },
+      );
+    },
+    count: () => clients.size,
+    /** Ends every stream cleanly and refuses new ones (shutdown). */
+    close(): void {
+      closed = true;
+      clearInterval(heartbeat);
+      for (const c of [...clients]) drop(c);
+    },
+  };
+}
+
+export type Streams = ReturnType<typeof createStreams>;

@@ -1,0 +1,48 @@
+/** The dashboard's JSON endpoints (/ui/api); every call carries the session cookie. */
+export type Status = "pending" | "handled" | "failed" | "discarded";
+export type Channel = { name: string; paused: boolean; guards: string[]; stats: Record<Status, string> };
+export type HookEvent = { kind: string; actor: string; message: string; created_at: string };
+export type Hook = {
+  id: string; channel: string; status: Status; method: string; query: string; headers: Record<string, string>;
+  content_type: string; body: string; payload?: Record<string, unknown> | null; ip: string; created_at: string;
+  finalized_at?: string | null; events: HookEvent[];
+};
+export type Attempt = { handler: string; attempt: number; outcome: string; due_at: string; http_status: number | null; exit_code: number | null; excerpt: string; error: string };
+export type Refusal = { channel: string; guard: string; status: number; reason: string; created_at: string; ip: string; method: string };
+export type Me = { email: string; role: "admin" | "member" };
+export type User = { email: string; role: "admin" | "member"; read_only: boolean; created_at: string | null };
+
+export class ApiError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+/** Calls /ui/api; throws ApiError with the server's message. 401 sends the user to sign in. */
+export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const init: RequestInit = { method, credentials: "same-origin", headers: {} };
+  if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    (init.headers as Record<string, string>)["content-type"] = "application/json";
+  }
+  const res = await fetch(`/ui/api${path}`, init);
+  const text = await res.text();
+  const json = text ? JSON.parse(text) : undefined;
+  if (!res.ok) {
+    if (res.status === 401 && onSignedOut && !path.startsWith("/session") && !path.startsWith("/setup")) onSignedOut();
+    throw new ApiError(res.status, json?.message ?? `HTTP ${res.status}`);
+  }
+  return json as T;
+}
+
+let onSignedOut: (() => void) | undefined;
+export function whenSignedOut(fn: () => void): void {
+  onSignedOut = fn;
+}
+
+export function query(params: Record<string, string | undefined>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v) q.set(k, v);
+  const s = q.toString();
+  return s ? `?${s}` : "";
+}

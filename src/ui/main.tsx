@@ -1,0 +1,58 @@
+/** @jsxImportSource preact */
+import { render } from "preact";
+import { useEffect, useState } from "preact/hooks";
+import { api, whenSignedOut, type Me } from "./api";
+import { link, navigate, useLocation } from "./router";
+import { SignIn } from "./screens/sign-in";
+import { Setup } from "./screens/setup";
+import { Channels } from "./screens/channels";
+import { Hooks } from "./screens/hooks";
+import { HookScreen } from "./screens/hook";
+import { Refusals } from "./screens/refusals";
+import { Users } from "./screens/users";
+
+function App() {
+  const url = useLocation();
+  const [me, setMe] = useState<Me | null | undefined>(undefined);
+  useEffect(() => {
+    whenSignedOut(() => setMe(null));
+    api<Me>("GET", "/session").then(setMe, () => setMe(null));
+  }, []);
+  const path = url.pathname.replace(/\/+$/, "");
+  if (path === "/ui/setup") return <Setup onDone={(m) => (setMe(m), navigate("/ui/hooks"))} />;
+  if (me === undefined) return <p class="muted">Loading…</p>;
+  if (me === null) return <SignIn onSignedIn={setMe} />;
+  const nav = (href: string, label: string) => (
+    <a href={href} onClick={link} aria-current={path.startsWith(href) ? "page" : undefined}>{label}</a>
+  );
+  let screen;
+  const hookId = /^\/ui\/hooks\/([0-9a-z]{26})$/.exec(path)?.[1];
+  if (hookId) screen = <HookScreen id={hookId} />;
+  else if (path === "/ui/channels") screen = <Channels />;
+  else if (path === "/ui/refusals") screen = <Refusals url={url} />;
+  else if (path === "/ui/users") screen = me.role === "admin" ? <Users me={me} /> : <p class="error" role="alert">Only an admin may see users.</p>;
+  else screen = <Hooks url={url} />;
+  async function signOut() {
+    await api("DELETE", "/session").catch(() => undefined);
+    setMe(null);
+    navigate("/ui/", true);
+  }
+  return (
+    <>
+      <header>
+        <strong>Mailroom</strong>
+        <nav aria-label="Screens">
+          {nav("/ui/hooks", "Hooks")}
+          {nav("/ui/channels", "Channels")}
+          {nav("/ui/refusals", "Refusals")}
+          {me.role === "admin" && nav("/ui/users", "Users")}
+        </nav>
+        <span class="muted">{me.email} ({me.role})</span>
+        <button onClick={signOut}>Sign out</button>
+      </header>
+      <main>{screen}</main>
+    </>
+  );
+}
+
+render(<App />, document.getElementById("app")!);

@@ -1,0 +1,70 @@
+/** @jsxImportSource preact */
+import { useEffect, useState } from "preact/hooks";
+import { api, type Channel } from "../api";
+import { useStream } from "../live";
+
+export function Channels() {
+  const [channels, setChannels] = useState<Channel[]>([]);
+  const [base, setBase] = useState(location.origin);
+  const [error, setError] = useState("");
+  const load = () => api<Channel[]>("GET", "/channels").then(setChannels, (e) => setError(e.message));
+  useEffect(() => {
+    void load();
+    api<{ public_url: string | null }>("GET", "/info").then((i) => i.public_url && setBase(i.public_url.replace(/\/$/, "")), () => undefined);
+  }, []);
+  useStream("", {
+    channel: (c) => setChannels((all) => upsert(all, c as Channel)),
+    hookDeleted: () => undefined,
+    reset: load,
+  }, []);
+  async function act(c: Channel, what: "pause" | "resume" | "delete") {
+    if (what === "delete") {
+      const n = Object.values(c.stats).reduce((a, b) => a + BigInt(b), 0n);
+      if (!confirm(`Delete channel ${c.name} and its ${n} hook(s)?`)) return;
+    }
+    try {
+      if (what === "delete") {
+        await api("DELETE", `/channels/${c.name}`);
+        await load();
+      } else {
+        const changed = await api<Channel>("POST", `/channels/${c.name}/${what}`);
+        setChannels((all) => upsert(all, changed));
+      }
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  }
+  return (
+    <section>
+      <h1>Channels</h1>
+      {error && <p class="error" role="alert">{error}</p>}
+      <table>
+        <thead><tr><th>Channel</th><th>URL</th><th>Pending</th><th>Handled</th><th>Failed</th><th>Discarded</th><th>Guards</th><th>State</th><th></th></tr></thead>
+        <tbody>
+          {channels.map((c) => {
+            const url = `${base}/?channel=${c.name}`;
+            return (
+              <tr key={c.name}>
+                <td><a href={`/ui/hooks?channel=${c.name}`}>{c.name}</a></td>
+                <td><code>{url}</code> <button aria-label={`Copy URL of ${c.name}`} onClick={() => navigator.clipboard?.writeText(url)}>Copy</button></td>
+                <td>{c.stats.pending}</td><td>{c.stats.handled}</td><td>{c.stats.failed}</td><td>{c.stats.discarded}</td>
+                <td>{c.guards.join(", ") || <span class="muted">none</span>}</td>
+                <td>{c.paused ? "paused" : "catching"}</td>
+                <td class="actions">
+                  {c.paused ? <button onClick={() => act(c, "resume")}>Resume</button> : <button onClick={() => act(c, "pause")}>Pause</button>}
+                  <button onClick={() => act(c, "delete")}>Delete</button>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      {channels.length === 0 && <p class="muted">No channel yet: send a hook to <code>{base}/?channel=NAME</code>.</p>}
+    </section>
+  );
+}
+
+function upsert(all: Channel[], c: Channel): Channel[] {
+  const rest = all.filter((x) => x.name !== c.name);
+  return [...rest, c].sort((a, b) => a.name.localeCompare(b.name));
+}

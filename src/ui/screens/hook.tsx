@@ -1,0 +1,106 @@
+/** @jsxImportSource preact */
+import { useEffect, useState } from "preact/hooks";
+import { api, type Attempt, type Hook } from "../api";
+import { bytesOf, curlOf, viewBody } from "../body";
+import { useStream } from "../live";
+import { navigate } from "../router";
+
+/** One hook: everything a sender sent (as text, never as HTML), its events and attempts, and actions. */
+export function HookScreen({ id }: { id: string }) {
+  const [hook, setHook] = useState<Hook | undefined>();
+  const [attempts, setAttempts] = useState<Attempt[]>([]);
+  const [error, setError] = useState("");
+  const load = () => {
+    api<Hook>("GET", `/hooks/${id}`).then(setHook, (e) => setError(e.message));
+    api<Attempt[]>("GET", `/hooks/${id}/attempts`).then(setAttempts, () => undefined);
+  };
+  useEffect(load, [id]);
+  useStream("", { hook: (h) => (h as Hook).id === id && (setHook(h as Hook), load()), reset: load }, [id]);
+  useEffect(() => {
+    const key = (e: KeyboardEvent) => e.key === "Escape" && !(e.target as HTMLElement).closest("input, textarea") && history.back();
+    addEventListener("keydown", key);
+    return () => removeEventListener("keydown", key);
+  }, []);
+  if (!hook) return error ? <p class="error" role="alert">{error}</p> : <p class="muted">Loading…</p>;
+  const bytes = bytesOf(hook.body);
+  const body = viewBody(bytes, hook.content_type);
+
+  async function act(what: "process" | "fail" | "discard" | "retry" | "delete") {
+    try {
+      if (what === "delete") {
+        if (!confirm(`Delete hook ${id}?`)) return;
+        await api("DELETE", `/hooks/${id}`);
+        return navigate("/ui/hooks");
+      }
+      let body: unknown;
+      if (what === "fail") {
+        const message = prompt("Why did it fail?");
+        if (message === null) return;
+        body = { message };
+      }
+      setHook(await api<Hook>("POST", `/hooks/${id}/${what}`, body));
+      setError("");
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  }
+  function download() {
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(new Blob([bytes], { type: "application/octet-stream" }));
+    a.download = `${hook!.id}.body`;
+    a.click();
+    URL.revokeObjectURL(a.href);
+  }
+  const s = hook.status;
+  return (
+    <section>
+      <p><a href="/ui/hooks" onClick={(e) => (e.preventDefault(), history.back())}>← Hooks</a></p>
+      <h1><code>{hook.id}</code> <span class={`status status-${s}`}>{s}</span></h1>
+      <div class="actions">
+        {s === "pending" && <button onClick={() => act("process")}>Mark handled</button>}
+        {s === "pending" && <button onClick={() => act("fail")}>Fail</button>}
+        {(s === "pending" || s === "failed") && <button onClick={() => act("discard")}>Discard</button>}
+        {(s === "failed" || s === "discarded") && <button onClick={() => act("retry")}>Retry</button>}
+        <button onClick={() => act("delete")}>Delete</button>
+      </div>
+      {error && <p class="error" role="alert">{error}</p>}
+      <table aria-label="Request">
+        <tbody>
+          <tr><th>Channel</th><td>{hook.channel}</td></tr>
+          <tr><th>Method</th><td>{hook.method}</td></tr>
+          <tr><th>Query</th><td><code>{hook.query}</code></td></tr>
+          <tr><th>Sender ip</th><td>{hook.ip}</td></tr>
+          <tr><th>Caught</th><td>{hook.created_at}</td></tr>
+          <tr><th>Size</th><td>{bytes.length} bytes</td></tr>
+        </tbody>
+      </table>
+      <h2>Headers</h2>
+      <table aria-label="Headers">
+        <tbody>{Object.entries(hook.headers).map(([k, v]) => <tr key={k}><th>{k}</th><td>{v}</td></tr>)}</tbody>
+      </table>
+      <h2>Body <span class="muted">({body.kind})</span> <button onClick={download}>Download</button> <button onClick={() => navigator.clipboard?.writeText(curlOf(hook, location.origin))}>Copy as curl</button></h2>
+      {body.kind === "form" ? (
+        <table aria-label="Form fields"><tbody>{body.fields!.map(([k, v], i) => <tr key={i}><th>{k}</th><td>{v}</td></tr>)}</tbody></table>
+      ) : (
+        <pre aria-label="Body">{body.text}</pre>
+      )}
+      <h2>Payload</h2>
+      <pre aria-label="Payload">{hook.payload == null ? "null" : JSON.stringify(hook.payload, null, 2)}</pre>
+      <h2>Events</h2>
+      <table aria-label="Events">
+        <thead><tr><th>When</th><th>Event</th><th>Actor</th><th>Message</th></tr></thead>
+        <tbody>
+          <tr><td>{hook.created_at}</td><td>caught</td><td>{hook.ip}</td><td></td></tr>
+          {hook.events.map((e, i) => <tr key={i}><td>{e.created_at}</td><td>{e.kind}</td><td>{e.actor}</td><td>{e.message}</td></tr>)}
+        </tbody>
+      </table>
+      <h2>Handler attempts</h2>
+      {attempts.length === 0 ? <p class="muted">No handler ran on this hook.</p> : (
+        <table aria-label="Attempts">
+          <thead><tr><th>Handler</th><th>#</th><th>Outcome</th><th>Status</th><th>Excerpt</th><th>Error</th></tr></thead>
+          <tbody>{attempts.map((a, i) => <tr key={i}><td>{a.handler}</td><td>{a.attempt}</td><td>{a.outcome}</td><td>{a.http_status ?? a.exit_code ?? ""}</td><td><code>{a.excerpt}</code></td><td>{a.error}</td></tr>)}</tbody>
+        </table>
+      )}
+    </section>
+  );
+}

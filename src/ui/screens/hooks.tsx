@@ -1,0 +1,94 @@
+/** @jsxImportSource preact */
+import { useEffect, useState } from "preact/hooks";
+import { api, query, type Hook, type Status } from "../api";
+import { useStream } from "../live";
+import { navigate } from "../router";
+
+const STATUSES: Status[] = ["pending", "handled", "failed", "discarded"];
+
+/** Hooks, newest first, live; the filters live in the URL so that a link reproduces the view. */
+export function Hooks({ url }: { url: URL }) {
+  const channel = url.searchParams.get("channel") ?? "";
+  const status = url.searchParams.get("status") ?? "";
+  const after = url.searchParams.get("after") ?? "";
+  const [hooks, setHooks] = useState<Hook[]>([]);
+  const [selected, setSelected] = useState(0);
+  const [follow, setFollow] = useState(true);
+  const [error, setError] = useState("");
+  const filter = query({ channel, status });
+  const load = () => api<Hook[]>("GET", `/hooks${query({ channel, status, after, limit: "50" })}`).then((h) => (setHooks(h), setError("")), (e) => setError(e.message));
+  useEffect(() => void load(), [channel, status, after]);
+  useStream(filter, {
+    hook: (h) => {
+      const hook = h as Hook;
+      setHooks((all) => {
+        const at = all.findIndex((x) => x.id === hook.id);
+        if (at >= 0) return all.map((x) => (x.id === hook.id ? hook : x));
+        // New hooks arrive at the top of the first page only.
+        if (after || (status && hook.status !== status)) return all;
+        return [hook, ...all].slice(0, 50);
+      });
+      if (follow) setSelected(0);
+    },
+    hookDeleted: (d) => setHooks((all) => all.filter((x) => x.id !== d.id)),
+    reset: load,
+  }, [filter, after, follow]);
+
+  useEffect(() => {
+    function key(e: KeyboardEvent) {
+      if ((e.target as HTMLElement).closest("input, select, textarea")) return;
+      if (e.key === "j") setSelected((s) => Math.min(s + 1, hooks.length - 1)), setFollow(false);
+      else if (e.key === "k") setSelected((s) => Math.max(s - 1, 0));
+      else if (e.key === "Enter" && hooks[selected]) navigate(`/ui/hooks/${hooks[selected]!.id}`);
+    }
+    addEventListener("keydown", key);
+    return () => removeEventListener("keydown", key);
+  }, [hooks, selected]);
+
+  const setFilter = (name: string, value: string) => {
+    const next = new URLSearchParams(url.search);
+    if (value) next.set(name, value);
+    else next.delete(name);
+    next.delete("after");
+    navigate(`/ui/hooks${next.size ? `?${next}` : ""}`);
+  };
+  const last = hooks[hooks.length - 1];
+  return (
+    <section>
+      <h1>Hooks</h1>
+      <div class="filters">
+        <label>Channel<input value={channel} onChange={(e) => setFilter("channel", (e.target as HTMLInputElement).value.trim())} placeholder="all" /></label>
+        <label>Status
+          <select value={status} onChange={(e) => setFilter("status", (e.target as HTMLSelectElement).value)}>
+            <option value="">all</option>
+            {STATUSES.map((s) => <option value={s}>{s}</option>)}
+          </select>
+        </label>
+        <label><span>Follow newest</span><input type="checkbox" checked={follow} onChange={(e) => setFollow((e.target as HTMLInputElement).checked)} /></label>
+        <span class="muted">j/k move, Enter opens, Escape comes back</span>
+      </div>
+      {error && <p class="error" role="alert">{error}</p>}
+      <table aria-label="Hooks">
+        <thead><tr><th>Id</th><th>Channel</th><th>Status</th><th>Method</th><th>Type</th><th>Size</th><th>Caught</th></tr></thead>
+        <tbody>
+          {hooks.map((h, i) => (
+            <tr key={h.id} data-id={h.id} class={i === selected ? "selected" : ""} aria-selected={i === selected} onClick={() => navigate(`/ui/hooks/${h.id}`)}>
+              <td><a href={`/ui/hooks/${h.id}`} onClick={(e) => (e.preventDefault(), navigate(`/ui/hooks/${h.id}`))}><code>{h.id}</code></a></td>
+              <td>{h.channel}</td>
+              <td class={`status status-${h.status}`}>{h.status}</td>
+              <td>{h.method}</td>
+              <td>{h.content_type || <span class="muted">none</span>}</td>
+              <td>{Math.floor((h.body.length * 3) / 4) - (h.body.endsWith("==") ? 2 : h.body.endsWith("=") ? 1 : 0)} B</td>
+              <td>{new Date(h.created_at).toLocaleString()}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {hooks.length === 0 && <p class="muted">No hooks{channel || status ? " match these filters" : " yet"}.</p>}
+      <div class="actions">
+        {after && <button onClick={() => setFilter("after", "")}>Newest</button>}
+        {hooks.length === 50 && last && <button onClick={() => navigate(`/ui/hooks${query({ channel, status, after: last.id })}`)}>Older</button>}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,25 @@
+/** @jsxImportSource preact */
+import { useState } from "preact/hooks";
+import { api, type Me } from "../api";
+
+export function SignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
+  const [error, setError] = useState("");
+  async function submit(e: Event) {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget as HTMLFormElement);
+    try {
+      onSignedIn(await api<Me>("POST", "/session", { email: String(form.get("email")), password: String(form.get("password")) }));
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  }
+  return (
+    <form class="card sign-in" onSubmit={submit}>
+      <h1>Mailroom</h1>
+      <label>E-mail<input name="email" type="email" autocomplete="username" required /></label>
+      <label>Password<input name="password" type="password" autocomplete="current-password" required /></label>
+      {error && <p class="error" role="alert">{error}</p>}
+      <button type="submit">Sign in</button>
+    </form>
+  );
+}

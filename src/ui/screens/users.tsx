@@ -1,0 +1,51 @@
+/** @jsxImportSource preact */
+import { useEffect, useState } from "preact/hooks";
+import { api, type Me, type User } from "../api";
+
+export function Users({ me }: { me: Me }) {
+  const [users, setUsers] = useState<User[]>([]);
+  const [error, setError] = useState("");
+  const load = () => api<User[]>("GET", "/users").then(setUsers, (e) => setError(e.message));
+  useEffect(() => void load(), []);
+  async function add(e: Event) {
+    e.preventDefault();
+    const formEl = e.currentTarget as HTMLFormElement;
+    const form = new FormData(formEl);
+    try {
+      await api("POST", "/users", { email: String(form.get("email")), role: String(form.get("role")), password: String(form.get("password")) });
+      formEl.reset();
+      setError("");
+      await load();
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  }
+  async function remove(u: User) {
+    if (!confirm(`Remove ${u.email}?`)) return;
+    await api("DELETE", `/users/${encodeURIComponent(u.email)}`).then(load, (e) => setError(e.message));
+  }
+  return (
+    <section>
+      <h1>Users</h1>
+      {error && <p class="error" role="alert">{error}</p>}
+      <table aria-label="Users">
+        <thead><tr><th>E-mail</th><th>Role</th><th></th></tr></thead>
+        <tbody>
+          {users.map((u) => (
+            <tr key={u.email}>
+              <td>{u.email}</td><td>{u.role}</td>
+              <td>{u.read_only ? <span class="muted">config file</span> : u.email !== me.email && <button onClick={() => remove(u)}>Remove</button>}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <form class="card" onSubmit={add}>
+        <h2>Add a user</h2>
+        <label>E-mail<input name="email" type="email" required /></label>
+        <label>Role<select name="role"><option value="member">member</option><option value="admin">admin</option></select></label>
+        <label>Password<input name="password" type="password" minLength={8} required autocomplete="new-password" /></label>
+        <button type="submit">Add user</button>
+      </form>
+    </section>
+  );
+}

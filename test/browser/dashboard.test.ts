@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { buildBinary, removeTempDirs, startProcess, tempDir, type Running } from "../helpers/binary";
+import { browserAvailable, launch } from "./browser";
+
+const SHOTS = join(import.meta.dir, "../../docs/screenshots");
+const ADMIN = { email: "ada@example.com", password: "correct horse battery" };
+const MEMBER = { email: "max@example.com", password: "another good one" };
+
+describe.skipIf(!browserAvailable())("the dashboard in a browser", () => {
+  let app: Running;
+  let browser: Browser;
+  let page: Page;
+  const dialogs: string[] = [];
+
+  beforeAll(async () => {
+    const bin = await buildBinary();
+    const dir = tempDir("mailroom-ui-");
+    await Bun.write(join(dir, "mailroom.toml"), `[server]\nport = 0\n[storage]\npath = "data/m.db"\ndurability = "normal"\n[[api_keys]]\nlabel = "ci"\ntoken = "ci-token-0123456789"\n`);
+    app = await startProcess([bin, "--config", "mailroom.toml"], dir);
+    browser = await launch();
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page.on("dialog", (d) => {
+      dialogs.push(`${d.type()}: ${d.message()}`);
+      void (d.type() === "alert" ? d.dismiss() : d.accept());
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    app?.proc.kill();
+    await app?.proc.exited;
+    removeTempDirs();
+  });
+
+  const send = (channel: string, body: string, type = "application/json") =>
+    fetch(`${app.url}/?channel=${channel}&source=test`, { method: "POST", body, headers: { "content-type": type, "x-test": "yes" } }).then((r) => r.json() as Promise<{ id: string }>);
+
+  test("the first admin is created with the setup link printed at start-up", async () => {
+    const link = /(http:\/\/\S+\/ui\/setup#setup_\S+)/.exec(app.output())![1]!;
+    const res = await page.goto(link);
+    const headers = res!.headers();
+    expect(headers["content-security-policy"]).toContain("frame-ancestors 'none'");
+    expect(headers["content-security-policy"]).toContain("script-src 'self'");
+    expect(headers["x-content-type-options"]).toBe("nosniff");
+    expect(headers["referrer-policy"]).toBe("no-referrer");
+    await page.getByLabel("E-mail").fill(ADMIN.email);
+    await page.getByLabel("Password").fill(ADMIN.password);
+    await page.getByRole("button", { name: "Create admin" }).click();
+    await page.getByRole("heading", { name: "Hooks" }).waitFor();
+    expect(await page.getByText(`${ADMIN.email} (admin)`).isVisible()).toBe(true);
+  }, 30_000);
+
+  test("a hook sent appears live in the open list, and opens with its headers and exact body", async () => {
+    const body = '{"order":42,"items":["a","b"]}';
+    const started = performance.now();
+    const { id } = await send("orders", body);
+    const row = page.locator(`tr[data-id="${id}"]`);
+    await row.waitFor();
+    const appearedMs = performance.now() - started;
+    console.log(`hook visible in the open list ${appearedMs.toFixed(0)} ms after it was sent`);
+    await page.screenshot({ path: join(SHOTS, "hooks.png") });
+    await row.click();
+    await page.getByRole("heading", { name: id }).waitFor();
+    const headers = page.getByRole("table", { name: "Headers" });
+    expect(await headers.getByRole("row", { name: /x-test/ }).innerText()).toContain("yes");
+    expect(await page.getByLabel("Body").innerText()).toBe(JSON.stringify(JSON.parse(body), null, 2));
+    expect(await page.getByLabel("Payload").innerText()).toContain('"order": 42');
+    await page.screenshot({ path: join(SHOTS, "hook.png"), fullPage: true });
+  }, 30_000);
+
+  test("mark handled, discard and retry record the user's e-mail as the actor", async () => {
+    await page.getByRole("button", { name: "Mark handled" }).click();
+    const events = page.getByRole("table", { name: "Events" });
+    await events.getByRole("row", { name: new RegExp(`handled ${ADMIN.email}`) }).waitFor();
+    const { id } = await send("orders", "second");
+    await page.goto(`${app.url}/ui/hooks/${id}`);
+    await page.getByRole("button", { name: "Discard" }).click();
+    await events.getByRole("row", { name: new RegExp(`discarded ${ADMIN.email}`) }).waitFor();
+    await page.getByRole("button", { name: "Retry" }).click();
+    await events.getByRole("row", { name: new RegExp(`retried ${ADMIN.email}`) }).waitFor();
+    expect(await page.locator(".status").first().innerText()).toBe("pending");
+    await page.getByLabel("Body").getByText("second").waitFor();
+  }, 30_000);
+
+  test("hostile bodies are shown as text and run no script", async () => {
+    const attack = `<script>alert(1)</script><img src=x onerror=alert(1)>`;
+    const { id } = await send("evil-channel", attack, "text/html");
+    await page.goto(`${app.url}/ui/hooks/${id}`);
+    expect(await page.getByLabel("Body").innerText()).toBe(attack);
+    expect(await page.locator("main img").count()).toBe(0);
+    expect(await page.locator("main script").count()).toBe(0);
+    await page.goto(`${app.url}/ui/hooks`);
+    await page.locator(`tr[data-id="${id}"]`).waitFor();
+    expect(dialogs.filter((d) => d.startsWith("alert"))).toEqual([]);
+  }, 30_000);
+
+  test("channels show their stats and URL", async () => {
+    await page.goto(`${app.url}/ui/channels`);
+    const row = page.getByRole("row", { name: /orders/ });
+    await row.waitFor();
+    expect(await row.innerText()).toContain(`${app.url}/?channel=orders`);
+    await page.screenshot({ path: join(SHOTS, "channels.png") });
+  }, 30_000);
+
+  test("an admin adds a member, who cannot reach the admin screens; sign-out and sign-in", async () => {
+    await page.goto(`${app.url}/ui/users`);
+    await page.getByLabel("E-mail").fill(MEMBER.email);
+    await page.getByLabel("Role").selectOption("member");
+    await page.getByLabel("Password").fill(MEMBER.password);
+    await page.getByRole("button", { name: "Add user" }).click();
+    await page.getByRole("cell", { name: MEMBER.email }).waitFor();
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("button", { name: "Sign in" }).waitFor();
+    await page.getByLabel("E-mail").fill(MEMBER.email);
+    await page.getByLabel("Password").fill(MEMBER.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByText(`${MEMBER.email} (member)`).waitFor();
+    expect(await page.getByRole("link", { name: "Users" }).count()).toBe(0);
+    await page.goto(`${app.url}/ui/users`);
+    await page.getByRole("alert").getByText("Only an admin").waitFor();
+    const status = await page.evaluate(() => fetch("/ui/api/users").then((r) => r.status));
+    expect(status).toBe(403);
+  }, 30_000);
+});

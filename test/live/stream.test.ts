@@ -1,0 +1,142 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { AUTH, createTestApp, type TestApp } from "../helpers/app";
+import { createChangeLog } from "../../src/live/bus";
+import { createStreams } from "../../src/live/stream";
+import { dashboardApp } from "../dashboard/support";
+import { sseReader } from "./sse";
+import { join } from "node:path";
+import { startProcess } from "../helpers/binary";
+
+const stops: (() => void)[] = [];
+afterEach(() => stops.splice(0).forEach((s) => s()));
+
+function listening(app: TestApp, opts: { idleTimeout?: number } = {}) {
+  const l = app.listen(opts);
+  stops.push(() => {
+    app.live.streams.close();
+    l.stop();
+  });
+  return l;
+}
+
+async function open(url: string, headers: Record<string, string> = AUTH) {
+  const res = await fetch(url, { headers });
+  expect(res.status).toBe(200);
+  expect(res.headers.get("content-type")).toStartWith("text/event-stream");
+  return sseReader(res);
+}
+
+describe("GET /v1/stream", () => {
+  test("a caught hook arrives as a `hook` event with the Hook resource, and its channel's stats as a `channel` event", async () => {
+    const app = createTestApp();
+    const { url } = listening(app);
+    const stream = await open(`${url}/v1/stream`);
+    const sent = await fetch(`${url}/?channel=orders`, { method: "POST", body: '{"n":1}', headers: { "content-type": "application/json" } });
+    const { id } = (await sent.json()) as { id: string };
+    const hook = await stream.next((e) => e.event === "hook");
+    expect(hook.id).toMatch(/^[0-9a-z]+-\d+$/);
+    const wire = JSON.parse(hook.data);
+    expect(wire).toEqual((await app.call("GET", `/v1/hooks/${id}`)).json);
+    const channel = JSON.parse((await stream.next((e) => e.event === "channel")).data);
+    expect(channel).toEqual({ name: "orders", paused: false, guards: [], stats: { pending: "1", handled: "0", failed: "0", discarded: "0" } });
+  });
+
+  test("a status change arrives as a `hook` event; filters channel and status apply", async () => {
+    const app = createTestApp();
+    const { url } = listening(app);
+    const [a] = await app.catchHooks("orders", 1);
+    await app.catchHooks("other", 1);
+    const discarded = await open(`${url}/v1/stream?channel=orders&status=discarded`);
+    const all = await open(`${url}/v1/stream`);
+    await app.call("POST", `/v1/hooks/${a}/discard`);
+    await app.catchHooks("orders", 1);
+    const e = await discarded.next((x) => x.event === "hook");
+    expect(JSON.parse(e.data)).toMatchObject({ id: a, status: "discarded", events: [{ kind: "discarded", actor: "api:test" }] });
+    // The next one the filtered stream gets is the channel event, not the pending hook caught after.
+    expect((await discarded.next()).event).toBe("channel");
+    const seen = [await all.next(), await all.next(), await all.next(), await all.next()].map((x) => [x.event, JSON.parse(x.data).status ?? JSON.parse(x.data).name]);
+    expect(seen).toEqual([["hook", "discarded"], ["channel", "orders"], ["hook", "pending"], ["channel", "orders"]]);
+  });
+
+  test("bad filters get 400; no token gets 401", async () => {
+    const app = createTestApp();
+    expect((await app.call("GET", "/v1/stream?status=new")).json.code).toBe(3);
+    expect((await app.call("GET", "/v1/stream?color=red")).json.code).toBe(3);
+    expect((await app.call("GET", "/v1/stream", undefined, {})).status).toBe(401);
+  });
+
+  test("Last-Event-ID resumes after the last event seen, without missing any; an unknown id gets `reset`", async () => {
+    const app = createTestApp();
+    const { url } = listening(app);
+    const first = await open(`${url}/v1/stream`);
+    await app.catchHooks("orders", 1);
+    const last = await first.next((e) => e.event === "channel");
+    await first.cancel();
+    const missed = await app.catchHooks("orders", 3);
+    const resumed = await open(`${url}/v1/stream`, { ...AUTH, "last-event-id": last.id! });
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push(JSON.parse((await resumed.next((e) => e.event === "hook")).data).id);
+    expect(ids).toEqual(missed);
+    const stale = await open(`${url}/v1/stream`, { ...AUTH, "last-event-id": "zzz-5" });
+    expect((await stale.next()).event).toBe("reset");
+  });
+
+  test("a quiet stream gets heartbeats", async () => {
+    const app = createTestApp({}, { heartbeatMs: 50 });
+    const { url } = listening(app);
+    const stream = await open(`${url}/v1/stream`);
+    await stream.comment((c) => c === "heartbeat");
+  });
+
+  test("a quiet stream outlives the server's idle timeout", async () => {
+    const server = await startProcess([process.execPath, join(import.meta.dir, "idle-server.ts")], import.meta.dir);
+    stops.push(() => server.proc.kill());
+    const stream = await open(`${server.url}/v1/stream`);
+    // An idle keep-alive connection is closed by the idle timeout (1 s, enforced within a few); the stream is not.
+    const { promise: closed, resolve } = Promise.withResolvers<void>();
+    const idle = await Bun.connect({ hostname: "127.0.0.1", port: Number(new URL(server.url).port), socket: { data() {}, close: () => resolve() } });
+    idle.write("GET /v1/channels HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer test-token-0123456789\r\n\r\n");
+    await closed;
+    await fetch(`${server.url}/?channel=late`, { method: "POST", body: "{}" });
+    expect(JSON.parse((await stream.next((e) => e.event === "hook")).data).channel).toBe("late");
+  }, 15_000);
+
+  test("streams end cleanly on shutdown", async () => {
+    const app = createTestApp();
+    const { url } = listening(app);
+    const stream = await open(`${url}/v1/stream`);
+    app.live.streams.close();
+    await stream.end();
+    expect(stream.ended()).toBe(true);
+  });
+
+  test("the dashboard reads the same stream with its session, not with a bearer token", async () => {
+    const app = await dashboardApp();
+    const { url } = listening(app);
+    expect((await fetch(`${url}/ui/api/stream`, { headers: AUTH })).status).toBe(401);
+    const stream = await open(`${url}/ui/api/stream`, { cookie: app.member.cookie! });
+    const [id] = await app.catchHooks("orders", 1);
+    await app.call("POST", `/ui/api/hooks/${id}/process`, undefined, app.member);
+    const e = await stream.next((x) => x.event === "hook" && JSON.parse(x.data).status === "handled");
+    expect(JSON.parse(e.data).events[0].actor).toBe("max@example.com");
+  });
+});
+
+describe("slow clients", () => {
+  test("a client that reads nothing is dropped once its unread bytes pass the bound; the others go on", async () => {
+    const log = createChangeLog({ epoch: "t" });
+    const streams = createStreams({
+      log,
+      render: async (c) => ({ event: "hook", channel: "c", data: "x".repeat(1000) + c.seq }),
+      maxUnread: 10_000,
+    });
+    const stalled = streams.open({}, null).getReader(); // never read
+    const dropped = stalled.closed.then(() => "closed", (e: Error) => e.message);
+    const reading = sseReader(new Response(streams.open({}, null)));
+    for (let i = 0; i < 50; i++) log.hook(`c/${i}`);
+    for (let i = 0; i < 50; i++) await reading.next((e) => e.event === "hook");
+    expect(streams.count()).toBe(1);
+    expect(await dropped).toBe("client too slow");
+    streams.close();
+  });
+});
