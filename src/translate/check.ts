@@ -1,6 +1,6 @@
 import type { Static, TSchema } from "@sinclair/typebox";
 import { TypeCompiler, type ValueError } from "@sinclair/typebox/compiler";
-import { queryInt, repeatedParameters } from "../lib/query-int";
+import { queryInt, repeatedParameters, type IntRange } from "../lib/query-int";
 import { bad } from "./errors";
 
 /**
@@ -55,8 +55,8 @@ export function queryChecker<T extends TSchema>(schema: T) {
   };
 }
 
-const PAGE = { min: 0, max: 1_000_000, fallback: 0 };
-const PER_PAGE = { min: 1, max: 100, fallback: 20 };
+export const PAGE: IntRange = { min: 0, max: 1_000_000, fallback: 0 };
+export const PER_PAGE: IntRange = { min: 1, max: 100, fallback: 20 };
 const rangeText = (r: { min: number; max: number }) => `must be an integer from ${r.min} to ${r.max}`;
 
 /** What a query schema says of `page` and `per_page` when they are not decimal digits. */

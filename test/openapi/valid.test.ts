@@ -40,7 +40,7 @@ describe("OpenAPI documents", () => {
   test("integer query parameters are documented as integers, without Elysia's coercion or error texts", () => {
     const list = docs.get("webhooks")!.paths["/v1/hooks"].get;
     const limit = list.parameters.find((p: any) => p.name === "limit");
-    expect(limit.schema).toEqual({ minimum: 1, maximum: 100, type: "integer" });
+    expect(limit.schema).toEqual({ minimum: 1, maximum: 100, default: 50, type: "integer" });
     expect(JSON.stringify([...docs.values()])).not.toContain('"error":"');
     expect(JSON.stringify([...docs.values()])).not.toContain('"field":"');
   });

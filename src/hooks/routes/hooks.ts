@@ -2,7 +2,7 @@ import { Elysia, t } from "elysia";
 import { NAME_PATTERN } from "../../config/schema";
 import { invalid } from "../../lib/errors";
 import { HOOK_ID_PATTERN } from "../../lib/ids";
-import { DECIMAL_DIGITS, queryInt } from "../../lib/query-int";
+import { queryInt, queryIntegerSchema } from "../../lib/query-int";
 import { Empty, ErrorBody, Hook, NoBody, NoQuery } from "../model";
 import type { ManagementDeps } from ".";
 
@@ -20,7 +20,7 @@ const listQuery = t.Object(
         error: "status: must be one of pending, handled, failed, discarded",
       }),
     ),
-    limit: t.Optional(t.String({ pattern: DECIMAL_DIGITS, error: LIMIT_ERROR })),
+    limit: t.Optional(queryIntegerSchema(LIMIT, LIMIT_ERROR)),
     after: t.Optional(afterId),
   },
   strict,
