@@ -80,6 +80,24 @@ describe("OpenAPI documents", () => {
     expect(a.components.schemas.TranslateRequest.properties.resource.properties.metadata).toBeDefined();
   });
 
+  test("the translation routes' own input checks are documented: bodies, queries and paging integers with their ranges", () => {
+    const body = (doc: string, path: string, method: string) => docs.get(doc)!.paths[path][method].requestBody?.content["application/json"].schema;
+    expect(body("translate-a", "/v1/translate", "post")).toEqual({ $ref: "#/components/schemas/TranslateRequest" });
+    expect(body("translate-b", "/api/v1/translate", "post")).toEqual({ $ref: "#/components/schemas/TranslateRequest" });
+    expect(body("translate-a", "/v1/calculate", "post")).toEqual({ $ref: "#/components/schemas/CalculateRequest" });
+    expect(body("translate-translator", "/translator/v1/orders/{id}/complete", "post")).toEqual({ $ref: "#/components/schemas/CompleteRequest" });
+    expect(body("translate-translator", "/translator/v1/orders/{id}/comments", "post")).toEqual({ $ref: "#/components/schemas/CommentRequest" });
+    expect(body("translate-translator", "/translator/v1/orders/{id}/accept", "post")).toBeUndefined();
+    expect(body("translate-admin", "/admin/v1/accounts/{id}/top-up", "post").required).toEqual(["amount"]);
+    expect(body("translate-admin", "/admin/v1/accounts/{id}/balance", "put").required).toEqual(["balance"]);
+    expect(body("translate-admin", "/admin/v1/accounts/{id}/overdraft", "put").properties.allowed).toEqual({ type: "boolean" });
+    const work = docs.get("translate-translator")!.paths["/translator/v1/orders"].get.parameters;
+    expect(work.map((p: any) => p.name)).toEqual(["status", "page", "per_page"]);
+    expect(work[1].schema).toEqual({ type: "integer", minimum: 0, maximum: 1_000_000, default: 0 });
+    expect(work[2].schema).toEqual({ type: "integer", minimum: 1, maximum: 100, default: 20 });
+    expect(docs.get("translate-b")!.paths["/api/v1/orders"].get.responses["400"]).toBeDefined();
+  });
+
   test("an unknown document is a 404 in the webhook error format", async () => {
     const res = await app.call("GET", "/openapi/nope.json", undefined, {});
     expect(res.status).toBe(404);
