@@ -89,6 +89,11 @@ describe("webhook responses match webhooks.json", () => {
     expect((await w("ChannelService_PauseChannel", { path: "/v1/channels/nothing/pause" })).status).toBe(404);
     expect((await w("ChannelService_ResumeChannel", { path: "/v1/channels/shop/resume" })).status).toBe(200);
     expect((await w("ChannelService_ResumeChannel", { path: "/v1/channels/BAD/resume" })).status).toBe(400);
+    // An operation without a body still reads one that is sent.
+    const text = { ...AUTH, "content-type": "text/plain" };
+    expect((await w("ChannelService_ResumeChannel", { path: "/v1/channels/shop/resume", body: "resume", headers: text })).status).toBe(415);
+    expect((await w("ChannelService_ResumeChannel", { path: "/v1/channels/shop/resume", body: "x".repeat(70_000), headers: text })).status).toBe(413);
+    expect((await w("ChannelService_ResumeChannel", { path: "/v1/channels/shop/resume", body: { paused: false } })).status).toBe(400);
 
     expect((await w("HookService_ListHooks", { path: "/v1/hooks?channel=shop&limit=2" })).status).toBe(200);
     expect((await w("HookService_ListHooks", { path: "/v1/hooks?limit=0" })).status).toBe(400);

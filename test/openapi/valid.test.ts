@@ -57,6 +57,17 @@ describe("OpenAPI documents", () => {
     expect(docs.get("translate-a")!.paths["/v1/orders/{id}"].delete.responses["204"].content).toBeUndefined();
   });
 
+  test("webhook statuses are those the routes answer: no 404 from the lists, 409 only from transitions, 413 and 415 wherever a body is read", () => {
+    const hooks = docs.get("webhooks")!;
+    const statuses = (path: string, method: string) => Object.keys(hooks.paths[path][method].responses);
+    expect(statuses("/v1/channels", "get")).toEqual(["200", "400", "401", "500"]);
+    expect(statuses("/v1/hooks", "get")).toEqual(["200", "400", "401", "500"]);
+    expect(statuses("/v1/hooks/{id}", "get")).toEqual(["200", "400", "401", "404", "500"]);
+    expect(statuses("/v1/hooks/{id}", "delete")).toEqual(["200", "400", "401", "404", "413", "415", "500"]);
+    expect(statuses("/v1/hooks/{id}/retry", "post")).toEqual(["200", "400", "401", "404", "409", "413", "415", "500"]);
+    expect(statuses("/v1/channels/{name}/pause", "post")).toEqual(["200", "400", "401", "404", "413", "415", "500"]);
+  });
+
   test("security schemes: bearer for webhooks (none to catch), HTTP Basic with the key as user name for translation", () => {
     const hooks = docs.get("webhooks")!;
     expect(hooks.components.securitySchemes).toEqual({ bearerAuth: expect.objectContaining({ type: "http", scheme: "bearer" }) });

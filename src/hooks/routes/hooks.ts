@@ -26,7 +26,11 @@ const listQuery = t.Object(
   strict,
 );
 const failBody = t.Object({ message: t.String({ maxLength: 4096, error: "message: must be a string of at most 4096 characters" }) }, strict);
-const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 409: ErrorBody };
+// What each route can answer besides 200 (the OpenAPI documents list these): a list never 404s,
+// and only a transition can conflict with the hook's status.
+const listErrors = { 400: ErrorBody, 401: ErrorBody };
+const hookErrors = { ...listErrors, 404: ErrorBody };
+const errors = { ...hookErrors, 409: ErrorBody };
 
 /** HookService_*: list (newest first, `after` paging), get, delete, discard, retry, and the consumer operations. */
 export function hookRoutes({ auth, hooks }: ManagementDeps) {
@@ -34,16 +38,16 @@ export function hookRoutes({ auth, hooks }: ManagementDeps) {
     .use(auth)
     .get("/hooks", ({ query }) => hooks.list({ ...query, limit: queryInt(query.limit, LIMIT, () => invalid(`invalid query: ${LIMIT_ERROR}`)) }), {
       query: listQuery,
-      response: { 200: t.Array(Hook), ...errors },
+      response: { 200: t.Array(Hook), ...listErrors },
     })
-    .get("/hooks/:id", ({ params }) => hooks.get(params.id), { params, query: NoQuery, response: { 200: Hook, ...errors } })
+    .get("/hooks/:id", ({ params }) => hooks.get(params.id), { params, query: NoQuery, response: { 200: Hook, ...hookErrors } })
     .delete(
       "/hooks/:id",
       ({ params }) => {
         hooks.delete(params.id);
         return {};
       },
-      { params, query: NoQuery, body: NoBody, response: { 200: Empty, ...errors } },
+      { params, query: NoQuery, body: NoBody, response: { 200: Empty, ...hookErrors } },
     )
     .post("/hooks/:id/discard", ({ params, actor }) => hooks.discard(params.id, actor), { params, query: NoQuery, body: NoBody, response: { 200: Hook, ...errors } })
     .post("/hooks/:id/retry", ({ params, actor }) => hooks.retry(params.id, actor), { params, query: NoQuery, body: NoBody, response: { 200: Hook, ...errors } })
