@@ -145,6 +145,7 @@ describe("translation responses match their documents", () => {
       expect((await c("listOrders", { path: `${base}/orders?page=-1` })).status).toBe(400);
       expect((await c("getOrder", { path: `${base}/orders/${first}` })).status).toBe(200);
       expect((await c("getOrder", { path: `${base}/orders/999999` })).status).toBe(404);
+      expect((await c("getOrder", { path: `${base}/orders/abc` })).status).toBe(404);
       expect((await send("translate-translator", "acceptOrder", { path: `/translator/v1/orders/${second}/accept`, headers: as(TRANSLATOR) })).status).toBe(200);
       expect((await c("deleteOrder", { path: `${base}/orders/${second}` })).status).toBe(400);
       expect((await c("deleteOrder", { path: `${base}/orders/${first}` })).status).toBe(204);

@@ -107,6 +107,11 @@ describe("OpenAPI documents", () => {
     expect(work[1].schema).toEqual({ type: "integer", minimum: 0, maximum: 1_000_000, default: 0 });
     expect(work[2].schema).toEqual({ type: "integer", minimum: 1, maximum: 100, default: 20 });
     expect(docs.get("translate-b")!.paths["/api/v1/orders"].get.responses["400"]).toBeDefined();
+    // An id that is no positive integer is an unknown order (404), so the path says what ids look like.
+    const id = docs.get("translate-a")!.paths["/v1/orders/{id}"].get.parameters[0];
+    expect(id.schema).toEqual({ type: "string", pattern: "^[1-9][0-9]{0,14}$" });
+    expect(id.description).toContain("404");
+    expect(docs.get("translate-a")!.paths["/v1/orders/{id}"].get.responses["400"]).toBeUndefined();
   });
 
   test("an unknown document is a 404 in the webhook error format", async () => {
