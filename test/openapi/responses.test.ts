@@ -195,6 +195,29 @@ describe("translation responses match their documents", () => {
   });
 });
 
+test("a translation operation documents a body or query exactly when it refuses an unknown field in one", async () => {
+  const keys: Record<string, string> = { "translate-a": CUSTOMER, "translate-b": CUSTOMER, "translate-translator": TRANSLATOR, "translate-admin": ADMIN };
+  const wrong: string[] = [];
+  for (const [name, key] of Object.entries(keys)) {
+    for (const { method, path, op } of operations(docs.get(name)!)) {
+      const url = path.replace(/\{[^}]+\}/g, "1");
+      const tries: [string, boolean, RequestInit][] = [
+        ["query", (op.parameters ?? []).some((p: Doc) => p.in === "query"), { method, headers: basic(key) }],
+      ];
+      if (method === "POST" || method === "PUT") {
+        tries.push(["body", op.requestBody !== undefined, { method, headers: { ...basic(key), "content-type": "application/json" }, body: '{"zz_unknown":1}' }]);
+      }
+      for (const [where, documented, init] of tries) {
+        const res = await app.fetch(where === "query" ? `${url}?zz_unknown=1` : url, init);
+        const json = (await res.json().catch(() => undefined)) as Doc | undefined;
+        const checked = res.status === 400 && json?.code === "INVALID_REQUEST" && String(json?.description).startsWith(`invalid ${where}:`);
+        if (checked !== documented) wrong.push(`${name} ${method} ${path}: ${where} ${documented ? "documented but not checked" : "checked but not documented"} (${res.status} ${json?.description})`);
+      }
+    }
+  }
+  expect(wrong).toEqual([]);
+});
+
 test("every documented operation was answered at least once with success and once with an error", () => {
   const missing: string[] = [];
   for (const [name, doc] of docs) {
