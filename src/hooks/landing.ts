@@ -9,5 +9,6 @@ export const LANDING_PAGE = `<!doctype html>
 <li>Catch: <code>curl -X POST 'http://HOST/?channel=demo' -d '{"hello":"world"}' -H 'content-type: application/json'</code></li>
 <li>Inspect: <code>GET /v1/hooks?channel=demo</code> with <code>Authorization: Bearer &lt;token&gt;</code></li>
 </ul>
+<p>The APIs (webhook management and translation ordering) are described at <a href="/docs">/docs</a>, and as OpenAPI 3.1 documents listed at <a href="/openapi/">/openapi/</a>.</p>
 </body></html>
 `;

@@ -5,8 +5,30 @@
  * renames (a 500 instead of a 400). Range and meaning are checked here, the same in every build.
  */
 
+import { Type, type TString } from "@sinclair/typebox";
+
 /** Decimal digits only, no sign, no leading zero, at most 15 digits (safe integers). */
 export const DECIMAL_DIGITS = "^(0|[1-9][0-9]{0,14})$";
+
+/** An integer query parameter's range, and what it is when absent. */
+export type IntRange = { min: number; max: number; fallback: number };
+
+/**
+ * The schema key under which a digits-string parameter keeps the integer it stands for
+ * (`{ minimum, maximum, default }`). Validators ignore it; the OpenAPI generator documents the
+ * parameter as that integer, since that is what a client sends.
+ */
+export const QUERY_INTEGER = "x-query-integer";
+
+/**
+ * The schema of an integer query parameter: decimal digits as sent (checked by the route's
+ * validator, with `error` as its message), read and range-checked by queryInt() with the same `range`.
+ *
+ * @example limit: t.Optional(queryIntegerSchema({ min: 1, max: 100, fallback: 50 }, "limit: must be ..."))
+ */
+export function queryIntegerSchema(range: IntRange, error: string): TString {
+  return Type.String({ pattern: DECIMAL_DIGITS, error, [QUERY_INTEGER]: { minimum: range.min, maximum: range.max, default: range.fallback } });
+}
 
 /**
  * The integer `text` spells, when it spells one from `min` to `max`; `fallback` when absent.
@@ -16,7 +38,7 @@ export const DECIMAL_DIGITS = "^(0|[1-9][0-9]{0,14})$";
  */
 export function queryInt(
   text: string | undefined,
-  range: { min: number; max: number; fallback: number },
+  range: IntRange,
   refuse: () => Error,
 ): number {
   if (text === undefined) return range.fallback;

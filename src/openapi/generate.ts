@@ -1,3 +1,4 @@
+import { ROUTE_INPUT, type RouteInput } from "../lib/route-input";
 import { createNamer, toJsonSchema, type JsonSchema } from "./schema";
 
 /** One route as Elysia's `app.routes` lists it: the schemas in `hooks` are those it validates with. */
@@ -70,7 +71,9 @@ export function buildDocument(def: DocumentDef, routes: readonly RouteInfo[]): J
     if (isHidden(route) || !def.owns(route.path)) continue;
     const key = `${route.method} ${route.path}`;
     const op: Operation = def.operations[key] ?? { operationId: key.replace(/[^A-Za-z0-9]+/g, "_"), summary: "(undocumented)" };
-    const hooks = route.hooks ?? {};
+    // A route that checks its input itself declares the models in its detail (lib/route-input.ts).
+    const declared = (route.hooks?.detail?.[ROUTE_INPUT] ?? {}) as RouteInput;
+    const hooks: Record<string, any> = { ...route.hooks, query: route.hooks?.query ?? declared.query, body: route.hooks?.body ?? declared.body };
     const method = (op.method ?? route.method).toLowerCase();
     const path = route.path.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
 
@@ -100,9 +103,9 @@ export function buildDocument(def: DocumentDef, routes: readonly RouteInfo[]): J
     }
 
     const responses: Record<string, JsonSchema> = {};
-    const declared = (hooks.response ?? {}) as Record<string, unknown>;
+    const responseSchemas = (hooks.response ?? {}) as Record<string, unknown>;
     const status = op.success?.status ?? 200;
-    const successSchema = op.success?.schema ?? declared[String(status)];
+    const successSchema = op.success?.schema ?? responseSchemas[String(status)];
     responses[String(status)] = {
       description: op.success?.description ?? "OK",
       ...(op.success?.headers ? { headers: op.success.headers } : {}),
@@ -113,7 +116,7 @@ export function buildDocument(def: DocumentDef, routes: readonly RouteInfo[]): J
       ...def.errors.all,
       ...(takesInput ? def.errors.withInput : []),
       ...(requestBody || hooks.body ? def.errors.withBody : []),
-      ...Object.keys(declared).map(Number).filter((s) => s >= 400),
+      ...Object.keys(responseSchemas).map(Number).filter((s) => s >= 400),
       ...(op.errors ?? []),
     ]);
     for (const e of op.notErrors ?? []) errors.delete(e);

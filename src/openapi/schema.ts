@@ -1,13 +1,17 @@
 /**
  * TypeBox schemas (as the routes validate with them) to OpenAPI 3.1 schemas, which are JSON
- * Schema 2020-12. Three things are undone or tidied on the way:
- * - Elysia's query coercion: a `t.Integer` query parameter is validated as `anyOf [string with
- *   format integer, integer]`; the document says what a client sends, an integer.
+ * Schema 2020-12. These things are undone or tidied on the way:
+ * - Integer query parameters: validated as strings of decimal digits (lib/query-int.ts), they are
+ *   documented as the integer a client sends, with the range and default the route reads them with.
+ *   Elysia's coercion of a `t.Integer` query parameter (`anyOf [string with format integer,
+ *   integer]`) is documented as that integer too.
  * - The `error` and `field` texts that the error mappings read are not schema keywords.
  * - A union of string literals becomes an `enum`; `t.Record(t.String(), X)` becomes
  *   `additionalProperties: X`.
  * Symbol keys (TypeBox's Kind, Optional) are dropped by copying string keys only.
  */
+import { QUERY_INTEGER } from "../lib/query-int";
+
 export type JsonSchema = { [key: string]: unknown };
 
 const DROPPED = new Set(["error", "field"]);
@@ -22,6 +26,11 @@ export function toJsonSchema(schema: unknown): JsonSchema {
 function clean(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(clean);
   if (node === null || typeof node !== "object") return node;
+  const integer = (node as JsonSchema)[QUERY_INTEGER] as JsonSchema | undefined;
+  if (integer) {
+    const { description } = node as JsonSchema;
+    return { type: "integer", ...integer, ...(description === undefined ? {} : { description }) };
+  }
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(node)) {
     if (DROPPED.has(key)) continue;

@@ -2,6 +2,7 @@ import { t } from "elysia";
 import { apiOf, type Api } from "../translate/gate";
 import { CODES_400, STATUS } from "../translate/errors";
 import { CalculateA, CommentBody, CompleteBody, TranslateA, TranslateB } from "../translate/model";
+import { ID_PATTERN } from "../translate/routes/common";
 import type { DocumentDef, ErrorStatus, Operation } from "./generate";
 import * as m from "./translate-models";
 
@@ -32,8 +33,12 @@ function errorStatuses(): Record<number, ErrorStatus> {
   return out;
 }
 
-const OrderId = t.Integer({ minimum: 1, description: "order id" });
-const AccountId = t.Integer({ minimum: 1, description: "account id" });
+// Ids in paths are read as the routes read them (routes/common.ts): any other text is an unknown
+// resource, 404, not a bad request.
+const idParam = (what: string) =>
+  t.String({ pattern: ID_PATTERN, description: `${what} id, a positive integer in decimal; anything else (0, -1, 01, abc) answers 404` });
+const OrderId = idParam("order");
+const AccountId = idParam("account");
 const ok = (schema: unknown, description = "OK") => ({ status: 200, description, schema });
 
 const customer = (revision: "A" | "B"): Record<string, Operation> => {

@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { MANAGEMENT_MAX_BODY } from "../hooks/auth";
 import { STATUS } from "../hooks/errors";
 import { Channel, ChannelName, ChannelStats, Empty, ErrorBody, Event, Hook, HookId } from "../hooks/model";
 import { Attempt } from "../hooks/routes/attempts";
@@ -21,8 +22,14 @@ const WHEN: Record<number, [string, Record<string, string>?]> = {
   404: ["Unknown channel, hook or route."],
   405: ["A method the path does not have (catching: a guard refused the method).", { Allow: "the methods the path has" }],
   409: ["The transition is not allowed from the hook's status; process and fail on a channel with handlers."],
-  413: ["The body is over the limit."],
-  415: ["A management body that is not JSON (catching: a guard refused the media type)."],
+  413: [
+    `The body is over the limit: ${MANAGEMENT_MAX_BODY / 1024} KiB for the management API, also on a POST or DELETE that takes no body ` +
+      "(its body is still read); catching: [hooks] max_body or a size guard.",
+  ],
+  415: [
+    "A non-empty management body that is not JSON, also on a POST or DELETE that takes no body (an empty body or `{}` is fine there); " +
+      "catching: a guard refused the media type.",
+  ],
   500: ["Unexpected; the message carries only a request id."],
   503: ["The channel is paused; send again later.", { "Retry-After": "seconds to wait" }],
 };

@@ -1,6 +1,6 @@
 import type { Static, TSchema } from "@sinclair/typebox";
 import { TypeCompiler, type ValueError } from "@sinclair/typebox/compiler";
-import { queryInt, repeatedParameters } from "../lib/query-int";
+import { queryInt, repeatedParameters, type IntRange } from "../lib/query-int";
 import { bad } from "./errors";
 
 /**
@@ -27,36 +27,42 @@ export function invalidRequest(where: Where, issues: Iterable<{ path: string; me
   return bad("INVALID_REQUEST", description, first ? { field: first[0], reason: first[1] } : {});
 }
 
+/** Checks one part of a request; `where` and `schema` say which part and model (see lib/route-input.ts). */
+export type Checker<In, Out> = ((value: In) => Out) & { where: Where; schema: TSchema };
+
 /**
  * A checker for one model: gives back the value typed when it fits the model, throws
- * INVALID_REQUEST naming each bad field otherwise.
+ * INVALID_REQUEST naming each bad field otherwise. A route declares it with `declares(checker)`,
+ * which is what the OpenAPI documents read.
  *
  * @example const body = checkTranslate(await request body); // Static<typeof TranslateA>
  */
-export function checker<T extends TSchema>(schema: T, where: Where) {
+export function checker<T extends TSchema>(schema: T, where: Where): Checker<unknown, Static<T>> {
   const compiled = TypeCompiler.Compile(schema);
-  return (value: unknown): Static<T> => {
+  const check = (value: unknown): Static<T> => {
     if (compiled.Check(value)) return value;
     throw invalidRequest(where, compiled.Errors(value) as Iterable<ValueError>);
   };
+  return Object.assign(check, { where, schema });
 }
 
 /**
  * The query string as one value per name, checked against `schema` (whose fields are strings).
  * A name given twice is INVALID_REQUEST: neither value would silently win over the other.
  */
-export function queryChecker<T extends TSchema>(schema: T) {
+export function queryChecker<T extends TSchema>(schema: T): Checker<Request, Static<T>> {
   const check = checker(schema, "query");
-  return (request: Request): Static<T> => {
+  const fromRequest = (request: Request): Static<T> => {
     const [repeated] = repeatedParameters(request.url);
     if (repeated !== undefined) throw invalidRequest("query", [{ path: repeated, message: "given more than once" }]);
     const q = request.url.indexOf("?");
     return check(q < 0 ? {} : Object.fromEntries(new URLSearchParams(request.url.slice(q + 1))));
   };
+  return Object.assign(fromRequest, { where: "query" as const, schema });
 }
 
-const PAGE = { min: 0, max: 1_000_000, fallback: 0 };
-const PER_PAGE = { min: 1, max: 100, fallback: 20 };
+export const PAGE: IntRange = { min: 0, max: 1_000_000, fallback: 0 };
+export const PER_PAGE: IntRange = { min: 1, max: 100, fallback: 20 };
 const rangeText = (r: { min: number; max: number }) => `must be an integer from ${r.min} to ${r.max}`;
 
 /** What a query schema says of `page` and `per_page` when they are not decimal digits. */

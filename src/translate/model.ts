@@ -1,7 +1,7 @@
 import { Type as t } from "@sinclair/typebox";
 import { ORDER_STATUSES } from "../db/schema/translate";
-import { DECIMAL_DIGITS } from "../lib/query-int";
-import { PAGE_ERROR, PER_PAGE_ERROR } from "./check";
+import { queryIntegerSchema } from "../lib/query-int";
+import { PAGE, PAGE_ERROR, PER_PAGE, PER_PAGE_ERROR } from "./check";
 
 /**
  * Request models of the three APIs. Language codes, resource types and image types are plain
@@ -47,8 +47,8 @@ export const TranslateB = translate(ResourceB);
 export const CalculateA = t.Object({ source_language: Code, target_languages: Targets, resource: ResourceA }, strict);
 
 /** Query numbers are decimal digits as sent (no coercion); check.ts pageOf() reads them and checks the range. */
-const Page = t.Optional(t.String({ pattern: DECIMAL_DIGITS, error: PAGE_ERROR }));
-const PerPage = t.Optional(t.String({ pattern: DECIMAL_DIGITS, error: PER_PAGE_ERROR }));
+const Page = t.Optional(queryIntegerSchema(PAGE, PAGE_ERROR));
+const PerPage = t.Optional(queryIntegerSchema(PER_PAGE, PER_PAGE_ERROR));
 export const OrdersQueryA = t.Object({ sort: t.Optional(lit(["asc", "desc"] as const)), page: Page, per_page: PerPage }, strict);
 export const OrdersQueryB = t.Object({ page: Page, per_page: PerPage }, strict);
 

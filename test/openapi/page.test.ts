@@ -73,4 +73,12 @@ describe("/docs", () => {
     for (const word of ["listOrders", "per_page", "TranslateResponse", "basicAuth", "/api/v1/orders/{id}"]) expect(b).toContain(word);
     expect(b).not.toContain("calculate");
   });
+
+  test("the landing page at GET / links to /docs and /openapi/, and both answer", async () => {
+    const landing = await app.call("GET", "/", undefined, {});
+    expect(landing.status).toBe(200);
+    const links = [...landing.text.matchAll(/href="([^"]+)"/g)].map((m) => m[1]!);
+    expect(links).toEqual(["/docs", "/openapi/"]);
+    for (const link of links) expect((await app.call("GET", link, undefined, {})).status).toBe(200);
+  });
 });

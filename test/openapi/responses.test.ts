@@ -89,6 +89,11 @@ describe("webhook responses match webhooks.json", () => {
     expect((await w("ChannelService_PauseChannel", { path: "/v1/channels/nothing/pause" })).status).toBe(404);
     expect((await w("ChannelService_ResumeChannel", { path: "/v1/channels/shop/resume" })).status).toBe(200);
     expect((await w("ChannelService_ResumeChannel", { path: "/v1/channels/BAD/resume" })).status).toBe(400);
+    // An operation without a body still reads one that is sent.
+    const text = { ...AUTH, "content-type": "text/plain" };
+    expect((await w("ChannelService_ResumeChannel", { path: "/v1/channels/shop/resume", body: "resume", headers: text })).status).toBe(415);
+    expect((await w("ChannelService_ResumeChannel", { path: "/v1/channels/shop/resume", body: "x".repeat(70_000), headers: text })).status).toBe(413);
+    expect((await w("ChannelService_ResumeChannel", { path: "/v1/channels/shop/resume", body: { paused: false } })).status).toBe(400);
 
     expect((await w("HookService_ListHooks", { path: "/v1/hooks?channel=shop&limit=2" })).status).toBe(200);
     expect((await w("HookService_ListHooks", { path: "/v1/hooks?limit=0" })).status).toBe(400);
@@ -140,6 +145,7 @@ describe("translation responses match their documents", () => {
       expect((await c("listOrders", { path: `${base}/orders?page=-1` })).status).toBe(400);
       expect((await c("getOrder", { path: `${base}/orders/${first}` })).status).toBe(200);
       expect((await c("getOrder", { path: `${base}/orders/999999` })).status).toBe(404);
+      expect((await c("getOrder", { path: `${base}/orders/abc` })).status).toBe(404);
       expect((await send("translate-translator", "acceptOrder", { path: `/translator/v1/orders/${second}/accept`, headers: as(TRANSLATOR) })).status).toBe(200);
       expect((await c("deleteOrder", { path: `${base}/orders/${second}` })).status).toBe(400);
       expect((await c("deleteOrder", { path: `${base}/orders/${first}` })).status).toBe(204);
@@ -187,6 +193,29 @@ describe("translation responses match their documents", () => {
     expect((await ad("reopenOrder", { path: `/admin/v1/orders/${id}/reopen`, body: { comment: "once more" } })).status).toBe(200);
     expect((await ad("reopenOrder", { path: `/admin/v1/orders/${queued}/reopen` })).status).toBe(400);
   });
+});
+
+test("a translation operation documents a body or query exactly when it refuses an unknown field in one", async () => {
+  const keys: Record<string, string> = { "translate-a": CUSTOMER, "translate-b": CUSTOMER, "translate-translator": TRANSLATOR, "translate-admin": ADMIN };
+  const wrong: string[] = [];
+  for (const [name, key] of Object.entries(keys)) {
+    for (const { method, path, op } of operations(docs.get(name)!)) {
+      const url = path.replace(/\{[^}]+\}/g, "1");
+      const tries: [string, boolean, RequestInit][] = [
+        ["query", (op.parameters ?? []).some((p: Doc) => p.in === "query"), { method, headers: basic(key) }],
+      ];
+      if (method === "POST" || method === "PUT") {
+        tries.push(["body", op.requestBody !== undefined, { method, headers: { ...basic(key), "content-type": "application/json" }, body: '{"zz_unknown":1}' }]);
+      }
+      for (const [where, documented, init] of tries) {
+        const res = await app.fetch(where === "query" ? `${url}?zz_unknown=1` : url, init);
+        const json = (await res.json().catch(() => undefined)) as Doc | undefined;
+        const checked = res.status === 400 && json?.code === "INVALID_REQUEST" && String(json?.description).startsWith(`invalid ${where}:`);
+        if (checked !== documented) wrong.push(`${name} ${method} ${path}: ${where} ${documented ? "documented but not checked" : "checked but not documented"} (${res.status} ${json?.description})`);
+      }
+    }
+  }
+  expect(wrong).toEqual([]);
 });
 
 test("every documented operation was answered at least once with success and once with an error", () => {

@@ -4,13 +4,15 @@ import { toWireChannel } from "../model";
 import type { ManagementDeps } from ".";
 
 const params = t.Object({ name: t.String({ ...ChannelName, error: "name: must be a channel name (lowercase letters, digits, single - or _ between them, at most 64)" }) }, { additionalProperties: false });
-const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody };
+// The list answers no 404 (the OpenAPI documents list what each route answers).
+const listErrors = { 400: ErrorBody, 401: ErrorBody };
+const errors = { ...listErrors, 404: ErrorBody };
 
 /** ChannelService_*: list, get, delete, pause, resume. Pause and resume are idempotent. */
 export function channelRoutes({ auth, channels, keepOpen }: ManagementDeps) {
   return new Elysia()
     .use(auth)
-    .get("/channels", () => channels.list().map(toWireChannel), { query: NoQuery, response: { 200: t.Array(Channel), ...errors } })
+    .get("/channels", () => channels.list().map(toWireChannel), { query: NoQuery, response: { 200: t.Array(Channel), ...listErrors } })
     .get("/channels/:name", ({ params }) => toWireChannel(channels.get(params.name)), {
       params,
       query: NoQuery,

@@ -2,7 +2,7 @@ import { Elysia, t } from "elysia";
 import { NAME_PATTERN } from "../../config/schema";
 import { invalid } from "../../lib/errors";
 import { HOOK_ID_PATTERN } from "../../lib/ids";
-import { DECIMAL_DIGITS, queryInt } from "../../lib/query-int";
+import { queryInt, queryIntegerSchema } from "../../lib/query-int";
 import { jsonArrayResponse } from "../../lib/json-stream";
 import { Empty, ErrorBody, HookListOut, HookOut, NoBody, NoQuery } from "../model";
 import type { ManagementDeps } from ".";
@@ -21,13 +21,17 @@ const listQuery = t.Object(
         error: "status: must be one of pending, handled, failed, discarded",
       }),
     ),
-    limit: t.Optional(t.String({ pattern: DECIMAL_DIGITS, error: LIMIT_ERROR })),
+    limit: t.Optional(queryIntegerSchema(LIMIT, LIMIT_ERROR)),
     after: t.Optional(afterId),
   },
   strict,
 );
 const failBody = t.Object({ message: t.String({ maxLength: 4096, error: "message: must be a string of at most 4096 characters" }) }, strict);
-const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 409: ErrorBody };
+// What each route can answer besides 200 (the OpenAPI documents list these): a list never 404s,
+// and only a transition can conflict with the hook's status.
+const listErrors = { 400: ErrorBody, 401: ErrorBody };
+const hookErrors = { ...listErrors, 404: ErrorBody };
+const errors = { ...hookErrors, 409: ErrorBody };
 
 /** HookService_*: list (newest first, `after` paging), get, delete, discard, retry, and the consumer operations. */
 export function hookRoutes({ auth, hooks }: ManagementDeps) {
@@ -40,16 +44,16 @@ export function hookRoutes({ auth, hooks }: ManagementDeps) {
       return jsonArrayResponse(ids.length, (i) => hooks.find(ids[i]!));
     }, {
       query: listQuery,
-      response: { 200: HookListOut, ...errors },
+      response: { 200: HookListOut, ...listErrors },
     })
-    .get("/hooks/:id", ({ params }) => hooks.get(params.id), { params, query: NoQuery, response: { 200: HookOut, ...errors } })
+    .get("/hooks/:id", ({ params }) => hooks.get(params.id), { params, query: NoQuery, response: { 200: HookOut, ...hookErrors } })
     .delete(
       "/hooks/:id",
       ({ params }) => {
         hooks.delete(params.id);
         return {};
       },
-      { params, query: NoQuery, body: NoBody, response: { 200: Empty, ...errors } },
+      { params, query: NoQuery, body: NoBody, response: { 200: Empty, ...hookErrors } },
     )
     .post("/hooks/:id/discard", ({ params, actor }) => hooks.discard(params.id, actor), { params, query: NoQuery, body: NoBody, response: { 200: HookOut, ...errors } })
     .post("/hooks/:id/retry", ({ params, actor }) => hooks.retry(params.id, actor), { params, query: NoQuery, body: NoBody, response: { 200: HookOut, ...errors } })

@@ -2,7 +2,7 @@ import { Elysia, t } from "elysia";
 import { NAME_PATTERN } from "../../config/schema";
 import { toRfc3339 } from "../../lib/clock";
 import { invalid } from "../../lib/errors";
-import { DECIMAL_DIGITS, queryInt } from "../../lib/query-int";
+import { queryInt, queryIntegerSchema } from "../../lib/query-int";
 import { REFUSALS_KEPT } from "../guards";
 import { ErrorBody } from "../model";
 import type { ManagementDeps } from ".";
@@ -16,7 +16,7 @@ const listQuery = t.Object(
   {
     channel: name("channel"),
     guard: name("guard"),
-    limit: t.Optional(t.String({ pattern: DECIMAL_DIGITS, error: LIMIT_ERROR })),
+    limit: t.Optional(queryIntegerSchema(LIMIT, LIMIT_ERROR)),
   },
   strict,
 );

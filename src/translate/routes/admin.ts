@@ -4,6 +4,7 @@ import { BalanceBody, OverdraftBody, ReopenBody, TopUpBody } from "../model";
 import { accountOut, ledgerOut, orderOut } from "../wire";
 import { toDollars } from "../money";
 import { checker } from "../check";
+import { declares } from "../../lib/route-input";
 import type { RouteDeps } from "./deps";
 import { accountId, fallbacks, jsonInstance, orderId } from "./common";
 
@@ -39,11 +40,11 @@ export function adminRoutes({ gate, work, accounts }: RouteDeps) {
         entries: audit.entries.map(ledgerOut),
       };
     })
-    .post("/accounts/:id/top-up", ({ request, params, body }) => accountOut(accounts.topUp(accountId(params.id), topUpBody(body).amount, admin(request))))
-    .put("/accounts/:id/balance", ({ request, params, body }) => accountOut(accounts.setBalance(accountId(params.id), balanceBody(body).balance, admin(request))))
-    .put("/accounts/:id/overdraft", ({ params, body }) => accountOut(accounts.setOverdraft(accountId(params.id), overdraftBody(body).allowed)))
+    .post("/accounts/:id/top-up", ({ request, params, body }) => accountOut(accounts.topUp(accountId(params.id), topUpBody(body).amount, admin(request))), declares(topUpBody))
+    .put("/accounts/:id/balance", ({ request, params, body }) => accountOut(accounts.setBalance(accountId(params.id), balanceBody(body).balance, admin(request))), declares(balanceBody))
+    .put("/accounts/:id/overdraft", ({ params, body }) => accountOut(accounts.setOverdraft(accountId(params.id), overdraftBody(body).allowed)), declares(overdraftBody))
     .get("/orders/:id", ({ params }) => full(orderId(params.id)))
-    .post("/orders/:id/reopen", ({ request, params, body }) => full(work.reopen(admin(request), orderId(params.id), reopenBody(body)?.comment).id));
+    .post("/orders/:id/reopen", ({ request, params, body }) => full(work.reopen(admin(request), orderId(params.id), reopenBody(body)?.comment).id), declares(reopenBody));
 
   const known = {
     "/accounts": ["GET"],

@@ -3,15 +3,19 @@ import { notFound } from "../../lib/errors";
 import { translateError } from "../errors";
 import type { Gate } from "../gate";
 
+/** What an id in a path looks like: a positive integer in decimal, no sign or leading zero. */
+export const ID_PATTERN = "^[1-9][0-9]{0,14}$";
+const ID = new RegExp(ID_PATTERN);
+
 /** `/orders/{ID}`: a positive integer, or the order does not exist (404). */
 export function orderId(param: string): number {
-  if (!/^[1-9][0-9]{0,14}$/.test(param)) throw notFound(`order ${param} not found`);
+  if (!ID.test(param)) throw notFound(`order ${param} not found`);
   return Number(param);
 }
 
 /** Account ids are positive integers too. */
 export function accountId(param: string): number {
-  if (!/^[1-9][0-9]{0,14}$/.test(param)) throw notFound(`account ${param} not found`);
+  if (!ID.test(param)) throw notFound(`account ${param} not found`);
   return Number(param);
 }
 

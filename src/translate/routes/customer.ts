@@ -3,6 +3,7 @@ import type { Revision } from "../model";
 import { CalculateA, OrdersQueryA, OrdersQueryB, TranslateA, TranslateB } from "../model";
 import { accountOut, orderOut, summaryOut, translateOut } from "../wire";
 import { checker, pageOf, queryChecker } from "../check";
+import { declares } from "../../lib/route-input";
 import type { RouteDeps } from "./deps";
 import { fallbacks, jsonInstance, noContent, orderId } from "./common";
 
@@ -33,6 +34,7 @@ export function customerRoutes(revision: Revision, deps: RouteDeps) {
           .list(account(request), { sort: (query as { sort?: "asc" | "desc" }).sort ?? "desc", ...pageOf(query) })
           .map(summaryOut);
       },
+      declares(ordersQuery),
     )
     .get("/orders/:id", ({ request, params }) => {
       const { order, comments } = orders.get(account(request), orderId(params.id));
@@ -42,7 +44,7 @@ export function customerRoutes(revision: Revision, deps: RouteDeps) {
       orders.remove(account(request), orderId(params.id));
       return noContent();
     })
-    .post("/translate", ({ request, body }) => translateOut(orders.place(account(request), revision, translateBody(body)), revision))
+    .post("/translate", ({ request, body }) => translateOut(orders.place(account(request), revision, translateBody(body)), revision), declares(translateBody))
     .get("/rates", () => rates.list());
 
   const known: Record<string, string[]> = {
@@ -60,6 +62,7 @@ export function customerRoutes(revision: Revision, deps: RouteDeps) {
       account(request);
       return orders.calculate("A", calculateBody(body));
     },
+    declares(calculateBody),
   );
   // /v1 is shared with the webhook API: only our own roots fall back to our 404.
   const roots = ["/account/*", "/orders/*", "/translate/*", "/rates/*", "/calculate/*"];

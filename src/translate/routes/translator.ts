@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import { CommentBody, CompleteBody, TranslatorOrdersQuery } from "../model";
 import { orderOut } from "../wire";
 import { checker, pageOf, queryChecker } from "../check";
+import { declares } from "../../lib/route-input";
 import type { RouteDeps } from "./deps";
 import { fallbacks, jsonInstance, orderId } from "./common";
 
@@ -31,6 +32,7 @@ export function translatorRoutes({ gate, work }: RouteDeps) {
           .list(name(request), { status: query.status, sort: "asc", ...pageOf(query) })
           .map((o) => orderOut(o, work.comments(o.id), "A"));
       },
+      declares(ordersQuery),
     )
     .get("/orders/:id", ({ request, params }) => {
       const id = orderId(params.id);
@@ -38,7 +40,7 @@ export function translatorRoutes({ gate, work }: RouteDeps) {
       return full(id);
     })
     .post("/orders/:id/accept", ({ request, params }) => full(work.accept(name(request), orderId(params.id)).id))
-    .post("/orders/:id/complete", ({ request, params, body }) => full(work.complete(name(request), orderId(params.id), completeBody(body).target_text).id))
+    .post("/orders/:id/complete", ({ request, params, body }) => full(work.complete(name(request), orderId(params.id), completeBody(body).target_text).id), declares(completeBody))
     .post(
       "/orders/:id/comments",
       ({ request, params, body }) => {
@@ -48,6 +50,7 @@ export function translatorRoutes({ gate, work }: RouteDeps) {
         work.comment(id, { role: "TRANSLATOR", author: who, translator: who }, comment.text, comment.attachments);
         return full(id);
       },
+      declares(commentBody),
     );
 
   const known = {
