@@ -3,6 +3,7 @@ import type { Config } from "./config/schema";
 import type { Db } from "./db/open";
 import type { Clock } from "./lib/clock";
 import type { Log } from "./lib/log";
+import { silentActivity, type Activity } from "./lib/terminal";
 import { createIdFactory } from "./lib/ids";
 import type { Runner } from "./runner";
 import { createHookStore } from "./hooks/store";
@@ -29,6 +30,8 @@ export type AppDeps = {
   syncWal?: () => Promise<void>;
   /** Hooks per transaction when a channel is deleted (tests shrink it); CHANNEL_DELETE_BATCH by default. */
   channelDeleteBatch?: number;
+  /** The live terminal's caught and refused lines (silent by default). */
+  activity?: Activity;
 };
 
 /**
@@ -37,6 +40,7 @@ export type AppDeps = {
  */
 export function createApp(deps: AppDeps) {
   const { config, db, clock, log, runner } = deps;
+  const activity = deps.activity ?? silentActivity;
   const store = createHookStore(db);
   const channels = createChannelService({ config, store, clock, runner, deleteBatch: deps.channelDeleteBatch });
   const hooks = createHookService({ store, clock, runner });
@@ -56,12 +60,17 @@ export function createApp(deps: AppDeps) {
       });
       // Only hooks with handlers give the runner new work (retention and the simulator poll on
       // their own), and only once the batch is durable: no handler sees a hook a crash could lose.
-      return queued ? () => runner.notify() : undefined;
+      // The terminal gets one write per batch, off the per-hook path.
+      return () => {
+        if (queued) runner.notify();
+        activity.caught(batch);
+      };
     },
     durable: walSync ? () => walSync.sync() : undefined,
   });
   const guards = createGuards(config.guards, { clock, log });
-  const refusals = createRefusals({ db, clock });
+  const recorded = createRefusals({ db, clock });
+  const refusals: typeof recorded = { ...recorded, record: (r) => (recorded.record(r), activity.refused(r)) };
   const catcher = createCatcher({ config, channels, guards, refusals, writer, nextId: createIdFactory(clock), clock, log });
 
   const translate = createTranslate({ config, db, clock, log });

@@ -6,6 +6,7 @@ export const HELP = `mailroom ${VERSION}: catch, keep and handle webhooks; serve
 
 Usage:
   mailroom [serve] [--config FILE] [--port N] [--host H]   run the service
+           [--quiet] [--log-format text|json]             warnings and errors only; JSON lines
   mailroom check-config [--config FILE]                    validate the config, print every problem
   mailroom --version                                       print the version
   mailroom --help                                          print this help
@@ -15,8 +16,10 @@ defaults (127.0.0.1:8080, data in ./data/mailroom.db). Environment overrides: MA
 MAILROOM_PORT, MAILROOM_DB, MAILROOM_DURABILITY. Precedence: defaults < file < environment < flags.
 `;
 
+export type ServeOptions = { config?: string; port?: number; host?: string; quiet?: boolean; logFormat?: "text" | "json" };
+
 export type Command =
-  | { kind: "serve" | "check-config"; config?: string; port?: number; host?: string }
+  | ({ kind: "serve" | "check-config" } & ServeOptions)
   | { kind: "help" }
   | { kind: "version" }
   | { kind: "error"; message: string };
@@ -28,13 +31,21 @@ export function parseArgs(argv: readonly string[]): Command {
   if (args.includes("--version") || args.includes("-v")) return { kind: "version" };
   let kind: "serve" | "check-config" = "serve";
   if (args[0] === "serve" || args[0] === "check-config") kind = args.shift() as typeof kind;
-  const out: { kind: typeof kind; config?: string; port?: number; host?: string } = { kind };
+  const out: { kind: typeof kind } & ServeOptions = { kind };
   while (args.length > 0) {
     const flag = args.shift()!;
+    if (flag === "--quiet" && kind === "serve") {
+      out.quiet = true;
+      continue;
+    }
     const [name, inline] = flag.includes("=") ? [flag.slice(0, flag.indexOf("=")), flag.slice(flag.indexOf("=") + 1)] : [flag, undefined];
     const value = inline ?? args.shift();
     if (value === undefined) return { kind: "error", message: `${name} needs a value` };
     if (name === "--config") out.config = value;
+    else if (name === "--log-format" && kind === "serve") {
+      if (value !== "text" && value !== "json") return { kind: "error", message: `--log-format: must be text or json, not ${value}` };
+      out.logFormat = value;
+    }
     else if (name === "--host" && kind === "serve") out.host = value;
     else if (name === "--port" && kind === "serve") {
       const port = Number(value);

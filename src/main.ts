@@ -12,7 +12,7 @@ import { startCheckpointer } from "./db/checkpoint";
 import { openDatabase } from "./db/open";
 import { resolveApiKeys } from "./hooks/auth";
 import { systemClock } from "./lib/clock";
-import { consoleLog as log } from "./lib/log";
+import { createTerminal } from "./lib/terminal";
 import { createRunner } from "./runner";
 import { serve } from "./server";
 
@@ -35,6 +35,11 @@ async function main(): Promise<number> {
   if (command.kind === "check-config") return console.log(`${source}: ok`), 0;
 
   const clock = systemClock;
+  const { activity, log } = createTerminal({
+    format: command.logFormat ?? "text", quiet: command.quiet ?? false,
+    color: process.stdout.isTTY === true && !process.env.NO_COLOR,
+    write: (text) => void process.stdout.write(text), writeError: (text) => void process.stderr.write(text),
+  });
   const db = openDatabase({ path: config.storage.path, durability: config.storage.durability });
   // Also an entry point of `npm run build`, so it sits at this path inside the executable too.
   const checkpointer =
@@ -46,9 +51,9 @@ async function main(): Promise<number> {
         });
   // Relative module paths and command cwd resolve against the config file's directory.
   const baseDir = source === "built-in defaults" ? undefined : dirname(resolve(source));
-  const runner = createRunner({ config, db, clock, log, baseDir });
+  const runner = createRunner({ config, db, clock, log, baseDir, activity });
   const { keys, generated } = resolveApiKeys(config, db, clock.now());
-  const built = createApp({ config, db, clock, log, runner, apiKeys: keys });
+  const built = createApp({ config, db, clock, log, runner, apiKeys: keys, activity });
   const server = serve(built, { host: config.server.host, port: config.server.port });
   runner.start();
 

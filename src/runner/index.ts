@@ -2,6 +2,7 @@ import type { Config } from "../config/schema";
 import type { Db } from "../db/open";
 import type { Clock } from "../lib/clock";
 import type { Log } from "../lib/log";
+import type { Activity } from "../lib/terminal";
 import type { RawHook } from "../hooks/store";
 import { createAttempts } from "./attempts";
 import { createHandlers } from "./handlers";
@@ -42,6 +43,8 @@ export type RunnerDeps = {
   random?: () => number;
   /** Longest wait between two calls of a worker (default WORKER_POLL_MS). */
   workerPollMs?: number;
+  /** The live terminal's line per attempt (none by default). */
+  activity?: Activity;
 };
 
 /** The loop sleeps at most this long, so a clock jump or a missed wake-up costs little. */
@@ -57,7 +60,7 @@ export function createRunner(deps: RunnerDeps): Runner {
   const handlers = createHandlers(config.handlers, deps.baseDir ?? process.cwd());
   const channelHandlers = new Map(config.channels.map((c) => [c.name, c.handlers]));
   const workers = createWorkerSet(log, () => wake(), deps.workerPollMs);
-  const attempts = createAttempts({ queue, handlers, clock, log, random: deps.random ?? Math.random, onSettled: () => wake() });
+  const attempts = createAttempts({ queue, handlers, clock, log, random: deps.random ?? Math.random, activity: deps.activity, onSettled: () => wake() });
 
   let recovered = false;
   let stopped = true;
