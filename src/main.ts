@@ -12,7 +12,7 @@ import { startCheckpointer } from "./db/checkpoint";
 import { openDatabase } from "./db/open";
 import { resolveApiKeys } from "./hooks/auth";
 import { systemClock } from "./lib/clock";
-import { createTerminal } from "./lib/terminal";
+import { coalesce, createTerminal } from "./lib/terminal";
 import { createRunner } from "./runner";
 import { serve } from "./server";
 
@@ -35,10 +35,11 @@ async function main(): Promise<number> {
   if (command.kind === "check-config") return console.log(`${source}: ok`), 0;
 
   const clock = systemClock;
+  const stdout = coalesce((text) => void process.stdout.write(text));
   const { activity, log } = createTerminal({
     format: command.logFormat ?? "text", quiet: command.quiet ?? false,
     color: process.stdout.isTTY === true && !process.env.NO_COLOR,
-    write: (text) => void process.stdout.write(text), writeError: (text) => void process.stderr.write(text),
+    write: stdout.write, writeError: (text) => (stdout.flush(), void process.stderr.write(text)),
   });
   const db = openDatabase({ path: config.storage.path, durability: config.storage.durability });
   // Also an entry point of `npm run build`, so it sits at this path inside the executable too.
@@ -80,6 +81,7 @@ async function main(): Promise<number> {
     await checkpointer?.close();
     db.$client.close();
     log.info("stopped");
+    stdout.flush();
     process.exit(0);
   };
   process.on("SIGINT", () => void stop("SIGINT"));

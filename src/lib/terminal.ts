@@ -54,9 +54,39 @@ export function contentTypeOf(headersJson: string): string {
 }
 
 const pad2 = (n: number) => String(n).padStart(2, "0");
+let cachedSecond = -1;
+let cachedPrefix = "";
+/** Local `HH:MM:SS.mmm`; the part down to the second is computed once per second. */
 function clockTime(ms: number): string {
-  const d = new Date(ms);
-  return `${pad2(d.getHours())}:${pad2(d.getMinutes())}:${pad2(d.getSeconds())}.${String(d.getMilliseconds()).padStart(3, "0")}`;
+  const second = Math.floor(ms / 1000);
+  if (second !== cachedSecond) {
+    const d = new Date(ms);
+    cachedSecond = second;
+    cachedPrefix = `${pad2(d.getHours())}:${pad2(d.getMinutes())}:${pad2(d.getSeconds())}.`;
+  }
+  return cachedPrefix + String(ms - second * 1000).padStart(3, "0");
+}
+
+/**
+ * Gathers what is written within `ms` into one write (a busy server writes its lines a few
+ * times a second, not once per batch). `flush` writes what is pending now (at stop).
+ */
+export function coalesce(write: (text: string) => void, ms = 50): { write: (text: string) => void; flush: () => void } {
+  let pending = "";
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (pending) write(pending);
+    pending = "";
+  };
+  return {
+    write(text) {
+      pending += text;
+      timer ??= setTimeout(flush, ms);
+    },
+    flush,
+  };
 }
 
 export function createTerminal(opts: TerminalOptions): { activity: Activity; log: Log } {
