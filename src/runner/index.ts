@@ -74,6 +74,10 @@ export function createRunner(deps: RunnerDeps): Runner {
     recovered = true;
     const n = queue.requeueInterrupted(clock.now());
     if (n > 0) log.warn("attempts interrupted by a stop are queued again", { count: n });
+    // Hooks caught while their channel had no handler (or not this one) get it now.
+    let late = 0;
+    for (const [channel, names] of channelHandlers) for (const name of names) late += queue.queueUnattempted(channel, name, clock.now());
+    if (late > 0) log.info("pending hooks get handlers configured since they were caught", { count: late });
   }
 
   function sleep(ms: number): Promise<void> {
@@ -112,6 +116,10 @@ export function createRunner(deps: RunnerDeps): Runner {
         for (const name of channelHandlers.get(h.channel) ?? []) queue.queueRound(h.id, name, 0, now), (queued = true);
       }
       return queued;
+    },
+    queueRedelivery(hookId, channel) {
+      const last = new Map(queue.latest(hookId).map((a) => [a.handler, a.attempt]));
+      for (const name of channelHandlers.get(channel) ?? []) queue.queueRound(hookId, name, last.get(name) ?? 0, clock.now());
     },
     queueRetry(hookId, channel) {
       attempts.queueRetry(hookId, channelHandlers.get(channel) ?? []);
