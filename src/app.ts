@@ -15,7 +15,7 @@ import { createCatcher } from "./hooks/catch";
 import { createRetention } from "./hooks/retention";
 import { hooksErrorResponse } from "./hooks/errors";
 import { managementRoutes } from "./hooks/routes";
-import type { ApiKey } from "./hooks/auth";
+import { LOCAL_KEY, storedApiKeys, type ApiKey } from "./hooks/auth";
 import { createGuards, createRefusals } from "./hooks/guards";
 import { createTranslate } from "./translate";
 
@@ -86,7 +86,7 @@ export function createApp(deps: AppDeps) {
       return hooksErrorResponse(error, code, log, request, methodsOf);
     })
     .all("/", ({ request, server }) => catcher.handle(request, server?.requestIP(request)?.address ?? ""), { parse: "none" })
-    .use(managementRoutes(deps.apiKeys, { channels, hooks, refusals, runner, db, clock }))
+    .use(managementRoutes({ keys: deps.apiKeys, reload: () => [...configuredKeys(deps.apiKeys), ...storedApiKeys(db)] }, { channels, hooks, refusals, runner, db, clock }))
     .use(translate.routes);
 
   /** The management routes as patterns, built on first use (the app is complete by then). */
@@ -108,6 +108,11 @@ export function createApp(deps: AppDeps) {
   }
 
   return { app, catcher, writer, hooks, channels, store, close };
+}
+
+/** The keys that did not come from the database (the config's): kept when the stored ones are read again. */
+function configuredKeys(keys: readonly ApiKey[]): ApiKey[] {
+  return keys.filter((k) => k.label !== LOCAL_KEY);
 }
 
 export type App = ReturnType<typeof createApp>;

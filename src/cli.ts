@@ -1,4 +1,5 @@
 import pkg from "../package.json" with { type: "json" };
+import { CLIENT_USAGE } from "./cli/index";
 
 export const VERSION: string = pkg.version;
 
@@ -8,6 +9,7 @@ Usage:
   mailroom [serve] [--config FILE] [--port N] [--host H]   run the service
            [--quiet] [--log-format text|json]             warnings and errors only; JSON lines
   mailroom check-config [--config FILE]                    validate the config, print every problem
+${CLIENT_USAGE}
   mailroom --version                                       print the version
   mailroom --help                                          print this help
 

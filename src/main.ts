@@ -7,16 +7,19 @@ import "./production";
 import { dirname, resolve } from "node:path";
 import { createApp } from "./app";
 import { HELP, VERSION, parseArgs } from "./cli";
+import { isClientCommand, processIo, runClient } from "./cli/index";
+import { saveLocalCredentials } from "./cli/token";
 import { ConfigError, loadConfig } from "./config/load";
 import { startCheckpointer } from "./db/checkpoint";
 import { openDatabase } from "./db/open";
-import { resolveApiKeys } from "./hooks/auth";
+import { LOCAL_KEY, resolveApiKeys } from "./hooks/auth";
 import { systemClock } from "./lib/clock";
 import { coalesce, createTerminal } from "./lib/terminal";
 import { createRunner } from "./runner";
 import { serve } from "./server";
 
 async function main(): Promise<number> {
+  if (isClientCommand(Bun.argv.slice(2))) return runClient(Bun.argv.slice(2), processIo, HELP);
   const command = parseArgs(Bun.argv.slice(2));
   if (command.kind === "help") return console.log(HELP), 0;
   if (command.kind === "version") return console.log(VERSION), 0;
@@ -62,11 +65,9 @@ async function main(): Promise<number> {
   console.log(`  data:     ${config.storage.path} (durability ${config.storage.durability})`);
   console.log(`  channels: ${config.channels.map((c) => c.name).join(", ") || "(none configured; created by their first hook)"}`);
   console.log(`  api keys: ${keys.map((k) => k.label).join(", ")}`);
-  if (generated) {
-    console.log(`\n  No API key was configured, so one was created (only its hash is stored). It is shown once:`);
-    console.log(`    Authorization: Bearer ${generated.token}`);
-    console.log(`  Keep it, or configure [[api_keys]] in mailroom.toml.\n`);
-  }
+  const localSha256 = keys.find((k) => k.label === LOCAL_KEY)?.sha256;
+  const saved = saveLocalCredentials({ dbPath: config.storage.path, host: config.server.host, port: server.port ?? config.server.port, localSha256, generated: generated?.token });
+  for (const line of saved) console.log(line);
   // Last, so that whoever waits for this line has everything above it.
   console.log(`mailroom ${VERSION} listening on http://${server.hostname}:${server.port}`);
 
