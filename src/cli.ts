@@ -8,6 +8,7 @@ export const HELP = `mailroom ${VERSION}: catch, keep and handle webhooks; serve
 Usage:
   mailroom [serve] [--config FILE] [--port N] [--host H]   run the service
            [--quiet] [--log-format text|json]             warnings and errors only; JSON lines
+           [--forward-to URL [--channel C]]              forward every caught hook (of C), with retries
   mailroom check-config [--config FILE]                    validate the config, print every problem
 ${CLIENT_USAGE}
   mailroom --version                                       print the version
@@ -18,7 +19,9 @@ defaults (127.0.0.1:8080, data in ./data/mailroom.db). Environment overrides: MA
 MAILROOM_PORT, MAILROOM_DB, MAILROOM_DURABILITY. Precedence: defaults < file < environment < flags.
 `;
 
-export type ServeOptions = { config?: string; port?: number; host?: string; quiet?: boolean; logFormat?: "text" | "json" };
+export type ServeOptions = {
+  config?: string; port?: number; host?: string; quiet?: boolean; logFormat?: "text" | "json"; forwardTo?: { url: string; channel?: string };
+};
 
 export type Command =
   | ({ kind: "serve" | "check-config" } & ServeOptions)
@@ -44,6 +47,8 @@ export function parseArgs(argv: readonly string[]): Command {
     const value = inline ?? args.shift();
     if (value === undefined) return { kind: "error", message: `${name} needs a value` };
     if (name === "--config") out.config = value;
+    else if (name === "--forward-to" && kind === "serve") out.forwardTo = { ...out.forwardTo, url: value };
+    else if (name === "--channel" && kind === "serve") out.forwardTo = { url: "", ...out.forwardTo, channel: value };
     else if (name === "--log-format" && kind === "serve") {
       if (value !== "text" && value !== "json") return { kind: "error", message: `--log-format: must be text or json, not ${value}` };
       out.logFormat = value;
@@ -55,5 +60,6 @@ export function parseArgs(argv: readonly string[]): Command {
       out.port = port;
     } else return { kind: "error", message: `unknown argument: ${flag}` };
   }
+  if (out.forwardTo && !out.forwardTo.url) return { kind: "error", message: "--channel is only used with --forward-to URL" };
   return out;
 }

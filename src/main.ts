@@ -27,7 +27,7 @@ async function main(): Promise<number> {
 
   let loaded;
   try {
-    loaded = await loadConfig(command.config, process.env, { host: command.host, port: command.port });
+    loaded = await loadConfig(command.config, process.env, { host: command.host, port: command.port, forwardTo: command.forwardTo });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(`mailroom: the config has ${error.problems.length} problem(s):`);
@@ -64,6 +64,7 @@ async function main(): Promise<number> {
   console.log(`  config:   ${source}`);
   console.log(`  data:     ${config.storage.path} (durability ${config.storage.durability})`);
   console.log(`  channels: ${config.channels.map((c) => c.name).join(", ") || "(none configured; created by their first hook)"}`);
+  if (command.forwardTo) console.log(`  forward:  ${command.forwardTo.channel ? `channel ${command.forwardTo.channel}` : "every channel"} -> ${command.forwardTo.url}`);
   console.log(`  api keys: ${keys.map((k) => k.label).join(", ")}`);
   const localSha256 = keys.find((k) => k.label === LOCAL_KEY)?.sha256;
   const saved = saveLocalCredentials({ dbPath: config.storage.path, host: config.server.host, port: server.port ?? config.server.port, localSha256, generated: generated?.token });

@@ -16,7 +16,31 @@ export class ConfigError extends Error {
   }
 }
 
-export type Overrides = { host?: string; port?: number };
+export type Overrides = { host?: string; port?: number; forwardTo?: { url: string; channel?: string } };
+
+/** The name of the forward handler `serve --forward-to` adds. */
+export const FORWARD_TO = "forward-to";
+
+/**
+ * `serve --forward-to URL [--channel C]`: a forward handler (with the kind's default retries) for
+ * channel C, or for every channel (the declared ones and [hooks] default_handlers), added to the
+ * tree before it is validated, as if the file said so.
+ */
+function addForwardTo(tree: Record<string, any>, forward: { url: string; channel?: string }, section: (k: string) => any): void {
+  const list = (Array.isArray(tree.handlers) ? tree.handlers : (tree.handlers = [])) as unknown[];
+  list.push({ name: FORWARD_TO, kind: "forward", url: forward.url });
+  const channels = (Array.isArray(tree.channels) ? tree.channels : (tree.channels = [])) as Record<string, any>[];
+  const add = (c: Record<string, any>) => (c.handlers = [...(Array.isArray(c.handlers) ? c.handlers : []), FORWARD_TO]);
+  if (forward.channel !== undefined) {
+    let entry = channels.find((c) => c?.name === forward.channel);
+    if (!entry) channels.push((entry = { name: forward.channel }));
+    add(entry);
+    return;
+  }
+  for (const c of channels) if (c && typeof c === "object") add(c);
+  const hooks = section("hooks");
+  hooks.default_handlers = [...(Array.isArray(hooks.default_handlers) ? hooks.default_handlers : []), FORWARD_TO];
+}
 export type Env = Record<string, string | undefined>;
 
 /** `/a/0/b` -> `a[0].b` */
@@ -100,6 +124,9 @@ function crossCheck(config: Config): Problem[] {
   config.hooks.default_guards.forEach((g, i) => {
     if (!guards.has(g)) problems.push({ path: `hooks.default_guards[${i}]`, message: `unknown guard "${g}"` });
   });
+  config.hooks.default_handlers.forEach((h, i) => {
+    if (!handlers.has(h)) problems.push({ path: `hooks.default_handlers[${i}]`, message: `unknown handler "${h}"` });
+  });
   const channels = new Set<string>();
   config.channels.forEach((c, i) => {
     if (channels.has(c.name)) problems.push({ path: `channels[${i}].name`, message: `duplicate channel "${c.name}"` });
@@ -135,6 +162,7 @@ export function buildConfig(raw: unknown, env: Env = {}, overrides: Overrides = 
   if (env.MAILROOM_DURABILITY) section("storage").durability = env.MAILROOM_DURABILITY;
   if (overrides.host !== undefined) section("server").host = overrides.host;
   if (overrides.port !== undefined) section("server").port = overrides.port;
+  if (overrides.forwardTo) addForwardTo(tree, overrides.forwardTo, section);
   resolveEnvSecrets(tree, env, "", problems);
   const config = Value.Default(ConfigSchema, tree) as Config;
   problems.push(...check(ConfigSchema, config, ""));

@@ -59,6 +59,9 @@ export function createRunner(deps: RunnerDeps): Runner {
   const queue = createAttemptQueue(deps.db);
   const handlers = createHandlers(config.handlers, deps.baseDir ?? process.cwd());
   const channelHandlers = new Map(config.channels.map((c) => [c.name, c.handlers]));
+  /** Channels not in the config (created by their first hook) get [hooks] default_handlers. */
+  const defaultHandlers = config.hooks.default_handlers;
+  const handlersOf = (channel: string): readonly string[] => channelHandlers.get(channel) ?? defaultHandlers;
   const workers = createWorkerSet(log, () => wake(), deps.workerPollMs);
   const attempts = createAttempts({ queue, handlers, clock, log, random: deps.random ?? Math.random, activity: deps.activity, onSettled: () => wake() });
 
@@ -76,7 +79,7 @@ export function createRunner(deps: RunnerDeps): Runner {
     if (n > 0) log.warn("attempts interrupted by a stop are queued again", { count: n });
     // Hooks caught while their channel had no handler (or not this one) get it now.
     let late = 0;
-    for (const [channel, names] of channelHandlers) for (const name of names) late += queue.queueUnattempted(channel, name, clock.now());
+    for (const channel of queue.channelNames()) for (const name of handlersOf(channel)) late += queue.queueUnattempted(channel, name, clock.now());
     if (late > 0) log.info("pending hooks get handlers configured since they were caught", { count: late });
   }
 
@@ -113,16 +116,16 @@ export function createRunner(deps: RunnerDeps): Runner {
       const now = clock.now();
       let queued = false;
       for (const h of hooks) {
-        for (const name of channelHandlers.get(h.channel) ?? []) queue.queueRound(h.id, name, 0, now), (queued = true);
+        for (const name of handlersOf(h.channel)) queue.queueRound(h.id, name, 0, now), (queued = true);
       }
       return queued;
     },
     queueRedelivery(hookId, channel) {
       const last = new Map(queue.latest(hookId).map((a) => [a.handler, a.attempt]));
-      for (const name of channelHandlers.get(channel) ?? []) queue.queueRound(hookId, name, last.get(name) ?? 0, clock.now());
+      for (const name of handlersOf(channel)) queue.queueRound(hookId, name, last.get(name) ?? 0, clock.now());
     },
     queueRetry(hookId, channel) {
-      attempts.queueRetry(hookId, channelHandlers.get(channel) ?? []);
+      attempts.queueRetry(hookId, handlersOf(channel));
     },
     cancel(hookId) {
       queue.cancel(hookId, clock.now());
@@ -130,7 +133,7 @@ export function createRunner(deps: RunnerDeps): Runner {
     cancelChannel(channel, upTo) {
       queue.cancelChannel(channel, upTo, clock.now());
     },
-    hasHandlers: (channel) => (channelHandlers.get(channel)?.length ?? 0) > 0,
+    hasHandlers: (channel) => handlersOf(channel).length > 0,
     notify() {
       workers.wakeAll();
       wake();

@@ -61,6 +61,11 @@ export function createAttemptQueue(db: Db) {
       ).all(hookId) as AttemptRow[];
     },
 
+    /** Every channel that holds hooks or was declared (the channels table). */
+    channelNames(): string[] {
+      return (q(`SELECT name FROM channels`).all() as { name: string }[]).map((r) => r.name);
+    },
+
     /**
      * A first attempt of `handler` for each pending hook of the channel that never had one (caught
      * before the handler was configured). Returns how many were queued.
