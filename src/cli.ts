@@ -29,6 +29,8 @@ export type Command =
   | { kind: "version" }
   | { kind: "error"; message: string };
 
+const SERVE_FLAGS = ["--config", "--host", "--port", "--log-format", "--forward-to", "--channel"];
+
 /** Parses argv (without the runtime and script); never throws. */
 export function parseArgs(argv: readonly string[]): Command {
   const args = [...argv];
@@ -36,6 +38,9 @@ export function parseArgs(argv: readonly string[]): Command {
   if (args.includes("--version") || args.includes("-v")) return { kind: "version" };
   let kind: "serve" | "check-config" = "serve";
   if (args[0] === "serve" || args[0] === "check-config") kind = args.shift() as typeof kind;
+  else if (args[0] !== undefined && !args[0].startsWith("-")) return { kind: "error", message: `unknown command: ${args[0]}` };
+  /** Flags that take a value, per command. */
+  const known = kind === "serve" ? SERVE_FLAGS : ["--config"];
   const out: { kind: typeof kind } & ServeOptions = { kind };
   while (args.length > 0) {
     const flag = args.shift()!;
@@ -44,6 +49,8 @@ export function parseArgs(argv: readonly string[]): Command {
       continue;
     }
     const [name, inline] = flag.includes("=") ? [flag.slice(0, flag.indexOf("=")), flag.slice(flag.indexOf("=") + 1)] : [flag, undefined];
+    if (!name.startsWith("-")) return { kind: "error", message: `unexpected argument: ${flag}` };
+    if (!known.includes(name)) return { kind: "error", message: `unknown flag for ${kind}: ${name}` };
     const value = inline ?? args.shift();
     if (value === undefined) return { kind: "error", message: `${name} needs a value` };
     if (name === "--config") out.config = value;
