@@ -3,6 +3,7 @@ import type { Config } from "./config/schema";
 import type { Db } from "./db/open";
 import type { Clock } from "./lib/clock";
 import type { Log } from "./lib/log";
+import { silentActivity, type Activity } from "./lib/terminal";
 import { createIdFactory } from "./lib/ids";
 import type { Runner } from "./runner";
 import { createHookStore } from "./hooks/store";
@@ -14,7 +15,7 @@ import { createCatcher } from "./hooks/catch";
 import { createRetention } from "./hooks/retention";
 import { hooksErrorResponse } from "./hooks/errors";
 import { managementRoutes } from "./hooks/routes";
-import { requireApiKey, type ApiKey } from "./hooks/auth";
+import { LOCAL_KEY, requireApiKey, storedApiKeys, type ApiKey } from "./hooks/auth";
 import { createLive, streamRoutes } from "./live";
 import { createGuards, createRefusals } from "./hooks/guards";
 import { createTranslate } from "./translate";
@@ -40,6 +41,8 @@ export type AppDeps = {
   metrics?: Metrics;
   /** How often live streams send a heartbeat (tests shorten it); 15 s by default. */
   heartbeatMs?: number;
+  /** The live terminal's caught and refused lines (silent by default). */
+  activity?: Activity;
 };
 
 /**
@@ -49,6 +52,7 @@ export type AppDeps = {
 export function createApp(deps: AppDeps) {
   const { config, db, clock, log, runner } = deps;
   const metrics = deps.metrics ?? createMetrics(config);
+  const activity = deps.activity ?? silentActivity;
   const store = createHookStore(db);
   // Every change of a hook or channel is recorded for the live streams (src/live).
   const live = createLive({ store, hooks: () => hooks, heartbeatMs: deps.heartbeatMs });
@@ -71,15 +75,18 @@ export function createApp(deps: AppDeps) {
       metrics.committed(batch);
       // Only hooks with handlers give the runner new work (retention and the simulator poll on
       // their own), and only once the batch is durable: no handler sees a hook a crash could lose.
+      // The terminal gets one write per batch, off the per-hook path.
       return () => {
         if (queued) runner.notify();
         live.caught(batch);
+        activity.caught(batch);
       };
     },
     durable: walSync ? () => walSync.sync() : undefined,
   });
   const guards = createGuards(config.guards, { clock, log });
-  const refusals = countedRefusals(createRefusals({ db, clock }), metrics);
+  const recorded = countedRefusals(createRefusals({ db, clock }), metrics);
+  const refusals: typeof recorded = { ...recorded, record: (r) => (recorded.record(r), activity.refused(r)) };
   const catcher = timedCatcher(createCatcher({ config, channels, guards, refusals, writer, nextId: createIdFactory(clock), clock, log }), metrics);
   metrics.watch({ db, queueDepth: () => runner.queueDepth() });
 
@@ -109,7 +116,12 @@ export function createApp(deps: AppDeps) {
     })
     .onAfterHandle({ as: "global" }, (ctx) => void translated.response(ctx))
     .all("/", ({ request, server }) => catcher.handle(request, server?.requestIP(request)?.address ?? ""), { parse: "none" })
-    .use(managementRoutes(deps.apiKeys, { channels, hooks, refusals, runner, db, clock, keepOpen: (r) => connections.keepOpen(r) }))
+    .use(
+      managementRoutes(
+        { keys: deps.apiKeys, reload: () => [...configuredKeys(deps.apiKeys), ...storedApiKeys(db)] },
+        { channels, hooks, refusals, runner, db, clock, keepOpen: (r) => connections.keepOpen(r) },
+      ),
+    )
     .use(new Elysia({ prefix: "/v1" }).use(streamRoutes(requireApiKey(deps.apiKeys), live)))
     .use(translate.routes)
     .use(dashboard.routes)
@@ -149,6 +161,11 @@ export function createApp(deps: AppDeps) {
   }
 
   return { app, catcher, connections, writer, hooks, channels, store, metrics, metricsApp, dashboard, live, close };
+}
+
+/** The keys that did not come from the database (the config's): kept when the stored ones are read again. */
+function configuredKeys(keys: readonly ApiKey[]): ApiKey[] {
+  return keys.filter((k) => k.label !== LOCAL_KEY);
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -1,4 +1,5 @@
 import pkg from "../package.json" with { type: "json" };
+import { CLIENT_USAGE } from "./cli/index";
 
 export const VERSION: string = pkg.version;
 
@@ -6,12 +7,15 @@ export const HELP = `mailroom ${VERSION}: catch, keep and handle webhooks; serve
 
 Usage:
   mailroom [serve] [--config FILE] [--port N] [--host H]   run the service
+           [--quiet] [--log-format text|json]             warnings and errors only; JSON lines
+           [--forward-to URL [--channel C]]              forward every caught hook (of C), with retries
   mailroom check-config [--config FILE]                    validate the config, print every problem
   mailroom healthcheck [--config FILE] [--url URL]         exit 0 if the service answers (default URL:
                                                            the config's host and port), else 1
   mailroom user add EMAIL [--role admin|member] [--password-stdin] [--config FILE]
                                                            add a dashboard user (a password is generated
                                                            and printed once unless read from stdin)
+${CLIENT_USAGE}
   mailroom --version                                       print the version
   mailroom --help                                          print this help
 
@@ -20,12 +24,18 @@ defaults (127.0.0.1:8080, data in ./data/mailroom.db). Environment overrides: MA
 MAILROOM_PORT, MAILROOM_DB, MAILROOM_DURABILITY. Precedence: defaults < file < environment < flags.
 `;
 
+export type ServeOptions = {
+  config?: string; port?: number; host?: string; quiet?: boolean; logFormat?: "text" | "json"; forwardTo?: { url: string; channel?: string };
+};
+
 export type Command =
-  | { kind: "serve" | "check-config" | "healthcheck"; config?: string; port?: number; host?: string; url?: string }
+  | ({ kind: "serve" | "check-config" | "healthcheck"; url?: string } & ServeOptions)
   | { kind: "user-add"; email: string; role: "admin" | "member"; passwordStdin: boolean; config?: string }
   | { kind: "help" }
   | { kind: "version" }
   | { kind: "error"; message: string };
+
+const SERVE_FLAGS = ["--config", "--host", "--port", "--log-format", "--forward-to", "--channel"];
 
 /** Parses argv (without the runtime and script); never throws. */
 export function parseArgs(argv: readonly string[]): Command {
@@ -35,14 +45,29 @@ export function parseArgs(argv: readonly string[]): Command {
   if (args[0] === "user") return parseUserAdd(args.slice(1));
   let kind = "serve" as "serve" | "check-config" | "healthcheck";
   if (args[0] === "serve" || args[0] === "check-config" || args[0] === "healthcheck") kind = args.shift() as typeof kind;
-  const out: { kind: typeof kind; config?: string; port?: number; host?: string; url?: string } = { kind };
+  else if (args[0] !== undefined && !args[0].startsWith("-")) return { kind: "error", message: `unknown command: ${args[0]}` };
+  /** Flags that take a value, per command. */
+  const known = kind === "serve" ? SERVE_FLAGS : kind === "healthcheck" ? ["--config", "--url"] : ["--config"];
+  const out: { kind: typeof kind; url?: string } & ServeOptions = { kind };
   while (args.length > 0) {
     const flag = args.shift()!;
+    if (flag === "--quiet" && kind === "serve") {
+      out.quiet = true;
+      continue;
+    }
     const [name, inline] = flag.includes("=") ? [flag.slice(0, flag.indexOf("=")), flag.slice(flag.indexOf("=") + 1)] : [flag, undefined];
+    if (!name.startsWith("-")) return { kind: "error", message: `unexpected argument: ${flag}` };
+    if (!known.includes(name)) return { kind: "error", message: `unknown flag for ${kind}: ${name}` };
     const value = inline ?? args.shift();
     if (value === undefined) return { kind: "error", message: `${name} needs a value` };
     if (name === "--config") out.config = value;
     else if (name === "--url" && kind === "healthcheck") out.url = value;
+    else if (name === "--forward-to" && kind === "serve") out.forwardTo = { ...out.forwardTo, url: value };
+    else if (name === "--channel" && kind === "serve") out.forwardTo = { url: "", ...out.forwardTo, channel: value };
+    else if (name === "--log-format" && kind === "serve") {
+      if (value !== "text" && value !== "json") return { kind: "error", message: `--log-format: must be text or json, not ${value}` };
+      out.logFormat = value;
+    }
     else if (name === "--host" && kind === "serve") out.host = value;
     else if (name === "--port" && kind === "serve") {
       const port = Number(value);
@@ -50,6 +75,7 @@ export function parseArgs(argv: readonly string[]): Command {
       out.port = port;
     } else return { kind: "error", message: `unknown argument: ${flag}` };
   }
+  if (out.forwardTo && !out.forwardTo.url) return { kind: "error", message: "--channel is only used with --forward-to URL" };
   return out;
 }
 

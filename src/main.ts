@@ -10,20 +10,23 @@ import { HELP, VERSION, parseArgs, type Command } from "./cli";
 import type { Config } from "./config/schema";
 import { createUsers } from "./dashboard/users";
 import { randomToken } from "./lib/secrets";
+import { isClientCommand, processIo, runClient } from "./cli/index";
+import { saveLocalCredentials } from "./cli/token";
 import { ConfigError, loadConfig } from "./config/load";
 import { splitListen } from "./config/schema";
 import { startCheckpointer } from "./db/checkpoint";
 import { DataFileInUse, lockDataFile } from "./db/lock";
 import { openDatabase } from "./db/open";
-import { resolveApiKeys } from "./hooks/auth";
+import { LOCAL_KEY, resolveApiKeys } from "./hooks/auth";
 import { systemClock } from "./lib/clock";
-import { consoleLog as log } from "./lib/log";
+import { coalesce, createTerminal } from "./lib/terminal";
 import { createMetrics } from "./metrics";
 import { createRunner } from "./runner";
 import { defaultHealthUrl, healthcheck } from "./healthcheck";
 import { serve, serveMetrics } from "./server";
 
 async function main(): Promise<number> {
+  if (isClientCommand(Bun.argv.slice(2))) return runClient(Bun.argv.slice(2), processIo, HELP);
   const command = parseArgs(Bun.argv.slice(2));
   if (command.kind === "help") return console.log(HELP), 0;
   if (command.kind === "version") return console.log(VERSION), 0;
@@ -33,7 +36,7 @@ async function main(): Promise<number> {
 
   let loaded;
   try {
-    loaded = await loadConfig(command.config, process.env, command.kind === "user-add" ? {} : { host: command.host, port: command.port });
+    loaded = await loadConfig(command.config, process.env, command.kind === "user-add" ? {} : { host: command.host, port: command.port, forwardTo: command.forwardTo });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(`mailroom: the config has ${error.problems.length} problem(s):`);
@@ -57,6 +60,12 @@ async function main(): Promise<number> {
     if (!(error instanceof DataFileInUse)) throw error;
     return console.error(`mailroom: ${error.message}`), 1;
   }
+  const stdout = coalesce((text) => void process.stdout.write(text));
+  const { activity, log } = createTerminal({
+    format: command.logFormat ?? "text", quiet: command.quiet ?? false,
+    color: process.stdout.isTTY === true && !process.env.NO_COLOR,
+    write: stdout.write, writeError: (text) => (stdout.flush(), void process.stderr.write(text)),
+  });
   const db = openDatabase({ path: config.storage.path, durability: config.storage.durability });
   // Also an entry point of `npm run build`, so it sits at this path inside the executable too.
   const checkpointer =
@@ -69,9 +78,9 @@ async function main(): Promise<number> {
   // Relative module paths and command cwd resolve against the config file's directory.
   const baseDir = source === "built-in defaults" ? undefined : dirname(resolve(source));
   const metrics = createMetrics(config);
-  const runner = createRunner({ config, db, clock, log, baseDir, metrics });
+  const runner = createRunner({ config, db, clock, log, baseDir, metrics, activity });
   const { keys, generated } = resolveApiKeys(config, db, clock.now());
-  const built = createApp({ config, db, clock, log, runner, apiKeys: keys, metrics });
+  const built = createApp({ config, db, clock, log, runner, apiKeys: keys, metrics, activity });
   let server;
   try {
     server = serve(built, { host: config.server.host, port: config.server.port });
@@ -86,16 +95,15 @@ async function main(): Promise<number> {
   console.log(`  config:   ${source}`);
   console.log(`  data:     ${config.storage.path} (durability ${config.storage.durability})`);
   console.log(`  channels: ${config.channels.map((c) => c.name).join(", ") || "(none configured; created by their first hook)"}`);
+  if (command.forwardTo) console.log(`  forward:  ${command.forwardTo.channel ? `channel ${command.forwardTo.channel}` : "every channel"} -> ${command.forwardTo.url}`);
   console.log(`  api keys: ${keys.map((k) => k.label).join(", ")}`);
   if (config.metrics.enabled) {
     const where = metricsServer ? `http://${metricsServer.hostname}:${metricsServer.port}/metrics` : "/metrics";
     console.log(`  metrics:  ${where}${config.metrics.auth ? " (bearer token)" : " (open)"}`);
   }
-  if (generated) {
-    console.log(`\n  No API key was configured, so one was created (only its hash is stored). It is shown once:`);
-    console.log(`    Authorization: Bearer ${generated.token}`);
-    console.log(`  Keep it, or configure [[api_keys]] in mailroom.toml.\n`);
-  }
+  const localSha256 = keys.find((k) => k.label === LOCAL_KEY)?.sha256;
+  const saved = saveLocalCredentials({ dbPath: config.storage.path, host: config.server.host, port: server.port ?? config.server.port, localSha256, generated: generated?.token });
+  for (const line of saved) console.log(line);
   const setupToken = built.dashboard.setup.token();
   if (setupToken) {
     const base = config.server.public_url?.replace(/\/$/, "") ?? `http://${server.hostname}:${server.port}`;
@@ -120,6 +128,7 @@ async function main(): Promise<number> {
     db.$client.close();
     dataLock?.close();
     log.info("stopped");
+    stdout.flush();
     process.exit(0);
   };
   process.on("SIGINT", () => void stop("SIGINT"));

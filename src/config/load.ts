@@ -6,6 +6,7 @@ import { HANDLER_KINDS } from "./handlers";
 import { translateProblems } from "./translate";
 import { guardProblems } from "../hooks/guards";
 import { systemClock } from "../lib/clock";
+import { parse as parseSmolToml } from "smol-toml";
 
 export type Problem = { path: string; message: string };
 
@@ -16,7 +17,31 @@ export class ConfigError extends Error {
   }
 }
 
-export type Overrides = { host?: string; port?: number };
+export type Overrides = { host?: string; port?: number; forwardTo?: { url: string; channel?: string } };
+
+/** The name of the forward handler `serve --forward-to` adds. */
+export const FORWARD_TO = "forward-to";
+
+/**
+ * `serve --forward-to URL [--channel C]`: a forward handler (with the kind's default retries) for
+ * channel C, or for every channel (the declared ones and [hooks] default_handlers), added to the
+ * tree before it is validated, as if the file said so.
+ */
+function addForwardTo(tree: Record<string, any>, forward: { url: string; channel?: string }, section: (k: string) => any): void {
+  const list = (Array.isArray(tree.handlers) ? tree.handlers : (tree.handlers = [])) as unknown[];
+  list.push({ name: FORWARD_TO, kind: "forward", url: forward.url });
+  const channels = (Array.isArray(tree.channels) ? tree.channels : (tree.channels = [])) as Record<string, any>[];
+  const add = (c: Record<string, any>) => (c.handlers = [...(Array.isArray(c.handlers) ? c.handlers : []), FORWARD_TO]);
+  if (forward.channel !== undefined) {
+    let entry = channels.find((c) => c?.name === forward.channel);
+    if (!entry) channels.push((entry = { name: forward.channel }));
+    add(entry);
+    return;
+  }
+  for (const c of channels) if (c && typeof c === "object") add(c);
+  const hooks = section("hooks");
+  hooks.default_handlers = [...(Array.isArray(hooks.default_handlers) ? hooks.default_handlers : []), FORWARD_TO];
+}
 export type Env = Record<string, string | undefined>;
 
 /** `/a/0/b` -> `a[0].b` */
@@ -49,6 +74,11 @@ function describe(schema: TSchema, message: string): string {
   const options = (schema.anyOf as TSchema[] | undefined)?.map((s) => s.const);
   if (options && options.every((o) => o !== undefined)) return `must be one of ${options.map((o) => JSON.stringify(o)).join(", ")}`;
   return message.toLowerCase();
+}
+
+function dedupeExact(problems: Problem[]): Problem[] {
+  const seen = new Set<string>();
+  return problems.filter((p) => (seen.has(`${p.path}\n${p.message}`) ? false : (seen.add(`${p.path}\n${p.message}`), true)));
 }
 
 function dedupe(problems: Problem[]): Problem[] {
@@ -100,6 +130,9 @@ function crossCheck(config: Config): Problem[] {
   config.hooks.default_guards.forEach((g, i) => {
     if (!guards.has(g)) problems.push({ path: `hooks.default_guards[${i}]`, message: `unknown guard "${g}"` });
   });
+  config.hooks.default_handlers.forEach((h, i) => {
+    if (!handlers.has(h)) problems.push({ path: `hooks.default_handlers[${i}]`, message: `unknown handler "${h}"` });
+  });
   const channels = new Set<string>();
   config.channels.forEach((c, i) => {
     if (channels.has(c.name)) problems.push({ path: `channels[${i}].name`, message: `duplicate channel "${c.name}"` });
@@ -115,7 +148,8 @@ function crossCheck(config: Config): Problem[] {
   config.api_keys.forEach((k, i) => {
     if (labels.has(k.label)) problems.push({ path: `api_keys[${i}].label`, message: `duplicate label "${k.label}"` });
     labels.add(k.label);
-    const given = [k.token, k.token_sha256].filter((v) => v !== undefined).length;
+    // An unset token_env is a problem of its own (reported by resolveEnvSecrets), not a missing token.
+    const given = [k.token ?? k.token_env, k.token_sha256].filter((v) => v !== undefined).length;
     if (given !== 1) problems.push({ path: `api_keys[${i}]`, message: "give exactly one of token, token_env, token_sha256" });
   });
   const emails = new Set<string>();
@@ -142,18 +176,31 @@ export function buildConfig(raw: unknown, env: Env = {}, overrides: Overrides = 
   if (env.MAILROOM_DURABILITY) section("storage").durability = env.MAILROOM_DURABILITY;
   if (overrides.host !== undefined) section("server").host = overrides.host;
   if (overrides.port !== undefined) section("server").port = overrides.port;
+  if (overrides.forwardTo) addForwardTo(tree, overrides.forwardTo, section);
   resolveEnvSecrets(tree, env, "", problems);
   const config = Value.Default(ConfigSchema, tree) as Config;
   problems.push(...check(ConfigSchema, config, ""));
-  if (problems.length === 0) {
-    problems.push(...checkKinded(config.guards, GUARD_KINDS, "guards"));
-    problems.push(...checkKinded(config.handlers, HANDLER_KINDS, "handlers"));
-    problems.push(...crossCheck(config));
+  // Every check runs, whatever the others found: a check whose input is malformed (already a
+  // problem above) throws and is skipped, and the guards are built only from entries without problems.
+  const safely = (run: () => Problem[]) => {
+    try {
+      return run();
+    } catch {
+      return [];
+    }
+  };
+  const list = <T>(v: T[]): T[] => (Array.isArray(v) ? v : []);
+  problems.push(...safely(() => checkKinded(list(config.guards), GUARD_KINDS, "guards")));
+  problems.push(...safely(() => checkKinded(list(config.handlers), HANDLER_KINDS, "handlers")));
+  problems.push(...safely(() => crossCheck(config)));
+  const clean = (at: string) => !problems.some((p) => p.path === at || p.path.startsWith(`${at}.`) || p.path.startsWith(`${at}[`));
+  list(config.guards).forEach((guard, i) => {
+    if (!clean(`guards[${i}]`)) return;
     // What a schema cannot say (a secret or its _env given, CIDR blocks, whsec_ secrets...).
-    if (problems.length === 0) problems.push(...guardProblems(config.guards, { clock: systemClock }));
-    problems.push(...translateProblems(config.translate));
-  }
-  if (problems.length > 0) throw new ConfigError(problems);
+    for (const p of safely(() => guardProblems([guard], { clock: systemClock }))) problems.push({ ...p, path: p.path.replace(/^guards\[0\]/, `guards[${i}]`) });
+  });
+  problems.push(...safely(() => translateProblems(config.translate)));
+  if (problems.length > 0) throw new ConfigError(dedupeExact(problems));
   return config;
 }
 
@@ -173,8 +220,22 @@ export function parseToml(text: string, file: string): unknown {
       const where = at < 0 ? "the value is not shown" : `the value on line ${text.slice(0, at).split("\n").length} is not shown`;
       message = message.replace(`"${quoted}"`, `(${where})`);
     }
-    throw new ConfigError([{ path: "", message: `${file}: ${message}` }]);
+    throw new ConfigError([{ path: "", message: `${file}${where(text)}: ${message}` }]);
   }
+}
+
+/**
+ * `:LINE:COLUMN` of a TOML syntax error, from smol-toml's parser (Bun's does not say where); only
+ * its position is used, never its message, which quotes the line (a secret may be on it).
+ */
+function where(text: string): string {
+  try {
+    parseSmolToml(text);
+  } catch (error) {
+    const { line, column } = error as { line?: unknown; column?: unknown };
+    if (typeof line === "number" && typeof column === "number") return `:${line}:${column}`;
+  }
+  return "";
 }
 
 /** Reads the file if given or if ./mailroom.toml exists; built-in defaults otherwise. */

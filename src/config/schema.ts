@@ -56,6 +56,7 @@ const Hooks = t.Object(
   {
     max_body: Size("10MB", "larger requests get 413 and are not stored"),
     default_guards: t.Array(Name("guard name"), { default: [], uniqueItems: true, description: "guards of channels created by their first hook" }),
+    default_handlers: t.Array(Name("handler name"), { default: [], uniqueItems: true, description: "handlers of channels not declared in [[channels]] (created by their first hook)" }),
     paused_retry_after: Duration("60s", "Retry-After sent with 503 by a paused channel"),
     retention: t.Optional(t.String({ pattern: DURATION_PATTERN, description: "delete hooks older than this (finalized or not)", problem: 'must be a duration such as "30d"' })),
     max_hooks_per_channel: t.Optional(t.Integer({ minimum: 1, description: "keep at most this many hooks per channel, oldest deleted first" })),

@@ -10,19 +10,39 @@ import { apiKeys } from "../db/schema";
 
 export type ApiKey = { label: string; sha256: string };
 
+/** The label of the key Mailroom generates for this machine's CLI (events name it "api:local"). */
+export const LOCAL_KEY = "local";
+
+/** The stored keys (the generated local one), as the database holds them. */
+export function storedApiKeys(db: Db): ApiKey[] {
+  return db.select().from(apiKeys).all().map((k) => ({ label: k.label, sha256: k.tokenSha256 }));
+}
+
 /**
- * The management API's keys: those of the config file, and the one Mailroom generated on a first
- * start that had none configured (only its hash is stored). Returns the new token when it
- * generated one, so main.ts can print it once.
+ * A new local token: its hash replaces the stored one (the old token stops working at once, in a
+ * running Mailroom too: see requireApiKey). Returns the token, to be shown or saved, never stored.
+ */
+export function issueLocalToken(db: Db, now: number): string {
+  const token = randomToken("mr_");
+  db.$client.transaction(() => {
+    db.delete(apiKeys).run();
+    db.insert(apiKeys).values({ label: LOCAL_KEY, tokenSha256: sha256Hex(token), createdAt: now }).run();
+  })();
+  return token;
+}
+
+/**
+ * The management API's keys: those of the config file, and the local one Mailroom generates on
+ * its first start (only its hash is stored) and keeps across restarts. Both work: the config's
+ * keys are for other machines, the local one for the CLI beside the data file. Returns the new
+ * token when it generated one now.
  */
 export function resolveApiKeys(config: Config, db: Db, now: number): { keys: ApiKey[]; generated?: { label: string; token: string } } {
   const configured = config.api_keys.map((k) => ({ label: k.label, sha256: (k.token_sha256 ?? sha256Hex(k.token!)).toLowerCase() }));
-  if (configured.length > 0) return { keys: configured };
-  const stored = db.select().from(apiKeys).all();
-  if (stored.length > 0) return { keys: stored.map((k) => ({ label: k.label, sha256: k.tokenSha256 })) };
-  const token = randomToken("mr_");
-  db.insert(apiKeys).values({ label: "local", tokenSha256: sha256Hex(token), createdAt: now }).run();
-  return { keys: [{ label: "local", sha256: sha256Hex(token) }], generated: { label: "local", token } };
+  const stored = storedApiKeys(db);
+  if (stored.length > 0) return { keys: [...configured, ...stored.filter((k) => !configured.some((c) => c.label === k.label))] };
+  const token = issueLocalToken(db, now);
+  return { keys: [...configured, { label: LOCAL_KEY, sha256: sha256Hex(token) }], generated: { label: LOCAL_KEY, token } };
 }
 
 /** Finds the key a token belongs to, comparing against every key in constant time. */
@@ -46,14 +66,19 @@ export function bearerToken(header: string | null): string | undefined {
   return header ? /^bearer +(\S+) *$/i.exec(header)?.[1] : undefined;
 }
 
-/** Throws unauthenticated unless the request carries a configured key's token. */
-function check(keys: readonly ApiKey[], request: Request): ApiKey {
+/** Throws unauthenticated unless the request carries a key's token. */
+function check(keys: KeySource, request: Request): ApiKey {
   const header = request.headers.get("authorization");
   if (!header) throw unauthenticated("missing Authorization: Bearer <token>");
-  const key = authenticate(keys, bearerToken(header));
+  const token = bearerToken(header);
+  // A token re-issued by `mailroom token reset` (another process) is found by reading the keys again.
+  const key = authenticate(keys.keys, token) ?? (keys.reload && token ? authenticate((keys.keys = keys.reload()), token) : undefined);
   if (!key) throw unauthenticated("invalid bearer token");
   return key;
 }
+
+/** The keys a request is checked against; `reload` reads them again when a token matches none. */
+export type KeySource = { keys: readonly ApiKey[]; reload?: () => readonly ApiKey[] };
 
 /** Reads a management body within MANAGEMENT_MAX_BODY: a JSON value, or {} when empty. */
 export async function parseBody(request: Request): Promise<unknown> {
@@ -76,7 +101,8 @@ export async function parseBody(request: Request): Promise<unknown> {
  * without a body), which also gives routes `actor` ("api:<label>") and refuses a query parameter
  * given twice.
  */
-export function requireApiKey(keys: readonly ApiKey[]) {
+export function requireApiKey(source: readonly ApiKey[] | KeySource) {
+  const keys: KeySource = Array.isArray(source) ? { keys: source } : (source as KeySource);
   /** Keys found by onParse, so that derive does not hash the token a second time. */
   const checked = new WeakMap<Request, ApiKey>();
   return new Elysia()

@@ -12,6 +12,8 @@ import type { HookStatus, HookStore, ListQuery, RawHook } from "./store";
  *
  *   discard: pending | failed     -> discarded (finalized_at set, queued attempts cancelled)
  *   retry:   failed | discarded   -> pending   (finalized_at cleared, failed handlers queued again)
+ *   redeliver: any               -> pending   (extension: every handler of the channel runs again;
+ *                                              event `retried` with message "redelivered")
  *   process: pending              -> handled   (channels without handlers only)
  *   fail:    pending              -> failed    (channels without handlers only)
  */
@@ -111,6 +113,22 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
       runner.notify();
       return get(id);
     },
+    /** Throws not_found, or failed_precondition when the channel has no handlers to deliver to. */
+    async redeliver(id: string, actor: string): Promise<HookWire> {
+      store.transaction(() => {
+        const hook = load(id);
+        if (!runner.hasHandlers(hook.channel)) {
+          throw precondition(`cannot redeliver a hook of channel "${hook.channel}": it has no handlers`);
+        }
+        const now = clock.now();
+        runner.cancel(id);
+        runner.queueRedelivery(id, hook.channel);
+        store.setStatus(hook, "pending", null);
+        store.addEvent({ hookId: id, kind: "retried", actor, message: REDELIVERED, createdAt: now });
+      });
+      runner.notify();
+      return get(id);
+    },
     async process(id: string, actor: string): Promise<HookWire> {
       requireNoHandlers(id, "process");
       transition(id, "process", ["pending"], "handled", { kind: "handled", actor });
@@ -123,5 +141,8 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
     },
   };
 }
+
+/** The message of the `retried` event RedeliverHook records (the spec's event kinds are kept). */
+export const REDELIVERED = "redelivered to every handler of the channel";
 
 export type HookService = ReturnType<typeof createHookService>;

@@ -1,5 +1,6 @@
 import type { Clock } from "../lib/clock";
 import type { Log } from "../lib/log";
+import type { Activity } from "../lib/terminal";
 import { nextDelay } from "./backoff";
 import type { AttemptResult, Handler, HandlerPolicy } from "./handlers";
 import { errorMessage } from "./handlers/types";
@@ -16,6 +17,7 @@ export type AttemptsDeps = {
   clock: Clock;
   log: Log;
   random: () => number;
+  activity?: Activity;
   /** An attempt finished: a slot is free and a follow-up may be due. */
   onSettled: () => void;
   /** Aborted when the runner stops (handed to each attempt). */
@@ -36,7 +38,7 @@ export function createAttempts(deps: AttemptsDeps) {
   let reader: HookReader | null = null;
 
   /** Records the result; queues the next attempt, or gives up, or marks the hook handled. */
-  function settle(row: AttemptRow, policy: HandlerPolicy | undefined, result: AttemptResult): void {
+  function settle(row: AttemptRow, policy: HandlerPolicy | undefined, result: AttemptResult, startedAt = clock.now()): void {
     let finished: Outcome | undefined;
     queue.transaction(() => {
       const now = clock.now();
@@ -46,6 +48,10 @@ export function createAttempts(deps: AttemptsDeps) {
       const outcome: Outcome = result.ok ? "succeeded" : !policy || tries >= policy.maxAttempts ? "gave_up" : "failed";
       if (!queue.finish(row.id, outcome, result, now)) return;
       finished = outcome;
+      deps.activity?.attempt({
+        hookId: row.hookId, channel: hook.channel, handler: row.handler, attempt: row.attempt, outcome,
+        httpStatus: result.httpStatus, exitCode: result.exitCode, ms: Math.max(0, now - startedAt), error: result.error,
+      });
       if (outcome === "failed" && hook.status !== "discarded") {
         queue.queueNext(row, now + nextDelay(tries, policy!.backoff, result.retryAfter, deps.random));
       } else if (outcome === "gave_up") {
@@ -63,6 +69,7 @@ export function createAttempts(deps: AttemptsDeps) {
     const hook = reader!.raw(row.hookId);
     if (!hook) return;
     let result: AttemptResult;
+    const startedAt = clock.now();
     try {
       result = await handler.run(hook, { attempt: row.attempt, now: clock.now(), stopping: deps.stopping() });
     } catch (error) {
@@ -72,7 +79,7 @@ export function createAttempts(deps: AttemptsDeps) {
       log.info("attempt interrupted by the stop; it runs again at the next start", { handler: row.handler, hook: row.hookId });
       return;
     }
-    settle(row, handler.policy, result);
+    settle(row, handler.policy, result, startedAt);
   }
 
   function track(name: string, work: Promise<void>): void {

@@ -2,6 +2,7 @@ import type { Config } from "../config/schema";
 import type { Db } from "../db/open";
 import type { Clock } from "../lib/clock";
 import type { Log } from "../lib/log";
+import type { Activity } from "../lib/terminal";
 import type { RawHook } from "../hooks/store";
 import { createAttempts } from "./attempts";
 import { createHandlers } from "./handlers";
@@ -49,6 +50,8 @@ export type RunnerDeps = {
   workerPollMs?: number;
   /** Told of every finished attempt (the metrics). */
   metrics?: { attempt(handler: string, outcome: Outcome): void };
+  /** The live terminal's line per attempt (none by default). */
+  activity?: Activity;
 };
 
 /** The loop sleeps at most this long, so a clock jump or a missed wake-up costs little. */
@@ -63,11 +66,14 @@ export function createRunner(deps: RunnerDeps): Runner {
   const queue = createAttemptQueue(deps.db);
   const handlers = createHandlers(config.handlers, deps.baseDir ?? process.cwd());
   const channelHandlers = new Map(config.channels.map((c) => [c.name, c.handlers]));
+  /** Channels not in the config (created by their first hook) get [hooks] default_handlers. */
+  const defaultHandlers = config.hooks.default_handlers;
+  const handlersOf = (channel: string): readonly string[] => channelHandlers.get(channel) ?? defaultHandlers;
   const workers = createWorkerSet(log, () => wake(), deps.workerPollMs);
   // Aborted by stop(): running programs are killed instead of holding the shutdown up to their timeout.
   let stopping = new AbortController();
   const attempts = createAttempts({
-    queue, handlers, clock, log, random: deps.random ?? Math.random, onSettled: () => wake(), stopping: () => stopping.signal, onFinished: deps.metrics?.attempt,
+    queue, handlers, clock, log, random: deps.random ?? Math.random, onSettled: () => wake(), stopping: () => stopping.signal, onFinished: deps.metrics?.attempt, activity: deps.activity,
   });
 
   let recovered = false;
@@ -82,6 +88,10 @@ export function createRunner(deps: RunnerDeps): Runner {
     recovered = true;
     const n = queue.requeueInterrupted(clock.now());
     if (n > 0) log.warn("attempts interrupted by a stop are queued again", { count: n });
+    // Hooks caught while their channel had no handler (or not this one) get it now.
+    let late = 0;
+    for (const channel of queue.channelNames()) for (const name of handlersOf(channel)) late += queue.queueUnattempted(channel, name, clock.now());
+    if (late > 0) log.info("pending hooks get handlers configured since they were caught", { count: late });
   }
 
   function sleep(ms: number): Promise<void> {
@@ -117,12 +127,16 @@ export function createRunner(deps: RunnerDeps): Runner {
       const now = clock.now();
       let queued = false;
       for (const h of hooks) {
-        for (const name of channelHandlers.get(h.channel) ?? []) queue.queueRound(h.id, name, 0, now), (queued = true);
+        for (const name of handlersOf(h.channel)) queue.queueRound(h.id, name, 0, now), (queued = true);
       }
       return queued;
     },
+    queueRedelivery(hookId, channel) {
+      const last = new Map(queue.latest(hookId).map((a) => [a.handler, a.attempt]));
+      for (const name of handlersOf(channel)) queue.queueRound(hookId, name, last.get(name) ?? 0, clock.now());
+    },
     queueRetry(hookId, channel) {
-      attempts.queueRetry(hookId, channelHandlers.get(channel) ?? []);
+      attempts.queueRetry(hookId, handlersOf(channel));
     },
     cancel(hookId) {
       queue.cancel(hookId, clock.now());
@@ -130,7 +144,7 @@ export function createRunner(deps: RunnerDeps): Runner {
     cancelChannel(channel, upTo) {
       queue.cancelChannel(channel, upTo, clock.now());
     },
-    hasHandlers: (channel) => (channelHandlers.get(channel)?.length ?? 0) > 0,
+    hasHandlers: (channel) => handlersOf(channel).length > 0,
     notify() {
       workers.wakeAll();
       wake();

@@ -61,6 +61,23 @@ export function createAttemptQueue(db: Db) {
       ).all(hookId) as AttemptRow[];
     },
 
+    /** Every channel that holds hooks or was declared (the channels table). */
+    channelNames(): string[] {
+      return (q(`SELECT name FROM channels`).all() as { name: string }[]).map((r) => r.name);
+    },
+
+    /**
+     * A first attempt of `handler` for each pending hook of the channel that never had one (caught
+     * before the handler was configured). Returns how many were queued.
+     */
+    queueUnattempted(channel: string, handler: string, now: number): number {
+      return q(
+        `INSERT INTO attempts (hook_id, handler, attempt, round_start, outcome, due_at)
+         SELECT id, ?, 1, 1, 'queued', ? FROM hooks h WHERE channel = ? AND status = 'pending'
+         AND NOT EXISTS (SELECT 1 FROM attempts a WHERE a.hook_id = h.id AND a.handler = ?)`,
+      ).run(handler, now, channel, handler).changes;
+    },
+
     /** In transaction: cancels every queued attempt of the hook. */
     cancel(hookId: string, now: number): void {
       q(`UPDATE attempts SET outcome = 'cancelled', finished_at = ? WHERE hook_id = ? AND outcome = 'queued'`).run(now, hookId);

@@ -22,6 +22,8 @@ export interface HookRunner {
   queueCaught(hooks: readonly { id: string; channel: string }[]): boolean;
   /** In transaction: queue again each handler whose last attempt for this hook failed. */
   queueRetry(hookId: string, channel: string): void;
+  /** In transaction: a new round of every handler of the channel, whatever came before (RedeliverHook). */
+  queueRedelivery(hookId: string, channel: string): void;
   /** In transaction: cancel every attempt still queued for this hook. */
   cancel(hookId: string): void;
   /** In transaction: cancel every attempt still queued for the channel's hooks up to id `upTo`. */

@@ -57,6 +57,8 @@ export function hookRoutes({ auth, hooks }: ManagementDeps) {
     )
     .post("/hooks/:id/discard", ({ params, actor }) => hooks.discard(params.id, actor), { params, query: NoQuery, body: NoBody, response: { 200: HookOut, ...errors } })
     .post("/hooks/:id/retry", ({ params, actor }) => hooks.retry(params.id, actor), { params, query: NoQuery, body: NoBody, response: { 200: HookOut, ...errors } })
+    // An extension beside RetryHook: delivers again whatever the status (docs/management-api.md).
+    .post("/hooks/:id/redeliver", ({ params, actor }) => hooks.redeliver(params.id, actor), { params, query: NoQuery, body: NoBody, response: { 200: HookOut, ...errors } })
     .post("/hooks/:id/process", ({ params, actor }) => hooks.process(params.id, actor), { params, query: NoQuery, body: NoBody, response: { 200: HookOut, ...errors } })
     .post("/hooks/:id/fail", ({ params, actor, body }) => hooks.fail(params.id, actor, body.message), {
       params,

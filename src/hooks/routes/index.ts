@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import type { Db } from "../../db/open";
 import type { Clock } from "../../lib/clock";
 import type { Runner } from "../../runner";
-import { requireApiKey, type ApiKey } from "../auth";
+import { requireApiKey, type ApiKey, type KeySource } from "../auth";
 import type { ChannelService } from "../channels";
 import type { HookService } from "../service";
 import type { Refusals } from "../guards";
@@ -25,7 +25,7 @@ export type ManagementDeps = {
 };
 
 /** The management interface under /v1: every route here requires an API key. */
-export function managementRoutes(keys: readonly ApiKey[], rest: Omit<ManagementDeps, "auth">) {
+export function managementRoutes(keys: readonly ApiKey[] | KeySource, rest: Omit<ManagementDeps, "auth">) {
   const deps: ManagementDeps = { ...rest, auth: requireApiKey(keys) };
   // Each route plugin uses deps.auth itself (that is what types `actor`); a test walks every
   // /v1 route of the app and checks it answers 401 without a token.

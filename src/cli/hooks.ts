@@ -1,0 +1,60 @@
+import { UsageError, noMore, parseFlags, required } from "./args";
+import type { Client } from "./client";
+import type { Io } from "./io";
+import { bodyBytes, formatHook, formatHookRow, type WireHook } from "./show";
+
+const ID = /^[0-7][0-9a-hjkmnp-tv-z]{25}$/;
+const id = (value: string) => {
+  if (!ID.test(value)) throw new UsageError(`not a hook id: ${value} (ids are lowercase ULIDs, as hooks ls prints them)`);
+  return value;
+};
+
+/** `mailroom hooks ls|show|body|retry|discard|process|redeliver|delete ...` */
+export async function hooksCommand(argv: string[], client: Client, io: Io): Promise<number> {
+  const [sub, ...rest] = argv;
+  switch (sub) {
+    case "ls":
+    case "list": {
+      const p = parseFlags(rest, { channel: "value", status: "value", limit: "value", after: "value", json: "bool" });
+      noMore(p, 0);
+      const q = new URLSearchParams();
+      for (const k of ["channel", "status", "limit", "after"]) if (p.values[k] !== undefined) q.set(k, p.values[k]!);
+      const hooks = await client.call<WireHook[]>("GET", `/v1/hooks${q.size ? `?${q}` : ""}`);
+      if (p.bools.has("json")) return io.out(JSON.stringify(hooks, null, 2) + "\n"), 0;
+      if (hooks.length === 0) return io.err("no hooks\n"), 0;
+      io.out(hooks.map(formatHookRow).join("\n") + "\n");
+      return 0;
+    }
+    case "show":
+    case "body": {
+      const p = parseFlags(rest, sub === "show" ? { json: "bool" } : {});
+      noMore(p, 1);
+      const hook = await client.call<WireHook>("GET", `/v1/hooks/${id(required(p, 0, "hook id"))}`);
+      if (sub === "body") return io.outBytes(bodyBytes(hook)), 0;
+      io.out(p.bools.has("json") ? JSON.stringify(hook, null, 2) + "\n" : formatHook(hook));
+      return 0;
+    }
+    case "retry":
+    case "discard":
+    case "process":
+    case "redeliver": {
+      const p = parseFlags(rest, {});
+      noMore(p, 1);
+      const hook = await client.call<WireHook>("POST", `/v1/hooks/${id(required(p, 0, "hook id"))}/${sub}`);
+      io.out(`${hook.id}  ${hook.status}\n`);
+      return 0;
+    }
+    case "delete": {
+      const p = parseFlags(rest, {});
+      noMore(p, 1);
+      const hookId = id(required(p, 0, "hook id"));
+      await client.call("DELETE", `/v1/hooks/${hookId}`);
+      io.out(`${hookId}  deleted\n`);
+      return 0;
+    }
+    case undefined:
+      throw new UsageError("hooks needs a subcommand: ls, show, body, retry, discard, process, redeliver, delete");
+    default:
+      throw new UsageError(`unknown hooks subcommand: ${sub}`);
+  }
+}

@@ -1,0 +1,65 @@
+import { issueLocalToken, LOCAL_KEY } from "../hooks/auth";
+import { openDatabase } from "../db/open";
+import { sha256Hex } from "../lib/secrets";
+import { UsageError, noMore, parseFlags } from "./args";
+import { credentialsPath, localUrl, readCredentials, writeCredentials } from "./credentials";
+import type { Io } from "./io";
+
+/**
+ * At start-up: the credentials file next to the data file gets the URL the server listens on and
+ * the local token (the one just generated, or the one the file already holds if it still matches).
+ * Returns the lines `serve` prints about it; the token itself only when it was generated now.
+ */
+export function saveLocalCredentials(opts: {
+  dbPath: string; host: string; port: number; localSha256?: string; generated?: string;
+}): string[] {
+  if (opts.dbPath === ":memory:") {
+    return opts.generated ? [`  local token (kept in memory only): Authorization: Bearer ${opts.generated}`] : [];
+  }
+  const path = credentialsPath(opts.dbPath);
+  const existing = readCredentials(path);
+  const token = opts.generated ?? (existing?.token && opts.localSha256 === sha256Hex(existing.token) ? existing.token : undefined);
+  writeCredentials(path, { url: localUrl(opts.host, opts.port), token });
+  if (opts.generated) {
+    return [
+      "",
+      "  A management API token was created for this machine (only its hash is stored in the database).",
+      `  It is saved in ${path} (readable by you only), where the mailroom CLI finds it:`,
+      `    Authorization: Bearer ${opts.generated}`,
+      "",
+    ];
+  }
+  if (!token) return [`  local token: not in ${path} any more; \`mailroom token reset\` issues a new one`];
+  return [`  local token: in ${path}`];
+}
+
+/**
+ * `mailroom token reset`: a new local token replaces the old one (which stops working at once,
+ * in a running Mailroom too) and is saved in the credentials file. `mailroom token show` prints the
+ * saved one. Both work on the data file directly, so they need no running server and no token.
+ */
+export async function tokenCommand(argv: string[], io: Io, dbPathOf: (config?: string) => Promise<{ path: string; host: string; port: number }>): Promise<number> {
+  const [sub, ...rest] = argv;
+  const p = parseFlags(rest, { config: "value" });
+  noMore(p, 0);
+  if (sub !== "reset" && sub !== "show") throw new UsageError(sub ? `unknown token subcommand: ${sub}` : "token needs a subcommand: reset or show");
+  const storage = await dbPathOf(p.values.config);
+  if (storage.path === ":memory:") throw new UsageError("the config keeps its data in memory: there is no stored token");
+  const file = credentialsPath(storage.path);
+  if (sub === "show") {
+    const saved = readCredentials(file);
+    if (!saved?.token) return io.err(`mailroom: no token in ${file}; \`mailroom token reset\` issues one\n`), 1;
+    return io.out(saved.token + "\n"), 0;
+  }
+  const db = openDatabase({ path: storage.path, durability: "full" });
+  try {
+    const token = issueLocalToken(db, io.now());
+    const saved = readCredentials(file);
+    writeCredentials(file, { url: saved?.url ?? localUrl(storage.host, storage.port), token });
+    io.err(`the ${LOCAL_KEY} token was re-issued (the old one no longer works); saved in ${file}\n`);
+    io.out(token + "\n");
+    return 0;
+  } finally {
+    db.$client.close();
+  }
+}

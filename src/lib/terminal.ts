@@ -1,0 +1,149 @@
+import type { Log } from "./log";
+
+/**
+ * The live terminal of `mailroom serve`: one line per caught hook, per refusal and per handler
+ * attempt, each with a level. Text (coloured when stdout is a terminal) or JSON lines; `quiet`
+ * keeps warnings and errors only. Lines are built from what the caller already has (no parsing
+ * of bodies), and a batch of caught hooks is written with one write.
+ */
+export type LogFormat = "text" | "json";
+export type Level = "info" | "warn" | "error";
+
+export type CaughtLine = { id: string; channel: string; method: string; headers: string; body: Uint8Array; createdAt: number };
+export type RefusedLine = { channel: string; guard: string; status: number; reason: string; ip: string; method: string };
+export type AttemptLine = {
+  hookId: string;
+  channel: string;
+  handler: string;
+  attempt: number;
+  /** succeeded, failed (another attempt is queued) or gave_up. */
+  outcome: string;
+  httpStatus?: number;
+  exitCode?: number;
+  ms: number;
+  error?: string;
+};
+
+/** What the service reports as it works; silentActivity in tests. */
+export interface Activity {
+  /** A batch of hooks is committed (called once per batch, after it is durable). */
+  caught(hooks: readonly CaughtLine[]): void;
+  refused(refusal: RefusedLine): void;
+  attempt(attempt: AttemptLine): void;
+}
+
+export const silentActivity: Activity = { caught() {}, refused() {}, attempt() {} };
+
+export type TerminalOptions = {
+  format: LogFormat;
+  quiet: boolean;
+  color: boolean;
+  /** Where lines go (stdout); warnings and errors of the general log go to `writeError`. */
+  write: (text: string) => void;
+  writeError?: (text: string) => void;
+  now?: () => number;
+};
+
+const COLORS = { info: "\x1b[32m", warn: "\x1b[33m", error: "\x1b[31m", dim: "\x1b[2m", bold: "\x1b[1m", reset: "\x1b[0m" };
+const CONTENT_TYPE = /"content-type":"((?:[^"\\]|\\.)*)"/;
+
+/** The Content-Type of stored headers (their JSON text), without parsing the whole object. */
+export function contentTypeOf(headersJson: string): string {
+  const m = CONTENT_TYPE.exec(headersJson);
+  return m ? m[1]!.replace(/\\(.)/g, "$1") : "";
+}
+
+const pad2 = (n: number) => String(n).padStart(2, "0");
+let cachedSecond = -1;
+let cachedPrefix = "";
+/** Local `HH:MM:SS.mmm`; the part down to the second is computed once per second. */
+function clockTime(ms: number): string {
+  const second = Math.floor(ms / 1000);
+  if (second !== cachedSecond) {
+    const d = new Date(ms);
+    cachedSecond = second;
+    cachedPrefix = `${pad2(d.getHours())}:${pad2(d.getMinutes())}:${pad2(d.getSeconds())}.`;
+  }
+  return cachedPrefix + String(ms - second * 1000).padStart(3, "0");
+}
+
+/**
+ * Gathers what is written within `ms` into one write (a busy server writes its lines a few
+ * times a second, not once per batch). `flush` writes what is pending now (at stop).
+ */
+export function coalesce(write: (text: string) => void, ms = 50): { write: (text: string) => void; flush: () => void } {
+  let pending = "";
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (pending) write(pending);
+    pending = "";
+  };
+  return {
+    write(text) {
+      pending += text;
+      timer ??= setTimeout(flush, ms);
+    },
+    flush,
+  };
+}
+
+export function createTerminal(opts: TerminalOptions): { activity: Activity; log: Log } {
+  const now = opts.now ?? Date.now;
+  const writeError = opts.writeError ?? opts.write;
+  const c = opts.color ? COLORS : { info: "", warn: "", error: "", dim: "", bold: "", reset: "" };
+  const shown = (level: Level) => !opts.quiet || level !== "info";
+
+  /** One line: `time LEVEL what details`, or a JSON object with time, level and event. */
+  function format(time: number, level: Level, event: string, text: string, fields: Record<string, unknown>): string {
+    if (opts.format === "json") return JSON.stringify({ time: new Date(time).toISOString(), level, event, ...fields }) + "\n";
+    const tag = level.toUpperCase().padEnd(5);
+    return `${c.dim}${clockTime(time)}${c.reset} ${c[level]}${tag}${c.reset} ${c.bold}${event.padEnd(7)}${c.reset} ${text}\n`;
+  }
+
+  const activity: Activity = {
+    caught(hooks) {
+      if (!shown("info") || hooks.length === 0) return;
+      let out = "";
+      for (const h of hooks) {
+        const type = contentTypeOf(h.headers);
+        const size = h.body.byteLength;
+        out += format(h.createdAt, "info", "hook", `${h.method} ${h.channel} ${h.id} ${size} B ${type || "(no content type)"}`, {
+          method: h.method, channel: h.channel, id: h.id, size, content_type: type,
+        });
+      }
+      opts.write(out);
+    },
+    refused(r) {
+      const text = `${r.method} ${r.channel} refused by guard ${r.guard}: ${r.status} ${r.reason} (from ${r.ip || "unknown"})`;
+      opts.write(format(now(), "warn", "refused", text, { ...r }));
+    },
+    attempt(a) {
+      const level: Level = a.outcome === "succeeded" ? "info" : a.outcome === "gave_up" ? "error" : "warn";
+      if (!shown(level)) return;
+      const result = a.httpStatus !== undefined ? `HTTP ${a.httpStatus}` : a.exitCode !== undefined ? `exit ${a.exitCode}` : "";
+      const outcome = a.outcome === "failed" ? "failed, will retry" : a.outcome === "gave_up" ? "gave up" : "succeeded";
+      const parts = [`${a.handler} ${a.hookId} (${a.channel}) attempt ${a.attempt} ${outcome}`, result, `${a.ms} ms`];
+      if (a.outcome !== "succeeded" && a.error) parts.push(`: ${a.error}`);
+      const text = parts.filter(Boolean).join(" ").replace(" :", ":");
+      opts.write(format(now(), level, "handler", text, {
+        handler: a.handler, id: a.hookId, channel: a.channel, attempt: a.attempt, outcome: a.outcome,
+        http_status: a.httpStatus, exit_code: a.exitCode, ms: a.ms, error: a.outcome === "succeeded" ? undefined : a.error,
+      }));
+    },
+  };
+
+  function logAt(level: Level, message: string, fields?: Record<string, unknown>): void {
+    if (!shown(level)) return;
+    const extra = fields && Object.keys(fields).length > 0 ? " " + JSON.stringify(fields) : "";
+    const line = format(now(), level, "log", message + (opts.format === "json" ? "" : extra), { message, ...fields });
+    (level === "info" ? opts.write : writeError)(line);
+  }
+  const log: Log = {
+    info: (m, f) => logAt("info", m, f),
+    warn: (m, f) => logAt("warn", m, f),
+    error: (m, f) => logAt("error", m, f),
+  };
+  return { activity, log };
+}

@@ -1,0 +1,44 @@
+import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
+import { join } from "node:path";
+import { removeTempDirs } from "../helpers/binary";
+import { runCli, serveFromSource } from "./run";
+
+afterAll(removeTempDirs);
+setDefaultTimeout(30_000);
+
+const CONFIGURED = "configured-token-123456";
+
+test("the local token works beside configured [[api_keys]], survives a restart, and token reset re-issues it in a running Mailroom", async () => {
+  const config = { api_keys: [{ label: "ci", token: CONFIGURED }] };
+  let run = await serveFromSource(config);
+  const dir = run.dir;
+  const file = join(dir, "data", "mailroom.credentials.json");
+  const status = async (token: string) =>
+    (await fetch(`${run.url}/v1/channels`, { headers: { authorization: `Bearer ${token}` } })).status;
+  try {
+    const first = (await Bun.file(file).json()).token as string;
+    expect(run.output()).toContain(`Authorization: Bearer ${first}`);
+    expect(await status(first)).toBe(200);
+    expect(await status(CONFIGURED)).toBe(200);
+
+    // Restart on the same data: the same token works and is not printed again.
+    await run.stop();
+    run = await serveFromSource({ ...config, storage: { path: join(dir, "data", "mailroom.db") } });
+    expect(await status(first)).toBe(200);
+    expect(run.output()).not.toContain(first);
+
+    const reset = await runCli(["token", "reset", "--config", join(run.dir, "mailroom.toml")], { cwd: run.dir });
+    expect(reset.code).toBe(0);
+    const second = reset.stdout.trim();
+    expect(second).toMatch(/^mr_/);
+    expect(second).not.toBe(first);
+    expect((await Bun.file(join(dir, "data", "mailroom.credentials.json")).json()).token).toBe(second);
+    expect(await status(second)).toBe(200);
+    expect(await status(first)).toBe(401);
+    expect(await status(CONFIGURED)).toBe(200);
+    const shown = await runCli(["token", "show", "--config", join(run.dir, "mailroom.toml")], { cwd: run.dir });
+    expect(shown.stdout).toBe(`${second}\n`);
+  } finally {
+    await run.stop();
+  }
+});

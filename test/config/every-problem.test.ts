@@ -1,0 +1,44 @@
+import { afterAll, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { buildConfig, ConfigError } from "../../src/config/load";
+import { removeTempDirs, tempDir } from "../helpers/binary";
+import { runCli } from "../cli/run";
+
+afterAll(removeTempDirs);
+
+const problemsOf = (raw: unknown) => {
+  try {
+    buildConfig(raw);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems.map((p) => `${p.path}: ${p.message}`);
+    throw error;
+  }
+  return [];
+};
+
+test("every problem in one run: a type error no longer hides unknown names, guard secrets or CIDR blocks", () => {
+  expect(problemsOf({
+    server: { port: "eighty" },
+    guards: [{ name: "gh", kind: "github" }, { name: "ips", kind: "ip-allow", allow: ["300.1.1.1/8"] }],
+    handlers: [{ name: "h", kind: "forward", url: "ftp://x" }],
+    channels: [{ name: "x", guards: ["nope"], handlers: ["h", "missing"] }],
+  }).sort()).toEqual([
+    "channels[0].guards[0]: unknown guard \"nope\"",
+    "channels[0].handlers[1]: unknown handler \"missing\"",
+    "guards[0].secret: give secret or secret_env",
+    "guards[1].allow[0]: \"300.1.1.1/8\" is not an IP address or CIDR block",
+    "handlers[0].url: expected string to match '^https?://'",
+    "server.port: expected integer",
+  ]);
+});
+
+test("a TOML syntax error names the file, line and column, never the value", async () => {
+  const dir = tempDir("mailroom-toml-");
+  const file = join(dir, "bad.toml");
+  writeFileSync(file, '[server]\nport = 8080\n\n[[api_keys]]\nlabel = "ci"\ntoken = s3cret-unquoted-token\n');
+  const ran = await runCli(["check-config", "--config", file]);
+  expect(ran.code).toBe(1);
+  expect(ran.stderr).toContain(`${file}:6:9: TOML Parse error`);
+  expect(ran.stderr).not.toContain("s3cret-unquoted-token");
+});
