@@ -12,7 +12,7 @@ export type Operation = {
   /** The method documented for a route of every method (`.all`). */
   method?: string;
   /** Success status and body, when the route declares no response schema or answers another status. */
-  success?: { status: number; description: string; schema?: unknown; headers?: Record<string, JsonSchema> };
+  success?: { status: number; description: string; schema?: unknown; headers?: Record<string, JsonSchema>; contentType?: string };
   /** Error statuses besides the document's own and those of the route's response schemas. */
   errors?: number[];
   /** Statuses of the document's own that this operation never answers. */
@@ -109,7 +109,7 @@ export function buildDocument(def: DocumentDef, routes: readonly RouteInfo[]): J
     responses[String(status)] = {
       description: op.success?.description ?? "OK",
       ...(op.success?.headers ? { headers: op.success.headers } : {}),
-      ...(successSchema !== undefined && status !== 204 ? { content: { [JSON_TYPE]: { schema: namer.schema(successSchema) } } } : {}),
+      ...(successSchema !== undefined && status !== 204 ? { content: { [op.success?.contentType ?? JSON_TYPE]: { schema: namer.schema(successSchema) } } } : {}),
     };
     const takesInput = hooks.query !== undefined || hooks.params !== undefined || op.query !== undefined;
     const errors = new Set<number>([

@@ -89,12 +89,47 @@ const operations: Record<string, Operation> = {
   "DELETE /v1/hooks/:id": { operationId: "HookService_DeleteHook", summary: "Delete a hook", description: "Permanently." },
   "POST /v1/hooks/:id/discard": transition("HookService_DiscardHook", "Discard", "From pending or failed; queued handler attempts are cancelled."),
   "POST /v1/hooks/:id/retry": transition("HookService_RetryHook", "Retry", "From failed or discarded, back to pending; handlers whose last try failed run again."),
+  "POST /v1/hooks/:id/redeliver": transition(
+    "HookService_RedeliverHook",
+    "Redeliver",
+    "Mailroom's extension: delivers the hook again to every handler of its channel, whatever its status (handled included), " +
+      "back to pending; recorded as a `retried` event. 409 on a channel without handlers.",
+  ),
   "POST /v1/hooks/:id/process": transition("HookService_ProcessHook", "Process", "Mailroom's extension: a consumer reports a pending hook handled (channels without handlers only)."),
   "POST /v1/hooks/:id/fail": transition("HookService_FailHook", "Fail", "Mailroom's extension: a consumer reports a pending hook failed, with a message (channels without handlers only)."),
   "GET /v1/hooks/:id/attempts": {
     operationId: "HookService_ListAttempts",
     summary: "List a hook's handler attempts",
     description: "Mailroom's extension: every handler attempt of the hook, oldest first.",
+  },
+  "GET /v1/stream": {
+    operationId: "StreamService_Stream",
+    summary: "Follow hooks and channels live",
+    description:
+      "Mailroom's extension: Server-Sent Events. Event `hook` carries the Hook resource whenever a hook is caught or changes " +
+      "status (filtered by `channel` and `status` as in ListHooks), `channel` the Channel resource whenever its stats or state " +
+      "change; `hook-deleted` and `channel-deleted` name what went; `reset` asks the client to reload its lists. Each event's " +
+      "`id` resumes with `Last-Event-ID`. A comment line is sent as a heartbeat.",
+    success: {
+      status: 200,
+      description: "The stream, open until the client or the server ends it.",
+      contentType: "text/event-stream",
+      schema: t.String({ description: "text/event-stream: `id:`, `event:` and `data:` lines (data is the resource as JSON)" }),
+    },
+  },
+  "GET /metrics": {
+    operationId: "MetricsService_Metrics",
+    summary: "Metrics in the Prometheus text format",
+    description:
+      "Mailroom's extension: counters, gauges and histograms of catching, guards, handlers, the translation API, the database " +
+      "and the process (docs/metrics.md). Needs a bearer token unless `[metrics] auth = false`; absent with `[metrics] listen` " +
+      "(then served on that address) or `enabled = false`.",
+    success: {
+      status: 200,
+      description: "The metrics.",
+      contentType: "text/plain; version=0.0.4",
+      schema: t.String({ description: "Prometheus text exposition format 0.0.4" }),
+    },
   },
   "GET /v1/refusals": {
     operationId: "RefusalService_ListRefusals",
@@ -111,7 +146,7 @@ export const webhooksDocument: DocumentDef = {
   description:
     "Catch any request at `/?channel=NAME`; list, inspect, pause, resume, retry, discard and delete hooks through the " +
     "management API under /v1 (bearer token). Every error has one body: `{\"code\": <gRPC code>, \"message\", \"details\": []}`.",
-  owns: (path) => path === "/" || (path.startsWith("/v1/") && apiOf(path) === undefined),
+  owns: (path) => path === "/" || path === "/metrics" || (path.startsWith("/v1/") && apiOf(path) === undefined),
   securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "A configured [[api_keys]] token, or the one printed at first start." } },
   security: [{ bearerAuth: [] }],
   models: { Channel, ChannelStats, Hook, Event, Attempt, Refusal, CaughtHook, Empty, Error: ErrorBody },
