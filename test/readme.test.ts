@@ -1,0 +1,117 @@
+/**
+ * The README runs as written: every ```sh block of README.md is run, in order, in one bash session
+ * (so a variable set in one block is there in the next), in a fresh copy of the repository that
+ * starts with `npm install` like a newcomer's clone. A block says how it runs with an HTML comment on
+ * the line before it:
+ *
+ *   <!-- readme: background "TEXT" as NAME -->   started in the background (a server); the run goes on
+ *                                                once it printed TEXT
+ *   <!-- readme: stop NAME, background ... -->   stops the background block NAME first (Ctrl-C in the
+ *                                                reader's terminal), then starts this one
+ *   <!-- readme: skip, REASON -->                not run (REASON says why)
+ *
+ * Any other block must exit 0. Background processes are stopped at the end. The README uses the fixed
+ * ports it tells users about (8080, and 3000 for the example app); the test fails if they are taken.
+ */
+import { expect, test } from "bun:test";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+
+const ROOT = join(import.meta.dir, "..");
+
+export type Block = { line: number; code: string; mode: "run" | "background" | "skip"; ready?: string; name?: string; stop?: string };
+
+const NOTE = /^<!-- readme: (?:skip, (?<reason>.+)|(?:stop (?<stop>[a-z]+), )?background "(?<ready>[^"]+)" as (?<name>[a-z]+)) -->$/;
+
+/** The README's shell blocks with how each runs. */
+export function readmeBlocks(markdown: string): Block[] {
+  const lines = markdown.split("\n");
+  const blocks: Block[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!/^```(sh|bash|shell)\s*$/.test(lines[i]!)) continue;
+    const end = lines.indexOf("```", i + 1);
+    if (end < 0) throw new Error(`README.md:${i + 1}: a code block that does not end`);
+    const code = lines.slice(i + 1, end).join("\n");
+    const note = NOTE.exec(lines[i - 1]?.trim() ?? "")?.groups;
+    if (lines[i - 1]?.startsWith("<!-- readme") && !note) throw new Error(`README.md:${i}: unknown readme note ${lines[i - 1]}`);
+    const mode = !note ? "run" : note.reason ? "skip" : "background";
+    blocks.push({ line: i + 1, code, mode, ...(mode === "background" ? { ready: note!.ready, name: note!.name, stop: note!.stop } : {}) });
+    i = end;
+  }
+  return blocks;
+}
+
+/** One bash script that runs the blocks in order and stops what it started in the background. */
+export function scriptOf(blocks: Block[]): string {
+  const out = [
+    "set -euo pipefail",
+    "declare -A bg=()",
+    // Each background block runs in its own process group (set -m): stopping it stops what it started.
+    'stop_bg() { local p="${bg[$1]:-}"; [ -n "$p" ] || return 0; kill -TERM -- -"$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; unset "bg[$1]"; }',
+    'stop_all() { for n in "${!bg[@]}"; do stop_bg "$n"; done; }',
+    'trap \'rc=$?; stop_all; exit $rc\' EXIT',
+    // Waits up to 60 s for a background block's text; shows its output if it never comes.
+    'ready() { for _ in $(seq 600); do grep -qF -- "$2" "$1" && return 0; sleep 0.1; done; echo "never printed: $2"; cat "$1"; return 1; }',
+  ];
+  blocks.forEach((b, n) => {
+    if (b.mode === "skip") return;
+    out.push(`printf '\\n== README.md:${b.line}\\n'`);
+    if (b.stop) out.push(`stop_bg ${b.stop}`);
+    if (b.mode === "background") {
+      out.push(`set -m; ( ${b.code.trim()} ) > .readme-bg-${n}.log 2>&1 & bg[${b.name}]=$!; set +m`);
+      out.push(`ready .readme-bg-${n}.log ${JSON.stringify(b.ready)}`);
+    } else {
+      out.push(b.code);
+    }
+  });
+  out.push("printf '\\n== README done\\n'");
+  return out.join("\n") + "\n";
+}
+
+test("the README's blocks are found with their notes", () => {
+  const blocks = readmeBlocks(
+    [
+      '```sh', 'a', '```', '<!-- readme: background "up" as srv -->', '```sh', 'serve', '```',
+      '<!-- readme: stop srv, background "up" as srv -->', '```sh', 'serve again', '```',
+      '<!-- readme: skip, slow -->', '```sh', 'x', '```', '```toml', 'k = 1', '```',
+    ].join("\n"),
+  );
+  expect(blocks.map((b) => [b.mode, b.code, b.ready, b.stop])).toEqual([
+    ["run", "a", undefined, undefined], ["background", "serve", "up", undefined], ["background", "serve again", "up", "srv"], ["skip", "x", undefined, undefined],
+  ]);
+  expect(() => readmeBlocks(['<!-- readme: stop -->', '```sh', 'x', '```'].join("\n"))).toThrow("unknown readme note");
+});
+
+test("every shell example of the README runs when pasted in order into a fresh copy", async () => {
+  const blocks = readmeBlocks(readFileSync(join(ROOT, "README.md"), "utf8"));
+  expect(blocks.filter((b) => b.mode !== "skip").length).toBeGreaterThan(5);
+  for (const port of [8080, 3000]) {
+    const taken = await fetch(`http://127.0.0.1:${port}/`).then(() => true, () => false);
+    if (taken) throw new Error(`port ${port}, which the README uses, is taken on this machine`);
+  }
+
+  // A copy of what a clone has: the tracked files (as they are in the work tree) and new ones not ignored.
+  const dir = mkdtempSync(join(tmpdir(), "mailroom-readme-"));
+  try {
+    const listed = Bun.spawnSync(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: ROOT });
+    for (const file of listed.stdout.toString().split("\0").filter(Boolean)) {
+      mkdirSync(join(dir, dirname(file)), { recursive: true });
+      try {
+        cpSync(join(ROOT, file), join(dir, file));
+      } catch {
+        // deleted in the work tree, not yet in git
+      }
+    }
+    writeFileSync(join(dir, ".readme.sh"), scriptOf(blocks));
+    const env: Record<string, string> = { ...(process.env as Record<string, string>), NO_COLOR: "1" };
+    for (const k of ["MAILROOM_TEST_TARGET", "MAILROOM_URL", "MAILROOM_TOKEN", "MAILROOM_CONFIG", "MAILROOM_DB", "NODE_ENV"]) delete env[k];
+    const run = Bun.spawn(["bash", ".readme.sh"], { cwd: dir, env, stdout: "pipe", stderr: "pipe" });
+    const [stdout, stderr, code] = await Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text(), run.exited]);
+    const last = stdout.split("\n").filter((l) => l.startsWith("== README")).at(-1);
+    if (code !== 0 || last !== "== README done") console.error(`${stdout.slice(-4000)}\n${stderr.slice(-4000)}`);
+    expect({ code, last }).toEqual({ code: 0, last: "== README done" });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 240_000);
