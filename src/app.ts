@@ -11,6 +11,8 @@ import { createHookService } from "./hooks/service";
 import { createBatchWriter } from "./hooks/writer";
 import { createWalSync } from "./db/wal-sync";
 import { createCatcher } from "./hooks/catch";
+import { createResponses } from "./hooks/responses";
+import { createDedup } from "./hooks/dedup";
 import { createRetention } from "./hooks/retention";
 import { hooksErrorResponse } from "./hooks/errors";
 import { managementRoutes } from "./hooks/routes";
@@ -49,11 +51,14 @@ export function createApp(deps: AppDeps) {
   const walSync =
     config.storage.durability === "full" && config.storage.path !== ":memory:" ? createWalSync(`${config.storage.path}-wal`, deps.syncWal) : undefined;
   const transaction = walSync ? store.transactionUnsynced : store.transaction;
+  const responses = createResponses({ config, db, clock });
+  const dedup = createDedup({ config, db, clock });
   const writer = createBatchWriter({
     batchMax: config.storage.batch_max,
     commit(batch) {
       const queued = transaction(() => {
         store.insertHooks(batch, channels.guardsForNew);
+        dedup.record(batch);
         return runner.queueCaught(batch);
       });
       // Only hooks with handlers give the runner new work (retention and the simulator poll on
@@ -64,11 +69,12 @@ export function createApp(deps: AppDeps) {
   });
   const guards = createGuards(config.guards, { clock, log });
   const refusals = createRefusals({ db, clock });
-  const catcher = createCatcher({ config, channels, guards, refusals, writer, nextId: createIdFactory(clock), clock, log });
+  const catcher = createCatcher({ config, channels, guards, refusals, writer, nextId: createIdFactory(clock), clock, log, responses, dedup });
 
   const translate = createTranslate({ config, db, clock, log });
   if (translate.worker) runner.addWorker(translate.worker);
   runner.addWorker(createRetention({ config, store, log }));
+  runner.addWorker(dedup.worker);
 
   // standardHostname off: Elysia would otherwise skip 11 characters of the URL to find the path, which a
   // Host of three characters or fewer ("x", "api") defeats: requests were routed by a shifted path.
@@ -79,7 +85,7 @@ export function createApp(deps: AppDeps) {
       return hooksErrorResponse(error, code, log, request, methodsOf);
     })
     .all("/", ({ request, server }) => catcher.handle(request, server?.requestIP(request)?.address ?? ""), { parse: "none" })
-    .use(managementRoutes(deps.apiKeys, { channels, hooks, refusals, runner, db, clock }))
+    .use(managementRoutes(deps.apiKeys, { channels, hooks, refusals, runner, db, clock, responses, dedup }))
     .use(translate.routes)
     .use(openapiRoutes(allRoutes));
 
@@ -106,7 +112,7 @@ export function createApp(deps: AppDeps) {
     walSync?.close();
   }
 
-  return { app, catcher, writer, hooks, channels, store, close };
+  return { app, catcher, writer, hooks, channels, store, responses, dedup, close };
 }
 
 export type App = ReturnType<typeof createApp>;

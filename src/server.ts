@@ -29,7 +29,7 @@ export function serve(built: Pick<App, "app" | "catcher">, opts: { host: string;
       const start = url.indexOf("/", url.indexOf("//") + 2);
       const c = url.charCodeAt(start + 1);
       if (c !== c /* NaN: path is exactly "/" */ || c === 63 /* "?" */) {
-        return catcher.handle(request, server.requestIP(received)?.address ?? "");
+        return catcher.handle(request, server.requestIP(received)?.address ?? "", () => server.timeout(received, 0));
       }
       // Deleting a large channel takes seconds: its connection must not be closed as idle
       // meanwhile (Bun's idle timeout also runs while a handler awaits). Other requests keep it.

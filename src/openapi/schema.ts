@@ -3,14 +3,14 @@
  * Schema 2020-12. Three things are undone or tidied on the way:
  * - Elysia's query coercion: a `t.Integer` query parameter is validated as `anyOf [string with
  *   format integer, integer]`; the document says what a client sends, an integer.
- * - The `error` and `field` texts that the error mappings read are not schema keywords.
+ * - The `error` and `field` texts that the error mappings read, and the config loader's `problem`, are not schema keywords.
  * - A union of string literals becomes an `enum`; `t.Record(t.String(), X)` becomes
  *   `additionalProperties: X`.
  * Symbol keys (TypeBox's Kind, Optional) are dropped by copying string keys only.
  */
 export type JsonSchema = { [key: string]: unknown };
 
-const DROPPED = new Set(["error", "field"]);
+const DROPPED = new Set(["error", "field", "problem"]);
 /** Keywords whose value maps names to schemas (so their keys are names, never keywords). */
 const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs"]);
 const ANY_STRING_KEY = "^(.*)$";

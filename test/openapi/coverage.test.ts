@@ -13,7 +13,8 @@ const SPEC_IDS = [
   "ChannelService_ResumeChannel", "HookService_ListHooks", "HookService_GetHook", "HookService_DeleteHook",
   "HookService_DiscardHook", "HookService_RetryHook",
 ];
-const EXTENSIONS = ["HookService_ProcessHook", "HookService_FailHook", "HookService_ListAttempts", "RefusalService_ListRefusals", "CatchService_CatchHook"];
+const EXTENSIONS = ["HookService_ProcessHook", "HookService_FailHook", "HookService_ListAttempts", "RefusalService_ListRefusals", "CatchService_CatchHook",
+  "ChannelService_GetResponse", "ChannelService_SetResponse", "ChannelService_ResetResponse", "ChannelService_GetDedup"];
 
 describe("every route is documented once", () => {
   const routes = app.app.routes as { method: string; path: string; hooks?: any }[];

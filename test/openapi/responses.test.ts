@@ -108,6 +108,14 @@ describe("webhook responses match webhooks.json", () => {
     expect((await w("HookService_ListAttempts", { path: `/v1/hooks/${id}/attempts` })).status).toBe(200);
     expect((await w("HookService_ListAttempts", { path: `/v1/hooks/${UNKNOWN_ID}/attempts` })).status).toBe(404);
     expect((await w("RefusalService_ListRefusals", { path: "/v1/refusals?channel=shop" })).status).toBe(200);
+    expect((await w("ChannelService_SetResponse", { path: "/v1/channels/shop/response", body: { status: 500, sequence: [{ delay: "1ms" }] } })).status).toBe(200);
+    expect((await w("ChannelService_SetResponse", { path: "/v1/channels/shop/response", body: { status: 99 } })).status).toBe(400);
+    expect((await w("ChannelService_GetResponse", { path: "/v1/channels/shop/response" })).status).toBe(200);
+    expect((await w("ChannelService_GetResponse", { path: "/v1/channels/BAD/response" })).status).toBe(400);
+    expect((await w("ChannelService_ResetResponse", { path: "/v1/channels/shop/response" })).status).toBe(200);
+    expect((await w("ChannelService_ResetResponse", { path: "/v1/channels/shop/response", headers: {} })).status).toBe(401);
+    expect((await w("ChannelService_GetDedup", { path: "/v1/channels/shop/dedup" })).status).toBe(200);
+    expect((await w("ChannelService_GetDedup", { path: "/v1/channels/shop/dedup?x=1" })).status).toBe(400);
     expect((await w("RefusalService_ListRefusals", { path: "/v1/refusals?limit=x" })).status).toBe(400);
     expect((await w("HookService_DeleteHook", { path: `/v1/hooks/${id}` })).status).toBe(200);
     expect((await w("HookService_DeleteHook", { path: `/v1/hooks/${id}` })).status).toBe(404);

@@ -3,3 +3,4 @@ export * from "./hooks";
 export * from "./guards";
 export * from "./runner";
 export * from "./translate";
+export * from "./misbehave";

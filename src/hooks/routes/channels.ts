@@ -7,7 +7,7 @@ const params = t.Object({ name: t.String({ ...ChannelName, error: "name: must be
 const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody };
 
 /** ChannelService_*: list, get, delete, pause, resume. Pause and resume are idempotent. */
-export function channelRoutes({ auth, channels }: ManagementDeps) {
+export function channelRoutes({ auth, channels, responses, dedup }: ManagementDeps) {
   return new Elysia()
     .use(auth)
     .get("/channels", () => channels.list().map(toWireChannel), { query: NoQuery, response: { 200: t.Array(Channel), ...errors } })
@@ -20,6 +20,9 @@ export function channelRoutes({ auth, channels }: ManagementDeps) {
       "/channels/:name",
       async ({ params }) => {
         await channels.delete(params.name);
+        // Its custom response and remembered delivery ids go with it (Mailroom's extensions).
+        responses.forget(params.name);
+        dedup.forget(params.name);
         return {};
       },
       { params, query: NoQuery, body: NoBody, response: { 200: Empty, ...errors } },

@@ -6,10 +6,13 @@ import { requireApiKey, type ApiKey } from "../auth";
 import type { ChannelService } from "../channels";
 import type { HookService } from "../service";
 import type { Refusals } from "../guards";
+import type { Responses } from "../responses";
+import type { Dedup } from "../dedup";
 import { channelRoutes } from "./channels";
 import { hookRoutes } from "./hooks";
 import { refusalRoutes } from "./refusals";
 import { attemptRoutes } from "./attempts";
+import { channelExtraRoutes } from "./responses";
 
 export type ManagementDeps = {
   /** Each route plugin uses this first: it gives handlers `actor` and refuses bad tokens. */
@@ -20,6 +23,8 @@ export type ManagementDeps = {
   runner: Runner;
   db: Db;
   clock: Clock;
+  responses: Responses;
+  dedup: Dedup;
 };
 
 /** The management interface under /v1: every route here requires an API key. */
@@ -29,6 +34,7 @@ export function managementRoutes(keys: readonly ApiKey[], rest: Omit<ManagementD
   // /v1 route of the app and checks it answers 401 without a token.
   return new Elysia({ prefix: "/v1" })
     .use(channelRoutes(deps))
+    .use(channelExtraRoutes(deps))
     .use(hookRoutes(deps))
     .use(refusalRoutes(deps))
     .use(attemptRoutes(deps));
