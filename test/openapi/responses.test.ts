@@ -194,6 +194,12 @@ describe("translation responses match their documents", () => {
     expect((await ad("getOrder", { path: "/admin/v1/orders/999999" })).status).toBe(404);
     expect((await ad("reopenOrder", { path: `/admin/v1/orders/${id}/reopen`, body: { comment: "once more" } })).status).toBe(200);
     expect((await ad("reopenOrder", { path: `/admin/v1/orders/${queued}/reopen` })).status).toBe(400);
+    expect((await ad("setFaults", { path: "/admin/v1/faults", body: { faults: [{ revision: "A", route: "GET /account", error: 429, count: 1 }] } })).status).toBe(200);
+    expect((await ad("setFaults", { path: "/admin/v1/faults", body: { faults: [{ error: 418 }] } })).status).toBe(400);
+    expect((await ad("getFaults", { path: "/admin/v1/faults" })).status).toBe(200);
+    expect((await ad("getFaults", { path: "/admin/v1/faults", headers: as(CUSTOMER) })).status).toBe(403);
+    expect((await ad("clearFaults", { path: "/admin/v1/faults" })).status).toBe(200);
+    expect((await ad("clearFaults", { path: "/admin/v1/faults", headers: {} })).status).toBe(401);
   });
 });
 
