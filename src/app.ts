@@ -12,6 +12,8 @@ import { createHookService } from "./hooks/service";
 import { createBatchWriter } from "./hooks/writer";
 import { createWalSync } from "./db/wal-sync";
 import { createCatcher } from "./hooks/catch";
+import { createResponses } from "./hooks/responses";
+import { createDedup } from "./hooks/dedup";
 import { createRetention } from "./hooks/retention";
 import { hooksErrorResponse } from "./hooks/errors";
 import { managementRoutes } from "./hooks/routes";
@@ -65,11 +67,14 @@ export function createApp(deps: AppDeps) {
   const walSync =
     config.storage.durability === "full" && config.storage.path !== ":memory:" ? createWalSync(`${config.storage.path}-wal`, deps.syncWal) : undefined;
   const transaction = walSync ? store.transactionUnsynced : store.transaction;
+  const responses = createResponses({ config, db, clock });
+  const dedup = createDedup({ config, db, clock });
   const writer = createBatchWriter({
     batchMax: config.storage.batch_max,
     commit(batch) {
       const queued = transaction(() => {
         store.insertHooks(batch, channels.guardsForNew);
+        dedup.record(batch);
         return runner.queueCaught(batch);
       });
       metrics.committed(batch);
@@ -87,17 +92,18 @@ export function createApp(deps: AppDeps) {
   const guards = createGuards(config.guards, { clock, log });
   const recorded = countedRefusals(createRefusals({ db, clock }), metrics);
   const refusals: typeof recorded = { ...recorded, record: (r) => (recorded.record(r), activity.refused(r)) };
-  const catcher = timedCatcher(createCatcher({ config, channels, guards, refusals, writer, nextId: createIdFactory(clock), clock, log }), metrics);
+  const catcher = timedCatcher(createCatcher({ config, channels, guards, refusals, writer, nextId: createIdFactory(clock), clock, log, responses, dedup }), metrics);
   metrics.watch({ db, queueDepth: () => runner.queueDepth() });
 
   /** Lifts a connection's idle timeout for one request; serve() sets it (app.handle has no connection). */
   const connections = { keepOpen: (_request: Request): void => {} };
 
-  const dashboard = createDashboard({ config, db, clock, live, management: { channels, hooks, refusals, runner, db, clock, keepOpen: (r) => connections.keepOpen(r) } });
+  const dashboard = createDashboard({ config, db, clock, live, management: { channels, hooks, refusals, runner, db, clock, keepOpen: (r) => connections.keepOpen(r), responses, dedup } });
 
   const translate = createTranslate({ config, db, clock, log });
   if (translate.worker) runner.addWorker(translate.worker);
   runner.addWorker(createRetention({ config, store, log }));
+  runner.addWorker(dedup.worker);
 
   const translated = translateCounter(metrics);
   const metricsKeys = config.metrics.auth ? deps.apiKeys : undefined;
@@ -119,7 +125,7 @@ export function createApp(deps: AppDeps) {
     .use(
       managementRoutes(
         { keys: deps.apiKeys, reload: () => [...configuredKeys(deps.apiKeys), ...storedApiKeys(db)] },
-        { channels, hooks, refusals, runner, db, clock, keepOpen: (r) => connections.keepOpen(r) },
+        { channels, hooks, refusals, runner, db, clock, keepOpen: (r) => connections.keepOpen(r), responses, dedup },
       ),
     )
     .use(new Elysia({ prefix: "/v1" }).use(streamRoutes(requireApiKey(deps.apiKeys), live)))
@@ -160,7 +166,7 @@ export function createApp(deps: AppDeps) {
     walSync?.close();
   }
 
-  return { app, catcher, connections, writer, hooks, channels, store, metrics, metricsApp, dashboard, live, close };
+  return { app, catcher, connections, writer, hooks, channels, store, metrics, metricsApp, dashboard, live, responses, dedup, close };
 }
 
 /** The keys that did not come from the database (the config's): kept when the stored ones are read again. */

@@ -4,6 +4,7 @@ import { ConfigSchema, type Config } from "./schema";
 import { GUARD_KINDS } from "./guards";
 import { HANDLER_KINDS } from "./handlers";
 import { translateProblems } from "./translate";
+import { dedupProblems, responseProblems } from "./misbehave";
 import { guardProblems } from "../hooks/guards";
 import { systemClock } from "../lib/clock";
 import { parse as parseSmolToml } from "smol-toml";
@@ -143,6 +144,8 @@ function crossCheck(config: Config): Problem[] {
     c.handlers.forEach((h, j) => {
       if (!handlers.has(h)) problems.push({ path: `channels[${i}].handlers[${j}]`, message: `unknown handler "${h}"` });
     });
+    if (c.response) problems.push(...responseProblems(c.response, `channels[${i}].response`));
+    if (c.dedup) problems.push(...dedupProblems(c.dedup, `channels[${i}].dedup`));
   });
   const labels = new Set<string>();
   config.api_keys.forEach((k, i) => {

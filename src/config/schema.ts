@@ -1,6 +1,7 @@
 import { Type as t, type Static } from "@sinclair/typebox";
 import { DURATION_PATTERN, SIZE_PATTERN } from "../lib/units";
 import { TranslateSection } from "./translate";
+import { DedupSetting, ResponseSetting } from "./misbehave";
 
 /**
  * The TOML file's schema. Every key has a default and a description; objects refuse unknown
@@ -69,6 +70,8 @@ const Channel = t.Object(
     name: Name("channel name, as in ?channel="),
     guards: t.Array(Name("guard name"), { default: [], uniqueItems: true }),
     handlers: t.Array(Name("handler name"), { default: [], uniqueItems: true }),
+    response: t.Optional(ResponseSetting),
+    dedup: t.Optional(DedupSetting),
   },
   strict,
 );

@@ -2,6 +2,7 @@ import { Type as t, type Static } from "@sinclair/typebox";
 import { DURATION_PATTERN, SIZE_PATTERN } from "../lib/units";
 import { LANGUAGE_CODES } from "../translate/languages";
 import { wholeCents, wholeRateUnits } from "../translate/money";
+import { FaultRule, faultProblems } from "./faults";
 
 /**
  * The [translate] section: the translation ordering service. Accounts are seeded into the
@@ -92,6 +93,7 @@ export const TranslateSection = t.Object(
     admins: t.Array(Admin, { default: [] }),
     simulator: Simulator,
     rate_limit: RateLimit,
+    faults: t.Array(FaultRule, { default: [], maxItems: 100, description: "rules that make revisions A and B answer late or with errors, on purpose" }),
   },
   { ...strict, default: {} },
 );
@@ -141,5 +143,6 @@ export function translateProblems(c: TranslateConfig): Problem[] {
     if (pairs.has(`${p.source}>${p.target}`)) at(`rates.pairs[${i}]`, "duplicate pair");
     pairs.add(`${p.source}>${p.target}`);
   });
+  problems.push(...faultProblems(c.faults, "translate.faults"));
   return problems;
 }

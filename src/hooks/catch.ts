@@ -4,11 +4,13 @@ import type { Clock } from "../lib/clock";
 import type { Log } from "../lib/log";
 import { parseDuration, parseSize } from "../lib/units";
 import type { ChannelService, ChannelState } from "./channels";
+import type { Dedup } from "./dedup";
 import { errorResponse } from "./errors";
 import type { Guard, Refusals } from "./guards";
 import { LANDING_PAGE } from "./landing";
 import { bodyDropped, readBody } from "./read-body";
 import { REDACTED, redactQuery } from "./redact";
+import { answerResponse, type Responses } from "./responses";
 import type { BatchWriter } from "./writer";
 
 type GuardPlan = {
@@ -40,13 +42,16 @@ export function createCatcher(deps: {
   nextId: () => string;
   clock: Clock;
   log: Log;
+  responses: Responses;
+  dedup: Dedup;
 }) {
-  const { config, channels, guards, refusals, writer, nextId, clock, log } = deps;
+  const { config, channels, guards, refusals, writer, nextId, clock, log, responses, dedup } = deps;
   const maxBody = parseSize(config.hooks.max_body)!;
   const retryAfter = String(Math.ceil(parseDuration(config.hooks.paused_retry_after)! / 1000));
   const trustProxy = config.server.trust_proxy;
 
-  async function handle(request: Request, socketIp: string): Promise<Response> {
+  /** `keepOpen` lifts the connection's idle timeout (the server's), for an answer that is delayed on purpose. */
+  async function handle(request: Request, socketIp: string, keepOpen?: () => void): Promise<Response> {
     const method = request.method;
     const url = request.url;
     const q = url.indexOf("?");
@@ -90,18 +95,39 @@ export function createCatcher(deps: {
       if (!verdict.ok) return refuse(guard, channel, ip, method, verdict.status, verdict.reason, verdict.headers);
     }
 
+    // A repeat of a delivery the channel already stored is answered as the first was (hooks/dedup.ts).
+    const deliveryId = dedup.keyOf(channel, request.headers, read);
+    const claim = deliveryId === undefined ? undefined : await dedup.claim(channel, deliveryId);
+    if (claim && "first" in claim) return new Response(`{"id":"${claim.first}"}`, { headers: okHeaders });
+    const answer = responses.next(channel);
+    if (answer && !answer.store) {
+      claim?.settle(undefined);
+      return delayed(answerResponse(answer, undefined), answer.delayMs, keepOpen);
+    }
+
     const stored = plan.secretQuery ? redactQuery(query, plan.secretQuery) : query;
     const headers = headersJson(request.headers, plan.secretHeaders);
     const id = nextId();
     try {
       await writer.write({
-        id, channel, method, query: stored, headers, body: read, ip, createdAt: clock.now(),
+        id, channel, method, query: stored, headers, body: read, ip, createdAt: clock.now(), deliveryId,
       });
     } catch (error) {
+      claim?.settle(undefined);
       log.error("could not store a hook", { channel, error: String(error) });
       return errorResponse("unavailable", "the hook could not be stored; try again", { "retry-after": "1", ...CORS });
     }
+    claim?.settle(id);
+    if (answer) return delayed(answerResponse(answer, id), answer.delayMs, keepOpen);
     return new Response(`{"id":"${id}"}`, { headers: okHeaders });
+  }
+
+  /** Answers after `ms` without holding anything up: other requests are caught meanwhile. */
+  async function delayed(response: Response, ms: number, keepOpen?: () => void): Promise<Response> {
+    if (ms <= 0) return response;
+    keepOpen?.();
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    return response;
   }
 
   /**

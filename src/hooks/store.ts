@@ -23,7 +23,11 @@ export type RawHook = {
 };
 
 /** A hook as the writer receives it; `headers` is already serialised JSON. */
-export type NewHook = Omit<RawHook, "headers" | "status" | "finalizedAt"> & { headers: string };
+export type NewHook = Omit<RawHook, "headers" | "status" | "finalizedAt"> & {
+  headers: string;
+  /** The provider's delivery id, on a deduplicating channel (hooks/dedup.ts records it with the hook). */
+  deliveryId?: string;
+};
 
 export type ChannelRow = {
   name: string;

@@ -14,7 +14,7 @@ import { QUERY_INTEGER } from "../lib/query-int";
 
 export type JsonSchema = { [key: string]: unknown };
 
-const DROPPED = new Set(["error", "field", "noValidate"]);
+const DROPPED = new Set(["error", "field", "noValidate", "problem"]);
 /** Keywords whose value maps names to schemas (so their keys are names, never keywords). */
 const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs"]);
 const ANY_STRING_KEY = "^(.*)$";

@@ -5,6 +5,16 @@ import { CalculateA, CommentBody, CompleteBody, TranslateA, TranslateB } from ".
 import { ID_PATTERN } from "../translate/routes/common";
 import type { DocumentDef, ErrorStatus, Operation } from "./generate";
 import * as m from "./translate-models";
+import { FaultsBody } from "../translate/routes/faults";
+import { FaultRule } from "../config/faults";
+
+/** What GET, PUT and DELETE /admin/v1/faults answer: the rules with how often each fired and, with a count, what is left. */
+const FaultsView = t.Object(
+  {
+    faults: t.Array(t.Composite([FaultRule, t.Object({ remaining: t.Optional(t.Integer({ minimum: 0 })), fired: t.Integer({ minimum: 0 }) })], { additionalProperties: false })),
+  },
+  { additionalProperties: false },
+);
 
 const WHEN: Record<number, [string, Record<string, string>?]> = {
   400: ["Bad request; `code` says which rule (INVALID_REQUEST names the field in `parameters.field`)."],
@@ -144,6 +154,23 @@ const admin: Record<string, Operation> = {
     errors: [400, 404],
     success: ok(m.OrderA),
   },
+  "GET /admin/v1/faults": {
+    operationId: "getFaults",
+    summary: "List the fault rules",
+    description: "Mailroom's extension: the rules that make revisions A and B answer late or with errors, with how often each fired.",
+    success: ok(FaultsView),
+  },
+  "PUT /admin/v1/faults": {
+    operationId: "setFaults",
+    summary: "Replace the fault rules",
+    description:
+      "Mailroom's extension: latency and 429 (with Retry-After), 500 or 503 answers, per revision and route, for the next `count` requests or a `rate` " +
+      "of them (deterministic with a `seed`). A faulted request changes nothing. Kept until Mailroom restarts (then the config file's rules apply).",
+    body: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/FaultsRequest" } } } },
+    errors: [400],
+    success: ok(FaultsView),
+  },
+  "DELETE /admin/v1/faults": { operationId: "clearFaults", summary: "Remove every fault rule", description: "Mailroom's extension.", success: ok(FaultsView) },
 };
 
 const basic = {
@@ -184,6 +211,6 @@ export const translateDocuments: DocumentDef[] = [
     Order: m.OrderA, Resource: m.ResourceA, Comment: m.OrderComment, Attachment: m.CommentAttachment, CompleteRequest: CompleteBody, CommentRequest: CommentBody,
   }),
   translateDocument("admin", "translate-admin", "Mailroom translation API for administrators", "The administrators' API under /admin/v1: accounts, their ledger, balances and reopening orders.", admin, {
-    Account: m.Account, Ledger: m.Ledger, LedgerEntry: m.LedgerEntry, Order: m.OrderA, Resource: m.ResourceA, Comment: m.OrderComment, Attachment: m.CommentAttachment,
+    FaultsRequest: FaultsBody, Faults: FaultsView, Account: m.Account, Ledger: m.Ledger, LedgerEntry: m.LedgerEntry, Order: m.OrderA, Resource: m.ResourceA, Comment: m.OrderComment, Attachment: m.CommentAttachment,
   }),
 ];

@@ -4,6 +4,7 @@ import { STATUS } from "../hooks/errors";
 import { Channel, ChannelName, ChannelStats, Empty, ErrorBody, Event, Hook, HookId } from "../hooks/model";
 import { Attempt } from "../hooks/routes/attempts";
 import { Refusal } from "../hooks/routes/refusals";
+import { ChannelDedup, ChannelResponse } from "../hooks/routes/responses";
 import { apiOf } from "../translate/gate";
 import type { DocumentDef, ErrorStatus, Operation } from "./generate";
 
@@ -80,6 +81,28 @@ const operations: Record<string, Operation> = {
   },
   "POST /v1/channels/:name/pause": { operationId: "ChannelService_PauseChannel", summary: "Pause a channel", description: "Senders get 503 until it is resumed. Idempotent." },
   "POST /v1/channels/:name/resume": { operationId: "ChannelService_ResumeChannel", summary: "Resume a channel", description: "Idempotent." },
+  "GET /v1/channels/:name/response": {
+    operationId: "ChannelService_GetResponse",
+    summary: "Get a channel's custom response",
+    description: "Mailroom's extension: what senders of the channel receive (source `default`, `config` or `api`) and how many requests it answered.",
+  },
+  "PUT /v1/channels/:name/response": {
+    operationId: "ChannelService_SetResponse",
+    summary: "Set a channel's custom response",
+    description:
+      "Mailroom's extension: status, headers, body and delay senders receive, whether their hooks are stored, and a `sequence` of answers " +
+      "for the next requests. Applies to the next request; kept across restarts (the sequence starts over). 409 for a channel whose response the config file sets.",
+  },
+  "DELETE /v1/channels/:name/response": {
+    operationId: "ChannelService_ResetResponse",
+    summary: "Reset a channel's custom response",
+    description: "Mailroom's extension: senders get the default answer again. 409 for a channel whose response the config file sets.",
+  },
+  "GET /v1/channels/:name/dedup": {
+    operationId: "ChannelService_GetDedup",
+    summary: "Get a channel's deduplication",
+    description: "Mailroom's extension: the channel's dedup setting (from the config file) and how many repeated deliveries it dropped.",
+  },
   "GET /v1/hooks": {
     operationId: "HookService_ListHooks",
     summary: "List hooks",
@@ -149,7 +172,7 @@ export const webhooksDocument: DocumentDef = {
   owns: (path) => path === "/" || path === "/metrics" || (path.startsWith("/v1/") && apiOf(path) === undefined),
   securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "A configured [[api_keys]] token, or the one printed at first start." } },
   security: [{ bearerAuth: [] }],
-  models: { Channel, ChannelStats, Hook, Event, Attempt, Refusal, CaughtHook, Empty, Error: ErrorBody },
+  models: { Channel, ChannelStats, Hook, Event, Attempt, Refusal, CaughtHook, ChannelResponse, ChannelDedup, Empty, Error: ErrorBody },
   errorStatuses: errorStatuses(),
   errors: { all: [401, 500], withInput: [400], withBody: [413, 415] },
   operations,

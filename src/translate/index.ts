@@ -10,6 +10,7 @@ import { createAccountService } from "./accounts";
 import { createKeyring } from "./auth";
 import { createErrorResponse } from "./errors";
 import { apiOf, createGate } from "./gate";
+import { createFaults } from "./faults";
 import { toCents } from "./money";
 import { createOrderService } from "./orders";
 import { createRates } from "./rates";
@@ -44,13 +45,17 @@ export function createTranslate({ config, db, clock, log }: TranslateDeps) {
   const orders = createOrderService({ store, rates, clock });
   const work = createWorkService({ store, clock });
   const accounts = createAccountService({ store, clock });
-  const deps = { gate, orders, work, accounts, rates };
+  const faults = createFaults({ config: c });
+  const deps = { gate, orders, work, accounts, rates, faults };
 
   const routes = new Elysia({ normalize: false })
     .onRequest(({ request, server }) => {
       const path = pathOf(request.url);
       const api = apiOf(path);
-      if (api) gate.check(request, api, path, server?.requestIP(request)?.address ?? "");
+      if (!api) return;
+      gate.check(request, api, path, server?.requestIP(request)?.address ?? "");
+      // Faults (translate/faults.ts) answer before any route runs: a faulted request changes nothing.
+      if (api === "A" || api === "B") return faults.apply(request.method, api, path);
     })
     .use(customerRoutes("A", deps))
     .use(customerRoutes("B", deps))

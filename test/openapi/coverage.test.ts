@@ -16,6 +16,7 @@ const SPEC_IDS = [
 const EXTENSIONS = [
   "HookService_ProcessHook", "HookService_FailHook", "HookService_RedeliverHook", "HookService_ListAttempts", "RefusalService_ListRefusals",
   "CatchService_CatchHook", "StreamService_Stream", "MetricsService_Metrics",
+  "ChannelService_GetResponse", "ChannelService_SetResponse", "ChannelService_ResetResponse", "ChannelService_GetDedup",
 ];
 /** The dashboard's own JSON endpoints (session only, docs/dashboard.md): the page's, not a public contract. */
 const isDashboardApi = (path: string) => path.startsWith("/ui/api/");

@@ -118,6 +118,14 @@ describe("webhook responses match webhooks.json", () => {
     expect((await w("HookService_ListAttempts", { path: `/v1/hooks/${id}/attempts` })).status).toBe(200);
     expect((await w("HookService_ListAttempts", { path: `/v1/hooks/${UNKNOWN_ID}/attempts` })).status).toBe(404);
     expect((await w("RefusalService_ListRefusals", { path: "/v1/refusals?channel=shop" })).status).toBe(200);
+    expect((await w("ChannelService_SetResponse", { path: "/v1/channels/shop/response", body: { status: 500, sequence: [{ delay: "1ms" }] } })).status).toBe(200);
+    expect((await w("ChannelService_SetResponse", { path: "/v1/channels/shop/response", body: { status: 99 } })).status).toBe(400);
+    expect((await w("ChannelService_GetResponse", { path: "/v1/channels/shop/response" })).status).toBe(200);
+    expect((await w("ChannelService_GetResponse", { path: "/v1/channels/BAD/response" })).status).toBe(400);
+    expect((await w("ChannelService_ResetResponse", { path: "/v1/channels/shop/response" })).status).toBe(200);
+    expect((await w("ChannelService_ResetResponse", { path: "/v1/channels/shop/response", headers: {} })).status).toBe(401);
+    expect((await w("ChannelService_GetDedup", { path: "/v1/channels/shop/dedup" })).status).toBe(200);
+    expect((await w("ChannelService_GetDedup", { path: "/v1/channels/shop/dedup?x=1" })).status).toBe(400);
     expect((await w("RefusalService_ListRefusals", { path: "/v1/refusals?limit=x" })).status).toBe(400);
     expect((await w("HookService_RedeliverHook", { path: `/v1/hooks/${id}/redeliver` })).status).toBe(409); // no handlers
     const withHandler = await startTarget({ handlers: [{ name: "sink", kind: "command", argv: ["true"] }], channels: [{ name: "sinky", handlers: ["sink"] }] });
@@ -206,6 +214,12 @@ describe("translation responses match their documents", () => {
     expect((await ad("getOrder", { path: "/admin/v1/orders/999999" })).status).toBe(404);
     expect((await ad("reopenOrder", { path: `/admin/v1/orders/${id}/reopen`, body: { comment: "once more" } })).status).toBe(200);
     expect((await ad("reopenOrder", { path: `/admin/v1/orders/${queued}/reopen` })).status).toBe(400);
+    expect((await ad("setFaults", { path: "/admin/v1/faults", body: { faults: [{ revision: "A", route: "GET /account", error: 429, count: 1 }] } })).status).toBe(200);
+    expect((await ad("setFaults", { path: "/admin/v1/faults", body: { faults: [{ error: 418 }] } })).status).toBe(400);
+    expect((await ad("getFaults", { path: "/admin/v1/faults" })).status).toBe(200);
+    expect((await ad("getFaults", { path: "/admin/v1/faults", headers: as(CUSTOMER) })).status).toBe(403);
+    expect((await ad("clearFaults", { path: "/admin/v1/faults" })).status).toBe(200);
+    expect((await ad("clearFaults", { path: "/admin/v1/faults", headers: {} })).status).toBe(401);
   });
 });
 

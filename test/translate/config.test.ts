@@ -27,6 +27,7 @@ describe("[translate] config", () => {
       admins: [],
       simulator: { enabled: false, name: "Simulator", accept_after: "2s", complete_after: "5s" },
       rate_limit: { requests: 100, per: "1s" },
+      faults: [],
     });
   });
 

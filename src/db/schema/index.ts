@@ -4,3 +4,4 @@ export * from "./guards";
 export * from "./runner";
 export * from "./translate";
 export * from "./dashboard";
+export * from "./misbehave";

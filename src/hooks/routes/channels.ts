@@ -9,7 +9,7 @@ const listErrors = { 400: ErrorBody, 401: ErrorBody };
 const errors = { ...listErrors, 404: ErrorBody };
 
 /** ChannelService_*: list, get, delete, pause, resume. Pause and resume are idempotent. */
-export function channelRoutes({ auth, channels, keepOpen }: ManagementDeps) {
+export function channelRoutes({ auth, channels, keepOpen, responses, dedup }: ManagementDeps) {
   return new Elysia()
     .use(auth)
     .get("/channels", () => channels.list().map(toWireChannel), { query: NoQuery, response: { 200: t.Array(Channel), ...listErrors } })
@@ -24,6 +24,9 @@ export function channelRoutes({ auth, channels, keepOpen }: ManagementDeps) {
         // Runs after auth: a large channel takes seconds, which must not close the connection as idle.
         keepOpen(request);
         await channels.delete(params.name);
+        // Its custom response and remembered delivery ids go with it (Mailroom's extensions).
+        responses.forget(params.name);
+        dedup.forget(params.name);
         return {};
       },
       { params, query: NoQuery, body: NoBody, response: { 200: Empty, ...errors } },

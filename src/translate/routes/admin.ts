@@ -7,12 +7,13 @@ import { checker } from "../check";
 import { declares } from "../../lib/route-input";
 import type { RouteDeps } from "./deps";
 import { accountId, fallbacks, jsonInstance, orderId } from "./common";
+import { faultRoutes } from "./faults";
 
 /**
  * The administrators' API under /admin/v1: read accounts and their ledger, top up or set a
  * balance, switch overdraft, read any order and reopen a DONE order for revision.
  */
-export function adminRoutes({ gate, work, accounts }: RouteDeps) {
+export function adminRoutes({ gate, work, accounts, faults }: RouteDeps) {
   const prefix = "/admin/v1";
   const admin = (request: Request) => {
     const p = gate.principal(request);
@@ -55,6 +56,7 @@ export function adminRoutes({ gate, work, accounts }: RouteDeps) {
     "/accounts/:id/overdraft": ["PUT"],
     "/orders/:id": ["GET"],
     "/orders/:id/reopen": ["POST"],
+    "/faults": ["GET", "PUT", "DELETE"],
   };
-  return new Elysia().use(api).use(fallbacks(prefix, known));
+  return new Elysia().use(api).use(faultRoutes(prefix, gate, faults, admin)).use(fallbacks(prefix, known));
 }

@@ -1,0 +1,91 @@
+import { Type as t, type Static } from "@sinclair/typebox";
+import { DURATION_PATTERN, parseDuration } from "../lib/units";
+
+/**
+ * A channel's custom response (what a sender receives) and its deduplication setting, as the TOML
+ * file and the management API write them. One schema for both: the API's PUT body is `Response`.
+ */
+const strict = { additionalProperties: false } as const;
+const duration = (description: string) =>
+  t.String({ pattern: DURATION_PATTERN, description, problem: 'must be a duration such as "500ms", "2s", "1m"' });
+
+/** An HTTP header name (RFC 9110 token) and a value without line breaks. */
+export const HEADER_NAME_PATTERN = "^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$";
+const Headers = t.Record(t.String({ pattern: HEADER_NAME_PATTERN }), t.String({ maxLength: 4096, pattern: "^[^\\r\\n\\x00]*$" }), {
+  maxProperties: 50,
+  additionalProperties: false,
+  description: "extra response headers, name to value",
+  problem: "must be a table of header names (tokens) to values without line breaks, at most 50",
+});
+
+/** Headers a sender must not be told by us: Bun writes them from the body it sends. */
+export const RESERVED_HEADERS = new Set(["content-length", "transfer-encoding", "connection", "keep-alive", "upgrade"]);
+/** Longest delay: senders time out long before (GitHub after 10 s). */
+export const MAX_DELAY_MS = 5 * 60_000;
+
+const answerFields = {
+  status: t.Optional(t.Integer({ minimum: 200, maximum: 599, description: "HTTP status the sender gets (200 by default)", problem: "must be an integer from 200 to 599" })),
+  headers: t.Optional(Headers),
+  body: t.Optional(t.String({ maxLength: 1_048_576, description: 'body the sender gets; {{id}} is replaced by the hook id ("" when not stored); default {"id":"<hook id>"}' })),
+  delay: t.Optional(duration("how long to wait before answering (the hook is already stored); at most 5m")),
+  store: t.Optional(t.Boolean({ description: "false: the request is answered but not stored (default true)" })),
+};
+
+export const ResponseStep = t.Object(answerFields, { ...strict, description: "one answer of a sequence; fields not given come from the response itself" });
+
+export const ResponseSetting = t.Object(
+  {
+    ...answerFields,
+    sequence: t.Optional(
+      t.Array(ResponseStep, {
+        maxItems: 100,
+        description: "answers for the next requests, one each, in order; then the response's own fields answer every request",
+      }),
+    ),
+  },
+  { ...strict, description: "what senders of this channel receive" },
+);
+export type ResponseSettingValue = Static<typeof ResponseSetting>;
+export type ResponseStepValue = Static<typeof ResponseStep>;
+
+export const DedupSetting = t.Object(
+  {
+    window: t.String({
+      pattern: DURATION_PATTERN, default: "24h", description: "a repeat of a delivery id within this long of the first is not stored again",
+      problem: 'must be a duration such as "1h", "24h", "7d"',
+    }),
+    header: t.Optional(t.String({
+      pattern: HEADER_NAME_PATTERN, description: "read the delivery id from this header only (default: the known providers' ids)",
+      problem: "must be a header name",
+    })),
+  },
+  { ...strict, description: "deduplication by the provider's delivery id" },
+);
+export type DedupSettingValue = Static<typeof DedupSetting>;
+
+/** The longest dedup window. */
+export const MAX_DEDUP_WINDOW_MS = 90 * 86_400_000;
+
+type Problem = { path: string; message: string };
+
+/** What the schema cannot say: reserved headers, the longest delay and window. Paths are relative to `at`. */
+export function responseProblems(setting: ResponseSettingValue, at: string): Problem[] {
+  const problems: Problem[] = [];
+  const answer = (a: ResponseStepValue, path: string) => {
+    for (const name of Object.keys(a.headers ?? {})) {
+      if (RESERVED_HEADERS.has(name.toLowerCase())) problems.push({ path: `${path}.headers.${name}`, message: "is written by the server from the body; it cannot be set" });
+    }
+    if (a.delay !== undefined && parseDurationMs(a.delay) > MAX_DELAY_MS) problems.push({ path: `${path}.delay`, message: "must be at most 5m" });
+  };
+  answer(setting, at);
+  setting.sequence?.forEach((step, i) => answer(step, `${at}.sequence[${i}]`));
+  return problems;
+}
+
+export function dedupProblems(setting: DedupSettingValue, at: string): Problem[] {
+  return parseDurationMs(setting.window) > MAX_DEDUP_WINDOW_MS ? [{ path: `${at}.window`, message: "must be at most 90d" }] : [];
+}
+
+function parseDurationMs(text: string): number {
+  return parseDuration(text) ?? Number.POSITIVE_INFINITY;
+}

@@ -1,0 +1,134 @@
+import type { Database } from "bun:sqlite";
+import type { Config } from "../config/schema";
+import { responseProblems, type ResponseSettingValue, type ResponseStepValue } from "../config/misbehave";
+import type { Db } from "../db/open";
+import type { Clock } from "../lib/clock";
+import { invalid, precondition } from "../lib/errors";
+import { parseDuration } from "../lib/units";
+
+/**
+ * Custom responses per channel: the status, headers, body and delay a sender receives once its
+ * hook is stored (or instead of storing it, with `store = false`), and a `sequence` of answers
+ * for the next requests. Settings come from the config file (they win: the API cannot change
+ * those channels) or from PUT /v1/channels/{name}/response, stored in `channel_responses`.
+ *
+ * The position in a sequence is kept in memory, per channel: it starts over when the setting is
+ * put again and when Mailroom starts. Each request that passed the channel's guards takes the
+ * next step, in the order requests get there (a failed write still used its step).
+ */
+export type Answer = { status: number; headers: Record<string, string>; body?: string; delayMs: number; store: boolean };
+export type ResponseSource = "default" | "config" | "api";
+export type ResponseView = { channel: string; source: ResponseSource; response: ResponseSettingValue; answered: number };
+
+type Entry = { setting: ResponseSettingValue; source: "config" | "api"; base: Answer; steps: Answer[]; answered: number };
+
+const CORS = { "access-control-allow-origin": "*" };
+/** Statuses whose responses have no body. */
+const NO_BODY = new Set([204, 205, 304]);
+
+function compile(a: ResponseStepValue, base?: Answer): Answer {
+  return {
+    status: a.status ?? base?.status ?? 200,
+    headers: a.headers ?? base?.headers ?? {},
+    body: a.body ?? base?.body,
+    delayMs: a.delay !== undefined ? parseDuration(a.delay)! : (base?.delayMs ?? 0),
+    store: a.store ?? base?.store ?? true,
+  };
+}
+
+export function createResponses(deps: { config: Config; db: Db; clock: Clock }) {
+  const { config, clock } = deps;
+  const sql: Database = deps.db.$client;
+  const entries = new Map<string, Entry>();
+  const entry = (setting: ResponseSettingValue, source: "config" | "api"): Entry => {
+    const base = compile(setting);
+    return { setting, source, base, steps: (setting.sequence ?? []).map((s) => compile(s, base)), answered: 0 };
+  };
+  for (const row of sql.query("SELECT channel, setting FROM channel_responses").all() as { channel: string; setting: string }[]) {
+    entries.set(row.channel, entry(JSON.parse(row.setting), "api"));
+  }
+  const configured = new Set<string>();
+  for (const c of config.channels) {
+    if (!c.response) continue;
+    configured.add(c.name);
+    entries.set(c.name, entry(c.response, "config"));
+  }
+  const save = sql.prepare(
+    "INSERT INTO channel_responses (channel, setting, updated_at) VALUES (?, ?, ?) ON CONFLICT (channel) DO UPDATE SET setting = excluded.setting, updated_at = excluded.updated_at",
+  );
+  const remove = sql.prepare("DELETE FROM channel_responses WHERE channel = ?");
+
+  function requireNotConfigured(name: string): void {
+    if (configured.has(name)) throw precondition(`the response of channel "${name}" is set in the config file; change it there`);
+  }
+
+  /** The effective setting of a channel (the default one when none is set). */
+  function get(channel: string): ResponseView {
+    const e = entries.get(channel);
+    if (!e) return { channel, source: "default", response: {}, answered: 0 };
+    return { channel, source: e.source, response: e.setting, answered: e.answered };
+  }
+
+  return {
+    get,
+    /** Hot path: the answer for this request (and the step it used), or undefined for the default one. */
+    next(channel: string): Answer | undefined {
+      const e = entries.get(channel);
+      if (!e) return undefined;
+      const step = e.answered < e.steps.length ? e.steps[e.answered]! : e.base;
+      e.answered++;
+      return step;
+    },
+
+    /** Sets and stores a channel's response; its sequence starts over. Throws invalid_argument, failed_precondition. */
+    put(channel: string, setting: ResponseSettingValue): ResponseView {
+      requireNotConfigured(channel);
+      const problems = responseProblems(setting, "response");
+      if (problems.length > 0) throw invalid(`invalid body: ${problems.map((p) => `${p.path.replace(/^response\.?/, "") || "response"}: ${p.message}`).join("; ")}`);
+      save.run(channel, JSON.stringify(setting), clock.now());
+      entries.set(channel, entry(setting, "api"));
+      return get(channel);
+    },
+
+    /** Back to the default answer. Throws failed_precondition for a channel of the config file. */
+    delete(channel: string): ResponseView {
+      requireNotConfigured(channel);
+      remove.run(channel);
+      entries.delete(channel);
+      return get(channel);
+    },
+
+    /** When a channel is deleted: an API setting goes with it; a config one starts its sequence over. */
+    forget(channel: string): void {
+      if (configured.has(channel)) {
+        const e = entries.get(channel);
+        if (e) e.answered = 0;
+        return;
+      }
+      remove.run(channel);
+      entries.delete(channel);
+    },
+  };
+}
+
+export type Responses = ReturnType<typeof createResponses>;
+
+/**
+ * The response for an answer: `{{id}}` in the body becomes the hook id ("" when not stored);
+ * without a body, `{"id"}` (or `{}` when not stored) as JSON. A custom body is text/plain unless
+ * the headers say otherwise.
+ */
+export function answerResponse(a: Answer, id: string | undefined): Response {
+  const headers = new Headers(CORS);
+  let body: string | null;
+  if (a.body === undefined) {
+    body = id === undefined ? "{}" : `{"id":"${id}"}`;
+    headers.set("content-type", "application/json");
+  } else {
+    body = a.body.replaceAll("{{id}}", id ?? "");
+    headers.set("content-type", "text/plain; charset=utf-8");
+  }
+  for (const [name, value] of Object.entries(a.headers)) headers.set(name, value);
+  if (NO_BODY.has(a.status)) body = null;
+  return new Response(body, { status: a.status, headers });
+}

@@ -1,0 +1,55 @@
+import { Elysia, t } from "elysia";
+import { ResponseSetting } from "../../config/misbehave";
+import { ChannelName, ErrorBody, NoBody, NoQuery } from "../model";
+import type { ManagementDeps } from ".";
+
+const params = t.Object({ name: t.String({ ...ChannelName, error: "name: must be a channel name (lowercase letters, digits, single - or _ between them, at most 64)" }) }, { additionalProperties: false });
+const errors = { 400: ErrorBody, 401: ErrorBody, 409: ErrorBody };
+
+/** The effective custom response of a channel, where it comes from, and how many requests it answered. */
+export const ChannelResponse = t.Object(
+  {
+    channel: ChannelName,
+    source: t.Union([t.Literal("default"), t.Literal("config"), t.Literal("api")]),
+    response: ResponseSetting,
+    answered: t.Integer({ minimum: 0, description: "requests answered since the setting was put or Mailroom started; the next one takes step `answered` of the sequence" }),
+  },
+  { additionalProperties: false },
+);
+
+/** A channel's deduplication setting and how many repeats it dropped. */
+export const ChannelDedup = t.Object(
+  {
+    channel: ChannelName,
+    enabled: t.Boolean(),
+    window: t.Optional(t.String()),
+    header: t.Optional(t.String()),
+    dropped: t.String({ pattern: "^[0-9]+$" }),
+    last_dropped_at: t.Union([t.String(), t.Null()]),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * Mailroom's extensions to a channel (the Channel resource keeps the spec's properties): its
+ * custom response (GET, PUT, DELETE) and its deduplication counter (GET). Any valid channel name
+ * is accepted, before its first hook too, so a test can set the answer before sending.
+ */
+export function channelExtraRoutes({ auth, responses, dedup }: ManagementDeps) {
+  return new Elysia()
+    .use(auth)
+    .get("/channels/:name/response", ({ params }) => responses.get(params.name), { params, query: NoQuery, response: { 200: ChannelResponse, ...errors } })
+    .put("/channels/:name/response", ({ params, body }) => responses.put(params.name, body), {
+      params,
+      query: NoQuery,
+      body: ResponseSetting,
+      response: { 200: ChannelResponse, ...errors },
+    })
+    .delete("/channels/:name/response", ({ params }) => responses.delete(params.name), {
+      params,
+      query: NoQuery,
+      body: NoBody,
+      response: { 200: ChannelResponse, ...errors },
+    })
+    .get("/channels/:name/dedup", ({ params }) => dedup.view(params.name), { params, query: NoQuery, response: { 200: ChannelDedup, ...errors } });
+}
