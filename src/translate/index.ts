@@ -10,7 +10,6 @@ import { createAccountService } from "./accounts";
 import { createKeyring } from "./auth";
 import { createErrorResponse } from "./errors";
 import { apiOf, createGate } from "./gate";
-import { toCents } from "./money";
 import { createOrderService } from "./orders";
 import { createRates } from "./rates";
 import { adminRoutes } from "./routes/admin";
@@ -36,14 +35,12 @@ export function createTranslate({ config, db, clock, log }: TranslateDeps) {
   if (problems.length > 0) throw new ConfigError(problems);
 
   const store = createTranslateStore(db);
-  store.transaction(() => {
-    for (const a of c.accounts) store.seedAccount(a.id, toCents(a.balance), a.overdraft, clock.now());
-  });
+  const accounts = createAccountService({ store, clock, opening: c.accounts });
+  accounts.seed();
   const rates = createRates(c.rates);
   const gate = createGate({ config: c, keyring: createKeyring(c), clock });
   const orders = createOrderService({ store, rates, clock });
   const work = createWorkService({ store, clock });
-  const accounts = createAccountService({ store, clock });
   const deps = { gate, orders, work, accounts, rates };
 
   const routes = new Elysia({ normalize: false })

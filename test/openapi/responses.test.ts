@@ -206,6 +206,8 @@ describe("translation responses match their documents", () => {
     expect((await ad("getOrder", { path: "/admin/v1/orders/999999" })).status).toBe(404);
     expect((await ad("reopenOrder", { path: `/admin/v1/orders/${id}/reopen`, body: { comment: "once more" } })).status).toBe(200);
     expect((await ad("reopenOrder", { path: `/admin/v1/orders/${queued}/reopen` })).status).toBe(400);
+    expect((await ad("reset", { path: "/admin/v1/reset", headers: as(TRANSLATOR) })).status).toBe(403);
+    expect((await ad("reset", { path: "/admin/v1/reset" })).status).toBe(200);
   });
 });
 
