@@ -12,7 +12,7 @@ import { createUsers } from "./dashboard/users";
 import { randomToken } from "./lib/secrets";
 import { isClientCommand, processIo, runClient } from "./cli/index";
 import { saveLocalCredentials } from "./cli/token";
-import { ConfigError, loadConfig } from "./config/load";
+import { ConfigError, FORWARD_TO, loadConfig } from "./config/load";
 import { splitListen } from "./config/schema";
 import { startCheckpointer } from "./db/checkpoint";
 import { DataFileInUse, lockDataFile } from "./db/lock";
@@ -78,7 +78,9 @@ async function main(): Promise<number> {
   // Relative module paths and command cwd resolve against the config file's directory.
   const baseDir = source === "built-in defaults" ? undefined : dirname(resolve(source));
   const metrics = createMetrics(config);
-  const runner = createRunner({ config, db, clock, log, baseDir, metrics, activity });
+  // --forward-to forwards the hooks caught from now on, not every pending hook of the data file.
+  const fromNowOn = command.forwardTo ? [FORWARD_TO] : [];
+  const runner = createRunner({ config, db, clock, log, baseDir, metrics, activity, fromNowOn });
   const { keys, generated } = resolveApiKeys(config, db, clock.now());
   const built = createApp({ config, db, clock, log, runner, apiKeys: keys, metrics, activity });
   let server;

@@ -1,6 +1,6 @@
 /**
  * The management API as the CLI sees it: one `call` that sends the bearer token and turns the
- * service's error body into a ClientError. `tail` (GET /v1/stream) belongs here as one more method.
+ * service's error body into a ClientError, and `stream` for the live stream (GET /v1/stream).
  */
 export class ClientError extends Error {
   constructor(message: string, readonly status?: number) {
@@ -29,22 +29,45 @@ export function createClient(target: Target, fetchImpl: typeof fetch = fetch) {
   /** A JSON call; throws ClientError with the service's message on a non-2xx answer. */
   async function call<T = any>(method: string, path: string, body?: unknown): Promise<T> {
     const res = await request(method, path, body);
-    const text = await res.text();
-    let json: any;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    if (!res.ok) {
-      const message = typeof json?.message === "string" ? json.message : text.slice(0, 200) || res.statusText;
-      const hint = res.status === 401 && !target.token ? " (no token: pass --token, set MAILROOM_TOKEN, or start `mailroom serve` here)" : "";
-      throw new ClientError(`${res.status}: ${message}${hint}`, res.status);
-    }
-    return json as T;
+    if (!res.ok) throw await errorOf(res);
+    return lenientJson(await res.text()) as T;
   }
 
-  return { base, request, call };
+  /**
+   * Opens an event stream (resuming after `lastEventId`); the response, 2xx or not. Throws
+   * ClientError when Mailroom cannot be reached, or the signal's reason when it aborted.
+   */
+  async function stream(path: string, lastEventId: string | undefined, signal: AbortSignal): Promise<Response> {
+    const headers: Record<string, string> = { accept: "text/event-stream" };
+    if (target.token) headers.authorization = `Bearer ${target.token}`;
+    if (lastEventId) headers["last-event-id"] = lastEventId;
+    try {
+      return await fetchImpl(`${base}${path}`, { headers, signal });
+    } catch (error) {
+      if (signal.aborted) throw error;
+      throw new ClientError(`cannot reach Mailroom at ${base}: ${(error as Error).message}`);
+    }
+  }
+
+  /** The ClientError of a non-2xx answer: the service's message, and a hint when no token was sent. */
+  async function errorOf(res: Response): Promise<ClientError> {
+    const text = await res.text();
+    const json = lenientJson(text);
+    const message = typeof json?.message === "string" ? json.message : text.slice(0, 200) || res.statusText;
+    const hint = res.status === 401 && !target.token ? " (no token: pass --token, set MAILROOM_TOKEN, or start `mailroom serve` here)" : "";
+    return new ClientError(`${res.status}: ${message}${hint}`, res.status);
+  }
+
+  return { base, request, call, stream, errorOf };
+}
+
+/** The JSON of a body, or undefined when it is empty or not JSON. */
+function lenientJson(text: string): any {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export type Client = ReturnType<typeof createClient>;

@@ -4,12 +4,13 @@ import { hooksCommand } from "./hooks";
 import type { Io } from "./io";
 import { replayCommand } from "./replay";
 import { sendCommand } from "./send";
+import { tailCommand } from "./tail";
 import { resolveTarget } from "./target";
 import { tokenCommand } from "./token";
 import { ConfigError, loadConfig } from "../config/load";
 
-/** The commands that talk to a running Mailroom (`tail` joins them once GET /v1/stream exists). */
-export const CLIENT_COMMANDS = new Set(["hooks", "send", "replay", "token"]);
+/** The commands that talk to a running Mailroom (and `token`, which works on its data file). */
+export const CLIENT_COMMANDS = new Set(["tail", "hooks", "send", "replay", "token"]);
 
 /** Whether argv names a client command (global flags may come first). */
 export function isClientCommand(argv: readonly string[]): boolean {
@@ -20,7 +21,8 @@ export function isClientCommand(argv: readonly string[]): boolean {
   }
 }
 
-export const CLIENT_USAGE = `  mailroom hooks ls [--channel C] [--status S] [--limit N] [--json]
+export const CLIENT_USAGE = `  mailroom tail [--channel C] [--status S] [--json]        follow hooks as they are caught (and change)
+  mailroom hooks ls [--channel C] [--status S] [--limit N] [--json]
   mailroom hooks show ID [--json]                          headers and the body decoded for reading
   mailroom hooks body ID                                   the exact body bytes, to stdout
   mailroom hooks retry|discard|process|redeliver|delete ID
@@ -58,6 +60,8 @@ export async function runClient(argv: readonly string[], io: Io, usage: string):
     const target = resolveTarget(flags, io.env);
     const client = createClient(target);
     switch (command) {
+      case "tail":
+        return await untilSignal((signal) => tailCommand(args, client, io, signal));
       case "hooks":
         return await hooksCommand(args, client, io);
       case "send":
@@ -72,6 +76,20 @@ export async function runClient(argv: readonly string[], io: Io, usage: string):
     if (error instanceof ClientError) return io.err(`mailroom: ${error.message}\n`), 1;
     if (error instanceof ConfigError) return io.err(`mailroom: the config has problems:\n${error.message}\n`), 1;
     throw error;
+  }
+}
+
+/** Runs `fn` with a signal that SIGINT or SIGTERM aborts (a following command ends cleanly). */
+async function untilSignal(fn: (signal: AbortSignal) => Promise<number>): Promise<number> {
+  const stop = new AbortController();
+  const abort = () => stop.abort();
+  process.on("SIGINT", abort);
+  process.on("SIGTERM", abort);
+  try {
+    return await fn(stop.signal);
+  } finally {
+    process.off("SIGINT", abort);
+    process.off("SIGTERM", abort);
   }
 }
 

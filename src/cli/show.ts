@@ -9,6 +9,10 @@ export type WireHook = {
   events: { kind: string; actor: string; message: string; created_at: string }[];
 };
 
+/** The body's length in bytes, from its base64 (without decoding it). */
+export const bodySize = (hook: Pick<WireHook, "body">): number =>
+  Math.floor((hook.body.length * 3) / 4) - (hook.body.endsWith("==") ? 2 : hook.body.endsWith("=") ? 1 : 0);
+
 export const bodyBytes = (hook: Pick<WireHook, "body">): Uint8Array => new Uint8Array(Buffer.from(hook.body, "base64"));
 
 /** Like `xxd`: offset, 16 bytes in hex, and those bytes as ASCII (dots for the rest). */
@@ -72,6 +76,5 @@ export function formatHook(hook: WireHook): string {
 
 /** One line per hook for `hooks ls`. */
 export function formatHookRow(hook: WireHook): string {
-  const size = Math.floor((hook.body.length * 3) / 4) - (hook.body.endsWith("==") ? 2 : hook.body.endsWith("=") ? 1 : 0);
-  return [hook.id, hook.created_at, hook.channel, hook.status.padEnd(9), hook.method.padEnd(6), `${size} B`, hook.content_type || "-"].join("  ");
+  return [hook.id, hook.created_at, hook.channel, hook.status.padEnd(9), hook.method.padEnd(6), `${bodySize(hook)} B`, hook.content_type || "-"].join("  ");
 }

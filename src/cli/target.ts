@@ -30,8 +30,9 @@ export function resolveTarget(
   env: Record<string, string | undefined>,
 ): Target & { from: string } {
   const saved = readCredentials(credentialsPath(localDbPath(flags.config, env)));
-  const url = flags.url ?? env.MAILROOM_URL ?? saved?.url ?? DEFAULT_URL;
-  const token = flags.token ?? env.MAILROOM_TOKEN ?? saved?.token;
+  // An empty variable (`MAILROOM_URL= mailroom ...`) counts as unset.
+  const url = flags.url ?? (env.MAILROOM_URL || saved?.url || DEFAULT_URL);
+  const token = flags.token ?? (env.MAILROOM_TOKEN || saved?.token);
   const from = flags.url ? "--url" : env.MAILROOM_URL ? "MAILROOM_URL" : saved ? "credentials file" : "default";
   return { url, token, from };
 }

@@ -1,6 +1,6 @@
 import { Value } from "@sinclair/typebox/value";
 import type { TObject, TSchema } from "@sinclair/typebox";
-import { ConfigSchema, type Config } from "./schema";
+import { ConfigSchema, LOCAL_KEY_LABEL, type Config } from "./schema";
 import { GUARD_KINDS } from "./guards";
 import { HANDLER_KINDS } from "./handlers";
 import { translateProblems } from "./translate";
@@ -151,6 +151,10 @@ function crossCheck(config: Config): Problem[] {
   config.api_keys.forEach((k, i) => {
     if (labels.has(k.label)) problems.push({ path: `api_keys[${i}].label`, message: `duplicate label "${k.label}"` });
     labels.add(k.label);
+    // A configured "local" key would silently replace the generated one the CLI reads.
+    if (k.label === LOCAL_KEY_LABEL) {
+      problems.push({ path: `api_keys[${i}].label`, message: `"${LOCAL_KEY_LABEL}" is reserved for the token Mailroom generates for this machine (mailroom token show|reset); choose another label` });
+    }
     // An unset token_env is a problem of its own (reported by resolveEnvSecrets), not a missing token.
     const given = [k.token ?? k.token_env, k.token_sha256].filter((v) => v !== undefined).length;
     if (given !== 1) problems.push({ path: `api_keys[${i}]`, message: "give exactly one of token, token_env, token_sha256" });

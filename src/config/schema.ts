@@ -43,9 +43,15 @@ const Storage = t.Object(
   { ...strict, default: {} },
 );
 
+/**
+ * The label of the key Mailroom generates for this machine's CLI (`mailroom token reset|show`);
+ * reserved, so that a configured key cannot take its place.
+ */
+export const LOCAL_KEY_LABEL = "local";
+
 const ApiKey = t.Object(
   {
-    label: Name('events name this caller "api:<label>"'),
+    label: Name(`events name this caller "api:<label>"; "${LOCAL_KEY_LABEL}" is reserved for the generated local token`),
     token: t.Optional(t.String({ minLength: 8, description: "the bearer token" })),
     token_env: t.Optional(t.String({ description: "environment variable holding the token" })),
     token_sha256: t.Optional(t.String({ pattern: "^[0-9a-fA-F]{64}$", description: "hex SHA-256 of the token" })),

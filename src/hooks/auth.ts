@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import type { Config } from "../config/schema";
+import { LOCAL_KEY_LABEL, type Config } from "../config/schema";
 import type { Db } from "../db/open";
 import { AppError, invalid } from "../lib/errors";
 import { BODY_PROBLEM, parseJsonBytes } from "../lib/json";
@@ -11,7 +11,7 @@ import { apiKeys } from "../db/schema";
 export type ApiKey = { label: string; sha256: string };
 
 /** The label of the key Mailroom generates for this machine's CLI (events name it "api:local"). */
-export const LOCAL_KEY = "local";
+export const LOCAL_KEY = LOCAL_KEY_LABEL;
 
 /** The stored keys (the generated local one), as the database holds them. */
 export function storedApiKeys(db: Db): ApiKey[] {
@@ -34,13 +34,13 @@ export function issueLocalToken(db: Db, now: number): string {
 /**
  * The management API's keys: those of the config file, and the local one Mailroom generates on
  * its first start (only its hash is stored) and keeps across restarts. Both work: the config's
- * keys are for other machines, the local one for the CLI beside the data file. Returns the new
- * token when it generated one now.
+ * keys are for other machines, the local one for the CLI beside the data file (the config check
+ * reserves its label, so the two never collide). Returns the new token when it generated one now.
  */
 export function resolveApiKeys(config: Config, db: Db, now: number): { keys: ApiKey[]; generated?: { label: string; token: string } } {
   const configured = config.api_keys.map((k) => ({ label: k.label, sha256: (k.token_sha256 ?? sha256Hex(k.token!)).toLowerCase() }));
   const stored = storedApiKeys(db);
-  if (stored.length > 0) return { keys: [...configured, ...stored.filter((k) => !configured.some((c) => c.label === k.label))] };
+  if (stored.length > 0) return { keys: [...configured, ...stored] };
   const token = issueLocalToken(db, now);
   return { keys: [...configured, { label: LOCAL_KEY, sha256: sha256Hex(token) }], generated: { label: LOCAL_KEY, token } };
 }

@@ -145,6 +145,15 @@ const admin: Record<string, Operation> = {
     errors: [404],
     success: ok(m.Account),
   },
+  "POST /admin/v1/reset": {
+    operationId: "reset",
+    summary: "Start again from the configured accounts",
+    description:
+      "Mailroom's extension, for test suites and the worked example: deletes every order, comment and ledger entry " +
+      "(order ids start again from 1), sets each account of [[translate.accounts]] back to its configured opening " +
+      "balance and overdraft, and removes accounts the config no longer has. Answers the accounts. No body.",
+    success: ok(t.Array(m.Account)),
+  },
   "GET /admin/v1/orders/:id": { operationId: "getOrder", summary: "Get any order", params: { id: OrderId }, errors: [404], success: ok(m.OrderA) },
   "POST /admin/v1/orders/:id/reopen": {
     operationId: "reopenOrder",
@@ -210,7 +219,7 @@ export const translateDocuments: DocumentDef[] = [
   translateDocument("translator", "translate-translator", "Mailroom translation API for translators", "The translators' API under /translator/v1: take, complete and comment on orders (shown in revision A's shape).", translator, {
     Order: m.OrderA, Resource: m.ResourceA, Comment: m.OrderComment, Attachment: m.CommentAttachment, CompleteRequest: CompleteBody, CommentRequest: CommentBody,
   }),
-  translateDocument("admin", "translate-admin", "Mailroom translation API for administrators", "The administrators' API under /admin/v1: accounts, their ledger, balances and reopening orders.", admin, {
+  translateDocument("admin", "translate-admin", "Mailroom translation API for administrators", "The administrators' API under /admin/v1: accounts, their ledger, balances, reopening orders, faults, and a reset to the configured accounts.", admin, {
     FaultsRequest: FaultsBody, Faults: FaultsView, Account: m.Account, Ledger: m.Ledger, LedgerEntry: m.LedgerEntry, Order: m.OrderA, Resource: m.ResourceA, Comment: m.OrderComment, Attachment: m.CommentAttachment,
   }),
 ];

@@ -52,6 +52,12 @@ export type RunnerDeps = {
   metrics?: { attempt(handler: string, outcome: Outcome): void };
   /** The live terminal's line per attempt (none by default). */
   activity?: Activity;
+  /**
+   * Handlers that run only on hooks caught while they are configured (`serve --forward-to`, like
+   * `stripe listen`): at start they get no first attempt on older pending hooks, which the
+   * handlers of the config file get.
+   */
+  fromNowOn?: readonly string[];
 };
 
 /** The loop sleeps at most this long, so a clock jump or a missed wake-up costs little. */
@@ -89,8 +95,11 @@ export function createRunner(deps: RunnerDeps): Runner {
     const n = queue.requeueInterrupted(clock.now());
     if (n > 0) log.warn("attempts interrupted by a stop are queued again", { count: n });
     // Hooks caught while their channel had no handler (or not this one) get it now.
+    const fromNowOn = new Set(deps.fromNowOn ?? []);
     let late = 0;
-    for (const channel of queue.channelNames()) for (const name of handlersOf(channel)) late += queue.queueUnattempted(channel, name, clock.now());
+    for (const channel of queue.channelNames()) {
+      for (const name of handlersOf(channel)) if (!fromNowOn.has(name)) late += queue.queueUnattempted(channel, name, clock.now());
+    }
     if (late > 0) log.info("pending hooks get handlers configured since they were caught", { count: late });
   }
 

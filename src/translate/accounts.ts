@@ -4,8 +4,15 @@ import { bad } from "./errors";
 import { toCents, wholeCents } from "./money";
 import type { AccountRow, TranslateStore } from "./store";
 
+/** An account as [[translate.accounts]] opens it. */
+export type Opening = { id: number; balance: number; overdraft: boolean };
+
 /** Administrators' money operations; every change is a ledger entry. */
-export function createAccountService({ store, clock }: { store: TranslateStore; clock: Clock }) {
+export function createAccountService({ store, clock, opening }: { store: TranslateStore; clock: Clock; opening: readonly Opening[] }) {
+  /** In transaction: the configured accounts that do not exist yet, with their opening balance. */
+  const seed = () => {
+    for (const a of opening) store.seedAccount(a.id, toCents(a.balance), a.overdraft, clock.now());
+  };
   const cents = (field: string, dollars: number) => {
     if (!wholeCents(dollars)) throw bad("INVALID_AMOUNT", `${field}: use at most two decimals`, { field });
     return toCents(dollars);
@@ -19,6 +26,21 @@ export function createAccountService({ store, clock }: { store: TranslateStore; 
   return {
     find,
     list: () => store.accounts(),
+    /** Creates the configured accounts the database does not hold yet (at start). */
+    seed: () => store.transaction(seed),
+
+    /**
+     * Back to a first start with this config, in one transaction: every order, comment and ledger
+     * entry deleted (ids start again from 1), accounts as configured (opening balance and overdraft),
+     * accounts no longer configured gone. Returns the accounts.
+     */
+    reset(): AccountRow[] {
+      return store.transaction(() => {
+        store.clear();
+        seed();
+        return store.accounts();
+      });
+    },
 
     topUp(id: number, amount: number, admin: string): AccountRow {
       const add = cents("amount", amount);

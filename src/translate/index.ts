@@ -37,14 +37,12 @@ export function createTranslate({ config, db, clock, log }: TranslateDeps) {
   if (problems.length > 0) throw new ConfigError(problems);
 
   const store = createTranslateStore(db);
-  store.transaction(() => {
-    for (const a of c.accounts) store.seedAccount(a.id, toCents(a.balance), a.overdraft, clock.now());
-  });
+  const accounts = createAccountService({ store, clock, opening: c.accounts });
+  accounts.seed();
   const rates = createRates(c.rates);
   const gate = createGate({ config: c, keyring: createKeyring(c), clock });
   const orders = createOrderService({ store, rates, clock });
   const work = createWorkService({ store, clock });
-  const accounts = createAccountService({ store, clock });
   const faults = createFaults({ config: c });
   const deps = { gate, orders, work, accounts, rates, faults };
 

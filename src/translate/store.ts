@@ -48,6 +48,15 @@ export function createTranslateStore(db: Db) {
       if (created) this.move(id, { entry: "opening", balance, reserved: 0, actor: "config", now });
     },
 
+    /**
+     * In transaction: deletes every order, comment, image, ledger entry and account, and starts
+     * their ids again from 1 (AUTOINCREMENT keeps its counters in sqlite_sequence).
+     */
+    clear(): void {
+      for (const table of [links, comments, attachments, orders, ledger, accounts]) db.delete(table).run();
+      db.$client.run("DELETE FROM sqlite_sequence WHERE name IN ('translate_orders', 'translate_comments', 'translate_attachments', 'translate_ledger')");
+    },
+
     /** In transaction: changes balance and reserved by the deltas and appends the ledger entry. */
     move(accountId: number, m: { entry: LedgerEntry; balance: number; reserved: number; actor: string; now: number; orderId?: number }): AccountRow {
       const row = db

@@ -1,7 +1,8 @@
 import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
-import { removeTempDirs } from "../helpers/binary";
+import { join } from "node:path";
+import { removeTempDirs, startProcess } from "../helpers/binary";
 import { createReceiver } from "../runner/receiver";
-import { runCli, serveFromSource, waitForOutput } from "./run";
+import { MAIN, runCli, serveFromSource, waitForOutput } from "./run";
 
 afterAll(removeTempDirs);
 setDefaultTimeout(30_000);
@@ -44,4 +45,26 @@ test("--channel C forwards only C's hooks; a bad URL or --channel alone is refus
   const alone = await runCli(["serve", "--channel", "gh"]);
   expect(alone.code).toBe(2);
   expect(alone.stderr).toStartWith("mailroom: --channel is only used with --forward-to URL");
+});
+
+test("--forward-to forwards the hooks caught from now on, not the pending ones already in the data file", async () => {
+  const first = await serveFromSource();
+  const old = await post(first.url, "gh", '{"old":true}');
+  await first.stop();
+  const app = createReceiver({ status: 200 });
+  const again = await startProcess([process.execPath, MAIN, "serve", "--config", join(first.dir, "mailroom.toml"), "--forward-to", app.url], first.dir, { NO_COLOR: "" });
+  try {
+    const fresh = await post(again.url, "gh", '{"new":true}');
+    await waitForOutput(again, new RegExp(`forward-to ${fresh} \\(gh\\) attempt 1 succeeded`));
+    expect(app.received.map((r) => new TextDecoder().decode(r.body))).toEqual(['{"new":true}']);
+    // The old hook was never given to forward-to: no attempt, still pending; a retry sends it on purpose.
+    const token = (await Bun.file(join(first.dir, "data", "mailroom.credentials.json")).json()).token;
+    const auth = { authorization: `Bearer ${token}` };
+    expect(await (await fetch(`${again.url}/v1/hooks/${old}/attempts`, { headers: auth })).json()).toEqual([]);
+    expect(((await (await fetch(`${again.url}/v1/hooks/${old}`, { headers: auth })).json()) as { status: string }).status).toBe("pending");
+  } finally {
+    again.proc.kill("SIGTERM");
+    await again.proc.exited;
+    app.stop();
+  }
 });

@@ -42,3 +42,15 @@ test("a TOML syntax error names the file, line and column, never the value", asy
   expect(ran.stderr).toContain(`${file}:6:9: TOML Parse error`);
   expect(ran.stderr).not.toContain("s3cret-unquoted-token");
 });
+
+test("the api key label \"local\" is reserved for the generated local token: check-config lists it beside the other problems", async () => {
+  const dir = tempDir("mailroom-local-label-");
+  const file = join(dir, "mailroom.toml");
+  writeFileSync(file, '[server]\nport = 99999\n\n[[api_keys]]\nlabel = "local"\ntoken = "configured-local-token"\n\n[[api_keys]]\nlabel = "ci"\ntoken = "ci-token-12345"\n');
+  const ran = await runCli(["check-config", "--config", file]);
+  expect(ran.code).toBe(1);
+  expect(ran.stderr).toContain('  api_keys[0].label: "local" is reserved for the token Mailroom generates for this machine (mailroom token show|reset); choose another label\n');
+  expect(ran.stderr).toContain("  server.port: ");
+  expect(ran.stderr).not.toContain("configured-local-token");
+  expect(ran.stderr).not.toContain("api_keys[1]");
+});

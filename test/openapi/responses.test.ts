@@ -220,6 +220,8 @@ describe("translation responses match their documents", () => {
     expect((await ad("getFaults", { path: "/admin/v1/faults", headers: as(CUSTOMER) })).status).toBe(403);
     expect((await ad("clearFaults", { path: "/admin/v1/faults" })).status).toBe(200);
     expect((await ad("clearFaults", { path: "/admin/v1/faults", headers: {} })).status).toBe(401);
+    expect((await ad("reset", { path: "/admin/v1/reset", headers: as(TRANSLATOR) })).status).toBe(403);
+    expect((await ad("reset", { path: "/admin/v1/reset" })).status).toBe(200);
   });
 });
 

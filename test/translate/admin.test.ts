@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTestApp } from "../helpers/app";
+import { startTarget } from "../helpers/target";
 import { ADMIN, CUSTOMER, basic, translateConfig, startTranslate } from "./setup";
 
 describe("admin API", () => {
@@ -74,5 +75,72 @@ describe("admin API", () => {
     expect((await two.call("GET", "/v1/account", undefined, basic(CUSTOMER))).json.balance).toBe(101);
     two.close();
     rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe("POST /admin/v1/reset", () => {
+  const png = () => {
+    const b = new Uint8Array(33);
+    b.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+    new DataView(b.buffer).setUint32(16, 2);
+    new DataView(b.buffer).setUint32(20, 2);
+    return Buffer.from(b).toString("base64");
+  };
+
+  test("clears orders, comments and ledger, puts the configured accounts back, and order ids start again from 1", async () => {
+    const app = await startTranslate();
+    const placed = await app.customer("POST", "/api/v1/translate", { source_language: "en", target_languages: ["is", "de"], text: "Hello world" });
+    expect(placed.status).toBe(200);
+    const [first] = placed.json.orders;
+    expect((await app.translator("POST", `/translator/v1/orders/${first.id}/accept`)).status).toBe(200);
+    const comment = await app.translator("POST", `/translator/v1/orders/${first.id}/comments`, { text: "see", attachments: [{ type: "image/png", data: png() }] });
+    expect(comment.status).toBe(200);
+    await app.admin("PUT", "/admin/v1/accounts/2/overdraft", { allowed: false });
+    await app.admin("POST", "/admin/v1/accounts/2/top-up", { amount: 50 });
+
+    const reset = await app.admin("POST", "/admin/v1/reset");
+    expect(reset.status).toBe(200);
+    expect(reset.json).toEqual([
+      { id: 1, balance_overdraft_allowed: false, reserved: 0, balance: 100 },
+      { id: 2, balance_overdraft_allowed: true, reserved: 0, balance: 5 },
+    ]);
+    expect((await app.customer("GET", `/api/v1/orders/${first.id}`)).status).toBe(404);
+    expect((await app.customer("GET", "/api/v1/orders")).json).toEqual([]);
+    const ledger = (await app.admin("GET", "/admin/v1/accounts/1/ledger")).json;
+    expect(ledger.consistent).toBe(true);
+    expect(ledger.entries).toMatchObject([{ entry: "opening", balance_change: 100, balance: 100, actor: "config" }]);
+    const again = await app.customer("POST", "/api/v1/translate", { source_language: "en", target_languages: ["is"], text: "Hello world" });
+    expect(again.json.orders.map((o: { id: number }) => o.id)).toEqual([1]);
+    expect(await app.consistent(1)).toBe(true);
+  });
+
+  test("is for administrators only: a customer or translator key gets 403, none 401; GET is 405", async () => {
+    const app = await startTranslate();
+    await app.customer("POST", "/api/v1/translate", { source_language: "en", target_languages: ["de"], text: "Hi" });
+    expect((await app.customer("POST", "/admin/v1/reset")).json.code).toBe("FORBIDDEN");
+    expect((await app.translator("POST", "/admin/v1/reset")).json.code).toBe("FORBIDDEN");
+    expect((await app.call("POST", "/admin/v1/reset", undefined, {})).status).toBe(401);
+    const get = await app.admin("GET", "/admin/v1/reset");
+    expect(get.status).toBe(405);
+    expect(get.headers.get("allow")).toBe("POST");
+    expect(await app.money()).toEqual({ balance: 99.96, reserved: 0.04 });
+  });
+
+  test("accounts the config no longer has are removed", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mailroom-reset-"));
+    try {
+      const storage = { path: join(dir, "mailroom.db") };
+      const both = await startTarget({ translate: translateConfig(), storage });
+      expect((await both.call("GET", "/admin/v1/accounts", undefined, basic(ADMIN))).json).toHaveLength(2);
+      await both.stop();
+      const one = await startTarget({ translate: translateConfig({ accounts: [{ id: 1, balance: 10, overdraft: false, api_keys: [CUSTOMER] }] }), storage });
+      // Seeded the first time only: account 1 keeps its balance of 100 and account 2 stays, until the reset.
+      expect((await one.call("GET", "/admin/v1/accounts", undefined, basic(ADMIN))).json).toHaveLength(2);
+      const reset = await one.call("POST", "/admin/v1/reset", undefined, basic(ADMIN));
+      expect(reset.json).toEqual([{ id: 1, balance_overdraft_allowed: false, reserved: 0, balance: 10 }]);
+      await one.stop();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

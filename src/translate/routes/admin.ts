@@ -11,7 +11,8 @@ import { faultRoutes } from "./faults";
 
 /**
  * The administrators' API under /admin/v1: read accounts and their ledger, top up or set a
- * balance, switch overdraft, read any order and reopen a DONE order for revision.
+ * balance, switch overdraft, read any order and reopen a DONE order for revision; and (an
+ * extension of Mailroom's) reset everything to the configured accounts.
  */
 export function adminRoutes({ gate, work, accounts, faults }: RouteDeps) {
   const prefix = "/admin/v1";
@@ -29,6 +30,7 @@ export function adminRoutes({ gate, work, accounts, faults }: RouteDeps) {
   const api = jsonInstance(prefix, gate, ["/accounts/:id/top-up", "/accounts/:id/balance", "/accounts/:id/overdraft", "/orders/:id/reopen"])
     .onBeforeHandle(({ request }) => void admin(request))
     .get("/accounts", () => accounts.list().map(accountOut))
+    .post("/reset", () => accounts.reset().map(accountOut))
     .get("/accounts/:id", ({ params }) => accountOut(accounts.find(accountId(params.id))))
     .get("/accounts/:id/ledger", ({ params }) => {
       const audit = accounts.audit(accountId(params.id));
@@ -48,6 +50,7 @@ export function adminRoutes({ gate, work, accounts, faults }: RouteDeps) {
     .post("/orders/:id/reopen", ({ request, params, body }) => full(work.reopen(admin(request), orderId(params.id), reopenBody(body)?.comment).id), declares(reopenBody));
 
   const known = {
+    "/reset": ["POST"],
     "/accounts": ["GET"],
     "/accounts/:id": ["GET"],
     "/accounts/:id/ledger": ["GET"],

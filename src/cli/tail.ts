@@ -1,0 +1,104 @@
+import { noMore, parseFlags } from "./args";
+import { ClientError, type Client } from "./client";
+import type { Io } from "./io";
+import { bodySize, type WireHook } from "./show";
+import { readEvents } from "./sse";
+
+/** The first wait before reconnecting, doubled up to MAX_RETRY_MS while Mailroom stays away. */
+const FIRST_RETRY_MS = 250;
+const MAX_RETRY_MS = 5_000;
+/** Hooks whose last printed status is remembered, so a change that kept the status prints nothing. */
+const REMEMBERED = 10_000;
+
+/** Answers that no retry will change: a bad filter, a token that no longer works. */
+const FINAL = new Set([400, 401, 403, 404]);
+
+const pad2 = (n: number) => String(n).padStart(2, "0");
+/** Local `HH:MM:SS.mmm`, like the lines of `mailroom serve`. */
+function clockTime(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return `${pad2(d.getHours())}:${pad2(d.getMinutes())}:${pad2(d.getSeconds())}.${String(d.getMilliseconds()).padStart(3, "0")}`;
+}
+
+/** One line per hook: time caught, method, channel, id, status, size, content type. */
+export function formatTailLine(hook: WireHook): string {
+  return [clockTime(hook.created_at), hook.method.padEnd(6), hook.channel, hook.id, hook.status.padEnd(9), `${bodySize(hook)} B`, hook.content_type || "-"].join("  ");
+}
+
+/** Resolves after `ms`, or at once when the signal aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done);
+  });
+}
+
+/**
+ * `mailroom tail [--channel C] [--status S] [--json]`: follows GET /v1/stream and prints a line
+ * per hook caught, and again when its status changes. When the connection drops it reconnects
+ * with the last event id; after a restart of Mailroom (the stream answers `reset`) it lists the
+ * hooks caught since tail started and prints those it has not shown. Ends with 0 when `signal`
+ * aborts (SIGINT); with 1 when the first connection fails or Mailroom refuses the stream.
+ */
+export async function tailCommand(argv: string[], client: Client, io: Io, signal: AbortSignal): Promise<number> {
+  const p = parseFlags(argv, { channel: "value", status: "value", json: "bool" });
+  noMore(p, 0);
+  const filter = new URLSearchParams();
+  for (const k of ["channel", "status"]) if (p.values[k] !== undefined) filter.set(k, p.values[k]!);
+  const json = p.bools.has("json");
+  const startedAt = io.now();
+  /** id -> the status last printed. */
+  const shown = new Map<string, string>();
+
+  function print(hook: WireHook): void {
+    if (shown.get(hook.id) === hook.status) return;
+    shown.delete(hook.id);
+    shown.set(hook.id, hook.status);
+    if (shown.size > REMEMBERED) shown.delete(shown.keys().next().value!);
+    io.out((json ? JSON.stringify(hook) : formatTailLine(hook)) + "\n");
+  }
+
+  /** After a restart: the hooks (of the filter) caught since tail started that were not printed. */
+  async function catchUp(): Promise<void> {
+    const q = new URLSearchParams(filter);
+    q.set("limit", "100");
+    const page = await client.call<WireHook[]>("GET", `/v1/hooks?${q}`);
+    for (const hook of page.reverse()) if (Date.parse(hook.created_at) >= startedAt - 1000) print(hook);
+  }
+
+  const path = `/v1/stream${filter.size ? `?${filter}` : ""}`;
+  let lastId: string | undefined;
+  let connected = false;
+  let online = false;
+  let wait = FIRST_RETRY_MS;
+  while (!signal.aborted) {
+    try {
+      const res = await client.stream(path, lastId, signal);
+      if (!res.ok) throw await client.errorOf(res);
+      io.err(connected ? "mailroom: reconnected\n" : `following hooks at ${client.base}${filter.size ? ` (${filter})` : ""}; Ctrl-C to stop\n`);
+      connected = online = true;
+      wait = FIRST_RETRY_MS;
+      for await (const e of readEvents(res.body!)) {
+        if (e.id) lastId = e.id;
+        if (e.event === "hook") print(JSON.parse(e.data) as WireHook);
+        else if (e.event === "reset") await catchUp();
+      }
+    } catch (error) {
+      if (signal.aborted) break;
+      // Before the first connection every failure is reported; after it, only the final answers.
+      if (!connected || (error instanceof ClientError && FINAL.has(error.status ?? 0))) throw error;
+    }
+    if (signal.aborted) break;
+    if (online) io.err(`mailroom: connection to ${client.base} lost; reconnecting\n`);
+    online = false;
+    await pause(wait, signal);
+    wait = Math.min(wait * 2, MAX_RETRY_MS);
+  }
+  return 0;
+}
