@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/open";
 import {
+  translateAccountKeys as accountKeys,
   translateAccounts as accounts,
   translateAttachments as attachments,
   translateCommentAttachments as links,
@@ -47,6 +48,21 @@ export function createTranslateStore(db: Db) {
       const created = db.insert(accounts).values({ id, balance: 0, overdraft, createdAt: now }).onConflictDoNothing().returning().get();
       if (created) this.move(id, { entry: "opening", balance, reserved: 0, actor: "config", now });
     },
+
+    /**
+     * In transaction: a new account after the highest id, with an `opening` ledger entry and one
+     * API key (its SHA-256). Throws if the key's hash is already stored.
+     */
+    createAccount(balance: number, overdraft: boolean, keySha256: string, actor: string, now: number): AccountRow {
+      const id = db.select({ max: sql<number>`coalesce(max(${accounts.id}), 0)` }).from(accounts).get()!.max + 1;
+      db.insert(accounts).values({ id, balance: 0, overdraft, createdAt: now }).run();
+      db.insert(accountKeys).values({ keySha256, accountId: id, createdAt: now }).run();
+      return this.move(id, { entry: "opening", balance, reserved: 0, actor, now });
+    },
+
+    /** The account of a key created through the admin API, by the key's SHA-256. */
+    accountOfKey: (keySha256: string): number | undefined =>
+      db.select({ id: accountKeys.accountId }).from(accountKeys).where(eq(accountKeys.keySha256, keySha256)).get()?.id,
 
     /** In transaction: changes balance and reserved by the deltas and appends the ledger entry. */
     move(accountId: number, m: { entry: LedgerEntry; balance: number; reserved: number; actor: string; now: number; orderId?: number }): AccountRow {

@@ -206,6 +206,10 @@ describe("translation responses match their documents", () => {
     expect((await ad("getOrder", { path: "/admin/v1/orders/999999" })).status).toBe(404);
     expect((await ad("reopenOrder", { path: `/admin/v1/orders/${id}/reopen`, body: { comment: "once more" } })).status).toBe(200);
     expect((await ad("reopenOrder", { path: `/admin/v1/orders/${queued}/reopen` })).status).toBe(400);
+    expect((await ad("createAccount", { path: "/admin/v1/accounts", body: { balance: 12.5, overdraft: true } })).status).toBe(201);
+    expect((await ad("createAccount", { path: "/admin/v1/accounts", body: { balance: 1.234 } })).status).toBe(400);
+    expect((await ad("simulatorCompleteNow", { path: "/admin/v1/simulator/complete-now" })).status).toBe(200);
+    expect((await ad("simulatorCompleteNow", { path: "/admin/v1/simulator/complete-now", headers: as(CUSTOMER) })).status).toBe(403);
   });
 });
 
