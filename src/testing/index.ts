@@ -32,6 +32,10 @@ export type StartOptions = {
 export type Mailroom = {
   /** Base URL, e.g. http://127.0.0.1:41234 (the catching endpoint is `${url}/?channel=NAME`). */
   url: string;
+  /** The server's process id. */
+  pid: number;
+  /** The instance's temp folder (config, data file), removed at stop. */
+  dir: string;
   /** A bearer token of the management API. */
   token: string;
   /** A fresh channel name, unique in this process ("test-1-<random>"). */
@@ -77,6 +81,8 @@ export async function startMailroom(options: StartOptions = {}): Promise<Mailroo
   const stop = () => server.stop();
   return {
     url,
+    pid: server.pid,
+    dir,
     token: creds.token,
     channel: (prefix = "test") => `${prefix}-${++channels}-${Math.random().toString(36).slice(2, 8)}`,
     send: (channel, body, opts) => sendHook(url, channel, body, opts),

@@ -66,6 +66,7 @@ function safeReaddir(dir: string): string[] {
 
 export type Server = {
   url: string;
+  pid: number;
   /** What the server printed so far (stdout and stderr, the last 64 KiB). */
   output(): string;
   /** Stops it (SIGTERM, then SIGKILL after `graceMs`) and removes its folder. Safe to call again. */
@@ -110,6 +111,7 @@ export function startServer(argv: string[], configPath: string, dir: string, tim
   let stopping: Promise<void> | undefined;
   const server = (url: string): Server => ({
     url,
+    pid: child.pid ?? 0,
     output: () => output,
     stop(graceMs = 5_000) {
       stopping ??= (async () => {
