@@ -9,6 +9,7 @@ Usage:
   mailroom [serve] [--config FILE] [--port N] [--host H]   run the service
            [--quiet] [--log-format text|json]             warnings and errors only; JSON lines
            [--forward-to URL [--channel C]]              forward every caught hook (of C), with retries
+           [--parent-pid PID]                            stop when the process PID ends (test suites)
   mailroom check-config [--config FILE]                    validate the config, print every problem
   mailroom healthcheck [--config FILE] [--url URL]         exit 0 if the service answers (default URL:
                                                            the config's host and port), else 1
@@ -21,11 +22,13 @@ ${CLIENT_USAGE}
 
 Config: --config FILE, else $MAILROOM_CONFIG, else ./mailroom.toml if present, else built-in
 defaults (127.0.0.1:8080, data in ./data/mailroom.db). Environment overrides: MAILROOM_HOST,
-MAILROOM_PORT, MAILROOM_DB, MAILROOM_DURABILITY. Precedence: defaults < file < environment < flags.
+MAILROOM_PORT, MAILROOM_DB, MAILROOM_DURABILITY, MAILROOM_PARENT_PID. Precedence: defaults < file < environment < flags.
 `;
 
 export type ServeOptions = {
   config?: string; port?: number; host?: string; quiet?: boolean; logFormat?: "text" | "json"; forwardTo?: { url: string; channel?: string };
+  /** Stop gracefully once this process has ended (a test suite that started Mailroom and was killed). */
+  parentPid?: number;
 };
 
 export type Command =
@@ -35,7 +38,7 @@ export type Command =
   | { kind: "version" }
   | { kind: "error"; message: string };
 
-const SERVE_FLAGS = ["--config", "--host", "--port", "--log-format", "--forward-to", "--channel"];
+const SERVE_FLAGS = ["--config", "--host", "--port", "--log-format", "--forward-to", "--channel", "--parent-pid"];
 
 /** Parses argv (without the runtime and script); never throws. */
 export function parseArgs(argv: readonly string[]): Command {
@@ -69,6 +72,11 @@ export function parseArgs(argv: readonly string[]): Command {
       out.logFormat = value;
     }
     else if (name === "--host" && kind === "serve") out.host = value;
+    else if (name === "--parent-pid" && kind === "serve") {
+      const pid = parsePid(value);
+      if (pid === undefined) return { kind: "error", message: `--parent-pid: not a process id: ${value}` };
+      out.parentPid = pid;
+    }
     else if (name === "--port" && kind === "serve") {
       const port = Number(value);
       if (!Number.isInteger(port) || port < 0 || port > 65535) return { kind: "error", message: `--port: not a port: ${value}` };
@@ -77,6 +85,11 @@ export function parseArgs(argv: readonly string[]): Command {
   }
   if (out.forwardTo && !out.forwardTo.url) return { kind: "error", message: "--channel is only used with --forward-to URL" };
   return out;
+}
+
+/** A process id as --parent-pid or MAILROOM_PARENT_PID gives it: a positive decimal integer. */
+export function parsePid(value: string): number | undefined {
+  return /^[1-9][0-9]{0,9}$/.test(value) && Number(value) <= 2 ** 31 ? Number(value) : undefined;
 }
 
 /** `user add EMAIL [--role admin|member] [--password-stdin] [--config FILE]` */

@@ -6,7 +6,8 @@
 import "./production";
 import { dirname, resolve } from "node:path";
 import { createApp } from "./app";
-import { HELP, VERSION, parseArgs, type Command } from "./cli";
+import { HELP, VERSION, parseArgs, parsePid, type Command } from "./cli";
+import { watchParent } from "./lib/parent";
 import type { Config } from "./config/schema";
 import { createUsers } from "./dashboard/users";
 import { randomToken } from "./lib/secrets";
@@ -50,6 +51,9 @@ async function main(): Promise<number> {
     return check(defaultHealthUrl(config.server.host, config.server.port));
   }
   if (command.kind === "user-add") return addUser(command, config);
+  const parentEnv = process.env.MAILROOM_PARENT_PID;
+  const parentPid = command.parentPid ?? (parentEnv ? parsePid(parentEnv) : undefined);
+  if (parentEnv && parentPid === undefined) return console.error(`mailroom: MAILROOM_PARENT_PID: not a process id: ${parentEnv}`), 2;
 
   const clock = systemClock;
   // Kept open for the process's life; the OS releases it however the process ends.
@@ -135,6 +139,7 @@ async function main(): Promise<number> {
   };
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
+  if (parentPid !== undefined) watchParent(parentPid, () => void stop(`parent process ${parentPid} ended`));
   return -1;
 }
 

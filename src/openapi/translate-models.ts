@@ -18,6 +18,15 @@ export const Account = t.Object(
   strict,
 );
 
+/** POST /admin/v1/accounts: the new account and its API key, shown only in this answer. */
+export const CreatedAccount = t.Object(
+  { ...Account.properties, api_key: t.String({ description: "the account's API key; only its hash is stored, so it is shown once" }) },
+  strict,
+);
+
+/** POST /admin/v1/simulator/complete-now */
+export const CompletedNow = t.Object({ completed: t.Array(t.Integer(), { description: "ids of the orders the simulator completed" }) }, strict);
+
 export const OrderStatus = lit(ORDER_STATUSES);
 
 export const OrderSummary = t.Object(

@@ -128,6 +128,25 @@ const translator: Record<string, Operation> = {
 
 const admin: Record<string, Operation> = {
   "GET /admin/v1/accounts": { operationId: "listAccounts", summary: "List accounts", success: ok(t.Array(m.Account)) },
+  "POST /admin/v1/accounts": {
+    operationId: "createAccount",
+    summary: "Create an account with its own API key",
+    description:
+      "Not in the vendor's API: for test suites (one account per test). The account gets the next free id, the opening " +
+      "balance given (default 0) and a new API key, answered once; only the key's hash is stored, and the key works " +
+      "on revisions A and B like a configured one.",
+    errors: [400],
+    success: { status: 201, description: "Created", schema: m.CreatedAccount },
+  },
+  "POST /admin/v1/simulator/complete-now": {
+    operationId: "simulatorCompleteNow",
+    summary: "Let the simulator finish every open order now",
+    description:
+      "Not in the vendor's API: for test suites. The simulated translator accepts every QUEUE and REVISION order and " +
+      "completes every order it holds, now, whether or not [translate.simulator] is enabled and whatever its timers say. " +
+      "Orders held by other translators are left alone.",
+    success: ok(m.CompletedNow),
+  },
   "GET /admin/v1/accounts/:id": { operationId: "getAccount", summary: "Get an account", params: { id: AccountId }, errors: [404], success: ok(m.Account) },
   "GET /admin/v1/accounts/:id/ledger": {
     operationId: "getLedger",
@@ -219,7 +238,7 @@ export const translateDocuments: DocumentDef[] = [
   translateDocument("translator", "translate-translator", "Mailroom translation API for translators", "The translators' API under /translator/v1: take, complete and comment on orders (shown in revision A's shape).", translator, {
     Order: m.OrderA, Resource: m.ResourceA, Comment: m.OrderComment, Attachment: m.CommentAttachment, CompleteRequest: CompleteBody, CommentRequest: CommentBody,
   }),
-  translateDocument("admin", "translate-admin", "Mailroom translation API for administrators", "The administrators' API under /admin/v1: accounts, their ledger, balances, reopening orders, faults, and a reset to the configured accounts.", admin, {
-    FaultsRequest: FaultsBody, Faults: FaultsView, Account: m.Account, Ledger: m.Ledger, LedgerEntry: m.LedgerEntry, Order: m.OrderA, Resource: m.ResourceA, Comment: m.OrderComment, Attachment: m.CommentAttachment,
+  translateDocument("admin", "translate-admin", "Mailroom translation API for administrators", "The administrators' API under /admin/v1: accounts, their ledger, balances, reopening orders, faults, accounts with their own key and the simulator's work done now (for test suites), and a reset to the configured accounts.", admin, {
+    FaultsRequest: FaultsBody, Faults: FaultsView, Account: m.Account, CreatedAccount: m.CreatedAccount, CompletedNow: m.CompletedNow, Ledger: m.Ledger, LedgerEntry: m.LedgerEntry, Order: m.OrderA, Resource: m.ResourceA, Comment: m.OrderComment, Attachment: m.CommentAttachment,
   }),
 ];

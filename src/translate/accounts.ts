@@ -1,4 +1,5 @@
 import type { Clock } from "../lib/clock";
+import { randomToken, sha256Hex } from "../lib/secrets";
 import { notFound } from "../lib/errors";
 import { bad } from "./errors";
 import { toCents, wholeCents } from "./money";
@@ -40,6 +41,14 @@ export function createAccountService({ store, clock, opening }: { store: Transla
         seed();
         return store.accounts();
       });
+    },
+
+    /** A new account with its opening balance and a new API key, returned once (only its hash is kept). */
+    create(balance: number, overdraft: boolean, admin: string): { account: AccountRow; apiKey: string } {
+      const opening = cents("balance", balance);
+      const apiKey = randomToken("tk_");
+      const account = store.transaction(() => store.createAccount(opening, overdraft, sha256Hex(apiKey), `admin:${admin}`, clock.now()));
+      return { account, apiKey };
     },
 
     topUp(id: number, amount: number, admin: string): AccountRow {

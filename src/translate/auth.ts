@@ -27,7 +27,7 @@ export function presentedKey(header: string | null): string | undefined {
  * Every configured key mapped to whom it belongs. Keys are looked up by their SHA-256, so the
  * lookup time says nothing about how much of a key matched.
  */
-export function createKeyring(c: TranslateConfig): (key: string) => Principal | undefined {
+export function createKeyring(c: TranslateConfig, stored: (keySha256: string) => number | undefined = () => undefined): (key: string) => Principal | undefined {
   const byHash = new Map<string, Principal>();
   const add = (key: string | undefined, p: Principal) => {
     if (key !== undefined) byHash.set(sha256Hex(key), p);
@@ -39,5 +39,13 @@ export function createKeyring(c: TranslateConfig): (key: string) => Principal | 
   }
   for (const t of c.translators) add(t.api_key, { role: "translator", name: t.name, key: `translator:${t.name}` });
   c.admins.forEach((a, i) => add(a.api_key, { role: "admin", name: a.name, key: `admin:${i}` }));
-  return (key) => (key === "" ? undefined : byHash.get(sha256Hex(key)));
+  // Then the keys of accounts created through the admin API, kept in the database.
+  return (key) => {
+    if (key === "") return undefined;
+    const hash = sha256Hex(key);
+    const configured = byHash.get(hash);
+    if (configured) return configured;
+    const accountId = stored(hash);
+    return accountId === undefined ? undefined : { role: "customer", accountId, key: `account:${accountId}:${hash.slice(0, 12)}` };
+  };
 }

@@ -40,11 +40,12 @@ export function createTranslate({ config, db, clock, log }: TranslateDeps) {
   const accounts = createAccountService({ store, clock, opening: c.accounts });
   accounts.seed();
   const rates = createRates(c.rates);
-  const gate = createGate({ config: c, keyring: createKeyring(c), clock });
+  const gate = createGate({ config: c, keyring: createKeyring(c, store.accountOfKey), clock });
   const orders = createOrderService({ store, rates, clock });
   const work = createWorkService({ store, clock });
   const faults = createFaults({ config: c });
-  const deps = { gate, orders, work, accounts, rates, faults };
+  const simulator = createSimulator({ config: c.simulator, store, work, log });
+  const deps = { gate, orders, work, accounts, rates, faults, simulator, clock };
 
   const routes = new Elysia({ normalize: false })
     .onRequest(({ request, server }) => {
@@ -63,7 +64,7 @@ export function createTranslate({ config, db, clock, log }: TranslateDeps) {
   return {
     routes,
     /** The simulated translator, or null when [translate.simulator] is off. */
-    worker: (c.simulator.enabled ? createSimulator({ config: c.simulator, store, work, log }) : null) as Worker | null,
+    worker: (c.simulator.enabled ? simulator : null) as Worker | null,
     /** Whether errors on this path are answered in the translation API's format. */
     isTranslatePath: (path: string) => apiOf(path) !== undefined,
     /** Maps any error on a translation path to its wire response. */

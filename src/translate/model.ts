@@ -58,6 +58,13 @@ export const CommentBody = t.Object({ text: t.String({ maxLength: 100_000 }), at
 
 export const TopUpBody = t.Object({ amount: t.Number({ exclusiveMinimum: 0, maximum: 1e9 }) }, strict);
 export const BalanceBody = t.Object({ balance: t.Number({ minimum: -1e9, maximum: 1e9 }) }, strict);
+export const CreateAccountBody = t.Object(
+  {
+    balance: t.Optional(t.Number({ minimum: -1e9, maximum: 1e9, description: "opening balance in US dollars (default 0)" })),
+    overdraft: t.Optional(t.Boolean({ description: "balance_overdraft_allowed (default false)" })),
+  },
+  strict,
+);
 export const OverdraftBody = t.Object({ allowed: t.Boolean() }, strict);
 export const ReopenBody = t.Object({ comment: t.Optional(t.String({ maxLength: 100_000 })) }, strict);
 

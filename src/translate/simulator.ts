@@ -2,6 +2,15 @@ import type { TranslateConfig } from "../config/translate";
 import type { Log } from "../lib/log";
 import { parseDuration } from "../lib/units";
 import type { Worker } from "../runner/types";
+
+/** The simulated translator: a worker for the runner, and `completeNow` for the admin API. */
+export type Simulator = Worker & {
+  /**
+   * Accepts every QUEUE and REVISION order and completes every order the simulator holds, now,
+   * whatever its timers say (POST /admin/v1/simulator/complete-now). Returns the completed ids.
+   */
+  completeNow(now: number): number[];
+};
 import { pseudoTranslate, type ResourceType } from "./resource";
 import type { TranslateStore } from "./store";
 import type { WorkService } from "./work";
@@ -14,7 +23,7 @@ const BATCH = 100;
  * deterministic pseudo-translation. Its only state is the orders' `status_at`, so a restart
  * resumes where it stopped. It goes through the same work service as human translators.
  */
-export function createSimulator(deps: { config: TranslateConfig["simulator"]; store: TranslateStore; work: WorkService; log: Log }): Worker {
+export function createSimulator(deps: { config: TranslateConfig["simulator"]; store: TranslateStore; work: WorkService; log: Log }): Simulator {
   const { store, work, log } = deps;
   const name = deps.config.name;
   const acceptAfter = parseDuration(deps.config.accept_after)!;
@@ -23,15 +32,22 @@ export function createSimulator(deps: { config: TranslateConfig["simulator"]; st
   const poll = Math.min(Math.max(acceptAfter, 100), 1000);
 
   /** Runs `step` on each due order; a lost race (another translator was faster) is not an error. */
-  function each(rows: { id: number }[], step: (id: number) => void): void {
+  function each(rows: { id: number }[], step: (id: number) => void): number[] {
+    const done: number[] = [];
     for (const row of rows) {
       try {
         step(row.id);
+        done.push(row.id);
       } catch (error) {
         log.warn("translate simulator: skipped an order", { order: row.id, error: String(error) });
       }
     }
+    return done;
   }
+  const complete = (now: number) => (id: number) => {
+    const order = store.order(id)!;
+    work.complete(name, id, pseudoTranslate(order.resourceType as ResourceType, order.sourceText, order.targetLanguage), now);
+  };
 
   return {
     name: "translate-simulator",
@@ -39,10 +55,7 @@ export function createSimulator(deps: { config: TranslateConfig["simulator"]; st
       const toAccept = store.due(["QUEUE", "REVISION"], now - acceptAfter, BATCH);
       each(toAccept, (id) => work.accept(name, id, now));
       const toComplete = store.due(["PROGRESS"], now - completeAfter, BATCH, name);
-      each(toComplete, (id) => {
-        const order = store.order(id)!;
-        work.complete(name, id, pseudoTranslate(order.resourceType as ResourceType, order.sourceText, order.targetLanguage), now);
-      });
+      each(toComplete, complete(now));
       if (toAccept.length === BATCH || toComplete.length === BATCH) return now;
       const next = [now + poll];
       const waiting = store.due(["QUEUE", "REVISION"], Number.MAX_SAFE_INTEGER, 1)[0];
@@ -50,6 +63,17 @@ export function createSimulator(deps: { config: TranslateConfig["simulator"]; st
       const working = store.due(["PROGRESS"], Number.MAX_SAFE_INTEGER, 1, name)[0];
       if (working) next.push(working.statusAt + completeAfter);
       return Math.min(...next);
+    },
+    completeNow(now: number): number[] {
+      const completed: number[] = [];
+      for (;;) {
+        const open = store.due(["QUEUE", "REVISION"], Number.MAX_SAFE_INTEGER, BATCH);
+        const accepted = each(open, (id) => work.accept(name, id, now));
+        const held = store.due(["PROGRESS"], Number.MAX_SAFE_INTEGER, BATCH, name);
+        completed.push(...each(held, complete(now)));
+        // Orders skipped (taken by a human translator meanwhile) would come back forever otherwise.
+        if (accepted.length === 0 && held.length < BATCH) return completed;
+      }
     },
   };
 }

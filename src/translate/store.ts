@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/open";
 import {
+  translateAccountKeys as accountKeys,
   translateAccounts as accounts,
   translateAttachments as attachments,
   translateCommentAttachments as links,
@@ -53,9 +54,24 @@ export function createTranslateStore(db: Db) {
      * their ids again from 1 (AUTOINCREMENT keeps its counters in sqlite_sequence).
      */
     clear(): void {
-      for (const table of [links, comments, attachments, orders, ledger, accounts]) db.delete(table).run();
+      for (const table of [links, comments, attachments, orders, ledger, accountKeys, accounts]) db.delete(table).run();
       db.$client.run("DELETE FROM sqlite_sequence WHERE name IN ('translate_orders', 'translate_comments', 'translate_attachments', 'translate_ledger')");
     },
+
+    /**
+     * In transaction: a new account after the highest id, with an `opening` ledger entry and one
+     * API key (its SHA-256). Throws if the key's hash is already stored.
+     */
+    createAccount(balance: number, overdraft: boolean, keySha256: string, actor: string, now: number): AccountRow {
+      const id = db.select({ max: sql<number>`coalesce(max(${accounts.id}), 0)` }).from(accounts).get()!.max + 1;
+      db.insert(accounts).values({ id, balance: 0, overdraft, createdAt: now }).run();
+      db.insert(accountKeys).values({ keySha256, accountId: id, createdAt: now }).run();
+      return this.move(id, { entry: "opening", balance, reserved: 0, actor, now });
+    },
+
+    /** The account of a key created through the admin API, by the key's SHA-256. */
+    accountOfKey: (keySha256: string): number | undefined =>
+      db.select({ id: accountKeys.accountId }).from(accountKeys).where(eq(accountKeys.keySha256, keySha256)).get()?.id,
 
     /** In transaction: changes balance and reserved by the deltas and appends the ledger entry. */
     move(accountId: number, m: { entry: LedgerEntry; balance: number; reserved: number; actor: string; now: number; orderId?: number }): AccountRow {

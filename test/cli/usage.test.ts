@@ -17,6 +17,13 @@ test("an unknown command or flag says so (it used to be '... needs a value')", (
   });
 });
 
+test("--parent-pid takes a process id, nothing else", () => {
+  expect(parseArgs(["serve", "--parent-pid", "4242"])).toEqual({ kind: "serve", parentPid: 4242 });
+  expect(parseArgs(["--parent-pid=abc"])).toEqual({ kind: "error", message: "--parent-pid: not a process id: abc" });
+  expect(parseArgs(["serve", "--parent-pid", "-1"])).toEqual({ kind: "error", message: "--parent-pid: not a process id: -1" });
+  expect(parseArgs(["check-config", "--parent-pid", "1"])).toEqual({ kind: "error", message: "unknown flag for check-config: --parent-pid" });
+});
+
 test("mailroom version prints the error and the usage, exit code 2", async () => {
   const ran = await runCli(["version"]);
   expect(ran.code).toBe(2);

@@ -222,6 +222,10 @@ describe("translation responses match their documents", () => {
     expect((await ad("clearFaults", { path: "/admin/v1/faults", headers: {} })).status).toBe(401);
     expect((await ad("reset", { path: "/admin/v1/reset", headers: as(TRANSLATOR) })).status).toBe(403);
     expect((await ad("reset", { path: "/admin/v1/reset" })).status).toBe(200);
+    expect((await ad("createAccount", { path: "/admin/v1/accounts", body: { balance: 12.5, overdraft: true } })).status).toBe(201);
+    expect((await ad("createAccount", { path: "/admin/v1/accounts", body: { balance: 1.234 } })).status).toBe(400);
+    expect((await ad("simulatorCompleteNow", { path: "/admin/v1/simulator/complete-now" })).status).toBe(200);
+    expect((await ad("simulatorCompleteNow", { path: "/admin/v1/simulator/complete-now", headers: as(CUSTOMER) })).status).toBe(403);
   });
 });
 

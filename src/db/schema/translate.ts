@@ -108,3 +108,17 @@ export const translateLedger = sqliteTable(
   },
   (t) => [index("translate_ledger_account_id").on(t.accountId, t.id)],
 );
+
+/**
+ * API keys of accounts created through the admin API (POST /admin/v1/accounts): only the
+ * SHA-256 of the key is kept, so the key is shown once. Keys of configured accounts stay in the config.
+ */
+export const translateAccountKeys = sqliteTable(
+  "translate_account_keys",
+  {
+    keySha256: text("key_sha256").primaryKey(),
+    accountId: integer("account_id").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("translate_account_keys_account_id").on(t.accountId)],
+);

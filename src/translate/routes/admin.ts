@@ -1,6 +1,6 @@
 import { Type as t } from "@sinclair/typebox";
 import { Elysia } from "elysia";
-import { BalanceBody, OverdraftBody, ReopenBody, TopUpBody } from "../model";
+import { BalanceBody, CreateAccountBody, OverdraftBody, ReopenBody, TopUpBody } from "../model";
 import { accountOut, ledgerOut, orderOut } from "../wire";
 import { toDollars } from "../money";
 import { checker } from "../check";
@@ -11,10 +11,11 @@ import { faultRoutes } from "./faults";
 
 /**
  * The administrators' API under /admin/v1: read accounts and their ledger, top up or set a
- * balance, switch overdraft, read any order and reopen a DONE order for revision; and (an
- * extension of Mailroom's) reset everything to the configured accounts.
+ * balance, switch overdraft, read any order and reopen a DONE order for revision; and, beyond the
+ * vendor's API: reset everything to the configured accounts, set faults, create an account with its
+ * own key and make the simulator finish its work now (for test suites: see docs/testing-helper.md).
  */
-export function adminRoutes({ gate, work, accounts, faults }: RouteDeps) {
+export function adminRoutes({ gate, work, accounts, faults, simulator, clock }: RouteDeps) {
   const prefix = "/admin/v1";
   const admin = (request: Request) => {
     const p = gate.principal(request);
@@ -25,12 +26,20 @@ export function adminRoutes({ gate, work, accounts, faults }: RouteDeps) {
   const balanceBody = checker(BalanceBody, "body");
   const overdraftBody = checker(OverdraftBody, "body");
   const reopenBody = checker(t.Union([t.Null(), ReopenBody]), "body");
+  const createBody = checker(t.Union([t.Null(), CreateAccountBody]), "body");
   const full = (id: number) => orderOut(work.find(id), work.comments(id), "A");
 
-  const api = jsonInstance(prefix, gate, ["/accounts/:id/top-up", "/accounts/:id/balance", "/accounts/:id/overdraft", "/orders/:id/reopen"])
+  const api = jsonInstance(prefix, gate, ["/accounts", "/accounts/:id/top-up", "/accounts/:id/balance", "/accounts/:id/overdraft", "/orders/:id/reopen"])
     .onBeforeHandle(({ request }) => void admin(request))
     .get("/accounts", () => accounts.list().map(accountOut))
     .post("/reset", () => accounts.reset().map(accountOut))
+    .post("/accounts", ({ request, body, set }) => {
+      const input = createBody(body) ?? {};
+      const { account, apiKey } = accounts.create(input.balance ?? 0, input.overdraft ?? false, admin(request));
+      set.status = 201;
+      return { ...accountOut(account), api_key: apiKey };
+    }, declares(createBody))
+    .post("/simulator/complete-now", () => ({ completed: simulator.completeNow(clock.now()) }))
     .get("/accounts/:id", ({ params }) => accountOut(accounts.find(accountId(params.id))))
     .get("/accounts/:id/ledger", ({ params }) => {
       const audit = accounts.audit(accountId(params.id));
@@ -51,7 +60,8 @@ export function adminRoutes({ gate, work, accounts, faults }: RouteDeps) {
 
   const known = {
     "/reset": ["POST"],
-    "/accounts": ["GET"],
+    "/accounts": ["GET", "POST"],
+    "/simulator/complete-now": ["POST"],
     "/accounts/:id": ["GET"],
     "/accounts/:id/ledger": ["GET"],
     "/accounts/:id/top-up": ["POST"],

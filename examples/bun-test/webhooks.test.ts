@@ -1,0 +1,49 @@
+// Mailroom inside a `bun test` suite: a webhook receiver whose deliveries a test waits for, and a
+// translation API a client is tested against. `mailroom.tgz` is the packed Mailroom (npm pack).
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { startMailroom, type Mailroom } from "mailroom/testing";
+
+const SECRET = "s3cret";
+let mr: Mailroom;
+
+beforeAll(async () => {
+  mr = await startMailroom({
+    config: `
+      [[guards]]
+      name = "gh"
+      kind = "github"
+      secret = "${SECRET}"
+
+      [hooks]
+      default_guards = ["gh"]
+    `,
+  });
+});
+afterAll(() => mr.stop());
+
+test("a signed GitHub delivery is caught and can be awaited", async () => {
+  const channel = mr.channel();
+  const res = await mr.send(channel, '{"action":"opened"}', { sign: { github: SECRET }, headers: { "x-github-event": "issues" } });
+  expect(res.status).toBe(200);
+  const hook = await mr.waitForHook({ channel, where: (h) => h.payload?.action === "opened", timeout: 5_000 });
+  expect(hook.headers["x-github-event"]).toBe("issues");
+  expect((await mr.api.hooks.get(hook.id)).status).toBe("pending");
+});
+
+test("a badly signed delivery is refused, and a wait that times out says why", async () => {
+  const channel = mr.channel();
+  expect((await mr.send(channel, "{}", { sign: { github: "wrong" } })).status).toBe(401);
+  const error = await mr.waitForHook({ channel, timeout: 200 }).catch((e: Error) => e);
+  expect(String(error)).toContain("does not match");
+});
+
+test("a translation client against its own account", async () => {
+  // `await using` stops this second instance when the test ends.
+  await using tr = await startMailroom();
+  const account = await tr.translate.account({ balance: 10 });
+  const placed = await account.a.translate({ source_language: "en", target_languages: ["de"], text: "Hello" });
+  await tr.translate.simulator.completeNow();
+  const order = await tr.translate.waitForOrder(placed.orders[0]!.id, "DONE");
+  expect(order.target_text).toBe("[de] Hello");
+  expect((await account.b.account()).balance).toBeLessThan(10);
+});

@@ -1,0 +1,109 @@
+/**
+ * `mailroom/testing`: start a Mailroom from a test suite (bun test, node --test, vitest, jest),
+ * send it signed webhooks, wait for them, and test translation clients against it.
+ *
+ * @example
+ * await using mr = await startMailroom({ config: { channels: [{ name: "github", guards: ["gh"] }], guards: [...] } });
+ * const channel = mr.channel();
+ * await mr.send(channel, '{"action":"opened"}', { sign: { github: "s3cret" } });
+ * const hook = await mr.waitForHook({ channel, where: (h) => h.payload?.action === "opened" });
+ */
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { buildConfig, randomKey, type MailroomConfig } from "./config";
+import { managementClient, type ManagementClient } from "./management";
+import { instanceDir, mailroomCommand, startServer } from "./process";
+import { sendHook, type SendOptions } from "./send";
+import { translateHelper, type TranslateHelper } from "./translate";
+import { waitForHook, type WaitForHook } from "./wait";
+import type { Hook } from "./types";
+
+export type StartOptions = {
+  /** The config as TOML text or as an object of the same shape (default: none, every default). */
+  config?: string | MailroomConfig;
+  /** The SQLite file (default: a fresh one in a temp folder removed at stop; ":memory:" keeps nothing). */
+  dataPath?: string;
+  /** How to run Mailroom (default: the executable of this package; or $MAILROOM_BIN). */
+  command?: string[];
+  /** Milliseconds to wait for the server to be ready (default 15000). */
+  startTimeout?: number;
+};
+
+export type Mailroom = {
+  /** Base URL, e.g. http://127.0.0.1:41234 (the catching endpoint is `${url}/?channel=NAME`). */
+  url: string;
+  /** The server's process id. */
+  pid: number;
+  /** The instance's temp folder (config, data file), removed at stop. */
+  dir: string;
+  /** A bearer token of the management API. */
+  token: string;
+  /** A fresh channel name, unique in this process ("test-1-<random>"). */
+  channel(prefix?: string): string;
+  /** Sends a (signed) request to the catching endpoint; see SendOptions. */
+  send(channel: string, body?: string | Uint8Array | object, opts?: SendOptions): Promise<Response>;
+  /** The first hook that matches, stored or arriving later; rejects after `timeout` listing what arrived and was refused. */
+  waitForHook(opts: WaitForHook): Promise<Hook>;
+  /** The management API under /v1. */
+  api: ManagementClient;
+  /** fetch() relative to `url`, with the management token unless you give an Authorization header. */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  /** The translation service: accounts per test, clients of revisions A and B, translator, admin, the simulator. */
+  translate: TranslateHelper;
+  /** What the server printed (the last 64 KiB), for when a test wants to know why. */
+  output(): string;
+  /** Stops the server and removes its files; safe to call twice. */
+  stop(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+};
+
+let channels = 0;
+
+/**
+ * Starts a Mailroom on a free port (port 0, the address read from the server itself) with a
+ * fresh data file, and resolves once it answers. Throws when the config is invalid, with every
+ * problem the server listed.
+ */
+export async function startMailroom(options: StartOptions = {}): Promise<Mailroom> {
+  const command = mailroomCommand(options.command);
+  const dir = instanceDir();
+  const creds = { token: randomKey("mr_test_"), translateAdminKey: randomKey("tk_admin_"), translatorKey: randomKey("tk_translator_") };
+  const configPath = join(dir, "mailroom.toml");
+  try {
+    writeFileSync(configPath, buildConfig(options.config, options.dataPath ?? join(dir, "mailroom.db"), creds), { mode: 0o600 });
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  const server = await startServer(command, configPath, dir, options.startTimeout ?? 15_000);
+  const { url } = server;
+  const api = managementClient(url, creds.token);
+  const stop = () => server.stop();
+  return {
+    url,
+    pid: server.pid,
+    dir,
+    token: creds.token,
+    channel: (prefix = "test") => `${prefix}-${++channels}-${Math.random().toString(36).slice(2, 8)}`,
+    send: (channel, body, opts) => sendHook(url, channel, body, opts),
+    waitForHook: (opts) => waitForHook(url, creds.token, api, opts),
+    api,
+    fetch(path, init = {}) {
+      const headers = new Headers(init.headers);
+      if (!headers.has("authorization")) headers.set("authorization", `Bearer ${creds.token}`);
+      return fetch(url + path, { ...init, headers });
+    },
+    translate: translateHelper(url, creds.translateAdminKey, creds.translatorKey),
+    output: () => server.output(),
+    stop,
+    [Symbol.asyncDispose]: stop,
+  };
+}
+
+export { MailroomApiError, TranslateApiError } from "./http";
+export { WaitForHookTimeout, type WaitForHook } from "./wait";
+export type { SendOptions } from "./send";
+export type { MailroomConfig } from "./config";
+export type { ManagementClient, ListHooks } from "./management";
+export type { TestAccount, TranslateHelper } from "./translate";
+export type * from "./types";

@@ -1,0 +1,36 @@
+import { jsonCaller, MailroomApiError, query } from "./http";
+import type { Channel, ErrorBody, Hook, HookStatus, Refusal } from "./types";
+
+export type ListHooks = { channel?: string; status?: HookStatus; limit?: number; after?: string };
+
+/**
+ * A typed client of the management API under /v1 (bearer token). Every method resolves with the
+ * answered resource, or throws MailroomApiError with the status and the error body.
+ *
+ * @example const [hook] = await mr.api.hooks.list({ channel, status: "pending" });
+ */
+export function managementClient(url: string, token: string) {
+  const call = jsonCaller(`${url}/v1`, `Bearer ${token}`, (status, body, _h, method, path) => new MailroomApiError(status, body as ErrorBody, method, `/v1${path}`));
+  const name = encodeURIComponent;
+  return {
+    channels: {
+      list: () => call<Channel[]>("GET", "/channels"),
+      get: (channel: string) => call<Channel>("GET", `/channels/${name(channel)}`),
+      pause: (channel: string) => call<Channel>("POST", `/channels/${name(channel)}/pause`),
+      resume: (channel: string) => call<Channel>("POST", `/channels/${name(channel)}/resume`),
+      delete: (channel: string) => call<Record<string, never>>("DELETE", `/channels/${name(channel)}`),
+    },
+    hooks: {
+      /** Newest first; pass the last id as `after` for the next page. */
+      list: (q: ListHooks = {}) => call<Hook[]>("GET", `/hooks${query(q)}`),
+      get: (id: string) => call<Hook>("GET", `/hooks/${name(id)}`),
+      discard: (id: string) => call<Hook>("POST", `/hooks/${name(id)}/discard`),
+      retry: (id: string) => call<Hook>("POST", `/hooks/${name(id)}/retry`),
+      delete: (id: string) => call<Record<string, never>>("DELETE", `/hooks/${name(id)}`),
+    },
+    /** Requests refused by a guard, newest first, with the reason. */
+    refusals: (q: { channel?: string; guard?: string; limit?: number } = {}) => call<Refusal[]>("GET", `/refusals${query(q)}`),
+  };
+}
+
+export type ManagementClient = ReturnType<typeof managementClient>;

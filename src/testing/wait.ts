@@ -1,0 +1,106 @@
+import type { ManagementClient } from "./management";
+import type { Hook, HookStatus } from "./types";
+
+export type WaitForHook = {
+  /** Only hooks of this channel (default: any channel). */
+  channel?: string;
+  /** Only hooks with this status (default: any); a hook that reaches it later counts when it does. */
+  status?: HookStatus;
+  /** Only hooks this returns true for. */
+  where?: (hook: Hook) => boolean;
+  /** Milliseconds (default 5000). */
+  timeout?: number;
+};
+
+/** The error of a waitForHook that ran out of time; its message lists what arrived and what was refused. */
+export class WaitForHookTimeout extends Error {
+  constructor(message: string, readonly arrived: Hook[], readonly refused: { guard: string; status: number; reason: string }[]) {
+    super(message);
+    this.name = "WaitForHookTimeout";
+  }
+}
+
+const matches = (h: Hook, o: WaitForHook) =>
+  (!o.channel || h.channel === o.channel) && (!o.status || h.status === o.status) && (!o.where || o.where(h));
+
+/**
+ * Resolves with the first hook that matches, already stored or arriving later. Listens on the
+ * live stream (GET /v1/stream) opened before the stored hooks are read, so nothing falls between
+ * the two; no polling. On timeout it rejects with WaitForHookTimeout listing the hooks of the
+ * channel and the requests its guards refused, with their reasons (GET /v1/refusals).
+ */
+export async function waitForHook(url: string, token: string, api: ManagementClient, o: WaitForHook): Promise<Hook> {
+  const timeout = o.timeout ?? 5_000;
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), timeout);
+  try {
+    const q = new URLSearchParams();
+    if (o.channel) q.set("channel", o.channel);
+    if (o.status) q.set("status", o.status);
+    const res = await fetch(`${url}/v1/stream?${q}`, { headers: { authorization: `Bearer ${token}`, accept: "text/event-stream" }, signal: abort.signal });
+    if (!res.ok || !res.body) throw new Error(`waitForHook: GET /v1/stream answered ${res.status}: ${await res.text()}`);
+    const reader = res.body.getReader();
+    try {
+      const stored = await api.hooks.list({ channel: o.channel, status: o.status, limit: 100 });
+      const found = stored.reverse().find((h) => matches(h, o));
+      if (found) return found;
+      for await (const event of events(reader)) {
+        if (event.type !== "hook") continue;
+        const hook = JSON.parse(event.data) as Hook;
+        if (matches(hook, o)) return hook;
+      }
+      throw new Error("waitForHook: the live stream ended (the server is stopping)");
+    } finally {
+      await reader.cancel().catch(() => {});
+    }
+  } catch (error) {
+    if (!abort.signal.aborted) throw error;
+    throw await timeoutError(api, o, timeout);
+  } finally {
+    clearTimeout(timer);
+    abort.abort();
+  }
+}
+
+/** Server-Sent Events of a stream, one { type, data } per event. */
+async function* events(reader: { read(): Promise<{ done: boolean; value?: Uint8Array }> }): AsyncGenerator<{ type: string; data: string }> {
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true });
+    let end;
+    while ((end = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      let type = "message";
+      const data: string[] = [];
+      for (const line of block.split("\n")) {
+        if (line.startsWith("event:")) type = line.slice(6).trim();
+        else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
+      }
+      if (data.length > 0) yield { type, data: data.join("\n") };
+    }
+  }
+}
+
+const excerpt = (h: Hook) => {
+  const text = h.payload ? JSON.stringify(h.payload) : Buffer.from(h.body, "base64").toString("utf8");
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+};
+
+async function timeoutError(api: ManagementClient, o: WaitForHook, timeout: number): Promise<WaitForHookTimeout> {
+  const where = o.channel ? `channel "${o.channel}"` : "any channel";
+  const wanted = [o.status && `status ${o.status}`, o.where && "the where condition"].filter(Boolean).join(" and ");
+  const [arrived, refused] = await Promise.all([
+    api.hooks.list({ channel: o.channel, limit: 20 }).catch(() => [] as Hook[]),
+    api.refusals({ channel: o.channel, limit: 20 }).catch(() => []),
+  ]);
+  const lines = [`waitForHook: no hook in ${where}${wanted ? ` with ${wanted}` : ""} within ${timeout} ms.`];
+  lines.push(arrived.length ? `Arrived in ${where} (${arrived.length}, newest first):` : `Nothing arrived in ${where}.`);
+  for (const h of arrived) lines.push(`  ${h.id} ${h.status} ${h.method} ${h.channel} ${h.content_type || "-"} ${excerpt(h)}`);
+  lines.push(refused.length ? `Refused by guards (${refused.length}, newest first):` : "Nothing was refused by a guard.");
+  for (const r of refused) lines.push(`  ${r.created_at} ${r.method} ${r.channel}: guard ${r.guard} answered ${r.status}: ${r.reason}`);
+  return new WaitForHookTimeout(lines.join("\n"), arrived, refused);
+}
