@@ -15,7 +15,8 @@ import { createCatcher } from "./hooks/catch";
 import { createRetention } from "./hooks/retention";
 import { hooksErrorResponse } from "./hooks/errors";
 import { managementRoutes } from "./hooks/routes";
-import { LOCAL_KEY, requireApiKey, storedApiKeys, type ApiKey } from "./hooks/auth";
+import { requireApiKey, type ApiKey } from "./hooks/auth";
+import { createApiKeys } from "./hooks/api-keys";
 import { createLive, streamRoutes } from "./live";
 import { createGuards, createRefusals } from "./hooks/guards";
 import { createTranslate } from "./translate";
@@ -93,14 +94,17 @@ export function createApp(deps: AppDeps) {
   /** Lifts a connection's idle timeout for one request; serve() sets it (app.handle has no connection). */
   const connections = { keepOpen: (_request: Request): void => {} };
 
-  const dashboard = createDashboard({ config, db, clock, live, management: { channels, hooks, refusals, runner, db, clock, keepOpen: (r) => connections.keepOpen(r) } });
+  // One live set of API keys for every bearer route: a key created or revoked in the dashboard
+  // works, or stops working, on the next request.
+  const apiKeys = createApiKeys({ config, db, clock, initial: deps.apiKeys });
+  const dashboard = createDashboard({ config, db, clock, live, apiKeys, management: { channels, hooks, refusals, runner, db, clock, keepOpen: (r) => connections.keepOpen(r) } });
 
   const translate = createTranslate({ config, db, clock, log });
   if (translate.worker) runner.addWorker(translate.worker);
   runner.addWorker(createRetention({ config, store, log }));
 
   const translated = translateCounter(metrics);
-  const metricsKeys = config.metrics.auth ? deps.apiKeys : undefined;
+  const metricsKeys = config.metrics.auth ? apiKeys.source : undefined;
   const metricsOnMain = config.metrics.enabled && !config.metrics.listen;
   // standardHostname off: Elysia would otherwise skip 11 characters of the URL to find the path, which a
   // Host of three characters or fewer ("x", "api") defeats: requests were routed by a shifted path.
@@ -118,11 +122,11 @@ export function createApp(deps: AppDeps) {
     .all("/", ({ request, server }) => catcher.handle(request, server?.requestIP(request)?.address ?? ""), { parse: "none" })
     .use(
       managementRoutes(
-        { keys: deps.apiKeys, reload: () => [...configuredKeys(deps.apiKeys), ...storedApiKeys(db)] },
+        apiKeys.source,
         { channels, hooks, refusals, runner, db, clock, keepOpen: (r) => connections.keepOpen(r) },
       ),
     )
-    .use(new Elysia({ prefix: "/v1" }).use(streamRoutes(requireApiKey(deps.apiKeys), live)))
+    .use(new Elysia({ prefix: "/v1" }).use(streamRoutes(requireApiKey(apiKeys.source), live)))
     .use(translate.routes)
     .use(dashboard.routes)
     .use(openapiRoutes(allRoutes));
@@ -161,11 +165,6 @@ export function createApp(deps: AppDeps) {
   }
 
   return { app, catcher, connections, writer, hooks, channels, store, metrics, metricsApp, dashboard, live, close };
-}
-
-/** The keys that did not come from the database (the config's): kept when the stored ones are read again. */
-function configuredKeys(keys: readonly ApiKey[]): ApiKey[] {
-  return keys.filter((k) => k.label !== LOCAL_KEY);
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -15,6 +15,8 @@ import { createThrottle, type Throttle } from "./throttle";
 import { createUsers, type Users } from "./users";
 import { sessionRoutes, SIGN_IN_LIMITS } from "./routes/session";
 import { userRoutes } from "./routes/users";
+import { apiKeyRoutes } from "./routes/api-keys";
+import type { ApiKeys } from "../hooks/api-keys";
 import { VERSION } from "../cli";
 import { streamRoutes, type Live } from "../live";
 
@@ -25,6 +27,7 @@ export type DashboardDeps = {
   setup: Setup;
   accountThrottle: Throttle;
   ipThrottle: Throttle;
+  apiKeys: ApiKeys;
   /** The sender ip of a request, as the listener noted it (app.handle in tests has none). */
   ipOf: (request: Request) => string;
 };
@@ -38,7 +41,7 @@ export const DASHBOARD_API = "/ui/api";
  * management API's own route plugins, given the session gate instead of the API-key one, so the
  * two cannot drift and events record the user's e-mail address as their actor.
  */
-export function createDashboard(deps: { config: Config; db: Db; clock: Clock; live: Live; management: Omit<ManagementDeps, "auth"> }) {
+export function createDashboard(deps: { config: Config; db: Db; clock: Clock; live: Live; apiKeys: ApiKeys; management: Omit<ManagementDeps, "auth"> }) {
   const { config, db, clock } = deps;
   const users = createUsers({ db, config, clock });
   const sessions = createSessions({ db, clock, users });
@@ -46,7 +49,7 @@ export function createDashboard(deps: { config: Config; db: Db; clock: Clock; li
   const setup = createSetup(users);
   const ips = new WeakMap<Request, string>();
   const own: DashboardDeps = {
-    gate, users, sessions, setup,
+    gate, users, sessions, setup, apiKeys: deps.apiKeys,
     ipOf: (request) => ips.get(request) ?? "",
     accountThrottle: createThrottle({ clock, limit: SIGN_IN_LIMITS.account, windowMs: SIGN_IN_LIMITS.windowMs }),
     ipThrottle: createThrottle({ clock, limit: SIGN_IN_LIMITS.ip, windowMs: SIGN_IN_LIMITS.windowMs }),
@@ -55,6 +58,7 @@ export function createDashboard(deps: { config: Config; db: Db; clock: Clock; li
   const routes = new Elysia({ prefix: DASHBOARD_API })
     .use(sessionRoutes(own))
     .use(userRoutes(own))
+    .use(apiKeyRoutes(own))
     .use(
       new Elysia().use(gate.requireSession()).get(
         "/info",

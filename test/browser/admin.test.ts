@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { buildBinary, removeTempDirs, startProcess, tempDir, type Running } from "../helpers/binary";
+import { browserAvailable, launch } from "./browser";
+
+const SHOTS = join(import.meta.dir, "../../docs/screenshots");
+const ADMIN = { email: "root@example.com", password: "a long admin password" };
+
+/** The admin screens (API keys, guards, bulk actions, translation) with an admin from the config file. */
+describe.skipIf(!browserAvailable())("the dashboard's admin screens in a browser", () => {
+  let app: Running;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    const bin = await buildBinary();
+    const dir = tempDir("mailroom-ui-admin-");
+    await Bun.write(
+      join(dir, "mailroom.toml"),
+      `[server]\nport = 0\n[storage]\npath = "data/m.db"\ndurability = "normal"\n` +
+        `[[users]]\nemail = "${ADMIN.email}"\nrole = "admin"\npassword_env = "ADMIN_PASSWORD"\n`,
+    );
+    app = await startProcess([bin, "--config", "mailroom.toml"], dir, { ADMIN_PASSWORD: ADMIN.password });
+    browser = await launch();
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page.on("dialog", (d) => void d.accept());
+    await page.goto(`${app.url}/ui/`);
+    await page.getByLabel("E-mail").fill(ADMIN.email);
+    await page.getByLabel("Password").fill(ADMIN.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByText(`${ADMIN.email} (admin)`).waitFor();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    app?.proc.kill();
+    await app?.proc.exited;
+    removeTempDirs();
+  });
+
+  test("an API key created in the dashboard opens /v1, shows its last use, and is refused once revoked", async () => {
+    await page.getByRole("link", { name: "API keys" }).click();
+    await page.getByLabel("Label").fill("deploy-bot");
+    await page.getByRole("button", { name: "Create key" }).click();
+    const token = await page.getByLabel("New token").innerText();
+    expect(token).toMatch(/^mr_/);
+    const used = await fetch(`${app.url}/v1/channels`, { headers: { authorization: `Bearer ${token}` } });
+    expect(used.status).toBe(200);
+    await page.reload();
+    const row = page.getByRole("row", { name: /deploy-bot/ });
+    await row.waitFor();
+    expect(await row.innerText()).not.toContain("never");
+    expect(await page.getByRole("row", { name: /local/ }).innerText()).toContain("read-only");
+    await page.screenshot({ path: join(SHOTS, "api-keys.png") });
+    await page.getByRole("button", { name: "Revoke deploy-bot" }).click();
+    await row.waitFor({ state: "detached" });
+    const revoked = await fetch(`${app.url}/v1/channels`, { headers: { authorization: `Bearer ${token}` } });
+    expect(revoked.status).toBe(401);
+  }, 30_000);
+});
