@@ -16,6 +16,7 @@ import { createUsers, type Users } from "./users";
 import { sessionRoutes, SIGN_IN_LIMITS } from "./routes/session";
 import { userRoutes } from "./routes/users";
 import { apiKeyRoutes } from "./routes/api-keys";
+import { bulkRoutes } from "./routes/bulk";
 import type { ApiKeys } from "../hooks/api-keys";
 import { VERSION } from "../cli";
 import { streamRoutes, type Live } from "../live";
@@ -70,6 +71,7 @@ export function createDashboard(deps: { config: Config; db: Db; clock: Clock; li
     .use(hookRoutes(management))
     .use(refusalRoutes(management))
     .use(attemptRoutes(management))
+    .use(bulkRoutes({ auth: gate.requireSession(), hooks: deps.management.hooks, channels: deps.management.channels }))
     .use(streamRoutes(gate.requireSession(), deps.live));
   /** Called by the listener for each dashboard request, before the app sees it. */
   const noteIp = (request: Request, ip: string) => void ips.set(request, ip);

@@ -74,6 +74,11 @@ export function createLive(deps: { store: HookStore; hooks: () => HookService; h
         ...hooks,
         outcomes,
         discard: after(hooks.discard),
+        bulk(action, ids, actor) {
+          const changed = hooks.bulk(action, ids, actor);
+          for (const h of changed) hookChanged(h.id, h.channel);
+          return changed;
+        },
         retry: after(hooks.retry),
         process: after(hooks.process),
         fail: after(hooks.fail),

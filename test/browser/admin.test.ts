@@ -12,6 +12,7 @@ describe.skipIf(!browserAvailable())("the dashboard's admin screens in a browser
   let app: Running;
   let browser: Browser;
   let page: Page;
+  const dialogs: string[] = [];
 
   beforeAll(async () => {
     const bin = await buildBinary();
@@ -24,7 +25,7 @@ describe.skipIf(!browserAvailable())("the dashboard's admin screens in a browser
     app = await startProcess([bin, "--config", "mailroom.toml"], dir, { ADMIN_PASSWORD: ADMIN.password });
     browser = await launch();
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    page.on("dialog", (d) => void d.accept());
+    page.on("dialog", (d) => (dialogs.push(d.message()), void d.accept()));
     await page.goto(`${app.url}/ui/`);
     await page.getByLabel("E-mail").fill(ADMIN.email);
     await page.getByLabel("Password").fill(ADMIN.password);
@@ -57,5 +58,23 @@ describe.skipIf(!browserAvailable())("the dashboard's admin screens in a browser
     await row.waitFor({ state: "detached" });
     const revoked = await fetch(`${app.url}/v1/channels`, { headers: { authorization: `Bearer ${token}` } });
     expect(revoked.status).toBe(401);
+  }, 30_000);
+
+  test("bulk retry over the filter says how many hooks it will touch, asks, and retries them", async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await (await fetch(`${app.url}/?channel=bulky`, { method: "POST", body: `{"i":${i}}` })).json()).id);
+    await fetch(`${app.url}/?channel=bulky`, { method: "POST", body: "{}" });
+    for (const id of ids) {
+      const status = await page.evaluate((id) => fetch(`/ui/api/hooks/${id}/fail`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"message":"boom"}' }).then((r) => r.status), id);
+      expect(status).toBe(200);
+    }
+    await page.goto(`${app.url}/ui/hooks?channel=bulky&status=failed`);
+    for (const id of ids) await page.locator(`tr[data-id="${id}"]`).waitFor();
+    await page.getByRole("button", { name: "Retry all failed" }).click();
+    await page.getByRole("status").getByText("Retried 3 hook(s).").waitFor();
+    expect(dialogs.at(-1)).toBe("Retry 3 failed hook(s) of channel bulky?");
+    await page.getByText("No hooks match these filters").waitFor();
+    const channel = await page.evaluate(() => fetch("/ui/api/channels/bulky").then((r) => r.json()));
+    expect(channel.stats).toMatchObject({ pending: "4", failed: "0" });
   }, 30_000);
 });
