@@ -26,6 +26,8 @@ import { createMetrics, type Metrics } from "./metrics";
 import { countedRefusals, timedCatcher, translateCounter } from "./metrics/instrument";
 import { metricsRoutes } from "./metrics/routes";
 import { createDashboard } from "./dashboard";
+import { readSetting } from "./dashboard/settings";
+import { createGuardRegistry } from "./hooks/guard-registry";
 
 export type AppDeps = {
   config: Config;
@@ -57,7 +59,9 @@ export function createApp(deps: AppDeps) {
   const store = createHookStore(db);
   // Every change of a hook or channel is recorded for the live streams (src/live).
   const live = createLive({ store, hooks: () => hooks, heartbeatMs: deps.heartbeatMs });
-  const channels = live.watchChannels(createChannelService({ config, store, clock, runner, deleteBatch: deps.channelDeleteBatch }));
+  const channels = live.watchChannels(
+    createChannelService({ config, store, clock, runner, deleteBatch: deps.channelDeleteBatch, defaultGuards: readSetting<string[]>(db, "default_guards") }),
+  );
   const hooks = live.watchHooks(createHookService({ store, clock, runner }));
   runner.bind(hooks.outcomes, { raw: hooks.raw });
 
@@ -86,6 +90,8 @@ export function createApp(deps: AppDeps) {
     durable: walSync ? () => walSync.sync() : undefined,
   });
   const guards = createGuards(config.guards, { clock, log });
+  // Guards defined in the dashboard join the same map; a change makes the catcher plan again.
+  const guardRegistry = createGuardRegistry({ config, db, clock, log, guards, changed: () => catcher.invalidatePlans() });
   const recorded = countedRefusals(createRefusals({ db, clock }), metrics);
   const refusals: typeof recorded = { ...recorded, record: (r) => (recorded.record(r), activity.refused(r)) };
   const catcher = timedCatcher(createCatcher({ config, channels, guards, refusals, writer, nextId: createIdFactory(clock), clock, log }), metrics);
@@ -97,7 +103,7 @@ export function createApp(deps: AppDeps) {
   // One live set of API keys for every bearer route: a key created or revoked in the dashboard
   // works, or stops working, on the next request.
   const apiKeys = createApiKeys({ config, db, clock, initial: deps.apiKeys });
-  const dashboard = createDashboard({ config, db, clock, live, apiKeys, management: { channels, hooks, refusals, runner, db, clock, keepOpen: (r) => connections.keepOpen(r) } });
+  const dashboard = createDashboard({ config, db, clock, live, apiKeys, guards: guardRegistry, management: { channels, hooks, refusals, runner, db, clock, keepOpen: (r) => connections.keepOpen(r) } });
 
   const translate = createTranslate({ config, db, clock, log });
   if (translate.worker) runner.addWorker(translate.worker);

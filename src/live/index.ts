@@ -95,6 +95,11 @@ export function createLive(deps: { store: HookStore; hooks: () => HookService; h
       return {
         ...channels,
         pause: (name) => (void log.channel(name), channels.pause(name)),
+        setGuards: (name, guards) => {
+          const row = channels.setGuards(name, guards);
+          log.channel(name);
+          return row;
+        },
         resume: (name) => {
           const row = channels.resume(name);
           log.channel(name);

@@ -62,7 +62,7 @@ describe.skipIf(!browserAvailable())("the dashboard's admin screens in a browser
 
   test("bulk retry over the filter says how many hooks it will touch, asks, and retries them", async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await (await fetch(`${app.url}/?channel=bulky`, { method: "POST", body: `{"i":${i}}` })).json()).id);
+    for (let i = 0; i < 3; i++) ids.push(((await (await fetch(`${app.url}/?channel=bulky`, { method: "POST", body: `{"i":${i}}` })).json()) as { id: string }).id);
     await fetch(`${app.url}/?channel=bulky`, { method: "POST", body: "{}" });
     for (const id of ids) {
       const status = await page.evaluate((id) => fetch(`/ui/api/hooks/${id}/fail`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"message":"boom"}' }).then((r) => r.status), id);
@@ -74,7 +74,7 @@ describe.skipIf(!browserAvailable())("the dashboard's admin screens in a browser
     await page.getByRole("status").getByText("Retried 3 hook(s).").waitFor();
     expect(dialogs.at(-1)).toBe("Retry 3 failed hook(s) of channel bulky?");
     await page.getByText("No hooks match these filters").waitFor();
-    const channel = await page.evaluate(() => fetch("/ui/api/channels/bulky").then((r) => r.json()));
+    const channel = (await page.evaluate(() => fetch("/ui/api/channels/bulky").then((r) => r.json()))) as { stats: unknown };
     expect(channel.stats).toMatchObject({ pending: "4", failed: "0" });
   }, 30_000);
 });
