@@ -93,7 +93,7 @@ export function createApp(deps: AppDeps) {
   // Guards defined in the dashboard join the same map; a change makes the catcher plan again.
   const guardRegistry = createGuardRegistry({ config, db, clock, log, guards, changed: () => catcher.invalidatePlans() });
   const recorded = countedRefusals(createRefusals({ db, clock }), metrics);
-  const refusals: typeof recorded = { ...recorded, record: (r) => (recorded.record(r), activity.refused(r)) };
+  const refusals: typeof recorded = { ...recorded, record: (r) => (recorded.record(r), activity.refused(r), live.refused(r, clock.now())) };
   const catcher = timedCatcher(createCatcher({ config, channels, guards, refusals, writer, nextId: createIdFactory(clock), clock, log }), metrics);
   metrics.watch({ db, queueDepth: () => runner.queueDepth() });
 
