@@ -11,6 +11,7 @@ import { HookScreen } from "./screens/hook";
 import { Refusals } from "./screens/refusals";
 import { Users } from "./screens/users";
 import { ApiKeys } from "./screens/api-keys";
+import { Guards } from "./screens/guards";
 
 function App() {
   const url = useLocation();
@@ -33,6 +34,7 @@ function App() {
   else if (path === "/ui/channels") screen = <Channels />;
   else if (path === "/ui/refusals") screen = <Refusals url={url} />;
   else if (path === "/ui/users") screen = me.role === "admin" ? <Users me={me} /> : adminOnly;
+  else if (path === "/ui/guards") screen = me.role === "admin" ? <Guards /> : adminOnly;
   else if (path === "/ui/api-keys") screen = me.role === "admin" ? <ApiKeys /> : adminOnly;
   else screen = <Hooks url={url} />;
   async function signOut() {
@@ -48,6 +50,7 @@ function App() {
           {nav("/ui/hooks", "Hooks")}
           {nav("/ui/channels", "Channels")}
           {nav("/ui/refusals", "Refusals")}
+          {me.role === "admin" && nav("/ui/guards", "Guards")}
           {me.role === "admin" && nav("/ui/api-keys", "API keys")}
           {me.role === "admin" && nav("/ui/users", "Users")}
         </nav>

@@ -77,4 +77,35 @@ describe.skipIf(!browserAvailable())("the dashboard's admin screens in a browser
     const channel = (await page.evaluate(() => fetch("/ui/api/channels/bulky").then((r) => r.json()))) as { stats: unknown };
     expect(channel.stats).toMatchObject({ pending: "4", failed: "0" });
   }, 30_000);
+
+  test("a guard defined in the dashboard refuses a badly signed hook at once, and the refusal appears live", async () => {
+    expect((await fetch(`${app.url}/?channel=signed`, { method: "POST", body: "{}" })).status).toBe(200);
+    await page.getByRole("link", { name: "Guards" }).click();
+    await page.getByLabel("Name").fill("sig");
+    await page.getByLabel("Kind").selectOption("hmac");
+    await page.getByLabel("Settings (JSON)").fill('{"header": "x-sig", "prefix": "sha256="}');
+    await page.getByLabel(/Secret/).fill("the-shared-secret");
+    await page.getByRole("button", { name: "Create guard" }).click();
+    await page.getByRole("cell", { name: "sig", exact: true }).waitFor();
+    await page.getByRole("textbox", { name: "Guards of signed" }).fill("sig");
+    await page.getByRole("button", { name: "Save guards of signed" }).click();
+    await page.getByRole("status").getByText("Guards of signed saved.").waitFor();
+    expect(await page.content()).not.toContain("the-shared-secret");
+    await page.screenshot({ path: join(SHOTS, "guards.png"), fullPage: true });
+
+    await page.goto(`${app.url}/ui/refusals`);
+    await page.getByRole("heading", { name: "Refusals" }).waitFor();
+    await page.getByText("No guard refused anything.").waitFor();
+    await page.locator("body[data-live=open]").waitFor();
+    const body = '{"forged":true}';
+    const bad = await fetch(`${app.url}/?channel=signed`, { method: "POST", body, headers: { "x-sig": "sha256=00" } });
+    expect(bad.status).toBe(401);
+    const good = await fetch(`${app.url}/?channel=signed`, {
+      method: "POST", body, headers: { "x-sig": `sha256=${new Bun.CryptoHasher("sha256", "the-shared-secret").update(body).digest("hex")}` },
+    });
+    expect(good.status).toBe(200);
+    const row = page.getByRole("table", { name: "Refusals" }).getByRole("row", { name: /signed sig 401/ });
+    await row.waitFor();
+    await page.screenshot({ path: join(SHOTS, "refusals.png") });
+  }, 30_000);
 });
