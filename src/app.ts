@@ -28,6 +28,7 @@ import { metricsRoutes } from "./metrics/routes";
 import { createDashboard } from "./dashboard";
 import { readSetting } from "./dashboard/settings";
 import { createGuardRegistry } from "./hooks/guard-registry";
+import { createForwards } from "./hooks/forwards";
 
 export type AppDeps = {
   config: Config;
@@ -103,7 +104,7 @@ export function createApp(deps: AppDeps) {
   // One live set of API keys for every bearer route: a key created or revoked in the dashboard
   // works, or stops working, on the next request.
   const apiKeys = createApiKeys({ config, db, clock, initial: deps.apiKeys });
-  const dashboard = createDashboard({ config, db, clock, live, apiKeys, guards: guardRegistry, management: { channels, hooks, refusals, runner, db, clock, keepOpen: (r) => connections.keepOpen(r) } });
+  const dashboard = createDashboard({ config, db, clock, live, apiKeys, guards: guardRegistry, forwards: createForwards({ config, db, clock, runner }), management: { channels, hooks, refusals, runner, db, clock, keepOpen: (r) => connections.keepOpen(r) } });
 
   const translate = createTranslate({ config, db, clock, log });
   if (translate.worker) runner.addWorker(translate.worker);
