@@ -38,7 +38,7 @@ describe.skipIf(!browserAvailable())("the dashboard's admin screens in a browser
     app?.proc.kill();
     await app?.proc.exited;
     removeTempDirs();
-  });
+  }, 30_000);
 
   test("an API key created in the dashboard opens /v1, shows its last use, and is refused once revoked", async () => {
     await page.getByRole("link", { name: "API keys" }).click();
