@@ -6,7 +6,10 @@
  * Bun.serve that reads the sender's address, headers and body and stores nothing, which shows what
  * reading a request costs before anything is kept.
  *
- *   bun run bench/ingest.ts [--rounds 5] [--duration 10] [--connections 64] [--no-build] [--no-reference]
+ * With --streams N, one more target runs: durability "normal" with N clients reading GET /v1/stream
+ * all along (each event read and dropped), and the drop against "normal" without them is printed.
+ *
+ *   bun run bench/ingest.ts [--rounds 5] [--duration 10] [--connections 64] [--streams 50] [--no-build] [--no-reference]
  */
 import { rmSync } from "node:fs";
 import { join } from "node:path";
@@ -22,11 +25,36 @@ const { values: args } = parseArgs({
     threads: { type: "string", default: "2" },
     "no-build": { type: "boolean", default: false },
     "no-reference": { type: "boolean", default: false },
+    streams: { type: "string", default: "0" },
   },
 });
 const rounds = Number(args.rounds);
 const duration = Number(args.duration);
 const connections = Number(args.connections);
+const streams = Number(args.streams);
+
+/** Opens `n` live streams on a server; each reads and drops what it gets until `stop`. */
+async function holdStreams(url: string, n: number): Promise<{ events: () => number; stop: () => void }> {
+  const abort = new AbortController();
+  let events = 0;
+  for (let i = 0; i < n; i++) {
+    const res = await fetch(`${url}/v1/stream`, { headers: AUTH, signal: abort.signal });
+    if (res.status !== 200) throw new Error(`stream ${i}: HTTP ${res.status}`);
+    const reader = res.body!.getReader();
+    void (async () => {
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return;
+          for (const b of value) if (b === 0x0a) events++;
+        }
+      } catch {
+        // aborted at the end
+      }
+    })();
+  }
+  return { events: () => events, stop: () => abort.abort() };
+}
 
 type WrkResult = { requests: number; duration_us: number; status: number; connect: number; read: number; write: number; timeout: number; p50_us: number; p99_us: number };
 type Run = { rps: number; p50: number; p99: number; ok: number; errors: number };
@@ -63,6 +91,14 @@ async function main() {
     process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
     targets.push({ name: `mailroom durability=${durability}`, server: await start([BIN], { cwd: dir }), runs: [] });
   }
+  let held: Awaited<ReturnType<typeof holdStreams>> | undefined;
+  if (streams > 0) {
+    const dir = mailroomDir({ durability: "normal" });
+    process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+    const server = await start([BIN], { cwd: dir });
+    held = await holdStreams(server.url, streams);
+    targets.push({ name: `normal + ${streams} streams`, server, runs: [] });
+  }
   try {
     console.log(`wrk: ${connections} connections, ${args.threads} threads, ${duration}s per run, ${rounds} rounds, targets alternating`);
     for (const t of targets) await wrk(t.server.url, 2); // warm-up, not counted
@@ -85,6 +121,12 @@ async function main() {
         `  ${t.name.padEnd(26)} ${pad(fmt(rps, 0), 8)} ${pad(fmt(median(t.runs.map((r) => r.p50))), 8)} ${pad(fmt(median(t.runs.map((r) => r.p99))), 8)} ` +
           `${pad(fmt((100 * rps) / base, 1) + "%", 7)} ${pad(fmt(rss, 1) + " MB", 10)}`,
       );
+    }
+    if (held) {
+      const without = median(targets.find((t) => t.name === "mailroom durability=normal")!.runs.map((r) => r.rps));
+      const withStreams = median(targets.at(-1)!.runs.map((r) => r.rps));
+      console.log(`  with ${streams} open streams: ${fmt(withStreams, 0)} req/s against ${fmt(without, 0)} without, a change of ${fmt((100 * (withStreams - without)) / without, 1)}% (the streams read ${held.events()} lines)`);
+      held.stop();
     }
     // Every 2xx wrk counted must be stored (requests still in flight when wrk stops may add a few more).
     for (const t of targets.filter((t) => t.name.startsWith("mailroom"))) {

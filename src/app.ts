@@ -17,7 +17,8 @@ import { createDedup } from "./hooks/dedup";
 import { createRetention } from "./hooks/retention";
 import { hooksErrorResponse } from "./hooks/errors";
 import { managementRoutes } from "./hooks/routes";
-import { LOCAL_KEY, requireApiKey, storedApiKeys, type ApiKey } from "./hooks/auth";
+import { requireApiKey, type ApiKey } from "./hooks/auth";
+import { createApiKeys } from "./hooks/api-keys";
 import { createLive, streamRoutes } from "./live";
 import { createGuards, createRefusals } from "./hooks/guards";
 import { createTranslate } from "./translate";
@@ -27,6 +28,9 @@ import { createMetrics, type Metrics } from "./metrics";
 import { countedRefusals, timedCatcher, translateCounter } from "./metrics/instrument";
 import { metricsRoutes } from "./metrics/routes";
 import { createDashboard } from "./dashboard";
+import { readSetting } from "./dashboard/settings";
+import { createGuardRegistry } from "./hooks/guard-registry";
+import { createForwards } from "./hooks/forwards";
 
 export type AppDeps = {
   config: Config;
@@ -58,7 +62,9 @@ export function createApp(deps: AppDeps) {
   const store = createHookStore(db);
   // Every change of a hook or channel is recorded for the live streams (src/live).
   const live = createLive({ store, hooks: () => hooks, heartbeatMs: deps.heartbeatMs });
-  const channels = live.watchChannels(createChannelService({ config, store, clock, runner, deleteBatch: deps.channelDeleteBatch }));
+  const channels = live.watchChannels(
+    createChannelService({ config, store, clock, runner, deleteBatch: deps.channelDeleteBatch, defaultGuards: readSetting<string[]>(db, "default_guards") }),
+  );
   const hooks = live.watchHooks(createHookService({ store, clock, runner }));
   runner.bind(hooks.outcomes, { raw: hooks.raw });
 
@@ -90,15 +96,20 @@ export function createApp(deps: AppDeps) {
     durable: walSync ? () => walSync.sync() : undefined,
   });
   const guards = createGuards(config.guards, { clock, log });
+  // Guards defined in the dashboard join the same map; a change makes the catcher plan again.
+  const guardRegistry = createGuardRegistry({ config, db, clock, log, guards, changed: () => catcher.invalidatePlans() });
   const recorded = countedRefusals(createRefusals({ db, clock }), metrics);
-  const refusals: typeof recorded = { ...recorded, record: (r) => (recorded.record(r), activity.refused(r)) };
+  const refusals: typeof recorded = { ...recorded, record: (r) => (recorded.record(r), activity.refused(r), live.refused(r, clock.now())) };
   const catcher = timedCatcher(createCatcher({ config, channels, guards, refusals, writer, nextId: createIdFactory(clock), clock, log, responses, dedup }), metrics);
   metrics.watch({ db, queueDepth: () => runner.queueDepth() });
 
   /** Lifts a connection's idle timeout for one request; serve() sets it (app.handle has no connection). */
   const connections = { keepOpen: (_request: Request): void => {} };
 
-  const dashboard = createDashboard({ config, db, clock, live, management: { channels, hooks, refusals, runner, db, clock, keepOpen: (r) => connections.keepOpen(r), responses, dedup } });
+  // One live set of API keys for every bearer route: a key created or revoked in the dashboard
+  // works, or stops working, on the next request.
+  const apiKeys = createApiKeys({ config, db, clock, initial: deps.apiKeys });
+  const dashboard = createDashboard({ config, db, clock, live, apiKeys, guards: guardRegistry, forwards: createForwards({ config, db, clock, runner }), management: { channels, hooks, refusals, runner, db, clock, keepOpen: (r) => connections.keepOpen(r), responses, dedup } });
 
   const translate = createTranslate({ config, db, clock, log });
   if (translate.worker) runner.addWorker(translate.worker);
@@ -106,7 +117,7 @@ export function createApp(deps: AppDeps) {
   runner.addWorker(dedup.worker);
 
   const translated = translateCounter(metrics);
-  const metricsKeys = config.metrics.auth ? deps.apiKeys : undefined;
+  const metricsKeys = config.metrics.auth ? apiKeys.source : undefined;
   const metricsOnMain = config.metrics.enabled && !config.metrics.listen;
   // standardHostname off: Elysia would otherwise skip 11 characters of the URL to find the path, which a
   // Host of three characters or fewer ("x", "api") defeats: requests were routed by a shifted path.
@@ -124,11 +135,11 @@ export function createApp(deps: AppDeps) {
     .all("/", ({ request, server }) => catcher.handle(request, server?.requestIP(request)?.address ?? ""), { parse: "none" })
     .use(
       managementRoutes(
-        { keys: deps.apiKeys, reload: () => [...configuredKeys(deps.apiKeys), ...storedApiKeys(db)] },
+        apiKeys.source,
         { channels, hooks, refusals, runner, db, clock, keepOpen: (r) => connections.keepOpen(r), responses, dedup },
       ),
     )
-    .use(new Elysia({ prefix: "/v1" }).use(streamRoutes(requireApiKey(deps.apiKeys), live)))
+    .use(new Elysia({ prefix: "/v1" }).use(streamRoutes(requireApiKey(apiKeys.source), live)))
     .use(translate.routes)
     .use(dashboard.routes)
     .use(openapiRoutes(allRoutes));
@@ -167,11 +178,6 @@ export function createApp(deps: AppDeps) {
   }
 
   return { app, catcher, connections, writer, hooks, channels, store, metrics, metricsApp, dashboard, live, responses, dedup, close };
-}
-
-/** The keys that did not come from the database (the config's): kept when the stored ones are read again. */
-function configuredKeys(keys: readonly ApiKey[]): ApiKey[] {
-  return keys.filter((k) => k.label !== LOCAL_KEY);
 }
 
 export type App = ReturnType<typeof createApp>;

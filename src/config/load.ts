@@ -104,7 +104,8 @@ function resolveEnvSecrets(node: unknown, env: Env, path: string, problems: Prob
   }
 }
 
-function checkKinded(list: unknown[], kinds: Record<string, TObject>, section: string): Problem[] {
+/** The problems of guard or handler entries against their kind's schema (defaults are filled in place). */
+export function checkKinded(list: unknown[], kinds: Record<string, TObject>, section: string): Problem[] {
   const problems: Problem[] = [];
   const names = new Set<string>();
   list.forEach((entry, i) => {

@@ -15,6 +15,13 @@ import { createThrottle, type Throttle } from "./throttle";
 import { createUsers, type Users } from "./users";
 import { sessionRoutes, SIGN_IN_LIMITS } from "./routes/session";
 import { userRoutes } from "./routes/users";
+import { apiKeyRoutes } from "./routes/api-keys";
+import { bulkRoutes } from "./routes/bulk";
+import { guardRoutes } from "./routes/guards";
+import { handlerRoutes } from "./routes/handlers";
+import type { Forwards } from "../hooks/forwards";
+import type { GuardRegistry } from "../hooks/guard-registry";
+import type { ApiKeys } from "../hooks/api-keys";
 import { VERSION } from "../cli";
 import { streamRoutes, type Live } from "../live";
 
@@ -25,6 +32,7 @@ export type DashboardDeps = {
   setup: Setup;
   accountThrottle: Throttle;
   ipThrottle: Throttle;
+  apiKeys: ApiKeys;
   /** The sender ip of a request, as the listener noted it (app.handle in tests has none). */
   ipOf: (request: Request) => string;
 };
@@ -38,7 +46,7 @@ export const DASHBOARD_API = "/ui/api";
  * management API's own route plugins, given the session gate instead of the API-key one, so the
  * two cannot drift and events record the user's e-mail address as their actor.
  */
-export function createDashboard(deps: { config: Config; db: Db; clock: Clock; live: Live; management: Omit<ManagementDeps, "auth"> }) {
+export function createDashboard(deps: { config: Config; db: Db; clock: Clock; live: Live; apiKeys: ApiKeys; guards: GuardRegistry; forwards: Forwards; management: Omit<ManagementDeps, "auth"> }) {
   const { config, db, clock } = deps;
   const users = createUsers({ db, config, clock });
   const sessions = createSessions({ db, clock, users });
@@ -46,7 +54,7 @@ export function createDashboard(deps: { config: Config; db: Db; clock: Clock; li
   const setup = createSetup(users);
   const ips = new WeakMap<Request, string>();
   const own: DashboardDeps = {
-    gate, users, sessions, setup,
+    gate, users, sessions, setup, apiKeys: deps.apiKeys,
     ipOf: (request) => ips.get(request) ?? "",
     accountThrottle: createThrottle({ clock, limit: SIGN_IN_LIMITS.account, windowMs: SIGN_IN_LIMITS.windowMs }),
     ipThrottle: createThrottle({ clock, limit: SIGN_IN_LIMITS.ip, windowMs: SIGN_IN_LIMITS.windowMs }),
@@ -55,6 +63,7 @@ export function createDashboard(deps: { config: Config; db: Db; clock: Clock; li
   const routes = new Elysia({ prefix: DASHBOARD_API })
     .use(sessionRoutes(own))
     .use(userRoutes(own))
+    .use(apiKeyRoutes(own))
     .use(
       new Elysia().use(gate.requireSession()).get(
         "/info",
@@ -66,6 +75,9 @@ export function createDashboard(deps: { config: Config; db: Db; clock: Clock; li
     .use(hookRoutes(management))
     .use(refusalRoutes(management))
     .use(attemptRoutes(management))
+    .use(guardRoutes({ gate, guards: deps.guards, channels: deps.management.channels, db }))
+    .use(handlerRoutes({ gate, forwards: deps.forwards, channels: deps.management.channels }))
+    .use(bulkRoutes({ auth: gate.requireSession(), hooks: deps.management.hooks, channels: deps.management.channels }))
     .use(streamRoutes(gate.requireSession(), deps.live));
   /** Called by the listener for each dashboard request, before the app sees it. */
   const noteIp = (request: Request, ip: string) => void ips.set(request, ip);

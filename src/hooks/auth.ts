@@ -7,6 +7,7 @@ import { repeatedParameters } from "../lib/query-int";
 import { readBody } from "./read-body";
 import { randomToken, sha256Hex, tokenMatchesHash } from "../lib/secrets";
 import { apiKeys } from "../db/schema";
+import { eq } from "drizzle-orm";
 
 export type ApiKey = { label: string; sha256: string };
 
@@ -25,7 +26,7 @@ export function storedApiKeys(db: Db): ApiKey[] {
 export function issueLocalToken(db: Db, now: number): string {
   const token = randomToken("mr_");
   db.$client.transaction(() => {
-    db.delete(apiKeys).run();
+    db.delete(apiKeys).where(eq(apiKeys.label, LOCAL_KEY)).run();
     db.insert(apiKeys).values({ label: LOCAL_KEY, tokenSha256: sha256Hex(token), createdAt: now }).run();
   })();
   return token;
@@ -40,7 +41,7 @@ export function issueLocalToken(db: Db, now: number): string {
 export function resolveApiKeys(config: Config, db: Db, now: number): { keys: ApiKey[]; generated?: { label: string; token: string } } {
   const configured = config.api_keys.map((k) => ({ label: k.label, sha256: (k.token_sha256 ?? sha256Hex(k.token!)).toLowerCase() }));
   const stored = storedApiKeys(db);
-  if (stored.length > 0) return { keys: [...configured, ...stored] };
+  if (stored.some((k) => k.label === LOCAL_KEY)) return { keys: [...configured, ...stored.filter((k) => !configured.some((c) => c.label === k.label))] };
   const token = issueLocalToken(db, now);
   return { keys: [...configured, { label: LOCAL_KEY, sha256: sha256Hex(token) }], generated: { label: LOCAL_KEY, token } };
 }
@@ -74,11 +75,15 @@ function check(keys: KeySource, request: Request): ApiKey {
   // A token re-issued by `mailroom token reset` (another process) is found by reading the keys again.
   const key = authenticate(keys.keys, token) ?? (keys.reload && token ? authenticate((keys.keys = keys.reload()), token) : undefined);
   if (!key) throw unauthenticated("invalid bearer token");
+  keys.used?.(key);
   return key;
 }
 
-/** The keys a request is checked against; `reload` reads them again when a token matches none. */
-export type KeySource = { keys: readonly ApiKey[]; reload?: () => readonly ApiKey[] };
+/**
+ * The keys a request is checked against; `reload` reads them again when a token matches none, and
+ * `used` is told of every key that opened a request (its last use).
+ */
+export type KeySource = { keys: readonly ApiKey[]; reload?: () => readonly ApiKey[]; used?: (key: ApiKey) => void };
 
 /** Reads a management body within MANAGEMENT_MAX_BODY: a JSON value, or {} when empty. */
 export async function parseBody(request: Request): Promise<unknown> {

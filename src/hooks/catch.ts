@@ -135,7 +135,7 @@ export function createCatcher(deps: {
    * object is replaced whenever the channel changes): the guards before and after the body, the
    * body limit and the guard that set it, and what to redact. Undefined when a guard is missing.
    */
-  const plans = new WeakMap<ChannelState, GuardPlan | undefined>();
+  let plans = new WeakMap<ChannelState, GuardPlan | undefined>();
   function planOf(channel: string, state: ChannelState): GuardPlan | undefined {
     if (plans.has(state)) return plans.get(state);
     const plan = buildPlan(state.guards);
@@ -172,7 +172,10 @@ export function createCatcher(deps: {
     return errorResponse(kind, `guard "${guard.name}": ${reason}`, { ...CORS, ...headers });
   }
 
-  return { handle };
+  /** Forgets every plan: a guard was defined, changed or removed (the dashboard), so the next request builds them again. */
+  const invalidatePlans = (): void => void (plans = new WeakMap());
+
+  return { handle, invalidatePlans };
 }
 
 /**

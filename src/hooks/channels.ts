@@ -22,6 +22,8 @@ export function createChannelService(deps: {
   runner: Pick<HookRunner, "cancelChannel">;
   /** Tests shrink it to see the batches with few hooks. */
   deleteBatch?: number;
+  /** Guards of new channels set in the dashboard (stored); [hooks] default_guards of the config file win when not empty. */
+  defaultGuards?: readonly string[];
 }) {
   const { config, store, clock, runner } = deps;
   const deleteBatch = Math.max(1, deps.deleteBatch ?? CHANNEL_DELETE_BATCH);
@@ -29,7 +31,7 @@ export function createChannelService(deps: {
   const deleting = new Map<string, Promise<void>>();
   const states = new Map<string, ChannelState>();
   /** The state of a channel not created yet (one object, so what the catching endpoint derives from it is kept). */
-  const unknown: ChannelState = { paused: false, guards: config.hooks.default_guards };
+  let unknown: ChannelState = { paused: false, guards: configDefaults(config) ?? deps.defaultGuards ?? [] };
 
   function declareConfigured(): void {
     store.transaction(() => {
@@ -72,6 +74,24 @@ export function createChannelService(deps: {
       return [...states.get(name)!.guards];
     },
     list: () => store.listChannels(),
+    /** Whether the config file declares this channel (its guards and handlers are read-only elsewhere). */
+    declared: (name: string) => config.channels.some((c) => c.name === name),
+    /** Sets a channel's guards (the dashboard); throws not_found, or failed_precondition for a channel of the config file. */
+    setGuards(name: string, guards: readonly string[]): ChannelRow {
+      require(name);
+      if (config.channels.some((c) => c.name === name)) throw precondition(`channel "${name}" is declared in the config file: set its guards there`);
+      store.upsertChannel(name, [...guards], clock.now());
+      const row = require(name);
+      states.set(name, { paused: row.paused, guards: row.guards });
+      return row;
+    },
+    /** The guards a channel created by its first hook gets, and whether the config file fixes them. */
+    defaultGuards: () => ({ guards: [...unknown.guards], read_only: configDefaults(config) !== undefined }),
+    /** Sets them (the dashboard stores them); throws failed_precondition when the config file sets them. */
+    setDefaultGuards(guards: readonly string[]): void {
+      if (configDefaults(config)) throw precondition("[hooks] default_guards is set in the config file: change it there");
+      unknown = { paused: false, guards: [...guards] };
+    },
     get: require,
     pause: (name: string) => setPaused(name, true),
     resume: (name: string) => setPaused(name, false),
@@ -112,7 +132,7 @@ export function createChannelService(deps: {
       }
     }
     const configured = config.channels.find((c) => c.name === name);
-    const guards = configured?.guards ?? config.hooks.default_guards;
+    const guards = configured?.guards ?? [...unknown.guards];
     const kept = store.transaction(() => {
       const row = store.getChannel(name);
       if ((row ? heldBy(row.stats) : 0) === 0 && !configured) {
@@ -130,3 +150,8 @@ export function createChannelService(deps: {
 }
 
 export type ChannelService = ReturnType<typeof createChannelService>;
+
+/** [hooks] default_guards of the config file when it names any (then they cannot be changed elsewhere). */
+function configDefaults(config: Config): readonly string[] | undefined {
+  return config.hooks.default_guards.length > 0 ? config.hooks.default_guards : undefined;
+}

@@ -4,6 +4,7 @@ export const LANDING_PAGE = `<!doctype html>
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem;color:#222}code{background:#f3f3f3;padding:0 .25rem}</style>
 </head><body>
 <h1>Mailroom</h1>
+<p><a href="/ui/">Open the dashboard</a>: watch hooks arrive, inspect and act on them, manage channels, guards and API keys.</p>
 <p>This server catches webhooks. Send any request to <code>/?channel=NAME</code> and it is kept, byte for byte.</p>
 <ul>
 <li>Catch: <code>curl -X POST 'http://HOST/?channel=demo' -d '{"hello":"world"}' -H 'content-type: application/json'</code></li>

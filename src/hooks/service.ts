@@ -17,6 +17,10 @@ import type { HookStatus, HookStore, ListQuery, RawHook } from "./store";
  *   process: pending              -> handled   (channels without handlers only)
  *   fail:    pending              -> failed    (channels without handlers only)
  */
+export type BulkAction = "retry" | "discard";
+/** The statuses each bulk action applies to (as its single operation). */
+export const BULK_FROM: Record<BulkAction, readonly HookStatus[]> = { retry: ["failed", "discarded"], discard: ["pending", "failed"] };
+
 export function createHookService(deps: { store: HookStore; clock: Clock; runner: HookRunner }) {
   const { store, clock, runner } = deps;
 
@@ -84,9 +88,38 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
     },
   };
 
+  /** Transitions of BULK_ACTIONS: from which statuses, to which, the event, and what the runner does. */
+  const bulkMoves = {
+    retry: { from: BULK_FROM.retry, to: "pending", kind: "retried", also: (h: RawHook) => runner.queueRetry(h.id, h.channel) },
+    discard: { from: BULK_FROM.discard, to: "discarded", kind: "discarded", also: (h: RawHook) => runner.cancel(h.id) },
+  } as const;
+
   return {
     outcomes,
     get,
+    /**
+     * Applies `action` to each of these hooks still in a status it allows, in one transaction, as
+     * the single operation would (event, stats, runner); the others are skipped. Returns the hooks
+     * changed, with their channels.
+     */
+    bulk(action: BulkAction, ids: readonly string[], actor: string): { id: string; channel: string }[] {
+      const move = bulkMoves[action];
+      const changed = store.transaction(() => {
+        const done: { id: string; channel: string }[] = [];
+        const now = clock.now();
+        for (const id of ids) {
+          const hook = store.getHook(id);
+          if (!hook || !(move.from as readonly HookStatus[]).includes(hook.status)) continue;
+          store.setStatus(hook, move.to, move.to === "discarded" ? now : null);
+          store.addEvent({ hookId: id, kind: move.kind, actor, message: "", createdAt: now });
+          move.also(hook);
+          done.push({ id, channel: hook.channel });
+        }
+        return done;
+      });
+      if (action === "retry" && changed.length > 0) runner.notify();
+      return changed;
+    },
     raw: (id: string) => store.getHook(id),
     /** The ids of a page of hooks, newest first; find() reads each when its turn comes. */
     listIds: (query: ListQuery): string[] => store.listHookIds(query),

@@ -5,7 +5,7 @@ import type { HookStatus } from "../hooks/store";
  * Entries hold only keys (a few dozen bytes each); the resource is read when an entry is sent,
  * so recording costs the catching endpoint no database read and no serialising.
  */
-export type Change = { seq: number; kind: "hook" | "channel"; key: string };
+export type Change = { seq: number; kind: "hook" | "channel" | "refusal"; key: string };
 
 /** A change as sent: the SSE event name and its JSON, read when it is sent. */
 export type Rendered = { event: string; data: string; channel: string; status?: HookStatus } | undefined;
@@ -41,6 +41,8 @@ export function createChangeLog(opts: { kept?: number; epoch: string }) {
   return {
     hook: (id: string) => record("hook", id),
     channel: (name: string) => record("channel", name),
+    /** A refused request: `key` is "<channel>\n<the Refusal as JSON>" (nothing is stored to read back). */
+    refusal: (channel: string, json: string) => record("refusal", `${channel}\n${json}`),
     head: () => seq,
     /** Changes after `after`, oldest first; undefined when some of them are no longer kept. */
     since(after: number): Change[] | undefined {

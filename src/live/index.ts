@@ -7,6 +7,7 @@ import type { HookOutcomes } from "../runner/types";
 import { NAME_PATTERN } from "../config/schema";
 import { createChangeLog, type Change, type Rendered } from "./bus";
 import { createStreams } from "./stream";
+import { toRfc3339 } from "../lib/clock";
 
 /**
  * Live updates: the services are wrapped so that every change is recorded (hooks caught or
@@ -17,6 +18,10 @@ export function createLive(deps: { store: HookStore; hooks: () => HookService; h
   const log = createChangeLog({ kept: deps.kept, epoch: Date.now().toString(36) });
 
   async function render(c: Change): Promise<Rendered> {
+    if (c.kind === "refusal") {
+      const at = c.key.indexOf("\n");
+      return { event: "refusal", channel: c.key.slice(0, at), data: c.key.slice(at + 1) };
+    }
     if (c.kind === "channel") {
       const row = store.getChannel(c.key);
       return row
@@ -39,6 +44,11 @@ export function createLive(deps: { store: HookStore; hooks: () => HookService; h
   return {
     log,
     streams,
+    /** Called for each request a guard refused (the Refusal as ListRefusals shows it). */
+    refused(r: { channel: string; guard: string; status: number; reason: string; ip: string; method: string }, now: number): void {
+      const wire = { channel: r.channel, guard: r.guard, status: r.status, reason: r.reason, created_at: toRfc3339(now), ip: r.ip, method: r.method };
+      log.refusal(r.channel, JSON.stringify(wire));
+    },
     /** Called once a batch of caught hooks is committed. */
     caught(batch: readonly { id: string; channel: string }[]): void {
       const channels = new Set<string>();
@@ -74,6 +84,11 @@ export function createLive(deps: { store: HookStore; hooks: () => HookService; h
         ...hooks,
         outcomes,
         discard: after(hooks.discard),
+        bulk(action, ids, actor) {
+          const changed = hooks.bulk(action, ids, actor);
+          for (const h of changed) hookChanged(h.id, h.channel);
+          return changed;
+        },
         retry: after(hooks.retry),
         process: after(hooks.process),
         fail: after(hooks.fail),
@@ -90,6 +105,11 @@ export function createLive(deps: { store: HookStore; hooks: () => HookService; h
       return {
         ...channels,
         pause: (name) => (void log.channel(name), channels.pause(name)),
+        setGuards: (name, guards) => {
+          const row = channels.setGuards(name, guards);
+          log.channel(name);
+          return row;
+        },
         resume: (name) => {
           const row = channels.resume(name);
           log.channel(name);

@@ -131,7 +131,7 @@ const operations: Record<string, Operation> = {
     description:
       "Mailroom's extension: Server-Sent Events. Event `hook` carries the Hook resource whenever a hook is caught or changes " +
       "status (filtered by `channel` and `status` as in ListHooks), `channel` the Channel resource whenever its stats or state " +
-      "change; `hook-deleted` and `channel-deleted` name what went; `reset` asks the client to reload its lists. Each event's " +
+      "change; `refusal` the refused request as ListRefusals shows it (filtered by `channel`); `hook-deleted` and `channel-deleted` name what went; `reset` asks the client to reload its lists. Each event's " +
       "`id` resumes with `Last-Event-ID`. A comment line is sent as a heartbeat.",
     success: {
       status: 200,

@@ -6,6 +6,7 @@ import type { Activity } from "../lib/terminal";
 import type { RawHook } from "../hooks/store";
 import { createAttempts } from "./attempts";
 import { createHandlers } from "./handlers";
+import type { ForwardConfig } from "../config/handlers";
 import { createAttemptQueue, type AttemptRow, type Outcome } from "./queue";
 import type { HookOutcomes, HookRunner, Worker } from "./types";
 import { createWorkerSet } from "./workers";
@@ -35,6 +36,13 @@ export interface Runner extends HookRunner {
   attempts(hookId: string): AttemptRow[];
   /** How many attempts are queued (the metrics' queue depth). */
   queueDepth(): number;
+  /**
+   * Adds a forward handler to a channel beside its configured ones (the dashboard), for hooks
+   * caught from now on and retries; only forward handlers, never a command or a module.
+   */
+  addForward(channel: string, config: ForwardConfig): void;
+  /** Takes a forward handler added by addForward off its channel. */
+  removeForward(channel: string, name: string): void;
 }
 
 export type RunnerDeps = {
@@ -74,7 +82,13 @@ export function createRunner(deps: RunnerDeps): Runner {
   const channelHandlers = new Map(config.channels.map((c) => [c.name, c.handlers]));
   /** Channels not in the config (created by their first hook) get [hooks] default_handlers. */
   const defaultHandlers = config.hooks.default_handlers;
-  const handlersOf = (channel: string): readonly string[] => channelHandlers.get(channel) ?? defaultHandlers;
+  /** Forward handlers added in the dashboard, by channel. */
+  const forwards = new Map<string, string[]>();
+  const handlersOf = (channel: string): readonly string[] => {
+    const configured = channelHandlers.get(channel) ?? defaultHandlers;
+    const added = forwards.get(channel);
+    return added ? [...configured, ...added] : configured;
+  };
   const workers = createWorkerSet(log, () => wake(), deps.workerPollMs);
   // Aborted by stop(): running programs are killed instead of holding the shutdown up to their timeout.
   let stopping = new AbortController();
@@ -162,6 +176,17 @@ export function createRunner(deps: RunnerDeps): Runner {
       attempts.bind(outcomes, reader);
     },
     addWorker: (worker) => workers.add(worker),
+    addForward(channel, forward) {
+      const built = createHandlers([{ ...forward, kind: "forward" } as unknown as Config["handlers"][number]], process.cwd());
+      handlers.set(forward.name, built.get(forward.name)!);
+      forwards.set(channel, [...(forwards.get(channel) ?? []).filter((n) => n !== forward.name), forward.name]);
+    },
+    removeForward(channel, name) {
+      const left = (forwards.get(channel) ?? []).filter((n) => n !== name);
+      if (left.length) forwards.set(channel, left);
+      else forwards.delete(channel);
+      handlers.delete(name);
+    },
     async tick() {
       recover();
       await workers.runAll(clock.now());

@@ -10,6 +10,7 @@ export type Hook = {
 export type Attempt = { handler: string; attempt: number; outcome: string; due_at: string; http_status: number | null; exit_code: number | null; excerpt: string; error: string };
 export type Refusal = { channel: string; guard: string; status: number; reason: string; created_at: string; ip: string; method: string };
 export type Me = { email: string; role: "admin" | "member" };
+export type ApiKey = { label: string; source: "config" | "local" | "dashboard"; created_at: string | null; last_used_at: string | null };
 export type User = { email: string; role: "admin" | "member"; read_only: boolean; created_at: string | null };
 
 export class ApiError extends Error {

@@ -4,14 +4,17 @@ import { useEffect } from "preact/hooks";
  * One EventSource on /ui/api/stream per screen that wants live updates. EventSource resumes with
  * Last-Event-ID by itself; an event `reset` means changes were missed, so the screen reloads.
  */
-export function useStream(params: string, on: { hook?: (h: unknown) => void; channel?: (c: unknown) => void; reset?: () => void; hookDeleted?: (d: { id: string }) => void }, deps: unknown[]): void {
+export function useStream(params: string, on: { hook?: (h: unknown) => void; channel?: (c: unknown) => void; reset?: () => void; hookDeleted?: (d: { id: string }) => void; refusal?: (r: unknown) => void }, deps: unknown[]): void {
   useEffect(() => {
     const source = new EventSource(`/ui/api/stream${params}`);
+    // Marks the page as following the stream (what a test waits for before it sends something).
+    source.onopen = () => void (document.body.dataset.live = "open");
     const parse = (fn?: (x: any) => void) => (e: MessageEvent) => fn?.(JSON.parse(e.data));
     source.addEventListener("hook", parse(on.hook));
     source.addEventListener("channel", parse(on.channel));
     source.addEventListener("hook-deleted", parse(on.hookDeleted));
+    source.addEventListener("refusal", parse(on.refusal));
     source.addEventListener("reset", () => on.reset?.());
-    return () => source.close();
+    return () => (source.close(), delete document.body.dataset.live);
   }, deps);
 }

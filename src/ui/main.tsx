@@ -10,6 +10,8 @@ import { Hooks } from "./screens/hooks";
 import { HookScreen } from "./screens/hook";
 import { Refusals } from "./screens/refusals";
 import { Users } from "./screens/users";
+import { ApiKeys } from "./screens/api-keys";
+import { Guards } from "./screens/guards";
 
 function App() {
   const url = useLocation();
@@ -26,11 +28,14 @@ function App() {
     <a href={href} onClick={link} aria-current={path.startsWith(href) ? "page" : undefined}>{label}</a>
   );
   let screen;
+  const adminOnly = <p class="error" role="alert">Only an admin may see this screen.</p>;
   const hookId = /^\/ui\/hooks\/([0-9a-z]{26})$/.exec(path)?.[1];
   if (hookId) screen = <HookScreen id={hookId} />;
   else if (path === "/ui/channels") screen = <Channels />;
   else if (path === "/ui/refusals") screen = <Refusals url={url} />;
-  else if (path === "/ui/users") screen = me.role === "admin" ? <Users me={me} /> : <p class="error" role="alert">Only an admin may see users.</p>;
+  else if (path === "/ui/users") screen = me.role === "admin" ? <Users me={me} /> : adminOnly;
+  else if (path === "/ui/guards") screen = me.role === "admin" ? <Guards /> : adminOnly;
+  else if (path === "/ui/api-keys") screen = me.role === "admin" ? <ApiKeys /> : adminOnly;
   else screen = <Hooks url={url} />;
   async function signOut() {
     await api("DELETE", "/session").catch(() => undefined);
@@ -45,6 +50,8 @@ function App() {
           {nav("/ui/hooks", "Hooks")}
           {nav("/ui/channels", "Channels")}
           {nav("/ui/refusals", "Refusals")}
+          {me.role === "admin" && nav("/ui/guards", "Guards")}
+          {me.role === "admin" && nav("/ui/api-keys", "API keys")}
           {me.role === "admin" && nav("/ui/users", "Users")}
         </nav>
         <span class="muted">{me.email} ({me.role})</span>

@@ -119,7 +119,9 @@ describe("catching endpoint over a real socket", () => {
     const page = await fetch(`${url}/`);
     expect(page.status).toBe(200);
     expect(page.headers.get("content-type")).toContain("text/html");
-    expect(await page.text()).toContain("Mailroom");
+    const html = await page.text();
+    expect(html).toContain("Mailroom");
+    expect(html).toContain('<a href="/ui/">Open the dashboard</a>');
     const options = await fetch(`${url}/?channel=cors`, { method: "OPTIONS" });
     expect(options.status).toBe(204);
     const head = await fetch(`${url}/?channel=cors`, { method: "HEAD" });

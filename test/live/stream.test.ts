@@ -41,6 +41,18 @@ describe("GET /v1/stream", () => {
     expect(channel).toEqual({ name: "orders", paused: false, guards: [], stats: { pending: "1", handled: "0", failed: "0", discarded: "0" } });
   });
 
+  test("a refused request arrives as a `refusal` event, as ListRefusals shows it, on the streams of its channel", async () => {
+    const app = createTestApp({ guards: [{ name: "only-put", kind: "method", allow: ["PUT"] }], channels: [{ name: "strict", guards: ["only-put"] }] });
+    const { url } = listening(app);
+    const mine = await open(`${url}/v1/stream?channel=strict`);
+    const other = await open(`${url}/v1/stream?channel=elsewhere`);
+    expect((await fetch(`${url}/?channel=strict`, { method: "POST", body: "{}" })).status).toBe(405);
+    await fetch(`${url}/?channel=elsewhere`, { method: "POST", body: "{}" });
+    const e = await mine.next((x) => x.event === "refusal");
+    expect(JSON.parse(e.data)).toEqual((await app.call("GET", "/v1/refusals?channel=strict")).json[0]);
+    expect((await other.next()).event).toBe("hook");
+  });
+
   test("a status change arrives as a `hook` event; filters channel and status apply", async () => {
     const app = createTestApp();
     const { url } = listening(app);

@@ -26,3 +26,40 @@ export const sessions = sqliteTable(
   },
   (t) => [index("sessions_email").on(t.email)],
 );
+
+/**
+ * Guards defined in the dashboard. `settings` is the guard's config as JSON without its secret,
+ * which is kept in `secret` (the guard needs it to check signatures) and never sent back.
+ */
+export const dashboardGuards = sqliteTable("dashboard_guards", {
+  name: text("name").primaryKey(),
+  kind: text("kind").notNull(),
+  settings: text("settings").notNull(),
+  secret: text("secret"),
+  createdAt: integer("created_at").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});
+
+/** Settings changed in the dashboard, as JSON values by key (`default_guards`). */
+export const dashboardSettings = sqliteTable("dashboard_settings", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+});
+
+/** Forward handlers added to a channel in the dashboard (command and module handlers are config-only). */
+export const dashboardHandlers = sqliteTable(
+  "dashboard_handlers",
+  {
+    name: text("name").primaryKey(),
+    channel: text("channel").notNull(),
+    url: text("url").notNull(),
+    /** JSON object of header names to values. */
+    headers: text("headers").notNull(),
+    maxAttempts: integer("max_attempts").notNull(),
+    backoffInitialMs: integer("backoff_initial_ms").notNull(),
+    backoffMaxMs: integer("backoff_max_ms").notNull(),
+    timeoutMs: integer("timeout_ms").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("dashboard_handlers_channel").on(t.channel)],
+);

@@ -50,9 +50,13 @@ export const events = sqliteTable(
   (t) => [index("events_hook_id").on(t.hookId, t.id)],
 );
 
-/** Management API keys created by Mailroom itself (the first-start key); only hashes are kept. */
+/**
+ * Management API keys kept in the database: the generated local one and those an admin created in
+ * the dashboard; only hashes are kept. `last_used_at` is written at most once a minute per key.
+ */
 export const apiKeys = sqliteTable("api_keys", {
   label: text("label").primaryKey(),
   tokenSha256: text("token_sha256").notNull(),
   createdAt: integer("created_at").notNull().default(sql`0`),
+  lastUsedAt: integer("last_used_at"),
 });

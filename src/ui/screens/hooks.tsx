@@ -3,6 +3,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api, query, type Hook, type Status } from "../api";
 import { useStream } from "../live";
 import { navigate } from "../router";
+import { Bulk } from "./bulk";
 
 const STATUSES: Status[] = ["pending", "handled", "failed", "discarded"];
 
@@ -67,6 +68,7 @@ export function Hooks({ url }: { url: URL }) {
         <label><span>Follow newest</span><input type="checkbox" checked={follow} onChange={(e) => setFollow((e.target as HTMLInputElement).checked)} /></label>
         <span class="muted">j/k move, Enter opens, Escape comes back</span>
       </div>
+      <Bulk channel={channel} status={status} onDone={load} />
       {error && <p class="error" role="alert">{error}</p>}
       <table aria-label="Hooks">
         <thead><tr><th>Id</th><th>Channel</th><th>Status</th><th>Method</th><th>Type</th><th>Size</th><th>Caught</th></tr></thead>

@@ -3,7 +3,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api, query, type Refusal } from "../api";
 import { useStream } from "../live";
 
-/** What guards refused, newest first. Reloaded whenever a channel changes (a refusal is not a hook). */
+/** What guards refused, newest first; each new refusal arrives at the top as the stream's `refusal` event. */
 export function Refusals({ url }: { url: URL }) {
   const channel = url.searchParams.get("channel") ?? undefined;
   const guard = url.searchParams.get("guard") ?? undefined;
@@ -11,7 +11,13 @@ export function Refusals({ url }: { url: URL }) {
   const [error, setError] = useState("");
   const load = () => api<Refusal[]>("GET", `/refusals${query({ channel, guard })}`).then(setRefusals, (e) => setError(e.message));
   useEffect(() => void load(), [channel, guard]);
-  useStream("", { channel: load, reset: load }, [channel, guard]);
+  useStream(query({ channel }), {
+    refusal: (r) => {
+      const refusal = r as Refusal;
+      if (!guard || refusal.guard === guard) setRefusals((all) => [refusal, ...all].slice(0, 50));
+    },
+    reset: load,
+  }, [channel, guard]);
   return (
     <section>
       <h1>Refusals</h1>

@@ -1,0 +1,43 @@
+import type { AnyElysia } from "elysia";
+import type { ChannelService } from "../hooks/channels";
+import type { BulkAction, HookService } from "../hooks/service";
+import type { HookStatus } from "../hooks/store";
+
+/** Hooks changed per transaction: the write lock is never held for long, and catching goes on between. */
+export const BULK_BATCH = 200;
+
+export type BulkDeps = {
+  /** The session gate; gives routes `actor` (the user's e-mail). */
+  auth: AnyElysia;
+  hooks: HookService;
+  channels: ChannelService;
+};
+
+/** Counting and applying a bulk action over a filter of the hooks list (a channel or all, one status). */
+export function createBulk({ hooks, channels }: BulkDeps) {
+  return {
+    /** How many hooks the filter holds now (from the channels' counters), and the newest one's id. */
+    count(channel: string | undefined, status: HookStatus): { count: number; until: string | null } {
+      const rows = channel ? channels.list().filter((c) => c.name === channel) : channels.list();
+      const count = rows.reduce((n, c) => n + c.stats[status], 0);
+      const until = hooks.listIds({ channel, status, limit: 1 })[0] ?? null;
+      return { count: until ? count : 0, until };
+    },
+    /** Applies the action to the filter's hooks up to `until` (none caught since), newest first; returns how many changed. */
+    apply(action: BulkAction, channel: string | undefined, status: HookStatus, until: string, actor: string): number {
+      let changed = 0;
+      let after: string | undefined = nextAbove(until);
+      for (;;) {
+        const ids = hooks.listIds({ channel, status, after, limit: BULK_BATCH });
+        if (ids.length === 0) return changed;
+        changed += hooks.bulk(action, ids, actor).length;
+        after = ids[ids.length - 1];
+      }
+    },
+  };
+}
+
+/** The smallest id above `id` in sort order, so that paging `after` it starts with `id` itself. */
+function nextAbove(id: string): string {
+  return `${id}\u0000`;
+}

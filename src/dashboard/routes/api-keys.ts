@@ -1,0 +1,40 @@
+import { Elysia, t } from "elysia";
+import { NAME_PATTERN } from "../../config/schema";
+import { ErrorBody, NoBody, NoQuery } from "../../hooks/model";
+import type { DashboardDeps } from "..";
+
+const strict = { additionalProperties: false } as const;
+const Label = t.String({ maxLength: 64, pattern: NAME_PATTERN, error: "label: must be lowercase letters and digits, words joined by - or _, at most 64 characters" });
+const Time = t.Union([t.String(), t.Null()]);
+export const ApiKeyInfo = t.Object(
+  { label: t.String(), source: t.Union([t.Literal("config"), t.Literal("local"), t.Literal("dashboard")]), created_at: Time, last_used_at: Time },
+  strict,
+);
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
+
+/**
+ * API keys, for admins only: list (with last use), create (the token is in this one answer and
+ * never again: only its hash is stored), revoke. Keys of the config file and the local CLI key
+ * are listed but cannot be revoked here.
+ */
+export function apiKeyRoutes({ gate, apiKeys }: DashboardDeps) {
+  return new Elysia()
+    .use(gate.requireSession("admin"))
+    .get("/api-keys", () => apiKeys.list(), { query: NoQuery, response: { 200: t.Array(ApiKeyInfo), ...errors } })
+    .post(
+      "/api-keys",
+      ({ body }) => {
+        const { info, token } = apiKeys.create(body.label);
+        return { ...info, token };
+      },
+      { query: NoQuery, body: t.Object({ label: Label }, strict), response: { 200: t.Composite([ApiKeyInfo, t.Object({ token: t.String() })], strict), ...errors } },
+    )
+    .delete(
+      "/api-keys/:label",
+      ({ params }) => {
+        apiKeys.revoke(params.label);
+        return {};
+      },
+      { params: t.Object({ label: Label }, strict), query: NoQuery, body: NoBody, response: { 200: t.Object({}, strict), ...errors } },
+    );
+}

@@ -1,0 +1,72 @@
+import { eq } from "drizzle-orm";
+import { HANDLER_KINDS, type ForwardConfig } from "../config/handlers";
+import { checkKinded } from "../config/load";
+import type { Config } from "../config/schema";
+import type { Db } from "../db/open";
+import { dashboardHandlers } from "../db/schema";
+import type { Clock } from "../lib/clock";
+import { invalid, notFound, precondition } from "../lib/errors";
+import { parseDuration } from "../lib/units";
+import type { Runner } from "../runner";
+
+export type ForwardInfo = {
+  name: string; channel: string; url: string; headers: Record<string, string>;
+  max_attempts: number; backoff: { initial: string; max: string }; timeout: string;
+};
+
+type Row = typeof dashboardHandlers.$inferSelect;
+
+const toConfig = (r: Row): ForwardConfig => ({
+  name: r.name, kind: "forward", url: r.url, headers: JSON.parse(r.headers), max_attempts: r.maxAttempts, concurrency: 4,
+  backoff: { initial: `${r.backoffInitialMs}ms`, max: `${r.backoffMaxMs}ms` }, timeout: `${r.timeoutMs}ms`,
+});
+const toInfo = (r: Row): ForwardInfo => {
+  const { kind: _k, concurrency: _c, url_env: _u, ...rest } = toConfig(r);
+  return { ...rest, channel: r.channel } as ForwardInfo;
+};
+
+/**
+ * Forward handlers added to a channel in the dashboard (URL, headers, retry policy), stored and
+ * handed to the runner at start-up and on every change. Only the forward kind: a dashboard user
+ * must never make the host run a program, so command and module handlers stay in the config file.
+ */
+export function createForwards(deps: { config: Config; db: Db; clock: Clock; runner: Runner }) {
+  const { config, db, clock, runner } = deps;
+  const configured = new Set(config.handlers.map((h) => h.name));
+  const all = () => db.select().from(dashboardHandlers).all();
+  for (const row of all()) if (!configured.has(row.name)) runner.addForward(row.channel, toConfig(row));
+
+  return {
+    list: (channel?: string): ForwardInfo[] => all().filter((r) => !channel || r.channel === channel).map(toInfo),
+    /** Throws invalid_argument for another kind or bad settings, failed_precondition for a name taken. */
+    add(channel: string, entry: Record<string, unknown>): ForwardInfo {
+      if (entry.kind !== undefined && entry.kind !== "forward") {
+        throw invalid(`kind: only forward handlers can be added in the dashboard; ${String(entry.kind)} handlers are set in the config file`);
+      }
+      for (const key of Object.keys(entry)) if (key.endsWith("_env")) throw invalid(`${key}: environment variables are for the config file only`);
+      const forward = { ...entry, kind: "forward" } as Record<string, unknown>;
+      const problems = checkKinded([forward], HANDLER_KINDS, "handler");
+      if (problems.length > 0) throw invalid(`${problems[0]!.path.replace(/^handler\[0\]\.?/, "")}: ${problems[0]!.message}`);
+      const f = forward as unknown as ForwardConfig;
+      if (configured.has(f.name) || db.select().from(dashboardHandlers).where(eq(dashboardHandlers.name, f.name)).get()) {
+        throw precondition(`handler "${f.name}" exists already`);
+      }
+      const row: Row = {
+        name: f.name, channel, url: f.url, headers: JSON.stringify(f.headers), maxAttempts: f.max_attempts,
+        backoffInitialMs: parseDuration(f.backoff.initial)!, backoffMaxMs: parseDuration(f.backoff.max)!, timeoutMs: parseDuration(f.timeout)!,
+        createdAt: clock.now(),
+      };
+      db.insert(dashboardHandlers).values(row).run();
+      runner.addForward(channel, toConfig(row));
+      return toInfo(row);
+    },
+    remove(channel: string, name: string): void {
+      const row = db.select().from(dashboardHandlers).where(eq(dashboardHandlers.name, name)).get();
+      if (!row || row.channel !== channel) throw notFound(`handler "${name}" of channel "${channel}" not found`);
+      db.delete(dashboardHandlers).where(eq(dashboardHandlers.name, name)).run();
+      runner.removeForward(channel, name);
+    },
+  };
+}
+
+export type Forwards = ReturnType<typeof createForwards>;

@@ -1,0 +1,147 @@
+import { eq } from "drizzle-orm";
+import { GUARD_KINDS } from "../config/guards";
+import { checkKinded, ConfigError, type Problem } from "../config/load";
+import type { Config } from "../config/schema";
+import type { Db } from "../db/open";
+import { dashboardGuards } from "../db/schema";
+import type { Clock } from "../lib/clock";
+import { invalid, notFound, precondition } from "../lib/errors";
+import type { Log } from "../lib/log";
+import { createGuards, type Guard } from "./guards";
+
+/** The key of each kind's secret (write-only: never sent back); kinds without one are absent. */
+export const SECRET_KEY: Record<string, string> = {
+  github: "secret", stripe: "secret", "standard-webhooks": "secret", shopify: "secret", slack: "secret",
+  hmac: "secret", token: "secret", "basic-auth": "password",
+};
+
+export type GuardInfo = {
+  name: string;
+  kind: string;
+  /** The guard's config without name, kind and secret. */
+  settings: Record<string, unknown>;
+  has_secret: boolean;
+  /** Declared in the config file: shown, not changed here. */
+  read_only: boolean;
+};
+
+type Stored = typeof dashboardGuards.$inferSelect;
+
+/**
+ * Every guard by name, in one map the catching endpoint reads: the config file's (read-only,
+ * winning on a name clash) and those an admin defines in the dashboard, stored in the database
+ * with their secret (which no answer or log carries). A change replaces the entry in the map and
+ * calls `changed`, which makes the catching endpoint build its per-channel plans again, so it
+ * applies to the next request.
+ */
+export function createGuardRegistry(deps: { config: Config; db: Db; clock: Clock; log: Log; guards: Map<string, Guard>; changed: () => void }) {
+  const { config, db, clock, log, guards } = deps;
+  const configured = new Map(config.guards.map((g) => [g.name, g]));
+
+  /** The guard an entry builds; throws invalid_argument naming the setting at fault. */
+  function build(entry: Record<string, unknown>): Guard {
+    const problems: Problem[] = checkKinded([entry], GUARD_KINDS, "guard");
+    if (problems.length === 0) {
+      try {
+        return createGuards([entry as Config["guards"][number]], { clock, log }).get(entry.name as string)!;
+      } catch (error) {
+        if (!(error instanceof ConfigError)) throw error;
+        problems.push(...error.problems);
+      }
+    }
+    const p = problems[0]!;
+    // Paths read guard[0].key (the loader's) or guards[0].key (the factory's): the key alone is what the form shows.
+    throw invalid(`${p.path.replace(/^guards?\[0\]\.?/, "") || "guard"}: ${p.message}`);
+  }
+
+  function entryOf(row: Pick<Stored, "name" | "kind" | "settings" | "secret">): Record<string, unknown> {
+    const entry: Record<string, unknown> = { ...JSON.parse(row.settings), name: row.name, kind: row.kind };
+    const key = SECRET_KEY[row.kind];
+    if (key && row.secret !== null) entry[key] = row.secret;
+    return entry;
+  }
+
+  // Stored guards come back at start-up; one that no longer builds is logged (without its settings) and left out.
+  for (const row of db.select().from(dashboardGuards).all()) {
+    if (configured.has(row.name)) continue;
+    try {
+      guards.set(row.name, build(entryOf(row)));
+    } catch (error) {
+      log.error("a guard defined in the dashboard does not build; channels naming it refuse hooks", { guard: row.name, error: (error as Error).message });
+    }
+  }
+
+  function info(name: string): GuardInfo {
+    const fromConfig = configured.get(name);
+    if (fromConfig) {
+      const { name: _n, kind, ...rest } = fromConfig as Record<string, unknown>;
+      const key = SECRET_KEY[kind as string];
+      const settings = Object.fromEntries(Object.entries(rest).filter(([k]) => k !== key && !k.endsWith("_env")));
+      return { name, kind: kind as string, settings, has_secret: key !== undefined && rest[key] !== undefined, read_only: true };
+    }
+    const row = db.select().from(dashboardGuards).where(eq(dashboardGuards.name, name)).get();
+    if (!row) throw notFound(`guard "${name}" not found`);
+    return { name, kind: row.kind, settings: JSON.parse(row.settings), has_secret: row.secret !== null, read_only: false };
+  }
+
+  /** Checks settings: no secret or environment variable in them (the secret has its own field). */
+  function cleanSettings(kind: string, settings: Record<string, unknown>): Record<string, unknown> {
+    if (!GUARD_KINDS[kind]) throw invalid(`kind: unknown kind "${kind}" (one of: ${Object.keys(GUARD_KINDS).sort().join(", ")})`);
+    for (const key of Object.keys(settings)) {
+      if (key === "name" || key === "kind") throw invalid(`settings.${key}: give it beside settings, not inside`);
+      if (key === SECRET_KEY[kind]) throw invalid(`settings.${key}: send it as "secret"`);
+      if (key.endsWith("_env")) throw invalid(`settings.${key}: environment variables are for the config file only`);
+    }
+    return settings;
+  }
+
+  return {
+    list(): GuardInfo[] {
+      const names = new Set([...configured.keys(), ...db.select({ name: dashboardGuards.name }).from(dashboardGuards).all().map((r) => r.name)]);
+      return [...names].sort().map(info);
+    },
+    get: info,
+    /** Defines a guard; throws invalid_argument for bad settings, failed_precondition when the name is taken. */
+    create(name: string, kind: string, settings: Record<string, unknown>, secret: string | undefined): GuardInfo {
+      if (configured.has(name) || guards.has(name) || db.select().from(dashboardGuards).where(eq(dashboardGuards.name, name)).get()) {
+        throw precondition(`guard "${name}" exists already`);
+      }
+      const clean = cleanSettings(kind, settings);
+      if (secret === undefined && SECRET_KEY[kind]) throw invalid(`secret: a ${kind} guard needs its ${SECRET_KEY[kind]}`);
+      if (secret !== undefined && !SECRET_KEY[kind]) throw invalid(`secret: a ${kind} guard has no secret`);
+      const row = { name, kind, settings: JSON.stringify(clean), secret: secret ?? null };
+      const guard = build(entryOf(row));
+      const now = clock.now();
+      db.insert(dashboardGuards).values({ ...row, createdAt: now, updatedAt: now }).run();
+      guards.set(name, guard);
+      deps.changed();
+      return info(name);
+    },
+    /** Replaces a stored guard's settings; the secret is kept unless a new one is given. */
+    update(name: string, settings: Record<string, unknown>, secret: string | undefined): GuardInfo {
+      if (configured.has(name)) throw precondition(`guard "${name}" is declared in the config file: change it there`);
+      const old = db.select().from(dashboardGuards).where(eq(dashboardGuards.name, name)).get();
+      if (!old) throw notFound(`guard "${name}" not found`);
+      const clean = cleanSettings(old.kind, settings);
+      if (secret !== undefined && !SECRET_KEY[old.kind]) throw invalid(`secret: a ${old.kind} guard has no secret`);
+      const row = { name, kind: old.kind, settings: JSON.stringify(clean), secret: secret ?? old.secret };
+      const guard = build(entryOf(row));
+      db.update(dashboardGuards).set({ settings: row.settings, secret: row.secret, updatedAt: clock.now() }).where(eq(dashboardGuards.name, name)).run();
+      guards.set(name, guard);
+      deps.changed();
+      return info(name);
+    },
+    /** Removes a stored guard; throws failed_precondition while `usedBy` names a channel or the defaults. */
+    remove(name: string, usedBy: string[]): void {
+      if (configured.has(name)) throw precondition(`guard "${name}" is declared in the config file: remove it there`);
+      if (!db.select().from(dashboardGuards).where(eq(dashboardGuards.name, name)).get()) throw notFound(`guard "${name}" not found`);
+      if (usedBy.length > 0) throw precondition(`guard "${name}" is in use by ${usedBy.join(", ")}: take it off first`);
+      db.delete(dashboardGuards).where(eq(dashboardGuards.name, name)).run();
+      guards.delete(name);
+      deps.changed();
+    },
+    exists: (name: string) => guards.has(name),
+  };
+}
+
+export type GuardRegistry = ReturnType<typeof createGuardRegistry>;

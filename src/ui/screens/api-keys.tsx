@@ -1,0 +1,65 @@
+/** @jsxImportSource preact */
+import { useEffect, useState } from "preact/hooks";
+import { api, type ApiKey } from "../api";
+
+const SOURCES = { config: "config file", local: "this machine's CLI", dashboard: "dashboard" } as const;
+
+/** API keys (admins): create with a label (the token is shown once), list with last use, revoke. */
+export function ApiKeys() {
+  const [keys, setKeys] = useState<ApiKey[]>([]);
+  const [created, setCreated] = useState<{ label: string; token: string } | null>(null);
+  const [error, setError] = useState("");
+  const load = () => api<ApiKey[]>("GET", "/api-keys").then(setKeys, (e) => setError(e.message));
+  useEffect(() => void load(), []);
+  async function create(e: Event) {
+    e.preventDefault();
+    const formEl = e.currentTarget as HTMLFormElement;
+    const label = String(new FormData(formEl).get("label"));
+    try {
+      const key = await api<ApiKey & { token: string }>("POST", "/api-keys", { label });
+      setCreated({ label: key.label, token: key.token });
+      formEl.reset();
+      setError("");
+      await load();
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  }
+  async function revoke(k: ApiKey) {
+    if (!confirm(`Revoke API key ${k.label}? Callers using it get 401 from now on.`)) return;
+    await api("DELETE", `/api-keys/${encodeURIComponent(k.label)}`).then(load, (e) => setError(e.message));
+    if (created?.label === k.label) setCreated(null);
+  }
+  return (
+    <section>
+      <h1>API keys</h1>
+      {error && <p class="error" role="alert">{error}</p>}
+      {created && (
+        <div class="card" role="status">
+          <p>API key <strong>{created.label}</strong> created. Copy its token now: it is not shown again.</p>
+          <p><code aria-label="New token">{created.token}</code> <button onClick={() => navigator.clipboard?.writeText(created.token)}>Copy token</button></p>
+        </div>
+      )}
+      <table aria-label="API keys">
+        <thead><tr><th>Label</th><th>From</th><th>Created</th><th>Last use</th><th></th></tr></thead>
+        <tbody>
+          {keys.map((k) => (
+            <tr key={k.label}>
+              <td>{k.label}</td>
+              <td>{SOURCES[k.source]}</td>
+              <td>{k.created_at ?? <span class="muted">-</span>}</td>
+              <td>{k.last_used_at ?? <span class="muted">never</span>}</td>
+              <td>{k.source === "dashboard" ? <button onClick={() => revoke(k)} aria-label={`Revoke ${k.label}`}>Revoke</button> : <span class="muted">read-only</span>}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <form class="card" onSubmit={create}>
+        <h2>Create an API key</h2>
+        <p class="muted">Events of its callers record <code>api:&lt;label&gt;</code>. Only a hash of the token is stored.</p>
+        <label>Label<input name="label" required pattern="[a-z0-9]+([_\-][a-z0-9]+)*" maxLength={64} /></label>
+        <button type="submit">Create key</button>
+      </form>
+    </section>
+  );
+}

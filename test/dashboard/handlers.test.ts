@@ -1,0 +1,59 @@
+import { describe, expect, test } from "bun:test";
+import { receivers } from "../runner/receiver";
+import { AUTH, dashboardApp } from "./support";
+
+const receiver = receivers();
+
+describe("forward handlers added in the dashboard", () => {
+  test("a forward handler added to a channel delivers its hooks (pending ones too) with the headers given; removed, it stops", async () => {
+    const target = receiver({ status: 200 }, { status: 200 }, { status: 200 });
+    const app = await dashboardApp();
+    await app.catchHooks("app", 1);
+    const added = await app.call("POST", "/ui/api/channels/app/handlers", { name: "to-app", url: target.url, headers: { "x-extra": "yes" }, max_attempts: 3, backoff: { initial: "2s" } }, app.admin);
+    expect(added.status).toBe(200);
+    expect(added.json).toEqual({ name: "to-app", channel: "app", url: target.url, headers: { "x-extra": "yes" }, max_attempts: 3, backoff: { initial: "2000ms", max: "600000ms" }, timeout: "10000ms" });
+    expect((await app.call("GET", "/ui/api/channels/app/handlers", undefined, app.admin)).json).toEqual([added.json]);
+
+    const [id] = await app.catchHooks("app", 1);
+    await app.runner.tick();
+    // The hook caught before it was added is still pending: it gets the handler too, as with a configured one.
+    expect(target.received).toHaveLength(2);
+    expect(target.received[0]!.headers["x-extra"]).toBe("yes");
+    expect((await app.call("GET", `/v1/hooks/${id}`)).json.status).toBe("handled");
+    expect((await app.call("DELETE", "/ui/api/channels/app/handlers/to-app", undefined, app.admin)).status).toBe(200);
+    await app.catchHooks("app", 1);
+    await app.runner.tick();
+    expect(target.received).toHaveLength(2);
+  });
+
+  test("command and module handlers are refused: a dashboard user never makes the host run a program", async () => {
+    const app = await dashboardApp();
+    await app.catchHooks("app", 1);
+    for (const body of [
+      { name: "run", kind: "command", argv: ["touch", "pwned"] },
+      { name: "mod", kind: "module", path: "evil.ts" },
+      { name: "sneaky", kind: "forward", url: "http://127.0.0.1:1/", argv: ["sh"] },
+    ]) {
+      const res = await app.call("POST", "/ui/api/channels/app/handlers", body, app.admin);
+      expect(res.status).toBe(400);
+      expect(res.json.code).toBe(3);
+    }
+    expect((await app.call("POST", "/ui/api/channels/app/handlers", { name: "run", kind: "command", argv: ["x"] }, app.admin)).json.message).toContain("only forward handlers");
+    expect((await app.call("GET", "/ui/api/channels/app/handlers", undefined, app.admin)).json).toEqual([]);
+  });
+
+  test("bad input, unknown channels, names taken, roles and origin", async () => {
+    const app = await dashboardApp({ handlers: [{ name: "cfg", kind: "forward", url: "http://127.0.0.1:1/" }] });
+    await app.catchHooks("app", 1);
+    for (const body of [{}, { name: "x" }, { name: "x", url: "ftp://x" }, { name: "x", url: "http://a/", max_attempts: 0 }, { name: "x", url: "http://a/", url_env: "HOME" }, { name: "x", url: "http://a/", backoff: { initial: "soon" } }, "[]"]) {
+      const res = await app.call("POST", "/ui/api/channels/app/handlers", body, app.admin);
+      expect([JSON.stringify(body), res.status, res.json?.code]).toEqual([JSON.stringify(body), 400, 3]);
+    }
+    expect((await app.call("POST", "/ui/api/channels/none/handlers", { name: "x", url: "http://a/" }, app.admin)).status).toBe(404);
+    expect((await app.call("POST", "/ui/api/channels/app/handlers", { name: "cfg", url: "http://a/" }, app.admin)).status).toBe(409);
+    expect((await app.call("DELETE", "/ui/api/channels/app/handlers/none", undefined, app.admin)).status).toBe(404);
+    expect((await app.call("POST", "/ui/api/channels/app/handlers", { name: "x", url: "http://a/" }, app.member)).status).toBe(403);
+    expect((await app.call("GET", "/ui/api/channels/app/handlers", undefined, AUTH)).status).toBe(401);
+    expect((await app.call("POST", "/ui/api/channels/app/handlers", { name: "x", url: "http://a/" }, { ...app.admin, origin: "https://evil.example" })).status).toBe(403);
+  });
+});
