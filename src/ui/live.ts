@@ -7,8 +7,12 @@ import { useEffect } from "preact/hooks";
 export function useStream(params: string, on: { hook?: (h: unknown) => void; channel?: (c: unknown) => void; reset?: () => void; hookDeleted?: (d: { id: string }) => void; refusal?: (r: unknown) => void }, deps: unknown[]): void {
   useEffect(() => {
     const source = new EventSource(`/ui/api/stream${params}`);
-    // Marks the page as following the stream (what a test waits for before it sends something).
-    source.onopen = () => void (document.body.dataset.live = "open");
+    // Once the stream is open (again), the screen reloads: what changed between its first load and
+    // this moment came on no stream. Then the page is marked as following (tests wait for it).
+    source.onopen = () => {
+      on.reset?.();
+      document.body.dataset.live = "open";
+    };
     const parse = (fn?: (x: any) => void) => (e: MessageEvent) => fn?.(JSON.parse(e.data));
     source.addEventListener("hook", parse(on.hook));
     source.addEventListener("channel", parse(on.channel));

@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { buildBinary, removeTempDirs, startProcess, tempDir, type Running } from "../helpers/binary";
-import { browserAvailable, launch } from "./browser";
+import { browserAvailable, launch, SHOTS } from "./browser";
 
-const SHOTS = join(import.meta.dir, "../../docs/screenshots");
 const ADMIN = { email: "root@example.com", password: "a long admin password" };
 
 /** The admin screens (API keys, guards, bulk actions, translation) with an admin from the config file. */

@@ -1,4 +1,6 @@
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { chromium, type Browser } from "playwright-core";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -25,3 +27,12 @@ export function launch(): Promise<Browser> {
     // launch() gives Chromium a fresh --user-data-dir of its own (it refuses one in args).
   });
 }
+
+/**
+ * Where the browser tests put their screenshots: docs/screenshots (the README's) when
+ * MAILROOM_SCREENSHOTS=1, else a temporary folder, so an ordinary run leaves the work tree as it was.
+ * Refresh the README's with: MAILROOM_SCREENSHOTS=1 npx bun test test/browser
+ */
+export const SHOTS = process.env.MAILROOM_SCREENSHOTS === "1"
+  ? join(import.meta.dir, "../../docs/screenshots")
+  : mkdtempSync(join(tmpdir(), "mailroom-shots-"));

@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { buildBinary, removeTempDirs, startProcess, tempDir, type Running } from "../helpers/binary";
-import { browserAvailable, launch } from "./browser";
+import { browserAvailable, launch, SHOTS } from "./browser";
 
-const SHOTS = join(import.meta.dir, "../../docs/screenshots");
 const ADMIN = { email: "ada@example.com", password: "correct horse battery" };
 const MEMBER = { email: "max@example.com", password: "another good one" };
 
