@@ -27,7 +27,7 @@ for example in "$root"/examples/*/; do
     continue
   fi
   echo "examples: $name: npm test"
-  if ! (cd "$project" && npm test); then failed="$failed $name"; fi
+  if (cd "$project" && npm test); then echo "examples: $name: passed"; else failed="$failed $name"; echo "examples: $name: failed"; fi
 done
 
 if [ -n "$failed" ]; then

@@ -3,7 +3,9 @@
  * startTranslate (test/helpers/target.ts) again on each other target (today: the compiled executable). Prints each run's counts and ends
  * with one line "N passed, N failed"; exits non-zero when anything failed or no test ran.
  *
- * Extra arguments go to every `bun test` run (a file filter, --bail, ...).
+ * Then the examples of examples/ from a packed tarball (scripts/examples.sh; MAILROOM_SKIP_EXAMPLES=1
+ * leaves them out). Extra arguments go to every `bun test` run (a file filter, --bail, ...), and
+ * leave the examples out.
  */
 import { Glob } from "bun";
 import { readFileSync } from "node:fs";
@@ -42,6 +44,20 @@ async function run(label: string, files: string[], env: Record<string, string>) 
 const results = [await run("source, every suite", [], {})];
 const shared = targetSuites();
 for (const target of TARGETS) results.push(await run(`${target}, ${shared.length} shared suites`, shared, { MAILROOM_TEST_TARGET: target }));
+
+// The examples of examples/, as a user runs them: a packed tarball installed into a fresh project,
+// under bun test and node --test (scripts/examples.sh). Each example counts as one test.
+if (!process.env.MAILROOM_SKIP_EXAMPLES && args.length === 0) {
+  console.log("\n== examples (npm pack, a fresh project per example)");
+  const proc = Bun.spawn(["sh", "scripts/examples.sh"], { stdout: "pipe", stderr: "inherit" });
+  const text = await new Response(proc.stdout).text();
+  process.stdout.write(text);
+  const code = await proc.exited;
+  const passed = (text.match(/^examples: \S+: passed$/gm) ?? []).length;
+  let failed = (text.match(/^examples: \S+: failed$/gm) ?? []).length;
+  if (code !== 0 && failed === 0) failed = 1;
+  results.push({ label: "examples", passed, failed });
+}
 
 console.log("\n== summary");
 for (const r of results) console.log(`  ${r.label}: ${r.passed} passed, ${r.failed} failed`);
