@@ -37,10 +37,10 @@ export function createStreams(deps: { log: ChangeLog; render: (c: Change) => Pro
     }
   }
 
-  function send(c: Client, text: string): void {
+  function send(c: Client, data: string | Uint8Array): void {
     if (c.dropped) return;
     if ((c.controller.desiredSize ?? 0) <= 0) return drop(c, new Error("client too slow"));
-    c.controller.enqueue(encoder.encode(text));
+    c.controller.enqueue(typeof data === "string" ? encoder.encode(data) : data);
   }
 
   const passes = (f: StreamFilter, r: NonNullable<Rendered>) =>
@@ -52,15 +52,38 @@ export function createStreams(deps: { log: ChangeLog; render: (c: Change) => Pro
       const from = Math.min(...[...clients].map((c) => c.cursor));
       if (!Number.isFinite(from)) return;
       const changes = log.since(from) ?? [];
-      for (const change of changes) {
-        const r = await render(change);
-        for (const c of clients) {
-          if (c.cursor >= change.seq) continue;
-          c.cursor = change.seq;
-          if (r && passes(c.filter, r)) send(c, `id: ${log.idOf(change.seq)}\nevent: ${r.event}\ndata: ${r.data}\n\n`);
+      const rendered: { seq: number; r: Rendered }[] = [];
+      for (const change of changes) rendered.push({ seq: change.seq, r: await render(change) });
+      const last = changes.at(-1)?.seq;
+      // Each change is rendered once, and what a client gets from this wake-up is encoded once per
+      // filter and starting point, in pieces of at most `piece` bytes: clients that see the same
+      // events (all unfiltered dashboards, say) share the buffers, so a stream costs writes, not
+      // encodings. Between pieces a burst (a replay, large bodies) lets the sockets drain before a
+      // client counts as slow.
+      const piece = Math.max(1024, Math.min(64 * 1024, maxUnread / 4));
+      const planned = new Map<string, Uint8Array[]>();
+      const plans: [Client, Uint8Array[]][] = [];
+      for (const c of clients) {
+        if (last === undefined || c.cursor >= last) continue;
+        const key = `${c.cursor}|${c.filter.channel ?? ""}|${c.filter.status ?? ""}`;
+        let pieces = planned.get(key);
+        if (!pieces) {
+          pieces = [];
+          let text = "";
+          for (const { seq, r } of rendered) {
+            if (seq <= c.cursor || !r || !passes(c.filter, r)) continue;
+            text += `id: ${log.idOf(seq)}\nevent: ${r.event}\ndata: ${r.data}\n\n`;
+            if (text.length >= piece) (pieces.push(encoder.encode(text)), (text = ""));
+          }
+          if (text) pieces.push(encoder.encode(text));
+          planned.set(key, pieces);
         }
-        // A burst (a replay, a large body) lets the sockets drain before a client counts as slow.
-        if ([...clients].some((c) => (c.controller.desiredSize ?? 0) < maxUnread / 2)) await new Promise((r) => setImmediate(r));
+        c.cursor = last;
+        plans.push([c, pieces]);
+      }
+      for (let i = 0; plans.some(([, pieces]) => i < pieces.length); i++) {
+        for (const [c, pieces] of plans) if (i < pieces.length) send(c, pieces[i]!);
+        if (plans.some(([c]) => !c.dropped && (c.controller.desiredSize ?? 0) < maxUnread / 2)) await new Promise((r) => setImmediate(r));
       }
       // A client whose cursor fell out of the kept changes starts over.
       for (const c of clients) if (log.since(c.cursor) === undefined) reset(c);
