@@ -33,10 +33,15 @@ const duration = Number(args.duration);
 const connections = Number(args.connections);
 const streams = Number(args.streams);
 
-/** Opens `n` live streams on a server; each reads and drops what it gets until `stop`. */
-async function holdStreams(url: string, n: number): Promise<{ events: () => number; stop: () => void }> {
+/**
+ * Opens `n` live streams on a server; each reads and drops what it gets until `stop`, counting bytes
+ * only (a reader that looks at every byte costs more than the server it measures, and falls behind
+ * until the server drops it as too slow). `open()` says how many the server has not dropped.
+ */
+async function holdStreams(url: string, n: number): Promise<{ events: () => number; open: () => number; stop: () => void }> {
   const abort = new AbortController();
   let events = 0;
+  let open = n;
   for (let i = 0; i < n; i++) {
     const res = await fetch(`${url}/v1/stream`, { headers: AUTH, signal: abort.signal });
     if (res.status !== 200) throw new Error(`stream ${i}: HTTP ${res.status}`);
@@ -45,15 +50,16 @@ async function holdStreams(url: string, n: number): Promise<{ events: () => numb
       try {
         for (;;) {
           const { done, value } = await reader.read();
-          if (done) return;
-          for (const b of value) if (b === 0x0a) events++;
+          if (done) return void open--;
+          events += value.byteLength;
         }
       } catch {
-        // aborted at the end
+        // aborted at the end, or dropped
+        if (!abort.signal.aborted) open--;
       }
     })();
   }
-  return { events: () => events, stop: () => abort.abort() };
+  return { events: () => events, open: () => open, stop: () => abort.abort() };
 }
 
 type WrkResult = { requests: number; duration_us: number; status: number; connect: number; read: number; write: number; timeout: number; p50_us: number; p99_us: number };
@@ -125,7 +131,7 @@ async function main() {
     if (held) {
       const without = median(targets.find((t) => t.name === "mailroom durability=normal")!.runs.map((r) => r.rps));
       const withStreams = median(targets.at(-1)!.runs.map((r) => r.rps));
-      console.log(`  with ${streams} open streams: ${fmt(withStreams, 0)} req/s against ${fmt(without, 0)} without, a change of ${fmt((100 * (withStreams - without)) / without, 1)}% (the streams read ${held.events()} lines)`);
+      console.log(`  with ${streams} open streams: ${fmt(withStreams, 0)} req/s against ${fmt(without, 0)} without, a change of ${fmt((100 * (withStreams - without)) / without, 1)}% (the streams read ${(held.events() / 1e6).toFixed(0)} MB; ${held.open()} of ${streams} still open at the end)`);
       held.stop();
     }
     // Every 2xx wrk counted must be stored (requests still in flight when wrk stops may add a few more).
