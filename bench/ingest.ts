@@ -9,7 +9,7 @@
  * With --streams N, one more target runs: durability "normal" with N clients reading GET /v1/stream
  * all along (each event read and dropped), and the drop against "normal" without them is printed.
  *
- *   bun run bench/ingest.ts [--rounds 5] [--duration 10] [--connections 64] [--streams 50] [--no-build] [--no-reference]
+ *   bun run bench/ingest.ts [--rounds 5] [--duration 10] [--connections 64] [--streams 50 [--stream-query fields=summary]] [--no-build] [--no-reference]
  */
 import { rmSync } from "node:fs";
 import { join } from "node:path";
@@ -26,6 +26,7 @@ const { values: args } = parseArgs({
     "no-build": { type: "boolean", default: false },
     "no-reference": { type: "boolean", default: false },
     streams: { type: "string", default: "0" },
+    "stream-query": { type: "string", default: "" },
   },
 });
 const rounds = Number(args.rounds);
@@ -43,7 +44,7 @@ async function holdStreams(url: string, n: number): Promise<{ events: () => numb
   let events = 0;
   let open = n;
   for (let i = 0; i < n; i++) {
-    const res = await fetch(`${url}/v1/stream`, { headers: AUTH, signal: abort.signal });
+    const res = await fetch(`${url}/v1/stream${args["stream-query"] ? `?${args["stream-query"]}` : ""}`, { headers: AUTH, signal: abort.signal });
     if (res.status !== 200) throw new Error(`stream ${i}: HTTP ${res.status}`);
     const reader = res.body!.getReader();
     void (async () => {

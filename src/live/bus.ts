@@ -7,8 +7,11 @@ import type { HookStatus } from "../hooks/store";
  */
 export type Change = { seq: number; kind: "hook" | "channel" | "refusal"; key: string };
 
-/** A change as sent: the SSE event name and its JSON, read when it is sent. */
-export type Rendered = { event: string; data: string; channel: string; status?: HookStatus } | undefined;
+/**
+ * A change as sent: the SSE event name and its JSON, read when it is sent; for a hook also its
+ * summary (`fields=summary`: the resource without body, payload, headers and events, with `size`).
+ */
+export type Rendered = { event: string; data: string; summary?: string; channel: string; status?: HookStatus } | undefined;
 
 /** How many changes are kept for clients that resume with Last-Event-ID. */
 export const CHANGES_KEPT = 10_000;

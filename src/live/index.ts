@@ -32,7 +32,10 @@ export function createLive(deps: { store: HookStore; hooks: () => HookService; h
     const raw = store.getHook(id);
     if (!raw) return { event: "hook-deleted", channel, data: JSON.stringify({ id, channel }) };
     const hook = await deps.hooks().get(id).catch(() => undefined);
-    return hook && { event: "hook", channel: hook.channel, status: hook.status, data: JSON.stringify(hook) };
+    if (!hook) return undefined;
+    const { body, payload: _payload, headers: _headers, events: _events, ...rest } = hook;
+    const summary = JSON.stringify({ ...rest, size: base64Bytes(body) });
+    return { event: "hook", channel: hook.channel, status: hook.status, data: JSON.stringify(hook), summary };
   }
   const streams = createStreams({ log, render, heartbeatMs: deps.heartbeatMs, maxUnread: deps.maxUnread });
 
@@ -130,6 +133,11 @@ export function createLive(deps: { store: HookStore; hooks: () => HookService; h
   };
 }
 
+/** Bytes a base64 text decodes to. */
+function base64Bytes(b64: string): number {
+  return Math.floor((b64.length * 3) / 4) - (b64.endsWith("==") ? 2 : b64.endsWith("=") ? 1 : 0);
+}
+
 function splitKey(key: string): [string, string] {
   const at = key.indexOf("/");
   return [key.slice(0, at), key.slice(at + 1)];
@@ -144,6 +152,12 @@ export const streamQuery = t.Object(
     status: t.Optional(
       t.Union([t.Literal("pending"), t.Literal("handled"), t.Literal("failed"), t.Literal("discarded")], {
         error: "status: must be one of pending, handled, failed, discarded",
+      }),
+    ),
+    fields: t.Optional(
+      t.Literal("summary", {
+        error: "fields: must be summary",
+        description: "`summary`: hook events carry the Hook resource without body, payload, headers and events, plus `size` (bytes of the body)",
       }),
     ),
   },

@@ -5,7 +5,8 @@ import type { Change, ChangeLog, Rendered } from "./bus";
 export const MAX_UNREAD_BYTES = 4 * 1024 * 1024;
 export const HEARTBEAT_MS = 15_000;
 
-export type StreamFilter = { channel?: string; status?: HookStatus };
+/** Which events a stream gets, and with `fields: "summary"` hooks without their bodies (a list needs no more). */
+export type StreamFilter = { channel?: string; status?: HookStatus; fields?: "summary" };
 
 const encoder = new TextEncoder();
 
@@ -65,14 +66,14 @@ export function createStreams(deps: { log: ChangeLog; render: (c: Change) => Pro
       const plans: [Client, Uint8Array[]][] = [];
       for (const c of clients) {
         if (last === undefined || c.cursor >= last) continue;
-        const key = `${c.cursor}|${c.filter.channel ?? ""}|${c.filter.status ?? ""}`;
+        const key = `${c.cursor}|${c.filter.channel ?? ""}|${c.filter.status ?? ""}|${c.filter.fields ?? ""}`;
         let pieces = planned.get(key);
         if (!pieces) {
           pieces = [];
           let text = "";
           for (const { seq, r } of rendered) {
             if (seq <= c.cursor || !r || !passes(c.filter, r)) continue;
-            text += `id: ${log.idOf(seq)}\nevent: ${r.event}\ndata: ${r.data}\n\n`;
+            text += `id: ${log.idOf(seq)}\nevent: ${r.event}\ndata: ${c.filter.fields === "summary" && r.summary ? r.summary : r.data}\n\n`;
             if (text.length >= piece) (pieces.push(encoder.encode(text)), (text = ""));
           }
           if (text) pieces.push(encoder.encode(text));

@@ -41,6 +41,21 @@ describe("GET /v1/stream", () => {
     expect(channel).toEqual({ name: "orders", paused: false, guards: [], stats: { pending: "1", handled: "0", failed: "0", discarded: "0" } });
   });
 
+  test("fields=summary sends hooks without body, payload, headers and events, with their size; a bad value is a 400", async () => {
+    const app = createTestApp();
+    const { url } = listening(app);
+    const stream = await open(`${url}/v1/stream?fields=summary`);
+    const sent = await fetch(`${url}/?channel=orders`, { method: "POST", body: '{"n":12345}', headers: { "content-type": "application/json" } });
+    const { id } = (await sent.json()) as { id: string };
+    const summary = JSON.parse((await stream.next((e) => e.event === "hook")).data);
+    const { body, payload, headers, events, ...rest } = (await app.call("GET", `/v1/hooks/${id}`)).json;
+    expect(summary).toEqual({ ...rest, size: 11 });
+    expect([body, payload, headers, events].every((x) => x !== undefined)).toBe(true);
+    const bad = await fetch(`${url}/v1/stream?fields=all`, { headers: AUTH });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { message: string }).message).toContain("fields");
+  });
+
   test("a refused request arrives as a `refusal` event, as ListRefusals shows it, on the streams of its channel", async () => {
     const app = createTestApp({ guards: [{ name: "only-put", kind: "method", allow: ["PUT"] }], channels: [{ name: "strict", guards: ["only-put"] }] });
     const { url } = listening(app);

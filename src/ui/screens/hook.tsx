@@ -15,7 +15,8 @@ export function HookScreen({ id }: { id: string }) {
     api<Attempt[]>("GET", `/hooks/${id}/attempts`).then(setAttempts, () => undefined);
   };
   useEffect(load, [id]);
-  useStream("", { hook: (h) => (h as Hook).id === id && (setHook(h as Hook), load()), reset: load }, [id]);
+  // Summaries only: this screen reads its hook again when it changes.
+  useStream("?fields=summary", { hook: (h) => (h as Hook).id === id && load(), reset: load }, [id]);
   useEffect(() => {
     const key = (e: KeyboardEvent) => e.key === "Escape" && !(e.target as HTMLElement).closest("input, textarea") && history.back();
     addEventListener("keydown", key);
