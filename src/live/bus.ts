@@ -11,7 +11,7 @@ export type Change = { seq: number; kind: "hook" | "channel" | "refusal"; key: s
  * A change as sent: the SSE event name and its JSON, read when it is sent; for a hook also its
  * summary (`fields=summary`: the resource without body, payload, headers and events, with `size`).
  */
-export type Rendered = { event: string; data: string; summary?: string; channel: string; status?: HookStatus } | undefined;
+export type Rendered = { event: string; data?: string; summary?: string; channel: string; status?: HookStatus } | undefined;
 
 /** How many changes are kept for clients that resume with Last-Event-ID. */
 export const CHANGES_KEPT = 10_000;
@@ -30,7 +30,8 @@ export function createChangeLog(opts: { kept?: number; epoch: string }) {
 
   function record(kind: Change["kind"], key: string): void {
     ring.push({ seq: ++seq, kind, key });
-    if (ring.length > kept) ring.splice(0, ring.length - kept);
+    // Trimmed once it holds twice what it keeps: one splice per `kept` records, not a shift per record.
+    if (ring.length >= kept * 2) ring.splice(0, ring.length - kept);
     if (listeners.size > 0 && !scheduled) {
       scheduled = true;
       // Once per turn of the event loop: a batch of caught hooks wakes the streams once.

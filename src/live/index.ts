@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { ChannelService } from "../hooks/channels";
-import { toWireChannel } from "../hooks/model";
+import { mediaType, toWireChannel } from "../hooks/model";
 import type { HookService } from "../hooks/service";
 import type { HookStore } from "../hooks/store";
 import type { HookOutcomes } from "../runner/types";
@@ -17,7 +17,8 @@ export function createLive(deps: { store: HookStore; hooks: () => HookService; h
   const { store } = deps;
   const log = createChangeLog({ kept: deps.kept, epoch: Date.now().toString(36) });
 
-  async function render(c: Change): Promise<Rendered> {
+  /** A change as sent; for a hook the whole resource only when `full` (a stream wants it), always its summary. */
+  async function render(c: Change, full = true): Promise<Rendered> {
     if (c.kind === "refusal") {
       const at = c.key.indexOf("\n");
       return { event: "refusal", channel: c.key.slice(0, at), data: c.key.slice(at + 1) };
@@ -31,10 +32,14 @@ export function createLive(deps: { store: HookStore; hooks: () => HookService; h
     const [channel, id] = splitKey(c.key);
     const raw = store.getHook(id);
     if (!raw) return { event: "hook-deleted", channel, data: JSON.stringify({ id, channel }) };
+    const summary = JSON.stringify({
+      id: raw.id, channel: raw.channel, status: raw.status, method: raw.method, query: raw.query, content_type: mediaType(raw.headers),
+      ip: raw.ip, created_at: toRfc3339(raw.createdAt), ...(raw.finalizedAt !== null ? { finalized_at: toRfc3339(raw.finalizedAt) } : {}),
+      size: raw.body.byteLength,
+    });
+    if (!full) return { event: "hook", channel: raw.channel, status: raw.status, summary };
     const hook = await deps.hooks().get(id).catch(() => undefined);
     if (!hook) return undefined;
-    const { body, payload: _payload, headers: _headers, events: _events, ...rest } = hook;
-    const summary = JSON.stringify({ ...rest, size: base64Bytes(body) });
     return { event: "hook", channel: hook.channel, status: hook.status, data: JSON.stringify(hook), summary };
   }
   const streams = createStreams({ log, render, heartbeatMs: deps.heartbeatMs, maxUnread: deps.maxUnread });
@@ -131,11 +136,6 @@ export function createLive(deps: { store: HookStore; hooks: () => HookService; h
       };
     },
   };
-}
-
-/** Bytes a base64 text decodes to. */
-function base64Bytes(b64: string): number {
-  return Math.floor((b64.length * 3) / 4) - (b64.endsWith("==") ? 2 : b64.endsWith("=") ? 1 : 0);
 }
 
 function splitKey(key: string): [string, string] {

@@ -17,7 +17,7 @@ const encoder = new TextEncoder();
  * grows memory (it resumes from its last id). A heartbeat comment keeps proxies and idle
  * timeouts from closing a quiet stream.
  */
-export function createStreams(deps: { log: ChangeLog; render: (c: Change) => Promise<Rendered>; heartbeatMs?: number; maxUnread?: number }) {
+export function createStreams(deps: { log: ChangeLog; render: (c: Change, full: boolean) => Promise<Rendered>; heartbeatMs?: number; maxUnread?: number }) {
   const { log, render } = deps;
   const maxUnread = deps.maxUnread ?? MAX_UNREAD_BYTES;
   type Client = { filter: StreamFilter; cursor: number; controller: ReadableStreamDefaultController<Uint8Array>; dropped: boolean };
@@ -53,8 +53,10 @@ export function createStreams(deps: { log: ChangeLog; render: (c: Change) => Pro
       const from = Math.min(...[...clients].map((c) => c.cursor));
       if (!Number.isFinite(from)) return;
       const changes = log.since(from) ?? [];
+      // Whole hooks (body, payload, events) are read only when a stream wants them.
+      const full = [...clients].some((c) => c.filter.fields !== "summary");
       const rendered: { seq: number; r: Rendered }[] = [];
-      for (const change of changes) rendered.push({ seq: change.seq, r: await render(change) });
+      for (const change of changes) rendered.push({ seq: change.seq, r: await render(change, full) });
       const last = changes.at(-1)?.seq;
       // Each change is rendered once, and what a client gets from this wake-up is encoded once per
       // filter and starting point, in pieces of at most `piece` bytes: clients that see the same
@@ -73,7 +75,7 @@ export function createStreams(deps: { log: ChangeLog; render: (c: Change) => Pro
           let text = "";
           for (const { seq, r } of rendered) {
             if (seq <= c.cursor || !r || !passes(c.filter, r)) continue;
-            text += `id: ${log.idOf(seq)}\nevent: ${r.event}\ndata: ${c.filter.fields === "summary" && r.summary ? r.summary : r.data}\n\n`;
+            text += `id: ${log.idOf(seq)}\nevent: ${r.event}\ndata: ${c.filter.fields === "summary" && r.summary ? r.summary : r.data ?? r.summary}\n\n`;
             if (text.length >= piece) (pieces.push(encoder.encode(text)), (text = ""));
           }
           if (text) pieces.push(encoder.encode(text));

@@ -1,5 +1,5 @@
 /** @jsxImportSource preact */
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api, query, type Hook, type Status } from "../api";
 import { useStream } from "../live";
 import { navigate } from "../router";
@@ -18,7 +18,21 @@ export function Hooks({ url }: { url: URL }) {
   const [error, setError] = useState("");
   // The list shows no bodies: its stream sends hooks without them (`size` instead).
   const filter = query({ channel, status, fields: "summary" });
-  const load = () => api<Hook[]>("GET", `/hooks${query({ channel, status, after, limit: "50" })}`).then((h) => (setHooks(h), setError("")), (e) => setError(e.message));
+  // A page read may answer after new hooks arrived on the stream: those that arrived since the read
+  // was asked for stay on top of its answer, so a late answer never hides one.
+  const arrivals = useRef({ count: 0, at: new Map<string, number>() });
+  const load = () => {
+    const asked = arrivals.current.count;
+    return api<Hook[]>("GET", `/hooks${query({ channel, status, after, limit: "50" })}`).then(
+      (page) => {
+        const inPage = new Set(page.map((h) => h.id));
+        const since = (h: Hook) => (arrivals.current.at.get(h.id) ?? -1) >= asked && !inPage.has(h.id);
+        setHooks((shown) => (after ? page : [...shown.filter(since), ...page].slice(0, 50)));
+        setError("");
+      },
+      (e) => setError(e.message),
+    );
+  };
   useEffect(() => void load(), [channel, status, after]);
   useStream(filter, {
     hook: (h) => {
@@ -28,6 +42,8 @@ export function Hooks({ url }: { url: URL }) {
         if (at >= 0) return all.map((x) => (x.id === hook.id ? hook : x));
         // New hooks arrive at the top of the first page only.
         if (after || (status && hook.status !== status)) return all;
+        if (arrivals.current.at.size > 1000) arrivals.current.at.clear(); // only the latest arrivals matter
+        arrivals.current.at.set(hook.id, arrivals.current.count++);
         return [hook, ...all].slice(0, 50);
       });
       if (follow) setSelected(0);
