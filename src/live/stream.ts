@@ -4,6 +4,8 @@ import type { Change, ChangeLog, Rendered } from "./bus";
 /** Bytes a client may leave unread before it is dropped (it resumes with Last-Event-ID). */
 export const MAX_UNREAD_BYTES = 4 * 1024 * 1024;
 export const HEARTBEAT_MS = 15_000;
+/** Shortest time between two writes of the streams (a dashboard's 200 ms budget leaves room). */
+export const GATHER_MS = 25;
 
 /** Which events a stream gets, and with `fields: "summary"` hooks without their bodies (a list needs no more). */
 export type StreamFilter = { channel?: string; status?: HookStatus; fields?: "summary" };
@@ -93,11 +95,25 @@ export function createStreams(deps: { log: ChangeLog; render: (c: Change, full: 
     } while (again);
   }
 
+  // Streams are written at most once per GATHER_MS: under a burst each client gets one write per
+  // interval holding every change since the last, instead of one per turn of the event loop.
+  let lastPump = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   function wake(): void {
     if (running) {
       again = true;
       return;
     }
+    if (timer) return;
+    const wait = lastPump + GATHER_MS - performance.now();
+    if (wait > 0) {
+      timer = setTimeout(() => {
+        timer = undefined;
+        wake();
+      }, wait);
+      return;
+    }
+    lastPump = performance.now();
     running = pump().finally(() => (running = undefined));
   }
 
@@ -147,6 +163,7 @@ export function createStreams(deps: { log: ChangeLog; render: (c: Change, full: 
     close(): void {
       closed = true;
       clearInterval(heartbeat);
+      if (timer) clearTimeout(timer);
       for (const c of [...clients]) drop(c);
     },
   };
