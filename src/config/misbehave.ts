@@ -9,17 +9,27 @@ const strict = { additionalProperties: false } as const;
 const duration = (description: string) =>
   t.String({ pattern: DURATION_PATTERN, description, problem: 'must be a duration such as "500ms", "2s", "1m"' });
 
-/** An HTTP header name (RFC 9110 token) and a value without line breaks. */
+/**
+ * An HTTP header name (RFC 9110 token) and a value of visible ASCII, spaces and tabs: a value an HTTP
+ * header can carry as it is (a character past Latin-1 made the answer throw after the hook was stored).
+ */
 export const HEADER_NAME_PATTERN = "^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$";
-const Headers = t.Record(t.String({ pattern: HEADER_NAME_PATTERN }), t.String({ maxLength: 4096, pattern: "^[^\\r\\n\\x00]*$" }), {
+const Headers = t.Record(t.String({ pattern: HEADER_NAME_PATTERN }), t.String({ maxLength: 4096, pattern: "^[\\t\\x20-\\x7e]*$" }), {
   maxProperties: 50,
   additionalProperties: false,
   description: "extra response headers, name to value",
-  problem: "must be a table of header names (tokens) to values without line breaks, at most 50",
+  problem: "must be a table of header names (tokens) to values of visible ASCII characters, spaces and tabs, at most 50",
 });
 
-/** Headers a sender must not be told by us: Bun writes them from the body it sends. */
-export const RESERVED_HEADERS = new Set(["content-length", "transfer-encoding", "connection", "keep-alive", "upgrade"]);
+/**
+ * Headers a channel's response cannot set: those Bun writes from the body it sends, and those that
+ * would act on the dashboard's origin, which the catching endpoint shares (a cookie, a policy).
+ */
+export const RESERVED_HEADERS = new Set([
+  "content-length", "transfer-encoding", "connection", "keep-alive", "upgrade",
+  "set-cookie", "set-cookie2", "content-security-policy", "content-security-policy-report-only", "x-content-type-options",
+  "clear-site-data", "service-worker-allowed", "refresh", "location", "link",
+]);
 /** Longest delay: senders time out long before (GitHub after 10 s). */
 export const MAX_DELAY_MS = 5 * 60_000;
 
@@ -73,7 +83,7 @@ export function responseProblems(setting: ResponseSettingValue, at: string): Pro
   const problems: Problem[] = [];
   const answer = (a: ResponseStepValue, path: string) => {
     for (const name of Object.keys(a.headers ?? {})) {
-      if (RESERVED_HEADERS.has(name.toLowerCase())) problems.push({ path: `${path}.headers.${name}`, message: "is written by the server from the body; it cannot be set" });
+      if (RESERVED_HEADERS.has(name.toLowerCase())) problems.push({ path: `${path}.headers.${name}`, message: "is reserved (written by the server, or it would act on the dashboard's origin); it cannot be set" });
     }
     if (a.delay !== undefined && parseDurationMs(a.delay) > MAX_DELAY_MS) problems.push({ path: `${path}.delay`, message: "must be at most 5m" });
   };

@@ -129,6 +129,10 @@ export function answerResponse(a: Answer, id: string | undefined): Response {
     headers.set("content-type", "text/plain; charset=utf-8");
   }
   for (const [name, value] of Object.entries(a.headers)) headers.set(name, value);
+  // The catching endpoint shares the dashboard's origin, and anyone with an API key sets this body:
+  // a browser must never run it, whatever content type it says it is.
+  headers.set("content-security-policy", "sandbox; default-src 'none'; frame-ancestors 'none'");
+  headers.set("x-content-type-options", "nosniff");
   if (NO_BODY.has(a.status)) body = null;
   return new Response(body, { status: a.status, headers });
 }

@@ -144,6 +144,22 @@ describe("custom responses", () => {
     expect((await t.call("GET", "/v1/channels/bad/response")).json.source).toBe("default");
   });
 
+  test("a custom body never runs in a browser on the dashboard's origin; cookies, policies and odd header values are refused", async () => {
+    const html = { headers: { "content-type": "text/html" }, body: "<script>alert(1)</script>" };
+    expect((await t.call("PUT", "/v1/channels/page/response", html)).status).toBe(200);
+    const answer = await t.post("page", "{}");
+    expect(answer.headers.get("content-type")).toBe("text/html");
+    expect(answer.headers.get("content-security-policy")).toStartWith("sandbox; default-src 'none'");
+    expect(answer.headers.get("x-content-type-options")).toBe("nosniff");
+    for (const headers of [{ "set-cookie": "mailroom_session=x" }, { "Content-Security-Policy": "default-src *" }, { "x-a": "\u20ac" }, { "x-a": "a\u00e9" }]) {
+      const res = await t.call("PUT", "/v1/channels/page2/response", { headers });
+      expect({ headers, status: res.status, code: res.json?.code }).toEqual({ headers, status: 400, code: 3 });
+    }
+    // Nothing was set: the channel answers as usual, and no hook is stored twice by a 500.
+    const plain = await t.post("page2", "{}");
+    expect(plain.status).toBe(200);
+  });
+
   test("deleting the channel drops a response set through the API", async () => {
     await t.call("PUT", "/v1/channels/gone/response", { status: 503 });
     expect((await t.post("gone")).status).toBe(503);
