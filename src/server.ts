@@ -29,15 +29,18 @@ export function serve(built: Pick<App, "app" | "catcher" | "connections" | "dash
     ...(opts.idleTimeout === undefined ? {} : { idleTimeout: opts.idleTimeout }),
     development: false,
     // The dashboard's page and assets (an HTML import), and its JSON endpoints through Elysia.
-    routes: dashboardRoutes(dashboardPage, (request, server) => {
-      if (request.url.includes("/ui/api/stream")) server.timeout(request, 0);
-      built.dashboard.noteIp(request, server.requestIP(request)?.address ?? "");
+    routes: dashboardRoutes(dashboardPage, (original, server) => {
+      // As in fetch below: without a Host header Bun gives the bare path, which nothing past here reads.
+      const request = absolute(original);
+      if (request !== original) received.set(request, original);
+      if (request.url.includes("/ui/api/stream")) server.timeout(original, 0);
+      built.dashboard.noteIp(request, server.requestIP(original)?.address ?? "");
       return app.fetch(request);
     }),
     fetch(original, server) {
       // Without a Host header (HTTP/1.0) or with an invalid one, Bun gives the bare path as the
       // URL; everything past this point, Elysia's router included, reads an absolute one.
-      const request = original.url.charCodeAt(0) === 47 ? new Request(`http://localhost${original.url}`, original) : original;
+      const request = absolute(original);
       if (request !== original) received.set(request, original);
       const url = request.url;
       const start = url.indexOf("/", url.indexOf("//") + 2);
@@ -67,6 +70,11 @@ export function serve(built: Pick<App, "app" | "catcher" | "connections" | "dash
 /** The metrics' own listener ([metrics] listen): GET /metrics and nothing else. */
 export function serveMetrics(app: { fetch(request: Request): Response | Promise<Response> }, opts: { host: string; port: number }): Server<undefined> {
   return Bun.serve({ hostname: opts.host, port: opts.port, development: false, fetch: (request) => app.fetch(request) });
+}
+
+/** The request with an absolute URL: Bun gives the bare path when there is no (valid) Host header. */
+function absolute(request: Request): Request {
+  return request.url.charCodeAt(0) === 47 ? new Request(`http://localhost${request.url}`, request) : request;
 }
 
 /** Whether the path (from `start` in the URL) is one of the live streams. */

@@ -135,6 +135,12 @@ test("a request without a Host header (HTTP/1.0), or with an invalid one, is ser
     const noToken = await rawExchange(port, "GET /v1/channels HTTP/1.0\r\n\r\n");
     expect(status(noToken)).toBe(401);
     expect(body(noToken).code).toBe(16);
+    // The dashboard's JSON endpoints too (they are routed before the fetch function).
+    for (const path of ["/ui/api/setup", "/ui/api/info", "/ui/api/hooks"]) {
+      const answer = await rawExchange(port, `GET ${path} HTTP/1.0\r\n\r\n`);
+      expect({ path, status: status(answer) < 500 }).toEqual({ path, status: true });
+      expect(() => body(answer)).not.toThrow();
+    }
     const listed = await rawExchange(port, `GET /v1/hooks?limit=abc HTTP/1.0\r\nAuthorization: ${AUTH.authorization}\r\n\r\n`);
     expect(status(listed)).toBe(400);
     // The translation gate runs: maintenance answers 503 to these as to any other request.
