@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
+import { chmodSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 
 /** Thrown by lockDataFile when another process holds the data file. */
@@ -12,8 +12,9 @@ export class DataFileInUse extends Error {}
  * with the process, so a restart after a crash (kill -9) is never refused. Throws DataFileInUse.
  */
 export function lockDataFile(path: string): Database {
-  mkdirSync(dirname(path), { recursive: true });
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const lock = new Database(`${path}.lock`, { create: true });
+  chmodSync(`${path}.lock`, 0o600);
   try {
     lock.run("PRAGMA busy_timeout = 0");
     lock.run("PRAGMA journal_mode = MEMORY"); // nothing is written: no journal file beside it

@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import * as schema from "./schema";
@@ -15,8 +15,11 @@ export type OpenOptions = { path: string; durability: "full" | "normal" };
  * survives a crash of the process but not of the machine.
  */
 export function openDatabase({ path, durability }: OpenOptions): Db {
-  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const sqlite = new Database(path, { create: true, strict: true });
+  // Readable by its owner only: it holds hooks, dashboard guards' secrets and session hashes. SQLite
+  // gives the -wal and -shm files the database file's mode; ones left from before are set too.
+  if (path !== ":memory:") for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600);
   sqlite.run("PRAGMA journal_mode = WAL");
   sqlite.run(`PRAGMA synchronous = ${durability === "full" ? "FULL" : "NORMAL"}`);
   sqlite.run("PRAGMA foreign_keys = ON");

@@ -46,6 +46,8 @@ export function createAccountService({ store, clock, opening }: { store: Transla
     /** A new account with its opening balance and a new API key, returned once (only its hash is kept). */
     create(balance: number, overdraft: boolean, admin: string): { account: AccountRow; apiKey: string } {
       const opening = cents("balance", balance);
+      // An account without overdraft is never below zero: it could not have got there.
+      if (opening < 0 && !overdraft) throw bad("INVALID_AMOUNT", "balance: must not be negative unless overdraft is true", { field: "balance" });
       const apiKey = randomToken("tk_");
       const account = store.transaction(() => store.createAccount(opening, overdraft, sha256Hex(apiKey), `admin:${admin}`, clock.now()));
       return { account, apiKey };

@@ -38,6 +38,10 @@ describe("accounts created through the admin API", () => {
       expect(res.status).toBe(400);
       expect(Object.keys(res.json).sort()).toEqual(["code", "description", "parameters"]);
     }
+    // Below zero only with overdraft: an account without it never gets there.
+    const negative = await app.admin("POST", "/admin/v1/accounts", { balance: -5 });
+    expect([negative.status, negative.json.parameters?.field]).toEqual([400, "balance"]);
+    expect((await app.admin("POST", "/admin/v1/accounts", { balance: -5, overdraft: true })).status).toBe(201);
     expect((await app.admin("DELETE", "/admin/v1/accounts")).status).toBe(405);
     expect((await app.call("POST", "/admin/v1/accounts", {}, basic("tk_not-a-key"))).status).toBe(401);
   });
