@@ -35,9 +35,22 @@ export function createApiKeys(deps: { config: Config; db: Db; clock: Clock; init
     ...storedApiKeys(db).filter((k) => !configured.has(k.label)),
   ];
 
+  // Another process (`mailroom token reset`, a second CLI) changed the stored keys when SQLite's
+  // data_version moved: it counts other connections' commits only, so this process's own writes of
+  // hooks never make it read the keys again.
+  const dataVersion = db.$client.query("PRAGMA data_version");
+  const versionNow = () => (dataVersion.get() as { data_version: number }).data_version;
+  let version = versionNow();
+
   const source: KeySource = {
     keys: deps.initial,
     reload,
+    fresh() {
+      const v = versionNow();
+      if (v === version) return;
+      version = v;
+      source.keys = reload();
+    },
     used(key) {
       const now = clock.now();
       lastUse.set(key.label, now);

@@ -73,6 +73,7 @@ function check(keys: KeySource, request: Request): ApiKey {
   if (!header) throw unauthenticated("missing Authorization: Bearer <token>");
   const token = bearerToken(header);
   // A token re-issued by `mailroom token reset` (another process) is found by reading the keys again.
+  keys.fresh?.();
   const key = authenticate(keys.keys, token) ?? (keys.reload && token ? authenticate((keys.keys = keys.reload()), token) : undefined);
   if (!key) throw unauthenticated("invalid bearer token");
   keys.used?.(key);
@@ -83,7 +84,7 @@ function check(keys: KeySource, request: Request): ApiKey {
  * The keys a request is checked against; `reload` reads them again when a token matches none, and
  * `used` is told of every key that opened a request (its last use).
  */
-export type KeySource = { keys: readonly ApiKey[]; reload?: () => readonly ApiKey[]; used?: (key: ApiKey) => void };
+export type KeySource = { keys: readonly ApiKey[]; reload?: () => readonly ApiKey[]; used?: (key: ApiKey) => void; fresh?: () => void };
 
 /** Reads a management body within MANAGEMENT_MAX_BODY: a JSON value, or {} when empty. */
 export async function parseBody(request: Request): Promise<unknown> {
