@@ -2,6 +2,7 @@ import type { AnyElysia } from "elysia";
 import type { ChannelService } from "../hooks/channels";
 import type { BulkAction, HookService } from "../hooks/service";
 import type { HookStatus } from "../hooks/store";
+import { restAfter } from "../lib/pace";
 
 /** Hooks changed per transaction: the write lock is never held for long, and catching goes on between. */
 export const BULK_BATCH = 200;
@@ -23,15 +24,21 @@ export function createBulk({ hooks, channels }: BulkDeps) {
       const until = hooks.listIds({ channel, status, limit: 1 })[0] ?? null;
       return { count: until ? count : 0, until };
     },
-    /** Applies the action to the filter's hooks up to `until` (none caught since), newest first; returns how many changed. */
-    apply(action: BulkAction, channel: string | undefined, status: HookStatus, until: string, actor: string): number {
+    /**
+     * Applies the action to the filter's hooks up to `until` (none caught since), newest first, a
+     * batch a transaction, resting between batches as long as each took (lib/pace): the thread
+     * that catches hooks keeps at least half its time. Returns how many changed.
+     */
+    async apply(action: BulkAction, channel: string | undefined, status: HookStatus, until: string, actor: string): Promise<number> {
       let changed = 0;
       let after: string | undefined = nextAbove(until);
       for (;;) {
+        const started = performance.now();
         const ids = hooks.listIds({ channel, status, after, limit: BULK_BATCH });
         if (ids.length === 0) return changed;
         changed += hooks.bulk(action, ids, actor).length;
         after = ids[ids.length - 1];
+        await restAfter(started);
       }
     },
   };

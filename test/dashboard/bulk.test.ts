@@ -32,6 +32,18 @@ describe("bulk actions in the dashboard", () => {
     expect((await app.call("GET", "/v1/channels/a")).json.stats).toMatchObject({ pending: "250", failed: "0" });
   }, 30_000);
 
+  test("a bulk action of many batches lets hooks be caught between its batches", async () => {
+    const app = await dashboardApp();
+    await app.catchHooks("many", 1000);
+    const count = await app.call("GET", "/ui/api/bulk/discard?channel=many&status=pending", undefined, app.admin);
+    const order: string[] = [];
+    const bulk = app.call("POST", "/ui/api/bulk/discard", { channel: "many", status: "pending", until: count.json.until }, app.admin).then((r) => (order.push("bulk"), r));
+    const caught = app.post("meanwhile", "{}").then((r) => (order.push("caught"), r));
+    expect((await caught).status).toBe(200);
+    expect((await bulk).json).toEqual({ count: 1000 });
+    expect(order).toEqual(["caught", "bulk"]);
+  }, 30_000);
+
   test("an empty filter counts 0 with no until", async () => {
     const app = await dashboardApp();
     expect((await app.call("GET", "/ui/api/bulk/retry?channel=none&status=failed", undefined, app.admin)).json).toEqual({ action: "retry", channel: "none", status: "failed", count: 0, until: null });

@@ -39,9 +39,9 @@ export function bulkRoutes(deps: BulkDeps) {
     )
     .post(
       "/bulk/:action",
-      ({ params, body, actor }) => {
+      async ({ params, body, actor }) => {
         checkStatus(params.action, body.status);
-        return { count: bulk.apply(params.action, body.channel, body.status, body.until, actor) };
+        return { count: await bulk.apply(params.action, body.channel, body.status, body.until, actor) };
       },
       { params: t.Object({ action: Action }, strict), body: t.Object({ ...Filter, until: Id }, strict), response: { 200: t.Object({ count: t.Integer() }, strict), ...errors } },
     );
