@@ -17,7 +17,7 @@ import { createDedup } from "./hooks/dedup";
 import { createRetention } from "./hooks/retention";
 import { hooksErrorResponse } from "./hooks/errors";
 import { managementRoutes } from "./hooks/routes";
-import { requireApiKey, type ApiKey } from "./hooks/auth";
+import { admits, requireApiKey, type ApiKey } from "./hooks/auth";
 import { createApiKeys } from "./hooks/api-keys";
 import { createLive, streamRoutes } from "./live";
 import { createGuards, createRefusals } from "./hooks/guards";
@@ -139,7 +139,7 @@ export function createApp(deps: AppDeps) {
         { channels, hooks, refusals, runner, db, clock, keepOpen: (r) => connections.keepOpen(r), responses, dedup },
       ),
     )
-    .use(new Elysia({ prefix: "/v1" }).use(streamRoutes(requireApiKey(apiKeys.source), live)))
+    .use(new Elysia({ prefix: "/v1" }).use(streamRoutes(requireApiKey(apiKeys.source), live, (request) => admits(apiKeys.source, request))))
     .use(translate.routes)
     .use(dashboard.routes)
     .use(openapiRoutes(allRoutes));

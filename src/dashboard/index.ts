@@ -9,7 +9,7 @@ import { channelRoutes } from "../hooks/routes/channels";
 import { hookRoutes } from "../hooks/routes/hooks";
 import { refusalRoutes } from "../hooks/routes/refusals";
 import { createGate, type Gate } from "./gate";
-import { createSessions, type Sessions } from "./sessions";
+import { cookieValue, createSessions, SESSION_COOKIE, type Sessions } from "./sessions";
 import { createSetup, type Setup } from "./setup";
 import { createThrottle, type Throttle } from "./throttle";
 import { createUsers, type Users } from "./users";
@@ -78,7 +78,15 @@ export function createDashboard(deps: { config: Config; db: Db; clock: Clock; li
     .use(guardRoutes({ gate, guards: deps.guards, channels: deps.management.channels, db }))
     .use(handlerRoutes({ gate, forwards: deps.forwards, channels: deps.management.channels }))
     .use(bulkRoutes({ auth: gate.requireSession(), hooks: deps.management.hooks, channels: deps.management.channels }))
-    .use(streamRoutes(gate.requireSession(), deps.live));
+    .use(
+      streamRoutes(gate.requireSession(), deps.live, (request) => {
+        try {
+          return sessions.userOf(cookieValue(request.headers.get("cookie"), SESSION_COOKIE)) !== undefined;
+        } catch {
+          return false;
+        }
+      }),
+    );
   /** Called by the listener for each dashboard request, before the app sees it. */
   const noteIp = (request: Request, ip: string) => void ips.set(request, ip);
   return { routes, users, sessions, setup, gate, noteIp };

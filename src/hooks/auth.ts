@@ -67,6 +67,16 @@ export function bearerToken(header: string | null): string | undefined {
   return header ? /^bearer +(\S+) *$/i.exec(header)?.[1] : undefined;
 }
 
+/** Whether the request carries a key's token now (an open stream asks again). */
+export function admits(keys: KeySource, request: Request): boolean {
+  try {
+    check(keys, request);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Throws unauthenticated unless the request carries a key's token. */
 function check(keys: KeySource, request: Request): ApiKey {
   const header = request.headers.get("authorization");

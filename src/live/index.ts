@@ -164,12 +164,16 @@ export const streamQuery = t.Object(
   strict,
 );
 
-/** GET /stream: Server-Sent Events for whoever `auth` admits (an API key under /v1, a session under /ui/api). */
-export function streamRoutes(auth: Elysia<any, any, any, any, any, any, any>, live: Live) {
+/**
+ * GET /stream: Server-Sent Events for whoever `auth` admits (an API key under /v1, a session under
+ * /ui/api). `stillAdmitted` checks the request's credentials again while the stream is open: a
+ * revoked key, a signed-out or removed user loses the stream too.
+ */
+export function streamRoutes(auth: Elysia<any, any, any, any, any, any, any>, live: Live, stillAdmitted?: (request: Request) => boolean) {
   return new Elysia().use(auth).get(
     "/stream",
     ({ query, request }) =>
-      new Response(live.streams.open(query, request.headers.get("last-event-id")), {
+      new Response(live.streams.open(query, request.headers.get("last-event-id"), stillAdmitted && (() => stillAdmitted(request))), {
         headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store", "x-accel-buffering": "no" },
       }),
     { query: streamQuery },

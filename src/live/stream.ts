@@ -6,6 +6,8 @@ export const MAX_UNREAD_BYTES = 4 * 1024 * 1024;
 export const HEARTBEAT_MS = 15_000;
 /** Shortest time between two writes of the streams (a dashboard's 200 ms budget leaves room). */
 export const GATHER_MS = 25;
+/** How often an open stream's credentials are checked again (when it is written to). */
+export const ADMISSION_CHECK_MS = 1000;
 
 /** Which events a stream gets, and with `fields: "summary"` hooks without their bodies (a list needs no more). */
 export type StreamFilter = { channel?: string; status?: HookStatus; fields?: "summary" };
@@ -22,7 +24,11 @@ const encoder = new TextEncoder();
 export function createStreams(deps: { log: ChangeLog; render: (c: Change, full: boolean) => Promise<Rendered>; heartbeatMs?: number; maxUnread?: number }) {
   const { log, render } = deps;
   const maxUnread = deps.maxUnread ?? MAX_UNREAD_BYTES;
-  type Client = { filter: StreamFilter; cursor: number; controller: ReadableStreamDefaultController<Uint8Array>; dropped: boolean };
+  type Client = {
+    filter: StreamFilter; cursor: number; controller: ReadableStreamDefaultController<Uint8Array>; dropped: boolean;
+    /** Whether its credentials still hold, and when that was last asked (at most once a second). */
+    admitted?: () => boolean; checkedAt: number;
+  };
   const clients = new Set<Client>();
   let closed = false;
   let running: Promise<void> | undefined;
@@ -40,8 +46,17 @@ export function createStreams(deps: { log: ChangeLog; render: (c: Change, full: 
     }
   }
 
+  /** Ends a stream whose key was revoked or whose session ended since it opened. */
+  function stillAdmitted(c: Client): boolean {
+    if (!c.admitted || performance.now() - c.checkedAt < ADMISSION_CHECK_MS) return true;
+    c.checkedAt = performance.now();
+    if (c.admitted()) return true;
+    drop(c);
+    return false;
+  }
+
   function send(c: Client, data: string | Uint8Array): void {
-    if (c.dropped) return;
+    if (c.dropped || !stillAdmitted(c)) return;
     if ((c.controller.desiredSize ?? 0) <= 0) return drop(c, new Error("client too slow"));
     c.controller.enqueue(typeof data === "string" ? encoder.encode(data) : data);
   }
@@ -134,12 +149,12 @@ export function createStreams(deps: { log: ChangeLog; render: (c: Change, full: 
      * process still kept, it first sends every change after it; with one that is not (too old,
      * from before a restart), an event `reset` says to read the lists again.
      */
-    open(filter: StreamFilter, lastEventId: string | null): ReadableStream<Uint8Array> {
+    open(filter: StreamFilter, lastEventId: string | null, admitted?: () => boolean): ReadableStream<Uint8Array> {
       let client: Client;
       return new ReadableStream<Uint8Array>(
         {
           start(controller) {
-            client = { filter, cursor: log.head(), controller, dropped: false };
+            client = { filter, cursor: log.head(), controller, dropped: false, admitted, checkedAt: performance.now() };
             if (closed) return controller.close();
             clients.add(client);
             send(client, "retry: 2000\n: connected\n\n");

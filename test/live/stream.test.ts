@@ -56,6 +56,28 @@ describe("GET /v1/stream", () => {
     expect(((await bad.json()) as { message: string }).message).toContain("fields");
   });
 
+  test("a stream ends once its key is revoked, or its session signed out", async () => {
+    const app = await dashboardApp();
+    const { url } = listening(app);
+    const token: string = (await app.call("POST", "/ui/api/api-keys", { label: "watcher" }, app.admin)).json.token;
+    const bearerStream = await fetch(`${url}/v1/stream`, { headers: { authorization: `Bearer ${token}` } });
+    const sessionStream = await fetch(`${url}/ui/api/stream`, { headers: app.member });
+    expect([bearerStream.status, sessionStream.status]).toEqual([200, 200]);
+    expect((await app.call("DELETE", "/ui/api/api-keys/watcher", undefined, app.admin)).status).toBe(200);
+    expect((await app.call("DELETE", "/ui/api/session", undefined, app.member)).status).toBeLessThan(300);
+    // Each stream is checked again when it is next written to (at most once a second): hooks keep coming.
+    const ended = (res: Response) => res.text().then(() => true, () => true);
+    const bothEnded = Promise.all([ended(bearerStream), ended(sessionStream)]);
+    let done = false;
+    void bothEnded.then(() => (done = true));
+    const deadline = Date.now() + 10_000;
+    while (!done && Date.now() < deadline) {
+      await app.catchHooks("busy", 1);
+      await Bun.sleep(100);
+    }
+    expect(done).toBe(true);
+  }, 20_000);
+
   test("a refused request arrives as a `refusal` event, as ListRefusals shows it, on the streams of its channel", async () => {
     const app = createTestApp({ guards: [{ name: "only-put", kind: "method", allow: ["PUT"] }], channels: [{ name: "strict", guards: ["only-put"] }] });
     const { url } = listening(app);
