@@ -101,7 +101,7 @@ export function createApp(deps: AppDeps) {
   const recorded = countedRefusals(createRefusals({ db, clock }), metrics);
   const refusals: typeof recorded = { ...recorded, record: (r) => (recorded.record(r), activity.refused(r), live.refused(r, clock.now())) };
   const catcher = timedCatcher(createCatcher({ config, channels, guards, refusals, writer, nextId: createIdFactory(clock), clock, log, responses, dedup }), metrics);
-  metrics.watch({ db, queueDepth: () => runner.queueDepth() });
+  metrics.watch({ db, queueDepth: () => runner.queueDepth(), deduplicated: () => dedup.droppedCounts() });
 
   /** Lifts a connection's idle timeout for one request; serve() sets it (app.handle has no connection). */
   const connections = { keepOpen: (_request: Request): void => {} };

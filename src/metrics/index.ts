@@ -16,7 +16,7 @@ const CATCH_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.2
 const BATCH_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 4096, 10000];
 
 /** What the gauges read at scrape time; given once the app is built (watch). */
-export type MetricSources = { db: Db; queueDepth(): number };
+export type MetricSources = { db: Db; queueDepth(): number; deduplicated?: () => Map<string, number> };
 
 /**
  * Mailroom's metrics. Created before the runner and the app (both report into it); watch() then
@@ -74,6 +74,17 @@ export function createMetrics(config: Config) {
         }
         return [...sums].flatMap(([label, n]) => STATUSES.map((status, i) => [[label, status], n[i]!] as const));
       });
+      if (sources.deduplicated) {
+        const read = sources.deduplicated;
+        registry.gauge("mailroom_hooks_deduplicated_total", "repeated deliveries answered as the first and not stored, by channel (dedup)", ["channel"], () => {
+          const sums = new Map<string, number>();
+          for (const [name, n] of read()) {
+            const label = channels.admit(name);
+            sums.set(label, (sums.get(label) ?? 0) + n);
+          }
+          return [...sums].map(([label, n]) => [[label], n] as const);
+        }, "counter");
+      }
       registry.gauge("mailroom_handler_queue_depth", "handler attempts queued (due now or later)", [], () => [[[], sources.queueDepth()]]);
       const path = config.storage.path;
       const pageCount = sql.query("PRAGMA page_count");

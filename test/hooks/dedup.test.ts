@@ -52,6 +52,9 @@ describe("deduplication", () => {
       expect(other).not.toBe(first);
       expect(await count("auto")).toBe(before + 2);
       expect(Number(await dropped("auto"))).toBe(droppedBefore + 2);
+      // And in the metrics, under the channel's label.
+      const scrape = (await t.call("GET", "/metrics")).text;
+      expect(scrape).toContain(`mailroom_hooks_deduplicated_total{channel="auto"} ${droppedBefore + 2}`);
     });
   }
 
