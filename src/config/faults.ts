@@ -41,6 +41,8 @@ export function faultProblems(rules: readonly FaultRuleValue[], at: string): { p
     if (r.seed !== undefined && r.rate === undefined) problems.push({ path: `${here}.seed`, message: "a seed needs a rate" });
     if (r.retry_after !== undefined && r.error !== 429 && r.error !== 503) problems.push({ path: `${here}.retry_after`, message: "only a 429 or 503 has a Retry-After" });
     if (r.latency !== undefined && parseDuration(r.latency)! > MAX_LATENCY_MS) problems.push({ path: `${here}.latency`, message: "must be at most 60s" });
+    // A Retry-After is whole seconds; a day is longer than any client waits.
+    if (r.retry_after !== undefined && !(parseDuration(r.retry_after)! <= 86_400_000)) problems.push({ path: `${here}.retry_after`, message: "must be at most 1d" });
   });
   return problems;
 }

@@ -117,6 +117,7 @@ describe("translation faults", () => {
       [{ faults: [{ latency: "2m" }] }, "faults.0.latency"],
       [{ faults: [{ route: "translate" , error: 500 }] }, "faults.0.route"],
       [{ faults: [{ error: 500, retry_after: "1s" }] }, "faults.0.retry_after"],
+      [{ faults: [{ error: 429, retry_after: "9999999999999999999h" }] }, "faults.0.retry_after"],
       [{ faults: [{ rate: 0.1 }] }, "faults.0"],
       [{ faults: [{ error: 500, sede: 1 }] }, "faults.0.sede"],
       [{ rules: [] }, "faults"],
