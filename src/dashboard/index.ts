@@ -6,6 +6,7 @@ import { ErrorBody, NoQuery } from "../hooks/model";
 import type { ManagementDeps } from "../hooks/routes";
 import { attemptRoutes } from "../hooks/routes/attempts";
 import { channelRoutes } from "../hooks/routes/channels";
+import { channelExtraRoutes } from "../hooks/routes/responses";
 import { hookRoutes } from "../hooks/routes/hooks";
 import { refusalRoutes } from "../hooks/routes/refusals";
 import { createGate, type Gate } from "./gate";
@@ -72,6 +73,8 @@ export function createDashboard(deps: { config: Config; db: Db; clock: Clock; li
       ),
     )
     .use(channelRoutes(management))
+    // A channel's custom response and its deduplication counter (Mailroom's extensions), as under /v1.
+    .use(channelExtraRoutes(management))
     .use(hookRoutes(management))
     .use(refusalRoutes(management))
     .use(attemptRoutes(management))

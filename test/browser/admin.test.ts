@@ -77,6 +77,18 @@ describe.skipIf(!browserAvailable())("the dashboard's admin screens in a browser
     expect(channel.stats).toMatchObject({ pending: "4", failed: "0" });
   }, 30_000);
 
+  test("a channel's response set on the channels screen is what its senders get next", async () => {
+    expect((await fetch(`${app.url}/?channel=answering`, { method: "POST", body: "{}" })).status).toBe(200);
+    await page.getByRole("link", { name: "Channels" }).click();
+    await page.getByRole("button", { name: "Edit response of answering" }).click();
+    await page.getByLabel("Response of answering (JSON)").fill('{"sequence": [{"status": 503, "body": "busy"}]}');
+    await page.getByRole("button", { name: "Save response of answering" }).click();
+    await page.getByText("Response saved.").waitFor();
+    const first = await fetch(`${app.url}/?channel=answering`, { method: "POST", body: "{}" });
+    expect([first.status, await first.text()]).toEqual([503, "busy"]);
+    expect((await fetch(`${app.url}/?channel=answering`, { method: "POST", body: "{}" })).status).toBe(200);
+  }, 30_000);
+
   test("a guard defined in the dashboard refuses a badly signed hook at once, and the refusal appears live", async () => {
     expect((await fetch(`${app.url}/?channel=signed`, { method: "POST", body: "{}" })).status).toBe(200);
     await page.getByRole("link", { name: "Guards" }).click();

@@ -2,6 +2,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, type Channel } from "../api";
 import { useStream } from "../live";
+import { ChannelExtras } from "./channel-extras";
 
 export function Channels() {
   const [channels, setChannels] = useState<Channel[]>([]);
@@ -39,7 +40,7 @@ export function Channels() {
       <h1>Channels</h1>
       {error && <p class="error" role="alert">{error}</p>}
       <table>
-        <thead><tr><th>Channel</th><th>URL</th><th>Pending</th><th>Handled</th><th>Failed</th><th>Discarded</th><th>Guards</th><th>State</th><th></th></tr></thead>
+        <thead><tr><th>Channel</th><th>URL</th><th>Pending</th><th>Handled</th><th>Failed</th><th>Discarded</th><th>Guards</th><th>Senders get</th><th>State</th><th></th></tr></thead>
         <tbody>
           {channels.map((c) => {
             const url = `${base}/?channel=${c.name}`;
@@ -49,6 +50,7 @@ export function Channels() {
                 <td><code>{url}</code> <button aria-label={`Copy URL of ${c.name}`} onClick={() => navigator.clipboard?.writeText(url)}>Copy</button></td>
                 <td>{c.stats.pending}</td><td>{c.stats.handled}</td><td>{c.stats.failed}</td><td>{c.stats.discarded}</td>
                 <td>{c.guards.join(", ") || <span class="muted">none</span>}</td>
+                <td><ChannelExtras name={c.name} /></td>
                 <td>{c.paused ? "paused" : "catching"}</td>
                 <td class="actions">
                   {c.paused ? <button onClick={() => act(c, "resume")}>Resume</button> : <button onClick={() => act(c, "pause")}>Pause</button>}

@@ -1,5 +1,5 @@
 /** @jsxImportSource preact */
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api, query, type Refusal } from "../api";
 import { useStream } from "../live";
 
@@ -9,12 +9,26 @@ export function Refusals({ url }: { url: URL }) {
   const guard = url.searchParams.get("guard") ?? undefined;
   const [refusals, setRefusals] = useState<Refusal[]>([]);
   const [error, setError] = useState("");
-  const load = () => api<Refusal[]>("GET", `/refusals${query({ channel, guard })}`).then(setRefusals, (e) => setError(e.message));
+  // Refusals that came on the stream after a read was asked for stay on top of its answer, which may
+  // arrive later and would otherwise hide them.
+  const arrived = useRef<Refusal[]>([]);
+  const load = () => {
+    arrived.current = [];
+    return api<Refusal[]>("GET", `/refusals${query({ channel, guard })}`).then(
+      (page) => {
+        const fresh = arrived.current.filter((r) => !page.some((p) => p.created_at === r.created_at && p.guard === r.guard && p.channel === r.channel && p.ip === r.ip));
+        setRefusals([...fresh, ...page].slice(0, 50));
+      },
+      (e) => setError(e.message),
+    );
+  };
   useEffect(() => void load(), [channel, guard]);
   useStream(query({ channel }), {
     refusal: (r) => {
       const refusal = r as Refusal;
-      if (!guard || refusal.guard === guard) setRefusals((all) => [refusal, ...all].slice(0, 50));
+      if (guard && refusal.guard !== guard) return;
+      arrived.current = [refusal, ...arrived.current].slice(0, 50);
+      setRefusals((all) => [refusal, ...all].slice(0, 50));
     },
     reset: load,
   }, [channel, guard]);
