@@ -109,9 +109,9 @@ export function createApp(deps: AppDeps) {
   // One live set of API keys for every bearer route: a key created or revoked in the dashboard
   // works, or stops working, on the next request.
   const apiKeys = createApiKeys({ config, db, clock, initial: deps.apiKeys });
-  const dashboard = createDashboard({ config, db, clock, live, apiKeys, guards: guardRegistry, forwards: createForwards({ config, db, clock, runner }), management: { channels, hooks, refusals, runner, db, clock, keepOpen: (r) => connections.keepOpen(r), responses, dedup } });
-
   const translate = createTranslate({ config, db, clock, log });
+  const dashboard = createDashboard({ config, db, clock, live, apiKeys, guards: guardRegistry, forwards: createForwards({ config, db, clock, runner }), translate: translate.services, management: { channels, hooks, refusals, runner, db, clock, keepOpen: (r) => connections.keepOpen(r), responses, dedup } });
+
   if (translate.worker) runner.addWorker(translate.worker);
   runner.addWorker(createRetention({ config, store, log }));
   runner.addWorker(dedup.worker);

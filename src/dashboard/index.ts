@@ -20,6 +20,8 @@ import { apiKeyRoutes } from "./routes/api-keys";
 import { bulkRoutes } from "./routes/bulk";
 import { guardRoutes } from "./routes/guards";
 import { handlerRoutes } from "./routes/handlers";
+import { translateRoutes } from "./routes/translate";
+import type { TranslateServices } from "../translate";
 import type { Forwards } from "../hooks/forwards";
 import type { GuardRegistry } from "../hooks/guard-registry";
 import type { ApiKeys } from "../hooks/api-keys";
@@ -47,7 +49,7 @@ export const DASHBOARD_API = "/ui/api";
  * management API's own route plugins, given the session gate instead of the API-key one, so the
  * two cannot drift and events record the user's e-mail address as their actor.
  */
-export function createDashboard(deps: { config: Config; db: Db; clock: Clock; live: Live; apiKeys: ApiKeys; guards: GuardRegistry; forwards: Forwards; management: Omit<ManagementDeps, "auth"> }) {
+export function createDashboard(deps: { config: Config; db: Db; clock: Clock; live: Live; apiKeys: ApiKeys; guards: GuardRegistry; forwards: Forwards; translate: TranslateServices; management: Omit<ManagementDeps, "auth"> }) {
   const { config, db, clock } = deps;
   const users = createUsers({ db, config, clock });
   const sessions = createSessions({ db, clock, users });
@@ -80,6 +82,7 @@ export function createDashboard(deps: { config: Config; db: Db; clock: Clock; li
     .use(attemptRoutes(management))
     .use(guardRoutes({ gate, guards: deps.guards, channels: deps.management.channels, db }))
     .use(handlerRoutes({ gate, forwards: deps.forwards, channels: deps.management.channels }))
+    .use(translateRoutes({ gate, services: deps.translate }))
     .use(bulkRoutes({ auth: gate.requireSession(), hooks: deps.management.hooks, channels: deps.management.channels }))
     .use(
       streamRoutes(gate.requireSession(), deps.live, (request) => {

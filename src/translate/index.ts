@@ -21,6 +21,14 @@ import { createSimulator } from "./simulator";
 import { createTranslateStore } from "./store";
 import { createWorkService } from "./work";
 
+export type TranslateServices = {
+  accounts: ReturnType<typeof createAccountService>;
+  orders: ReturnType<typeof createOrderService>;
+  work: ReturnType<typeof createWorkService>;
+  /** [translate] as running: `maintenance` may be switched while serving (the gate reads it on each request). */
+  config: TranslateDeps["config"]["translate"];
+};
+
 export type TranslateDeps = { config: Config; db: Db; clock: Clock; log: Log };
 
 /**
@@ -63,6 +71,8 @@ export function createTranslate({ config, db, clock, log }: TranslateDeps) {
 
   return {
     routes,
+    /** The services themselves, for the dashboard (which calls them without an API key) and its maintenance switch. */
+    services: { accounts, orders, work, config: c } as TranslateServices,
     /** The simulated translator, or null when [translate.simulator] is off. */
     worker: (c.simulator.enabled ? simulator : null) as Worker | null,
     /** Whether errors on this path are answered in the translation API's format. */

@@ -12,6 +12,11 @@ import { Refusals } from "./screens/refusals";
 import { Users } from "./screens/users";
 import { ApiKeys } from "./screens/api-keys";
 import { Guards } from "./screens/guards";
+import { ChannelHandlers } from "./screens/channel-handlers";
+import { TranslationAccounts } from "./screens/translation";
+import { TranslationAccount } from "./screens/translation-account";
+import { TranslationOrder } from "./screens/translation-order";
+import { TranslationQueue } from "./screens/translation-queue";
 
 function App() {
   const url = useLocation();
@@ -30,8 +35,16 @@ function App() {
   let screen;
   const adminOnly = <p class="error" role="alert">Only an admin may see this screen.</p>;
   const hookId = /^\/ui\/hooks\/([0-9a-z]{26})$/.exec(path)?.[1];
+  const accountId = /^\/ui\/translation\/accounts\/([1-9][0-9]{0,14})$/.exec(path)?.[1];
+  const orderId = /^\/ui\/translation\/orders\/([1-9][0-9]{0,14})$/.exec(path)?.[1];
+  const handlersOf = /^\/ui\/channels\/([a-z0-9_-]{1,64})\/handlers$/.exec(path)?.[1];
   if (hookId) screen = <HookScreen id={hookId} />;
-  else if (path === "/ui/channels") screen = <Channels />;
+  else if (handlersOf) screen = me.role === "admin" ? <ChannelHandlers channel={handlersOf} /> : adminOnly;
+  else if (accountId) screen = <TranslationAccount id={accountId} me={me} />;
+  else if (orderId) screen = <TranslationOrder id={orderId} me={me} />;
+  else if (path === "/ui/translation/queue") screen = <TranslationQueue me={me} />;
+  else if (path === "/ui/translation") screen = <TranslationAccounts me={me} />;
+  else if (path === "/ui/channels") screen = <Channels me={me} />;
   else if (path === "/ui/refusals") screen = <Refusals url={url} />;
   else if (path === "/ui/users") screen = me.role === "admin" ? <Users me={me} /> : adminOnly;
   else if (path === "/ui/guards") screen = me.role === "admin" ? <Guards /> : adminOnly;
@@ -50,6 +63,7 @@ function App() {
           {nav("/ui/hooks", "Hooks")}
           {nav("/ui/channels", "Channels")}
           {nav("/ui/refusals", "Refusals")}
+          {nav("/ui/translation", "Translation")}
           {me.role === "admin" && nav("/ui/guards", "Guards")}
           {me.role === "admin" && nav("/ui/api-keys", "API keys")}
           {me.role === "admin" && nav("/ui/users", "Users")}

@@ -5,6 +5,7 @@ import { buildBinary, removeTempDirs, startProcess, tempDir, type Running } from
 import { browserAvailable, launch, SHOTS } from "./browser";
 
 const ADMIN = { email: "root@example.com", password: "a long admin password" };
+const CUSTOMER_KEY = "customer-key-0123456789";
 
 /** The admin screens (API keys, guards, bulk actions, translation) with an admin from the config file. */
 describe.skipIf(!browserAvailable())("the dashboard's admin screens in a browser", () => {
@@ -19,7 +20,8 @@ describe.skipIf(!browserAvailable())("the dashboard's admin screens in a browser
     await Bun.write(
       join(dir, "mailroom.toml"),
       `[server]\nport = 0\n[storage]\npath = "data/m.db"\ndurability = "normal"\n` +
-        `[[users]]\nemail = "${ADMIN.email}"\nrole = "admin"\npassword_env = "ADMIN_PASSWORD"\n`,
+        `[[users]]\nemail = "${ADMIN.email}"\nrole = "admin"\npassword_env = "ADMIN_PASSWORD"\n` +
+        `[[translate.accounts]]\nid = 1\nbalance = 100\napi_keys = ["${CUSTOMER_KEY}"]\n`,
     );
     app = await startProcess([bin, "--config", "mailroom.toml"], dir, { ADMIN_PASSWORD: ADMIN.password });
     browser = await launch();
@@ -118,5 +120,87 @@ describe.skipIf(!browserAvailable())("the dashboard's admin screens in a browser
     const row = page.getByRole("table", { name: "Refusals" }).getByRole("row", { name: /signed sig 401/ });
     await row.waitFor();
     await page.screenshot({ path: join(SHOTS, "refusals.png") });
+  }, 30_000);
+
+  test("translation: an account's ledger, a translator accepts and completes an order, maintenance switched on and off", async () => {
+    const customer = { authorization: `Bearer ${CUSTOMER_KEY}`, "content-type": "application/json" };
+    const placed = await fetch(`${app.url}/v1/translate`, { method: "POST", headers: customer, body: JSON.stringify({ source_language: "en", target_languages: ["de"], text: "<b>Hello</b> world" }) });
+    expect(placed.status).toBe(200);
+    const id = ((await placed.json()) as { orders: { id: number }[] }).orders[0]!.id;
+
+    await page.getByRole("link", { name: "Translation", exact: true }).click();
+    await page.getByRole("link", { name: "Account 1" }).click();
+    await page.getByRole("heading", { name: "Account 1" }).waitFor();
+    const ledger = page.getByRole("table", { name: "Ledger" });
+    await ledger.getByRole("row", { name: /reserve/ }).waitFor();
+    expect(await ledger.getByRole("row", { name: /opening/ }).innerText()).toContain("$100.00");
+    await page.getByLabel("Top up (USD)").fill("25");
+    await page.getByRole("button", { name: "Top up" }).click();
+    await page.getByRole("status").getByText("Topped up $25.00.").waitFor();
+    expect(await ledger.getByRole("row", { name: /top_up/ }).innerText()).toContain(`admin:${ADMIN.email}`);
+
+    await page.getByRole("link", { name: "Translator queue" }).click();
+    await page.getByRole("button", { name: `Accept order ${id}` }).click();
+    await page.getByRole("heading", { name: `Order #${id} PROGRESS` }).waitFor();
+    // The sender's text is shown as text, never as HTML.
+    expect(await page.getByLabel("Source text").innerText()).toBe("<b>Hello</b> world");
+    await page.getByLabel("Your translation (target text)").fill("Hallo Welt");
+    await page.getByRole("button", { name: "Complete" }).click();
+    await page.getByRole("heading", { name: `Order #${id} DONE` }).waitFor();
+    const order = await fetch(`${app.url}/v1/orders/${id}`, { headers: customer });
+    expect(((await order.json()) as { target_text: string }).target_text).toBe("Hallo Welt");
+
+    await page.getByRole("link", { name: "Accounts" }).click();
+    await page.getByRole("button", { name: "Switch maintenance on" }).click();
+    await page.getByRole("status").getByText("Maintenance is on.").waitFor();
+    expect((await fetch(`${app.url}/v1/account`, { headers: customer })).status).toBe(503);
+    await page.getByRole("link", { name: "Account 1" }).click();
+    await page.getByRole("table", { name: "Ledger" }).getByRole("row", { name: /spend/ }).waitFor();
+    await page.screenshot({ path: join(SHOTS, "translation.png"), fullPage: true });
+    await page.getByRole("link", { name: "Accounts" }).click();
+    await page.getByRole("button", { name: "Switch maintenance off" }).click();
+    await page.getByRole("status").getByText("Maintenance is off.").waitFor();
+    expect((await fetch(`${app.url}/v1/account`, { headers: customer })).status).toBe(200);
+  }, 30_000);
+
+  test("a forward handler added on a channel's screen delivers a hook to a local receiver; the hook's screen shows the attempt", async () => {
+    const received: { body: string; token: string | null }[] = [];
+    const receiver = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: async (req) => (received.push({ body: await req.text(), token: req.headers.get("x-token") }), new Response("thanks")),
+    });
+    try {
+      await fetch(`${app.url}/?channel=fwd`, { method: "POST", body: "{}" });
+      await page.getByRole("link", { name: "Channels" }).click();
+      await page.getByRole("link", { name: "Forward handlers of fwd" }).click();
+      await page.getByRole("heading", { name: "Forward handlers of fwd" }).waitFor();
+      await page.getByLabel("Name", { exact: true }).fill("to-local");
+      await page.getByLabel("URL").fill(`http://127.0.0.1:${receiver.port}/in`);
+      await page.getByLabel(/Headers/).fill("x-token: not-shown-again");
+      await page.getByLabel("Max attempts").fill("3");
+      await page.getByLabel("Backoff initial").fill("1s");
+      await page.getByLabel("Backoff max").fill("5s");
+      await page.getByRole("button", { name: "Add handler" }).click();
+      const row = page.getByRole("table", { name: "Forward handlers" }).getByRole("row", { name: /to-local/ });
+      await row.waitFor();
+      expect(await row.innerText()).toContain("x-token");
+      expect(await page.content()).not.toContain("not-shown-again");
+      await page.screenshot({ path: join(SHOTS, "forward-handlers.png") });
+
+      const { id } = (await (await fetch(`${app.url}/?channel=fwd`, { method: "POST", body: '{"to":"forward"}' })).json()) as { id: string };
+      await page.goto(`${app.url}/ui/hooks/${id}`);
+      const attempt = page.getByRole("table", { name: "Attempts" }).getByRole("row", { name: /to-local/ });
+      await attempt.waitFor();
+      expect(await attempt.innerText()).toMatch(/to-local\s+1\s+succeeded\s+200/);
+      await page.locator("span.status-handled").waitFor();
+      expect(received.some((r) => r.body === '{"to":"forward"}' && r.token === "not-shown-again")).toBe(true);
+
+      await page.goto(`${app.url}/ui/channels/fwd/handlers`);
+      await page.getByRole("button", { name: "Remove to-local" }).click();
+      await page.getByRole("status").getByText("Forward handler to-local removed.").waitFor();
+    } finally {
+      await receiver.stop(true);
+    }
   }, 30_000);
 });

@@ -1,10 +1,11 @@
 /** @jsxImportSource preact */
 import { useEffect, useState } from "preact/hooks";
-import { api, type Channel } from "../api";
+import { api, type Channel, type Me } from "../api";
+import { link } from "../router";
 import { useStream } from "../live";
 import { ChannelExtras } from "./channel-extras";
 
-export function Channels() {
+export function Channels({ me }: { me: Me }) {
   const [channels, setChannels] = useState<Channel[]>([]);
   const [base, setBase] = useState(location.origin);
   const [error, setError] = useState("");
@@ -55,6 +56,7 @@ export function Channels() {
                 <td class="actions">
                   {c.paused ? <button onClick={() => act(c, "resume")}>Resume</button> : <button onClick={() => act(c, "pause")}>Pause</button>}
                   <button onClick={() => act(c, "delete")}>Delete</button>
+                  {me.role === "admin" && <a href={`/ui/channels/${c.name}/handlers`} onClick={link} aria-label={`Forward handlers of ${c.name}`}>Forward handlers</a>}
                 </td>
               </tr>
             );
