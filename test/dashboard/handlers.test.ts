@@ -11,7 +11,7 @@ describe("forward handlers added in the dashboard", () => {
     await app.catchHooks("app", 1);
     const added = await app.call("POST", "/ui/api/channels/app/handlers", { name: "to-app", url: target.url, headers: { "x-extra": "yes" }, max_attempts: 3, backoff: { initial: "2s" } }, app.admin);
     expect(added.status).toBe(200);
-    expect(added.json).toEqual({ name: "to-app", channel: "app", url: target.url, headers: { "x-extra": "yes" }, max_attempts: 3, backoff: { initial: "2000ms", max: "600000ms" }, timeout: "10000ms" });
+    expect(added.json).toEqual({ name: "to-app", channel: "app", url: target.url, headers: { "x-extra": "[write-only]" }, max_attempts: 3, backoff: { initial: "2000ms", max: "600000ms" }, timeout: "10000ms" });
     expect((await app.call("GET", "/ui/api/channels/app/handlers", undefined, app.admin)).json).toEqual([added.json]);
 
     const [id] = await app.catchHooks("app", 1);

@@ -22,17 +22,21 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody,
  * forward kind's schema of the config file; any other kind (command, module) is refused, so
  * nobody can make the host run a program from a browser.
  */
+/** A forward as answered: header values are write-only (one may be a token), so only names show. */
+const answered = <F extends { headers: Record<string, string> }>(f: F): F => ({ ...f, headers: Object.fromEntries(Object.keys(f.headers).map((k) => [k, REDACTED])) });
+const REDACTED = "[write-only]";
+
 export function handlerRoutes({ gate, forwards, channels }: { gate: Gate; forwards: Forwards; channels: ChannelService }) {
   return new Elysia()
     .use(gate.requireSession("admin"))
-    .get("/channels/:name/handlers", ({ params }) => (channels.get(params.name), forwards.list(params.name)), {
+    .get("/channels/:name/handlers", ({ params }) => (channels.get(params.name), forwards.list(params.name).map(answered)), {
       params, query: NoQuery, response: { 200: t.Array(Forward), ...errors },
     })
     .post(
       "/channels/:name/handlers",
       ({ params, body }) => {
         channels.get(params.name);
-        return forwards.add(params.name, body);
+        return answered(forwards.add(params.name, body));
       },
       { params, query: NoQuery, body: t.Record(t.String(), t.Unknown(), { error: "the body must be a JSON object" }), response: { 200: Forward, ...errors } },
     )
