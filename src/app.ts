@@ -25,7 +25,7 @@ import { createTranslate } from "./translate";
 import { openapiRoutes } from "./openapi";
 import type { RouteInfo } from "./openapi/generate";
 import { createMetrics, type Metrics } from "./metrics";
-import { countedRefusals, timedCatcher, translateCounter } from "./metrics/instrument";
+import { timedCatcher, translateCounter } from "./metrics/instrument";
 import { metricsRoutes } from "./metrics/routes";
 import { createDashboard } from "./dashboard";
 import { readSetting } from "./dashboard/settings";
@@ -98,8 +98,17 @@ export function createApp(deps: AppDeps) {
   const guards = createGuards(config.guards, { clock, log });
   // Guards defined in the dashboard join the same map; a change makes the catcher plan again.
   const guardRegistry = createGuardRegistry({ config, db, clock, log, guards, changed: () => catcher.invalidatePlans() });
-  const recorded = countedRefusals(createRefusals({ db, clock }), metrics);
-  const refusals: typeof recorded = { ...recorded, record: (r) => (recorded.record(r), activity.refused(r), live.refused(r, clock.now())) };
+  // A refusal is stored, counted, printed and streamed: its observers in one place.
+  const stored = createRefusals({ db, clock });
+  const refusals: typeof stored = {
+    ...stored,
+    record(r) {
+      stored.record(r);
+      metrics.refused(r.channel, r.guard);
+      activity.refused(r);
+      live.refused(r, clock.now());
+    },
+  };
   const catcher = timedCatcher(createCatcher({ config, channels, guards, refusals, writer, nextId: createIdFactory(clock), clock, log, responses, dedup }), metrics);
   metrics.watch({ db, queueDepth: () => runner.queueDepth(), deduplicated: () => dedup.droppedCounts() });
 

@@ -46,7 +46,7 @@ export function serve(built: Pick<App, "app" | "catcher" | "connections" | "dash
       const start = url.indexOf("/", url.indexOf("//") + 2);
       const c = url.charCodeAt(start + 1);
       if (c !== c /* NaN: path is exactly "/" */ || c === 63 /* "?" */) {
-        return catcher.handle(request, server.requestIP(original)?.address ?? "", () => server.timeout(original, 0));
+        return catcher.handle(request, server.requestIP(original)?.address ?? "");
       }
       // A live stream (GET /v1/stream, /ui/api/stream) sends heartbeats of its own and has no body
       // to wait for: the idle timeout would cut it.

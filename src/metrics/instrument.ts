@@ -1,4 +1,3 @@
-import type { Refusals } from "../hooks/guards";
 import { apiOf } from "../translate/gate";
 import type { Metrics } from ".";
 
@@ -13,17 +12,6 @@ export function timedCatcher<C extends { handle(request: Request, ip: string): P
       } finally {
         metrics.catchDuration((performance.now() - start) / 1000);
       }
-    },
-  };
-}
-
-/** Refusals that also count each refusal by channel and guard. */
-export function countedRefusals(refusals: Refusals, metrics: Metrics): Refusals {
-  return {
-    ...refusals,
-    record(refusal) {
-      metrics.refused(refusal.channel, refusal.guard);
-      refusals.record(refusal);
     },
   };
 }
