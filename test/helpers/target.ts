@@ -24,15 +24,14 @@ import { systemClock } from "../../src/lib/clock";
 import { silentLog } from "../../src/lib/log";
 import { serve } from "../../src/server";
 import { buildBinary, startProcess } from "./binary";
-import { AUTH, TOKEN } from "./app";
+import { AUTH, httpClient, TOKEN, type FetchPath, type Reply } from "./client";
 
-export { AUTH, TOKEN };
+export { AUTH, TOKEN, type Reply };
 
 export type TargetName = "source" | "executable";
 export const TARGET: TargetName = (process.env.MAILROOM_TEST_TARGET as TargetName | undefined) ?? "source";
 if (TARGET !== "source" && TARGET !== "executable") throw new Error(`MAILROOM_TEST_TARGET: unknown target ${TARGET}`);
 
-export type Reply = { status: number; headers: Headers; text: string; json: any };
 
 export interface Target {
   readonly name: TargetName;
@@ -134,38 +133,8 @@ async function startExecutable(raw: Record<string, any>, opts: TargetOptions): P
   });
 }
 
-function withClient(
-  name: TargetName,
-  fetchPath: (path: string, init?: RequestInit) => Promise<Response>,
-  rest: Pick<Target, "url" | "output" | "stop">,
-): Target {
-  async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = AUTH): Promise<Reply> {
-    const init: RequestInit = { method, headers: { ...headers } };
-    if (body !== undefined) {
-      init.body = typeof body === "string" ? body : JSON.stringify(body);
-      (init.headers as Record<string, string>)["content-type"] ??= "application/json";
-    }
-    const res = await fetchPath(path, init);
-    const text = await res.text();
-    let json: any;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    return { status: res.status, headers: res.headers, text, json };
-  }
-  const post = (channel: string, body: string | Uint8Array = "{}", headers: Record<string, string> = {}, method = "POST") =>
-    fetchPath(`/?channel=${channel}`, { method, body, headers });
-  async function catchHooks(channel: string, n: number): Promise<string[]> {
-    const ids: string[] = [];
-    for (let i = 0; i < n; i += 100) {
-      const batch = Array.from({ length: Math.min(100, n - i) }, (_, k) => post(channel, `{"n":${i + k}}`).then((r) => r.json()));
-      ids.push(...((await Promise.all(batch)) as { id: string }[]).map((r) => r.id));
-    }
-    return ids;
-  }
-  return { name, call, fetch: fetchPath, post, catchHooks, ...rest };
+function withClient(name: TargetName, fetchPath: FetchPath, rest: Pick<Target, "url" | "output" | "stop">): Target {
+  return { name, ...httpClient(fetchPath), ...rest };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { createTestApp } from "../helpers/app";
-import { startTarget } from "../helpers/target";
+import { startTarget, type Reply } from "../helpers/target";
 
 export const CUSTOMER = "customer-key-1";
 export const CUSTOMER_2 = "customer-key-2";
@@ -29,12 +29,12 @@ export function translateConfig(overrides: Record<string, unknown> = {}) {
   };
 }
 
-/** A Mailroom with the translation service configured, and helpers per API. */
-export function createTranslateApp(overrides: Record<string, unknown> = {}) {
-  const app = createTestApp({ translate: translateConfig(overrides) });
-  const as = (key: string) => (method: string, path: string, body?: unknown) => app.call(method, path, body, basic(key));
+type Call = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<Reply>;
+
+/** Calls of each translation role, and the money checks, over any app's JSON call. */
+function translateHelpers(call: Call) {
+  const as = (key: string) => (method: string, path: string, body?: unknown) => call(method, path, body, basic(key));
   return {
-    ...app,
     customer: as(CUSTOMER),
     customer2: as(CUSTOMER_2),
     translator: as(TRANSLATOR),
@@ -42,15 +42,21 @@ export function createTranslateApp(overrides: Record<string, unknown> = {}) {
     admin: as(ADMIN),
     /** Balance and reserved of an account, in dollars, through the customer API. */
     async money(key = CUSTOMER) {
-      const { json } = await app.call("GET", "/v1/account", undefined, basic(key));
+      const { json } = await call("GET", "/v1/account", undefined, basic(key));
       return { balance: json.balance as number, reserved: json.reserved as number };
     },
     /** The admin API's audit: balance and reserved equal the ledger and the unpaid orders. */
     async consistent(accountId = 1) {
-      const { json } = await app.call("GET", `/admin/v1/accounts/${accountId}/ledger`, undefined, basic(ADMIN));
+      const { json } = await call("GET", `/admin/v1/accounts/${accountId}/ledger`, undefined, basic(ADMIN));
       return json.consistent as boolean;
     },
   };
+}
+
+/** A Mailroom with the translation service configured, in process with a fake clock, and helpers per API. */
+export function createTranslateApp(overrides: Record<string, unknown> = {}) {
+  const app = createTestApp({ translate: translateConfig(overrides) });
+  return { ...app, ...translateHelpers(app.call) };
 }
 
 export type TranslateApp = ReturnType<typeof createTranslateApp>;
@@ -62,21 +68,5 @@ export type TranslateApp = ReturnType<typeof createTranslateApp>;
  */
 export async function startTranslate(overrides: Record<string, unknown> = {}) {
   const app = await startTarget({ translate: translateConfig(overrides) });
-  const as = (key: string) => (method: string, path: string, body?: unknown) => app.call(method, path, body, basic(key));
-  return {
-    ...app,
-    customer: as(CUSTOMER),
-    customer2: as(CUSTOMER_2),
-    translator: as(TRANSLATOR),
-    translator2: as(TRANSLATOR_2),
-    admin: as(ADMIN),
-    async money(key = CUSTOMER) {
-      const { json } = await app.call("GET", "/v1/account", undefined, basic(key));
-      return { balance: json.balance as number, reserved: json.reserved as number };
-    },
-    async consistent(accountId = 1) {
-      const { json } = await app.call("GET", `/admin/v1/accounts/${accountId}/ledger`, undefined, basic(ADMIN));
-      return json.consistent as boolean;
-    },
-  };
+  return { ...app, ...translateHelpers(app.call) };
 }
