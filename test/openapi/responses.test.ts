@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { AUTH, startTarget, type Target } from "../helpers/target";
-import { ADMIN, CUSTOMER, TRANSLATOR, basic, startTranslate, translateConfig } from "../translate/setup";
+import { ADMIN, CUSTOMER, TRANSLATOR, basic, startTranslate, translateConfig, PNG_1x2 } from "../translate/setup";
 import { createSchemaChecker, fetchDocuments, operations, type Doc } from "./support";
 
 /**
@@ -17,14 +17,6 @@ afterAll(async () => {
 const docs = await fetchDocuments(app);
 const checkers = new Map([...docs].map(([name, doc]) => [name, createSchemaChecker(doc)]));
 const seen = new Map<string, Set<number>>();
-
-const PNG_1x2 = (() => {
-  const b = new Uint8Array(33);
-  b.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
-  new DataView(b.buffer).setUint32(16, 1);
-  new DataView(b.buffer).setUint32(20, 2);
-  return Buffer.from(b).toString("base64");
-})();
 
 function find(docName: string, operationId: string) {
   const found = operations(docs.get(docName)!).find((o) => o.op.operationId === operationId);

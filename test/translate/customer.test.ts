@@ -1,16 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { createTranslateApp, CUSTOMER, basic, bearer, startTranslate } from "./setup";
+import { createTranslateApp, CUSTOMER, basic, bearer, startTranslate, PNG_1x2 } from "./setup";
 
 /** An RFC 3339 time as Mailroom writes it (the real clock runs on every target). */
 const TIMESTAMP = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-
-const PNG_1x2 = (() => {
-  const b = new Uint8Array(33);
-  b.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
-  new DataView(b.buffer).setUint32(16, 1);
-  new DataView(b.buffer).setUint32(20, 2);
-  return Buffer.from(b).toString("base64");
-})();
 
 /** The body each revision takes for the same order: A a resource, B plain text. */
 const order = (rev: "A" | "B", targets = ["is"], text = "Hello world") =>

@@ -7,6 +7,15 @@ export const TRANSLATOR = "translator-key-1";
 export const TRANSLATOR_2 = "translator-key-2";
 export const ADMIN = "admin-key-1";
 
+/** A PNG of 1x2 pixels as base64: the header of one, which is all the image reader looks at. */
+export const PNG_1x2 = (() => {
+  const b = new Uint8Array(33);
+  b.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+  new DataView(b.buffer).setUint32(16, 1);
+  new DataView(b.buffer).setUint32(20, 2);
+  return Buffer.from(b).toString("base64");
+})();
+
 /** Basic auth as the spec shows it: base64("<key>:"). */
 export const basic = (key: string) => ({ authorization: `Basic ${btoa(`${key}:`)}` });
 export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
