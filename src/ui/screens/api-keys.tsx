@@ -40,7 +40,7 @@ export function ApiKeys() {
           <p><code aria-label="New token">{created.token}</code> <button onClick={() => navigator.clipboard?.writeText(created.token)}>Copy token</button></p>
         </div>
       )}
-      <table aria-label="API keys">
+      <div class="scroll"><table aria-label="API keys">
         <thead><tr><th>Label</th><th>From</th><th>Created</th><th>Last use</th><th></th></tr></thead>
         <tbody>
           {keys.map((k) => (
@@ -53,7 +53,7 @@ export function ApiKeys() {
             </tr>
           ))}
         </tbody>
-      </table>
+      </table></div>
       <form class="card" onSubmit={create}>
         <h2>Create an API key</h2>
         <p class="muted">Events of its callers record <code>api:&lt;label&gt;</code>. Only a hash of the token is stored.</p>

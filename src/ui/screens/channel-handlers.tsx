@@ -64,7 +64,7 @@ export function ChannelHandlers({ channel }: { channel: string }) {
       <h1>Forward handlers of {channel}</h1>
       {error && <p class="error" role="alert">{error}</p>}
       {note && <p role="status">{note}</p>}
-      <table aria-label="Forward handlers">
+      <div class="scroll"><table aria-label="Forward handlers">
         <thead><tr><th>Name</th><th>URL</th><th>Headers</th><th>Max attempts</th><th>Backoff</th><th>Timeout</th><th></th></tr></thead>
         <tbody>
           {(handlers ?? []).map((h) => (
@@ -76,7 +76,7 @@ export function ChannelHandlers({ channel }: { channel: string }) {
             </tr>
           ))}
         </tbody>
-      </table>
+      </table></div>
       {handlers?.length === 0 && <p class="muted">No forward handler added here: hooks of {channel} get only the config file's handlers.</p>}
       <form class="card" onSubmit={add}>
         <h2>Add a forward handler</h2>

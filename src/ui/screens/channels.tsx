@@ -40,20 +40,20 @@ export function Channels({ me }: { me: Me }) {
     <section>
       <h1>Channels</h1>
       {error && <p class="error" role="alert">{error}</p>}
-      <table>
-        <thead><tr><th>Channel</th><th>URL</th><th>Pending</th><th>Handled</th><th>Failed</th><th>Discarded</th><th>Guards</th><th>Senders get</th><th>State</th><th></th></tr></thead>
+      <div class="scroll"><table>
+        <thead><tr><th>Channel</th><th>URL</th><th class="num">Pending</th><th class="num opt">Handled</th><th class="num">Failed</th><th class="num opt">Discarded</th><th class="opt">Guards</th><th>Senders get</th><th>State</th><th></th></tr></thead>
         <tbody>
           {channels.map((c) => {
             const url = `${base}/?channel=${c.name}`;
             return (
               <tr key={c.name}>
-                <td><a href={`/ui/hooks?channel=${c.name}`}>{c.name}</a></td>
-                <td><code>{url}</code> <button aria-label={`Copy URL of ${c.name}`} onClick={() => navigator.clipboard?.writeText(url)}>Copy</button></td>
-                <td>{c.stats.pending}</td><td>{c.stats.handled}</td><td>{c.stats.failed}</td><td>{c.stats.discarded}</td>
-                <td>{c.guards.join(", ") || <span class="muted">none</span>}</td>
+                <td class="name"><a href={`/ui/hooks?channel=${c.name}`} title={c.name}>{c.name}</a></td>
+                <td class="url"><code>{url}</code> <button aria-label={`Copy URL of ${c.name}`} onClick={() => navigator.clipboard?.writeText(url)}>Copy</button></td>
+                <td class="num">{c.stats.pending}</td><td class="num opt">{c.stats.handled}</td><td class="num">{c.stats.failed}</td><td class="num opt">{c.stats.discarded}</td>
+                <td class="opt">{c.guards.join(", ") || <span class="muted">none</span>}</td>
                 <td><ChannelExtras name={c.name} /></td>
-                <td>{c.paused ? "paused" : "catching"}</td>
-                <td class="actions">
+                <td><span class={`status status-${c.paused ? "paused" : "catching"}`}>{c.paused ? "paused" : "catching"}</span></td>
+                <td class="row-actions">
                   {c.paused ? <button onClick={() => act(c, "resume")}>Resume</button> : <button onClick={() => act(c, "pause")}>Pause</button>}
                   <button onClick={() => act(c, "delete")}>Delete</button>
                   {me.role === "admin" && <a href={`/ui/channels/${c.name}/handlers`} onClick={link} aria-label={`Forward handlers of ${c.name}`}>Forward handlers</a>}
@@ -62,7 +62,7 @@ export function Channels({ me }: { me: Me }) {
             );
           })}
         </tbody>
-      </table>
+      </table></div>
       {channels.length === 0 && <p class="muted">No channel yet: send a hook to <code>{base}/?channel=NAME</code>.</p>}
     </section>
   );

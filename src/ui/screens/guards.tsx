@@ -59,7 +59,7 @@ export function Guards() {
       <h1>Guards</h1>
       {error && <p class="error" role="alert">{error}</p>}
       {note && <p role="status">{note}</p>}
-      <table aria-label="Guards">
+      <div class="scroll"><table aria-label="Guards">
         <thead><tr><th>Name</th><th>Kind</th><th>Settings</th><th>Secret</th><th></th></tr></thead>
         <tbody>
           {list.guards.map((g) => (
@@ -70,7 +70,7 @@ export function Guards() {
             </tr>
           ))}
         </tbody>
-      </table>
+      </table></div>
       {list.guards.length === 0 && <p class="muted">No guard yet.</p>}
       <form class="card" onSubmit={create}>
         <h2>Define a guard</h2>
@@ -85,7 +85,7 @@ export function Guards() {
         <button type="submit">Create guard</button>
       </form>
       <h2>Guards of channels</h2>
-      <table aria-label="Guards of channels">
+      <div class="scroll"><table aria-label="Guards of channels">
         <thead><tr><th>Channel</th><th>Guards (comma-separated)</th></tr></thead>
         <tbody>
           {channels.map((c) => (
@@ -100,7 +100,7 @@ export function Guards() {
             </tr>
           ))}
         </tbody>
-      </table>
+      </table></div>
       <form class="card" onSubmit={setDefaults}>
         <h2>Default guards of new channels</h2>
         <label>Default guards<input name="guards" value={list.default_guards.guards.join(", ")} disabled={list.default_guards.read_only} /></label>

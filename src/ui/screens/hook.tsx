@@ -1,7 +1,7 @@
 /** @jsxImportSource preact */
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useMemo, useState } from "preact/hooks";
 import { api, type Attempt, type Hook } from "../api";
-import { bytesOf, curlOf, viewBody } from "../body";
+import { bytesOf, curlOf, HEX_BYTES, viewBody } from "../body";
 import { useStream } from "../live";
 import { navigate } from "../router";
 
@@ -22,9 +22,11 @@ export function HookScreen({ id }: { id: string }) {
     addEventListener("keydown", key);
     return () => removeEventListener("keydown", key);
   }, []);
+  // Decoded and formatted once per body, not on every render (a 1 MB body costs tens of ms each time).
+  const bytes = useMemo(() => bytesOf(hook?.body ?? ""), [hook?.body]);
+  const body = useMemo(() => viewBody(bytes, hook?.content_type ?? ""), [bytes, hook?.content_type]);
+  const payload = useMemo(() => (hook?.payload == null ? "null" : JSON.stringify(hook.payload, null, 2)), [hook?.payload]);
   if (!hook) return error ? <p class="error" role="alert">{error}</p> : <p class="muted">Loading…</p>;
-  const bytes = bytesOf(hook.body);
-  const body = viewBody(bytes, hook.content_type);
 
   async function act(what: "process" | "fail" | "discard" | "retry" | "delete") {
     try {
@@ -56,7 +58,7 @@ export function HookScreen({ id }: { id: string }) {
   return (
     <section>
       <p><a href="/ui/hooks" onClick={(e) => (e.preventDefault(), history.back())}>← Hooks</a></p>
-      <h1><code>{hook.id}</code> <span class={`status status-${s}`}>{s}</span></h1>
+      <h1 class="hook-title"><code>{hook.id}</code> <span class={`status status-${s}`}>{s}</span></h1>
       <div class="actions">
         {s === "pending" && <button onClick={() => act("process")}>Mark handled</button>}
         {s === "pending" && <button onClick={() => act("fail")}>Fail</button>}
@@ -65,43 +67,74 @@ export function HookScreen({ id }: { id: string }) {
         <button onClick={() => act("delete")}>Delete</button>
       </div>
       {error && <p class="error" role="alert">{error}</p>}
-      <table aria-label="Request">
+      <div class="scroll"><table aria-label="Request">
         <tbody>
-          <tr><th>Channel</th><td>{hook.channel}</td></tr>
+          <tr><th>Channel</th><td class="wrap">{hook.channel}</td></tr>
           <tr><th>Method</th><td>{hook.method}</td></tr>
           <tr><th>Query</th><td><code>{hook.query}</code></td></tr>
           <tr><th>Sender ip</th><td>{hook.ip}</td></tr>
           <tr><th>Caught</th><td>{hook.created_at}</td></tr>
-          <tr><th>Size</th><td>{bytes.length} bytes</td></tr>
+          <tr><th>Size</th><td>{sizeText(bytes.length)}</td></tr>
         </tbody>
-      </table>
+      </table></div>
       <h2>Headers</h2>
-      <table aria-label="Headers">
-        <tbody>{Object.entries(hook.headers).map(([k, v]) => <tr key={k}><th>{k}</th><td>{v}</td></tr>)}</tbody>
-      </table>
-      <h2>Body <span class="muted">({body.kind})</span> <button onClick={download}>Download</button> <button onClick={() => navigator.clipboard?.writeText(curlOf(hook, location.origin))}>Copy as curl</button></h2>
+      <div class="scroll"><table aria-label="Headers">
+        <tbody>{Object.entries(hook.headers).map(([k, v]) => <tr key={k}><th>{k}</th><td class="wrap">{v}</td></tr>)}</tbody>
+      </table></div>
+      <h2>Body <span class="muted">({body.kind}{body.kind === "hex" && bytes.length > HEX_BYTES ? `, first ${sizeText(HEX_BYTES)}` : ""})</span></h2>
+      <div class="actions">
+        <button onClick={download}>Download</button>
+        <button onClick={() => navigator.clipboard?.writeText(curlOf(hook, location.origin))}>Copy as curl</button>
+      </div>
       {body.kind === "form" ? (
-        <table aria-label="Form fields"><tbody>{body.fields!.map(([k, v], i) => <tr key={i}><th>{k}</th><td>{v}</td></tr>)}</tbody></table>
+        <div class="scroll"><table aria-label="Form fields"><tbody>{body.fields!.map(([k, v], i) => <tr key={i}><th>{k}</th><td>{v}</td></tr>)}</tbody></table></div>
       ) : (
-        <pre aria-label="Body">{body.text}</pre>
+        <Clipped key={`${hook.id} body`} label="Body" text={body.text} wide={body.kind === "hex"} />
       )}
       <h2>Payload</h2>
-      <pre aria-label="Payload">{hook.payload == null ? "null" : JSON.stringify(hook.payload, null, 2)}</pre>
+      <Clipped key={`${hook.id} payload`} label="Payload" text={payload} />
       <h2>Events</h2>
-      <table aria-label="Events">
+      <div class="scroll"><table aria-label="Events">
         <thead><tr><th>When</th><th>Event</th><th>Actor</th><th>Message</th></tr></thead>
         <tbody>
           <tr><td>{hook.created_at}</td><td>caught</td><td>{hook.ip}</td><td></td></tr>
           {hook.events.map((e, i) => <tr key={i}><td>{e.created_at}</td><td>{e.kind}</td><td>{e.actor}</td><td>{e.message}</td></tr>)}
         </tbody>
-      </table>
+      </table></div>
       <h2>Handler attempts</h2>
       {attempts.length === 0 ? <p class="muted">No handler ran on this hook.</p> : (
-        <table aria-label="Attempts">
+        <div class="scroll"><table aria-label="Attempts">
           <thead><tr><th>Handler</th><th>#</th><th>Outcome</th><th>Status</th><th>Excerpt</th><th>Error</th></tr></thead>
           <tbody>{attempts.map((a, i) => <tr key={i}><td>{a.handler}</td><td>{a.attempt}</td><td>{a.outcome}</td><td>{a.http_status ?? a.exit_code ?? ""}</td><td><code>{a.excerpt}</code></td><td>{a.error}</td></tr>)}</tbody>
-        </table>
+        </table></div>
       )}
     </section>
   );
+}
+
+/** Shown at first: a long body is cut (at a line end) after this many characters; "Show all" shows the rest. */
+const SHOWN = 64 * 1024;
+
+/** A long text in a <pre>, first SHOWN characters only until asked: laying out a megabyte of text takes the browser seconds. */
+function Clipped({ label, text, wide = false }: { label: string; text: string; wide?: boolean }) {
+  const [all, setAll] = useState(false);
+  const cut = !all && text.length > SHOWN;
+  const shown = cut ? text.slice(0, Math.max(text.lastIndexOf("\n", SHOWN), SHOWN / 2)) : text;
+  return (
+    <>
+      <pre aria-label={label} class={wide ? "hex" : undefined}>{shown}</pre>
+      {cut && (
+        <p class="clipped muted">
+          Showing {sizeText(shown.length, "characters")} of {sizeText(text.length, "characters")}.{" "}
+          <button onClick={() => setAll(true)}>Show all of the {label.toLowerCase()}</button>
+        </p>
+      )}
+    </>
+  );
+}
+
+function sizeText(n: number, unit = "bytes"): string {
+  if (n < 1024) return `${n} ${unit}`;
+  const [v, u] = n < 1024 * 1024 ? [n / 1024, "KB"] : [n / 1024 / 1024, "MB"];
+  return `${v.toFixed(v < 10 ? 1 : 0)} ${u} (${n.toLocaleString("en")} ${unit})`;
 }

@@ -87,22 +87,22 @@ export function Hooks({ url }: { url: URL }) {
       </div>
       <Bulk channel={channel} status={status} onDone={load} />
       {error && <p class="error" role="alert">{error}</p>}
-      <table aria-label="Hooks">
-        <thead><tr><th>Id</th><th>Channel</th><th>Status</th><th>Method</th><th>Type</th><th>Size</th><th>Caught</th></tr></thead>
+      <div class="scroll"><table aria-label="Hooks">
+        <thead><tr><th>Id</th><th>Channel</th><th>Status</th><th class="opt">Method</th><th class="opt">Type</th><th class="opt">Size</th><th>Caught</th></tr></thead>
         <tbody>
           {hooks.map((h, i) => (
             <tr key={h.id} data-id={h.id} class={i === selected ? "selected" : ""} aria-selected={i === selected} onClick={() => navigate(`/ui/hooks/${h.id}`)}>
               <td><a href={`/ui/hooks/${h.id}`} onClick={(e) => (e.preventDefault(), navigate(`/ui/hooks/${h.id}`))}><code>{h.id}</code></a></td>
-              <td>{h.channel}</td>
-              <td class={`status status-${h.status}`}>{h.status}</td>
-              <td>{h.method}</td>
-              <td>{h.content_type || <span class="muted">none</span>}</td>
-              <td>{sizeOf(h)} B</td>
+              <td class="name">{h.channel}</td>
+              <td><span class={`status status-${h.status}`}>{h.status}</span></td>
+              <td class="opt">{h.method}</td>
+              <td class="opt">{h.content_type || <span class="muted">none</span>}</td>
+              <td class="opt num">{sizeOf(h).toLocaleString("en")} B</td>
               <td>{new Date(h.created_at).toLocaleString()}</td>
             </tr>
           ))}
         </tbody>
-      </table>
+      </table></div>
       {hooks.length === 0 && <p class="muted">No hooks{channel || status ? " match these filters" : " yet"}.</p>}
       <div class="actions">
         {after && <button onClick={() => setFilter("after", "")}>Newest</button>}

@@ -36,10 +36,10 @@ export function Refusals({ url }: { url: URL }) {
     <section>
       <h1>Refusals</h1>
       {error && <p class="error" role="alert">{error}</p>}
-      <table aria-label="Refusals">
+      <div class="scroll"><table aria-label="Refusals">
         <thead><tr><th>When</th><th>Channel</th><th>Guard</th><th>Status</th><th>Reason</th><th>Method</th><th>Ip</th></tr></thead>
         <tbody>{refusals.map((r, i) => <tr key={i}><td>{r.created_at}</td><td>{r.channel}</td><td>{r.guard}</td><td>{r.status}</td><td>{r.reason}</td><td>{r.method}</td><td>{r.ip}</td></tr>)}</tbody>
-      </table>
+      </table></div>
       {refusals.length === 0 && <p class="muted">No guard refused anything.</p>}
     </section>
   );

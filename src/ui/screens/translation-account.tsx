@@ -35,14 +35,14 @@ export function TranslationAccount({ id, me }: { id: string; me: Me }) {
       <h1>Account {a.id}</h1>
       {error && <p class="error" role="alert">{error}</p>}
       {note && <p role="status">{note}</p>}
-      <table aria-label="Account">
+      <div class="scroll"><table aria-label="Account">
         <tbody>
           <tr><th>Balance</th><td>{money(a.balance)}</td></tr>
           <tr><th>Reserved</th><td>{money(a.reserved)}</td></tr>
           <tr><th>Overdraft</th><td>{a.balance_overdraft_allowed ? "allowed" : "no"}</td></tr>
           <tr><th>Ledger</th><td>{detail.consistent ? "consistent with balance, reserved and unpaid orders" : <span class="error">inconsistent</span>}</td></tr>
         </tbody>
-      </table>
+      </table></div>
       {me.role === "admin" && (
         <div class="actions">
           <form class="actions" onSubmit={(e) => change(e, "top-up")}>
@@ -57,7 +57,7 @@ export function TranslationAccount({ id, me }: { id: string; me: Me }) {
       )}
       <h2>Orders</h2>
       {detail.orders.length === 0 ? <p class="muted">No order.</p> : (
-        <table aria-label="Orders">
+        <div class="scroll"><table aria-label="Orders">
           <thead><tr><th>Order</th><th>Status</th><th>Languages</th><th>Price</th><th>Text</th><th>Created</th></tr></thead>
           <tbody>
             {detail.orders.map((o) => (
@@ -68,10 +68,10 @@ export function TranslationAccount({ id, me }: { id: string; me: Me }) {
               </tr>
             ))}
           </tbody>
-        </table>
+        </table></div>
       )}
       <h2>Ledger</h2>
-      <table aria-label="Ledger">
+      <div class="scroll"><table aria-label="Ledger">
         <thead><tr><th>When</th><th>Entry</th><th>Order</th><th>Balance change</th><th>Reserved change</th><th>Balance</th><th>Reserved</th><th>Actor</th></tr></thead>
         <tbody>
           {detail.entries.map((e) => (
@@ -82,7 +82,7 @@ export function TranslationAccount({ id, me }: { id: string; me: Me }) {
             </tr>
           ))}
         </tbody>
-      </table>
+      </table></div>
     </section>
   );
 }

@@ -34,7 +34,7 @@ export function TranslationOrder({ id, me }: { id: string; me: Me }) {
       <h1>Order #{order.id} <span class="status">{order.status}</span></h1>
       {error && <p class="error" role="alert">{error}</p>}
       {open && <div class="actions"><button onClick={() => act("accept")}>Accept as {me.email}</button></div>}
-      <table aria-label="Order">
+      <div class="scroll"><table aria-label="Order">
         <tbody>
           <tr><th>Account</th><td><a href={`/ui/translation/accounts/${order.account_id}`} onClick={link}>Account {order.account_id}</a></td></tr>
           <tr><th>Languages</th><td>{order.source_language} → {order.target_language}</td></tr>
@@ -47,7 +47,7 @@ export function TranslationOrder({ id, me }: { id: string; me: Me }) {
           <tr><th>Accepted</th><td>{order.accepted_at ?? ""}</td></tr>
           <tr><th>Completed</th><td>{order.completed_at ?? ""}</td></tr>
         </tbody>
-      </table>
+      </table></div>
       <h2>Source text</h2>
       <pre aria-label="Source text">{order.source_text}</pre>
       {order.target_text !== undefined && (<><h2>Target text</h2><pre aria-label="Target text">{order.target_text}</pre></>)}
@@ -59,10 +59,10 @@ export function TranslationOrder({ id, me }: { id: string; me: Me }) {
       )}
       <h2>Comments</h2>
       {order.comments.length === 0 ? <p class="muted">No comment.</p> : (
-        <table aria-label="Comments">
+        <div class="scroll"><table aria-label="Comments">
           <thead><tr><th>When</th><th>Role</th><th>Text</th></tr></thead>
           <tbody>{order.comments.map((c) => <tr key={c.id}><td>{c.time}</td><td>{c.role}</td><td>{c.text}</td></tr>)}</tbody>
-        </table>
+        </table></div>
       )}
     </section>
   );

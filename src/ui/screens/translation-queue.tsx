@@ -25,7 +25,7 @@ export function TranslationQueue({ me }: { me: Me }) {
       <TranslationNav current="queue" />
       <p class="muted">You work as translator <strong>{me.email}</strong>.</p>
       {error && <p class="error" role="alert">{error}</p>}
-      <table aria-label="Queue">
+      <div class="scroll"><table aria-label="Queue">
         <thead><tr><th>Order</th><th>Status</th><th>Languages</th><th>Volume</th><th>Text</th><th>Translator</th><th></th></tr></thead>
         <tbody>
           {(orders ?? []).map((o) => (
@@ -37,7 +37,7 @@ export function TranslationQueue({ me }: { me: Me }) {
             </tr>
           ))}
         </tbody>
-      </table>
+      </table></div>
       {orders?.length === 0 && <p class="muted">Nothing to translate.</p>}
     </section>
   );

@@ -48,7 +48,7 @@ export function TranslationAccounts({ me }: { me: Me }) {
           {me.role === "admin" && <button onClick={toggle}>{maintenance ? "Switch maintenance off" : "Switch maintenance on"}</button>}
         </p>
       )}
-      <table aria-label="Accounts">
+      <div class="scroll"><table aria-label="Accounts">
         <thead><tr><th>Account</th><th>Balance</th><th>Reserved</th><th>Overdraft</th></tr></thead>
         <tbody>
           {(accounts ?? []).map((a) => (
@@ -58,7 +58,7 @@ export function TranslationAccounts({ me }: { me: Me }) {
             </tr>
           ))}
         </tbody>
-      </table>
+      </table></div>
       {accounts?.length === 0 && <p class="muted">No account: add [[translate.accounts]] to the config file.</p>}
     </section>
   );

@@ -28,7 +28,7 @@ export function Users({ me }: { me: Me }) {
     <section>
       <h1>Users</h1>
       {error && <p class="error" role="alert">{error}</p>}
-      <table aria-label="Users">
+      <div class="scroll"><table aria-label="Users">
         <thead><tr><th>E-mail</th><th>Role</th><th></th></tr></thead>
         <tbody>
           {users.map((u) => (
@@ -38,7 +38,7 @@ export function Users({ me }: { me: Me }) {
             </tr>
           ))}
         </tbody>
-      </table>
+      </table></div>
       <form class="card" onSubmit={add}>
         <h2>Add a user</h2>
         <label>E-mail<input name="email" type="email" required /></label>
