@@ -1,0 +1,87 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { Database } from "bun:sqlite";
+
+/**
+ * How the stores run a unit of work, on either backend. Store methods are async; the ones marked
+ * "in transaction" join the transaction the caller opened with `transaction()`, which every store
+ * on the same database shares (the hook store, the attempt queue and dedup commit a caught batch
+ * together).
+ */
+export interface Transactor {
+  readonly dialect: "sqlite" | "postgres";
+  /**
+   * Runs fn in one transaction: commits when it resolves, rolls back and rethrows when it rejects.
+   * A call made inside another transaction of the same database runs in a savepoint of it.
+   * Throws what fn throws, or the database's error (busy, connection lost) with nothing committed.
+   */
+  transaction<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+/** The transaction (or savepoint depth) the current async flow runs in, per database. */
+const inside = new AsyncLocalStorage<{ owner: object; depth: number }>();
+
+/** The object of the transaction the current flow is in for this database, if any. */
+export function currentTransaction(owner: object): { owner: object; depth: number } | undefined {
+  const t = inside.getStore();
+  return t?.owner === owner ? t : undefined;
+}
+
+/** Runs fn as inside the transaction `t` (the PostgreSQL side hands its connection this way). */
+export function runInside<T>(t: { owner: object; depth: number }, fn: () => Promise<T>): Promise<T> {
+  return inside.run(t, fn);
+}
+
+const sqliteTransactors = new WeakMap<Database, Transactor>();
+
+/**
+ * SQLite's side: one connection, so transactions take turns (an async mutex) and one that is open
+ * never sees another begin on the same connection. BEGIN IMMEDIATE takes the write lock at once.
+ * Reads made outside any transaction while one is open run on the same connection; stores write
+ * only inside transactions.
+ */
+export function sqliteTransactor(sql: Database): Transactor {
+  const known = sqliteTransactors.get(sql);
+  if (known) return known;
+  let tail: Promise<void> = Promise.resolve();
+
+  async function savepoint<T>(t: { owner: object; depth: number }, fn: () => Promise<T>): Promise<T> {
+    const name = `sp${t.depth + 1}`;
+    sql.run(`SAVEPOINT ${name}`);
+    try {
+      const value = await inside.run({ owner: sql, depth: t.depth + 1 }, fn);
+      sql.run(`RELEASE ${name}`);
+      return value;
+    } catch (error) {
+      sql.run(`ROLLBACK TO ${name}`);
+      sql.run(`RELEASE ${name}`);
+      throw error;
+    }
+  }
+
+  const transactor: Transactor = {
+    dialect: "sqlite",
+    async transaction<T>(fn: () => Promise<T>): Promise<T> {
+      const open = currentTransaction(sql);
+      if (open) return savepoint(open, fn);
+      const previous = tail;
+      let release!: () => void;
+      tail = new Promise<void>((resolve) => (release = resolve));
+      await previous;
+      try {
+        sql.run("BEGIN IMMEDIATE");
+        try {
+          const value = await inside.run({ owner: sql, depth: 0 }, fn);
+          sql.run("COMMIT");
+          return value;
+        } catch (error) {
+          if (sql.inTransaction) sql.run("ROLLBACK");
+          throw error;
+        }
+      } finally {
+        release();
+      }
+    },
+  };
+  sqliteTransactors.set(sql, transactor);
+  return transactor;
+}
