@@ -123,25 +123,25 @@ async function main() {
   } finally {
     await server.stop();
   }
-  explainStoreQueries(path, channel, depths[1]!.id);
+  await explainStoreQueries(path, channel, depths[1]!.id);
 }
 
 /** Runs the store's read methods once while recording their SQL, then prints each plan. */
-function explainStoreQueries(path: string, channel: string, after: string): void {
+async function explainStoreQueries(path: string, channel: string, after: string): Promise<void> {
   const db = openDatabase({ path, durability: "normal" });
   const sql = db.$client;
   const seen = new Set<string>();
   const prepare = sql.prepare.bind(sql);
   sql.prepare = ((text: string) => (seen.add(text), prepare(text))) as typeof sql.prepare;
   const store = createHookStore(db);
-  const some = store.listHooks({ channel, status: "pending", after, limit: 50 });
-  store.listHooks({ channel, after, limit: 50 });
-  store.listHooks({ status: "failed", after, limit: 50 });
-  store.listHooks({ after, limit: 50 });
-  store.getHook(some[0]!.id);
-  store.eventsOf(some.map((h) => h.id));
-  store.getChannel(channel);
-  store.listChannels();
+  const some = await store.listHooks({ channel, status: "pending", after, limit: 50 });
+  await store.listHooks({ channel, after, limit: 50 });
+  await store.listHooks({ status: "failed", after, limit: 50 });
+  await store.listHooks({ after, limit: 50 });
+  await store.getHook(some[0]!.id);
+  await store.eventsOf(some.map((h) => h.id));
+  await store.getChannel(channel);
+  await store.listChannels();
   console.log("\nquery plans of the hook store's reads:");
   for (const text of seen) {
     if (!/^\s*SELECT/i.test(text)) continue;

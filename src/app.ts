@@ -59,7 +59,11 @@ export function createApp(deps: AppDeps) {
   const { config, db, clock, log, runner } = deps;
   const metrics = deps.metrics ?? createMetrics(config);
   const activity = deps.activity ?? silentActivity;
-  const store = createHookStore(db);
+  // With durability "full", caught hooks are committed without waiting for the disk and the WAL
+  // is then synced off the event loop, for whole groups of batches at once, before anyone is answered.
+  const walSync =
+    config.storage.durability === "full" && config.storage.path !== ":memory:" ? createWalSync(`${config.storage.path}-wal`, deps.syncWal) : undefined;
+  const store = createHookStore(db, { unsynced: walSync !== undefined });
   // Every change of a hook or channel is recorded for the live streams (src/live).
   const live = createLive({ store, hooks: () => hooks, heartbeatMs: deps.heartbeatMs });
   const channels = live.watchChannels(
@@ -68,19 +72,14 @@ export function createApp(deps: AppDeps) {
   const hooks = live.watchHooks(createHookService({ store, clock, runner }));
   runner.bind(hooks.outcomes, { raw: hooks.raw });
 
-  // With durability "full", caught hooks are committed without waiting for the disk and the WAL
-  // is then synced off the event loop, for whole groups of batches at once, before anyone is answered.
-  const walSync =
-    config.storage.durability === "full" && config.storage.path !== ":memory:" ? createWalSync(`${config.storage.path}-wal`, deps.syncWal) : undefined;
-  const transaction = walSync ? store.transactionUnsynced : store.transaction;
   const responses = createResponses({ config, db, clock });
   const dedup = createDedup({ config, db, clock });
   const writer = createBatchWriter({
     batchMax: config.storage.batch_max,
-    commit(batch) {
-      const queued = transaction(() => {
-        store.insertHooks(batch, channels.guardsForNew);
-        dedup.record(batch);
+    async commit(batch) {
+      const queued = await store.caughtTransaction(async () => {
+        await store.insertHooks(batch, channels.guardsForNew);
+        await dedup.record(batch);
         return runner.queueCaught(batch);
       });
       metrics.committed(batch);
@@ -110,7 +109,10 @@ export function createApp(deps: AppDeps) {
     },
   };
   const catcher = timedCatcher(createCatcher({ config, channels, guards, refusals, writer, nextId: createIdFactory(clock), clock, log, responses, dedup }), metrics);
-  metrics.watch({ db, queueDepth: () => runner.queueDepth(), deduplicated: () => dedup.droppedCounts() });
+  const watchMetrics = () => metrics.watch({
+    channels: () => store.channelsOldestFirst(), storageBytes: () => store.storageBytes(),
+    queueDepth: () => runner.queueDepth(), deduplicated: () => dedup.droppedCounts(),
+  });
 
   /** Lifts a connection's idle timeout for one request; serve() sets it (app.handle has no connection). */
   const connections = { keepOpen: (_request: Request): void => {} };
@@ -130,6 +132,7 @@ export function createApp(deps: AppDeps) {
   const metricsOnMain = config.metrics.enabled && !config.metrics.listen;
   // standardHostname off: Elysia would otherwise skip 11 characters of the URL to find the path, which a
   // Host of three characters or fewer ("x", "api") defeats: requests were routed by a shifted path.
+  let started = false;
   const app = new Elysia({ normalize: false, handler: { standardHostname: false } })
     .onError(({ error, code, request, route }) => {
       const path = new URL(request.url).pathname;
@@ -141,6 +144,10 @@ export function createApp(deps: AppDeps) {
       return hooksErrorResponse(error, code, log, request, methodsOf);
     })
     .onAfterHandle({ as: "global" }, (ctx) => void translated.response(ctx))
+    // Requests wait for start-up's reads (main.ts listens only after them; app.handle in tests may come first).
+    .onRequest(async () => {
+      if (!started) await ready;
+    })
     .all("/", ({ request, server }) => catcher.handle(request, server?.requestIP(request)?.address ?? ""), { parse: "none" })
     .use(
       managementRoutes(
@@ -186,7 +193,20 @@ export function createApp(deps: AppDeps) {
     walSync?.close();
   }
 
-  return { app, catcher, connections, writer, hooks, channels, store, metrics, metricsApp, dashboard, live, responses, dedup, close };
+  /**
+   * What start-up reads from storage before the first request: the configured channels declared
+   * and every channel's state loaded, the stored channels' metric labels. main.ts and the tests
+   * await it before serving.
+   */
+  const ready: Promise<void> = (async () => {
+    await channels.init();
+    await watchMetrics();
+    started = true;
+  })();
+  // Whoever awaits it sees a failure (main.ts exits with it); nobody else must crash on it.
+  ready.catch(() => {});
+
+  return { app, ready, catcher, connections, writer, hooks, channels, store, metrics, metricsApp, dashboard, live, responses, dedup, close };
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -87,6 +87,7 @@ async function main(): Promise<number> {
   const runner = createRunner({ config, db, clock, log, baseDir, metrics, activity, fromNowOn });
   const { keys, generated } = resolveApiKeys(config, db, clock.now());
   const built = createApp({ config, db, clock, log, runner, apiKeys: keys, metrics, activity });
+  await built.ready;
   let server;
   try {
     server = serve(built, { host: config.server.host, port: config.server.port });

@@ -31,7 +31,17 @@ export function runInside<T>(t: { owner: object; depth: number }, fn: () => Prom
   return inside.run(t, fn);
 }
 
-const sqliteTransactors = new WeakMap<Database, Transactor>();
+export interface SqliteTransactor extends Transactor {
+  /**
+   * Like transaction, with `synchronous = NORMAL` for this commit on a connection set to FULL: it
+   * does not wait for the disk, the caller syncs the WAL itself (db/wal-sync.ts) before it
+   * reports success. The level is set before BEGIN and back after COMMIT, while this transaction
+   * has its turn, so no other commits at the lower level by accident.
+   */
+  transactionUnsynced<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+const sqliteTransactors = new WeakMap<Database, SqliteTransactor>();
 
 /**
  * SQLite's side: one connection, so transactions take turns (an async mutex) and one that is open
@@ -39,7 +49,7 @@ const sqliteTransactors = new WeakMap<Database, Transactor>();
  * Reads made outside any transaction while one is open run on the same connection; stores write
  * only inside transactions.
  */
-export function sqliteTransactor(sql: Database): Transactor {
+export function sqliteTransactor(sql: Database): SqliteTransactor {
   const known = sqliteTransactors.get(sql);
   if (known) return known;
   let tail: Promise<void> = Promise.resolve();
@@ -58,29 +68,34 @@ export function sqliteTransactor(sql: Database): Transactor {
     }
   }
 
-  const transactor: Transactor = {
-    dialect: "sqlite",
-    async transaction<T>(fn: () => Promise<T>): Promise<T> {
-      const open = currentTransaction(sql);
-      if (open) return savepoint(open, fn);
-      const previous = tail;
-      let release!: () => void;
-      tail = new Promise<void>((resolve) => (release = resolve));
-      await previous;
+  async function transaction<T>(fn: () => Promise<T>, unsynced = false): Promise<T> {
+    const open = currentTransaction(sql);
+    if (open) return savepoint(open, fn);
+    const previous = tail;
+    let release!: () => void;
+    tail = new Promise<void>((resolve) => (release = resolve));
+    await previous;
+    if (unsynced) sql.run("PRAGMA synchronous = NORMAL");
+    try {
+      sql.run("BEGIN IMMEDIATE");
       try {
-        sql.run("BEGIN IMMEDIATE");
-        try {
-          const value = await inside.run({ owner: sql, depth: 0 }, fn);
-          sql.run("COMMIT");
-          return value;
-        } catch (error) {
-          if (sql.inTransaction) sql.run("ROLLBACK");
-          throw error;
-        }
-      } finally {
-        release();
+        const value = await inside.run({ owner: sql, depth: 0 }, fn);
+        sql.run("COMMIT");
+        return value;
+      } catch (error) {
+        if (sql.inTransaction) sql.run("ROLLBACK");
+        throw error;
       }
-    },
+    } finally {
+      if (unsynced) sql.run("PRAGMA synchronous = FULL");
+      release();
+    }
+  }
+
+  const transactor: SqliteTransactor = {
+    dialect: "sqlite",
+    transaction: (fn) => transaction(fn),
+    transactionUnsynced: (fn) => transaction(fn, true),
   };
   sqliteTransactors.set(sql, transactor);
   return transactor;

@@ -33,16 +33,24 @@ export function createChannelService(deps: {
   /** The state of a channel not created yet (one object, so what the catching endpoint derives from it is kept). */
   let unknown: ChannelState = { paused: false, guards: configDefaults(config) ?? deps.defaultGuards ?? [] };
 
-  function declareConfigured(): void {
-    store.transaction(() => {
-      for (const c of config.channels) store.upsertChannel(c.name, c.guards, clock.now());
+  /** Declares the configured channels and loads every channel's state; start-up awaits it before serving. */
+  async function init(): Promise<void> {
+    await store.transaction(async () => {
+      for (const c of config.channels) await store.upsertChannel(c.name, c.guards, clock.now());
     });
+    await reload();
   }
-  declareConfigured();
-  for (const c of store.listChannels()) states.set(c.name, { paused: c.paused, guards: c.guards });
 
-  function require(name: string): ChannelRow {
-    const row = store.getChannel(name);
+  /** Reads every channel's state again (another instance may have changed it). */
+  async function reload(): Promise<void> {
+    const rows = await store.listChannels();
+    const seen = new Set(rows.map((c) => c.name));
+    for (const c of rows) states.set(c.name, { paused: c.paused, guards: c.guards });
+    for (const name of states.keys()) if (!seen.has(name) && !deleting.has(name)) states.delete(name);
+  }
+
+  async function require(name: string): Promise<ChannelRow> {
+    const row = await store.getChannel(name);
     if (!row) throw notFound(`channel "${name}" not found`);
     return row;
   }
@@ -52,18 +60,20 @@ export function createChannelService(deps: {
    * deletion ends with the channel gone or started over not paused, so the pause would be lost.
    * A resume is kept either way.
    */
-  function setPaused(name: string, paused: boolean): ChannelRow {
-    require(name);
+  async function setPaused(name: string, paused: boolean): Promise<ChannelRow> {
+    await require(name);
     if (paused && deleting.has(name)) {
       throw precondition(`channel "${name}" is being deleted; pause it once the deletion has finished`);
     }
-    store.setPaused(name, paused);
-    const row = require(name);
+    await store.setPaused(name, paused);
+    const row = await require(name);
     states.set(name, { paused: row.paused, guards: row.guards });
     return row;
   }
 
   return {
+    init,
+    reload,
     /** Hot path: the channel's state, or the state a channel created by this hook would get. */
     stateOf(name: string): ChannelState {
       return states.get(name) ?? unknown;
@@ -77,11 +87,11 @@ export function createChannelService(deps: {
     /** Whether the config file declares this channel (its guards and handlers are read-only elsewhere). */
     declared: (name: string) => config.channels.some((c) => c.name === name),
     /** Sets a channel's guards (the dashboard); throws not_found, or failed_precondition for a channel of the config file. */
-    setGuards(name: string, guards: readonly string[]): ChannelRow {
-      require(name);
+    async setGuards(name: string, guards: readonly string[]): Promise<ChannelRow> {
+      await require(name);
       if (config.channels.some((c) => c.name === name)) throw precondition(`channel "${name}" is declared in the config file: set its guards there`);
-      store.upsertChannel(name, [...guards], clock.now());
-      const row = require(name);
+      await store.upsertChannel(name, [...guards], clock.now());
+      const row = await require(name);
       states.set(name, { paused: row.paused, guards: row.guards });
       return row;
     },
@@ -104,8 +114,9 @@ export function createChannelService(deps: {
     delete(name: string): Promise<void> {
       const running = deleting.get(name);
       if (running) return running;
-      const held = heldBy(require(name).stats);
-      const done = deleteNow(name, held).finally(() => deleting.delete(name));
+      const done = require(name)
+        .then((row) => deleteNow(name, heldBy(row.stats)))
+        .finally(() => deleting.delete(name));
       deleting.set(name, done);
       return done;
     },
@@ -118,14 +129,14 @@ export function createChannelService(deps: {
    * so no handler runs for a hook that is being deleted.
    */
   async function deleteNow(name: string, held: number): Promise<void> {
-    const last = store.newestId(name);
+    const last = await store.newestId(name);
     if (last !== undefined) {
-      store.transaction(() => runner.cancelChannel(name, last));
+      await store.transaction(() => runner.cancelChannel(name, last));
       // Ids sort by catch time; the cap ends the loop even if some were stored with a later clock.
       for (let batches = Math.ceil(held / deleteBatch) + 1; batches > 0; batches--) {
         const startedAt = performance.now();
-        const n = store.transaction(() =>
-          store.deleteHooks(store.oldestKeys(name, deleteBatch).filter((k) => k.id <= last)),
+        const n = await store.transaction(async () =>
+          store.deleteHooks((await store.oldestKeys(name, deleteBatch)).filter((k) => k.id <= last)),
         );
         if (n < deleteBatch) break;
         await restAfter(startedAt);
@@ -133,15 +144,15 @@ export function createChannelService(deps: {
     }
     const configured = config.channels.find((c) => c.name === name);
     const guards = configured?.guards ?? [...unknown.guards];
-    const kept = store.transaction(() => {
-      const row = store.getChannel(name);
+    const kept = await store.transaction(async () => {
+      const row = await store.getChannel(name);
       if ((row ? heldBy(row.stats) : 0) === 0 && !configured) {
-        store.deleteChannel(name);
+        await store.deleteChannel(name);
         return false;
       }
       // A configured channel exists from start-up; one that caught hooks meanwhile starts over.
-      store.upsertChannel(name, guards, clock.now());
-      store.setPaused(name, false);
+      await store.upsertChannel(name, guards, clock.now());
+      await store.setPaused(name, false);
       return true;
     });
     if (kept) states.set(name, { paused: false, guards });

@@ -46,19 +46,19 @@ export function createRetention(deps: {
 
 
   /** One transaction; selecting inside it means a hook changed meanwhile is counted by its current status. */
-  const deleteBatch = (select: () => HookKey[]): number => store.transaction(() => store.deleteHooks(select()));
+  const deleteBatch = (select: () => Promise<HookKey[]>): Promise<number> => store.transaction(async () => store.deleteHooks(await select()));
 
   /** Deletes at most `budget` batches; returns how many hooks, and whether work remains. */
   async function sweep(now: number, budget: number): Promise<{ deleted: number; more: boolean }> {
     let deleted = 0;
     let batches = 0;
     let startedAt = 0;
-    const run = async (select: () => HookKey[]): Promise<boolean> => {
+    const run = async (select: () => Promise<HookKey[]>): Promise<boolean> => {
       for (;;) {
         if (batches === budget) return true;
         if (batches > 0) await restAfter(startedAt);
         startedAt = performance.now();
-        const n = deleteBatch(select);
+        const n = await deleteBatch(select);
         batches++;
         deleted += n;
         if (n < batchSize) return false;
@@ -66,10 +66,10 @@ export function createRetention(deps: {
     };
     if (maxAge !== undefined && (await run(() => tooOld(now - maxAge)))) return { deleted, more: true };
     if (maxPerChannel !== undefined) {
-      for (const { name, over } of store.overfull(maxPerChannel)) {
+      for (const { name, over } of await store.overfull(maxPerChannel)) {
         let left = over;
-        const more = await run(() => {
-          const victims = oldestOf(name, left);
+        const more = await run(async () => {
+          const victims = await oldestOf(name, left);
           left -= victims.length;
           return victims;
         });

@@ -24,19 +24,19 @@ export const BULK_FROM: Record<BulkAction, readonly HookStatus[]> = { retry: ["f
 export function createHookService(deps: { store: HookStore; clock: Clock; runner: HookRunner }) {
   const { store, clock, runner } = deps;
 
-  function load(id: string): RawHook {
-    const hook = store.getHook(id);
+  async function load(id: string): Promise<RawHook> {
+    const hook = await store.getHook(id);
     if (!hook) throw notFound(`hook "${id}" not found`);
     return hook;
   }
 
   async function wire(hooks: RawHook[]): Promise<HookWire[]> {
-    const events = store.eventsOf(hooks.map((h) => h.id));
+    const events = await store.eventsOf(hooks.map((h) => h.id));
     return Promise.all(hooks.map(async (h) => toWireHook(h, events.get(h.id) ?? [], await decodePayload(h.headers, h.body))));
   }
 
   async function get(id: string): Promise<HookWire> {
-    return (await wire([load(id)]))[0]!;
+    return (await wire([await load(id)]))[0]!;
   }
 
   /** Applies one transition in a transaction; throws not_found or failed_precondition. */
@@ -46,23 +46,23 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
     from: readonly HookStatus[],
     to: HookStatus,
     event: { kind: string; actor: string; message?: string },
-    also?: (hook: RawHook) => void,
-  ): void {
-    store.transaction(() => {
-      const hook = load(id);
+    also?: (hook: RawHook) => Promise<void>,
+  ): Promise<void> {
+    return store.transaction(async () => {
+      const hook = await load(id);
       if (!from.includes(hook.status)) {
         throw precondition(`cannot ${name} a ${hook.status} hook; ${name} needs ${from.join(" or ")}`);
       }
       const now = clock.now();
       const finalized = to === "handled" || to === "discarded" ? now : null;
-      store.setStatus(hook, to, finalized);
-      store.addEvent({ hookId: id, kind: event.kind, actor: event.actor, message: event.message ?? "", createdAt: now });
-      also?.(hook);
+      await store.setStatus(hook, to, finalized);
+      await store.addEvent({ hookId: id, kind: event.kind, actor: event.actor, message: event.message ?? "", createdAt: now });
+      await also?.(hook);
     });
   }
 
-  function requireNoHandlers(id: string, name: string): void {
-    const hook = load(id);
+  async function requireNoHandlers(id: string, name: string): Promise<void> {
+    const hook = await load(id);
     if (runner.hasHandlers(hook.channel)) {
       throw precondition(`cannot ${name} a hook of channel "${hook.channel}": its handlers decide its status`);
     }
@@ -70,20 +70,20 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
 
   const outcomes: HookOutcomes = {
     handled(id) {
-      store.transaction(() => {
-        const hook = store.getHook(id);
+      return store.transaction(async () => {
+        const hook = await store.getHook(id);
         if (hook?.status !== "pending") return;
         const now = clock.now();
-        store.setStatus(hook, "handled", now);
-        store.addEvent({ hookId: id, kind: "handled", actor: "", message: "", createdAt: now });
+        await store.setStatus(hook, "handled", now);
+        await store.addEvent({ hookId: id, kind: "handled", actor: "", message: "", createdAt: now });
       });
     },
     failed(id, handler, message) {
-      store.transaction(() => {
-        const hook = store.getHook(id);
+      return store.transaction(async () => {
+        const hook = await store.getHook(id);
         if (hook?.status !== "pending") return;
-        store.setStatus(hook, "failed", null);
-        store.addEvent({ hookId: id, kind: "failed", actor: handler, message, createdAt: clock.now() });
+        await store.setStatus(hook, "failed", null);
+        await store.addEvent({ hookId: id, kind: "failed", actor: handler, message, createdAt: clock.now() });
       });
     },
   };
@@ -102,17 +102,17 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
      * the single operation would (event, stats, runner); the others are skipped. Returns the hooks
      * changed, with their channels.
      */
-    bulk(action: BulkAction, ids: readonly string[], actor: string): { id: string; channel: string }[] {
+    async bulk(action: BulkAction, ids: readonly string[], actor: string): Promise<{ id: string; channel: string }[]> {
       const move = bulkMoves[action];
-      const changed = store.transaction(() => {
+      const changed = await store.transaction(async () => {
         const done: { id: string; channel: string }[] = [];
         const now = clock.now();
         for (const id of ids) {
-          const hook = store.getHook(id);
+          const hook = await store.getHook(id);
           if (!hook || !(move.from as readonly HookStatus[]).includes(hook.status)) continue;
-          store.setStatus(hook, move.to, move.to === "discarded" ? now : null);
-          store.addEvent({ hookId: id, kind: move.kind, actor, message: "", createdAt: now });
-          move.also(hook);
+          await store.setStatus(hook, move.to, move.to === "discarded" ? now : null);
+          await store.addEvent({ hookId: id, kind: move.kind, actor, message: "", createdAt: now });
+          await move.also(hook);
           done.push({ id, channel: hook.channel });
         }
         return done;
@@ -122,25 +122,25 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
     },
     raw: (id: string) => store.getHook(id),
     /** The ids of a page of hooks, newest first; find() reads each when its turn comes. */
-    listIds: (query: ListQuery): string[] => store.listHookIds(query),
+    listIds: (query: ListQuery): Promise<string[]> => store.listHookIds(query),
     /** A hook as the API shows it, or undefined when it is gone (deleted since its page was listed). */
     async find(id: string): Promise<HookWire | undefined> {
-      const hook = store.getHook(id);
+      const hook = await store.getHook(id);
       return hook ? (await wire([hook]))[0] : undefined;
     },
-    delete(id: string): void {
-      store.transaction(() => {
-        const hook = load(id);
-        runner.cancel(id);
-        store.deleteHook(hook);
+    delete(id: string): Promise<void> {
+      return store.transaction(async () => {
+        const hook = await load(id);
+        await runner.cancel(id);
+        await store.deleteHook(hook);
       });
     },
     async discard(id: string, actor: string): Promise<HookWire> {
-      transition(id, "discard", ["pending", "failed"], "discarded", { kind: "discarded", actor }, () => runner.cancel(id));
+      await transition(id, "discard", ["pending", "failed"], "discarded", { kind: "discarded", actor }, () => runner.cancel(id));
       return get(id);
     },
     async retry(id: string, actor: string): Promise<HookWire> {
-      transition(id, "retry", ["failed", "discarded"], "pending", { kind: "retried", actor }, (h) =>
+      await transition(id, "retry", ["failed", "discarded"], "pending", { kind: "retried", actor }, (h) =>
         runner.queueRetry(id, h.channel),
       );
       runner.notify();
@@ -148,28 +148,28 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
     },
     /** Throws not_found, or failed_precondition when the channel has no handlers to deliver to. */
     async redeliver(id: string, actor: string): Promise<HookWire> {
-      store.transaction(() => {
-        const hook = load(id);
+      await store.transaction(async () => {
+        const hook = await load(id);
         if (!runner.hasHandlers(hook.channel)) {
           throw precondition(`cannot redeliver a hook of channel "${hook.channel}": it has no handlers`);
         }
         const now = clock.now();
-        runner.cancel(id);
-        runner.queueRedelivery(id, hook.channel);
-        store.setStatus(hook, "pending", null);
-        store.addEvent({ hookId: id, kind: "retried", actor, message: REDELIVERED, createdAt: now });
+        await runner.cancel(id);
+        await runner.queueRedelivery(id, hook.channel);
+        await store.setStatus(hook, "pending", null);
+        await store.addEvent({ hookId: id, kind: "retried", actor, message: REDELIVERED, createdAt: now });
       });
       runner.notify();
       return get(id);
     },
     async process(id: string, actor: string): Promise<HookWire> {
-      requireNoHandlers(id, "process");
-      transition(id, "process", ["pending"], "handled", { kind: "handled", actor });
+      await requireNoHandlers(id, "process");
+      await transition(id, "process", ["pending"], "handled", { kind: "handled", actor });
       return get(id);
     },
     async fail(id: string, actor: string, message: string): Promise<HookWire> {
-      requireNoHandlers(id, "fail");
-      transition(id, "fail", ["pending"], "failed", { kind: "failed", actor, message });
+      await requireNoHandlers(id, "fail");
+      await transition(id, "fail", ["pending"], "failed", { kind: "failed", actor, message });
       return get(id);
     },
   };

@@ -1,6 +1,8 @@
+import { statSync } from "node:fs";
 import type { Database, Statement } from "bun:sqlite";
 import { statementCache } from "../db/statements";
 import type { Db } from "../db/open";
+import { sqliteTransactor, type Transactor } from "../db/transactor";
 
 /**
  * The webhook service's storage. Plain SQL through prepared statements, so the same contract
@@ -43,6 +45,59 @@ export type HookKey = { id: string; channel: string; status: HookStatus };
 
 export type ListQuery = { channel?: string; status?: HookStatus; after?: string; limit: number };
 
+/**
+ * The webhook service's storage contract, met by SQLite (below) and PostgreSQL (db/pg). Every
+ * method is async; "in transaction" ones must run inside `transaction()` (shared with the attempt
+ * queue and dedup of the same database). No method throws on a missing row: lookups resolve to
+ * undefined, changes to false or 0. Any method rejects with the database's own error when the
+ * database fails (disk full, connection lost); nothing is then committed.
+ */
+export interface HookStore extends Transactor {
+  /** In transaction: stores caught hooks and counts them as pending, once per channel per batch. */
+  insertHooks(rows: readonly NewHook[], guardsOfNewChannel: (channel: string) => string[]): Promise<void>;
+  getHook(id: string): Promise<RawHook | undefined>;
+  /** Ids of a page, newest first. */
+  listHookIds(query: ListQuery): Promise<string[]>;
+  /** The hooks of a page, newest first. */
+  listHooks(query: ListQuery): Promise<RawHook[]>;
+  /** Events of the given hooks, oldest first per hook (every id is a key, [] when it has none). */
+  eventsOf(ids: readonly string[]): Promise<Map<string, EventRow[]>>;
+  /** In transaction: moves a hook between statuses and keeps its channel's counters right. */
+  setStatus(hook: RawHook, to: HookStatus, finalizedAt: number | null): Promise<void>;
+  /** In transaction. */
+  addEvent(e: EventRow): Promise<void>;
+  /** Keys of a channel's hooks, oldest first, at most `limit`. */
+  oldestKeys(channel: string, limit: number): Promise<HookKey[]>;
+  /** Keys of the oldest hooks of all channels with ids below `id`, oldest first. */
+  keysBelow(id: string, limit: number): Promise<HookKey[]>;
+  /** Channels holding more than `max` hooks, with how many are over. */
+  overfull(max: number): Promise<{ name: string; over: number }[]>;
+  /** The id of a channel's newest hook. */
+  newestId(channel: string): Promise<string | undefined>;
+  /** In transaction: deletes these hooks (events and attempts with them) and takes them off the counters; resolves to how many. */
+  deleteHooks(keys: readonly HookKey[]): Promise<number>;
+  /** In transaction: deletes the hook with its events and attempts. */
+  deleteHook(hook: RawHook): Promise<void>;
+  listChannels(): Promise<ChannelRow[]>;
+  /** Every channel, oldest first. */
+  channelsOldestFirst(): Promise<ChannelRow[]>;
+  /** The database's size and its write-ahead log's (0 where there is none), in bytes. */
+  storageBytes(): Promise<{ database: number; wal: number }>;
+  getChannel(name: string): Promise<ChannelRow | undefined>;
+  /** Creates the channel if absent, then sets its guards. */
+  upsertChannel(name: string, guards: string[], now: number): Promise<void>;
+  /** false when the channel does not exist. */
+  setPaused(name: string, paused: boolean): Promise<boolean>;
+  /** In transaction: removes the channel, its hooks and their events; false when absent. */
+  deleteChannel(name: string): Promise<boolean>;
+  /**
+   * How caught batches commit: a transaction whose commit may not be on disk yet when it resolves,
+   * and `durable()` that resolves once it is (SQLite with durability "full" syncs the WAL off the
+   * event loop; PostgreSQL commits durably and has no `durable`).
+   */
+  caughtTransaction<T>(fn: () => Promise<T>): Promise<T>;
+}
+
 type HookRecord = Omit<RawHook, "headers" | "finalizedAt" | "createdAt"> & {
   headers: string; created_at: number; finalized_at: number | null;
 };
@@ -78,6 +133,14 @@ function firstOf(keys: HookKey[], order: "asc" | "desc", limit: number): HookKey
   return keys.length > limit ? keys.slice(0, limit) : keys;
 }
 
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
 /** How many hooks a channel holds, from its counters. */
 export function heldBy(stats: Record<HookStatus, number>): number {
   return stats.pending + stats.handled + stats.failed + stats.discarded;
@@ -97,9 +160,11 @@ function toChannel(r: ChannelRecord): ChannelRow {
   };
 }
 
-export function createHookStore(db: Db) {
+/** The SQLite side; `unsynced` commits caught batches without waiting for the disk (see wal-sync). */
+export function createHookStore(db: Db, opts: { unsynced?: boolean } = {}): HookStore {
   const sql: Database = db.$client;
   const q = statementCache(sql);
+  const transactor = sqliteTransactor(sql);
 
   const insertHook = sql.prepare(
     `INSERT INTO hooks (id, channel, status, method, query, headers, body, ip, created_at)
@@ -133,27 +198,12 @@ export function createHookStore(db: Db) {
   }
 
   return {
-    /** Runs fn in one IMMEDIATE transaction; rolls back if it throws. */
-    transaction<T>(fn: () => T): T {
-      return sql.transaction(fn).immediate();
-    },
-
-    /**
-     * Like transaction, on a connection with `synchronous = FULL`, but this commit does not wait
-     * for the disk: the caller syncs the WAL itself (db/wal-sync.ts) before it reports success.
-     * Checkpoints stay safe: SQLite syncs the WAL before each one at either level.
-     */
-    transactionUnsynced<T>(fn: () => T): T {
-      sql.run("PRAGMA synchronous = NORMAL");
-      try {
-        return sql.transaction(fn).immediate();
-      } finally {
-        sql.run("PRAGMA synchronous = FULL");
-      }
-    },
+    dialect: "sqlite",
+    transaction: transactor.transaction,
+    caughtTransaction: opts.unsynced ? transactor.transactionUnsynced : transactor.transaction,
 
     /** In transaction: stores caught hooks and counts them as pending, once per channel. */
-    insertHooks(rows: readonly NewHook[], guardsOfNewChannel: (channel: string) => string[]): void {
+    async insertHooks(rows: readonly NewHook[], guardsOfNewChannel: (channel: string) => string[]): Promise<void> {
       const perChannel = new Map<string, number>();
       for (const h of rows) {
         insertHook.run(h.id, h.channel, h.method, h.query, h.headers, h.body, h.ip, h.createdAt);
@@ -165,15 +215,15 @@ export function createHookStore(db: Db) {
       }
     },
 
-    getHook(id: string): RawHook | undefined {
+    async getHook(id: string): Promise<RawHook | undefined> {
       const r = q(`SELECT ${HOOK_COLUMNS} FROM hooks WHERE id = ?`).get(id) as HookRecord | null;
       return r ? toRaw(r) : undefined;
     },
 
-    listHookIds,
+    listHookIds: async (query: ListQuery): Promise<string[]> => listHookIds(query),
 
     /** The hooks of a page, newest first (listHookIds, then the rows). */
-    listHooks(query: ListQuery): RawHook[] {
+    async listHooks(query: ListQuery): Promise<RawHook[]> {
       const ids = listHookIds(query);
       if (ids.length === 0) return [];
       const rows = q(`SELECT ${HOOK_COLUMNS} FROM hooks WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id DESC`).all(
@@ -183,7 +233,7 @@ export function createHookStore(db: Db) {
     },
 
     /** Events of the given hooks, oldest first per hook. */
-    eventsOf(ids: readonly string[]): Map<string, EventRow[]> {
+    async eventsOf(ids: readonly string[]): Promise<Map<string, EventRow[]>> {
       const out = new Map<string, EventRow[]>(ids.map((id) => [id, []]));
       if (ids.length === 0) return out;
       const rows = q(
@@ -195,37 +245,37 @@ export function createHookStore(db: Db) {
     },
 
     /** In transaction: moves a hook between statuses and keeps its channel's counters right. */
-    setStatus(hook: RawHook, to: HookStatus, finalizedAt: number | null): void {
+    async setStatus(hook: RawHook, to: HookStatus, finalizedAt: number | null): Promise<void> {
       q("UPDATE hooks SET status = ?, finalized_at = ? WHERE id = ?").run(to, finalizedAt, hook.id);
       q(`UPDATE channels SET ${hook.status} = ${hook.status} - 1, ${to} = ${to} + 1 WHERE name = ?`).run(hook.channel);
     },
 
     /** In transaction. */
-    addEvent(e: EventRow): void {
+    async addEvent(e: EventRow): Promise<void> {
       q("INSERT INTO events (hook_id, kind, actor, message, created_at) VALUES (?, ?, ?, ?, ?)").run(
         e.hookId, e.kind, e.actor, e.message, e.createdAt,
       );
     },
 
     /** Keys of a channel's hooks, oldest first, at most `limit`. */
-    oldestKeys(channel: string, limit: number): HookKey[] {
+    async oldestKeys(channel: string, limit: number): Promise<HookKey[]> {
       return channelKeys(q, channel, "asc", limit);
     },
 
     /** Keys of the oldest hooks of all channels with ids below `id`, oldest first (the primary key's range). */
-    keysBelow(id: string, limit: number): HookKey[] {
+    async keysBelow(id: string, limit: number): Promise<HookKey[]> {
       return q(`SELECT id, channel, status FROM hooks WHERE id < ? ORDER BY id LIMIT ?`).all(id, limit) as HookKey[];
     },
 
     /** Channels holding more than `max` hooks, with how many are over, from the counters. */
-    overfull(max: number): { name: string; over: number }[] {
+    async overfull(max: number): Promise<{ name: string; over: number }[]> {
       return q(
         `SELECT name, pending + handled + failed + discarded - ? AS over FROM channels WHERE pending + handled + failed + discarded > ?`,
       ).all(max, max) as { name: string; over: number }[];
     },
 
     /** The id of a channel's newest hook. */
-    newestId(channel: string): string | undefined {
+    async newestId(channel: string): Promise<string | undefined> {
       return channelKeys(q, channel, "desc", 1)[0]?.id;
     },
 
@@ -234,7 +284,7 @@ export function createHookStore(db: Db) {
      * takes them off their channels' counters, once per channel and status. Read the keys inside the
      * same transaction, so that each hook is counted by its current status.
      */
-    deleteHooks(keys: readonly HookKey[]): number {
+    async deleteHooks(keys: readonly HookKey[]): Promise<number> {
       const perStatus = new Map<string, number>();
       for (const k of keys) {
         q("DELETE FROM hooks WHERE id = ?").run(k.id);
@@ -249,32 +299,44 @@ export function createHookStore(db: Db) {
     },
 
     /** In transaction: deletes the hook and its events; false when it did not exist. */
-    deleteHook(hook: RawHook): void {
+    async deleteHook(hook: RawHook): Promise<void> {
       q("DELETE FROM hooks WHERE id = ?").run(hook.id);
       q(`UPDATE channels SET ${hook.status} = ${hook.status} - 1 WHERE name = ?`).run(hook.channel);
     },
 
-    listChannels(): ChannelRow[] {
+    async listChannels(): Promise<ChannelRow[]> {
       return (q("SELECT * FROM channels ORDER BY name").all() as ChannelRecord[]).map(toChannel);
     },
 
-    getChannel(name: string): ChannelRow | undefined {
+    async channelsOldestFirst(): Promise<ChannelRow[]> {
+      return (q("SELECT * FROM channels ORDER BY created_at, name").all() as ChannelRecord[]).map(toChannel);
+    },
+
+    async storageBytes(): Promise<{ database: number; wal: number }> {
+      if (db.$client.filename === ":memory:" || db.$client.filename === "") {
+        const n = (text: string) => Number((q(text).values()[0] ?? [0])[0]);
+        return { database: n("PRAGMA page_count") * n("PRAGMA page_size"), wal: 0 };
+      }
+      return { database: fileSize(db.$client.filename), wal: fileSize(`${db.$client.filename}-wal`) };
+    },
+
+    async getChannel(name: string): Promise<ChannelRow | undefined> {
       const r = q("SELECT * FROM channels WHERE name = ?").get(name) as ChannelRecord | null;
       return r ? toChannel(r) : undefined;
     },
 
     /** Creates the channel if absent, then sets its guards (configured channels, at start-up). */
-    upsertChannel(name: string, guards: string[], now: number): void {
+    async upsertChannel(name: string, guards: string[], now: number): Promise<void> {
       ensureChannel.run(name, JSON.stringify(guards), now);
       q("UPDATE channels SET guards = ? WHERE name = ?").run(JSON.stringify(guards), name);
     },
 
-    setPaused(name: string, paused: boolean): boolean {
+    async setPaused(name: string, paused: boolean): Promise<boolean> {
       return q("UPDATE channels SET paused = ? WHERE name = ?").run(paused ? 1 : 0, name).changes > 0;
     },
 
     /** In transaction: removes the channel, its hooks and their events; false when absent. */
-    deleteChannel(name: string): boolean {
+    async deleteChannel(name: string): Promise<boolean> {
       q("DELETE FROM events WHERE hook_id IN (SELECT id FROM hooks WHERE channel = ?)").run(name);
       q("DELETE FROM hooks WHERE channel = ?").run(name);
       return q("DELETE FROM channels WHERE name = ?").run(name).changes > 0;
@@ -282,4 +344,4 @@ export function createHookStore(db: Db) {
   };
 }
 
-export type HookStore = ReturnType<typeof createHookStore>;
+

@@ -3,7 +3,8 @@ import type { NewHook } from "./store";
 /**
  * Group commit: hooks caught in the same turn of the event loop share one transaction.
  * The first write of a turn schedules a flush with setImmediate, so a lone request is committed
- * at once and a burst fills a batch (at most `batchMax`) without waiting on a timer.
+ * at once and a burst fills a batch (at most `batchMax`) without waiting on a timer. Hooks that
+ * arrive while a batch is committing (PostgreSQL answers over the network) form the next batch.
  * Each caller's promise settles only after its batch committed and, when `durable` is given,
  * after that resolved too (the WAL is synced off the event loop meanwhile, while the next batch
  * is already being committed).
@@ -22,7 +23,7 @@ export function createBatchWriter(opts: {
    * Stores one batch in a single transaction; throws to fail the whole batch. What it returns is
    * called once the batch is durable, just before its senders are answered.
    */
-  commit(batch: NewHook[]): (() => void) | void;
+  commit(batch: NewHook[]): Promise<(() => void) | void> | (() => void) | void;
   /** Resolves once what commit() wrote is on disk; rejects to fail the batch. */
   durable?(): Promise<void>;
 }): BatchWriter {
@@ -49,14 +50,14 @@ export function createBatchWriter(opts: {
     for (const w of waiting) w();
   }
 
-  function flush(): void {
-    scheduled = false;
+  /** Commits batches one after another (each awaits its transaction) until the queue is empty. */
+  async function flush(): Promise<void> {
     while (queue.length > 0) {
       const batch = take();
       const hooks = batch.map((b) => b.hook);
       let then: (() => void) | void;
       try {
-        then = opts.commit(hooks);
+        then = await opts.commit(hooks);
       } catch (error) {
         for (const b of batch) b.reject(error);
         continue;
@@ -76,6 +77,7 @@ export function createBatchWriter(opts: {
         wakeIdle();
       });
     }
+    scheduled = false;
     wakeIdle();
   }
 
@@ -85,7 +87,7 @@ export function createBatchWriter(opts: {
         queue.push({ hook, resolve, reject });
         if (!scheduled) {
           scheduled = true;
-          setImmediate(flush);
+          setImmediate(() => void flush());
         }
       });
     },

@@ -24,13 +24,13 @@ export function createLive(deps: { store: HookStore; hooks: () => HookService; h
       return { event: "refusal", channel: c.key.slice(0, at), data: c.key.slice(at + 1) };
     }
     if (c.kind === "channel") {
-      const row = store.getChannel(c.key);
+      const row = await store.getChannel(c.key);
       return row
         ? { event: "channel", channel: c.key, data: JSON.stringify(toWireChannel(row)) }
         : { event: "channel-deleted", channel: c.key, data: JSON.stringify({ name: c.key }) };
     }
     const [channel, id] = splitKey(c.key);
-    const raw = store.getHook(id);
+    const raw = await store.getHook(id);
     if (!raw) return { event: "hook-deleted", channel, data: JSON.stringify({ id, channel }) };
     const summary = JSON.stringify({
       id: raw.id, channel: raw.channel, status: raw.status, method: raw.method, query: raw.query, content_type: mediaType(raw.headers),
@@ -69,7 +69,7 @@ export function createLive(deps: { store: HookStore; hooks: () => HookService; h
     /** The hook service with every change recorded. */
     watchHooks(hooks: HookService): HookService {
       const after = <A extends unknown[], R>(fn: (id: string, ...a: A) => Promise<R>) => async (id: string, ...a: A) => {
-        const channel = store.getHook(id)?.channel;
+        const channel = (await store.getHook(id))?.channel;
         try {
           return await fn(id, ...a);
         } finally {
@@ -77,14 +77,14 @@ export function createLive(deps: { store: HookStore; hooks: () => HookService; h
         }
       };
       const outcomes: HookOutcomes = {
-        handled(id) {
-          hooks.outcomes.handled(id);
-          const h = store.getHook(id);
+        async handled(id) {
+          await hooks.outcomes.handled(id);
+          const h = await store.getHook(id);
           if (h) hookChanged(id, h.channel);
         },
-        failed(id, handler, message) {
-          hooks.outcomes.failed(id, handler, message);
-          const h = store.getHook(id);
+        async failed(id, handler, message) {
+          await hooks.outcomes.failed(id, handler, message);
+          const h = await store.getHook(id);
           if (h) hookChanged(id, h.channel);
         },
       };
@@ -92,17 +92,17 @@ export function createLive(deps: { store: HookStore; hooks: () => HookService; h
         ...hooks,
         outcomes,
         discard: after(hooks.discard),
-        bulk(action, ids, actor) {
-          const changed = hooks.bulk(action, ids, actor);
+        async bulk(action, ids, actor) {
+          const changed = await hooks.bulk(action, ids, actor);
           for (const h of changed) hookChanged(h.id, h.channel);
           return changed;
         },
         retry: after(hooks.retry),
         process: after(hooks.process),
         fail: after(hooks.fail),
-        delete(id: string) {
-          const channel = store.getHook(id)?.channel;
-          hooks.delete(id);
+        async delete(id: string) {
+          const channel = (await store.getHook(id))?.channel;
+          await hooks.delete(id);
           if (channel) hookChanged(id, channel);
         },
       };
@@ -112,14 +112,18 @@ export function createLive(deps: { store: HookStore; hooks: () => HookService; h
       const deletions = new WeakMap<Promise<void>, Promise<void>>();
       return {
         ...channels,
-        pause: (name) => (void log.channel(name), channels.pause(name)),
-        setGuards: (name, guards) => {
-          const row = channels.setGuards(name, guards);
+        pause: async (name) => {
+          const row = await channels.pause(name);
           log.channel(name);
           return row;
         },
-        resume: (name) => {
-          const row = channels.resume(name);
+        setGuards: async (name, guards) => {
+          const row = await channels.setGuards(name, guards);
+          log.channel(name);
+          return row;
+        },
+        resume: async (name) => {
+          const row = await channels.resume(name);
           log.channel(name);
           return row;
         },

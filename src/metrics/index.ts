@@ -1,8 +1,5 @@
-import { statSync } from "node:fs";
-import type { Database } from "bun:sqlite";
 import { VERSION } from "../cli";
 import type { Config } from "../config/schema";
-import type { Db } from "../db/open";
 import { createChannelLabels, OTHER } from "./labels";
 import { registerProcessMetrics } from "./process";
 import { createRegistry } from "./registry";
@@ -16,7 +13,16 @@ const CATCH_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.2
 const BATCH_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 4096, 10000];
 
 /** What the gauges read at scrape time; given once the app is built (watch). */
-export type MetricSources = { db: Db; queueDepth(): number; deduplicated?: () => Map<string, number> };
+export type MetricSources = {
+  /** Every channel with its counters, oldest first (stored channels get labels in that order at start). */
+  channels(): Promise<{ name: string; stats: Record<(typeof STATUSES)[number], number> }[]>;
+  queueDepth(): Promise<number>;
+  /** The database's size and (SQLite) its write-ahead log's, in bytes. */
+  storageBytes(): Promise<{ database: number; wal: number }>;
+  deduplicated?: () => Map<string, number>;
+};
+
+type Snapshot = { rows: Awaited<ReturnType<MetricSources["channels"]>>; depth: number; bytes: { database: number; wal: number } };
 
 /**
  * Mailroom's metrics. Created before the runner and the app (both report into it); watch() then
@@ -26,6 +32,8 @@ export function createMetrics(config: Config) {
   const registry = createRegistry();
   const channels = createChannelLabels(config.channels.map((c) => c.name), config.metrics.channel_labels);
   const handlers = new Set(config.handlers.map((h) => h.name));
+  let read: (() => Promise<Snapshot>) | undefined;
+  let snapshot: Snapshot = { rows: [], depth: 0, bytes: { database: 0, wal: 0 } };
 
   registry.gauge("mailroom_build_info", "version of Mailroom and of the Bun runtime inside it", ["version", "bun"], () => [[[VERSION, Bun.version], 1]]);
   const caught = registry.counter("mailroom_hooks_caught_total", "hooks stored (counted when their batch commits)", ["channel"]);
@@ -57,22 +65,31 @@ export function createMetrics(config: Config) {
       translate.inc([revision, route, String(status)]);
     },
 
-    /** Registers the gauges read from the database and the runner, and the process's own; once. */
-    watch(sources: MetricSources): void {
+    /**
+     * Registers the gauges read from storage and the runner, and the process's own; once. Resolves
+     * once the channels already stored have their labels, oldest first (before anything is caught).
+     * Gauges are read from storage once per scrape (render), not per gauge.
+     */
+    async watch(sources: MetricSources): Promise<void> {
       if (watched) throw new Error("metrics: watch() called twice");
       watched = true;
-      const sql: Database = sources.db.$client;
-      for (const [name] of sql.query("SELECT name FROM channels ORDER BY created_at, name").values() as [string][]) channels.admit(name);
-      const counters = sql.query("SELECT name, pending, handled, failed, discarded FROM channels");
+      for (const { name } of await sources.channels()) channels.admit(name);
+      read = async () => {
+        const [rows, depth, bytes] = await Promise.all([sources.channels(), sources.queueDepth(), sources.storageBytes()]);
+        return { rows, depth, bytes };
+      };
       registry.gauge("mailroom_hooks", "hooks held, by channel and status (the channels' counters; no hook is read)", ["channel", "status"], () => {
         const sums = new Map<string, number[]>();
-        for (const [name, ...n] of counters.values() as [string, number, number, number, number][]) {
+        for (const { name, stats } of snapshot.rows) {
+          const n = STATUSES.map((status) => stats[status]);
           const label = channels.admit(name);
           const s = sums.get(label);
           if (s) for (let i = 0; i < 4; i++) s[i]! += n[i]!;
           else sums.set(label, n);
         }
-        return [...sums].flatMap(([label, n]) => STATUSES.map((status, i) => [[label, status], n[i]!] as const));
+        // Labelled channels oldest first, then the rest under one label.
+        const ordered = [...sums].sort(([a], [b]) => Number(a === OTHER) - Number(b === OTHER));
+        return ordered.flatMap(([label, n]) => STATUSES.map((status, i) => [[label, status], n[i]!] as const));
       });
       if (sources.deduplicated) {
         const read = sources.deduplicated;
@@ -85,30 +102,21 @@ export function createMetrics(config: Config) {
           return [...sums].map(([label, n]) => [[label], n] as const);
         }, "counter");
       }
-      registry.gauge("mailroom_handler_queue_depth", "handler attempts queued (due now or later)", [], () => [[[], sources.queueDepth()]]);
-      const path = config.storage.path;
-      const pageCount = sql.query("PRAGMA page_count");
-      const pageSize = sql.query("PRAGMA page_size");
-      registry.gauge("mailroom_database_bytes", "size of the SQLite database file, in bytes", [], () => [[[],
-        path === ":memory:" ? pragma(pageCount) * pragma(pageSize) : fileSize(path)]]);
-      registry.gauge("mailroom_wal_bytes", "size of the SQLite write-ahead log, in bytes", [], () => [[[], path === ":memory:" ? 0 : fileSize(`${path}-wal`)]]);
+      registry.gauge("mailroom_handler_queue_depth", "handler attempts queued (due now or later)", [], () => [[[], snapshot.depth]]);
+      registry.gauge("mailroom_database_bytes", "size of the database (the SQLite file, or the PostgreSQL database), in bytes", [], () => [[[], snapshot.bytes.database]]);
+      registry.gauge("mailroom_wal_bytes", "size of the SQLite write-ahead log, in bytes (0 on PostgreSQL)", [], () => [[[], snapshot.bytes.wal]]);
       registry.gauge("mailroom_metrics_channels_labelled", `channels with a label of their own; the rest are counted under "${OTHER}" ([metrics] channel_labels)`, [], () => [[[], channels.labelled()]]);
       registerProcessMetrics(registry);
     },
 
     /** The text exposition of every metric. */
-    render: () => registry.render(),
+    async render(): Promise<string> {
+      if (read) snapshot = await read();
+      return registry.render();
+    },
   };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
-const pragma = (q: { values(): unknown[][] }) => Number(q.values()[0]?.[0] ?? 0);
 
-function fileSize(path: string): number {
-  try {
-    return statSync(path).size;
-  } catch {
-    return 0;
-  }
-}

@@ -8,7 +8,7 @@ import { CONTENT_TYPE, type Metrics } from ".";
  * every /v1 route (401 and the webhook API's error body without one); without, it is open.
  */
 export function metricsRoutes(metrics: Metrics, keys: readonly ApiKey[] | KeySource | undefined) {
-  const scrape = () => new Response(metrics.render(), { headers: { "content-type": CONTENT_TYPE } });
+  const scrape = async () => new Response(await metrics.render(), { headers: { "content-type": CONTENT_TYPE } });
   if (!keys) return new Elysia().get("/metrics", scrape, { query: NoQuery });
   return new Elysia().use(requireApiKey(keys)).get("/metrics", scrape, { query: NoQuery });
 }

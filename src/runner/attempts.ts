@@ -38,27 +38,27 @@ export function createAttempts(deps: AttemptsDeps) {
   let reader: HookReader | null = null;
 
   /** Records the result; queues the next attempt, or gives up, or marks the hook handled. */
-  function settle(row: AttemptRow, policy: HandlerPolicy | undefined, result: AttemptResult, startedAt = clock.now()): void {
+  async function settle(row: AttemptRow, policy: HandlerPolicy | undefined, result: AttemptResult, startedAt = clock.now()): Promise<void> {
     let finished: Outcome | undefined;
-    queue.transaction(() => {
+    await queue.transaction(async () => {
       const now = clock.now();
-      const hook = reader!.raw(row.hookId);
+      const hook = await reader!.raw(row.hookId);
       if (!hook) return; // deleted meanwhile, its attempts with it
       const tries = row.attempt - row.roundStart + 1;
       const outcome: Outcome = result.ok ? "succeeded" : !policy || tries >= policy.maxAttempts ? "gave_up" : "failed";
-      if (!queue.finish(row.id, outcome, result, now)) return;
+      if (!(await queue.finish(row.id, outcome, result, now))) return;
       finished = outcome;
       deps.activity?.attempt({
         hookId: row.hookId, channel: hook.channel, handler: row.handler, attempt: row.attempt, outcome,
         httpStatus: result.httpStatus, exitCode: result.exitCode, ms: Math.max(0, now - startedAt), error: result.error,
       });
       if (outcome === "failed" && hook.status !== "discarded") {
-        queue.queueNext(row, now + nextDelay(tries, policy!.backoff, result.retryAfter, deps.random));
+        await queue.queueNext(row, now + nextDelay(tries, policy!.backoff, result.retryAfter, deps.random));
       } else if (outcome === "gave_up") {
         const after = tries === 1 ? "after 1 attempt" : `after ${tries} attempts`;
-        outcomes!.failed(row.hookId, row.handler, `gave up ${after}: ${result.error}`);
-      } else if (outcome === "succeeded" && queue.latest(row.hookId).every((a) => a.outcome === "succeeded")) {
-        outcomes!.handled(row.hookId);
+        await outcomes!.failed(row.hookId, row.handler, `gave up ${after}: ${result.error}`);
+      } else if (outcome === "succeeded" && (await queue.latest(row.hookId)).every((a) => a.outcome === "succeeded")) {
+        await outcomes!.handled(row.hookId);
       }
     });
     // Once committed: a transaction that failed recorded nothing.
@@ -66,7 +66,7 @@ export function createAttempts(deps: AttemptsDeps) {
   }
 
   async function execute(row: AttemptRow, handler: Handler): Promise<void> {
-    const hook = reader!.raw(row.hookId);
+    const hook = await reader!.raw(row.hookId);
     if (!hook) return;
     let result: AttemptResult;
     const startedAt = clock.now();
@@ -79,7 +79,7 @@ export function createAttempts(deps: AttemptsDeps) {
       log.info("attempt interrupted by the stop; it runs again at the next start", { handler: row.handler, hook: row.hookId });
       return;
     }
-    settle(row, handler.policy, result, startedAt);
+    await settle(row, handler.policy, result, startedAt);
   }
 
   function track(name: string, work: Promise<void>): void {
@@ -94,21 +94,21 @@ export function createAttempts(deps: AttemptsDeps) {
     inflight.add(done);
   }
 
-  /** Starts every due attempt a free slot allows; returns at once. */
-  function launchDue(now: number): void {
+  /** Starts every due attempt a free slot allows; resolves once they are claimed, not run. */
+  async function launchDue(now: number): Promise<void> {
     if (!reader) return;
     for (const [name, handler] of handlers) {
       const free = handler.policy.concurrency - (active.get(name) ?? 0);
       if (free <= 0) continue;
-      for (const row of queue.due(name, now, free)) {
-        if (queue.claim(row.id, now)) track(name, execute(row, handler));
+      for (const row of await queue.due(name, now, free)) {
+        if (await queue.claim(row.id, now)) track(name, execute(row, handler));
       }
     }
     // A handler removed from the config since: give up so its hooks do not stay pending for ever.
-    for (const [name, dueAt] of queue.nextDue()) {
+    for (const [name, dueAt] of await queue.nextDue()) {
       if (handlers.has(name) || dueAt > now) continue;
-      for (const row of queue.due(name, now, ORPHAN_BATCH)) {
-        if (queue.claim(row.id, now)) settle(row, undefined, { ok: false, excerpt: "", error: `handler "${name}" is not configured` });
+      for (const row of await queue.due(name, now, ORPHAN_BATCH)) {
+        if (await queue.claim(row.id, now)) await settle(row, undefined, { ok: false, excerpt: "", error: `handler "${name}" is not configured` });
       }
     }
   }
@@ -123,17 +123,17 @@ export function createAttempts(deps: AttemptsDeps) {
     /** Runs everything due at clock.now(), including follow-ups that become due meanwhile, and waits. */
     async runAllDue(): Promise<void> {
       while (true) {
-        launchDue(clock.now());
+        await launchDue(clock.now());
         if (inflight.size === 0) return;
         await Promise.race(inflight);
       }
     },
 
     /** The earliest time a queued attempt of a handler with a free slot is due (Infinity if none). */
-    nextDue(): number {
+    async nextDue(): Promise<number> {
       if (!reader) return Infinity; // not bound yet: nothing can run, do not spin
       let next = Infinity;
-      for (const [name, dueAt] of queue.nextDue()) {
+      for (const [name, dueAt] of await queue.nextDue()) {
         const handler = handlers.get(name);
         if (handler && (active.get(name) ?? 0) >= handler.policy.concurrency) continue;
         next = Math.min(next, dueAt);
@@ -146,21 +146,21 @@ export function createAttempts(deps: AttemptsDeps) {
      * cancelled, and for handlers of the channel that never ran on this hook. When every handler
      * already succeeded, the hook is handled at once rather than left pending with nothing queued.
      */
-    queueRetry(hookId: string, channelHandlers: readonly string[]): void {
+    async queueRetry(hookId: string, channelHandlers: readonly string[]): Promise<void> {
       const now = clock.now();
-      const latest = queue.latest(hookId);
+      const latest = await queue.latest(hookId);
       let queued = 0;
       for (const a of latest) {
         if (a.outcome === "failed" || a.outcome === "gave_up" || a.outcome === "cancelled") {
-          queue.queueRound(hookId, a.handler, a.attempt, now);
+          await queue.queueRound(hookId, a.handler, a.attempt, now);
           queued++;
         }
       }
       const tried = new Set(latest.map((a) => a.handler));
       for (const name of channelHandlers) {
-        if (!tried.has(name)) queue.queueRound(hookId, name, 0, now), queued++;
+        if (!tried.has(name)) await queue.queueRound(hookId, name, 0, now), queued++;
       }
-      if (queued === 0 && latest.length > 0 && latest.every((a) => a.outcome === "succeeded")) outcomes?.handled(hookId);
+      if (queued === 0 && latest.length > 0 && latest.every((a) => a.outcome === "succeeded")) await outcomes?.handled(hookId);
     },
 
     async settle(): Promise<void> {

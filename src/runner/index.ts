@@ -16,7 +16,7 @@ export type { AttemptRow, Outcome } from "./queue";
 
 /** What the runner reads of a hook to hand it to handlers. */
 export interface HookReader {
-  raw(id: string): RawHook | undefined;
+  raw(id: string): Promise<RawHook | undefined>;
 }
 
 export interface Runner extends HookRunner {
@@ -33,9 +33,9 @@ export interface Runner extends HookRunner {
    */
   stop(): Promise<void>;
   /** Every attempt of the hook, oldest first (the attempts endpoint). */
-  attempts(hookId: string): AttemptRow[];
+  attempts(hookId: string): Promise<AttemptRow[]>;
   /** How many attempts are queued (the metrics' queue depth). */
-  queueDepth(): number;
+  queueDepth(): Promise<number>;
   /**
    * Adds a forward handler to a channel beside its configured ones (the dashboard), for hooks
    * caught from now on and retries; only forward handlers, never a command or a module.
@@ -100,24 +100,30 @@ export function createRunner(deps: RunnerDeps): Runner {
   let stopped = true;
   let loop: Promise<void> | null = null;
   let wakeUp: (() => void) | null = null;
-  const wake = () => wakeUp?.();
+  /** A wake-up that came while the loop was busy (awaiting storage): its next sleep ends at once. */
+  let woken = false;
+  const wake = () => (wakeUp ? wakeUp() : (woken = true));
 
   /** Attempts a previous process left running go back to the queue, once per runner. */
-  function recover(): void {
+  async function recover(): Promise<void> {
     if (recovered) return;
     recovered = true;
-    const n = queue.requeueInterrupted(clock.now());
+    const n = await queue.requeueInterrupted(clock.now());
     if (n > 0) log.warn("attempts interrupted by a stop are queued again", { count: n });
     // Hooks caught while their channel had no handler (or not this one) get it now.
     const fromNowOn = new Set(deps.fromNowOn ?? []);
     let late = 0;
-    for (const channel of queue.channelNames()) {
-      for (const name of handlersOf(channel)) if (!fromNowOn.has(name)) late += queue.queueUnattempted(channel, name, clock.now());
+    for (const channel of await queue.channelNames()) {
+      for (const name of handlersOf(channel)) if (!fromNowOn.has(name)) late += await queue.queueUnattempted(channel, name, clock.now());
     }
     if (late > 0) log.info("pending hooks get handlers configured since they were caught", { count: late });
   }
 
   function sleep(ms: number): Promise<void> {
+    if (woken) {
+      woken = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
       const timer = setTimeout(done, Math.max(0, Math.min(ms, MAX_SLEEP_MS)));
       function done() {
@@ -130,13 +136,13 @@ export function createRunner(deps: RunnerDeps): Runner {
   }
 
   async function runLoop(): Promise<void> {
-    recover();
     while (!stopped) {
       try {
+        await recover();
         const now = clock.now();
-        attempts.launchDue(now);
+        await attempts.launchDue(now);
         workers.runDue(now);
-        await sleep(Math.min(attempts.nextDue(), workers.nextCheck()) - clock.now());
+        await sleep(Math.min(await attempts.nextDue(), workers.nextCheck()) - clock.now());
       } catch (error) {
         // Never let the loop die (a locked database, a closed one during shutdown): wait and go on.
         log.error("runner loop failed", { error: String((error as Error)?.stack ?? error) });
@@ -146,26 +152,26 @@ export function createRunner(deps: RunnerDeps): Runner {
   }
 
   return {
-    queueCaught(hooks) {
+    async queueCaught(hooks) {
       const now = clock.now();
       let queued = false;
       for (const h of hooks) {
-        for (const name of handlersOf(h.channel)) queue.queueRound(h.id, name, 0, now), (queued = true);
+        for (const name of handlersOf(h.channel)) await queue.queueRound(h.id, name, 0, now), (queued = true);
       }
       return queued;
     },
-    queueRedelivery(hookId, channel) {
-      const last = new Map(queue.latest(hookId).map((a) => [a.handler, a.attempt]));
-      for (const name of handlersOf(channel)) queue.queueRound(hookId, name, last.get(name) ?? 0, clock.now());
+    async queueRedelivery(hookId, channel) {
+      const last = new Map((await queue.latest(hookId)).map((a) => [a.handler, a.attempt]));
+      for (const name of handlersOf(channel)) await queue.queueRound(hookId, name, last.get(name) ?? 0, clock.now());
     },
     queueRetry(hookId, channel) {
-      attempts.queueRetry(hookId, handlersOf(channel));
+      return attempts.queueRetry(hookId, handlersOf(channel));
     },
     cancel(hookId) {
-      queue.cancel(hookId, clock.now());
+      return queue.cancel(hookId, clock.now());
     },
     cancelChannel(channel, upTo) {
-      queue.cancelChannel(channel, upTo, clock.now());
+      return queue.cancelChannel(channel, upTo, clock.now());
     },
     hasHandlers: (channel) => handlersOf(channel).length > 0,
     notify() {
@@ -188,7 +194,7 @@ export function createRunner(deps: RunnerDeps): Runner {
       handlers.delete(name);
     },
     async tick() {
-      recover();
+      await recover();
       await workers.runAll(clock.now());
       await attempts.runAllDue();
     },

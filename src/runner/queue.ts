@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { statementCache } from "../db/statements";
 import type { Db } from "../db/open";
+import { sqliteTransactor, type Transactor } from "../db/transactor";
 import type { AttemptResult } from "./handlers";
 
 /**
@@ -26,10 +27,47 @@ export type AttemptRow = {
   error: string;
 };
 
+/**
+ * The runner's durable queue, met by SQLite (below) and PostgreSQL (db/pg). Every method is
+ * async; "in transaction" ones run inside the caller's `transaction()`. None rejects on a missing
+ * row; each rejects with the database's error when the database fails.
+ */
+export interface AttemptQueue extends Transactor {
+  /** In transaction: the first attempt of a new round (1 for a caught hook, last + 1 after RetryHook). */
+  queueRound(hookId: string, handler: string, lastAttempt: number, dueAt: number): Promise<void>;
+  /** In transaction: the attempt after a failed one, in the same round. */
+  queueNext(row: AttemptRow, dueAt: number): Promise<void>;
+  /** The latest attempt of each handler of the hook, by handler name. */
+  latest(hookId: string): Promise<AttemptRow[]>;
+  /** Every channel that holds hooks or was declared. */
+  channelNames(): Promise<string[]>;
+  /** A first attempt of `handler` for each pending hook of the channel that never had one; resolves to how many. */
+  queueUnattempted(channel: string, handler: string, now: number): Promise<number>;
+  /** In transaction: cancels every queued attempt of the hook. */
+  cancel(hookId: string, now: number): Promise<void>;
+  /** In transaction: cancels the queued attempts of the channel's hooks up to `upTo`. */
+  cancelChannel(channel: string, upTo: string, now: number): Promise<void>;
+  /** Queued attempts of one handler due at `now`, oldest due first, at most `limit`. */
+  due(handler: string, now: number, limit: number): Promise<AttemptRow[]>;
+  /** Names of the handlers with queued attempts and the earliest due time of each. */
+  nextDue(): Promise<Map<string, number>>;
+  /** queued -> running; false when the attempt was cancelled, deleted or claimed elsewhere meanwhile. */
+  claim(id: number, now: number): Promise<boolean>;
+  /** In transaction: running -> outcome with what the attempt produced; false when the row is gone or not ours. */
+  finish(id: number, outcome: Outcome, result: AttemptResult, now: number): Promise<boolean>;
+  /** Attempts left running by a stopped process go back to the queue, due now; resolves to how many. */
+  requeueInterrupted(now: number): Promise<number>;
+  /** How many attempts are queued. */
+  depth(): Promise<number>;
+  /** Every attempt of the hook, in the order they were queued. */
+  list(hookId: string): Promise<AttemptRow[]>;
+}
+
 const COLUMNS = `id, hook_id AS hookId, handler, attempt, round_start AS roundStart, outcome, due_at AS dueAt,
   started_at AS startedAt, finished_at AS finishedAt, http_status AS httpStatus, exit_code AS exitCode, excerpt, error`;
 
-export function createAttemptQueue(db: Db) {
+/** The SQLite side of AttemptQueue. */
+export function createAttemptQueue(db: Db): AttemptQueue {
   const sql: Database = db.$client;
   const q = statementCache(sql);
   const insert = (hookId: string, handler: string, attempt: number, roundStart: number, dueAt: number) =>
@@ -38,22 +76,21 @@ export function createAttemptQueue(db: Db) {
     );
 
   return {
-    transaction<T>(fn: () => T): T {
-      return sql.transaction(fn).immediate();
-    },
+    dialect: "sqlite",
+    transaction: sqliteTransactor(sql).transaction,
 
     /** In transaction: the first attempt of a new round (1 for a caught hook, last + 1 after RetryHook). */
-    queueRound(hookId: string, handler: string, lastAttempt: number, dueAt: number): void {
+    async queueRound(hookId: string, handler: string, lastAttempt: number, dueAt: number): Promise<void> {
       insert(hookId, handler, lastAttempt + 1, lastAttempt + 1, dueAt);
     },
 
     /** In transaction: the attempt after a failed one, in the same round. */
-    queueNext(row: AttemptRow, dueAt: number): void {
+    async queueNext(row: AttemptRow, dueAt: number): Promise<void> {
       insert(row.hookId, row.handler, row.attempt + 1, row.roundStart, dueAt);
     },
 
     /** The latest attempt of each handler of the hook. */
-    latest(hookId: string): AttemptRow[] {
+    async latest(hookId: string): Promise<AttemptRow[]> {
       return q(
         `SELECT ${COLUMNS} FROM attempts a WHERE hook_id = ?
          AND attempt = (SELECT MAX(attempt) FROM attempts b WHERE b.hook_id = a.hook_id AND b.handler = a.handler)
@@ -62,7 +99,7 @@ export function createAttemptQueue(db: Db) {
     },
 
     /** Every channel that holds hooks or was declared (the channels table). */
-    channelNames(): string[] {
+    async channelNames(): Promise<string[]> {
       return (q(`SELECT name FROM channels`).all() as { name: string }[]).map((r) => r.name);
     },
 
@@ -70,7 +107,7 @@ export function createAttemptQueue(db: Db) {
      * A first attempt of `handler` for each pending hook of the channel that never had one (caught
      * before the handler was configured). Returns how many were queued.
      */
-    queueUnattempted(channel: string, handler: string, now: number): number {
+    async queueUnattempted(channel: string, handler: string, now: number): Promise<number> {
       return q(
         `INSERT INTO attempts (hook_id, handler, attempt, round_start, outcome, due_at)
          SELECT id, ?, 1, 1, 'queued', ? FROM hooks h WHERE channel = ? AND status = 'pending'
@@ -79,7 +116,7 @@ export function createAttemptQueue(db: Db) {
     },
 
     /** In transaction: cancels every queued attempt of the hook. */
-    cancel(hookId: string, now: number): void {
+    async cancel(hookId: string, now: number): Promise<void> {
       q(`UPDATE attempts SET outcome = 'cancelled', finished_at = ? WHERE hook_id = ? AND outcome = 'queued'`).run(now, hookId);
     },
 
@@ -87,7 +124,7 @@ export function createAttemptQueue(db: Db) {
      * In transaction: cancels the queued attempts of the channel's hooks up to `upTo` (a channel
      * being deleted). It walks the queued attempts (few) and looks each one's hook up by id.
      */
-    cancelChannel(channel: string, upTo: string, now: number): void {
+    async cancelChannel(channel: string, upTo: string, now: number): Promise<void> {
       q(
         `UPDATE attempts SET outcome = 'cancelled', finished_at = ?
          WHERE outcome = 'queued' AND hook_id <= ? AND (SELECT channel FROM hooks WHERE id = attempts.hook_id) = ?`,
@@ -95,14 +132,14 @@ export function createAttemptQueue(db: Db) {
     },
 
     /** Queued attempts of one handler due at `now`, oldest due first. */
-    due(handler: string, now: number, limit: number): AttemptRow[] {
+    async due(handler: string, now: number, limit: number): Promise<AttemptRow[]> {
       return q(
         `SELECT ${COLUMNS} FROM attempts WHERE outcome = 'queued' AND handler = ? AND due_at <= ? ORDER BY due_at, id LIMIT ?`,
       ).all(handler, now, limit) as AttemptRow[];
     },
 
     /** Names of the handlers with queued attempts and the earliest due time of each. */
-    nextDue(): Map<string, number> {
+    async nextDue(): Promise<Map<string, number>> {
       const rows = q(`SELECT handler, MIN(due_at) AS dueAt FROM attempts WHERE outcome = 'queued' GROUP BY handler`).all() as {
         handler: string;
         dueAt: number;
@@ -111,12 +148,12 @@ export function createAttemptQueue(db: Db) {
     },
 
     /** queued -> running; false when the attempt was cancelled or deleted meanwhile. */
-    claim(id: number, now: number): boolean {
+    async claim(id: number, now: number): Promise<boolean> {
       return q(`UPDATE attempts SET outcome = 'running', started_at = ? WHERE id = ? AND outcome = 'queued'`).run(now, id).changes > 0;
     },
 
     /** In transaction: running -> outcome with what the attempt produced; false when the row is gone. */
-    finish(id: number, outcome: Outcome, result: AttemptResult, now: number): boolean {
+    async finish(id: number, outcome: Outcome, result: AttemptResult, now: number): Promise<boolean> {
       return (
         q(
           `UPDATE attempts SET outcome = ?, finished_at = ?, http_status = ?, exit_code = ?, excerpt = ?, error = ?
@@ -129,21 +166,21 @@ export function createAttemptQueue(db: Db) {
      * Attempts left `running` by a process that stopped mid-attempt go back to the queue, due now:
      * they never recorded success, so running them again is the at-least-once promise.
      */
-    requeueInterrupted(now: number): number {
+    async requeueInterrupted(now: number): Promise<number> {
       return q(`UPDATE attempts SET outcome = 'queued', started_at = NULL, due_at = MIN(due_at, ?) WHERE outcome = 'running'`).run(now)
         .changes;
     },
 
     /** How many attempts are queued (walks the queue index's `queued` range, not the table). */
-    depth(): number {
+    async depth(): Promise<number> {
       return (q(`SELECT COUNT(*) AS n FROM attempts WHERE outcome = 'queued'`).get() as { n: number }).n;
     },
 
     /** Every attempt of the hook, in the order they were queued. */
-    list(hookId: string): AttemptRow[] {
+    async list(hookId: string): Promise<AttemptRow[]> {
       return q(`SELECT ${COLUMNS} FROM attempts WHERE hook_id = ? ORDER BY id`).all(hookId) as AttemptRow[];
     },
   };
 }
 
-export type AttemptQueue = ReturnType<typeof createAttemptQueue>;
+

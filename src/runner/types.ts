@@ -15,19 +15,19 @@ export interface Worker {
   tick(now: number): Promise<number | null>;
 }
 
-/** How the hook service tells the runner about hooks. The `in transaction` calls run synchronously
- * inside the caller's SQLite transaction so that queueing commits or rolls back with the change. */
+/** How the hook service tells the runner about hooks. The `in transaction` calls run inside the
+ * caller's transaction (db/transactor.ts) so that queueing commits or rolls back with the change. */
 export interface HookRunner {
   /** In transaction: queue the first attempt of each handler of each hook's channel; true if any was queued. */
-  queueCaught(hooks: readonly { id: string; channel: string }[]): boolean;
+  queueCaught(hooks: readonly { id: string; channel: string }[]): Promise<boolean>;
   /** In transaction: queue again each handler whose last attempt for this hook failed. */
-  queueRetry(hookId: string, channel: string): void;
+  queueRetry(hookId: string, channel: string): Promise<void>;
   /** In transaction: a new round of every handler of the channel, whatever came before (RedeliverHook). */
-  queueRedelivery(hookId: string, channel: string): void;
+  queueRedelivery(hookId: string, channel: string): Promise<void>;
   /** In transaction: cancel every attempt still queued for this hook. */
-  cancel(hookId: string): void;
+  cancel(hookId: string): Promise<void>;
   /** In transaction: cancel every attempt still queued for the channel's hooks up to id `upTo`. */
-  cancelChannel(channel: string, upTo: string): void;
+  cancelChannel(channel: string, upTo: string): Promise<void>;
   /** Whether the channel has handlers (then ProcessHook and FailHook answer 409). */
   hasHandlers(channel: string): boolean;
   /** New work may be due: wake the loop. Called after the transaction committed. */
@@ -37,7 +37,7 @@ export interface HookRunner {
 /** What the runner reports back; implemented by the hook service. Both are no-ops unless the hook is pending. */
 export interface HookOutcomes {
   /** Every handler succeeded: status handled, event `handled` with empty actor, finalized_at set. */
-  handled(hookId: string): void;
+  handled(hookId: string): Promise<void>;
   /** A handler gave up: status failed, event `failed` with the handler's name as actor. */
-  failed(hookId: string, handler: string, message: string): void;
+  failed(hookId: string, handler: string, message: string): Promise<void>;
 }

@@ -8,7 +8,8 @@ import type { Worker } from "./types";
  */
 export const WORKER_POLL_MS = 1000;
 
-type Entry = { worker: Worker; nextCheck: number; running: Promise<void> | null };
+/** `again`: notify() came while the worker ran; what it was told of may be newer than that run saw. */
+type Entry = { worker: Worker; nextCheck: number; running: Promise<void> | null; again?: boolean };
 
 /** The background workers the runner drives beside handler attempts. */
 export function createWorkerSet(log: Log, onSettled: () => void, pollMs = WORKER_POLL_MS) {
@@ -24,6 +25,7 @@ export function createWorkerSet(log: Log, onSettled: () => void, pollMs = WORKER
         entry.nextCheck = now + pollMs;
       } finally {
         entry.running = null;
+        if (entry.again) (entry.again = false), (entry.nextCheck = 0);
         onSettled();
       }
     })();
@@ -51,7 +53,10 @@ export function createWorkerSet(log: Log, onSettled: () => void, pollMs = WORKER
     },
     /** notify(): new work may exist, ask every worker at the next turn. */
     wakeAll(): void {
-      for (const e of entries) e.nextCheck = 0;
+      for (const e of entries) {
+        e.nextCheck = 0;
+        if (e.running) e.again = true;
+      }
     },
     async settle(): Promise<void> {
       await Promise.all(entries.map((e) => e.running));

@@ -9,7 +9,7 @@ import { createFakeClock } from "../helpers/clock";
  * index ranges. Every filter, page size and `after` must give exactly the newest-first order a
  * plain scan would.
  */
-test("every filter pages through exactly the hooks a full scan finds, newest first", () => {
+test("every filter pages through exactly the hooks a full scan finds, newest first", async () => {
   const db = openDatabase({ path: ":memory:", durability: "normal" });
   const store = createHookStore(db);
   const clock = createFakeClock();
@@ -25,10 +25,10 @@ test("every filter pages through exactly the hooks a full scan finds, newest fir
     let status = HOOK_STATUSES[rand(4)]!;
     if (channel === "gamma" && status === "failed") status = "handled";
     const hook: NewHook = { id: nextId(), channel, method: "POST", query: "", headers: "{}", body: new Uint8Array([i % 256]), ip: "", createdAt: clock.now() };
-    store.transaction(() => store.insertHooks([hook], () => []));
+    await store.transaction(() => store.insertHooks([hook], () => []));
     if (status !== "pending") {
-      const raw = store.getHook(hook.id)!;
-      store.transaction(() => store.setStatus(raw, status, clock.now()));
+      const raw = (await store.getHook(hook.id))!;
+      await store.transaction(() => store.setStatus(raw, status, clock.now()));
     }
     all.push({ id: hook.id, channel, status });
   }
@@ -45,7 +45,7 @@ test("every filter pages through exactly the hooks a full scan finds, newest fir
         const seen: string[] = [];
         let after: string | undefined;
         for (let page = 0; page < 500; page++) {
-          const rows = store.listHooks({ channel, status, after, limit });
+          const rows = await store.listHooks({ channel, status, after, limit });
           expect(rows.length).toBeLessThanOrEqual(limit);
           for (const r of rows) {
             if (channel) expect(r.channel).toBe(channel);

@@ -11,7 +11,7 @@ function runnerOnly(opts: { workerPollMs?: number; clock?: ReturnType<typeof cre
   const db = openDatabase({ path: ":memory:", durability: "normal" });
   const clock = opts.clock ?? createFakeClock();
   const runner = createRunner({ config, db, clock, log: silentLog, workerPollMs: opts.workerPollMs });
-  runner.bind({ handled() {}, failed() {} }, { raw: () => undefined });
+  runner.bind({ async handled() {}, async failed() {} }, { raw: async () => undefined });
   return { runner, clock, close: () => db.$client.close() };
 }
 

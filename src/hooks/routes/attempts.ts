@@ -56,9 +56,9 @@ export function toWireAttempt(a: AttemptRow): AttemptWire {
 export function attemptRoutes({ auth, hooks, runner }: ManagementDeps) {
   return new Elysia().use(auth).get(
     "/hooks/:id/attempts",
-    ({ params }) => {
-      if (!hooks.raw(params.id)) throw notFound(`hook "${params.id}" not found`);
-      return runner.attempts(params.id).map(toWireAttempt);
+    async ({ params }) => {
+      if (!(await hooks.raw(params.id))) throw notFound(`hook "${params.id}" not found`);
+      return (await runner.attempts(params.id)).map(toWireAttempt);
     },
     { params, query: NoQuery, response: { 200: t.Array(Attempt), 400: ErrorBody, 401: ErrorBody, 404: ErrorBody } },
   );

@@ -12,8 +12,8 @@ const errors = { ...listErrors, 404: ErrorBody };
 export function channelRoutes({ auth, channels, keepOpen, responses, dedup }: ManagementDeps) {
   return new Elysia()
     .use(auth)
-    .get("/channels", () => channels.list().map(toWireChannel), { query: NoQuery, response: { 200: t.Array(Channel), ...listErrors } })
-    .get("/channels/:name", ({ params }) => toWireChannel(channels.get(params.name)), {
+    .get("/channels", async () => (await channels.list()).map(toWireChannel), { query: NoQuery, response: { 200: t.Array(Channel), ...listErrors } })
+    .get("/channels/:name", async ({ params }) => toWireChannel(await channels.get(params.name)), {
       params,
       query: NoQuery,
       response: { 200: Channel, ...errors },
@@ -25,19 +25,19 @@ export function channelRoutes({ auth, channels, keepOpen, responses, dedup }: Ma
         keepOpen(request);
         await channels.delete(params.name);
         // Its custom response and remembered delivery ids go with it (Mailroom's extensions).
-        responses.forget(params.name);
-        dedup.forget(params.name);
+        await responses.forget(params.name);
+        await dedup.forget(params.name);
         return {};
       },
       { params, query: NoQuery, body: NoBody, response: { 200: Empty, ...errors } },
     )
-    .post("/channels/:name/pause", ({ params }) => toWireChannel(channels.pause(params.name)), {
+    .post("/channels/:name/pause", async ({ params }) => toWireChannel(await channels.pause(params.name)), {
       params,
       query: NoQuery,
       body: NoBody,
       response: { 200: Channel, ...errors },
     })
-    .post("/channels/:name/resume", ({ params }) => toWireChannel(channels.resume(params.name)), {
+    .post("/channels/:name/resume", async ({ params }) => toWireChannel(await channels.resume(params.name)), {
       params,
       query: NoQuery,
       body: NoBody,

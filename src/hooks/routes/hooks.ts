@@ -39,8 +39,8 @@ export function hookRoutes({ auth, hooks }: ManagementDeps) {
     .use(auth)
     // Answered as it is read, one hook after another: a page of large hooks is never whole in
     // memory, and catching goes on between them. A hook deleted meanwhile is left out.
-    .get("/hooks", ({ query }) => {
-      const ids = hooks.listIds({ ...query, limit: queryInt(query.limit, LIMIT, () => invalid(`invalid query: ${LIMIT_ERROR}`)) });
+    .get("/hooks", async ({ query }) => {
+      const ids = await hooks.listIds({ ...query, limit: queryInt(query.limit, LIMIT, () => invalid(`invalid query: ${LIMIT_ERROR}`)) });
       return jsonArrayResponse(ids.length, (i) => hooks.find(ids[i]!));
     }, {
       query: listQuery,
@@ -49,8 +49,8 @@ export function hookRoutes({ auth, hooks }: ManagementDeps) {
     .get("/hooks/:id", ({ params }) => hooks.get(params.id), { params, query: NoQuery, response: { 200: HookOut, ...hookErrors } })
     .delete(
       "/hooks/:id",
-      ({ params }) => {
-        hooks.delete(params.id);
+      async ({ params }) => {
+        await hooks.delete(params.id);
         return {};
       },
       { params, query: NoQuery, body: NoBody, response: { 200: Empty, ...hookErrors } },
