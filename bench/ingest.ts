@@ -9,7 +9,10 @@
  * With --streams N, one more target runs: durability "normal" with N clients reading GET /v1/stream
  * all along (each event read and dropped), and the drop against "normal" without them is printed.
  *
- *   bun run bench/ingest.ts [--rounds 5] [--duration 10] [--connections 64] [--streams 50 [--stream-query fields=summary]] [--no-build] [--no-reference]
+ * With --compare PATH, another executable (for example one built from an earlier commit) runs both
+ * durabilities beside dist/mailroom, in the same alternating rounds: a before/after in one run.
+ *
+ *   bun run bench/ingest.ts [--rounds 5] [--duration 10] [--connections 64] [--streams 50 [--stream-query fields=summary]] [--compare PATH] [--no-build] [--no-reference]
  */
 import { rmSync } from "node:fs";
 import { join } from "node:path";
@@ -27,6 +30,7 @@ const { values: args } = parseArgs({
     "no-reference": { type: "boolean", default: false },
     streams: { type: "string", default: "0" },
     "stream-query": { type: "string", default: "" },
+    compare: { type: "string" },
   },
 });
 const rounds = Number(args.rounds);
@@ -94,9 +98,11 @@ async function main() {
     targets.push({ name: "reference: reads, stores 0", server: reference, runs: [] });
   }
   for (const durability of ["full", "normal"] as const) {
-    const dir = mailroomDir({ durability });
-    process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
-    targets.push({ name: `mailroom durability=${durability}`, server: await start([BIN], { cwd: dir }), runs: [] });
+    for (const [label, bin] of [["mailroom", BIN], ...(args.compare ? [["compare", args.compare]] : [])] as [string, string][]) {
+      const dir = mailroomDir({ durability });
+      process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+      targets.push({ name: `${label} durability=${durability}`, server: await start([bin], { cwd: dir }), runs: [] });
+    }
   }
   let held: Awaited<ReturnType<typeof holdStreams>> | undefined;
   if (streams > 0) {
@@ -136,7 +142,7 @@ async function main() {
       held.stop();
     }
     // Every 2xx wrk counted must be stored (requests still in flight when wrk stops may add a few more).
-    for (const t of targets.filter((t) => t.name.startsWith("mailroom"))) {
+    for (const t of targets.filter((t) => t.name.startsWith("mailroom") || t.name.startsWith("compare"))) {
       const ch = (await (await fetch(`${t.server.url}/v1/channels/bench`, { headers: AUTH })).json()) as { stats: { pending: string } };
       const answered = t.runs.reduce((n, r) => n + r.ok, 0);
       console.log(`  ${t.name}: ${ch.stats.pending} hooks stored, ${answered} 2xx counted by wrk in the measured runs (plus warm-up)`);

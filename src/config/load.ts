@@ -182,6 +182,11 @@ export function buildConfig(raw: unknown, env: Env = {}, overrides: Overrides = 
   if (env.MAILROOM_PORT) section("server").port = Number(env.MAILROOM_PORT);
   if (env.MAILROOM_DB) section("storage").path = env.MAILROOM_DB;
   if (env.MAILROOM_DURABILITY) section("storage").durability = env.MAILROOM_DURABILITY;
+  if (env.MAILROOM_DATABASE_URL) {
+    const storage = section("storage");
+    delete storage.url_env;
+    storage.url = env.MAILROOM_DATABASE_URL;
+  }
   if (overrides.host !== undefined) section("server").host = overrides.host;
   if (overrides.port !== undefined) section("server").port = overrides.port;
   if (overrides.forwardTo) addForwardTo(tree, overrides.forwardTo, section);

@@ -39,6 +39,15 @@ const Storage = t.Object(
       description: '"full": fsync at every commit; "normal": survives a process crash, not a power loss',
     }),
     batch_max: t.Integer({ minimum: 1, maximum: 10000, default: 512, description: "most hooks one group commit writes" }),
+    url: t.Optional(
+      t.String({
+        pattern: "^postgres(ql)?://",
+        description: 'PostgreSQL (15 or newer) instead of SQLite, "postgres://user:pass@host:5432/db"; several instances may share it',
+        problem: 'must be a PostgreSQL URL, "postgres://user:pass@host:5432/database"',
+      }),
+    ),
+    url_env: t.Optional(t.String({ description: "environment variable holding url (MAILROOM_DATABASE_URL also sets it)" })),
+    attempt_lease: Duration("30s", "PostgreSQL: how long a handler attempt stays claimed by an instance that stopped answering before another takes it over"),
   },
   { ...strict, default: {} },
 );

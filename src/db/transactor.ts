@@ -17,17 +17,21 @@ export interface Transactor {
   transaction<T>(fn: () => Promise<T>): Promise<T>;
 }
 
-/** The transaction (or savepoint depth) the current async flow runs in, per database. */
-const inside = new AsyncLocalStorage<{ owner: object; depth: number }>();
+/**
+ * The transaction the current async flow runs in: its database (`owner`), its savepoint depth, and
+ * on PostgreSQL the connection it holds (`tx`).
+ */
+export type OpenTransaction = { owner: object; depth: number; tx?: unknown };
+const inside = new AsyncLocalStorage<OpenTransaction>();
 
-/** The object of the transaction the current flow is in for this database, if any. */
-export function currentTransaction(owner: object): { owner: object; depth: number } | undefined {
+/** The transaction the current flow is in for this database, if any. */
+export function currentTransaction(owner: object): OpenTransaction | undefined {
   const t = inside.getStore();
   return t?.owner === owner ? t : undefined;
 }
 
 /** Runs fn as inside the transaction `t` (the PostgreSQL side hands its connection this way). */
-export function runInside<T>(t: { owner: object; depth: number }, fn: () => Promise<T>): Promise<T> {
+export function runInside<T>(t: OpenTransaction, fn: () => Promise<T>): Promise<T> {
   return inside.run(t, fn);
 }
 

@@ -94,23 +94,26 @@ export function createAttempts(deps: AttemptsDeps) {
     inflight.add(done);
   }
 
-  /** Starts every due attempt a free slot allows; resolves once they are claimed, not run. */
-  async function launchDue(now: number): Promise<void> {
-    if (!reader) return;
+  /**
+   * Starts every due attempt a free slot allows; resolves once they are claimed, not run, to how
+   * many were started.
+   */
+  async function launchDue(now: number): Promise<number> {
+    if (!reader) return 0;
+    let started = 0;
     for (const [name, handler] of handlers) {
       const free = handler.policy.concurrency - (active.get(name) ?? 0);
       if (free <= 0) continue;
-      for (const row of await queue.due(name, now, free)) {
-        if (await queue.claim(row.id, now)) track(name, execute(row, handler));
-      }
+      for (const row of await queue.claimDue(name, now, free, handler.policy.concurrency)) track(name, execute(row, handler)), started++;
     }
     // A handler removed from the config since: give up so its hooks do not stay pending for ever.
     for (const [name, dueAt] of await queue.nextDue()) {
       if (handlers.has(name) || dueAt > now) continue;
-      for (const row of await queue.due(name, now, ORPHAN_BATCH)) {
-        if (await queue.claim(row.id, now)) await settle(row, undefined, { ok: false, excerpt: "", error: `handler "${name}" is not configured` });
+      for (const row of await queue.claimDue(name, now, ORPHAN_BATCH, Infinity)) {
+        await settle(row, undefined, { ok: false, excerpt: "", error: `handler "${name}" is not configured` });
       }
     }
+    return started;
   }
 
   return {

@@ -70,6 +70,8 @@ export type RunnerDeps = {
 
 /** The loop sleeps at most this long, so a clock jump or a missed wake-up costs little. */
 const MAX_SLEEP_MS = 60_000;
+/** How soon the loop looks again at due attempts it could not claim (their handler is busy elsewhere). */
+const BUSY_RETRY_MS = 100;
 
 /**
  * The in-process runner: handler attempts queued in SQLite, run asynchronously beside HTTP
@@ -136,13 +138,25 @@ export function createRunner(deps: RunnerDeps): Runner {
   }
 
   async function runLoop(): Promise<void> {
+    let leaseCheck = 0;
     while (!stopped) {
       try {
         await recover();
         const now = clock.now();
-        await attempts.launchDue(now);
+        // Shared storage: keep this process's claims alive, take over those of instances gone.
+        if (queue.leaseMs !== undefined && now >= leaseCheck) {
+          await queue.renew(now);
+          const n = await queue.requeueInterrupted(now);
+          if (n > 0) log.warn("attempts whose instance stopped answering are queued again", { count: n });
+          leaseCheck = now + queue.leaseMs / 3;
+        }
+        const started = await attempts.launchDue(now);
         workers.runDue(now);
-        await sleep(Math.min(await attempts.nextDue(), workers.nextCheck()) - clock.now());
+        let next = Math.min(await attempts.nextDue(), workers.nextCheck(), leaseCheck || Infinity);
+        // Due work this process could not claim (the handler's global limit is reached on other
+        // instances): look again shortly rather than at once.
+        if (queue.leaseMs !== undefined && started === 0 && next <= clock.now()) next = clock.now() + BUSY_RETRY_MS;
+        await sleep(next - clock.now());
       } catch (error) {
         // Never let the loop die (a locked database, a closed one during shutdown): wait and go on.
         log.error("runner loop failed", { error: String((error as Error)?.stack ?? error) });

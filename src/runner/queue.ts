@@ -47,16 +47,26 @@ export interface AttemptQueue extends Transactor {
   cancel(hookId: string, now: number): Promise<void>;
   /** In transaction: cancels the queued attempts of the channel's hooks up to `upTo`. */
   cancelChannel(channel: string, upTo: string, now: number): Promise<void>;
-  /** Queued attempts of one handler due at `now`, oldest due first, at most `limit`. */
-  due(handler: string, now: number, limit: number): Promise<AttemptRow[]>;
+  /**
+   * Claims (queued -> running, by this process) the oldest due attempts of one handler: at most
+   * `limit`, and no more than `concurrency` running for the handler in all (across instances
+   * sharing the database). Resolves to the claimed rows; an attempt is claimed by one process only.
+   */
+  claimDue(handler: string, now: number, limit: number, concurrency: number): Promise<AttemptRow[]>;
   /** Names of the handlers with queued attempts and the earliest due time of each. */
   nextDue(): Promise<Map<string, number>>;
-  /** queued -> running; false when the attempt was cancelled, deleted or claimed elsewhere meanwhile. */
-  claim(id: number, now: number): Promise<boolean>;
-  /** In transaction: running -> outcome with what the attempt produced; false when the row is gone or not ours. */
+  /** In transaction: running -> outcome with what the attempt produced; false when the row is gone or no longer this process's. */
   finish(id: number, outcome: Outcome, result: AttemptResult, now: number): Promise<boolean>;
-  /** Attempts left running by a stopped process go back to the queue, due now; resolves to how many. */
+  /**
+   * Attempts whose holder is gone go back to the queue, due now; resolves to how many. SQLite (one
+   * process per data file): every running attempt, called at start. PostgreSQL: those whose lease
+   * expired (their instance died or lost the database), called at start and every `leaseMs / 2`.
+   */
   requeueInterrupted(now: number): Promise<number>;
+  /** Where claims carry a lease (PostgreSQL): its length; the runner renews its own every leaseMs / 3. */
+  readonly leaseMs?: number;
+  /** Extends the leases of the attempts this process runs. */
+  renew(now: number): Promise<void>;
   /** How many attempts are queued. */
   depth(): Promise<number>;
   /** Every attempt of the hook, in the order they were queued. */
@@ -70,6 +80,7 @@ const COLUMNS = `id, hook_id AS hookId, handler, attempt, round_start AS roundSt
 export function createAttemptQueue(db: Db): AttemptQueue {
   const sql: Database = db.$client;
   const q = statementCache(sql);
+  const transactor = sqliteTransactor(sql);
   const insert = (hookId: string, handler: string, attempt: number, roundStart: number, dueAt: number) =>
     q(`INSERT INTO attempts (hook_id, handler, attempt, round_start, outcome, due_at) VALUES (?, ?, ?, ?, 'queued', ?)`).run(
       hookId, handler, attempt, roundStart, dueAt,
@@ -77,7 +88,7 @@ export function createAttemptQueue(db: Db): AttemptQueue {
 
   return {
     dialect: "sqlite",
-    transaction: sqliteTransactor(sql).transaction,
+    transaction: transactor.transaction,
 
     /** In transaction: the first attempt of a new round (1 for a caught hook, last + 1 after RetryHook). */
     async queueRound(hookId: string, handler: string, lastAttempt: number, dueAt: number): Promise<void> {
@@ -131,12 +142,18 @@ export function createAttemptQueue(db: Db): AttemptQueue {
       ).run(now, upTo, channel);
     },
 
-    /** Queued attempts of one handler due at `now`, oldest due first. */
-    async due(handler: string, now: number, limit: number): Promise<AttemptRow[]> {
-      return q(
+    // In its own transaction (a turn of the connection): the count and the claims see one state.
+    claimDue: (handler: string, now: number, limit: number, concurrency: number): Promise<AttemptRow[]> => transactor.transaction(async () => {
+      const running = (q(`SELECT COUNT(*) AS n FROM attempts WHERE outcome = 'running' AND handler = ?`).get(handler) as { n: number }).n;
+      const n = Math.min(limit, concurrency - running);
+      if (n <= 0) return [];
+      const rows = q(
         `SELECT ${COLUMNS} FROM attempts WHERE outcome = 'queued' AND handler = ? AND due_at <= ? ORDER BY due_at, id LIMIT ?`,
-      ).all(handler, now, limit) as AttemptRow[];
-    },
+      ).all(handler, now, n) as AttemptRow[];
+      const claim = q(`UPDATE attempts SET outcome = 'running', started_at = ? WHERE id = ? AND outcome = 'queued'`);
+      for (const row of rows) claim.run(now, row.id), (row.outcome = "running"), (row.startedAt = now);
+      return rows;
+    }),
 
     /** Names of the handlers with queued attempts and the earliest due time of each. */
     async nextDue(): Promise<Map<string, number>> {
@@ -145,11 +162,6 @@ export function createAttemptQueue(db: Db): AttemptQueue {
         dueAt: number;
       }[];
       return new Map(rows.map((r) => [r.handler, r.dueAt]));
-    },
-
-    /** queued -> running; false when the attempt was cancelled or deleted meanwhile. */
-    async claim(id: number, now: number): Promise<boolean> {
-      return q(`UPDATE attempts SET outcome = 'running', started_at = ? WHERE id = ? AND outcome = 'queued'`).run(now, id).changes > 0;
     },
 
     /** In transaction: running -> outcome with what the attempt produced; false when the row is gone. */
@@ -170,6 +182,8 @@ export function createAttemptQueue(db: Db): AttemptQueue {
       return q(`UPDATE attempts SET outcome = 'queued', started_at = NULL, due_at = MIN(due_at, ?) WHERE outcome = 'running'`).run(now)
         .changes;
     },
+
+    async renew(): Promise<void> {},
 
     /** How many attempts are queued (walks the queue index's `queued` range, not the table). */
     async depth(): Promise<number> {

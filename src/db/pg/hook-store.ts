@@ -1,0 +1,228 @@
+import { HOOK_STATUSES, type ChannelRow, type EventRow, type HookKey, type HookStatus, type HookStore, type ListQuery, type NewHook, type RawHook } from "../../hooks/store";
+import { num, type PgTransactor } from "./transactor";
+
+/**
+ * PostgreSQL's side of HookStore. Channel counters are striped: each write adds its deltas to one
+ * of COUNTER_SLOTS rows of `channel_counts` for the channel (chosen at random per batch), so that
+ * instances catching into one channel do not queue on one hot row; reads sum the slots.
+ */
+export const COUNTER_SLOTS = 8;
+
+type HookRecord = {
+  id: string; channel: string; status: HookStatus; method: string; query: string; headers: string; body: Uint8Array;
+  ip: string; created_at: string; finalized_at: string | null;
+};
+type ChannelRecord = { name: string; paused: boolean; guards: string; pending: number; handled: number; failed: number; discarded: number };
+
+const HOOK_COLUMNS = "id, channel, status, method, query, headers, body, ip, created_at, finalized_at";
+/** Every channel with its counters summed over the slots (float8: the client reads int8 as text). */
+const CHANNELS = `SELECT c.name, c.paused, c.guards, c.created_at,
+    COALESCE(s.pending, 0)::float8 AS pending, COALESCE(s.handled, 0)::float8 AS handled,
+    COALESCE(s.failed, 0)::float8 AS failed, COALESCE(s.discarded, 0)::float8 AS discarded
+  FROM channels c LEFT JOIN (
+    SELECT channel, SUM(pending) AS pending, SUM(handled) AS handled, SUM(failed) AS failed, SUM(discarded) AS discarded
+    FROM channel_counts GROUP BY channel
+  ) s ON s.channel = c.name`;
+
+function toRaw(r: HookRecord): RawHook {
+  return {
+    id: r.id, channel: r.channel, status: r.status, method: r.method, query: r.query, headers: JSON.parse(r.headers),
+    body: r.body, ip: r.ip, createdAt: num(r.created_at), finalizedAt: num(r.finalized_at),
+  };
+}
+
+function toChannel(r: ChannelRecord): ChannelRow {
+  return {
+    name: r.name, paused: r.paused, guards: JSON.parse(r.guards),
+    stats: { pending: r.pending, handled: r.handled, failed: r.failed, discarded: r.discarded },
+  };
+}
+
+/** Deltas of the four counters, by channel. */
+type Deltas = Map<string, Record<HookStatus, number>>;
+
+function addDelta(d: Deltas, channel: string, status: HookStatus, n: number): void {
+  let row = d.get(channel);
+  if (!row) d.set(channel, (row = { pending: 0, handled: 0, failed: 0, discarded: 0 }));
+  row[status] += n;
+}
+
+export function createPgHookStore(t: PgTransactor): HookStore {
+  const x = () => t.exec();
+
+  /** Adds the deltas to one slot per channel, in name order (two writers never lock in opposite orders). */
+  async function count(d: Deltas): Promise<void> {
+    const slot = Math.floor(Math.random() * COUNTER_SLOTS);
+    for (const channel of [...d.keys()].sort()) {
+      const v = d.get(channel)!;
+      await x().unsafe(
+        `INSERT INTO channel_counts (channel, slot, pending, handled, failed, discarded) VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (channel, slot) DO UPDATE SET pending = channel_counts.pending + excluded.pending,
+           handled = channel_counts.handled + excluded.handled, failed = channel_counts.failed + excluded.failed,
+           discarded = channel_counts.discarded + excluded.discarded`,
+        [channel, slot, v.pending, v.handled, v.failed, v.discarded],
+      );
+    }
+  }
+
+  /** Keys of one channel's hooks beyond `after`, one index range per status merged in one statement. */
+  async function channelKeys(channel: string, order: "asc" | "desc", limit: number, after?: string, statuses: readonly HookStatus[] = HOOK_STATUSES): Promise<HookKey[]> {
+    const cmp = order === "desc" ? "<" : ">";
+    const parts = statuses.map(
+      (_, i) => `(SELECT id, channel, status FROM hooks WHERE channel = $1 AND status = $${i + 4}${after === undefined ? "" : ` AND id ${cmp} $2`} ORDER BY id ${order} LIMIT $3)`,
+    );
+    const rows = await x().unsafe(`SELECT * FROM (${parts.join(" UNION ALL ")}) k ORDER BY id ${order} LIMIT $3`, [channel, after ?? "", limit, ...statuses]);
+    return rows as HookKey[];
+  }
+
+  async function listHookIds({ channel, status, after, limit }: ListQuery): Promise<string[]> {
+    if (channel !== undefined) return (await channelKeys(channel, "desc", limit, after, status ? [status] : HOOK_STATUSES)).map((k) => k.id);
+    const where: string[] = [];
+    const args: unknown[] = [limit];
+    if (status !== undefined) args.push(status), where.push(`status = $${args.length}`);
+    if (after !== undefined) args.push(after), where.push(`id < $${args.length}`);
+    const rows = await x().unsafe(`SELECT id FROM hooks ${where.length ? "WHERE " + where.join(" AND ") : ""} ORDER BY id DESC LIMIT $1`, args);
+    return (rows as { id: string }[]).map((r) => r.id);
+  }
+
+  async function upsertChannel(name: string, guards: string[], now: number): Promise<void> {
+    await x().unsafe(
+      `INSERT INTO channels (name, guards, created_at) VALUES ($1, $2, $3) ON CONFLICT (name) DO UPDATE SET guards = excluded.guards`,
+      [name, JSON.stringify(guards), now],
+    );
+  }
+
+  return {
+    dialect: "postgres",
+    transaction: t.transaction,
+    // A commit is durable when PostgreSQL answers it (synchronous_commit on): nothing to sync after.
+    caughtTransaction: t.transaction,
+
+    async insertHooks(rows: readonly NewHook[], guardsOfNewChannel: (channel: string) => string[]): Promise<void> {
+      if (rows.length === 0) return;
+      const d: Deltas = new Map();
+      for (const h of rows) addDelta(d, h.channel, "pending", 1);
+      for (const channel of [...d.keys()].sort()) {
+        await x().unsafe(`INSERT INTO channels (name, guards, created_at) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING`, [
+          channel, JSON.stringify(guardsOfNewChannel(channel)), rows[0]!.createdAt,
+        ]);
+      }
+      // One multi-row statement per batch.
+      const values = rows.map((h) => ({
+        id: h.id, channel: h.channel, status: "pending", method: h.method, query: h.query, headers: h.headers,
+        body: h.body, ip: h.ip, created_at: h.createdAt,
+      }));
+      const sql = x();
+      await sql`INSERT INTO hooks ${sql(values)}`;
+      await count(d);
+    },
+
+    async getHook(id) {
+      const [r] = (await x().unsafe(`SELECT ${HOOK_COLUMNS} FROM hooks WHERE id = $1`, [id])) as HookRecord[];
+      return r ? toRaw(r) : undefined;
+    },
+
+    listHookIds,
+
+    async listHooks(query) {
+      const ids = await listHookIds(query);
+      if (ids.length === 0) return [];
+      const rows = (await x().unsafe(`SELECT ${HOOK_COLUMNS} FROM hooks WHERE id = ANY($1) ORDER BY id DESC`, [ids])) as HookRecord[];
+      return rows.map(toRaw);
+    },
+
+    async eventsOf(ids) {
+      const out = new Map<string, EventRow[]>(ids.map((id) => [id, []]));
+      if (ids.length === 0) return out;
+      const rows = (await x().unsafe(
+        `SELECT hook_id AS "hookId", kind, actor, message, created_at AS "createdAt" FROM events WHERE hook_id = ANY($1) ORDER BY id`,
+        [[...ids]],
+      )) as (EventRow & { createdAt: string })[];
+      for (const e of rows) out.get(e.hookId)?.push({ ...e, createdAt: num(e.createdAt) });
+      return out;
+    },
+
+    async setStatus(hook, to, finalizedAt) {
+      await x().unsafe(`UPDATE hooks SET status = $1, finalized_at = $2 WHERE id = $3`, [to, finalizedAt, hook.id]);
+      const d: Deltas = new Map();
+      addDelta(d, hook.channel, hook.status, -1);
+      addDelta(d, hook.channel, to, 1);
+      await count(d);
+    },
+
+    async addEvent(e) {
+      await x().unsafe(`INSERT INTO events (hook_id, kind, actor, message, created_at) VALUES ($1, $2, $3, $4, $5)`, [
+        e.hookId, e.kind, e.actor, e.message, e.createdAt,
+      ]);
+    },
+
+    oldestKeys: (channel, limit) => channelKeys(channel, "asc", limit),
+
+    async keysBelow(id, limit) {
+      return (await x().unsafe(`SELECT id, channel, status FROM hooks WHERE id < $1 ORDER BY id LIMIT $2`, [id, limit])) as HookKey[];
+    },
+
+    async overfull(max) {
+      const rows = await x().unsafe(
+        `SELECT channel AS name, (SUM(pending + handled + failed + discarded) - $1)::float8 AS over FROM channel_counts
+         GROUP BY channel HAVING SUM(pending + handled + failed + discarded) > $1`,
+        [max],
+      );
+      return rows as { name: string; over: number }[];
+    },
+
+    async newestId(channel) {
+      return (await channelKeys(channel, "desc", 1))[0]?.id;
+    },
+
+    async deleteHooks(keys) {
+      if (keys.length === 0) return 0;
+      // Counted by the status each hook has now (the keys may be older than a change made meanwhile).
+      const gone = (await x().unsafe(`DELETE FROM hooks WHERE id = ANY($1) RETURNING channel, status`, [keys.map((k) => k.id)])) as {
+        channel: string; status: HookStatus;
+      }[];
+      const d: Deltas = new Map();
+      for (const g of gone) addDelta(d, g.channel, g.status, -1);
+      await count(d);
+      return gone.length;
+    },
+
+    async deleteHook(hook) {
+      const gone = (await x().unsafe(`DELETE FROM hooks WHERE id = $1 RETURNING status`, [hook.id])) as { status: HookStatus }[];
+      if (gone.length === 0) return;
+      const d: Deltas = new Map();
+      addDelta(d, hook.channel, gone[0]!.status, -1);
+      await count(d);
+    },
+
+    async listChannels() {
+      return ((await x().unsafe(`${CHANNELS} ORDER BY c.name`)) as ChannelRecord[]).map(toChannel);
+    },
+
+    async channelsOldestFirst() {
+      return ((await x().unsafe(`${CHANNELS} ORDER BY c.created_at, c.name`)) as ChannelRecord[]).map(toChannel);
+    },
+
+    async storageBytes() {
+      const [r] = (await x().unsafe(`SELECT pg_database_size(current_database())::float8 AS n`)) as { n: number }[];
+      return { database: r?.n ?? 0, wal: 0 };
+    },
+
+    async getChannel(name) {
+      const [r] = (await x().unsafe(`${CHANNELS} WHERE c.name = $1`, [name])) as ChannelRecord[];
+      return r ? toChannel(r) : undefined;
+    },
+
+    upsertChannel,
+
+    async setPaused(name, paused) {
+      return (await x().unsafe(`UPDATE channels SET paused = $1 WHERE name = $2`, [paused, name])).count > 0;
+    },
+
+    async deleteChannel(name) {
+      await x().unsafe(`DELETE FROM hooks WHERE channel = $1`, [name]);
+      await x().unsafe(`DELETE FROM channel_counts WHERE channel = $1`, [name]);
+      return (await x().unsafe(`DELETE FROM channels WHERE name = $1`, [name])).count > 0;
+    },
+  };
+}

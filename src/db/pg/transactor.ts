@@ -1,0 +1,40 @@
+import type { SQL } from "bun";
+import { currentTransaction, runInside, type Transactor } from "../transactor";
+
+/** PostgreSQL's side of Transactor, plus the connection a store method runs its statement on. */
+export interface PgTransactor extends Transactor {
+  /** The open transaction's connection in this flow, or the pool outside a transaction. */
+  exec(): SQL;
+  readonly sql: SQL;
+}
+
+/**
+ * Transactions on Bun's built-in client: `sql.begin` holds one pooled connection for the whole
+ * callback; the flow's store calls find it through AsyncLocalStorage (db/transactor.ts), so the
+ * services are written once for both backends. Nested calls become savepoints. READ COMMITTED,
+ * PostgreSQL's default: what must not race takes row locks (FOR UPDATE) or advisory locks.
+ */
+export function pgTransactor(sql: SQL): PgTransactor {
+  return {
+    dialect: "postgres",
+    sql,
+    exec(): SQL {
+      return (currentTransaction(sql)?.tx as SQL | undefined) ?? sql;
+    },
+    transaction<T>(fn: () => Promise<T>): Promise<T> {
+      const open = currentTransaction(sql);
+      if (open) {
+        const tx = open.tx as SQL & { savepoint<R>(f: (sp: SQL) => Promise<R>): Promise<R> };
+        return tx.savepoint((sp) => runInside({ owner: sql, depth: open.depth + 1, tx: sp }, fn));
+      }
+      return sql.begin((tx) => runInside({ owner: sql, depth: 0, tx }, fn)) as Promise<T>;
+    },
+  };
+}
+
+/** A bigint (int8) or numeric column as PostgreSQL sends it (a string) to a number. */
+export function num(v: string | number | bigint): number;
+export function num(v: string | number | bigint | null): number | null;
+export function num(v: string | number | bigint | null): number | null {
+  return v === null ? null : Number(v);
+}
