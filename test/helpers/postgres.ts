@@ -12,7 +12,7 @@
  * const url = await freshDatabase(); // postgres://mailroom:...@127.0.0.1:41234/mailroom_t_1234_1_x
  */
 import { SQL } from "bun";
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync, appendFileSync } from "node:fs";
+import { appendFileSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
@@ -147,7 +147,8 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
 function startWatchdog(pgCtlStop: string[], dir: string): { end(): void } {
   const quoted = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
   const script = `cat >/dev/null; ${pgCtlStop.map(quoted).join(" ")} >/dev/null 2>&1; rm -rf ${quoted(dir)}`;
-  const proc = Bun.spawn(["setsid", "sh", "-c", script], { stdin: "pipe", stdout: "ignore", stderr: "ignore", env: ENV });
+  const argv = Bun.which("setsid") ? ["setsid", "sh", "-c", script] : ["sh", "-c", script];
+  const proc = Bun.spawn(argv, { stdin: "pipe", stdout: "ignore", stderr: "ignore", env: ENV });
   proc.unref();
   return {
     end() {
