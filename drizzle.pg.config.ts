@@ -1,0 +1,8 @@
+import { defineConfig } from "drizzle-kit";
+
+/** The PostgreSQL schema and its migrations; drizzle.config.ts is SQLite's. */
+export default defineConfig({
+  dialect: "postgresql",
+  schema: "./src/db/pg/schema/index.ts",
+  out: "./drizzle-pg",
+});

@@ -1,0 +1,113 @@
+import { SQL } from "bun";
+
+/** The oldest PostgreSQL Mailroom runs on (SHOW server_version_num). */
+export const MIN_SERVER_VERSION_NUM = 150000;
+
+/**
+ * Why a PostgreSQL database could not be used. Its message names the server (host:port, database,
+ * user) and the cause, never the password; the driver's own error is not kept, as some carry the
+ * whole URL (an invalid URL's TypeError has it in `input`).
+ */
+export class PostgresOpenError extends Error {
+  constructor(
+    readonly reason: "invalid_url" | "unreachable" | "too_old",
+    message: string,
+    /** The driver's code (ERR_POSTGRES_CONNECTION_REFUSED) or the server's SQLSTATE (28P01), if any. */
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = "PostgresOpenError";
+  }
+}
+
+type Target = { host: string; port: string; database: string; user: string; secrets: string[] };
+
+function parse(url: string): Target {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new PostgresOpenError("invalid_url", "the storage url is not a valid URL (postgres://user:password@host:5432/database)");
+  }
+  if (u.protocol !== "postgres:" && u.protocol !== "postgresql:") {
+    throw new PostgresOpenError("invalid_url", `the storage url must start with postgres:// or postgresql://, not ${u.protocol}//`);
+  }
+  const decode = (s: string) => {
+    try {
+      return decodeURIComponent(s);
+    } catch {
+      return s;
+    }
+  };
+  const socket = u.searchParams.get("path") ?? u.searchParams.get("socket") ?? u.searchParams.get("host");
+  return {
+    host: socket ?? (u.hostname || "localhost"),
+    port: u.port || "5432",
+    database: decode(u.pathname.slice(1)),
+    user: decode(u.username),
+    secrets: [u.password, decode(u.password)].filter((s) => s.length > 0),
+  };
+}
+
+/** `postgres://user@host:port/database`: the URL without its password, for logs and errors. */
+export function redactPostgresUrl(url: string): string {
+  const t = parse(url);
+  return `postgres://${t.user ? `${encodeURIComponent(t.user)}@` : ""}${t.host}:${t.port}/${encodeURIComponent(t.database)}`;
+}
+
+function describe(t: Target): string {
+  return `PostgreSQL at ${t.host}:${t.port} (database ${t.database || "(default)"}, user ${t.user || "(default)"})`;
+}
+
+function causeOf(error: unknown, secrets: string[]): { text: string; code?: string } {
+  const e = error as { message?: string; code?: string; errno?: string };
+  const code = e?.errno ?? e?.code;
+  let text = `${e?.message ?? String(error)}${code ? ` (${code})` : ""}`;
+  for (const secret of secrets) text = text.replaceAll(secret, "***");
+  return { text, code };
+}
+
+/**
+ * Throws PostgresOpenError("too_old") unless the server is PostgreSQL 15 or newer; lets the
+ * driver's errors through (callers that connect wrap them, see openPostgres).
+ */
+export async function checkServerVersion(sql: SQL): Promise<void> {
+  const [{ server_version_num: num, server_version: version }] = await sql`
+    SELECT current_setting('server_version_num') AS server_version_num, current_setting('server_version') AS server_version`;
+  if (Number(num) < MIN_SERVER_VERSION_NUM) {
+    throw new PostgresOpenError("too_old", `PostgreSQL ${version} is too old: Mailroom needs PostgreSQL 15 or newer`);
+  }
+}
+
+export type PostgresOptions = {
+  /** Connections in the pool (Bun's default: 10). */
+  max?: number;
+  /** Seconds to wait for a connection to open (default here: 10). */
+  connectionTimeout?: number;
+};
+
+/**
+ * Opens a pool on `url`, connects once and checks the server's version.
+ * Throws PostgresOpenError: invalid_url, unreachable (refused, unknown host, timeout, wrong
+ * password, no such database) or too_old; the pool is closed then.
+ *
+ * @example const sql = await openPostgres("postgres://mailroom:secret@db:5432/mailroom");
+ */
+export async function openPostgres(url: string, options: PostgresOptions = {}): Promise<SQL> {
+  const target = parse(url);
+  // The database is passed explicitly: Bun.sql lets PGDATABASE win over the URL's.
+  const sql = new SQL(url, {
+    ...(target.database ? { database: target.database } : {}),
+    max: options.max,
+    connectionTimeout: options.connectionTimeout ?? 10,
+  });
+  try {
+    await checkServerVersion(sql);
+    return sql;
+  } catch (error) {
+    await sql.close({ timeout: 0 }).catch(() => {});
+    if (error instanceof PostgresOpenError) throw new PostgresOpenError(error.reason, `${describe(target)}: ${error.message}`);
+    const cause = causeOf(error, target.secrets);
+    throw new PostgresOpenError("unreachable", `cannot connect to ${describe(target)}: ${cause.text}`, cause.code);
+  }
+}

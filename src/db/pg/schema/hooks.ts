@@ -1,0 +1,81 @@
+import { boolean, index, pgTable, primaryKey, smallint, text } from "drizzle-orm/pg-core";
+import { bytea, int8, key, ms } from "./columns";
+
+/** The PostgreSQL twin of ../../schema/hooks.ts: same tables, columns and indexes. */
+
+/**
+ * Unlike SQLite's, this table has no pending/handled/failed/discarded columns: on PostgreSQL the
+ * counts live in channel_counts only (authoritative), so there is no second copy to drift.
+ */
+export const channels = pgTable("channels", {
+  name: key("name").primaryKey(),
+  paused: boolean("paused").notNull().default(false),
+  /** JSON array of guard names. */
+  guards: text("guards").notNull().default("[]"),
+  createdAt: ms("created_at").notNull(),
+});
+
+/** How many slots writers spread a channel's counts over (slot is 0 .. CHANNEL_COUNT_SLOTS - 1). */
+export const CHANNEL_COUNT_SLOTS = 16;
+
+/**
+ * A channel's hook counts by status as a striped counter: several instances write at once, and one
+ * row per channel would serialise every batch of every instance on its row lock. A writer adds its
+ * deltas to one slot (chosen per instance and batch, e.g. `(instance + batch) % CHANNEL_COUNT_SLOTS`)
+ * with INSERT ... ON CONFLICT (channel, slot) DO UPDATE SET pending = channel_counts.pending +
+ * excluded.pending, ...; a reader sums over the slots. Rows are removed with their channel
+ * (there is no foreign key, as hooks have none to channels either).
+ */
+export const channelCounts = pgTable(
+  "channel_counts",
+  {
+    channel: key("channel").notNull(),
+    slot: smallint("slot").notNull(),
+    pending: int8("pending").notNull().default(0),
+    handled: int8("handled").notNull().default(0),
+    failed: int8("failed").notNull().default(0),
+    discarded: int8("discarded").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.channel, t.slot] })],
+);
+
+export const hooks = pgTable(
+  "hooks",
+  {
+    id: key("id").primaryKey(),
+    channel: key("channel").notNull(),
+    status: key("status").$type<"pending" | "handled" | "failed" | "discarded">().notNull(),
+    method: text("method").notNull(),
+    query: text("query").notNull(),
+    /** JSON object of lower-case names to values, as received (cookies dropped); kept byte for byte. */
+    headers: text("headers").notNull(),
+    body: bytea("body").notNull(),
+    ip: text("ip").notNull(),
+    createdAt: ms("created_at").notNull(),
+    finalizedAt: ms("finalized_at"),
+  },
+  (t) => [index("hooks_channel_status_id").on(t.channel, t.status, t.id)],
+);
+
+export const events = pgTable(
+  "events",
+  {
+    id: int8("id").primaryKey().generatedAlwaysAsIdentity(),
+    hookId: key("hook_id")
+      .notNull()
+      .references(() => hooks.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["handled", "discarded", "retried", "failed"] }).notNull(),
+    actor: text("actor").notNull(),
+    message: text("message").notNull().default(""),
+    createdAt: ms("created_at").notNull(),
+  },
+  (t) => [index("events_hook_id").on(t.hookId, t.id)],
+);
+
+/** Management API keys kept in the database (see ../../schema/hooks.ts). */
+export const apiKeys = pgTable("api_keys", {
+  label: key("label").primaryKey(),
+  tokenSha256: text("token_sha256").notNull(),
+  createdAt: ms("created_at").notNull().default(0),
+  lastUsedAt: ms("last_used_at"),
+});
