@@ -68,10 +68,13 @@ export function createPgHookStore(t: PgTransactor): HookStore {
   /** Keys of one channel's hooks beyond `after`, one index range per status merged in one statement. */
   async function channelKeys(channel: string, order: "asc" | "desc", limit: number, after?: string, statuses: readonly HookStatus[] = HOOK_STATUSES): Promise<HookKey[]> {
     const cmp = order === "desc" ? "<" : ">";
-    const parts = statuses.map(
-      (_, i) => `(SELECT id, channel, status FROM hooks WHERE channel = $1 AND status = $${i + 4}${after === undefined ? "" : ` AND id ${cmp} $2`} ORDER BY id ${order} LIMIT $3)`,
-    );
-    const rows = await x().unsafe(`SELECT * FROM (${parts.join(" UNION ALL ")}) k ORDER BY id ${order} LIMIT $3`, [channel, after ?? "", limit, ...statuses]);
+    const args: unknown[] = [channel, limit];
+    if (after !== undefined) args.push(after);
+    const parts = statuses.map((status) => {
+      args.push(status);
+      return `(SELECT id, channel, status FROM hooks WHERE channel = $1 AND status = $${args.length}${after === undefined ? "" : ` AND id ${cmp} $3`} ORDER BY id ${order} LIMIT $2)`;
+    });
+    const rows = await x().unsafe(`SELECT * FROM (${parts.join(" UNION ALL ")}) k ORDER BY id ${order} LIMIT $2`, args);
     return rows as HookKey[];
   }
 

@@ -1,0 +1,147 @@
+/**
+ * One contract suite for both storage backends: the hook store and the attempt queue behave the
+ * same on SQLite (in memory) and on PostgreSQL (a fresh database on the test cluster).
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { openDatabase } from "../../src/db/open";
+import { createHookStore, type HookStore, type NewHook } from "../../src/hooks/store";
+import { createAttemptQueue, type AttemptQueue } from "../../src/runner/queue";
+import { openPostgres } from "../../src/db/pg/open";
+import { migratePostgres } from "../../src/db/pg/migrate";
+import { pgTransactor } from "../../src/db/pg/transactor";
+import { createPgHookStore } from "../../src/db/pg/hook-store";
+import { createPgAttemptQueue } from "../../src/db/pg/attempt-queue";
+import { freshDatabase } from "../helpers/postgres";
+
+type Backend = { hooks: HookStore; queue: AttemptQueue; close(): Promise<void> };
+
+const backends: Record<string, () => Promise<Backend>> = {
+  sqlite: async () => {
+    const db = openDatabase({ path: ":memory:", durability: "normal" });
+    return { hooks: createHookStore(db), queue: createAttemptQueue(db), close: async () => db.$client.close() };
+  },
+  postgres: async () => {
+    const sql = await openPostgres(await freshDatabase());
+    await migratePostgres(sql);
+    const t = pgTransactor(sql);
+    return { hooks: createPgHookStore(t), queue: createPgAttemptQueue(t, { owner: "test", leaseMs: 30_000 }), close: () => sql.close() };
+  },
+};
+
+const open: Backend[] = [];
+afterAll(async () => {
+  for (const b of open) await b.close();
+});
+
+let seq = 0;
+function hook(channel: string, at: number, body: Uint8Array = new Uint8Array([1, 2, 3])): NewHook {
+  seq++;
+  return {
+    id: `01jz${String(at).padStart(10, "0")}${String(seq).padStart(12, "0")}`, channel, method: "POST", query: "a=1&b=2",
+    headers: '{"z-last":"1","a-first":"2"}', body, ip: "10.0.0.1", createdAt: at,
+  };
+}
+
+for (const [name, make] of Object.entries(backends)) {
+  describe(`storage contract on ${name}`, () => {
+    const start = async () => {
+      const b = await make();
+      open.push(b);
+      return b;
+    };
+
+    test("caught hooks keep their exact bytes and header order; counters move once per batch", async () => {
+      const { hooks } = await start();
+      const every = new Uint8Array(256).map((_, i) => i);
+      const batch = [hook("gh", 1000, every), hook("gh", 1001), hook("shop", 1002)];
+      await hooks.caughtTransaction(() => hooks.insertHooks(batch, () => ["sig"]));
+      const got = (await hooks.getHook(batch[0]!.id))!;
+      expect([...got.body]).toEqual([...every]);
+      expect(Object.keys(got.headers)).toEqual(["z-last", "a-first"]);
+      expect(got).toMatchObject({ channel: "gh", status: "pending", method: "POST", query: "a=1&b=2", ip: "10.0.0.1", createdAt: 1000, finalizedAt: null });
+      expect(await hooks.getHook("nope")).toBeUndefined();
+      expect((await hooks.getChannel("gh"))!).toEqual({ name: "gh", paused: false, guards: ["sig"], stats: { pending: 2, handled: 0, failed: 0, discarded: 0 } });
+      expect((await hooks.listChannels()).map((c) => c.name)).toEqual(["gh", "shop"]);
+    });
+
+    test("status changes move the counters; lists filter and page newest first", async () => {
+      const { hooks } = await start();
+      const batch = Array.from({ length: 9 }, (_, i) => hook(i % 3 === 0 ? "a" : "b", 2000 + i));
+      await hooks.transaction(() => hooks.insertHooks(batch, () => []));
+      const first = (await hooks.getHook(batch[0]!.id))!;
+      await hooks.transaction(async () => {
+        await hooks.setStatus(first, "failed", null);
+        await hooks.addEvent({ hookId: first.id, kind: "failed", actor: "h", message: "boom", createdAt: 5 });
+      });
+      expect((await hooks.getChannel("a"))!.stats).toEqual({ pending: 2, handled: 0, failed: 1, discarded: 0 });
+      expect((await hooks.eventsOf([first.id, "none"])).get(first.id)).toEqual([{ hookId: first.id, kind: "failed", actor: "h", message: "boom", createdAt: 5 }]);
+      const ids = batch.map((h) => h.id).reverse();
+      expect(await hooks.listHookIds({ limit: 4 })).toEqual(ids.slice(0, 4));
+      expect(await hooks.listHookIds({ limit: 4, after: ids[3] })).toEqual(ids.slice(4, 8));
+      expect(await hooks.listHookIds({ channel: "a", limit: 10 })).toEqual(ids.filter((id) => batch.find((h) => h.id === id)!.channel === "a"));
+      expect(await hooks.listHookIds({ status: "failed", limit: 10 })).toEqual([first.id]);
+      expect(await hooks.listHookIds({ channel: "b", status: "failed", limit: 10 })).toEqual([]);
+      expect((await hooks.listHooks({ channel: "a", limit: 2 })).map((h) => h.id)).toEqual(ids.filter((id) => batch.find((h) => h.id === id)!.channel === "a").slice(0, 2));
+      expect((await hooks.oldestKeys("b", 2)).map((k) => k.id)).toEqual(batch.filter((h) => h.channel === "b").slice(0, 2).map((h) => h.id));
+      expect(await hooks.newestId("a")).toBe(batch[6]!.id);
+      expect(await hooks.overfull(5)).toEqual([{ name: "b", over: 1 }]);
+    });
+
+    test("deleting hooks takes them off the counters by their status; a channel goes with its hooks", async () => {
+      const { hooks } = await start();
+      const batch = [hook("c", 3000), hook("c", 3001), hook("c", 3002)];
+      await hooks.transaction(() => hooks.insertHooks(batch, () => []));
+      const h0 = (await hooks.getHook(batch[0]!.id))!;
+      await hooks.transaction(() => hooks.setStatus(h0, "handled", 9));
+      expect(await hooks.transaction(async () => hooks.deleteHooks(await hooks.keysBelow(batch[2]!.id, 10)))).toBe(2);
+      expect((await hooks.getChannel("c"))!.stats).toEqual({ pending: 1, handled: 0, failed: 0, discarded: 0 });
+      expect(await hooks.setPaused("c", true)).toBe(true);
+      expect(await hooks.setPaused("nope", true)).toBe(false);
+      expect((await hooks.getChannel("c"))!.paused).toBe(true);
+      expect(await hooks.transaction(() => hooks.deleteChannel("c"))).toBe(true);
+      expect(await hooks.getChannel("c")).toBeUndefined();
+      expect(await hooks.getHook(batch[2]!.id)).toBeUndefined();
+    });
+
+    test("a transaction that throws commits nothing; a nested one that throws rolls back only itself", async () => {
+      const { hooks } = await start();
+      const a = hook("t", 4000);
+      await expect(hooks.transaction(async () => {
+        await hooks.insertHooks([a], () => []);
+        throw new Error("no");
+      })).rejects.toThrow("no");
+      expect(await hooks.getHook(a.id)).toBeUndefined();
+      const b = hook("t", 4001);
+      await hooks.transaction(async () => {
+        await hooks.insertHooks([b], () => []);
+        await hooks.transaction(() => hooks.upsertChannel("other", [], 1).then(() => Promise.reject(new Error("inner")))).catch(() => {});
+      });
+      expect(await hooks.getHook(b.id)).toBeDefined();
+      expect(await hooks.getChannel("other")).toBeUndefined();
+    });
+
+    test("the queue: claims respect the concurrency limit; finish records once; interrupted ones come back", async () => {
+      const { hooks, queue } = await start();
+      const batch = [hook("q", 5000), hook("q", 5001), hook("q", 5002)];
+      await hooks.transaction(async () => {
+        await hooks.insertHooks(batch, () => []);
+        for (const h of batch) await queue.queueRound(h.id, "fwd", 0, 10);
+      });
+      expect(await queue.depth()).toBe(3);
+      expect(await queue.nextDue()).toEqual(new Map([["fwd", 10]]));
+      expect(await queue.claimDue("fwd", 5, 10, 2)).toEqual([]); // not due yet
+      const claimed = await queue.claimDue("fwd", 20, 10, 2);
+      expect(claimed.map((r) => r.hookId)).toEqual([batch[0]!.id, batch[1]!.id]);
+      expect(await queue.claimDue("fwd", 20, 10, 2)).toEqual([]); // two run: the limit is reached
+      const result = { ok: true, excerpt: "ok", error: "", httpStatus: 200 };
+      expect(await queue.transaction(() => queue.finish(claimed[0]!.id, "succeeded", result, 30))).toBe(true);
+      expect(await queue.transaction(() => queue.finish(claimed[0]!.id, "succeeded", result, 31))).toBe(false);
+      expect((await queue.list(batch[0]!.id)).map((a) => [a.outcome, a.httpStatus, a.excerpt])).toEqual([["succeeded", 200, "ok"]]);
+      expect((await queue.latest(batch[0]!.id)).map((a) => a.attempt)).toEqual([1]);
+      expect(await queue.requeueInterrupted(Number.MAX_SAFE_INTEGER)).toBe(1); // the other claim's holder is gone
+      expect(await queue.depth()).toBe(2);
+      await queue.transaction(() => queue.cancel(batch[2]!.id, 40));
+      expect((await queue.list(batch[2]!.id)).map((a) => a.outcome)).toEqual(["cancelled"]);
+    });
+  });
+}
