@@ -11,6 +11,8 @@ Usage:
            [--forward-to URL [--channel C]]              forward every caught hook (of C), with retries
            [--parent-pid PID]                            stop when the process PID ends (test suites)
   mailroom check-config [--config FILE]                    validate the config, print every problem
+                                                           (and, for PostgreSQL, that the database answers)
+  mailroom migrate [--config FILE]                         apply the database's migrations without serving
   mailroom healthcheck [--config FILE] [--url URL]         exit 0 if the service answers (default URL:
                                                            the config's host and port), else 1
   mailroom user add EMAIL [--role admin|member] [--password-stdin] [--config FILE]
@@ -22,7 +24,7 @@ ${CLIENT_USAGE}
 
 Config: --config FILE, else $MAILROOM_CONFIG, else ./mailroom.toml if present, else built-in
 defaults (127.0.0.1:8080, data in ./data/mailroom.db). Environment overrides: MAILROOM_HOST,
-MAILROOM_PORT, MAILROOM_DB, MAILROOM_DURABILITY, MAILROOM_PARENT_PID. Precedence: defaults < file < environment < flags.
+MAILROOM_PORT, MAILROOM_DB, MAILROOM_DURABILITY, MAILROOM_DATABASE_URL, MAILROOM_PARENT_PID. Precedence: defaults < file < environment < flags.
 `;
 
 export type ServeOptions = {
@@ -32,7 +34,7 @@ export type ServeOptions = {
 };
 
 export type Command =
-  | ({ kind: "serve" | "check-config" | "healthcheck"; url?: string } & ServeOptions)
+  | ({ kind: "serve" | "check-config" | "healthcheck" | "migrate"; url?: string } & ServeOptions)
   | { kind: "user-add"; email: string; role: "admin" | "member"; passwordStdin: boolean; config?: string }
   | { kind: "help" }
   | { kind: "version" }
@@ -46,8 +48,8 @@ export function parseArgs(argv: readonly string[]): Command {
   if (args.includes("--help") || args.includes("-h") || args[0] === "help") return { kind: "help" };
   if (args.includes("--version") || args.includes("-v")) return { kind: "version" };
   if (args[0] === "user") return parseUserAdd(args.slice(1));
-  let kind = "serve" as "serve" | "check-config" | "healthcheck";
-  if (args[0] === "serve" || args[0] === "check-config" || args[0] === "healthcheck") kind = args.shift() as typeof kind;
+  let kind = "serve" as "serve" | "check-config" | "healthcheck" | "migrate";
+  if (args[0] === "serve" || args[0] === "check-config" || args[0] === "healthcheck" || args[0] === "migrate") kind = args.shift() as typeof kind;
   else if (args[0] !== undefined && !args[0].startsWith("-")) return { kind: "error", message: `unknown command: ${args[0]}` };
   /** Flags that take a value, per command. */
   const known = kind === "serve" ? SERVE_FLAGS : kind === "healthcheck" ? ["--config", "--url"] : ["--config"];

@@ -18,6 +18,8 @@ import { splitListen } from "./config/schema";
 import { startCheckpointer } from "./db/checkpoint";
 import { DataFileInUse, lockDataFile } from "./db/lock";
 import { openDatabase } from "./db/open";
+import { openPostgres, PostgresOpenError, redactPostgresUrl } from "./db/pg/open";
+import { migratePostgres } from "./db/pg/migrate";
 import { LOCAL_KEY, resolveApiKeys } from "./hooks/auth";
 import { systemClock } from "./lib/clock";
 import { coalesce, createTerminal } from "./lib/terminal";
@@ -45,7 +47,8 @@ async function main(): Promise<number> {
     return 1;
   }
   const { config, source } = loaded;
-  if (command.kind === "check-config") return console.log(`${source}: ok`), 0;
+  if (command.kind === "check-config") return checkConfig(config, source);
+  if (command.kind === "migrate") return migrateOnly(config);
   if (command.kind === "healthcheck") {
     if (config.server.port === 0) return console.error("mailroom: healthcheck: the config's port is 0 (picked at start); give --url"), 1;
     return check(defaultHealthUrl(config.server.host, config.server.port));
@@ -142,6 +145,47 @@ async function main(): Promise<number> {
   process.on("SIGTERM", () => void stop("SIGTERM"));
   if (parentPid !== undefined) watchParent(parentPid, () => void stop(`parent process ${parentPid} ended`));
   return -1;
+}
+
+/** The config is valid; for PostgreSQL, the database also answers and is recent enough. */
+async function checkConfig(config: Config, source: string): Promise<number> {
+  if (!config.storage.url) return console.log(`${source}: ok`), 0;
+  try {
+    const sql = await openPostgres(config.storage.url, { max: 1 });
+    await sql.close();
+  } catch (error) {
+    if (!(error instanceof PostgresOpenError)) throw error;
+    return console.error(`mailroom: ${source}: [storage] url: ${error.message}`), 1;
+  }
+  return console.log(`${source}: ok (${redactPostgresUrl(config.storage.url)} answers)`), 0;
+}
+
+/** `mailroom migrate`: applies what is missing and exits (deploys that migrate before starting instances). */
+async function migrateOnly(config: Config): Promise<number> {
+  if (!config.storage.url) {
+    if (config.storage.path === ":memory:") return console.error("mailroom: migrate: [storage] path is :memory:, nothing to migrate"), 1;
+    try {
+      const lock = lockDataFile(config.storage.path);
+      openDatabase({ path: config.storage.path, durability: config.storage.durability }).$client.close();
+      lock.close();
+    } catch (error) {
+      if (!(error instanceof DataFileInUse)) throw error;
+      return console.error(`mailroom: ${error.message}`), 1;
+    }
+    return console.log(`mailroom: ${config.storage.path} is migrated`), 0;
+  }
+  try {
+    const sql = await openPostgres(config.storage.url, { max: 1 });
+    try {
+      await migratePostgres(sql);
+    } finally {
+      await sql.close();
+    }
+  } catch (error) {
+    if (!(error instanceof PostgresOpenError)) throw error;
+    return console.error(`mailroom: migrate: ${error.message}`), 1;
+  }
+  return console.log(`mailroom: ${redactPostgresUrl(config.storage.url)} is migrated`), 0;
 }
 
 async function check(url: string): Promise<number> {

@@ -1,0 +1,71 @@
+import type { SQL } from "bun";
+import type { ChangeFeed } from "../feed";
+import type { Log } from "../../lib/log";
+
+/** The LISTEN channel every instance of one database shares. */
+export const FEED_CHANNEL = "mailroom_changes";
+/** NOTIFY payloads must stay under 8000 bytes; a longer key is split over several notifications. */
+const MAX_KEY = 7000;
+
+/**
+ * The change feed over LISTEN/NOTIFY. Each notification is `instance \n topic \n key`; an
+ * instance ignores its own. Bun's client keeps the LISTEN connection, reconnects and listens again
+ * after a loss; notifications sent meanwhile are lost, so each time the LISTEN is back after the
+ * first, subscribers get a resync (topic null). Resolves once this instance listens.
+ */
+export async function pgFeed(sql: SQL, instance: string, log: Log): Promise<ChangeFeed> {
+  const subscribers: ((topic: string | null, key: string) => void)[] = [];
+  const deliver = (topic: string | null, key: string) => {
+    for (const fn of subscribers) {
+      try {
+        fn(topic, key);
+      } catch (error) {
+        log.error("change feed subscriber failed", { topic: topic ?? "resync", error: String((error as Error)?.stack ?? error) });
+      }
+    }
+  };
+  let listened = 0;
+  const subscription = await sql.listen(
+    FEED_CHANNEL,
+    (payload) => {
+      const [from, topic, ...rest] = payload.split("\n");
+      if (from === instance || !topic) return;
+      deliver(topic, rest.join("\n"));
+    },
+    () => {
+      if (listened++ > 0) {
+        log.warn("change feed: listening again after a lost connection; re-reading shared state");
+        deliver(null, "");
+      }
+    },
+  );
+  return {
+    instance,
+    publish(topic, key = "") {
+      const parts = key.length <= MAX_KEY ? [key] : splitKey(key);
+      for (const part of parts) {
+        sql.notify(FEED_CHANNEL, `${instance}\n${topic}\n${part}`).catch((error) => log.warn("change feed: publish failed", { topic, error: String(error) }));
+      }
+    },
+    subscribe(fn) {
+      subscribers.push(fn);
+    },
+    async close() {
+      await subscription.unlisten().catch(() => {});
+    },
+  };
+}
+
+/** A comma-separated list cut into parts under MAX_KEY at commas. */
+function splitKey(key: string): string[] {
+  const parts: string[] = [];
+  let rest = key;
+  while (rest.length > MAX_KEY) {
+    const cut = rest.lastIndexOf(",", MAX_KEY);
+    const at = cut > 0 ? cut : MAX_KEY;
+    parts.push(rest.slice(0, at));
+    rest = rest.slice(at + 1);
+  }
+  if (rest) parts.push(rest);
+  return parts;
+}
