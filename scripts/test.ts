@@ -1,6 +1,8 @@
 /**
  * `npm test`: the whole suite from source, then every suite that starts Mailroom with startTarget or
- * startTranslate (test/helpers/target.ts) again on each other target (today: the compiled executable). Prints each run's counts and ends
+ * startTranslate (test/helpers/target.ts) again on each other target: the compiled executable on
+ * SQLite, and on PostgreSQL. One throwaway PostgreSQL cluster (test/helpers/postgres.ts) serves every
+ * run (MAILROOM_TEST_PG_URL); each test makes its own database on it. Prints each run's counts and ends
  * with one line "N passed, N failed"; exits non-zero when anything failed or no test ran.
  *
  * Then the examples of examples/ from a packed tarball (scripts/examples.sh; MAILROOM_SKIP_EXAMPLES=1
@@ -9,8 +11,9 @@
  */
 import { Glob } from "bun";
 import { readFileSync } from "node:fs";
+import { startPostgresCluster } from "../test/helpers/postgres";
 
-const TARGETS = ["executable"];
+const TARGETS = ["executable", "executable-pg"];
 const args = Bun.argv.slice(2);
 
 /** Test files that start Mailroom through test/helpers/target.ts: they run on every target. */
@@ -41,6 +44,8 @@ async function run(label: string, files: string[], env: Record<string, string>) 
   return { label, passed, failed };
 }
 
+const cluster = process.env.MAILROOM_TEST_PG_URL ? undefined : await startPostgresCluster();
+if (cluster) process.env.MAILROOM_TEST_PG_URL = cluster.url;
 const results = [await run("source, every suite", [], {})];
 const shared = targetSuites();
 for (const target of TARGETS) results.push(await run(`${target}, ${shared.length} shared suites`, shared, { MAILROOM_TEST_TARGET: target }));
@@ -59,6 +64,7 @@ if (!process.env.MAILROOM_SKIP_EXAMPLES && args.length === 0) {
   results.push({ label: "examples", passed, failed });
 }
 
+await cluster?.stop();
 console.log("\n== summary");
 for (const r of results) console.log(`  ${r.label}: ${r.passed} passed, ${r.failed} failed`);
 const passed = results.reduce((n, r) => n + r.passed, 0);

@@ -1,0 +1,131 @@
+/**
+ * Several executables on one PostgreSQL database, each able to take any request: what one does,
+ * the others see; work is shared, never doubled; money stays exact.
+ */
+import { afterEach, expect, test } from "bun:test";
+import { SQL } from "bun";
+import { eventually, killInstances, newDatabase, startInstance } from "../helpers/instances";
+import { basic } from "../translate/setup";
+
+afterEach(killInstances);
+
+test("a hook caught by one instance is listed, shown and acted on by another at once", async () => {
+  const url = await newDatabase();
+  const [a, b] = await Promise.all([startInstance(url), startInstance(url)]);
+  const { id } = (await (await a.post("gh", '{"x":1}', { "content-type": "application/json" })).json()) as { id: string };
+  expect((await b.call("GET", `/v1/hooks/${id}`)).json).toMatchObject({ id, channel: "gh", status: "pending" });
+  expect((await b.call("GET", "/v1/hooks?channel=gh")).json.map((h: { id: string }) => h.id)).toEqual([id]);
+  expect((await b.call("POST", `/v1/hooks/${id}/discard`)).status).toBe(200);
+  expect((await a.call("GET", `/v1/hooks/${id}`)).json.status).toBe("discarded");
+  expect((await a.call("GET", "/v1/channels/gh")).json.stats).toMatchObject({ pending: "0", discarded: "1" });
+});
+
+test("pausing a channel on one instance applies on the others within a second", async () => {
+  const url = await newDatabase();
+  const [a, b, c] = await Promise.all([startInstance(url), startInstance(url), startInstance(url)]);
+  await a.post("orders", "{}");
+  expect((await a.call("POST", "/v1/channels/orders/pause")).status).toBe(200);
+  for (const other of [b, c]) {
+    const ms = await eventually(async () => (await other.post("orders", "{}")).status === 503, 1000, "pause seen by another instance");
+    expect(ms).toBeLessThan(1000);
+  }
+  await c.call("POST", "/v1/channels/orders/resume");
+  await eventually(async () => (await a.post("orders", "{}")).status === 200, 1000, "resume seen by another instance");
+});
+
+test("channel counters are right under concurrent writers on two instances", async () => {
+  const url = await newDatabase();
+  const [a, b] = await Promise.all([startInstance(url), startInstance(url)]);
+  await Promise.all([a.catchHooks("busy", 600), b.catchHooks("busy", 600), a.catchHooks("other", 100)]);
+  const ids = await b.call("GET", "/v1/hooks?channel=busy&limit=100");
+  expect(ids.status).toBe(200);
+  for (const i of [a, b]) {
+    expect((await i.call("GET", "/v1/channels/busy")).json.stats).toMatchObject({ pending: "1200" });
+    expect((await i.call("GET", "/v1/channels/other")).json.stats).toMatchObject({ pending: "100" });
+  }
+  // Discards on both instances at once move the same counters.
+  const page = (await a.call("GET", "/v1/hooks?channel=busy&limit=100")).json.map((h: { id: string }) => h.id) as string[];
+  await Promise.all(page.map((id, k) => (k % 2 ? a : b).call("POST", `/v1/hooks/${id}/discard`)));
+  expect((await b.call("GET", "/v1/channels/busy")).json.stats).toMatchObject({ pending: "1100", discarded: "100" });
+});
+
+test("instances starting together on a new database migrate it once", async () => {
+  const url = await newDatabase();
+  const three = await Promise.all([startInstance(url), startInstance(url), startInstance(url)]);
+  for (const i of three) expect((await i.call("GET", "/v1/channels")).status).toBe(200);
+  const sql = new SQL(url);
+  const rows = await sql`SELECT hash, COUNT(*)::int AS n FROM drizzle.__drizzle_migrations GROUP BY hash`;
+  await sql.close();
+  expect(rows.length).toBeGreaterThan(0);
+  expect(rows.every((r: { n: number }) => r.n === 1)).toBe(true);
+});
+
+test("each handler attempt runs on one instance; an instance killed mid-attempt has it taken over after its lease", async () => {
+  const url = await newDatabase();
+  const seen = new Map<string, number>();
+  let hold = true;
+  const waiting: (() => void)[] = [];
+  const receiver = Bun.serve({
+    port: 0, hostname: "127.0.0.1",
+    async fetch(req) {
+      const n = new URL(req.url).searchParams.get("n") ?? (await req.clone().text());
+      seen.set(n, (seen.get(n) ?? 0) + 1);
+      if (hold && n.includes("slow")) await new Promise<void>((r) => waiting.push(r));
+      return new Response("ok");
+    },
+  });
+  try {
+    const raw = {
+      storage: { attempt_lease: "1s" },
+      handlers: [{ name: "fwd", kind: "forward", url: `http://127.0.0.1:${receiver.port}/in`, concurrency: 4, timeout: "30s" }],
+      channels: [{ name: "jobs", handlers: ["fwd"] }],
+    };
+    const [a, b] = await Promise.all([startInstance(url, raw), startInstance(url, raw)]);
+    // Many hooks caught on both: each is delivered exactly once.
+    await Promise.all([a.catchHooks("jobs", 40), b.catchHooks("jobs", 40)]);
+    await eventually(async () => (await a.call("GET", "/v1/channels/jobs")).json.stats.handled === "80", 10_000, "80 handled");
+    expect(seen.size).toBe(80);
+    expect([...seen.values()].every((n) => n === 1)).toBe(true);
+
+    // A slow attempt held by whichever instance claimed it; that instance is killed mid-attempt.
+    const { id } = (await (await a.post("jobs", "slow")).json()) as { id: string };
+    await eventually(async () => seen.get("slow") === 1, 5000, "the slow attempt started");
+    const attempts = (await b.call("GET", `/v1/hooks/${id}/attempts`)).json as { status: string }[];
+    expect(attempts.map((x) => x.status)).toEqual(["running"]);
+    // The holder is the instance whose lease it is; kill both in turn is not needed: kill the holder.
+    const sql = new SQL(url);
+    const [{ owner }] = await sql`SELECT lease_owner AS owner FROM attempts WHERE hook_id = ${id}`;
+    await sql.close();
+    const holder = a.output().includes(owner) ? a : b.output().includes(owner) ? b : a;
+    const other = holder === a ? b : a;
+    await Bun.sleep(1500); // past one lease: a live holder renews it, nobody takes it over
+    expect(seen.get("slow")).toBe(1);
+    hold = false;
+    await holder.kill();
+    for (const release of waiting.splice(0)) release();
+    await eventually(async () => (await other.call("GET", `/v1/hooks/${id}`)).json.status === "handled", 10_000, "taken over and handled");
+    expect(seen.get("slow")).toBe(2); // at least once: the killed instance never recorded its try
+    const after = (await other.call("GET", `/v1/hooks/${id}/attempts`)).json as { status: string }[];
+    expect(after.map((x) => x.status)).toEqual(["succeeded"]);
+  } finally {
+    receiver.stop(true);
+  }
+});
+
+test("money stays exact under concurrent orders arriving at different instances", async () => {
+  const url = await newDatabase();
+  const raw = { translate: { accounts: [{ id: 1, balance: 10, api_keys: ["customer-key-1"] }], admins: [{ api_key: "admin-key-1" }], rate_limit: { requests: 0 } } };
+  const [a, b, c] = await Promise.all([startInstance(url, raw), startInstance(url, raw), startInstance(url, raw)]);
+  // 10.00 USD; each order costs 0.40: exactly 25 of 150 fit, wherever they arrive.
+  const body = (i: number) => ({ source_language: "en", target_languages: ["de"], text: `order ${String(i).padStart(14, "0")}` });
+  const results = await Promise.all(
+    Array.from({ length: 150 }, (_, i) => [a, b, c][i % 3]!.call("POST", i % 2 ? "/v1/translate" : "/api/v1/translate", body(i), basic("customer-key-1"))),
+  );
+  expect(results.filter((r) => r.status === 200)).toHaveLength(25);
+  expect(results.filter((r) => r.status === 400).every((r) => r.json.code === "INSUFFICIENT_FUNDS")).toBe(true);
+  for (const i of [a, b, c]) {
+    const { json } = await i.call("GET", "/v1/account", undefined, basic("customer-key-1"));
+    expect({ balance: json.balance, reserved: json.reserved }).toEqual({ balance: 0, reserved: 10 });
+  }
+  expect((await b.call("GET", "/admin/v1/accounts/1/ledger", undefined, basic("admin-key-1"))).json.consistent).toBe(true);
+});
