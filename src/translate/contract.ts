@@ -120,8 +120,11 @@ export interface TranslateStore extends Transactor {
   unpaidTotal(accountId: number): Promise<number>;
   /** In transaction: changes the order only while it is still in `from`; resolves to it changed, or undefined otherwise. */
   transition(id: number, from: OrderStatus[], patch: Partial<NewOrder>): Promise<OrderRow | undefined>;
-  /** In transaction: deletes the order, its comments and the images no comment uses any more (nothing for an unknown id). */
-  deleteOrder(id: number): Promise<void>;
+  /**
+   * In transaction: deletes the order, its comments and the images no comment uses any more, only
+   * while the order is still in `from`; resolves to whether it did (false for an unknown id).
+   */
+  deleteOrder(id: number, from: OrderStatus[]): Promise<boolean>;
   /** In transaction: stores an image once; resolves to its id, for addComment. */
   insertAttachment(a: AttachmentRow): Promise<number>;
   /** In transaction: adds a comment to the order, linking the stored images in this order. */

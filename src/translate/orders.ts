@@ -94,12 +94,13 @@ export function createOrderService({ store, rates, clock }: { store: TranslateSt
     /** Deletes a QUEUE order and gives its price back. Throws NOT_FOUND or WRONG_ORDER_STATUS. */
     remove(accountId: number, id: number): Promise<void> {
       return store.transaction(async () => {
-        const order = await own(accountId, id);
-        if (order.status !== "QUEUE") {
+        let order = await own(accountId, id);
+        // Deleted only while still QUEUE: another instance may have had it accepted since the read.
+        if (order.status !== "QUEUE" || !(await store.deleteOrder(id, ["QUEUE"]))) {
+          order = order.status === "QUEUE" ? await own(accountId, id) : order;
           throw bad("WRONG_ORDER_STATUS", `order ${id} is ${order.status}; only QUEUE orders can be deleted`, { status: order.status });
         }
         await store.move(accountId, { entry: "release", balance: order.price, reserved: -order.price, orderId: id, actor: "customer", now: clock.now() });
-        await store.deleteOrder(id);
       });
     },
   };

@@ -100,9 +100,11 @@ export function createTranslateStore(db: Db): TranslateStore {
     transition: async (id, from, patch) =>
       db.update(orders).set(patch).where(and(eq(orders.id, id), inArray(orders.status, from))).returning().get(),
 
-    async deleteOrder(id) {
-      db.delete(orders).where(eq(orders.id, id)).run();
+    async deleteOrder(id, from) {
+      const deleted = db.delete(orders).where(and(eq(orders.id, id), inArray(orders.status, from))).returning({ id: orders.id }).get();
+      if (!deleted) return false;
       db.delete(attachments).where(notInArray(attachments.id, db.select({ id: links.attachmentId }).from(links))).run();
+      return true;
     },
 
     insertAttachment: async (a) => db.insert(attachments).values(a).returning({ id: attachments.id }).get().id,

@@ -50,7 +50,9 @@ export function createWorkService({ store, clock }: { store: TranslateStore; clo
       return store.transaction(async () => {
         const order = await find(id, translator);
         if (order.status !== "PROGRESS" || order.translator !== translator) throw wrongStatus(order, "PROGRESS by you");
-        const done = (await store.transition(id, ["PROGRESS"], { status: "DONE", targetText, completedAt: now, statusAt: now, paid: true }))!;
+        // Only while still PROGRESS: a second complete of the same order must not spend twice.
+        const done = await store.transition(id, ["PROGRESS"], { status: "DONE", targetText, completedAt: now, statusAt: now, paid: true });
+        if (!done) throw wrongStatus({ ...order, status: "DONE" }, "PROGRESS by you");
         if (!order.paid) {
           await store.move(order.accountId, { entry: "spend", balance: 0, reserved: -order.price, orderId: id, actor: `translator:${translator}`, now });
         }
