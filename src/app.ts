@@ -195,11 +195,12 @@ export function createApp(deps: AppDeps) {
 
   /**
    * What start-up reads from storage before the first request: the configured channels declared
-   * and every channel's state loaded, the stored channels' metric labels. main.ts and the tests
-   * await it before serving.
+   * and every channel's state loaded, the configured translation accounts created, the stored
+   * channels' metric labels. main.ts and the tests await it before serving.
    */
   const ready: Promise<void> = (async () => {
     await channels.init();
+    await translate.init();
     await watchMetrics();
     started = true;
   })();

@@ -23,11 +23,15 @@ export function presentedKey(header: string | null): string | undefined {
   return colon < 0 ? decoded : decoded.slice(0, colon);
 }
 
+/** Finds whom a key belongs to: undefined for an unknown or empty key. Rejects when storage fails. */
+export type Keyring = (key: string) => Promise<Principal | undefined>;
+
 /**
- * Every configured key mapped to whom it belongs. Keys are looked up by their SHA-256, so the
- * lookup time says nothing about how much of a key matched.
+ * Every configured key mapped to whom it belongs, then the keys stored by `stored` (accounts
+ * created through the admin API). Keys are looked up by their SHA-256, so the lookup time says
+ * nothing about how much of a key matched.
  */
-export function createKeyring(c: TranslateConfig, stored: (keySha256: string) => number | undefined = () => undefined): (key: string) => Principal | undefined {
+export function createKeyring(c: TranslateConfig, stored: (keySha256: string) => Promise<number | undefined> = async () => undefined): Keyring {
   const byHash = new Map<string, Principal>();
   const add = (key: string | undefined, p: Principal) => {
     if (key !== undefined) byHash.set(sha256Hex(key), p);
@@ -40,12 +44,12 @@ export function createKeyring(c: TranslateConfig, stored: (keySha256: string) =>
   for (const t of c.translators) add(t.api_key, { role: "translator", name: t.name, key: `translator:${t.name}` });
   c.admins.forEach((a, i) => add(a.api_key, { role: "admin", name: a.name, key: `admin:${i}` }));
   // Then the keys of accounts created through the admin API, kept in the database.
-  return (key) => {
+  return async (key) => {
     if (key === "") return undefined;
     const hash = sha256Hex(key);
     const configured = byHash.get(hash);
     if (configured) return configured;
-    const accountId = stored(hash);
+    const accountId = await stored(hash);
     return accountId === undefined ? undefined : { role: "customer", accountId, key: `account:${accountId}:${hash.slice(0, 12)}` };
   };
 }

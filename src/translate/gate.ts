@@ -3,7 +3,7 @@ import type { Clock } from "../lib/clock";
 import { BODY_PROBLEM, parseJsonBytes } from "../lib/json";
 import { parseDuration, parseSize } from "../lib/units";
 import { acceptsJson } from "./accept";
-import type { Principal } from "./auth";
+import type { Keyring, Principal } from "./auth";
 import { presentedKey } from "./auth";
 import { bad, translateError } from "./errors";
 import { createRateLimiter } from "./rate-limit";
@@ -36,16 +36,18 @@ const isRates = (path: string) => path === "/v1/rates" || path === "/api/v1/rate
  * The checks every translation request passes before routing and body parsing, in this order:
  * 503 maintenance (not for admins), 406 Accept without JSON, 413 declared Content-Length over
  * the limit, 401 missing or unknown key (GET /rates needs none), 403 key of another role
- * (any key may read /rates), 429 over the per-key rate.
+ * (any key may read /rates), 429 over the per-key rate. Only the key lookup is async (keys of
+ * accounts created through the admin API are stored).
  */
-export function createGate({ config, keyring, clock }: { config: TranslateConfig; keyring: (key: string) => Principal | undefined; clock: Clock }) {
+export function createGate({ config, keyring, clock }: { config: TranslateConfig; keyring: Keyring; clock: Clock }) {
   const principals = new WeakMap<Request, Principal>();
   const limit = createRateLimiter(config.rate_limit.requests, parseDuration(config.rate_limit.per)!);
   const maxBody = parseSize(config.max_body)!;
   const retryAfter = String(Math.ceil(parseDuration(config.maintenance_retry_after)! / 1000));
   const tooLarge = () => translateError("payload_too_large", `the request body is larger than ${maxBody} bytes`);
 
-  function check(request: Request, api: Api, path: string, ip: string): void {
+  /** Throws the translation error of the first check that fails. */
+  async function check(request: Request, api: Api, path: string, ip: string): Promise<void> {
     if (config.maintenance && api !== "admin") {
       throw translateError("unavailable", "the service is down for maintenance; try again later", { "retry-after": retryAfter });
     }
@@ -62,7 +64,7 @@ export function createGate({ config, keyring, clock }: { config: TranslateConfig
       }
       principal = { role: "anonymous", key: `ip:${ip}` };
     } else {
-      principal = keyring(presented);
+      principal = await keyring(presented);
       if (!principal) throw translateError("unauthenticated", "invalid API key", challenge);
       if (principal.role !== ROLE_OF[api] && !isRates(path)) throw translateError("permission_denied", FORBIDDEN[api]);
     }

@@ -11,7 +11,6 @@ import { createKeyring } from "./auth";
 import { createErrorResponse } from "./errors";
 import { apiOf, createGate } from "./gate";
 import { createFaults } from "./faults";
-import { toCents } from "./money";
 import { createOrderService } from "./orders";
 import { createRates } from "./rates";
 import { adminRoutes } from "./routes/admin";
@@ -35,6 +34,7 @@ export type TranslateDeps = { config: Config; db: Db; clock: Clock; log: Log };
  * The translation ordering service: revision A under /v1, revision B under /api/v1, the
  * translator API, the admin API, its error mapping and its simulator worker.
  * Throws ConfigError when [translate] is inconsistent (duplicate keys, unknown languages).
+ * Reads nothing from storage until `init()`, which start-up awaits before serving.
  *
  * request -> gate (503, 406, 413, 401, 403, 429) -> route -> service -> store (one transaction,
  * ledger entry per money move) -> wire model
@@ -44,9 +44,9 @@ export function createTranslate({ config, db, clock, log }: TranslateDeps) {
   const problems = translateProblems(c);
   if (problems.length > 0) throw new ConfigError(problems);
 
+  // The one place the translation service meets a driver: everything below sees the contract.
   const store = createTranslateStore(db);
   const accounts = createAccountService({ store, clock, opening: c.accounts });
-  accounts.seed();
   const rates = createRates(c.rates);
   const gate = createGate({ config: c, keyring: createKeyring(c, store.accountOfKey), clock });
   const orders = createOrderService({ store, rates, clock });
@@ -56,11 +56,11 @@ export function createTranslate({ config, db, clock, log }: TranslateDeps) {
   const deps = { gate, orders, work, accounts, rates, faults, simulator, clock };
 
   const routes = new Elysia({ normalize: false })
-    .onRequest(({ request, server }) => {
+    .onRequest(async ({ request, server }) => {
       const path = pathOf(request.url);
       const api = apiOf(path);
       if (!api) return;
-      gate.check(request, api, path, server?.requestIP(request)?.address ?? "");
+      await gate.check(request, api, path, server?.requestIP(request)?.address ?? "");
       // Faults (translate/faults.ts) answer before any route runs: a faulted request changes nothing.
       if (api === "A" || api === "B") return faults.apply(request.method, api, path);
     })
@@ -70,6 +70,12 @@ export function createTranslate({ config, db, clock, log }: TranslateDeps) {
     .use(adminRoutes(deps));
 
   return {
+    /**
+     * Start-up's storage work: creates the configured accounts the database does not hold yet,
+     * with their opening balance, in one transaction. Await it once before serving; it is safe to
+     * run again (existing accounts are left as they are). Rejects when storage fails.
+     */
+    init: (): Promise<void> => accounts.seed(),
     routes,
     /** The services themselves, for the dashboard (which calls them without an API key) and its maintenance switch. */
     services: { accounts, orders, work, config: c } as TranslateServices,

@@ -5,7 +5,7 @@ import { priceCents } from "./money";
 import type { Rates } from "./rates";
 import { readAttachments, readSource, type ResourceIn } from "./source";
 import { bad } from "./errors";
-import type { OrderQuery, OrderRow, TranslateStore } from "./store";
+import type { OrderQuery, OrderRow, TranslateStore } from "./contract";
 import { toDollars } from "./money";
 
 export type TranslateInput = {
@@ -26,8 +26,8 @@ export function createOrderService({ store, rates, clock }: { store: TranslateSt
   }
 
   /** Throws NOT_FOUND unless the order exists and belongs to the account. */
-  function own(accountId: number, id: number): OrderRow {
-    const order = store.order(id);
+  async function own(accountId: number, id: number): Promise<OrderRow> {
+    const order = await store.order(id);
     if (!order || order.accountId !== accountId) throw notFound(`order ${id} not found`);
     return order;
   }
@@ -49,12 +49,12 @@ export function createOrderService({ store, rates, clock }: { store: TranslateSt
      * one transaction: without overdraft, a set that does not fit answers INSUFFICIENT_FUNDS and
      * creates nothing.
      */
-    place(accountId: number, revision: Revision, input: TranslateInput): OrderRow[] {
+    async place(accountId: number, revision: Revision, input: TranslateInput): Promise<OrderRow[]> {
       const { source, prices } = quote(revision, input);
       const images = readAttachments(input.comment?.attachments);
       const commentText = input.comment?.text ?? "";
-      return store.transaction(() => {
-        const account = store.account(accountId)!;
+      return store.transaction(async () => {
+        const account = (await store.accountForUpdate(accountId))!;
         const total = prices.reduce((a, b) => a + b, 0);
         if (!account.overdraft && account.balance - total < 0) {
           throw bad("INSUFFICIENT_FUNDS", `the orders cost ${toDollars(total)} USD, the balance is ${toDollars(account.balance)} USD`, {
@@ -63,39 +63,44 @@ export function createOrderService({ store, rates, clock }: { store: TranslateSt
           });
         }
         const now = clock.now();
-        const attachmentIds = images.map((a) => store.insertAttachment(a));
-        return input.target_languages.map((target, i) => {
-          const order = store.insertOrder({
+        const attachmentIds: number[] = [];
+        for (const a of images) attachmentIds.push(await store.insertAttachment(a));
+        const placed: OrderRow[] = [];
+        for (const [i, target] of input.target_languages.entries()) {
+          const order = await store.insertOrder({
             accountId, status: "QUEUE", sourceLanguage: input.source_language, targetLanguage: target,
             resourceType: source.type, resourceMetadata: source.metadata, sourceText: source.data, snippet: source.snippet,
             volume: source.volume, price: prices[i]!, tone: input.context?.tone ?? null, limit: input.context?.limit ?? null,
             category: input.context?.category ?? null, createdAt: now, statusAt: now,
           });
-          store.move(accountId, { entry: "reserve", balance: -order.price, reserved: order.price, orderId: order.id, actor: "customer", now });
+          await store.move(accountId, { entry: "reserve", balance: -order.price, reserved: order.price, orderId: order.id, actor: "customer", now });
           if (commentText !== "" || attachmentIds.length > 0) {
-            store.addComment(order.id, { role: "CUSTOMER", author: "customer", text: commentText, attachmentIds, now });
+            await store.addComment(order.id, { role: "CUSTOMER", author: "customer", text: commentText, attachmentIds, now });
           }
-          return order;
-        });
+          placed.push(order);
+        }
+        return placed;
       });
     },
 
     list: (accountId: number, q: Omit<OrderQuery, "accountId">) => store.orders({ ...q, accountId }),
 
-    get(accountId: number, id: number) {
-      const order = own(accountId, id);
-      return { order, comments: store.comments(id) };
+    /** The order with its comments. Throws NOT_FOUND. */
+    async get(accountId: number, id: number) {
+      const order = await own(accountId, id);
+      return { order, comments: await store.comments(id) };
     },
 
     /** Deletes a QUEUE order and gives its price back. Throws NOT_FOUND or WRONG_ORDER_STATUS. */
-    remove(accountId: number, id: number): void {
-      store.transaction(() => {
-        const order = own(accountId, id);
-        if (order.status !== "QUEUE") {
+    remove(accountId: number, id: number): Promise<void> {
+      return store.transaction(async () => {
+        let order = await own(accountId, id);
+        // Deleted only while still QUEUE: another instance may have had it accepted since the read.
+        if (order.status !== "QUEUE" || !(await store.deleteOrder(id, ["QUEUE"]))) {
+          order = order.status === "QUEUE" ? await own(accountId, id) : order;
           throw bad("WRONG_ORDER_STATUS", `order ${id} is ${order.status}; only QUEUE orders can be deleted`, { status: order.status });
         }
-        store.move(accountId, { entry: "release", balance: order.price, reserved: -order.price, orderId: id, actor: "customer", now: clock.now() });
-        store.deleteOrder(id);
+        await store.move(accountId, { entry: "release", balance: order.price, reserved: -order.price, orderId: id, actor: "customer", now: clock.now() });
       });
     },
   };

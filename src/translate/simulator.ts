@@ -2,6 +2,9 @@ import type { TranslateConfig } from "../config/translate";
 import type { Log } from "../lib/log";
 import { parseDuration } from "../lib/units";
 import type { Worker } from "../runner/types";
+import type { TranslateStore } from "./contract";
+import { pseudoTranslate, type ResourceType } from "./resource";
+import type { WorkService } from "./work";
 
 /** The simulated translator: a worker for the runner, and `completeNow` for the admin API. */
 export type Simulator = Worker & {
@@ -9,11 +12,8 @@ export type Simulator = Worker & {
    * Accepts every QUEUE and REVISION order and completes every order the simulator holds, now,
    * whatever its timers say (POST /admin/v1/simulator/complete-now). Returns the completed ids.
    */
-  completeNow(now: number): number[];
+  completeNow(now: number): Promise<number[]>;
 };
-import { pseudoTranslate, type ResourceType } from "./resource";
-import type { TranslateStore } from "./store";
-import type { WorkService } from "./work";
 
 const BATCH = 100;
 
@@ -32,11 +32,11 @@ export function createSimulator(deps: { config: TranslateConfig["simulator"]; st
   const poll = Math.min(Math.max(acceptAfter, 100), 1000);
 
   /** Runs `step` on each due order; a lost race (another translator was faster) is not an error. */
-  function each(rows: { id: number }[], step: (id: number) => void): number[] {
+  async function each(rows: { id: number }[], step: (id: number) => Promise<unknown>): Promise<number[]> {
     const done: number[] = [];
     for (const row of rows) {
       try {
-        step(row.id);
+        await step(row.id);
         done.push(row.id);
       } catch (error) {
         log.warn("translate simulator: skipped an order", { order: row.id, error: String(error) });
@@ -44,33 +44,33 @@ export function createSimulator(deps: { config: TranslateConfig["simulator"]; st
     }
     return done;
   }
-  const complete = (now: number) => (id: number) => {
-    const order = store.order(id)!;
-    work.complete(name, id, pseudoTranslate(order.resourceType as ResourceType, order.sourceText, order.targetLanguage), now);
+  const complete = (now: number) => async (id: number) => {
+    const order = (await store.order(id))!;
+    return work.complete(name, id, pseudoTranslate(order.resourceType as ResourceType, order.sourceText, order.targetLanguage), now);
   };
 
   return {
     name: "translate-simulator",
     async tick(now: number): Promise<number | null> {
-      const toAccept = store.due(["QUEUE", "REVISION"], now - acceptAfter, BATCH);
-      each(toAccept, (id) => work.accept(name, id, now));
-      const toComplete = store.due(["PROGRESS"], now - completeAfter, BATCH, name);
-      each(toComplete, complete(now));
+      const toAccept = await store.due(["QUEUE", "REVISION"], now - acceptAfter, BATCH);
+      await each(toAccept, (id) => work.accept(name, id, now));
+      const toComplete = await store.due(["PROGRESS"], now - completeAfter, BATCH, name);
+      await each(toComplete, complete(now));
       if (toAccept.length === BATCH || toComplete.length === BATCH) return now;
       const next = [now + poll];
-      const waiting = store.due(["QUEUE", "REVISION"], Number.MAX_SAFE_INTEGER, 1)[0];
+      const [waiting] = await store.due(["QUEUE", "REVISION"], Number.MAX_SAFE_INTEGER, 1);
       if (waiting) next.push(waiting.statusAt + acceptAfter);
-      const working = store.due(["PROGRESS"], Number.MAX_SAFE_INTEGER, 1, name)[0];
+      const [working] = await store.due(["PROGRESS"], Number.MAX_SAFE_INTEGER, 1, name);
       if (working) next.push(working.statusAt + completeAfter);
       return Math.min(...next);
     },
-    completeNow(now: number): number[] {
+    async completeNow(now: number): Promise<number[]> {
       const completed: number[] = [];
       for (;;) {
-        const open = store.due(["QUEUE", "REVISION"], Number.MAX_SAFE_INTEGER, BATCH);
-        const accepted = each(open, (id) => work.accept(name, id, now));
-        const held = store.due(["PROGRESS"], Number.MAX_SAFE_INTEGER, BATCH, name);
-        completed.push(...each(held, complete(now)));
+        const open = await store.due(["QUEUE", "REVISION"], Number.MAX_SAFE_INTEGER, BATCH);
+        const accepted = await each(open, (id) => work.accept(name, id, now));
+        const held = await store.due(["PROGRESS"], Number.MAX_SAFE_INTEGER, BATCH, name);
+        completed.push(...(await each(held, complete(now))));
         // Orders skipped (taken by a human translator meanwhile) would come back forever otherwise.
         if (accepted.length === 0 && held.length < BATCH) return completed;
       }

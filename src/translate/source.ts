@@ -2,7 +2,7 @@ import type { Revision, AttachmentIn } from "./model";
 import { RESOURCE_TYPES, ResourceError, segmentsOf, snippetOf, volumeOf, type ResourceType } from "./resource";
 import { IMAGE_TYPES, ImageError, readImage } from "./images";
 import { bad } from "./errors";
-import type { AttachmentRow } from "./store";
+import type { AttachmentRow } from "./contract";
 
 export type ResourceIn = { type: string; metadata?: string; data: string };
 export type Source = { type: ResourceType; metadata: string | null; data: string; volume: number; snippet: string };

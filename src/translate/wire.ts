@@ -1,5 +1,5 @@
 import { toRfc3339 } from "../lib/clock";
-import type { AccountRow, CommentRow, LedgerRow, OrderRow } from "./store";
+import type { AccountRow, CommentRow, LedgerRow, OrderRow } from "./contract";
 import { toDollars } from "./money";
 import type { Revision } from "./model";
 

@@ -3,7 +3,7 @@ import { notFound } from "../lib/errors";
 import type { AttachmentIn } from "./model";
 import { readAttachments } from "./source";
 import { bad } from "./errors";
-import type { OrderQuery, OrderRow, OrderStatus, Role, TranslateStore } from "./store";
+import type { OrderQuery, OrderRow, OrderStatus, Role, TranslateStore } from "./contract";
 
 /**
  * The work on orders: translators accept and complete them, administrators reopen them.
@@ -17,8 +17,9 @@ export function createWorkService({ store, clock }: { store: TranslateStore; clo
   const OPEN: OrderStatus[] = ["QUEUE", "REVISION"];
   const visible = (o: OrderRow, translator: string) => OPEN.includes(o.status) || o.translator === translator;
 
-  function find(id: number, translator?: string): OrderRow {
-    const order = store.order(id);
+  /** The order, if `translator` (when given) may see it. Throws NOT_FOUND. */
+  async function find(id: number, translator?: string): Promise<OrderRow> {
+    const order = await store.order(id);
     if (!order || (translator !== undefined && !visible(order, translator))) throw notFound(`order ${id} not found`);
     return order;
   }
@@ -31,52 +32,55 @@ export function createWorkService({ store, clock }: { store: TranslateStore; clo
     comments: (id: number) => store.comments(id),
 
     /** Orders a translator may see, optionally of one status. */
-    list: (translator: string, q: Omit<OrderQuery, "accountId" | "visibleTo" | "statuses"> & { status?: OrderStatus }): OrderRow[] =>
+    list: (translator: string, q: Omit<OrderQuery, "accountId" | "visibleTo" | "statuses"> & { status?: OrderStatus }): Promise<OrderRow[]> =>
       store.orders({ ...q, statuses: q.status ? [q.status] : undefined, visibleTo: translator }),
 
     /** QUEUE or REVISION -> PROGRESS. Throws NOT_FOUND or WRONG_ORDER_STATUS. */
-    accept(translator: string, id: number, now = clock.now()): OrderRow {
-      return store.transaction(() => {
-        const order = find(id, translator);
-        const done = store.transition(id, OPEN, { status: "PROGRESS", translator, acceptedAt: now, statusAt: now });
+    accept(translator: string, id: number, now = clock.now()): Promise<OrderRow> {
+      return store.transaction(async () => {
+        const order = await find(id, translator);
+        const done = await store.transition(id, OPEN, { status: "PROGRESS", translator, acceptedAt: now, statusAt: now });
         if (!done) throw wrongStatus(order, "QUEUE or REVISION");
         return done;
       });
     },
 
     /** PROGRESS (held by this translator) -> DONE; spends the price the first time. */
-    complete(translator: string, id: number, targetText: string, now = clock.now()): OrderRow {
-      return store.transaction(() => {
-        const order = find(id, translator);
+    complete(translator: string, id: number, targetText: string, now = clock.now()): Promise<OrderRow> {
+      return store.transaction(async () => {
+        const order = await find(id, translator);
         if (order.status !== "PROGRESS" || order.translator !== translator) throw wrongStatus(order, "PROGRESS by you");
-        const done = store.transition(id, ["PROGRESS"], { status: "DONE", targetText, completedAt: now, statusAt: now, paid: true })!;
+        // Only while still PROGRESS: a second complete of the same order must not spend twice.
+        const done = await store.transition(id, ["PROGRESS"], { status: "DONE", targetText, completedAt: now, statusAt: now, paid: true });
+        if (!done) throw wrongStatus({ ...order, status: "DONE" }, "PROGRESS by you");
         if (!order.paid) {
-          store.move(order.accountId, { entry: "spend", balance: 0, reserved: -order.price, orderId: id, actor: `translator:${translator}`, now });
+          await store.move(order.accountId, { entry: "spend", balance: 0, reserved: -order.price, orderId: id, actor: `translator:${translator}`, now });
         }
         return done;
       });
     },
 
     /** DONE -> REVISION, with an optional note for the translator. */
-    reopen(admin: string, id: number, note: string | undefined): OrderRow {
-      return store.transaction(() => {
-        const order = find(id);
+    reopen(admin: string, id: number, note: string | undefined): Promise<OrderRow> {
+      return store.transaction(async () => {
+        const order = await find(id);
         const now = clock.now();
-        const done = store.transition(id, ["DONE"], { status: "REVISION", statusAt: now });
+        const done = await store.transition(id, ["DONE"], { status: "REVISION", statusAt: now });
         if (!done) throw wrongStatus(order, "DONE");
-        if (note) store.addComment(id, { role: "ADMIN", author: admin, text: note, attachmentIds: [], now });
+        if (note) await store.addComment(id, { role: "ADMIN", author: admin, text: note, attachmentIds: [], now });
         return done;
       });
     },
 
     /** Adds a comment with images to an order the author may see. Throws INVALID_ATTACHMENT. */
-    comment(id: number, by: { role: Role; author: string; translator?: string }, text: string, attachments: AttachmentIn[] | undefined) {
+    async comment(id: number, by: { role: Role; author: string; translator?: string }, text: string, attachments: AttachmentIn[] | undefined) {
       const images = readAttachments(attachments);
-      store.transaction(() => {
-        find(id, by.translator);
+      await store.transaction(async () => {
+        await find(id, by.translator);
         const now = clock.now();
-        const ids = images.map((a) => store.insertAttachment(a));
-        store.addComment(id, { role: by.role, author: by.author, text, attachmentIds: ids, now });
+        const ids: number[] = [];
+        for (const a of images) ids.push(await store.insertAttachment(a));
+        await store.addComment(id, { role: by.role, author: by.author, text, attachmentIds: ids, now });
       });
       return store.comments(id);
     },

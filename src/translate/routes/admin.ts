@@ -27,22 +27,22 @@ export function adminRoutes({ gate, work, accounts, faults, simulator, clock }: 
   const overdraftBody = checker(OverdraftBody, "body");
   const reopenBody = checker(t.Union([t.Null(), ReopenBody]), "body");
   const createBody = checker(t.Union([t.Null(), CreateAccountBody]), "body");
-  const full = (id: number) => orderOut(work.find(id), work.comments(id), "A");
+  const full = async (id: number) => orderOut(await work.find(id), await work.comments(id), "A");
 
   const api = jsonInstance(prefix, gate, ["/accounts", "/accounts/:id/top-up", "/accounts/:id/balance", "/accounts/:id/overdraft", "/orders/:id/reopen"])
     .onBeforeHandle(({ request }) => void admin(request))
-    .get("/accounts", () => accounts.list().map(accountOut))
-    .post("/reset", () => accounts.reset().map(accountOut))
-    .post("/accounts", ({ request, body, set }) => {
+    .get("/accounts", async () => (await accounts.list()).map(accountOut))
+    .post("/reset", async () => (await accounts.reset()).map(accountOut))
+    .post("/accounts", async ({ request, body, set }) => {
       const input = createBody(body) ?? {};
-      const { account, apiKey } = accounts.create(input.balance ?? 0, input.overdraft ?? false, admin(request));
+      const { account, apiKey } = await accounts.create(input.balance ?? 0, input.overdraft ?? false, admin(request));
       set.status = 201;
       return { ...accountOut(account), api_key: apiKey };
     }, declares(createBody))
-    .post("/simulator/complete-now", () => ({ completed: simulator.completeNow(clock.now()) }))
-    .get("/accounts/:id", ({ params }) => accountOut(accounts.find(accountId(params.id))))
-    .get("/accounts/:id/ledger", ({ params }) => {
-      const audit = accounts.audit(accountId(params.id));
+    .post("/simulator/complete-now", async () => ({ completed: await simulator.completeNow(clock.now()) }))
+    .get("/accounts/:id", async ({ params }) => accountOut(await accounts.find(accountId(params.id))))
+    .get("/accounts/:id/ledger", async ({ params }) => {
+      const audit = await accounts.audit(accountId(params.id));
       return {
         account: accountOut(audit.account),
         consistent: audit.consistent,
@@ -52,11 +52,11 @@ export function adminRoutes({ gate, work, accounts, faults, simulator, clock }: 
         entries: audit.entries.map(ledgerOut),
       };
     })
-    .post("/accounts/:id/top-up", ({ request, params, body }) => accountOut(accounts.topUp(accountId(params.id), topUpBody(body).amount, admin(request))), declares(topUpBody))
-    .put("/accounts/:id/balance", ({ request, params, body }) => accountOut(accounts.setBalance(accountId(params.id), balanceBody(body).balance, admin(request))), declares(balanceBody))
-    .put("/accounts/:id/overdraft", ({ params, body }) => accountOut(accounts.setOverdraft(accountId(params.id), overdraftBody(body).allowed)), declares(overdraftBody))
+    .post("/accounts/:id/top-up", async ({ request, params, body }) => accountOut(await accounts.topUp(accountId(params.id), topUpBody(body).amount, admin(request))), declares(topUpBody))
+    .put("/accounts/:id/balance", async ({ request, params, body }) => accountOut(await accounts.setBalance(accountId(params.id), balanceBody(body).balance, admin(request))), declares(balanceBody))
+    .put("/accounts/:id/overdraft", async ({ params, body }) => accountOut(await accounts.setOverdraft(accountId(params.id), overdraftBody(body).allowed)), declares(overdraftBody))
     .get("/orders/:id", ({ params }) => full(orderId(params.id)))
-    .post("/orders/:id/reopen", ({ request, params, body }) => full(work.reopen(admin(request), orderId(params.id), reopenBody(body)?.comment).id), declares(reopenBody));
+    .post("/orders/:id/reopen", async ({ request, params, body }) => full((await work.reopen(admin(request), orderId(params.id), reopenBody(body)?.comment)).id), declares(reopenBody));
 
   const known = {
     "/reset": ["POST"],

@@ -25,26 +25,25 @@ export function customerRoutes(revision: Revision, deps: RouteDeps) {
   };
 
   const api = jsonInstance(prefix, gate, ["/translate", "/calculate"])
-    .get("/account", ({ request }) => accountOut(accounts.find(account(request))))
+    .get("/account", async ({ request }) => accountOut(await accounts.find(account(request))))
     .get(
       "/orders",
-      ({ request }) => {
+      async ({ request }) => {
         const query = ordersQuery(request);
-        return orders
-          .list(account(request), { sort: (query as { sort?: "asc" | "desc" }).sort ?? "desc", ...pageOf(query) })
-          .map(summaryOut);
+        const rows = await orders.list(account(request), { sort: (query as { sort?: "asc" | "desc" }).sort ?? "desc", ...pageOf(query) });
+        return rows.map(summaryOut);
       },
       declares(ordersQuery),
     )
-    .get("/orders/:id", ({ request, params }) => {
-      const { order, comments } = orders.get(account(request), orderId(params.id));
+    .get("/orders/:id", async ({ request, params }) => {
+      const { order, comments } = await orders.get(account(request), orderId(params.id));
       return orderOut(order, comments, revision);
     })
-    .delete("/orders/:id", ({ request, params }) => {
-      orders.remove(account(request), orderId(params.id));
+    .delete("/orders/:id", async ({ request, params }) => {
+      await orders.remove(account(request), orderId(params.id));
       return noContent();
     })
-    .post("/translate", ({ request, body }) => translateOut(orders.place(account(request), revision, translateBody(body)), revision), declares(translateBody))
+    .post("/translate", async ({ request, body }) => translateOut(await orders.place(account(request), revision, translateBody(body)), revision), declares(translateBody))
     .get("/rates", () => rates.list());
 
   const known: Record<string, string[]> = {

@@ -21,33 +21,34 @@ export function translatorRoutes({ gate, work }: RouteDeps) {
   const ordersQuery = queryChecker(TranslatorOrdersQuery);
   const completeBody = checker(CompleteBody, "body");
   const commentBody = checker(CommentBody, "body");
-  const full = (id: number) => orderOut(work.find(id), work.comments(id), "A");
+  const full = async (id: number) => orderOut(await work.find(id), await work.comments(id), "A");
 
   const api = jsonInstance(prefix, gate, ["/orders/:id/complete", "/orders/:id/comments"])
     .get(
       "/orders",
-      ({ request }) => {
+      async ({ request }) => {
         const query = ordersQuery(request);
-        return work
-          .list(name(request), { status: query.status, sort: "asc", ...pageOf(query) })
-          .map((o) => orderOut(o, work.comments(o.id), "A"));
+        const rows = await work.list(name(request), { status: query.status, sort: "asc", ...pageOf(query) });
+        const out = [];
+        for (const o of rows) out.push(orderOut(o, await work.comments(o.id), "A"));
+        return out;
       },
       declares(ordersQuery),
     )
-    .get("/orders/:id", ({ request, params }) => {
+    .get("/orders/:id", async ({ request, params }) => {
       const id = orderId(params.id);
-      work.find(id, name(request));
+      await work.find(id, name(request));
       return full(id);
     })
-    .post("/orders/:id/accept", ({ request, params }) => full(work.accept(name(request), orderId(params.id)).id))
-    .post("/orders/:id/complete", ({ request, params, body }) => full(work.complete(name(request), orderId(params.id), completeBody(body).target_text).id), declares(completeBody))
+    .post("/orders/:id/accept", async ({ request, params }) => full((await work.accept(name(request), orderId(params.id))).id))
+    .post("/orders/:id/complete", async ({ request, params, body }) => full((await work.complete(name(request), orderId(params.id), completeBody(body).target_text)).id), declares(completeBody))
     .post(
       "/orders/:id/comments",
-      ({ request, params, body }) => {
+      async ({ request, params, body }) => {
         const id = orderId(params.id);
         const who = name(request);
         const comment = commentBody(body);
-        work.comment(id, { role: "TRANSLATOR", author: who, translator: who }, comment.text, comment.attachments);
+        await work.comment(id, { role: "TRANSLATOR", author: who, translator: who }, comment.text, comment.attachments);
         return full(id);
       },
       declares(commentBody),
