@@ -18,7 +18,6 @@ import { stringify } from "smol-toml";
 import { buildConfig } from "../../src/config/load";
 import { openDatabase } from "../../src/db/open";
 import { createApp } from "../../src/app";
-import { resolveApiKeys } from "../../src/hooks/auth";
 import { createRunner } from "../../src/runner";
 import { systemClock } from "../../src/lib/clock";
 import { silentLog } from "../../src/lib/log";
@@ -82,7 +81,7 @@ export const targetLifecycle = {
 /** Starts a Mailroom on the chosen target with `raw` as its config (the TOML file's shape). */
 export async function startTarget(raw: Record<string, any> = {}, opts: TargetOptions = {}): Promise<Target> {
   const config = opts.noTestKey || raw.api_keys ? raw : { api_keys: [{ label: "test", token: TOKEN }], ...raw };
-  const target = TARGET === "executable" ? await startExecutable(config, opts) : startSource(config, opts);
+  const target = TARGET === "executable" ? await startExecutable(config, opts) : await startSource(config, opts);
   running.set(target, inTest ? "test" : "file");
   const stop = target.stop;
   let stopped: Promise<void> | undefined;
@@ -93,12 +92,12 @@ export async function startTarget(raw: Record<string, any> = {}, opts: TargetOpt
   return target;
 }
 
-function startSource(raw: Record<string, any>, opts: TargetOptions): Target {
+async function startSource(raw: Record<string, any>, opts: TargetOptions): Promise<Target> {
   const config = buildConfig({ ...raw, storage: { path: ":memory:", ...(raw.storage ?? {}) } }, opts.env ?? {});
   const db = openDatabase({ path: config.storage.path, durability: config.storage.durability });
   const runner = createRunner({ config, db, clock: systemClock, log: silentLog });
-  const { keys } = resolveApiKeys(config, db, systemClock.now());
-  const built = createApp({ config, db, clock: systemClock, log: silentLog, runner, apiKeys: keys });
+  const built = createApp({ config, db, clock: systemClock, log: silentLog, runner });
+  await built.ready;
   runner.start();
   const server = serve(built, { host: "127.0.0.1", port: 0 });
   const url = `http://127.0.0.1:${server.port}`;

@@ -26,24 +26,24 @@ export const ACCOUNT_ORDERS = 200;
  */
 export function translateRoutes({ gate, services }: { gate: Gate; services: TranslateServices }) {
   const { accounts, orders, work } = services;
-  const detail = (id: number) => {
-    const order = work.find(id);
-    return { ...orderOut(order, work.comments(id), "A"), account_id: order.accountId, translator: order.translator ?? undefined };
+  const detail = async (id: number) => {
+    const order = await work.find(id);
+    return { ...orderOut(order, await work.comments(id), "A"), account_id: order.accountId, translator: order.translator ?? undefined };
   };
   const maintenance = () => ({ maintenance: services.config.maintenance });
 
   const read = new Elysia({ prefix: "/translate" })
     .use(gate.requireSession())
-    .get("/accounts", () => accounts.list().map(accountOut), { query: NoQuery })
+    .get("/accounts", async () => (await accounts.list()).map(accountOut), { query: NoQuery })
     .get(
       "/accounts/:id",
-      ({ params }) => {
-        const audit = accounts.audit(Number(params.id));
+      async ({ params }) => {
+        const audit = await accounts.audit(Number(params.id));
         return {
           account: accountOut(audit.account),
           consistent: audit.consistent,
           entries: audit.entries.map(ledgerOut).reverse(),
-          orders: orders.list(audit.account.id, { sort: "desc", page: 0, perPage: ACCOUNT_ORDERS }).map((o) => ({ ...summaryOut(o), price: toDollars(o.price) })),
+          orders: (await orders.list(audit.account.id, { sort: "desc", page: 0, perPage: ACCOUNT_ORDERS })).map((o) => ({ ...summaryOut(o), price: toDollars(o.price) })),
         };
       },
       { params: accountParams, query: NoQuery },
@@ -52,13 +52,13 @@ export function translateRoutes({ gate, services }: { gate: Gate; services: Tran
     .get("/maintenance", maintenance, { query: NoQuery })
     .get(
       "/queue",
-      ({ actor }) => work.list(actor, { sort: "asc", page: 0, perPage: 200 }).map((o) => ({ ...summaryOut(o), volume: o.volume, translator: o.translator ?? undefined })),
+      async ({ actor }) => (await work.list(actor, { sort: "asc", page: 0, perPage: 200 })).map((o) => ({ ...summaryOut(o), volume: o.volume, translator: o.translator ?? undefined })),
       { query: NoQuery },
     )
-    .post("/orders/:id/accept", ({ actor, params }) => detail(work.accept(actor, Number(params.id)).id), { params: orderParams, query: NoQuery, body: NoBody, response: errors })
+    .post("/orders/:id/accept", async ({ actor, params }) => detail((await work.accept(actor, Number(params.id))).id), { params: orderParams, query: NoQuery, body: NoBody, response: errors })
     .post(
       "/orders/:id/complete",
-      ({ actor, params, body }) => detail(work.complete(actor, Number(params.id), body.target_text).id),
+      async ({ actor, params, body }) => detail((await work.complete(actor, Number(params.id), body.target_text)).id),
       {
         params: orderParams,
         query: NoQuery,
@@ -68,12 +68,12 @@ export function translateRoutes({ gate, services }: { gate: Gate; services: Tran
 
   const admin = new Elysia({ prefix: "/translate" })
     .use(gate.requireSession("admin"))
-    .post("/accounts/:id/top-up", ({ actor, params, body }) => accountOut(accounts.topUp(Number(params.id), body.amount, actor)), {
+    .post("/accounts/:id/top-up", async ({ actor, params, body }) => accountOut(await accounts.topUp(Number(params.id), body.amount, actor)), {
       params: accountParams,
       query: NoQuery,
       body: t.Object({ amount: t.Number({ exclusiveMinimum: 0, maximum: 1e9, error: "amount: must be more than 0 and at most 1000000000 US dollars, at most two decimals" }) }, strict),
     })
-    .put("/accounts/:id/balance", ({ actor, params, body }) => accountOut(accounts.setBalance(Number(params.id), body.balance, actor)), {
+    .put("/accounts/:id/balance", async ({ actor, params, body }) => accountOut(await accounts.setBalance(Number(params.id), body.balance, actor)), {
       params: accountParams,
       query: NoQuery,
       body: t.Object({ balance: Dollars("balance", -1e9) }, strict),

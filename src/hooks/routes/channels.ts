@@ -25,8 +25,8 @@ export function channelRoutes({ auth, channels, keepOpen, responses, dedup }: Ma
         keepOpen(request);
         await channels.delete(params.name);
         // Its custom response and remembered delivery ids go with it (Mailroom's extensions).
-        responses.forget(params.name);
-        dedup.forget(params.name);
+        await responses.forget(params.name);
+        await dedup.forget(params.name);
         return {};
       },
       { params, query: NoQuery, body: NoBody, response: { 200: Empty, ...errors } },
