@@ -13,14 +13,17 @@ import { createBatchWriter } from "./hooks/writer";
 import { createWalSync } from "./db/wal-sync";
 import { createCatcher } from "./hooks/catch";
 import { createResponses } from "./hooks/responses";
+import { createResponseStore } from "./hooks/response-store";
 import { createDedup } from "./hooks/dedup";
+import { createDedupStore } from "./hooks/dedup-store";
 import { createRetention } from "./hooks/retention";
 import { hooksErrorResponse } from "./hooks/errors";
 import { managementRoutes } from "./hooks/routes";
-import { admits, requireApiKey, type ApiKey } from "./hooks/auth";
+import { admits, requireApiKey } from "./hooks/auth";
 import { createApiKeys } from "./hooks/api-keys";
+import { createApiKeyStore } from "./hooks/api-key-store";
 import { createLive, streamRoutes } from "./live";
-import { createGuards, createRefusals } from "./hooks/guards";
+import { createGuards, createRefusals, createRefusalStore } from "./hooks/guards";
 import { createTranslate } from "./translate";
 import { openapiRoutes } from "./openapi";
 import type { RouteInfo } from "./openapi/generate";
@@ -28,9 +31,11 @@ import { createMetrics, type Metrics } from "./metrics";
 import { timedCatcher, translateCounter } from "./metrics/instrument";
 import { metricsRoutes } from "./metrics/routes";
 import { createDashboard } from "./dashboard";
-import { readSetting } from "./dashboard/settings";
+import { createDashboardStore } from "./dashboard/store";
 import { createGuardRegistry } from "./hooks/guard-registry";
+import { createGuardStore } from "./hooks/guard-store";
 import { createForwards } from "./hooks/forwards";
+import { createForwardStore } from "./hooks/forward-store";
 
 export type AppDeps = {
   config: Config;
@@ -38,7 +43,6 @@ export type AppDeps = {
   clock: Clock;
   log: Log;
   runner: Runner;
-  apiKeys: ApiKey[];
   /** How the WAL is fdatasynced for durability "full" (tests hold it back); node:fs by default. */
   syncWal?: () => Promise<void>;
   /** Hooks per transaction when a channel is deleted (tests shrink it); CHANNEL_DELETE_BATCH by default. */
@@ -67,13 +71,13 @@ export function createApp(deps: AppDeps) {
   // Every change of a hook or channel is recorded for the live streams (src/live).
   const live = createLive({ store, hooks: () => hooks, heartbeatMs: deps.heartbeatMs });
   const channels = live.watchChannels(
-    createChannelService({ config, store, clock, runner, deleteBatch: deps.channelDeleteBatch, defaultGuards: readSetting<string[]>(db, "default_guards") }),
+    createChannelService({ config, store, clock, runner, deleteBatch: deps.channelDeleteBatch }),
   );
   const hooks = live.watchHooks(createHookService({ store, clock, runner }));
   runner.bind(hooks.outcomes, { raw: hooks.raw });
 
-  const responses = createResponses({ config, db, clock });
-  const dedup = createDedup({ config, db, clock });
+  const responses = createResponses({ config, store: createResponseStore(db), clock });
+  const dedup = createDedup({ config, store: createDedupStore(db), clock });
   const writer = createBatchWriter({
     batchMax: config.storage.batch_max,
     async commit(batch) {
@@ -96,9 +100,9 @@ export function createApp(deps: AppDeps) {
   });
   const guards = createGuards(config.guards, { clock, log });
   // Guards defined in the dashboard join the same map; a change makes the catcher plan again.
-  const guardRegistry = createGuardRegistry({ config, db, clock, log, guards, changed: () => catcher.invalidatePlans() });
+  const guardRegistry = createGuardRegistry({ config, store: createGuardStore(db), clock, log, guards, changed: () => catcher.invalidatePlans() });
   // A refusal is stored, counted, printed and streamed: its observers in one place.
-  const stored = createRefusals({ db, clock });
+  const stored = createRefusals({ store: createRefusalStore(db), clock });
   const refusals: typeof stored = {
     ...stored,
     record(r) {
@@ -119,9 +123,11 @@ export function createApp(deps: AppDeps) {
 
   // One live set of API keys for every bearer route: a key created or revoked in the dashboard
   // works, or stops working, on the next request.
-  const apiKeys = createApiKeys({ config, db, clock, initial: deps.apiKeys });
+  const apiKeys = createApiKeys({ config, store: createApiKeyStore(db), clock });
   const translate = createTranslate({ config, db, clock, log });
-  const dashboard = createDashboard({ config, db, clock, live, apiKeys, guards: guardRegistry, forwards: createForwards({ config, db, clock, runner }), translate: translate.services, management: { channels, hooks, refusals, runner, db, clock, keepOpen: (r) => connections.keepOpen(r), responses, dedup } });
+  const dashboardStore = createDashboardStore(db);
+  const forwards = createForwards({ config, store: createForwardStore(db), clock, runner });
+  const dashboard = createDashboard({ config, store: dashboardStore, clock, live, apiKeys, guards: guardRegistry, forwards, translate: translate.services, management: { channels, hooks, refusals, runner, db, clock, keepOpen: (r) => connections.keepOpen(r), responses, dedup } });
 
   if (translate.worker) runner.addWorker(translate.worker);
   runner.addWorker(createRetention({ config, store, log }));
@@ -196,18 +202,24 @@ export function createApp(deps: AppDeps) {
   /**
    * What start-up reads from storage before the first request: the configured channels declared
    * and every channel's state loaded, the configured translation accounts created, the stored
-   * channels' metric labels. main.ts and the tests await it before serving.
+   * channels' metric labels, the dashboard's guards and forwards, the stored responses, dedup
+   * counts, the API keys (the local one generated on the first start) and the stored default
+   * guards. main.ts and the tests await it before serving.
    */
   const ready: Promise<void> = (async () => {
     await channels.init();
     await translate.init();
+    await Promise.all([guardRegistry.load(), forwards.load(), responses.load(), dedup.load(), apiKeys.load()]);
+    const defaults = await dashboardStore.readSetting<string[]>("default_guards");
+    // The config file's default guards win over those set in the dashboard.
+    if (defaults && !(await channels.defaultGuards()).read_only) await channels.setDefaultGuards(defaults);
     await watchMetrics();
     started = true;
   })();
   // Whoever awaits it sees a failure (main.ts exits with it); nobody else must crash on it.
   ready.catch(() => {});
 
-  return { app, ready, catcher, connections, writer, hooks, channels, store, metrics, metricsApp, dashboard, live, responses, dedup, close };
+  return { app, ready, apiKeys, catcher, connections, writer, hooks, channels, store, metrics, metricsApp, dashboard, live, responses, dedup, close };
 }
 
 export type App = ReturnType<typeof createApp>;

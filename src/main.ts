@@ -20,7 +20,8 @@ import { DataFileInUse, lockDataFile } from "./db/lock";
 import { openDatabase } from "./db/open";
 import { openPostgres, PostgresOpenError, redactPostgresUrl } from "./db/pg/open";
 import { migratePostgres } from "./db/pg/migrate";
-import { LOCAL_KEY, resolveApiKeys } from "./hooks/auth";
+import { LOCAL_KEY } from "./hooks/auth";
+import { createDashboardStore } from "./dashboard/store";
 import { systemClock } from "./lib/clock";
 import { coalesce, createTerminal } from "./lib/terminal";
 import { createMetrics } from "./metrics";
@@ -88,9 +89,10 @@ async function main(): Promise<number> {
   // --forward-to forwards the hooks caught from now on, not every pending hook of the data file.
   const fromNowOn = command.forwardTo ? [FORWARD_TO] : [];
   const runner = createRunner({ config, db, clock, log, baseDir, metrics, activity, fromNowOn });
-  const { keys, generated } = resolveApiKeys(config, db, clock.now());
-  const built = createApp({ config, db, clock, log, runner, apiKeys: keys, metrics, activity });
+  const built = createApp({ config, db, clock, log, runner, metrics, activity });
   await built.ready;
+  const keys = built.apiKeys.source.keys;
+  const generated = built.apiKeys.generated();
   let server;
   try {
     server = serve(built, { host: config.server.host, port: config.server.port });
@@ -114,7 +116,7 @@ async function main(): Promise<number> {
   const localSha256 = keys.find((k) => k.label === LOCAL_KEY)?.sha256;
   const saved = saveLocalCredentials({ dbPath: config.storage.path, host: config.server.host, port: server.port ?? config.server.port, localSha256, generated: generated?.token });
   for (const line of saved) console.log(line);
-  const setupToken = built.dashboard.setup.token();
+  const setupToken = await built.dashboard.setup.token();
   if (setupToken) {
     const base = config.server.public_url?.replace(/\/$/, "") ?? `http://${server.hostname}:${server.port}`;
     console.log(`\n  No dashboard user exists yet. Create the first admin with this one-time link:`);
@@ -200,7 +202,7 @@ async function addUser(command: Extract<Command, { kind: "user-add" }>, config: 
   if (command.passwordStdin) password = (await new Response(Bun.stdin.stream()).text()).split(/\r?\n/)[0] ?? "";
   const db = openDatabase({ path: config.storage.path, durability: config.storage.durability });
   try {
-    const users = createUsers({ db, config, clock: systemClock });
+    const users = createUsers({ store: createDashboardStore(db), config, clock: systemClock });
     await users.add(command.email, command.role, password);
     console.log(`added ${command.role} ${command.email.toLowerCase()}`);
     if (!command.passwordStdin) console.log(`  password (shown once): ${password}`);

@@ -1,5 +1,6 @@
 import { issueLocalToken, LOCAL_KEY } from "../hooks/auth";
 import { openDatabase } from "../db/open";
+import { createApiKeyStore } from "../hooks/api-key-store";
 import { sha256Hex } from "../lib/secrets";
 import { UsageError, noMore, parseFlags } from "./args";
 import { credentialsPath, localUrl, readCredentials, writeCredentials } from "./credentials";
@@ -53,7 +54,7 @@ export async function tokenCommand(argv: string[], io: Io, dbPathOf: (config?: s
   }
   const db = openDatabase({ path: storage.path, durability: "full" });
   try {
-    const token = issueLocalToken(db, io.now());
+    const token = await issueLocalToken(createApiKeyStore(db), io.now());
     const saved = readCredentials(file);
     writeCredentials(file, { url: saved?.url ?? localUrl(storage.host, storage.port), token });
     io.err(`the ${LOCAL_KEY} token was re-issued (the old one no longer works); saved in ${file}\n`);

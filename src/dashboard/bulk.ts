@@ -18,10 +18,11 @@ export type BulkDeps = {
 export function createBulk({ hooks, channels }: BulkDeps) {
   return {
     /** How many hooks the filter holds now (from the channels' counters), and the newest one's id. */
-    count(channel: string | undefined, status: HookStatus): { count: number; until: string | null } {
-      const rows = channel ? channels.list().filter((c) => c.name === channel) : channels.list();
+    async count(channel: string | undefined, status: HookStatus): Promise<{ count: number; until: string | null }> {
+      const all = await channels.list();
+      const rows = channel ? all.filter((c) => c.name === channel) : all;
       const count = rows.reduce((n, c) => n + c.stats[status], 0);
-      const until = hooks.listIds({ channel, status, limit: 1 })[0] ?? null;
+      const until = (await hooks.listIds({ channel, status, limit: 1 }))[0] ?? null;
       return { count: until ? count : 0, until };
     },
     /**
@@ -34,9 +35,9 @@ export function createBulk({ hooks, channels }: BulkDeps) {
       let after: string | undefined = nextAbove(until);
       for (;;) {
         const started = performance.now();
-        const ids = hooks.listIds({ channel, status, after, limit: BULK_BATCH });
+        const ids = await hooks.listIds({ channel, status, after, limit: BULK_BATCH });
         if (ids.length === 0) return changed;
-        changed += hooks.bulk(action, ids, actor).length;
+        changed += (await hooks.bulk(action, ids, actor)).length;
         after = ids[ids.length - 1];
         await restAfter(started);
       }

@@ -26,10 +26,10 @@ export function createGate(deps: { config: Config; sessions: Sessions }) {
   }
 
   /** The signed-in user; throws unauthenticated, or permission_denied (origin, role). */
-  function check(request: Request, role?: Role): User {
+  async function check(request: Request, role?: Role): Promise<User> {
     let user = users.get(request);
     if (!user) {
-      user = sessions.userOf(cookieValue(request.headers.get("cookie"), SESSION_COOKIE));
+      user = await sessions.userOf(cookieValue(request.headers.get("cookie"), SESSION_COOKIE));
       if (!user) throw new AppError("unauthenticated", "sign in to the dashboard first");
       checkOrigin(request);
       users.set(request, user);
@@ -45,11 +45,11 @@ export function createGate(deps: { config: Config; sessions: Sessions }) {
   function requireSession(role?: Role) {
     return new Elysia()
       .onParse({ as: "scoped" }, async ({ request }) => {
-        check(request, role);
+        await check(request, role);
         return parseBody(request);
       })
-      .derive({ as: "scoped" }, ({ request }) => {
-        const user = check(request, role);
+      .derive({ as: "scoped" }, async ({ request }) => {
+        const user = await check(request, role);
         refuseRepeatedParameters(request.url);
         return { actor: user.email };
       });
@@ -68,7 +68,23 @@ export function createGate(deps: { config: Config; sessions: Sessions }) {
   /** Whether cookies must be Secure: the request came over https, or the public URL is https. */
   const secure = (request: Request) => request.url.startsWith("https:") || publicOrigin?.startsWith("https:") === true;
 
-  return { check, checkOrigin, requireSession, openBody, secure, userOf: (request: Request) => users.get(request) };
+  /**
+   * For a live stream's periodic check, which must answer at once: the answer of the previous
+   * check of the request's session (true until one came back), asking again each time. A
+   * signed-out or removed user's stream ends at the check after the one that noticed.
+   */
+  function stillSignedIn(): (request: Request) => boolean {
+    const last = new WeakMap<Request, boolean>();
+    return (request) => {
+      sessions.userOf(cookieValue(request.headers.get("cookie"), SESSION_COOKIE)).then(
+        (user) => last.set(request, user !== undefined),
+        () => last.set(request, false),
+      );
+      return last.get(request) ?? true;
+    };
+  }
+
+  return { check, checkOrigin, requireSession, openBody, secure, stillSignedIn, userOf: (request: Request) => users.get(request) };
 }
 
 export type Gate = ReturnType<typeof createGate>;

@@ -1,6 +1,5 @@
 import { Elysia, t } from "elysia";
 import type { Config } from "../config/schema";
-import type { Db } from "../db/open";
 import type { Clock } from "../lib/clock";
 import { ErrorBody, NoQuery } from "../hooks/model";
 import type { ManagementDeps } from "../hooks/routes";
@@ -10,7 +9,8 @@ import { channelExtraRoutes } from "../hooks/routes/responses";
 import { hookRoutes } from "../hooks/routes/hooks";
 import { refusalRoutes } from "../hooks/routes/refusals";
 import { createGate, type Gate } from "./gate";
-import { cookieValue, createSessions, SESSION_COOKIE, type Sessions } from "./sessions";
+import { createSessions, type Sessions } from "./sessions";
+import type { DashboardStore } from "./store";
 import { createSetup, type Setup } from "./setup";
 import { createThrottle, type Throttle } from "./throttle";
 import { createUsers, type Users } from "./users";
@@ -49,10 +49,10 @@ export const DASHBOARD_API = "/ui/api";
  * management API's own route plugins, given the session gate instead of the API-key one, so the
  * two cannot drift and events record the user's e-mail address as their actor.
  */
-export function createDashboard(deps: { config: Config; db: Db; clock: Clock; live: Live; apiKeys: ApiKeys; guards: GuardRegistry; forwards: Forwards; translate: TranslateServices; management: Omit<ManagementDeps, "auth"> }) {
-  const { config, db, clock } = deps;
-  const users = createUsers({ db, config, clock });
-  const sessions = createSessions({ db, clock, users });
+export function createDashboard(deps: { config: Config; store: DashboardStore; clock: Clock; live: Live; apiKeys: ApiKeys; guards: GuardRegistry; forwards: Forwards; translate: TranslateServices; management: Omit<ManagementDeps, "auth"> }) {
+  const { config, store, clock } = deps;
+  const users = createUsers({ store, config, clock });
+  const sessions = createSessions({ store, clock, users });
   const gate = createGate({ config, sessions });
   const setup = createSetup(users);
   const ips = new WeakMap<Request, string>();
@@ -80,19 +80,11 @@ export function createDashboard(deps: { config: Config; db: Db; clock: Clock; li
     .use(hookRoutes(management))
     .use(refusalRoutes(management))
     .use(attemptRoutes(management))
-    .use(guardRoutes({ gate, guards: deps.guards, channels: deps.management.channels, db }))
+    .use(guardRoutes({ gate, guards: deps.guards, channels: deps.management.channels, settings: store }))
     .use(handlerRoutes({ gate, forwards: deps.forwards, channels: deps.management.channels }))
     .use(translateRoutes({ gate, services: deps.translate }))
     .use(bulkRoutes({ auth: gate.requireSession(), hooks: deps.management.hooks, channels: deps.management.channels }))
-    .use(
-      streamRoutes(gate.requireSession(), deps.live, (request) => {
-        try {
-          return sessions.userOf(cookieValue(request.headers.get("cookie"), SESSION_COOKIE)) !== undefined;
-        } catch {
-          return false;
-        }
-      }),
-    );
+    .use(streamRoutes(gate.requireSession(), deps.live, gate.stillSignedIn()));
   /** Called by the listener for each dashboard request, before the app sees it. */
   const noteIp = (request: Request, ip: string) => void ips.set(request, ip);
   return { routes, users, sessions, setup, gate, noteIp };

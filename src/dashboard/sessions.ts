@@ -1,8 +1,6 @@
-import { and, eq, lt } from "drizzle-orm";
-import type { Db } from "../db/open";
-import { sessions } from "../db/schema";
 import type { Clock } from "../lib/clock";
 import { randomToken, sha256Hex } from "../lib/secrets";
+import type { SessionStore } from "./store";
 import { stampOf, type User, type Users } from "./users";
 
 export const SESSION_COOKIE = "mailroom_session";
@@ -13,32 +11,31 @@ export const SESSION_TTL_MS = 7 * 24 * 3600 * 1000;
  * Sessions of the dashboard. The cookie holds a random token; only its SHA-256 is stored. A
  * session ends when it expires, on sign-out, when its user is removed or changes password.
  */
-export function createSessions(deps: { db: Db; clock: Clock; users: Users }) {
-  const { db, clock, users } = deps;
+export function createSessions(deps: { store: SessionStore; clock: Clock; users: Users }) {
+  const { store, clock, users } = deps;
   return {
-    /** Starts a session; returns the cookie's token (never stored). */
-    start(user: User): string {
+    /** Starts a session; resolves to the cookie's token (never stored). */
+    async start(user: User): Promise<string> {
       const token = randomToken("mrs_");
       const now = clock.now();
-      db.delete(sessions).where(lt(sessions.expiresAt, now)).run();
-      db.insert(sessions).values({ tokenSha256: sha256Hex(token), email: user.email, stamp: stampOf(user), createdAt: now, expiresAt: now + SESSION_TTL_MS }).run();
+      await store.insertSession({ tokenSha256: sha256Hex(token), email: user.email, stamp: stampOf(user), createdAt: now, expiresAt: now + SESSION_TTL_MS }, now);
       return token;
     },
     /** The user of a live session, or undefined (an ended session is forgotten on the way). */
-    userOf(token: string | undefined): User | undefined {
+    async userOf(token: string | undefined): Promise<User | undefined> {
       if (!token || token.length > 200) return undefined;
       const hash = sha256Hex(token);
-      const row = db.select().from(sessions).where(eq(sessions.tokenSha256, hash)).get();
+      const row = await store.getSession(hash);
       if (!row) return undefined;
-      const user = users.find(row.email);
+      const user = await users.find(row.email);
       if (row.expiresAt <= clock.now() || !user || stampOf(user) !== row.stamp) {
-        db.delete(sessions).where(eq(sessions.tokenSha256, hash)).run();
+        await store.deleteSession(hash);
         return undefined;
       }
       return user;
     },
-    end(token: string | undefined): void {
-      if (token) db.delete(sessions).where(and(eq(sessions.tokenSha256, sha256Hex(token)))).run();
+    async end(token: string | undefined): Promise<void> {
+      if (token) await store.deleteSession(sha256Hex(token));
     },
   };
 }

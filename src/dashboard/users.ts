@@ -1,10 +1,8 @@
-import { eq, sql } from "drizzle-orm";
 import type { Config } from "../config/schema";
-import type { Db } from "../db/open";
-import { sessions, users } from "../db/schema";
 import type { Clock } from "../lib/clock";
 import { AppError, invalid, notFound } from "../lib/errors";
 import { sha256Hex } from "../lib/secrets";
+import type { UserRow, UserStore } from "./store";
 
 export type Role = "admin" | "member";
 export type User = { email: string; role: Role; passwordHash: string; source: "config" | "dashboard"; createdAt: number };
@@ -26,72 +24,76 @@ export function stampOf(user: User): string {
  * clash) and those created in the dashboard or with `mailroom user add` (stored). E-mail addresses
  * are compared in lower case. Passwords are hashed with argon2id; only hashes are kept.
  */
-export function createUsers(deps: { db: Db; config: Config; clock: Clock }) {
-  const { db, clock } = deps;
+export function createUsers(deps: { store: UserStore; config: Config; clock: Clock }) {
+  const { store, clock } = deps;
   const configured = new Map<string, User>();
   for (const u of deps.config.users) {
     const passwordHash = u.password_hash ?? Bun.password.hashSync(u.password!, { algorithm: "argon2id" });
     configured.set(u.email.toLowerCase(), { email: u.email.toLowerCase(), role: u.role, passwordHash, source: "config", createdAt: 0 });
   }
 
-  function stored(email: string): User | undefined {
-    const row = db.select().from(users).where(eq(users.email, email)).get();
-    return row && { email: row.email, role: row.role, passwordHash: row.passwordHash, source: "dashboard", createdAt: row.createdAt };
+  const fromRow = (r: UserRow): User => ({ email: r.email, role: r.role, passwordHash: r.passwordHash, source: "dashboard", createdAt: r.createdAt });
+
+  async function stored(email: string): Promise<User | undefined> {
+    const row = await store.getUser(email);
+    return row && fromRow(row);
   }
 
-  function find(email: string): User | undefined {
+  /** The user of this e-mail address (any case): the config file's first, then the stored one. */
+  async function find(email: string): Promise<User | undefined> {
     const key = email.toLowerCase();
-    return configured.get(key) ?? stored(key);
+    return configured.get(key) ?? (await stored(key));
   }
 
   function checkPassword(password: string): void {
     if (password.length < MIN_PASSWORD) throw invalid(`password: must have at least ${MIN_PASSWORD} characters`);
   }
 
+  /** Throws failed_precondition for a user of the config file, not_found for an unknown one. */
+  async function requireStored(key: string): Promise<void> {
+    if (configured.has(key)) throw new AppError("failed_precondition", `user "${key}" is declared in the config file`);
+    if (!(await stored(key))) throw notFound(`user "${key}" not found`);
+  }
+
   return {
     find,
-    count(): number {
-      return configured.size + (db.select({ n: sql<number>`count(*)` }).from(users).get()?.n ?? 0);
+    async count(): Promise<number> {
+      return configured.size + (await store.countUsers());
     },
-    list(): User[] {
-      const rows = db.select().from(users).orderBy(users.email).all();
+    async list(): Promise<User[]> {
       const all = [...configured.values()];
-      for (const r of rows) if (!configured.has(r.email)) all.push({ email: r.email, role: r.role, passwordHash: r.passwordHash, source: "dashboard", createdAt: r.createdAt });
+      for (const r of await store.listUsers()) if (!configured.has(r.email)) all.push(fromRow(r));
       return all.sort((a, b) => a.email.localeCompare(b.email));
     },
-    /** Throws invalid_argument for a short password, failed_precondition when the e-mail is taken. */
+    /** Throws invalid_argument for a bad e-mail or a short password, failed_precondition when the e-mail is taken. */
     async add(email: string, role: Role, password: string): Promise<User> {
       if (!new RegExp(EMAIL_PATTERN).test(email) || email.length > 254) throw invalid("email: must be an e-mail address");
       checkPassword(password);
       const key = email.toLowerCase();
-      if (find(key)) throw new AppError("failed_precondition", `user "${key}" exists already`);
+      const taken = () => new AppError("failed_precondition", `user "${key}" exists already`);
+      if (await find(key)) throw taken();
       const passwordHash = await Bun.password.hash(password, { algorithm: "argon2id" });
-      db.insert(users).values({ email: key, role, passwordHash, createdAt: clock.now() }).run();
-      return find(key)!;
+      // Another request may have added the same address while the hash was computed.
+      if (!(await store.insertUser({ email: key, role, passwordHash, createdAt: clock.now() }))) throw taken();
+      return (await find(key))!;
     },
     /** Removes a stored user and ends their sessions; throws for an unknown or configured one. */
-    remove(email: string): void {
+    async remove(email: string): Promise<void> {
       const key = email.toLowerCase();
-      if (configured.has(key)) throw new AppError("failed_precondition", `user "${key}" is declared in the config file`);
-      if (!stored(key)) throw notFound(`user "${key}" not found`);
-      db.transaction((tx) => {
-        tx.delete(users).where(eq(users.email, key)).run();
-        tx.delete(sessions).where(eq(sessions.email, key)).run();
-      });
+      await requireStored(key);
+      if (!(await store.deleteUser(key))) throw notFound(`user "${key}" not found`);
     },
     /** Sets a stored user's password; their sessions end (their stamp no longer matches). */
     async setPassword(email: string, password: string): Promise<void> {
       checkPassword(password);
       const key = email.toLowerCase();
-      if (configured.has(key)) throw new AppError("failed_precondition", `user "${key}" is declared in the config file`);
-      if (!stored(key)) throw notFound(`user "${key}" not found`);
+      await requireStored(key);
       const passwordHash = await Bun.password.hash(password, { algorithm: "argon2id" });
-      db.update(users).set({ passwordHash }).where(eq(users.email, key)).run();
-      db.delete(sessions).where(eq(sessions.email, key)).run();
+      if (!(await store.setPasswordHash(key, passwordHash))) throw notFound(`user "${key}" not found`);
     },
     /** The user whose password this is, or undefined; takes as long for an unknown e-mail. */
     async verify(email: string, password: string): Promise<User | undefined> {
-      const user = find(email);
+      const user = await find(email);
       const ok = await Bun.password.verify(password, user?.passwordHash ?? DUMMY_HASH).catch(() => false);
       return ok && user ? user : undefined;
     },

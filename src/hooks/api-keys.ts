@@ -1,11 +1,9 @@
-import { eq } from "drizzle-orm";
 import type { Config } from "../config/schema";
-import type { Db } from "../db/open";
-import { apiKeys } from "../db/schema";
 import type { Clock } from "../lib/clock";
 import { notFound, precondition } from "../lib/errors";
 import { randomToken, sha256Hex } from "../lib/secrets";
-import { LOCAL_KEY, storedApiKeys, type ApiKey, type KeySource } from "./auth";
+import type { ApiKeyStore } from "./api-key-store";
+import { configuredApiKeys, LOCAL_KEY, resolveApiKeys, type ApiKey, type KeySource } from "./auth";
 
 /** Last use is written to the database at most this often per key (it is kept in memory meanwhile). */
 export const LAST_USE_WRITE_MS = 60_000;
@@ -24,39 +22,43 @@ export type ApiKeyInfo = {
  * once). A key created or revoked here works, or stops working, on the next request. Each use is
  * noted for the dashboard's "last use", written to the database at most once a minute per key.
  */
-export function createApiKeys(deps: { config: Config; db: Db; clock: Clock; initial: readonly ApiKey[] }) {
-  const { config, db, clock } = deps;
+export function createApiKeys(deps: { config: Config; store: ApiKeyStore; clock: Clock }) {
+  const { config, store, clock } = deps;
   const configured = new Set(config.api_keys.map((k) => k.label));
+  const configuredKeys = configuredApiKeys(config);
   const lastUse = new Map<string, number>();
   const written = new Map<string, number>();
+  let generated: { label: string; token: string } | undefined;
 
-  const reload = (): ApiKey[] => [
-    ...deps.initial.filter((k) => configured.has(k.label)),
-    ...storedApiKeys(db).filter((k) => !configured.has(k.label)),
+  const reload = async (): Promise<ApiKey[]> => [
+    ...configuredKeys,
+    ...(await store.list()).filter((k) => !configured.has(k.label)).map((k) => ({ label: k.label, sha256: k.sha256 })),
   ];
 
-  // Another process (`mailroom token reset`, a second CLI) changed the stored keys when SQLite's
-  // data_version moved: it counts other connections' commits only, so this process's own writes of
-  // hooks never make it read the keys again.
-  const dataVersion = db.$client.query("PRAGMA data_version");
-  const versionNow = () => (dataVersion.get() as { data_version: number }).data_version;
-  let version = versionNow();
+  /** A reading of the keys after another process changed them: every request waits for the same one. */
+  let reloading: Promise<void> | undefined;
 
+  // Until load() resolves, only the config file's keys open requests.
   const source: KeySource = {
-    keys: deps.initial,
+    keys: configuredKeys,
     reload,
-    fresh() {
-      const v = versionNow();
-      if (v === version) return;
-      version = v;
-      source.keys = reload();
+    async fresh() {
+      if (await store.changedElsewhere()) {
+        const current: Promise<void> = reload()
+          .then((keys) => void (source.keys = keys))
+          .finally(() => {
+            if (reloading === current) reloading = undefined;
+          });
+        reloading = current;
+      }
+      await reloading;
     },
-    used(key) {
+    async used(key) {
       const now = clock.now();
       lastUse.set(key.label, now);
       if (configured.has(key.label) || now - (written.get(key.label) ?? -Infinity) < LAST_USE_WRITE_MS) return;
       written.set(key.label, now);
-      db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.label, key.label)).run();
+      await store.touch(key.label, now);
     },
   };
 
@@ -64,8 +66,19 @@ export function createApiKeys(deps: { config: Config; db: Db; clock: Clock; init
 
   return {
     source,
-    list(): ApiKeyInfo[] {
-      const rows = db.select().from(apiKeys).all().filter((r) => !configured.has(r.label));
+    /**
+     * Start-up, before the first request: reads the stored keys, generating the local one on the
+     * first start (see resolveApiKeys). Rejects with the database's error.
+     */
+    async load(): Promise<void> {
+      const resolved = await resolveApiKeys(config, store, clock.now());
+      generated = resolved.generated;
+      source.keys = resolved.keys;
+    },
+    /** The local token load() generated (to be shown once and saved), if it made one. */
+    generated: () => generated,
+    async list(): Promise<ApiKeyInfo[]> {
+      const rows = (await store.list()).filter((r) => !configured.has(r.label));
       const fromConfig: ApiKeyInfo[] = [...configured].map((label) => ({ label, source: "config", created_at: null, last_used_at: iso(lastUse.get(label)) }));
       const stored: ApiKeyInfo[] = rows.map((r) => ({
         label: r.label,
@@ -75,25 +88,24 @@ export function createApiKeys(deps: { config: Config; db: Db; clock: Clock; init
       }));
       return [...fromConfig, ...stored].sort((a, b) => a.label.localeCompare(b.label));
     },
-    /** A new key; returns its token, shown once. Throws failed_precondition when the label is taken. */
-    create(label: string): { info: ApiKeyInfo; token: string } {
+    /** A new key; resolves to its token, shown once. Throws failed_precondition when the label is taken. */
+    async create(label: string): Promise<{ info: ApiKeyInfo; token: string }> {
       if (configured.has(label) || label === LOCAL_KEY) throw precondition(`API key "${label}" exists already (in the config file, or the local one)`);
       const token = randomToken("mr_");
       const now = clock.now();
-      const inserted = db.insert(apiKeys).values({ label, tokenSha256: sha256Hex(token), createdAt: now }).onConflictDoNothing().returning({ label: apiKeys.label }).all();
-      if (inserted.length === 0) throw precondition(`API key "${label}" exists already`);
-      source.keys = reload();
+      if (!(await store.insert(label, sha256Hex(token), now))) throw precondition(`API key "${label}" exists already`);
+      source.keys = await reload();
       return { info: { label, source: "dashboard", created_at: iso(now), last_used_at: null }, token };
     },
-    /** Revokes a key created in the dashboard: its token stops working at once. */
-    revoke(label: string): void {
+    /** Revokes a key created in the dashboard: its token stops working at once. Throws failed_precondition, not_found. */
+    async revoke(label: string): Promise<void> {
       if (configured.has(label)) throw precondition(`API key "${label}" is declared in the config file: remove it there`);
       if (label === LOCAL_KEY) throw precondition(`the local key is this machine's CLI token: \`mailroom token reset\` replaces it`);
-      const removed = db.delete(apiKeys).where(eq(apiKeys.label, label)).returning({ label: apiKeys.label }).all();
-      if (removed.length === 0) throw notFound(`API key "${label}" not found`);
+      if (!(await store.remove(label))) throw notFound(`API key "${label}" not found`);
       lastUse.delete(label);
       written.delete(label);
-      source.keys = reload();
+      source.keys = source.keys.filter((k) => k.label !== label);
+      source.keys = await reload();
     },
   };
 }

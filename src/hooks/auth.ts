@@ -1,34 +1,29 @@
 import { Elysia } from "elysia";
 import { LOCAL_KEY_LABEL, type Config } from "../config/schema";
-import type { Db } from "../db/open";
 import { AppError, invalid } from "../lib/errors";
 import { BODY_PROBLEM, parseJsonBytes } from "../lib/json";
 import { repeatedParameters } from "../lib/query-int";
 import { readBody } from "./read-body";
 import { randomToken, sha256Hex, tokenMatchesHash } from "../lib/secrets";
-import { apiKeys } from "../db/schema";
-import { eq } from "drizzle-orm";
+import type { ApiKeyStore } from "./api-key-store";
 
 export type ApiKey = { label: string; sha256: string };
 
 /** The label of the key Mailroom generates for this machine's CLI (events name it "api:local"). */
 export const LOCAL_KEY = LOCAL_KEY_LABEL;
 
-/** The stored keys (the generated local one), as the database holds them. */
-export function storedApiKeys(db: Db): ApiKey[] {
-  return db.select().from(apiKeys).all().map((k) => ({ label: k.label, sha256: k.tokenSha256 }));
+/** The config file's keys, with their hashes. */
+export function configuredApiKeys(config: Config): ApiKey[] {
+  return config.api_keys.map((k) => ({ label: k.label, sha256: (k.token_sha256 ?? sha256Hex(k.token!)).toLowerCase() }));
 }
 
 /**
  * A new local token: its hash replaces the stored one (the old token stops working at once, in a
- * running Mailroom too: see requireApiKey). Returns the token, to be shown or saved, never stored.
+ * running Mailroom too: see requireApiKey). Resolves to the token, to be shown or saved, never stored.
  */
-export function issueLocalToken(db: Db, now: number): string {
+export async function issueLocalToken(store: ApiKeyStore, now: number): Promise<string> {
   const token = randomToken("mr_");
-  db.$client.transaction(() => {
-    db.delete(apiKeys).where(eq(apiKeys.label, LOCAL_KEY)).run();
-    db.insert(apiKeys).values({ label: LOCAL_KEY, tokenSha256: sha256Hex(token), createdAt: now }).run();
-  })();
+  await store.replace(LOCAL_KEY, sha256Hex(token), now);
   return token;
 }
 
@@ -36,13 +31,14 @@ export function issueLocalToken(db: Db, now: number): string {
  * The management API's keys: those of the config file, and the local one Mailroom generates on
  * its first start (only its hash is stored) and keeps across restarts. Both work: the config's
  * keys are for other machines, the local one for the CLI beside the data file (the config check
- * reserves its label, so the two never collide). Returns the new token when it generated one now.
+ * reserves its label, so the two never collide). Resolves to the new token too when it generated
+ * one now. Rejects with the database's error.
  */
-export function resolveApiKeys(config: Config, db: Db, now: number): { keys: ApiKey[]; generated?: { label: string; token: string } } {
-  const configured = config.api_keys.map((k) => ({ label: k.label, sha256: (k.token_sha256 ?? sha256Hex(k.token!)).toLowerCase() }));
-  const stored = storedApiKeys(db);
+export async function resolveApiKeys(config: Config, store: ApiKeyStore, now: number): Promise<{ keys: ApiKey[]; generated?: { label: string; token: string } }> {
+  const configured = configuredApiKeys(config);
+  const stored = (await store.list()).map((k) => ({ label: k.label, sha256: k.sha256 }));
   if (stored.some((k) => k.label === LOCAL_KEY)) return { keys: [...configured, ...stored.filter((k) => !configured.some((c) => c.label === k.label))] };
-  const token = issueLocalToken(db, now);
+  const token = await issueLocalToken(store, now);
   return { keys: [...configured, { label: LOCAL_KEY, sha256: sha256Hex(token) }], generated: { label: LOCAL_KEY, token } };
 }
 
@@ -67,34 +63,41 @@ export function bearerToken(header: string | null): string | undefined {
   return header ? /^bearer +(\S+) *$/i.exec(header)?.[1] : undefined;
 }
 
-/** Whether the request carries a key's token now (an open stream asks again). */
+/**
+ * Whether the request carries a key's token now (an open stream asks again, and needs the answer
+ * at once): checked against the keys in memory, which a key revoked here leaves at once; a change
+ * by another process is noticed by the check this one starts in the background.
+ */
 export function admits(keys: KeySource, request: Request): boolean {
-  try {
-    check(keys, request);
-    return true;
-  } catch {
-    return false;
-  }
+  keys.fresh?.().catch(() => {});
+  const header = request.headers.get("authorization");
+  return header !== null && authenticate(keys.keys, bearerToken(header)) !== undefined;
 }
 
-/** Throws unauthenticated unless the request carries a key's token. */
-function check(keys: KeySource, request: Request): ApiKey {
+/** Throws unauthenticated unless the request carries a key's token; rejects with the database's error. */
+async function check(keys: KeySource, request: Request): Promise<ApiKey> {
   const header = request.headers.get("authorization");
   if (!header) throw unauthenticated("missing Authorization: Bearer <token>");
   const token = bearerToken(header);
   // A token re-issued by `mailroom token reset` (another process) is found by reading the keys again.
-  keys.fresh?.();
-  const key = authenticate(keys.keys, token) ?? (keys.reload && token ? authenticate((keys.keys = keys.reload()), token) : undefined);
+  await keys.fresh?.();
+  const key = authenticate(keys.keys, token) ?? (keys.reload && token ? authenticate((keys.keys = await keys.reload()), token) : undefined);
   if (!key) throw unauthenticated("invalid bearer token");
-  keys.used?.(key);
+  await keys.used?.(key);
   return key;
 }
 
 /**
- * The keys a request is checked against; `reload` reads them again when a token matches none, and
- * `used` is told of every key that opened a request (its last use).
+ * The keys a request is checked against, in memory; `reload` reads them again when a token matches
+ * none, `fresh` reads them again when another process may have changed them, and `used` is told of
+ * every key that opened a request (its last use).
  */
-export type KeySource = { keys: readonly ApiKey[]; reload?: () => readonly ApiKey[]; used?: (key: ApiKey) => void; fresh?: () => void };
+export type KeySource = {
+  keys: readonly ApiKey[];
+  reload?: () => Promise<readonly ApiKey[]>;
+  used?: (key: ApiKey) => Promise<void>;
+  fresh?: () => Promise<void>;
+};
 
 /** Reads a management body within MANAGEMENT_MAX_BODY: a JSON value, or {} when empty. */
 export async function parseBody(request: Request): Promise<unknown> {
@@ -123,11 +126,11 @@ export function requireApiKey(source: readonly ApiKey[] | KeySource) {
   const checked = new WeakMap<Request, ApiKey>();
   return new Elysia()
     .onParse({ as: "scoped" }, async ({ request }) => {
-      checked.set(request, check(keys, request));
+      checked.set(request, await check(keys, request));
       return parseBody(request);
     })
-    .derive({ as: "scoped" }, ({ request }) => {
-      const key = checked.get(request) ?? check(keys, request);
+    .derive({ as: "scoped" }, async ({ request }) => {
+      const key = checked.get(request) ?? (await check(keys, request));
       refuseRepeatedParameters(request.url);
       return { actor: `api:${key.label}` };
     });

@@ -1,12 +1,11 @@
-import type { Database } from "bun:sqlite";
 import type { Config } from "../config/schema";
-import type { Db } from "../db/open";
 import type { Clock } from "../lib/clock";
 import { toRfc3339 } from "../lib/clock";
 import { parseDuration } from "../lib/units";
 import { restAfter } from "../lib/pace";
 import type { Worker } from "../runner/types";
 import type { NewHook } from "./store";
+import type { DedupStore } from "./dedup-store";
 
 /**
  * Deduplication by the provider's delivery id, per channel (`dedup = { window, header }` in the
@@ -19,7 +18,8 @@ import type { NewHook } from "./store";
  * Stripe-Signature header). Each is namespaced by provider, so ids of two providers never meet.
  *
  * The `deliveries` row is written in the hook's own transaction (restart-safe); the lookup is one
- * point query on its primary key. Requests with the same id in flight at once wait for the first:
+ * point query on its primary key. Each channel's count of repeats is kept in memory too (read at
+ * start-up by `load()`, then the total each drop's write returns), so metrics read no database. Requests with the same id in flight at once wait for the first:
  * only one is stored, the others get its id.
  */
 export type DedupView = {
@@ -47,25 +47,14 @@ const AUTO_HEADERS: [string, string][] = [
   ["x-shopify-webhook-id", "shopify"],
 ];
 
-export function createDedup(deps: { config: Config; db: Db; clock: Clock }) {
-  const { config, clock } = deps;
-  const sql: Database = deps.db.$client;
+export function createDedup(deps: { config: Config; store: DedupStore; clock: Clock }) {
+  const { config, clock, store } = deps;
   const settings = new Map<string, Setting>();
   for (const c of config.channels) {
     if (c.dedup) settings.set(c.name, { windowMs: parseDuration(c.dedup.window)!, window: c.dedup.window, header: c.dedup.header?.toLowerCase() });
   }
-  const lookup = sql.prepare("SELECT hook_id AS hookId, created_at AS createdAt FROM deliveries WHERE channel = ? AND delivery_id = ?");
-  const remember = sql.prepare(
-    "INSERT INTO deliveries (channel, delivery_id, hook_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (channel, delivery_id) DO UPDATE SET hook_id = excluded.hook_id, created_at = excluded.created_at",
-  );
-  const count = sql.prepare(
-    "INSERT INTO dedup_stats (channel, dropped, last_dropped_at) VALUES (?, 1, ?) ON CONFLICT (channel) DO UPDATE SET dropped = dropped + 1, last_dropped_at = excluded.last_dropped_at",
-  );
-  const statsOf = sql.prepare("SELECT dropped, last_dropped_at AS lastDroppedAt FROM dedup_stats WHERE channel = ?");
-  const sweepSlice = sql.prepare(
-    "DELETE FROM deliveries WHERE rowid IN (SELECT rowid FROM deliveries WHERE channel = ? AND created_at < ? LIMIT ?)",
-  );
-  const synchronous = (sql.query("PRAGMA synchronous").get() as { synchronous: number }).synchronous;
+  /** Repeats dropped per channel, as the database last told this process. */
+  let dropped = new Map<string, number>();
   /** Delivery ids being stored right now, by channel and id: what their hook's id turned out to be. */
   const inflight = new Map<string, Promise<string | undefined>>();
 
@@ -101,12 +90,14 @@ export function createDedup(deps: { config: Config; db: Db; clock: Clock }) {
       if (running) {
         const id = await running;
         if (id === undefined) continue;
-        drop(channel);
+        await drop(channel);
         return { first: id };
       }
-      const row = lookup.get(channel, key) as { hookId: string; createdAt: number } | null;
+      const row = await store.lookup(channel, key);
+      // Another request with this id may have claimed it while this one read: wait for that one.
+      if (inflight.has(k)) continue;
       if (row && row.createdAt >= clock.now() - settings.get(channel)!.windowMs) {
-        drop(channel);
+        await drop(channel);
         return { first: row.hookId };
       }
       let settle!: (id: string | undefined) => void;
@@ -120,24 +111,24 @@ export function createDedup(deps: { config: Config; db: Db; clock: Clock }) {
     }
   }
 
-  /** Counted without waiting for the disk: a lost count after a power cut is no harm. */
-  function drop(channel: string): void {
-    if (synchronous > 1) sql.run("PRAGMA synchronous = NORMAL");
-    try {
-      count.run(channel, clock.now());
-    } finally {
-      if (synchronous > 1) sql.run(`PRAGMA synchronous = ${synchronous}`);
-    }
+  /** Counts a repeat; the total the write returns becomes the one metrics show. */
+  async function drop(channel: string): Promise<void> {
+    dropped.set(channel, await store.countDrop(channel, clock.now()));
   }
 
-  /** In the batch's transaction: remembers the delivery ids of the hooks stored. */
-  function record(batch: readonly NewHook[]): void {
-    for (const h of batch) if (h.deliveryId !== undefined) remember.run(h.channel, h.deliveryId, h.id, h.createdAt);
+  /**
+   * In the batch's transaction (the writer awaits it there): remembers the delivery ids of the
+   * hooks stored. Rejects with the database's error, which rolls the batch back.
+   */
+  async function record(batch: readonly NewHook[]): Promise<void> {
+    const rows = [];
+    for (const h of batch) if (h.deliveryId !== undefined) rows.push({ channel: h.channel, deliveryId: h.deliveryId, hookId: h.id, createdAt: h.createdAt });
+    if (rows.length > 0) await store.record(rows);
   }
 
-  function view(channel: string): DedupView {
+  async function view(channel: string): Promise<DedupView> {
     const s = settings.get(channel);
-    const stats = statsOf.get(channel) as { dropped: number; lastDroppedAt: number | null } | null;
+    const stats = await store.stats(channel);
     return {
       channel,
       enabled: s !== undefined,
@@ -149,13 +140,12 @@ export function createDedup(deps: { config: Config; db: Db; clock: Clock }) {
 
   /** Deletes old delivery ids in slices, resting between them; a channel without dedup keeps none. */
   async function sweep(now: number): Promise<void> {
-    const channels = (sql.query("SELECT DISTINCT channel FROM deliveries").values() as [string][]).map(([c]) => c);
-    for (const channel of channels) {
+    for (const channel of await store.channels()) {
       const s = settings.get(channel);
       const cutoff = s ? now - s.windowMs : Number.MAX_SAFE_INTEGER;
       for (;;) {
         const startedAt = performance.now();
-        if (sweepSlice.run(channel, cutoff, SWEEP_BATCH).changes < SWEEP_BATCH) break;
+        if ((await store.sweep(channel, cutoff, SWEEP_BATCH)) < SWEEP_BATCH) break;
         await restAfter(startedAt);
       }
     }
@@ -173,22 +163,23 @@ export function createDedup(deps: { config: Config; db: Db; clock: Clock }) {
   };
 
   return {
+    /** Start-up: each channel's count of repeats, for metrics. Rejects with the database's error. */
+    async load(): Promise<void> {
+      dropped = await store.droppedCounts();
+    },
     keyOf,
     claim,
     record,
     view,
     worker,
-    /** For metrics: hooks dropped as repeats, per channel, since the database was created. */
+    /** For metrics (memory only): hooks dropped as repeats, per channel, since the database was created. */
     droppedCounts(): Map<string, number> {
-      const rows = sql.query("SELECT channel, dropped FROM dedup_stats").all() as { channel: string; dropped: number }[];
-      return new Map(rows.map((r) => [r.channel, r.dropped]));
+      return new Map(dropped);
     },
     /** When a channel is deleted: its delivery ids and counter go too. */
-    forget(channel: string): void {
-      sql.transaction(() => {
-        sql.run("DELETE FROM deliveries WHERE channel = ?", [channel]);
-        sql.run("DELETE FROM dedup_stats WHERE channel = ?", [channel]);
-      }).immediate();
+    async forget(channel: string): Promise<void> {
+      await store.forget(channel);
+      dropped.delete(channel);
     },
   };
 }

@@ -1,20 +1,18 @@
-import { eq } from "drizzle-orm";
 import { HANDLER_KINDS, type ForwardConfig } from "../config/handlers";
 import { checkKinded } from "../config/load";
 import type { Config } from "../config/schema";
-import type { Db } from "../db/open";
-import { dashboardHandlers } from "../db/schema";
 import type { Clock } from "../lib/clock";
 import { invalid, notFound, precondition } from "../lib/errors";
 import { parseDuration } from "../lib/units";
 import type { Runner } from "../runner";
+import type { ForwardRow, ForwardStore } from "./forward-store";
 
 export type ForwardInfo = {
   name: string; channel: string; url: string; headers: Record<string, string>;
   max_attempts: number; backoff: { initial: string; max: string }; timeout: string;
 };
 
-type Row = typeof dashboardHandlers.$inferSelect;
+type Row = ForwardRow;
 
 const toConfig = (r: Row): ForwardConfig => ({
   name: r.name, kind: "forward", url: r.url, headers: JSON.parse(r.headers), max_attempts: r.maxAttempts, concurrency: 4,
@@ -29,17 +27,20 @@ const toInfo = (r: Row): ForwardInfo => {
  * Forward handlers added to a channel in the dashboard (URL, headers, retry policy), stored and
  * handed to the runner at start-up and on every change. Only the forward kind: a dashboard user
  * must never make the host run a program, so command and module handlers stay in the config file.
+ * The stored ones reach the runner in `load()`, which start-up awaits.
  */
-export function createForwards(deps: { config: Config; db: Db; clock: Clock; runner: Runner }) {
-  const { config, db, clock, runner } = deps;
+export function createForwards(deps: { config: Config; store: ForwardStore; clock: Clock; runner: Runner }) {
+  const { config, store, clock, runner } = deps;
   const configured = new Set(config.handlers.map((h) => h.name));
-  const all = () => db.select().from(dashboardHandlers).all();
-  for (const row of all()) if (!configured.has(row.name)) runner.addForward(row.channel, toConfig(row));
 
   return {
-    list: (channel?: string): ForwardInfo[] => all().filter((r) => !channel || r.channel === channel).map(toInfo),
+    /** Start-up: hands the stored forwards to the runner. Rejects with the database's error. */
+    async load(): Promise<void> {
+      for (const row of await store.list()) if (!configured.has(row.name)) await runner.addForward(row.channel, toConfig(row));
+    },
+    list: async (channel?: string): Promise<ForwardInfo[]> => (await store.list()).filter((r) => !channel || r.channel === channel).map(toInfo),
     /** Throws invalid_argument for another kind or bad settings, failed_precondition for a name taken. */
-    add(channel: string, entry: Record<string, unknown>): ForwardInfo {
+    async add(channel: string, entry: Record<string, unknown>): Promise<ForwardInfo> {
       if (entry.kind !== undefined && entry.kind !== "forward") {
         throw invalid(`kind: only forward handlers can be added in the dashboard; ${String(entry.kind)} handlers are set in the config file`);
       }
@@ -48,23 +49,24 @@ export function createForwards(deps: { config: Config; db: Db; clock: Clock; run
       const problems = checkKinded([forward], HANDLER_KINDS, "handler");
       if (problems.length > 0) throw invalid(`${problems[0]!.path.replace(/^handler\[0\]\.?/, "")}: ${problems[0]!.message}`);
       const f = forward as unknown as ForwardConfig;
-      if (configured.has(f.name) || db.select().from(dashboardHandlers).where(eq(dashboardHandlers.name, f.name)).get()) {
-        throw precondition(`handler "${f.name}" exists already`);
-      }
+      const taken = () => precondition(`handler "${f.name}" exists already`);
+      if (configured.has(f.name) || (await store.get(f.name))) throw taken();
       const row: Row = {
         name: f.name, channel, url: f.url, headers: JSON.stringify(f.headers), maxAttempts: f.max_attempts,
         backoffInitialMs: parseDuration(f.backoff.initial)!, backoffMaxMs: parseDuration(f.backoff.max)!, timeoutMs: parseDuration(f.timeout)!,
         createdAt: clock.now(),
       };
-      db.insert(dashboardHandlers).values(row).run();
-      runner.addForward(channel, toConfig(row));
+      if (!(await store.insert(row))) throw taken();
+      await runner.addForward(channel, toConfig(row));
       return toInfo(row);
     },
-    remove(channel: string, name: string): void {
-      const row = db.select().from(dashboardHandlers).where(eq(dashboardHandlers.name, name)).get();
-      if (!row || row.channel !== channel) throw notFound(`handler "${name}" of channel "${channel}" not found`);
-      db.delete(dashboardHandlers).where(eq(dashboardHandlers.name, name)).run();
-      runner.removeForward(channel, name);
+    /** Throws not_found unless the channel has a stored forward of this name. */
+    async remove(channel: string, name: string): Promise<void> {
+      const row = await store.get(name);
+      const missing = () => notFound(`handler "${name}" of channel "${channel}" not found`);
+      if (!row || row.channel !== channel) throw missing();
+      if (!(await store.remove(name))) throw missing();
+      await runner.removeForward(channel, name);
     },
   };
 }

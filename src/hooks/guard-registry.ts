@@ -1,13 +1,11 @@
-import { eq } from "drizzle-orm";
 import { GUARD_KINDS } from "../config/guards";
 import { checkKinded, ConfigError, type Problem } from "../config/load";
 import type { Config } from "../config/schema";
-import type { Db } from "../db/open";
-import { dashboardGuards } from "../db/schema";
 import type { Clock } from "../lib/clock";
 import { invalid, notFound, precondition } from "../lib/errors";
 import type { Log } from "../lib/log";
 import { createGuards, type Guard } from "./guards";
+import type { GuardRow, GuardStore } from "./guard-store";
 
 /** The key of each kind's secret (write-only: never sent back); kinds without one are absent. */
 export const SECRET_KEY: Record<string, string> = {
@@ -25,17 +23,16 @@ export type GuardInfo = {
   read_only: boolean;
 };
 
-type Stored = typeof dashboardGuards.$inferSelect;
-
 /**
  * Every guard by name, in one map the catching endpoint reads: the config file's (read-only,
  * winning on a name clash) and those an admin defines in the dashboard, stored in the database
  * with their secret (which no answer or log carries). A change replaces the entry in the map and
  * calls `changed`, which makes the catching endpoint build its per-channel plans again, so it
- * applies to the next request.
+ * applies to the next request. The stored guards join the map in `load()`, which start-up awaits
+ * before the first request.
  */
-export function createGuardRegistry(deps: { config: Config; db: Db; clock: Clock; log: Log; guards: Map<string, Guard>; changed: () => void }) {
-  const { config, db, clock, log, guards } = deps;
+export function createGuardRegistry(deps: { config: Config; store: GuardStore; clock: Clock; log: Log; guards: Map<string, Guard>; changed: () => void }) {
+  const { config, store, clock, log, guards } = deps;
   const configured = new Map(config.guards.map((g) => [g.name, g]));
 
   /** The guard an entry builds; throws invalid_argument naming the setting at fault. */
@@ -54,24 +51,28 @@ export function createGuardRegistry(deps: { config: Config; db: Db; clock: Clock
     throw invalid(`${p.path.replace(/^guards?\[0\]\.?/, "") || "guard"}: ${p.message}`);
   }
 
-  function entryOf(row: Pick<Stored, "name" | "kind" | "settings" | "secret">): Record<string, unknown> {
+  function entryOf(row: Pick<GuardRow, "name" | "kind" | "settings" | "secret">): Record<string, unknown> {
     const entry: Record<string, unknown> = { ...JSON.parse(row.settings), name: row.name, kind: row.kind };
     const key = SECRET_KEY[row.kind];
     if (key && row.secret !== null) entry[key] = row.secret;
     return entry;
   }
 
-  // Stored guards come back at start-up; one that no longer builds is logged (without its settings) and left out.
-  for (const row of db.select().from(dashboardGuards).all()) {
-    if (configured.has(row.name)) continue;
-    try {
-      guards.set(row.name, build(entryOf(row)));
-    } catch (error) {
-      log.error("a guard defined in the dashboard does not build; channels naming it refuse hooks", { guard: row.name, error: (error as Error).message });
+  /** Stored guards come back at start-up; one that no longer builds is logged (without its settings) and left out. */
+  async function load(): Promise<void> {
+    for (const row of await store.list()) {
+      if (configured.has(row.name)) continue;
+      try {
+        guards.set(row.name, build(entryOf(row)));
+      } catch (error) {
+        log.error("a guard defined in the dashboard does not build; channels naming it refuse hooks", { guard: row.name, error: (error as Error).message });
+      }
     }
+    deps.changed();
   }
 
-  function info(name: string): GuardInfo {
+  /** Throws not_found for an unknown guard. */
+  async function info(name: string): Promise<GuardInfo> {
     const fromConfig = configured.get(name);
     if (fromConfig) {
       const { name: _n, kind, ...rest } = fromConfig as Record<string, unknown>;
@@ -79,7 +80,7 @@ export function createGuardRegistry(deps: { config: Config; db: Db; clock: Clock
       const settings = Object.fromEntries(Object.entries(rest).filter(([k]) => k !== key && !k.endsWith("_env")));
       return { name, kind: kind as string, settings, has_secret: key !== undefined && rest[key] !== undefined, read_only: true };
     }
-    const row = db.select().from(dashboardGuards).where(eq(dashboardGuards.name, name)).get();
+    const row = await store.get(name);
     if (!row) throw notFound(`guard "${name}" not found`);
     return { name, kind: row.kind, settings: JSON.parse(row.settings), has_secret: row.secret !== null, read_only: false };
   }
@@ -96,50 +97,51 @@ export function createGuardRegistry(deps: { config: Config; db: Db; clock: Clock
   }
 
   return {
-    list(): GuardInfo[] {
-      const names = new Set([...configured.keys(), ...db.select({ name: dashboardGuards.name }).from(dashboardGuards).all().map((r) => r.name)]);
-      return [...names].sort().map(info);
+    load,
+    async list(): Promise<GuardInfo[]> {
+      const names = new Set([...configured.keys(), ...(await store.list()).map((r) => r.name)]);
+      return Promise.all([...names].sort().map(info));
     },
     get: info,
     /** Defines a guard; throws invalid_argument for bad settings, failed_precondition when the name is taken. */
-    create(name: string, kind: string, settings: Record<string, unknown>, secret: string | undefined): GuardInfo {
-      if (configured.has(name) || guards.has(name) || db.select().from(dashboardGuards).where(eq(dashboardGuards.name, name)).get()) {
-        throw precondition(`guard "${name}" exists already`);
-      }
+    async create(name: string, kind: string, settings: Record<string, unknown>, secret: string | undefined): Promise<GuardInfo> {
+      const taken = () => precondition(`guard "${name}" exists already`);
+      if (configured.has(name) || guards.has(name) || (await store.get(name))) throw taken();
       const clean = cleanSettings(kind, settings);
       if (secret === undefined && SECRET_KEY[kind]) throw invalid(`secret: a ${kind} guard needs its ${SECRET_KEY[kind]}`);
       if (secret !== undefined && !SECRET_KEY[kind]) throw invalid(`secret: a ${kind} guard has no secret`);
       const row = { name, kind, settings: JSON.stringify(clean), secret: secret ?? null };
       const guard = build(entryOf(row));
       const now = clock.now();
-      db.insert(dashboardGuards).values({ ...row, createdAt: now, updatedAt: now }).run();
+      if (!(await store.insert({ ...row, createdAt: now, updatedAt: now }))) throw taken();
       guards.set(name, guard);
       deps.changed();
       return info(name);
     },
     /** Replaces a stored guard's settings; the secret is kept unless a new one is given. */
-    update(name: string, settings: Record<string, unknown>, secret: string | undefined): GuardInfo {
+    async update(name: string, settings: Record<string, unknown>, secret: string | undefined): Promise<GuardInfo> {
       if (configured.has(name)) throw precondition(`guard "${name}" is declared in the config file: change it there`);
-      const old = db.select().from(dashboardGuards).where(eq(dashboardGuards.name, name)).get();
+      const old = await store.get(name);
       if (!old) throw notFound(`guard "${name}" not found`);
       const clean = cleanSettings(old.kind, settings);
       if (secret !== undefined && !SECRET_KEY[old.kind]) throw invalid(`secret: a ${old.kind} guard has no secret`);
       const row = { name, kind: old.kind, settings: JSON.stringify(clean), secret: secret ?? old.secret };
       const guard = build(entryOf(row));
-      db.update(dashboardGuards).set({ settings: row.settings, secret: row.secret, updatedAt: clock.now() }).where(eq(dashboardGuards.name, name)).run();
+      if (!(await store.update(name, row.settings, row.secret, clock.now()))) throw notFound(`guard "${name}" not found`);
       guards.set(name, guard);
       deps.changed();
       return info(name);
     },
     /** Removes a stored guard; throws failed_precondition while `usedBy` names a channel or the defaults. */
-    remove(name: string, usedBy: string[]): void {
+    async remove(name: string, usedBy: string[]): Promise<void> {
       if (configured.has(name)) throw precondition(`guard "${name}" is declared in the config file: remove it there`);
-      if (!db.select().from(dashboardGuards).where(eq(dashboardGuards.name, name)).get()) throw notFound(`guard "${name}" not found`);
+      if (!(await store.get(name))) throw notFound(`guard "${name}" not found`);
       if (usedBy.length > 0) throw precondition(`guard "${name}" is in use by ${usedBy.join(", ")}: take it off first`);
-      db.delete(dashboardGuards).where(eq(dashboardGuards.name, name)).run();
+      if (!(await store.remove(name))) throw notFound(`guard "${name}" not found`);
       guards.delete(name);
       deps.changed();
     },
+    /** Whether a guard of this name is in the map (memory only). */
     exists: (name: string) => guards.has(name),
   };
 }

@@ -1,10 +1,9 @@
-import type { Database } from "bun:sqlite";
 import type { Config } from "../config/schema";
 import { responseProblems, type ResponseSettingValue, type ResponseStepValue } from "../config/misbehave";
-import type { Db } from "../db/open";
 import type { Clock } from "../lib/clock";
 import { invalid, precondition } from "../lib/errors";
 import { parseDuration } from "../lib/units";
+import type { ResponseStore } from "./response-store";
 
 /**
  * Custom responses per channel: the status, headers, body and delay a sender receives once its
@@ -36,27 +35,25 @@ function compile(a: ResponseStepValue, base?: Answer): Answer {
   };
 }
 
-export function createResponses(deps: { config: Config; db: Db; clock: Clock }) {
-  const { config, clock } = deps;
-  const sql: Database = deps.db.$client;
+/** The stored settings join the config file's in `load()`, which start-up awaits before the first request. */
+export function createResponses(deps: { config: Config; store: ResponseStore; clock: Clock }) {
+  const { config, clock, store } = deps;
   const entries = new Map<string, Entry>();
   const entry = (setting: ResponseSettingValue, source: "config" | "api"): Entry => {
     const base = compile(setting);
     return { setting, source, base, steps: (setting.sequence ?? []).map((s) => compile(s, base)), answered: 0 };
   };
-  for (const row of sql.query("SELECT channel, setting FROM channel_responses").all() as { channel: string; setting: string }[]) {
-    entries.set(row.channel, entry(JSON.parse(row.setting), "api"));
-  }
   const configured = new Set<string>();
   for (const c of config.channels) {
     if (!c.response) continue;
     configured.add(c.name);
     entries.set(c.name, entry(c.response, "config"));
   }
-  const save = sql.prepare(
-    "INSERT INTO channel_responses (channel, setting, updated_at) VALUES (?, ?, ?) ON CONFLICT (channel) DO UPDATE SET setting = excluded.setting, updated_at = excluded.updated_at",
-  );
-  const remove = sql.prepare("DELETE FROM channel_responses WHERE channel = ?");
+
+  /** Start-up: the stored settings (a config file's setting of the same channel wins). Rejects with the database's error. */
+  async function load(): Promise<void> {
+    for (const row of await store.list()) if (!configured.has(row.channel)) entries.set(row.channel, entry(JSON.parse(row.setting), "api"));
+  }
 
   function requireNotConfigured(name: string): void {
     if (configured.has(name)) throw precondition(`the response of channel "${name}" is set in the config file; change it there`);
@@ -70,6 +67,7 @@ export function createResponses(deps: { config: Config; db: Db; clock: Clock }) 
   }
 
   return {
+    load,
     get,
     /** Hot path: the answer for this request (and the step it used), or undefined for the default one. */
     next(channel: string): Answer | undefined {
@@ -81,31 +79,31 @@ export function createResponses(deps: { config: Config; db: Db; clock: Clock }) 
     },
 
     /** Sets and stores a channel's response; its sequence starts over. Throws invalid_argument, failed_precondition. */
-    put(channel: string, setting: ResponseSettingValue): ResponseView {
+    async put(channel: string, setting: ResponseSettingValue): Promise<ResponseView> {
       requireNotConfigured(channel);
       const problems = responseProblems(setting, "response");
       if (problems.length > 0) throw invalid(`invalid body: ${problems.map((p) => `${p.path.replace(/^response\.?/, "") || "response"}: ${p.message}`).join("; ")}`);
-      save.run(channel, JSON.stringify(setting), clock.now());
+      await store.save(channel, JSON.stringify(setting), clock.now());
       entries.set(channel, entry(setting, "api"));
       return get(channel);
     },
 
     /** Back to the default answer. Throws failed_precondition for a channel of the config file. */
-    delete(channel: string): ResponseView {
+    async delete(channel: string): Promise<ResponseView> {
       requireNotConfigured(channel);
-      remove.run(channel);
+      await store.remove(channel);
       entries.delete(channel);
       return get(channel);
     },
 
     /** When a channel is deleted: an API setting goes with it; a config one starts its sequence over. */
-    forget(channel: string): void {
+    async forget(channel: string): Promise<void> {
       if (configured.has(channel)) {
         const e = entries.get(channel);
         if (e) e.answered = 0;
         return;
       }
-      remove.run(channel);
+      await store.remove(channel);
       entries.delete(channel);
     },
   };

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { openDatabase } from "../../src/db/open";
-import { createRefusals } from "../../src/hooks/guards";
+import { createRefusals, createRefusalStore } from "../../src/hooks/guards";
 import { createFakeClock } from "../helpers/clock";
 
 const refusal = (n: number, channel = "c") => ({ channel, guard: "sig", status: 401, reason: `reason ${n}`, ip: "10.0.0.1", method: "POST" });
@@ -9,7 +9,7 @@ function setup(kept?: number) {
   const db = openDatabase({ path: ":memory:", durability: "normal" });
   const clock = createFakeClock();
   const count = () => db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM refusals").get()!.n;
-  return { db, clock, count, refusals: createRefusals({ db, clock, kept }) };
+  return { db, clock, count, refusals: createRefusals({ store: createRefusalStore(db), clock, kept }) };
 }
 
 describe("refusals", () => {
@@ -22,39 +22,39 @@ describe("refusals", () => {
     expect(count()).toBe(2);
   });
 
-  test("list() writes what is buffered and returns newest first, with the time of refusal", () => {
+  test("list() writes what is buffered and returns newest first, with the time of refusal", async () => {
     const { refusals, clock } = setup();
     refusals.record(refusal(1));
     clock.advance(1000);
     refusals.record(refusal(2));
-    const listed = refusals.list({ limit: 10 });
+    const listed = await refusals.list({ limit: 10 });
     expect(listed.map((r) => r.reason)).toEqual(["reason 2", "reason 1"]);
     expect(listed[0]).toEqual({ ...refusal(2), createdAt: clock.now() });
   });
 
-  test("filters by channel and guard, and honours limit", () => {
+  test("filters by channel and guard, and honours limit", async () => {
     const { refusals } = setup();
     for (let i = 0; i < 5; i++) refusals.record(refusal(i, i % 2 ? "odd" : "even"));
     refusals.record({ ...refusal(9, "odd"), guard: "ips" });
-    expect(refusals.list({ channel: "odd", limit: 10 }).map((r) => r.reason)).toEqual(["reason 9", "reason 3", "reason 1"]);
-    expect(refusals.list({ channel: "odd", guard: "sig", limit: 10 }).map((r) => r.reason)).toEqual(["reason 3", "reason 1"]);
-    expect(refusals.list({ limit: 2 }).map((r) => r.reason)).toEqual(["reason 9", "reason 4"]);
+    expect((await refusals.list({ channel: "odd", limit: 10 })).map((r) => r.reason)).toEqual(["reason 9", "reason 3", "reason 1"]);
+    expect((await refusals.list({ channel: "odd", guard: "sig", limit: 10 })).map((r) => r.reason)).toEqual(["reason 3", "reason 1"]);
+    expect((await refusals.list({ limit: 2 })).map((r) => r.reason)).toEqual(["reason 9", "reason 4"]);
   });
 
-  test("only the newest `kept` are kept, across batches and within one", () => {
+  test("only the newest `kept` are kept, across batches and within one", async () => {
     const { refusals, count } = setup(3);
     for (let i = 0; i < 5; i++) refusals.record(refusal(i));
-    refusals.flush();
+    await refusals.flush();
     expect(count()).toBe(3);
     refusals.record(refusal(5));
-    expect(refusals.list({ limit: 10 }).map((r) => r.reason)).toEqual(["reason 5", "reason 4", "reason 3"]);
+    expect((await refusals.list({ limit: 10 })).map((r) => r.reason)).toEqual(["reason 5", "reason 4", "reason 3"]);
     expect(count()).toBe(3);
   });
 
-  test("long fields are cut so a sender cannot fill the table with one request", () => {
+  test("long fields are cut so a sender cannot fill the table with one request", async () => {
     const { refusals } = setup();
     refusals.record({ ...refusal(1), ip: "x".repeat(5000), method: "M".repeat(5000), reason: "r".repeat(5000) });
-    const [r] = refusals.list({ limit: 1 });
+    const [r] = await refusals.list({ limit: 1 });
     expect([r!.ip.length, r!.method.length, r!.reason.length]).toEqual([64, 32, 500]);
   });
 
@@ -62,7 +62,7 @@ describe("refusals", () => {
     const { refusals, db } = setup();
     db.$client.close();
     expect(() => refusals.record(refusal(1))).not.toThrow();
-    expect(() => refusals.flush()).not.toThrow();
+    await expect(refusals.flush()).resolves.toBeUndefined();
     expect(() => refusals.record(null as any)).not.toThrow();
   });
 });

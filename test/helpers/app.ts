@@ -1,7 +1,6 @@
 import { buildConfig } from "../../src/config/load";
 import { openDatabase } from "../../src/db/open";
 import { createApp } from "../../src/app";
-import { resolveApiKeys } from "../../src/hooks/auth";
 import { createRunner } from "../../src/runner";
 import { silentLog, type Log } from "../../src/lib/log";
 import { serve } from "../../src/server";
@@ -24,8 +23,8 @@ export function createTestApp(raw: Record<string, any> = {}, opts: { env?: Recor
   const db = openDatabase({ path: config.storage.path, durability: config.storage.durability });
   const metrics = createMetrics(config);
   const runner = createRunner({ config, db, clock, log: silentLog, random: opts.random, metrics });
-  const { keys } = resolveApiKeys(config, db, clock.now());
-  const built = createApp({ config, db, clock, log: opts.log ?? silentLog, runner, apiKeys: keys, metrics, syncWal: opts.syncWal, channelDeleteBatch: opts.channelDeleteBatch, heartbeatMs: opts.heartbeatMs });
+  // Start-up's reads (built.ready) finish before the first request through app.handle, which waits for them.
+  const built = createApp({ config, db, clock, log: opts.log ?? silentLog, runner, metrics, syncWal: opts.syncWal, channelDeleteBatch: opts.channelDeleteBatch, heartbeatMs: opts.heartbeatMs });
 
   // Calls the app without a network (app.handle).
   const { call, post, catchHooks } = httpClient((path, init) => built.app.handle(new Request(`http://localhost${path}`, init)));

@@ -18,7 +18,6 @@ import { stringify } from "smol-toml";
 import { buildConfig } from "../../src/config/load";
 import { openDatabase } from "../../src/db/open";
 import { createApp } from "../../src/app";
-import { resolveApiKeys } from "../../src/hooks/auth";
 import { createRunner } from "../../src/runner";
 import { systemClock } from "../../src/lib/clock";
 import { silentLog } from "../../src/lib/log";
@@ -97,8 +96,7 @@ async function startSource(raw: Record<string, any>, opts: TargetOptions): Promi
   const config = buildConfig({ ...raw, storage: { path: ":memory:", ...(raw.storage ?? {}) } }, opts.env ?? {});
   const db = openDatabase({ path: config.storage.path, durability: config.storage.durability });
   const runner = createRunner({ config, db, clock: systemClock, log: silentLog });
-  const { keys } = resolveApiKeys(config, db, systemClock.now());
-  const built = createApp({ config, db, clock: systemClock, log: silentLog, runner, apiKeys: keys });
+  const built = createApp({ config, db, clock: systemClock, log: silentLog, runner });
   await built.ready;
   runner.start();
   const server = serve(built, { host: "127.0.0.1", port: 0 });

@@ -23,16 +23,16 @@ export function apiKeyRoutes({ gate, apiKeys }: DashboardDeps) {
     .get("/api-keys", () => apiKeys.list(), { query: NoQuery, response: { 200: t.Array(ApiKeyInfo), ...errors } })
     .post(
       "/api-keys",
-      ({ body }) => {
-        const { info, token } = apiKeys.create(body.label);
+      async ({ body }) => {
+        const { info, token } = await apiKeys.create(body.label);
         return { ...info, token };
       },
       { query: NoQuery, body: t.Object({ label: Label }, strict), response: { 200: t.Composite([ApiKeyInfo, t.Object({ token: t.String() })], strict), ...errors } },
     )
     .delete(
       "/api-keys/:label",
-      ({ params }) => {
-        apiKeys.revoke(params.label);
+      async ({ params }) => {
+        await apiKeys.revoke(params.label);
         return {};
       },
       { params: t.Object({ label: Label }, strict), query: NoQuery, body: NoBody, response: { 200: t.Object({}, strict), ...errors } },

@@ -31,9 +31,9 @@ export function bulkRoutes(deps: BulkDeps) {
     .use(deps.auth)
     .get(
       "/bulk/:action",
-      ({ params, query }) => {
+      async ({ params, query }) => {
         checkStatus(params.action, query.status);
-        return { action: params.action, channel: query.channel ?? null, status: query.status, ...bulk.count(query.channel, query.status) };
+        return { action: params.action, channel: query.channel ?? null, status: query.status, ...(await bulk.count(query.channel, query.status)) };
       },
       { params: t.Object({ action: Action }, strict), query: t.Object(Filter, strict), response: { 200: Count, ...errors } },
     )

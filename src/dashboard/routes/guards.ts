@@ -6,8 +6,7 @@ import type { ChannelService } from "../../hooks/channels";
 import { SECRET_KEY, type GuardRegistry } from "../../hooks/guard-registry";
 import { invalid } from "../../lib/errors";
 import type { Gate } from "../gate";
-import { writeSetting } from "../settings";
-import type { Db } from "../../db/open";
+import type { SettingStore } from "../store";
 
 const strict = { additionalProperties: false } as const;
 const Name = (what: string) => t.String({ maxLength: 64, pattern: NAME_PATTERN, error: `${what}: must be lowercase letters and digits, words joined by - or _, at most 64 characters` });
@@ -18,20 +17,20 @@ const Guard = t.Object({ name: t.String(), kind: t.String(), settings: t.Record(
 const Defaults = t.Object({ guards: t.Array(t.String()), read_only: t.Boolean() }, strict);
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 
-export type GuardRouteDeps = { gate: Gate; guards: GuardRegistry; channels: ChannelService; db: Db };
+export type GuardRouteDeps = { gate: Gate; guards: GuardRegistry; channels: ChannelService; settings: SettingStore };
 
 /**
  * Guards, for admins: define one of every kind (its secret is write-only: accepted, never sent
  * back), change or remove it, assign guards to channels and set those of new channels. The config
  * file's guards and channels are listed read-only. Every change applies to the next request.
  */
-export function guardRoutes({ gate, guards, channels, db }: GuardRouteDeps) {
+export function guardRoutes({ gate, guards, channels, settings }: GuardRouteDeps) {
   function requireKnown(names: readonly string[]): void {
     const missing = names.filter((n) => !guards.exists(n));
     if (missing.length > 0) throw invalid(`guards: no guard named ${missing.map((n) => `"${n}"`).join(", ")}`);
   }
-  function usedBy(name: string): string[] {
-    const users = channels.list().filter((c) => c.guards.includes(name)).map((c) => `channel "${c.name}"`);
+  async function usedBy(name: string): Promise<string[]> {
+    const users = (await channels.list()).filter((c) => c.guards.includes(name)).map((c) => `channel "${c.name}"`);
     if (channels.defaultGuards().guards.includes(name)) users.push("the default guards");
     return users;
   }
@@ -39,19 +38,19 @@ export function guardRoutes({ gate, guards, channels, db }: GuardRouteDeps) {
     .use(gate.requireSession("admin"))
     .get(
       "/guards",
-      () => ({
-        guards: guards.list(),
+      async () => ({
+        guards: await guards.list(),
         kinds: Object.keys(GUARD_KINDS).map((kind) => ({ kind, secret: SECRET_KEY[kind] ?? null })),
         default_guards: channels.defaultGuards(),
       }),
       { query: NoQuery, response: { 200: t.Object({ guards: t.Array(Guard), kinds: t.Array(t.Object({ kind: t.String(), secret: t.Union([t.String(), t.Null()]) })), default_guards: Defaults }, strict), ...errors } },
     )
-    .post("/guards", ({ body }) => guards.create(body.name, body.kind, body.settings ?? {}, body.secret), {
+    .post("/guards", async ({ body }) => await guards.create(body.name, body.kind, body.settings ?? {}, body.secret), {
       query: NoQuery,
       body: t.Object({ name: Name("name"), kind: t.String({ maxLength: 64, error: "kind: must be a guard kind" }), settings: t.Optional(Settings), secret: t.Optional(Secret) }, strict),
       response: { 200: Guard, ...errors },
     })
-    .put("/guards/:name", ({ params, body }) => guards.update(params.name, body.settings ?? {}, body.secret), {
+    .put("/guards/:name", async ({ params, body }) => await guards.update(params.name, body.settings ?? {}, body.secret), {
       params: t.Object({ name: Name("name") }, strict),
       query: NoQuery,
       body: t.Object({ settings: t.Optional(Settings), secret: t.Optional(Secret) }, strict),
@@ -59,26 +58,26 @@ export function guardRoutes({ gate, guards, channels, db }: GuardRouteDeps) {
     })
     .delete(
       "/guards/:name",
-      ({ params }) => {
-        guards.remove(params.name, usedBy(params.name));
+      async ({ params }) => {
+        await guards.remove(params.name, await usedBy(params.name));
         return {};
       },
       { params: t.Object({ name: Name("name") }, strict), query: NoQuery, body: NoBody, response: { 200: t.Object({}, strict), ...errors } },
     )
     .put(
       "/channels/:name/guards",
-      ({ params, body }) => {
+      async ({ params, body }) => {
         requireKnown(body.guards);
-        return toWireChannel(channels.setGuards(params.name, body.guards));
+        return toWireChannel(await channels.setGuards(params.name, body.guards));
       },
       { params: t.Object({ name: Name("name") }, strict), query: NoQuery, body: t.Object({ guards: GuardNames }, strict), response: { 200: Channel, ...errors } },
     )
     .put(
       "/default-guards",
-      ({ body }) => {
+      async ({ body }) => {
         requireKnown(body.guards);
-        channels.setDefaultGuards(body.guards);
-        writeSetting(db, "default_guards", body.guards);
+        await channels.setDefaultGuards(body.guards);
+        await settings.writeSetting("default_guards", body.guards);
         return channels.defaultGuards();
       },
       { query: NoQuery, body: t.Object({ guards: GuardNames }, strict), response: { 200: Defaults, ...errors } },

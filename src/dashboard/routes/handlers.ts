@@ -29,21 +29,21 @@ const REDACTED = "[write-only]";
 export function handlerRoutes({ gate, forwards, channels }: { gate: Gate; forwards: Forwards; channels: ChannelService }) {
   return new Elysia()
     .use(gate.requireSession("admin"))
-    .get("/channels/:name/handlers", ({ params }) => (channels.get(params.name), forwards.list(params.name).map(answered)), {
+    .get("/channels/:name/handlers", async ({ params }) => (await channels.get(params.name), (await forwards.list(params.name)).map(answered)), {
       params, query: NoQuery, response: { 200: t.Array(Forward), ...errors },
     })
     .post(
       "/channels/:name/handlers",
-      ({ params, body }) => {
-        channels.get(params.name);
-        return answered(forwards.add(params.name, body));
+      async ({ params, body }) => {
+        await channels.get(params.name);
+        return answered(await forwards.add(params.name, body));
       },
       { params, query: NoQuery, body: t.Record(t.String(), t.Unknown(), { error: "the body must be a JSON object" }), response: { 200: Forward, ...errors } },
     )
     .delete(
       "/channels/:name/handlers/:handler",
-      ({ params }) => {
-        forwards.remove(params.name, params.handler);
+      async ({ params }) => {
+        await forwards.remove(params.name, params.handler);
         return {};
       },
       { params: t.Object({ name: Name("channel"), handler: Name("handler") }, strict), query: NoQuery, body: NoBody, response: { 200: t.Object({}, strict), ...errors } },

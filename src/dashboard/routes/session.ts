@@ -21,19 +21,19 @@ const me = (u: User) => ({ email: u.email, role: u.role });
  * (429 with Retry-After); a wrong e-mail and a wrong password get the same answer.
  */
 export function sessionRoutes({ gate, sessions, users, setup, accountThrottle, ipThrottle, ipOf }: DashboardDeps) {
-  function signedIn(user: User, request: Request, set: { headers: Record<string, unknown> }) {
-    set.headers["set-cookie"] = sessionCookie(sessions.start(user), gate.secure(request));
+  async function signedIn(user: User, request: Request, set: { headers: Record<string, unknown> }) {
+    set.headers["set-cookie"] = sessionCookie(await sessions.start(user), gate.secure(request));
     return me(user);
   }
   return new Elysia()
-    .use(new Elysia().use(gate.requireSession()).get("/session", ({ request }) => me(gate.check(request)), { query: NoQuery, response: { 200: Me, ...errors } }))
+    .use(new Elysia().use(gate.requireSession()).get("/session", async ({ request }) => me(await gate.check(request)), { query: NoQuery, response: { 200: Me, ...errors } }))
     .use(
       new Elysia()
         .use(gate.openBody)
-        .get("/setup", () => ({ needed: setup.needed() }), { query: NoQuery, response: { 200: t.Object({ needed: t.Boolean() }, strict), ...errors } })
+        .get("/setup", async () => ({ needed: await setup.needed() }), { query: NoQuery, response: { 200: t.Object({ needed: t.Boolean() }, strict), ...errors } })
         .post(
           "/setup",
-          async ({ body, request, set }) => signedIn(await setup.complete(body.token, body.email, body.password), request, set),
+          async ({ body, request, set }) => await signedIn(await setup.complete(body.token, body.email, body.password), request, set),
           { query: NoQuery, body: t.Object({ token: t.String({ maxLength: 200, error: "token: must be the setup token" }), email: Email, password: Password }, strict), response: { 200: Me, ...errors } },
         )
         .post(
@@ -50,14 +50,14 @@ export function sessionRoutes({ gate, sessions, users, setup, accountThrottle, i
               throw new AppError("unauthenticated", "wrong e-mail or password");
             }
             accountThrottle.clear(account);
-            return signedIn(user, request, set);
+            return await signedIn(user, request, set);
           },
           { query: NoQuery, body: t.Object({ email: Email, password: Password }, strict), response: { 200: Me, ...errors } },
         )
         .delete(
           "/session",
-          ({ request, set }) => {
-            sessions.end(cookieValue(request.headers.get("cookie"), SESSION_COOKIE));
+          async ({ request, set }) => {
+            await sessions.end(cookieValue(request.headers.get("cookie"), SESSION_COOKIE));
             set.headers["set-cookie"] = sessionCookie(null, gate.secure(request));
             return {};
           },

@@ -16,7 +16,7 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody,
 export function userRoutes({ gate, users }: DashboardDeps) {
   return new Elysia()
     .use(gate.requireSession("admin"))
-    .get("/users", () => users.list().map(toWireUser), { query: NoQuery, response: { 200: t.Array(User), ...errors } })
+    .get("/users", async () => (await users.list()).map(toWireUser), { query: NoQuery, response: { 200: t.Array(User), ...errors } })
     .post("/users", async ({ body }) => toWireUser(await users.add(body.email, body.role, body.password)), {
       query: NoQuery,
       body: t.Object({ email: Email, role: Role, password: Password }, strict),
@@ -32,9 +32,9 @@ export function userRoutes({ gate, users }: DashboardDeps) {
     )
     .delete(
       "/users/:email",
-      ({ params, actor }) => {
+      async ({ params, actor }) => {
         if (params.email.toLowerCase() === actor) throw precondition("you cannot remove yourself: another admin can");
-        users.remove(params.email);
+        await users.remove(params.email);
         return {};
       },
       { params, query: NoQuery, body: NoBody, response: { 200: t.Object({}, strict), ...errors } },

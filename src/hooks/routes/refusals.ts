@@ -42,8 +42,8 @@ export const Refusal = t.Object(
 export function refusalRoutes({ auth, refusals }: ManagementDeps) {
   return new Elysia().use(auth).get(
     "/refusals",
-    ({ query }) =>
-      refusals.list({ channel: query.channel, guard: query.guard, limit: queryInt(query.limit, LIMIT, () => invalid(`invalid query: ${LIMIT_ERROR}`)) }).map((r) => ({
+    async ({ query }) =>
+      (await refusals.list({ channel: query.channel, guard: query.guard, limit: queryInt(query.limit, LIMIT, () => invalid(`invalid query: ${LIMIT_ERROR}`)) })).map((r) => ({
         channel: r.channel,
         guard: r.guard,
         status: r.status,
