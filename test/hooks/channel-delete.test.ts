@@ -76,9 +76,13 @@ test("queued handler attempts of the channel's hooks are cancelled when the call
     expect(t.db.$client.query("SELECT COUNT(*) AS n FROM attempts WHERE outcome = 'queued'").get()).toEqual({ n: 40 });
     let done = false;
     const deleted = t.call("DELETE", "/v1/channels/handled").then((r) => ((done = true), r.status));
-    // The runner launches due attempts on every turn while the deletion goes on.
+    // Once the deletion is under way (its first batch of hooks is gone), the runner launches due
+    // attempts on every turn while it goes on.
+    const held = () => (t.db.$client.query("SELECT COUNT(*) AS n FROM hooks").get() as { n: number }).n;
+    while (!done && held() === 40) await new Promise((resolve) => setImmediate(resolve));
+    expect(done).toBe(false); // 40 hooks in batches of 5, resting between them: still deleting
     while (!done) {
-      t.runner.tick();
+      await t.runner.tick();
       await new Promise((resolve) => setImmediate(resolve));
     }
     expect(await deleted).toBe(200);
