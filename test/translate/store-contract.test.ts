@@ -9,9 +9,10 @@ import { migratePostgres } from "../../src/db/pg/migrate";
 import { openPostgres } from "../../src/db/pg/open";
 import { createPgTranslateStore } from "../../src/db/pg/translate-store";
 import { pgTransactor } from "../../src/db/pg/transactor";
-import type { NewOrder, TranslateStore } from "../../src/translate/contract";
+import type { TranslateStore } from "../../src/translate/contract";
 import { createTranslateStore } from "../../src/translate/store";
 import { freshDatabase } from "../helpers/postgres";
+import { newOrder } from "./new-order";
 
 type Backend = {
   store: TranslateStore;
@@ -56,13 +57,6 @@ const backends: Record<string, () => Promise<Backend>> = {
 const open: Backend[] = [];
 afterAll(async () => {
   for (const b of open) await b.close();
-});
-
-/** A QUEUE order of account 1 at t=1000 costing 1.50. */
-export const newOrder = (over: Partial<NewOrder> = {}): NewOrder => ({
-  accountId: 1, status: "QUEUE", sourceLanguage: "en", targetLanguage: "de", resourceType: "text/plain", resourceMetadata: null,
-  sourceText: "Hello, world", snippet: "Hello", volume: 2, price: 150, tone: null, limit: null, category: null,
-  createdAt: 1000, statusAt: 1000, ...over,
 });
 
 const image = (name: string) => ({ type: "image/png", name, weight: 33, size: "1x2", data: `data-of-${name}` });
