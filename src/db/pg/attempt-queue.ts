@@ -16,7 +16,7 @@ const COLUMNS = `id::float8 AS id, hook_id AS "hookId", handler, attempt, round_
   http_status AS "httpStatus", exit_code AS "exitCode", excerpt, error`;
 
 /** Advisory lock keys live in one namespace per purpose (the first int4 of the two-key form). */
-export const LOCK_SPACE = { migrations: 1, handler: 2, singleton: 3 } as const;
+export const LOCK_SPACE = { migrations: 1, handler: 2, singleton: 3, translateAccountIds: 4 } as const;
 
 export function createPgAttemptQueue(t: PgTransactor, opts: { owner: string; leaseMs: number }): AttemptQueue {
   const x = () => t.exec();
