@@ -1,27 +1,22 @@
 import { Elysia } from "elysia";
 import type { Config } from "./config/schema";
-import type { Db } from "./db/open";
+import type { Storage } from "./db/storage";
 import type { Clock } from "./lib/clock";
 import type { Log } from "./lib/log";
 import { silentActivity, type Activity } from "./lib/terminal";
 import { createIdFactory } from "./lib/ids";
 import type { Runner } from "./runner";
-import { createHookStore } from "./hooks/store";
 import { createChannelService } from "./hooks/channels";
 import { createHookService } from "./hooks/service";
 import { createBatchWriter } from "./hooks/writer";
-import { createWalSync } from "./db/wal-sync";
 import { createCatcher } from "./hooks/catch";
 import { createResponses } from "./hooks/responses";
-import { createResponseStore } from "./hooks/response-store";
 import { createDedup } from "./hooks/dedup";
-import { createDedupStore } from "./hooks/dedup-store";
 import { createRetention } from "./hooks/retention";
 import { hooksErrorResponse } from "./hooks/errors";
 import { managementRoutes } from "./hooks/routes";
 import { admits, requireApiKey } from "./hooks/auth";
 import { createApiKeys } from "./hooks/api-keys";
-import { createApiKeyStore } from "./hooks/api-key-store";
 import { createLive, streamRoutes } from "./live";
 import { createGuards, createRefusals, createRefusalStore } from "./hooks/guards";
 import { createTranslate } from "./translate";
@@ -33,18 +28,14 @@ import { metricsRoutes } from "./metrics/routes";
 import { createDashboard } from "./dashboard";
 import { createDashboardStore } from "./dashboard/store";
 import { createGuardRegistry } from "./hooks/guard-registry";
-import { createGuardStore } from "./hooks/guard-store";
 import { createForwards } from "./hooks/forwards";
-import { createForwardStore } from "./hooks/forward-store";
 
 export type AppDeps = {
   config: Config;
-  db: Db;
+  storage: Storage;
   clock: Clock;
   log: Log;
   runner: Runner;
-  /** How the WAL is fdatasynced for durability "full" (tests hold it back); node:fs by default. */
-  syncWal?: () => Promise<void>;
   /** Hooks per transaction when a channel is deleted (tests shrink it); CHANNEL_DELETE_BATCH by default. */
   channelDeleteBatch?: number;
   /** Where the app counts; the runner is given the same one. A new one when absent. */
@@ -60,14 +51,10 @@ export type AppDeps = {
  * main.ts and the tests hand it everything.
  */
 export function createApp(deps: AppDeps) {
-  const { config, db, clock, log, runner } = deps;
+  const { config, storage, clock, log, runner } = deps;
   const metrics = deps.metrics ?? createMetrics(config);
   const activity = deps.activity ?? silentActivity;
-  // With durability "full", caught hooks are committed without waiting for the disk and the WAL
-  // is then synced off the event loop, for whole groups of batches at once, before anyone is answered.
-  const walSync =
-    config.storage.durability === "full" && config.storage.path !== ":memory:" ? createWalSync(`${config.storage.path}-wal`, deps.syncWal) : undefined;
-  const store = createHookStore(db, { unsynced: walSync !== undefined });
+  const store = storage.hooks;
   // Every change of a hook or channel is recorded for the live streams (src/live).
   const live = createLive({ store, hooks: () => hooks, heartbeatMs: deps.heartbeatMs });
   const channels = live.watchChannels(
@@ -76,8 +63,8 @@ export function createApp(deps: AppDeps) {
   const hooks = live.watchHooks(createHookService({ store, clock, runner }));
   runner.bind(hooks.outcomes, { raw: hooks.raw });
 
-  const responses = createResponses({ config, store: createResponseStore(db), clock });
-  const dedup = createDedup({ config, store: createDedupStore(db), clock });
+  const responses = createResponses({ config, store: storage.responses, clock });
+  const dedup = createDedup({ config, store: storage.dedup, clock });
   const writer = createBatchWriter({
     batchMax: config.storage.batch_max,
     async commit(batch) {
@@ -96,13 +83,13 @@ export function createApp(deps: AppDeps) {
         activity.caught(batch);
       };
     },
-    durable: walSync ? () => walSync.sync() : undefined,
+    durable: storage.durable,
   });
   const guards = createGuards(config.guards, { clock, log });
   // Guards defined in the dashboard join the same map; a change makes the catcher plan again.
-  const guardRegistry = createGuardRegistry({ config, store: createGuardStore(db), clock, log, guards, changed: () => catcher.invalidatePlans() });
+  const guardRegistry = createGuardRegistry({ config, store: storage.guards, clock, log, guards, changed: () => catcher.invalidatePlans() });
   // A refusal is stored, counted, printed and streamed: its observers in one place.
-  const stored = createRefusals({ store: createRefusalStore(db), clock });
+  const stored = createRefusals({ store: storage.refusals, clock });
   const refusals: typeof stored = {
     ...stored,
     record(r) {
@@ -123,14 +110,15 @@ export function createApp(deps: AppDeps) {
 
   // One live set of API keys for every bearer route: a key created or revoked in the dashboard
   // works, or stops working, on the next request.
-  const apiKeys = createApiKeys({ config, store: createApiKeyStore(db), clock });
-  const translate = createTranslate({ config, db, clock, log });
-  const dashboardStore = createDashboardStore(db);
-  const forwards = createForwards({ config, store: createForwardStore(db), clock, runner });
-  const dashboard = createDashboard({ config, store: dashboardStore, clock, live, apiKeys, guards: guardRegistry, forwards, translate: translate.services, management: { channels, hooks, refusals, runner, db, clock, keepOpen: (r) => connections.keepOpen(r), responses, dedup } });
+  const apiKeys = createApiKeys({ config, store: storage.apiKeys, clock });
+  const translate = createTranslate({ config, store: storage.translate, clock, log });
+  const dashboardStore = storage.dashboard;
+  const forwards = createForwards({ config, store: storage.forwards, clock, runner });
+  const dashboard = createDashboard({ config, store: dashboardStore, clock, live, apiKeys, guards: guardRegistry, forwards, translate: translate.services, management: { channels, hooks, refusals, runner, clock, keepOpen: (r) => connections.keepOpen(r), responses, dedup } });
 
-  if (translate.worker) runner.addWorker(translate.worker);
-  runner.addWorker(createRetention({ config, store, log }));
+  // The simulator and retention run on one instance at a time among those sharing the database.
+  if (translate.worker) runner.addWorker(storage.singleton(translate.worker));
+  runner.addWorker(storage.singleton(createRetention({ config, store, log })));
   runner.addWorker(dedup.worker);
 
   const translated = translateCounter(metrics);
@@ -158,7 +146,7 @@ export function createApp(deps: AppDeps) {
     .use(
       managementRoutes(
         apiKeys.source,
-        { channels, hooks, refusals, runner, db, clock, keepOpen: (r) => connections.keepOpen(r), responses, dedup },
+        { channels, hooks, refusals, runner, clock, keepOpen: (r) => connections.keepOpen(r), responses, dedup },
       ),
     )
     .use(new Elysia({ prefix: "/v1" }).use(streamRoutes(requireApiKey(apiKeys.source), live, (request) => admits(apiKeys.source, request))))
@@ -196,7 +184,6 @@ export function createApp(deps: AppDeps) {
   async function close(): Promise<void> {
     live.streams.close();
     await writer.drain();
-    walSync?.close();
   }
 
   /**

@@ -15,13 +15,15 @@ import { isClientCommand, processIo, runClient } from "./cli/index";
 import { saveLocalCredentials } from "./cli/token";
 import { ConfigError, FORWARD_TO, loadConfig } from "./config/load";
 import { splitListen } from "./config/schema";
-import { startCheckpointer } from "./db/checkpoint";
+import { openStorage, StorageOpenError } from "./db/open-storage";
 import { DataFileInUse, lockDataFile } from "./db/lock";
 import { openDatabase } from "./db/open";
 import { openPostgres, PostgresOpenError, redactPostgresUrl } from "./db/pg/open";
 import { migratePostgres } from "./db/pg/migrate";
 import { LOCAL_KEY } from "./hooks/auth";
-import { createDashboardStore } from "./dashboard/store";
+import { createDashboardStore, type DashboardStore } from "./dashboard/store";
+import { createPgDashboardStore } from "./db/pg/dashboard-store";
+import { pgTransactor } from "./db/pg/transactor";
 import { systemClock } from "./lib/clock";
 import { coalesce, createTerminal } from "./lib/terminal";
 import { createMetrics } from "./metrics";
@@ -60,36 +62,28 @@ async function main(): Promise<number> {
   if (parentEnv && parentPid === undefined) return console.error(`mailroom: MAILROOM_PARENT_PID: not a process id: ${parentEnv}`), 2;
 
   const clock = systemClock;
-  // Kept open for the process's life; the OS releases it however the process ends.
-  let dataLock;
-  try {
-    dataLock = config.storage.path === ":memory:" ? undefined : lockDataFile(config.storage.path);
-  } catch (error) {
-    if (!(error instanceof DataFileInUse)) throw error;
-    return console.error(`mailroom: ${error.message}`), 1;
-  }
   const stdout = coalesce((text) => void process.stdout.write(text));
   const { activity, log } = createTerminal({
     format: command.logFormat ?? "text", quiet: command.quiet ?? false,
     color: process.stdout.isTTY === true && !process.env.NO_COLOR,
     write: stdout.write, writeError: (text) => (stdout.flush(), void process.stderr.write(text)),
   });
-  const db = openDatabase({ path: config.storage.path, durability: config.storage.durability });
-  // Also an entry point of `npm run build`, so it sits at this path inside the executable too.
-  const checkpointer =
-    config.storage.path === ":memory:"
-      ? undefined
-      : startCheckpointer({
-          sql: db.$client, path: config.storage.path, log,
-          threadUrl: new URL("./db/checkpoint-thread.ts", import.meta.url).href,
-        });
+  let opened;
+  try {
+    // The checkpoint thread is also an entry point of `npm run build`, at this path inside the executable too.
+    opened = await openStorage(config, log, { checkpointThreadUrl: new URL("./db/checkpoint-thread.ts", import.meta.url).href });
+  } catch (error) {
+    if (!(error instanceof StorageOpenError)) throw error;
+    return stdout.flush(), console.error(`mailroom: ${error.message}`), 1;
+  }
+  const { storage } = opened;
   // Relative module paths and command cwd resolve against the config file's directory.
   const baseDir = source === "built-in defaults" ? undefined : dirname(resolve(source));
   const metrics = createMetrics(config);
   // --forward-to forwards the hooks caught from now on, not every pending hook of the data file.
   const fromNowOn = command.forwardTo ? [FORWARD_TO] : [];
-  const runner = createRunner({ config, db, clock, log, baseDir, metrics, activity, fromNowOn });
-  const built = createApp({ config, db, clock, log, runner, metrics, activity });
+  const runner = createRunner({ config, queue: storage.attempts, clock, log, baseDir, metrics, activity, fromNowOn });
+  const built = createApp({ config, storage, clock, log, runner, metrics, activity });
   await built.ready;
   const keys = built.apiKeys.source.keys;
   const generated = built.apiKeys.generated();
@@ -105,7 +99,7 @@ async function main(): Promise<number> {
   runner.start();
 
   console.log(`  config:   ${source}`);
-  console.log(`  data:     ${config.storage.path} (durability ${config.storage.durability})`);
+  console.log(`  data:     ${opened.describe}`);
   console.log(`  channels: ${config.channels.map((c) => c.name).join(", ") || "(none configured; created by their first hook)"}`);
   if (command.forwardTo) console.log(`  forward:  ${command.forwardTo.channel ? `channel ${command.forwardTo.channel}` : "every channel"} -> ${command.forwardTo.url}`);
   console.log(`  api keys: ${keys.map((k) => k.label).join(", ")}`);
@@ -136,9 +130,7 @@ async function main(): Promise<number> {
     await metricsServer?.stop(false);
     await built.close();
     await runner.stop();
-    await checkpointer?.close();
-    db.$client.close();
-    dataLock?.close();
+    await storage.close();
     log.info("stopped");
     stdout.flush();
     process.exit(0);
@@ -200,9 +192,26 @@ async function check(url: string): Promise<number> {
 async function addUser(command: Extract<Command, { kind: "user-add" }>, config: Config): Promise<number> {
   let password = randomToken("").slice(0, 20);
   if (command.passwordStdin) password = (await new Response(Bun.stdin.stream()).text()).split(/\r?\n/)[0] ?? "";
-  const db = openDatabase({ path: config.storage.path, durability: config.storage.durability });
+  // SQLite: the file may be in use by a running server (it sees the user at the next sign-in).
+  let store: DashboardStore;
+  let close: () => Promise<void>;
+  if (config.storage.url) {
+    try {
+      const sql = await openPostgres(config.storage.url, { max: 2 });
+      await migratePostgres(sql);
+      store = createPgDashboardStore(pgTransactor(sql));
+      close = () => sql.close();
+    } catch (error) {
+      if (!(error instanceof PostgresOpenError)) throw error;
+      return console.error(`mailroom: user add: ${error.message}`), 1;
+    }
+  } else {
+    const db = openDatabase({ path: config.storage.path, durability: config.storage.durability });
+    store = createDashboardStore(db);
+    close = async () => db.$client.close();
+  }
   try {
-    const users = createUsers({ store: createDashboardStore(db), config, clock: systemClock });
+    const users = createUsers({ store, config, clock: systemClock });
     await users.add(command.email, command.role, password);
     console.log(`added ${command.role} ${command.email.toLowerCase()}`);
     if (!command.passwordStdin) console.log(`  password (shown once): ${password}`);
@@ -211,7 +220,7 @@ async function addUser(command: Extract<Command, { kind: "user-add" }>, config: 
     console.error(`mailroom: user add: ${error instanceof Error ? error.message : error}`);
     return 1;
   } finally {
-    db.$client.close();
+    await close();
   }
 }
 

@@ -1,5 +1,4 @@
 import type { Config } from "../config/schema";
-import type { Db } from "../db/open";
 import type { Clock } from "../lib/clock";
 import type { Log } from "../lib/log";
 import type { Activity } from "../lib/terminal";
@@ -7,7 +6,7 @@ import type { RawHook } from "../hooks/store";
 import { createAttempts } from "./attempts";
 import { createHandlers } from "./handlers";
 import type { ForwardConfig } from "../config/handlers";
-import { createAttemptQueue, type AttemptRow, type Outcome } from "./queue";
+import type { AttemptQueue, AttemptRow, Outcome } from "./queue";
 import type { HookOutcomes, HookRunner, Worker } from "./types";
 import { createWorkerSet } from "./workers";
 
@@ -47,7 +46,8 @@ export interface Runner extends HookRunner {
 
 export type RunnerDeps = {
   config: Config;
-  db: Db;
+  /** The durable queue of handler attempts (storage.attempts). */
+  queue: AttemptQueue;
   clock: Clock;
   log: Log;
   /** Directory relative handler paths (module path, command cwd) are resolved against: the config file's. Default: cwd. */
@@ -79,7 +79,7 @@ const BUSY_RETRY_MS = 100;
  */
 export function createRunner(deps: RunnerDeps): Runner {
   const { config, clock, log } = deps;
-  const queue = createAttemptQueue(deps.db);
+  const { queue } = deps;
   const handlers = createHandlers(config.handlers, deps.baseDir ?? process.cwd());
   const channelHandlers = new Map(config.channels.map((c) => [c.name, c.handlers]));
   /** Channels not in the config (created by their first hook) get [hooks] default_handlers. */

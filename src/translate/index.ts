@@ -2,7 +2,6 @@ import { Elysia } from "elysia";
 import type { Config } from "../config/schema";
 import { ConfigError } from "../config/load";
 import { translateProblems } from "../config/translate";
-import type { Db } from "../db/open";
 import type { Clock } from "../lib/clock";
 import type { Log } from "../lib/log";
 import type { Worker } from "../runner/types";
@@ -17,7 +16,7 @@ import { adminRoutes } from "./routes/admin";
 import { customerRoutes } from "./routes/customer";
 import { translatorRoutes } from "./routes/translator";
 import { createSimulator } from "./simulator";
-import { createTranslateStore } from "./store";
+import type { TranslateStore } from "./contract";
 import { createWorkService } from "./work";
 
 export type TranslateServices = {
@@ -28,7 +27,7 @@ export type TranslateServices = {
   config: TranslateDeps["config"]["translate"];
 };
 
-export type TranslateDeps = { config: Config; db: Db; clock: Clock; log: Log };
+export type TranslateDeps = { config: Config; store: TranslateStore; clock: Clock; log: Log };
 
 /**
  * The translation ordering service: revision A under /v1, revision B under /api/v1, the
@@ -39,13 +38,12 @@ export type TranslateDeps = { config: Config; db: Db; clock: Clock; log: Log };
  * request -> gate (503, 406, 413, 401, 403, 429) -> route -> service -> store (one transaction,
  * ledger entry per money move) -> wire model
  */
-export function createTranslate({ config, db, clock, log }: TranslateDeps) {
+export function createTranslate({ config, store, clock, log }: TranslateDeps) {
   const c = config.translate;
   const problems = translateProblems(c);
   if (problems.length > 0) throw new ConfigError(problems);
 
   // The one place the translation service meets a driver: everything below sees the contract.
-  const store = createTranslateStore(db);
   const accounts = createAccountService({ store, clock, opening: c.accounts });
   const rates = createRates(c.rates);
   const gate = createGate({ config: c, keyring: createKeyring(c, store.accountOfKey), clock });

@@ -1,5 +1,6 @@
 import { buildConfig } from "../../src/config/load";
 import { openDatabase } from "../../src/db/open";
+import { createSqliteStorage } from "../../src/db/sqlite-storage";
 import { createApp } from "../../src/app";
 import { createRunner } from "../../src/runner";
 import { silentLog, type Log } from "../../src/lib/log";
@@ -21,10 +22,11 @@ export function createTestApp(raw: Record<string, any> = {}, opts: { env?: Recor
   );
   const clock = createFakeClock();
   const db = openDatabase({ path: config.storage.path, durability: config.storage.durability });
+  const storage = createSqliteStorage(db, { path: config.storage.path, durability: config.storage.durability, syncWal: opts.syncWal });
   const metrics = createMetrics(config);
-  const runner = createRunner({ config, db, clock, log: silentLog, random: opts.random, metrics });
+  const runner = createRunner({ config, queue: storage.attempts, clock, log: silentLog, random: opts.random, metrics });
   // Start-up's reads (built.ready) finish before the first request through app.handle, which waits for them.
-  const built = createApp({ config, db, clock, log: opts.log ?? silentLog, runner, metrics, syncWal: opts.syncWal, channelDeleteBatch: opts.channelDeleteBatch, heartbeatMs: opts.heartbeatMs });
+  const built = createApp({ config, storage, clock, log: opts.log ?? silentLog, runner, metrics, channelDeleteBatch: opts.channelDeleteBatch, heartbeatMs: opts.heartbeatMs });
 
   // Calls the app without a network (app.handle).
   const { call, post, catchHooks } = httpClient((path, init) => built.app.handle(new Request(`http://localhost${path}`, init)));
@@ -38,6 +40,7 @@ export function createTestApp(raw: Record<string, any> = {}, opts: { env?: Recor
   /** Closes the database at once (what is not committed yet is lost, as in a crash). */
   function close(): void {
     void built.close();
+    void storage.close();
     db.$client.close();
   }
 

@@ -17,6 +17,7 @@ import { join } from "node:path";
 import { stringify } from "smol-toml";
 import { buildConfig } from "../../src/config/load";
 import { openDatabase } from "../../src/db/open";
+import { createSqliteStorage } from "../../src/db/sqlite-storage";
 import { createApp } from "../../src/app";
 import { createRunner } from "../../src/runner";
 import { systemClock } from "../../src/lib/clock";
@@ -95,8 +96,9 @@ export async function startTarget(raw: Record<string, any> = {}, opts: TargetOpt
 async function startSource(raw: Record<string, any>, opts: TargetOptions): Promise<Target> {
   const config = buildConfig({ ...raw, storage: { path: ":memory:", ...(raw.storage ?? {}) } }, opts.env ?? {});
   const db = openDatabase({ path: config.storage.path, durability: config.storage.durability });
-  const runner = createRunner({ config, db, clock: systemClock, log: silentLog });
-  const built = createApp({ config, db, clock: systemClock, log: silentLog, runner });
+  const storage = createSqliteStorage(db, { path: config.storage.path, durability: config.storage.durability });
+  const runner = createRunner({ config, queue: storage.attempts, clock: systemClock, log: silentLog });
+  const built = createApp({ config, storage, clock: systemClock, log: silentLog, runner });
   await built.ready;
   runner.start();
   const server = serve(built, { host: "127.0.0.1", port: 0 });
@@ -109,7 +111,7 @@ async function startSource(raw: Record<string, any>, opts: TargetOptions): Promi
       await server.stop(true);
       await runner.stop();
       await built.close();
-      db.$client.close();
+      await storage.close();
     },
   });
 }

@@ -3,6 +3,7 @@ import { buildConfig } from "../../src/config/load";
 import { openDatabase } from "../../src/db/open";
 import { systemClock } from "../../src/lib/clock";
 import { silentLog } from "../../src/lib/log";
+import { createAttemptQueue } from "../../src/runner/queue";
 import { createRunner } from "../../src/runner";
 import { createFakeClock } from "../helpers/clock";
 
@@ -10,7 +11,7 @@ function runnerOnly(opts: { workerPollMs?: number; clock?: ReturnType<typeof cre
   const config = buildConfig({ storage: { path: ":memory:" } });
   const db = openDatabase({ path: ":memory:", durability: "normal" });
   const clock = opts.clock ?? createFakeClock();
-  const runner = createRunner({ config, db, clock, log: silentLog, workerPollMs: opts.workerPollMs });
+  const runner = createRunner({ config, queue: createAttemptQueue(db), clock, log: silentLog, workerPollMs: opts.workerPollMs });
   runner.bind({ async handled() {}, async failed() {} }, { raw: async () => undefined });
   return { runner, clock, close: () => db.$client.close() };
 }

@@ -6,6 +6,7 @@ import { createTestApp } from "../helpers/app";
 import { createTranslate } from "../../src/translate";
 import { silentLog } from "../../src/lib/log";
 import { CUSTOMER, basic, translateConfig } from "./setup";
+import { createTranslateStore } from "../../src/translate/store";
 
 const T0 = Date.parse("2026-01-01T00:00:00Z");
 const simulator = { enabled: true, accept_after: "2s", complete_after: "5s" };
@@ -13,7 +14,7 @@ const simulator = { enabled: true, accept_after: "2s", complete_after: "5s" };
 /** The app's own simulator worker, built from the same config and database. */
 function setup(dbPath?: string) {
   const app = createTestApp({ translate: translateConfig({ simulator }) }, { dbPath });
-  const { worker } = createTranslate({ config: app.config, db: app.db, clock: app.clock, log: silentLog });
+  const { worker } = createTranslate({ config: app.config, store: createTranslateStore(app.db), clock: app.clock, log: silentLog });
   const get = async (id: number) => (await app.call("GET", `/v1/orders/${id}`, undefined, basic(CUSTOMER))).json;
   const place = (body: object) => app.call("POST", "/v1/translate", { source_language: "en", target_languages: ["de"], ...body }, basic(CUSTOMER));
   return { app, worker: worker!, get, place };
@@ -22,7 +23,7 @@ function setup(dbPath?: string) {
 describe("simulated translator", () => {
   test("is off by default", () => {
     const app = createTestApp({ translate: translateConfig() });
-    expect(createTranslate({ config: app.config, db: app.db, clock: app.clock, log: silentLog }).worker).toBeNull();
+    expect(createTranslate({ config: app.config, store: createTranslateStore(app.db), clock: app.clock, log: silentLog }).worker).toBeNull();
   });
 
   test("accepts after accept_after and completes after complete_after with a pseudo-translation", async () => {

@@ -1,5 +1,4 @@
 import { Elysia } from "elysia";
-import type { Db } from "../../db/open";
 import type { Clock } from "../../lib/clock";
 import type { Runner } from "../../runner";
 import { requireApiKey, type ApiKey, type KeySource } from "../auth";
@@ -21,7 +20,6 @@ export type ManagementDeps = {
   hooks: HookService;
   refusals: Refusals;
   runner: Runner;
-  db: Db;
   clock: Clock;
   /** Keeps a request's connection open however long its handler takes (no idle timeout). */
   keepOpen: (request: Request) => void;

@@ -1,0 +1,50 @@
+import { ulid } from "ulid";
+import type { Config } from "../config/schema";
+import type { Log } from "../lib/log";
+import { parseDuration } from "../lib/units";
+import type { Storage } from "./storage";
+import { openDatabase } from "./open";
+import { DataFileInUse, lockDataFile } from "./lock";
+import { createSqliteStorage } from "./sqlite-storage";
+import { openPostgres, PostgresOpenError, redactPostgresUrl } from "./pg/open";
+import { migratePostgres } from "./pg/migrate";
+import { createPostgresStorage } from "./pg/storage";
+
+/** Why storage could not be opened, in words for the terminal (never a password). */
+export class StorageOpenError extends Error {}
+
+export type OpenedStorage = { storage: Storage; describe: string; instance: string };
+
+/**
+ * Opens what `[storage]` names and applies its migrations: PostgreSQL when `url` is set (several
+ * instances may share it; migrations run once under an advisory lock), else the SQLite file, locked
+ * for this process. Throws StorageOpenError when the file is in use, or the database cannot be
+ * reached, is too old or refuses the credentials.
+ */
+export async function openStorage(config: Config, log: Log, opts: { checkpointThreadUrl: string }): Promise<OpenedStorage> {
+  const instance = ulid().toLowerCase();
+  const { url } = config.storage;
+  if (url) {
+    try {
+      const sql = await openPostgres(url);
+      await migratePostgres(sql);
+      const storage = await createPostgresStorage(sql, { instance, leaseMs: parseDuration(config.storage.attempt_lease)!, log });
+      return { storage, instance, describe: `${redactPostgresUrl(url)} (PostgreSQL; instance ${instance})` };
+    } catch (error) {
+      if (error instanceof PostgresOpenError) throw new StorageOpenError(error.message);
+      throw error;
+    }
+  }
+  const { path, durability } = config.storage;
+  let lock;
+  try {
+    // Kept for the process's life; the OS releases it however the process ends.
+    lock = path === ":memory:" ? undefined : lockDataFile(path);
+  } catch (error) {
+    if (error instanceof DataFileInUse) throw new StorageOpenError(error.message);
+    throw error;
+  }
+  const db = openDatabase({ path, durability });
+  const storage = createSqliteStorage(db, { path, durability, lock, checkpoints: { log, threadUrl: opts.checkpointThreadUrl } });
+  return { storage, instance, describe: `${path} (durability ${durability})` };
+}

@@ -1,0 +1,59 @@
+import type { SQL } from "bun";
+import type { Storage } from "../storage";
+import type { Log } from "../../lib/log";
+import { pgTransactor } from "./transactor";
+import { pgFeed } from "./feed";
+import { singleton } from "./singleton";
+import { createPgHookStore } from "./hook-store";
+import { createPgAttemptQueue } from "./attempt-queue";
+import { createPgTranslateStore } from "./translate-store";
+import { createPgDashboardStore } from "./dashboard-store";
+import { createPgApiKeyStore } from "./api-key-store";
+import { createPgGuardStore } from "./guard-store";
+import { createPgForwardStore } from "./forward-store";
+import { createPgResponseStore } from "./response-store";
+import { createPgDedupStore } from "./dedup-store";
+import { createPgRefusalStore } from "./refusal-store";
+
+export type PostgresStorageOptions = {
+  /** This instance's id: the owner of its attempt leases and the sender of its feed notifications. */
+  instance: string;
+  /** How long an attempt stays claimed by an instance that stopped answering ([storage] attempt_lease). */
+  leaseMs: number;
+  log: Log;
+};
+
+/**
+ * PostgreSQL's side of Storage, for one or several instances on one (migrated) database: every
+ * store shares the pool and its transactions, the feed listens on its own connection, and each
+ * singleton worker holds an advisory lock on a connection of its own while it runs here.
+ */
+export async function createPostgresStorage(sql: SQL, opts: PostgresStorageOptions): Promise<Storage> {
+  const t = pgTransactor(sql);
+  const feed = await pgFeed(sql, opts.instance, opts.log);
+  const singletons: ReturnType<typeof singleton>[] = [];
+  return {
+    dialect: "postgres",
+    hooks: createPgHookStore(t),
+    attempts: createPgAttemptQueue(t, { owner: opts.instance, leaseMs: opts.leaseMs }),
+    translate: createPgTranslateStore(t),
+    dashboard: createPgDashboardStore(t),
+    apiKeys: createPgApiKeyStore(t),
+    guards: createPgGuardStore(t),
+    forwards: createPgForwardStore(t),
+    responses: createPgResponseStore(t),
+    dedup: createPgDedupStore(t),
+    refusals: createPgRefusalStore(t),
+    feed,
+    singleton(worker) {
+      const one = singleton(sql, worker);
+      singletons.push(one);
+      return one;
+    },
+    async close() {
+      await feed.close();
+      for (const s of singletons) await s.close();
+      await sql.close({ timeout: 5 });
+    },
+  };
+}

@@ -1,0 +1,63 @@
+import type { Database } from "bun:sqlite";
+import type { Log } from "../lib/log";
+import type { Storage } from "./storage";
+import type { Db } from "./open";
+import { createWalSync } from "./wal-sync";
+import { startCheckpointer, type Checkpointer } from "./checkpoint";
+import { localFeed } from "./feed";
+import { createHookStore } from "../hooks/store";
+import { createAttemptQueue } from "../runner/queue";
+import { createTranslateStore } from "../translate/store";
+import { createDashboardStore } from "../dashboard/store";
+import { createApiKeyStore } from "../hooks/api-key-store";
+import { createGuardStore } from "../hooks/guard-store";
+import { createForwardStore } from "../hooks/forward-store";
+import { createResponseStore } from "../hooks/response-store";
+import { createDedupStore } from "../hooks/dedup-store";
+import { createRefusalStore } from "../hooks/guards/refusal-store";
+
+export type SqliteStorageOptions = {
+  path: string;
+  durability: "full" | "normal";
+  /** How the WAL is fdatasynced for durability "full" (tests hold it back); node:fs by default. */
+  syncWal?: () => Promise<void>;
+  /** Checkpoints off the event loop (main.ts); the thread's module URL, as the executable holds it. */
+  checkpoints?: { log: Log; threadUrl: string };
+  /** The data file's lock (db/lock.ts), released by close(). */
+  lock?: Database;
+};
+
+/**
+ * SQLite's side of Storage: one process per data file. With durability "full", caught batches
+ * commit without waiting for the disk and the WAL is synced off the event loop (db/wal-sync.ts)
+ * before their senders are answered; checkpoints run on their own thread.
+ */
+export function createSqliteStorage(db: Db, opts: SqliteStorageOptions): Storage {
+  const walSync = opts.durability === "full" && opts.path !== ":memory:" ? createWalSync(`${opts.path}-wal`, opts.syncWal) : undefined;
+  const checkpointer: Checkpointer | undefined =
+    opts.checkpoints && opts.path !== ":memory:"
+      ? startCheckpointer({ sql: db.$client, path: opts.path, log: opts.checkpoints.log, threadUrl: opts.checkpoints.threadUrl })
+      : undefined;
+  return {
+    dialect: "sqlite",
+    hooks: createHookStore(db, { unsynced: walSync !== undefined }),
+    attempts: createAttemptQueue(db),
+    translate: createTranslateStore(db),
+    dashboard: createDashboardStore(db),
+    apiKeys: createApiKeyStore(db),
+    guards: createGuardStore(db),
+    forwards: createForwardStore(db),
+    responses: createResponseStore(db),
+    dedup: createDedupStore(db),
+    refusals: createRefusalStore(db),
+    feed: localFeed(),
+    durable: walSync ? () => walSync.sync() : undefined,
+    singleton: (worker) => worker,
+    async close() {
+      walSync?.close();
+      await checkpointer?.close();
+      db.$client.close();
+      opts.lock?.close();
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import type { HookStore } from "../hooks/store";
+import type { AttemptQueue } from "../runner/queue";
+import type { TranslateStore } from "../translate/contract";
+import type { DashboardStore } from "../dashboard/store";
+import type { ApiKeyStore } from "../hooks/api-key-store";
+import type { GuardStore } from "../hooks/guard-store";
+import type { ForwardStore } from "../hooks/forward-store";
+import type { ResponseStore } from "../hooks/response-store";
+import type { DedupStore } from "../hooks/dedup-store";
+import type { RefusalStore } from "../hooks/guards/refusal-store";
+import type { Worker } from "../runner/types";
+import type { ChangeFeed } from "./feed";
+
+/**
+ * Everything Mailroom keeps, as one bundle of stores over one database: the storage contract the
+ * services depend on (each store's interface says what its methods return and throw). SQLite
+ * (db/sqlite-storage.ts) and PostgreSQL (db/pg/storage.ts) build it; nothing else knows a driver.
+ * All stores of a bundle share its transactions.
+ */
+export interface Storage {
+  readonly dialect: "sqlite" | "postgres";
+  readonly hooks: HookStore;
+  readonly attempts: AttemptQueue;
+  readonly translate: TranslateStore;
+  readonly dashboard: DashboardStore;
+  readonly apiKeys: ApiKeyStore;
+  readonly guards: GuardStore;
+  readonly forwards: ForwardStore;
+  readonly responses: ResponseStore;
+  readonly dedup: DedupStore;
+  readonly refusals: RefusalStore;
+  /** What this instance tells the others sharing the database (nothing on SQLite). */
+  readonly feed: ChangeFeed;
+  /**
+   * Resolves once what caught batches committed is on disk (SQLite with durability "full": the WAL
+   * is synced off the event loop); absent when a commit is durable when it resolves.
+   */
+  readonly durable?: () => Promise<void>;
+  /**
+   * The worker as one that runs on one instance at a time among those sharing the database
+   * (retention, the translation simulator); on SQLite the worker itself.
+   */
+  singleton(worker: Worker): Worker;
+  /** Waits for pending syncs and closes the database. */
+  close(): Promise<void>;
+}
