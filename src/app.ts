@@ -56,7 +56,9 @@ export function createApp(deps: AppDeps) {
   const activity = deps.activity ?? silentActivity;
   const store = storage.hooks;
   // Every change of a hook or channel is recorded for the live streams (src/live).
-  const live = createLive({ store, hooks: () => hooks, heartbeatMs: deps.heartbeatMs });
+  // Instances sharing a database tell each other what changed (SQLite has only this one: nothing to tell).
+  const shared = storage.dialect === "postgres" ? (topic: string, key: string) => storage.feed.publish(topic, key) : undefined;
+  const live = createLive({ store, hooks: () => hooks, heartbeatMs: deps.heartbeatMs, shared });
   const channels = live.watchChannels(
     createChannelService({ config, store, clock, runner, deleteBatch: deps.channelDeleteBatch }),
   );
@@ -124,9 +126,33 @@ export function createApp(deps: AppDeps) {
   const translated = translateCounter(metrics);
   const metricsKeys = config.metrics.auth ? apiKeys.source : undefined;
   const metricsOnMain = config.metrics.enabled && !config.metrics.listen;
+  /**
+   * What this instance keeps in memory of the shared state, read again when another instance
+   * changed it (the change feed) or after the feed's connection was lost: channels' states, the
+   * dashboard's guards and forwards, custom responses, API keys, the default guards.
+   */
+  async function reloadShared(): Promise<void> {
+    await channels.reload();
+    await Promise.all([guardRegistry.load(), forwards.load(), responses.load()]);
+    if (apiKeys.source.reload) apiKeys.source.keys = await apiKeys.source.reload();
+    const defaults = await dashboardStore.readSetting<string[]>("default_guards");
+    if (defaults && !(await channels.defaultGuards()).read_only) await channels.setDefaultGuards(defaults);
+  }
+  let reloading: Promise<void> = Promise.resolve();
+  storage.feed.subscribe((topic, key) => {
+    if (topic !== null) live.applyShared(topic, key);
+    if (topic === null || topic === "state" || topic === "channel") {
+      // One reload at a time; a change arriving during one is read by the next.
+      reloading = reloading.then(reloadShared).catch((error) => log.error("reading shared state failed", { error: String(error) }));
+    }
+  });
+  /** Writes that change what every instance keeps in memory (hook actions travel as "hook"). */
+  const sharesState = (method: string, path: string) =>
+    method !== "GET" && method !== "HEAD" && (/^\/ui\/api\/(?!hooks\/|session|stream|translate)/.test(path) || path.startsWith("/v1/channels/"));
+
+  let started = false;
   // standardHostname off: Elysia would otherwise skip 11 characters of the URL to find the path, which a
   // Host of three characters or fewer ("x", "api") defeats: requests were routed by a shifted path.
-  let started = false;
   const app = new Elysia({ normalize: false, handler: { standardHostname: false } })
     .onError(({ error, code, request, route }) => {
       const path = new URL(request.url).pathname;
@@ -138,6 +164,9 @@ export function createApp(deps: AppDeps) {
       return hooksErrorResponse(error, code, log, request, methodsOf);
     })
     .onAfterHandle({ as: "global" }, (ctx) => void translated.response(ctx))
+    .onAfterHandle({ as: "global" }, ({ request, path }) => {
+      if (shared && sharesState(request.method, path)) shared("state", "");
+    })
     // Requests wait for start-up's reads (main.ts listens only after them; app.handle in tests may come first).
     .onRequest(async () => {
       if (!started) await ready;

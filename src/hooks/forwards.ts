@@ -32,11 +32,20 @@ const toInfo = (r: Row): ForwardInfo => {
 export function createForwards(deps: { config: Config; store: ForwardStore; clock: Clock; runner: Runner }) {
   const { config, store, clock, runner } = deps;
   const configured = new Set(config.handlers.map((h) => h.name));
+  /** The stored forwards handed to the runner, name -> channel. */
+  let loaded = new Map<string, string>();
 
   return {
-    /** Start-up: hands the stored forwards to the runner. Rejects with the database's error. */
+    /**
+     * Hands the stored forwards to the runner (at start-up, and again when another instance changed
+     * them: those deleted meanwhile are taken off). Rejects with the database's error.
+     */
     async load(): Promise<void> {
-      for (const row of await store.list()) if (!configured.has(row.name)) await runner.addForward(row.channel, toConfig(row));
+      const rows = (await store.list()).filter((r) => !configured.has(r.name));
+      const now = new Map(rows.map((r) => [r.name, r.channel]));
+      for (const [name, channel] of loaded) if (now.get(name) !== channel) runner.removeForward(channel, name);
+      for (const row of rows) await runner.addForward(row.channel, toConfig(row));
+      loaded = now;
     },
     list: async (channel?: string): Promise<ForwardInfo[]> => (await store.list()).filter((r) => !channel || r.channel === channel).map(toInfo),
     /** Throws invalid_argument for another kind or bad settings, failed_precondition for a name taken. */
@@ -58,6 +67,7 @@ export function createForwards(deps: { config: Config; store: ForwardStore; cloc
       };
       if (!(await store.insert(row))) throw taken();
       await runner.addForward(channel, toConfig(row));
+      loaded.set(row.name, channel);
       return toInfo(row);
     },
     /** Throws not_found unless the channel has a stored forward of this name. */
@@ -67,6 +77,7 @@ export function createForwards(deps: { config: Config; store: ForwardStore; cloc
       if (!row || row.channel !== channel) throw missing();
       if (!(await store.remove(name))) throw missing();
       await runner.removeForward(channel, name);
+      loaded.delete(name);
     },
   };
 }

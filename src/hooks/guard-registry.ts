@@ -58,9 +58,19 @@ export function createGuardRegistry(deps: { config: Config; store: GuardStore; c
     return entry;
   }
 
-  /** Stored guards come back at start-up; one that no longer builds is logged (without its settings) and left out. */
+  /**
+   * Reads the stored guards into the map (at start-up, and again when another instance changed
+   * them); one that no longer builds is logged (without its settings) and left out.
+   */
+  /** Names of the stored guards in the map, so that a reload drops those deleted elsewhere. */
+  let stored = new Set<string>();
+
   async function load(): Promise<void> {
-    for (const row of await store.list()) {
+    const rows = await store.list();
+    const now = new Set(rows.map((r) => r.name));
+    for (const name of stored) if (!now.has(name) && !configured.has(name)) guards.delete(name);
+    stored = now;
+    for (const row of rows) {
       if (configured.has(row.name)) continue;
       try {
         guards.set(row.name, build(entryOf(row)));

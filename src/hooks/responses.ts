@@ -19,7 +19,8 @@ export type Answer = { status: number; headers: Record<string, string>; body?: s
 export type ResponseSource = "default" | "config" | "api";
 export type ResponseView = { channel: string; source: ResponseSource; response: ResponseSettingValue; answered: number };
 
-type Entry = { setting: ResponseSettingValue; source: "config" | "api"; base: Answer; steps: Answer[]; answered: number };
+/** `raw`: the stored text of a setting set through the API (a reload keeps an unchanged one as it is). */
+type Entry = { setting: ResponseSettingValue; source: "config" | "api"; base: Answer; steps: Answer[]; answered: number; raw?: string };
 
 const CORS = { "access-control-allow-origin": "*" };
 /** Statuses whose responses have no body. */
@@ -51,8 +52,16 @@ export function createResponses(deps: { config: Config; store: ResponseStore; cl
   }
 
   /** Start-up: the stored settings (a config file's setting of the same channel wins). Rejects with the database's error. */
+  /** Reads the stored settings (at start-up, and again when another instance changed them). */
   async function load(): Promise<void> {
-    for (const row of await store.list()) if (!configured.has(row.channel)) entries.set(row.channel, entry(JSON.parse(row.setting), "api"));
+    const rows = (await store.list()).filter((r) => !configured.has(r.channel));
+    const now = new Set(rows.map((r) => r.channel));
+    for (const [channel, e] of entries) if (e.source === "api" && !now.has(channel)) entries.delete(channel);
+    for (const row of rows) {
+      // A setting unchanged keeps its place in a sequence.
+      if (entries.get(row.channel)?.raw === row.setting) continue;
+      entries.set(row.channel, { ...entry(JSON.parse(row.setting), "api"), raw: row.setting });
+    }
   }
 
   function requireNotConfigured(name: string): void {
@@ -83,8 +92,9 @@ export function createResponses(deps: { config: Config; store: ResponseStore; cl
       requireNotConfigured(channel);
       const problems = responseProblems(setting, "response");
       if (problems.length > 0) throw invalid(`invalid body: ${problems.map((p) => `${p.path.replace(/^response\.?/, "") || "response"}: ${p.message}`).join("; ")}`);
-      await store.save(channel, JSON.stringify(setting), clock.now());
-      entries.set(channel, entry(setting, "api"));
+      const raw = JSON.stringify(setting);
+      await store.save(channel, raw, clock.now());
+      entries.set(channel, { ...entry(setting, "api"), raw });
       return get(channel);
     },
 

@@ -13,8 +13,18 @@ import { toRfc3339 } from "../lib/clock";
  * Live updates: the services are wrapped so that every change is recorded (hooks caught or
  * changed, channels paused, resumed, deleted or whose stats moved), and streams send them.
  */
-export function createLive(deps: { store: HookStore; hooks: () => HookService; heartbeatMs?: number; maxUnread?: number; kept?: number }) {
+export function createLive(deps: {
+  store: HookStore; hooks: () => HookService; heartbeatMs?: number; maxUnread?: number; kept?: number;
+  /** Told of each change made here, for the instances sharing the database (the change feed). */
+  shared?: (topic: "hook" | "caught" | "channel" | "refusal", key: string) => void;
+}) {
   const { store } = deps;
+  const share = deps.shared ?? (() => {});
+  /** A channel's stats or state changed here. */
+  const channelChanged = (name: string) => {
+    log.channel(name);
+    share("channel", name);
+  };
   const log = createChangeLog({ kept: deps.kept, epoch: Date.now().toString(36) });
 
   /** A change as sent; for a hook the whole resource only when `full` (a stream wants it), always its summary. */
@@ -47,15 +57,38 @@ export function createLive(deps: { store: HookStore; hooks: () => HookService; h
   function hookChanged(id: string, channel: string): void {
     log.hook(`${channel}/${id}`);
     log.channel(channel);
+    share("hook", `${channel}/${id}`);
   }
 
   return {
     log,
     streams,
+    /**
+     * A change another instance made (the change feed): recorded for the streams here, as if made
+     * here, and not shared again.
+     */
+    applyShared(topic: string, key: string): void {
+      if (topic === "refusal") {
+        const at = key.indexOf("\n");
+        if (at > 0) log.refusal(key.slice(0, at), key.slice(at + 1));
+        return;
+      }
+      if (topic === "channel") return void log.channel(key);
+      if (topic !== "hook" && topic !== "caught") return;
+      const channels = new Set<string>();
+      for (const k of key.split(",")) {
+        const at = k.indexOf("/");
+        if (at <= 0) continue;
+        log.hook(k);
+        channels.add(k.slice(0, at));
+      }
+      for (const c of channels) log.channel(c);
+    },
     /** Called for each request a guard refused (the Refusal as ListRefusals shows it). */
     refused(r: { channel: string; guard: string; status: number; reason: string; ip: string; method: string }, now: number): void {
       const wire = { channel: r.channel, guard: r.guard, status: r.status, reason: r.reason, created_at: toRfc3339(now), ip: r.ip, method: r.method };
       log.refusal(r.channel, JSON.stringify(wire));
+      share("refusal", `${r.channel}\n${JSON.stringify(wire)}`);
     },
     /** Called once a batch of caught hooks is committed. */
     caught(batch: readonly { id: string; channel: string }[]): void {
@@ -65,6 +98,7 @@ export function createLive(deps: { store: HookStore; hooks: () => HookService; h
         channels.add(h.channel);
       }
       for (const c of channels) log.channel(c);
+      share("caught", batch.map((h) => `${h.channel}/${h.id}`).join(","));
     },
     /** The hook service with every change recorded. */
     watchHooks(hooks: HookService): HookService {
@@ -114,17 +148,17 @@ export function createLive(deps: { store: HookStore; hooks: () => HookService; h
         ...channels,
         pause: async (name) => {
           const row = await channels.pause(name);
-          log.channel(name);
+          channelChanged(name);
           return row;
         },
         setGuards: async (name, guards) => {
           const row = await channels.setGuards(name, guards);
-          log.channel(name);
+          channelChanged(name);
           return row;
         },
         resume: async (name) => {
           const row = await channels.resume(name);
-          log.channel(name);
+          channelChanged(name);
           return row;
         },
         // The same promise for a delete that joins a running one, as the service gives.
@@ -132,7 +166,7 @@ export function createLive(deps: { store: HookStore; hooks: () => HookService; h
           const inner = channels.delete(name);
           let wrapped = deletions.get(inner);
           if (!wrapped) {
-            wrapped = inner.finally(() => log.channel(name));
+            wrapped = inner.finally(() => channelChanged(name));
             deletions.set(inner, wrapped);
           }
           return wrapped;
