@@ -6,9 +6,10 @@
  *   HTTP, as they do to the executable, so both see the same sender ip and headers.
  * - `executable`: the compiled dist/mailroom (built once per test process with `npm run build`'s
  *   command), started as a process on a temporary data file and port 0; requests go over HTTP.
+ * - `executable-pg`: the same executable on PostgreSQL: a fresh database per target on the test
+ *   cluster (test/helpers/postgres.ts; MAILROOM_TEST_PG_URL names a running one).
  *
- * A test written against `Target` runs unchanged on both. Another backend (PostgreSQL) is one more
- * case in `startTarget`, not a copy of the suite. Tests that need the fake clock or internals use
+ * A test written against `Target` runs unchanged on all three. Tests that need the fake clock or internals use
  * createTestApp (in-process only) and say so.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -24,13 +25,14 @@ import { systemClock } from "../../src/lib/clock";
 import { silentLog } from "../../src/lib/log";
 import { serve } from "../../src/server";
 import { buildBinary, startProcess } from "./binary";
+import { freshDatabase } from "./postgres";
 import { AUTH, httpClient, TOKEN, type FetchPath, type Reply } from "./client";
 
 export { AUTH, TOKEN, type Reply };
 
-export type TargetName = "source" | "executable";
+export type TargetName = "source" | "executable" | "executable-pg";
 export const TARGET: TargetName = (process.env.MAILROOM_TEST_TARGET as TargetName | undefined) ?? "source";
-if (TARGET !== "source" && TARGET !== "executable") throw new Error(`MAILROOM_TEST_TARGET: unknown target ${TARGET}`);
+if (!["source", "executable", "executable-pg"].includes(TARGET)) throw new Error(`MAILROOM_TEST_TARGET: unknown target ${TARGET}`);
 
 
 export interface Target {
@@ -82,7 +84,7 @@ export const targetLifecycle = {
 /** Starts a Mailroom on the chosen target with `raw` as its config (the TOML file's shape). */
 export async function startTarget(raw: Record<string, any> = {}, opts: TargetOptions = {}): Promise<Target> {
   const config = opts.noTestKey || raw.api_keys ? raw : { api_keys: [{ label: "test", token: TOKEN }], ...raw };
-  const target = TARGET === "executable" ? await startExecutable(config, opts) : await startSource(config, opts);
+  const target = TARGET === "source" ? await startSource(config, opts) : await startExecutable(config, opts, TARGET);
   running.set(target, inTest ? "test" : "file");
   const stop = target.stop;
   let stopped: Promise<void> | undefined;
@@ -116,14 +118,16 @@ async function startSource(raw: Record<string, any>, opts: TargetOptions): Promi
   });
 }
 
-async function startExecutable(raw: Record<string, any>, opts: TargetOptions): Promise<Target> {
+async function startExecutable(raw: Record<string, any>, opts: TargetOptions, name: "executable" | "executable-pg"): Promise<Target> {
   const bin = await buildBinary();
   const dir = mkdtempSync(join(tmpdir(), "mailroom-target-"));
-  const config = { ...raw, server: { ...(raw.server ?? {}), host: "127.0.0.1", port: 0 }, storage: { path: join(dir, "mailroom.db"), ...(raw.storage ?? {}) } };
+  // The data file's folder also holds the local CLI credentials, on PostgreSQL too.
+  const storage = { path: join(dir, "mailroom.db"), ...(name === "executable-pg" ? { url: await freshDatabase() } : {}), ...(raw.storage ?? {}) };
+  const config = { ...raw, server: { ...(raw.server ?? {}), host: "127.0.0.1", port: 0 }, storage };
   writeFileSync(join(dir, "mailroom.toml"), stringify(config));
   const run = await startProcess([bin, "serve", "--config", join(dir, "mailroom.toml")], dir, opts.env ?? {});
   const fetchPath = (path: string, init?: RequestInit) => fetch(`${run.url}${path}`, { redirect: "manual", ...init });
-  return withClient("executable", fetchPath, {
+  return withClient(name, fetchPath, {
     url: async () => run.url,
     output: run.output,
     async stop() {
