@@ -9,16 +9,32 @@
  * With --streams N, one more target runs: durability "normal" with N clients reading GET /v1/stream
  * all along (each event read and dropped), and the drop against "normal" without them is printed.
  *
+ * With --postgres, two more targets run on PostgreSQL (a throwaway cluster the script starts, on the
+ * same cores): one instance, and two instances on one database, each driven by its own wrk with half
+ * the connections at the same time (their requests/s added up).
+ *
  * With --compare PATH, another executable (for example one built from an earlier commit) runs both
  * durabilities beside dist/mailroom, in the same alternating rounds: a before/after in one run.
  *
- *   bun run bench/ingest.ts [--rounds 5] [--duration 10] [--connections 64] [--streams 50 [--stream-query fields=summary]] [--compare PATH] [--no-build] [--no-reference]
+ *   bun run bench/ingest.ts [--rounds 5] [--duration 10] [--connections 64] [--streams 50 [--stream-query fields=summary]] [--compare PATH] [--postgres] [--no-build] [--no-reference]
  */
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { AUTH, BIN, buildBinary, fmt, mailroomDir, median, pad, peakRssMiB, start, type Started } from "./lib";
 import { ensureWrk } from "./wrk";
+import { SQL } from "bun";
+import { startPostgresCluster } from "../test/helpers/postgres";
+
+/** A new database on the cluster: its URL. */
+async function databaseOn(url: string, name: string): Promise<string> {
+  const admin = new SQL(url, { max: 1 });
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  await admin.close();
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
 
 const { values: args } = parseArgs({
   options: {
@@ -31,6 +47,7 @@ const { values: args } = parseArgs({
     streams: { type: "string", default: "0" },
     "stream-query": { type: "string", default: "" },
     compare: { type: "string" },
+    postgres: { type: "boolean", default: false },
   },
 });
 const rounds = Number(args.rounds);
@@ -70,9 +87,19 @@ async function holdStreams(url: string, n: number): Promise<{ events: () => numb
 type WrkResult = { requests: number; duration_us: number; status: number; connect: number; read: number; write: number; timeout: number; p50_us: number; p99_us: number };
 type Run = { rps: number; p50: number; p99: number; ok: number; errors: number };
 
-async function wrk(url: string, seconds: number): Promise<Run> {
+/** One wrk per URL at the same time, each with its share of the connections; their results added up. */
+async function wrkAll(urls: string[], seconds: number): Promise<Run> {
+  const runs = await Promise.all(urls.map((u) => wrk(u, seconds, Math.max(1, Math.round(connections / urls.length)))));
+  if (runs.length === 1) return runs[0]!;
+  return {
+    rps: runs.reduce((n, r) => n + r.rps, 0), ok: runs.reduce((n, r) => n + r.ok, 0), errors: runs.reduce((n, r) => n + r.errors, 0),
+    p50: Math.max(...runs.map((r) => r.p50)), p99: Math.max(...runs.map((r) => r.p99)),
+  };
+}
+
+async function wrk(url: string, seconds: number, conns = connections): Promise<Run> {
   const proc = Bun.spawn(
-    ["wrk", `-t${args.threads}`, `-c${connections}`, `-d${seconds}s`, "-s", join(import.meta.dir, "post-1k.lua"), `${url}/?channel=bench`],
+    ["wrk", `-t${args.threads}`, `-c${conns}`, `-d${seconds}s`, "-s", join(import.meta.dir, "post-1k.lua"), `${url}/?channel=bench`],
     { stdout: "pipe", stderr: "pipe" },
   );
   const out = await new Response(proc.stdout).text();
@@ -90,7 +117,7 @@ async function main() {
     console.log("building dist/mailroom ...");
     buildBinary();
   }
-  const targets: { name: string; server: Started; runs: Run[] }[] = [];
+  const targets: { name: string; server: Started; more?: Started[]; runs: Run[] }[] = [];
   const baseline = await start([process.execPath, join(import.meta.dir, "baseline.ts")]);
   targets.push({ name: "baseline (raw Bun.serve)", server: baseline, runs: [] });
   if (!args["no-reference"]) {
@@ -104,6 +131,16 @@ async function main() {
       targets.push({ name: `${label} durability=${durability}`, server: await start([bin], { cwd: dir }), runs: [] });
     }
   }
+  let cluster: Awaited<ReturnType<typeof startPostgresCluster>> | undefined;
+  if (args.postgres) {
+    cluster = await startPostgresCluster();
+    const one = mailroomDir({ durability: "full", postgres: await databaseOn(cluster.url, "bench_one") });
+    targets.push({ name: "postgres 1 instance", server: await start([BIN], { cwd: one }), runs: [] });
+    const shared = await databaseOn(cluster.url, "bench_two");
+    const [a, b] = [mailroomDir({ durability: "full", postgres: shared }), mailroomDir({ durability: "full", postgres: shared })];
+    const first = await start([BIN], { cwd: a });
+    targets.push({ name: "postgres 2 instances", server: first, more: [await start([BIN], { cwd: b })], runs: [] });
+  }
   let held: Awaited<ReturnType<typeof holdStreams>> | undefined;
   if (streams > 0) {
     const dir = mailroomDir({ durability: "normal" });
@@ -114,12 +151,13 @@ async function main() {
   }
   try {
     console.log(`wrk: ${connections} connections, ${args.threads} threads, ${duration}s per run, ${rounds} rounds, targets alternating`);
-    for (const t of targets) await wrk(t.server.url, 2); // warm-up, not counted
+    const urlsOf = (t: (typeof targets)[number]) => [t.server.url, ...(t.more ?? []).map((m) => m.url)];
+    for (const t of targets) await wrkAll(urlsOf(t), 2); // warm-up, not counted
     for (let round = 0; round < rounds; round++) {
       // Rotate the order so no target always runs right after another.
       for (let i = 0; i < targets.length; i++) {
         const t = targets[(i + round) % targets.length]!;
-        const r = await wrk(t.server.url, duration);
+        const r = await wrkAll(urlsOf(t), duration);
         t.runs.push(r);
         console.log(`  round ${round + 1}  ${t.name.padEnd(26)} ${pad(fmt(r.rps, 0), 7)} req/s  p50 ${pad(fmt(r.p50), 6)} ms  p99 ${pad(fmt(r.p99), 6)} ms${r.errors ? `  errors ${r.errors}` : ""}`);
       }
@@ -135,6 +173,13 @@ async function main() {
           `${pad(fmt((100 * rps) / base, 1) + "%", 7)} ${pad(fmt(rss, 1) + " MB", 10)}`,
       );
     }
+    if (args.postgres) {
+      const of = (name: string) => median(targets.find((t) => t.name === name)!.runs.map((r) => r.rps));
+      const full = of("mailroom durability=full");
+      for (const name of ["postgres 1 instance", "postgres 2 instances"]) {
+        console.log(`  ${name}: ${fmt((100 * of(name)) / full, 1)}% of the same executable on SQLite with durability=full (${fmt(of(name), 0)} against ${fmt(full, 0)} req/s)`);
+      }
+    }
     if (held) {
       const without = median(targets.find((t) => t.name === "mailroom durability=normal")!.runs.map((r) => r.rps));
       const withStreams = median(targets.at(-1)!.runs.map((r) => r.rps));
@@ -142,13 +187,14 @@ async function main() {
       held.stop();
     }
     // Every 2xx wrk counted must be stored (requests still in flight when wrk stops may add a few more).
-    for (const t of targets.filter((t) => t.name.startsWith("mailroom") || t.name.startsWith("compare"))) {
+    for (const t of targets.filter((t) => /^(mailroom|compare|postgres)/.test(t.name))) {
       const ch = (await (await fetch(`${t.server.url}/v1/channels/bench`, { headers: AUTH })).json()) as { stats: { pending: string } };
       const answered = t.runs.reduce((n, r) => n + r.ok, 0);
       console.log(`  ${t.name}: ${ch.stats.pending} hooks stored, ${answered} 2xx counted by wrk in the measured runs (plus warm-up)`);
     }
   } finally {
-    for (const t of targets) await t.server.stop();
+    for (const t of targets) for (const s of [t.server, ...(t.more ?? [])]) await s.stop();
+    await cluster?.stop();
   }
 }
 

@@ -45,11 +45,12 @@ export async function start(argv: string[], opts: { cwd?: string; env?: Record<s
 }
 
 /** A data directory with a mailroom.toml listening on a free port. */
-export function mailroomDir(opts: { durability: "full" | "normal"; extra?: string }): string {
+export function mailroomDir(opts: { durability: "full" | "normal"; extra?: string; postgres?: string }): string {
   const dir = mkdtempSync(join(tmpdir(), `mailroom-bench-${opts.durability}-`));
   writeFileSync(
     join(dir, "mailroom.toml"),
     `[server]\nport = 0\n[storage]\npath = "data/mailroom.db"\ndurability = "${opts.durability}"\n` +
+      (opts.postgres ? `url = "${opts.postgres}"\n` : "") +
       `[[api_keys]]\nlabel = "bench"\ntoken = "${TOKEN}"\n${opts.extra ?? ""}`,
   );
   return dir;
