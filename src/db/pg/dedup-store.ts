@@ -1,0 +1,63 @@
+import type { DedupStore } from "../../hooks/dedup-store";
+import { num, type PgTransactor } from "./transactor";
+
+/**
+ * PostgreSQL's side of DedupStore. Two instances catching the same delivery at once may both miss
+ * it in `lookup` and both store a hook (as one instance does for requests arriving within one
+ * group commit); the delivery row then names the later one. Counters are single UPDATEs, safe
+ * under concurrent instances.
+ */
+export function createPgDedupStore(t: PgTransactor): DedupStore {
+  const x = () => t.exec();
+  return {
+    async lookup(channel, deliveryId) {
+      const [r] = (await x().unsafe(
+        `SELECT hook_id AS "hookId", created_at::float8 AS "createdAt" FROM deliveries WHERE channel = $1 AND delivery_id = $2`,
+        [channel, deliveryId],
+      )) as { hookId: string; createdAt: number }[];
+      return r;
+    },
+    async record(rows) {
+      if (rows.length === 0) return;
+      // One statement per batch; the last of a delivery id repeated within the batch wins.
+      const last = new Map(rows.map((r) => [`${r.channel}\n${r.deliveryId}`, r]));
+      const values = [...last.values()].map((r) => ({ channel: r.channel, delivery_id: r.deliveryId, hook_id: r.hookId, created_at: r.createdAt }));
+      const sql = x();
+      await sql`INSERT INTO deliveries ${sql(values)} ON CONFLICT (channel, delivery_id) DO UPDATE SET hook_id = excluded.hook_id, created_at = excluded.created_at`;
+    },
+    async countDrop(channel, at) {
+      const [r] = (await x().unsafe(
+        `INSERT INTO dedup_stats (channel, dropped, last_dropped_at) VALUES ($1, 1, $2)
+         ON CONFLICT (channel) DO UPDATE SET dropped = dedup_stats.dropped + 1, last_dropped_at = excluded.last_dropped_at RETURNING dropped::float8 AS dropped`,
+        [channel, at],
+      )) as { dropped: number }[];
+      return r!.dropped;
+    },
+    async stats(channel) {
+      const [r] = (await x().unsafe(
+        `SELECT dropped::float8 AS dropped, last_dropped_at AS "lastDroppedAt" FROM dedup_stats WHERE channel = $1`,
+        [channel],
+      )) as { dropped: number; lastDroppedAt: string | null }[];
+      return r ? { dropped: r.dropped, lastDroppedAt: num(r.lastDroppedAt) } : undefined;
+    },
+    async droppedCounts() {
+      const rows = (await x().unsafe("SELECT channel, dropped::float8 AS dropped FROM dedup_stats")) as { channel: string; dropped: number }[];
+      return new Map(rows.map((r) => [r.channel, r.dropped]));
+    },
+    async channels() {
+      return ((await x().unsafe("SELECT DISTINCT channel FROM deliveries")) as { channel: string }[]).map((r) => r.channel);
+    },
+    async sweep(channel, before, limit) {
+      return (await x().unsafe(
+        `DELETE FROM deliveries WHERE (channel, delivery_id) IN (
+           SELECT channel, delivery_id FROM deliveries WHERE channel = $1 AND created_at < $2 LIMIT $3)`,
+        [channel, before, limit],
+      )).count;
+    },
+    forget: (channel) =>
+      t.transaction(async () => {
+        await x().unsafe("DELETE FROM deliveries WHERE channel = $1", [channel]);
+        await x().unsafe("DELETE FROM dedup_stats WHERE channel = $1", [channel]);
+      }),
+  };
+}

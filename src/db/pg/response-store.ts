@@ -1,0 +1,21 @@
+import type { ResponseStore } from "../../hooks/response-store";
+import type { PgTransactor } from "./transactor";
+
+/** PostgreSQL's side of ResponseStore (custom responses set through the management API). */
+export function createPgResponseStore(t: PgTransactor): ResponseStore {
+  const x = () => t.exec();
+  return {
+    async list() {
+      return (await x().unsafe("SELECT channel, setting FROM channel_responses ORDER BY channel")) as { channel: string; setting: string }[];
+    },
+    async save(channel, setting, updatedAt) {
+      await x().unsafe(
+        "INSERT INTO channel_responses (channel, setting, updated_at) VALUES ($1, $2, $3) ON CONFLICT (channel) DO UPDATE SET setting = excluded.setting, updated_at = excluded.updated_at",
+        [channel, setting, updatedAt],
+      );
+    },
+    async remove(channel) {
+      await x().unsafe("DELETE FROM channel_responses WHERE channel = $1", [channel]);
+    },
+  };
+}
