@@ -35,7 +35,7 @@ export function buildBinary(): Promise<string> {
   return built;
 }
 
-export type Running = { url: string; proc: Bun.Subprocess<"ignore", "pipe", "pipe">; output: () => string };
+export type Running = { url: string; proc: Bun.Subprocess<"ignore", "pipe", "pipe">; output: () => string; errors: () => string };
 
 /** Starts the binary (or any argv) and resolves once it printed where it listens. */
 export async function startProcess(argv: string[], cwd: string, env: Record<string, string> = {}): Promise<Running> {
@@ -50,6 +50,12 @@ export async function startProcess(argv: string[], cwd: string, env: Record<stri
     text += new TextDecoder().decode(value);
   }
   const url = /listening on (http:\/\/\S+)/.exec(text)![1]!;
+  // Stderr (warnings and errors) too, so that the child never blocks on a full pipe.
+  let errors = "";
+  void (async () => {
+    const decoder = new TextDecoder();
+    for await (const chunk of proc.stderr) errors += decoder.decode(chunk, { stream: true });
+  })().catch(() => {});
   // Keep draining stdout so the child never blocks on a full pipe.
   void (async () => {
     for (;;) {
@@ -58,5 +64,5 @@ export async function startProcess(argv: string[], cwd: string, env: Record<stri
       text += new TextDecoder().decode(value);
     }
   })();
-  return { url, proc, output: () => text };
+  return { url, proc, output: () => text, errors: () => errors };
 }

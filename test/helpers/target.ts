@@ -118,11 +118,21 @@ async function startSource(raw: Record<string, any>, opts: TargetOptions): Promi
   });
 }
 
+/** PostgreSQL databases of the targets started with a given [storage] path. */
+const databases = new Map<string, Promise<string>>();
+function databaseFor(path: string | undefined): Promise<string> {
+  if (path === undefined) return freshDatabase();
+  let url = databases.get(path);
+  if (!url) databases.set(path, (url = freshDatabase()));
+  return url;
+}
+
 async function startExecutable(raw: Record<string, any>, opts: TargetOptions, name: "executable" | "executable-pg"): Promise<Target> {
   const bin = await buildBinary();
   const dir = mkdtempSync(join(tmpdir(), "mailroom-target-"));
-  // The data file's folder also holds the local CLI credentials, on PostgreSQL too.
-  const storage = { path: join(dir, "mailroom.db"), ...(name === "executable-pg" ? { url: await freshDatabase() } : {}), ...(raw.storage ?? {}) };
+  // The data file's folder also holds the local CLI credentials, on PostgreSQL too. A test that
+  // starts again on the same [storage] path (a restart) gets the same database there.
+  const storage = { path: join(dir, "mailroom.db"), ...(name === "executable-pg" ? { url: await databaseFor(raw.storage?.path) } : {}), ...(raw.storage ?? {}) };
   const config = { ...raw, server: { ...(raw.server ?? {}), host: "127.0.0.1", port: 0 }, storage };
   writeFileSync(join(dir, "mailroom.toml"), stringify(config));
   const run = await startProcess([bin, "serve", "--config", join(dir, "mailroom.toml")], dir, opts.env ?? {});
