@@ -1,3 +1,4 @@
+import { scryptSync } from "node:crypto";
 import type { Config } from "../config/schema";
 import type { Clock } from "../lib/clock";
 import { AppError, invalid, notFound } from "../lib/errors";
@@ -5,7 +6,8 @@ import { sha256Hex } from "../lib/secrets";
 import type { UserRow, UserStore } from "./store";
 
 export type Role = "admin" | "member";
-export type User = { email: string; role: Role; passwordHash: string; source: "config" | "dashboard"; createdAt: number };
+/** `stamp`: what sessions of a config-file user with a plain password remember (stampOf). */
+export type User = { email: string; role: Role; passwordHash: string; source: "config" | "dashboard"; createdAt: number; stamp?: string };
 export type UserWire = { email: string; role: Role; read_only: boolean; created_at: string | null };
 
 export const EMAIL_PATTERN = "^[^\\s@]+@[^\\s@]+\\.?[^\\s@]*$";
@@ -14,9 +16,18 @@ export const MIN_PASSWORD = 8;
 /** A hash verified when no user has the e-mail given, so that a sign-in takes as long either way. */
 const DUMMY_HASH = Bun.password.hashSync("no user has this password", { algorithm: "argon2id" });
 
-/** What a session remembers of the password: a change of password ends every session. */
+/**
+ * What a session remembers of the password: a change of password ends every session. It must be
+ * the same on every instance sharing the database, so a config-file user given a plain password
+ * (hashed at start with a random salt, differently by each instance) gets a stamp derived from the
+ * password itself, slowly (scrypt, salted with the address), instead of from that hash.
+ */
 export function stampOf(user: User): string {
-  return sha256Hex(user.passwordHash).slice(0, 32);
+  return user.stamp ?? sha256Hex(user.passwordHash).slice(0, 32);
+}
+
+function configStamp(email: string, password: string): string {
+  return sha256Hex(scryptSync(password, `mailroom session stamp ${email}`, 32).toString("hex")).slice(0, 32);
 }
 
 /**
@@ -28,8 +39,10 @@ export function createUsers(deps: { store: UserStore; config: Config; clock: Clo
   const { store, clock } = deps;
   const configured = new Map<string, User>();
   for (const u of deps.config.users) {
+    const email = u.email.toLowerCase();
     const passwordHash = u.password_hash ?? Bun.password.hashSync(u.password!, { algorithm: "argon2id" });
-    configured.set(u.email.toLowerCase(), { email: u.email.toLowerCase(), role: u.role, passwordHash, source: "config", createdAt: 0 });
+    const stamp = u.password_hash ? undefined : configStamp(email, u.password!);
+    configured.set(email, { email, role: u.role, passwordHash, source: "config", createdAt: 0, ...(stamp ? { stamp } : {}) });
   }
 
   const fromRow = (r: UserRow): User => ({ email: r.email, role: r.role, passwordHash: r.passwordHash, source: "dashboard", createdAt: r.createdAt });

@@ -11,7 +11,7 @@ import { freshDatabase } from "./postgres";
 
 export type Instance = Running & {
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>;
-  post(channel: string, body?: string | Uint8Array, headers?: Record<string, string>): Promise<Response>;
+  post(channel: string, body?: string | Uint8Array, headers?: Record<string, string>, method?: string): Promise<Response>;
   catchHooks(channel: string, n: number): Promise<string[]>;
   /** SIGKILL, and waits for the process to be gone. */
   kill(): Promise<void>;
@@ -31,7 +31,7 @@ export const newDatabase = freshDatabase;
  * Starts the executable on the database at `url` with `raw` as the rest of its config (the test
  * token is added unless api_keys is given).
  */
-export async function startInstance(url: string, raw: Record<string, any> = {}): Promise<Instance> {
+export async function startInstance(url: string, raw: Record<string, any> = {}, env: Record<string, string> = {}): Promise<Instance> {
   const bin = await buildBinary();
   const dir = tempDir("mailroom-instance-");
   const config = {
@@ -41,7 +41,7 @@ export async function startInstance(url: string, raw: Record<string, any> = {}):
     storage: { ...(raw.storage ?? {}), url },
   };
   writeFileSync(join(dir, "mailroom.toml"), stringify(config));
-  const running = await startProcess([bin, "serve", "--config", join(dir, "mailroom.toml")], dir, { MAILROOM_DATABASE_URL: "" });
+  const running = await startProcess([bin, "serve", "--config", join(dir, "mailroom.toml")], dir, { MAILROOM_DATABASE_URL: "", ...env });
   const client = httpClient((path, init) => fetch(`${running.url}${path}`, { redirect: "manual", ...init }));
   const instance: Instance = {
     ...running,

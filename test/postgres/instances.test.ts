@@ -33,6 +33,25 @@ test("pausing a channel on one instance applies on the others within a second", 
   await eventually(async () => (await a.post("orders", "{}")).status === 200, 1000, "resume seen by another instance");
 });
 
+test("a custom response, and guards set in the dashboard, set on one instance apply on the others within a second", async () => {
+  const url = await newDatabase();
+  const raw = { users: [{ email: "ada@example.com", role: "admin", password_env: "ADA_PW" }], guards: [{ name: "posts", kind: "method", allow: ["POST"] }] };
+  const env = { ADA_PW: "correct horse battery" };
+  const [a, b] = await Promise.all([startInstance(url, raw, env), startInstance(url, raw, env)]);
+  await a.post("shop", "{}");
+  expect((await a.call("PUT", "/v1/channels/shop/response", { status: 202, body: "thanks" })).status).toBe(200);
+  const seen = await eventually(async () => (await b.post("shop", "{}")).status === 202, 1000, "the response seen by another instance");
+  expect(seen).toBeLessThan(1000);
+  const origin = { origin: a.url };
+  const signIn = await a.call("POST", "/ui/api/session", { email: "ada@example.com", password: env.ADA_PW }, origin);
+  expect(signIn.status).toBe(200);
+  const cookie = /^(mailroom_session=[^;]+)/.exec(signIn.headers.get("set-cookie") ?? "")![1]!;
+  expect((await a.call("PUT", "/ui/api/channels/shop/guards", { guards: ["posts"] }, { cookie, ...origin })).status).toBe(200);
+  await eventually(async () => (await b.post("shop", "{}", {}, "PUT")).status === 405, 1000, "the guard seen by another instance");
+  // The session works on the other instance too (one database).
+  expect((await b.call("GET", "/ui/api/channels", undefined, { cookie, origin: b.url })).status).toBe(200);
+});
+
 test("channel counters are right under concurrent writers on two instances", async () => {
   const url = await newDatabase();
   const [a, b] = await Promise.all([startInstance(url), startInstance(url)]);
