@@ -1,0 +1,57 @@
+import { expect, test } from "bun:test";
+import { SQL } from "bun";
+import { singleton } from "../../src/db/pg/singleton";
+import { pgFeed } from "../../src/db/pg/feed";
+import { silentLog } from "../../src/lib/log";
+import { freshDatabase } from "../helpers/postgres";
+
+/** A worker that counts its runs. */
+function counting(name: string) {
+  const runs: number[] = [];
+  return { runs, worker: { name, tick: async (now: number) => (runs.push(now), now + 1000) } };
+}
+
+test("a singleton worker runs on one instance at a time; when the holder's connection goes, another takes over", async () => {
+  const url = await freshDatabase();
+  const [sqlA, sqlB] = [new SQL(url), new SQL(url)];
+  const [a, b] = [counting("retention"), counting("retention")];
+  const [onA, onB] = [singleton(sqlA, a.worker), singleton(sqlB, b.worker)];
+  expect(await onA.tick(1)).toBe(1001);
+  expect(await onB.tick(1)).toBeGreaterThan(1001); // not its turn: it tries again later
+  await onA.tick(2);
+  await onB.tick(2);
+  expect({ a: a.runs, b: b.runs }).toEqual({ a: [1, 2], b: [] });
+  // Another worker's lock is its own.
+  const other = counting("simulator");
+  const simulator = singleton(sqlB, other.worker);
+  expect(await simulator.tick(3)).toBe(1003);
+  await sqlA.close({ timeout: 0 }); // the holder dies: its session, and the lock with it, end
+  await onB.tick(4);
+  expect(b.runs).toEqual([4]);
+  await onB.close();
+  await simulator.close();
+  await sqlB.close();
+});
+
+test("the change feed: a change published by one instance reaches the others once, not itself", async () => {
+  const url = await freshDatabase();
+  const [sqlA, sqlB] = [new SQL(url), new SQL(url)];
+  const [a, b] = [await pgFeed(sqlA, "a", silentLog), await pgFeed(sqlB, "b", silentLog)];
+  const got: { at: string; topic: string | null; key: string }[] = [];
+  a.subscribe((topic, key) => got.push({ at: "a", topic, key }));
+  b.subscribe((topic, key) => got.push({ at: "b", topic, key }));
+  a.publish("channel", "orders");
+  const long = Array.from({ length: 900 }, (_, i) => `gh/01jz${String(i).padStart(22, "0")}`).join(",");
+  b.publish("caught", long);
+  const deadline = Date.now() + 5000;
+  const joined = () => got.filter((g) => g.topic === "caught").map((p) => p.key).join(",");
+  while (joined().length < long.length && Date.now() < deadline) await Bun.sleep(10);
+  expect(got[0]).toEqual({ at: "b", topic: "channel", key: "orders" });
+  // A key over the size of one notification arrives in parts, cut between entries.
+  const parts = got.filter((g) => g.topic === "caught");
+  expect(parts.every((p) => p.at === "a")).toBe(true);
+  expect(parts.length).toBeGreaterThan(1);
+  expect(joined() === long).toBe(true);
+  await Promise.all([a.close(), b.close()]);
+  await Promise.all([sqlA.close(), sqlB.close()]);
+});
