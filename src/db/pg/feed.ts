@@ -25,6 +25,7 @@ export async function pgFeed(sql: SQL, instance: string, log: Log): Promise<Chan
     }
   };
   let listened = 0;
+  let sending: Promise<void> = Promise.resolve();
   const subscription = await sql.listen(
     FEED_CHANNEL,
     (payload) => {
@@ -43,8 +44,11 @@ export async function pgFeed(sql: SQL, instance: string, log: Log): Promise<Chan
     instance,
     publish(topic, key = "") {
       const parts = key.length <= MAX_KEY ? [key] : splitKey(key);
+      // One after another: the pool would otherwise send them on several connections, out of order.
       for (const part of parts) {
-        sql.notify(FEED_CHANNEL, `${instance}\n${topic}\n${part}`).catch((error) => log.warn("change feed: publish failed", { topic, error: String(error) }));
+        sending = sending
+          .then(() => sql.notify(FEED_CHANNEL, `${instance}\n${topic}\n${part}`))
+          .catch((error) => log.warn("change feed: publish failed", { topic, error: String(error) }));
       }
     },
     subscribe(fn) {
