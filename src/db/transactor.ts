@@ -21,7 +21,13 @@ export interface Transactor {
  * The transaction the current async flow runs in: its database (`owner`), its savepoint depth, and
  * on PostgreSQL the connection it holds (`tx`).
  */
-export type OpenTransaction = { owner: object; depth: number; tx?: unknown };
+export type OpenTransaction = {
+  owner: object; depth: number; tx?: unknown;
+  /** PostgreSQL: work run once, just before COMMIT, in the order added (by the outermost transaction). */
+  beforeCommit?: (() => Promise<void>)[];
+  /** The outermost transaction, for a savepoint. */
+  top?: OpenTransaction;
+};
 const inside = new AsyncLocalStorage<OpenTransaction>();
 
 /** The transaction the current flow is in for this database, if any. */

@@ -7,6 +7,8 @@ import { num, type PgTransactor } from "./transactor";
  * instances catching into one channel do not queue on one hot row; reads sum the slots.
  */
 export const COUNTER_SLOTS = 8;
+/** Rows per INSERT: 9 parameters each, under PostgreSQL's 65535 per statement. */
+const INSERT_ROWS = 5000;
 
 type HookRecord = {
   id: string; channel: string; status: HookStatus; method: string; query: string; headers: string; body: Uint8Array;
@@ -50,11 +52,30 @@ function addDelta(d: Deltas, channel: string, status: HookStatus, n: number): vo
 export function createPgHookStore(t: PgTransactor): HookStore {
   const x = () => t.exec();
 
-  /** Adds the deltas to one slot per channel, in name order (two writers never lock in opposite orders). */
+  /** Deltas waiting for the commit of each open transaction. */
+  const waiting = new WeakMap<object, Deltas>();
+
+  /**
+   * Counts the deltas. Inside a transaction they are summed and written once, just before its
+   * commit, to one slot per channel in name order: a transaction touches each counter row once, and
+   * two transactions lock counter rows in the same order (no deadlock between instances).
+   */
   async function count(d: Deltas): Promise<void> {
+    const open = t.current();
+    if (!open?.beforeCommit) return write(d);
+    let sum = waiting.get(open);
+    if (!sum) {
+      waiting.set(open, (sum = new Map()));
+      open.beforeCommit.push(() => write(sum!));
+    }
+    for (const [channel, v] of d) for (const status of HOOK_STATUSES) if (v[status]) addDelta(sum, channel, status, v[status]);
+  }
+
+  async function write(d: Deltas): Promise<void> {
     const slot = Math.floor(Math.random() * COUNTER_SLOTS);
     for (const channel of [...d.keys()].sort()) {
       const v = d.get(channel)!;
+      if (!v.pending && !v.handled && !v.failed && !v.discarded) continue;
       await x().unsafe(
         `INSERT INTO channel_counts (channel, slot, pending, handled, failed, discarded) VALUES ($1, $2, $3, $4, $5, $6)
          ON CONFLICT (channel, slot) DO UPDATE SET pending = channel_counts.pending + excluded.pending,
@@ -110,13 +131,13 @@ export function createPgHookStore(t: PgTransactor): HookStore {
           channel, JSON.stringify(guardsOfNewChannel(channel)), rows[0]!.createdAt,
         ]);
       }
-      // One multi-row statement per batch.
+      // One multi-row statement per batch (of up to INSERT_ROWS: a statement takes 65535 parameters).
       const values = rows.map((h) => ({
         id: h.id, channel: h.channel, status: "pending", method: h.method, query: h.query, headers: h.headers,
         body: h.body, ip: h.ip, created_at: h.createdAt,
       }));
       const sql = x();
-      await sql`INSERT INTO hooks ${sql(values)}`;
+      for (let i = 0; i < values.length; i += INSERT_ROWS) await sql`INSERT INTO hooks ${sql(values.slice(i, i + INSERT_ROWS))}`;
       await count(d);
     },
 

@@ -1,10 +1,12 @@
 import type { SQL } from "bun";
-import { currentTransaction, runInside, type Transactor } from "../transactor";
+import { currentTransaction, runInside, type OpenTransaction, type Transactor } from "../transactor";
 
 /** PostgreSQL's side of Transactor, plus the connection a store method runs its statement on. */
 export interface PgTransactor extends Transactor {
   /** The open transaction's connection in this flow, or the pool outside a transaction. */
   exec(): SQL;
+  /** The outermost transaction open in this flow, if any. */
+  current(): OpenTransaction | undefined;
   readonly sql: SQL;
 }
 
@@ -21,13 +23,24 @@ export function pgTransactor(sql: SQL): PgTransactor {
     exec(): SQL {
       return (currentTransaction(sql)?.tx as SQL | undefined) ?? sql;
     },
+    current() {
+      const open = currentTransaction(sql);
+      return open?.top ?? open;
+    },
     transaction<T>(fn: () => Promise<T>): Promise<T> {
       const open = currentTransaction(sql);
       if (open) {
         const tx = open.tx as SQL & { savepoint<R>(f: (sp: SQL) => Promise<R>): Promise<R> };
-        return tx.savepoint((sp) => runInside({ owner: sql, depth: open.depth + 1, tx: sp }, fn));
+        return tx.savepoint((sp) => runInside({ owner: sql, depth: open.depth + 1, tx: sp, top: open.top ?? open }, fn));
       }
-      return sql.begin((tx) => runInside({ owner: sql, depth: 0, tx }, fn)) as Promise<T>;
+      return sql.begin((tx) => {
+        const t: OpenTransaction = { owner: sql, depth: 0, tx, beforeCommit: [] };
+        return runInside(t, async () => {
+          const value = await fn();
+          for (const work of t.beforeCommit!) await work();
+          return value;
+        });
+      }) as Promise<T>;
     },
   };
 }
