@@ -10,7 +10,7 @@
  * all along (each event read and dropped), and the drop against "normal" without them is printed.
  *
  * With --postgres, two more targets run on PostgreSQL (a throwaway cluster the script starts, on the
- * same cores): one instance, and two instances on one database, each driven by its own wrk with half
+ * same cores, with PostgreSQL's durable defaults: fsync and synchronous_commit on): one instance, and two instances on one database, each driven by its own wrk with half
  * the connections at the same time (their requests/s added up).
  *
  * With --compare PATH, another executable (for example one built from an earlier commit) runs both
@@ -133,7 +133,8 @@ async function main() {
   }
   let cluster: Awaited<ReturnType<typeof startPostgresCluster>> | undefined;
   if (args.postgres) {
-    cluster = await startPostgresCluster();
+    // PostgreSQL's defaults: fsync, synchronous_commit and full_page_writes on, as durable as durability=full.
+    cluster = await startPostgresCluster({ durable: true });
     const one = mailroomDir({ durability: "full", postgres: await databaseOn(cluster.url, "bench_one") });
     targets.push({ name: "postgres 1 instance", server: await start([BIN], { cwd: one }), runs: [] });
     const shared = await databaseOn(cluster.url, "bench_two");

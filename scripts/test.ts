@@ -48,7 +48,12 @@ const cluster = process.env.MAILROOM_TEST_PG_URL ? undefined : await startPostgr
 if (cluster) process.env.MAILROOM_TEST_PG_URL = cluster.url;
 const results = [await run("source, every suite", [], {})];
 const shared = targetSuites();
-for (const target of TARGETS) results.push(await run(`${target}, ${shared.length} shared suites`, shared, { MAILROOM_TEST_TARGET: target }));
+// On PostgreSQL, the browser tests too (they start the executable with storageToml()).
+const browser = [...new Glob("test/browser/*.test.ts").scanSync(".")].sort();
+for (const target of TARGETS) {
+  const files = target === "executable-pg" ? [...shared, ...browser] : shared;
+  results.push(await run(`${target}, ${files.length} shared suites`, files, { MAILROOM_TEST_TARGET: target }));
+}
 
 // The examples of examples/, as a user runs them: a packed tarball installed into a fresh project,
 // under bun test and node --test (scripts/examples.sh). Each example counts as one test.

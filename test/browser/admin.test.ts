@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { buildBinary, removeTempDirs, startProcess, tempDir, type Running } from "../helpers/binary";
+import { storageToml } from "../helpers/target";
 import { browserAvailable, launch, SHOTS } from "./browser";
 
 const ADMIN = { email: "root@example.com", password: "a long admin password" };
@@ -19,7 +20,7 @@ describe.skipIf(!browserAvailable())("the dashboard's admin screens in a browser
     const dir = tempDir("mailroom-ui-admin-");
     await Bun.write(
       join(dir, "mailroom.toml"),
-      `[server]\nport = 0\n[storage]\npath = "data/m.db"\ndurability = "normal"\n` +
+      `[server]\nport = 0\n${await storageToml("data/m.db")}` +
         `[[users]]\nemail = "${ADMIN.email}"\nrole = "admin"\npassword_env = "ADMIN_PASSWORD"\n` +
         `[[translate.accounts]]\nid = 1\nbalance = 100\napi_keys = ["${CUSTOMER_KEY}"]\n`,
     );

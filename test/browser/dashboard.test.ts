@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { buildBinary, removeTempDirs, startProcess, tempDir, type Running } from "../helpers/binary";
+import { storageToml } from "../helpers/target";
 import { browserAvailable, launch, SHOTS } from "./browser";
 
 const ADMIN = { email: "ada@example.com", password: "correct horse battery" };
@@ -16,7 +17,7 @@ describe.skipIf(!browserAvailable())("the dashboard in a browser", () => {
   beforeAll(async () => {
     const bin = await buildBinary();
     const dir = tempDir("mailroom-ui-");
-    await Bun.write(join(dir, "mailroom.toml"), `[server]\nport = 0\n[storage]\npath = "data/m.db"\ndurability = "normal"\n[[api_keys]]\nlabel = "ci"\ntoken = "ci-token-0123456789"\n`);
+    await Bun.write(join(dir, "mailroom.toml"), `[server]\nport = 0\n${await storageToml("data/m.db")}[[api_keys]]\nlabel = "ci"\ntoken = "ci-token-0123456789"\n`);
     app = await startProcess([bin, "--config", "mailroom.toml"], dir);
     browser = await launch();
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });

@@ -83,7 +83,7 @@ function freePort(): number {
  * Starts a new cluster (initdb, then pg_ctl start) and returns its URL. Each call makes its own
  * cluster; tests want postgresCluster(). Throws with initdb's or the server log's words on failure.
  */
-export async function startPostgresCluster(): Promise<PostgresCluster> {
+export async function startPostgresCluster(opts: { durable?: boolean } = {}): Promise<PostgresCluster> {
   const bin = postgresBinDir();
   const user = unprivilegedUser();
   const dir = mkdtempSync(join(tmpdir(), "mailroom-pg-"));
@@ -109,7 +109,9 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     appendFileSync(join(data, "postgresql.conf"), [
       "", "# test cluster (test/helpers/postgres.ts)",
       "listen_addresses = '127.0.0.1'", `unix_socket_directories = '${dir}'`,
-      "fsync = off", "synchronous_commit = off", "full_page_writes = off", "max_connections = 200", "",
+      // Tests kill Mailroom, never the server: they skip the disk. Benchmarks keep PostgreSQL's defaults.
+      ...(opts.durable ? [] : ["fsync = off", "synchronous_commit = off", "full_page_writes = off"]),
+      "max_connections = 200", "",
     ].join("\n"));
     for (let tries = 1; ; tries++) {
       const port = freePort();

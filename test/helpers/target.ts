@@ -118,6 +118,15 @@ async function startSource(raw: Record<string, any>, opts: TargetOptions): Promi
   });
 }
 
+/**
+ * For tests that write their own config file and start the executable (the browser tests): the
+ * `[storage]` lines that put it on the chosen backend (a fresh database on executable-pg).
+ */
+export async function storageToml(path: string, durability: "full" | "normal" = "normal"): Promise<string> {
+  const url = TARGET === "executable-pg" ? `url = "${await freshDatabase()}"\n` : "";
+  return `[storage]\npath = "${path}"\ndurability = "${durability}"\n${url}`;
+}
+
 /** PostgreSQL databases of the targets started with a given [storage] path. */
 const databases = new Map<string, Promise<string>>();
 function databaseFor(path: string | undefined): Promise<string> {

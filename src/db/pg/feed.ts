@@ -25,7 +25,30 @@ export async function pgFeed(sql: SQL, instance: string, log: Log): Promise<Chan
     }
   };
   let listened = 0;
-  let sending: Promise<void> = Promise.resolve();
+  let queued: [string, string][] = [];
+  let sending: Promise<void> | undefined;
+
+  /**
+   * Sends what was published, one notification after another (in order; the pool would otherwise
+   * use several connections). What is published while one is on its way waits and goes out merged:
+   * the keys of one list topic ("caught", "hook") joined, a repeated change sent once. Under load,
+   * one notification carries many batches.
+   */
+  async function drain(): Promise<void> {
+    while (queued.length > 0) {
+      const batch = queued;
+      queued = [];
+      for (const [topic, key] of merge(batch)) {
+        for (const part of key.length <= MAX_KEY ? [key] : splitKey(key)) {
+          try {
+            await sql.notify(FEED_CHANNEL, `${instance}\n${topic}\n${part}`);
+          } catch (error) {
+            log.warn("change feed: publish failed", { topic, error: String(error) });
+          }
+        }
+      }
+    }
+  }
   const subscription = await sql.listen(
     FEED_CHANNEL,
     (payload) => {
@@ -43,13 +66,8 @@ export async function pgFeed(sql: SQL, instance: string, log: Log): Promise<Chan
   return {
     instance,
     publish(topic, key = "") {
-      const parts = key.length <= MAX_KEY ? [key] : splitKey(key);
-      // One after another: the pool would otherwise send them on several connections, out of order.
-      for (const part of parts) {
-        sending = sending
-          .then(() => sql.notify(FEED_CHANNEL, `${instance}\n${topic}\n${part}`))
-          .catch((error) => log.warn("change feed: publish failed", { topic, error: String(error) }));
-      }
+      queued.push([topic, key]);
+      if (!sending) sending = drain().finally(() => (sending = undefined));
     },
     subscribe(fn) {
       subscribers.push(fn);
@@ -58,6 +76,27 @@ export async function pgFeed(sql: SQL, instance: string, log: Log): Promise<Chan
       await subscription.unlisten().catch(() => {});
     },
   };
+}
+
+/** Topics whose keys are comma-separated lists that may be joined. */
+const LISTS = new Set(["caught", "hook"]);
+
+/** Publications in order, list topics joined into the first of their kind, repeats dropped. */
+function merge(batch: [string, string][]): [string, string][] {
+  const out: [string, string][] = [];
+  const lists = new Map<string, string[]>();
+  const seen = new Set<string>();
+  for (const [topic, key] of batch) {
+    if (LISTS.has(topic)) {
+      let keys = lists.get(topic);
+      if (!keys) lists.set(topic, (keys = [])), out.push([topic, ""]);
+      keys.push(key);
+    } else if (!seen.has(`${topic}\n${key}`)) {
+      seen.add(`${topic}\n${key}`);
+      out.push([topic, key]);
+    }
+  }
+  return out.map(([topic, key]) => [topic, LISTS.has(topic) ? lists.get(topic)!.join(",") : key]);
 }
 
 /** A comma-separated list cut into parts under MAX_KEY at commas. */

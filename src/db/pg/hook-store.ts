@@ -122,23 +122,33 @@ export function createPgHookStore(t: PgTransactor): HookStore {
     // A commit is durable when PostgreSQL answers it (synchronous_commit on): nothing to sync after.
     caughtTransaction: t.transaction,
 
+    /**
+     * One statement per batch (of up to INSERT_ROWS: a statement takes 65535 parameters): the hooks,
+     * their channels when new, and one counter slot per channel, in channel order.
+     */
     async insertHooks(rows: readonly NewHook[], guardsOfNewChannel: (channel: string) => string[]): Promise<void> {
-      if (rows.length === 0) return;
-      const d: Deltas = new Map();
-      for (const h of rows) addDelta(d, h.channel, "pending", 1);
-      for (const channel of [...d.keys()].sort()) {
-        await x().unsafe(`INSERT INTO channels (name, guards, created_at) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING`, [
-          channel, JSON.stringify(guardsOfNewChannel(channel)), rows[0]!.createdAt,
-        ]);
-      }
-      // One multi-row statement per batch (of up to INSERT_ROWS: a statement takes 65535 parameters).
-      const values = rows.map((h) => ({
-        id: h.id, channel: h.channel, status: "pending", method: h.method, query: h.query, headers: h.headers,
-        body: h.body, ip: h.ip, created_at: h.createdAt,
-      }));
       const sql = x();
-      for (let i = 0; i < values.length; i += INSERT_ROWS) await sql`INSERT INTO hooks ${sql(values.slice(i, i + INSERT_ROWS))}`;
-      await count(d);
+      for (let i = 0; i < rows.length; i += INSERT_ROWS) {
+        const part = rows.slice(i, i + INSERT_ROWS);
+        const perChannel = new Map<string, number>();
+        for (const h of part) perChannel.set(h.channel, (perChannel.get(h.channel) ?? 0) + 1);
+        const names = [...perChannel.keys()].sort();
+        const now = part[0]!.createdAt;
+        const slot = Math.floor(Math.random() * COUNTER_SLOTS);
+        const channels = names.map((name) => ({ name, guards: JSON.stringify(guardsOfNewChannel(name)), created_at: now }));
+        const counts = names.map((channel) => ({ channel, slot, pending: perChannel.get(channel)! }));
+        const hooks = part.map((h) => ({
+          id: h.id, channel: h.channel, status: "pending", method: h.method, query: h.query, headers: h.headers,
+          body: h.body, ip: h.ip, created_at: h.createdAt,
+        }));
+        await sql`WITH new_channels AS (
+            INSERT INTO channels ${sql(channels)} ON CONFLICT (name) DO NOTHING
+          ), counted AS (
+            INSERT INTO channel_counts ${sql(counts)}
+            ON CONFLICT (channel, slot) DO UPDATE SET pending = channel_counts.pending + excluded.pending
+          )
+          INSERT INTO hooks ${sql(hooks)}`;
+      }
     },
 
     async getHook(id) {
