@@ -86,6 +86,7 @@ export function createApp(deps: AppDeps) {
       };
     },
     durable: storage.durable,
+    lanes: storage.commitLanes,
   });
   const guards = createGuards(config.guards, { clock, log });
   // Guards defined in the dashboard join the same map; a change makes the catcher plan again.

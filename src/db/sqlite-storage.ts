@@ -52,6 +52,7 @@ export function createSqliteStorage(db: Db, opts: SqliteStorageOptions): Storage
     refusals: createRefusalStore(db),
     feed: localFeed(),
     durable: walSync ? () => walSync.sync() : undefined,
+    commitLanes: 1,
     singleton: (worker) => worker,
     async close() {
       walSync?.close();

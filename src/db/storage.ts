@@ -37,6 +37,11 @@ export interface Storage {
    */
   readonly durable?: () => Promise<void>;
   /**
+   * Caught batches committing at once: 1 on SQLite (one writer); several on PostgreSQL, whose
+   * commits travel over the network and are synced together.
+   */
+  readonly commitLanes: number;
+  /**
    * The worker as one that runs on one instance at a time among those sharing the database
    * (retention, the translation simulator); on SQLite the worker itself.
    */

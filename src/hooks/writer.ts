@@ -26,9 +26,17 @@ export function createBatchWriter(opts: {
   commit(batch: NewHook[]): Promise<(() => void) | void> | (() => void) | void;
   /** Resolves once what commit() wrote is on disk; rejects to fail the batch. */
   durable?(): Promise<void>;
+  /**
+   * Batches committing at once (1 by default). PostgreSQL answers commits over the network and
+   * syncs concurrent commits together, so there several transactions in flight keep it busy.
+   */
+  lanes?: number;
 }): BatchWriter {
+  const lanes = Math.max(1, opts.lanes ?? 1);
   let queue: Entry[] = [];
-  let scheduled = false;
+  /** Lanes started (scheduled or committing), and whether one is scheduled but not started yet. */
+  let running = 0;
+  let starting = false;
   let syncing = 0;
   let idle: (() => void)[] = [];
 
@@ -44,13 +52,13 @@ export function createBatchWriter(opts: {
   }
 
   function wakeIdle(): void {
-    if (scheduled || syncing > 0 || queue.length > 0) return;
+    if (running > 0 || syncing > 0 || queue.length > 0) return;
     const waiting = idle;
     idle = [];
     for (const w of waiting) w();
   }
 
-  /** Commits batches one after another (each awaits its transaction) until the queue is empty. */
+  /** One lane: commits batches one after another (each awaits its transaction) until the queue is empty. */
   async function flush(): Promise<void> {
     while (queue.length > 0) {
       const batch = take();
@@ -77,7 +85,7 @@ export function createBatchWriter(opts: {
         wakeIdle();
       });
     }
-    scheduled = false;
+    running--;
     wakeIdle();
   }
 
@@ -85,14 +93,20 @@ export function createBatchWriter(opts: {
     write(hook) {
       return new Promise<void>((resolve, reject) => {
         queue.push({ hook, resolve, reject });
-        if (!scheduled) {
-          scheduled = true;
-          setImmediate(() => void flush());
+        // A lane starts on the next turn, so that a burst of this turn fills its batch; another
+        // starts while the running ones commit, up to `lanes`.
+        if (running < lanes && (running === 0 || !starting)) {
+          running++;
+          starting = true;
+          setImmediate(() => {
+            starting = false;
+            void flush();
+          });
         }
       });
     },
     drain() {
-      if (!scheduled && syncing === 0 && queue.length === 0) return Promise.resolve();
+      if (running === 0 && syncing === 0 && queue.length === 0) return Promise.resolve();
       return new Promise((resolve) => idle.push(resolve));
     },
   };

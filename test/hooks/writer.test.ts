@@ -35,6 +35,29 @@ describe("group commit", () => {
     await expect(w.write(hook("c"))).resolves.toBeUndefined();
   });
 
+  test("with two lanes, hooks caught while a batch commits go in a second batch committing beside it; one lane waits", async () => {
+    for (const lanes of [1, 2]) {
+      const open: string[][] = [];
+      const release: (() => void)[] = [];
+      const w = createBatchWriter({
+        batchMax: 100, lanes,
+        commit: (b) => {
+          open.push(b.map((h) => h.id));
+          return new Promise<void>((r) => release.push(r));
+        },
+      });
+      const first = w.write(hook("a"));
+      await new Promise((r) => setImmediate(r));
+      const second = w.write(hook("b"));
+      await new Promise((r) => setImmediate(r));
+      expect({ lanes, open }).toEqual({ lanes, open: lanes === 2 ? [["a"], ["b"]] : [["a"]] });
+      while (release.length) release.shift()!(), await new Promise((r) => setImmediate(r));
+      await Promise.all([first, second]);
+      expect(open).toEqual([["a"], ["b"]]);
+      await w.drain();
+    }
+  });
+
   test("drain resolves once everything queued is committed", async () => {
     const committed: string[] = [];
     const w = createBatchWriter({ batchMax: 10, commit: (b) => void committed.push(...b.map((h) => h.id)) });

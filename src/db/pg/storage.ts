@@ -15,6 +15,9 @@ import { createPgResponseStore } from "./response-store";
 import { createPgDedupStore } from "./dedup-store";
 import { createPgRefusalStore } from "./refusal-store";
 
+/** Caught batches in flight at once per instance (each holds one pooled connection while it commits). */
+const COMMIT_LANES = 4;
+
 export type PostgresStorageOptions = {
   /** This instance's id: the owner of its attempt leases and the sender of its feed notifications. */
   instance: string;
@@ -45,6 +48,7 @@ export async function createPostgresStorage(sql: SQL, opts: PostgresStorageOptio
     dedup: createPgDedupStore(t),
     refusals: createPgRefusalStore(t),
     feed,
+    commitLanes: COMMIT_LANES,
     singleton(worker) {
       const one = singleton(sql, worker);
       singletons.push(one);
