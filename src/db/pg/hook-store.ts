@@ -7,8 +7,17 @@ import { num, type PgTransactor } from "./transactor";
  * instances catching into one channel do not queue on one hot row; reads sum the slots.
  */
 export const COUNTER_SLOTS = 8;
-/** Rows per INSERT: 9 parameters each, under PostgreSQL's 65535 per statement. */
-const INSERT_ROWS = 5000;
+/** A caught batch: new channels, the batch's counter slot per channel, the hooks (see insertHooks). */
+const INSERT_BATCH = `WITH new_channels AS (
+    INSERT INTO channels (name, guards, created_at) SELECT n, g, $3 FROM unnest($1::text[], $2::text[]) AS c(n, g)
+    ON CONFLICT (name) DO NOTHING
+  ), counted AS (
+    INSERT INTO channel_counts (channel, slot, pending) SELECT n, $4, k FROM unnest($1::text[], $5::bigint[]) AS c(n, k)
+    ON CONFLICT (channel, slot) DO UPDATE SET pending = channel_counts.pending + excluded.pending
+  )
+  INSERT INTO hooks (id, channel, status, method, query, headers, body, ip, created_at)
+  SELECT i, c, 'pending', m, q, h, b, ip, t
+  FROM unnest($6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::bytea[], $12::text[], $13::bigint[]) AS u(i, c, m, q, h, b, ip, t)`;
 
 type HookRecord = {
   id: string; channel: string; status: HookStatus; method: string; query: string; headers: string; body: Uint8Array;
@@ -123,32 +132,21 @@ export function createPgHookStore(t: PgTransactor): HookStore {
     caughtTransaction: t.transaction,
 
     /**
-     * One statement per batch (of up to INSERT_ROWS: a statement takes 65535 parameters): the hooks,
-     * their channels when new, and one counter slot per channel, in channel order.
+     * One statement per batch: the hooks, their channels when new, and one counter slot per channel
+     * in channel order. Its text never changes (columns travel as arrays and unnest), so each
+     * connection prepares it once, whatever the batch's size.
      */
     async insertHooks(rows: readonly NewHook[], guardsOfNewChannel: (channel: string) => string[]): Promise<void> {
-      const sql = x();
-      for (let i = 0; i < rows.length; i += INSERT_ROWS) {
-        const part = rows.slice(i, i + INSERT_ROWS);
-        const perChannel = new Map<string, number>();
-        for (const h of part) perChannel.set(h.channel, (perChannel.get(h.channel) ?? 0) + 1);
-        const names = [...perChannel.keys()].sort();
-        const now = part[0]!.createdAt;
-        const slot = Math.floor(Math.random() * COUNTER_SLOTS);
-        const channels = names.map((name) => ({ name, guards: JSON.stringify(guardsOfNewChannel(name)), created_at: now }));
-        const counts = names.map((channel) => ({ channel, slot, pending: perChannel.get(channel)! }));
-        const hooks = part.map((h) => ({
-          id: h.id, channel: h.channel, status: "pending", method: h.method, query: h.query, headers: h.headers,
-          body: h.body, ip: h.ip, created_at: h.createdAt,
-        }));
-        await sql`WITH new_channels AS (
-            INSERT INTO channels ${sql(channels)} ON CONFLICT (name) DO NOTHING
-          ), counted AS (
-            INSERT INTO channel_counts ${sql(counts)}
-            ON CONFLICT (channel, slot) DO UPDATE SET pending = channel_counts.pending + excluded.pending
-          )
-          INSERT INTO hooks ${sql(hooks)}`;
-      }
+      if (rows.length === 0) return;
+      const perChannel = new Map<string, number>();
+      for (const h of rows) perChannel.set(h.channel, (perChannel.get(h.channel) ?? 0) + 1);
+      const names = [...perChannel.keys()].sort();
+      const column = <K extends keyof NewHook>(k: K) => rows.map((h) => h[k]);
+      await x().unsafe(INSERT_BATCH, [
+        names, names.map((n) => JSON.stringify(guardsOfNewChannel(n))), rows[0]!.createdAt,
+        Math.floor(Math.random() * COUNTER_SLOTS), names.map((n) => perChannel.get(n)!),
+        column("id"), column("channel"), column("method"), column("query"), column("headers"), column("body"), column("ip"), column("createdAt"),
+      ]);
     },
 
     async getHook(id) {
