@@ -21,9 +21,13 @@ export function createPgDedupStore(t: PgTransactor): DedupStore {
       if (rows.length === 0) return;
       // One statement per batch; the last of a delivery id repeated within the batch wins.
       const last = new Map(rows.map((r) => [`${r.channel}\n${r.deliveryId}`, r]));
-      const values = [...last.values()].map((r) => ({ channel: r.channel, delivery_id: r.deliveryId, hook_id: r.hookId, created_at: r.createdAt }));
-      const sql = x();
-      await sql`INSERT INTO deliveries ${sql(values)} ON CONFLICT (channel, delivery_id) DO UPDATE SET hook_id = excluded.hook_id, created_at = excluded.created_at`;
+      const kept = [...last.values()];
+      await x().unsafe(
+        `INSERT INTO deliveries (channel, delivery_id, hook_id, created_at)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[])
+         ON CONFLICT (channel, delivery_id) DO UPDATE SET hook_id = excluded.hook_id, created_at = excluded.created_at`,
+        [kept.map((r) => r.channel), kept.map((r) => r.deliveryId), kept.map((r) => r.hookId), kept.map((r) => r.createdAt)],
+      );
     },
     async countDrop(channel, at) {
       const [r] = (await x().unsafe(

@@ -129,7 +129,8 @@ export function createPgHookStore(t: PgTransactor): HookStore {
     dialect: "postgres",
     transaction: t.transaction,
     // A commit is durable when PostgreSQL answers it (synchronous_commit on): nothing to sync after.
-    caughtTransaction: t.transaction,
+    // A caught batch only writes (hooks, delivery ids, first attempts): usually one statement.
+    caughtTransaction: t.writes,
 
     /**
      * One statement per batch: the hooks, their channels when new, and one counter slot per channel
