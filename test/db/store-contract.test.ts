@@ -53,10 +53,12 @@ for (const [name, make] of Object.entries(backends)) {
     test("caught hooks keep their exact bytes and header order; counters move once per batch", async () => {
       const { hooks } = await start();
       const every = new Uint8Array(256).map((_, i) => i);
-      const batch = [hook("gh", 1000, every), hook("gh", 1001), hook("shop", 1002)];
+      const batch = [hook("gh", 1000, every), hook("gh", 1001), hook("shop", 1002, new Uint8Array())];
       await hooks.caughtTransaction(() => hooks.insertHooks(batch, () => ["sig"]));
       const got = (await hooks.getHook(batch[0]!.id))!;
       expect([...got.body]).toEqual([...every]);
+      expect([...(await hooks.getHook(batch[1]!.id))!.body]).toEqual([1, 2, 3]);
+      expect((await hooks.getHook(batch[2]!.id))!.body.byteLength).toBe(0);
       expect(Object.keys(got.headers)).toEqual(["z-last", "a-first"]);
       expect(got).toMatchObject({ channel: "gh", status: "pending", method: "POST", query: "a=1&b=2", ip: "10.0.0.1", createdAt: 1000, finalizedAt: null });
       expect(await hooks.getHook("nope")).toBeUndefined();
