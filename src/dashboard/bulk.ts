@@ -45,7 +45,11 @@ export function createBulk({ hooks, channels }: BulkDeps) {
   };
 }
 
-/** The smallest id above `id` in sort order, so that paging `after` it starts with `id` itself. */
+/**
+ * A key just above `id` in sort order, so that paging `after` it starts with `id` itself: hook ids
+ * all have 26 characters, so `id` followed by the lowest id character sorts after `id` and before
+ * every greater id. (Not a NUL, which a PostgreSQL text value cannot hold.)
+ */
 function nextAbove(id: string): string {
-  return `${id}\u0000`;
+  return `${id}0`;
 }
