@@ -10,7 +10,8 @@ export type Role = "admin" | "member";
 export type User = { email: string; role: Role; passwordHash: string; source: "config" | "dashboard"; createdAt: number; stamp?: string };
 export type UserWire = { email: string; role: Role; read_only: boolean; created_at: string | null };
 
-export const EMAIL_PATTERN = "^[^\\s@]+@[^\\s@]+\\.?[^\\s@]*$";
+/** No space, no @ but one, and no U+0000 (a PostgreSQL text cannot hold it). */
+export const EMAIL_PATTERN = "^[^\\s@\\u0000]+@[^\\s@\\u0000]+\\.?[^\\s@\\u0000]*$";
 export const MIN_PASSWORD = 8;
 
 /** A hash verified when no user has the e-mail given, so that a sign-in takes as long either way. */

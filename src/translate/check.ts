@@ -27,6 +27,26 @@ export function invalidRequest(where: Where, issues: Iterable<{ path: string; me
   return bad("INVALID_REQUEST", description, first ? { field: first[0], reason: first[1] } : {});
 }
 
+/**
+ * The path of the first string holding U+0000, if any. No text a translation takes needs it, and a
+ * PostgreSQL text value cannot hold it: both backends refuse it alike, as INVALID_REQUEST.
+ */
+function nulAt(value: unknown, path: string): string | undefined {
+  if (typeof value === "string") return value.includes("\u0000") ? path : undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const at = nulAt(value[i], `${path}/${i}`);
+      if (at !== undefined) return at;
+    }
+  } else if (value && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) {
+      const at = nulAt(v, `${path}/${k}`);
+      if (at !== undefined) return at;
+    }
+  }
+  return undefined;
+}
+
 /** Checks one part of a request; `where` and `schema` say which part and model (see lib/route-input.ts). */
 export type Checker<In, Out> = ((value: In) => Out) & { where: Where; schema: TSchema };
 
@@ -40,8 +60,10 @@ export type Checker<In, Out> = ((value: In) => Out) & { where: Where; schema: TS
 export function checker<T extends TSchema>(schema: T, where: Where): Checker<unknown, Static<T>> {
   const compiled = TypeCompiler.Compile(schema);
   const check = (value: unknown): Static<T> => {
-    if (compiled.Check(value)) return value;
-    throw invalidRequest(where, compiled.Errors(value) as Iterable<ValueError>);
+    if (!compiled.Check(value)) throw invalidRequest(where, compiled.Errors(value) as Iterable<ValueError>);
+    const nul = nulAt(value, "");
+    if (nul !== undefined) throw invalidRequest(where, [{ path: nul, message: "must not contain the character U+0000" }]);
+    return value;
   };
   return Object.assign(check, { where, schema });
 }

@@ -77,3 +77,21 @@ test("mailroom migrate on SQLite migrates the data file and exits", async () => 
   expect(r.code).toBe(0);
   expect(r.out).toContain("m.db is migrated");
 });
+
+test("text a PostgreSQL value cannot hold (U+0000) is refused with 400 wherever it can arrive, never a 500", async () => {
+  const { startInstance, killInstances } = await import("../helpers/instances");
+  const raw = { translate: { accounts: [{ id: 1, balance: 10, api_keys: ["customer-key-1"] }] } };
+  const i = await startInstance(await newDatabase(), raw);
+  try {
+    const origin = { origin: i.url };
+    expect((await i.call("POST", "/ui/api/session", { email: "a\u0000@b.c", password: "whatever-long" }, origin)).status).toBe(400);
+    const basicAuth = { authorization: `Basic ${btoa("customer-key-1:")}` };
+    const order = await i.call("POST", "/api/v1/translate", { source_language: "en", target_languages: ["de"], text: "a\u0000b" }, basicAuth);
+    expect([order.status, order.json.code, order.json.parameters.field]).toEqual([400, "INVALID_REQUEST", "text"]);
+    expect((await i.call("GET", "/v1/hooks?after=a%00b")).status).toBe(400);
+    // A caught hook keeps it: bodies are bytes, headers and query are stored escaped.
+    expect((await i.post("nul", new Uint8Array([97, 0, 98]), { "x-nul": "a" })).status).toBe(200);
+  } finally {
+    await killInstances();
+  }
+});

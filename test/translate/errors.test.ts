@@ -22,6 +22,9 @@ describe("400 error object", () => {
       [{ ...ok, context: { tone: "LOUD" } }, "context.tone"],
       [{ ...ok, context: { limit: 1.5 } }, "context.limit"],
       [{ ...ok, comment: { attachments: [{ type: "image/png" }] } }, "comment.attachments.0.data"],
+      // U+0000 in any text: refused alike on every backend (a PostgreSQL text cannot hold it).
+      [{ ...ok, text: "Hello\u0000world" }, "text"],
+      [{ ...ok, comment: { text: "a\u0000" } }, "comment.text"],
     ];
     for (const [body, field] of cases) {
       const res = await app.customer("POST", "/api/v1/translate", body === null ? "" : body);
