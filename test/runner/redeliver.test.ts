@@ -41,7 +41,7 @@ describe("RedeliverHook (POST /v1/hooks/{id}/redeliver), an extension beside Ret
     const none = await t.call("POST", `/v1/hooks/${id}/redeliver`);
     expect(none.status).toBe(409);
     expect(none.json).toEqual({ code: 9, message: 'cannot redeliver a hook of channel "plain": it has no handlers', details: [] });
-    expect((await t.call("POST", `/v1/hooks/0${id.slice(1, -1)}0/redeliver`)).status).toBe(404);
+    expect((await t.call("POST", `/v1/hooks/${id.slice(0, -1)}${id.endsWith("0") ? "1" : "0"}/redeliver`)).status).toBe(404);
     expect((await t.call("POST", `/v1/hooks/nope/redeliver`)).json.code).toBe(3);
     expect((await t.call("POST", `/v1/hooks/${id}/redeliver`, {}, {})).status).toBe(401);
   });
