@@ -94,9 +94,9 @@ async function untilSignal(fn: (signal: AbortSignal) => Promise<number>): Promis
 }
 
 /** The data file, host and port of the config `serve` would read. Throws ConfigError. */
-async function storageOf(file?: string): Promise<{ path: string; host: string; port: number }> {
+async function storageOf(file?: string): Promise<{ path: string; host: string; port: number; url?: string }> {
   const { config } = await loadConfig(file, process.env);
-  return { path: config.storage.path, host: config.server.host, port: config.server.port };
+  return { path: config.storage.path, host: config.server.host, port: config.server.port, url: config.storage.url };
 }
 
 /** The process's own stdout, stderr and stdin. */

@@ -1,6 +1,11 @@
 import { issueLocalToken, LOCAL_KEY } from "../hooks/auth";
 import { openDatabase } from "../db/open";
 import { createApiKeyStore } from "../hooks/api-key-store";
+import { openPostgres, PostgresOpenError } from "../db/pg/open";
+import { migratePostgres } from "../db/pg/migrate";
+import { pgTransactor } from "../db/pg/transactor";
+import { createPgApiKeyStore } from "../db/pg/api-key-store";
+import { FEED_CHANNEL } from "../db/pg/feed";
 import { sha256Hex } from "../lib/secrets";
 import { UsageError, noMore, parseFlags } from "./args";
 import { credentialsPath, localUrl, readCredentials, writeCredentials } from "./credentials";
@@ -39,28 +44,50 @@ export function saveLocalCredentials(opts: {
  * in a running Mailroom too) and is saved in the credentials file. `mailroom token show` prints the
  * saved one. Both work on the data file directly, so they need no running server and no token.
  */
-export async function tokenCommand(argv: string[], io: Io, dbPathOf: (config?: string) => Promise<{ path: string; host: string; port: number }>): Promise<number> {
+export async function tokenCommand(argv: string[], io: Io, dbPathOf: (config?: string) => Promise<{ path: string; host: string; port: number; url?: string }>): Promise<number> {
   const [sub, ...rest] = argv;
   const p = parseFlags(rest, { config: "value" });
   noMore(p, 0);
   if (sub !== "reset" && sub !== "show") throw new UsageError(sub ? `unknown token subcommand: ${sub}` : "token needs a subcommand: reset or show");
   const storage = await dbPathOf(p.values.config);
-  if (storage.path === ":memory:") throw new UsageError("the config keeps its data in memory: there is no stored token");
+  if (storage.path === ":memory:" && !storage.url) throw new UsageError("the config keeps its data in memory: there is no stored token");
   const file = credentialsPath(storage.path);
   if (sub === "show") {
     const saved = readCredentials(file);
     if (!saved?.token) return io.err(`mailroom: no token in ${file}; \`mailroom token reset\` issues one\n`), 1;
     return io.out(saved.token + "\n"), 0;
   }
-  const db = openDatabase({ path: storage.path, durability: "full" });
+  // On PostgreSQL the key is stored there, and the running instances are told to read the keys again.
+  const opened = storage.url ? await openPgKeys(storage.url) : undefined;
+  const db = opened ? undefined : openDatabase({ path: storage.path, durability: "full" });
   try {
-    const token = await issueLocalToken(createApiKeyStore(db), io.now());
+    const token = await issueLocalToken(opened?.store ?? createApiKeyStore(db!), io.now());
+    await opened?.announce();
     const saved = readCredentials(file);
     writeCredentials(file, { url: saved?.url ?? localUrl(storage.host, storage.port), token });
     io.err(`the ${LOCAL_KEY} token was re-issued (the old one no longer works); saved in ${file}\n`);
     io.out(token + "\n");
     return 0;
   } finally {
-    db.$client.close();
+    db?.$client.close();
+    await opened?.close();
   }
+}
+
+/** The API keys on PostgreSQL, and a notification on the change feed that they changed. */
+async function openPgKeys(url: string) {
+  let sql;
+  try {
+    sql = await openPostgres(url, { max: 2 });
+  } catch (error) {
+    if (error instanceof PostgresOpenError) throw new UsageError(error.message);
+    throw error;
+  }
+  await migratePostgres(sql);
+  const db = sql;
+  return {
+    store: createPgApiKeyStore(pgTransactor(db)),
+    announce: () => db.notify(FEED_CHANNEL, `cli\nstate\n`),
+    close: () => db.close(),
+  };
 }

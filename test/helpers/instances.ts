@@ -10,6 +10,8 @@ import { httpClient, TOKEN, type Reply } from "./client";
 import { freshDatabase } from "./postgres";
 
 export type Instance = Running & {
+  /** Its folder: mailroom.toml, and data/ (the CLI's credentials). */
+  dir: string;
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>;
   post(channel: string, body?: string | Uint8Array, headers?: Record<string, string>, method?: string): Promise<Response>;
   catchHooks(channel: string, n: number): Promise<string[]>;
@@ -46,6 +48,7 @@ export async function startInstance(url: string, raw: Record<string, any> = {}, 
   const instance: Instance = {
     ...running,
     ...client,
+    dir,
     async kill() {
       running.proc.kill("SIGKILL");
       await running.proc.exited;

@@ -95,3 +95,25 @@ test("text a PostgreSQL value cannot hold (U+0000) is refused with 400 wherever 
     await killInstances();
   }
 });
+
+test("token reset on PostgreSQL re-issues the local token there; the old one stops working on every instance", async () => {
+  const { startInstance, killInstances, eventually } = await import("../helpers/instances");
+  const url = await newDatabase();
+  const a = await startInstance(url);
+  const b = await startInstance(url);
+  try {
+    const old = JSON.parse(await Bun.file(join(a.dir, "data/mailroom.credentials.json")).text()).token as string;
+    const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+    expect((await b.call("GET", "/v1/channels", undefined, bearer(old))).status).toBe(200);
+    const proc = Bun.spawn([await buildBinary(), "token", "reset", "--config", join(a.dir, "mailroom.toml")], { cwd: a.dir, stdout: "pipe", stderr: "pipe" });
+    const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+    expect(code).toBe(0);
+    const fresh = out.trim();
+    for (const i of [a, b]) {
+      await eventually(async () => (await i.call("GET", "/v1/channels", undefined, bearer(old))).status === 401, 1000, "the old token refused");
+      expect((await i.call("GET", "/v1/channels", undefined, bearer(fresh))).status).toBe(200);
+    }
+  } finally {
+    await killInstances();
+  }
+});
