@@ -16,9 +16,9 @@
  * With --compare PATH, another executable (for example one built from an earlier commit) runs both
  * durabilities beside dist/mailroom, in the same alternating rounds: a before/after in one run.
  *
- *   bun run bench/ingest.ts [--rounds 5] [--duration 10] [--connections 64] [--streams 50 [--stream-query fields=summary]] [--compare PATH] [--postgres] [--no-build] [--no-reference]
+ *   bun run bench/ingest.ts [--rounds 5] [--duration 10] [--connections 64] [--streams 50 [--stream-query fields=summary] [--stream-decode]] [--compare PATH] [--postgres] [--no-build] [--no-reference]
  */
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { AUTH, BIN, buildBinary, fmt, mailroomDir, median, pad, peakRssMiB, start, type Started } from "./lib";
@@ -46,6 +46,7 @@ const { values: args } = parseArgs({
     "no-reference": { type: "boolean", default: false },
     streams: { type: "string", default: "0" },
     "stream-query": { type: "string", default: "" },
+    "stream-decode": { type: "boolean", default: false },
     compare: { type: "string" },
     postgres: { type: "boolean", default: false },
   },
@@ -59,13 +60,18 @@ const streams = Number(args.streams);
  * Opens `n` live streams on a server; each reads and drops what it gets until `stop`, counting bytes
  * only (a reader that looks at every byte costs more than the server it measures, and falls behind
  * until the server drops it as too slow). `open()` says how many the server has not dropped.
+ * They ask for deflate as browsers do and, standing for dashboards on other machines, leave the
+ * bytes compressed unless --stream-decode is given (inflating is the client's work, here on the
+ * server's two cores).
  */
 async function holdStreams(url: string, n: number): Promise<{ events: () => number; open: () => number; stop: () => void }> {
   const abort = new AbortController();
   let events = 0;
   let open = n;
   for (let i = 0; i < n; i++) {
-    const res = await fetch(`${url}/v1/stream${args["stream-query"] ? `?${args["stream-query"]}` : ""}`, { headers: AUTH, signal: abort.signal });
+    const res = await fetch(`${url}/v1/stream${args["stream-query"] ? `?${args["stream-query"]}` : ""}`, {
+      headers: { ...AUTH, "accept-encoding": "gzip, deflate, br" }, signal: abort.signal, decompress: args["stream-decode"],
+    });
     if (res.status !== 200) throw new Error(`stream ${i}: HTTP ${res.status}`);
     const reader = res.body!.getReader();
     void (async () => {
@@ -85,7 +91,16 @@ async function holdStreams(url: string, n: number): Promise<{ events: () => numb
 }
 
 type WrkResult = { requests: number; duration_us: number; status: number; connect: number; read: number; write: number; timeout: number; p50_us: number; p99_us: number };
-type Run = { rps: number; p50: number; p99: number; ok: number; errors: number };
+type Run = { rps: number; p50: number; p99: number; ok: number; errors: number; cpuUs?: number };
+
+/** CPU time (user + system) a process has used so far, in microseconds, from /proc/PID/stat. */
+function cpuUsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  // Fields 14 and 15 of stat (utime, stime), counted from the state field (3): indexes 11 and 12.
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
+}
+const CLOCK_TICKS = Number(Bun.spawnSync(["getconf", "CLK_TCK"]).stdout.toString().trim()) || 100;
 
 /** One wrk per URL at the same time, each with its share of the connections; their results added up. */
 async function wrkAll(urls: string[], seconds: number): Promise<Run> {
@@ -142,13 +157,15 @@ async function main() {
     const first = await start([BIN], { cwd: a });
     targets.push({ name: "postgres 2 instances", server: first, more: [await start([BIN], { cwd: b })], runs: [] });
   }
-  let held: Awaited<ReturnType<typeof holdStreams>> | undefined;
+  const held: { label: string; streams: Awaited<ReturnType<typeof holdStreams>> }[] = [];
   if (streams > 0) {
-    const dir = mailroomDir({ durability: "normal" });
-    process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
-    const server = await start([BIN], { cwd: dir });
-    held = await holdStreams(server.url, streams);
-    targets.push({ name: `normal + ${streams} streams`, server, runs: [] });
+    for (const [label, bin] of [["mailroom", BIN], ...(args.compare ? [["compare", args.compare]] : [])] as [string, string][]) {
+      const dir = mailroomDir({ durability: "normal" });
+      process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+      const server = await start([bin], { cwd: dir });
+      held.push({ label, streams: await holdStreams(server.url, streams) });
+      targets.push({ name: `${label} normal + ${streams} streams`, server, runs: [] });
+    }
   }
   try {
     console.log(`wrk: ${connections} connections, ${args.threads} threads, ${duration}s per run, ${rounds} rounds, targets alternating`);
@@ -158,20 +175,24 @@ async function main() {
       // Rotate the order so no target always runs right after another.
       for (let i = 0; i < targets.length; i++) {
         const t = targets[(i + round) % targets.length]!;
+        const pids = [t.server.pid, ...(t.more ?? []).map((m) => m.pid)];
+        const cpu0 = pids.reduce((n, p) => n + cpuUsOf(p), 0);
         const r = await wrkAll(urlsOf(t), duration);
+        // The servers' CPU per request answered 2xx: what a request costs them, whatever else runs beside.
+        r.cpuUs = (pids.reduce((n, p) => n + cpuUsOf(p), 0) - cpu0) / Math.max(1, r.ok);
         t.runs.push(r);
-        console.log(`  round ${round + 1}  ${t.name.padEnd(26)} ${pad(fmt(r.rps, 0), 7)} req/s  p50 ${pad(fmt(r.p50), 6)} ms  p99 ${pad(fmt(r.p99), 6)} ms${r.errors ? `  errors ${r.errors}` : ""}`);
+        console.log(`  round ${round + 1}  ${t.name.padEnd(26)} ${pad(fmt(r.rps, 0), 7)} req/s  p50 ${pad(fmt(r.p50), 6)} ms  p99 ${pad(fmt(r.p99), 6)} ms  cpu ${pad(fmt(r.cpuUs ?? NaN, 1), 5)} µs/req${r.errors ? `  errors ${r.errors}` : ""}`);
       }
     }
     const base = median(targets[0]!.runs.map((r) => r.rps));
     console.log(`\nmedians over ${rounds} rounds (1 KiB JSON POST /?channel=bench, ${connections} connections):`);
-    console.log(`  ${"target".padEnd(26)} ${pad("req/s", 8)} ${pad("p50 ms", 8)} ${pad("p99 ms", 8)} ${pad("share", 7)} ${pad("peak RSS", 10)}`);
+    console.log(`  ${"target".padEnd(26)} ${pad("req/s", 8)} ${pad("p50 ms", 8)} ${pad("p99 ms", 8)} ${pad("share", 7)} ${pad("peak RSS", 10)} ${pad("cpu µs/req", 11)}`);
     for (const t of targets) {
       const rps = median(t.runs.map((r) => r.rps));
       const rss = peakRssMiB(t.server.pid);
       console.log(
         `  ${t.name.padEnd(26)} ${pad(fmt(rps, 0), 8)} ${pad(fmt(median(t.runs.map((r) => r.p50))), 8)} ${pad(fmt(median(t.runs.map((r) => r.p99))), 8)} ` +
-          `${pad(fmt((100 * rps) / base, 1) + "%", 7)} ${pad(fmt(rss, 1) + " MB", 10)}`,
+          `${pad(fmt((100 * rps) / base, 1) + "%", 7)} ${pad(fmt(rss, 1) + " MB", 10)} ${pad(fmt(median(t.runs.map((r) => r.cpuUs ?? NaN)), 1), 11)}`,
       );
     }
     if (args.postgres) {
@@ -181,11 +202,14 @@ async function main() {
         console.log(`  ${name}: ${fmt((100 * of(name)) / full, 1)}% of the same executable on SQLite with durability=full (${fmt(of(name), 0)} against ${fmt(full, 0)} req/s)`);
       }
     }
-    if (held) {
-      const without = median(targets.find((t) => t.name === "mailroom durability=normal")!.runs.map((r) => r.rps));
-      const withStreams = median(targets.at(-1)!.runs.map((r) => r.rps));
-      console.log(`  with ${streams} open streams: ${fmt(withStreams, 0)} req/s against ${fmt(without, 0)} without, a change of ${fmt((100 * (withStreams - without)) / without, 1)}% (the streams read ${(held.events() / 1e6).toFixed(0)} MB; ${held.open()} of ${streams} still open at the end)`);
-      held.stop();
+    for (const { label, streams: h } of held) {
+      const of = (name: string) => targets.find((t) => t.name === name)!.runs;
+      const [without, withStreams] = [of(`${label} durability=normal`), of(`${label} normal + ${streams} streams`)];
+      const [rps0, rps1] = [median(without.map((r) => r.rps)), median(withStreams.map((r) => r.rps))];
+      const [cpu0, cpu1] = [median(without.map((r) => r.cpuUs ?? NaN)), median(withStreams.map((r) => r.cpuUs ?? NaN))];
+      console.log(`  ${label} with ${streams} open streams: ${fmt(rps1, 0)} req/s against ${fmt(rps0, 0)} without, a change of ${fmt((100 * (rps1 - rps0)) / rps0, 1)}% (the streams read ${(h.events() / 1e6).toFixed(0)} MB; ${h.open()} of ${streams} still open at the end)`);
+      console.log(`  ${label}'s CPU per request: ${fmt(cpu1, 1)} µs with the streams against ${fmt(cpu0, 1)} µs without, a change of ${fmt((100 * (cpu1 - cpu0)) / cpu0, 1)}%`);
+      h.stop();
     }
     // Every 2xx wrk counted must be stored (requests still in flight when wrk stops may add a few more).
     for (const t of targets.filter((t) => /^(mailroom|compare|postgres)/.test(t.name))) {
