@@ -79,7 +79,12 @@ export function toWireChannel(c: ChannelRow): ChannelWire {
 
 /** The media type without parameters, lower-case; empty when no Content-Type was sent. */
 export function mediaType(headers: Record<string, string>): string {
-  return (headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  return mediaTypeOf(headers["content-type"]);
+}
+
+/** The media type of a Content-Type value: `application/json` of `Application/JSON; charset=utf-8`. */
+export function mediaTypeOf(contentType: string | null | undefined): string {
+  return (contentType ?? "").split(";")[0]!.trim().toLowerCase();
 }
 
 export function toWireHook(h: RawHook, events: readonly EventRow[], payload: Record<string, unknown> | null): HookWire {

@@ -5,7 +5,13 @@ import type { HookStatus } from "../hooks/store";
  * Entries hold only keys (a few dozen bytes each); the resource is read when an entry is sent,
  * so recording costs the catching endpoint no database read and no serialising.
  */
-export type Change = { seq: number; kind: "hook" | "channel" | "refusal"; key: string };
+export type Change = { seq: number; kind: "hook" | "channel" | "refusal"; key: string; caught?: CaughtSnapshot };
+
+/**
+ * A hook as it was caught, kept with its change while streams are open: its summary is made from
+ * this (no database read, no body held), since it is the hook as it was when the change happened.
+ */
+export type CaughtSnapshot = { method: string; query: string; contentType: string; ip: string; createdAt: number; size: number };
 
 /**
  * A change as sent: the SSE event name and its JSON, read when it is sent; for a hook also its
@@ -28,8 +34,8 @@ export function createChangeLog(opts: { kept?: number; epoch: string }) {
   const listeners = new Set<() => void>();
   let scheduled = false;
 
-  function record(kind: Change["kind"], key: string): void {
-    ring.push({ seq: ++seq, kind, key });
+  function record(kind: Change["kind"], key: string, caught?: CaughtSnapshot): void {
+    ring.push(caught ? { seq: ++seq, kind, key, caught } : { seq: ++seq, kind, key });
     // Trimmed once it holds twice what it keeps: one splice per `kept` records, not a shift per record.
     if (ring.length >= kept * 2) ring.splice(0, ring.length - kept);
     if (listeners.size > 0 && !scheduled) {
@@ -43,7 +49,7 @@ export function createChangeLog(opts: { kept?: number; epoch: string }) {
   }
 
   return {
-    hook: (id: string) => record("hook", id),
+    hook: (id: string, caught?: CaughtSnapshot) => record("hook", id, caught),
     channel: (name: string) => record("channel", name),
     /** A refused request: `key` is "<channel>\n<the Refusal as JSON>" (nothing is stored to read back). */
     refusal: (channel: string, json: string) => record("refusal", `${channel}\n${json}`),

@@ -5,8 +5,9 @@ import type { HookService } from "../hooks/service";
 import type { HookStore } from "../hooks/store";
 import type { HookOutcomes } from "../runner/types";
 import { NAME_PATTERN } from "../config/schema";
-import { createChangeLog, type Change, type Rendered } from "./bus";
+import { createChangeLog, type CaughtSnapshot, type Change, type Rendered } from "./bus";
 import { createStreams } from "./stream";
+import { acceptsDeflate } from "./deflate";
 import { toRfc3339 } from "../lib/clock";
 
 /**
@@ -40,13 +41,11 @@ export function createLive(deps: {
         : { event: "channel-deleted", channel: c.key, data: JSON.stringify({ name: c.key }) };
     }
     const [channel, id] = splitKey(c.key);
+    // A hook just caught: its summary is the hook as caught, and a list wants nothing more.
+    if (c.caught && !full) return { event: "hook", channel, status: "pending", summary: caughtSummary(id, channel, c.caught) };
     const raw = await store.getHook(id);
     if (!raw) return { event: "hook-deleted", channel, data: JSON.stringify({ id, channel }) };
-    const summary = JSON.stringify({
-      id: raw.id, channel: raw.channel, status: raw.status, method: raw.method, query: raw.query, content_type: mediaType(raw.headers),
-      ip: raw.ip, created_at: toRfc3339(raw.createdAt), ...(raw.finalizedAt !== null ? { finalized_at: toRfc3339(raw.finalizedAt) } : {}),
-      size: raw.body.byteLength,
-    });
+    const summary = summaryJson({ ...raw, contentType: mediaType(raw.headers), size: raw.body.byteLength });
     if (!full) return { event: "hook", channel: raw.channel, status: raw.status, summary };
     const hook = await deps.hooks().get(id).catch(() => undefined);
     if (!hook) return undefined;
@@ -91,10 +90,15 @@ export function createLive(deps: {
       share("refusal", `${r.channel}\n${JSON.stringify(wire)}`);
     },
     /** Called once a batch of caught hooks is committed. */
-    caught(batch: readonly { id: string; channel: string }[]): void {
+    caught(batch: readonly CaughtHook[]): void {
       const channels = new Set<string>();
+      // While streams are open each change keeps the hook as caught (a few strings, not its body).
+      const keep = streams.count() > 0;
       for (const h of batch) {
-        log.hook(`${h.channel}/${h.id}`);
+        const snapshot = keep && h.contentType !== undefined
+          ? { method: h.method, query: h.query, contentType: h.contentType, ip: h.ip, createdAt: h.createdAt, size: h.body.byteLength }
+          : undefined;
+        log.hook(`${h.channel}/${h.id}`, snapshot);
         channels.add(h.channel);
       }
       for (const c of channels) log.channel(c);
@@ -176,6 +180,22 @@ export function createLive(deps: {
   };
 }
 
+/** What `caught` needs of a hook; `contentType` (its media type) is known to the catcher alone. */
+type CaughtHook = { id: string; channel: string; method: string; query: string; ip: string; createdAt: number; body: Uint8Array; contentType?: string };
+
+/** The summary of a hook (`fields=summary`): the resource without body, payload, headers and events, plus `size`. */
+function summaryJson(h: { id: string; channel: string; status: string; method: string; query: string; contentType: string; ip: string; createdAt: number; finalizedAt: number | null; size: number }): string {
+  return JSON.stringify({
+    id: h.id, channel: h.channel, status: h.status, method: h.method, query: h.query, content_type: h.contentType,
+    ip: h.ip, created_at: toRfc3339(h.createdAt), ...(h.finalizedAt !== null ? { finalized_at: toRfc3339(h.finalizedAt) } : {}),
+    size: h.size,
+  });
+}
+
+function caughtSummary(id: string, channel: string, c: CaughtSnapshot): string {
+  return summaryJson({ id, channel, status: "pending", ...c, finalizedAt: null });
+}
+
 function splitKey(key: string): [string, string] {
   const at = key.indexOf("/");
   return [key.slice(0, at), key.slice(at + 1)];
@@ -210,10 +230,16 @@ export const streamQuery = t.Object(
 export function streamRoutes(auth: Elysia<any, any, any, any, any, any, any>, live: Live, stillAdmitted?: (request: Request) => boolean) {
   return new Elysia().use(auth).get(
     "/stream",
-    ({ query, request }) =>
-      new Response(live.streams.open(query, request.headers.get("last-event-id"), stillAdmitted && (() => stillAdmitted(request))), {
-        headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store", "x-accel-buffering": "no" },
-      }),
+    ({ query, request }) => {
+      // Compressed once for every client that takes deflate (live/deflate.ts), as browsers do.
+      const deflate = acceptsDeflate(request.headers.get("accept-encoding"));
+      return new Response(live.streams.open(query, request.headers.get("last-event-id"), stillAdmitted && (() => stillAdmitted(request)), deflate), {
+        headers: {
+          "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store", "x-accel-buffering": "no", vary: "accept-encoding",
+          ...(deflate ? { "content-encoding": "deflate" } : {}),
+        },
+      });
+    },
     { query: streamQuery },
   );
 }

@@ -1,5 +1,6 @@
 import type { HookStatus } from "../hooks/store";
 import type { Change, ChangeLog, Rendered } from "./bus";
+import { adlerCombine, deflateTrailer, DEFLATE_HEADER, encodePiece as encode, type Piece } from "./deflate";
 
 /** Bytes a client may leave unread before it is dropped (it resumes with Last-Event-ID). */
 export const MAX_UNREAD_BYTES = 4 * 1024 * 1024;
@@ -26,6 +27,8 @@ export function createStreams(deps: { log: ChangeLog; render: (c: Change, full: 
   const maxUnread = deps.maxUnread ?? MAX_UNREAD_BYTES;
   type Client = {
     filter: StreamFilter; cursor: number; controller: ReadableStreamDefaultController<Uint8Array>; dropped: boolean;
+    /** Sent as `Content-Encoding: deflate` (live/deflate.ts): the Adler-32 and length of what it was sent so far. */
+    deflate?: { adler: number; length: number };
     /** Whether its credentials still hold, and when that was last asked (at most once a second). */
     admitted?: () => boolean; checkedAt: number;
   };
@@ -40,7 +43,11 @@ export function createStreams(deps: { log: ChangeLog; render: (c: Change, full: 
     clients.delete(c);
     try {
       if (error) c.controller.error(error);
-      else c.controller.close();
+      else {
+        // A deflate stream ends with its final block and checksum, so clients see a clean end.
+        if (c.deflate) c.controller.enqueue(deflateTrailer(c.deflate.adler));
+        c.controller.close();
+      }
     } catch {
       // already closed by the client
     }
@@ -55,10 +62,16 @@ export function createStreams(deps: { log: ChangeLog; render: (c: Change, full: 
     return false;
   }
 
-  function send(c: Client, data: string | Uint8Array): void {
+  /** Writes text, or a piece encoded for this client (plain or deflated, as `encode` made it). */
+  function send(c: Client, data: string | Piece): void {
     if (c.dropped || !stillAdmitted(c)) return;
     if ((c.controller.desiredSize ?? 0) <= 0) return drop(c, new Error("client too slow"));
-    c.controller.enqueue(typeof data === "string" ? encoder.encode(data) : data);
+    const piece = typeof data === "string" ? encode(encoder.encode(data), !!c.deflate) : data;
+    if (c.deflate) {
+      c.deflate.adler = adlerCombine(c.deflate.adler, piece.adler!, piece.length);
+      c.deflate.length += piece.length;
+    }
+    c.controller.enqueue(piece.bytes);
   }
 
   const passes = (f: StreamFilter, r: NonNullable<Rendered>) =>
@@ -81,21 +94,23 @@ export function createStreams(deps: { log: ChangeLog; render: (c: Change, full: 
       // encodings. Between pieces a burst (a replay, large bodies) lets the sockets drain before a
       // client counts as slow.
       const piece = Math.max(1024, Math.min(64 * 1024, maxUnread / 4));
-      const planned = new Map<string, Uint8Array[]>();
-      const plans: [Client, Uint8Array[]][] = [];
+      const planned = new Map<string, Piece[]>();
+      const plans: [Client, Piece[]][] = [];
       for (const c of clients) {
         if (last === undefined || c.cursor >= last) continue;
-        const key = `${c.cursor}|${c.filter.channel ?? ""}|${c.filter.status ?? ""}|${c.filter.fields ?? ""}`;
+        const key = `${c.cursor}|${c.filter.channel ?? ""}|${c.filter.status ?? ""}|${c.filter.fields ?? ""}|${c.deflate ? "deflate" : ""}`;
         let pieces = planned.get(key);
         if (!pieces) {
           pieces = [];
           let text = "";
+          // A deflated piece is a tenth of its text: it may hold more before the sockets drain.
+          const limit = c.deflate ? piece * 4 : piece;
           for (const { seq, r } of rendered) {
             if (seq <= c.cursor || !r || !passes(c.filter, r)) continue;
             text += `id: ${log.idOf(seq)}\nevent: ${r.event}\ndata: ${c.filter.fields === "summary" && r.summary ? r.summary : r.data ?? r.summary}\n\n`;
-            if (text.length >= piece) (pieces.push(encoder.encode(text)), (text = ""));
+            if (text.length >= limit) (pieces.push(encode(encoder.encode(text), !!c.deflate)), (text = ""));
           }
-          if (text) pieces.push(encoder.encode(text));
+          if (text) pieces.push(encode(encoder.encode(text), !!c.deflate));
           planned.set(key, pieces);
         }
         c.cursor = last;
@@ -149,13 +164,17 @@ export function createStreams(deps: { log: ChangeLog; render: (c: Change, full: 
      * process still kept, it first sends every change after it; with one that is not (too old,
      * from before a restart), an event `reset` says to read the lists again.
      */
-    open(filter: StreamFilter, lastEventId: string | null, admitted?: () => boolean): ReadableStream<Uint8Array> {
+    open(filter: StreamFilter, lastEventId: string | null, admitted?: () => boolean, deflate = false): ReadableStream<Uint8Array> {
       let client: Client;
       return new ReadableStream<Uint8Array>(
         {
           start(controller) {
             client = { filter, cursor: log.head(), controller, dropped: false, admitted, checkedAt: performance.now() };
-            if (closed) return controller.close();
+            if (deflate) {
+              client.deflate = { adler: 1, length: 0 };
+              controller.enqueue(DEFLATE_HEADER);
+            }
+            if (closed) return drop(client);
             clients.add(client);
             send(client, "retry: 2000\n: connected\n\n");
             const resumeFrom = lastEventId === null ? undefined : log.parseId(lastEventId);

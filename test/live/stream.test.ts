@@ -189,3 +189,55 @@ describe("slow clients", () => {
     streams.close();
   });
 });
+
+describe("compression (Content-Encoding: deflate)", () => {
+  /** Every byte of a response as sent, before any decoding. */
+  async function rawBytes(res: Response): Promise<Uint8Array> {
+    return new Uint8Array(await res.arrayBuffer());
+  }
+  const eventsOf = (text: string) =>
+    text.split("\n\n").filter((b) => b.includes("event: ")).map((b) => b.split("\n").filter((l) => !l.startsWith(":")).join("\n"));
+
+  test("clients taking deflate get the events a plain client gets, as one valid zlib stream each, whenever they joined", async () => {
+    const app = createTestApp();
+    const { url } = listening(app);
+    const deflated = { ...AUTH, "accept-encoding": "gzip, deflate, br" };
+    const plainRes = await fetch(`${url}/v1/stream`, { headers: { ...AUTH, "accept-encoding": "identity" } });
+    expect(plainRes.headers.get("content-encoding")).toBeNull();
+    const plain = sseReader(plainRes);
+    const early = await fetch(`${url}/v1/stream`, { headers: deflated, decompress: false });
+    expect(early.headers.get("content-encoding")).toBe("deflate");
+    expect(early.headers.get("vary")).toBe("accept-encoding");
+    // A large body makes a hook event of several pieces; hostile bytes go through unchanged.
+    const big = new Uint8Array(300_000).map((_, i) => (i * 7919) % 251);
+    const ids: string[] = [];
+    const send = async (body: string | Uint8Array) => ids.push(((await (await fetch(`${url}/?channel=zip`, { method: "POST", body })).json()) as { id: string }).id);
+    await send('{"n":1}');
+    await send(big);
+    for (const id of ids) await plain.next((e) => e.event === "hook" && JSON.parse(e.data).id === id);
+    const late = await fetch(`${url}/v1/stream`, { headers: deflated, decompress: false });
+    await send("<script>alert(1)</script>");
+    // Every stream's piece of a wake-up is queued in the same turn: once the plain one has it, all have.
+    await plain.next((e) => e.event === "hook" && JSON.parse(e.data).id === ids[2]);
+    app.live.streams.close();
+    const { inflateSync } = await import("node:zlib");
+    // inflateSync checks the zlib header, every block and the Adler-32 at the end.
+    const earlyText = inflateSync(await rawBytes(early)).toString();
+    const lateText = inflateSync(await rawBytes(late)).toString();
+    const hookIds = (text: string) => eventsOf(text).filter((e) => e.includes("event: hook\n")).map((e) => JSON.parse(e.slice(e.indexOf("data: ") + 6)).id);
+    expect(hookIds(earlyText)).toEqual(ids);
+    expect(hookIds(lateText)).toEqual([ids[2]]);
+    const wire = JSON.parse(eventsOf(earlyText).find((e) => e.includes(ids[1]!))!.split("data: ")[1]!);
+    expect(Buffer.from(wire.body, "base64")).toEqual(Buffer.from(big));
+  });
+
+  test("deflate is used only where the client accepts it", async () => {
+    const app = createTestApp();
+    const { url } = listening(app);
+    for (const [accept, encoding] of [["deflate;q=0, gzip", null], ["*", "deflate"], ["gzip;q=1, *;q=0", null], ["DEFLATE;q=0.5", "deflate"], ["", null]] as const) {
+      const res = await fetch(`${url}/v1/stream`, { headers: { ...AUTH, "accept-encoding": accept }, decompress: false });
+      expect([accept, res.headers.get("content-encoding")]).toEqual([accept, encoding]);
+      await res.body!.cancel();
+    }
+  });
+});
