@@ -209,6 +209,9 @@ async function main() {
       const [cpu0, cpu1] = [median(without.map((r) => r.cpuUs ?? NaN)), median(withStreams.map((r) => r.cpuUs ?? NaN))];
       console.log(`  ${label} with ${streams} open streams: ${fmt(rps1, 0)} req/s against ${fmt(rps0, 0)} without, a change of ${fmt((100 * (rps1 - rps0)) / rps0, 1)}% (the streams read ${(h.events() / 1e6).toFixed(0)} MB; ${h.open()} of ${streams} still open at the end)`);
       console.log(`  ${label}'s CPU per request: ${fmt(cpu1, 1)} µs with the streams against ${fmt(cpu0, 1)} µs without, a change of ${fmt((100 * (cpu1 - cpu0)) / cpu0, 1)}%`);
+      // Round by round (the two ran minutes apart at most), which the machine's slow drifts affect less.
+      const paired = without.map((r, i) => (100 * (withStreams[i]!.rps - r.rps)) / r.rps);
+      console.log(`  ${label} change within each round: median ${fmt(median(paired), 1)}% (${paired.map((p) => fmt(p, 1)).join(", ")})`);
       h.stop();
     }
     // Every 2xx wrk counted must be stored (requests still in flight when wrk stops may add a few more).

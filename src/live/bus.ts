@@ -5,7 +5,14 @@ import type { HookStatus } from "../hooks/store";
  * Entries hold only keys (a few dozen bytes each); the resource is read when an entry is sent,
  * so recording costs the catching endpoint no database read and no serialising.
  */
-export type Change = { seq: number; kind: "hook" | "channel" | "refusal"; key: string; caught?: CaughtSnapshot };
+export type Change = {
+  seq: number; kind: "hook" | "channel" | "refusal";
+  /** A hook's id, a channel's name, or a refusal's JSON. */
+  key: string;
+  /** The channel of a hook or refusal. */
+  channel?: string;
+  caught?: CaughtSnapshot;
+};
 
 /**
  * A hook as it was caught, kept with its change while streams are open: its summary is made from
@@ -34,8 +41,8 @@ export function createChangeLog(opts: { kept?: number; epoch: string }) {
   const listeners = new Set<() => void>();
   let scheduled = false;
 
-  function record(kind: Change["kind"], key: string, caught?: CaughtSnapshot): void {
-    ring.push(caught ? { seq: ++seq, kind, key, caught } : { seq: ++seq, kind, key });
+  function record(change: Change): void {
+    ring.push(change);
     // Trimmed once it holds twice what it keeps: one splice per `kept` records, not a shift per record.
     if (ring.length >= kept * 2) ring.splice(0, ring.length - kept);
     if (listeners.size > 0 && !scheduled) {
@@ -49,10 +56,10 @@ export function createChangeLog(opts: { kept?: number; epoch: string }) {
   }
 
   return {
-    hook: (id: string, caught?: CaughtSnapshot) => record("hook", id, caught),
-    channel: (name: string) => record("channel", name),
-    /** A refused request: `key` is "<channel>\n<the Refusal as JSON>" (nothing is stored to read back). */
-    refusal: (channel: string, json: string) => record("refusal", `${channel}\n${json}`),
+    hook: (channel: string, id: string, caught?: CaughtSnapshot) => record({ seq: ++seq, kind: "hook", key: id, channel, caught }),
+    channel: (name: string) => record({ seq: ++seq, kind: "channel", key: name }),
+    /** A refused request: the Refusal as JSON (nothing is stored to read back). */
+    refusal: (channel: string, json: string) => record({ seq: ++seq, kind: "refusal", key: json, channel }),
     head: () => seq,
     /** Changes after `after`, oldest first; undefined when some of them are no longer kept. */
     since(after: number): Change[] | undefined {
