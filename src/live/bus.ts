@@ -24,7 +24,11 @@ export type CaughtSnapshot = { method: string; query: string; contentType: strin
  * A change as sent: the SSE event name and its JSON, read when it is sent; for a hook also its
  * summary (`fields=summary`: the resource without body, payload, headers and events, with `size`).
  */
-export type Rendered = { event: string; data?: string; summary?: string; channel: string; status?: HookStatus } | undefined;
+export type Rendered = {
+  event: string; data?: string; summary?: string; channel: string; status?: HookStatus;
+  /** A hook just caught, for summary streams: its frame is written from this (live/frames.ts), not from a string. */
+  caught?: { id: string; snapshot: CaughtSnapshot };
+} | undefined;
 
 /** How many changes are kept for clients that resume with Last-Event-ID. */
 export const CHANGES_KEPT = 10_000;
@@ -68,6 +72,7 @@ export function createChangeLog(opts: { kept?: number; epoch: string }) {
       if (after < first - 1) return undefined;
       return ring.slice(after - first + 1);
     },
+    epoch: opts.epoch,
     idOf: (s: number) => `${opts.epoch}-${s}`,
     /** The sequence number of an event id of this process, or undefined (garbage, another process). */
     parseId(id: string | null): number | undefined {

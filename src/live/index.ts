@@ -5,7 +5,7 @@ import type { HookService } from "../hooks/service";
 import type { HookStore } from "../hooks/store";
 import type { HookOutcomes } from "../runner/types";
 import { NAME_PATTERN } from "../config/schema";
-import { createChangeLog, type CaughtSnapshot, type Change, type Rendered } from "./bus";
+import { createChangeLog, type Change, type Rendered } from "./bus";
 import { createStreams } from "./stream";
 import { acceptsDeflate } from "./deflate";
 import { toRfc3339 } from "../lib/clock";
@@ -36,7 +36,7 @@ export function createLive(deps: {
     if (c.kind === "refusal") return { event: "refusal", channel: c.channel!, data: c.key };
     if (c.kind === "channel") return renderChannel(c.key);
     // A hook just caught: its summary is the hook as caught, and a list wants nothing more.
-    if (c.caught && !full) return { event: "hook", channel: c.channel!, status: "pending", summary: caughtSummary(c.key, c.channel!, c.caught) };
+    if (c.caught && !full) return { event: "hook", channel: c.channel!, status: "pending", caught: { id: c.key, snapshot: c.caught } };
     return renderHook(c.key, c.channel!, full);
   }
   async function renderChannel(name: string): Promise<Rendered> {
@@ -197,24 +197,6 @@ function summaryJson(h: { id: string; channel: string; status: string; method: s
     size: h.size,
   });
 }
-
-/**
- * summaryJson of a hook as caught, written out: the same JSON, made about three times faster (it
- * runs for every hook caught while a stream is open). Ids and channel names need no escaping (their
- * patterns allow none of JSON's special characters); what the sender chose goes through stringify,
- * once for a run of hooks with the same method, query, content type and address (a burst from one
- * sender), and hooks caught in the same millisecond share its timestamp.
- */
-function caughtSummary(id: string, channel: string, c: CaughtSnapshot): string {
-  if (c.method !== last.method || c.query !== last.query || c.contentType !== last.contentType || c.ip !== last.ip) {
-    last = { ...c, json: `"method":${JSON.stringify(c.method)},"query":${JSON.stringify(c.query)},"content_type":${JSON.stringify(c.contentType)},"ip":${JSON.stringify(c.ip)}` };
-  }
-  if (c.createdAt !== lastMs) (lastMs = c.createdAt), (lastTime = toRfc3339(c.createdAt));
-  return `{"id":"${id}","channel":"${channel}","status":"pending",${last.json},"created_at":"${lastTime}","size":${c.size}}`;
-}
-let last = { method: "", query: "", contentType: "", ip: "", json: '"method":"","query":"","content_type":"","ip":""' };
-let lastMs = NaN;
-let lastTime = "";
 
 export type Live = ReturnType<typeof createLive>;
 

@@ -1,5 +1,6 @@
 import type { HookStatus } from "../hooks/store";
 import type { Change, ChangeLog, Rendered } from "./bus";
+import { createFrameWriter } from "./frames";
 import { adlerCombine, deflateTrailer, DEFLATE_HEADER, encodePiece as encode, type Piece } from "./deflate";
 
 /** Bytes a client may leave unread before it is dropped (it resumes with Last-Event-ID). */
@@ -86,6 +87,7 @@ export function createStreams(deps: {
   const passes = (f: StreamFilter, r: NonNullable<Rendered>) =>
     (!f.channel || f.channel === r.channel) && (!f.status || r.event !== "hook" || r.status === f.status);
 
+  const frames = createFrameWriter(log.epoch);
   /** Changes the last write carried: many mean load, and the next write waits longer. */
   let lastCount = 0;
 
@@ -117,20 +119,26 @@ export function createStreams(deps: {
     const plans: [Client, Piece[]][] = [];
     for (const c of clients) {
       if (last === undefined || c.cursor >= last) continue;
+      // A stream that wants whole hooks and joined (resumed) while this write was made without them
+      // is served by the next one.
+      if (c.filter.fields !== "summary" && !full) {
+        again = true;
+        continue;
+      }
       const key = `${c.cursor}|${c.filter.channel ?? ""}|${c.filter.status ?? ""}|${c.filter.fields ?? ""}|${c.deflate ? "deflate" : ""}`;
       let pieces = planned.get(key);
       if (!pieces) {
         pieces = [];
-        let text = "";
         // A deflated piece is a tenth of its text or less (a third for base64 bodies): it may hold
         // more before the sockets drain, in fewer writes.
         const limit = c.deflate ? piece * 16 : piece;
         for (const { seq, r } of rendered) {
           if (seq <= c.cursor || !r || !passes(c.filter, r)) continue;
-          text += `id: ${log.idOf(seq)}\nevent: ${r.event}\ndata: ${c.filter.fields === "summary" && r.summary ? r.summary : r.data ?? r.summary}\n\n`;
-          if (text.length >= limit) (pieces.push(encode(encoder.encode(text), !!c.deflate)), (text = ""));
+          if (r.caught) frames.caught(seq, r.caught.id, r.channel, r.caught.snapshot);
+          else frames.frame(seq, r.event, (c.filter.fields === "summary" && r.summary ? r.summary : r.data ?? r.summary) ?? "");
+          if (frames.size() >= limit) pieces.push(encode(frames.take(), !!c.deflate));
         }
-        if (text) pieces.push(encode(encoder.encode(text), !!c.deflate));
+        if (frames.size() > 0) pieces.push(encode(frames.take(), !!c.deflate));
         planned.set(key, pieces);
       }
       c.cursor = last;
