@@ -9,6 +9,7 @@ import { channelExtraRoutes } from "../hooks/routes/responses";
 import { hookRoutes } from "../hooks/routes/hooks";
 import { refusalRoutes } from "../hooks/routes/refusals";
 import { createGate, type Gate } from "./gate";
+import { senderIp } from "../hooks/catch";
 import { createSessions, type Sessions } from "./sessions";
 import type { DashboardStore } from "./store";
 import { createSetup, type Setup } from "./setup";
@@ -33,10 +34,16 @@ export type DashboardDeps = {
   users: Users;
   sessions: Sessions;
   setup: Setup;
+  /** Failures for one account from one ip (the strict limit: an attacker elsewhere cannot lock its owner out). */
+  accountIpThrottle: Throttle;
+  /** Failures for one account from anywhere (the loose limit: guessing spread over many ips). */
   accountThrottle: Throttle;
   ipThrottle: Throttle;
   apiKeys: ApiKeys;
-  /** The sender ip of a request, as the listener noted it (app.handle in tests has none). */
+  /**
+   * The sender ip of a request, as the listener noted it (app.handle in tests has none), or with
+   * `trust_proxy` the one the proxy in front added, as for caught hooks.
+   */
   ipOf: (request: Request) => string;
 };
 
@@ -58,7 +65,8 @@ export function createDashboard(deps: { config: Config; store: DashboardStore; c
   const ips = new WeakMap<Request, string>();
   const own: DashboardDeps = {
     gate, users, sessions, setup, apiKeys: deps.apiKeys,
-    ipOf: (request) => ips.get(request) ?? "",
+    ipOf: (request) => senderIp(request, ips.get(request) ?? "", config.server.trust_proxy),
+    accountIpThrottle: createThrottle({ clock, limit: SIGN_IN_LIMITS.accountFromIp, windowMs: SIGN_IN_LIMITS.windowMs }),
     accountThrottle: createThrottle({ clock, limit: SIGN_IN_LIMITS.account, windowMs: SIGN_IN_LIMITS.windowMs }),
     ipThrottle: createThrottle({ clock, limit: SIGN_IN_LIMITS.ip, windowMs: SIGN_IN_LIMITS.windowMs }),
   };

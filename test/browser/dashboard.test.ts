@@ -13,6 +13,8 @@ describe.skipIf(!browserAvailable())("the dashboard in a browser", () => {
   let browser: Browser;
   let page: Page;
   const dialogs: string[] = [];
+  /** Content-Encoding of each live stream the page opened. */
+  const streamEncodings: string[] = [];
 
   beforeAll(async () => {
     const bin = await buildBinary();
@@ -21,6 +23,9 @@ describe.skipIf(!browserAvailable())("the dashboard in a browser", () => {
     app = await startProcess([bin, "--config", "mailroom.toml"], dir);
     browser = await launch();
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page.on("response", (r) => {
+      if (new URL(r.url()).pathname === "/ui/api/stream") streamEncodings.push(r.headers()["content-encoding"] ?? "identity");
+    });
     page.on("dialog", (d) => {
       dialogs.push(`${d.type()}: ${d.message()}`);
       void (d.type() === "alert" ? d.dismiss() : d.accept());
@@ -60,6 +65,8 @@ describe.skipIf(!browserAvailable())("the dashboard in a browser", () => {
     await row.waitFor();
     const appearedMs = performance.now() - started;
     console.log(`hook visible in the open list ${appearedMs.toFixed(0)} ms after it was sent`);
+    // Chromium takes the stream deflated (compressed once for every dashboard) and decodes it as it comes.
+    expect(streamEncodings).toContain("deflate");
     await page.screenshot({ path: join(SHOTS, "hooks.png") });
     await row.click();
     await page.getByRole("heading", { name: id }).waitFor();

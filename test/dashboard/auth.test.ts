@@ -72,6 +72,23 @@ describe("dashboard sessions", () => {
     expect((await app.call("POST", "/ui/api/session", ADMIN, ORIGIN)).status).toBe(200);
   });
 
+  test("five wrong passwords from one ip do not lock the account's owner out elsewhere; guessing from many ips still stops", async () => {
+    const app = await dashboardApp({ server: { trust_proxy: true } });
+    const from = (ip: string) => ({ ...ORIGIN, "x-forwarded-for": ip });
+    for (let i = 0; i < 5; i++) expect((await app.call("POST", "/ui/api/session", { ...ADMIN, password: `wrong ${i}` }, from("203.0.113.9"))).status).toBe(401);
+    expect((await app.call("POST", "/ui/api/session", ADMIN, from("203.0.113.9"))).status).toBe(429);
+    expect((await app.call("POST", "/ui/api/session", ADMIN, from("198.51.100.7"))).status).toBe(200);
+    // 45 more failures, 3 from each of 15 ips (under the per-ip and per-account-and-ip limits): 50 in all.
+    for (let n = 0; n < 15; n++) {
+      for (let i = 0; i < 3; i++) expect((await app.call("POST", "/ui/api/session", { ...ADMIN, password: "wrong" }, from(`192.0.2.${n}`))).status).toBe(401);
+    }
+    const res = await app.call("POST", "/ui/api/session", ADMIN, from("198.51.100.8"));
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+    app.clock.advance(15 * 60 * 1000);
+    expect((await app.call("POST", "/ui/api/session", ADMIN, from("198.51.100.8"))).status).toBe(200);
+  }, 60_000); // 50 argon2id verifications
+
   test("failed sign-ins are throttled per ip across accounts", async () => {
     const app = await dashboardApp();
     for (let i = 0; i < 20; i++) await app.call("POST", "/ui/api/session", { email: `u${i}@example.com`, password: "wrong one" }, ORIGIN);

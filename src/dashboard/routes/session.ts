@@ -12,7 +12,13 @@ export const Me = t.Object({ email: t.String(), role: t.Union([t.Literal("admin"
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 409: ErrorBody, 429: ErrorBody };
 
 /** Failed sign-ins allowed per account and per ip within THROTTLE_WINDOW before 429. */
-export const SIGN_IN_LIMITS = { account: 5, ip: 20, windowMs: 15 * 60 * 1000 };
+/**
+ * Failed sign-ins allowed within the window: per account from one ip, per account from all ips,
+ * per ip. The strict limit is per account and ip, so that someone elsewhere who knows an e-mail
+ * address cannot lock its owner out with five wrong passwords; the account-wide one still stops
+ * guessing spread over many addresses.
+ */
+export const SIGN_IN_LIMITS = { accountFromIp: 5, account: 50, ip: 20, windowMs: 15 * 60 * 1000 };
 
 const me = (u: User) => ({ email: u.email, role: u.role });
 
@@ -20,7 +26,7 @@ const me = (u: User) => ({ email: u.email, role: u.role });
  * Signing in and out, and the first admin. Sign-in failures are throttled per account and per ip
  * (429 with Retry-After); a wrong e-mail and a wrong password get the same answer.
  */
-export function sessionRoutes({ gate, sessions, users, setup, accountThrottle, ipThrottle, ipOf }: DashboardDeps) {
+export function sessionRoutes({ gate, sessions, users, setup, accountIpThrottle, accountThrottle, ipThrottle, ipOf }: DashboardDeps) {
   async function signedIn(user: User, request: Request, set: { headers: Record<string, unknown> }) {
     set.headers["set-cookie"] = sessionCookie(await sessions.start(user), gate.secure(request));
     return me(user);
@@ -41,15 +47,17 @@ export function sessionRoutes({ gate, sessions, users, setup, accountThrottle, i
           async ({ body, request, set }) => {
             const ip = ipOf(request);
             const account = `account:${body.email.toLowerCase()}`;
-            const wait = Math.max(accountThrottle.wait(account), ipThrottle.wait(`ip:${ip}`));
+            const accountFromIp = `${account}|ip:${ip}`;
+            const wait = Math.max(accountIpThrottle.wait(accountFromIp), accountThrottle.wait(account), ipThrottle.wait(`ip:${ip}`));
             if (wait > 0) throw new AppError("rate_limited", `too many failed sign-ins: try again in ${wait} s`, { retryAfter: wait });
             const user = await users.verify(body.email, body.password);
             if (!user) {
+              accountIpThrottle.fail(accountFromIp);
               accountThrottle.fail(account);
               ipThrottle.fail(`ip:${ip}`);
               throw new AppError("unauthenticated", "wrong e-mail or password");
             }
-            accountThrottle.clear(account);
+            accountIpThrottle.clear(accountFromIp);
             return await signedIn(user, request, set);
           },
           { query: NoQuery, body: t.Object({ email: Email, password: Password }, strict), response: { 200: Me, ...errors } },
