@@ -73,6 +73,7 @@ export function createChangeLog(opts: { kept?: number; epoch: string }) {
       return ring.slice(after - first + 1);
     },
     epoch: opts.epoch,
+    kept,
     idOf: (s: number) => `${opts.epoch}-${s}`,
     /** The sequence number of an event id of this process, or undefined (garbage, another process). */
     parseId(id: string | null): number | undefined {

@@ -35,6 +35,8 @@ export function createFrameWriter(epoch: string) {
     pos += b.length;
   }
   function text(s: string): void {
+    // A large text (a whole hook with a big body) is encoded at its exact size, not reserved at three bytes a character.
+    if (s.length > 64 * 1024) return bytes(encoder.encode(s));
     room(s.length * 3);
     pos += encoder.encodeInto(s, buf.subarray(pos)).written;
   }
@@ -73,6 +75,8 @@ export function createFrameWriter(epoch: string) {
     take(): Uint8Array {
       const out = buf.slice(0, pos);
       pos = 0;
+      // Grown for a large event: let that memory go rather than keep it for the life of the server.
+      if (buf.length > 1024 * 1024) buf = new Uint8Array(64 * 1024);
       return out;
     },
   };

@@ -56,7 +56,19 @@ export function createLive(deps: {
   }
   const streams = createStreams({ log, render, heartbeatMs: deps.heartbeatMs, maxUnread: deps.maxUnread });
 
+  /**
+   * Hooks whose change was recorded lately. A batch is announced once durable, and meanwhile the
+   * runner or a user may already have changed one of its hooks: such a hook's caught event is read
+   * from the database then, not summarised as pending after its newer status.
+   */
+  const changedLately = new Set<string>();
+  function noteChanged(id: string): void {
+    changedLately.add(id);
+    if (changedLately.size > 4096) changedLately.delete(changedLately.values().next().value!);
+  }
+
   function hookChanged(id: string, channel: string): void {
+    noteChanged(id);
     log.hook(channel, id);
     log.channel(channel);
     share("hook", `${channel}/${id}`);
@@ -83,6 +95,7 @@ export function createLive(deps: {
         const at = k.indexOf("/");
         if (at <= 0) continue;
         const channel = k.slice(0, at);
+        noteChanged(k.slice(at + 1));
         log.hook(channel, k.slice(at + 1));
         channels.add(channel);
       }
@@ -101,7 +114,8 @@ export function createLive(deps: {
       // While streams are open each change keeps the hook as caught (a few strings, not its body).
       const keep = streams.count() > 0;
       for (const h of batch) {
-        const snapshot = keep && h.contentType !== undefined
+        // A long query is read back when sent rather than held by the change log (senders choose it).
+        const snapshot = keep && h.contentType !== undefined && h.query.length <= SNAPSHOT_QUERY_MAX && !changedLately.has(h.id)
           ? { method: h.method, query: h.query, contentType: h.contentType, ip: h.ip, createdAt: h.createdAt, size: h.body.byteLength }
           : undefined;
         log.hook(h.channel, h.id, snapshot);
@@ -199,6 +213,9 @@ function summaryJson(h: { id: string; channel: string; status: string; method: s
 }
 
 export type Live = ReturnType<typeof createLive>;
+
+/** Longest query kept with a caught hook's change (longer ones are read back from the database). */
+const SNAPSHOT_QUERY_MAX = 2048;
 
 const strict = { additionalProperties: false } as const;
 export const streamQuery = t.Object(

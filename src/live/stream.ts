@@ -90,10 +90,12 @@ export function createStreams(deps: {
   const frames = createFrameWriter(log.epoch);
   /** Changes the last write carried: many mean load, and the next write waits longer. */
   let lastCount = 0;
+  /** The last change a write read: a backlog of a quarter of the kept changes is written at once. */
+  let pumpedTo = 0;
 
   async function pump(): Promise<void> {
     const from = Math.min(...[...clients].map((c) => c.cursor));
-    if (!Number.isFinite(from)) return;
+    if (!Number.isFinite(from)) return void (pumpedTo = log.head());
     const changes = log.since(from) ?? [];
     // Whole hooks (body, payload, events) are read only when a stream wants them.
     const full = [...clients].some((c) => c.filter.fields !== "summary");
@@ -109,6 +111,7 @@ export function createStreams(deps: {
     }
     const last = changes.at(-1)?.seq;
     lastCount = changes.length;
+    pumpedTo = Math.max(pumpedTo, last ?? from);
     // Each change is rendered once, and what a client gets from this wake-up is encoded once per
     // filter and starting point, in pieces of at most `piece` bytes: clients that see the same
     // events (all unfiltered dashboards, say) share the buffers, so a stream costs writes, not
@@ -119,6 +122,12 @@ export function createStreams(deps: {
     const plans: [Client, Piece[]][] = [];
     for (const c of clients) {
       if (last === undefined || c.cursor >= last) continue;
+      // A stream that resumed (Last-Event-ID) from before what this write read, while it was made:
+      // the next write starts from its position.
+      if (c.cursor < from) {
+        again = true;
+        continue;
+      }
       // A stream that wants whole hooks and joined (resumed) while this write was made without them
       // is served by the next one.
       if (c.filter.fields !== "summary" && !full) {
@@ -162,8 +171,11 @@ export function createStreams(deps: {
       again = true;
       return;
     }
-    if (timer) return;
-    const wait = lastPump + (lastCount >= BUSY_CHANGES ? GATHER_BUSY_MS : GATHER_MS) - performance.now();
+    // Before the kept changes run past the streams (they would all get `reset`), write at once.
+    const backlog = log.head() - pumpedTo >= log.kept / 4;
+    if (timer && !backlog) return;
+    if (timer) (clearTimeout(timer), (timer = undefined));
+    const wait = backlog ? 0 : lastPump + (lastCount >= BUSY_CHANGES ? GATHER_BUSY_MS : GATHER_MS) - performance.now();
     if (wait > 0) {
       timer = setTimeout(() => {
         timer = undefined;

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { throttledAddress } from "../../src/dashboard/routes/session";
 import { createTestApp } from "../helpers/app";
 import { ADMIN, AUTH, dashboardApp, MEMBER, ORIGIN } from "./support";
 
@@ -88,6 +89,22 @@ describe("dashboard sessions", () => {
     app.clock.advance(15 * 60 * 1000);
     expect((await app.call("POST", "/ui/api/session", ADMIN, from("198.51.100.8"))).status).toBe(200);
   }, 60_000); // 50 argon2id verifications
+
+  test("sign-ins from one IPv6 /64 count as one address", async () => {
+    expect(throttledAddress("2001:db8:1:2:aaaa::1")).toBe("2001:db8:1:2::/64");
+    expect(throttledAddress("2001:0db8:0001:0002:bbbb:cccc:dddd:eeee")).toBe("2001:db8:1:2::/64");
+    expect(throttledAddress("2001:db8::")).toBe("2001:db8:0:0::/64");
+    expect(throttledAddress("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
+    expect(throttledAddress("::ffff:192.0.2.1")).toBe("::ffff:192.0.2.1");
+    expect(throttledAddress("192.0.2.1")).toBe("192.0.2.1");
+    const app = await dashboardApp({ server: { trust_proxy: true } });
+    for (let i = 0; i < 5; i++) {
+      const from = { ...ORIGIN, "x-forwarded-for": `2001:db8:1:2::${i + 1}` };
+      expect((await app.call("POST", "/ui/api/session", { ...ADMIN, password: "wrong" }, from)).status).toBe(401);
+    }
+    expect((await app.call("POST", "/ui/api/session", ADMIN, { ...ORIGIN, "x-forwarded-for": "2001:db8:1:2:ffff::9" })).status).toBe(429);
+    expect((await app.call("POST", "/ui/api/session", ADMIN, { ...ORIGIN, "x-forwarded-for": "2001:db8:1:3::9" })).status).toBe(200);
+  }, 30_000);
 
   test("failed sign-ins are throttled per ip across accounts", async () => {
     const app = await dashboardApp();

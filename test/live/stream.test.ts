@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { AUTH, createTestApp, type TestApp } from "../helpers/app";
 import { createChangeLog } from "../../src/live/bus";
 import { createStreams } from "../../src/live/stream";
+import { createLive } from "../../src/live";
 import { dashboardApp } from "../dashboard/support";
 import { sseReader } from "./sse";
 import { join } from "node:path";
@@ -272,5 +273,72 @@ describe("compression (Content-Encoding: deflate)", () => {
       expect([accept, res.headers.get("content-encoding")]).toEqual([accept, encoding]);
       await res.body!.cancel();
     }
+  });
+});
+
+describe("the writer loop", () => {
+  test("a stream resuming while a write is being made gets every change after its id, in order", async () => {
+    const log = createChangeLog({ epoch: "t" });
+    let gate: (() => void) | undefined;
+    const streams = createStreams({
+      log,
+      // Hook 3's first render waits until the test lets it go: the write is under way meanwhile.
+      render: async (c) => {
+        if (c.key === "3" && !gate) await new Promise<void>((r) => (gate = r));
+        return { event: "hook", channel: "c", data: JSON.stringify({ n: Number(c.key) }) };
+      },
+    });
+    const first = sseReader(new Response(streams.open({}, null)));
+    for (let i = 1; i <= 2; i++) log.hook("c", String(i));
+    await first.next((e) => e.event === "hook" && JSON.parse(e.data).n === 2);
+    log.hook("c", "3");
+    while (!gate) await new Promise((r) => setImmediate(r));
+    const resumed = sseReader(new Response(streams.open({}, "t-1")));
+    gate();
+    log.hook("c", "4");
+    const got: number[] = [];
+    while (got.at(-1) !== 4) got.push(JSON.parse((await resumed.next((e) => e.event === "hook")).data).n);
+    expect(got).toEqual([2, 3, 4]);
+    streams.close();
+  });
+
+  test("a channel changed several times before a write is rendered and sent once, after the hooks before it", async () => {
+    const log = createChangeLog({ epoch: "t" });
+    const rendered: string[] = [];
+    const streams = createStreams({
+      log,
+      render: (c) => (rendered.push(`${c.kind}:${c.key}`), { event: c.kind, channel: "c", data: JSON.stringify({ key: c.key }) }),
+    });
+    const reader = sseReader(new Response(streams.open({}, null)));
+    log.hook("c", "1");
+    log.channel("c");
+    log.hook("c", "2");
+    log.channel("c");
+    log.channel("c");
+    const events = [await reader.next(), await reader.next(), await reader.next()].map((e) => [e.event, e.id]);
+    expect(events).toEqual([["hook", "t-1"], ["hook", "t-3"], ["channel", "t-5"]]);
+    expect(rendered).toEqual(["hook:1", "hook:2", "channel:c"]);
+    streams.close();
+  });
+
+  test("a caught hook's summary needs no database read; one changed before its batch was announced is read, not shown as pending", async () => {
+    let reads = 0;
+    const raw = { id: "01kbhandled0000000000000000", channel: "c", status: "handled" as const, method: "POST", query: "channel=c", headers: { "content-type": "text/plain" }, body: new Uint8Array(3), ip: "::1", createdAt: 0, finalizedAt: 5 };
+    const store = {
+      getHook: async (id: string) => (reads++, id === raw.id ? raw : undefined),
+      getChannel: async () => undefined,
+    } as unknown as Parameters<typeof createLive>[0]["store"];
+    const live = createLive({ store, hooks: () => ({}) as never });
+    const reader = sseReader(new Response(live.streams.open({ fields: "summary" }, null)));
+    const caught = (id: string) => ({ id, channel: "c", method: "POST", query: "channel=c", ip: "::1", createdAt: 0, body: new Uint8Array(3), contentType: "text/plain" });
+    live.caught([caught("01kbpending0000000000000000")]);
+    expect(JSON.parse((await reader.next((e) => e.event === "hook")).data)).toMatchObject({ id: "01kbpending0000000000000000", status: "pending", size: 3 });
+    expect(reads).toBe(0);
+    // The runner handled it between its commit and the batch's announcement.
+    live.applyShared("hook", `c/${raw.id}`);
+    live.caught([caught(raw.id)]);
+    const statuses = [await reader.next((e) => e.event === "hook"), await reader.next((e) => e.event === "hook")].map((e) => JSON.parse(e.data).status);
+    expect(statuses).toEqual(["handled", "handled"]);
+    live.streams.close();
   });
 });

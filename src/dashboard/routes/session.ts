@@ -11,7 +11,6 @@ const Password = t.String({ maxLength: 1024, error: "password: must be a string 
 export const Me = t.Object({ email: t.String(), role: t.Union([t.Literal("admin"), t.Literal("member")]) }, strict);
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 409: ErrorBody, 429: ErrorBody };
 
-/** Failed sign-ins allowed per account and per ip within THROTTLE_WINDOW before 429. */
 /**
  * Failed sign-ins allowed within the window: per account from one ip, per account from all ips,
  * per ip. The strict limit is per account and ip, so that someone elsewhere who knows an e-mail
@@ -21,6 +20,21 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 409: ErrorBody,
 export const SIGN_IN_LIMITS = { accountFromIp: 5, account: 50, ip: 20, windowMs: 15 * 60 * 1000 };
 
 const me = (u: User) => ({ email: u.email, role: u.role });
+
+/**
+ * The address sign-ins are counted by: an IPv4 address as it is, an IPv6 address by its /64 (one
+ * host usually holds a whole /64, and would otherwise have 2^64 addresses to spread guesses over).
+ *
+ *   throttledAddress("2001:db8:1:2:aaaa::1") === "2001:db8:1:2::/64"
+ */
+export function throttledAddress(ip: string): string {
+  if (!ip.includes(":") || ip.includes(".")) return ip;
+  const [head = "", tail] = ip.split("%")[0]!.split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const groups = tail === undefined ? left : [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right];
+  return `${groups.slice(0, 4).map((g) => (parseInt(g, 16) || 0).toString(16)).join(":")}::/64`;
+}
 
 /**
  * Signing in and out, and the first admin. Sign-in failures are throttled per account and per ip
@@ -45,7 +59,7 @@ export function sessionRoutes({ gate, sessions, users, setup, accountIpThrottle,
         .post(
           "/session",
           async ({ body, request, set }) => {
-            const ip = ipOf(request);
+            const ip = throttledAddress(ipOf(request));
             const account = `account:${body.email.toLowerCase()}`;
             const accountFromIp = `${account}|ip:${ip}`;
             const wait = Math.max(accountIpThrottle.wait(accountFromIp), accountThrottle.wait(account), ipThrottle.wait(`ip:${ip}`));
