@@ -6,8 +6,9 @@
  * Bun.serve that reads the sender's address, headers and body and stores nothing, which shows what
  * reading a request costs before anything is kept.
  *
- * With --streams N, one more target runs: durability "normal" with N clients reading GET /v1/stream
- * all along (each event read and dropped), and the drop against "normal" without them is printed.
+ * With --streams N, one more target runs: the durability "normal" server again, with N clients
+ * reading GET /v1/stream during its runs (each event read and dropped), and the drop against its
+ * runs without them is printed.
  *
  * With --postgres, two more targets run on PostgreSQL (a throwaway cluster the script starts, on the
  * same cores, with PostgreSQL's durable defaults: fsync and synchronous_commit on): one instance, and two instances on one database, each driven by its own wrk with half
@@ -132,7 +133,7 @@ async function main() {
     console.log("building dist/mailroom ...");
     buildBinary();
   }
-  const targets: { name: string; server: Started; more?: Started[]; runs: Run[] }[] = [];
+  const targets: { name: string; server: Started; more?: Started[]; runs: Run[]; streams?: boolean }[] = [];
   const baseline = await start([process.execPath, join(import.meta.dir, "baseline.ts")]);
   targets.push({ name: "baseline (raw Bun.serve)", server: baseline, runs: [] });
   if (!args["no-reference"]) {
@@ -157,27 +158,42 @@ async function main() {
     const first = await start([BIN], { cwd: a });
     targets.push({ name: "postgres 2 instances", server: first, more: [await start([BIN], { cwd: b })], runs: [] });
   }
-  const held: { label: string; streams: Awaited<ReturnType<typeof holdStreams>> }[] = [];
+  // The streams target is the "normal" server itself with the streams open during its runs: the
+  // same process, data file and warm-up, so the difference is the streams' alone.
+  const read = new Map<string, { bytes: number; dropped: number }>();
   if (streams > 0) {
-    for (const [label, bin] of [["mailroom", BIN], ...(args.compare ? [["compare", args.compare]] : [])] as [string, string][]) {
-      const dir = mailroomDir({ durability: "normal" });
-      process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
-      const server = await start([bin], { cwd: dir });
-      held.push({ label, streams: await holdStreams(server.url, streams) });
-      targets.push({ name: `${label} normal + ${streams} streams`, server, runs: [] });
+    for (const label of ["mailroom", ...(args.compare ? ["compare"] : [])]) {
+      const normal = targets.find((t) => t.name === `${label} durability=normal`)!;
+      targets.push({ name: `${label} normal + ${streams} streams`, server: normal.server, runs: [], streams: true });
+      read.set(label, { bytes: 0, dropped: 0 });
     }
   }
   try {
     console.log(`wrk: ${connections} connections, ${args.threads} threads, ${duration}s per run, ${rounds} rounds, targets alternating`);
     const urlsOf = (t: (typeof targets)[number]) => [t.server.url, ...(t.more ?? []).map((m) => m.url)];
-    for (const t of targets) await wrkAll(urlsOf(t), 2); // warm-up, not counted
+    for (const t of targets) if (!t.streams) await wrkAll(urlsOf(t), 2); // warm-up, not counted
     for (let round = 0; round < rounds; round++) {
-      // Rotate the order so no target always runs right after another.
-      for (let i = 0; i < targets.length; i++) {
-        const t = targets[(i + round) % targets.length]!;
+      // Rotate the order so no target always runs right after another; a server run with and
+      // without streams swaps its two runs every other round (the data file grows, and a later
+      // run is a little slower).
+      const order = targets.map((_, i) => targets[(i + round) % targets.length]!);
+      if (round % 2 === 1) {
+        for (const t of targets.filter((t) => t.streams)) {
+          const [a, b] = [order.indexOf(t), order.findIndex((o) => o.server === t.server && !o.streams)];
+          [order[a], order[b]] = [order[b]!, order[a]!];
+        }
+      }
+      for (const t of order) {
         const pids = [t.server.pid, ...(t.more ?? []).map((m) => m.pid)];
+        const held = t.streams ? await holdStreams(t.server.url, streams) : undefined;
         const cpu0 = pids.reduce((n, p) => n + cpuUsOf(p), 0);
         const r = await wrkAll(urlsOf(t), duration);
+        if (held) {
+          const tally = read.get(t.name.split(" ")[0]!)!;
+          tally.bytes += held.events();
+          tally.dropped += streams - held.open();
+          held.stop();
+        }
         // The servers' CPU per request answered 2xx: what a request costs them, whatever else runs beside.
         r.cpuUs = (pids.reduce((n, p) => n + cpuUsOf(p), 0) - cpu0) / Math.max(1, r.ok);
         t.runs.push(r);
@@ -202,26 +218,25 @@ async function main() {
         console.log(`  ${name}: ${fmt((100 * of(name)) / full, 1)}% of the same executable on SQLite with durability=full (${fmt(of(name), 0)} against ${fmt(full, 0)} req/s)`);
       }
     }
-    for (const { label, streams: h } of held) {
+    for (const [label, tally] of read) {
       const of = (name: string) => targets.find((t) => t.name === name)!.runs;
       const [without, withStreams] = [of(`${label} durability=normal`), of(`${label} normal + ${streams} streams`)];
       const [rps0, rps1] = [median(without.map((r) => r.rps)), median(withStreams.map((r) => r.rps))];
       const [cpu0, cpu1] = [median(without.map((r) => r.cpuUs ?? NaN)), median(withStreams.map((r) => r.cpuUs ?? NaN))];
-      console.log(`  ${label} with ${streams} open streams: ${fmt(rps1, 0)} req/s against ${fmt(rps0, 0)} without, a change of ${fmt((100 * (rps1 - rps0)) / rps0, 1)}% (the streams read ${(h.events() / 1e6).toFixed(0)} MB; ${h.open()} of ${streams} still open at the end)`);
+      console.log(`  ${label} with ${streams} open streams: ${fmt(rps1, 0)} req/s against ${fmt(rps0, 0)} without, a change of ${fmt((100 * (rps1 - rps0)) / rps0, 1)}% (the streams read ${(tally.bytes / 1e6).toFixed(0)} MB; ${tally.dropped} dropped by the server as too slow)`);
       console.log(`  ${label}'s CPU per request: ${fmt(cpu1, 1)} µs with the streams against ${fmt(cpu0, 1)} µs without, a change of ${fmt((100 * (cpu1 - cpu0)) / cpu0, 1)}%`);
-      // Round by round (the two ran minutes apart at most), which the machine's slow drifts affect less.
+      // Round by round (the two ran one after the other), which the machine's slow drifts affect less.
       const paired = without.map((r, i) => (100 * (withStreams[i]!.rps - r.rps)) / r.rps);
       console.log(`  ${label} change within each round: median ${fmt(median(paired), 1)}% (${paired.map((p) => fmt(p, 1)).join(", ")})`);
-      h.stop();
     }
     // Every 2xx wrk counted must be stored (requests still in flight when wrk stops may add a few more).
-    for (const t of targets.filter((t) => /^(mailroom|compare|postgres)/.test(t.name))) {
+    for (const t of targets.filter((t) => /^(mailroom|compare|postgres)/.test(t.name) && !t.streams)) {
       const ch = (await (await fetch(`${t.server.url}/v1/channels/bench`, { headers: AUTH })).json()) as { stats: { pending: string } };
-      const answered = t.runs.reduce((n, r) => n + r.ok, 0);
+      const answered = targets.filter((o) => o.server === t.server).reduce((n, o) => n + o.runs.reduce((m, r) => m + r.ok, 0), 0);
       console.log(`  ${t.name}: ${ch.stats.pending} hooks stored, ${answered} 2xx counted by wrk in the measured runs (plus warm-up)`);
     }
   } finally {
-    for (const t of targets) for (const s of [t.server, ...(t.more ?? [])]) await s.stop();
+    for (const t of targets) if (!t.streams) for (const s of [t.server, ...(t.more ?? [])]) await s.stop();
     await cluster?.stop();
   }
 }
