@@ -76,7 +76,7 @@ export function createFrameWriter(epoch: string) {
       const out = buf.slice(0, pos);
       pos = 0;
       // Grown for a large event: let that memory go rather than keep it for the life of the server.
-      if (buf.length > 1024 * 1024) buf = new Uint8Array(64 * 1024);
+      if (buf.length > 4 * 1024 * 1024) buf = new Uint8Array(64 * 1024);
       return out;
     },
   };
