@@ -42,11 +42,14 @@ export function createFrameWriter(epoch: string) {
   }
 
   return {
-    /** `id: <epoch>-<seq>`, `event: <event>`, `data: <data>` and a blank line. */
-    frame(seq: number, event: string, data: string): void {
-      bytes(idPrefix);
-      ascii(String(seq));
-      text(`\nevent: ${event}\ndata: `);
+    /** `id: <epoch>-<seq>` (none without a seq), `event: <event>`, `data: <data>` and a blank line. */
+    frame(seq: number | undefined, event: string, data: string): void {
+      if (seq !== undefined) {
+        bytes(idPrefix);
+        ascii(String(seq));
+        bytes(NEWLINE);
+      }
+      text(`event: ${event}\ndata: `);
       text(data);
       bytes(END);
     },
@@ -85,6 +88,7 @@ export function createFrameWriter(epoch: string) {
 export type FrameWriter = ReturnType<typeof createFrameWriter>;
 
 const END = bytesOf("\n\n");
+const NEWLINE = bytesOf("\n");
 const CAUGHT_HEAD = bytesOf('\nevent: hook\ndata: {"id":"');
 const CAUGHT_CHANNEL = bytesOf('","channel":"');
 const CAUGHT_STATUS = bytesOf('","status":"pending",');

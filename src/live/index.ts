@@ -226,6 +226,13 @@ export const streamQuery = t.Object(
         error: "status: must be one of pending, handled, failed, discarded",
       }),
     ),
+    latest: t.Optional(
+      t.String({
+        pattern: "^[1-9][0-9]{0,2}$|^1000$",
+        error: "latest: must be a whole number from 1 to 1000",
+        description: "At most this many hook events per write of the stream, the newest; an event `skipped` ({\"hooks\": N}) before them counts those left out. For screens that show the newest hooks; leave it out to get every change",
+      }),
+    ),
     fields: t.Optional(
       t.Literal("summary", {
         error: "fields: must be summary",
@@ -247,7 +254,8 @@ export function streamRoutes(auth: Elysia<any, any, any, any, any, any, any>, li
     ({ query, request }) => {
       // Compressed once for every client that takes deflate (live/deflate.ts), as browsers do.
       const deflate = acceptsDeflate(request.headers.get("accept-encoding"));
-      return new Response(live.streams.open(query, request.headers.get("last-event-id"), stillAdmitted && (() => stillAdmitted(request)), deflate), {
+      const filter = { ...query, latest: query.latest === undefined ? undefined : Number(query.latest) };
+      return new Response(live.streams.open(filter, request.headers.get("last-event-id"), stillAdmitted && (() => stillAdmitted(request)), deflate), {
         headers: {
           "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store", "x-accel-buffering": "no", vary: "accept-encoding",
           ...(deflate ? { "content-encoding": "deflate" } : {}),

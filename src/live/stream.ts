@@ -18,8 +18,12 @@ export const BUSY_CHANGES = 100;
 /** How often an open stream's credentials are checked again (when it is written to). */
 export const ADMISSION_CHECK_MS = 1000;
 
-/** Which events a stream gets, and with `fields: "summary"` hooks without their bodies (a list needs no more). */
-export type StreamFilter = { channel?: string; status?: HookStatus; fields?: "summary" };
+/**
+ * Which events a stream gets, and with `fields: "summary"` hooks without their bodies (a list needs
+ * no more); with `latest`, of the hooks changed since its last write only the newest that many (a
+ * screen that shows the newest hooks needs no more, however many arrive).
+ */
+export type StreamFilter = { channel?: string; status?: HookStatus; fields?: "summary"; latest?: number };
 
 const encoder = new TextEncoder();
 
@@ -87,6 +91,34 @@ export function createStreams(deps: {
   const passes = (f: StreamFilter, r: NonNullable<Rendered>) =>
     (!f.channel || f.channel === r.channel) && (!f.status || r.event !== "hook" || r.status === f.status);
 
+  /**
+   * The changes of a write a client gets, by their index, oldest first: those after its position
+   * that pass its filter; with `latest`, of the hooks only the newest `latest` (the others are
+   * neither read nor sent, and `skipped` counts those of its channel).
+   */
+  async function pick(c: Client, changes: Change[], renderAt: (i: number) => Promise<Rendered>, superseded: (c: Change) => boolean) {
+    const picked: number[] = [];
+    let hooks = 0;
+    let skipped = 0;
+    const latest = c.filter.latest ?? Infinity;
+    for (let i = changes.length - 1; i >= 0; i--) {
+      const change = changes[i]!;
+      if (change.seq <= c.cursor) break;
+      if (superseded(change)) continue;
+      // Another channel's hook or refusal needs no reading to be left out.
+      if (c.filter.channel && change.channel !== undefined && change.channel !== c.filter.channel) continue;
+      if (change.kind === "hook" && hooks >= latest) {
+        skipped++;
+        continue;
+      }
+      const r = await renderAt(i);
+      if (!r || !passes(c.filter, r)) continue;
+      if (change.kind === "hook") hooks++;
+      picked.push(i);
+    }
+    return { picked: picked.reverse(), skipped };
+  }
+
   const frames = createFrameWriter(log.epoch);
   /** Changes the last write carried: many mean load, and the next write waits longer. */
   let lastCount = 0;
@@ -99,16 +131,22 @@ export function createStreams(deps: {
     const changes = log.since(from) ?? [];
     // Whole hooks (body, payload, events) are read only when a stream wants them.
     const full = [...clients].some((c) => c.filter.fields !== "summary");
-    const rendered: { seq: number; r: Rendered }[] = [];
     // A channel changed several times since the last wake-up is sent once, as it is now (its
     // event carries its state when read, so the earlier ones would repeat the last).
     const lastOfChannel = new Map<string, number>();
     for (const change of changes) if (change.kind === "channel") lastOfChannel.set(change.key, change.seq);
-    for (const change of changes) {
-      if (change.kind === "channel" && lastOfChannel.get(change.key) !== change.seq) continue;
-      const r = render(change, full);
-      rendered.push({ seq: change.seq, r: r instanceof Promise ? await r : r });
-    }
+    const superseded = (change: Change) => change.kind === "channel" && lastOfChannel.get(change.key) !== change.seq;
+    // Each change is rendered once, when a stream first needs it: streams that take only the latest
+    // hooks of a write (`latest`) leave the others unread.
+    const rendered: (Rendered | null)[] = new Array(changes.length).fill(null);
+    const renderAt = async (i: number): Promise<Rendered> => {
+      if (rendered[i] === null) {
+        const r = render(changes[i]!, full);
+        rendered[i] = r instanceof Promise ? await r : r;
+      }
+      return rendered[i]!;
+    };
+    if ([...clients].some((c) => !c.filter.latest)) for (let i = 0; i < changes.length; i++) if (!superseded(changes[i]!)) await renderAt(i);
     const last = changes.at(-1)?.seq;
     lastCount = changes.length;
     pumpedTo = Math.max(pumpedTo, last ?? from);
@@ -134,15 +172,18 @@ export function createStreams(deps: {
         again = true;
         continue;
       }
-      const key = `${c.cursor}|${c.filter.channel ?? ""}|${c.filter.status ?? ""}|${c.filter.fields ?? ""}|${c.deflate ? "deflate" : ""}`;
+      const key = `${c.cursor}|${c.filter.channel ?? ""}|${c.filter.status ?? ""}|${c.filter.fields ?? ""}|${c.filter.latest ?? ""}|${c.deflate ? "deflate" : ""}`;
       let pieces = planned.get(key);
       if (!pieces) {
         pieces = [];
         // A deflated piece is a tenth of its text or less (a third for base64 bodies): it may hold
         // more before the sockets drain, in fewer writes.
         const limit = c.deflate ? piece * 16 : piece;
-        for (const { seq, r } of rendered) {
-          if (seq <= c.cursor || !r || !passes(c.filter, r)) continue;
+        const { picked, skipped } = await pick(c, changes, renderAt, superseded);
+        if (skipped) frames.frame(undefined, "skipped", JSON.stringify({ hooks: skipped }));
+        for (const i of picked) {
+          const seq = changes[i]!.seq;
+          const r = rendered[i]!;
           if (r.caught) frames.caught(seq, r.caught.id, r.channel, r.caught.snapshot);
           else frames.frame(seq, r.event, (c.filter.fields === "summary" && r.summary ? r.summary : r.data ?? r.summary) ?? "");
           if (frames.size() >= limit) pieces.push(encode(frames.take(), !!c.deflate));

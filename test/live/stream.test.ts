@@ -342,3 +342,50 @@ describe("the writer loop", () => {
     live.streams.close();
   });
 });
+
+describe("latest: the newest hooks of each write only", () => {
+  test("of ten hooks changed before a write, `latest=3` gets `skipped` and the newest three in order, and the other events; a plain stream gets all", async () => {
+    const log = createChangeLog({ epoch: "t" });
+    const renders: string[] = [];
+    const streams = createStreams({
+      log,
+      render: (c) => (renders.push(c.key), c.kind === "hook"
+        ? { event: "hook", channel: c.channel!, status: "pending", data: JSON.stringify({ id: c.key }), summary: JSON.stringify({ id: c.key }) }
+        : { event: "channel", channel: c.key, data: JSON.stringify({ name: c.key }) }),
+    });
+    const latest = sseReader(new Response(streams.open({ fields: "summary", latest: 3 }, null)));
+    const otherChannel = sseReader(new Response(streams.open({ fields: "summary", latest: 3, channel: "b" }, null)));
+    for (let i = 1; i <= 10; i++) log.hook("a", `h${i}`);
+    log.hook("b", "b1");
+    log.channel("a");
+    const events = [];
+    for (let i = 0; i < 5; i++) events.push(await latest.next());
+    expect(events.map((e) => [e.event, e.data])).toEqual([
+      ["skipped", '{"hooks":8}'],
+      ["hook", '{"id":"h9"}'], ["hook", '{"id":"h10"}'], ["hook", '{"id":"b1"}'],
+      ["channel", '{"name":"a"}'],
+    ]);
+    expect(events[0]!.id).toBeUndefined();
+    // Hooks left out are not even read.
+    expect(renders.filter((k) => /^h[1-8]$/.test(k))).toEqual([]);
+    // A stream of channel b counts only its own channel's hooks: none were left out.
+    expect([await otherChannel.next()].map((e) => [e.event, e.data])).toEqual([["hook", '{"id":"b1"}']]);
+    // The next write has nothing to leave out.
+    log.hook("a", "h11");
+    expect([await latest.next()].map((e) => [e.event, e.data])).toEqual([["hook", '{"id":"h11"}']]);
+    streams.close();
+  });
+
+  test("GET /v1/stream takes latest from 1 to 1000", async () => {
+    const app = createTestApp();
+    for (const bad of ["0", "1001", "abc", "-1", "1.5"]) {
+      const res = await app.call("GET", `/v1/stream?latest=${bad}`);
+      expect([bad, res.status, res.json.code]).toEqual([bad, 400, 3]);
+      expect(res.json.message).toContain("latest");
+    }
+    const { url } = listening(app);
+    const stream = await open(`${url}/v1/stream?fields=summary&latest=1000`);
+    const [id] = await app.catchHooks("orders", 1);
+    expect(JSON.parse((await stream.next((e) => e.event === "hook")).data).id).toBe(id);
+  });
+});

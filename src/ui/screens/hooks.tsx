@@ -16,8 +16,9 @@ export function Hooks({ url }: { url: URL }) {
   const [selected, setSelected] = useState(0);
   const [follow, setFollow] = useState(true);
   const [error, setError] = useState("");
-  // The list shows no bodies: its stream sends hooks without them (`size` instead).
-  const filter = query({ channel, status, fields: "summary" });
+  // The list shows no bodies: its stream sends hooks without them (`size` instead), and of a burst
+  // only the newest 50 (all it can show), so a busy server costs neither it nor the browser more.
+  const filter = query({ channel, status, fields: "summary", latest: "50" });
   // A page read may answer after new hooks arrived on the stream: those that arrived since the read
   // was asked for stay on top of its answer, so a late answer never hides one.
   const arrivals = useRef({ count: 0, at: new Map<string, number>() });
