@@ -17,13 +17,14 @@
  * With --compare PATH, another executable (for example one built from an earlier commit) runs both
  * durabilities beside dist/mailroom, in the same alternating rounds: a before/after in one run.
  *
- *   bun run bench/ingest.ts [--rounds 5] [--duration 10] [--connections 64] [--streams 50 [--stream-query fields=summary] [--stream-decode]] [--compare PATH] [--postgres] [--no-build] [--no-reference]
+ *   bun run bench/ingest.ts [--rounds 5] [--duration 10] [--connections 64] [--streams 50 [--stream-query fields=summary] [--stream-decode] [--stream-nice]] [--compare PATH] [--postgres] [--no-build] [--no-reference]
  */
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { AUTH, BIN, buildBinary, fmt, mailroomDir, median, pad, peakRssMiB, start, type Started } from "./lib";
 import { ensureWrk } from "./wrk";
+import { holdStreams, holdStreamsNiced, type Held } from "./stream-readers";
 import { SQL } from "bun";
 import { startPostgresCluster } from "../test/helpers/postgres";
 
@@ -48,6 +49,7 @@ const { values: args } = parseArgs({
     streams: { type: "string", default: "0" },
     "stream-query": { type: "string", default: "" },
     "stream-decode": { type: "boolean", default: false },
+    "stream-nice": { type: "boolean", default: false },
     compare: { type: "string" },
     postgres: { type: "boolean", default: false },
   },
@@ -58,37 +60,13 @@ const connections = Number(args.connections);
 const streams = Number(args.streams);
 
 /**
- * Opens `n` live streams on a server; each reads and drops what it gets until `stop`, counting bytes
- * only (a reader that looks at every byte costs more than the server it measures, and falls behind
- * until the server drops it as too slow). `open()` says how many the server has not dropped.
- * They ask for deflate as browsers do and, standing for dashboards on other machines, leave the
- * bytes compressed unless --stream-decode is given (inflating is the client's work, here on the
- * server's two cores).
+ * The stream readers (bench/stream-readers.ts): in this process, or with --stream-nice in a child
+ * process at the lowest CPU priority, which stands better for dashboards on other machines (their
+ * reading then takes only what the server and the load generator leave of the two cores).
  */
-async function holdStreams(url: string, n: number): Promise<{ events: () => number; open: () => number; stop: () => void }> {
-  const abort = new AbortController();
-  let events = 0;
-  let open = n;
-  for (let i = 0; i < n; i++) {
-    const res = await fetch(`${url}/v1/stream${args["stream-query"] ? `?${args["stream-query"]}` : ""}`, {
-      headers: { ...AUTH, "accept-encoding": "gzip, deflate, br" }, signal: abort.signal, decompress: args["stream-decode"],
-    });
-    if (res.status !== 200) throw new Error(`stream ${i}: HTTP ${res.status}`);
-    const reader = res.body!.getReader();
-    void (async () => {
-      try {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) return void open--;
-          events += value.byteLength;
-        }
-      } catch {
-        // aborted at the end, or dropped
-        if (!abort.signal.aborted) open--;
-      }
-    })();
-  }
-  return { events: () => events, open: () => open, stop: () => abort.abort() };
+async function openStreams(url: string, n: number): Promise<Held> {
+  const opts = { query: args["stream-query"] ?? "", decode: args["stream-decode"] ?? false };
+  return args["stream-nice"] ? await holdStreamsNiced(url, n, opts) : await holdStreams(url, n, opts);
 }
 
 type WrkResult = { requests: number; duration_us: number; status: number; connect: number; read: number; write: number; timeout: number; p50_us: number; p99_us: number };
@@ -185,14 +163,14 @@ async function main() {
       }
       for (const t of order) {
         const pids = [t.server.pid, ...(t.more ?? []).map((m) => m.pid)];
-        const held = t.streams ? await holdStreams(t.server.url, streams) : undefined;
+        const held = t.streams ? await openStreams(t.server.url, streams) : undefined;
         const cpu0 = pids.reduce((n, p) => n + cpuUsOf(p), 0);
         const r = await wrkAll(urlsOf(t), duration);
         if (held) {
           const tally = read.get(t.name.split(" ")[0]!)!;
-          tally.bytes += held.events();
-          tally.dropped += streams - held.open();
-          held.stop();
+          const { bytes, open } = await held.stop();
+          tally.bytes += bytes;
+          tally.dropped += streams - open;
         }
         // The servers' CPU per request answered 2xx: what a request costs them, whatever else runs beside.
         r.cpuUs = (pids.reduce((n, p) => n + cpuUsOf(p), 0) - cpu0) / Math.max(1, r.ok);
