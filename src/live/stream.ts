@@ -101,10 +101,17 @@ export function createStreams(deps: {
     let hooks = 0;
     let skipped = 0;
     const latest = c.filter.latest ?? Infinity;
+    // With `latest`, a hook changed twice in one write takes one place: its newest change, read
+    // when sent, carries its newest state.
+    const seen = new Set<string>();
     for (let i = changes.length - 1; i >= 0; i--) {
       const change = changes[i]!;
       if (change.seq <= c.cursor) break;
       if (superseded(change)) continue;
+      if (latest !== Infinity && change.kind === "hook") {
+        if (seen.has(change.key)) continue;
+        seen.add(change.key);
+      }
       // Another channel's hook or refusal needs no reading to be left out.
       if (c.filter.channel && change.channel !== undefined && change.channel !== c.filter.channel) continue;
       if (change.kind === "hook" && hooks >= latest) {
@@ -191,9 +198,11 @@ export function createStreams(deps: {
         if (frames.size() > 0) pieces.push(encode(frames.take(), !!c.deflate));
         planned.set(key, pieces);
       }
-      c.cursor = last;
       plans.push([c, pieces]);
     }
+    // Positions move only once every plan is made: a render that throws (a database error) loses
+    // no client its changes, the next write makes them again.
+    for (const [c] of plans) c.cursor = last!;
     for (let i = 0; plans.some(([, pieces]) => i < pieces.length); i++) {
       for (const [c, pieces] of plans) if (i < pieces.length) send(c, pieces[i]!);
       if (plans.some(([c]) => !c.dropped && (c.controller.desiredSize ?? 0) < maxUnread / 2)) await new Promise((r) => setImmediate(r));
@@ -225,7 +234,7 @@ export function createStreams(deps: {
       return;
     }
     lastPump = performance.now();
-    running = pump().finally(() => {
+    running = pump().catch(() => void (again = true)).finally(() => {
       running = undefined;
       if (again) (again = false), wake();
     });

@@ -344,7 +344,7 @@ describe("the writer loop", () => {
 });
 
 describe("latest: the newest hooks of each write only", () => {
-  test("of ten hooks changed before a write, `latest=3` gets `skipped` and the newest three in order, and the other events; a plain stream gets all", async () => {
+  test("of ten hooks changed before a write, `latest=3` gets `skipped` and the newest three in order, and the other events", async () => {
     const log = createChangeLog({ epoch: "t" });
     const renders: string[] = [];
     const streams = createStreams({
@@ -383,9 +383,43 @@ describe("latest: the newest hooks of each write only", () => {
       expect([bad, res.status, res.json.code]).toEqual([bad, 400, 3]);
       expect(res.json.message).toContain("latest");
     }
+    const ids = await app.catchHooks("orders", 3);
     const { url } = listening(app);
-    const stream = await open(`${url}/v1/stream?fields=summary&latest=1000`);
-    const [id] = await app.catchHooks("orders", 1);
-    expect(JSON.parse((await stream.next((e) => e.event === "hook")).data).id).toBe(id);
+    const stream = await open(`${url}/v1/stream?fields=summary&latest=1`);
+    // Three changes recorded in one turn reach the stream in one write.
+    for (const id of ids) app.live.log.hook("orders", id);
+    expect(JSON.parse((await stream.next((e) => e.event === "skipped")).data)).toEqual({ hooks: 2 });
+    expect(JSON.parse((await stream.next((e) => e.event === "hook")).data).id).toBe(ids[2]);
+  });
+
+  test("a hook changed twice in one write takes one place, with its newest change", async () => {
+    const log = createChangeLog({ epoch: "t" });
+    const streams = createStreams({ log, render: (c) => ({ event: "hook", channel: "a", status: "pending", data: JSON.stringify({ id: c.key, seq: c.seq }) }) });
+    const reader = sseReader(new Response(streams.open({ latest: 3 }, null)));
+    for (let i = 1; i <= 6; i++) log.hook("a", `h${i}`);
+    for (let i = 1; i <= 3; i++) log.hook("a", `h${i}`);
+    expect(JSON.parse((await reader.next()).data)).toEqual({ hooks: 3 });
+    const got = [await reader.next(), await reader.next(), await reader.next()].map((e) => JSON.parse(e.data));
+    expect(got).toEqual([{ id: "h1", seq: 7 }, { id: "h2", seq: 8 }, { id: "h3", seq: 9 }]);
+    streams.close();
+  });
+
+  test("a render that throws loses no stream its changes: the next write makes them again", async () => {
+    const log = createChangeLog({ epoch: "t" });
+    let failures = 1;
+    const streams = createStreams({
+      log,
+      render: (c) => {
+        if (c.key === "h1" && failures-- > 0) throw new Error("database unavailable");
+        return { event: "hook", channel: "a", status: "pending", data: JSON.stringify({ id: c.key }) };
+      },
+    });
+    const one = sseReader(new Response(streams.open({ latest: 1 }, null)));
+    const three = sseReader(new Response(streams.open({ latest: 3 }, null)));
+    for (let i = 1; i <= 3; i++) log.hook("a", `h${i}`);
+    expect([await one.next(), await one.next()].map((e) => [e.event, e.data])).toEqual([["skipped", '{"hooks":2}'], ["hook", '{"id":"h3"}']]);
+    expect([await three.next(), await three.next(), await three.next()].map((e) => JSON.parse(e.data).id)).toEqual(["h1", "h2", "h3"]);
+    expect(failures).toBe(-1);
+    streams.close();
   });
 });

@@ -22,6 +22,7 @@ export function Hooks({ url }: { url: URL }) {
   // A page read may answer after new hooks arrived on the stream: those that arrived since the read
   // was asked for stay on top of its answer, so a late answer never hides one.
   const arrivals = useRef({ count: 0, at: new Map<string, number>() });
+  const reread = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const load = () => {
     const asked = arrivals.current.count;
     return api<Hook[]>("GET", `/hooks${query({ channel, status, after, limit: "50" })}`).then(
@@ -51,7 +52,14 @@ export function Hooks({ url }: { url: URL }) {
     },
     hookDeleted: (d) => setHooks((all) => all.filter((x) => x.id !== d.id)),
     reset: load,
+    // Changes were left out (a burst): a row shown may have changed or gone. The page is read again
+    // at most once a second, and once more after the burst.
+    skipped: () => {
+      if (reread.current) return;
+      reread.current = setTimeout(() => ((reread.current = undefined), void load()), 1000);
+    },
   }, [filter, after, follow]);
+  useEffect(() => () => clearTimeout(reread.current), []);
 
   useEffect(() => {
     function key(e: KeyboardEvent) {
