@@ -5,6 +5,7 @@ import type { HookService } from "../hooks/service";
 import type { HookStore } from "../hooks/store";
 import type { HookOutcomes } from "../runner/types";
 import { NAME_PATTERN } from "../config/schema";
+import { HOOK_ID_PATTERN } from "../lib/ids";
 import { createChangeLog, type Change, type Rendered } from "./bus";
 import { createStreams } from "./stream";
 import { acceptsDeflate } from "./deflate";
@@ -224,6 +225,13 @@ export const streamQuery = t.Object(
     status: t.Optional(
       t.Union([t.Literal("pending"), t.Literal("handled"), t.Literal("failed"), t.Literal("discarded")], {
         error: "status: must be one of pending, handled, failed, discarded",
+      }),
+    ),
+    hook: t.Optional(
+      t.String({
+        pattern: HOOK_ID_PATTERN,
+        error: "hook: must be a hook id",
+        description: "Of the hooks, only this one's events (a screen showing one hook); channel and refusal events as the other filters say",
       }),
     ),
     latest: t.Optional(

@@ -21,9 +21,10 @@ export const ADMISSION_CHECK_MS = 1000;
 /**
  * Which events a stream gets, and with `fields: "summary"` hooks without their bodies (a list needs
  * no more); with `latest`, of the hooks changed since its last write only the newest that many (a
- * screen that shows the newest hooks needs no more, however many arrive).
+ * screen that shows the newest hooks needs no more, however many arrive); with `hook`, of the hooks
+ * only that one (a hook's screen).
  */
-export type StreamFilter = { channel?: string; status?: HookStatus; fields?: "summary"; latest?: number };
+export type StreamFilter = { channel?: string; status?: HookStatus; fields?: "summary"; latest?: number; hook?: string };
 
 const encoder = new TextEncoder();
 
@@ -112,8 +113,9 @@ export function createStreams(deps: {
         if (seen.has(change.key)) continue;
         seen.add(change.key);
       }
-      // Another channel's hook or refusal needs no reading to be left out.
+      // Another channel's hook or refusal, or another hook than the one watched, needs no reading to be left out.
       if (c.filter.channel && change.channel !== undefined && change.channel !== c.filter.channel) continue;
+      if (c.filter.hook && change.kind === "hook" && change.key !== c.filter.hook) continue;
       if (change.kind === "hook" && hooks >= latest) {
         skipped++;
         continue;
@@ -144,7 +146,7 @@ export function createStreams(deps: {
     for (const change of changes) if (change.kind === "channel") lastOfChannel.set(change.key, change.seq);
     const superseded = (change: Change) => change.kind === "channel" && lastOfChannel.get(change.key) !== change.seq;
     // Each change is rendered once, when a stream first needs it: streams that take only the latest
-    // hooks of a write (`latest`) leave the others unread.
+    // hooks of a write (`latest`) or one hook (`hook`) leave the others unread.
     const rendered: (Rendered | null)[] = new Array(changes.length).fill(null);
     const renderAt = async (i: number): Promise<Rendered> => {
       if (rendered[i] === null) {
@@ -153,7 +155,7 @@ export function createStreams(deps: {
       }
       return rendered[i]!;
     };
-    if ([...clients].some((c) => !c.filter.latest)) for (let i = 0; i < changes.length; i++) if (!superseded(changes[i]!)) await renderAt(i);
+    if ([...clients].some((c) => !c.filter.latest && !c.filter.hook)) for (let i = 0; i < changes.length; i++) if (!superseded(changes[i]!)) await renderAt(i);
     const last = changes.at(-1)?.seq;
     lastCount = changes.length;
     pumpedTo = Math.max(pumpedTo, last ?? from);
@@ -179,7 +181,7 @@ export function createStreams(deps: {
         again = true;
         continue;
       }
-      const key = `${c.cursor}|${c.filter.channel ?? ""}|${c.filter.status ?? ""}|${c.filter.fields ?? ""}|${c.filter.latest ?? ""}|${c.deflate ? "deflate" : ""}`;
+      const key = `${c.cursor}|${c.filter.channel ?? ""}|${c.filter.status ?? ""}|${c.filter.fields ?? ""}|${c.filter.latest ?? ""}|${c.filter.hook ?? ""}|${c.deflate ? "deflate" : ""}`;
       let pieces = planned.get(key);
       if (!pieces) {
         pieces = [];

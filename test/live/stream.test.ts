@@ -423,3 +423,21 @@ describe("latest: the newest hooks of each write only", () => {
     streams.close();
   });
 });
+
+describe("hook: one hook's events", () => {
+  test("a stream with hook=ID gets that hook's events and none of the others'; a bad id is a 400", async () => {
+    const app = createTestApp();
+    const [a, b] = await app.catchHooks("orders", 2);
+    const { url } = listening(app);
+    const stream = await open(`${url}/v1/stream?fields=summary&hook=${a}`);
+    await app.call("POST", `/v1/hooks/${b}/discard`);
+    await app.catchHooks("orders", 3);
+    await app.call("POST", `/v1/hooks/${a}/discard`);
+    // The first hook event it gets is a's: none of b's change or of the three caught before.
+    const e = await stream.next((x) => x.event === "hook");
+    expect(JSON.parse(e.data)).toMatchObject({ id: a, status: "discarded" });
+    const bad = await app.call("GET", "/v1/stream?hook=not-an-id");
+    expect([bad.status, bad.json.code]).toEqual([400, 3]);
+    expect(bad.json.message).toContain("hook");
+  });
+});

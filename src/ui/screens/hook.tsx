@@ -16,7 +16,8 @@ export function HookScreen({ id }: { id: string }) {
   };
   useEffect(load, [id]);
   // Summaries only: this screen reads its hook again when it changes.
-  useStream("?fields=summary", { hook: (h) => (h as Hook).id === id && load(), reset: load }, [id]);
+  // Only this hook's events: a busy server sends the screen nothing for the others.
+  useStream(`?fields=summary&hook=${encodeURIComponent(id)}`, { hook: (h) => (h as Hook).id === id && load(), reset: load }, [id]);
   useEffect(() => {
     const key = (e: KeyboardEvent) => e.key === "Escape" && !(e.target as HTMLElement).closest("input, textarea") && history.back();
     addEventListener("keydown", key);
