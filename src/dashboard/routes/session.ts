@@ -1,4 +1,5 @@
 import { Elysia, t } from "elysia";
+import { parseIp } from "../../hooks/guards/cidr";
 import { AppError } from "../../lib/errors";
 import { ErrorBody, NoBody, NoQuery } from "../../hooks/model";
 import { cookieValue, SESSION_COOKIE, sessionCookie } from "../sessions";
@@ -28,12 +29,11 @@ const me = (u: User) => ({ email: u.email, role: u.role });
  *   throttledAddress("2001:db8:1:2:aaaa::1") === "2001:db8:1:2::/64"
  */
 export function throttledAddress(ip: string): string {
-  if (!ip.includes(":") || ip.includes(".")) return ip;
-  const [head = "", tail] = ip.split("%")[0]!.split("::");
-  const left = head ? head.split(":") : [];
-  const right = tail ? tail.split(":") : [];
-  const groups = tail === undefined ? left : [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right];
-  return `${groups.slice(0, 4).map((g) => (parseInt(g, 16) || 0).toString(16)).join(":")}::/64`;
+  const bytes = parseIp(ip);
+  const v4 = bytes !== undefined && bytes.subarray(0, 10).every((b) => b === 0) && bytes[10] === 0xff && bytes[11] === 0xff;
+  if (!bytes || v4) return ip;
+  const groups = [0, 2, 4, 6].map((i) => ((bytes[i]! << 8) | bytes[i + 1]!).toString(16));
+  return `${groups.join(":")}::/64`;
 }
 
 /**
