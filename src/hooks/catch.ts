@@ -10,7 +10,6 @@ import type { Guard, Refusals } from "./guards";
 import { LANDING_PAGE } from "./landing";
 import { bodyDropped, readBody } from "./read-body";
 import { REDACTED, redactQuery } from "./redact";
-import { mediaTypeOf } from "./model";
 import { answerResponse, type Responses } from "./responses";
 import type { BatchWriter } from "./writer";
 
@@ -111,7 +110,7 @@ export function createCatcher(deps: {
     try {
       await writer.write({
         id, channel, method, query: stored, headers, body: read, ip, createdAt: clock.now(), deliveryId,
-        contentType: mediaTypeOf(request.headers.get("content-type")),
+        contentType: request.headers.get("content-type"),
       });
     } catch (error) {
       claim?.settle(undefined);

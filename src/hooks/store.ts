@@ -29,8 +29,8 @@ export type NewHook = Omit<RawHook, "headers" | "status" | "finalizedAt"> & {
   headers: string;
   /** The provider's delivery id, on a deduplicating channel (hooks/dedup.ts records it with the hook). */
   deliveryId?: string;
-  /** The media type of its Content-Type header, as the catcher read it (live summaries use it; not stored apart). */
-  contentType?: string;
+  /** Its Content-Type header as the catcher read it, for live summaries (stored only within `headers`). */
+  contentType?: string | null;
 };
 
 export type ChannelRow = {

@@ -18,17 +18,13 @@ export type Change = {
  * A hook as it was caught, kept with its change while streams are open: its summary is made from
  * this (no database read, no body held), since it is the hook as it was when the change happened.
  */
-export type CaughtSnapshot = { method: string; query: string; contentType: string; ip: string; createdAt: number; size: number };
+export type CaughtSnapshot = { method: string; query: string; contentType: string | null; ip: string; createdAt: number; size: number };
 
 /**
  * A change as sent: the SSE event name and its JSON, read when it is sent; for a hook also its
  * summary (`fields=summary`: the resource without body, payload, headers and events, with `size`).
  */
-export type Rendered = {
-  event: string; data?: string; summary?: string; channel: string; status?: HookStatus;
-  /** A hook just caught, for summary streams: its frame is written from this (live/frames.ts), not from a string. */
-  caught?: { id: string; snapshot: CaughtSnapshot };
-} | undefined;
+export type Rendered = { event: string; data?: string; summary?: string; channel: string; status?: HookStatus } | undefined;
 
 /** How many changes are kept for clients that resume with Last-Event-ID. */
 export const CHANGES_KEPT = 10_000;

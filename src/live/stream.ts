@@ -42,8 +42,8 @@ export function createStreams(deps: {
   const maxUnread = deps.maxUnread ?? MAX_UNREAD_BYTES;
   type Client = {
     filter: StreamFilter; cursor: number; controller: ReadableStreamDefaultController<Uint8Array>; dropped: boolean;
-    /** Sent as `Content-Encoding: deflate` (live/deflate.ts): the Adler-32 and length of what it was sent so far. */
-    deflate?: { adler: number; length: number };
+    /** Sent as `Content-Encoding: deflate` (live/deflate.ts): the Adler-32 of what it was sent so far. */
+    deflate?: { adler: number };
     /** Whether its credentials still hold, and when that was last asked (at most once a second). */
     admitted?: () => boolean; checkedAt: number;
   };
@@ -84,7 +84,6 @@ export function createStreams(deps: {
     const piece = typeof data === "string" ? encode(encoder.encode(data), !!c.deflate) : data;
     if (c.deflate) {
       c.deflate.adler = adlerCombine(c.deflate.adler, piece.adler!, piece.length);
-      c.deflate.length += piece.length;
     }
     c.controller.enqueue(piece.bytes);
   }
@@ -155,7 +154,6 @@ export function createStreams(deps: {
       }
       return rendered[i]!;
     };
-    if ([...clients].some((c) => !c.filter.latest && !c.filter.hook)) for (let i = 0; i < changes.length; i++) if (!superseded(changes[i]!)) await renderAt(i);
     const last = changes.at(-1)?.seq;
     lastCount = changes.length;
     pumpedTo = Math.max(pumpedTo, last ?? from);
@@ -193,8 +191,7 @@ export function createStreams(deps: {
         for (const i of picked) {
           const seq = changes[i]!.seq;
           const r = rendered[i]!;
-          if (r.caught) frames.caught(seq, r.caught.id, r.channel, r.caught.snapshot);
-          else frames.frame(seq, r.event, (c.filter.fields === "summary" && r.summary ? r.summary : r.data ?? r.summary) ?? "");
+          frames.frame(seq, r.event, (c.filter.fields === "summary" && r.summary ? r.summary : r.data ?? r.summary) ?? "");
           if (frames.size() >= limit) pieces.push(encode(frames.take(), !!c.deflate));
         }
         if (frames.size() > 0) pieces.push(encode(frames.take(), !!c.deflate));
@@ -266,7 +263,7 @@ export function createStreams(deps: {
           start(controller) {
             client = { filter, cursor: log.head(), controller, dropped: false, admitted, checkedAt: performance.now() };
             if (deflate) {
-              client.deflate = { adler: 1, length: 0 };
+              client.deflate = { adler: 1 };
               controller.enqueue(DEFLATE_HEADER);
             }
             if (closed) return drop(client);
