@@ -107,9 +107,46 @@ describe.skipIf(!browserAvailable())("the dashboard in a browser", () => {
     await page.goto(`${app.url}/ui/channels`);
     const row = page.getByRole("row", { name: /orders/ });
     await row.waitFor();
-    expect(await row.innerText()).toContain(`${app.url}/?channel=orders`);
+    expect(await row.innerText()).toContain("?channel=orders");
+    expect(await row.locator("code").getAttribute("title")).toBe(`${app.url}/?channel=orders`);
+    expect(await page.getByText("Senders post to").innerText()).toContain(`${app.url}/?channel=NAME`);
     await page.screenshot({ path: join(SHOTS, "channels.png") });
   }, 30_000);
+
+  test("at a narrow and a wide window, a long channel list, a binary body and a 1 MB body stay usable", async () => {
+    const names = Array.from({ length: 40 }, (_, i) => `shop-${String(i).padStart(2, "0")}-orders-created-production-eu-west-1-primary`);
+    for (const name of names) await send(name, `{"n":1}`);
+    const binary = new Uint8Array(4096).map((_, i) => (i * 131 + 7) % 256);
+    const bin = (await (await fetch(`${app.url}/?channel=files`, { method: "POST", body: binary, headers: { "content-type": "application/octet-stream" } })).json()) as { id: string };
+    const large = JSON.stringify({ items: Array.from({ length: 12_000 }, (_, i) => ({ i, sku: `SKU-${i}`, note: "x".repeat(60) })) });
+    expect(large.length).toBeGreaterThan(1_000_000);
+    const big = await send("files", large);
+    for (const [label, width] of [["narrow", 390], ["wide", 1600]] as const) {
+      await page.setViewportSize({ width, height: 900 });
+      // The page itself never scrolls sideways (wide tables scroll inside their own box).
+      const fits = () => page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1");
+      await page.goto(`${app.url}/ui/channels`);
+      await page.getByRole("row", { name: new RegExp(names[39]!) }).waitFor();
+      expect([label, "channels", await fits()]).toEqual([label, "channels", true]);
+      await page.screenshot({ path: join(SHOTS, `channels-${label}.png`) });
+      await page.goto(`${app.url}/ui/hooks`);
+      await page.locator(`tr[data-id="${big.id}"]`).waitFor();
+      expect([label, "hooks", await fits()]).toEqual([label, "hooks", true]);
+      await page.screenshot({ path: join(SHOTS, `hooks-${label}.png`) });
+      await page.goto(`${app.url}/ui/hooks/${bin.id}`);
+      await page.getByRole("heading", { name: bin.id }).waitFor();
+      // Binary shows as hex, starting with the first bytes sent.
+      expect(await page.getByLabel("Body").innerText()).toContain("07 8a");
+      expect([label, "binary", await fits()]).toEqual([label, "binary", true]);
+      await page.screenshot({ path: join(SHOTS, `hook-binary-${label}.png`) });
+      await page.goto(`${app.url}/ui/hooks/${big.id}`);
+      await page.getByRole("heading", { name: big.id }).waitFor();
+      await page.getByLabel("Body").getByText('"SKU-0"').first().waitFor();
+      expect([label, "1 MB", await fits()]).toEqual([label, "1 MB", true]);
+      await page.screenshot({ path: join(SHOTS, `hook-1mb-${label}.png`) });
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }, 90_000);
 
   test("an admin adds a member, who cannot reach the admin screens; sign-out and sign-in", async () => {
     await page.goto(`${app.url}/ui/users`);

@@ -40,6 +40,7 @@ export function Channels({ me }: { me: Me }) {
     <section>
       <h1>Channels</h1>
       {error && <p class="error" role="alert">{error}</p>}
+      {channels.length > 0 && <p class="muted">Senders post to <code>{base}/?channel=NAME</code>; a channel's Copy button gives its whole URL.</p>}
       <div class="scroll"><table>
         <thead><tr><th>Channel</th><th>URL</th><th class="num">Pending</th><th class="num opt">Handled</th><th class="num">Failed</th><th class="num opt">Discarded</th><th class="opt">Guards</th><th>Senders get</th><th>State</th><th></th></tr></thead>
         <tbody>
@@ -48,7 +49,7 @@ export function Channels({ me }: { me: Me }) {
             return (
               <tr key={c.name}>
                 <td class="name"><a href={`/ui/hooks?channel=${c.name}`} title={c.name}>{c.name}</a></td>
-                <td class="url"><code>{url}</code> <button aria-label={`Copy URL of ${c.name}`} onClick={() => navigator.clipboard?.writeText(url)}>Copy</button></td>
+                <td class="url"><code title={url}>?channel={c.name}</code> <button aria-label={`Copy URL of ${c.name}`} onClick={() => navigator.clipboard?.writeText(url)}>Copy</button></td>
                 <td class="num">{c.stats.pending}</td><td class="num opt">{c.stats.handled}</td><td class="num">{c.stats.failed}</td><td class="num opt">{c.stats.discarded}</td>
                 <td class="opt">{c.guards.join(", ") || <span class="muted">none</span>}</td>
                 <td><ChannelExtras name={c.name} /></td>

@@ -101,13 +101,13 @@ export function Hooks({ url }: { url: URL }) {
         <tbody>
           {hooks.map((h, i) => (
             <tr key={h.id} data-id={h.id} class={i === selected ? "selected" : ""} aria-selected={i === selected} onClick={() => navigate(`/ui/hooks/${h.id}`)}>
-              <td><a href={`/ui/hooks/${h.id}`} onClick={(e) => (e.preventDefault(), navigate(`/ui/hooks/${h.id}`))}><code>{h.id}</code></a></td>
-              <td class="name">{h.channel}</td>
+              <td class="id"><a href={`/ui/hooks/${h.id}`} title={h.id} onClick={(e) => (e.preventDefault(), navigate(`/ui/hooks/${h.id}`))}><code>{h.id}</code></a></td>
+              <td class="name" title={h.channel}>{h.channel}</td>
               <td><span class={`status status-${h.status}`}>{h.status}</span></td>
               <td class="opt">{h.method}</td>
               <td class="opt">{h.content_type || <span class="muted">none</span>}</td>
               <td class="opt num">{sizeOf(h).toLocaleString("en")} B</td>
-              <td>{new Date(h.created_at).toLocaleString()}</td>
+              <td class="when" title={h.created_at}>{when(h.created_at)}</td>
             </tr>
           ))}
         </tbody>
@@ -119,6 +119,13 @@ export function Hooks({ url }: { url: URL }) {
       </div>
     </section>
   );
+}
+
+/** A list's time: the time of day for today, else the date too (the exact instant is the cell's title). */
+function when(iso: string): string {
+  const at = new Date(iso);
+  const today = at.toDateString() === new Date().toDateString();
+  return today ? at.toLocaleTimeString() : at.toLocaleString(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit" });
 }
 
 /** Bytes of a hook's body: `size` of a summary from the stream, else decoded from the base64 body. */
