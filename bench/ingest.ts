@@ -14,15 +14,22 @@
  * same cores, with PostgreSQL's durable defaults: fsync and synchronous_commit on): one instance, and two instances on one database, each driven by its own wrk with half
  * the connections at the same time (their requests/s added up).
  *
+ * With --streams-only, only the durability "normal" server runs, with and without the streams
+ * (no baseline, no durability "full"): more rounds in the same time, for that one question.
+ *
+ * With --pin, each server runs alone on the first core and wrk, the stream readers and this script
+ * on the others (taskset): the readers then stand better for dashboards on other machines, and
+ * the load generator takes nothing from the server's core.
+ *
  * With --compare PATH, another executable (for example one built from an earlier commit) runs both
  * durabilities beside dist/mailroom, in the same alternating rounds: a before/after in one run.
  *
- *   bun run bench/ingest.ts [--rounds 5] [--duration 10] [--connections 64] [--streams 50 [--stream-query fields=summary] [--stream-decode] [--stream-nice]] [--compare PATH] [--postgres] [--no-build] [--no-reference]
+ *   bun run bench/ingest.ts [--rounds 5] [--duration 10] [--connections 64] [--streams 50 [--stream-query fields=summary] [--stream-decode] [--stream-nice]] [--streams-only]] [--pin] [--compare PATH] [--postgres] [--no-build] [--no-reference]
  */
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { AUTH, BIN, buildBinary, fmt, mailroomDir, median, pad, peakRssMiB, start, type Started } from "./lib";
+import { AUTH, BIN, buildBinary, fmt, mailroomDir, median, pad, peakRssMiB, percentile, start, type Started } from "./lib";
 import { ensureWrk } from "./wrk";
 import { holdStreams, holdStreamsNiced, type Held } from "./stream-readers";
 import { SQL } from "bun";
@@ -50,6 +57,8 @@ const { values: args } = parseArgs({
     "stream-query": { type: "string", default: "" },
     "stream-decode": { type: "boolean", default: false },
     "stream-nice": { type: "boolean", default: false },
+    "streams-only": { type: "boolean", default: false },
+    pin: { type: "boolean", default: false },
     compare: { type: "string" },
     postgres: { type: "boolean", default: false },
   },
@@ -58,6 +67,12 @@ const rounds = Number(args.rounds);
 const duration = Number(args.duration);
 const connections = Number(args.connections);
 const streams = Number(args.streams);
+const cores = navigator.hardwareConcurrency;
+if (args.pin && cores < 2) throw new Error("--pin needs two cores or more");
+/** With --pin: the server's core, and the others for everything else (this script included). */
+const serverCpus = args.pin ? ["taskset", "-c", "0"] : [];
+const otherCpus = args.pin ? ["taskset", "-c", `1-${cores - 1}`] : [];
+if (args.pin) Bun.spawnSync(["taskset", "-p", "-c", `1-${cores - 1}`, String(process.pid)]);
 
 /**
  * The stream readers (bench/stream-readers.ts): in this process, or with --stream-nice in a child
@@ -66,6 +81,7 @@ const streams = Number(args.streams);
  */
 async function openStreams(url: string, n: number): Promise<Held> {
   const opts = { query: args["stream-query"] ?? "", decode: args["stream-decode"] ?? false };
+  if (args.pin) return await holdStreamsNiced(url, n, { ...opts, prefix: [...otherCpus, ...(args["stream-nice"] ? ["nice", "-n", "19"] : [])] });
   return args["stream-nice"] ? await holdStreamsNiced(url, n, opts) : await holdStreams(url, n, opts);
 }
 
@@ -81,6 +97,18 @@ function cpuUsOf(pid: number): number {
 }
 const CLOCK_TICKS = Number(Bun.spawnSync(["getconf", "CLK_TCK"]).stdout.toString().trim()) || 100;
 
+/**
+ * A 95% interval for the median of xs, by bootstrap (the median of 2000 resamplings, their 2.5th
+ * and 97.5th percentiles): how far the machine's noise leaves the figure uncertain.
+ */
+function medianInterval(xs: readonly number[]): [number, number] {
+  if (xs.length < 2) return [NaN, NaN];
+  let seed = 1;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const medians = Array.from({ length: 2000 }, () => median(xs.map(() => xs[Math.floor(random() * xs.length)]!)));
+  return [percentile(medians, 2.5), percentile(medians, 97.5)];
+}
+
 /** One wrk per URL at the same time, each with its share of the connections; their results added up. */
 async function wrkAll(urls: string[], seconds: number): Promise<Run> {
   const runs = await Promise.all(urls.map((u) => wrk(u, seconds, Math.max(1, Math.round(connections / urls.length)))));
@@ -93,7 +121,7 @@ async function wrkAll(urls: string[], seconds: number): Promise<Run> {
 
 async function wrk(url: string, seconds: number, conns = connections): Promise<Run> {
   const proc = Bun.spawn(
-    ["wrk", `-t${args.threads}`, `-c${conns}`, `-d${seconds}s`, "-s", join(import.meta.dir, "post-1k.lua"), `${url}/?channel=bench`],
+    [...otherCpus, "wrk", `-t${args.threads}`, `-c${conns}`, `-d${seconds}s`, "-s", join(import.meta.dir, "post-1k.lua"), `${url}/?channel=bench`],
     { stdout: "pipe", stderr: "pipe" },
   );
   const out = await new Response(proc.stdout).text();
@@ -112,17 +140,20 @@ async function main() {
     buildBinary();
   }
   const targets: { name: string; server: Started; more?: Started[]; runs: Run[]; streams?: boolean }[] = [];
-  const baseline = await start([process.execPath, join(import.meta.dir, "baseline.ts")]);
-  targets.push({ name: "baseline (raw Bun.serve)", server: baseline, runs: [] });
-  if (!args["no-reference"]) {
+  const streamsOnly = args["streams-only"] && streams > 0;
+  if (!streamsOnly) {
+    const baseline = await start([process.execPath, join(import.meta.dir, "baseline.ts")]);
+    targets.push({ name: "baseline (raw Bun.serve)", server: baseline, runs: [] });
+  }
+  if (!args["no-reference"] && !streamsOnly) {
     const reference = await start([process.execPath, join(import.meta.dir, "baseline.ts"), "--read"]);
     targets.push({ name: "reference: reads, stores 0", server: reference, runs: [] });
   }
-  for (const durability of ["full", "normal"] as const) {
+  for (const durability of streamsOnly ? (["normal"] as const) : (["full", "normal"] as const)) {
     for (const [label, bin] of [["mailroom", BIN], ...(args.compare ? [["compare", args.compare]] : [])] as [string, string][]) {
       const dir = mailroomDir({ durability });
       process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
-      targets.push({ name: `${label} durability=${durability}`, server: await start([bin], { cwd: dir }), runs: [] });
+      targets.push({ name: `${label} durability=${durability}`, server: await start([...serverCpus, bin], { cwd: dir }), runs: [] });
     }
   }
   let cluster: Awaited<ReturnType<typeof startPostgresCluster>> | undefined;
@@ -186,7 +217,7 @@ async function main() {
       const rss = peakRssMiB(t.server.pid);
       console.log(
         `  ${t.name.padEnd(26)} ${pad(fmt(rps, 0), 8)} ${pad(fmt(median(t.runs.map((r) => r.p50))), 8)} ${pad(fmt(median(t.runs.map((r) => r.p99))), 8)} ` +
-          `${pad(fmt((100 * rps) / base, 1) + "%", 7)} ${pad(fmt(rss, 1) + " MB", 10)} ${pad(fmt(median(t.runs.map((r) => r.cpuUs ?? NaN)), 1), 11)}`,
+          `${pad(streamsOnly ? "-" : fmt((100 * rps) / base, 1) + "%", 7)} ${pad(fmt(rss, 1) + " MB", 10)} ${pad(fmt(median(t.runs.map((r) => r.cpuUs ?? NaN)), 1), 11)}`,
       );
     }
     if (args.postgres) {
@@ -205,7 +236,8 @@ async function main() {
       console.log(`  ${label}'s CPU per request: ${fmt(cpu1, 1)} µs with the streams against ${fmt(cpu0, 1)} µs without, a change of ${fmt((100 * (cpu1 - cpu0)) / cpu0, 1)}%`);
       // Round by round (the two ran one after the other), which the machine's slow drifts affect less.
       const paired = without.map((r, i) => (100 * (withStreams[i]!.rps - r.rps)) / r.rps);
-      console.log(`  ${label} change within each round: median ${fmt(median(paired), 1)}% (${paired.map((p) => fmt(p, 1)).join(", ")})`);
+      const [lo, hi] = medianInterval(paired);
+      console.log(`  ${label} change within each round: median ${fmt(median(paired), 1)}%, 95% interval ${fmt(lo, 1)}% to ${fmt(hi, 1)}% (${paired.map((p) => fmt(p, 1)).join(", ")})`);
     }
     // Every 2xx wrk counted must be stored (requests still in flight when wrk stops may add a few more).
     for (const t of targets.filter((t) => /^(mailroom|compare|postgres)/.test(t.name) && !t.streams)) {

@@ -48,8 +48,9 @@ export async function holdStreams(url: string, n: number, opts: Options): Promis
 }
 
 /** holdStreams in a child process at the lowest CPU priority (`nice -n 19`). */
-export async function holdStreamsNiced(url: string, n: number, opts: Options): Promise<Held> {
-  const proc = Bun.spawn(["nice", "-n", "19", process.execPath, import.meta.path, url, String(n), opts.query, ...(opts.decode ? ["decode"] : [])], {
+/** The readers in a child process, started through `prefix` (lowest priority unless told). */
+export async function holdStreamsNiced(url: string, n: number, opts: Options & { prefix?: string[] }): Promise<Held> {
+  const proc = Bun.spawn([...(opts.prefix ?? ["nice", "-n", "19"]), process.execPath, import.meta.path, url, String(n), opts.query, ...(opts.decode ? ["decode"] : [])], {
     stdin: "pipe", stdout: "pipe", stderr: "inherit",
   });
   const reader = proc.stdout.getReader();

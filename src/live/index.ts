@@ -115,8 +115,10 @@ export function createLive(deps: {
     /** Called once a batch of caught hooks is committed. */
     caught(batch: readonly CaughtHook[]): void {
       const channels = new Set<string>();
-      // While streams are open each change keeps the hook as caught (a few strings, not its body).
-      const keep = streams.count() > 0;
+      // While a stream wants every hook's summary each change keeps the hook as caught (a few
+      // strings, not its body). Kept for every hook caught, that costs the catching endpoint a few
+      // per cent: dashboards, which take the newest 50 or one hook, read theirs back instead.
+      const keep = streams.wantsEverySummary();
       for (const h of batch) {
         // A long query is read back when sent rather than held by the change log (senders choose it).
         const snapshot = keep && h.contentType !== undefined && h.query.length <= SNAPSHOT_QUERY_MAX && !changedLately.has(h.id)

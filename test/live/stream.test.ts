@@ -342,6 +342,33 @@ describe("the writer loop", () => {
     expect(statuses).toEqual(["handled", "handled"]);
     live.streams.close();
   });
+
+  test("with only dashboards open (latest, hook), a caught hook keeps nothing with its change and its summary is read back", async () => {
+    const reads: string[] = [];
+    const raw = { id: "01kbdashboard00000000000000", channel: "c", status: "pending" as const, method: "POST", query: "channel=c", headers: { "content-type": "text/plain" }, body: new Uint8Array(3), ip: "::1", createdAt: 0, finalizedAt: null };
+    const store = {
+      getHook: async (id: string) => (reads.push(id), id === raw.id ? raw : undefined),
+      getChannel: async () => undefined,
+    } as unknown as Parameters<typeof createLive>[0]["store"];
+    const live = createLive({ store, hooks: () => ({}) as never });
+    const list = sseReader(new Response(live.streams.open({ fields: "summary", latest: 50 }, null)));
+    const one = sseReader(new Response(live.streams.open({ fields: "summary", hook: raw.id }, null)));
+    expect(live.streams.wantsEverySummary()).toBe(false);
+    live.caught([{ id: raw.id, channel: "c", method: "POST", query: "channel=c", ip: "::1", createdAt: 0, body: new Uint8Array(3), contentType: "text/plain" }]);
+    expect(live.log.since(0)!.find((c) => c.key === raw.id)!.caught).toBeUndefined();
+    for (const reader of [list, one]) {
+      expect(JSON.parse((await reader.next((e) => e.event === "hook")).data)).toMatchObject({ id: raw.id, status: "pending", size: 3, content_type: "text/plain" });
+    }
+    // Read once for both streams.
+    expect(reads).toEqual([raw.id]);
+    // A stream of every hook's summary makes the next caught hooks keep theirs.
+    const every = sseReader(new Response(live.streams.open({ fields: "summary" }, null)));
+    expect(live.streams.wantsEverySummary()).toBe(true);
+    live.caught([{ ...raw, id: "01kbevery000000000000000000", contentType: "text/plain" }]);
+    expect(live.log.since(0)!.find((c) => c.key === "01kbevery000000000000000000")!.caught).toMatchObject({ method: "POST", size: 3 });
+    expect(JSON.parse((await every.next((e) => e.event === "hook")).data).id).toBe("01kbevery000000000000000000");
+    live.streams.close();
+  });
 });
 
 describe("latest: the newest hooks of each write only", () => {
