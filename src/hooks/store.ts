@@ -42,6 +42,8 @@ export type ChannelRow = {
 
 export type EventRow = { hookId: string; kind: string; actor: string; message: string; createdAt: number };
 
+export type HookSummaryRow = Omit<RawHook, "body"> & { size: number };
+
 /** What deleting a hook needs to know: its channel and status keep the counters right. */
 export type HookKey = { id: string; channel: string; status: HookStatus };
 
@@ -58,6 +60,8 @@ export interface HookStore extends Transactor {
   /** In transaction: stores caught hooks and counts them as pending, once per channel per batch. */
   insertHooks(rows: readonly NewHook[], guardsOfNewChannel: (channel: string) => string[]): Promise<void>;
   getHook(id: string): Promise<RawHook | undefined>;
+  /** A hook without its body, with the body's size (a live list's summary: no body is read). */
+  getHookSummary(id: string): Promise<HookSummaryRow | undefined>;
   /** Ids of a page, newest first. */
   listHookIds(query: ListQuery): Promise<string[]>;
   /** The hooks of a page, newest first. */
@@ -106,6 +110,7 @@ type HookRecord = Omit<RawHook, "headers" | "finalizedAt" | "createdAt"> & {
 type ChannelRecord = { name: string; paused: number; guards: string; pending: number; handled: number; failed: number; discarded: number };
 
 const HOOK_COLUMNS = "id, channel, status, method, query, headers, body, ip, created_at, finalized_at";
+const SUMMARY_COLUMNS = "id, channel, status, method, query, headers, length(body) AS size, ip, created_at, finalized_at";
 export const HOOK_STATUSES: readonly HookStatus[] = ["pending", "handled", "failed", "discarded"];
 
 /**
@@ -147,6 +152,8 @@ function fileSize(path: string): number {
 export function heldBy(stats: Record<HookStatus, number>): number {
   return stats.pending + stats.handled + stats.failed + stats.discarded;
 }
+
+const EMPTY = new Uint8Array(0);
 
 function toRaw(r: HookRecord): RawHook {
   return {
@@ -220,6 +227,13 @@ export function createHookStore(db: Db, opts: { unsynced?: boolean } = {}): Hook
     async getHook(id: string): Promise<RawHook | undefined> {
       const r = q(`SELECT ${HOOK_COLUMNS} FROM hooks WHERE id = ?`).get(id) as HookRecord | null;
       return r ? toRaw(r) : undefined;
+    },
+
+    async getHookSummary(id: string): Promise<HookSummaryRow | undefined> {
+      const r = q(`SELECT ${SUMMARY_COLUMNS} FROM hooks WHERE id = ?`).get(id) as (Omit<HookRecord, "body"> & { size: number }) | null;
+      if (!r) return undefined;
+      const { body: _, ...summary } = toRaw({ ...r, body: EMPTY });
+      return { ...summary, size: r.size };
     },
 
     listHookIds: async (query: ListQuery): Promise<string[]> => listHookIds(query),

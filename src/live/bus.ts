@@ -12,11 +12,14 @@ export type Change = {
   /** The channel of a hook or refusal. */
   channel?: string;
   caught?: CaughtSnapshot;
+  /** A hook recorded as caught and pending then (a stream of another status leaves it out unread). */
+  pending?: boolean;
 };
 
 /**
- * A hook as it was caught, kept with its change while streams are open: its summary is made from
- * this (no database read, no body held), since it is the hook as it was when the change happened.
+ * A hook as it was caught, kept with its change while a stream wants every hook's summary: its
+ * summary is made from this (no database read, no body held), since it is the hook as it was when
+ * the change happened.
  */
 export type CaughtSnapshot = { method: string; query: string; contentType: string | null; ip: string; createdAt: number; size: number };
 
@@ -56,7 +59,7 @@ export function createChangeLog(opts: { kept?: number; epoch: string }) {
   }
 
   return {
-    hook: (channel: string, id: string, caught?: CaughtSnapshot) => record({ seq: ++seq, kind: "hook", key: id, channel, caught }),
+    hook: (channel: string, id: string, caught?: CaughtSnapshot, pending?: boolean) => record({ seq: ++seq, kind: "hook", key: id, channel, caught, pending }),
     channel: (name: string) => record({ seq: ++seq, kind: "channel", key: name }),
     /** A refused request: the Refusal as JSON (nothing is stored to read back). */
     refusal: (channel: string, json: string) => record({ seq: ++seq, kind: "refusal", key: json, channel }),

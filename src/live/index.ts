@@ -50,9 +50,10 @@ export function createLive(deps: {
       : { event: "channel-deleted", channel: name, data: JSON.stringify({ name }) };
   }
   async function renderHook(id: string, channel: string, full: boolean): Promise<Rendered> {
-    const raw = await store.getHook(id);
+    // A summary needs no body: only its size is read.
+    const raw = full ? await store.getHook(id).then((h) => h && { ...h, size: h.body.byteLength }) : await store.getHookSummary(id);
     if (!raw) return { event: "hook-deleted", channel, data: JSON.stringify({ id, channel }) };
-    const summary = summaryJson({ ...raw, contentType: raw.headers["content-type"] ?? null, size: raw.body.byteLength });
+    const summary = summaryJson({ ...raw, contentType: raw.headers["content-type"] ?? null });
     if (!full) return { event: "hook", channel: raw.channel, status: raw.status, summary };
     const hook = await deps.hooks().get(id).catch(() => undefined);
     if (!hook) return undefined;
@@ -120,11 +121,12 @@ export function createLive(deps: {
       // per cent: dashboards, which take the newest 50 or one hook, read theirs back instead.
       const keep = streams.wantsEverySummary();
       for (const h of batch) {
+        const pending = !changedLately.has(h.id);
         // A long query is read back when sent rather than held by the change log (senders choose it).
-        const snapshot = keep && h.contentType !== undefined && h.query.length <= SNAPSHOT_QUERY_MAX && !changedLately.has(h.id)
+        const snapshot = keep && pending && h.contentType !== undefined && h.query.length <= SNAPSHOT_QUERY_MAX
           ? { method: h.method, query: h.query, contentType: h.contentType, ip: h.ip, createdAt: h.createdAt, size: h.body.byteLength }
           : undefined;
-        log.hook(h.channel, h.id, snapshot);
+        log.hook(h.channel, h.id, snapshot, pending);
         channels.add(h.channel);
       }
       for (const c of channels) log.channel(c);
@@ -212,7 +214,7 @@ type CaughtHook = Pick<NewHook, "id" | "channel" | "method" | "query" | "ip" | "
 /**
  * The summary of a hook (`fields=summary`): the resource without body, payload, headers and
  * events, plus `size`; `contentType` is its Content-Type header. Made for every hook caught while
- * a stream wants summaries, so it is written out rather than stringified whole: ids and channel
+ * a stream wants every hook's summary, so it is written out rather than stringified whole: ids and channel
  * names need no escaping (their patterns allow none of JSON's special characters), the sender's
  * part is stringified once for a run of hooks from one sender, timestamps once per millisecond.
  */

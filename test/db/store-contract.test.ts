@@ -62,6 +62,13 @@ for (const [name, make] of Object.entries(backends)) {
       expect(Object.keys(got.headers)).toEqual(["z-last", "a-first"]);
       expect(got).toMatchObject({ channel: "gh", status: "pending", method: "POST", query: "a=1&b=2", ip: "10.0.0.1", createdAt: 1000, finalizedAt: null });
       expect(await hooks.getHook("nope")).toBeUndefined();
+      // A summary: the hook without its body, with the body's size in bytes (a live list's read).
+      const summary = (await hooks.getHookSummary(batch[0]!.id))!;
+      expect(summary).toMatchObject({ id: batch[0]!.id, channel: "gh", status: "pending", method: "POST", query: "a=1&b=2", ip: "10.0.0.1", createdAt: 1000, finalizedAt: null, size: 256 });
+      expect("body" in summary).toBe(false);
+      expect(summary.headers).toEqual(got.headers);
+      expect((await hooks.getHookSummary(batch[2]!.id))!.size).toBe(0);
+      expect(await hooks.getHookSummary("nope")).toBeUndefined();
       expect((await hooks.getChannel("gh"))!).toEqual({ name: "gh", paused: false, guards: ["sig"], stats: { pending: 2, handled: 0, failed: 0, discarded: 0 } });
       expect((await hooks.listChannels()).map((c) => c.name)).toEqual(["gh", "shop"]);
     });

@@ -326,7 +326,7 @@ describe("the writer loop", () => {
     let reads = 0;
     const raw = { id: "01kbhandled0000000000000000", channel: "c", status: "handled" as const, method: "POST", query: "channel=c", headers: { "content-type": "text/plain" }, body: new Uint8Array(3), ip: "::1", createdAt: 0, finalizedAt: 5 };
     const store = {
-      getHook: async (id: string) => (reads++, id === raw.id ? raw : undefined),
+      getHookSummary: async (id: string) => (reads++, id === raw.id ? { ...raw, size: raw.body.byteLength } : undefined),
       getChannel: async () => undefined,
     } as unknown as Parameters<typeof createLive>[0]["store"];
     const live = createLive({ store, hooks: () => ({}) as never });
@@ -343,30 +343,32 @@ describe("the writer loop", () => {
     live.streams.close();
   });
 
-  test("with only dashboards open (latest, hook), a caught hook keeps nothing with its change and its summary is read back", async () => {
+  test("with only dashboards open (latest, hook, status), a caught hook's summary is read back without its body, and a stream of failed hooks reads none", async () => {
     const reads: string[] = [];
-    const raw = { id: "01kbdashboard00000000000000", channel: "c", status: "pending" as const, method: "POST", query: "channel=c", headers: { "content-type": "text/plain" }, body: new Uint8Array(3), ip: "::1", createdAt: 0, finalizedAt: null };
+    const raw = { id: "01kbdashboard00000000000000", channel: "c", status: "pending" as const, method: "POST", query: "channel=c", headers: { "content-type": "text/plain" }, ip: "::1", createdAt: 0, finalizedAt: null, size: 3 };
     const store = {
-      getHook: async (id: string) => (reads.push(id), id === raw.id ? raw : undefined),
+      // Only the summary is read: a store read of the whole hook (its body) would throw here.
+      getHookSummary: async (id: string) => (reads.push(id), id === raw.id ? raw : undefined),
       getChannel: async () => undefined,
     } as unknown as Parameters<typeof createLive>[0]["store"];
     const live = createLive({ store, hooks: () => ({}) as never });
     const list = sseReader(new Response(live.streams.open({ fields: "summary", latest: 50 }, null)));
     const one = sseReader(new Response(live.streams.open({ fields: "summary", hook: raw.id }, null)));
-    expect(live.streams.wantsEverySummary()).toBe(false);
-    live.caught([{ id: raw.id, channel: "c", method: "POST", query: "channel=c", ip: "::1", createdAt: 0, body: new Uint8Array(3), contentType: "text/plain" }]);
-    expect(live.log.since(0)!.find((c) => c.key === raw.id)!.caught).toBeUndefined();
+    const failed = sseReader(new Response(live.streams.open({ fields: "summary", latest: 50, status: "failed" }, null)));
+    const caught = (id: string) => ({ id, channel: "c", method: "POST", query: "channel=c", ip: "::1", createdAt: 0, body: new Uint8Array(3), contentType: "text/plain" });
+    live.caught([caught(raw.id)]);
     for (const reader of [list, one]) {
       expect(JSON.parse((await reader.next((e) => e.event === "hook")).data)).toMatchObject({ id: raw.id, status: "pending", size: 3, content_type: "text/plain" });
     }
-    // Read once for both streams.
+    // Read once for both streams; the stream of failed hooks got the channel's event (sent after the hooks of a write) and no hook.
+    expect((await failed.next()).event).toBe("channel-deleted"); // this fake store holds no channel
     expect(reads).toEqual([raw.id]);
-    // A stream of every hook's summary makes the next caught hooks keep theirs.
+    // A stream of every hook's summary makes the next caught hooks keep theirs: no more reads.
     const every = sseReader(new Response(live.streams.open({ fields: "summary" }, null)));
-    expect(live.streams.wantsEverySummary()).toBe(true);
-    live.caught([{ ...raw, id: "01kbevery000000000000000000", contentType: "text/plain" }]);
-    expect(live.log.since(0)!.find((c) => c.key === "01kbevery000000000000000000")!.caught).toMatchObject({ method: "POST", size: 3 });
-    expect(JSON.parse((await every.next((e) => e.event === "hook")).data).id).toBe("01kbevery000000000000000000");
+    live.caught([caught("01kbevery000000000000000000")]);
+    expect(JSON.parse((await every.next((e) => e.event === "hook")).data)).toMatchObject({ id: "01kbevery000000000000000000", status: "pending", size: 3 });
+    expect(JSON.parse((await list.next((e) => e.event === "hook")).data).id).toBe("01kbevery000000000000000000");
+    expect(reads).toEqual([raw.id]);
     live.streams.close();
   });
 });

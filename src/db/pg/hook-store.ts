@@ -29,6 +29,8 @@ type HookRecord = {
 type ChannelRecord = { name: string; paused: boolean; guards: string; pending: number; handled: number; failed: number; discarded: number };
 
 const HOOK_COLUMNS = "id, channel, status, method, query, headers, body, ip, created_at, finalized_at";
+const SUMMARY_COLUMNS = "id, channel, status, method, query, headers, octet_length(body)::float8 AS size, ip, created_at, finalized_at";
+const EMPTY = new Uint8Array(0);
 /** Every channel with its counters summed over the slots (float8: the client reads int8 as text). */
 const CHANNELS = `SELECT c.name, c.paused, c.guards, c.created_at,
     COALESCE(s.pending, 0)::float8 AS pending, COALESCE(s.handled, 0)::float8 AS handled,
@@ -172,6 +174,13 @@ export function createPgHookStore(t: PgTransactor): HookStore {
     async getHook(id) {
       const [r] = (await x().unsafe(`SELECT ${HOOK_COLUMNS} FROM hooks WHERE id = $1`, [id])) as HookRecord[];
       return r ? toRaw(r) : undefined;
+    },
+
+    async getHookSummary(id) {
+      const [r] = (await x().unsafe(`SELECT ${SUMMARY_COLUMNS} FROM hooks WHERE id = $1`, [id])) as (Omit<HookRecord, "body"> & { size: number })[];
+      if (!r) return undefined;
+      const { body: _, ...summary } = toRaw({ ...r, body: EMPTY });
+      return { ...summary, size: Number(r.size) };
     },
 
     listHookIds,
