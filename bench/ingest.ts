@@ -17,14 +17,15 @@
  * With --streams-only, only the durability "normal" server runs, with and without the streams
  * (no baseline, no durability "full"): more rounds in the same time, for that one question.
  *
- * With --pin, each server runs alone on the first core and wrk, the stream readers and this script
- * on the others (taskset): the readers then stand better for dashboards on other machines, and
- * the load generator takes nothing from the server's core.
+ * With --pin, the servers run on the first core (one at a time is measured) and wrk, the stream
+ * readers and this script on the others (taskset): the readers then stand better for dashboards
+ * on other machines, and the load generator takes nothing from the server's core. PostgreSQL's
+ * own processes are not pinned.
  *
  * With --compare PATH, another executable (for example one built from an earlier commit) runs both
  * durabilities beside dist/mailroom, in the same alternating rounds: a before/after in one run.
  *
- *   bun run bench/ingest.ts [--rounds 5] [--duration 10] [--connections 64] [--streams 50 [--stream-query fields=summary] [--stream-decode] [--stream-nice]] [--streams-only]] [--pin] [--compare PATH] [--postgres] [--no-build] [--no-reference]
+ *   bun run bench/ingest.ts [--rounds 5] [--duration 10] [--connections 64] [--streams 50 [--stream-query fields=summary] [--stream-decode] [--stream-nice] [--streams-only]] [--pin] [--compare PATH] [--postgres] [--no-build] [--no-reference]
  */
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -72,11 +73,15 @@ if (args.pin && cores < 2) throw new Error("--pin needs two cores or more");
 /** With --pin: the server's core, and the others for everything else (this script included). */
 const serverCpus = args.pin ? ["taskset", "-c", "0"] : [];
 const otherCpus = args.pin ? ["taskset", "-c", `1-${cores - 1}`] : [];
-if (args.pin) Bun.spawnSync(["taskset", "-p", "-c", `1-${cores - 1}`, String(process.pid)]);
+if (args.pin && Bun.spawnSync(["taskset", "-a", "-p", "-c", `1-${cores - 1}`, String(process.pid)], { stdout: "ignore" }).exitCode !== 0) {
+  throw new Error("--pin: taskset could not move this script off the first core");
+}
+if (args["streams-only"] && !(streams > 0)) throw new Error("--streams-only needs --streams N");
+if (args["streams-only"] && args.postgres) throw new Error("--streams-only runs the SQLite server only: leave out --postgres");
 
 /**
  * The stream readers (bench/stream-readers.ts): in this process, or with --stream-nice in a child
- * process at the lowest CPU priority, which stands better for dashboards on other machines (their
+ * process at the lowest CPU priority (with --pin always in a child, on the other cores), which stands better for dashboards on other machines (their
  * reading then takes only what the server and the load generator leave of the two cores).
  */
 async function openStreams(url: string, n: number): Promise<Held> {
@@ -104,7 +109,7 @@ const CLOCK_TICKS = Number(Bun.spawnSync(["getconf", "CLK_TCK"]).stdout.toString
 function medianInterval(xs: readonly number[]): [number, number] {
   if (xs.length < 2) return [NaN, NaN];
   let seed = 1;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
   const medians = Array.from({ length: 2000 }, () => median(xs.map(() => xs[Math.floor(random() * xs.length)]!)));
   return [percentile(medians, 2.5), percentile(medians, 97.5)];
 }
@@ -142,11 +147,11 @@ async function main() {
   const targets: { name: string; server: Started; more?: Started[]; runs: Run[]; streams?: boolean }[] = [];
   const streamsOnly = args["streams-only"] && streams > 0;
   if (!streamsOnly) {
-    const baseline = await start([process.execPath, join(import.meta.dir, "baseline.ts")]);
+    const baseline = await start([...serverCpus, process.execPath, join(import.meta.dir, "baseline.ts")]);
     targets.push({ name: "baseline (raw Bun.serve)", server: baseline, runs: [] });
   }
   if (!args["no-reference"] && !streamsOnly) {
-    const reference = await start([process.execPath, join(import.meta.dir, "baseline.ts"), "--read"]);
+    const reference = await start([...serverCpus, process.execPath, join(import.meta.dir, "baseline.ts"), "--read"]);
     targets.push({ name: "reference: reads, stores 0", server: reference, runs: [] });
   }
   for (const durability of streamsOnly ? (["normal"] as const) : (["full", "normal"] as const)) {
@@ -161,11 +166,11 @@ async function main() {
     // PostgreSQL's defaults: fsync, synchronous_commit and full_page_writes on, as durable as durability=full.
     cluster = await startPostgresCluster({ durable: true });
     const one = mailroomDir({ durability: "full", postgres: await databaseOn(cluster.url, "bench_one") });
-    targets.push({ name: "postgres 1 instance", server: await start([BIN], { cwd: one }), runs: [] });
+    targets.push({ name: "postgres 1 instance", server: await start([...serverCpus, BIN], { cwd: one }), runs: [] });
     const shared = await databaseOn(cluster.url, "bench_two");
     const [a, b] = [mailroomDir({ durability: "full", postgres: shared }), mailroomDir({ durability: "full", postgres: shared })];
-    const first = await start([BIN], { cwd: a });
-    targets.push({ name: "postgres 2 instances", server: first, more: [await start([BIN], { cwd: b })], runs: [] });
+    const first = await start([...serverCpus, BIN], { cwd: a });
+    targets.push({ name: "postgres 2 instances", server: first, more: [await start([...serverCpus, BIN], { cwd: b })], runs: [] });
   }
   // The streams target is the "normal" server itself with the streams open during its runs: the
   // same process, data file and warm-up, so the difference is the streams' alone.

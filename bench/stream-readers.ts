@@ -47,8 +47,10 @@ export async function holdStreams(url: string, n: number, opts: Options): Promis
   };
 }
 
-/** holdStreams in a child process at the lowest CPU priority (`nice -n 19`). */
-/** The readers in a child process, started through `prefix` (lowest priority unless told). */
+/**
+ * holdStreams in a child process, started through `prefix`: by default `nice -n 19` (the lowest
+ * CPU priority); bench/ingest.ts --pin gives taskset (and nice with --stream-nice).
+ */
 export async function holdStreamsNiced(url: string, n: number, opts: Options & { prefix?: string[] }): Promise<Held> {
   const proc = Bun.spawn([...(opts.prefix ?? ["nice", "-n", "19"]), process.execPath, import.meta.path, url, String(n), opts.query, ...(opts.decode ? ["decode"] : [])], {
     stdin: "pipe", stdout: "pipe", stderr: "inherit",
