@@ -12,8 +12,8 @@ export type Change = {
   /** The channel of a hook or refusal. */
   channel?: string;
   caught?: CaughtSnapshot;
-  /** A hook recorded as caught and pending then (a stream of another status leaves it out unread). */
-  pending?: boolean;
+  /** A hook's status when the change was recorded, where known without a read (caught: pending). */
+  status?: HookStatus;
 };
 
 /**
@@ -59,7 +59,7 @@ export function createChangeLog(opts: { kept?: number; epoch: string }) {
   }
 
   return {
-    hook: (channel: string, id: string, caught?: CaughtSnapshot, pending?: boolean) => record({ seq: ++seq, kind: "hook", key: id, channel, caught, pending }),
+    hook: (channel: string, id: string, caught?: CaughtSnapshot, status?: HookStatus) => record({ seq: ++seq, kind: "hook", key: id, channel, caught, status }),
     channel: (name: string) => record({ seq: ++seq, kind: "channel", key: name }),
     /** A refused request: the Refusal as JSON (nothing is stored to read back). */
     refusal: (channel: string, json: string) => record({ seq: ++seq, kind: "refusal", key: json, channel }),

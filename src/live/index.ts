@@ -126,7 +126,7 @@ export function createLive(deps: {
         const snapshot = keep && pending && h.contentType !== undefined && h.query.length <= SNAPSHOT_QUERY_MAX
           ? { method: h.method, query: h.query, contentType: h.contentType, ip: h.ip, createdAt: h.createdAt, size: h.body.byteLength }
           : undefined;
-        log.hook(h.channel, h.id, snapshot, pending);
+        log.hook(h.channel, h.id, snapshot, pending ? "pending" : undefined);
         channels.add(h.channel);
       }
       for (const c of channels) log.channel(c);

@@ -116,8 +116,8 @@ export function createStreams(deps: {
       // Another channel's hook or refusal, or another hook than the one watched, needs no reading to be left out.
       if (c.filter.channel && change.channel !== undefined && change.channel !== c.filter.channel) continue;
       if (c.filter.hook && change.kind === "hook" && change.key !== c.filter.hook) continue;
-      // A hook just caught is pending: a stream of another status (failed hooks, say) leaves it out unread.
-      if (c.filter.status && c.filter.status !== "pending" && change.kind === "hook" && change.pending) continue;
+      // A hook whose status is known (one just caught is pending) and is not the stream's needs no reading either.
+      if (c.filter.status && change.status && change.status !== c.filter.status) continue;
       if (change.kind === "hook" && hooks >= latest) {
         skipped++;
         continue;
