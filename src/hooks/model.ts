@@ -110,3 +110,31 @@ export function toWireHook(h: RawHook, events: readonly EventRow[], payload: Rec
   if (h.finalizedAt !== null) wire.finalized_at = toRfc3339(h.finalizedAt);
   return wire;
 }
+
+/**
+ * The summary of a hook (`fields=summary`): the resource without body, payload, headers and
+ * events, plus `size`; `contentType` is its Content-Type header. ListHooks with `fields=summary`
+ * and live streams send it; made for every hook caught while a stream wants every hook's summary,
+ * so it is written out rather than stringified whole: ids and channel names need no escaping (their patterns allow none of JSON's special characters), the sender's
+ * part is stringified once for a run of hooks from one sender, timestamps once per millisecond.
+ */
+export function hookSummaryJson(h: { id: string; channel: string; status: string; method: string; query: string; contentType: string | null; ip: string; createdAt: number; finalizedAt: number | null; size: number }): string {
+  const finalized = h.finalizedAt === null ? "" : `,"finalized_at":"${toRfc3339(h.finalizedAt)}"`;
+  return `{"id":"${h.id}","channel":"${h.channel}","status":"${h.status}",${senderJson(h)},"created_at":"${rfc3339Cached(h.createdAt)}"${finalized},"size":${h.size}}`;
+}
+
+let sender = { method: "", query: "", contentType: null as string | null, ip: "", json: "" };
+function senderJson(h: { method: string; query: string; contentType: string | null; ip: string }): string {
+  if (h.method !== sender.method || h.query !== sender.query || h.contentType !== sender.contentType || h.ip !== sender.ip || !sender.json) {
+    const json = `"method":${JSON.stringify(h.method)},"query":${JSON.stringify(h.query)},"content_type":${JSON.stringify(mediaTypeOf(h.contentType))},"ip":${JSON.stringify(h.ip)}`;
+    sender = { method: h.method, query: h.query, contentType: h.contentType, ip: h.ip, json };
+  }
+  return sender.json;
+}
+
+let lastMs = NaN;
+let lastTime = "";
+function rfc3339Cached(ms: number): string {
+  if (ms !== lastMs) (lastMs = ms), (lastTime = toRfc3339(ms));
+  return lastTime;
+}

@@ -1,7 +1,7 @@
 import type { Clock } from "../lib/clock";
 import { notFound, precondition } from "../lib/errors";
 import type { HookOutcomes, HookRunner } from "../runner/types";
-import { toWireHook, type HookWire } from "./model";
+import { hookSummaryJson, toWireHook, type HookWire } from "./model";
 import { decodePayload } from "./payload";
 import type { HookStatus, HookStore, ListQuery, RawHook } from "./store";
 
@@ -127,6 +127,11 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
     async find(id: string): Promise<HookWire | undefined> {
       const hook = await store.getHook(id);
       return hook ? (await wire([hook]))[0] : undefined;
+    },
+    /** A hook's summary as JSON (`fields=summary`: no body, payload, headers or events; `size`), read without its body. */
+    async findSummary(id: string): Promise<string | undefined> {
+      const row = await store.getHookSummary(id);
+      return row && hookSummaryJson({ ...row, contentType: row.headers["content-type"] ?? null });
     },
     delete(id: string): Promise<void> {
       return store.transaction(async () => {

@@ -10,7 +10,11 @@ const CHUNK = 256 * 1024;
  *
  *   jsonArrayResponse(ids.length, (i) => find(ids[i]!))
  */
-export function jsonArrayResponse<T>(count: number, item: (i: number) => Promise<T | undefined> | T | undefined): Response {
+export function jsonArrayResponse<T>(
+  count: number, item: (i: number) => Promise<T | undefined> | T | undefined,
+  /** How an item becomes JSON (an item that is already JSON text: `(s) => s`). */
+  serialise: (value: T) => string = JSON.stringify,
+): Response {
   const encoder = new TextEncoder();
   let next = 0;
   let text = "[";
@@ -20,7 +24,7 @@ export function jsonArrayResponse<T>(count: number, item: (i: number) => Promise
       while (next < count && text.length < CHUNK) {
         const value = await item(next++);
         if (value === undefined) continue;
-        text += (empty ? "" : ",") + JSON.stringify(value);
+        text += (empty ? "" : ",") + serialise(value);
         empty = false;
       }
       if (next >= count) text += "]";

@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { ChannelService } from "../hooks/channels";
-import { mediaTypeOf, toWireChannel } from "../hooks/model";
+import { hookSummaryJson, toWireChannel } from "../hooks/model";
 import type { HookService } from "../hooks/service";
 import type { HookStore, NewHook } from "../hooks/store";
 import type { HookOutcomes } from "../runner/types";
@@ -38,7 +38,7 @@ export function createLive(deps: {
     if (c.kind === "channel") return renderChannel(c.key);
     // A hook just caught: its summary is the hook as caught, and a list wants nothing more.
     if (c.caught && !full) {
-      const summary = summaryJson({ id: c.key, channel: c.channel!, status: "pending", ...c.caught, finalizedAt: null });
+      const summary = hookSummaryJson({ id: c.key, channel: c.channel!, status: "pending", ...c.caught, finalizedAt: null });
       return { event: "hook", channel: c.channel!, status: "pending", summary };
     }
     return renderHook(c.key, c.channel!, full);
@@ -53,7 +53,7 @@ export function createLive(deps: {
     // A summary needs no body: only its size is read.
     const raw = full ? await store.getHook(id).then((h) => h && { ...h, size: h.body.byteLength }) : await store.getHookSummary(id);
     if (!raw) return { event: "hook-deleted", channel, data: JSON.stringify({ id, channel }) };
-    const summary = summaryJson({ ...raw, contentType: raw.headers["content-type"] ?? null });
+    const summary = hookSummaryJson({ ...raw, contentType: raw.headers["content-type"] ?? null });
     if (!full) return { event: "hook", channel: raw.channel, status: raw.status, summary };
     const hook = await deps.hooks().get(id).catch(() => undefined);
     if (!hook) return undefined;
@@ -210,34 +210,6 @@ export function createLive(deps: {
 
 /** What `caught` needs of a hook. */
 type CaughtHook = Pick<NewHook, "id" | "channel" | "method" | "query" | "ip" | "createdAt" | "body" | "contentType">;
-
-/**
- * The summary of a hook (`fields=summary`): the resource without body, payload, headers and
- * events, plus `size`; `contentType` is its Content-Type header. Made for every hook caught while
- * a stream wants every hook's summary, so it is written out rather than stringified whole: ids and channel
- * names need no escaping (their patterns allow none of JSON's special characters), the sender's
- * part is stringified once for a run of hooks from one sender, timestamps once per millisecond.
- */
-function summaryJson(h: { id: string; channel: string; status: string; method: string; query: string; contentType: string | null; ip: string; createdAt: number; finalizedAt: number | null; size: number }): string {
-  const finalized = h.finalizedAt === null ? "" : `,"finalized_at":"${toRfc3339(h.finalizedAt)}"`;
-  return `{"id":"${h.id}","channel":"${h.channel}","status":"${h.status}",${senderJson(h)},"created_at":"${rfc3339Cached(h.createdAt)}"${finalized},"size":${h.size}}`;
-}
-
-let sender = { method: "", query: "", contentType: null as string | null, ip: "", json: "" };
-function senderJson(h: { method: string; query: string; contentType: string | null; ip: string }): string {
-  if (h.method !== sender.method || h.query !== sender.query || h.contentType !== sender.contentType || h.ip !== sender.ip || !sender.json) {
-    const json = `"method":${JSON.stringify(h.method)},"query":${JSON.stringify(h.query)},"content_type":${JSON.stringify(mediaTypeOf(h.contentType))},"ip":${JSON.stringify(h.ip)}`;
-    sender = { method: h.method, query: h.query, contentType: h.contentType, ip: h.ip, json };
-  }
-  return sender.json;
-}
-
-let lastMs = NaN;
-let lastTime = "";
-function rfc3339Cached(ms: number): string {
-  if (ms !== lastMs) (lastMs = ms), (lastTime = toRfc3339(ms));
-  return lastTime;
-}
 
 export type Live = ReturnType<typeof createLive>;
 

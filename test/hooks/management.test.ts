@@ -121,6 +121,25 @@ describe("hooks: list and paging", () => {
     for (const h of odd) expect(Object.keys(h).sort()).toEqual(HOOK_KEYS);
   });
 
+  test("fields=summary: the same page without body, payload, headers and events, with the body's size", async () => {
+    const { t, send } = await setup();
+    await send("sum", { i: 1 });
+    const res = await t.post("sum", new Uint8Array([0, 255, 1, 2, 3]), { "content-type": "application/octet-stream; x=1" });
+    const binary = ((await res.json()) as { id: string }).id;
+    await t.call("POST", `/v1/hooks/${binary}/discard`);
+    const full = (await t.call("GET", "/v1/hooks?channel=sum")).json as any[];
+    const summaries = (await t.call("GET", "/v1/hooks?channel=sum&fields=summary")).json as any[];
+    expect(summaries.map((h) => h.id)).toEqual(full.map((h) => h.id));
+    for (const [i, h] of summaries.entries()) {
+      expect(Object.keys(h).sort()).toEqual(["channel", "content_type", "created_at", "finalized_at", "id", "ip", "method", "query", "size", "status"].filter((k) => k !== "finalized_at" || full[i].finalized_at));
+      const { body, payload, headers, events, ...rest } = full[i];
+      expect(h).toEqual({ ...rest, size: Buffer.from(body, "base64").byteLength });
+    }
+    expect(summaries[0]).toMatchObject({ id: binary, status: "discarded", size: 5, content_type: "application/octet-stream" });
+    // Filters and paging as without it.
+    expect((await t.call("GET", `/v1/hooks?channel=sum&fields=summary&status=pending&after=${binary}`)).json.map((h: any) => h.id)).toEqual([full[1].id]);
+  });
+
   test("default limit is 50; status filter; channel+status+after together", async () => {
     const { t, send } = await setup();
     const ids: string[] = [];
@@ -139,7 +158,7 @@ describe("hooks: list and paging", () => {
     const cases: [string, string][] = [
       ["limit=0", "limit"], ["limit=101", "limit"], ["limit=abc", "limit"], ["limit=1.5", "limit"],
       ["status=done", "status"], ["after=not-an-id", "after"], ["after=01AAAAAAAAAAAAAAAAAAAAAAAA", "after"],
-      ["channel=Bad!", "channel"], ["bogus=1", "bogus"],
+      ["channel=Bad!", "channel"], ["bogus=1", "bogus"], ["fields=body", "fields"],
     ];
     for (const [query, field] of cases) {
       const res = await t.call("GET", `/v1/hooks?${query}`);

@@ -23,6 +23,12 @@ const listQuery = t.Object(
     ),
     limit: t.Optional(queryIntegerSchema(LIMIT, LIMIT_ERROR)),
     after: t.Optional(afterId),
+    fields: t.Optional(
+      t.Literal("summary", {
+        error: "fields: must be summary",
+        description: "Hooks without body, payload, headers and events, with `size` (bytes of the body): what a list needs, read without the bodies",
+      }),
+    ),
   },
   strict,
 );
@@ -40,7 +46,9 @@ export function hookRoutes({ auth, hooks }: ManagementDeps) {
     // Answered as it is read, one hook after another: a page of large hooks is never whole in
     // memory, and catching goes on between them. A hook deleted meanwhile is left out.
     .get("/hooks", async ({ query }) => {
-      const ids = await hooks.listIds({ ...query, limit: queryInt(query.limit, LIMIT, () => invalid(`invalid query: ${LIMIT_ERROR}`)) });
+      const { fields, ...filter } = query;
+      const ids = await hooks.listIds({ ...filter, limit: queryInt(query.limit, LIMIT, () => invalid(`invalid query: ${LIMIT_ERROR}`)) });
+      if (fields === "summary") return jsonArrayResponse(ids.length, (i) => hooks.findSummary(ids[i]!), (json) => json);
       return jsonArrayResponse(ids.length, (i) => hooks.find(ids[i]!));
     }, {
       query: listQuery,

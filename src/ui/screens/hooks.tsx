@@ -25,7 +25,7 @@ export function Hooks({ url }: { url: URL }) {
   const reread = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const load = () => {
     const asked = arrivals.current.count;
-    return api<Hook[]>("GET", `/hooks${query({ channel, status, after, limit: "50" })}`).then(
+    return api<Hook[]>("GET", `/hooks${query({ channel, status, after, limit: "50", fields: "summary" })}`).then(
       (page) => {
         const inPage = new Set(page.map((h) => h.id));
         const since = (h: Hook) => (arrivals.current.at.get(h.id) ?? -1) >= asked && !inPage.has(h.id);
