@@ -132,6 +132,9 @@ describe.skipIf(!browserAvailable())("the dashboard in a browser", () => {
       await page.goto(`${app.url}/ui/hooks`);
       await page.locator(`tr[data-id="${big.id}"]`).waitFor();
       expect([label, "hooks", await fits()]).toEqual([label, "hooks", true]);
+      // Id, channel, status and time are all in view, without scrolling the table either.
+      const when = (await page.locator(`tr[data-id="${big.id}"] td.when`).boundingBox())!;
+      expect([label, "time in view", when.x + when.width <= width]).toEqual([label, "time in view", true]);
       await page.screenshot({ path: join(SHOTS, `hooks-${label}.png`) });
       await page.goto(`${app.url}/ui/hooks/${bin.id}`);
       await page.getByRole("heading", { name: bin.id }).waitFor();
