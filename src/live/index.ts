@@ -1,14 +1,10 @@
-import { Elysia, t } from "elysia";
 import type { ChannelService } from "../hooks/channels";
 import { hookSummaryJson, toWireChannel } from "../hooks/model";
 import type { HookService } from "../hooks/service";
 import type { HookStore, NewHook } from "../hooks/store";
 import type { HookOutcomes } from "../runner/types";
-import { NAME_PATTERN } from "../config/schema";
-import { HOOK_ID_PATTERN } from "../lib/ids";
 import { createChangeLog, type Change, type Rendered } from "./bus";
 import { createStreams } from "./stream";
-import { acceptsDeflate } from "./deflate";
 import { toRfc3339 } from "../lib/clock";
 
 /**
@@ -215,59 +211,4 @@ export type Live = ReturnType<typeof createLive>;
 
 /** Longest query kept with a caught hook's change (longer ones are read back from the database). */
 const SNAPSHOT_QUERY_MAX = 2048;
-
-const strict = { additionalProperties: false } as const;
-export const streamQuery = t.Object(
-  {
-    channel: t.Optional(t.String({ maxLength: 64, pattern: NAME_PATTERN, error: "channel: must be a channel name of at most 64 characters" })),
-    status: t.Optional(
-      t.Union([t.Literal("pending"), t.Literal("handled"), t.Literal("failed"), t.Literal("discarded")], {
-        error: "status: must be one of pending, handled, failed, discarded",
-      }),
-    ),
-    hook: t.Optional(
-      t.String({
-        pattern: HOOK_ID_PATTERN,
-        error: "hook: must be a hook id",
-        description: "Of the hooks, only this one's events (a screen showing one hook); channel and refusal events as the other filters say",
-      }),
-    ),
-    latest: t.Optional(
-      t.String({
-        pattern: "^[1-9][0-9]{0,2}$|^1000$",
-        error: "latest: must be a whole number from 1 to 1000",
-        description: "At most this many hook events per write of the stream, the newest; an event `skipped` ({\"hooks\": N}) before them counts those left out. For screens that show the newest hooks; leave it out to get every change",
-      }),
-    ),
-    fields: t.Optional(
-      t.Literal("summary", {
-        error: "fields: must be summary",
-        description: "`summary`: hook events carry the Hook resource without body, payload, headers and events, plus `size` (bytes of the body)",
-      }),
-    ),
-  },
-  strict,
-);
-
-/**
- * GET /stream: Server-Sent Events for whoever `auth` admits (an API key under /v1, a session under
- * /ui/api). `stillAdmitted` checks the request's credentials again while the stream is open: a
- * revoked key, a signed-out or removed user loses the stream too.
- */
-export function streamRoutes(auth: Elysia<any, any, any, any, any, any, any>, live: Live, stillAdmitted?: (request: Request) => boolean) {
-  return new Elysia().use(auth).get(
-    "/stream",
-    ({ query, request }) => {
-      // Compressed once for every client that takes deflate (live/deflate.ts), as browsers do.
-      const deflate = acceptsDeflate(request.headers.get("accept-encoding"));
-      const filter = { ...query, latest: query.latest === undefined ? undefined : Number(query.latest) };
-      return new Response(live.streams.open(filter, request.headers.get("last-event-id"), stillAdmitted && (() => stillAdmitted(request)), deflate), {
-        headers: {
-          "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store", "x-accel-buffering": "no", vary: "accept-encoding",
-          ...(deflate ? { "content-encoding": "deflate" } : {}),
-        },
-      });
-    },
-    { query: streamQuery },
-  );
-}
+export { streamQuery, streamRoutes } from "./routes";
