@@ -27,7 +27,8 @@ import type { Forwards } from "../hooks/forwards";
 import type { GuardRegistry } from "../hooks/guard-registry";
 import type { ApiKeys } from "../hooks/api-keys";
 import { VERSION } from "../cli";
-import { streamRoutes, type Live } from "../live";
+import type { Live } from "../live";
+import { streamRoutes } from "../live/routes";
 
 export type DashboardDeps = {
   gate: Gate;

@@ -211,4 +211,3 @@ export type Live = ReturnType<typeof createLive>;
 
 /** Longest query kept with a caught hook's change (longer ones are read back from the database). */
 const SNAPSHOT_QUERY_MAX = 2048;
-export { streamQuery, streamRoutes } from "./routes";
