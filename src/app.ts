@@ -69,7 +69,7 @@ export function createApp(deps: AppDeps) {
   const responses = createResponses({ config, store: storage.responses, clock });
   const dedup = createDedup({ config, store: storage.dedup, clock });
   const writer = createBatchWriter({
-    batchMax: config.storage.batch_max,
+    batchMax: config.storage.batch_max, log,
     async commit(batch) {
       const queued = await store.caughtTransaction(async () => {
         await store.insertHooks(batch, channels.guardsForNew);

@@ -1,3 +1,4 @@
+import type { Log } from "../lib/log";
 import type { NewHook } from "./store";
 
 /**
@@ -8,6 +9,10 @@ import type { NewHook } from "./store";
  * Each caller's promise settles only after its batch committed and, when `durable` is given,
  * after that resolved too (the WAL is synced off the event loop meanwhile, while the next batch
  * is already being committed).
+ *
+ * Nothing a batch does can stall the writer: a commit or a sync that fails rejects that batch's
+ * senders only, an observer that throws is logged (its senders are already answered), and the
+ * counters that drain() waits on are kept in `finally` blocks.
  */
 export type BatchWriter = {
   write(hook: NewHook): Promise<void>;
@@ -16,23 +21,28 @@ export type BatchWriter = {
 };
 
 type Entry = { hook: NewHook; resolve: () => void; reject: (e: unknown) => void };
+type AfterCommit = (() => void) | void;
 
 export function createBatchWriter(opts: {
   batchMax: number;
   /**
    * Stores one batch in a single transaction; throws to fail the whole batch. What it returns is
-   * called once the batch is durable, just before its senders are answered.
+   * called once the batch is durable, right after its senders are answered (before any of them
+   * reads its answer); what it throws is logged, never passed on.
    */
-  commit(batch: NewHook[]): Promise<(() => void) | void> | (() => void) | void;
-  /** Resolves once what commit() wrote is on disk; rejects to fail the batch. */
+  commit(batch: NewHook[]): Promise<AfterCommit> | AfterCommit;
+  /** Resolves once what commit() wrote is on disk; rejects (or throws) to fail the batch. */
   durable?(): Promise<void>;
   /**
    * Batches committing at once (1 by default). PostgreSQL answers commits over the network and
    * syncs concurrent commits together, so there several transactions in flight keep it busy.
    */
   lanes?: number;
+  /** Where an after-commit observer's error goes (the writer itself goes on). */
+  log: Pick<Log, "error">;
 }): BatchWriter {
   const lanes = Math.max(1, opts.lanes ?? 1);
+  const log = opts.log;
   let queue: Entry[] = [];
   /** Lanes started (scheduled or committing), and whether one is scheduled but not started yet. */
   let running = 0;
@@ -58,35 +68,51 @@ export function createBatchWriter(opts: {
     for (const w of waiting) w();
   }
 
+  function fail(batch: Entry[], error: unknown): void {
+    for (const b of batch) b.reject(error);
+  }
+
+  /** Answers the senders, then runs the observers: a throw there is logged and goes no further. */
+  function settle(batch: Entry[], then: AfterCommit): void {
+    for (const b of batch) b.resolve();
+    if (!then) return;
+    try {
+      then();
+    } catch (error) {
+      log.error("an observer of committed hooks failed (the hooks are stored)", { hooks: batch.length, error: String(error) });
+    }
+  }
+
   /** One lane: commits batches one after another (each awaits its transaction) until the queue is empty. */
   async function flush(): Promise<void> {
-    while (queue.length > 0) {
-      const batch = take();
-      const hooks = batch.map((b) => b.hook);
-      let then: (() => void) | void;
-      try {
-        then = await opts.commit(hooks);
-      } catch (error) {
-        for (const b of batch) b.reject(error);
-        continue;
+    try {
+      while (queue.length > 0) {
+        const batch = take();
+        let then: AfterCommit;
+        let ready: Promise<void> | undefined;
+        try {
+          then = await opts.commit(batch.map((b) => b.hook));
+          ready = opts.durable?.();
+        } catch (error) {
+          fail(batch, error);
+          continue;
+        }
+        if (!ready) {
+          settle(batch, then);
+          continue;
+        }
+        syncing++;
+        ready
+          .then(() => settle(batch, then), (error) => fail(batch, error))
+          .finally(() => {
+            syncing--;
+            wakeIdle();
+          });
       }
-      const settle = () => {
-        then?.();
-        for (const b of batch) b.resolve();
-      };
-      const ready = opts.durable?.();
-      if (!ready) {
-        settle();
-        continue;
-      }
-      syncing++;
-      ready.then(settle, (error) => batch.forEach((b) => b.reject(error))).finally(() => {
-        syncing--;
-        wakeIdle();
-      });
+    } finally {
+      running--;
+      wakeIdle();
     }
-    running--;
-    wakeIdle();
   }
 
   return {

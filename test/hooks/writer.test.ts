@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { createBatchWriter } from "../../src/hooks/writer";
 import type { NewHook } from "../../src/hooks/store";
+import { silentLog } from "../../src/lib/log";
 
 const hook = (id: string): NewHook => ({
   id, channel: "c", method: "POST", query: "", headers: "{}", body: new Uint8Array(), ip: "", createdAt: 0,
@@ -9,7 +10,7 @@ const hook = (id: string): NewHook => ({
 describe("group commit", () => {
   test("writes of one turn share a batch; a synchronous commit answers them together", async () => {
     const batches: string[][] = [];
-    const w = createBatchWriter({ batchMax: 100, commit: (b) => void batches.push(b.map((h) => h.id)) });
+    const w = createBatchWriter({ log: silentLog, batchMax: 100, commit: (b) => void batches.push(b.map((h) => h.id)) });
     await Promise.all(["a", "b", "c"].map((id) => w.write(hook(id))));
     await w.write(hook("d"));
     expect(batches).toEqual([["a", "b", "c"], ["d"]]);
@@ -17,7 +18,7 @@ describe("group commit", () => {
 
   test("batch_max caps a batch", async () => {
     const sizes: number[] = [];
-    const w = createBatchWriter({ batchMax: 2, commit: (b) => void sizes.push(b.length) });
+    const w = createBatchWriter({ log: silentLog, batchMax: 2, commit: (b) => void sizes.push(b.length) });
     await Promise.all(["a", "b", "c", "d", "e"].map((id) => w.write(hook(id))));
     expect(sizes).toEqual([2, 2, 1]);
   });
@@ -25,6 +26,7 @@ describe("group commit", () => {
   test("a failed commit rejects exactly its batch; the writer goes on", async () => {
     let calls = 0;
     const w = createBatchWriter({
+      log: silentLog,
       batchMax: 2,
       commit: () => {
         if (++calls === 1) throw new Error("disk full");
@@ -40,6 +42,7 @@ describe("group commit", () => {
       const open: string[][] = [];
       const release: (() => void)[] = [];
       const w = createBatchWriter({
+        log: silentLog,
         batchMax: 100, lanes,
         commit: (b) => {
           open.push(b.map((h) => h.id));
@@ -60,7 +63,7 @@ describe("group commit", () => {
 
   test("drain resolves once everything queued is committed", async () => {
     const committed: string[] = [];
-    const w = createBatchWriter({ batchMax: 10, commit: (b) => void committed.push(...b.map((h) => h.id)) });
+    const w = createBatchWriter({ log: silentLog, batchMax: 10, commit: (b) => void committed.push(...b.map((h) => h.id)) });
     void w.write(hook("a"));
     void w.write(hook("b"));
     await w.drain();
@@ -73,6 +76,7 @@ describe("durable batches (durability = full)", () => {
     const committed: string[][] = [];
     const syncs: (() => void)[] = [];
     const w = createBatchWriter({
+      log: silentLog,
       batchMax: 100,
       commit: (b) => void committed.push(b.map((h) => h.id)),
       durable: () => new Promise<void>((resolve) => syncs.push(resolve)),
@@ -93,9 +97,72 @@ describe("durable batches (durability = full)", () => {
   });
 
   test("a failed sync rejects its batch", async () => {
-    const w = createBatchWriter({ batchMax: 10, commit: () => {}, durable: () => Promise.reject(new Error("EIO")) });
+    const w = createBatchWriter({ log: silentLog, batchMax: 10, commit: () => {}, durable: () => Promise.reject(new Error("EIO")) });
     await expect(w.write(hook("a"))).rejects.toThrow("EIO");
   });
+});
+
+describe("nothing a batch does stalls the writer", () => {
+  /** Settles within the deadline, or says "hung" (the writer used to leave senders waiting forever). */
+  const within = <T,>(p: Promise<T>, ms = 2000): Promise<T | "hung"> =>
+    Promise.race([p, new Promise<"hung">((r) => setTimeout(() => r("hung"), ms))]);
+  const tick = () => new Promise((r) => setTimeout(r, 1));
+
+  type Failure = "none" | "commit rejects" | "commit throws" | "durable rejects" | "durable throws";
+  const failures: Failure[] = ["none", "commit rejects", "commit throws", "durable rejects", "durable throws"];
+  for (const durable of [false, true]) {
+    for (const lanes of [1, 3]) {
+      for (const failure of failures) {
+        if (!durable && failure.startsWith("durable")) continue;
+        test(`observers that throw, ${failure === "none" ? "no other failure" : `the first ${failure.replace(" ", " call ")}`}: every sender settles, later hooks commit, drain resolves (durable: ${durable}, lanes: ${lanes})`, async () => {
+          const errors: string[] = [];
+          const batches: string[][] = [];
+          let open = 0;
+          let mostOpen = 0;
+          let syncs = 0;
+          const w = createBatchWriter({
+            batchMax: 2, lanes,
+            log: { error: (message) => void errors.push(message) },
+            async commit(batch) {
+              const ids = batch.map((h) => h.id);
+              const call = batches.push(ids);
+              if (call === 1 && failure === "commit throws") throw new Error("constraint");
+              mostOpen = Math.max(mostOpen, ++open);
+              await tick();
+              open--;
+              if (call === 1 && failure === "commit rejects") throw new Error("connection lost");
+              return () => {
+                throw new Error(`observer of ${ids} broke`);
+              };
+            },
+            durable: durable
+              ? () => {
+                  if (++syncs === 1 && failure === "durable throws") throw new Error("EBADF");
+                  return syncs === 1 && failure === "durable rejects" ? Promise.reject(new Error("EIO")) : tick().then(() => {});
+                }
+              : undefined,
+          });
+          // Two waves: the second arrives while the first batch commits (a second lane starts when allowed).
+          const first = ["a", "b", "c", "d", "e"].map((id) => w.write(hook(id)));
+          await new Promise((r) => setImmediate(r));
+          const second = ["f", "g", "h"].map((id) => w.write(hook(id)));
+          const results = await within(Promise.allSettled([...first, ...second]));
+          if (results === "hung") throw new Error("a sender was never answered");
+          const ids = "abcdefgh".split("");
+          const rejected = ids.filter((_, i) => results[i]!.status === "rejected");
+          if (failure === "none") expect(rejected).toEqual([]);
+          // Exactly the hooks of the batch that failed are refused; every other hook was answered.
+          else expect(batches).toContainEqual(rejected);
+          expect(mostOpen > 1).toBe(lanes > 1);
+          // Every batch answered its senders logged its observer's error, once.
+          expect(errors.length).toBe(batches.length - (failure === "none" ? 0 : 1));
+          expect(await within(w.write(hook("later")).then(() => "stored"))).toBe("stored");
+          expect(batches.at(-1)).toEqual(["later"]);
+          expect(await within(w.drain().then(() => "drained"))).toBe("drained");
+        });
+      }
+    }
+  }
 });
 
 describe("WAL sync", () => {
