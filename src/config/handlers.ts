@@ -1,5 +1,6 @@
 import { Type as t, type Static } from "@sinclair/typebox";
 import type { TObject } from "@sinclair/typebox";
+import { forwardTargetProblems, type TargetProblem } from "./forward-target";
 import { Duration, Name } from "./schema";
 
 /**
@@ -39,7 +40,7 @@ const common = <K extends string>(kind: K, timeout: string) => ({
 const Forward = t.Object(
   {
     ...common("forward", "10s"),
-    url: t.String({ pattern: "^https?://", description: "where to send the hook, with its original method, body and headers" }),
+    url: t.String({ pattern: "^https?://", description: "where to send the hook, with its original method, body and headers", problem: "must be an http:// or https:// URL" }),
     url_env: t.Optional(t.String({ description: "environment variable holding the url" })),
     headers: StringTable("headers added to (or replacing) the hook's own headers"),
   },
@@ -69,6 +70,14 @@ const Module = t.Object(
 );
 
 export const HANDLER_KINDS: Record<string, TObject> = { forward: Forward, command: Command, module: Module };
+
+/**
+ * What a kind's schema cannot say, run on an entry its schema accepted; paths relative to the
+ * entry. A forward's URL and headers must be ones fetch sends (config/forward-target.ts).
+ */
+export const HANDLER_CHECKS: Record<string, (entry: Record<string, unknown>) => TargetProblem[]> = {
+  forward: (f) => forwardTargetProblems(f.url as string, f.headers as Record<string, string>),
+};
 
 export type ForwardConfig = Static<typeof Forward>;
 export type CommandConfig = Static<typeof Command>;

@@ -2,18 +2,23 @@ import { Value } from "@sinclair/typebox/value";
 import type { TObject, TSchema } from "@sinclair/typebox";
 import { ConfigSchema, LOCAL_KEY_LABEL, type Config } from "./schema";
 import { GUARD_KINDS } from "./guards";
-import { HANDLER_KINDS } from "./handlers";
+import { HANDLER_CHECKS, HANDLER_KINDS } from "./handlers";
 import { translateProblems } from "./translate";
 import { dedupProblems, responseProblems } from "./misbehave";
+import { printable } from "./printable";
 import { guardProblems } from "../hooks/guards";
 import { systemClock } from "../lib/clock";
 import { parse as parseSmolToml } from "smol-toml";
 
 export type Problem = { path: string; message: string };
 
+/** Every problem of a config; paths and messages are printable (control characters escaped, see printable.ts). */
 export class ConfigError extends Error {
-  constructor(readonly problems: Problem[]) {
-    super(problems.map((p) => `${p.path || "(root)"}: ${p.message}`).join("\n"));
+  readonly problems: Problem[];
+  constructor(problems: Problem[]) {
+    const shown = problems.map((p) => ({ path: printable(p.path), message: printable(p.message) }));
+    super(shown.map((p) => `${p.path || "(root)"}: ${p.message}`).join("\n"));
+    this.problems = shown;
     this.name = "ConfigError";
   }
 }
@@ -104,8 +109,11 @@ function resolveEnvSecrets(node: unknown, env: Env, path: string, problems: Prob
   }
 }
 
-/** The problems of guard or handler entries against their kind's schema (defaults are filled in place). */
-export function checkKinded(list: unknown[], kinds: Record<string, TObject>, section: string): Problem[] {
+/**
+ * The problems of guard or handler entries against their kind's schema (defaults are filled in
+ * place), then, for an entry its schema accepts, against its kind's check in `more` if any.
+ */
+export function checkKinded(list: unknown[], kinds: Record<string, TObject>, section: string, more: Record<string, (entry: Record<string, unknown>) => Problem[]> = {}): Problem[] {
   const problems: Problem[] = [];
   const names = new Set<string>();
   list.forEach((entry, i) => {
@@ -120,7 +128,10 @@ export function checkKinded(list: unknown[], kinds: Record<string, TObject>, sec
       return;
     }
     Value.Default(schema, entry);
-    problems.push(...check(schema, entry, at));
+    const found = check(schema, entry, at);
+    problems.push(...found);
+    const extra = more[e.kind];
+    if (found.length === 0 && extra) for (const p of extra(entry as Record<string, unknown>)) problems.push({ path: p.path ? `${at}.${p.path}` : at, message: p.message });
   });
   return problems;
 }
@@ -204,7 +215,7 @@ export function buildConfig(raw: unknown, env: Env = {}, overrides: Overrides = 
   };
   const list = <T>(v: T[]): T[] => (Array.isArray(v) ? v : []);
   problems.push(...safely(() => checkKinded(list(config.guards), GUARD_KINDS, "guards")));
-  problems.push(...safely(() => checkKinded(list(config.handlers), HANDLER_KINDS, "handlers")));
+  problems.push(...safely(() => checkKinded(list(config.handlers), HANDLER_KINDS, "handlers", HANDLER_CHECKS)));
   problems.push(...safely(() => crossCheck(config)));
   const clean = (at: string) => !problems.some((p) => p.path === at || p.path.startsWith(`${at}.`) || p.path.startsWith(`${at}[`));
   list(config.guards).forEach((guard, i) => {

@@ -1,5 +1,6 @@
-import { HANDLER_KINDS, type ForwardConfig } from "../config/handlers";
+import { HANDLER_CHECKS, HANDLER_KINDS, type ForwardConfig } from "../config/handlers";
 import { checkKinded } from "../config/load";
+import { printable } from "../config/printable";
 import type { Config } from "../config/schema";
 import type { Clock } from "../lib/clock";
 import { invalid, notFound, precondition } from "../lib/errors";
@@ -55,8 +56,10 @@ export function createForwards(deps: { config: Config; store: ForwardStore; cloc
       }
       for (const key of Object.keys(entry)) if (key.endsWith("_env")) throw invalid(`${key}: environment variables are for the config file only`);
       const forward = { ...entry, kind: "forward" } as Record<string, unknown>;
-      const problems = checkKinded([forward], HANDLER_KINDS, "handler");
-      if (problems.length > 0) throw invalid(`${problems[0]!.path.replace(/^handler\[0\]\.?/, "")}: ${problems[0]!.message}`);
+      const problems = checkKinded([forward], HANDLER_KINDS, "handler", HANDLER_CHECKS);
+      // Every problem, each as "<key>: <what is wrong>" (the entry's own problems without a key).
+      const said = problems.map((p) => printable([p.path.replace(/^handler\[0\]\.?/, ""), p.message].filter(Boolean).join(": ")));
+      if (problems.length > 0) throw invalid(said.join("; "));
       const f = forward as unknown as ForwardConfig;
       const taken = () => precondition(`handler "${f.name}" exists already`);
       if (configured.has(f.name) || (await store.get(f.name))) throw taken();

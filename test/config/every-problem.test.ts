@@ -28,7 +28,7 @@ test("every problem in one run: a type error no longer hides unknown names, guar
     "channels[0].handlers[1]: unknown handler \"missing\"",
     "guards[0].secret: give secret or secret_env",
     "guards[1].allow[0]: \"300.1.1.1/8\" is not an IP address or CIDR block",
-    "handlers[0].url: expected string to match '^https?://'",
+    "handlers[0].url: must be an http:// or https:// URL",
     "server.port: expected integer",
   ]);
 });

@@ -1,3 +1,4 @@
+import { forwardTargetProblems } from "../../config/forward-target";
 import type { ForwardConfig } from "../../config/handlers";
 import type { RawHook } from "../../hooks/store";
 import { REDACTED } from "../../hooks/redact";
@@ -41,9 +42,16 @@ export function forwardHeaders(
   return out;
 }
 
-/** Sends the hook with its original method and body bytes; any 2xx is success. Redirects are not followed. */
+/**
+ * Sends the hook with its original method and body bytes; any 2xx is success. Redirects are not followed.
+ * A target fetch refuses (config/forward-target.ts; the config and the dashboard refuse it, but a
+ * forward stored by an older version may have one) fails every attempt saying what is wrong.
+ */
 export function createForward(config: ForwardConfig, policy: HandlerPolicy) {
+  const problems = forwardTargetProblems(config.url, config.headers);
+  const refused = problems.map((p) => [p.path, p.message].filter(Boolean).join(": ")).join("; ");
   return async function run(hook: RawHook, { attempt, now }: AttemptContext): Promise<AttemptResult> {
+    if (refused) return { ok: false, excerpt: "", error: `the handler's settings cannot be sent: ${refused}` };
     const bodyless = hook.method === "GET" || hook.method === "HEAD";
     let res: Response;
     const signal = AbortSignal.timeout(policy.timeout);
