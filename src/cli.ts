@@ -1,7 +1,7 @@
-import pkg from "../package.json" with { type: "json" };
 import { CLIENT_USAGE } from "./cli/index";
+import { VERSION } from "./lib/version";
 
-export const VERSION: string = pkg.version;
+export { VERSION };
 
 export const HELP = `mailroom ${VERSION}: catch, keep and handle webhooks; serve a translation-ordering API
 

@@ -2,19 +2,20 @@ import { Elysia, t } from "elysia";
 import type { Config } from "../config/schema";
 import type { Clock } from "../lib/clock";
 import { ErrorBody, NoQuery } from "../hooks/model";
-import type { ManagementDeps } from "../hooks/routes";
+import type { ManagementDeps } from "../hooks/routes/deps";
 import { attemptRoutes } from "../hooks/routes/attempts";
 import { channelRoutes } from "../hooks/routes/channels";
 import { channelExtraRoutes } from "../hooks/routes/responses";
 import { hookRoutes } from "../hooks/routes/hooks";
 import { refusalRoutes } from "../hooks/routes/refusals";
-import { createGate, type Gate } from "./gate";
+import { createGate } from "./gate";
+import type { DashboardDeps } from "./deps";
 import { senderIp } from "../hooks/catch";
-import { createSessions, type Sessions } from "./sessions";
+import { createSessions } from "./sessions";
 import type { DashboardStore } from "./store";
-import { createSetup, type Setup } from "./setup";
-import { createThrottle, type Throttle } from "./throttle";
-import { createUsers, type Users } from "./users";
+import { createSetup } from "./setup";
+import { createThrottle } from "./throttle";
+import { createUsers } from "./users";
 import { sessionRoutes, SIGN_IN_LIMITS } from "./routes/session";
 import { userRoutes } from "./routes/users";
 import { apiKeyRoutes } from "./routes/api-keys";
@@ -26,27 +27,11 @@ import type { TranslateServices } from "../translate";
 import type { Forwards } from "../hooks/forwards";
 import type { GuardRegistry } from "../hooks/guard-registry";
 import type { ApiKeys } from "../hooks/api-keys";
-import { VERSION } from "../cli";
+import { VERSION } from "../lib/version";
 import type { Live } from "../live";
 import { streamRoutes } from "../live/routes";
 
-export type DashboardDeps = {
-  gate: Gate;
-  users: Users;
-  sessions: Sessions;
-  setup: Setup;
-  /** Failures for one account from one ip (the strict limit: an attacker elsewhere cannot lock its owner out). */
-  accountIpThrottle: Throttle;
-  /** Failures for one account from anywhere (the loose limit: guessing spread over many ips). */
-  accountThrottle: Throttle;
-  ipThrottle: Throttle;
-  apiKeys: ApiKeys;
-  /**
-   * The sender ip of a request, as the listener noted it (app.handle in tests has none), or with
-   * `trust_proxy` the one the proxy in front added, as for caught hooks.
-   */
-  ipOf: (request: Request) => string;
-};
+export type { DashboardDeps } from "./deps";
 
 /** Where the dashboard's JSON endpoints live (the page itself is served under /ui by server.ts). */
 export const DASHBOARD_API = "/ui/api";

@@ -1,4 +1,4 @@
-import { VERSION } from "../cli";
+import { VERSION } from "../lib/version";
 import type { Config } from "../config/schema";
 import { createChannelLabels, OTHER } from "./labels";
 import { registerProcessMetrics } from "./process";

@@ -5,8 +5,7 @@ import { nextDelay } from "./backoff";
 import type { AttemptResult, Handler, HandlerPolicy } from "./handlers";
 import { errorMessage } from "./handlers/types";
 import type { AttemptQueue, AttemptRow, Outcome } from "./queue";
-import type { HookOutcomes } from "./types";
-import type { HookReader } from ".";
+import type { HookOutcomes, HookReader } from "./types";
 
 /** How many attempts of handlers no longer configured are given up per turn. */
 const ORPHAN_BATCH = 100;

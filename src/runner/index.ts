@@ -2,21 +2,15 @@ import type { Config } from "../config/schema";
 import type { Clock } from "../lib/clock";
 import type { Log } from "../lib/log";
 import type { Activity } from "../lib/terminal";
-import type { RawHook } from "../hooks/store";
 import { createAttempts } from "./attempts";
 import { createHandlers } from "./handlers";
 import type { ForwardConfig } from "../config/handlers";
 import type { AttemptQueue, AttemptRow, Outcome } from "./queue";
-import type { HookOutcomes, HookRunner, Worker } from "./types";
+import type { HookOutcomes, HookReader, HookRunner, Worker } from "./types";
 import { createWorkerSet } from "./workers";
 
-export type { HookOutcomes, HookRunner, Worker } from "./types";
+export type { HookOutcomes, HookReader, HookRunner, Worker } from "./types";
 export type { AttemptRow, Outcome } from "./queue";
-
-/** What the runner reads of a hook to hand it to handlers. */
-export interface HookReader {
-  raw(id: string): Promise<RawHook | undefined>;
-}
 
 export interface Runner extends HookRunner {
   /** Connects the runner to the hook service; called once before start() or tick(). */

@@ -1,3 +1,5 @@
+import type { RawHook } from "../hooks/store";
+
 /**
  * What the rest of Mailroom sees of the in-process runner. The runner never imports Elysia;
  * HTTP code reaches it only through HookRunner, and tests drive it with tick() and a fake clock.
@@ -40,4 +42,9 @@ export interface HookOutcomes {
   handled(hookId: string): Promise<void>;
   /** A handler gave up: status failed, event `failed` with the handler's name as actor. */
   failed(hookId: string, handler: string, message: string): Promise<void>;
+}
+
+/** What the runner reads of a hook to hand it to handlers; implemented by the hook service. */
+export interface HookReader {
+  raw(id: string): Promise<RawHook | undefined>;
 }

@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import { NAME_PATTERN } from "../../config/schema";
 import { ErrorBody, NoBody, NoQuery } from "../../hooks/model";
-import type { DashboardDeps } from "..";
+import type { DashboardDeps } from "../deps";
 
 const strict = { additionalProperties: false } as const;
 const Label = t.String({ maxLength: 64, pattern: NAME_PATTERN, error: "label: must be lowercase letters and digits, words joined by - or _, at most 64 characters" });

@@ -4,7 +4,7 @@ import { AppError } from "../../lib/errors";
 import { ErrorBody, NoBody, NoQuery } from "../../hooks/model";
 import { cookieValue, SESSION_COOKIE, sessionCookie } from "../sessions";
 import { EMAIL_PATTERN, type User } from "../users";
-import type { DashboardDeps } from "..";
+import type { DashboardDeps } from "../deps";
 
 const strict = { additionalProperties: false } as const;
 const Email = t.String({ maxLength: 254, pattern: EMAIL_PATTERN, error: "email: must be an e-mail address" });

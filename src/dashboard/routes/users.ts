@@ -2,7 +2,7 @@ import { Elysia, t } from "elysia";
 import { precondition } from "../../lib/errors";
 import { ErrorBody, NoBody, NoQuery } from "../../hooks/model";
 import { EMAIL_PATTERN, toWireUser } from "../users";
-import type { DashboardDeps } from "..";
+import type { DashboardDeps } from "../deps";
 
 const strict = { additionalProperties: false } as const;
 const Email = t.String({ maxLength: 254, pattern: EMAIL_PATTERN, error: "email: must be an e-mail address" });

@@ -4,7 +4,7 @@ import { toRfc3339 } from "../../lib/clock";
 import { notFound } from "../../lib/errors";
 import type { AttemptRow } from "../../runner";
 import { ErrorBody, NoQuery } from "../model";
-import type { ManagementDeps } from ".";
+import type { ManagementDeps } from "./deps";
 
 const strict = { additionalProperties: false } as const;
 const params = t.Object(

@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import { Channel, ChannelName, Empty, ErrorBody, NoBody, NoQuery } from "../model";
 import { toWireChannel } from "../model";
-import type { ManagementDeps } from ".";
+import type { ManagementDeps } from "./deps";
 
 const params = t.Object({ name: t.String({ ...ChannelName, error: "name: must be a channel name (lowercase letters, digits, single - or _ between them, at most 64)" }) }, { additionalProperties: false });
 // The list answers no 404 (the OpenAPI documents list what each route answers).

@@ -5,7 +5,7 @@ import { HOOK_ID_PATTERN } from "../../lib/ids";
 import { queryInt, queryIntegerSchema } from "../../lib/query-int";
 import { jsonArrayResponse } from "../../lib/json-stream";
 import { Empty, ErrorBody, HookListOut, HookOut, NoBody, NoQuery } from "../model";
-import type { ManagementDeps } from ".";
+import type { ManagementDeps } from "./deps";
 
 const strict = { additionalProperties: false } as const;
 const hookId = t.String({ pattern: HOOK_ID_PATTERN, error: "id: must be a lowercase ULID (26 characters)" });

@@ -5,7 +5,7 @@ import { invalid } from "../../lib/errors";
 import { queryInt, queryIntegerSchema } from "../../lib/query-int";
 import { REFUSALS_KEPT } from "../guards";
 import { ErrorBody } from "../model";
-import type { ManagementDeps } from ".";
+import type { ManagementDeps } from "./deps";
 
 const strict = { additionalProperties: false } as const;
 const name = (what: string) =>

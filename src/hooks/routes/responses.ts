@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import { ResponseSetting } from "../../config/misbehave";
 import { ChannelName, ErrorBody, NoBody, NoQuery } from "../model";
-import type { ManagementDeps } from ".";
+import type { ManagementDeps } from "./deps";
 
 const params = t.Object({ name: t.String({ ...ChannelName, error: "name: must be a channel name (lowercase letters, digits, single - or _ between them, at most 64)" }) }, { additionalProperties: false });
 const errors = { 400: ErrorBody, 401: ErrorBody, 409: ErrorBody };
