@@ -5,6 +5,7 @@ import { GUARD_KINDS } from "./guards";
 import { HANDLER_CHECKS, HANDLER_KINDS } from "./handlers";
 import { translateProblems } from "./translate";
 import { dedupProblems, responseProblems } from "./misbehave";
+import { postgresUrlProblem } from "./postgres-url";
 import { printable } from "./printable";
 import { guardProblems } from "../hooks/guards";
 import { systemClock } from "../lib/clock";
@@ -182,6 +183,19 @@ function crossCheck(config: Config): Problem[] {
 }
 
 /**
+ * `[storage] url` as the driver will read it (config/postgres-url.ts), once the schema accepted it.
+ * Its problems (the schema's too) say which environment variable the URL came from, if one did.
+ */
+function storageUrlProblems(config: Config, env: Env, problems: Problem[]): Problem[] {
+  const url = config.storage?.url;
+  const at = "storage.url";
+  const problem = typeof url === "string" && !problems.some((p) => p.path === at) ? postgresUrlProblem(url) : undefined;
+  const all = problem ? [...problems, { path: at, message: problem }] : problems;
+  const from = env.MAILROOM_DATABASE_URL ? "MAILROOM_DATABASE_URL" : config.storage?.url_env;
+  return from ? all.map((p) => (p.path === at ? { path: at, message: `${p.message}; the url comes from the environment variable ${from}` } : p)) : all;
+}
+
+/**
  * Builds the config from defaults < file < environment < command line and validates it once.
  * Throws ConfigError listing every problem with its key path.
  */
@@ -224,7 +238,8 @@ export function buildConfig(raw: unknown, env: Env = {}, overrides: Overrides = 
     for (const p of safely(() => guardProblems([guard], { clock: systemClock }))) problems.push({ ...p, path: p.path.replace(/^guards\[0\]/, `guards[${i}]`) });
   });
   problems.push(...safely(() => translateProblems(config.translate)));
-  if (problems.length > 0) throw new ConfigError(dedupeExact(problems));
+  const all = storageUrlProblems(config, env, problems);
+  if (all.length > 0) throw new ConfigError(dedupeExact(all));
   return config;
 }
 

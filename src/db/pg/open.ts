@@ -1,4 +1,5 @@
 import { SQL } from "bun";
+import { postgresTarget, postgresUrlProblem, type PostgresTarget } from "../../config/postgres-url";
 
 /** The oldest PostgreSQL Mailroom runs on (SHOW server_version_num). */
 export const MIN_SERVER_VERSION_NUM = 150000;
@@ -20,33 +21,13 @@ export class PostgresOpenError extends Error {
   }
 }
 
-type Target = { host: string; port: string; database: string; user: string; secrets: string[] };
+type Target = PostgresTarget;
 
+/** Throws PostgresOpenError("invalid_url") saying what is wrong (config/postgres-url.ts), never quoting the URL. */
 function parse(url: string): Target {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    throw new PostgresOpenError("invalid_url", "the storage url is not a valid URL (postgres://user:password@host:5432/database)");
-  }
-  if (u.protocol !== "postgres:" && u.protocol !== "postgresql:") {
-    throw new PostgresOpenError("invalid_url", `the storage url must start with postgres:// or postgresql://, not ${u.protocol}//`);
-  }
-  const decode = (s: string) => {
-    try {
-      return decodeURIComponent(s);
-    } catch {
-      return s;
-    }
-  };
-  const socket = u.searchParams.get("path") ?? u.searchParams.get("socket") ?? u.searchParams.get("host");
-  return {
-    host: socket ?? (u.hostname || "localhost"),
-    port: u.port || "5432",
-    database: decode(u.pathname.slice(1)),
-    user: decode(u.username),
-    secrets: [u.password, decode(u.password)].filter((s) => s.length > 0),
-  };
+  const problem = postgresUrlProblem(url);
+  if (problem) throw new PostgresOpenError("invalid_url", `[storage] url: ${problem}`);
+  return postgresTarget(url);
 }
 
 /** `postgres://user@host:port/database`: the URL without its password, for logs and errors. */
@@ -96,11 +77,17 @@ export type PostgresOptions = {
 export async function openPostgres(url: string, options: PostgresOptions = {}): Promise<SQL> {
   const target = parse(url);
   // The database is passed explicitly: Bun.sql lets PGDATABASE win over the URL's.
-  const sql = new SQL(url, {
-    ...(target.database ? { database: target.database } : {}),
-    max: options.max,
-    connectionTimeout: options.connectionTimeout ?? 10,
-  });
+  let sql: SQL;
+  try {
+    sql = new SQL(url, {
+      ...(target.database ? { database: target.database } : {}),
+      max: options.max,
+      connectionTimeout: options.connectionTimeout ?? 10,
+    });
+  } catch (error) {
+    // What postgresUrlProblem did not foresee; the driver's message, without the password.
+    throw new PostgresOpenError("invalid_url", `[storage] url: the driver refuses it: ${causeOf(error, target.secrets).text}`);
+  }
   try {
     await checkServerVersion(sql);
     return sql;
