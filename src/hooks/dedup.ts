@@ -17,10 +17,13 @@ import type { DedupStore } from "./dedup-store";
  * svix-id, X-Shopify-Webhook-Id, and the `id` of a Stripe event (a JSON body with a
  * Stripe-Signature header). Each is namespaced by provider, so ids of two providers never meet.
  *
- * The `deliveries` row is written in the hook's own transaction (restart-safe); the lookup is one
- * point query on its primary key. Each channel's count of repeats is kept in memory too (read at
- * start-up by `load()`, then the total each drop's write returns), so metrics read no database. Requests with the same id in flight at once wait for the first:
- * only one is stored, the others get its id.
+ * The first copy of a delivery claims its id in the database (DedupStore.claim: on PostgreSQL the
+ * `deliveries` row, pending until the hook's batch commits), so that of copies arriving at once,
+ * on one instance or several, exactly one is stored and every other is answered with its id once
+ * it is committed; a claim whose hook could not be stored is released. The `deliveries` row is
+ * made the hook's in the hook's own transaction (restart-safe); each claim is one point query on
+ * its primary key. Each channel's count of repeats is kept in memory too (read at start-up by
+ * `load()`, then the total each drop's write returns), so metrics read no database.
  */
 export type DedupView = {
   channel: string;
@@ -34,6 +37,13 @@ export type DedupView = {
 /** Sweeps run this often; each deletes in slices of SWEEP_BATCH rows. */
 export const DEDUP_SWEEP_MS = 60_000;
 const SWEEP_BATCH = 500;
+/**
+ * A claim of a delivery id not ended within this long is taken over by the next copy: the instance
+ * that made it is presumed gone (a hook's batch commits within milliseconds).
+ */
+export const CLAIM_STALE_MS = 30_000;
+/** Copies waiting for another instance's claim ask again after 2, 4, 8 ... ms, at most this long apart. */
+const CLAIM_POLL_MAX_MS = 100;
 /** Longer ids are not deduplicated (no provider sends one). */
 export const MAX_DELIVERY_ID = 256;
 
@@ -55,7 +65,7 @@ export function createDedup(deps: { config: Config; store: DedupStore; clock: Cl
   }
   /** Repeats dropped per channel, as the database last told this process. */
   let dropped = new Map<string, number>();
-  /** Delivery ids being stored right now, by channel and id: what their hook's id turned out to be. */
+  /** Delivery ids being claimed or stored by this process, by channel and id: what their hook's id turned out to be. */
   const inflight = new Map<string, Promise<string | undefined>>();
 
   /** The delivery id of a request to a deduplicating channel, namespaced; undefined when none. */
@@ -81,7 +91,11 @@ export function createDedup(deps: { config: Config; store: DedupStore; clock: Cl
 
   /**
    * Either the first hook of this delivery (a repeat within the window; counted as dropped), or a
-   * claim whose settle() the caller calls with the stored hook's id (undefined if storing failed).
+   * claim whose settle() the caller calls with the stored hook's id once its batch committed
+   * (undefined if storing failed: the claim is released and a waiting copy claims it). Copies in
+   * this process wait for the first of them; copies on other instances wait for the claim in the
+   * database (polling), so each is answered only once the hook is committed. Rejects with the
+   * database's error.
    */
   async function claim(channel: string, key: string): Promise<Claim> {
     const k = `${channel}\n${key}`;
@@ -93,21 +107,48 @@ export function createDedup(deps: { config: Config; store: DedupStore; clock: Cl
         await drop(channel);
         return { first: id };
       }
-      const row = await store.lookup(channel, key);
-      // Another request with this id may have claimed it while this one read: wait for that one.
-      if (inflight.has(k)) continue;
-      if (row && row.createdAt >= clock.now() - settings.get(channel)!.windowMs) {
-        await drop(channel);
-        return { first: row.hookId };
+      let done!: (id: string | undefined) => void;
+      inflight.set(k, new Promise<string | undefined>((resolve) => (done = resolve)));
+      const finish = (id: string | undefined) => {
+        inflight.delete(k);
+        done(id);
+      };
+      const token = `claim_${crypto.randomUUID()}`;
+      let outcome: { claimed: true } | { hookId: string };
+      try {
+        outcome = await claimInDatabase(channel, key, token);
+      } catch (error) {
+        finish(undefined);
+        throw error;
       }
-      let settle!: (id: string | undefined) => void;
-      inflight.set(k, new Promise<string | undefined>((resolve) => (settle = resolve)));
+      if ("hookId" in outcome) {
+        finish(outcome.hookId);
+        await drop(channel);
+        return { first: outcome.hookId };
+      }
       return {
         settle(id) {
-          inflight.delete(k);
-          settle(id);
+          if (id !== undefined) {
+            finish(id);
+            void store.release(channel, key, token, true).catch(() => {});
+            return;
+          }
+          // Released before the copies waiting here try again. Should the release fail, the claim
+          // is taken over once stale (CLAIM_STALE_MS).
+          void store.release(channel, key, token, false).catch(() => false).finally(() => finish(undefined));
         },
       };
+    }
+  }
+
+  /** The claim of the delivery id, or its stored hook; asks again while another instance's claim holds it. */
+  async function claimInDatabase(channel: string, key: string, token: string): Promise<{ claimed: true } | { hookId: string }> {
+    const windowMs = settings.get(channel)!.windowMs;
+    for (let pause = 2; ; pause = Math.min(pause * 2, CLAIM_POLL_MAX_MS)) {
+      const now = clock.now();
+      const outcome = await store.claim({ channel, deliveryId: key, hookId: token, createdAt: now }, now - windowMs, now - CLAIM_STALE_MS);
+      if (!("pending" in outcome)) return outcome;
+      await new Promise((resolve) => setTimeout(resolve, pause));
     }
   }
 
@@ -142,7 +183,8 @@ export function createDedup(deps: { config: Config; store: DedupStore; clock: Cl
   async function sweep(now: number): Promise<void> {
     for (const channel of await store.channels()) {
       const s = settings.get(channel);
-      const cutoff = s ? now - s.windowMs : Number.MAX_SAFE_INTEGER;
+      // Claims younger than CLAIM_STALE_MS stay even under a shorter window.
+      const cutoff = s ? now - Math.max(s.windowMs, CLAIM_STALE_MS) : Number.MAX_SAFE_INTEGER;
       for (;;) {
         const startedAt = performance.now();
         if ((await store.sweep(channel, cutoff, SWEEP_BATCH)) < SWEEP_BATCH) break;

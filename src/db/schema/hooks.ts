@@ -13,6 +13,11 @@ export const channels = sqliteTable("channels", {
   failed: integer("failed").notNull().default(0),
   discarded: integer("discarded").notNull().default(0),
   createdAt: integer("created_at").notNull(),
+  /**
+   * When a deletion of the channel began (ms), while it runs; null otherwise. Kept in the database
+   * so that every instance refuses a pause or a change of guards meanwhile (hooks/channels.ts).
+   */
+  deletingSince: integer("deleting_since"),
 });
 
 export const hooks = sqliteTable(

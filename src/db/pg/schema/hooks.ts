@@ -13,6 +13,11 @@ export const channels = pgTable("channels", {
   /** JSON array of guard names. */
   guards: text("guards").notNull().default("[]"),
   createdAt: ms("created_at").notNull(),
+  /**
+   * When a deletion of the channel began (ms), while it runs; null otherwise. Kept in the database
+   * so that every instance refuses a pause or a change of guards meanwhile (hooks/channels.ts).
+   */
+  deletingSince: ms("deleting_since"),
 });
 
 /** How many slots writers spread a channel's counts over (slot is 0 .. CHANNEL_COUNT_SLOTS - 1). */

@@ -1,4 +1,4 @@
-import { index, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { boolean, index, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { int8, key, ms } from "./columns";
 
 /** Custom responses set through the management API, by channel (see ../../schema/misbehave.ts). */
@@ -16,6 +16,11 @@ export const deliveries = pgTable(
     channel: key("channel").notNull(),
     deliveryId: key("delivery_id").notNull(),
     hookId: text("hook_id").notNull(),
+    /**
+     * True while the delivery id is claimed by a hook being stored (hook_id is then the claim's
+     * token); false once that hook committed (hook_id is its id). See hooks/dedup.ts.
+     */
+    pending: boolean("pending").notNull().default(false),
     createdAt: ms("created_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.channel, t.deliveryId] }), index("deliveries_channel_created").on(t.channel, t.createdAt)],

@@ -1,0 +1,1 @@
+ALTER TABLE `channels` ADD `deleting_since` integer;
