@@ -18,6 +18,9 @@ import { managementRoutes } from "./hooks/routes";
 import { admits, requireApiKey } from "./hooks/auth";
 import { createApiKeys } from "./hooks/api-keys";
 import { createLive } from "./live";
+import type { StatePart } from "./db/changes";
+import { connectFeed } from "./db/feed-changes";
+import { createReloader } from "./lib/reloader";
 import { streamRoutes } from "./live/routes";
 import { createGuards, createRefusals, createRefusalStore } from "./hooks/guards";
 import { createTranslate } from "./translate";
@@ -56,38 +59,35 @@ export function createApp(deps: AppDeps) {
   const metrics = deps.metrics ?? createMetrics(config);
   const activity = deps.activity ?? silentActivity;
   const store = storage.hooks;
-  // Every change of a hook or channel is recorded for the live streams (src/live).
-  // Instances sharing a database tell each other what changed (SQLite has only this one: nothing to tell).
-  const shared = storage.dialect === "postgres" ? (topic: string, key: string) => storage.feed.publish(topic, key) : undefined;
-  const live = createLive({ store, hooks: () => hooks, heartbeatMs: deps.heartbeatMs, shared });
-  const channels = live.watchChannels(
-    createChannelService({ config, store, clock, runner, deleteBatch: deps.channelDeleteBatch }),
-  );
-  const hooks = live.watchHooks(createHookService({ store, clock, runner }));
+  // Every committed change reaches one sink (db/changes.ts); the streams, the other instances,
+  // metrics and the terminal subscribe below.
+  const changes = storage.changes;
+  changes.setLog(log);
+  const live = createLive({ store, hooks: () => hooks, heartbeatMs: deps.heartbeatMs });
+  const channels = createChannelService({ config, store, clock, runner, deleteBatch: deps.channelDeleteBatch });
+  const hooks = createHookService({ store, clock, runner });
   runner.bind(hooks.outcomes, { raw: hooks.raw });
 
   const responses = createResponses({ config, store: storage.responses, clock });
   const dedup = createDedup({ config, store: storage.dedup, clock });
   const writer = createBatchWriter({
-    batchMax: config.storage.batch_max, log,
+    batchMax: config.storage.batch_max,
     async commit(batch) {
       const queued = await store.caughtTransaction(async () => {
         await store.insertHooks(batch, channels.guardsForNew);
         await dedup.record(batch);
         return runner.queueCaught(batch);
       });
-      metrics.committed(batch);
       // Only hooks with handlers give the runner new work (retention and the simulator poll on
       // their own), and only once the batch is durable: no handler sees a hook a crash could lose.
-      // The terminal gets one write per batch, off the per-hook path.
       return () => {
         if (queued) runner.notify();
-        live.caught(batch);
-        activity.caught(batch);
+        changes.emit({ kind: "caught", hooks: batch });
       };
     },
     durable: storage.durable,
     lanes: storage.commitLanes,
+    log,
   });
   const guards = createGuards(config.guards, { clock, log });
   // Guards defined in the dashboard join the same map; a change makes the catcher plan again.
@@ -98,9 +98,7 @@ export function createApp(deps: AppDeps) {
     ...stored,
     record(r) {
       stored.record(r);
-      metrics.refused(r.channel, r.guard);
-      activity.refused(r);
-      live.refused(r, clock.now());
+      changes.emit({ kind: "refusal", refusal: r, at: clock.now() });
     },
   };
   const catcher = timedCatcher(createCatcher({ config, channels, guards, refusals, writer, nextId: createIdFactory(clock), clock, log, responses, dedup }), metrics);
@@ -129,28 +127,43 @@ export function createApp(deps: AppDeps) {
   const metricsKeys = config.metrics.auth ? apiKeys.source : undefined;
   const metricsOnMain = config.metrics.enabled && !config.metrics.listen;
   /**
-   * What this instance keeps in memory of the shared state, read again when another instance
-   * changed it (the change feed) or after the feed's connection was lost: channels' states, the
-   * dashboard's guards and forwards, custom responses, API keys, the default guards.
+   * What this instance keeps in memory of the shared state, by part, read again when another
+   * instance changed it (the change feed) or, all of it, after the feed's connection was lost.
    */
-  async function reloadShared(): Promise<void> {
-    await channels.reload();
-    await Promise.all([guardRegistry.load(), forwards.load(), responses.load()]);
-    if (apiKeys.source.reload) apiKeys.source.keys = await apiKeys.source.reload();
-    const defaults = await dashboardStore.readSetting<string[]>("default_guards");
-    if (defaults && !(await channels.defaultGuards()).read_only) await channels.setDefaultGuards(defaults);
-  }
-  let reloading: Promise<void> = Promise.resolve();
-  storage.feed.subscribe((topic, key) => {
-    if (topic !== null) live.applyShared(topic, key);
-    if (topic === null || topic === "state" || topic === "channel") {
-      // One reload at a time; a change arriving during one is read by the next.
-      reloading = reloading.then(reloadShared).catch((error) => log.error("reading shared state failed", { error: String(error) }));
+  const reloads: Record<StatePart | "channels", () => Promise<unknown>> = {
+    channels: () => channels.reload(),
+    guards: () => guardRegistry.load(),
+    forwards: () => forwards.load(),
+    responses: () => responses.load(),
+    api_keys: async () => {
+      if (apiKeys.source.reload) apiKeys.source.keys = await apiKeys.source.reload();
+    },
+    users: async () => {},
+    dedup: () => dedup.load(),
+    default_guards: async () => {
+      const defaults = await dashboardStore.readSetting<string[]>("default_guards");
+      if (defaults && !(await channels.defaultGuards()).read_only) await channels.setDefaultGuards(defaults);
+    },
+  };
+  const reloader = createReloader(reloads, log);
+
+  changes.subscribe((change, origin) => {
+    live.apply(change);
+    if (origin === "remote") {
+      if (change.kind === "channel") reloader.mark("channels");
+      else if (change.kind === "state") reloader.mark(change.part);
+      return;
+    }
+    if (change.kind === "caught") {
+      metrics.committed(change.hooks);
+      activity.caught(change.hooks);
+    } else if (change.kind === "refusal") {
+      metrics.refused(change.refusal.channel, change.refusal.guard);
+      activity.refused(change.refusal);
     }
   });
-  /** Writes that change what every instance keeps in memory (hook actions travel as "hook"). */
-  const sharesState = (method: string, path: string) =>
-    method !== "GET" && method !== "HEAD" && (/^\/ui\/api\/(?!hooks\/|session|stream|translate)/.test(path) || path.startsWith("/v1/channels/"));
+  // Instances sharing a database tell each other what changed (SQLite has only this one).
+  if (storage.dialect === "postgres") connectFeed(storage.feed, changes, () => reloader.markAll());
 
   let started = false;
   // standardHostname off: Elysia would otherwise skip 11 characters of the URL to find the path, which a
@@ -166,9 +179,6 @@ export function createApp(deps: AppDeps) {
       return hooksErrorResponse(error, code, log, request, methodsOf);
     })
     .onAfterHandle({ as: "global" }, (ctx) => void translated.response(ctx))
-    .onAfterHandle({ as: "global" }, ({ request, path }) => {
-      if (shared && sharesState(request.method, path)) shared("state", "");
-    })
     // Requests wait for start-up's reads (main.ts listens only after them; app.handle in tests may come first).
     .onRequest(async () => {
       if (!started) await ready;

@@ -5,6 +5,7 @@ import type { Db } from "./open";
 import { createWalSync } from "./wal-sync";
 import { startCheckpointer, type Checkpointer } from "./checkpoint";
 import { localFeed } from "./feed";
+import { changesOf } from "./transactor";
 import { createHookStore } from "../hooks/store";
 import { createAttemptQueue } from "../runner/queue";
 import { createTranslateStore } from "../translate/store";
@@ -50,6 +51,7 @@ export function createSqliteStorage(db: Db, opts: SqliteStorageOptions): Storage
     responses: createResponseStore(db),
     dedup: createDedupStore(db),
     refusals: createRefusalStore(db),
+    changes: changesOf(db.$client),
     feed: localFeed(),
     durable: walSync ? () => walSync.sync() : undefined,
     commitLanes: 1,

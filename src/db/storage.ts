@@ -10,6 +10,8 @@ import type { DedupStore } from "../hooks/dedup-store";
 import type { RefusalStore } from "../hooks/guards/refusal-store";
 import type { Worker } from "../runner/types";
 import type { ChangeFeed } from "./feed";
+import type { ChangeSink } from "./changes";
+import type { Log } from "../lib/log";
 
 /**
  * Everything Mailroom keeps, as one bundle of stores over one database: the storage contract the
@@ -29,6 +31,11 @@ export interface Storage {
   readonly responses: ResponseStore;
   readonly dedup: DedupStore;
   readonly refusals: RefusalStore;
+  /**
+   * Where every store on this database reports what changed, once committed (db/changes.ts);
+   * services and the change feed subscribe.
+   */
+  readonly changes: ChangeSink & { setLog(log: Pick<Log, "error">): void };
   /** What this instance tells the others sharing the database (nothing on SQLite). */
   readonly feed: ChangeFeed;
   /**

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Database } from "bun:sqlite";
+import { createChangeSink, type Change, type ChangeSink } from "./changes";
 
 /**
  * How the stores run a unit of work, on either backend. Store methods are async; the ones marked
@@ -27,8 +28,51 @@ export type OpenTransaction = {
   beforeCommit?: (() => Promise<void>)[];
   /** The outermost transaction, for a savepoint. */
   top?: OpenTransaction;
+  /** Changes reported inside (by the outermost transaction): emitted once it committed, dropped on rollback. */
+  reported?: Change[];
 };
 const inside = new AsyncLocalStorage<OpenTransaction>();
+
+const sinks = new WeakMap<object, ReturnType<typeof createChangeSink>>();
+
+/** The change sink of one database (its connection or pool): every store on it reports there. */
+export function changesOf(owner: object): ChangeSink & { setLog: ReturnType<typeof createChangeSink>["setLog"] } {
+  let sink = sinks.get(owner);
+  if (!sink) sinks.set(owner, (sink = createChangeSink()));
+  return sink;
+}
+
+/**
+ * Reports a change made on this database: inside a transaction it waits for the commit (and is
+ * dropped if the transaction, or the savepoint it was made in, rolls back); outside one the
+ * statement has committed already and it is emitted at once.
+ */
+export function report(owner: object, change: Change): void {
+  const open = currentTransaction(owner);
+  if (!open) return changesOf(owner).emit(change);
+  const top = open.top ?? open;
+  (top.reported ??= []).push(change);
+}
+
+/** Emits what a committed transaction reported, in order. */
+export function emitReported(t: OpenTransaction): void {
+  const changes = t.reported;
+  if (!changes?.length) return;
+  t.reported = undefined;
+  const sink = changesOf(t.owner);
+  for (const c of changes) sink.emit(c);
+}
+
+/** Runs a savepoint's fn, dropping what it reported when it throws (its statements roll back). */
+export async function keepReportsOf<T>(top: OpenTransaction, fn: () => Promise<T>): Promise<T> {
+  const mark = top.reported?.length ?? 0;
+  try {
+    return await fn();
+  } catch (error) {
+    if (top.reported) top.reported.length = mark;
+    throw error;
+  }
+}
 
 /** The transaction the current flow is in for this database, if any. */
 export function currentTransaction(owner: object): OpenTransaction | undefined {
@@ -64,11 +108,12 @@ export function sqliteTransactor(sql: Database): SqliteTransactor {
   if (known) return known;
   let tail: Promise<void> = Promise.resolve();
 
-  async function savepoint<T>(t: { owner: object; depth: number }, fn: () => Promise<T>): Promise<T> {
+  async function savepoint<T>(t: OpenTransaction, fn: () => Promise<T>): Promise<T> {
     const name = `sp${t.depth + 1}`;
+    const top = t.top ?? t;
     sql.run(`SAVEPOINT ${name}`);
     try {
-      const value = await inside.run({ owner: sql, depth: t.depth + 1 }, fn);
+      const value = await inside.run({ owner: sql, depth: t.depth + 1, top }, () => keepReportsOf(top, fn));
       sql.run(`RELEASE ${name}`);
       return value;
     } catch (error) {
@@ -88,9 +133,11 @@ export function sqliteTransactor(sql: Database): SqliteTransactor {
     if (unsynced) sql.run("PRAGMA synchronous = NORMAL");
     try {
       sql.run("BEGIN IMMEDIATE");
+      const t: OpenTransaction = { owner: sql, depth: 0 };
       try {
-        const value = await inside.run({ owner: sql, depth: 0 }, fn);
+        const value = await inside.run(t, fn);
         sql.run("COMMIT");
+        emitReported(t);
         return value;
       } catch (error) {
         if (sql.inTransaction) sql.run("ROLLBACK");

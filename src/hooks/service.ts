@@ -1,5 +1,5 @@
 import type { Clock } from "../lib/clock";
-import { notFound, precondition } from "../lib/errors";
+import { notFound, precondition, type AppError } from "../lib/errors";
 import type { HookOutcomes, HookRunner } from "../runner/types";
 import { hookSummaryJson, toWireHook, type HookWire } from "./model";
 import { decodePayload } from "./payload";
@@ -55,7 +55,7 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
       }
       const now = clock.now();
       const finalized = to === "handled" || to === "discarded" ? now : null;
-      await store.setStatus(hook, to, finalized);
+      if (!(await store.setStatus(hook, to, finalized))) throw raced(name, hook);
       await store.addEvent({ hookId: id, kind: event.kind, actor: event.actor, message: event.message ?? "", createdAt: now });
       await also?.(hook);
     });
@@ -74,7 +74,7 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
         const hook = await store.getHook(id);
         if (hook?.status !== "pending") return;
         const now = clock.now();
-        await store.setStatus(hook, "handled", now);
+        if (!(await store.setStatus(hook, "handled", now))) return;
         await store.addEvent({ hookId: id, kind: "handled", actor: "", message: "", createdAt: now });
       });
     },
@@ -82,7 +82,7 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
       return store.transaction(async () => {
         const hook = await store.getHook(id);
         if (hook?.status !== "pending") return;
-        await store.setStatus(hook, "failed", null);
+        if (!(await store.setStatus(hook, "failed", null))) return;
         await store.addEvent({ hookId: id, kind: "failed", actor: handler, message, createdAt: clock.now() });
       });
     },
@@ -110,7 +110,7 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
         for (const id of ids) {
           const hook = await store.getHook(id);
           if (!hook || !(move.from as readonly HookStatus[]).includes(hook.status)) continue;
-          await store.setStatus(hook, move.to, move.to === "discarded" ? now : null);
+          if (!(await store.setStatus(hook, move.to, move.to === "discarded" ? now : null))) continue;
           await store.addEvent({ hookId: id, kind: move.kind, actor, message: "", createdAt: now });
           await move.also(hook);
           done.push({ id, channel: hook.channel });
@@ -137,7 +137,7 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
       return store.transaction(async () => {
         const hook = await load(id);
         await runner.cancel(id);
-        await store.deleteHook(hook);
+        if (!(await store.deleteHook(hook))) throw notFound(`hook "${id}" not found`);
       });
     },
     async discard(id: string, actor: string): Promise<HookWire> {
@@ -161,7 +161,7 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
         const now = clock.now();
         await runner.cancel(id);
         await runner.queueRedelivery(id, hook.channel);
-        await store.setStatus(hook, "pending", null);
+        if (!(await store.setStatus(hook, "pending", null))) throw raced("redeliver", hook);
         await store.addEvent({ hookId: id, kind: "retried", actor, message: REDELIVERED, createdAt: now });
       });
       runner.notify();
@@ -178,6 +178,15 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
       return get(id);
     },
   };
+}
+
+/**
+ * A transition that lost a race: another request changed the hook between this one's read and its
+ * write (PostgreSQL instances do not take turns as SQLite's one connection does). 409, as a
+ * transition from the wrong status.
+ */
+function raced(name: string, hook: RawHook): AppError {
+  return precondition(`cannot ${name} hook "${hook.id}": another request changed it meanwhile (it was ${hook.status}); read it again`);
 }
 
 /** The message of the `retried` event RedeliverHook records (the spec's event kinds are kept). */

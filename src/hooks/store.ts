@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import type { Database, Statement } from "bun:sqlite";
 import { statementCache } from "../db/statements";
 import type { Db } from "../db/open";
-import { sqliteTransactor, type Transactor } from "../db/transactor";
+import { report, sqliteTransactor, type Transactor } from "../db/transactor";
 
 /**
  * The webhook service's storage. Plain SQL through prepared statements, so the same contract
@@ -68,8 +68,13 @@ export interface HookStore extends Transactor {
   listHooks(query: ListQuery): Promise<RawHook[]>;
   /** Events of the given hooks, oldest first per hook (every id is a key, [] when it has none). */
   eventsOf(ids: readonly string[]): Promise<Map<string, EventRow[]>>;
-  /** In transaction: moves a hook between statuses and keeps its channel's counters right. */
-  setStatus(hook: RawHook, to: HookStatus, finalizedAt: number | null): Promise<void>;
+  /**
+   * In transaction: moves a hook from `hook.status` to `to` and keeps its channel's counters right,
+   * only if its status is still `hook.status` (a compare-and-set: of two transitions racing from
+   * one status, one wins). Resolves to false, changing nothing, when the hook is gone or its status
+   * changed meanwhile. Reports the hook's change once committed.
+   */
+  setStatus(hook: RawHook, to: HookStatus, finalizedAt: number | null): Promise<boolean>;
   /** In transaction. */
   addEvent(e: EventRow): Promise<void>;
   /** Keys of a channel's hooks, oldest first, at most `limit`. */
@@ -80,21 +85,24 @@ export interface HookStore extends Transactor {
   overfull(max: number): Promise<{ name: string; over: number }[]>;
   /** The id of a channel's newest hook. */
   newestId(channel: string): Promise<string | undefined>;
-  /** In transaction: deletes these hooks (events and attempts with them) and takes them off the counters; resolves to how many. */
+  /**
+   * In transaction: deletes these hooks (events and attempts with them) and takes each off its
+   * channel's counter by the status it has now; resolves to how many existed. Reports each.
+   */
   deleteHooks(keys: readonly HookKey[]): Promise<number>;
-  /** In transaction: deletes the hook with its events and attempts. */
-  deleteHook(hook: RawHook): Promise<void>;
+  /** In transaction: deletes the hook with its events and attempts; false when it was gone already. Reports it. */
+  deleteHook(hook: RawHook): Promise<boolean>;
   listChannels(): Promise<ChannelRow[]>;
   /** Every channel, oldest first. */
   channelsOldestFirst(): Promise<ChannelRow[]>;
   /** The database's size and its write-ahead log's (0 where there is none), in bytes. */
   storageBytes(): Promise<{ database: number; wal: number }>;
   getChannel(name: string): Promise<ChannelRow | undefined>;
-  /** Creates the channel if absent, then sets its guards. */
+  /** Creates the channel if absent, then sets its guards. Reports the channel. */
   upsertChannel(name: string, guards: string[], now: number): Promise<void>;
-  /** false when the channel does not exist. */
+  /** false when the channel does not exist; reports the channel when it does. */
   setPaused(name: string, paused: boolean): Promise<boolean>;
-  /** In transaction: removes the channel, its hooks and their events; false when absent. */
+  /** In transaction: removes the channel, its hooks and their events; false when absent. Reports the channel. */
   deleteChannel(name: string): Promise<boolean>;
   /**
    * How caught batches commit: a transaction whose commit may not be on disk yet when it resolves,
@@ -260,10 +268,11 @@ export function createHookStore(db: Db, opts: { unsynced?: boolean } = {}): Hook
       return out;
     },
 
-    /** In transaction: moves a hook between statuses and keeps its channel's counters right. */
-    async setStatus(hook: RawHook, to: HookStatus, finalizedAt: number | null): Promise<void> {
-      q("UPDATE hooks SET status = ?, finalized_at = ? WHERE id = ?").run(to, finalizedAt, hook.id);
+    async setStatus(hook: RawHook, to: HookStatus, finalizedAt: number | null): Promise<boolean> {
+      if (q("UPDATE hooks SET status = ?, finalized_at = ? WHERE id = ? AND status = ?").run(to, finalizedAt, hook.id, hook.status).changes === 0) return false;
       q(`UPDATE channels SET ${hook.status} = ${hook.status} - 1, ${to} = ${to} + 1 WHERE name = ?`).run(hook.channel);
+      report(sql, { kind: "hook", id: hook.id, channel: hook.channel, status: to });
+      return true;
     },
 
     /** In transaction. */
@@ -302,22 +311,30 @@ export function createHookStore(db: Db, opts: { unsynced?: boolean } = {}): Hook
      */
     async deleteHooks(keys: readonly HookKey[]): Promise<number> {
       const perStatus = new Map<string, number>();
+      let deleted = 0;
       for (const k of keys) {
-        q("DELETE FROM hooks WHERE id = ?").run(k.id);
-        const key = `${k.channel}\n${k.status}`;
+        // Counted by the status each hook has now, as on PostgreSQL; a hook already gone is not counted.
+        const gone = q("DELETE FROM hooks WHERE id = ? RETURNING channel, status").get(k.id) as { channel: string; status: HookStatus } | null;
+        if (!gone) continue;
+        deleted++;
+        const key = `${gone.channel}\n${gone.status}`;
         perStatus.set(key, (perStatus.get(key) ?? 0) + 1);
+        report(sql, { kind: "hook", id: k.id, channel: gone.channel, deleted: true });
       }
       for (const [key, n] of perStatus) {
         const [channel, status] = key.split("\n") as [string, HookStatus];
         q(`UPDATE channels SET ${status} = ${status} - ? WHERE name = ?`).run(n, channel);
       }
-      return keys.length;
+      return deleted;
     },
 
     /** In transaction: deletes the hook and its events; false when it did not exist. */
-    async deleteHook(hook: RawHook): Promise<void> {
-      q("DELETE FROM hooks WHERE id = ?").run(hook.id);
-      q(`UPDATE channels SET ${hook.status} = ${hook.status} - 1 WHERE name = ?`).run(hook.channel);
+    async deleteHook(hook: RawHook): Promise<boolean> {
+      const gone = q("DELETE FROM hooks WHERE id = ? RETURNING status").get(hook.id) as { status: HookStatus } | null;
+      if (!gone) return false;
+      q(`UPDATE channels SET ${gone.status} = ${gone.status} - 1 WHERE name = ?`).run(hook.channel);
+      report(sql, { kind: "hook", id: hook.id, channel: hook.channel, deleted: true });
+      return true;
     },
 
     async listChannels(): Promise<ChannelRow[]> {
@@ -345,17 +362,22 @@ export function createHookStore(db: Db, opts: { unsynced?: boolean } = {}): Hook
     async upsertChannel(name: string, guards: string[], now: number): Promise<void> {
       ensureChannel.run(name, JSON.stringify(guards), now);
       q("UPDATE channels SET guards = ? WHERE name = ?").run(JSON.stringify(guards), name);
+      report(sql, { kind: "channel", name });
     },
 
     async setPaused(name: string, paused: boolean): Promise<boolean> {
-      return q("UPDATE channels SET paused = ? WHERE name = ?").run(paused ? 1 : 0, name).changes > 0;
+      if (q("UPDATE channels SET paused = ? WHERE name = ?").run(paused ? 1 : 0, name).changes === 0) return false;
+      report(sql, { kind: "channel", name });
+      return true;
     },
 
     /** In transaction: removes the channel, its hooks and their events; false when absent. */
     async deleteChannel(name: string): Promise<boolean> {
       q("DELETE FROM events WHERE hook_id IN (SELECT id FROM hooks WHERE channel = ?)").run(name);
       q("DELETE FROM hooks WHERE channel = ?").run(name);
-      return q("DELETE FROM channels WHERE name = ?").run(name).changes > 0;
+      if (q("DELETE FROM channels WHERE name = ?").run(name).changes === 0) return false;
+      report(sql, { kind: "channel", name });
+      return true;
     },
   };
 }

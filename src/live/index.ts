@@ -1,28 +1,18 @@
-import type { ChannelService } from "../hooks/channels";
+import type { Change as Committed } from "../db/changes";
 import { hookSummaryJson, toWireChannel } from "../hooks/model";
 import type { HookService } from "../hooks/service";
 import type { HookStore, NewHook } from "../hooks/store";
-import type { HookOutcomes } from "../runner/types";
+import { toRfc3339 } from "../lib/clock";
 import { createChangeLog, type Change, type Rendered } from "./bus";
 import { createStreams } from "./stream";
-import { toRfc3339 } from "../lib/clock";
 
 /**
- * Live updates: the services are wrapped so that every change is recorded (hooks caught or
- * changed, channels paused, resumed, deleted or whose stats moved), and streams send them.
+ * Live updates: every committed change (the change sink, db/changes.ts; this instance's and the
+ * other instances' through the change feed) is recorded in a log of keys by `apply`, and streams
+ * send them, reading what they show when they send it.
  */
-export function createLive(deps: {
-  store: HookStore; hooks: () => HookService; heartbeatMs?: number; maxUnread?: number; kept?: number;
-  /** Told of each change made here, for the instances sharing the database (the change feed). */
-  shared?: (topic: "hook" | "caught" | "channel" | "refusal", key: string) => void;
-}) {
+export function createLive(deps: { store: HookStore; hooks: () => HookService; heartbeatMs?: number; maxUnread?: number; kept?: number }) {
   const { store } = deps;
-  const share = deps.shared ?? (() => {});
-  /** A channel's stats or state changed here. */
-  const channelChanged = (name: string) => {
-    log.channel(name);
-    share("channel", name);
-  };
   const log = createChangeLog({ kept: deps.kept, epoch: Date.now().toString(36) });
 
   /**
@@ -68,144 +58,56 @@ export function createLive(deps: {
     if (changedLately.size > 4096) changedLately.delete(changedLately.values().next().value!);
   }
 
-  function hookChanged(id: string, channel: string): void {
-    noteChanged(id);
-    log.hook(channel, id);
-    log.channel(channel);
-    share("hook", `${channel}/${id}`);
+  /** A batch of caught hooks, made durable here or by another instance. */
+  function caught(batch: readonly NewHook[]): void {
+    const channels = new Set<string>();
+    // While a stream wants every hook's summary each change keeps the hook as caught (a few
+    // strings, not its body). Kept for every hook caught, that costs the catching endpoint a few
+    // per cent: dashboards, which take the newest 50 or one hook, read theirs back instead.
+    const keep = streams.wantsEverySummary();
+    for (const h of batch) {
+      const pending = !changedLately.has(h.id);
+      // A long query is read back when sent rather than held by the change log (senders choose it).
+      const snapshot = keep && pending && h.contentType !== undefined && h.query.length <= SNAPSHOT_QUERY_MAX
+        ? { method: h.method, query: h.query, contentType: h.contentType, ip: h.ip, createdAt: h.createdAt, size: h.body.byteLength }
+        : undefined;
+      log.hook(h.channel, h.id, snapshot, pending ? "pending" : undefined);
+      channels.add(h.channel);
+    }
+    for (const c of channels) log.channel(c);
   }
 
   return {
     log,
     streams,
     /**
-     * A change another instance made (the change feed): recorded for the streams here, as if made
-     * here, and not shared again.
+     * Records a committed change for the streams (one subscriber of the change sink). A hook's
+     * change moves its channel's stats too. Settings changes are not streamed.
      */
-    applyShared(topic: string, key: string): void {
-      if (topic === "refusal") {
-        const at = key.indexOf("\n");
-        if (at > 0) log.refusal(key.slice(0, at), key.slice(at + 1));
-        return;
+    apply(change: Committed): void {
+      switch (change.kind) {
+        case "caught":
+          return caught(change.hooks);
+        case "hook":
+          noteChanged(change.id);
+          log.hook(change.channel, change.id, undefined, change.status);
+          return void log.channel(change.channel);
+        case "channel":
+          return void log.channel(change.name);
+        case "refusal":
+          return void log.refusal(change.refusal.channel, refusalJson(change.refusal, change.at));
+        case "state":
+          return;
       }
-
-      if (topic === "channel") return void log.channel(key);
-      if (topic !== "hook" && topic !== "caught") return;
-      const channels = new Set<string>();
-      for (const k of key.split(",")) {
-        const at = k.indexOf("/");
-        if (at <= 0) continue;
-        const channel = k.slice(0, at);
-        noteChanged(k.slice(at + 1));
-        log.hook(channel, k.slice(at + 1));
-        channels.add(channel);
-      }
-      for (const c of channels) log.channel(c);
-    },
-    /** Called for each request a guard refused (the Refusal as ListRefusals shows it). */
-    refused(r: { channel: string; guard: string; status: number; reason: string; ip: string; method: string }, now: number): void {
-      const wire = { channel: r.channel, guard: r.guard, status: r.status, reason: r.reason, created_at: toRfc3339(now), ip: r.ip, method: r.method };
-      const json = JSON.stringify(wire);
-      log.refusal(r.channel, json);
-      share("refusal", `${r.channel}\n${json}`);
-    },
-    /** Called once a batch of caught hooks is committed. */
-    caught(batch: readonly CaughtHook[]): void {
-      const channels = new Set<string>();
-      // While a stream wants every hook's summary each change keeps the hook as caught (a few
-      // strings, not its body). Kept for every hook caught, that costs the catching endpoint a few
-      // per cent: dashboards, which take the newest 50 or one hook, read theirs back instead.
-      const keep = streams.wantsEverySummary();
-      for (const h of batch) {
-        const pending = !changedLately.has(h.id);
-        // A long query is read back when sent rather than held by the change log (senders choose it).
-        const snapshot = keep && pending && h.contentType !== undefined && h.query.length <= SNAPSHOT_QUERY_MAX
-          ? { method: h.method, query: h.query, contentType: h.contentType, ip: h.ip, createdAt: h.createdAt, size: h.body.byteLength }
-          : undefined;
-        log.hook(h.channel, h.id, snapshot, pending ? "pending" : undefined);
-        channels.add(h.channel);
-      }
-      for (const c of channels) log.channel(c);
-      if (deps.shared) share("caught", batch.map((h) => `${h.channel}/${h.id}`).join(","));
-    },
-    /** The hook service with every change recorded. */
-    watchHooks(hooks: HookService): HookService {
-      const after = <A extends unknown[], R>(fn: (id: string, ...a: A) => Promise<R>) => async (id: string, ...a: A) => {
-        const channel = (await store.getHook(id))?.channel;
-        try {
-          return await fn(id, ...a);
-        } finally {
-          if (channel) hookChanged(id, channel);
-        }
-      };
-      const outcomes: HookOutcomes = {
-        async handled(id) {
-          await hooks.outcomes.handled(id);
-          const h = await store.getHook(id);
-          if (h) hookChanged(id, h.channel);
-        },
-        async failed(id, handler, message) {
-          await hooks.outcomes.failed(id, handler, message);
-          const h = await store.getHook(id);
-          if (h) hookChanged(id, h.channel);
-        },
-      };
-      return {
-        ...hooks,
-        outcomes,
-        discard: after(hooks.discard),
-        async bulk(action, ids, actor) {
-          const changed = await hooks.bulk(action, ids, actor);
-          for (const h of changed) hookChanged(h.id, h.channel);
-          return changed;
-        },
-        retry: after(hooks.retry),
-        process: after(hooks.process),
-        fail: after(hooks.fail),
-        async delete(id: string) {
-          const channel = (await store.getHook(id))?.channel;
-          await hooks.delete(id);
-          if (channel) hookChanged(id, channel);
-        },
-      };
-    },
-    /** The channel service with pause, resume and delete recorded. */
-    watchChannels(channels: ChannelService): ChannelService {
-      const deletions = new WeakMap<Promise<void>, Promise<void>>();
-      return {
-        ...channels,
-        pause: async (name) => {
-          const row = await channels.pause(name);
-          channelChanged(name);
-          return row;
-        },
-        setGuards: async (name, guards) => {
-          const row = await channels.setGuards(name, guards);
-          channelChanged(name);
-          return row;
-        },
-        resume: async (name) => {
-          const row = await channels.resume(name);
-          channelChanged(name);
-          return row;
-        },
-        // The same promise for a delete that joins a running one, as the service gives.
-        delete(name) {
-          const inner = channels.delete(name);
-          let wrapped = deletions.get(inner);
-          if (!wrapped) {
-            wrapped = inner.finally(() => channelChanged(name));
-            deletions.set(inner, wrapped);
-          }
-          return wrapped;
-        },
-      };
     },
   };
 }
 
-/** What `caught` needs of a hook. */
-type CaughtHook = Pick<NewHook, "id" | "channel" | "method" | "query" | "ip" | "createdAt" | "body" | "contentType">;
+/** The Refusal as ListRefusals shows it, as JSON (what a `refusal` change carries). */
+export function refusalJson(r: { channel: string; guard: string; status: number; reason: string; ip: string; method: string }, now: number): string {
+  return JSON.stringify({ channel: r.channel, guard: r.guard, status: r.status, reason: r.reason, created_at: toRfc3339(now), ip: r.ip, method: r.method });
+}
+
 
 export type Live = ReturnType<typeof createLive>;
 

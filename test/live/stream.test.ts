@@ -331,13 +331,13 @@ describe("the writer loop", () => {
     } as unknown as Parameters<typeof createLive>[0]["store"];
     const live = createLive({ store, hooks: () => ({}) as never });
     const reader = sseReader(new Response(live.streams.open({ fields: "summary" }, null)));
-    const caught = (id: string) => ({ id, channel: "c", method: "POST", query: "channel=c", ip: "::1", createdAt: 0, body: new Uint8Array(3), contentType: "text/plain" });
-    live.caught([caught("01kbpending0000000000000000")]);
+    const caught = (id: string) => ({ id, channel: "c", method: "POST", query: "channel=c", ip: "::1", createdAt: 0, body: new Uint8Array(3), contentType: "text/plain", headers: "{}" });
+    live.apply({ kind: "caught", hooks: [caught("01kbpending0000000000000000")] });
     expect(JSON.parse((await reader.next((e) => e.event === "hook")).data)).toMatchObject({ id: "01kbpending0000000000000000", status: "pending", size: 3 });
     expect(reads).toBe(0);
     // The runner handled it between its commit and the batch's announcement.
-    live.applyShared("hook", `c/${raw.id}`);
-    live.caught([caught(raw.id)]);
+    live.apply({ kind: "hook", id: raw.id, channel: "c" });
+    live.apply({ kind: "caught", hooks: [caught(raw.id)] });
     const statuses = [await reader.next((e) => e.event === "hook"), await reader.next((e) => e.event === "hook")].map((e) => JSON.parse(e.data).status);
     expect(statuses).toEqual(["handled", "handled"]);
     live.streams.close();
@@ -352,15 +352,15 @@ describe("the writer loop", () => {
       getChannel: async () => undefined,
     } as unknown as Parameters<typeof createLive>[0]["store"];
     const live = createLive({ store, hooks: () => ({}) as never });
-    const caught = (id: string) => ({ id, channel: "c", method: "POST", query: "channel=c", ip: "::1", createdAt: 0, body: new Uint8Array(3), contentType: "text/plain" });
+    const caught = (id: string) => ({ id, channel: "c", method: "POST", query: "channel=c", ip: "::1", createdAt: 0, body: new Uint8Array(3), contentType: "text/plain", headers: "{}" });
     // A dashboard of failed hooks: hooks just caught are pending, left out without a read.
     const failed = sseReader(new Response(live.streams.open({ fields: "summary", latest: 50, status: "failed" }, null)));
-    live.caught([caught("01kbcaughtforfailed00000000")]);
+    live.apply({ kind: "caught", hooks: [caught("01kbcaughtforfailed00000000")] });
     expect((await failed.next()).event).toBe("channel-deleted"); // sent after the write's hooks; this fake store holds no channel
     expect(reads).toEqual([]);
     const list = sseReader(new Response(live.streams.open({ fields: "summary", latest: 50 }, null)));
     const one = sseReader(new Response(live.streams.open({ fields: "summary", hook: raw.id }, null)));
-    live.caught([caught(raw.id)]);
+    live.apply({ kind: "caught", hooks: [caught(raw.id)] });
     for (const reader of [list, one]) {
       expect(JSON.parse((await reader.next((e) => e.event === "hook")).data)).toMatchObject({ id: raw.id, status: "pending", size: 3, content_type: "text/plain" });
     }
@@ -368,7 +368,7 @@ describe("the writer loop", () => {
     expect(reads).toEqual([raw.id]);
     // A stream of every hook's summary makes the next caught hooks keep theirs: no more reads.
     const every = sseReader(new Response(live.streams.open({ fields: "summary" }, null)));
-    live.caught([caught("01kbevery000000000000000000")]);
+    live.apply({ kind: "caught", hooks: [caught("01kbevery000000000000000000")] });
     expect(JSON.parse((await every.next((e) => e.event === "hook")).data)).toMatchObject({ id: "01kbevery000000000000000000", status: "pending", size: 3 });
     expect(JSON.parse((await list.next((e) => e.event === "hook")).data).id).toBe("01kbevery000000000000000000");
     expect(reads).toEqual([raw.id]);

@@ -1,4 +1,5 @@
 import { HOOK_STATUSES, type ChannelRow, type EventRow, type HookKey, type HookStatus, type HookStore, type ListQuery, type NewHook, type RawHook } from "../../hooks/store";
+import { report } from "../transactor";
 import { num, type PgTransactor } from "./transactor";
 
 /**
@@ -150,6 +151,7 @@ export function createPgHookStore(t: PgTransactor): HookStore {
       `INSERT INTO channels (name, guards, created_at) VALUES ($1, $2, $3) ON CONFLICT (name) DO UPDATE SET guards = excluded.guards`,
       [name, JSON.stringify(guards), now],
     );
+    report(t.sql, { kind: "channel", name });
   }
 
   return {
@@ -204,11 +206,16 @@ export function createPgHookStore(t: PgTransactor): HookStore {
     },
 
     async setStatus(hook, to, finalizedAt) {
-      await x().unsafe(`UPDATE hooks SET status = $1, finalized_at = $2 WHERE id = $3`, [to, finalizedAt, hook.id]);
+      // Under READ COMMITTED, a racing transition waits for the row's lock, then sees the status the
+      // winner committed: its WHERE no longer matches and it changes nothing.
+      const moved = await x().unsafe(`UPDATE hooks SET status = $1, finalized_at = $2 WHERE id = $3 AND status = $4`, [to, finalizedAt, hook.id, hook.status]);
+      if (moved.count === 0) return false;
+      report(t.sql, { kind: "hook", id: hook.id, channel: hook.channel, status: to });
       const d: Deltas = new Map();
       addDelta(d, hook.channel, hook.status, -1);
       addDelta(d, hook.channel, to, 1);
       await count(d);
+      return true;
     },
 
     async addEvent(e) {
@@ -239,21 +246,26 @@ export function createPgHookStore(t: PgTransactor): HookStore {
     async deleteHooks(keys) {
       if (keys.length === 0) return 0;
       // Counted by the status each hook has now (the keys may be older than a change made meanwhile).
-      const gone = (await x().unsafe(`DELETE FROM hooks WHERE id = ANY($1) RETURNING channel, status`, [keys.map((k) => k.id)])) as {
-        channel: string; status: HookStatus;
+      const gone = (await x().unsafe(`DELETE FROM hooks WHERE id = ANY($1) RETURNING id, channel, status`, [keys.map((k) => k.id)])) as {
+        id: string; channel: string; status: HookStatus;
       }[];
       const d: Deltas = new Map();
-      for (const g of gone) addDelta(d, g.channel, g.status, -1);
+      for (const g of gone) {
+        addDelta(d, g.channel, g.status, -1);
+        report(t.sql, { kind: "hook", id: g.id, channel: g.channel, deleted: true });
+      }
       await count(d);
       return gone.length;
     },
 
     async deleteHook(hook) {
       const gone = (await x().unsafe(`DELETE FROM hooks WHERE id = $1 RETURNING status`, [hook.id])) as { status: HookStatus }[];
-      if (gone.length === 0) return;
+      if (gone.length === 0) return false;
       const d: Deltas = new Map();
       addDelta(d, hook.channel, gone[0]!.status, -1);
       await count(d);
+      report(t.sql, { kind: "hook", id: hook.id, channel: hook.channel, deleted: true });
+      return true;
     },
 
     async listChannels() {
@@ -277,13 +289,17 @@ export function createPgHookStore(t: PgTransactor): HookStore {
     upsertChannel,
 
     async setPaused(name, paused) {
-      return (await x().unsafe(`UPDATE channels SET paused = $1 WHERE name = $2`, [paused, name])).count > 0;
+      if ((await x().unsafe(`UPDATE channels SET paused = $1 WHERE name = $2`, [paused, name])).count === 0) return false;
+      report(t.sql, { kind: "channel", name });
+      return true;
     },
 
     async deleteChannel(name) {
       await x().unsafe(`DELETE FROM hooks WHERE channel = $1`, [name]);
       await x().unsafe(`DELETE FROM channel_counts WHERE channel = $1`, [name]);
-      return (await x().unsafe(`DELETE FROM channels WHERE name = $1`, [name])).count > 0;
+      if ((await x().unsafe(`DELETE FROM channels WHERE name = $1`, [name])).count === 0) return false;
+      report(t.sql, { kind: "channel", name });
+      return true;
     },
   };
 }

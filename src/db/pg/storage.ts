@@ -3,6 +3,7 @@ import type { Storage } from "../storage";
 import type { Log } from "../../lib/log";
 import { pgTransactor } from "./transactor";
 import { pgFeed } from "./feed";
+import { changesOf } from "../transactor";
 import { singleton } from "./singleton";
 import { createPgHookStore } from "./hook-store";
 import { createPgAttemptQueue } from "./attempt-queue";
@@ -51,6 +52,7 @@ export async function createPostgresStorage(sql: SQL, opts: PostgresStorageOptio
     responses: createPgResponseStore(t),
     dedup: createPgDedupStore(t),
     refusals: createPgRefusalStore(t),
+    changes: changesOf(sql),
     feed,
     commitLanes: COMMIT_LANES,
     singleton(worker) {

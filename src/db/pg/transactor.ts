@@ -1,5 +1,5 @@
 import type { SQL } from "bun";
-import { currentTransaction, runInside, type OpenTransaction, type Transactor } from "../transactor";
+import { currentTransaction, emitReported, keepReportsOf, runInside, type OpenTransaction, type Transactor } from "../transactor";
 
 /** PostgreSQL's side of Transactor, plus the connection a store method runs its statement on. */
 export interface PgTransactor extends Transactor {
@@ -59,6 +59,7 @@ export function pgTransactor(sql: SQL): PgTransactor {
       else if (statements.length > 1) await sql.begin(async (tx) => {
         for (const [text, params] of statements) await tx.unsafe(text, params);
       });
+      emitReported(t);
       return value;
     },
     current() {
@@ -69,16 +70,21 @@ export function pgTransactor(sql: SQL): PgTransactor {
       const open = currentTransaction(sql);
       if (open) {
         const tx = open.tx as SQL & { savepoint<R>(f: (sp: SQL) => Promise<R>): Promise<R> };
-        return tx.savepoint((sp) => runInside({ owner: sql, depth: open.depth + 1, tx: sp, top: open.top ?? open }, fn));
+        const top = open.top ?? open;
+        return tx.savepoint((sp) => runInside({ owner: sql, depth: open.depth + 1, tx: sp, top }, () => keepReportsOf(top, fn)));
       }
-      return sql.begin((tx) => {
-        const t: OpenTransaction = { owner: sql, depth: 0, tx, beforeCommit: [] };
+      const t: OpenTransaction = { owner: sql, depth: 0, beforeCommit: [] };
+      return (sql.begin((tx) => {
+        t.tx = tx;
         return runInside(t, async () => {
           const value = await fn();
           for (const work of t.beforeCommit!) await work();
           return value;
         });
-      }) as Promise<T>;
+      }) as Promise<T>).then((value) => {
+        emitReported(t);
+        return value;
+      });
     },
   };
 }

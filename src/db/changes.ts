@@ -1,0 +1,70 @@
+import type { RefusalInput } from "../hooks/guards/types";
+import type { HookStatus, NewHook } from "../hooks/store";
+import type { Log } from "../lib/log";
+
+/**
+ * What changed, as reported once it committed (db/transactor.ts `report`): the one place every
+ * mutating operation announces itself. Live streams, the PostgreSQL change feed, metrics and the
+ * terminal subscribe to the sink; nobody wraps a service or reads a URL to notice a change.
+ *
+ * - `caught`: a batch of hooks, reported by the catching writer once durable (not at commit: a
+ *   crash before the WAL sync could still lose it).
+ * - `hook`: a hook's status changed (with its new status), or it was deleted (`deleted`).
+ * - `channel`: a channel was created, paused, resumed, given guards, or deleted.
+ * - `refusal`: a guard refused a request, at `at` (refusals are written in batches later; the
+ *   stream shows them at once).
+ * - `state`: a shared setting changed (what every instance keeps in memory), by which part.
+ */
+export type Change =
+  | { kind: "caught"; hooks: readonly NewHook[] }
+  | { kind: "hook"; id: string; channel: string; status?: HookStatus; deleted?: boolean }
+  | { kind: "channel"; name: string }
+  | { kind: "refusal"; refusal: RefusalInput; at: number }
+  | { kind: "state"; part: StatePart };
+
+/** The shared settings each instance keeps in memory and reads again when another changed them. */
+export type StatePart = "guards" | "forwards" | "responses" | "api_keys" | "users" | "dedup" | "default_guards";
+
+/**
+ * `local`: made by this process. `remote`: another instance sharing the database made it (the
+ * change feed hands it in); subscribers that tell the others skip those.
+ */
+export type Origin = "local" | "remote";
+
+export type ChangeListener = (change: Change, origin: Origin) => void;
+
+export interface ChangeSink {
+  /** Hands a committed change to every subscriber, in order. Never throws: a failing subscriber is logged. */
+  emit(change: Change, origin?: Origin): void;
+  /** Calls fn for every change from now on; returns its unsubscribe. */
+  subscribe(fn: ChangeListener): () => void;
+}
+
+/**
+ * The sink: synchronous fan-out, each subscriber guarded so one that throws neither stops the
+ * others nor reaches the operation that reported (its caller has committed already).
+ *
+ * @example const sink = createChangeSink(); sink.subscribe((c) => console.log(c.kind)); sink.emit({ kind: "channel", name: "gh" });
+ */
+export function createChangeSink(log?: Pick<Log, "error">): ChangeSink & { setLog(log: Pick<Log, "error">): void } {
+  const listeners = new Set<ChangeListener>();
+  let logger = log;
+  return {
+    emit(change, origin = "local") {
+      for (const fn of listeners) {
+        try {
+          fn(change, origin);
+        } catch (error) {
+          logger?.error("a change subscriber failed", { change: change.kind, error: String((error as Error)?.stack ?? error) });
+        }
+      }
+    },
+    subscribe(fn) {
+      listeners.add(fn);
+      return () => listeners.delete(fn);
+    },
+    setLog(l) {
+      logger = l;
+    },
+  };
+}
