@@ -1,7 +1,9 @@
+import type { SchemaOptions, TLiteral } from "@sinclair/typebox";
 import { t, type Static } from "elysia";
 import { NAME_PATTERN } from "../config/schema";
 import { toRfc3339 } from "../lib/clock";
 import { HOOK_ID_PATTERN } from "../lib/ids";
+import { EVENT_KINDS, HOOK_STATUSES } from "./status";
 import type { ChannelRow, EventRow, RawHook } from "./store";
 
 /** The spec's resources, exactly: these models are the only shapes the management API writes. */
@@ -9,10 +11,16 @@ import type { ChannelRow, EventRow, RawHook } from "./store";
 const strict = { additionalProperties: false } as const;
 export const ChannelName = t.String({ maxLength: 64, pattern: NAME_PATTERN });
 export const HookId = t.String({ pattern: HOOK_ID_PATTERN });
-export const HookStatus = t.Union([t.Literal("pending"), t.Literal("handled"), t.Literal("failed"), t.Literal("discarded")]);
+/** The literals of a list, as a tuple (a union of literals documents and checks as the list did). */
+type Literals<T extends readonly string[]> = { -readonly [K in keyof T]: TLiteral<T[K]> };
+const literals = <const T extends readonly string[]>(values: T) => values.map((v) => t.Literal(v)) as Literals<T>;
+
+/** One of HOOK_STATUSES; `options` for a parameter's own error message. */
+export const hookStatusSchema = (options?: SchemaOptions) => t.Union(literals(HOOK_STATUSES), options);
+export const HookStatus = hookStatusSchema();
 const Count = t.String({ pattern: "^[0-9]+$" });
 
-export const ChannelStats = t.Object({ pending: Count, handled: Count, failed: Count, discarded: Count }, strict);
+export const ChannelStats = t.Object(Object.fromEntries(HOOK_STATUSES.map((s) => [s, Count])) as Record<(typeof HOOK_STATUSES)[number], typeof Count>, strict);
 export const Channel = t.Object(
   { name: ChannelName, paused: t.Boolean(), stats: ChannelStats, guards: t.Array(ChannelName, { uniqueItems: true }) },
   strict,
@@ -20,7 +28,7 @@ export const Channel = t.Object(
 
 export const Event = t.Object(
   {
-    kind: t.Union([t.Literal("handled"), t.Literal("discarded"), t.Literal("retried"), t.Literal("failed")]),
+    kind: t.Union(literals(EVENT_KINDS)),
     actor: t.String(),
     message: t.String(),
     created_at: t.String(),
@@ -68,11 +76,10 @@ export type HookWire = Static<typeof Hook>;
 export type EventWire = Static<typeof Event>;
 
 export function toWireChannel(c: ChannelRow): ChannelWire {
-  const s = c.stats;
   return {
     name: c.name,
     paused: c.paused,
-    stats: { pending: String(s.pending), handled: String(s.handled), failed: String(s.failed), discarded: String(s.discarded) },
+    stats: Object.fromEntries(HOOK_STATUSES.map((s) => [s, String(c.stats[s])])) as ChannelWire["stats"],
     guards: c.guards,
   };
 }

@@ -1,5 +1,6 @@
 import { VERSION } from "../lib/version";
 import type { Config } from "../config/schema";
+import { HOOK_STATUSES, type HookStatus } from "../hooks/status";
 import { createChannelLabels, OTHER } from "./labels";
 import { registerProcessMetrics } from "./process";
 import { createRegistry } from "./registry";
@@ -7,7 +8,6 @@ import { createRegistry } from "./registry";
 export { CONTENT_TYPE } from "./registry";
 export { OTHER } from "./labels";
 
-const STATUSES = ["pending", "handled", "failed", "discarded"] as const;
 /** Seconds, from half a millisecond (a hook with durability "normal") to 10 s. */
 const CATCH_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const BATCH_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 4096, 10000];
@@ -15,7 +15,7 @@ const BATCH_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 4096, 10000]
 /** What the gauges read at scrape time; given once the app is built (watch). */
 export type MetricSources = {
   /** Every channel with its counters, oldest first (stored channels get labels in that order at start). */
-  channels(): Promise<{ name: string; stats: Record<(typeof STATUSES)[number], number> }[]>;
+  channels(): Promise<{ name: string; stats: Record<HookStatus, number> }[]>;
   queueDepth(): Promise<number>;
   /** The database's size and (SQLite) its write-ahead log's, in bytes. */
   storageBytes(): Promise<{ database: number; wal: number }>;
@@ -81,7 +81,7 @@ export function createMetrics(config: Config) {
       registry.gauge("mailroom_hooks", "hooks held, by channel and status (the channels' counters; no hook is read)", ["channel", "status"], () => {
         const sums = new Map<string, number[]>();
         for (const { name, stats } of snapshot.rows) {
-          const n = STATUSES.map((status) => stats[status]);
+          const n = HOOK_STATUSES.map((status) => stats[status]);
           const label = channels.admit(name);
           const s = sums.get(label);
           if (s) for (let i = 0; i < 4; i++) s[i]! += n[i]!;
@@ -89,7 +89,7 @@ export function createMetrics(config: Config) {
         }
         // Labelled channels oldest first, then the rest under one label.
         const ordered = [...sums].sort(([a], [b]) => Number(a === OTHER) - Number(b === OTHER));
-        return ordered.flatMap(([label, n]) => STATUSES.map((status, i) => [[label, status], n[i]!] as const));
+        return ordered.flatMap(([label, n]) => HOOK_STATUSES.map((status, i) => [[label, status], n[i]!] as const));
       });
       if (sources.deduplicated) {
         const read = sources.deduplicated;

@@ -1,14 +1,15 @@
+import type { HookStatus } from "../hooks/status";
+
 /** The dashboard's JSON endpoints (/ui/api); every call carries the session cookie. */
-export type Status = "pending" | "handled" | "failed" | "discarded";
-export type Channel = { name: string; paused: boolean; guards: string[]; stats: Record<Status, string> };
-export type HookEvent = { kind: string; actor: string; message: string; created_at: string };
-export type Hook = {
-  id: string; channel: string; status: Status; method: string; query: string; headers: Record<string, string>;
-  content_type: string; body: string; payload?: Record<string, unknown> | null; ip: string; created_at: string;
-  finalized_at?: string | null; events: HookEvent[];
-};
+
+/**
+ * The webhook service's resources are the published test helper's types, which
+ * test/testing/types.test.ts holds equal to the server's TypeBox models; the dashboard's own
+ * shapes below are held to theirs by test/dashboard/wire-types.test.ts.
+ */
+export type { Channel, Hook, HookEvent, Refusal } from "../testing/types";
+export type Status = HookStatus;
 export type Attempt = { handler: string; attempt: number; outcome: string; due_at: string; http_status: number | null; exit_code: number | null; excerpt: string; error: string };
-export type Refusal = { channel: string; guard: string; status: number; reason: string; created_at: string; ip: string; method: string };
 export type Me = { email: string; role: "admin" | "member" };
 export type ApiKey = { label: string; source: "config" | "local" | "dashboard"; created_at: string | null; last_used_at: string | null };
 export type User = { email: string; role: "admin" | "member"; read_only: boolean; created_at: string | null };

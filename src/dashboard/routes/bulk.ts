@@ -1,15 +1,15 @@
 import { Elysia, t } from "elysia";
 import { NAME_PATTERN } from "../../config/schema";
-import { ErrorBody } from "../../hooks/model";
+import { ErrorBody, hookStatusSchema } from "../../hooks/model";
 import { BULK_FROM, type BulkAction } from "../../hooks/service";
-import type { HookStatus } from "../../hooks/store";
+import { HOOK_STATUSES, listOr, type HookStatus } from "../../hooks/status";
 import { invalid } from "../../lib/errors";
 import type { BulkDeps } from "../bulk";
 import { createBulk } from "../bulk";
 
 const strict = { additionalProperties: false } as const;
 const Action = t.Union([t.Literal("retry"), t.Literal("discard")], { error: "action: must be retry or discard" });
-const Status = t.Union([t.Literal("pending"), t.Literal("handled"), t.Literal("failed"), t.Literal("discarded")], { error: "status: must be pending, handled, failed or discarded" });
+const Status = hookStatusSchema({ error: `status: must be ${listOr(HOOK_STATUSES)}` });
 const Channel = t.String({ maxLength: 64, pattern: NAME_PATTERN, error: "channel: must be a channel name" });
 const Id = t.String({ pattern: "^[0-9a-hjkmnp-tv-z]{26}$", error: "until: must be a hook id" });
 const Filter = { channel: t.Optional(Channel), status: Status };

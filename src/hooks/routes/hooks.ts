@@ -4,7 +4,8 @@ import { invalid } from "../../lib/errors";
 import { HOOK_ID_PATTERN } from "../../lib/ids";
 import { queryInt, queryIntegerSchema } from "../../lib/query-int";
 import { jsonArrayResponse } from "../../lib/json-stream";
-import { Empty, ErrorBody, HookListOut, HookOut, NoBody, NoQuery } from "../model";
+import { Empty, ErrorBody, HookListOut, HookOut, hookStatusSchema, NoBody, NoQuery } from "../model";
+import { HOOK_STATUSES } from "../status";
 import type { ManagementDeps } from "./deps";
 
 const strict = { additionalProperties: false } as const;
@@ -17,9 +18,7 @@ const listQuery = t.Object(
   {
     channel: t.Optional(t.String({ maxLength: 64, pattern: NAME_PATTERN, error: "channel: must be a channel name of at most 64 characters" })),
     status: t.Optional(
-      t.Union([t.Literal("pending"), t.Literal("handled"), t.Literal("failed"), t.Literal("discarded")], {
-        error: "status: must be one of pending, handled, failed, discarded",
-      }),
+      hookStatusSchema({ error: `status: must be one of ${HOOK_STATUSES.join(", ")}` }),
     ),
     limit: t.Optional(queryIntegerSchema(LIMIT, LIMIT_ERROR)),
     after: t.Optional(afterId),

@@ -1,9 +1,9 @@
 /** @jsxImportSource preact */
 import { useState } from "preact/hooks";
+import { canTransition } from "../../hooks/status";
 import { api, query } from "../api";
 
 type Action = "retry" | "discard";
-const APPLIES: Record<Action, string[]> = { retry: ["failed", "discarded"], discard: ["pending", "failed"] };
 const DONE: Record<Action, string> = { retry: "Retried", discard: "Discarded" };
 
 /**
@@ -12,7 +12,7 @@ const DONE: Record<Action, string> = { retry: "Retried", discard: "Discarded" };
  */
 export function Bulk({ channel, status, onDone }: { channel: string; status: string; onDone: () => void }) {
   const [note, setNote] = useState("");
-  const actions = (Object.keys(APPLIES) as Action[]).filter((a) => APPLIES[a].includes(status));
+  const actions = (Object.keys(DONE) as Action[]).filter((a) => canTransition(a, status));
   if (actions.length === 0) return null;
   async function run(action: Action) {
     try {

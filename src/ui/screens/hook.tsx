@@ -1,5 +1,6 @@
 /** @jsxImportSource preact */
 import { useEffect, useMemo, useState } from "preact/hooks";
+import { canTransition } from "../../hooks/status";
 import { api, type Attempt, type Hook } from "../api";
 import { bytesOf, curlOf, HEX_BYTES, viewBody } from "../body";
 import { useStream } from "../live";
@@ -61,10 +62,10 @@ export function HookScreen({ id }: { id: string }) {
       <p><a href="/ui/hooks" onClick={(e) => (e.preventDefault(), history.back())}>← Hooks</a></p>
       <h1 class="hook-title"><code>{hook.id}</code> <span class={`status status-${s}`}>{s}</span></h1>
       <div class="actions">
-        {s === "pending" && <button onClick={() => act("process")}>Mark handled</button>}
-        {s === "pending" && <button onClick={() => act("fail")}>Fail</button>}
-        {(s === "pending" || s === "failed") && <button onClick={() => act("discard")}>Discard</button>}
-        {(s === "failed" || s === "discarded") && <button onClick={() => act("retry")}>Retry</button>}
+        {canTransition("process", s) && <button onClick={() => act("process")}>Mark handled</button>}
+        {canTransition("fail", s) && <button onClick={() => act("fail")}>Fail</button>}
+        {canTransition("discard", s) && <button onClick={() => act("discard")}>Discard</button>}
+        {canTransition("retry", s) && <button onClick={() => act("retry")}>Retry</button>}
         <button onClick={() => act("delete")}>Delete</button>
       </div>
       {error && <p class="error" role="alert">{error}</p>}

@@ -1,11 +1,10 @@
 /** @jsxImportSource preact */
 import { useEffect, useRef, useState } from "preact/hooks";
-import { api, query, type Hook, type Status } from "../api";
+import { HOOK_STATUSES } from "../../hooks/status";
+import { api, query, type Hook } from "../api";
 import { useStream } from "../live";
 import { navigate } from "../router";
 import { Bulk } from "./bulk";
-
-const STATUSES: Status[] = ["pending", "handled", "failed", "discarded"];
 
 /** Hooks, newest first, live; the filters live in the URL so that a link reproduces the view. */
 export function Hooks({ url }: { url: URL }) {
@@ -88,7 +87,7 @@ export function Hooks({ url }: { url: URL }) {
         <label>Status
           <select value={status} onChange={(e) => setFilter("status", (e.target as HTMLSelectElement).value)}>
             <option value="">all</option>
-            {STATUSES.map((s) => <option value={s}>{s}</option>)}
+            {HOOK_STATUSES.map((s) => <option value={s}>{s}</option>)}
           </select>
         </label>
         <label><span>Follow newest</span><input type="checkbox" checked={follow} onChange={(e) => setFollow((e.target as HTMLInputElement).checked)} /></label>
