@@ -42,6 +42,25 @@ describe("forward handlers added in the dashboard", () => {
     expect((await app.call("GET", "/ui/api/channels/app/handlers", undefined, app.admin)).json).toEqual([]);
   });
 
+  test("a URL or headers fetch would refuse are 400 in check-config's words, every problem named; nothing is stored", async () => {
+    const app = await dashboardApp();
+    await app.catchHooks("app", 1);
+    const NAME = "not a valid header name: letters, digits and ! # $ % & ' * + - . ^ _ ` | ~ only (no spaces)";
+    const VALUE = "not a valid header value: no CR, LF or other control character but tab, and no character above U+00FF";
+    const cases: [Record<string, unknown>, string][] = [
+      [{ name: "x", url: "http://exa mple.com/x" }, "url: the host must not contain spaces"],
+      [{ name: "x", url: "http://a.example/", headers: { "bad header": "v" } }, `headers.bad header: ${NAME}`],
+      [{ name: "x", url: "http://a.example/", headers: { "x-token": "s3cret\r\nx-evil: 1" } }, `headers.x-token: ${VALUE}`],
+      [{ name: "x", url: "http://a.example:99999/", headers: { "x\r\ny": "v" } }, `url: not a valid URL (check the host name, and that the port is at most 65535); headers.x\\r\\ny: ${NAME}`],
+    ];
+    for (const [body, message] of cases) {
+      const res = await app.call("POST", "/ui/api/channels/app/handlers", body, app.admin);
+      expect({ body, status: res.status, json: res.json }).toEqual({ body, status: 400, json: { code: 3, message, details: [] } });
+      expect(res.text).not.toContain("s3cret");
+    }
+    expect((await app.call("GET", "/ui/api/channels/app/handlers", undefined, app.admin)).json).toEqual([]);
+  });
+
   test("bad input, unknown channels, names taken, roles and origin", async () => {
     const app = await dashboardApp({ handlers: [{ name: "cfg", kind: "forward", url: "http://127.0.0.1:1/" }] });
     await app.catchHooks("app", 1);
