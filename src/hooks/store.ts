@@ -3,13 +3,14 @@ import type { Database, Statement } from "bun:sqlite";
 import { statementCache } from "../db/statements";
 import type { Db } from "../db/open";
 import { report, sqliteTransactor, type Transactor } from "../db/transactor";
+import { HOOK_STATUSES, type HookStatus } from "./status";
 
 /**
  * The webhook service's storage. Plain SQL through prepared statements, so the same contract
  * can be met by another backend later. Methods marked "in transaction" must be called inside
  * `store.transaction`; none of them throws on a missing row, they return undefined or false.
  */
-export type HookStatus = "pending" | "handled" | "failed" | "discarded";
+export { HOOK_STATUSES, type HookStatus };
 
 export type RawHook = {
   id: string;
@@ -98,10 +99,26 @@ export interface HookStore extends Transactor {
   /** The database's size and its write-ahead log's (0 where there is none), in bytes. */
   storageBytes(): Promise<{ database: number; wal: number }>;
   getChannel(name: string): Promise<ChannelRow | undefined>;
-  /** Creates the channel if absent, then sets its guards. Reports the channel. */
-  upsertChannel(name: string, guards: string[], now: number): Promise<void>;
-  /** false when the channel does not exist; reports the channel when it does. */
+  /**
+   * Creates the channel if absent, then sets its guards; reports the channel. Resolves to false,
+   * changing nothing, while the channel is being deleted (beginDeletion).
+   */
+  upsertChannel(name: string, guards: string[], now: number): Promise<boolean>;
+  /**
+   * Sets whether the channel is paused; reports the channel. Resolves to false, changing nothing,
+   * when it does not exist, or for a pause while it is being deleted (a resume agrees with how a
+   * deletion ends, so it is kept).
+   */
   setPaused(name: string, paused: boolean): Promise<boolean>;
+  /**
+   * Marks the channel as being deleted since `at`, for every instance (pauses and guards are then
+   * refused until endDeletion or deleteChannel). "busy" when another deletion's mark, made at or
+   * after `staleBefore`, holds it (an older one is taken over: its instance is presumed gone);
+   * "missing" when there is no such channel. Of two calls at once, one gets "begun".
+   */
+  beginDeletion(name: string, at: number, staleBefore: number): Promise<"begun" | "busy" | "missing">;
+  /** Clears the channel's deletion mark (no error when there is none, or no channel). */
+  endDeletion(name: string): Promise<void>;
   /** In transaction: removes the channel, its hooks and their events; false when absent. Reports the channel. */
   deleteChannel(name: string): Promise<boolean>;
   /**
@@ -119,7 +136,6 @@ type ChannelRecord = { name: string; paused: number; guards: string; pending: nu
 
 const HOOK_COLUMNS = "id, channel, status, method, query, headers, body, ip, created_at, finalized_at";
 const SUMMARY_COLUMNS = "id, channel, status, method, query, headers, length(body) AS size, ip, created_at, finalized_at";
-export const HOOK_STATUSES: readonly HookStatus[] = ["pending", "handled", "failed", "discarded"];
 
 /**
  * Keys of one channel's hooks, newest ("desc") or oldest ("asc") first, strictly beyond `after`, at
@@ -359,16 +375,27 @@ export function createHookStore(db: Db, opts: { unsynced?: boolean } = {}): Hook
     },
 
     /** Creates the channel if absent, then sets its guards (configured channels, at start-up). */
-    async upsertChannel(name: string, guards: string[], now: number): Promise<void> {
+    async upsertChannel(name: string, guards: string[], now: number): Promise<boolean> {
       ensureChannel.run(name, JSON.stringify(guards), now);
-      q("UPDATE channels SET guards = ? WHERE name = ?").run(JSON.stringify(guards), name);
+      if (q("UPDATE channels SET guards = ? WHERE name = ? AND deleting_since IS NULL").run(JSON.stringify(guards), name).changes === 0) return false;
       report(sql, { kind: "channel", name });
+      return true;
     },
 
     async setPaused(name: string, paused: boolean): Promise<boolean> {
-      if (q("UPDATE channels SET paused = ? WHERE name = ?").run(paused ? 1 : 0, name).changes === 0) return false;
+      if (q("UPDATE channels SET paused = ? WHERE name = ? AND (? = 0 OR deleting_since IS NULL)").run(paused ? 1 : 0, name, paused ? 1 : 0).changes === 0) return false;
       report(sql, { kind: "channel", name });
       return true;
+    },
+
+    async beginDeletion(name: string, at: number, staleBefore: number): Promise<"begun" | "busy" | "missing"> {
+      const marked = q("UPDATE channels SET deleting_since = ? WHERE name = ? AND (deleting_since IS NULL OR deleting_since < ?)").run(at, name, staleBefore);
+      if (marked.changes > 0) return "begun";
+      return q("SELECT 1 FROM channels WHERE name = ?").get(name) ? "busy" : "missing";
+    },
+
+    async endDeletion(name: string): Promise<void> {
+      q("UPDATE channels SET deleting_since = NULL WHERE name = ?").run(name);
     },
 
     /** In transaction: removes the channel, its hooks and their events; false when absent. */

@@ -1,5 +1,7 @@
 import { Elysia, t } from "elysia";
 import { NAME_PATTERN } from "../config/schema";
+import { hookStatusSchema } from "../hooks/model";
+import { HOOK_STATUSES } from "../hooks/status";
 import { HOOK_ID_PATTERN } from "../lib/ids";
 import { acceptsDeflate } from "./deflate";
 import type { Live } from "./index";
@@ -9,9 +11,7 @@ export const streamQuery = t.Object(
   {
     channel: t.Optional(t.String({ maxLength: 64, pattern: NAME_PATTERN, error: "channel: must be a channel name of at most 64 characters" })),
     status: t.Optional(
-      t.Union([t.Literal("pending"), t.Literal("handled"), t.Literal("failed"), t.Literal("discarded")], {
-        error: "status: must be one of pending, handled, failed, discarded",
-      }),
+      hookStatusSchema({ error: `status: must be one of ${HOOK_STATUSES.join(", ")}` }),
     ),
     hook: t.Optional(
       t.String({

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { blob, index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { EVENT_KINDS, HOOK_STATUSES } from "../../hooks/status";
 
 /** Times are integer milliseconds since the epoch; the wire models turn them into RFC 3339. */
 
@@ -25,7 +26,7 @@ export const hooks = sqliteTable(
   {
     id: text("id").primaryKey(),
     channel: text("channel").notNull(),
-    status: text("status", { enum: ["pending", "handled", "failed", "discarded"] }).notNull(),
+    status: text("status", { enum: HOOK_STATUSES }).notNull(),
     method: text("method").notNull(),
     query: text("query").notNull(),
     /** JSON object of lower-case names to values, as received (cookies dropped). */
@@ -47,7 +48,7 @@ export const events = sqliteTable(
     hookId: text("hook_id")
       .notNull()
       .references(() => hooks.id, { onDelete: "cascade" }),
-    kind: text("kind", { enum: ["handled", "discarded", "retried", "failed"] }).notNull(),
+    kind: text("kind", { enum: EVENT_KINDS }).notNull(),
     actor: text("actor").notNull(),
     message: text("message").notNull().default(""),
     createdAt: integer("created_at").notNull(),

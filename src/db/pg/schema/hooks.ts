@@ -1,4 +1,5 @@
 import { boolean, index, pgTable, primaryKey, smallint, text } from "drizzle-orm/pg-core";
+import { EVENT_KINDS, type HookStatus } from "../../../hooks/status";
 import { bytea, int8, key, ms } from "./columns";
 
 /** The PostgreSQL twin of ../../schema/hooks.ts: same tables, columns and indexes. */
@@ -49,7 +50,7 @@ export const hooks = pgTable(
   {
     id: key("id").primaryKey(),
     channel: key("channel").notNull(),
-    status: key("status").$type<"pending" | "handled" | "failed" | "discarded">().notNull(),
+    status: key("status").$type<HookStatus>().notNull(),
     method: text("method").notNull(),
     query: text("query").notNull(),
     /** JSON object of lower-case names to values, as received (cookies dropped); kept byte for byte. */
@@ -69,7 +70,7 @@ export const events = pgTable(
     hookId: key("hook_id")
       .notNull()
       .references(() => hooks.id, { onDelete: "cascade" }),
-    kind: text("kind", { enum: ["handled", "discarded", "retried", "failed"] }).notNull(),
+    kind: text("kind", { enum: EVENT_KINDS }).notNull(),
     actor: text("actor").notNull(),
     message: text("message").notNull().default(""),
     createdAt: ms("created_at").notNull(),
