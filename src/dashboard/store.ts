@@ -1,6 +1,6 @@
 import type { Db } from "../db/open";
 import { statementCache } from "../db/statements";
-import { sqliteTransactor } from "../db/transactor";
+import { report, sqliteTransactor } from "../db/transactor";
 
 /**
  * The dashboard's storage contract (users, sessions, settings), met by SQLite below and by
@@ -57,6 +57,8 @@ export function createDashboardStore(db: Db): DashboardStore {
   const q = statementCache(sql);
   const { transaction } = sqliteTransactor(sql);
 
+  /** Reports the users as changed when `done` (once the caller's transaction commits). */
+  const usersChanged = (done: boolean) => (done && report(sql, { kind: "state", part: "users" }), done);
   return {
     async getUser(email) {
       const r = q("SELECT email, role, password_hash, created_at FROM users WHERE email = ?").get(email) as UserRecord | null;
@@ -73,19 +75,19 @@ export function createDashboardStore(db: Db): DashboardStore {
         const added = q("INSERT INTO users (email, role, password_hash, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (email) DO NOTHING").run(
           row.email, row.role, row.passwordHash, row.createdAt,
         );
-        return added.changes > 0;
+        return usersChanged(added.changes > 0);
       }),
     deleteUser: (email) =>
       transaction(async () => {
         const removed = q("DELETE FROM users WHERE email = ?").run(email).changes > 0;
         q("DELETE FROM sessions WHERE email = ?").run(email);
-        return removed;
+        return usersChanged(removed);
       }),
     setPasswordHash: (email, passwordHash) =>
       transaction(async () => {
         const changed = q("UPDATE users SET password_hash = ? WHERE email = ?").run(passwordHash, email).changes > 0;
         q("DELETE FROM sessions WHERE email = ?").run(email);
-        return changed;
+        return usersChanged(changed);
       }),
 
     insertSession: (row, now) =>
@@ -111,6 +113,7 @@ export function createDashboardStore(db: Db): DashboardStore {
     writeSetting: (key, value) =>
       transaction(async () => {
         q("INSERT INTO dashboard_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(key, JSON.stringify(value));
+        report(sql, { kind: "state", part: key });
       }),
   };
 }

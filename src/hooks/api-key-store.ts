@@ -1,6 +1,6 @@
 import type { Db } from "../db/open";
 import { statementCache } from "../db/statements";
-import { sqliteTransactor } from "../db/transactor";
+import { report, sqliteTransactor } from "../db/transactor";
 
 /** A stored management API key: only the SHA-256 (hex) of its token is kept. Times in ms. */
 export type StoredApiKey = { label: string; sha256: string; createdAt: number; lastUsedAt: number | null };
@@ -40,6 +40,8 @@ export function createApiKeyStore(db: Db): ApiKeyStore {
   const dataVersion = sql.query("PRAGMA data_version");
   const versionNow = () => (dataVersion.get() as { data_version: number }).data_version;
   let version = versionNow();
+  /** Reports the API keys as changed when `done` (once the caller's transaction commits). */
+  const changed = (done: boolean) => (done && report(sql, { kind: "state", part: "api_keys" }), done);
 
   return {
     async list() {
@@ -49,14 +51,15 @@ export function createApiKeyStore(db: Db): ApiKeyStore {
     insert: (label, sha256, createdAt) =>
       transaction(async () => {
         const added = q("INSERT INTO api_keys (label, token_sha256, created_at) VALUES (?, ?, ?) ON CONFLICT (label) DO NOTHING").run(label, sha256, createdAt);
-        return added.changes > 0;
+        return changed(added.changes > 0);
       }),
     replace: (label, sha256, createdAt) =>
       transaction(async () => {
         q("DELETE FROM api_keys WHERE label = ?").run(label);
         q("INSERT INTO api_keys (label, token_sha256, created_at) VALUES (?, ?, ?)").run(label, sha256, createdAt);
+        changed(true);
       }),
-    remove: (label) => transaction(async () => q("DELETE FROM api_keys WHERE label = ?").run(label).changes > 0),
+    remove: (label) => transaction(async () => changed(q("DELETE FROM api_keys WHERE label = ?").run(label).changes > 0)),
     touch: (label, at) =>
       transaction(async () => {
         q("UPDATE api_keys SET last_used_at = ? WHERE label = ?").run(at, label);

@@ -1,6 +1,6 @@
 import type { Db } from "../db/open";
 import { statementCache } from "../db/statements";
-import { sqliteTransactor } from "../db/transactor";
+import { report, sqliteTransactor } from "../db/transactor";
 
 /** A forward handler added in the dashboard. `headers` is JSON text; durations and times in ms. */
 export type ForwardRow = {
@@ -38,6 +38,8 @@ export function createForwardStore(db: Db): ForwardStore {
   const sql = db.$client;
   const q = statementCache(sql);
   const { transaction } = sqliteTransactor(sql);
+  /** Reports the forwards as changed when `done` (once the caller's transaction commits). */
+  const changed = (done: boolean) => (done && report(sql, { kind: "state", part: "forwards" }), done);
   return {
     async list() {
       return (q(`SELECT ${COLUMNS} FROM dashboard_handlers ORDER BY name`).all() as ForwardRecord[]).map(toRow);
@@ -51,8 +53,8 @@ export function createForwardStore(db: Db): ForwardStore {
         const added = q(`INSERT INTO dashboard_handlers (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING`).run(
           r.name, r.channel, r.url, r.headers, r.maxAttempts, r.backoffInitialMs, r.backoffMaxMs, r.timeoutMs, r.createdAt,
         );
-        return added.changes > 0;
+        return changed(added.changes > 0);
       }),
-    remove: (name) => transaction(async () => q("DELETE FROM dashboard_handlers WHERE name = ?").run(name).changes > 0),
+    remove: (name) => transaction(async () => changed(q("DELETE FROM dashboard_handlers WHERE name = ?").run(name).changes > 0)),
   };
 }

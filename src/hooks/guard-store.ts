@@ -1,6 +1,6 @@
 import type { Db } from "../db/open";
 import { statementCache } from "../db/statements";
-import { sqliteTransactor } from "../db/transactor";
+import { report, sqliteTransactor } from "../db/transactor";
 
 /** A guard defined in the dashboard: `settings` is JSON text without the secret, kept apart. Times in ms. */
 export type GuardRow = { name: string; kind: string; settings: string; secret: string | null; createdAt: number; updatedAt: number };
@@ -31,6 +31,8 @@ export function createGuardStore(db: Db): GuardStore {
   const sql = db.$client;
   const q = statementCache(sql);
   const { transaction } = sqliteTransactor(sql);
+  /** Reports the guards as changed when `done` (once the caller's transaction commits). */
+  const changed = (done: boolean) => (done && report(sql, { kind: "state", part: "guards" }), done);
   return {
     async list() {
       return (q(`SELECT ${COLUMNS} FROM dashboard_guards ORDER BY name`).all() as GuardRecord[]).map(toRow);
@@ -44,10 +46,10 @@ export function createGuardStore(db: Db): GuardStore {
         const added = q(`INSERT INTO dashboard_guards (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING`).run(
           row.name, row.kind, row.settings, row.secret, row.createdAt, row.updatedAt,
         );
-        return added.changes > 0;
+        return changed(added.changes > 0);
       }),
     update: (name, settings, secret, updatedAt) =>
-      transaction(async () => q("UPDATE dashboard_guards SET settings = ?, secret = ?, updated_at = ? WHERE name = ?").run(settings, secret, updatedAt, name).changes > 0),
-    remove: (name) => transaction(async () => q("DELETE FROM dashboard_guards WHERE name = ?").run(name).changes > 0),
+      transaction(async () => changed(q("UPDATE dashboard_guards SET settings = ?, secret = ?, updated_at = ? WHERE name = ?").run(settings, secret, updatedAt, name).changes > 0)),
+    remove: (name) => transaction(async () => changed(q("DELETE FROM dashboard_guards WHERE name = ?").run(name).changes > 0)),
   };
 }

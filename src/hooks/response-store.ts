@@ -1,6 +1,6 @@
 import type { Db } from "../db/open";
 import { statementCache } from "../db/statements";
-import { sqliteTransactor } from "../db/transactor";
+import { report, sqliteTransactor } from "../db/transactor";
 
 /**
  * Storage of the custom responses set through the management API (the config file's are never
@@ -30,10 +30,11 @@ export function createResponseStore(db: Db): ResponseStore {
         q(
           "INSERT INTO channel_responses (channel, setting, updated_at) VALUES (?, ?, ?) ON CONFLICT (channel) DO UPDATE SET setting = excluded.setting, updated_at = excluded.updated_at",
         ).run(channel, setting, updatedAt);
+        report(sql, { kind: "state", part: "responses" });
       }),
     remove: (channel) =>
       transaction(async () => {
-        q("DELETE FROM channel_responses WHERE channel = ?").run(channel);
+        if (q("DELETE FROM channel_responses WHERE channel = ?").run(channel).changes > 0) report(sql, { kind: "state", part: "responses" });
       }),
   };
 }

@@ -1,4 +1,5 @@
 import type { ApiKeyStore } from "../../hooks/api-key-store";
+import { report } from "../transactor";
 import { num, type PgTransactor } from "./transactor";
 
 type KeyRecord = { label: string; token_sha256: string; created_at: string; last_used_at: string | null };
@@ -9,6 +10,8 @@ type KeyRecord = { label: string; token_sha256: string; created_at: string; last
  */
 export function createPgApiKeyStore(t: PgTransactor): ApiKeyStore {
   const x = () => t.exec();
+  /** Reports the API keys as changed when `done` (once the caller's transaction commits). */
+  const changed = (done: boolean) => (done && report(t.sql, { kind: "state", part: "api_keys" }), done);
   return {
     async list() {
       const rows = (await x().unsafe("SELECT label, token_sha256, created_at, last_used_at FROM api_keys ORDER BY label")) as KeyRecord[];
@@ -18,16 +21,17 @@ export function createPgApiKeyStore(t: PgTransactor): ApiKeyStore {
       const added = await x().unsafe("INSERT INTO api_keys (label, token_sha256, created_at) VALUES ($1, $2, $3) ON CONFLICT (label) DO NOTHING", [
         label, sha256, createdAt,
       ]);
-      return added.count > 0;
+      return changed(added.count > 0);
     },
     async replace(label, sha256, createdAt) {
       await x().unsafe(
         "INSERT INTO api_keys (label, token_sha256, created_at) VALUES ($1, $2, $3) ON CONFLICT (label) DO UPDATE SET token_sha256 = excluded.token_sha256, created_at = excluded.created_at, last_used_at = NULL",
         [label, sha256, createdAt],
       );
+      changed(true);
     },
     async remove(label) {
-      return (await x().unsafe("DELETE FROM api_keys WHERE label = $1", [label])).count > 0;
+      return changed((await x().unsafe("DELETE FROM api_keys WHERE label = $1", [label])).count > 0);
     },
     async touch(label, at) {
       // Several instances may note uses at once: the latest time wins, none fails.

@@ -1,4 +1,5 @@
 import type { DashboardStore, SessionRow, SettingKey, UserRow } from "../../dashboard/store";
+import { report } from "../transactor";
 import { num, type PgTransactor } from "./transactor";
 
 type UserRecord = { email: string; role: "admin" | "member"; password_hash: string; created_at: string };
@@ -9,6 +10,8 @@ const toUser = (r: UserRecord): UserRow => ({ email: r.email, role: r.role, pass
 /** PostgreSQL's side of DashboardStore (users, sessions, settings). */
 export function createPgDashboardStore(t: PgTransactor): DashboardStore {
   const x = () => t.exec();
+  /** Reports the users as changed when `done` (once the caller's transaction commits). */
+  const usersChanged = (done: boolean) => (done && report(t.sql, { kind: "state", part: "users" }), done);
   return {
     async getUser(email) {
       const [r] = (await x().unsafe("SELECT email, role, password_hash, created_at FROM users WHERE email = $1", [email])) as UserRecord[];
@@ -26,19 +29,19 @@ export function createPgDashboardStore(t: PgTransactor): DashboardStore {
         "INSERT INTO users (email, role, password_hash, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (email) DO NOTHING",
         [row.email, row.role, row.passwordHash, row.createdAt],
       );
-      return added.count > 0;
+      return usersChanged(added.count > 0);
     },
     deleteUser: (email) =>
       t.transaction(async () => {
         const removed = (await x().unsafe("DELETE FROM users WHERE email = $1", [email])).count > 0;
         await x().unsafe("DELETE FROM sessions WHERE email = $1", [email]);
-        return removed;
+        return usersChanged(removed);
       }),
     setPasswordHash: (email, passwordHash) =>
       t.transaction(async () => {
         const changed = (await x().unsafe("UPDATE users SET password_hash = $1 WHERE email = $2", [passwordHash, email])).count > 0;
         await x().unsafe("DELETE FROM sessions WHERE email = $1", [email]);
-        return changed;
+        return usersChanged(changed);
       }),
 
     insertSession: (row: SessionRow, now: number) =>
@@ -67,6 +70,7 @@ export function createPgDashboardStore(t: PgTransactor): DashboardStore {
       await x().unsafe("INSERT INTO dashboard_settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [
         key, JSON.stringify(value),
       ]);
+      report(t.sql, { kind: "state", part: key });
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { ForwardRow, ForwardStore } from "../../hooks/forward-store";
+import { report } from "../transactor";
 import { num, type PgTransactor } from "./transactor";
 
 type ForwardRecord = {
@@ -14,6 +15,8 @@ const toRow = (r: ForwardRecord): ForwardRow => ({
 /** PostgreSQL's side of ForwardStore (forward handlers added in the dashboard). */
 export function createPgForwardStore(t: PgTransactor): ForwardStore {
   const x = () => t.exec();
+  /** Reports the forwards as changed when `done` (once the caller's transaction commits). */
+  const changed = (done: boolean) => (done && report(t.sql, { kind: "state", part: "forwards" }), done);
   return {
     async list() {
       return ((await x().unsafe(`SELECT ${COLUMNS} FROM dashboard_handlers ORDER BY name`)) as ForwardRecord[]).map(toRow);
@@ -27,10 +30,10 @@ export function createPgForwardStore(t: PgTransactor): ForwardStore {
         `INSERT INTO dashboard_handlers (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (name) DO NOTHING`,
         [r.name, r.channel, r.url, r.headers, r.maxAttempts, r.backoffInitialMs, r.backoffMaxMs, r.timeoutMs, r.createdAt],
       );
-      return added.count > 0;
+      return changed(added.count > 0);
     },
     async remove(name) {
-      return (await x().unsafe("DELETE FROM dashboard_handlers WHERE name = $1", [name])).count > 0;
+      return changed((await x().unsafe("DELETE FROM dashboard_handlers WHERE name = $1", [name])).count > 0);
     },
   };
 }

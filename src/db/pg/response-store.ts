@@ -1,4 +1,5 @@
 import type { ResponseStore } from "../../hooks/response-store";
+import { report } from "../transactor";
 import type { PgTransactor } from "./transactor";
 
 /** PostgreSQL's side of ResponseStore (custom responses set through the management API). */
@@ -13,9 +14,10 @@ export function createPgResponseStore(t: PgTransactor): ResponseStore {
         "INSERT INTO channel_responses (channel, setting, updated_at) VALUES ($1, $2, $3) ON CONFLICT (channel) DO UPDATE SET setting = excluded.setting, updated_at = excluded.updated_at",
         [channel, setting, updatedAt],
       );
+      report(t.sql, { kind: "state", part: "responses" });
     },
     async remove(channel) {
-      await x().unsafe("DELETE FROM channel_responses WHERE channel = $1", [channel]);
+      if ((await x().unsafe("DELETE FROM channel_responses WHERE channel = $1", [channel])).count > 0) report(t.sql, { kind: "state", part: "responses" });
     },
   };
 }
