@@ -32,22 +32,24 @@ export const FORWARD_TO = "forward-to";
 /**
  * `serve --forward-to URL [--channel C]`: a forward handler (with the kind's default retries) for
  * channel C, or for every channel (the declared ones and [hooks] default_handlers), added to the
- * tree before it is validated, as if the file said so.
+ * tree before it is validated, as if the file said so. Returns the key path of its url, which
+ * problems call `--forward-to` instead.
  */
-function addForwardTo(tree: Record<string, any>, forward: { url: string; channel?: string }, section: (k: string) => any): void {
+function addForwardTo(tree: Record<string, any>, forward: { url: string; channel?: string }, section: (k: string) => any): string {
   const list = (Array.isArray(tree.handlers) ? tree.handlers : (tree.handlers = [])) as unknown[];
-  list.push({ name: FORWARD_TO, kind: "forward", url: forward.url });
+  const at = `handlers[${list.push({ name: FORWARD_TO, kind: "forward", url: forward.url }) - 1}].url`;
   const channels = (Array.isArray(tree.channels) ? tree.channels : (tree.channels = [])) as Record<string, any>[];
   const add = (c: Record<string, any>) => (c.handlers = [...(Array.isArray(c.handlers) ? c.handlers : []), FORWARD_TO]);
   if (forward.channel !== undefined) {
     let entry = channels.find((c) => c?.name === forward.channel);
     if (!entry) channels.push((entry = { name: forward.channel }));
     add(entry);
-    return;
+    return at;
   }
   for (const c of channels) if (c && typeof c === "object") add(c);
   const hooks = section("hooks");
   hooks.default_handlers = [...(Array.isArray(hooks.default_handlers) ? hooks.default_handlers : []), FORWARD_TO];
+  return at;
 }
 export type Env = Record<string, string | undefined>;
 
@@ -214,7 +216,7 @@ export function buildConfig(raw: unknown, env: Env = {}, overrides: Overrides = 
   }
   if (overrides.host !== undefined) section("server").host = overrides.host;
   if (overrides.port !== undefined) section("server").port = overrides.port;
-  if (overrides.forwardTo) addForwardTo(tree, overrides.forwardTo, section);
+  const forwardTo = overrides.forwardTo ? addForwardTo(tree, overrides.forwardTo, section) : undefined;
   resolveEnvSecrets(tree, env, "", problems);
   const config = Value.Default(ConfigSchema, tree) as Config;
   problems.push(...check(ConfigSchema, config, ""));
@@ -238,7 +240,7 @@ export function buildConfig(raw: unknown, env: Env = {}, overrides: Overrides = 
     for (const p of safely(() => guardProblems([guard], { clock: systemClock }))) problems.push({ ...p, path: p.path.replace(/^guards\[0\]/, `guards[${i}]`) });
   });
   problems.push(...safely(() => translateProblems(config.translate)));
-  const all = storageUrlProblems(config, env, problems);
+  const all = storageUrlProblems(config, env, problems).map((p) => (p.path === forwardTo ? { ...p, path: "--forward-to" } : p));
   if (all.length > 0) throw new ConfigError(dedupeExact(all));
   return config;
 }

@@ -90,3 +90,8 @@ test("a translation fault with error = 418: check-config says which statuses are
   expect(ran.stderr).toBe("mailroom: the config has 1 problem(s):\n  translate.faults[0].error: must be 429, 500 or 503\n");
   expect(ran.code).toBe(1);
 });
+
+test("serve --forward-to with a URL fetch would refuse: the flag is named, nothing starts", async () => {
+  const ran = await runCli(["serve", "--forward-to", "http://exa mple.com/x", "--port", "0"], { env: { MAILROOM_DATABASE_URL: undefined, MAILROOM_CONFIG: undefined } });
+  expect({ code: ran.code, stderr: ran.stderr }).toEqual({ code: 1, stderr: "mailroom: the config has 1 problem(s):\n  --forward-to: the host must not contain spaces\n" });
+});
