@@ -12,6 +12,13 @@ import { heldBy, type ChannelRow, type HookStore } from "./store";
  */
 export type ChannelState = { paused: boolean; guards: readonly string[] };
 
+/**
+ * A channel's deletion mark older than this is taken over by the next delete: the instance that
+ * made it is presumed gone (it stopped mid-way). Deletions rest between batches, so a large one
+ * may outlast it; a second deletion then running beside it deletes the same hooks harmlessly.
+ */
+export const DELETION_STALE_MS = 10 * 60_000;
+
 /** Hooks deleted per transaction when a channel is deleted: the write lock is never held for long. */
 export const CHANNEL_DELETE_BATCH = 100;
 
@@ -56,19 +63,21 @@ export function createChannelService(deps: {
   }
 
   /**
-   * Throws not_found, or failed_precondition for a pause while the channel is being deleted: the
-   * deletion ends with the channel gone or started over not paused, so the pause would be lost.
-   * A resume is kept either way.
+   * Throws not_found, or failed_precondition for a pause while the channel is being deleted (on
+   * any instance: the mark is in the database): the deletion ends with the channel gone or started
+   * over not paused, so the pause would be lost. A resume is kept either way.
    */
   async function setPaused(name: string, paused: boolean): Promise<ChannelRow> {
-    await require(name);
-    if (paused && deleting.has(name)) {
-      throw precondition(`channel "${name}" is being deleted; pause it once the deletion has finished`);
-    }
-    await store.setPaused(name, paused);
+    if (!(await store.setPaused(name, paused))) await refused(name, paused ? "pause" : "resume");
     const row = await require(name);
     states.set(name, { paused: row.paused, guards: row.guards });
     return row;
+  }
+
+  /** Why the store changed nothing: throws not_found, or failed_precondition while the channel is being deleted. */
+  async function refused(name: string, what: string): Promise<never> {
+    await require(name);
+    throw precondition(`channel "${name}" is being deleted; ${what} it once the deletion has finished`);
   }
 
   return {
@@ -86,11 +95,14 @@ export function createChannelService(deps: {
     list: () => store.listChannels(),
     /** Whether the config file declares this channel (its guards and handlers are read-only elsewhere). */
     declared: (name: string) => config.channels.some((c) => c.name === name),
-    /** Sets a channel's guards (the dashboard); throws not_found, or failed_precondition for a channel of the config file. */
+    /**
+     * Sets a channel's guards (the dashboard); throws not_found, or failed_precondition for a
+     * channel of the config file or one being deleted.
+     */
     async setGuards(name: string, guards: readonly string[]): Promise<ChannelRow> {
       await require(name);
       if (config.channels.some((c) => c.name === name)) throw precondition(`channel "${name}" is declared in the config file: set its guards there`);
-      await store.upsertChannel(name, [...guards], clock.now());
+      if (!(await store.upsertChannel(name, [...guards], clock.now()))) await refused(name, "set its guards");
       const row = await require(name);
       states.set(name, { paused: row.paused, guards: row.guards });
       return row;
@@ -109,14 +121,28 @@ export function createChannelService(deps: {
      * Deletes the channel's hooks with their events and attempts, and the channel, resolving once
      * they are gone. Hooks caught while the call runs are kept: they create the channel again (not
      * paused, with the configured or default guards), as a hook sent afterwards would. A second call
-     * for the same channel meanwhile shares the first one.
+     * for the same channel meanwhile shares the first one; on another instance it is refused. The
+     * channel is marked as being deleted in the database until the end, so that a pause or a change
+     * of guards on any instance is refused meanwhile rather than lost. Throws not_found, or
+     * failed_precondition while another instance deletes it.
      */
     delete(name: string): Promise<void> {
       const running = deleting.get(name);
       if (running) return running;
-      const done = require(name)
-        .then((row) => deleteNow(name, heldBy(row.stats)))
-        .finally(() => deleting.delete(name));
+      const done = (async () => {
+        const row = await require(name);
+        const now = clock.now();
+        const begun = await store.beginDeletion(name, now, now - DELETION_STALE_MS);
+        if (begun === "missing") throw notFound(`channel "${name}" not found`);
+        if (begun === "busy") throw precondition(`channel "${name}" is being deleted already (by another instance); it is gone once that finishes`);
+        try {
+          await deleteNow(name, heldBy(row.stats));
+        } catch (error) {
+          // The channel stays: it must not stay refusing pauses (best effort; a later delete takes it over).
+          await store.endDeletion(name).catch(() => {});
+          throw error;
+        }
+      })().finally(() => deleting.delete(name));
       deleting.set(name, done);
       return done;
     },
@@ -151,6 +177,7 @@ export function createChannelService(deps: {
         return false;
       }
       // A configured channel exists from start-up; one that caught hooks meanwhile starts over.
+      await store.endDeletion(name);
       await store.upsertChannel(name, guards, clock.now());
       await store.setPaused(name, false);
       return true;

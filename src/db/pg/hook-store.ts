@@ -146,12 +146,15 @@ export function createPgHookStore(t: PgTransactor): HookStore {
     return (rows as { id: string }[]).map((r) => r.id);
   }
 
-  async function upsertChannel(name: string, guards: string[], now: number): Promise<void> {
-    await x().unsafe(
-      `INSERT INTO channels (name, guards, created_at) VALUES ($1, $2, $3) ON CONFLICT (name) DO UPDATE SET guards = excluded.guards`,
+  async function upsertChannel(name: string, guards: string[], now: number): Promise<boolean> {
+    const set = await x().unsafe(
+      `INSERT INTO channels (name, guards, created_at) VALUES ($1, $2, $3)
+       ON CONFLICT (name) DO UPDATE SET guards = excluded.guards WHERE channels.deleting_since IS NULL`,
       [name, JSON.stringify(guards), now],
     );
+    if (set.count === 0) return false;
     report(t.sql, { kind: "channel", name });
+    return true;
   }
 
   return {
@@ -289,9 +292,23 @@ export function createPgHookStore(t: PgTransactor): HookStore {
     upsertChannel,
 
     async setPaused(name, paused) {
-      if ((await x().unsafe(`UPDATE channels SET paused = $1 WHERE name = $2`, [paused, name])).count === 0) return false;
+      // A deletion's mark set at once waits for this row's lock, or this for its: never both.
+      if ((await x().unsafe(`UPDATE channels SET paused = $1 WHERE name = $2 AND (NOT $1 OR deleting_since IS NULL)`, [paused, name])).count === 0) return false;
       report(t.sql, { kind: "channel", name });
       return true;
+    },
+
+    async beginDeletion(name, at, staleBefore) {
+      const marked = await x().unsafe(
+        `UPDATE channels SET deleting_since = $1 WHERE name = $2 AND (deleting_since IS NULL OR deleting_since < $3)`,
+        [at, name, staleBefore],
+      );
+      if (marked.count > 0) return "begun";
+      return (await x().unsafe(`SELECT 1 FROM channels WHERE name = $1`, [name])).length > 0 ? "busy" : "missing";
+    },
+
+    async endDeletion(name) {
+      await x().unsafe(`UPDATE channels SET deleting_since = NULL WHERE name = $1`, [name]);
     },
 
     async deleteChannel(name) {
