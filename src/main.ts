@@ -20,7 +20,6 @@ import { DataFileInUse, lockDataFile } from "./db/lock";
 import { openDatabase } from "./db/open";
 import { openPostgres, PostgresOpenError, redactPostgresUrl } from "./db/pg/open";
 import { migratePostgres } from "./db/pg/migrate";
-import { LOCAL_KEY } from "./hooks/auth";
 import { createDashboardStore, type DashboardStore } from "./dashboard/store";
 import { createPgDashboardStore } from "./db/pg/dashboard-store";
 import { pgTransactor } from "./db/pg/transactor";
@@ -107,7 +106,7 @@ async function main(): Promise<number> {
     const where = metricsServer ? `http://${metricsServer.hostname}:${metricsServer.port}/metrics` : "/metrics";
     console.log(`  metrics:  ${where}${config.metrics.auth ? " (bearer token)" : " (open)"}`);
   }
-  const localSha256 = keys.find((k) => k.label === LOCAL_KEY)?.sha256;
+  const localSha256 = keys.find((k) => k.label === built.apiKeys.localLabel)?.sha256;
   const saved = saveLocalCredentials({ dbPath: config.storage.path, host: config.server.host, port: server.port ?? config.server.port, localSha256, generated: generated?.token });
   for (const line of saved) console.log(line);
   const setupToken = await built.dashboard.setup.token();

@@ -1,4 +1,4 @@
-import { issueLocalToken, LOCAL_KEY } from "../hooks/auth";
+import { issueLocalToken, localKeyLabel } from "../hooks/api-keys";
 import { openDatabase } from "../db/open";
 import { createApiKeyStore } from "../hooks/api-key-store";
 import { openPostgres, PostgresOpenError } from "../db/pg/open";
@@ -42,7 +42,9 @@ export function saveLocalCredentials(opts: {
 /**
  * `mailroom token reset`: a new local token replaces the old one (which stops working at once,
  * in a running Mailroom too) and is saved in the credentials file. `mailroom token show` prints the
- * saved one. Both work on the data file directly, so they need no running server and no token.
+ * saved one. Both work on the database directly, so they need no running server and no token. On
+ * PostgreSQL the key replaced is this instance's own (hooks/api-keys.ts localKeyLabel: this host
+ * and data path); the other instances' local keys are left alone.
  */
 export async function tokenCommand(argv: string[], io: Io, dbPathOf: (config?: string) => Promise<{ path: string; host: string; port: number; url?: string }>): Promise<number> {
   const [sub, ...rest] = argv;
@@ -61,11 +63,12 @@ export async function tokenCommand(argv: string[], io: Io, dbPathOf: (config?: s
   const opened = storage.url ? await openPgKeys(storage.url) : undefined;
   const db = opened ? undefined : openDatabase({ path: storage.path, durability: "full" });
   try {
-    const token = await issueLocalToken(opened?.store ?? createApiKeyStore(db!), io.now());
+    const label = localKeyLabel(storage);
+    const token = await issueLocalToken(opened?.store ?? createApiKeyStore(db!), label, io.now());
     await opened?.announce();
     const saved = readCredentials(file);
     writeCredentials(file, { url: saved?.url ?? localUrl(storage.host, storage.port), token });
-    io.err(`the ${LOCAL_KEY} token was re-issued (the old one no longer works); saved in ${file}\n`);
+    io.err(`the ${label} token was re-issued (the old one no longer works); saved in ${file}\n`);
     io.out(token + "\n");
     return 0;
   } finally {

@@ -4,42 +4,16 @@ import { AppError, invalid } from "../lib/errors";
 import { BODY_PROBLEM, parseJsonBytes } from "../lib/json";
 import { repeatedParameters } from "../lib/query-int";
 import { readBody } from "./read-body";
-import { randomToken, sha256Hex, tokenMatchesHash } from "../lib/secrets";
-import type { ApiKeyStore } from "./api-key-store";
+import { sha256Hex, tokenMatchesHash } from "../lib/secrets";
 
 export type ApiKey = { label: string; sha256: string };
 
-/** The label of the key Mailroom generates for this machine's CLI (events name it "api:local"). */
+/** The label of the key Mailroom generates for this machine's CLI (events name it "api:local"); on PostgreSQL "local@<host>:<data path>" (api-keys.ts). */
 export const LOCAL_KEY = LOCAL_KEY_LABEL;
 
 /** The config file's keys, with their hashes. */
 export function configuredApiKeys(config: Config): ApiKey[] {
   return config.api_keys.map((k) => ({ label: k.label, sha256: (k.token_sha256 ?? sha256Hex(k.token!)).toLowerCase() }));
-}
-
-/**
- * A new local token: its hash replaces the stored one (the old token stops working at once, in a
- * running Mailroom too: see requireApiKey). Resolves to the token, to be shown or saved, never stored.
- */
-export async function issueLocalToken(store: ApiKeyStore, now: number): Promise<string> {
-  const token = randomToken("mr_");
-  await store.replace(LOCAL_KEY, sha256Hex(token), now);
-  return token;
-}
-
-/**
- * The management API's keys: those of the config file, and the local one Mailroom generates on
- * its first start (only its hash is stored) and keeps across restarts. Both work: the config's
- * keys are for other machines, the local one for the CLI beside the data file (the config check
- * reserves its label, so the two never collide). Resolves to the new token too when it generated
- * one now. Rejects with the database's error.
- */
-export async function resolveApiKeys(config: Config, store: ApiKeyStore, now: number): Promise<{ keys: ApiKey[]; generated?: { label: string; token: string } }> {
-  const configured = configuredApiKeys(config);
-  const stored = (await store.list()).map((k) => ({ label: k.label, sha256: k.sha256 }));
-  if (stored.some((k) => k.label === LOCAL_KEY)) return { keys: [...configured, ...stored.filter((k) => !configured.some((c) => c.label === k.label))] };
-  const token = await issueLocalToken(store, now);
-  return { keys: [...configured, { label: LOCAL_KEY, sha256: sha256Hex(token) }], generated: { label: LOCAL_KEY, token } };
 }
 
 /** Finds the key a token belongs to, comparing against every key in constant time. */
