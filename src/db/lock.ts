@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
-import { chmodSync, mkdirSync } from "node:fs";
-import { dirname } from "node:path";
+import { chmodSync, lstatSync, mkdirSync, readlinkSync, realpathSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 
 /** Thrown by lockDataFile when another process holds the data file. */
 export class DataFileInUse extends Error {}
@@ -9,12 +9,16 @@ export class DataFileInUse extends Error {}
  * Holds an exclusive lock on `<path>.lock` (an empty SQLite file beside the data file) for as long
  * as the returned connection stays open: one Mailroom per data file. Two would each batch and
  * count on their own, and their in-memory channel states would disagree. The OS drops the lock
- * with the process, so a restart after a crash (kill -9) is never refused. Throws DataFileInUse.
+ * with the process, so a restart after a crash (kill -9) is never refused. The lock is taken
+ * beside the file's real path, so a symlink to the file or to its folder finds the same lock.
+ * Throws DataFileInUse.
  */
 export function lockDataFile(path: string): Database {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const lock = new Database(`${path}.lock`, { create: true });
-  chmodSync(`${path}.lock`, 0o600);
+  const real = realDataPath(path);
+  const lockPath = `${real}.lock`;
+  const lock = new Database(lockPath, { create: true });
+  chmodSync(lockPath, 0o600);
   try {
     lock.run("PRAGMA busy_timeout = 0");
     lock.run("PRAGMA journal_mode = MEMORY"); // nothing is written: no journal file beside it
@@ -23,9 +27,33 @@ export function lockDataFile(path: string): Database {
   } catch (error) {
     lock.close();
     if (/locked|busy/i.test(String(error))) {
-      throw new DataFileInUse(`the data file ${path} is in use by another Mailroom (it holds ${path}.lock); stop that one first`);
+      // Named as given; a symlink's real file is named beside it.
+      const same = real === resolve(path);
+      const named = same ? path : `${path} (${real})`;
+      throw new DataFileInUse(`the data file ${named} is in use by another Mailroom (it holds ${same ? `${path}.lock` : lockPath}); stop that one first`);
     }
     throw error;
   }
   return lock;
+}
+
+/**
+ * The data file's path with every symlink resolved: the file's own when it exists, else its real
+ * folder and its name (following a link whose target is not created yet). Throws what realpath
+ * throws when the folder is missing.
+ */
+export function realDataPath(path: string): string {
+  let current = resolve(path);
+  for (let hops = 0; hops < 40; hops++) {
+    let link: string;
+    try {
+      if (!lstatSync(current).isSymbolicLink()) return realpathSync(current);
+      link = readlinkSync(current);
+    } catch (error) {
+      if ((error as { code?: string }).code !== "ENOENT") throw error;
+      break;
+    }
+    current = resolve(dirname(current), link);
+  }
+  return join(realpathSync(dirname(current)), basename(current));
 }
