@@ -41,7 +41,7 @@ test("--channel C forwards only C's hooks; a bad URL or --channel alone is refus
   }
   const bad = await runCli(["serve", "--forward-to", "ftp://x", "--port", "0"]);
   expect(bad.code).toBe(1);
-  expect(bad.stderr).toContain("handlers[0].url:");
+  expect(bad.stderr).toContain("  --forward-to: must be an http:// or https:// URL\n");
   const alone = await runCli(["serve", "--channel", "gh"]);
   expect(alone.code).toBe(2);
   expect(alone.stderr).toStartWith("mailroom: --channel is only used with --forward-to URL");
