@@ -20,6 +20,7 @@ import { DataFileInUse, lockDataFile } from "./db/lock";
 import { openDatabase } from "./db/open";
 import { openPostgres, PostgresOpenError, redactPostgresUrl } from "./db/pg/open";
 import { migratePostgres } from "./db/pg/migrate";
+import { DELAY_GRACE_MS } from "./hooks/delays";
 import { createDashboardStore, type DashboardStore } from "./dashboard/store";
 import { createPgDashboardStore } from "./db/pg/dashboard-store";
 import { pgTransactor } from "./db/pg/transactor";
@@ -97,6 +98,35 @@ async function main(): Promise<number> {
   const metricsServer = built.metricsApp && serveMetrics(built.metricsApp, splitListen(config.metrics.listen!));
   runner.start();
 
+  // Installed before the line that says it listens: whoever starts Mailroom may stop it from then on.
+  let stopping = false;
+  const stop = async (reason: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info(`${reason}: finishing in-flight requests (delayed answers within ${DELAY_GRACE_MS / 1000} s; a second signal stops at once)`);
+    // A channel's delayed answers (up to 5 minutes) go out now or within the grace, with their status.
+    built.catcher.cutDelays(DELAY_GRACE_MS);
+    built.live.streams.close(); // open streams would otherwise keep server.stop waiting
+    await server.stop(false);
+    await metricsServer?.stop(false);
+    await built.close();
+    await runner.stop();
+    await storage.close();
+    log.info("stopped");
+    stdout.flush();
+    process.exit(0);
+  };
+  // The second signal does not wait: whoever sends it wants the process gone (hooks already answered are committed).
+  const onSignal = (signal: "SIGINT" | "SIGTERM") => {
+    if (!stopping) return void stop(signal);
+    stdout.flush();
+    console.error(`mailroom: ${signal} again: stopping at once, without waiting for requests in flight`);
+    process.exit(signal === "SIGINT" ? 130 : 143);
+  };
+  process.on("SIGINT", () => onSignal("SIGINT"));
+  process.on("SIGTERM", () => onSignal("SIGTERM"));
+  if (parentPid !== undefined) watchParent(parentPid, () => void stop(`parent process ${parentPid} ended`));
+
   console.log(`  config:   ${source}`);
   console.log(`  data:     ${opened.describe}`);
   console.log(`  channels: ${config.channels.map((c) => c.name).join(", ") || "(none configured; created by their first hook)"}`);
@@ -119,24 +149,6 @@ async function main(): Promise<number> {
   // Last, so that whoever waits for this line has everything above it.
   console.log(`mailroom ${VERSION} listening on http://${server.hostname}:${server.port}`);
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info(`${signal}: finishing in-flight requests`);
-    built.live.streams.close(); // open streams would otherwise keep server.stop waiting
-    await server.stop(false);
-    await metricsServer?.stop(false);
-    await built.close();
-    await runner.stop();
-    await storage.close();
-    log.info("stopped");
-    stdout.flush();
-    process.exit(0);
-  };
-  process.on("SIGINT", () => void stop("SIGINT"));
-  process.on("SIGTERM", () => void stop("SIGTERM"));
-  if (parentPid !== undefined) watchParent(parentPid, () => void stop(`parent process ${parentPid} ended`));
   return -1;
 }
 

@@ -10,6 +10,7 @@ import type { Guard, Refusals } from "./guards";
 import { LANDING_PAGE } from "./landing";
 import { bodyDropped, readBody } from "./read-body";
 import { REDACTED, redactQuery } from "./redact";
+import { createDelays } from "./delays";
 import { answerResponse, type Responses } from "./responses";
 import type { BatchWriter } from "./writer";
 
@@ -125,11 +126,13 @@ export function createCatcher(deps: {
   /**
    * Answers after `ms` without holding anything up: other requests are caught meanwhile. Bun does
    * not close a connection as idle while its answer is pending (a 12 s delay under a 1 s idle
-   * timeout was answered), so nothing lifts the timeout for it.
+   * timeout was answered), so nothing lifts the timeout for it. Shutdown cuts the wait short
+   * (`cutDelays`): the sender still gets its answer.
    */
+  const delays = createDelays();
   async function delayed(response: Response, ms: number): Promise<Response> {
     if (ms <= 0) return response;
-    await new Promise((resolve) => setTimeout(resolve, ms));
+    await delays.wait(ms);
     return response;
   }
 
@@ -178,7 +181,10 @@ export function createCatcher(deps: {
   /** Forgets every plan: a guard was defined, changed or removed (the dashboard), so the next request builds them again. */
   const invalidatePlans = (): void => void (plans = new WeakMap());
 
-  return { handle, invalidatePlans };
+  /** Shutdown: delayed answers are given at the latest `graceMs` from now (new ones too). */
+  const cutDelays = (graceMs: number): void => delays.cut(graceMs);
+
+  return { handle, invalidatePlans, cutDelays };
 }
 
 /**
