@@ -4,7 +4,7 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { openDatabase } from "../../src/db/open";
-import { createHookStore, type HookStore, type NewHook } from "../../src/hooks/store";
+import { createHookStore, type HookStore, type NewHook, type RawHook } from "../../src/hooks/store";
 import { createAttemptQueue, type AttemptQueue } from "../../src/runner/queue";
 import { openPostgres } from "../../src/db/pg/open";
 import { migratePostgres } from "../../src/db/pg/migrate";
@@ -12,19 +12,21 @@ import { pgTransactor } from "../../src/db/pg/transactor";
 import { createPgHookStore } from "../../src/db/pg/hook-store";
 import { createPgAttemptQueue } from "../../src/db/pg/attempt-queue";
 import { freshDatabase } from "../helpers/postgres";
+import { changesOf } from "../../src/db/transactor";
+import type { ChangeSink } from "../../src/db/changes";
 
-type Backend = { hooks: HookStore; queue: AttemptQueue; close(): Promise<void> };
+type Backend = { hooks: HookStore; queue: AttemptQueue; changes: ChangeSink; close(): Promise<void> };
 
 const backends: Record<string, () => Promise<Backend>> = {
   sqlite: async () => {
     const db = openDatabase({ path: ":memory:", durability: "normal" });
-    return { hooks: createHookStore(db), queue: createAttemptQueue(db), close: async () => db.$client.close() };
+    return { hooks: createHookStore(db), queue: createAttemptQueue(db), changes: changesOf(db.$client), close: async () => db.$client.close() };
   },
   postgres: async () => {
     const sql = await openPostgres(await freshDatabase());
     await migratePostgres(sql);
     const t = pgTransactor(sql);
-    return { hooks: createPgHookStore(t), queue: createPgAttemptQueue(t, { owner: "test", leaseMs: 30_000 }), close: () => sql.close() };
+    return { hooks: createPgHookStore(t), queue: createPgAttemptQueue(t, { owner: "test", leaseMs: 30_000 }), changes: changesOf(sql), close: () => sql.close() };
   },
 };
 
@@ -127,6 +129,85 @@ for (const [name, make] of Object.entries(backends)) {
       });
       expect(await hooks.getHook(b.id)).toBeDefined();
       expect(await hooks.getChannel("other")).toBeUndefined();
+    });
+
+    /** Every channel's counters equal the hooks it stores, by status (read from the rows themselves). */
+    async function countersMatchRows(hooks: HookStore, channel: string) {
+      const stored = { pending: 0, handled: 0, failed: 0, discarded: 0 };
+      for (const h of await hooks.listHooks({ channel, limit: 1000 })) stored[h.status]++;
+      expect((await hooks.getChannel(channel))?.stats ?? stored).toEqual(stored);
+    }
+
+    test("two transitions of one hook at once: exactly one wins, the other changes nothing; counters equal the stored hooks", async () => {
+      const { hooks } = await start();
+      const batch = Array.from({ length: 20 }, (_, i) => hook("race", 6000 + i));
+      await hooks.transaction(() => hooks.insertHooks(batch, () => []));
+      const events: string[] = [];
+      const race = (id: string, to: "discarded" | "handled") =>
+        hooks.transaction(async () => {
+          const h = (await hooks.getHook(id))!;
+          if (h.status !== "pending") return false;
+          const won = await hooks.setStatus(h, to, 1);
+          if (won) await hooks.addEvent({ hookId: id, kind: to, actor: "t", message: "", createdAt: 1 }), events.push(id);
+          return won;
+        });
+      for (const h of batch) {
+        const results = await Promise.all([race(h.id, "discarded"), race(h.id, "handled")]);
+        expect(results.filter(Boolean)).toHaveLength(1);
+      }
+      expect(events).toHaveLength(batch.length);
+      for (const [id, list] of await hooks.eventsOf(batch.map((h) => h.id))) expect([id, list.length]).toEqual([id, 1]);
+      await countersMatchRows(hooks, "race");
+    });
+
+    test("a delete racing a transition: the hook goes once, whichever comes first; counters equal the stored hooks", async () => {
+      const { hooks } = await start();
+      const batch = Array.from({ length: 20 }, (_, i) => hook("dr", 7000 + i));
+      await hooks.transaction(() => hooks.insertHooks(batch, () => []));
+      for (const h of batch) {
+        // Each reads the hook in its own transaction (it may be gone by then), then writes.
+        const read = async <T>(fn: (now: RawHook) => Promise<T>) => hooks.transaction(async () => {
+          const now = await hooks.getHook(h.id);
+          return now ? fn(now) : false;
+        });
+        const [moved, deleted, again] = await Promise.all([
+          read((now) => hooks.setStatus(now, "failed", null)),
+          read((now) => hooks.deleteHook(now)),
+          read((now) => hooks.deleteHook(now)),
+        ]);
+        expect(typeof moved).toBe("boolean");
+        expect([deleted, again].filter(Boolean)).toHaveLength(1);
+        expect(await hooks.getHook(h.id)).toBeUndefined();
+      }
+      await countersMatchRows(hooks, "dr");
+      expect(await hooks.transaction(() => hooks.deleteHooks(batch.map((h) => ({ id: h.id, channel: "dr", status: "pending" as const }))))).toBe(0);
+      await countersMatchRows(hooks, "dr");
+    });
+
+    test("changes are reported once committed, in order, and not at all when rolled back", async () => {
+      const b = await start();
+      const { hooks } = b;
+      const seen: string[] = [];
+      b.changes.subscribe((c) => seen.push(c.kind === "hook" ? `hook ${c.status ?? (c.deleted ? "deleted" : "")}` : c.kind === "channel" ? `channel ${c.name}` : c.kind));
+      const [h1, h2] = [hook("rep", 8000), hook("rep", 8001)];
+      await hooks.transaction(() => hooks.insertHooks([h1!, h2!], () => []));
+      expect(seen).toEqual([]); // caught hooks are reported by the writer, once durable
+      await hooks.transaction(async () => {
+        await hooks.setStatus((await hooks.getHook(h1!.id))!, "handled", 1);
+        expect(seen).toEqual([]); // not before the commit
+      });
+      expect(seen).toEqual(["hook handled"]);
+      await hooks.transaction(async () => {
+        await hooks.setStatus((await hooks.getHook(h2!.id))!, "failed", null);
+        throw new Error("rolled back");
+      }).catch(() => {});
+      await hooks.transaction(async () => {
+        await hooks.transaction(() => hooks.setPaused("rep", true).then(() => Promise.reject(new Error("inner")))).catch(() => {});
+        await hooks.deleteHook((await hooks.getHook(h2!.id))!);
+      });
+      expect(seen).toEqual(["hook handled", "hook deleted"]);
+      expect(await hooks.setPaused("rep", true)).toBe(true);
+      expect(seen).toEqual(["hook handled", "hook deleted", "channel rep"]);
     });
 
     test("the queue: claims respect the concurrency limit; finish records once; interrupted ones come back", async () => {

@@ -333,3 +333,30 @@ describe("credentials and bodies (bad input)", () => {
     expect((await t.call("GET", "/v1/channels/c")).json.paused).toBe(false);
   });
 });
+
+describe("transitions racing on one hook", () => {
+  test("two discards of one hook sent at once: one answers 200, the other 409; one event, counters exact", async () => {
+    const { t, send, stats } = await setup();
+    const ids = await Promise.all(Array.from({ length: 20 }, () => send("race")));
+    for (const id of ids) {
+      const [a, b] = await Promise.all([t.call("POST", `/v1/hooks/${id}/discard`), t.call("POST", `/v1/hooks/${id}/discard`)]);
+      expect([a.status, b.status].sort()).toEqual([200, 409]);
+      expect([a, b].find((r) => r.status === 409)!.json).toEqual({ code: 9, message: expect.stringContaining("discard"), details: [] });
+    }
+    for (const id of ids) expect((await t.call("GET", `/v1/hooks/${id}`)).json.events.filter((e: { kind: string }) => e.kind === "discarded")).toHaveLength(1);
+    expect(await stats("race")).toEqual({ pending: "0", handled: "0", failed: "0", discarded: "20" });
+    expect((await t.call("GET", "/v1/channels")).status).toBe(200);
+  });
+
+  test("a delete racing a discard: the hook is gone, the channel's counters are exact", async () => {
+    const { t, send, stats } = await setup();
+    const ids = await Promise.all(Array.from({ length: 10 }, () => send("gone")));
+    for (const id of ids) {
+      const [discard, del] = await Promise.all([t.call("POST", `/v1/hooks/${id}/discard`), t.call("DELETE", `/v1/hooks/${id}`)]);
+      expect([200, 404, 409]).toContain(discard.status);
+      expect(del.status).toBe(200);
+      expect((await t.call("GET", `/v1/hooks/${id}`)).status).toBe(404);
+    }
+    expect(await stats("gone")).toEqual({ pending: "0", handled: "0", failed: "0", discarded: "0" });
+  });
+});
