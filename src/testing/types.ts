@@ -1,15 +1,17 @@
 /**
  * The wire shapes the helper's clients answer, written out as plain types so that the published
- * declarations need nothing but this folder. test/testing/types.test.ts checks at type level that
- * each equals `Static<typeof Model>` of the TypeBox model the server uses, so they cannot drift.
+ * declarations need nothing but this folder and hooks/status.ts (which imports nothing).
+ * test/testing/types.test.ts checks at type level that each equals `Static<typeof Model>` of the
+ * TypeBox model the server uses, so they cannot drift.
  */
+import type { EventKind, HookStatus } from "../hooks/status";
 
-export type HookStatus = "pending" | "handled" | "failed" | "discarded";
+export type { HookStatus };
 
 export type ChannelStats = { pending: string; handled: string; failed: string; discarded: string };
 export type Channel = { name: string; paused: boolean; stats: ChannelStats; guards: string[] };
 
-export type HookEvent = { kind: "handled" | "discarded" | "retried" | "failed"; actor: string; message: string; created_at: string };
+export type HookEvent = { kind: EventKind; actor: string; message: string; created_at: string };
 
 export type Hook = {
   id: string;
