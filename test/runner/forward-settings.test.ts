@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import { createRunnerApp } from "./setup";
 
 test("a forward whose settings fetch refuses (stored before they were checked) fails each attempt saying what is wrong", async () => {
-  const t = createRunnerApp({ channels: [{ name: "gh" }] });
+  const t = createRunnerApp({ handlers: [], channels: [{ name: "gh" }] });
   // As a forward stored by an older version reaches the runner: without the config's or the dashboard's check.
   await t.runner.addForward("gh", {
     name: "old", kind: "forward", url: "http://127.0.0.1:1/hook", headers: { "x-token": "s3cret\r\nx-evil: 1" },
