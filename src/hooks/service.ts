@@ -3,6 +3,7 @@ import { notFound, precondition, type AppError } from "../lib/errors";
 import type { HookOutcomes, HookRunner } from "../runner/types";
 import { hookSummaryJson, toWireHook, type HookWire } from "./model";
 import { decodePayload } from "./payload";
+import { TRANSITION_FROM } from "./status";
 import type { HookStatus, HookStore, ListQuery, RawHook } from "./store";
 
 /**
@@ -19,7 +20,7 @@ import type { HookStatus, HookStore, ListQuery, RawHook } from "./store";
  */
 export type BulkAction = "retry" | "discard";
 /** The statuses each bulk action applies to (as its single operation). */
-export const BULK_FROM: Record<BulkAction, readonly HookStatus[]> = { retry: ["failed", "discarded"], discard: ["pending", "failed"] };
+export const BULK_FROM: Record<BulkAction, readonly HookStatus[]> = { retry: TRANSITION_FROM.retry, discard: TRANSITION_FROM.discard };
 
 export function createHookService(deps: { store: HookStore; clock: Clock; runner: HookRunner }) {
   const { store, clock, runner } = deps;
@@ -141,11 +142,11 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
       });
     },
     async discard(id: string, actor: string): Promise<HookWire> {
-      await transition(id, "discard", ["pending", "failed"], "discarded", { kind: "discarded", actor }, () => runner.cancel(id));
+      await transition(id, "discard", TRANSITION_FROM.discard, "discarded", { kind: "discarded", actor }, () => runner.cancel(id));
       return get(id);
     },
     async retry(id: string, actor: string): Promise<HookWire> {
-      await transition(id, "retry", ["failed", "discarded"], "pending", { kind: "retried", actor }, (h) =>
+      await transition(id, "retry", TRANSITION_FROM.retry, "pending", { kind: "retried", actor }, (h) =>
         runner.queueRetry(id, h.channel),
       );
       runner.notify();
@@ -169,12 +170,12 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
     },
     async process(id: string, actor: string): Promise<HookWire> {
       await requireNoHandlers(id, "process");
-      await transition(id, "process", ["pending"], "handled", { kind: "handled", actor });
+      await transition(id, "process", TRANSITION_FROM.process, "handled", { kind: "handled", actor });
       return get(id);
     },
     async fail(id: string, actor: string, message: string): Promise<HookWire> {
       await requireNoHandlers(id, "fail");
-      await transition(id, "fail", ["pending"], "failed", { kind: "failed", actor, message });
+      await transition(id, "fail", TRANSITION_FROM.fail, "failed", { kind: "failed", actor, message });
       return get(id);
     },
   };
