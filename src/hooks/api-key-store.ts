@@ -19,7 +19,7 @@ export interface ApiKeyStore {
   replace(label: string, sha256: string, createdAt: number): Promise<void>;
   /** false when there was no such key. */
   remove(label: string): Promise<boolean>;
-  /** Notes the key's last use; no error for a label not stored. */
+  /** Notes the key's last use, unless a later one is noted already; no error for a label not stored. */
   touch(label: string, at: number): Promise<void>;
   /**
    * Whether another process (`mailroom token reset`) may have changed the keys since the last call.
@@ -62,7 +62,7 @@ export function createApiKeyStore(db: Db): ApiKeyStore {
     remove: (label) => transaction(async () => changed(q("DELETE FROM api_keys WHERE label = ?").run(label).changes > 0)),
     touch: (label, at) =>
       transaction(async () => {
-        q("UPDATE api_keys SET last_used_at = ? WHERE label = ?").run(at, label);
+        q("UPDATE api_keys SET last_used_at = max(coalesce(last_used_at, 0), ?) WHERE label = ?").run(at, label);
       }),
     async changedElsewhere() {
       const v = versionNow();

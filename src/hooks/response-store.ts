@@ -8,7 +8,7 @@ import { report, sqliteTransactor } from "../db/transactor";
  * transaction of its own; any method rejects with the database's own error.
  */
 export interface ResponseStore {
-  /** Every stored setting. */
+  /** Every stored setting, by channel. */
   list(): Promise<{ channel: string; setting: string }[]>;
   /** Stores the channel's setting, replacing any earlier one. */
   save(channel: string, setting: string, updatedAt: number): Promise<void>;
@@ -23,7 +23,7 @@ export function createResponseStore(db: Db): ResponseStore {
   const { transaction } = sqliteTransactor(sql);
   return {
     async list() {
-      return q("SELECT channel, setting FROM channel_responses").all() as { channel: string; setting: string }[];
+      return q("SELECT channel, setting FROM channel_responses ORDER BY channel").all() as { channel: string; setting: string }[];
     },
     save: (channel, setting, updatedAt) =>
       transaction(async () => {

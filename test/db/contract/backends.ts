@@ -7,9 +7,9 @@
  * transaction" join, and raw SQL to look past the store.
  *
  * @example
- * for (const open of contractBackends(createGuardStore, createPgGuardStore)) describe(open.name, () => ...)
+ * afterEach(closeBackends);
+ * for (const backend of contractBackends(createGuardStore, createPgGuardStore)) describe(backend.name, () => ...)
  */
-import { afterAll } from "bun:test";
 import { openDatabase, type Db } from "../../../src/db/open";
 import { migratePostgres } from "../../../src/db/pg/migrate";
 import { openPostgres } from "../../../src/db/pg/open";
@@ -31,9 +31,11 @@ export type Backend<S> = {
 type Opener<S> = { name: "sqlite" | "postgres"; open(): Promise<Backend<S>> };
 
 const closers: (() => Promise<void>)[] = [];
-afterAll(async () => {
+
+/** Closes what the tests of this file opened: each suite file calls `afterEach(closeBackends)`. */
+export async function closeBackends(): Promise<void> {
   for (const close of closers.splice(0)) await close();
-});
+}
 
 export function contractBackends<S>(sqlite: (db: Db) => S, postgres: (t: PgTransactor) => S): Opener<S>[] {
   return [
@@ -56,7 +58,8 @@ export function contractBackends<S>(sqlite: (db: Db) => S, postgres: (t: PgTrans
       name: "postgres",
       async open() {
         const url = await freshDatabase();
-        const sql = await openPostgres(url);
+        // Small pools: a suite opens a database per test, two pools each.
+        const sql = await openPostgres(url, { max: 4 });
         closers.push(() => sql.close());
         await migratePostgres(sql);
         const t = pgTransactor(sql);
@@ -64,7 +67,7 @@ export function contractBackends<S>(sqlite: (db: Db) => S, postgres: (t: PgTrans
           name: "postgres",
           store: postgres(t),
           async another() {
-            const other = await openPostgres(url);
+            const other = await openPostgres(url, { max: 4 });
             closers.push(() => other.close());
             return postgres(pgTransactor(other));
           },

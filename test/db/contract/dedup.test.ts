@@ -2,10 +2,12 @@
  * DedupStore's contract (src/hooks/dedup-store.ts) on SQLite and PostgreSQL: what each method
  * returns, and claims of one delivery id racing, on one instance and on two.
  */
-import { describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test } from "bun:test";
 import { createPgDedupStore } from "../../../src/db/pg/dedup-store";
 import { createDedupStore, type DedupStore } from "../../../src/hooks/dedup-store";
-import { contractBackends, race } from "./backends";
+import { closeBackends, contractBackends, race } from "./backends";
+
+afterEach(closeBackends);
 
 const HOUR = 3_600_000;
 const T = 1_000 * HOUR;

@@ -1,0 +1,79 @@
+/**
+ * DashboardStore's contract (src/dashboard/store.ts: users, sessions, settings) on SQLite and
+ * PostgreSQL, with racing writes of one user and one setting.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { createDashboardStore, type SessionRow, type UserRow } from "../../../src/dashboard/store";
+import { createPgDashboardStore } from "../../../src/db/pg/dashboard-store";
+import { closeBackends, contractBackends, race } from "./backends";
+
+afterEach(closeBackends);
+
+const user = (email: string, over: Partial<UserRow> = {}): UserRow => ({ email, role: "member", passwordHash: "$argon2id$x", createdAt: 1000, ...over });
+const session = (token: string, email: string, expiresAt = 10_000): SessionRow => ({ tokenSha256: token, email, stamp: "s1", createdAt: 1000, expiresAt });
+
+for (const backend of contractBackends(createDashboardStore, createPgDashboardStore)) {
+  describe(`dashboard store on ${backend.name}`, () => {
+    test("users: insert once (false for an address taken), read, count and list by address", async () => {
+      const { store } = await backend.open();
+      expect(await store.getUser("ada@example.com")).toBeUndefined();
+      expect(await store.countUsers()).toBe(0);
+      expect(await store.insertUser(user("zoe@example.com"))).toBe(true);
+      expect(await store.insertUser(user("ada@example.com", { role: "admin" }))).toBe(true);
+      expect(await store.insertUser(user("ada@example.com"))).toBe(false);
+      expect(await store.getUser("ada@example.com")).toEqual(user("ada@example.com", { role: "admin" }));
+      expect(await store.countUsers()).toBe(2);
+      expect((await store.listUsers()).map((u) => u.email)).toEqual(["ada@example.com", "zoe@example.com"]);
+    });
+
+    test("a new password or the user's removal ends their sessions; false for no such user", async () => {
+      const { store } = await backend.open();
+      await store.insertUser(user("ada@example.com"));
+      await store.insertSession(session("t1", "ada@example.com"), 1000);
+      expect(await store.setPasswordHash("ada@example.com", "$argon2id$y")).toBe(true);
+      expect(await store.getSession("t1")).toBeUndefined();
+      expect((await store.getUser("ada@example.com"))!.passwordHash).toBe("$argon2id$y");
+      expect(await store.setPasswordHash("nobody@example.com", "h")).toBe(false);
+      await store.insertSession(session("t2", "ada@example.com"), 1000);
+      expect(await store.deleteUser("ada@example.com")).toBe(true);
+      expect(await store.getSession("t2")).toBeUndefined();
+      expect(await store.deleteUser("ada@example.com")).toBe(false);
+    });
+
+    test("sessions: stored and read back; expired ones go with the next insert; deleting none is no error", async () => {
+      const { store } = await backend.open();
+      await store.insertUser(user("ada@example.com"));
+      await store.insertSession(session("old", "ada@example.com", 1500), 1000);
+      expect(await store.getSession("old")).toEqual(session("old", "ada@example.com", 1500));
+      await store.insertSession(session("new", "ada@example.com", 9000), 2000);
+      expect(await store.getSession("old")).toBeUndefined();
+      await store.deleteSession("new");
+      await store.deleteSession("never");
+      expect(await store.getSession("new")).toBeUndefined();
+      // A token stored twice is the database's error, and nothing changes.
+      await store.insertSession(session("dup", "ada@example.com"), 2000);
+      await expect(store.insertSession(session("dup", "ada@example.com", 20_000), 2000)).rejects.toThrow();
+      expect((await store.getSession("dup"))!.expiresAt).toBe(10_000);
+    });
+
+    test("settings: undefined until written, then the last value written", async () => {
+      const { store } = await backend.open();
+      expect(await store.readSetting("default_guards")).toBeUndefined();
+      await store.writeSetting("default_guards", ["sig"]);
+      await store.writeSetting("default_guards", ["sig", "ips"]);
+      expect(await store.readSetting<string[]>("default_guards")).toEqual(["sig", "ips"]);
+    });
+
+    test("racing inserts of one user and writes of one setting on two instances: one user, one of the values", async () => {
+      const { store, another } = await backend.open();
+      const other = await another();
+      const inserted = await race(Array.from({ length: 10 }, (_, i) => (i % 2 ? store : other).insertUser(user("ada@example.com", { passwordHash: `h${i}` }))));
+      expect(inserted.errors).toEqual([]);
+      expect(inserted.values.filter(Boolean)).toHaveLength(1);
+      expect((await store.getUser("ada@example.com"))!.passwordHash).toBe(`h${inserted.values.indexOf(true)}`);
+      const written = await race(Array.from({ length: 10 }, (_, i) => (i % 2 ? store : other).writeSetting("default_guards", [`g${i}`])));
+      expect(written.errors).toEqual([]);
+      expect(Array.from({ length: 10 }, (_, i) => [`g${i}`])).toContainEqual((await store.readSetting<string[]>("default_guards"))!);
+    });
+  });
+}

@@ -1,0 +1,44 @@
+/** ForwardStore's contract (src/hooks/forward-store.ts) on SQLite and PostgreSQL, with racing inserts of one name. */
+import { afterEach, describe, expect, test } from "bun:test";
+import { createPgForwardStore } from "../../../src/db/pg/forward-store";
+import { createForwardStore, type ForwardRow } from "../../../src/hooks/forward-store";
+import { closeBackends, contractBackends, race } from "./backends";
+
+afterEach(closeBackends);
+
+const forward = (name: string, over: Partial<ForwardRow> = {}): ForwardRow => ({
+  name, channel: "gh", url: "https://example.com/in", headers: '{"x-a":"1"}', maxAttempts: 5,
+  backoffInitialMs: 1000, backoffMaxMs: 3_600_000, timeoutMs: 30_000, createdAt: 1_700_000_000_000, ...over,
+});
+
+for (const backend of contractBackends(createForwardStore, createPgForwardStore)) {
+  describe(`forward store on ${backend.name}`, () => {
+    test("insert stores a handler once (false for a name taken); get and list read it back exactly, list by name", async () => {
+      const { store } = await backend.open();
+      expect(await store.get("fwd")).toBeUndefined();
+      expect(await store.list()).toEqual([]);
+      expect(await store.insert(forward("fwd"))).toBe(true);
+      expect(await store.insert(forward("a-first", { channel: "*", headers: "{}" }))).toBe(true);
+      expect(await store.insert(forward("fwd", { url: "https://other.example/" }))).toBe(false);
+      expect(await store.get("fwd")).toEqual(forward("fwd"));
+      expect((await store.list()).map((f) => f.name)).toEqual(["a-first", "fwd"]);
+    });
+
+    test("remove says whether there was such a handler", async () => {
+      const { store } = await backend.open();
+      await store.insert(forward("fwd"));
+      expect(await store.remove("fwd")).toBe(true);
+      expect(await store.remove("fwd")).toBe(false);
+      expect(await store.get("fwd")).toBeUndefined();
+    });
+
+    test("racing inserts of one name on two instances: exactly one is stored", async () => {
+      const { store, another } = await backend.open();
+      const other = await another();
+      const { values, errors } = await race(Array.from({ length: 10 }, (_, i) => (i % 2 ? store : other).insert(forward("fwd", { url: `https://example.com/${i}` }))));
+      expect(errors).toEqual([]);
+      expect(values.filter(Boolean)).toHaveLength(1);
+      expect((await store.get("fwd"))!.url).toBe(`https://example.com/${values.indexOf(true)}`);
+    });
+  });
+}
