@@ -6,6 +6,7 @@ import { migratePostgres } from "../db/pg/migrate";
 import { pgTransactor } from "../db/pg/transactor";
 import { createPgApiKeyStore } from "../db/pg/api-key-store";
 import { FEED_CHANNEL } from "../db/pg/feed";
+import { encode } from "../db/feed-changes";
 import { sha256Hex } from "../lib/secrets";
 import { UsageError, noMore, parseFlags } from "./args";
 import { credentialsPath, localUrl, readCredentials, writeCredentials } from "./credentials";
@@ -90,7 +91,8 @@ async function openPgKeys(url: string) {
   const db = sql;
   return {
     store: createPgApiKeyStore(pgTransactor(db)),
-    announce: () => db.notify(FEED_CHANNEL, `cli\nstate\n`),
+    // As an instance announces a change of the keys (db/feed-changes.ts), from a sender named "cli".
+    announce: () => db.notify(FEED_CHANNEL, `cli\n${encode({ kind: "state", part: "api_keys" }).join("\n")}`),
     close: () => db.close(),
   };
 }

@@ -4,6 +4,8 @@
  */
 import { afterEach, expect, test } from "bun:test";
 import { SQL } from "bun";
+import { join } from "node:path";
+import { buildBinary } from "../helpers/binary";
 import { eventually, killInstances, newDatabase, startInstance } from "../helpers/instances";
 import { basic } from "../translate/setup";
 
@@ -148,4 +150,68 @@ test("money stays exact under concurrent orders arriving at different instances"
     expect({ balance: json.balance, reserved: json.reserved }).toEqual({ balance: 0, reserved: 10 });
   }
   expect((await b.call("GET", "/admin/v1/accounts/1/ledger", undefined, basic("admin-key-1"))).json.consistent).toBe(true);
+});
+
+test("50 copies of one delivery split over two instances store one hook; every copy is answered 200 with its id", async () => {
+  const url = await newDatabase();
+  const raw = { channels: [{ name: "gh", dedup: {} }] };
+  const [a, b] = await Promise.all([startInstance(url, raw), startInstance(url, raw)]);
+  for (let round = 0; round < 3; round++) {
+    const headers = { "x-github-delivery": `delivery-${round}`, "content-type": "application/json" };
+    const replies = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 ? a : b).post("gh", `{"copy":${i}}`, headers)));
+    expect(replies.map((r) => r.status)).toEqual(Array(50).fill(200));
+    const ids = new Set(await Promise.all(replies.map(async (r) => ((await r.json()) as { id: string }).id)));
+    expect(ids.size).toBe(1);
+    // Answered only once committed: the id is there on either instance as soon as any copy has it.
+    const [id] = [...ids];
+    expect((await b.call("GET", `/v1/hooks/${id}`)).status).toBe(200);
+  }
+  for (const i of [a, b]) {
+    expect((await i.call("GET", "/v1/hooks?channel=gh&limit=100")).json).toHaveLength(3);
+    expect((await i.call("GET", "/v1/channels/gh")).json.stats).toMatchObject({ pending: "3" });
+    expect((await i.call("GET", "/v1/channels/gh/dedup")).json.dropped).toBe("147");
+  }
+});
+
+test("each instance keeps its own local CLI key: starting another, or resetting one, never revokes it", async () => {
+  const url = await newDatabase();
+  const tokenOf = async (i: { dir: string }) => JSON.parse(await Bun.file(join(i.dir, "data/mailroom.credentials.json")).text()).token as string;
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+  // Started together on a new database: each saves a token of its own, and each works everywhere.
+  const [a, b] = await Promise.all([startInstance(url), startInstance(url)]);
+  const c = await startInstance(url);
+  const tokens = await Promise.all([a, b, c].map(tokenOf));
+  expect(new Set(tokens).size).toBe(3);
+  for (const i of [a, b, c]) for (const token of tokens) expect((await i.call("GET", "/v1/channels", undefined, bearer(token))).status).toBe(200);
+  // A reset on c's machine replaces c's key only.
+  const proc = Bun.spawn([await buildBinary(), "token", "reset", "--config", join(c.dir, "mailroom.toml")], { cwd: c.dir, stdout: "pipe", stderr: "pipe" });
+  const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+  expect(code).toBe(0);
+  await eventually(async () => (await a.call("GET", "/v1/channels", undefined, bearer(tokens[2]!))).status === 401, 1000, "c's old token refused");
+  for (const i of [a, b, c]) {
+    expect((await i.call("GET", "/v1/channels", undefined, bearer(out.trim()))).status).toBe(200);
+    expect((await i.call("GET", "/v1/channels", undefined, bearer(tokens[0]!))).status).toBe(200);
+    expect((await i.call("GET", "/v1/channels", undefined, bearer(tokens[1]!))).status).toBe(200);
+  }
+});
+
+test("a pause or guards sent to one instance while another deletes the channel are refused with 409, never lost", async () => {
+  const url = await newDatabase();
+  const [a, b] = await Promise.all([startInstance(url), startInstance(url)]);
+  await a.catchHooks("going", 3000);
+  const deleted = a.call("DELETE", "/v1/channels/going");
+  // The deletion is under way once the first batch of hooks is gone.
+  await eventually(async () => Number((await b.call("GET", "/v1/channels/going")).json.stats?.pending ?? 0) < 3000, 10_000, "the deletion started");
+  const paused = await b.call("POST", "/v1/channels/going/pause");
+  const again = await b.call("DELETE", "/v1/channels/going");
+  expect((await deleted).status).toBe(200);
+  // Refused while the deletion runs (it used to answer 200, and the pause was lost).
+  expect(paused.status).toBe(409);
+  expect(paused.json).toMatchObject({ code: 9, details: [] });
+  expect(paused.json.message).toContain("being deleted");
+  expect(again.status).toBe(409);
+  expect((await b.call("GET", "/v1/channels/going")).status).toBe(404);
+  // Once it is over, a channel caught again pauses as usual.
+  expect((await b.post("going", "{}")).status).toBe(200);
+  expect((await a.call("POST", "/v1/channels/going/pause")).json.paused).toBe(true);
 });
