@@ -9,7 +9,8 @@
  *   src/hooks/guards/index.ts -> src/config/load.ts  import type
  *
  * Options: `--project <tsconfig>` (repeatable; replaces the two above), `--root <dir>` (only files
- * under it; default src), `--folders` (also print the cycle groups of top-level folders under root).
+ * under it; default src), `--folders` (also print the cycle groups of top-level folders under root,
+ * with the file imports behind each edge; informational, the exit status counts file cycles only).
  */
 import { dirname, relative, resolve, sep } from "node:path";
 import ts from "typescript";
@@ -182,10 +183,16 @@ function main(argv: string[]): number {
     const tops = folderGraph(graph, rootDir);
     const folderGroups = cycleGroups(tops);
     console.log(folderGroups.length ? `\nfolders under ${root} that import each other:` : `\nno cycles among the folders under ${root}`);
+    const top = (f: string) => relative(rootDir, f).split(sep)[0]!;
     for (const group of folderGroups) {
       console.log(`  ${group.join(", ")}`);
       for (const from of group)
-        for (const [to, kind] of tops.get(from)!) if (group.includes(to)) console.log(`    ${from} -> ${to}${isTypeOnly(kind) ? "  (types only)" : ""}`);
+        for (const [to, kind] of tops.get(from)!) {
+          if (!group.includes(to)) continue;
+          // The file imports that make this folder edge, so whoever breaks it knows where to look.
+          const files = [...graph].flatMap(([f, edges]) => (top(f) === from ? [...edges].filter(([t]) => top(t) === to).map(([t, k]) => `${name(f)} -> ${name(t)}${isTypeOnly(k) ? " (type)" : ""}`) : []));
+          console.log(`    ${from} -> ${to}${isTypeOnly(kind) ? "  (types only)" : ""}: ${files.length} import(s), e.g. ${files.slice(0, 2).join("; ")}`);
+        }
     }
   }
   if (cycles.length === 0) console.log(`no import cycles among ${graph.size} files under ${root}`);
