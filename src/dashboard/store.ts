@@ -4,8 +4,8 @@ import { report, sqliteTransactor } from "../db/transactor";
 
 /**
  * The dashboard's storage contract (users, sessions, settings), met by SQLite below and by
- * PostgreSQL later. Every method is async and runs its writes in a transaction of its own (joining
- * the caller's as a savepoint when one is open). Lookups resolve to undefined for a missing row and
+ * PostgreSQL (db/pg/dashboard-store.ts). Every method is async and runs its writes in a
+ * transaction of its own (joining the caller's as a savepoint when one is open). Lookups resolve to undefined for a missing row and
  * changes to false; any method rejects with the database's own error when the database fails
  * (nothing is then committed).
  */
@@ -15,6 +15,7 @@ export type SessionRow = { tokenSha256: string; email: string; stamp: string; cr
 export interface UserStore {
   /** The stored user of this (lower-case) e-mail address. */
   getUser(email: string): Promise<UserRow | undefined>;
+  /** How many users are stored (0 for none). */
   countUsers(): Promise<number>;
   /** Every stored user, by e-mail address. */
   listUsers(): Promise<UserRow[]>;
@@ -27,8 +28,9 @@ export interface UserStore {
 }
 
 export interface SessionStore {
-  /** Stores a session and deletes those expired by `now`. */
+  /** Stores a session and deletes those expired by `now`; rejects (storing nothing) when its token is stored already. */
   insertSession(row: SessionRow, now: number): Promise<void>;
+  /** The stored session of this token's hash, or undefined (expired ones too until deleted: the caller checks expiresAt). */
   getSession(tokenSha256: string): Promise<SessionRow | undefined>;
   /** Deleting a session that does not exist is no error. */
   deleteSession(tokenSha256: string): Promise<void>;

@@ -16,6 +16,7 @@ export type ForwardRow = {
 export interface ForwardStore {
   /** Every stored forward, by name. */
   list(): Promise<ForwardRow[]>;
+  /** The stored handler, or undefined. */
   get(name: string): Promise<ForwardRow | undefined>;
   /** false when the name is taken (nothing changes then). */
   insert(row: ForwardRow): Promise<boolean>;

@@ -13,6 +13,7 @@ export type GuardRow = { name: string; kind: string; settings: string; secret: s
 export interface GuardStore {
   /** Every stored guard, by name. */
   list(): Promise<GuardRow[]>;
+  /** The stored guard, or undefined. */
   get(name: string): Promise<GuardRow | undefined>;
   /** false when the name is taken (nothing changes then). */
   insert(row: GuardRow): Promise<boolean>;
