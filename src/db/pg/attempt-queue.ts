@@ -22,7 +22,7 @@ export function createPgAttemptQueue(t: PgTransactor, opts: { owner: string; lea
   const x = () => t.exec();
   const { owner, leaseMs } = opts;
   const insert = (hookId: string, handler: string, attempt: number, roundStart: number, dueAt: number) =>
-    x().unsafe(`INSERT INTO attempts (hook_id, handler, attempt, round_start, outcome, due_at) VALUES ($1, $2, $3, $4, 'queued', $5)`, [
+    t.write(`INSERT INTO attempts (hook_id, handler, attempt, round_start, outcome, due_at) VALUES ($1, $2, $3, $4, 'queued', $5)`, [
       hookId, handler, attempt, roundStart, dueAt,
     ]);
 

@@ -37,7 +37,7 @@ export function createPgDedupStore(t: PgTransactor): DedupStore {
       // One statement per batch; the last of a delivery id repeated within the batch wins.
       const last = new Map(rows.map((r) => [`${r.channel}\n${r.deliveryId}`, r]));
       const kept = [...last.values()];
-      await x().unsafe(
+      await t.write(
         `INSERT INTO deliveries (channel, delivery_id, hook_id, created_at)
          SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[])
          ON CONFLICT (channel, delivery_id) DO UPDATE SET hook_id = excluded.hook_id, pending = false, created_at = excluded.created_at`,

@@ -115,7 +115,7 @@ export function createPgHookStore(t: PgTransactor): HookStore {
     const starts: number[] = [];
     let at = 1;
     for (const h of rows) starts.push(at), (at += h.body.byteLength);
-    await x().unsafe(INSERT_BATCH, [
+    await t.write(INSERT_BATCH, [
       names, names.map((n) => JSON.stringify(guardsOfNewChannel(n))), rows[0]!.createdAt,
       Math.floor(Math.random() * COUNTER_SLOTS), names.map((n) => perChannel.get(n)!),
       column("id"), column("channel"), column("method"), column("query"), column("headers"),

@@ -8,30 +8,34 @@ export interface PgTransactor extends Transactor {
   /** The outermost transaction open in this flow, if any. */
   current(): OpenTransaction | undefined;
   /**
-   * A transaction of writes whose results are not read (a caught batch): the statements fn makes
-   * through `exec().unsafe()` are collected, then sent after fn resolves: alone when there is one
-   * (a statement is atomic by itself: one round trip instead of three), else in one transaction.
-   * A statement made any other way inside throws.
+   * A caught batch: a unit of writes whose results are not read. The statements fn makes with
+   * `write()` are collected as an explicit list, then sent after fn resolves: alone when there is
+   * one (a statement is atomic by itself: one round trip instead of three), else in one
+   * transaction. Inside, `exec()` throws: no statement there can answer, so none pretends to.
    */
   writes<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * A statement whose result is not read: inside `writes()` it joins the batch (and resolves at
+   * once); elsewhere it runs now, on the flow's transaction or the pool.
+   */
+  write(text: string, params?: unknown[]): Promise<void>;
   readonly sql: SQL;
 }
 
 type Statement = [text: string, params: unknown[]];
 
-/** What exec() gives inside writes(): unsafe() collects; anything else is a mistake. */
-function collector(into: Statement[]): SQL {
-  const refuse = () => {
-    throw new Error("inside writes(), statements go through unsafe() and their results are not read");
-  };
-  const fake = Object.assign(refuse, {
-    unsafe(text: string, params: unknown[] = []) {
-      into.push([text, params]);
-      return Promise.resolve(Object.assign([], { count: 0 }));
-    },
-  });
-  return fake as unknown as SQL;
-}
+/** What exec() gives inside writes(): nothing answers there (statements join the batch through write()). */
+const NO_ANSWERS = new Proxy(() => {}, {
+  get() {
+    throw new Error("inside a caught batch (writes()), statements go through write() and their results are not read");
+  },
+  apply() {
+    throw new Error("inside a caught batch (writes()), statements go through write() and their results are not read");
+  },
+}) as unknown as SQL;
+
+/** The batch a flow inside writes() collects into. */
+const batches = new WeakMap<OpenTransaction, Statement[]>();
 
 /**
  * Transactions on Bun's built-in client: `sql.begin` holds one pooled connection for the whole
@@ -49,7 +53,8 @@ export function pgTransactor(sql: SQL): PgTransactor {
     async writes<T>(fn: () => Promise<T>): Promise<T> {
       if (currentTransaction(sql)) return fn();
       const statements: Statement[] = [];
-      const t: OpenTransaction = { owner: sql, depth: 0, tx: collector(statements), beforeCommit: [] };
+      const t: OpenTransaction = { owner: sql, depth: 0, tx: NO_ANSWERS, beforeCommit: [] };
+      batches.set(t, statements);
       const value = await runInside(t, async () => {
         const v = await fn();
         for (const work of t.beforeCommit!) await work();
@@ -61,6 +66,12 @@ export function pgTransactor(sql: SQL): PgTransactor {
       });
       emitReported(t);
       return value;
+    },
+    async write(text, params = []) {
+      const open = currentTransaction(sql);
+      const batch = open && batches.get(open.top ?? open);
+      if (batch) batch.push([text, params]);
+      else await ((open?.tx as SQL | undefined) ?? sql).unsafe(text, params);
     },
     current() {
       const open = currentTransaction(sql);
