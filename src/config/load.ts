@@ -65,7 +65,7 @@ function keyPath(pointer: string, prefix = ""): string {
 function check(schema: TSchema, value: unknown, prefix: string): Problem[] {
   const problems: Problem[] = [];
   for (const e of Value.Errors(schema, value)) {
-    let path = keyPath(e.path, prefix);
+    const path = keyPath(e.path, prefix);
     if (e.message === "Unexpected property") {
       problems.push({ path, message: "unknown key" });
       continue;
@@ -81,7 +81,7 @@ function check(schema: TSchema, value: unknown, prefix: string): Problem[] {
 function describe(schema: TSchema, message: string): string {
   if (typeof schema.problem === "string") return schema.problem;
   const options = (schema.anyOf as TSchema[] | undefined)?.map((s) => s.const);
-  if (options && options.every((o) => o !== undefined)) return `must be one of ${options.map((o) => JSON.stringify(o)).join(", ")}`;
+  if (options?.every((o) => o !== undefined)) return `must be one of ${options.map((o) => JSON.stringify(o)).join(", ")}`;
   return message.toLowerCase();
 }
 
@@ -97,7 +97,12 @@ function dedupe(problems: Problem[]): Problem[] {
 
 /** Resolves `X_env = "VAR"` into `X` everywhere in the tree; never logs the values. */
 function resolveEnvSecrets(node: unknown, env: Env, path: string, problems: Problem[]): void {
-  if (Array.isArray(node)) return node.forEach((v, i) => resolveEnvSecrets(v, env, `${path}[${i}]`, problems));
+  if (Array.isArray(node)) {
+    node.forEach((v, i) => {
+      resolveEnvSecrets(v, env, `${path}[${i}]`, problems);
+    });
+    return;
+  }
   if (!node || typeof node !== "object") return;
   const obj = node as Record<string, unknown>;
   for (const [key, value] of Object.entries(obj)) {

@@ -88,7 +88,9 @@ export function responseProblems(setting: ResponseSettingValue, at: string): Pro
     if (a.delay !== undefined && parseDurationMs(a.delay) > MAX_DELAY_MS) problems.push({ path: `${path}.delay`, message: "must be at most 5m" });
   };
   answer(setting, at);
-  setting.sequence?.forEach((step, i) => answer(step, `${at}.sequence[${i}]`));
+  setting.sequence?.forEach((step, i) => {
+    answer(step, `${at}.sequence[${i}]`);
+  });
   return problems;
 }
 

@@ -117,7 +117,9 @@ export function translateProblems(c: TranslateConfig): Problem[] {
     if (ids.has(a.id)) at(`accounts[${i}].id`, `duplicate account id ${a.id}`);
     ids.add(a.id);
     if (!wholeCents(a.balance)) at(`accounts[${i}].balance`, "use whole cents");
-    a.api_keys.forEach((k, j) => key(`accounts[${i}].api_keys[${j}]`, k));
+    a.api_keys.forEach((k, j) => {
+      key(`accounts[${i}].api_keys[${j}]`, k);
+    });
     key(`accounts[${i}].api_key`, a.api_key);
   });
   const names = new Set<string>();
