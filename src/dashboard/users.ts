@@ -14,8 +14,13 @@ export type UserWire = { email: string; role: Role; read_only: boolean; created_
 export const EMAIL_PATTERN = "^[^\\s@\\u0000]+@[^\\s@\\u0000]+\\.?[^\\s@\\u0000]*$";
 export const MIN_PASSWORD = 8;
 
-/** A hash verified when no user has the e-mail given, so that a sign-in takes as long either way. */
-const DUMMY_HASH = Bun.password.hashSync("no user has this password", { algorithm: "argon2id" });
+/**
+ * A hash verified when no user has the e-mail given, so that a sign-in takes as long either way.
+ * Made at the first sign-in of an unknown e-mail, not at import: an argon2id hash costs about a
+ * tenth of a second, which every command (`mailroom --version` too) would pay at start.
+ */
+let dummy: Promise<string> | undefined;
+const dummyHash = (): Promise<string> => (dummy ??= Bun.password.hash("no user has this password", { algorithm: "argon2id" }));
 
 /**
  * What a session remembers of the password: a change of password ends every session. It must be
@@ -108,7 +113,7 @@ export function createUsers(deps: { store: UserStore; config: Config; clock: Clo
     /** The user whose password this is, or undefined; takes as long for an unknown e-mail. */
     async verify(email: string, password: string): Promise<User | undefined> {
       const user = await find(email);
-      const ok = await Bun.password.verify(password, user?.passwordHash ?? DUMMY_HASH).catch(() => false);
+      const ok = await Bun.password.verify(password, user?.passwordHash ?? (await dummyHash())).catch(() => false);
       return ok && user ? user : undefined;
     },
   };

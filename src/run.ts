@@ -1,0 +1,238 @@
+/**
+ * The commands that read the config, open storage or serve (main.ts loads this module only for
+ * them): side effects of main.ts's kind, kept apart so that `--version` and the client commands
+ * load neither the server nor a database driver.
+ */
+import { dirname, resolve } from "node:path";
+import { createApp } from "./app";
+import { parsePid, type Command } from "./cli";
+import { VERSION } from "./lib/version";
+import { watchParent } from "./lib/parent";
+import type { Config } from "./config/schema";
+import { createUsers } from "./dashboard/users";
+import { randomToken } from "./lib/secrets";
+import { saveLocalCredentials } from "./cli/token";
+import { ConfigError, FORWARD_TO, loadConfig } from "./config/load";
+import { splitListen } from "./config/schema";
+import { openStorage, StorageOpenError } from "./db/open-storage";
+import { DataFileInUse, lockDataFile } from "./db/lock";
+import { openDatabase } from "./db/open";
+import { openPostgres, PostgresOpenError, redactPostgresUrl } from "./db/pg/open";
+import { migratePostgres } from "./db/pg/migrate";
+import { DELAY_GRACE_MS } from "./hooks/delays";
+import { createDashboardStore, type DashboardStore } from "./dashboard/store";
+import { createPgDashboardStore } from "./db/pg/dashboard-store";
+import { pgTransactor } from "./db/pg/transactor";
+import { systemClock } from "./lib/clock";
+import { coalesce, createTerminal } from "./lib/terminal";
+import { createMetrics } from "./metrics";
+import { createRunner } from "./runner";
+import { defaultHealthUrl, healthcheck } from "./healthcheck";
+import { serve, serveMetrics } from "./server";
+
+/** A command that reads the config (or, for a health check with --url, none). */
+export type ServerCommand = Exclude<Command, { kind: "help" | "version" | "error" }>;
+
+/**
+ * Runs `serve`, `check-config`, `migrate`, `healthcheck` or `user add`: the exit code, or -1 while
+ * serving (the process then exits from its signal handlers).
+ */
+export async function runCommand(command: ServerCommand): Promise<number> {
+  // With --url the config is not read: a health check must not fail on a config it does not need.
+  if (command.kind === "healthcheck" && command.url) return check(command.url);
+
+  let loaded;
+  try {
+    loaded = await loadConfig(command.config, process.env, command.kind === "user-add" ? {} : { host: command.host, port: command.port, forwardTo: command.forwardTo });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`mailroom: the config has ${error.problems.length} problem(s):`);
+    for (const p of error.problems) console.error(`  ${p.path || "(file)"}: ${p.message}`);
+    return 1;
+  }
+  const { config, source } = loaded;
+  if (command.kind === "check-config") return checkConfig(config, source);
+  if (command.kind === "migrate") return migrateOnly(config);
+  if (command.kind === "healthcheck") {
+    if (config.server.port === 0) return console.error("mailroom: healthcheck: the config's port is 0 (picked at start); give --url"), 1;
+    return check(defaultHealthUrl(config.server.host, config.server.port));
+  }
+  if (command.kind === "user-add") return addUser(command, config);
+  const parentEnv = process.env.MAILROOM_PARENT_PID;
+  const parentPid = command.parentPid ?? (parentEnv ? parsePid(parentEnv) : undefined);
+  if (parentEnv && parentPid === undefined) return console.error(`mailroom: MAILROOM_PARENT_PID: not a process id: ${parentEnv}`), 2;
+
+  const clock = systemClock;
+  const stdout = coalesce((text) => void process.stdout.write(text));
+  const { activity, log } = createTerminal({
+    format: command.logFormat ?? "text", quiet: command.quiet ?? false,
+    color: process.stdout.isTTY === true && !process.env.NO_COLOR,
+    write: stdout.write, writeError: (text) => (stdout.flush(), void process.stderr.write(text)),
+  });
+  let opened;
+  try {
+    // The checkpoint thread is also an entry point of `npm run build`, at this path inside the executable too.
+    opened = await openStorage(config, log, { checkpointThreadUrl: new URL("./db/checkpoint-thread.ts", import.meta.url).href });
+  } catch (error) {
+    if (!(error instanceof StorageOpenError)) throw error;
+    return stdout.flush(), console.error(`mailroom: ${error.message}`), 1;
+  }
+  const { storage } = opened;
+  // Relative module paths and command cwd resolve against the config file's directory.
+  const baseDir = source === "built-in defaults" ? undefined : dirname(resolve(source));
+  const metrics = createMetrics(config);
+  // --forward-to forwards the hooks caught from now on, not every pending hook of the data file.
+  const fromNowOn = command.forwardTo ? [FORWARD_TO] : [];
+  const runner = createRunner({ config, queue: storage.attempts, clock, log, baseDir, metrics, activity, fromNowOn });
+  const built = createApp({ config, storage, clock, log, runner, metrics, activity });
+  await built.ready;
+  const keys = built.apiKeys.source.keys;
+  const generated = built.apiKeys.generated();
+  let server;
+  try {
+    server = serve(built, { host: config.server.host, port: config.server.port });
+  } catch (error) {
+    if ((error as { code?: string }).code !== "EADDRINUSE") throw error;
+    console.error(`mailroom: port ${config.server.port} on ${config.server.host} is already in use (another Mailroom?); stop it or choose another with --port`);
+    return 1;
+  }
+  const metricsServer = built.metricsApp && serveMetrics(built.metricsApp, splitListen(config.metrics.listen!));
+  runner.start();
+
+  // Installed before the line that says it listens: whoever starts Mailroom may stop it from then on.
+  let stopping = false;
+  const stop = async (reason: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info(`${reason}: finishing in-flight requests (delayed answers within ${DELAY_GRACE_MS / 1000} s; a second signal stops at once)`);
+    // A channel's delayed answers (up to 5 minutes) go out now or within the grace, with their status.
+    built.catcher.cutDelays(DELAY_GRACE_MS);
+    built.live.streams.close(); // open streams would otherwise keep server.stop waiting
+    await server.stop(false);
+    await metricsServer?.stop(false);
+    await built.close();
+    await runner.stop();
+    await storage.close();
+    log.info("stopped");
+    stdout.flush();
+    process.exit(0);
+  };
+  // The second signal does not wait: whoever sends it wants the process gone (hooks already answered are committed).
+  const onSignal = (signal: "SIGINT" | "SIGTERM") => {
+    if (!stopping) return void stop(signal);
+    stdout.flush();
+    console.error(`mailroom: ${signal} again: stopping at once, without waiting for requests in flight`);
+    process.exit(signal === "SIGINT" ? 130 : 143);
+  };
+  process.on("SIGINT", () => onSignal("SIGINT"));
+  process.on("SIGTERM", () => onSignal("SIGTERM"));
+  if (parentPid !== undefined) watchParent(parentPid, () => void stop(`parent process ${parentPid} ended`));
+
+  console.log(`  config:   ${source}`);
+  console.log(`  data:     ${opened.describe}`);
+  console.log(`  channels: ${config.channels.map((c) => c.name).join(", ") || "(none configured; created by their first hook)"}`);
+  if (command.forwardTo) console.log(`  forward:  ${command.forwardTo.channel ? `channel ${command.forwardTo.channel}` : "every channel"} -> ${command.forwardTo.url}`);
+  console.log(`  api keys: ${keys.map((k) => k.label).join(", ")}`);
+  if (config.metrics.enabled) {
+    const where = metricsServer ? `http://${metricsServer.hostname}:${metricsServer.port}/metrics` : "/metrics";
+    console.log(`  metrics:  ${where}${config.metrics.auth ? " (bearer token)" : " (open)"}`);
+  }
+  const localSha256 = keys.find((k) => k.label === built.apiKeys.localLabel)?.sha256;
+  const saved = saveLocalCredentials({ dbPath: config.storage.path, host: config.server.host, port: server.port ?? config.server.port, localSha256, generated: generated?.token });
+  for (const line of saved) console.log(line);
+  const setupToken = await built.dashboard.setup.token();
+  if (setupToken) {
+    const base = config.server.public_url?.replace(/\/$/, "") ?? `http://${server.hostname}:${server.port}`;
+    console.log(`\n  No dashboard user exists yet. Create the first admin with this one-time link:`);
+    console.log(`    ${base}/ui/setup#${setupToken}`);
+    console.log(`  (or run: mailroom user add EMAIL --role admin)\n`);
+  }
+  // Last, so that whoever waits for this line has everything above it.
+  console.log(`mailroom ${VERSION} listening on http://${server.hostname}:${server.port}`);
+
+  return -1;
+}
+
+/** The config is valid; for PostgreSQL, the database also answers and is recent enough. */
+async function checkConfig(config: Config, source: string): Promise<number> {
+  if (!config.storage.url) return console.log(`${source}: ok`), 0;
+  try {
+    const sql = await openPostgres(config.storage.url, { max: 1 });
+    await sql.close();
+  } catch (error) {
+    if (!(error instanceof PostgresOpenError)) throw error;
+    return console.error(`mailroom: ${source}: [storage] url: ${error.message}`), 1;
+  }
+  return console.log(`${source}: ok (${redactPostgresUrl(config.storage.url)} answers)`), 0;
+}
+
+/** `mailroom migrate`: applies what is missing and exits (deploys that migrate before starting instances). */
+async function migrateOnly(config: Config): Promise<number> {
+  if (!config.storage.url) {
+    if (config.storage.path === ":memory:") return console.error("mailroom: migrate: [storage] path is :memory:, nothing to migrate"), 1;
+    try {
+      const lock = lockDataFile(config.storage.path);
+      openDatabase({ path: config.storage.path, durability: config.storage.durability }).$client.close();
+      lock.close();
+    } catch (error) {
+      if (!(error instanceof DataFileInUse)) throw error;
+      return console.error(`mailroom: ${error.message}`), 1;
+    }
+    return console.log(`mailroom: ${config.storage.path} is migrated`), 0;
+  }
+  try {
+    const sql = await openPostgres(config.storage.url, { max: 1 });
+    try {
+      await migratePostgres(sql);
+    } finally {
+      await sql.close();
+    }
+  } catch (error) {
+    if (!(error instanceof PostgresOpenError)) throw error;
+    return console.error(`mailroom: migrate: ${error.message}`), 1;
+  }
+  return console.log(`mailroom: ${redactPostgresUrl(config.storage.url)} is migrated`), 0;
+}
+
+async function check(url: string): Promise<number> {
+  const result = await healthcheck(url);
+  if (result.ok) return console.log(`mailroom: healthcheck: ${result.message}`), 0;
+  return console.error(`mailroom: healthcheck: ${result.message}`), 1;
+}
+
+/** `mailroom user add`: stores a dashboard user in the configured database. */
+async function addUser(command: Extract<Command, { kind: "user-add" }>, config: Config): Promise<number> {
+  let password = randomToken("").slice(0, 20);
+  if (command.passwordStdin) password = (await new Response(Bun.stdin.stream()).text()).split(/\r?\n/)[0] ?? "";
+  // SQLite: the file may be in use by a running server (it sees the user at the next sign-in).
+  let store: DashboardStore;
+  let close: () => Promise<void>;
+  if (config.storage.url) {
+    try {
+      const sql = await openPostgres(config.storage.url, { max: 2 });
+      await migratePostgres(sql);
+      store = createPgDashboardStore(pgTransactor(sql));
+      close = () => sql.close();
+    } catch (error) {
+      if (!(error instanceof PostgresOpenError)) throw error;
+      return console.error(`mailroom: user add: ${error.message}`), 1;
+    }
+  } else {
+    const db = openDatabase({ path: config.storage.path, durability: config.storage.durability });
+    store = createDashboardStore(db);
+    close = async () => db.$client.close();
+  }
+  try {
+    const users = createUsers({ store, config, clock: systemClock });
+    await users.add(command.email, command.role, password);
+    console.log(`added ${command.role} ${command.email.toLowerCase()}`);
+    if (!command.passwordStdin) console.log(`  password (shown once): ${password}`);
+    return 0;
+  } catch (error) {
+    console.error(`mailroom: user add: ${error instanceof Error ? error.message : error}`);
+    return 1;
+  } finally {
+    await close();
+  }
+}
+
