@@ -40,16 +40,24 @@ export const streamQuery = t.Object(
 /**
  * GET /stream: Server-Sent Events for whoever `auth` admits (an API key under /v1, a session under
  * /ui/api). `stillAdmitted` checks the request's credentials again while the stream is open: a
- * revoked key, a signed-out or removed user loses the stream too.
+ * revoked key, a signed-out or removed user loses the stream too. Open streams are counted per
+ * credential (`actor`: the key's label, the user's e-mail) and in all; past either limit the
+ * answer is 429 (live/limits.ts).
  */
-export function streamRoutes(auth: Elysia<any, any, any, any, any, any, any>, live: Live, stillAdmitted?: (request: Request) => boolean) {
+export function streamRoutes(auth: Elysia<any, any, any, any, any, any, any>, live: Pick<Live, "streams">, stillAdmitted?: (request: Request) => boolean) {
   return new Elysia().use(auth).get(
     "/stream",
-    ({ query, request }) => {
+    (ctx) => {
+      const { query, request } = ctx;
       // Compressed once for every client that takes deflate (live/deflate.ts), as browsers do.
       const deflate = acceptsDeflate(request.headers.get("accept-encoding"));
       const filter = { ...query, latest: query.latest === undefined ? undefined : Number(query.latest) };
-      return new Response(live.streams.open(filter, request.headers.get("last-event-id"), stillAdmitted && (() => stillAdmitted(request)), deflate), {
+      // A key and a user are told apart by the path they came in by.
+      const credential = `${new URL(request.url).pathname} ${(ctx as { actor?: string }).actor ?? ""}`;
+      const body = live.streams.open(filter, request.headers.get("last-event-id"), {
+        credential, deflate, admitted: stillAdmitted && (() => stillAdmitted(request)),
+      });
+      return new Response(body, {
         headers: {
           "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store", "x-accel-buffering": "no", vary: "accept-encoding",
           ...(deflate ? { "content-encoding": "deflate" } : {}),

@@ -1,9 +1,17 @@
-import type { HookStatus } from "../hooks/store";
 import type { Change, ChangeLog, Rendered } from "./bus";
 import { createFrameWriter } from "./frames";
 import { adlerCombine, deflateTrailer, DEFLATE_HEADER, encodePiece as encode, type Piece } from "./deflate";
+import { createStreamCounter, type StreamLimits } from "./limits";
+import { startOf, wantsEverySummary, type StreamFilter } from "./select";
+import { createSink, type Sink } from "./sink";
+import { makeWrite } from "./write";
 
-/** Bytes a client may leave unread before it is dropped (it resumes with Last-Event-ID). */
+export type { StreamFilter } from "./select";
+
+/**
+ * Bytes the server may hold unsent for a client before it is disconnected (it resumes with
+ * Last-Event-ID). What the operating system's socket buffers hold comes on top.
+ */
 export const MAX_UNREAD_BYTES = 4 * 1024 * 1024;
 export const HEARTBEAT_MS = 15_000;
 /** Shortest time between two writes of the streams (a dashboard's 200 ms budget leaves room). */
@@ -19,54 +27,49 @@ export const BUSY_CHANGES = 100;
 /** How often an open stream's credentials are checked again (when it is written to). */
 export const ADMISSION_CHECK_MS = 1000;
 
-/**
- * Which events a stream gets, and with `fields: "summary"` hooks without their bodies (a list needs
- * no more); with `latest`, of the hooks changed since its last write only the newest that many (a
- * screen that shows the newest hooks needs no more, however many arrive); with `hook`, of the hooks
- * only that one (a hook's screen).
- */
-export type StreamFilter = { channel?: string; status?: HookStatus; fields?: "summary"; latest?: number; hook?: string };
-
 const encoder = new TextEncoder();
+
+/** How a stream is opened: who holds it (for the limits), and what it was sent with. */
+export type OpenOptions = {
+  /** The credential the stream counts against (an API key, a dashboard user); one shared by all when absent. */
+  credential?: string;
+  /** Whether its credentials still hold (checked at most once a second, when it is written to). */
+  admitted?: () => boolean;
+  /** Sent as `Content-Encoding: deflate` (live/deflate.ts). */
+  deflate?: boolean;
+};
 
 /**
  * Server-Sent Events for every open stream. One loop per wake-up reads each change once and
- * writes it to every stream it passes the filter of; a stream whose unread bytes pass
- * `maxUnread` is dropped at once, its queue freed, so a stalled client never slows catching nor
- * grows memory (it resumes from its last id). A heartbeat comment keeps proxies and idle
- * timeouts from closing a quiet stream.
+ * writes it to every stream whose filter it passes (live/select.ts decides which, live/write.ts
+ * makes the bytes); a stream whose unsent bytes pass `maxUnread` is disconnected at once and what
+ * was kept for it freed (live/sink.ts), so a stalled client never slows catching nor grows memory.
+ * A heartbeat comment keeps proxies and idle timeouts from closing a quiet stream. `open` throws
+ * AppError "rate_limited" past the limits on open streams (live/limits.ts).
  */
 export function createStreams(deps: {
-  log: ChangeLog; render: (c: Change, full: boolean) => Rendered | Promise<Rendered>; heartbeatMs?: number; maxUnread?: number;
+  log: ChangeLog; render: (c: Change, full: boolean) => Rendered | Promise<Rendered>; heartbeatMs?: number; maxUnread?: number; limits?: StreamLimits;
 }) {
   const { log, render } = deps;
   const maxUnread = deps.maxUnread ?? MAX_UNREAD_BYTES;
   type Client = {
-    filter: StreamFilter; cursor: number; controller: ReadableStreamDefaultController<Uint8Array>; dropped: boolean;
-    /** Sent as `Content-Encoding: deflate` (live/deflate.ts): the Adler-32 of what it was sent so far. */
-    deflate?: { adler: number };
-    /** Whether its credentials still hold, and when that was last asked (at most once a second). */
-    admitted?: () => boolean; checkedAt: number;
+    filter: StreamFilter; cursor: number; sink: Sink; deflate: boolean;
+    /** The Adler-32 of what a deflate stream was sent so far, for its trailer. */
+    adler: number;
+    admitted?: () => boolean; checkedAt: number; release: () => void;
   };
   const clients = new Set<Client>();
+  const counter = createStreamCounter(deps.limits);
   let closed = false;
   let running: Promise<void> | undefined;
   let again = false;
 
+  /** Ends a stream: cleanly when it has taken everything (a deflate stream with its trailer), else by disconnecting it. */
   function drop(c: Client, error?: Error): void {
-    if (c.dropped) return;
-    c.dropped = true;
-    clients.delete(c);
-    try {
-      if (error) c.controller.error(error);
-      else {
-        // A deflate stream ends with its final block and checksum, so clients see a clean end.
-        if (c.deflate) c.controller.enqueue(deflateTrailer(c.deflate.adler));
-        c.controller.close();
-      }
-    } catch {
-      // already closed by the client
-    }
+    if (!clients.delete(c)) return;
+    c.release();
+    if (error || c.sink.unread() > 0) c.sink.drop(error ?? new Error("stream ended"));
+    else c.sink.end(c.deflate ? deflateTrailer(c.adler) : undefined);
   }
 
   /** Ends a stream whose key was revoked or whose session ended since it opened. */
@@ -80,54 +83,11 @@ export function createStreams(deps: {
 
   /** Writes text, or a piece encoded for this client (plain or deflated, as `encode` made it). */
   function send(c: Client, data: string | Piece): void {
-    if (c.dropped || !stillAdmitted(c)) return;
-    if ((c.controller.desiredSize ?? 0) <= 0) return drop(c, new Error("client too slow"));
-    const piece = typeof data === "string" ? encode(encoder.encode(data), !!c.deflate) : data;
-    if (c.deflate) {
-      c.deflate.adler = adlerCombine(c.deflate.adler, piece.adler!, piece.length);
-    }
-    c.controller.enqueue(piece.bytes);
-  }
-
-  const passes = (f: StreamFilter, r: NonNullable<Rendered>) =>
-    (!f.channel || f.channel === r.channel) && (!f.status || r.event !== "hook" || r.status === f.status);
-
-  /**
-   * The changes of a write a client gets, by their index, oldest first: those after its position
-   * that pass its filter; with `latest`, of the hooks only the newest `latest` (the others are
-   * neither read nor sent, and `skipped` counts those of its channel).
-   */
-  async function pick(c: Client, changes: Change[], renderAt: (i: number) => Promise<Rendered>, superseded: (c: Change) => boolean) {
-    const picked: number[] = [];
-    let hooks = 0;
-    let skipped = 0;
-    const latest = c.filter.latest ?? Infinity;
-    // With `latest`, a hook changed twice in one write takes one place: its newest change, read
-    // when sent, carries its newest state.
-    const seen = new Set<string>();
-    for (let i = changes.length - 1; i >= 0; i--) {
-      const change = changes[i]!;
-      if (change.seq <= c.cursor) break;
-      if (superseded(change)) continue;
-      if (latest !== Infinity && change.kind === "hook") {
-        if (seen.has(change.key)) continue;
-        seen.add(change.key);
-      }
-      // Another channel's hook or refusal, or another hook than the one watched, needs no reading to be left out.
-      if (c.filter.channel && change.channel !== undefined && change.channel !== c.filter.channel) continue;
-      if (c.filter.hook && change.kind === "hook" && change.key !== c.filter.hook) continue;
-      // A hook whose status is known (one just caught is pending) and is not the stream's needs no reading either.
-      if (c.filter.status && change.status && change.status !== c.filter.status) continue;
-      if (change.kind === "hook" && hooks >= latest) {
-        skipped++;
-        continue;
-      }
-      const r = await renderAt(i);
-      if (!r || !passes(c.filter, r)) continue;
-      if (change.kind === "hook") hooks++;
-      picked.push(i);
-    }
-    return { picked: picked.reverse(), skipped };
+    if (!clients.has(c) || !stillAdmitted(c)) return;
+    const piece = typeof data === "string" ? encode(encoder.encode(data), c.deflate) : data;
+    if (c.deflate) c.adler = adlerCombine(c.adler, piece.adler!, piece.length);
+    c.sink.write(piece.bytes);
+    if (c.sink.unread() > maxUnread) drop(c, new Error("client too slow"));
   }
 
   const frames = createFrameWriter(log.epoch);
@@ -142,72 +102,29 @@ export function createStreams(deps: {
     const changes = log.since(from) ?? [];
     // Whole hooks (body, payload, events) are read only when a stream wants them.
     const full = [...clients].some((c) => c.filter.fields !== "summary");
-    // A channel changed several times since the last wake-up is sent once, as it is now (its
-    // event carries its state when read, so the earlier ones would repeat the last).
-    const lastOfChannel = new Map<string, number>();
-    for (const change of changes) if (change.kind === "channel") lastOfChannel.set(change.key, change.seq);
-    const superseded = (change: Change) => change.kind === "channel" && lastOfChannel.get(change.key) !== change.seq;
-    // Each change is rendered once, when a stream first needs it: streams that take only the latest
-    // hooks of a write (`latest`) or one hook (`hook`) leave the others unread.
-    const rendered: (Rendered | null)[] = new Array(changes.length).fill(null);
-    const renderAt = async (i: number): Promise<Rendered> => {
-      if (rendered[i] === null) {
-        const r = render(changes[i]!, full);
-        rendered[i] = r instanceof Promise ? await r : r;
-      }
-      return rendered[i]!;
-    };
     const last = changes.at(-1)?.seq;
     lastCount = changes.length;
     pumpedTo = Math.max(pumpedTo, last ?? from);
-    // Each change is rendered once, and what a client gets from this wake-up is encoded once per
-    // filter and starting point, in pieces of at most `piece` bytes: clients that see the same
-    // events (all unfiltered dashboards, say) share the buffers, so a stream costs writes, not
-    // encodings. Between pieces a burst (a replay, large bodies) lets the sockets drain before a
-    // client counts as slow.
-    const piece = Math.max(1024, Math.min(64 * 1024, maxUnread / 4));
-    const planned = new Map<string, Piece[]>();
-    const plans: [Client, Piece[]][] = [];
+    const readers: Client[] = [];
     for (const c of clients) {
       if (last === undefined || c.cursor >= last) continue;
-      // A stream that resumed (Last-Event-ID) from before what this write read, while it was made:
-      // the next write starts from its position.
-      if (c.cursor < from) {
+      // A stream that resumed (Last-Event-ID) from before what this write read, or that wants
+      // whole hooks and joined while this write was made without them: the next write serves it.
+      if (c.cursor < from || (c.filter.fields !== "summary" && !full)) {
         again = true;
         continue;
       }
-      // A stream that wants whole hooks and joined (resumed) while this write was made without them
-      // is served by the next one.
-      if (c.filter.fields !== "summary" && !full) {
-        again = true;
-        continue;
-      }
-      const key = `${c.cursor}|${c.filter.channel ?? ""}|${c.filter.status ?? ""}|${c.filter.fields ?? ""}|${c.filter.latest ?? ""}|${c.filter.hook ?? ""}|${c.deflate ? "deflate" : ""}`;
-      let pieces = planned.get(key);
-      if (!pieces) {
-        pieces = [];
-        // A deflated piece is a tenth of its text or less (a third for base64 bodies): it may hold
-        // more before the sockets drain, in fewer writes.
-        const limit = c.deflate ? piece * 16 : piece;
-        const { picked, skipped } = await pick(c, changes, renderAt, superseded);
-        if (skipped) frames.frame(undefined, "skipped", JSON.stringify({ hooks: skipped }));
-        for (const i of picked) {
-          const seq = changes[i]!.seq;
-          const r = rendered[i]!;
-          frames.frame(seq, r.event, (c.filter.fields === "summary" && r.summary ? r.summary : r.data ?? r.summary) ?? "");
-          if (frames.size() >= limit) pieces.push(encode(frames.take(), !!c.deflate));
-        }
-        if (frames.size() > 0) pieces.push(encode(frames.take(), !!c.deflate));
-        planned.set(key, pieces);
-      }
-      plans.push([c, pieces]);
+      readers.push(c);
     }
+    // Between pieces a burst (a replay, large bodies) lets the sockets drain before a client counts as slow.
+    const piece = Math.max(1024, Math.min(64 * 1024, maxUnread / 4));
+    const plans = await makeWrite(changes, readers, { render, full, frames, piece });
     // Positions move only once every plan is made: a render that throws (a database error) loses
     // no client its changes, the next write makes them again.
     for (const [c] of plans) c.cursor = last!;
     for (let i = 0; plans.some(([, pieces]) => i < pieces.length); i++) {
       for (const [c, pieces] of plans) if (i < pieces.length) send(c, pieces[i]!);
-      if (plans.some(([c]) => !c.dropped && (c.controller.desiredSize ?? 0) < maxUnread / 2)) await new Promise((r) => setImmediate(r));
+      if (plans.some(([c]) => clients.has(c) && c.sink.unread() > maxUnread / 2)) await new Promise((r) => setImmediate(r));
     }
     // A client whose cursor fell out of the kept changes starts over.
     for (const c of clients) if (log.since(c.cursor) === undefined) reset(c);
@@ -249,7 +166,8 @@ export function createStreams(deps: {
 
   log.listen(wake);
   const heartbeat = setInterval(() => {
-    for (const c of clients) send(c, ": heartbeat\n\n");
+    // A client with bytes still unsent needs no heartbeat: the connection is not idle.
+    for (const c of clients) if (c.sink.unread() === 0) send(c, ": heartbeat\n\n");
   }, deps.heartbeatMs ?? HEARTBEAT_MS);
   heartbeat.unref?.();
 
@@ -257,35 +175,30 @@ export function createStreams(deps: {
     /**
      * A stream of `hook` and `channel` events passing the filter. With a Last-Event-ID of this
      * process still kept, it first sends every change after it; with one that is not (too old,
-     * from before a restart), an event `reset` says to read the lists again.
+     * from before a restart), an event `reset` says to read the lists again. Throws AppError
+     * "rate_limited" when the credential, or the server, holds the most streams it may.
      */
-    open(filter: StreamFilter, lastEventId: string | null, admitted?: () => boolean, deflate = false): ReadableStream<Uint8Array> {
-      let client: Client;
-      return new ReadableStream<Uint8Array>(
-        {
-          start(controller) {
-            client = { filter, cursor: log.head(), controller, dropped: false, admitted, checkedAt: performance.now() };
-            if (deflate) {
-              client.deflate = { adler: 1 };
-              controller.enqueue(DEFLATE_HEADER);
-            }
-            if (closed) return drop(client);
-            clients.add(client);
-            send(client, "retry: 2000\n: connected\n\n");
-            const resumeFrom = lastEventId === null ? undefined : log.parseId(lastEventId);
-            if (lastEventId !== null && (resumeFrom === undefined || log.since(resumeFrom) === undefined)) reset(client);
-            else if (resumeFrom !== undefined) {
-              client.cursor = resumeFrom;
-              wake();
-            }
-          },
-          cancel() {
-            client.dropped = true;
-            clients.delete(client);
-          },
-        },
-        { highWaterMark: maxUnread, size: (chunk) => chunk?.byteLength ?? 0 },
-      );
+    open(filter: StreamFilter, lastEventId: string | null, opts: OpenOptions = {}): ReadableStream<Uint8Array> {
+      const release = closed ? () => {} : counter.admit(opts.credential ?? "");
+      const deflate = opts.deflate ?? false;
+      const client: Client = {
+        filter, cursor: log.head(), deflate, adler: 1, admitted: opts.admitted, checkedAt: performance.now(), release,
+        sink: createSink(() => {
+          clients.delete(client);
+          release();
+        }),
+      };
+      if (deflate) client.sink.write(DEFLATE_HEADER);
+      if (closed) return client.sink.end(deflate ? deflateTrailer(1) : undefined), client.sink.stream;
+      clients.add(client);
+      send(client, "retry: 2000\n: connected\n\n");
+      const start = startOf(lastEventId, log);
+      if (start.reset) reset(client);
+      else if (start.cursor < log.head()) {
+        client.cursor = start.cursor;
+        wake();
+      }
+      return client.sink.stream;
     },
     count: () => clients.size,
     /**
@@ -294,7 +207,7 @@ export function createStreams(deps: {
      * Dashboards take the newest few or one hook, read back when sent.
      */
     wantsEverySummary(): boolean {
-      for (const c of clients) if (c.filter.fields === "summary" && c.filter.latest === undefined && c.filter.hook === undefined) return true;
+      for (const c of clients) if (wantsEverySummary(c.filter)) return true;
       return false;
     },
     /** Ends every stream cleanly and refuses new ones (shutdown). */
