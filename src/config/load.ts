@@ -6,23 +6,12 @@ import { HANDLER_CHECKS, HANDLER_KINDS } from "./handlers";
 import { translateProblems } from "./translate";
 import { dedupProblems, responseProblems } from "./misbehave";
 import { postgresUrlProblem } from "./postgres-url";
-import { printable } from "./printable";
+import { ConfigError, type Problem } from "./problems";
 import { guardProblems } from "../hooks/guards";
 import { systemClock } from "../lib/clock";
 import { parse as parseSmolToml } from "smol-toml";
 
-export type Problem = { path: string; message: string };
-
-/** Every problem of a config; paths and messages are printable (control characters escaped, see printable.ts). */
-export class ConfigError extends Error {
-  readonly problems: Problem[];
-  constructor(problems: Problem[]) {
-    const shown = problems.map((p) => ({ path: printable(p.path), message: printable(p.message) }));
-    super(shown.map((p) => `${p.path || "(root)"}: ${p.message}`).join("\n"));
-    this.problems = shown;
-    this.name = "ConfigError";
-  }
-}
+export { ConfigError, type Problem } from "./problems";
 
 export type Overrides = { host?: string; port?: number; forwardTo?: { url: string; channel?: string } };
 

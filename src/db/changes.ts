@@ -1,5 +1,5 @@
 import type { RefusalInput } from "../hooks/guards/types";
-import type { HookStatus, NewHook } from "../hooks/store";
+import type { HookStatus } from "../hooks/status";
 import type { Log } from "../lib/log";
 
 /**
@@ -16,11 +16,18 @@ import type { Log } from "../lib/log";
  * - `state`: a shared setting changed (what every instance keeps in memory), by which part.
  */
 export type Change =
-  | { kind: "caught"; hooks: readonly NewHook[] }
+  | { kind: "caught"; hooks: readonly CaughtRow[] }
   | { kind: "hook"; id: string; channel: string; status?: HookStatus; deleted?: boolean }
   | { kind: "channel"; name: string }
   | { kind: "refusal"; refusal: RefusalInput; at: number }
   | { kind: "state"; part: StatePart };
+
+/** A caught hook as the writer committed it (hooks/store.ts NewHook); `headers` is its JSON. */
+export type CaughtRow = {
+  id: string; channel: string; method: string; query: string; headers: string; body: Uint8Array; ip: string; createdAt: number;
+  /** Its Content-Type as the catcher read it, when known. */
+  contentType?: string | null;
+};
 
 /** The shared settings each instance keeps in memory and reads again when another changed them. */
 export type StatePart = "guards" | "forwards" | "responses" | "api_keys" | "users" | "dedup" | "default_guards";

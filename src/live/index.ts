@@ -1,7 +1,7 @@
-import type { Change as Committed } from "../db/changes";
+import type { CaughtRow, Change as Committed } from "../db/changes";
 import { hookSummaryJson, toWireChannel } from "../hooks/model";
 import type { HookService } from "../hooks/service";
-import type { HookStore, NewHook } from "../hooks/store";
+import type { HookStore } from "../hooks/store";
 import { toRfc3339 } from "../lib/clock";
 import { createChangeLog, type Change, type Rendered } from "./bus";
 import { createStreams } from "./stream";
@@ -59,7 +59,7 @@ export function createLive(deps: { store: HookStore; hooks: () => HookService; h
   }
 
   /** A batch of caught hooks, made durable here or by another instance. */
-  function caught(batch: readonly NewHook[]): void {
+  function caught(batch: readonly CaughtRow[]): void {
     const channels = new Set<string>();
     // While a stream wants every hook's summary each change keeps the hook as caught (a few
     // strings, not its body). Kept for every hook caught, that costs the catching endpoint a few

@@ -1,6 +1,6 @@
 import type { Config } from "../../config/schema";
 import type * as Kinds from "../../config/guards";
-import { ConfigError, type Problem } from "../../config/load";
+import { ConfigError, type Problem } from "../../config/problems";
 import type { Clock } from "../../lib/clock";
 import type { Log } from "../../lib/log";
 import { createBasicAuthGuard, createTokenGuard } from "./credentials";
