@@ -16,7 +16,7 @@ import net from "node:net";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { AUTH, BIN, fmt, mailroomDir, peakRssMiB, ROOT, start } from "./lib";
+import { AUTH, BIN, fmt, mailroomDir, median, peakRssMiB, ROOT, start } from "./lib";
 import { MAX_STREAMS, MAX_STREAMS_PER_CREDENTIAL } from "../src/live/limits";
 import { MAX_UNREAD_BYTES } from "../src/live/stream";
 
@@ -120,11 +120,15 @@ try {
   while (!allThere() && !controlText.ended && performance.now() < controlDeadline) await Bun.sleep(50);
   const controlOk = allThere() && !controlText.ended;
 
-  // Read the paused sockets again: those the server closed end (or reset) at once.
+  // Read the paused sockets again: a stream the server dropped ends once what was held for it is
+  // read (at once when the connection was reset); one still open would not end.
   let closed = 0;
-  const closes = sockets.map((s) => new Promise<void>((resolve) => {
+  const after: number[] = [];
+  const closes = sockets.map((s, i) => new Promise<void>((resolve) => {
+    after[i] = 0;
     if (s.destroyed) return (closed++, resolve());
-    s.on("data", () => {});
+    s.on("data", (b: Buffer) => (after[i]! += b.byteLength));
+    s.on("error", () => {});
     s.once("close", () => (closed++, resolve()));
     s.resume();
   }));
@@ -135,7 +139,7 @@ try {
   console.log(backAfter === undefined
     ? `RSS NOT back within ${WITHIN_MB} MB of idle within ${WITHIN_MS / 1000} s: ${fmt(last, 1)} MiB (idle ${fmt(idle, 1)})`
     : `RSS back within ${WITHIN_MB} MB of idle ${fmt(backAfter / 1000, 2)} s after the last hook: ${fmt(last, 1)} MiB (idle ${fmt(idle, 1)}, +${fmt(last - idle, 1)})`);
-  console.log(`paused readers closed by the server: ${closed} of ${N}`);
+  console.log(`paused readers ended when read again: ${closed} of ${N}; bytes still waiting for them, median ${fmt(median(after) / 1048576, 2)} MB`);
   console.log(`reading control stream: ${controlOk ? "got every hook, still open" : "FAILED (missed hooks or ended)"}`);
   if (backAfter === undefined || !controlOk || closed !== N) process.exitCode = 1;
 } finally {

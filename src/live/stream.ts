@@ -3,6 +3,7 @@ import { createFrameWriter } from "./frames";
 import { adlerCombine, deflateTrailer, DEFLATE_HEADER, encodePiece as encode, type Piece } from "./deflate";
 import { createStreamCounter, type StreamLimits } from "./limits";
 import { startOf, wantsEverySummary, type StreamFilter } from "./select";
+import { createWriteLoop } from "./schedule";
 import { createSink, type Sink } from "./sink";
 import { makeWrite } from "./write";
 
@@ -14,16 +15,6 @@ export type { StreamFilter } from "./select";
  */
 export const MAX_UNREAD_BYTES = 4 * 1024 * 1024;
 export const HEARTBEAT_MS = 15_000;
-/** Shortest time between two writes of the streams (a dashboard's 200 ms budget leaves room). */
-export const GATHER_MS = 25;
-/**
- * The same under load: once a write carried BUSY_CHANGES changes or more, the next waits this
- * long. A write to a socket costs far more than the bytes in it (tens of µs on loopback), so 50
- * streams written 7 times a second instead of 40 spare the catching endpoint most of it, and a
- * hook still shows within 200 ms.
- */
-export const GATHER_BUSY_MS = 150;
-export const BUSY_CHANGES = 100;
 /** How often an open stream's credentials are checked again (when it is written to). */
 export const ADMISSION_CHECK_MS = 1000;
 
@@ -61,8 +52,6 @@ export function createStreams(deps: {
   const clients = new Set<Client>();
   const counter = createStreamCounter(deps.limits);
   let closed = false;
-  let running: Promise<void> | undefined;
-  let again = false;
 
   /** Ends a stream: cleanly when it has taken everything (a deflate stream with its trailer), else by disconnecting it. */
   function drop(c: Client, error?: Error): void {
@@ -91,27 +80,22 @@ export function createStreams(deps: {
   }
 
   const frames = createFrameWriter(log.epoch);
-  /** Changes the last write carried: many mean load, and the next write waits longer. */
-  let lastCount = 0;
-  /** The last change a write read: a backlog of half the kept changes is written at once. */
-  let pumpedTo = 0;
 
-  async function pump(): Promise<void> {
+  /** One write: every change since the streams' positions, to each stream that gets it; resolves with how many changes it read. */
+  async function pump(again: () => void): Promise<number> {
     const from = Math.min(...[...clients].map((c) => c.cursor));
-    if (!Number.isFinite(from)) return void (pumpedTo = log.head());
+    if (!Number.isFinite(from)) return 0;
     const changes = log.since(from) ?? [];
     // Whole hooks (body, payload, events) are read only when a stream wants them.
     const full = [...clients].some((c) => c.filter.fields !== "summary");
     const last = changes.at(-1)?.seq;
-    lastCount = changes.length;
-    pumpedTo = Math.max(pumpedTo, last ?? from);
     const readers: Client[] = [];
     for (const c of clients) {
       if (last === undefined || c.cursor >= last) continue;
       // A stream that resumed (Last-Event-ID) from before what this write read, or that wants
       // whole hooks and joined while this write was made without them: the next write serves it.
       if (c.cursor < from || (c.filter.fields !== "summary" && !full)) {
-        again = true;
+        again();
         continue;
       }
       readers.push(c);
@@ -128,36 +112,10 @@ export function createStreams(deps: {
     }
     // A client whose cursor fell out of the kept changes starts over.
     for (const c of clients) if (log.since(c.cursor) === undefined) reset(c);
+    return changes.length;
   }
-
-  // Streams are written at most once per GATHER_MS (GATHER_BUSY_MS under load): under a burst each
-  // client gets one write per interval holding every change since the last, instead of one per
-  // turn of the event loop. Changes recorded while a write is under way wait for the next.
-  let lastPump = 0;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  function wake(): void {
-    if (running) {
-      again = true;
-      return;
-    }
-    // Before the kept changes run past the streams (they would all get `reset`), write at once.
-    const backlog = log.head() - pumpedTo >= log.kept / 2;
-    if (timer && !backlog) return;
-    if (timer) (clearTimeout(timer), (timer = undefined));
-    const wait = backlog ? 0 : lastPump + (lastCount >= BUSY_CHANGES ? GATHER_BUSY_MS : GATHER_MS) - performance.now();
-    if (wait > 0) {
-      timer = setTimeout(() => {
-        timer = undefined;
-        wake();
-      }, wait);
-      return;
-    }
-    lastPump = performance.now();
-    running = pump().catch(() => void (again = true)).finally(() => {
-      running = undefined;
-      if (again) (again = false), wake();
-    });
-  }
+  const loop = createWriteLoop(log, pump);
+  const wake = loop.wake;
 
   function reset(c: Client): void {
     c.cursor = log.head();
@@ -214,7 +172,7 @@ export function createStreams(deps: {
     close(): void {
       closed = true;
       clearInterval(heartbeat);
-      if (timer) clearTimeout(timer);
+      loop.stop();
       for (const c of [...clients]) drop(c);
     },
   };
