@@ -15,6 +15,8 @@
 
 /** Bytes handed to the socket in one write: what Bun copies for a blocked client is at most this. */
 export const WRITE_SLICE = 64 * 1024;
+/** How long a clean end may wait for the client to take what is left before the connection is reset. */
+export const END_GRACE_MS = 2000;
 
 export type Sink = {
   /** The response body; an HTTP response calls its `pull` as soon as it is sent. */
@@ -23,7 +25,7 @@ export type Sink = {
   write(bytes: Uint8Array): void;
   /** Bytes written for the client that the socket has not taken: what the server holds for it. */
   unread(): number;
-  /** Ends the response cleanly once what is queued was taken (`last` written first). */
+  /** Ends the response cleanly once what is queued was taken (`last` written first), or resets it after END_GRACE_MS. */
   end(last?: Uint8Array): void;
   /** Aborts the connection at once and lets everything queued go. */
   drop(reason: Error): void;
@@ -59,7 +61,11 @@ export function createSink(onGone: () => void): Sink {
         return;
       }
     }
-    if (ending) settle();
+    if (!ending) return;
+    // The end waits until the socket has taken everything (Bun's own buffer too), within END_GRACE_MS.
+    const drained = controller.flush(true);
+    if (drained instanceof Promise) drained.then(settle, settle);
+    else settle();
   }
   function unblock(): void {
     blocked = 0;
@@ -104,6 +110,12 @@ export function createSink(onGone: () => void): Sink {
       if (over || ending || dropped) return;
       if (last) (queue.push(last), (queued += last.byteLength));
       ending = true;
+      // A client that stopped reading would hold the response (and a server stopping) open for ever.
+      setTimeout(() => {
+        if (over) return;
+        dropped = new Error("client too slow to end");
+        settle();
+      }, END_GRACE_MS).unref?.();
       drain();
     },
     drop(reason) {
