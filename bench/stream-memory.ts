@@ -13,7 +13,7 @@
  * The streams are spread over API keys so that none passes the limit of streams per credential.
  */
 import net from "node:net";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { AUTH, BIN, fmt, mailroomDir, median, peakRssMiB, ROOT, start } from "./lib";
@@ -38,6 +38,15 @@ const WITHIN_MB = Number(args["within-mb"]);
 const WITHIN_MS = Number(args["within-s"]) * 1000;
 if (N > MAX_STREAMS) throw new Error(`--streams ${N}: the server takes at most ${MAX_STREAMS} streams in all`);
 
+/** The newest modification time of the files under a folder. */
+function newestUnder(dir: string): number {
+  let newest = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (e.isFile()) newest = Math.max(newest, statSync(join(e.parentPath, e.name)).mtimeMs);
+  }
+  return newest;
+}
+const signed = (d: number) => `${d >= 0 ? "+" : ""}${fmt(d, 1)}`;
 const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
 const token = (k: number) => `bench-stream-token-${String(k).padStart(4, "0")}-0123456789`;
 const perKey = MAX_STREAMS_PER_CREDENTIAL;
@@ -47,6 +56,9 @@ const dir = mailroomDir({ durability: "normal", extra });
 
 const binary = args.binary ?? BIN;
 const argv = args.source || !existsSync(binary) ? [process.execPath, join(ROOT, "src/main.ts"), "serve"] : [binary, "serve"];
+if (argv[0] === binary && newestUnder(join(ROOT, "src")) > statSync(binary).mtimeMs) {
+  console.log(`note: ${binary} is older than the newest file in src/ (npm run build, or --source)`);
+}
 const server = await start(argv, { cwd: dir });
 const { port } = new URL(server.url);
 console.log(`server: ${argv.join(" ")} (pid ${server.pid})`);
@@ -104,12 +116,13 @@ try {
   const perStreamMb = (HOOKS * BODY * 4) / 3 / 1048576;
   console.log(`caught ${HOOKS} hooks of ${BODY / 1024} KiB in ${fmt((caughtAt - t0) / 1000, 1)} s: about ${fmt(perStreamMb, 0)} MB for each stream (unread limit ${MAX_UNREAD_BYTES / 1048576} MB); RSS ${fmt(rssMiB(server.pid), 1)} MiB`);
 
+  // Watched for the whole WITHIN_S: when it first came back, and where it is at the end.
   let backAfter: number | undefined;
+  let backAt = 0;
   let last = 0;
   while (performance.now() - caughtAt < WITHIN_MS) {
     last = rssMiB(server.pid);
-    if (backAfter === undefined && last <= idle + WITHIN_MB) backAfter = performance.now() - caughtAt;
-    if (backAfter !== undefined) break;
+    if (backAfter === undefined && last <= idle + WITHIN_MB) (backAfter = performance.now() - caughtAt), (backAt = last);
     await Bun.sleep(100);
   }
   const peak = peakRssMiB(server.pid);
@@ -138,7 +151,7 @@ try {
   console.log(`peak RSS: ${fmt(peak, 1)} MiB`);
   console.log(backAfter === undefined
     ? `RSS NOT back within ${WITHIN_MB} MB of idle within ${WITHIN_MS / 1000} s: ${fmt(last, 1)} MiB (idle ${fmt(idle, 1)})`
-    : `RSS back within ${WITHIN_MB} MB of idle ${fmt(backAfter / 1000, 2)} s after the last hook: ${fmt(last, 1)} MiB (idle ${fmt(idle, 1)}, +${fmt(last - idle, 1)})`);
+    : `RSS back within ${WITHIN_MB} MB of idle ${fmt(backAfter / 1000, 2)} s after the last hook: ${fmt(backAt, 1)} MiB (idle ${fmt(idle, 1)}, ${signed(backAt - idle)}); ${fmt(last, 1)} MiB (${signed(last - idle)}) at ${WITHIN_MS / 1000} s`);
   console.log(`paused readers ended when read again: ${closed} of ${N}; bytes still waiting for them, median ${fmt(median(after) / 1048576, 2)} MB`);
   console.log(`reading control stream: ${controlOk ? "got every hook, still open" : "FAILED (missed hooks or ended)"}`);
   if (backAfter === undefined || !controlOk || closed !== N) process.exitCode = 1;
