@@ -44,7 +44,7 @@ export function createTestApp(raw: Record<string, any> = {}, opts: { env?: Recor
     db.$client.close();
   }
 
-  return { ...built, config, clock, db, runner, call, listen, close, post, catchHooks };
+  return { ...built, config, clock, db, storage, runner, call, listen, close, post, catchHooks };
 }
 
 export type TestApp = ReturnType<typeof createTestApp>;

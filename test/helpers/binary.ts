@@ -6,33 +6,40 @@ const ROOT = join(import.meta.dir, "../..");
 let built: Promise<string> | undefined;
 const made: string[] = [];
 
-/** Removes every folder tempDir() made; call it from afterAll. A later buildBinary() builds again. */
+/** Removes every folder tempDir() made; call it from afterAll. The built executable stays (see buildBinary). */
 export function removeTempDirs(): void {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-  built = undefined;
 }
 
-/** A fresh temporary folder, removed when the test process exits. */
+/** A fresh temporary folder, removed by removeTempDirs(). */
 export function tempDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   made.push(dir);
   return dir;
 }
 
-
-/** Builds the single executable once per test process, with the command of `npm run build`. */
+/**
+ * The single executable, built once per test process with the command of `npm run build` (about
+ * 3 s) and removed when the process exits; MAILROOM_TEST_BINARY names one built already (`npm test`
+ * builds it once for all its runs).
+ */
 export function buildBinary(): Promise<string> {
-  built ??= (async () => {
-    const out = join(tempDir("mailroom-bin-"), "mailroom");
-    const script: string = (await Bun.file(join(ROOT, "package.json")).json()).scripts.build;
-    const args = script.split(/\s+/).slice(1).map((a) => (a === "dist/mailroom" ? out : a));
-    const proc = Bun.spawn([process.execPath, ...args], {
-      cwd: ROOT, stdout: "pipe", stderr: "pipe",
-    });
-    if ((await proc.exited) !== 0) throw new Error(`build failed: ${await new Response(proc.stderr).text()}`);
-    return out;
-  })();
+  built ??= process.env.MAILROOM_TEST_BINARY ? Promise.resolve(process.env.MAILROOM_TEST_BINARY) : compile();
   return built;
+}
+
+/** Builds the executable into a fresh folder, removed when this process exits; resolves to its path. */
+export async function compile(): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), "mailroom-bin-"));
+  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+  const out = join(dir, "mailroom");
+  const script: string = (await Bun.file(join(ROOT, "package.json")).json()).scripts.build;
+  const args = script.split(/\s+/).slice(1).map((a) => (a === "dist/mailroom" ? out : a));
+  const proc = Bun.spawn([process.execPath, ...args], {
+    cwd: ROOT, stdout: "pipe", stderr: "pipe",
+  });
+  if ((await proc.exited) !== 0) throw new Error(`build failed: ${await new Response(proc.stderr).text()}`);
+  return out;
 }
 
 export type Running = { url: string; proc: Bun.Subprocess<"ignore", "pipe", "pipe">; output: () => string; errors: () => string };
