@@ -27,6 +27,26 @@ export function rawExchange(port: number, text: string, waitMs = 2000): Promise<
   return promise;
 }
 
+/**
+ * Writes `head` (a request whose declared body never comes) and resolves with what came back once
+ * the server closes the connection; it never resolves if the server keeps it open.
+ */
+export function untilClosed(port: number, head: string): Promise<string> {
+  const { promise, resolve } = Promise.withResolvers<string>();
+  let out = "";
+  void Bun.connect({
+    hostname: "127.0.0.1",
+    port,
+    socket: {
+      open: (s) => void s.write(head),
+      data: (_s, d) => void (out += d.toString()),
+      close: () => resolve(out),
+      error: () => resolve(out),
+    },
+  });
+  return promise;
+}
+
 /** The status code of a raw response, and its body parsed as JSON. */
 export const rawStatus = (answer: string) => Number(answer.split(" ")[1]);
 export const rawJson = (answer: string) => JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4));

@@ -5,21 +5,28 @@ import { removeTempDirs, tempDir } from "../helpers/binary";
 
 afterAll(removeTempDirs);
 
+/** A WAL sync that waits until the test releases it; `syncing` resolves when the first one starts. */
+function heldSyncs() {
+  const releases: (() => void)[] = [];
+  const { promise: syncing, resolve: started } = Promise.withResolvers<void>();
+  const syncWal = () => new Promise<void>((resolve) => (releases.push(resolve), started()));
+  return { syncWal, syncing, releases };
+}
+
 const synchronous = (t: ReturnType<typeof createTestApp>) =>
   (t.db.$client.query("PRAGMA synchronous").get() as { synchronous: number }).synchronous;
 
 test('durability "full": a hook is answered only once the WAL sync after its commit has ended', async () => {
-  const releases: (() => void)[] = [];
-  const syncWal = () => new Promise<void>((resolve) => releases.push(resolve));
+  const { syncWal, syncing, releases } = heldSyncs();
   const t = createTestApp({ storage: { durability: "full" } }, { dbPath: join(tempDir("mailroom-dur-"), "m.db"), syncWal });
   let answered = false;
   const res = t.post("shop", '{"n":1}').then((r) => ((answered = true), r));
-  for (let i = 0; i < 20 && releases.length === 0; i++) await Bun.sleep(5);
+  await syncing;
   expect(releases.length).toBe(1);
-  await Bun.sleep(30);
-  expect(answered).toBe(false);
-  // Committed (visible) but not yet promised: the sync is what the answer waits for.
+  // Committed (visible) but not yet promised: the sync is what the answer waits for. The control:
+  // a request sent after the commit has been answered, as the hook's would have been by then.
   expect((await t.call("GET", "/v1/channels/shop")).json.stats.pending).toBe("1");
+  expect(answered).toBe(false);
   releases[0]!();
   expect((await res).status).toBe(200);
   // Batches commit unsynced; every other write is back at synchronous = FULL (2).
@@ -61,8 +68,7 @@ test("a burst of hooks is one batch: one counter update per channel, and prepare
 });
 
 test('durability "full": the runner hears of a hook with handlers only once its batch is on disk', async () => {
-  const releases: (() => void)[] = [];
-  const syncWal = () => new Promise<void>((resolve) => releases.push(resolve));
+  const { syncWal, syncing, releases } = heldSyncs();
   const t = createTestApp(
     { storage: { durability: "full" }, handlers: [{ name: "fw", kind: "forward", url: "http://127.0.0.1:9/" }], channels: [{ name: "shop", handlers: ["fw"] }] },
     { dbPath: join(tempDir("mailroom-dur-"), "m.db"), syncWal },
@@ -70,9 +76,10 @@ test('durability "full": the runner hears of a hook with handlers only once its 
   let notified = 0;
   t.runner.notify = () => void notified++;
   const res = t.post("shop", '{"n":1}');
-  for (let i = 0; i < 20 && releases.length === 0; i++) await Bun.sleep(5);
-  await Bun.sleep(30);
-  // Committed with its queued attempt, but not synced: no handler may run on it yet.
+  await syncing;
+  // Committed with its queued attempt, but not synced: no handler may run on it yet (the control:
+  // a request sent after the commit has been answered).
+  expect((await t.call("GET", "/v1/channels/shop")).json.stats.pending).toBe("1");
   expect(notified).toBe(0);
   releases[0]!();
   expect((await res).status).toBe(200);

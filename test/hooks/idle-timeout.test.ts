@@ -1,25 +1,6 @@
 import { afterAll, expect, test } from "bun:test";
 import { createTestApp } from "../helpers/app";
-
-/**
- * Sends the head of a request whose declared body never comes, and resolves with what came back
- * once the server closes the connection (the test times out if it never does).
- */
-function untilClosed(port: number, head: string): Promise<string> {
-  const { promise, resolve } = Promise.withResolvers<string>();
-  let out = "";
-  void Bun.connect({
-    hostname: "127.0.0.1",
-    port,
-    socket: {
-      open: (s) => void s.write(head),
-      data: (_s, d) => void (out += d.toString()),
-      close: () => resolve(out),
-      error: () => resolve(out),
-    },
-  });
-  return promise;
-}
+import { untilClosed } from "../helpers/raw";
 
 const t = createTestApp();
 const server = t.listen({ idleTimeout: 1 });
