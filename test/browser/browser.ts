@@ -2,21 +2,23 @@ import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser } from "playwright-core";
+import { CHROMIUM, UNDER_CI } from "../helpers/ci";
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export { CHROMIUM };
 
 /**
- * Whether the browser tests run: always under CI (a missing Chromium then fails them), else only
- * when Chromium is installed (.ci/chromium.sh installs it).
+ * Whether the browser tests run: always under CI (a missing Chromium then fails them, see launch),
+ * else only when Chromium is installed (.ci/chromium.sh installs it), with a notice when it is not.
  */
 export function browserAvailable(): boolean {
-  if (existsSync(CHROMIUM)) return true;
-  if (process.env.CI) return true;
+  if (existsSync(CHROMIUM) || UNDER_CI) return true;
   console.warn(`browser tests skipped: no Chromium at ${CHROMIUM} (run .ci/chromium.sh, or set CHROMIUM_PATH)`);
   return false;
 }
 
+/** Starts headless Chromium; throws, naming the path, when it is not installed. */
 export function launch(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: the browser tests cannot run (run .ci/chromium.sh, or set CHROMIUM_PATH)`);
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
