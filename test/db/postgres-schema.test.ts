@@ -6,7 +6,8 @@ import * as sqlite from "../../src/db/schema";
 
 /** What the PostgreSQL schema adds or leaves out on purpose (src/db/pg/schema/*.ts say why). */
 const PG_ONLY_TABLES = ["channel_counts"];
-const PG_ONLY_COLUMNS = ["attempts.lease_owner", "attempts.lease_until"];
+// deliveries.pending: a delivery id claimed by one instance and not yet stored (SQLite, one process, keeps claims in memory).
+const PG_ONLY_COLUMNS = ["attempts.lease_owner", "attempts.lease_until", "deliveries.pending"];
 const SQLITE_ONLY_COLUMNS = ["channels.pending", "channels.handled", "channels.failed", "channels.discarded"];
 
 type Shape = {
