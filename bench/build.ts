@@ -35,5 +35,7 @@ for (let i = 0; i < rounds; i++) {
 for (const [name, bin] of Object.entries(bins)) {
   const sorted = times[name]!.sort((a, b) => a - b);
   const mb = (statSync(bin).size / 1e6).toFixed(2);
-  console.log(`${name.padEnd(14)} ${mb} MB   start to listening: median ${sorted[sorted.length >> 1]!.toFixed(0)} ms, min ${sorted[0]!.toFixed(0)} ms (${rounds} starts)`);
+  console.log(
+    `${name.padEnd(14)} ${mb} MB   start to listening: median ${sorted[sorted.length >> 1]!.toFixed(0)} ms, min ${sorted[0]!.toFixed(0)} ms (${rounds} starts)`,
+  );
 }

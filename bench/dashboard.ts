@@ -28,7 +28,11 @@ async function main() {
   const filled = fillHooks(join(dir, "data/mailroom.db"), { hooks: Number(args.hooks), channels: 20, days: 30 });
   console.log(`filled ${args.hooks} hooks in ${fmt((performance.now() - t0) / 1000, 1)} s`);
   const server = await start([BIN], { cwd: dir, env: { BENCH_ADMIN_PASSWORD: ADMIN.password } });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", headless: true, args: ["--no-sandbox", "--disable-gpu"] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu"],
+  });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(`${server.url}/ui/`);
@@ -47,7 +51,10 @@ async function main() {
       await page.goto(`${server.url}/ui/hooks${i % 2 ? `?channel=${channel}&status=failed` : ""}`);
       await page.locator("tr[data-id]").nth(49).waitFor();
       list.push(performance.now() - at);
-      const id = await page.locator("tr[data-id]").nth(i + 1).getAttribute("data-id");
+      const id = await page
+        .locator("tr[data-id]")
+        .nth(i + 1)
+        .getAttribute("data-id");
       at = performance.now();
       await page.goto(`${server.url}/ui/hooks/${id}`);
       await page.getByLabel("Body").waitFor();
@@ -64,7 +71,10 @@ async function main() {
       await page.locator(`tr[data-id="${id}"]`).waitFor();
       live.push(performance.now() - at);
     }
-    const line = (name: string, xs: number[]) => console.log(`  ${name.padEnd(44)} median ${fmt(median(xs), 0).padStart(5)} ms   p90 ${fmt(percentile(xs, 90), 0).padStart(5)} ms   max ${fmt(Math.max(...xs), 0).padStart(5)} ms`);
+    const line = (name: string, xs: number[]) =>
+      console.log(
+        `  ${name.padEnd(44)} median ${fmt(median(xs), 0).padStart(5)} ms   p90 ${fmt(percentile(xs, 90), 0).padStart(5)} ms   max ${fmt(Math.max(...xs), 0).padStart(5)} ms`,
+      );
     console.log(`\n${args.hooks} hooks stored, ${runs} runs each:`);
     line("hooks screen (first 50 rows shown)", list);
     line("a hook's screen (headers and body shown)", one);

@@ -29,7 +29,7 @@ export function fillHooks(path: string, opts: { hooks: number; channels: number;
   const step = (opts.days * 86_400_000) / opts.hooks;
   const pad = "x".repeat(900);
   let random = 12345;
-  const rand = () => ((random = (random * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  const rand = () => (random = (random * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
 
   for (let done = 0; done < opts.hooks; ) {
     sql.transaction(() => {
@@ -53,9 +53,7 @@ export function fillHooks(path: string, opts: { hooks: number; channels: number;
       }
     })();
   }
-  const setChannel = sql.prepare(
-    `INSERT INTO channels (name, guards, pending, handled, failed, discarded, created_at) VALUES (?, '[]', ?, ?, ?, ?, ?)`,
-  );
+  const setChannel = sql.prepare(`INSERT INTO channels (name, guards, pending, handled, failed, discarded, created_at) VALUES (?, '[]', ?, ?, ?, ?, ?)`);
   for (const [name, c] of counts) setChannel.run(name, c.pending!, c.handled!, c.failed!, c.discarded!, start);
   sql.run("PRAGMA wal_checkpoint(TRUNCATE)");
   sql.close();

@@ -37,7 +37,10 @@ async function main() {
   const t = createTestApp({ hooks: { max_body: "10MiB" } });
   console.log(`  ${"hook".padEnd(28)} ${pad("get ms", 9)} ${pad("list ms", 9)}  status`);
   const sizes = [1024, 100 * 1024, MiB, 3 * MiB, 6 * MiB, 10 * MiB - 1024];
-  for (const [kind, type] of [["json", "application/json"], ["bytes", "application/octet-stream"]] as const) {
+  for (const [kind, type] of [
+    ["json", "application/json"],
+    ["bytes", "application/octet-stream"],
+  ] as const) {
     for (const size of sizes) {
       const channel = `${kind}-${size}`;
       const body = kind === "json" ? jsonOf(size) : crypto.getRandomValues(new Uint8Array(size));

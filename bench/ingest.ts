@@ -90,7 +90,17 @@ async function openStreams(url: string, n: number): Promise<Held> {
   return args["stream-nice"] ? await holdStreamsNiced(url, n, opts) : await holdStreams(url, n, opts);
 }
 
-type WrkResult = { requests: number; duration_us: number; status: number; connect: number; read: number; write: number; timeout: number; p50_us: number; p99_us: number };
+type WrkResult = {
+  requests: number;
+  duration_us: number;
+  status: number;
+  connect: number;
+  read: number;
+  write: number;
+  timeout: number;
+  p50_us: number;
+  p99_us: number;
+};
 type Run = { rps: number; p50: number; p99: number; ok: number; errors: number; cpuUs?: number };
 
 /** CPU time (user + system) a process has used so far, in microseconds, from /proc/PID/stat. */
@@ -109,7 +119,7 @@ const CLOCK_TICKS = Number(Bun.spawnSync(["getconf", "CLK_TCK"]).stdout.toString
 function medianInterval(xs: readonly number[]): [number, number] {
   if (xs.length < 2) return [NaN, NaN];
   let seed = 1;
-  const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+  const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
   const medians = Array.from({ length: 2000 }, () => median(xs.map(() => xs[Math.floor(random() * xs.length)]!)));
   return [percentile(medians, 2.5), percentile(medians, 97.5)];
 }
@@ -119,8 +129,11 @@ async function wrkAll(urls: string[], seconds: number): Promise<Run> {
   const runs = await Promise.all(urls.map((u) => wrk(u, seconds, Math.max(1, Math.round(connections / urls.length)))));
   if (runs.length === 1) return runs[0]!;
   return {
-    rps: runs.reduce((n, r) => n + r.rps, 0), ok: runs.reduce((n, r) => n + r.ok, 0), errors: runs.reduce((n, r) => n + r.errors, 0),
-    p50: Math.max(...runs.map((r) => r.p50)), p99: Math.max(...runs.map((r) => r.p99)),
+    rps: runs.reduce((n, r) => n + r.rps, 0),
+    ok: runs.reduce((n, r) => n + r.ok, 0),
+    errors: runs.reduce((n, r) => n + r.errors, 0),
+    p50: Math.max(...runs.map((r) => r.p50)),
+    p99: Math.max(...runs.map((r) => r.p99)),
   };
 }
 
@@ -211,12 +224,16 @@ async function main() {
         // The servers' CPU per request answered 2xx: what a request costs them, whatever else runs beside.
         r.cpuUs = (pids.reduce((n, p) => n + cpuUsOf(p), 0) - cpu0) / Math.max(1, r.ok);
         t.runs.push(r);
-        console.log(`  round ${round + 1}  ${t.name.padEnd(26)} ${pad(fmt(r.rps, 0), 7)} req/s  p50 ${pad(fmt(r.p50), 6)} ms  p99 ${pad(fmt(r.p99), 6)} ms  cpu ${pad(fmt(r.cpuUs ?? NaN, 1), 5)} µs/req${r.errors ? `  errors ${r.errors}` : ""}`);
+        console.log(
+          `  round ${round + 1}  ${t.name.padEnd(26)} ${pad(fmt(r.rps, 0), 7)} req/s  p50 ${pad(fmt(r.p50), 6)} ms  p99 ${pad(fmt(r.p99), 6)} ms  cpu ${pad(fmt(r.cpuUs ?? NaN, 1), 5)} µs/req${r.errors ? `  errors ${r.errors}` : ""}`,
+        );
       }
     }
     const base = median(targets[0]!.runs.map((r) => r.rps));
     console.log(`\nmedians over ${rounds} rounds (1 KiB JSON POST /?channel=bench, ${connections} connections):`);
-    console.log(`  ${"target".padEnd(26)} ${pad("req/s", 8)} ${pad("p50 ms", 8)} ${pad("p99 ms", 8)} ${pad("share", 7)} ${pad("peak RSS", 10)} ${pad("cpu µs/req", 11)}`);
+    console.log(
+      `  ${"target".padEnd(26)} ${pad("req/s", 8)} ${pad("p50 ms", 8)} ${pad("p99 ms", 8)} ${pad("share", 7)} ${pad("peak RSS", 10)} ${pad("cpu µs/req", 11)}`,
+    );
     for (const t of targets) {
       const rps = median(t.runs.map((r) => r.rps));
       const rss = peakRssMiB(t.server.pid);
@@ -229,7 +246,9 @@ async function main() {
       const of = (name: string) => median(targets.find((t) => t.name === name)!.runs.map((r) => r.rps));
       const full = of("mailroom durability=full");
       for (const name of ["postgres 1 instance", "postgres 2 instances"]) {
-        console.log(`  ${name}: ${fmt((100 * of(name)) / full, 1)}% of the same executable on SQLite with durability=full (${fmt(of(name), 0)} against ${fmt(full, 0)} req/s)`);
+        console.log(
+          `  ${name}: ${fmt((100 * of(name)) / full, 1)}% of the same executable on SQLite with durability=full (${fmt(of(name), 0)} against ${fmt(full, 0)} req/s)`,
+        );
       }
     }
     for (const [label, tally] of read) {
@@ -237,12 +256,18 @@ async function main() {
       const [without, withStreams] = [of(`${label} durability=normal`), of(`${label} normal + ${streams} streams`)];
       const [rps0, rps1] = [median(without.map((r) => r.rps)), median(withStreams.map((r) => r.rps))];
       const [cpu0, cpu1] = [median(without.map((r) => r.cpuUs ?? NaN)), median(withStreams.map((r) => r.cpuUs ?? NaN))];
-      console.log(`  ${label} with ${streams} open streams: ${fmt(rps1, 0)} req/s against ${fmt(rps0, 0)} without, a change of ${fmt((100 * (rps1 - rps0)) / rps0, 1)}% (the streams read ${(tally.bytes / 1e6).toFixed(0)} MB; ${tally.dropped} dropped by the server as too slow)`);
-      console.log(`  ${label}'s CPU per request: ${fmt(cpu1, 1)} µs with the streams against ${fmt(cpu0, 1)} µs without, a change of ${fmt((100 * (cpu1 - cpu0)) / cpu0, 1)}%`);
+      console.log(
+        `  ${label} with ${streams} open streams: ${fmt(rps1, 0)} req/s against ${fmt(rps0, 0)} without, a change of ${fmt((100 * (rps1 - rps0)) / rps0, 1)}% (the streams read ${(tally.bytes / 1e6).toFixed(0)} MB; ${tally.dropped} dropped by the server as too slow)`,
+      );
+      console.log(
+        `  ${label}'s CPU per request: ${fmt(cpu1, 1)} µs with the streams against ${fmt(cpu0, 1)} µs without, a change of ${fmt((100 * (cpu1 - cpu0)) / cpu0, 1)}%`,
+      );
       // Round by round (the two ran one after the other), which the machine's slow drifts affect less.
       const paired = without.map((r, i) => (100 * (withStreams[i]!.rps - r.rps)) / r.rps);
       const [lo, hi] = medianInterval(paired);
-      console.log(`  ${label} change within each round: median ${fmt(median(paired), 1)}%, 95% interval ${fmt(lo, 1)}% to ${fmt(hi, 1)}% (${paired.map((p) => fmt(p, 1)).join(", ")})`);
+      console.log(
+        `  ${label} change within each round: median ${fmt(median(paired), 1)}%, 95% interval ${fmt(lo, 1)}% to ${fmt(hi, 1)}% (${paired.map((p) => fmt(p, 1)).join(", ")})`,
+      );
     }
     // Every 2xx wrk counted must be stored (requests still in flight when wrk stops may add a few more).
     for (const t of targets.filter((t) => /^(mailroom|compare|postgres)/.test(t.name) && !t.streams)) {

@@ -36,7 +36,10 @@ export async function start(argv: string[], opts: { cwd?: string; env?: Record<s
     while (!(await reader.read().catch(() => ({ done: true }))).done);
   })();
   return {
-    url: m[1]!, pid: proc.pid, proc, startMs,
+    url: m[1]!,
+    pid: proc.pid,
+    proc,
+    startMs,
     async stop() {
       proc.kill("SIGTERM");
       await proc.exited;

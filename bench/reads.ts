@@ -79,7 +79,9 @@ async function main() {
   const n = Number(args.hooks);
   let t0 = performance.now();
   const filled = fillHooks(path, { hooks: n, channels: Number(args.channels), days: 30 });
-  console.log(`filled ${n} hooks in ${filled.channels.length} channels in ${fmt((performance.now() - t0) / 1000, 1)} s; data file ${fmt(statSync(path).size / 2 ** 20, 0)} MB`);
+  console.log(
+    `filled ${n} hooks in ${filled.channels.length} channels in ${fmt((performance.now() - t0) / 1000, 1)} s; data file ${fmt(statSync(path).size / 2 ** 20, 0)} MB`,
+  );
 
   // Ids at several depths of one channel's pending hooks (newest first), and random ids to get.
   const ro = new Database(path, { readonly: true });
@@ -92,8 +94,10 @@ async function main() {
   const deepAny = (ro.query(`SELECT id FROM hooks ORDER BY id LIMIT 1 OFFSET 1000`).get() as { id: string }).id;
   // Counted from the rows themselves (fill.ts sets the counters from its own tally).
   const counted = Object.fromEntries(
-    (ro.query(`SELECT status, count(*) AS n FROM hooks WHERE channel = ? GROUP BY status`).all(channel) as { status: string; n: number }[])
-      .map((r) => [r.status, r.n]),
+    (ro.query(`SELECT status, count(*) AS n FROM hooks WHERE channel = ? GROUP BY status`).all(channel) as { status: string; n: number }[]).map((r) => [
+      r.status,
+      r.n,
+    ]),
   ) as Record<string, number>;
   ro.close();
 
@@ -107,7 +111,10 @@ async function main() {
     console.log(`  ${"call (one at a time, HTTP on loopback)".padEnd(50)} ${pad("median", 7)} ${pad("p99", 7)}  ms`);
     await measure(`list channel+status=pending, first page`, () => `${u}/v1/hooks?channel=${channel}&status=pending&limit=50`);
     for (const { d, id } of depths) {
-      await measure(`list channel+status=pending, after ${d.toLocaleString("en")} hooks`, () => `${u}/v1/hooks?channel=${channel}&status=pending&limit=50&after=${id}`);
+      await measure(
+        `list channel+status=pending, after ${d.toLocaleString("en")} hooks`,
+        () => `${u}/v1/hooks?channel=${channel}&status=pending&limit=50&after=${id}`,
+      );
     }
     await measure(`list channel, after ~1/2`, () => `${u}/v1/hooks?channel=${channel}&limit=50&after=${depths[1]!.id}`);
     await measure(`list status=failed (all channels), after ~1/2`, () => `${u}/v1/hooks?status=failed&limit=50&after=${depths[1]!.id}`);

@@ -93,7 +93,10 @@ for (const measure of measures) {
     return { median: median(xs), min: Math.min(...xs), max: Math.max(...xs) };
   });
   // dist/mailroom against the executable compared with.
-  const change = cells.length === 2 ? pad(`${cells[0]!.median < cells[1]!.median ? "" : "+"}${fmt(((cells[0]!.median - cells[1]!.median) / cells[1]!.median) * 100, 0)}%`, 10) : "";
+  const change =
+    cells.length === 2
+      ? pad(`${cells[0]!.median < cells[1]!.median ? "" : "+"}${fmt(((cells[0]!.median - cells[1]!.median) / cells[1]!.median) * 100, 0)}%`, 10)
+      : "";
   console.log(`${measure.padEnd(12)}${cells.map((c) => pad(`${fmt(c.median, 0)} (${fmt(c.min, 0)}-${fmt(c.max, 0)})`, 22)).join("")}${change}`);
 }
 if (args.compare) console.log(`compare: ${args.compare}`);

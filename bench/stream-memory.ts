@@ -91,19 +91,23 @@ try {
   // N readers that never read past the response's first bytes.
   const sockets: net.Socket[] = [];
   await Promise.all(
-    Array.from({ length: N }, (_, i) => new Promise<void>((resolve, reject) => {
-      const s = net.connect({ host: "127.0.0.1", port: Number(port) }, () => {
-        s.write(`GET /v1/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token(Math.floor(i / perKey))}\r\n\r\n`);
-      });
-      s.once("data", (first: Buffer) => {
-        s.pause();
-        const head = first.toString("latin1", 0, 12);
-        if (head !== "HTTP/1.1 200") reject(new Error(`stream ${i}: ${first.toString("latin1", 0, 200)}`));
-        else resolve();
-      });
-      s.once("error", reject);
-      sockets.push(s);
-    })),
+    Array.from(
+      { length: N },
+      (_, i) =>
+        new Promise<void>((resolve, reject) => {
+          const s = net.connect({ host: "127.0.0.1", port: Number(port) }, () => {
+            s.write(`GET /v1/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token(Math.floor(i / perKey))}\r\n\r\n`);
+          });
+          s.once("data", (first: Buffer) => {
+            s.pause();
+            const head = first.toString("latin1", 0, 12);
+            if (head !== "HTTP/1.1 200") reject(new Error(`stream ${i}: ${first.toString("latin1", 0, 200)}`));
+            else resolve();
+          });
+          s.once("error", reject);
+          sockets.push(s);
+        }),
+    ),
   );
   const opened = rssMiB(server.pid);
   console.log(`${N} paused readers open: RSS ${fmt(opened, 1)} MiB`);
@@ -114,7 +118,9 @@ try {
   for (let i = 0; i < HOOKS; i++) ids.push(await catchOne());
   const caughtAt = performance.now();
   const perStreamMb = (HOOKS * BODY * 4) / 3 / 1048576;
-  console.log(`caught ${HOOKS} hooks of ${BODY / 1024} KiB in ${fmt((caughtAt - t0) / 1000, 1)} s: about ${fmt(perStreamMb, 0)} MB for each stream (unread limit ${MAX_UNREAD_BYTES / 1048576} MB); RSS ${fmt(rssMiB(server.pid), 1)} MiB`);
+  console.log(
+    `caught ${HOOKS} hooks of ${BODY / 1024} KiB in ${fmt((caughtAt - t0) / 1000, 1)} s: about ${fmt(perStreamMb, 0)} MB for each stream (unread limit ${MAX_UNREAD_BYTES / 1048576} MB); RSS ${fmt(rssMiB(server.pid), 1)} MiB`,
+  );
 
   // Watched for the whole WITHIN_S: when it first came back, and where it is at the end.
   let backAfter: number | undefined;
@@ -137,21 +143,26 @@ try {
   // read (at once when the connection was reset); one still open would not end.
   let closed = 0;
   const after: number[] = [];
-  const closes = sockets.map((s, i) => new Promise<void>((resolve) => {
-    after[i] = 0;
-    if (s.destroyed) return (closed++, resolve());
-    s.on("data", (b: Buffer) => (after[i]! += b.byteLength));
-    s.on("error", () => {});
-    s.once("close", () => (closed++, resolve()));
-    s.resume();
-  }));
+  const closes = sockets.map(
+    (s, i) =>
+      new Promise<void>((resolve) => {
+        after[i] = 0;
+        if (s.destroyed) return (closed++, resolve());
+        s.on("data", (b: Buffer) => (after[i]! += b.byteLength));
+        s.on("error", () => {});
+        s.once("close", () => (closed++, resolve()));
+        s.resume();
+      }),
+  );
   await Promise.race([Promise.all(closes), Bun.sleep(5000)]);
   for (const s of sockets) s.destroy();
 
   console.log(`peak RSS: ${fmt(peak, 1)} MiB`);
-  console.log(backAfter === undefined
-    ? `RSS NOT back within ${WITHIN_MB} MB of idle within ${WITHIN_MS / 1000} s: ${fmt(last, 1)} MiB (idle ${fmt(idle, 1)})`
-    : `RSS back within ${WITHIN_MB} MB of idle ${fmt(backAfter / 1000, 2)} s after the last hook: ${fmt(backAt, 1)} MiB (idle ${fmt(idle, 1)}, ${signed(backAt - idle)}); ${fmt(last, 1)} MiB (${signed(last - idle)}) at ${WITHIN_MS / 1000} s`);
+  console.log(
+    backAfter === undefined
+      ? `RSS NOT back within ${WITHIN_MB} MB of idle within ${WITHIN_MS / 1000} s: ${fmt(last, 1)} MiB (idle ${fmt(idle, 1)})`
+      : `RSS back within ${WITHIN_MB} MB of idle ${fmt(backAfter / 1000, 2)} s after the last hook: ${fmt(backAt, 1)} MiB (idle ${fmt(idle, 1)}, ${signed(backAt - idle)}); ${fmt(last, 1)} MiB (${signed(last - idle)}) at ${WITHIN_MS / 1000} s`,
+  );
   console.log(`paused readers ended when read again: ${closed} of ${N}; bytes still waiting for them, median ${fmt(median(after) / 1048576, 2)} MB`);
   console.log(`reading control stream: ${controlOk ? "got every hook, still open" : "FAILED (missed hooks or ended)"}`);
   if (backAfter === undefined || !controlOk || closed !== N) process.exitCode = 1;

@@ -21,7 +21,9 @@ export async function holdStreams(url: string, n: number, opts: Options): Promis
   let open = n;
   for (let i = 0; i < n; i++) {
     const res = await fetch(`${url}/v1/stream${opts.query ? `?${opts.query}` : ""}`, {
-      headers: { ...AUTH, "accept-encoding": "gzip, deflate, br" }, signal: abort.signal, decompress: opts.decode,
+      headers: { ...AUTH, "accept-encoding": "gzip, deflate, br" },
+      signal: abort.signal,
+      decompress: opts.decode,
     });
     if (res.status !== 200) throw new Error(`stream ${i}: HTTP ${res.status}`);
     const reader = res.body!.getReader();
@@ -52,9 +54,14 @@ export async function holdStreams(url: string, n: number, opts: Options): Promis
  * CPU priority); bench/ingest.ts --pin gives taskset (and nice with --stream-nice).
  */
 export async function holdStreamsNiced(url: string, n: number, opts: Options & { prefix?: string[] }): Promise<Held> {
-  const proc = Bun.spawn([...(opts.prefix ?? ["nice", "-n", "19"]), process.execPath, import.meta.path, url, String(n), opts.query, ...(opts.decode ? ["decode"] : [])], {
-    stdin: "pipe", stdout: "pipe", stderr: "inherit",
-  });
+  const proc = Bun.spawn(
+    [...(opts.prefix ?? ["nice", "-n", "19"]), process.execPath, import.meta.path, url, String(n), opts.query, ...(opts.decode ? ["decode"] : [])],
+    {
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "inherit",
+    },
+  );
   const reader = proc.stdout.getReader();
   let out = "";
   const until = async (re: RegExp) => {

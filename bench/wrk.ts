@@ -3,7 +3,10 @@ export function ensureWrk(): void {
   if (Bun.which("wrk")) return;
   if (process.getuid?.() === 0 && Bun.which("apt-get")) {
     console.log("wrk is missing; installing it: apt-get update && apt-get install -y wrk");
-    for (const argv of [["apt-get", "update"], ["apt-get", "install", "-y", "wrk"]]) {
+    for (const argv of [
+      ["apt-get", "update"],
+      ["apt-get", "install", "-y", "wrk"],
+    ]) {
       const res = Bun.spawnSync(argv, { stdout: "inherit", stderr: "inherit" });
       if (res.exitCode !== 0) break;
     }

@@ -163,7 +163,10 @@ function main(argv: string[]): number {
   }
   if (projects.length === 0) projects.push("tsconfig.json", "src/ui/tsconfig.json");
   const rootDir = resolve(root);
-  const graph = buildGraph(projects.map((p) => resolve(p)), rootDir);
+  const graph = buildGraph(
+    projects.map((p) => resolve(p)),
+    rootDir,
+  );
   const name = (f: string) => relative(process.cwd(), f);
   const cycles = findCycles(graph);
   for (const [i, cycle] of cycles.entries()) {
@@ -190,7 +193,9 @@ function main(argv: string[]): number {
         for (const [to, kind] of tops.get(from)!) {
           if (!group.includes(to)) continue;
           // The file imports that make this folder edge, so whoever breaks it knows where to look.
-          const files = [...graph].flatMap(([f, edges]) => (top(f) === from ? [...edges].filter(([t]) => top(t) === to).map(([t, k]) => `${name(f)} -> ${name(t)}${isTypeOnly(k) ? " (type)" : ""}`) : []));
+          const files = [...graph].flatMap(([f, edges]) =>
+            top(f) === from ? [...edges].filter(([t]) => top(t) === to).map(([t, k]) => `${name(f)} -> ${name(t)}${isTypeOnly(k) ? " (type)" : ""}`) : [],
+          );
           console.log(`    ${from} -> ${to}${isTypeOnly(kind) ? "  (types only)" : ""}: ${files.length} import(s), e.g. ${files.slice(0, 2).join("; ")}`);
         }
     }

@@ -37,9 +37,7 @@ function imports(file: string, root: string, seen = new Set<string>()): Set<stri
 
 export function classify(path: string, root = process.cwd()): TestFile {
   const own = readFileSync(join(root, path), "utf8");
-  const texts = [...imports(join(root, path), root)]
-    .filter((f) => !PROVIDERS.includes(relative(root, f)))
-    .map((f) => readFileSync(f, "utf8"));
+  const texts = [...imports(join(root, path), root)].filter((f) => !PROVIDERS.includes(relative(root, f))).map((f) => readFileSync(f, "utf8"));
   const browser = path.startsWith("test/browser/");
   const postgres = texts.some((t) => POSTGRES.test(t));
   const spawns = texts.some((t) => PROCESS.test(t));

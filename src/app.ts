@@ -101,11 +101,17 @@ export function createApp(deps: AppDeps) {
       changes.emit({ kind: "refusal", refusal: r, at: clock.now() });
     },
   };
-  const catcher = timedCatcher(createCatcher({ config, channels, guards, refusals, writer, nextId: createIdFactory(clock), clock, log, responses, dedup }), metrics);
-  const watchMetrics = () => metrics.watch({
-    channels: () => store.channelsOldestFirst(), storageBytes: () => store.storageBytes(),
-    queueDepth: () => runner.queueDepth(), deduplicated: () => dedup.droppedCounts(),
-  });
+  const catcher = timedCatcher(
+    createCatcher({ config, channels, guards, refusals, writer, nextId: createIdFactory(clock), clock, log, responses, dedup }),
+    metrics,
+  );
+  const watchMetrics = () =>
+    metrics.watch({
+      channels: () => store.channelsOldestFirst(),
+      storageBytes: () => store.storageBytes(),
+      queueDepth: () => runner.queueDepth(),
+      deduplicated: () => dedup.droppedCounts(),
+    });
 
   /** Lifts a connection's idle timeout for one request; serve() sets it (app.handle has no connection). */
   const connections = { keepOpen: (_request: Request): void => {} };
@@ -116,7 +122,17 @@ export function createApp(deps: AppDeps) {
   const translate = createTranslate({ config, store: storage.translate, clock, log });
   const dashboardStore = storage.dashboard;
   const forwards = createForwards({ config, store: storage.forwards, clock, runner });
-  const dashboard = createDashboard({ config, store: dashboardStore, clock, live, apiKeys, guards: guardRegistry, forwards, translate: translate.services, management: { channels, hooks, refusals, runner, clock, keepOpen: (r) => connections.keepOpen(r), responses, dedup } });
+  const dashboard = createDashboard({
+    config,
+    store: dashboardStore,
+    clock,
+    live,
+    apiKeys,
+    guards: guardRegistry,
+    forwards,
+    translate: translate.services,
+    management: { channels, hooks, refusals, runner, clock, keepOpen: (r) => connections.keepOpen(r), responses, dedup },
+  });
 
   // The simulator and retention run on one instance at a time among those sharing the database.
   if (translate.worker) runner.addWorker(storage.singleton(translate.worker));
@@ -184,12 +200,7 @@ export function createApp(deps: AppDeps) {
       if (!started) await ready;
     })
     .all("/", ({ request, server }) => catcher.handle(request, server?.requestIP(request)?.address ?? ""), { parse: "none" })
-    .use(
-      managementRoutes(
-        apiKeys.source,
-        { channels, hooks, refusals, runner, clock, keepOpen: (r) => connections.keepOpen(r), responses, dedup },
-      ),
-    )
+    .use(managementRoutes(apiKeys.source, { channels, hooks, refusals, runner, clock, keepOpen: (r) => connections.keepOpen(r), responses, dedup }))
     .use(new Elysia({ prefix: "/v1" }).use(streamRoutes(requireApiKey(apiKeys.source), live, (request) => admits(apiKeys.source, request))))
     .use(translate.routes)
     .use(dashboard.routes)

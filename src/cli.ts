@@ -28,7 +28,12 @@ MAILROOM_PORT, MAILROOM_DB, MAILROOM_DURABILITY, MAILROOM_DATABASE_URL, MAILROOM
 `;
 
 export type ServeOptions = {
-  config?: string; port?: number; host?: string; quiet?: boolean; logFormat?: "text" | "json"; forwardTo?: { url: string; channel?: string };
+  config?: string;
+  port?: number;
+  host?: string;
+  quiet?: boolean;
+  logFormat?: "text" | "json";
+  forwardTo?: { url: string; channel?: string };
   /** Stop gracefully once this process has ended (a test suite that started Mailroom and was killed). */
   parentPid?: number;
 };
@@ -72,14 +77,12 @@ export function parseArgs(argv: readonly string[]): Command {
     else if (name === "--log-format" && kind === "serve") {
       if (value !== "text" && value !== "json") return { kind: "error", message: `--log-format: must be text or json, not ${value}` };
       out.logFormat = value;
-    }
-    else if (name === "--host" && kind === "serve") out.host = value;
+    } else if (name === "--host" && kind === "serve") out.host = value;
     else if (name === "--parent-pid" && kind === "serve") {
       const pid = parsePid(value);
       if (pid === undefined) return { kind: "error", message: `--parent-pid: not a process id: ${value}` };
       out.parentPid = pid;
-    }
-    else if (name === "--port" && kind === "serve") {
+    } else if (name === "--port" && kind === "serve") {
       const port = Number(value);
       if (!Number.isInteger(port) || port < 0 || port > 65535) return { kind: "error", message: `--port: not a port: ${value}` };
       out.port = port;

@@ -12,9 +12,9 @@ import { isClientCommand, processIo, runClient } from "./cli/index";
 async function main(): Promise<number> {
   if (isClientCommand(Bun.argv.slice(2))) return runClient(Bun.argv.slice(2), processIo, HELP);
   const command = parseArgs(Bun.argv.slice(2));
-  if (command.kind === "help") return console.log(HELP), 0;
-  if (command.kind === "version") return console.log(VERSION), 0;
-  if (command.kind === "error") return console.error(`mailroom: ${command.message}\n\n${HELP}`), 2;
+  if (command.kind === "help") return (console.log(HELP), 0);
+  if (command.kind === "version") return (console.log(VERSION), 0);
+  if (command.kind === "error") return (console.error(`mailroom: ${command.message}\n\n${HELP}`), 2);
   const { runCommand } = await import("./run");
   return runCommand(command);
 }

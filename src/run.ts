@@ -43,7 +43,11 @@ export async function runCommand(command: ServerCommand): Promise<number> {
 
   let loaded;
   try {
-    loaded = await loadConfig(command.config, process.env, command.kind === "user-add" ? {} : { host: command.host, port: command.port, forwardTo: command.forwardTo });
+    loaded = await loadConfig(
+      command.config,
+      process.env,
+      command.kind === "user-add" ? {} : { host: command.host, port: command.port, forwardTo: command.forwardTo },
+    );
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(`mailroom: the config has ${error.problems.length} problem(s):`);
@@ -54,20 +58,22 @@ export async function runCommand(command: ServerCommand): Promise<number> {
   if (command.kind === "check-config") return checkConfig(config, source);
   if (command.kind === "migrate") return migrateOnly(config);
   if (command.kind === "healthcheck") {
-    if (config.server.port === 0) return console.error("mailroom: healthcheck: the config's port is 0 (picked at start); give --url"), 1;
+    if (config.server.port === 0) return (console.error("mailroom: healthcheck: the config's port is 0 (picked at start); give --url"), 1);
     return check(defaultHealthUrl(config.server.host, config.server.port));
   }
   if (command.kind === "user-add") return addUser(command, config);
   const parentEnv = process.env.MAILROOM_PARENT_PID;
   const parentPid = command.parentPid ?? (parentEnv ? parsePid(parentEnv) : undefined);
-  if (parentEnv && parentPid === undefined) return console.error(`mailroom: MAILROOM_PARENT_PID: not a process id: ${parentEnv}`), 2;
+  if (parentEnv && parentPid === undefined) return (console.error(`mailroom: MAILROOM_PARENT_PID: not a process id: ${parentEnv}`), 2);
 
   const clock = systemClock;
   const stdout = coalesce((text) => void process.stdout.write(text));
   const { activity, log } = createTerminal({
-    format: command.logFormat ?? "text", quiet: command.quiet ?? false,
+    format: command.logFormat ?? "text",
+    quiet: command.quiet ?? false,
     color: process.stdout.isTTY === true && !process.env.NO_COLOR,
-    write: stdout.write, writeError: (text) => (stdout.flush(), void process.stderr.write(text)),
+    write: stdout.write,
+    writeError: (text) => (stdout.flush(), void process.stderr.write(text)),
   });
   let opened;
   try {
@@ -75,7 +81,7 @@ export async function runCommand(command: ServerCommand): Promise<number> {
     opened = await openStorage(config, log, { checkpointThreadUrl: new URL("./db/checkpoint-thread.ts", import.meta.url).href });
   } catch (error) {
     if (!(error instanceof StorageOpenError)) throw error;
-    return stdout.flush(), console.error(`mailroom: ${error.message}`), 1;
+    return (stdout.flush(), console.error(`mailroom: ${error.message}`), 1);
   }
   const { storage } = opened;
   // Relative module paths and command cwd resolve against the config file's directory.
@@ -131,14 +137,21 @@ export async function runCommand(command: ServerCommand): Promise<number> {
   console.log(`  config:   ${source}`);
   console.log(`  data:     ${opened.describe}`);
   console.log(`  channels: ${config.channels.map((c) => c.name).join(", ") || "(none configured; created by their first hook)"}`);
-  if (command.forwardTo) console.log(`  forward:  ${command.forwardTo.channel ? `channel ${command.forwardTo.channel}` : "every channel"} -> ${command.forwardTo.url}`);
+  if (command.forwardTo)
+    console.log(`  forward:  ${command.forwardTo.channel ? `channel ${command.forwardTo.channel}` : "every channel"} -> ${command.forwardTo.url}`);
   console.log(`  api keys: ${keys.map((k) => k.label).join(", ")}`);
   if (config.metrics.enabled) {
     const where = metricsServer ? `http://${metricsServer.hostname}:${metricsServer.port}/metrics` : "/metrics";
     console.log(`  metrics:  ${where}${config.metrics.auth ? " (bearer token)" : " (open)"}`);
   }
   const localSha256 = keys.find((k) => k.label === built.apiKeys.localLabel)?.sha256;
-  const saved = saveLocalCredentials({ dbPath: config.storage.path, host: config.server.host, port: server.port ?? config.server.port, localSha256, generated: generated?.token });
+  const saved = saveLocalCredentials({
+    dbPath: config.storage.path,
+    host: config.server.host,
+    port: server.port ?? config.server.port,
+    localSha256,
+    generated: generated?.token,
+  });
   for (const line of saved) console.log(line);
   const setupToken = await built.dashboard.setup.token();
   if (setupToken) {
@@ -155,30 +168,30 @@ export async function runCommand(command: ServerCommand): Promise<number> {
 
 /** The config is valid; for PostgreSQL, the database also answers and is recent enough. */
 async function checkConfig(config: Config, source: string): Promise<number> {
-  if (!config.storage.url) return console.log(`${source}: ok`), 0;
+  if (!config.storage.url) return (console.log(`${source}: ok`), 0);
   try {
     const sql = await openPostgres(config.storage.url, { max: 1 });
     await sql.close();
   } catch (error) {
     if (!(error instanceof PostgresOpenError)) throw error;
-    return console.error(`mailroom: ${source}: [storage] url: ${error.message}`), 1;
+    return (console.error(`mailroom: ${source}: [storage] url: ${error.message}`), 1);
   }
-  return console.log(`${source}: ok (${redactPostgresUrl(config.storage.url)} answers)`), 0;
+  return (console.log(`${source}: ok (${redactPostgresUrl(config.storage.url)} answers)`), 0);
 }
 
 /** `mailroom migrate`: applies what is missing and exits (deploys that migrate before starting instances). */
 async function migrateOnly(config: Config): Promise<number> {
   if (!config.storage.url) {
-    if (config.storage.path === ":memory:") return console.error("mailroom: migrate: [storage] path is :memory:, nothing to migrate"), 1;
+    if (config.storage.path === ":memory:") return (console.error("mailroom: migrate: [storage] path is :memory:, nothing to migrate"), 1);
     try {
       const lock = lockDataFile(config.storage.path);
       openDatabase({ path: config.storage.path, durability: config.storage.durability }).$client.close();
       lock.close();
     } catch (error) {
       if (!(error instanceof DataFileInUse)) throw error;
-      return console.error(`mailroom: ${error.message}`), 1;
+      return (console.error(`mailroom: ${error.message}`), 1);
     }
-    return console.log(`mailroom: ${config.storage.path} is migrated`), 0;
+    return (console.log(`mailroom: ${config.storage.path} is migrated`), 0);
   }
   try {
     const sql = await openPostgres(config.storage.url, { max: 1 });
@@ -189,15 +202,15 @@ async function migrateOnly(config: Config): Promise<number> {
     }
   } catch (error) {
     if (!(error instanceof PostgresOpenError)) throw error;
-    return console.error(`mailroom: migrate: ${error.message}`), 1;
+    return (console.error(`mailroom: migrate: ${error.message}`), 1);
   }
-  return console.log(`mailroom: ${redactPostgresUrl(config.storage.url)} is migrated`), 0;
+  return (console.log(`mailroom: ${redactPostgresUrl(config.storage.url)} is migrated`), 0);
 }
 
 async function check(url: string): Promise<number> {
   const result = await healthcheck(url);
-  if (result.ok) return console.log(`mailroom: healthcheck: ${result.message}`), 0;
-  return console.error(`mailroom: healthcheck: ${result.message}`), 1;
+  if (result.ok) return (console.log(`mailroom: healthcheck: ${result.message}`), 0);
+  return (console.error(`mailroom: healthcheck: ${result.message}`), 1);
 }
 
 /** `mailroom user add`: stores a dashboard user in the configured database. */
@@ -215,7 +228,7 @@ async function addUser(command: Extract<Command, { kind: "user-add" }>, config: 
       close = () => sql.close();
     } catch (error) {
       if (!(error instanceof PostgresOpenError)) throw error;
-      return console.error(`mailroom: user add: ${error.message}`), 1;
+      return (console.error(`mailroom: user add: ${error.message}`), 1);
     }
   } else {
     const db = openDatabase({ path: config.storage.path, durability: config.storage.durability });
@@ -235,4 +248,3 @@ async function addUser(command: Extract<Command, { kind: "user-add" }>, config: 
     await close();
   }
 }
-

@@ -14,7 +14,10 @@ const SERVER_MAX_BODY = Number.MAX_SAFE_INTEGER;
  * Listens with one fetch function: requests to `/` go straight to the catching endpoint (the
  * hot path skips the router), everything else through Elysia.
  */
-export function serve(built: Pick<App, "app" | "catcher" | "connections" | "dashboard">, opts: { host: string; port: number; idleTimeout?: number }): Server<undefined> {
+export function serve(
+  built: Pick<App, "app" | "catcher" | "connections" | "dashboard">,
+  opts: { host: string; port: number; idleTimeout?: number },
+): Server<undefined> {
   const { app, catcher } = built;
   /** Requests given a new URL below, to the ones Bun received (which Bun's timeout knows). */
   const received = new WeakMap<Request, Request>();
@@ -45,7 +48,7 @@ export function serve(built: Pick<App, "app" | "catcher" | "connections" | "dash
       const url = request.url;
       const start = url.indexOf("/", url.indexOf("//") + 2);
       const c = url.charCodeAt(start + 1);
-      if (c !== c /* NaN: path is exactly "/" */ || c === 63 /* "?" */) {
+      if (Number.isNaN(c) /* the path is exactly "/" */ || c === 63 /* "?" */) {
         return catcher.handle(request, server.requestIP(original)?.address ?? "");
       }
       // A live stream (GET /v1/stream, /ui/api/stream) sends heartbeats of its own and has no body

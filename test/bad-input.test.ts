@@ -148,10 +148,14 @@ test("a request without a Host header (HTTP/1.0), or with an invalid one, is ser
       const answer = await rawExchange(port, `${head}Accept: application/json\r\nConnection: close\r\n\r\n`);
       expect({ head, status: status(answer) }).toEqual({ head, status: 503 });
     }
-    const caught = await rawExchange(port, "POST /?channel=old-client HTTP/1.0\r\nContent-Type: application/json\r\nContent-Length: 9\r\n\r\n{\"a\":\"b\"}");
+    const caught = await rawExchange(port, 'POST /?channel=old-client HTTP/1.0\r\nContent-Type: application/json\r\nContent-Length: 9\r\n\r\n{"a":"b"}');
     expect(status(caught)).toBe(200);
     const hook = (await t.call("GET", `/v1/hooks/${body(caught).id}`)).json;
-    expect({ channel: hook.channel, ip: hook.ip, body: Buffer.from(hook.body, "base64").toString() }).toEqual({ channel: "old-client", ip: "127.0.0.1", body: '{"a":"b"}' });
+    expect({ channel: hook.channel, ip: hook.ip, body: Buffer.from(hook.body, "base64").toString() }).toEqual({
+      channel: "old-client",
+      ip: "127.0.0.1",
+      body: '{"a":"b"}',
+    });
   } finally {
     server.stop();
   }
@@ -163,7 +167,10 @@ test("guards that judge no body refuse a sender before its body is read; signatu
       { name: "office", kind: "ip-allow", allow: ["10.0.0.0/8"] },
       { name: "tok", kind: "token", secret: "s3cret-token-value", header: "X-Token" },
     ],
-    channels: [{ name: "private", guards: ["office"] }, { name: "tokc", guards: ["tok"] }],
+    channels: [
+      { name: "private", guards: ["office"] },
+      { name: "tokc", guards: ["tok"] },
+    ],
   });
   const server = { url: await t.url(), stop() {} };
   const port = Number(new URL(server.url).port);
@@ -195,7 +202,9 @@ test("a channel whose stored guards name one the config no longer has refuses ho
       { guards: [{ name: "tok", kind: "token", secret: "s3cret-token-value", header: "X-Token" }], hooks: { default_guards: ["tok"] } },
       { dbPath },
     );
-    const first = await before.app.handle(new Request("http://localhost/?channel=old", { method: "POST", headers: { "x-token": "s3cret-token-value" }, body: "{}" }));
+    const first = await before.app.handle(
+      new Request("http://localhost/?channel=old", { method: "POST", headers: { "x-token": "s3cret-token-value" }, body: "{}" }),
+    );
     expect(first.status).toBe(200);
     before.close();
 

@@ -30,7 +30,8 @@ type Node = {
 
 /** A receiver for forward handlers: 200 to /ok, 200 after a second to /slow, 500 to anything else. */
 const receiver = Bun.serve({
-  port: 0, hostname: "127.0.0.1",
+  port: 0,
+  hostname: "127.0.0.1",
   async fetch(r) {
     const path = new URL(r.url).pathname;
     if (path === "/slow") await Bun.sleep(1000);
@@ -73,8 +74,7 @@ async function start(storage: Record<string, unknown> | ((dir: string) => Record
     call: client.call,
     post: client.post,
     ui: (method, path, body) => client.call(method, `/ui/api${path}`, body, { cookie, origin: run.url }),
-    seen: (pred, ms = 1000) =>
-      Promise.race([stream.next(pred), Bun.sleep(ms).then(() => Promise.reject(new Error(`no such event within ${ms} ms`)))]),
+    seen: (pred, ms = 1000) => Promise.race([stream.next(pred), Bun.sleep(ms).then(() => Promise.reject(new Error(`no such event within ${ms} ms`)))]),
     stop() {
       stream.cancel();
       run.proc.kill("SIGKILL");
@@ -97,8 +97,10 @@ const hookEvent = (id: string, status?: string) => (e: SseEvent) =>
 const withEvent = (id: string, kind: string) => (e: SseEvent) =>
   e.event === "hook" && JSON.parse(e.data).id === id && JSON.parse(e.data).events.some((ev: { kind: string }) => ev.kind === kind);
 const deletedEvent = (id: string) => (e: SseEvent) => e.event === "hook-deleted" && JSON.parse(e.data).id === id;
-const channelEvent = (name: string, pred: (c: any) => boolean = () => true) => (e: SseEvent) =>
-  e.event === "channel" && JSON.parse(e.data).name === name && pred(JSON.parse(e.data));
+const channelEvent =
+  (name: string, pred: (c: any) => boolean = () => true) =>
+  (e: SseEvent) =>
+    e.event === "channel" && JSON.parse(e.data).name === name && pred(JSON.parse(e.data));
 const channelGone = (name: string) => (e: SseEvent) => e.event === "channel-deleted" && JSON.parse(e.data).name === name;
 
 type Ctx = { a: Node; b?: Node; n: number };
@@ -126,11 +128,47 @@ const cli = (node: Node, ...args: string[]) => runCli(args, { env: { MAILROOM_UR
 
 const ROWS: Row[] = [
   { name: "caught (catching endpoint)", act: async ({ a, n }) => hookEvent(await caught(a, `c${n}`), "pending") },
-  { name: "DiscardHook (API)", act: async ({ a, n }) => { const id = await caught(a, `c${n}`); await ok(a.call("POST", `/v1/hooks/${id}/discard`)); return withEvent(id, "discarded"); } },
-  { name: "RetryHook (API)", act: async ({ a, n }) => { const id = await caught(a, `c${n}`); await ok(a.call("POST", `/v1/hooks/${id}/discard`)); await ok(a.call("POST", `/v1/hooks/${id}/retry`)); return withEvent(id, "retried"); } },
-  { name: "ProcessHook (API)", act: async ({ a, n }) => { const id = await caught(a, `c${n}`); await ok(a.call("POST", `/v1/hooks/${id}/process`)); return withEvent(id, "handled"); } },
-  { name: "FailHook (API)", act: async ({ a, n }) => { const id = await caught(a, `c${n}`); await ok(a.call("POST", `/v1/hooks/${id}/fail`, { message: "no" })); return withEvent(id, "failed"); } },
-  { name: "DeleteHook (API)", act: async ({ a, n }) => { const id = await caught(a, `c${n}`); await ok(a.call("DELETE", `/v1/hooks/${id}`)); return deletedEvent(id); } },
+  {
+    name: "DiscardHook (API)",
+    act: async ({ a, n }) => {
+      const id = await caught(a, `c${n}`);
+      await ok(a.call("POST", `/v1/hooks/${id}/discard`));
+      return withEvent(id, "discarded");
+    },
+  },
+  {
+    name: "RetryHook (API)",
+    act: async ({ a, n }) => {
+      const id = await caught(a, `c${n}`);
+      await ok(a.call("POST", `/v1/hooks/${id}/discard`));
+      await ok(a.call("POST", `/v1/hooks/${id}/retry`));
+      return withEvent(id, "retried");
+    },
+  },
+  {
+    name: "ProcessHook (API)",
+    act: async ({ a, n }) => {
+      const id = await caught(a, `c${n}`);
+      await ok(a.call("POST", `/v1/hooks/${id}/process`));
+      return withEvent(id, "handled");
+    },
+  },
+  {
+    name: "FailHook (API)",
+    act: async ({ a, n }) => {
+      const id = await caught(a, `c${n}`);
+      await ok(a.call("POST", `/v1/hooks/${id}/fail`, { message: "no" }));
+      return withEvent(id, "failed");
+    },
+  },
+  {
+    name: "DeleteHook (API)",
+    act: async ({ a, n }) => {
+      const id = await caught(a, `c${n}`);
+      await ok(a.call("DELETE", `/v1/hooks/${id}`));
+      return deletedEvent(id);
+    },
+  },
   {
     // The handler takes a second: what the streams show is the redelivery itself, not its outcome.
     name: "RedeliverHook (API)",
@@ -144,16 +182,46 @@ const ROWS: Row[] = [
   },
   { name: "runner: every handler succeeded", act: async ({ a }) => withEvent(await caught(a, "served"), "handled") },
   { name: "runner: a handler gave up", act: async ({ a }) => withEvent(await caught(a, "refused"), "failed") },
-  { name: "PauseChannel (API)", act: async ({ a, n }) => { await caught(a, `c${n}`); await ok(a.call("POST", `/v1/channels/c${n}/pause`)); return channelEvent(`c${n}`, (c) => c.paused === true); } },
+  {
+    name: "PauseChannel (API)",
+    act: async ({ a, n }) => {
+      await caught(a, `c${n}`);
+      await ok(a.call("POST", `/v1/channels/c${n}/pause`));
+      return channelEvent(`c${n}`, (c) => c.paused === true);
+    },
+  },
   {
     name: "ResumeChannel (API)",
-    act: async ({ a, n }) => { await caught(a, `c${n}`); await ok(a.call("POST", `/v1/channels/c${n}/pause`)); await ok(a.call("POST", `/v1/channels/c${n}/resume`)); return channelEvent(`c${n}`, (c) => c.paused === false); },
+    act: async ({ a, n }) => {
+      await caught(a, `c${n}`);
+      await ok(a.call("POST", `/v1/channels/c${n}/pause`));
+      await ok(a.call("POST", `/v1/channels/c${n}/resume`));
+      return channelEvent(`c${n}`, (c) => c.paused === false);
+    },
   },
-  { name: "DeleteChannel (API)", act: async ({ a, n }) => { await caught(a, `c${n}`); await ok(a.call("DELETE", `/v1/channels/c${n}`)); return channelGone(`c${n}`); } },
-  { name: "discard (dashboard)", act: async ({ a, n }) => { const id = await caught(a, `c${n}`); await ok(a.ui("POST", `/hooks/${id}/discard`)); return withEvent(id, "discarded"); } },
+  {
+    name: "DeleteChannel (API)",
+    act: async ({ a, n }) => {
+      await caught(a, `c${n}`);
+      await ok(a.call("DELETE", `/v1/channels/c${n}`));
+      return channelGone(`c${n}`);
+    },
+  },
+  {
+    name: "discard (dashboard)",
+    act: async ({ a, n }) => {
+      const id = await caught(a, `c${n}`);
+      await ok(a.ui("POST", `/hooks/${id}/discard`));
+      return withEvent(id, "discarded");
+    },
+  },
   {
     name: "bulk discard (dashboard)",
-    act: async ({ a, n }) => { const id = await caught(a, `c${n}`); await ok(a.ui("POST", "/bulk/discard", { channel: `c${n}`, status: "pending", until: id })); return withEvent(id, "discarded"); },
+    act: async ({ a, n }) => {
+      const id = await caught(a, `c${n}`);
+      await ok(a.ui("POST", "/bulk/discard", { channel: `c${n}`, status: "pending", until: id }));
+      return withEvent(id, "discarded");
+    },
   },
   {
     name: "channel guards (dashboard)",
@@ -164,14 +232,31 @@ const ROWS: Row[] = [
       return channelEvent(`c${n}`, (c) => JSON.stringify(c.guards) === JSON.stringify([`posts${n}`]));
     },
   },
-  { name: "hooks discard (CLI)", act: async ({ a, n }) => { const id = await caught(a, `c${n}`); expect((await cli(a, "hooks", "discard", id)).code).toBe(0); return withEvent(id, "discarded"); } },
-  { name: "hooks delete (CLI)", act: async ({ a, n }) => { const id = await caught(a, `c${n}`); expect((await cli(a, "hooks", "delete", id)).code).toBe(0); return deletedEvent(id); } },
+  {
+    name: "hooks discard (CLI)",
+    act: async ({ a, n }) => {
+      const id = await caught(a, `c${n}`);
+      expect((await cli(a, "hooks", "discard", id)).code).toBe(0);
+      return withEvent(id, "discarded");
+    },
+  },
+  {
+    name: "hooks delete (CLI)",
+    act: async ({ a, n }) => {
+      const id = await caught(a, `c${n}`);
+      expect((await cli(a, "hooks", "delete", id)).code).toBe(0);
+      return deletedEvent(id);
+    },
+  },
 ];
 
 const SETTINGS: SettingRow[] = [
   {
     name: "custom response (API)",
-    act: async ({ a, n }) => { await caught(a, `r${n}`); await ok(a.call("PUT", `/v1/channels/r${n}/response`, { status: 202, body: "thanks" })); },
+    act: async ({ a, n }) => {
+      await caught(a, `r${n}`);
+      await ok(a.call("PUT", `/v1/channels/r${n}/response`, { status: 202, body: "thanks" }));
+    },
     holds: async (node, { n }) => (await node.post(`r${n}`, "{}")).status === 202,
   },
   {
@@ -197,10 +282,15 @@ const SETTINGS: SettingRow[] = [
       const { token } = (await ok(ctx.a.ui("POST", "/api-keys", { label: `k${ctx.n}` }))).json;
       (ctx as Ctx & { token?: string }).token = token;
       const other = ctx.b ?? ctx.a;
-      await within(1000, "the new key works", async () => (await other.call("GET", "/v1/channels", undefined, { authorization: `Bearer ${token}` })).status === 200);
+      await within(
+        1000,
+        "the new key works",
+        async () => (await other.call("GET", "/v1/channels", undefined, { authorization: `Bearer ${token}` })).status === 200,
+      );
       await ok(ctx.a.ui("DELETE", `/api-keys/k${ctx.n}`));
     },
-    holds: async (node, ctx) => (await node.call("GET", "/v1/channels", undefined, { authorization: `Bearer ${(ctx as Ctx & { token?: string }).token}` })).status === 401,
+    holds: async (node, ctx) =>
+      (await node.call("GET", "/v1/channels", undefined, { authorization: `Bearer ${(ctx as Ctx & { token?: string }).token}` })).status === 401,
   },
 ];
 

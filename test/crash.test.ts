@@ -95,7 +95,7 @@ async function storedHooks(url: string): Promise<Map<string, any>> {
     let after = "";
     for (;;) {
       const page = (await (await fetch(`${url}/v1/hooks?channel=${channel.name}&limit=100${after}`, { headers: AUTH })).json()) as any[];
-      for (const h of page) (all.set(h.id, h), counts[h.status]!++);
+      for (const h of page) all.set(h.id, h), counts[h.status]!++;
       if (page.length < 100) break;
       after = `&after=${page.at(-1).id}`;
     }
@@ -127,14 +127,15 @@ test(`kill -9 at random moments (${ROUNDS} rounds, durability full and normal in
   const bin = await buildBinary();
   const receiverPort = freePort();
   // Both levels promise to survive a crash of the process; rounds alternate between them on one file.
-  const configure = (durability: "full" | "normal") => writeFileSync(
-    join(dir, "mailroom.toml"),
-    `[server]\nport = 0\n[storage]\npath = "data/crash.db"\ndurability = "${durability}"\n` +
-      `[[api_keys]]\nlabel = "crash"\ntoken = "${TOKEN}"\n` +
-      `[[handlers]]\nname = "relay-out"\nkind = "forward"\nurl = "http://127.0.0.1:${receiverPort}/in"\n` +
-      `max_attempts = 1000\nconcurrency = 8\nbackoff = { initial = "1s", max = "3s" }\n` +
-      `[[channels]]\nname = "relay"\nhandlers = ["relay-out"]\n`,
-  );
+  const configure = (durability: "full" | "normal") =>
+    writeFileSync(
+      join(dir, "mailroom.toml"),
+      `[server]\nport = 0\n[storage]\npath = "data/crash.db"\ndurability = "${durability}"\n` +
+        `[[api_keys]]\nlabel = "crash"\ntoken = "${TOKEN}"\n` +
+        `[[handlers]]\nname = "relay-out"\nkind = "forward"\nurl = "http://127.0.0.1:${receiverPort}/in"\n` +
+        `max_attempts = 1000\nconcurrency = 8\nbackoff = { initial = "1s", max = "3s" }\n` +
+        `[[channels]]\nname = "relay"\nhandlers = ["relay-out"]\n`,
+    );
 
   let answeredTotal = 0;
   for (let round = 1; round <= ROUNDS; round++) {
@@ -179,7 +180,9 @@ test(`kill -9 at random moments (${ROUNDS} rounds, durability full and normal in
   expect(attempts.filter((a) => a.outcome === "failed").length).toBeGreaterThan(1);
   expect(attempts.at(-1).outcome).toBe("succeeded");
   const discarded = [...expected.values()].filter((e) => e.status.includes("discarded")).length;
-  console.log(`crash test: ${answeredTotal} hooks answered 2xx over ${ROUNDS} kills, ${discarded} discards, ${relay.length} relay hooks delivered after the restarts; none lost`);
+  console.log(
+    `crash test: ${answeredTotal} hooks answered 2xx over ${ROUNDS} kills, ${discarded} discards, ${relay.length} relay hooks delivered after the restarts; none lost`,
+  );
   running.proc.kill("SIGTERM");
   await running.proc.exited;
 }, 120_000);

@@ -21,7 +21,10 @@ async function refused(argv: string[], cwd: string) {
 /** A folder with a config: data in data/hooks.db, listening on port 0 unless the command line says. */
 function configured(prefix: string): string {
   const dir = tempDir(prefix);
-  writeFileSync(join(dir, "mailroom.toml"), `[server]\nport = 0\n[storage]\npath = "data/hooks.db"\n[[api_keys]]\nlabel = "ci"\ntoken = "instances-test-token"\n`);
+  writeFileSync(
+    join(dir, "mailroom.toml"),
+    `[server]\nport = 0\n[storage]\npath = "data/hooks.db"\n[[api_keys]]\nlabel = "ci"\ntoken = "instances-test-token"\n`,
+  );
   return dir;
 }
 

@@ -20,7 +20,13 @@ const numberRoutes = (api: Api, path: string, params: Record<string, string[]>, 
 const ROUTES: Route[] = [
   ...numberRoutes("management", "/v1/hooks", { limit: ["0", "101", "1000"] }, AUTH),
   ...numberRoutes("management", "/v1/refusals", { limit: ["0", "1000000"] }, AUTH),
-  { api: "management", path: "/v1/hooks", param: "after", values: ["", "0", "-1", "x", "01JD3Q9X0C2M8T6V4R2K8P1W5Z", "01jd3q9x0c2m8t6v4r2k8p1w5", REPEATED], auth: AUTH },
+  {
+    api: "management",
+    path: "/v1/hooks",
+    param: "after",
+    values: ["", "0", "-1", "x", "01JD3Q9X0C2M8T6V4R2K8P1W5Z", "01jd3q9x0c2m8t6v4r2k8p1w5", REPEATED],
+    auth: AUTH,
+  },
   ...numberRoutes("translate", "/v1/orders", { page: ["1000001"], per_page: ["0", "101"] }, basic(CUSTOMER)),
   ...numberRoutes("translate", "/api/v1/orders", { page: ["1000001"], per_page: ["0", "101"] }, basic(CUSTOMER)),
   ...numberRoutes("translate", "/translator/v1/orders", { page: ["1000001"], per_page: ["0", "101"] }, basic(TRANSLATOR)),
@@ -38,9 +44,7 @@ describe("bad paging values are 400s in each API's error body", () => {
     test(`${route.path} ${route.param}`, async () => {
       for (const value of route.values) {
         const query =
-          value === REPEATED
-            ? `${route.param}=${GOOD[route.param]}&${route.param}=${GOOD[route.param]}`
-            : `${route.param}=${encodeURIComponent(value)}`;
+          value === REPEATED ? `${route.param}=${GOOD[route.param]}&${route.param}=${GOOD[route.param]}` : `${route.param}=${encodeURIComponent(value)}`;
         const res = await t.call("GET", `${route.path}?${query}`, undefined, route.auth);
         const seen = { query, status: res.status, body: res.json };
         expect(seen).toMatchObject({ query, status: 400 });

@@ -50,7 +50,7 @@ export function scriptOf(blocks: Block[]): string {
     // Each background block runs in its own process group (set -m): stopping it stops what it started.
     'stop_bg() { local p="${bg[$1]:-}"; [ -n "$p" ] || return 0; kill -TERM -- -"$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; unset "bg[$1]"; }',
     'stop_all() { for n in "${!bg[@]}"; do stop_bg "$n"; done; }',
-    'trap \'rc=$?; stop_all; exit $rc\' EXIT',
+    "trap 'rc=$?; stop_all; exit $rc' EXIT",
     // Waits up to 60 s for a background block's text; shows its output if it never comes.
     'ready() { for _ in $(seq 600); do grep -qF -- "$2" "$1" && return 0; sleep 0.1; done; echo "never printed: $2"; cat "$1"; return 1; }',
   ];
@@ -72,22 +72,43 @@ export function scriptOf(blocks: Block[]): string {
 test("the README's blocks are found with their notes", () => {
   const blocks = readmeBlocks(
     [
-      '```sh', 'a', '```', '<!-- readme: background "up" as srv -->', '```sh', 'serve', '```',
-      '<!-- readme: stop srv, background "up" as srv -->', '```sh', 'serve again', '```',
-      '<!-- readme: skip, slow -->', '```sh', 'x', '```', '```toml', 'k = 1', '```',
+      "```sh",
+      "a",
+      "```",
+      '<!-- readme: background "up" as srv -->',
+      "```sh",
+      "serve",
+      "```",
+      '<!-- readme: stop srv, background "up" as srv -->',
+      "```sh",
+      "serve again",
+      "```",
+      "<!-- readme: skip, slow -->",
+      "```sh",
+      "x",
+      "```",
+      "```toml",
+      "k = 1",
+      "```",
     ].join("\n"),
   );
   expect(blocks.map((b) => [b.mode, b.code, b.ready, b.stop])).toEqual([
-    ["run", "a", undefined, undefined], ["background", "serve", "up", undefined], ["background", "serve again", "up", "srv"], ["skip", "x", undefined, undefined],
+    ["run", "a", undefined, undefined],
+    ["background", "serve", "up", undefined],
+    ["background", "serve again", "up", "srv"],
+    ["skip", "x", undefined, undefined],
   ]);
-  expect(() => readmeBlocks(['<!-- readme: stop -->', '```sh', 'x', '```'].join("\n"))).toThrow("unknown readme note");
+  expect(() => readmeBlocks(["<!-- readme: stop -->", "```sh", "x", "```"].join("\n"))).toThrow("unknown readme note");
 });
 
 test("every shell example of the README runs when pasted in order into a fresh copy", async () => {
   const blocks = readmeBlocks(readFileSync(join(ROOT, "README.md"), "utf8"));
   expect(blocks.filter((b) => b.mode !== "skip").length).toBeGreaterThan(5);
   for (const port of [8080, 3000]) {
-    const taken = await fetch(`http://127.0.0.1:${port}/`).then(() => true, () => false);
+    const taken = await fetch(`http://127.0.0.1:${port}/`).then(
+      () => true,
+      () => false,
+    );
     if (taken) throw new Error(`port ${port}, which the README uses, is taken on this machine`);
   }
 
@@ -108,7 +129,10 @@ test("every shell example of the README runs when pasted in order into a fresh c
     for (const k of ["MAILROOM_TEST_TARGET", "MAILROOM_URL", "MAILROOM_TOKEN", "MAILROOM_CONFIG", "MAILROOM_DB", "NODE_ENV"]) delete env[k];
     const run = Bun.spawn(["bash", ".readme.sh"], { cwd: dir, env, stdout: "pipe", stderr: "pipe" });
     const [stdout, stderr, code] = await Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text(), run.exited]);
-    const last = stdout.split("\n").filter((l) => l.startsWith("== README")).at(-1);
+    const last = stdout
+      .split("\n")
+      .filter((l) => l.startsWith("== README"))
+      .at(-1);
     if (code !== 0 || last !== "== README done") console.error(`${stdout.slice(-4000)}\n${stderr.slice(-4000)}`);
     expect({ code, last }).toEqual({ code: 0, last: "== README done" });
   } finally {

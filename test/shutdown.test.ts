@@ -69,7 +69,11 @@ test("on SIGTERM a delayed custom answer goes out within the 5 s grace with its 
   }
 }, 60_000);
 
-for (const [first, second] of [["SIGTERM", "SIGTERM"], ["SIGINT", "SIGINT"], ["SIGTERM", "SIGINT"]] as const) {
+for (const [first, second] of [
+  ["SIGTERM", "SIGTERM"],
+  ["SIGINT", "SIGINT"],
+  ["SIGTERM", "SIGINT"],
+] as const) {
   test(`a second signal stops at once (${first}, then ${second}), saying so, with a non-zero status; caught hooks stay stored`, async () => {
     const bin = await buildBinary();
     const dir = configured();
@@ -84,7 +88,10 @@ for (const [first, second] of [["SIGTERM", "SIGTERM"], ["SIGINT", "SIGINT"], ["S
     expect(performance.now() - signalled).toBeLessThan(3_000);
     expect(code).toBe(second === "SIGINT" ? 130 : 143);
     await waitFor(run.errors, `mailroom: ${second} again: stopping at once`);
-    await answer.then(() => {}, () => {});
+    await answer.then(
+      () => {},
+      () => {},
+    );
 
     const again = await startProcess([bin], dir);
     try {

@@ -3,7 +3,10 @@
  * service's error body into a ClientError, and `stream` for the live stream (GET /v1/stream).
  */
 export class ClientError extends Error {
-  constructor(message: string, readonly status?: number) {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
     super(message);
     this.name = "ClientError";
   }

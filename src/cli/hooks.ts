@@ -20,8 +20,8 @@ export async function hooksCommand(argv: string[], client: Client, io: Io): Prom
       const q = new URLSearchParams();
       for (const k of ["channel", "status", "limit", "after"]) if (p.values[k] !== undefined) q.set(k, p.values[k]!);
       const hooks = await client.call<WireHook[]>("GET", `/v1/hooks${q.size ? `?${q}` : ""}`);
-      if (p.bools.has("json")) return io.out(JSON.stringify(hooks, null, 2) + "\n"), 0;
-      if (hooks.length === 0) return io.err("no hooks\n"), 0;
+      if (p.bools.has("json")) return (io.out(JSON.stringify(hooks, null, 2) + "\n"), 0);
+      if (hooks.length === 0) return (io.err("no hooks\n"), 0);
       io.out(hooks.map(formatHookRow).join("\n") + "\n");
       return 0;
     }
@@ -30,7 +30,7 @@ export async function hooksCommand(argv: string[], client: Client, io: Io): Prom
       const p = parseFlags(rest, sub === "show" ? { json: "bool" } : {});
       noMore(p, 1);
       const hook = await client.call<WireHook>("GET", `/v1/hooks/${id(required(p, 0, "hook id"))}`);
-      if (sub === "body") return io.outBytes(bodyBytes(hook)), 0;
+      if (sub === "body") return (io.outBytes(bodyBytes(hook)), 0);
       io.out(p.bools.has("json") ? JSON.stringify(hook, null, 2) + "\n" : formatHook(hook));
       return 0;
     }

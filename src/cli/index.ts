@@ -72,9 +72,9 @@ export async function runClient(argv: readonly string[], io: Io, usage: string):
         throw new UsageError(`unknown command: ${command}`);
     }
   } catch (error) {
-    if (error instanceof UsageError) return io.err(`mailroom: ${error.message}\n\n${usage}`), 2;
-    if (error instanceof ClientError) return io.err(`mailroom: ${error.message}\n`), 1;
-    if (error instanceof ConfigError) return io.err(`mailroom: the config has problems:\n${error.message}\n`), 1;
+    if (error instanceof UsageError) return (io.err(`mailroom: ${error.message}\n\n${usage}`), 2);
+    if (error instanceof ClientError) return (io.err(`mailroom: ${error.message}\n`), 1);
+    if (error instanceof ConfigError) return (io.err(`mailroom: the config has problems:\n${error.message}\n`), 1);
     throw error;
   }
 }

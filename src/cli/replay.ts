@@ -21,11 +21,15 @@ export async function replayCommand(argv: string[], client: Client, io: Io): Pro
 
   const headers = new Headers();
   for (const [k, v] of Object.entries(hook.headers)) if (!NOT_REPLAYED.has(k)) headers.set(k, v);
-  const redacted = Object.entries(hook.headers).filter(([, v]) => v === "[redacted]").map(([k]) => k);
+  const redacted = Object.entries(hook.headers)
+    .filter(([, v]) => v === "[redacted]")
+    .map(([k]) => k);
   if (redacted.length > 0) io.err(`warning: ${redacted.join(", ")} were redacted when caught (a guard's credentials) and are sent as "[redacted]"\n`);
   const age = signatureAge(hook.headers, io.now());
   if (age && age.seconds > TOLERANCE_S) {
-    io.err(`warning: the signature's timestamp (${age.header}) is ${age.seconds} s old; receivers that check it (usually within ${TOLERANCE_S} s) will refuse it\n`);
+    io.err(
+      `warning: the signature's timestamp (${age.header}) is ${age.seconds} s old; receivers that check it (usually within ${TOLERANCE_S} s) will refuse it\n`,
+    );
   }
   const body = bodyBytes(hook);
   let res: Response;

@@ -4,8 +4,17 @@
  * exact bytes instead.
  */
 export type WireHook = {
-  id: string; channel: string; status: string; method: string; query: string; headers: Record<string, string>;
-  content_type: string; body: string; ip: string; created_at: string; finalized_at?: string | null;
+  id: string;
+  channel: string;
+  status: string;
+  method: string;
+  query: string;
+  headers: Record<string, string>;
+  content_type: string;
+  body: string;
+  ip: string;
+  created_at: string;
+  finalized_at?: string | null;
   events: { kind: string; actor: string; message: string; created_at: string }[];
 };
 

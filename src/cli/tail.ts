@@ -23,7 +23,15 @@ function clockTime(iso: string): string {
 
 /** One line per hook: time caught, method, channel, id, status, size, content type. */
 export function formatTailLine(hook: WireHook): string {
-  return [clockTime(hook.created_at), hook.method.padEnd(6), hook.channel, hook.id, hook.status.padEnd(9), `${bodySize(hook)} B`, hook.content_type || "-"].join("  ");
+  return [
+    clockTime(hook.created_at),
+    hook.method.padEnd(6),
+    hook.channel,
+    hook.id,
+    hook.status.padEnd(9),
+    `${bodySize(hook)} B`,
+    hook.content_type || "-",
+  ].join("  ");
 }
 
 /** Resolves after `ms`, or at once when the signal aborts. */

@@ -25,10 +25,7 @@ export function localDbPath(configFlag: string | undefined, env: Record<string, 
  * Where the CLI calls and with which token: --url / --token, else $MAILROOM_URL / $MAILROOM_TOKEN,
  * else the credentials file `serve` wrote next to its data file, else http://127.0.0.1:8080 without a token.
  */
-export function resolveTarget(
-  flags: { url?: string; token?: string; config?: string },
-  env: Record<string, string | undefined>,
-): Target & { from: string } {
+export function resolveTarget(flags: { url?: string; token?: string; config?: string }, env: Record<string, string | undefined>): Target & { from: string } {
   const saved = readCredentials(credentialsPath(localDbPath(flags.config, env)));
   // An empty variable (`MAILROOM_URL= mailroom ...`) counts as unset.
   const url = flags.url ?? (env.MAILROOM_URL || saved?.url || DEFAULT_URL);

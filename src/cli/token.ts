@@ -17,9 +17,7 @@ import type { Io } from "./io";
  * the local token (the one just generated, or the one the file already holds if it still matches).
  * Returns the lines `serve` prints about it; the token itself only when it was generated now.
  */
-export function saveLocalCredentials(opts: {
-  dbPath: string; host: string; port: number; localSha256?: string; generated?: string;
-}): string[] {
+export function saveLocalCredentials(opts: { dbPath: string; host: string; port: number; localSha256?: string; generated?: string }): string[] {
   if (opts.dbPath === ":memory:") {
     return opts.generated ? [`  local token (kept in memory only): Authorization: Bearer ${opts.generated}`] : [];
   }
@@ -47,7 +45,11 @@ export function saveLocalCredentials(opts: {
  * PostgreSQL the key replaced is this instance's own (hooks/api-keys.ts localKeyLabel: this host
  * and data path); the other instances' local keys are left alone.
  */
-export async function tokenCommand(argv: string[], io: Io, dbPathOf: (config?: string) => Promise<{ path: string; host: string; port: number; url?: string }>): Promise<number> {
+export async function tokenCommand(
+  argv: string[],
+  io: Io,
+  dbPathOf: (config?: string) => Promise<{ path: string; host: string; port: number; url?: string }>,
+): Promise<number> {
   const [sub, ...rest] = argv;
   const p = parseFlags(rest, { config: "value" });
   noMore(p, 0);
@@ -57,8 +59,8 @@ export async function tokenCommand(argv: string[], io: Io, dbPathOf: (config?: s
   const file = credentialsPath(storage.path);
   if (sub === "show") {
     const saved = readCredentials(file);
-    if (!saved?.token) return io.err(`mailroom: no token in ${file}; \`mailroom token reset\` issues one\n`), 1;
-    return io.out(saved.token + "\n"), 0;
+    if (!saved?.token) return (io.err(`mailroom: no token in ${file}; \`mailroom token reset\` issues one\n`), 1);
+    return (io.out(saved.token + "\n"), 0);
   }
   // On PostgreSQL the key is stored there, and the running instances are told to read the keys again.
   const opened = storage.url ? await openPgKeys(storage.url) : undefined;

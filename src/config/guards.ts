@@ -16,18 +16,11 @@ const secret = (description: string) => ({
   secret: t.Optional(t.String({ minLength: 1, description })),
   secret_env: t.Optional(t.String({ description: "environment variable holding the secret" })),
 });
-const tolerance = (def: string) =>
-  Duration(def, 'how far the signed timestamp may be from now, either way; "0s" turns the check off');
+const tolerance = (def: string) => Duration(def, 'how far the signed timestamp may be from now, either way; "0s" turns the check off');
 
-export const GithubGuard = t.Object(
-  { ...common("github"), ...secret("the webhook's secret, as entered on GitHub") },
-  strict,
-);
+export const GithubGuard = t.Object({ ...common("github"), ...secret("the webhook's secret, as entered on GitHub") }, strict);
 
-export const StripeGuard = t.Object(
-  { ...common("stripe"), ...secret('the endpoint\'s signing secret, "whsec_..."'), tolerance: tolerance("300s") },
-  strict,
-);
+export const StripeGuard = t.Object({ ...common("stripe"), ...secret('the endpoint\'s signing secret, "whsec_..."'), tolerance: tolerance("300s") }, strict);
 
 export const StandardWebhooksGuard = t.Object(
   {
@@ -43,10 +36,7 @@ export const ShopifyGuard = t.Object(
   strict,
 );
 
-export const SlackGuard = t.Object(
-  { ...common("slack"), ...secret("the app's signing secret"), tolerance: tolerance("300s") },
-  strict,
-);
+export const SlackGuard = t.Object({ ...common("slack"), ...secret("the app's signing secret"), tolerance: tolerance("300s") }, strict);
 
 const HEADER_NAME = "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$";
 const HeaderName = (description: string) => t.String({ pattern: HEADER_NAME, description });
@@ -71,8 +61,7 @@ export const HmacGuard = t.Object(
     }),
     signed: t.String({
       default: "{body}",
-      description:
-        "what is signed: a template with {body} once, and optionally {timestamp}, {method}, {query}, {header:NAME}",
+      description: "what is signed: a template with {body} once, and optionally {timestamp}, {method}, {query}, {header:NAME}",
     }),
     timestamp_header: t.Optional(HeaderName("header carrying the Unix time in seconds, used by {timestamp} and the tolerance")),
     tolerance: tolerance("300s"),
@@ -96,9 +85,7 @@ export const TokenGuard = t.Object(
     ...common("token"),
     ...secret("the expected token"),
     header: t.String({ pattern: HEADER_NAME, default: "authorization", description: "request header carrying the token" }),
-    scheme: t.Optional(
-      t.String({ description: 'word before the token, e.g. "Bearer"; defaults to "Bearer" for Authorization, none for other headers' }),
-    ),
+    scheme: t.Optional(t.String({ description: 'word before the token, e.g. "Bearer"; defaults to "Bearer" for Authorization, none for other headers' })),
     query: t.Optional(t.String({ minLength: 1, description: "read the token from this query parameter instead of a header" })),
   },
   strict,
@@ -141,10 +128,7 @@ export const ContentTypeGuard = t.Object(
   strict,
 );
 
-export const MaxBodyGuard = t.Object(
-  { ...common("max-body"), max: Size("1MB", "larger bodies get 413; below [hooks] max_body to matter") },
-  strict,
-);
+export const MaxBodyGuard = t.Object({ ...common("max-body"), max: Size("1MB", "larger bodies get 413; below [hooks] max_body to matter") }, strict);
 
 export type GithubGuardConfig = Static<typeof GithubGuard>;
 export type StripeGuardConfig = Static<typeof StripeGuard>;

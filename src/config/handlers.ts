@@ -40,7 +40,11 @@ const common = <K extends string>(kind: K, timeout: string) => ({
 const Forward = t.Object(
   {
     ...common("forward", "10s"),
-    url: t.String({ pattern: "^https?://", description: "where to send the hook, with its original method, body and headers", problem: "must be an http:// or https:// URL" }),
+    url: t.String({
+      pattern: "^https?://",
+      description: "where to send the hook, with its original method, body and headers",
+      problem: "must be an http:// or https:// URL",
+    }),
     url_env: t.Optional(t.String({ description: "environment variable holding the url" })),
     headers: StringTable("headers added to (or replacing) the hook's own headers"),
   },
@@ -64,7 +68,10 @@ const Command = t.Object(
 const Module = t.Object(
   {
     ...common("module", "30s"),
-    path: t.String({ minLength: 1, description: "TypeScript or JavaScript file whose default export is called with the hook; relative to the config file's directory" }),
+    path: t.String({
+      minLength: 1,
+      description: "TypeScript or JavaScript file whose default export is called with the hook; relative to the config file's directory",
+    }),
   },
   strict,
 );

@@ -99,8 +99,7 @@ function resolveEnvSecrets(node: unknown, env: Env, path: string, problems: Prob
     if (key.endsWith("_env") && typeof value === "string") {
       const base = key.slice(0, -4);
       if (obj[base] !== undefined) problems.push({ path: here, message: `give either ${base} or ${key}, not both` });
-      else if (env[value] === undefined || env[value] === "")
-        problems.push({ path: here, message: `environment variable ${value} is not set` });
+      else if (env[value] === undefined || env[value] === "") problems.push({ path: here, message: `environment variable ${value} is not set` });
       else obj[base] = env[value];
     } else resolveEnvSecrets(value, env, here, problems);
   }
@@ -110,7 +109,12 @@ function resolveEnvSecrets(node: unknown, env: Env, path: string, problems: Prob
  * The problems of guard or handler entries against their kind's schema (defaults are filled in
  * place), then, for an entry its schema accepts, against its kind's check in `more` if any.
  */
-export function checkKinded(list: unknown[], kinds: Record<string, TObject>, section: string, more: Record<string, (entry: Record<string, unknown>) => Problem[]> = {}): Problem[] {
+export function checkKinded(
+  list: unknown[],
+  kinds: Record<string, TObject>,
+  section: string,
+  more: Record<string, (entry: Record<string, unknown>) => Problem[]> = {},
+): Problem[] {
   const problems: Problem[] = [];
   const names = new Set<string>();
   list.forEach((entry, i) => {
@@ -128,7 +132,8 @@ export function checkKinded(list: unknown[], kinds: Record<string, TObject>, sec
     const found = check(schema, entry, at);
     problems.push(...found);
     const extra = more[e.kind];
-    if (found.length === 0 && extra) for (const p of extra(entry as Record<string, unknown>)) problems.push({ path: p.path ? `${at}.${p.path}` : at, message: p.message });
+    if (found.length === 0 && extra)
+      for (const p of extra(entry as Record<string, unknown>)) problems.push({ path: p.path ? `${at}.${p.path}` : at, message: p.message });
   });
   return problems;
 }
@@ -162,7 +167,10 @@ function crossCheck(config: Config): Problem[] {
     labels.add(k.label);
     // A configured "local" key would silently replace the generated one the CLI reads.
     if (k.label === LOCAL_KEY_LABEL) {
-      problems.push({ path: `api_keys[${i}].label`, message: `"${LOCAL_KEY_LABEL}" is reserved for the token Mailroom generates for this machine (mailroom token show|reset); choose another label` });
+      problems.push({
+        path: `api_keys[${i}].label`,
+        message: `"${LOCAL_KEY_LABEL}" is reserved for the token Mailroom generates for this machine (mailroom token show|reset); choose another label`,
+      });
     }
     // An unset token_env is a problem of its own (reported by resolveEnvSecrets), not a missing token.
     const given = [k.token ?? k.token_env, k.token_sha256].filter((v) => v !== undefined).length;
@@ -274,11 +282,7 @@ function where(text: string): string {
 }
 
 /** Reads the file if given or if ./mailroom.toml exists; built-in defaults otherwise. */
-export async function loadConfig(
-  file: string | undefined,
-  env: Env,
-  overrides: Overrides = {},
-): Promise<{ config: Config; source: string }> {
+export async function loadConfig(file: string | undefined, env: Env, overrides: Overrides = {}): Promise<{ config: Config; source: string }> {
   const path = file ?? env.MAILROOM_CONFIG ?? "mailroom.toml";
   const handle = Bun.file(path);
   if (!(await handle.exists())) {

@@ -6,8 +6,7 @@ import { DURATION_PATTERN, parseDuration } from "../lib/units";
  * file and the management API write them. One schema for both: the API's PUT body is `Response`.
  */
 const strict = { additionalProperties: false } as const;
-const duration = (description: string) =>
-  t.String({ pattern: DURATION_PATTERN, description, problem: 'must be a duration such as "500ms", "2s", "1m"' });
+const duration = (description: string) => t.String({ pattern: DURATION_PATTERN, description, problem: 'must be a duration such as "500ms", "2s", "1m"' });
 
 /**
  * An HTTP header name (RFC 9110 token) and a value of visible ASCII, spaces and tabs: a value an HTTP
@@ -26,17 +25,33 @@ const Headers = t.Record(t.String({ pattern: HEADER_NAME_PATTERN }), t.String({ 
  * would act on the dashboard's origin, which the catching endpoint shares (a cookie, a policy).
  */
 export const RESERVED_HEADERS = new Set([
-  "content-length", "transfer-encoding", "connection", "keep-alive", "upgrade",
-  "set-cookie", "set-cookie2", "content-security-policy", "content-security-policy-report-only", "x-content-type-options",
-  "clear-site-data", "service-worker-allowed", "refresh", "location", "link",
+  "content-length",
+  "transfer-encoding",
+  "connection",
+  "keep-alive",
+  "upgrade",
+  "set-cookie",
+  "set-cookie2",
+  "content-security-policy",
+  "content-security-policy-report-only",
+  "x-content-type-options",
+  "clear-site-data",
+  "service-worker-allowed",
+  "refresh",
+  "location",
+  "link",
 ]);
 /** Longest delay: senders time out long before (GitHub after 10 s). */
 export const MAX_DELAY_MS = 5 * 60_000;
 
 const answerFields = {
-  status: t.Optional(t.Integer({ minimum: 200, maximum: 599, description: "HTTP status the sender gets (200 by default)", problem: "must be an integer from 200 to 599" })),
+  status: t.Optional(
+    t.Integer({ minimum: 200, maximum: 599, description: "HTTP status the sender gets (200 by default)", problem: "must be an integer from 200 to 599" }),
+  ),
   headers: t.Optional(Headers),
-  body: t.Optional(t.String({ maxLength: 1_048_576, description: 'body the sender gets; {{id}} is replaced by the hook id ("" when not stored); default {"id":"<hook id>"}' })),
+  body: t.Optional(
+    t.String({ maxLength: 1_048_576, description: 'body the sender gets; {{id}} is replaced by the hook id ("" when not stored); default {"id":"<hook id>"}' }),
+  ),
   delay: t.Optional(duration("how long to wait before answering (the hook is already stored); at most 5m")),
   store: t.Optional(t.Boolean({ description: "false: the request is answered but not stored (default true)" })),
 };
@@ -61,13 +76,18 @@ export type ResponseStepValue = Static<typeof ResponseStep>;
 export const DedupSetting = t.Object(
   {
     window: t.String({
-      pattern: DURATION_PATTERN, default: "24h", description: "a repeat of a delivery id within this long of the first is not stored again",
+      pattern: DURATION_PATTERN,
+      default: "24h",
+      description: "a repeat of a delivery id within this long of the first is not stored again",
       problem: 'must be a duration such as "1h", "24h", "7d"',
     }),
-    header: t.Optional(t.String({
-      pattern: HEADER_NAME_PATTERN, description: "read the delivery id from this header only (default: the known providers' ids)",
-      problem: "must be a header name",
-    })),
+    header: t.Optional(
+      t.String({
+        pattern: HEADER_NAME_PATTERN,
+        description: "read the delivery id from this header only (default: the known providers' ids)",
+        problem: "must be a header name",
+      }),
+    ),
   },
   { ...strict, description: "deduplication by the provider's delivery id" },
 );
@@ -83,7 +103,11 @@ export function responseProblems(setting: ResponseSettingValue, at: string): Pro
   const problems: Problem[] = [];
   const answer = (a: ResponseStepValue, path: string) => {
     for (const name of Object.keys(a.headers ?? {})) {
-      if (RESERVED_HEADERS.has(name.toLowerCase())) problems.push({ path: `${path}.headers.${name}`, message: "is reserved (written by the server, or it would act on the dashboard's origin); it cannot be set" });
+      if (RESERVED_HEADERS.has(name.toLowerCase()))
+        problems.push({
+          path: `${path}.headers.${name}`,
+          message: "is reserved (written by the server, or it would act on the dashboard's origin); it cannot be set",
+        });
     }
     if (a.delay !== undefined && parseDurationMs(a.delay) > MAX_DELAY_MS) problems.push({ path: `${path}.delay`, message: "must be at most 5m" });
   };

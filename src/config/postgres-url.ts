@@ -34,7 +34,11 @@ export function postgresUrlProblem(url: string): string | undefined {
   } catch {
     return `is not a valid URL: check the host name and that the port is at most 65535 (${HINT})`;
   }
-  const parts = [["user name", u.username], ["password", u.password], ["database name", u.pathname.slice(1)]] as const;
+  const parts = [
+    ["user name", u.username],
+    ["password", u.password],
+    ["database name", u.pathname.slice(1)],
+  ] as const;
   for (const [what, part] of parts) {
     if (decoded(part) === undefined) return `the ${what} is not valid percent-encoding: a % must be followed by two hex digits (write %25 for a % itself)`;
   }

@@ -13,20 +13,36 @@ const strict = { additionalProperties: false } as const;
 
 /** `problem` is what the loader says when a value does not fit (TypeBox's own words are vague for patterns and unions). */
 export const Name = (description: string) =>
-  t.String({ maxLength: 64, pattern: NAME_PATTERN, description, problem: "must be lowercase letters and digits, words joined by - or _, at most 64 characters" });
+  t.String({
+    maxLength: 64,
+    pattern: NAME_PATTERN,
+    description,
+    problem: "must be lowercase letters and digits, words joined by - or _, at most 64 characters",
+  });
 export const Duration = (def: string, description: string) =>
   t.String({ pattern: DURATION_PATTERN, default: def, description, problem: 'must be a duration such as "500ms", "10s", "5m", "1h"' });
 export const Size = (def: string, description: string) =>
   t.Union([t.Integer({ minimum: 0 }), t.String({ pattern: SIZE_PATTERN })], {
-    default: def, description, problem: 'must be a number of bytes or a size such as "512KB", "10MB"',
+    default: def,
+    description,
+    problem: 'must be a number of bytes or a size such as "512KB", "10MB"',
   });
 
 const Server = t.Object(
   {
     host: t.String({ default: "127.0.0.1", description: "address to listen on" }),
     port: t.Integer({ minimum: 0, maximum: 65535, default: 8080, description: "port to listen on; 0 picks a free one" }),
-    public_url: t.Optional(t.String({ pattern: "^https?://[^\\s/?#]+(?:/[^\\s?#]*)?$", description: "the URL senders and browsers reach this server at (the dashboard shows it; https makes the session cookie Secure)", problem: "must be an http:// or https:// URL" })),
-    trust_proxy: t.Boolean({ default: false, description: "take the sender ip from the right-most X-Forwarded-For entry (else the last Forwarded for=), which the proxy added" }),
+    public_url: t.Optional(
+      t.String({
+        pattern: "^https?://[^\\s/?#]+(?:/[^\\s?#]*)?$",
+        description: "the URL senders and browsers reach this server at (the dashboard shows it; https makes the session cookie Secure)",
+        problem: "must be an http:// or https:// URL",
+      }),
+    ),
+    trust_proxy: t.Boolean({
+      default: false,
+      description: "take the sender ip from the right-most X-Forwarded-For entry (else the last Forwarded for=), which the proxy added",
+    }),
   },
   { ...strict, default: {} },
 );
@@ -72,9 +88,15 @@ const Hooks = t.Object(
   {
     max_body: Size("10MB", "larger requests get 413 and are not stored"),
     default_guards: t.Array(Name("guard name"), { default: [], uniqueItems: true, description: "guards of channels created by their first hook" }),
-    default_handlers: t.Array(Name("handler name"), { default: [], uniqueItems: true, description: "handlers of channels not declared in [[channels]] (created by their first hook)" }),
+    default_handlers: t.Array(Name("handler name"), {
+      default: [],
+      uniqueItems: true,
+      description: "handlers of channels not declared in [[channels]] (created by their first hook)",
+    }),
     paused_retry_after: Duration("60s", "Retry-After sent with 503 by a paused channel"),
-    retention: t.Optional(t.String({ pattern: DURATION_PATTERN, description: "delete hooks older than this (finalized or not)", problem: 'must be a duration such as "30d"' })),
+    retention: t.Optional(
+      t.String({ pattern: DURATION_PATTERN, description: "delete hooks older than this (finalized or not)", problem: 'must be a duration such as "30d"' }),
+    ),
     max_hooks_per_channel: t.Optional(t.Integer({ minimum: 1, description: "keep at most this many hooks per channel, oldest deleted first" })),
   },
   { ...strict, default: {} },
@@ -94,7 +116,10 @@ const Channel = t.Object(
 const Metrics = t.Object(
   {
     enabled: t.Boolean({ default: true, description: "serve GET /metrics (Prometheus text format)" }),
-    auth: t.Boolean({ default: true, description: "require a management API token (Authorization: Bearer) for /metrics; false opens it to anyone who reaches it" }),
+    auth: t.Boolean({
+      default: true,
+      description: "require a management API token (Authorization: Bearer) for /metrics; false opens it to anyone who reaches it",
+    }),
     listen: t.Optional(
       t.String({
         pattern: "^(\\[[0-9a-fA-F:.]+\\]|[^\\s:\\[\\]]+):(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})$",
@@ -103,7 +128,9 @@ const Metrics = t.Object(
       }),
     ),
     channel_labels: t.Integer({
-      minimum: 0, maximum: 10000, default: 100,
+      minimum: 0,
+      maximum: 10000,
+      default: 100,
       description: 'channels not in the config that get a label of their own (the first to hold a hook); later ones are counted as "_other"',
     }),
   },
@@ -112,9 +139,23 @@ const Metrics = t.Object(
 
 const User = t.Object(
   {
-    email: t.String({ pattern: "^[^\\s@]+@[^\\s@]+$", maxLength: 254, description: "the user's e-mail address, with which they sign in", problem: "must be an e-mail address" }),
-    role: t.Union([t.Literal("admin"), t.Literal("member")], { default: "member", description: '"admin" (everything) or "member" (watch and act on hooks and orders)' }),
-    password_hash: t.Optional(t.String({ pattern: "^\\$argon2", description: "an argon2id hash of the password (as Bun.password.hash writes it)", problem: "must be an argon2 hash ($argon2id$...)" })),
+    email: t.String({
+      pattern: "^[^\\s@]+@[^\\s@]+$",
+      maxLength: 254,
+      description: "the user's e-mail address, with which they sign in",
+      problem: "must be an e-mail address",
+    }),
+    role: t.Union([t.Literal("admin"), t.Literal("member")], {
+      default: "member",
+      description: '"admin" (everything) or "member" (watch and act on hooks and orders)',
+    }),
+    password_hash: t.Optional(
+      t.String({
+        pattern: "^\\$argon2",
+        description: "an argon2id hash of the password (as Bun.password.hash writes it)",
+        problem: "must be an argon2 hash ($argon2id$...)",
+      }),
+    ),
     password: t.Optional(t.String({ minLength: 8, description: "the password; give it as password_env" })),
     password_env: t.Optional(t.String({ description: "environment variable holding the password" })),
   },

@@ -12,8 +12,7 @@ import { FaultRule, faultProblems } from "./faults";
 const strict = { additionalProperties: false } as const;
 const Key = (description: string) => t.Optional(t.String({ minLength: 8, description }));
 const KeyEnv = t.Optional(t.String({ description: "environment variable holding api_key (the loader resolves it)" }));
-const Dollars = (description: string, def?: number) =>
-  t.Number({ minimum: -1e9, maximum: 1e9, description, ...(def === undefined ? {} : { default: def }) });
+const Dollars = (description: string, def?: number) => t.Number({ minimum: -1e9, maximum: 1e9, description, ...(def === undefined ? {} : { default: def }) });
 const Duration = (def: string, description: string) => t.String({ pattern: DURATION_PATTERN, default: def, description });
 
 const Account = t.Object(
@@ -22,7 +21,7 @@ const Account = t.Object(
     balance: Dollars("opening balance in US dollars (cents at most); used only when the account is first created", 0),
     overdraft: t.Boolean({ default: false, description: "opening value of balance_overdraft_allowed" }),
     api_keys: t.Array(t.String({ minLength: 8 }), { default: [], uniqueItems: true, description: "keys of this account (Basic username or Bearer token)" }),
-    api_key: Key("one more key, typically given as api_key_env = \"VAR\""),
+    api_key: Key('one more key, typically given as api_key_env = "VAR"'),
     api_key_env: KeyEnv,
   },
   strict,
@@ -39,7 +38,12 @@ const Pair = t.Object(
 
 const Rates = t.Object(
   {
-    default: t.Number({ minimum: 0, maximum: 1e6, default: 20, description: "US dollars per 1000 characters for any pair of two different supported languages" }),
+    default: t.Number({
+      minimum: 0,
+      maximum: 1e6,
+      default: 20,
+      description: "US dollars per 1000 characters for any pair of two different supported languages",
+    }),
     pairs_only: t.Boolean({ default: false, description: "true: only the listed pairs have a rate (others answer LANGUAGE_NOT_FOUND)" }),
     pairs: t.Array(Pair, { default: [], description: "rates that override the default" }),
   },

@@ -56,14 +56,16 @@ export function createGate(deps: { config: Config; sessions: Sessions }) {
   }
 
   /** For routes open without a session (sign-in, first-admin setup): the Origin check and the body. */
-  const openBody = new Elysia().onParse({ as: "scoped" }, async ({ request }) => {
-    checkOrigin(request);
-    return parseBody(request);
-  }).derive({ as: "scoped" }, ({ request }) => {
-    checkOrigin(request);
-    refuseRepeatedParameters(request.url);
-    return {};
-  });
+  const openBody = new Elysia()
+    .onParse({ as: "scoped" }, async ({ request }) => {
+      checkOrigin(request);
+      return parseBody(request);
+    })
+    .derive({ as: "scoped" }, ({ request }) => {
+      checkOrigin(request);
+      refuseRepeatedParameters(request.url);
+      return {};
+    });
 
   /** Whether cookies must be Secure: the request came over https, or the public URL is https. */
   const secure = (request: Request) => request.url.startsWith("https:") || publicOrigin?.startsWith("https:") === true;

@@ -42,7 +42,17 @@ export const DASHBOARD_API = "/ui/api";
  * management API's own route plugins, given the session gate instead of the API-key one, so the
  * two cannot drift and events record the user's e-mail address as their actor.
  */
-export function createDashboard(deps: { config: Config; store: DashboardStore; clock: Clock; live: Live; apiKeys: ApiKeys; guards: GuardRegistry; forwards: Forwards; translate: TranslateServices; management: Omit<ManagementDeps, "auth"> }) {
+export function createDashboard(deps: {
+  config: Config;
+  store: DashboardStore;
+  clock: Clock;
+  live: Live;
+  apiKeys: ApiKeys;
+  guards: GuardRegistry;
+  forwards: Forwards;
+  translate: TranslateServices;
+  management: Omit<ManagementDeps, "auth">;
+}) {
   const { config, store, clock } = deps;
   const users = createUsers({ store, config, clock });
   const sessions = createSessions({ store, clock, users });
@@ -50,7 +60,11 @@ export function createDashboard(deps: { config: Config; store: DashboardStore; c
   const setup = createSetup(users);
   const ips = new WeakMap<Request, string>();
   const own: DashboardDeps = {
-    gate, users, sessions, setup, apiKeys: deps.apiKeys,
+    gate,
+    users,
+    sessions,
+    setup,
+    apiKeys: deps.apiKeys,
     ipOf: (request) => senderIp(request, ips.get(request) ?? "", config.server.trust_proxy),
     accountIpThrottle: createThrottle({ clock, limit: SIGN_IN_LIMITS.accountFromIp, windowMs: SIGN_IN_LIMITS.windowMs }),
     accountThrottle: createThrottle({ clock, limit: SIGN_IN_LIMITS.account, windowMs: SIGN_IN_LIMITS.windowMs }),
@@ -62,11 +76,10 @@ export function createDashboard(deps: { config: Config; store: DashboardStore; c
     .use(userRoutes(own))
     .use(apiKeyRoutes(own))
     .use(
-      new Elysia().use(gate.requireSession()).get(
-        "/info",
-        () => ({ version: VERSION, public_url: config.server.public_url ?? null }),
-        { query: NoQuery, response: { 200: t.Object({ version: t.String(), public_url: t.Union([t.String(), t.Null()]) }), 401: ErrorBody } },
-      ),
+      new Elysia().use(gate.requireSession()).get("/info", () => ({ version: VERSION, public_url: config.server.public_url ?? null }), {
+        query: NoQuery,
+        response: { 200: t.Object({ version: t.String(), public_url: t.Union([t.String(), t.Null()]) }), 401: ErrorBody },
+      }),
     )
     .use(channelRoutes(management))
     // A channel's custom response and its deduplication counter (Mailroom's extensions), as under /v1.

@@ -18,7 +18,10 @@ export function createSessions(deps: { store: SessionStore; clock: Clock; users:
     async start(user: User): Promise<string> {
       const token = randomToken("mrs_");
       const now = clock.now();
-      await store.insertSession({ tokenSha256: sha256Hex(token), email: user.email, stamp: stampOf(user), createdAt: now, expiresAt: now + SESSION_TTL_MS }, now);
+      await store.insertSession(
+        { tokenSha256: sha256Hex(token), email: user.email, stamp: stampOf(user), createdAt: now, expiresAt: now + SESSION_TTL_MS },
+        now,
+      );
       return token;
     },
     /** The user of a live session, or undefined (an ended session is forgotten on the way). */

@@ -18,7 +18,8 @@ export function createSetup(users: Users) {
     /** Throws failed_precondition once a user exists, unauthenticated for a wrong token. */
     async complete(given: string, email: string, password: string): Promise<User> {
       if (!token || (await users.count()) > 0) throw new AppError("failed_precondition", "the first admin exists already: sign in");
-      if (!constantTimeEqual(sha256Hex(given), sha256Hex(token))) throw new AppError("unauthenticated", "invalid setup token: use the link printed at start-up");
+      if (!constantTimeEqual(sha256Hex(given), sha256Hex(token)))
+        throw new AppError("unauthenticated", "invalid setup token: use the link printed at start-up");
       const user = await users.add(email, "admin", password);
       token = undefined;
       return user;

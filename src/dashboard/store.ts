@@ -75,7 +75,10 @@ export function createDashboardStore(db: Db): DashboardStore {
     insertUser: (row) =>
       transaction(async () => {
         const added = q("INSERT INTO users (email, role, password_hash, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (email) DO NOTHING").run(
-          row.email, row.role, row.passwordHash, row.createdAt,
+          row.email,
+          row.role,
+          row.passwordHash,
+          row.createdAt,
         );
         return usersChanged(added.changes > 0);
       }),
@@ -96,7 +99,11 @@ export function createDashboardStore(db: Db): DashboardStore {
       transaction(async () => {
         q("DELETE FROM sessions WHERE expires_at < ?").run(now);
         q("INSERT INTO sessions (token_sha256, email, stamp, created_at, expires_at) VALUES (?, ?, ?, ?, ?)").run(
-          row.tokenSha256, row.email, row.stamp, row.createdAt, row.expiresAt,
+          row.tokenSha256,
+          row.email,
+          row.stamp,
+          row.createdAt,
+          row.expiresAt,
         );
       }),
     async getSession(tokenSha256) {

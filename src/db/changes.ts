@@ -24,7 +24,14 @@ export type Change =
 
 /** A caught hook as the writer committed it (hooks/store.ts NewHook); `headers` is its JSON. */
 export type CaughtRow = {
-  id: string; channel: string; method: string; query: string; headers: string; body: Uint8Array; ip: string; createdAt: number;
+  id: string;
+  channel: string;
+  method: string;
+  query: string;
+  headers: string;
+  body: Uint8Array;
+  ip: string;
+  createdAt: number;
   /** Its Content-Type as the catcher read it, when known. */
   contentType?: string | null;
 };

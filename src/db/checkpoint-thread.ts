@@ -15,9 +15,7 @@ import { Database } from "bun:sqlite";
 
 declare const self: Worker;
 
-export type ToCheckpointer =
-  | { type: "open"; path: string; busyMs: number; idleMs: number }
-  | { type: "close" };
+export type ToCheckpointer = { type: "open"; path: string; busyMs: number; idleMs: number } | { type: "close" };
 export type FromCheckpointer = { type: "fatal"; error: string } | { type: "closed" };
 
 let db: Database | undefined;

@@ -19,12 +19,7 @@ export type Checkpointer = { close(): Promise<void> };
  * automatic checkpoint to a high mark. If the thread cannot start or fails, the main connection
  * checkpoints by itself again, as SQLite does by default.
  */
-export function startCheckpointer(opts: {
-  sql: Database;
-  path: string;
-  threadUrl: string;
-  log: Log;
-}): Checkpointer {
+export function startCheckpointer(opts: { sql: Database; path: string; threadUrl: string; log: Log }): Checkpointer {
   const { sql, log } = opts;
   let worker: Worker | undefined;
   let closed: (() => void) | undefined;

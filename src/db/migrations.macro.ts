@@ -11,9 +11,7 @@ export type MigrationsFolder = "drizzle" | "drizzle-pg";
  *
  * @example embeddedMigrations() // SQLite's; embeddedMigrations("drizzle-pg") for PostgreSQL
  */
-export function embeddedMigrations(
-  folder: MigrationsFolder = "drizzle",
-): { sql: string[]; bps: boolean; folderMillis: number; hash: string }[] {
+export function embeddedMigrations(folder: MigrationsFolder = "drizzle"): { sql: string[]; bps: boolean; folderMillis: number; hash: string }[] {
   if (folder !== "drizzle" && folder !== "drizzle-pg") throw new Error(`unknown migrations folder ${folder}`);
   const dir = join(import.meta.dir, "../..", folder);
   const journal = JSON.parse(readFileSync(join(dir, "meta/_journal.json"), "utf8")) as {

@@ -23,7 +23,9 @@ export interface Transactor {
  * on PostgreSQL the connection it holds (`tx`).
  */
 export type OpenTransaction = {
-  owner: object; depth: number; tx?: unknown;
+  owner: object;
+  depth: number;
+  tx?: unknown;
   /** PostgreSQL: work run once, just before COMMIT, in the order added (by the outermost transaction). */
   beforeCommit?: (() => Promise<void>)[];
   /** The outermost transaction, for a savepoint. */

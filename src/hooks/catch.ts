@@ -62,7 +62,11 @@ export function createCatcher(deps: {
     }
     if (method === "HEAD") return new Response(null, { status: 405, headers: { allow: "GET, POST, PUT, PATCH, DELETE, OPTIONS", ...CORS } });
     if (bodyDropped(request)) {
-      return errorResponse("invalid_argument", "a GET request's body cannot be kept (it never reaches Mailroom); send the hook with POST, PUT, PATCH or DELETE", CORS);
+      return errorResponse(
+        "invalid_argument",
+        "a GET request's body cannot be kept (it never reaches Mailroom); send the hook with POST, PUT, PATCH or DELETE",
+        CORS,
+      );
     }
 
     const channel = channelParam(query) ?? "default";
@@ -110,7 +114,15 @@ export function createCatcher(deps: {
     const id = nextId();
     try {
       await writer.write({
-        id, channel, method, query: stored, headers, body: read, ip, createdAt: clock.now(), deliveryId,
+        id,
+        channel,
+        method,
+        query: stored,
+        headers,
+        body: read,
+        ip,
+        createdAt: clock.now(),
+        deliveryId,
         contentType: request.headers.get("content-type"),
       });
     } catch (error) {
@@ -168,13 +180,18 @@ export function createCatcher(deps: {
     };
   }
 
-  function refuse(
-    guard: Guard, channel: string, ip: string, method: string, status: number, reason: string,
-    headers: Record<string, string> = {},
-  ): Response {
+  function refuse(guard: Guard, channel: string, ip: string, method: string, status: number, reason: string, headers: Record<string, string> = {}): Response {
     refusals.record({ channel, guard: guard.name, status, reason, ip, method });
-    const kind = status === 401 ? "unauthenticated" : status === 403 ? "permission_denied" : status === 405
-      ? "method_not_allowed" : status === 413 ? "payload_too_large" : "unsupported_media_type";
+    const kind =
+      status === 401
+        ? "unauthenticated"
+        : status === 403
+          ? "permission_denied"
+          : status === 405
+            ? "method_not_allowed"
+            : status === 413
+              ? "payload_too_large"
+              : "unsupported_media_type";
     return errorResponse(kind, `guard "${guard.name}": ${reason}`, { ...CORS, ...headers });
   }
 
@@ -198,7 +215,7 @@ export function channelParam(query: string): string | null {
   while (from <= query.length) {
     let to = query.indexOf("&", from);
     if (to < 0) to = query.length;
-    if (query.startsWith("channel", from) && (to === from + 7 || query.charCodeAt(from + 7) === 61 /* = */)) {
+    if (query.startsWith("channel", from) && (to === from + 7 || query.charCodeAt(from + 7) === 61) /* = */) {
       return query.slice(Math.min(from + 8, to), to);
     }
     from = to + 1;

@@ -161,9 +161,7 @@ export function createChannelService(deps: {
       // Ids sort by catch time; the cap ends the loop even if some were stored with a later clock.
       for (let batches = Math.ceil(held / deleteBatch) + 1; batches > 0; batches--) {
         const startedAt = performance.now();
-        const n = await store.transaction(async () =>
-          store.deleteHooks((await store.oldestKeys(name, deleteBatch)).filter((k) => k.id <= last)),
-        );
+        const n = await store.transaction(async () => store.deleteHooks((await store.oldestKeys(name, deleteBatch)).filter((k) => k.id <= last)));
         if (n < deleteBatch) break;
         await restAfter(startedAt);
       }

@@ -104,7 +104,12 @@ export function createDedupStore(db: Db): DedupStore {
         return row.dropped;
       }),
     async stats(channel) {
-      return (q("SELECT dropped, last_dropped_at AS lastDroppedAt FROM dedup_stats WHERE channel = ?").get(channel) as { dropped: number; lastDroppedAt: number | null } | null) ?? undefined;
+      return (
+        (q("SELECT dropped, last_dropped_at AS lastDroppedAt FROM dedup_stats WHERE channel = ?").get(channel) as {
+          dropped: number;
+          lastDroppedAt: number | null;
+        } | null) ?? undefined
+      );
     },
     async droppedCounts() {
       const rows = q("SELECT channel, dropped FROM dedup_stats").all() as { channel: string; dropped: number }[];
@@ -116,7 +121,11 @@ export function createDedupStore(db: Db): DedupStore {
     sweep: (channel, before, limit) =>
       transaction(async () => {
         for (const [k, c] of held) if (k.startsWith(`${channel}\n`) && c.at < before) held.delete(k);
-        return q("DELETE FROM deliveries WHERE rowid IN (SELECT rowid FROM deliveries WHERE channel = ? AND created_at < ? LIMIT ?)").run(channel, before, limit).changes;
+        return q("DELETE FROM deliveries WHERE rowid IN (SELECT rowid FROM deliveries WHERE channel = ? AND created_at < ? LIMIT ?)").run(
+          channel,
+          before,
+          limit,
+        ).changes;
       }),
     forget: (channel) =>
       transaction(async () => {

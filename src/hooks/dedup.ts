@@ -135,7 +135,10 @@ export function createDedup(deps: { config: Config; store: DedupStore; clock: Cl
           }
           // Released before the copies waiting here try again. Should the release fail, the claim
           // is taken over once stale (CLAIM_STALE_MS).
-          void store.release(channel, key, token, false).catch(() => false).finally(() => finish(undefined));
+          void store
+            .release(channel, key, token, false)
+            .catch(() => false)
+            .finally(() => finish(undefined));
         },
       };
     }

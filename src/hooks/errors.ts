@@ -58,7 +58,10 @@ function describeValidation(error: unknown): string {
  * with a request id and answered with a generic 500 that reveals nothing.
  */
 export function hooksErrorResponse(
-  error: unknown, code: string | number, log: Log, request: Request,
+  error: unknown,
+  code: string | number,
+  log: Log,
+  request: Request,
   /** The methods the path has routes for: a path that has some, but not this method, is a 405. */
   methodsOf: (path: string) => string[] = () => [],
 ): Response {

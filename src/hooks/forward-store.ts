@@ -4,8 +4,15 @@ import { report, sqliteTransactor } from "../db/transactor";
 
 /** A forward handler added in the dashboard. `headers` is JSON text; durations and times in ms. */
 export type ForwardRow = {
-  name: string; channel: string; url: string; headers: string; maxAttempts: number;
-  backoffInitialMs: number; backoffMaxMs: number; timeoutMs: number; createdAt: number;
+  name: string;
+  channel: string;
+  url: string;
+  headers: string;
+  maxAttempts: number;
+  backoffInitialMs: number;
+  backoffMaxMs: number;
+  timeoutMs: number;
+  createdAt: number;
 };
 
 /**
@@ -25,13 +32,27 @@ export interface ForwardStore {
 }
 
 type ForwardRecord = {
-  name: string; channel: string; url: string; headers: string; max_attempts: number;
-  backoff_initial_ms: number; backoff_max_ms: number; timeout_ms: number; created_at: number;
+  name: string;
+  channel: string;
+  url: string;
+  headers: string;
+  max_attempts: number;
+  backoff_initial_ms: number;
+  backoff_max_ms: number;
+  timeout_ms: number;
+  created_at: number;
 };
 const COLUMNS = "name, channel, url, headers, max_attempts, backoff_initial_ms, backoff_max_ms, timeout_ms, created_at";
 const toRow = (r: ForwardRecord): ForwardRow => ({
-  name: r.name, channel: r.channel, url: r.url, headers: r.headers, maxAttempts: r.max_attempts,
-  backoffInitialMs: r.backoff_initial_ms, backoffMaxMs: r.backoff_max_ms, timeoutMs: r.timeout_ms, createdAt: r.created_at,
+  name: r.name,
+  channel: r.channel,
+  url: r.url,
+  headers: r.headers,
+  maxAttempts: r.max_attempts,
+  backoffInitialMs: r.backoff_initial_ms,
+  backoffMaxMs: r.backoff_max_ms,
+  timeoutMs: r.timeout_ms,
+  createdAt: r.created_at,
 });
 
 /** The SQLite side. */
@@ -52,7 +73,15 @@ export function createForwardStore(db: Db): ForwardStore {
     insert: (r) =>
       transaction(async () => {
         const added = q(`INSERT INTO dashboard_handlers (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING`).run(
-          r.name, r.channel, r.url, r.headers, r.maxAttempts, r.backoffInitialMs, r.backoffMaxMs, r.timeoutMs, r.createdAt,
+          r.name,
+          r.channel,
+          r.url,
+          r.headers,
+          r.maxAttempts,
+          r.backoffInitialMs,
+          r.backoffMaxMs,
+          r.timeoutMs,
+          r.createdAt,
         );
         return changed(added.changes > 0);
       }),

@@ -9,15 +9,26 @@ import type { Runner } from "../runner";
 import type { ForwardRow, ForwardStore } from "./forward-store";
 
 export type ForwardInfo = {
-  name: string; channel: string; url: string; headers: Record<string, string>;
-  max_attempts: number; backoff: { initial: string; max: string }; timeout: string;
+  name: string;
+  channel: string;
+  url: string;
+  headers: Record<string, string>;
+  max_attempts: number;
+  backoff: { initial: string; max: string };
+  timeout: string;
 };
 
 type Row = ForwardRow;
 
 const toConfig = (r: Row): ForwardConfig => ({
-  name: r.name, kind: "forward", url: r.url, headers: JSON.parse(r.headers), max_attempts: r.maxAttempts, concurrency: 4,
-  backoff: { initial: `${r.backoffInitialMs}ms`, max: `${r.backoffMaxMs}ms` }, timeout: `${r.timeoutMs}ms`,
+  name: r.name,
+  kind: "forward",
+  url: r.url,
+  headers: JSON.parse(r.headers),
+  max_attempts: r.maxAttempts,
+  concurrency: 4,
+  backoff: { initial: `${r.backoffInitialMs}ms`, max: `${r.backoffMaxMs}ms` },
+  timeout: `${r.timeoutMs}ms`,
 });
 const toInfo = (r: Row): ForwardInfo => {
   const { kind: _k, concurrency: _c, url_env: _u, ...rest } = toConfig(r);
@@ -64,8 +75,14 @@ export function createForwards(deps: { config: Config; store: ForwardStore; cloc
       const taken = () => precondition(`handler "${f.name}" exists already`);
       if (configured.has(f.name) || (await store.get(f.name))) throw taken();
       const row: Row = {
-        name: f.name, channel, url: f.url, headers: JSON.stringify(f.headers), maxAttempts: f.max_attempts,
-        backoffInitialMs: parseDuration(f.backoff.initial)!, backoffMaxMs: parseDuration(f.backoff.max)!, timeoutMs: parseDuration(f.timeout)!,
+        name: f.name,
+        channel,
+        url: f.url,
+        headers: JSON.stringify(f.headers),
+        maxAttempts: f.max_attempts,
+        backoffInitialMs: parseDuration(f.backoff.initial)!,
+        backoffMaxMs: parseDuration(f.backoff.max)!,
+        timeoutMs: parseDuration(f.timeout)!,
         createdAt: clock.now(),
       };
       if (!(await store.insert(row))) throw taken();

@@ -9,8 +9,14 @@ import type { GuardRow, GuardStore } from "./guard-store";
 
 /** The key of each kind's secret (write-only: never sent back); kinds without one are absent. */
 export const SECRET_KEY: Record<string, string> = {
-  github: "secret", stripe: "secret", "standard-webhooks": "secret", shopify: "secret", slack: "secret",
-  hmac: "secret", token: "secret", "basic-auth": "password",
+  github: "secret",
+  stripe: "secret",
+  "standard-webhooks": "secret",
+  shopify: "secret",
+  slack: "secret",
+  hmac: "secret",
+  token: "secret",
+  "basic-auth": "password",
 };
 
 export type GuardInfo = {

@@ -25,7 +25,14 @@ export interface GuardStore {
 
 type GuardRecord = { name: string; kind: string; settings: string; secret: string | null; created_at: number; updated_at: number };
 const COLUMNS = "name, kind, settings, secret, created_at, updated_at";
-const toRow = (r: GuardRecord): GuardRow => ({ name: r.name, kind: r.kind, settings: r.settings, secret: r.secret, createdAt: r.created_at, updatedAt: r.updated_at });
+const toRow = (r: GuardRecord): GuardRow => ({
+  name: r.name,
+  kind: r.kind,
+  settings: r.settings,
+  secret: r.secret,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
 
 /** The SQLite side. */
 export function createGuardStore(db: Db): GuardStore {
@@ -45,12 +52,19 @@ export function createGuardStore(db: Db): GuardStore {
     insert: (row) =>
       transaction(async () => {
         const added = q(`INSERT INTO dashboard_guards (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING`).run(
-          row.name, row.kind, row.settings, row.secret, row.createdAt, row.updatedAt,
+          row.name,
+          row.kind,
+          row.settings,
+          row.secret,
+          row.createdAt,
+          row.updatedAt,
         );
         return changed(added.changes > 0);
       }),
     update: (name, settings, secret, updatedAt) =>
-      transaction(async () => changed(q("UPDATE dashboard_guards SET settings = ?, secret = ?, updated_at = ? WHERE name = ?").run(settings, secret, updatedAt, name).changes > 0)),
+      transaction(async () =>
+        changed(q("UPDATE dashboard_guards SET settings = ?, secret = ?, updated_at = ? WHERE name = ?").run(settings, secret, updatedAt, name).changes > 0),
+      ),
     remove: (name) => transaction(async () => changed(q("DELETE FROM dashboard_guards WHERE name = ?").run(name).changes > 0)),
   };
 }

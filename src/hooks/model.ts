@@ -21,10 +21,7 @@ export const HookStatus = hookStatusSchema();
 const Count = t.String({ pattern: "^[0-9]+$" });
 
 export const ChannelStats = t.Object(Object.fromEntries(HOOK_STATUSES.map((s) => [s, Count])) as Record<(typeof HOOK_STATUSES)[number], typeof Count>, strict);
-export const Channel = t.Object(
-  { name: ChannelName, paused: t.Boolean(), stats: ChannelStats, guards: t.Array(ChannelName, { uniqueItems: true }) },
-  strict,
-);
+export const Channel = t.Object({ name: ChannelName, paused: t.Boolean(), stats: ChannelStats, guards: t.Array(ChannelName, { uniqueItems: true }) }, strict);
 
 export const Event = t.Object(
   {
@@ -125,7 +122,18 @@ export function toWireHook(h: RawHook, events: readonly EventRow[], payload: Rec
  * so it is written out rather than stringified whole: ids and channel names need no escaping (their patterns allow none of JSON's special characters), the sender's
  * part is stringified once for a run of hooks from one sender, timestamps once per millisecond.
  */
-export function hookSummaryJson(h: { id: string; channel: string; status: string; method: string; query: string; contentType: string | null; ip: string; createdAt: number; finalizedAt: number | null; size: number }): string {
+export function hookSummaryJson(h: {
+  id: string;
+  channel: string;
+  status: string;
+  method: string;
+  query: string;
+  contentType: string | null;
+  ip: string;
+  createdAt: number;
+  finalizedAt: number | null;
+  size: number;
+}): string {
   const finalized = h.finalizedAt === null ? "" : `,"finalized_at":"${toRfc3339(h.finalizedAt)}"`;
   return `{"id":"${h.id}","channel":"${h.channel}","status":"${h.status}",${senderJson(h)},"created_at":"${rfc3339Cached(h.createdAt)}"${finalized},"size":${h.size}}`;
 }

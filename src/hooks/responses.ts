@@ -91,7 +91,8 @@ export function createResponses(deps: { config: Config; store: ResponseStore; cl
     async put(channel: string, setting: ResponseSettingValue): Promise<ResponseView> {
       requireNotConfigured(channel);
       const problems = responseProblems(setting, "response");
-      if (problems.length > 0) throw invalid(`invalid body: ${problems.map((p) => `${p.path.replace(/^response\.?/, "") || "response"}: ${p.message}`).join("; ")}`);
+      if (problems.length > 0)
+        throw invalid(`invalid body: ${problems.map((p) => `${p.path.replace(/^response\.?/, "") || "response"}: ${p.message}`).join("; ")}`);
       const raw = JSON.stringify(setting);
       await store.save(channel, raw, clock.now());
       entries.set(channel, { ...entry(setting, "api"), raw });

@@ -44,7 +44,6 @@ export function createRetention(deps: {
   /** Oldest first, merged from the channel's ranges of the (channel, status, id) index. */
   const oldestOf = (channel: string, n: number) => store.oldestKeys(channel, Math.min(n, batchSize));
 
-
   /** One transaction; selecting inside it means a hook changed meanwhile is counted by its current status. */
   const deleteBatch = (select: () => Promise<HookKey[]>): Promise<number> => store.transaction(async () => store.deleteHooks(await select()));
 

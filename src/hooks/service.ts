@@ -146,9 +146,7 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
       return get(id);
     },
     async retry(id: string, actor: string): Promise<HookWire> {
-      await transition(id, "retry", TRANSITION_FROM.retry, "pending", { kind: "retried", actor }, (h) =>
-        runner.queueRetry(id, h.channel),
-      );
+      await transition(id, "retry", TRANSITION_FROM.retry, "pending", { kind: "retried", actor }, (h) => runner.queueRetry(id, h.channel));
       runner.notify();
       return get(id);
     },

@@ -130,7 +130,9 @@ export interface HookStore extends Transactor {
 }
 
 type HookRecord = Omit<RawHook, "headers" | "finalizedAt" | "createdAt"> & {
-  headers: string; created_at: number; finalized_at: number | null;
+  headers: string;
+  created_at: number;
+  finalized_at: number | null;
 };
 type ChannelRecord = { name: string; paused: number; guards: string; pending: number; handled: number; failed: number; discarded: number };
 
@@ -144,7 +146,11 @@ const SUMMARY_COLUMNS = "id, channel, status, method, query, headers, length(bod
  * each range says the status of what it holds.
  */
 function channelKeys(
-  q: (text: string) => Statement, channel: string, order: "asc" | "desc", limit: number, after?: string,
+  q: (text: string) => Statement,
+  channel: string,
+  order: "asc" | "desc",
+  limit: number,
+  after?: string,
   statuses: readonly HookStatus[] = HOOK_STATUSES,
 ): HookKey[] {
   const keys: HookKey[] = [];
@@ -181,14 +187,24 @@ const EMPTY = new Uint8Array(0);
 
 function toRaw(r: HookRecord): RawHook {
   return {
-    id: r.id, channel: r.channel, status: r.status, method: r.method, query: r.query,
-    headers: JSON.parse(r.headers), body: r.body, ip: r.ip, createdAt: r.created_at, finalizedAt: r.finalized_at,
+    id: r.id,
+    channel: r.channel,
+    status: r.status,
+    method: r.method,
+    query: r.query,
+    headers: JSON.parse(r.headers),
+    body: r.body,
+    ip: r.ip,
+    createdAt: r.created_at,
+    finalizedAt: r.finalized_at,
   };
 }
 
 function toChannel(r: ChannelRecord): ChannelRow {
   return {
-    name: r.name, paused: r.paused === 1, guards: JSON.parse(r.guards),
+    name: r.name,
+    paused: r.paused === 1,
+    guards: JSON.parse(r.guards),
     stats: { pending: r.pending, handled: r.handled, failed: r.failed, discarded: r.discarded },
   };
 }
@@ -225,7 +241,11 @@ export function createHookStore(db: Db, opts: { unsynced?: boolean } = {}): Hook
     if (channel !== undefined) keys = channelKeys(q, channel, "desc", limit, after);
     else {
       const names = q(`SELECT name FROM channels WHERE ${status} > 0`).values() as [string][];
-      keys = firstOf(names.flatMap(([name]) => channelKeys(q, name, "desc", limit, after, [status!])), "desc", limit);
+      keys = firstOf(
+        names.flatMap(([name]) => channelKeys(q, name, "desc", limit, after, [status!])),
+        "desc",
+        limit,
+      );
     }
     return keys.map((k) => k.id);
   }
@@ -293,9 +313,7 @@ export function createHookStore(db: Db, opts: { unsynced?: boolean } = {}): Hook
 
     /** In transaction. */
     async addEvent(e: EventRow): Promise<void> {
-      q("INSERT INTO events (hook_id, kind, actor, message, created_at) VALUES (?, ?, ?, ?, ?)").run(
-        e.hookId, e.kind, e.actor, e.message, e.createdAt,
-      );
+      q("INSERT INTO events (hook_id, kind, actor, message, created_at) VALUES (?, ?, ?, ?, ?)").run(e.hookId, e.kind, e.actor, e.message, e.createdAt);
     },
 
     /** Keys of a channel's hooks, oldest first, at most `limit`. */
@@ -310,9 +328,10 @@ export function createHookStore(db: Db, opts: { unsynced?: boolean } = {}): Hook
 
     /** Channels holding more than `max` hooks, with how many are over, from the counters. */
     async overfull(max: number): Promise<{ name: string; over: number }[]> {
-      return q(
-        `SELECT name, pending + handled + failed + discarded - ? AS over FROM channels WHERE pending + handled + failed + discarded > ?`,
-      ).all(max, max) as { name: string; over: number }[];
+      return q(`SELECT name, pending + handled + failed + discarded - ? AS over FROM channels WHERE pending + handled + failed + discarded > ?`).all(
+        max,
+        max,
+      ) as { name: string; over: number }[];
     },
 
     /** The id of a channel's newest hook. */
@@ -383,7 +402,8 @@ export function createHookStore(db: Db, opts: { unsynced?: boolean } = {}): Hook
     },
 
     async setPaused(name: string, paused: boolean): Promise<boolean> {
-      if (q("UPDATE channels SET paused = ? WHERE name = ? AND (? = 0 OR deleting_since IS NULL)").run(paused ? 1 : 0, name, paused ? 1 : 0).changes === 0) return false;
+      if (q("UPDATE channels SET paused = ? WHERE name = ? AND (? = 0 OR deleting_since IS NULL)").run(paused ? 1 : 0, name, paused ? 1 : 0).changes === 0)
+        return false;
       report(sql, { kind: "channel", name });
       return true;
     },
@@ -408,5 +428,3 @@ export function createHookStore(db: Db, opts: { unsynced?: boolean } = {}): Hook
     },
   };
 }
-
-

@@ -103,7 +103,10 @@ export function createBatchWriter(opts: {
         }
         syncing++;
         ready
-          .then(() => settle(batch, then), (error) => fail(batch, error))
+          .then(
+            () => settle(batch, then),
+            (error) => fail(batch, error),
+          )
           .finally(() => {
             syncing--;
             wakeIdle();

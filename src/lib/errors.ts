@@ -29,8 +29,7 @@ export class AppError extends Error {
   }
 }
 
-export const invalid = (message: string, extra?: Record<string, unknown>) =>
-  new AppError("invalid_argument", message, extra);
+export const invalid = (message: string, extra?: Record<string, unknown>) => new AppError("invalid_argument", message, extra);
 export const notFound = (message: string) => new AppError("not_found", message);
 export const precondition = (message: string) => new AppError("failed_precondition", message);
 

@@ -11,7 +11,8 @@ const CHUNK = 256 * 1024;
  *   jsonArrayResponse(ids.length, (i) => find(ids[i]!))
  */
 export function jsonArrayResponse<T>(
-  count: number, item: (i: number) => Promise<T | undefined> | T | undefined,
+  count: number,
+  item: (i: number) => Promise<T | undefined> | T | undefined,
   /** How an item becomes JSON (an item that is already JSON text: `(s) => s`). */
   serialise: (value: T) => string = JSON.stringify,
 ): Response {

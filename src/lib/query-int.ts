@@ -36,11 +36,7 @@ export function queryIntegerSchema(range: IntRange, error: string): TString {
  *
  * @example queryInt("20", { min: 1, max: 100, fallback: 50 }, refuse) === 20
  */
-export function queryInt(
-  text: string | undefined,
-  range: IntRange,
-  refuse: () => Error,
-): number {
+export function queryInt(text: string | undefined, range: IntRange, refuse: () => Error): number {
   if (text === undefined) return range.fallback;
   if (!new RegExp(DECIMAL_DIGITS).test(text)) throw refuse();
   const n = Number(text);

@@ -110,7 +110,11 @@ export function createTerminal(opts: TerminalOptions): { activity: Activity; log
         const type = contentTypeOf(h.headers);
         const size = h.body.byteLength;
         out += format(h.createdAt, "info", "hook", `${h.method} ${h.channel} ${h.id} ${size} B ${type || "(no content type)"}`, {
-          method: h.method, channel: h.channel, id: h.id, size, content_type: type,
+          method: h.method,
+          channel: h.channel,
+          id: h.id,
+          size,
+          content_type: type,
         });
       }
       opts.write(out);
@@ -127,10 +131,19 @@ export function createTerminal(opts: TerminalOptions): { activity: Activity; log
       const parts = [`${a.handler} ${a.hookId} (${a.channel}) attempt ${a.attempt} ${outcome}`, result, `${a.ms} ms`];
       if (a.outcome !== "succeeded" && a.error) parts.push(`: ${a.error}`);
       const text = parts.filter(Boolean).join(" ").replace(" :", ":");
-      opts.write(format(now(), level, "handler", text, {
-        handler: a.handler, id: a.hookId, channel: a.channel, attempt: a.attempt, outcome: a.outcome,
-        http_status: a.httpStatus, exit_code: a.exitCode, ms: a.ms, error: a.outcome === "succeeded" ? undefined : a.error,
-      }));
+      opts.write(
+        format(now(), level, "handler", text, {
+          handler: a.handler,
+          id: a.hookId,
+          channel: a.channel,
+          attempt: a.attempt,
+          outcome: a.outcome,
+          http_status: a.httpStatus,
+          exit_code: a.exitCode,
+          ms: a.ms,
+          error: a.outcome === "succeeded" ? undefined : a.error,
+        }),
+      );
     },
   };
 

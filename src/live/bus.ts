@@ -6,7 +6,8 @@ import type { HookStatus } from "../hooks/store";
  * so recording costs the catching endpoint no database read and no serialising.
  */
 export type Change = {
-  seq: number; kind: "hook" | "channel" | "refusal";
+  seq: number;
+  kind: "hook" | "channel" | "refusal";
   /** A hook's id, a channel's name, or a refusal's JSON. */
   key: string;
   /** The channel of a hook or refusal. */

@@ -41,7 +41,10 @@ export function createLive(deps: { store: HookStore; hooks: () => HookService; h
     if (!raw) return { event: "hook-deleted", channel, data: JSON.stringify({ id, channel }) };
     const summary = hookSummaryJson({ ...raw, contentType: raw.headers["content-type"] ?? null });
     if (!full) return { event: "hook", channel: raw.channel, status: raw.status, summary };
-    const hook = await deps.hooks().get(id).catch(() => undefined);
+    const hook = await deps
+      .hooks()
+      .get(id)
+      .catch(() => undefined);
     if (!hook) return undefined;
     return { event: "hook", channel: hook.channel, status: hook.status, data: JSON.stringify(hook), summary };
   }
@@ -68,9 +71,10 @@ export function createLive(deps: { store: HookStore; hooks: () => HookService; h
     for (const h of batch) {
       const pending = !changedLately.has(h.id);
       // A long query is read back when sent rather than held by the change log (senders choose it).
-      const snapshot = keep && pending && h.contentType !== undefined && h.query.length <= SNAPSHOT_QUERY_MAX
-        ? { method: h.method, query: h.query, contentType: h.contentType, ip: h.ip, createdAt: h.createdAt, size: h.body.byteLength }
-        : undefined;
+      const snapshot =
+        keep && pending && h.contentType !== undefined && h.query.length <= SNAPSHOT_QUERY_MAX
+          ? { method: h.method, query: h.query, contentType: h.contentType, ip: h.ip, createdAt: h.createdAt, size: h.body.byteLength }
+          : undefined;
       log.hook(h.channel, h.id, snapshot, pending ? "pending" : undefined);
       channels.add(h.channel);
     }
@@ -107,7 +111,6 @@ export function createLive(deps: { store: HookStore; hooks: () => HookService; h
 export function refusalJson(r: { channel: string; guard: string; status: number; reason: string; ip: string; method: string }, now: number): string {
   return JSON.stringify({ channel: r.channel, guard: r.guard, status: r.status, reason: r.reason, created_at: toRfc3339(now), ip: r.ip, method: r.method });
 }
-
 
 export type Live = ReturnType<typeof createLive>;
 

@@ -29,7 +29,11 @@ export function createStreamCounter(limits: StreamLimits = {}) {
     admit(credential: string): () => void {
       const mine = open.get(credential) ?? 0;
       if (mine >= perCredential) {
-        throw new AppError("rate_limited", `too many open streams: this credential has ${mine} open, the most one API key or dashboard user may hold; close one first`, { retryAfter: RETRY_AFTER_S });
+        throw new AppError(
+          "rate_limited",
+          `too many open streams: this credential has ${mine} open, the most one API key or dashboard user may hold; close one first`,
+          { retryAfter: RETRY_AFTER_S },
+        );
       }
       if (all >= total) {
         throw new AppError("rate_limited", `too many open streams: the server holds ${all}, its most; try again later`, { retryAfter: RETRY_AFTER_S });

@@ -10,9 +10,7 @@ const strict = { additionalProperties: false } as const;
 export const streamQuery = t.Object(
   {
     channel: t.Optional(t.String({ maxLength: 64, pattern: NAME_PATTERN, error: "channel: must be a channel name of at most 64 characters" })),
-    status: t.Optional(
-      hookStatusSchema({ error: `status: must be one of ${HOOK_STATUSES.join(", ")}` }),
-    ),
+    status: t.Optional(hookStatusSchema({ error: `status: must be one of ${HOOK_STATUSES.join(", ")}` })),
     hook: t.Optional(
       t.String({
         pattern: HOOK_ID_PATTERN,
@@ -24,7 +22,8 @@ export const streamQuery = t.Object(
       t.String({
         pattern: "^[1-9][0-9]{0,2}$|^1000$",
         error: "latest: must be a whole number from 1 to 1000",
-        description: "At most this many hook events per write of the stream, the newest; an event `skipped` ({\"hooks\": N}) before them counts those left out. For screens that show the newest hooks; leave it out to get every change",
+        description:
+          'At most this many hook events per write of the stream, the newest; an event `skipped` ({"hooks": N}) before them counts those left out. For screens that show the newest hooks; leave it out to get every change',
       }),
     ),
     fields: t.Optional(
@@ -55,11 +54,16 @@ export function streamRoutes(auth: Elysia<any, any, any, any, any, any, any>, li
       // A key and a user are told apart by the path they came in by.
       const credential = `${new URL(request.url).pathname} ${(ctx as { actor?: string }).actor ?? ""}`;
       const body = live.streams.open(filter, request.headers.get("last-event-id"), {
-        credential, deflate, admitted: stillAdmitted && (() => stillAdmitted(request)),
+        credential,
+        deflate,
+        admitted: stillAdmitted && (() => stillAdmitted(request)),
       });
       return new Response(body, {
         headers: {
-          "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store", "x-accel-buffering": "no", vary: "accept-encoding",
+          "content-type": "text/event-stream; charset=utf-8",
+          "cache-control": "no-store",
+          "x-accel-buffering": "no",
+          vary: "accept-encoding",
           ...(deflate ? { "content-encoding": "deflate" } : {}),
         },
       });

@@ -34,7 +34,7 @@ export function createWriteLoop(log: Pick<ChangeLog, "head" | "kept">, write: (a
     if (running) return more();
     const backlog = log.head() - writtenTo >= log.kept / 2;
     if (timer && !backlog) return;
-    if (timer) (clearTimeout(timer), (timer = undefined));
+    if (timer) clearTimeout(timer), (timer = undefined);
     const wait = backlog ? 0 : lastWrite + (lastCount >= BUSY_CHANGES ? GATHER_BUSY_MS : GATHER_MS) - performance.now();
     if (wait > 0) {
       timer = setTimeout(() => {
@@ -45,10 +45,12 @@ export function createWriteLoop(log: Pick<ChangeLog, "head" | "kept">, write: (a
     }
     lastWrite = performance.now();
     writtenTo = log.head();
-    running = write(more).then((n) => void (lastCount = n), more).finally(() => {
-      running = undefined;
-      if (again) (again = false), wake();
-    });
+    running = write(more)
+      .then((n) => void (lastCount = n), more)
+      .finally(() => {
+        running = undefined;
+        if (again) (again = false), wake();
+      });
   }
 
   return {

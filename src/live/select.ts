@@ -29,7 +29,10 @@ export type Selection = { picked: number[]; skipped: number };
  *   while (!step.done) step = run.next(await renderAt(step.value));
  */
 export function* select(
-  changes: readonly Change[], cursor: number, filter: StreamFilter, superseded: (c: Change) => boolean,
+  changes: readonly Change[],
+  cursor: number,
+  filter: StreamFilter,
+  superseded: (c: Change) => boolean,
 ): Generator<number, Selection, Rendered> {
   const picked: number[] = [];
   let hooks = 0;
@@ -62,7 +65,11 @@ export function* select(
 
 /** `select` with renderings at hand: for tests, and for a caller that has them all. */
 export function selectWith(
-  changes: readonly Change[], cursor: number, filter: StreamFilter, render: (i: number) => Rendered, superseded = supersededChannels(changes),
+  changes: readonly Change[],
+  cursor: number,
+  filter: StreamFilter,
+  render: (i: number) => Rendered,
+  superseded = supersededChannels(changes),
 ): Selection {
   const run = select(changes, cursor, filter, superseded);
   let step = run.next();
@@ -87,7 +94,7 @@ export function supersededChannels(changes: readonly Change[]): (c: Change) => b
 
 /** The event's data as a stream with `filter` gets it: a hook's summary with `fields=summary`, else the whole resource. */
 export function payloadOf(filter: StreamFilter, r: NonNullable<Rendered>): string {
-  return (filter.fields === "summary" && r.summary ? r.summary : r.data ?? r.summary) ?? "";
+  return (filter.fields === "summary" && r.summary ? r.summary : (r.data ?? r.summary)) ?? "";
 }
 
 /** Streams at the same position with the same filter and encoding are sent the same bytes. */

@@ -108,7 +108,7 @@ export function createSink(onGone: () => void): Sink {
     unread: () => queued + blocked,
     end(last) {
       if (over || ending || dropped) return;
-      if (last) (queue.push(last), (queued += last.byteLength));
+      if (last) queue.push(last), (queued += last.byteLength);
       ending = true;
       // A client that stopped reading would hold the response (and a server stopping) open for ever.
       setTimeout(() => {

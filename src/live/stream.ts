@@ -39,15 +39,24 @@ export type OpenOptions = {
  * AppError "rate_limited" past the limits on open streams (live/limits.ts).
  */
 export function createStreams(deps: {
-  log: ChangeLog; render: (c: Change, full: boolean) => Rendered | Promise<Rendered>; heartbeatMs?: number; maxUnread?: number; limits?: StreamLimits;
+  log: ChangeLog;
+  render: (c: Change, full: boolean) => Rendered | Promise<Rendered>;
+  heartbeatMs?: number;
+  maxUnread?: number;
+  limits?: StreamLimits;
 }) {
   const { log, render } = deps;
   const maxUnread = deps.maxUnread ?? MAX_UNREAD_BYTES;
   type Client = {
-    filter: StreamFilter; cursor: number; sink: Sink; deflate: boolean;
+    filter: StreamFilter;
+    cursor: number;
+    sink: Sink;
+    deflate: boolean;
     /** The Adler-32 of what a deflate stream was sent so far, for its trailer. */
     adler: number;
-    admitted?: () => boolean; checkedAt: number; release: () => void;
+    admitted?: () => boolean;
+    checkedAt: number;
+    release: () => void;
   };
   const clients = new Set<Client>();
   const counter = createStreamCounter(deps.limits);
@@ -140,14 +149,20 @@ export function createStreams(deps: {
       const release = closed ? () => {} : counter.admit(opts.credential ?? "");
       const deflate = opts.deflate ?? false;
       const client: Client = {
-        filter, cursor: log.head(), deflate, adler: 1, admitted: opts.admitted, checkedAt: performance.now(), release,
+        filter,
+        cursor: log.head(),
+        deflate,
+        adler: 1,
+        admitted: opts.admitted,
+        checkedAt: performance.now(),
+        release,
         sink: createSink(() => {
           clients.delete(client);
           release();
         }),
       };
       if (deflate) client.sink.write(DEFLATE_HEADER);
-      if (closed) return client.sink.end(deflate ? deflateTrailer(1) : undefined), client.sink.stream;
+      if (closed) return (client.sink.end(deflate ? deflateTrailer(1) : undefined), client.sink.stream);
       clients.add(client);
       send(client, "retry: 2000\n: connected\n\n");
       const start = startOf(lastEventId, log);

@@ -16,7 +16,8 @@ export type Reader = { cursor: number; filter: StreamFilter; deflate: boolean };
  * `render` throws; nothing is written then.
  */
 export async function makeWrite<R extends Reader>(
-  changes: readonly Change[], readers: readonly R[],
+  changes: readonly Change[],
+  readers: readonly R[],
   opts: { render: (c: Change, full: boolean) => Rendered | Promise<Rendered>; full: boolean; frames: FrameWriter; piece: number },
 ): Promise<[R, Piece[]][]> {
   const { frames } = opts;

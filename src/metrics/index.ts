@@ -30,7 +30,10 @@ type Snapshot = { rows: Awaited<ReturnType<MetricSources["channels"]>>; depth: n
  */
 export function createMetrics(config: Config) {
   const registry = createRegistry();
-  const channels = createChannelLabels(config.channels.map((c) => c.name), config.metrics.channel_labels);
+  const channels = createChannelLabels(
+    config.channels.map((c) => c.name),
+    config.metrics.channel_labels,
+  );
   const handlers = new Set(config.handlers.map((h) => h.name));
   let read: (() => Promise<Snapshot>) | undefined;
   let snapshot: Snapshot = { rows: [], depth: 0, bytes: { database: 0, wal: 0 } };
@@ -38,10 +41,17 @@ export function createMetrics(config: Config) {
   registry.gauge("mailroom_build_info", "version of Mailroom and of the Bun runtime inside it", ["version", "bun"], () => [[[VERSION, Bun.version], 1]]);
   const caught = registry.counter("mailroom_hooks_caught_total", "hooks stored (counted when their batch commits)", ["channel"]);
   const refused = registry.counter("mailroom_hooks_refused_total", "requests refused by a guard", ["channel", "guard"]);
-  const attempts = registry.counter("mailroom_handler_attempts_total", "handler attempts finished, by outcome (succeeded, failed, gave_up)", ["handler", "outcome"]);
+  const attempts = registry.counter("mailroom_handler_attempts_total", "handler attempts finished, by outcome (succeeded, failed, gave_up)", [
+    "handler",
+    "outcome",
+  ]);
   const catchSeconds = registry.histogram("mailroom_catch_duration_seconds", "catching endpoint: from the request to its answer, in seconds", CATCH_BUCKETS);
   const batches = registry.histogram("mailroom_commit_batch_size", "hooks per group commit", BATCH_BUCKETS);
-  const translate = registry.counter("mailroom_translate_requests_total", "translation API requests by revision (A, B, translator, admin), route and HTTP status", ["revision", "route", "status"]);
+  const translate = registry.counter(
+    "mailroom_translate_requests_total",
+    "translation API requests by revision (A, B, translator, admin), route and HTTP status",
+    ["revision", "route", "status"],
+  );
 
   let watched = false;
 
@@ -93,19 +103,32 @@ export function createMetrics(config: Config) {
       });
       if (sources.deduplicated) {
         const read = sources.deduplicated;
-        registry.gauge("mailroom_hooks_deduplicated_total", "repeated deliveries answered as the first and not stored, by channel (dedup)", ["channel"], () => {
-          const sums = new Map<string, number>();
-          for (const [name, n] of read()) {
-            const label = channels.admit(name);
-            sums.set(label, (sums.get(label) ?? 0) + n);
-          }
-          return [...sums].map(([label, n]) => [[label], n] as const);
-        }, "counter");
+        registry.gauge(
+          "mailroom_hooks_deduplicated_total",
+          "repeated deliveries answered as the first and not stored, by channel (dedup)",
+          ["channel"],
+          () => {
+            const sums = new Map<string, number>();
+            for (const [name, n] of read()) {
+              const label = channels.admit(name);
+              sums.set(label, (sums.get(label) ?? 0) + n);
+            }
+            return [...sums].map(([label, n]) => [[label], n] as const);
+          },
+          "counter",
+        );
       }
       registry.gauge("mailroom_handler_queue_depth", "handler attempts queued (due now or later)", [], () => [[[], snapshot.depth]]);
-      registry.gauge("mailroom_database_bytes", "size of the database (the SQLite file, or the PostgreSQL database), in bytes", [], () => [[[], snapshot.bytes.database]]);
+      registry.gauge("mailroom_database_bytes", "size of the database (the SQLite file, or the PostgreSQL database), in bytes", [], () => [
+        [[], snapshot.bytes.database],
+      ]);
       registry.gauge("mailroom_wal_bytes", "size of the SQLite write-ahead log, in bytes (0 on PostgreSQL)", [], () => [[[], snapshot.bytes.wal]]);
-      registry.gauge("mailroom_metrics_channels_labelled", `channels with a label of their own; the rest are counted under "${OTHER}" ([metrics] channel_labels)`, [], () => [[[], channels.labelled()]]);
+      registry.gauge(
+        "mailroom_metrics_channels_labelled",
+        `channels with a label of their own; the rest are counted under "${OTHER}" ([metrics] channel_labels)`,
+        [],
+        () => [[[], channels.labelled()]],
+      );
       registerProcessMetrics(registry);
     },
 
@@ -118,5 +141,3 @@ export function createMetrics(config: Config) {
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
-
-

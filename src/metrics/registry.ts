@@ -49,7 +49,10 @@ export function createRegistry() {
   /** A gauge read at scrape time; `type` "counter" for monotonic values read from elsewhere (CPU seconds). */
   function gauge(name: string, help: string, labelNames: readonly string[], collect: GaugeCollect, type: "gauge" | "counter" = "gauge"): void {
     add({
-      name, help, type, labelNames,
+      name,
+      help,
+      type,
+      labelNames,
       *samples() {
         for (const [labels, value] of collect()) yield { labels, value };
       },
@@ -61,7 +64,10 @@ export function createRegistry() {
     const counts = new Float64Array(buckets.length + 1);
     let sum = 0;
     add({
-      name, help, type: "histogram", labelNames: [],
+      name,
+      help,
+      type: "histogram",
+      labelNames: [],
       *samples() {
         let cumulative = 0;
         for (let i = 0; i <= buckets.length; i++) {

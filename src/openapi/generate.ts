@@ -54,8 +54,7 @@ const JSON_TYPE = "application/json";
 /** Routes that are no operation: the 404/405 fallbacks, and these documents themselves. */
 export const isHidden = (route: RouteInfo) => route.hooks?.detail?.hide === true;
 
-const isNoBody = (s: JsonSchema) =>
-  s.type === "object" && s.additionalProperties === false && Object.keys((s.properties as object) ?? {}).length === 0;
+const isNoBody = (s: JsonSchema) => s.type === "object" && s.additionalProperties === false && Object.keys((s.properties as object) ?? {}).length === 0;
 
 /**
  * An OpenAPI 3.1 document of the routes `def` owns. A route without an entry in `def.operations`
@@ -109,14 +108,18 @@ export function buildDocument(def: DocumentDef, routes: readonly RouteInfo[]): J
     responses[String(status)] = {
       description: op.success?.description ?? "OK",
       ...(op.success?.headers ? { headers: op.success.headers } : {}),
-      ...(successSchema !== undefined && status !== 204 ? { content: { [op.success?.contentType ?? JSON_TYPE]: { schema: namer.schema(successSchema) } } } : {}),
+      ...(successSchema !== undefined && status !== 204
+        ? { content: { [op.success?.contentType ?? JSON_TYPE]: { schema: namer.schema(successSchema) } } }
+        : {}),
     };
     const takesInput = hooks.query !== undefined || hooks.params !== undefined || op.query !== undefined;
     const errors = new Set<number>([
       ...def.errors.all,
       ...(takesInput ? def.errors.withInput : []),
       ...(requestBody || hooks.body ? def.errors.withBody : []),
-      ...Object.keys(responseSchemas).map(Number).filter((s) => s >= 400),
+      ...Object.keys(responseSchemas)
+        .map(Number)
+        .filter((s) => s >= 400),
       ...(op.errors ?? []),
     ]);
     for (const e of op.notErrors ?? []) errors.delete(e);

@@ -29,8 +29,7 @@ export function openapiRoutes(routes: () => readonly RouteInfo[]) {
   const index = JSON.stringify({
     documents: DOCUMENTS.map((d) => ({ name: d.name, title: d.title, url: `/openapi/${d.name}.json` })),
   });
-  const answer = (body: string, type: string, headers: Record<string, string> = {}) =>
-    new Response(body, { headers: { "content-type": type, ...headers } });
+  const answer = (body: string, type: string, headers: Record<string, string> = {}) => new Response(body, { headers: { "content-type": type, ...headers } });
 
   return new Elysia()
     .get("/openapi/", () => answer(index, "application/json"), hidden)

@@ -13,10 +13,7 @@ const lit = <T extends string>(values: readonly T[]) => t.Union(values.map((v) =
 const Timestamp = t.String({ format: "date-time" });
 const Dollars = t.Number({ description: "US dollars" });
 
-export const Account = t.Object(
-  { id: t.Integer(), balance_overdraft_allowed: t.Boolean(), reserved: Dollars, balance: Dollars },
-  strict,
-);
+export const Account = t.Object({ id: t.Integer(), balance_overdraft_allowed: t.Boolean(), reserved: Dollars, balance: Dollars }, strict);
 
 /** POST /admin/v1/accounts: the new account and its API key, shown only in this answer. */
 export const CreatedAccount = t.Object(
@@ -67,10 +64,7 @@ export const OrderComment = t.Object(
   strict,
 );
 
-const Context = t.Object(
-  { tone: t.Optional(lit(TONES)), limit: t.Optional(t.Integer()), category: t.Optional(lit(CATEGORIES)) },
-  strict,
-);
+const Context = t.Object({ tone: t.Optional(lit(TONES)), limit: t.Optional(t.Integer()), category: t.Optional(lit(CATEGORIES)) }, strict);
 
 const orderFields = {
   id: t.Integer(),
@@ -89,25 +83,16 @@ const orderFields = {
 };
 
 /** Revision A's order (also what the translator and admin APIs show): with its resource and, once completed, its translator. */
-export const OrderA = t.Object(
-  { ...orderFields, resource: ResourceA, translator: t.Optional(t.String({ description: "who completed it" })) },
-  strict,
-);
+export const OrderA = t.Object({ ...orderFields, resource: ResourceA, translator: t.Optional(t.String({ description: "who completed it" })) }, strict);
 export const OrderB = t.Object(orderFields, strict);
 
-const PlacedOrder = t.Object(
-  { id: t.Integer(), source_language: t.String(), target_language: t.String(), price: Dollars, created_at: Timestamp },
-  strict,
-);
+const PlacedOrder = t.Object({ id: t.Integer(), source_language: t.String(), target_language: t.String(), price: Dollars, created_at: Timestamp }, strict);
 export const PlacedOrders = t.Object({ text: t.String(), resource: ResourceA, volume: t.Integer(), orders: t.Array(PlacedOrder) }, strict);
 export const PlacedOrdersB = t.Object({ text: t.String(), volume: t.Integer(), orders: t.Array(PlacedOrder) }, strict);
 
 export const Rate = t.Object({ source_language: t.String(), target_language: t.String(), rate: Dollars }, strict);
 
-export const Price = t.Object(
-  { source_language: t.String(), target_language: t.String(), volume: t.Integer(), price: Dollars },
-  strict,
-);
+export const Price = t.Object({ source_language: t.String(), target_language: t.String(), volume: t.Integer(), price: Dollars }, strict);
 
 export const LedgerEntry = t.Object(
   {

@@ -11,7 +11,11 @@ import { FaultRule } from "../config/faults";
 /** What GET, PUT and DELETE /admin/v1/faults answer: the rules with how often each fired and, with a count, what is left. */
 const FaultsView = t.Object(
   {
-    faults: t.Array(t.Composite([FaultRule, t.Object({ remaining: t.Optional(t.Integer({ minimum: 0 })), fired: t.Integer({ minimum: 0 }) })], { additionalProperties: false })),
+    faults: t.Array(
+      t.Composite([FaultRule, t.Object({ remaining: t.Optional(t.Integer({ minimum: 0 })), fired: t.Integer({ minimum: 0 }) })], {
+        additionalProperties: false,
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -59,7 +63,8 @@ const customer = (revision: "A" | "B"): Record<string, Operation> => {
     [`GET ${base}/orders`]: {
       operationId: "listOrders",
       summary: "List the account's orders",
-      description: revision === "A" ? "Newest first unless `sort=asc`; `page` from 0, `per_page` default 20." : "Newest first; `page` from 0, `per_page` default 20.",
+      description:
+        revision === "A" ? "Newest first unless `sort=asc`; `page` from 0, `per_page` default 20." : "Newest first; `page` from 0, `per_page` default 20.",
       success: ok(t.Array(m.OrderSummary)),
     },
     [`GET ${base}/orders/:id`]: { operationId: "getOrder", summary: "Get one order", params: { id: OrderId }, errors: [404], success: ok(order) },
@@ -155,8 +160,20 @@ const admin: Record<string, Operation> = {
     errors: [404],
     success: ok(m.Ledger),
   },
-  "POST /admin/v1/accounts/:id/top-up": { operationId: "topUp", summary: "Add to the balance", params: { id: AccountId }, errors: [404], success: ok(m.Account) },
-  "PUT /admin/v1/accounts/:id/balance": { operationId: "setBalance", summary: "Set the balance", params: { id: AccountId }, errors: [404], success: ok(m.Account) },
+  "POST /admin/v1/accounts/:id/top-up": {
+    operationId: "topUp",
+    summary: "Add to the balance",
+    params: { id: AccountId },
+    errors: [404],
+    success: ok(m.Account),
+  },
+  "PUT /admin/v1/accounts/:id/balance": {
+    operationId: "setBalance",
+    summary: "Set the balance",
+    params: { id: AccountId },
+    errors: [404],
+    success: ok(m.Account),
+  },
   "PUT /admin/v1/accounts/:id/overdraft": {
     operationId: "setOverdraft",
     summary: "Allow or forbid overdraft",
@@ -208,14 +225,20 @@ const basic = {
 };
 const bearer = { type: "http", scheme: "bearer", description: "The same API key as a bearer token." };
 
-function translateDocument(api: Api, name: string, title: string, description: string, operations: Record<string, Operation>, models: Record<string, unknown>): DocumentDef {
+function translateDocument(
+  api: Api,
+  name: string,
+  title: string,
+  description: string,
+  operations: Record<string, Operation>,
+  models: Record<string, unknown>,
+): DocumentDef {
   return {
     name,
     title,
     version: "1.0.0",
     description:
-      `${description} Every error has one body: \`{"code", "description", "parameters"}\`. All prices are US dollars; ` +
-      "timestamps are ISO 8601 in UTC.",
+      `${description} Every error has one body: \`{"code", "description", "parameters"}\`. All prices are US dollars; ` + "timestamps are ISO 8601 in UTC.",
     owns: (path) => apiOf(path) === api,
     securitySchemes: { basicAuth: basic, bearerAuth: bearer },
     security: [{ basicAuth: [] }, { bearerAuth: [] }],
@@ -230,15 +253,53 @@ const shared = { Account: m.Account, OrderSummary: m.OrderSummary, Rate: m.Rate,
 
 export const translateDocuments: DocumentDef[] = [
   translateDocument("A", "translate-a", "Mailroom translation API, revision A", "The customer API of revision A, under /v1.", customer("A"), {
-    ...shared, Order: m.OrderA, Resource: m.ResourceA, TranslateRequest: TranslateA, TranslateResponse: m.PlacedOrders, CalculateRequest: CalculateA, Price: m.Price,
+    ...shared,
+    Order: m.OrderA,
+    Resource: m.ResourceA,
+    TranslateRequest: TranslateA,
+    TranslateResponse: m.PlacedOrders,
+    CalculateRequest: CalculateA,
+    Price: m.Price,
   }),
   translateDocument("B", "translate-b", "Mailroom translation API, revision B", "The customer API of revision B, under /api/v1.", customer("B"), {
-    ...shared, Order: m.OrderB, TranslateRequest: TranslateB, TranslateResponse: m.PlacedOrdersB,
+    ...shared,
+    Order: m.OrderB,
+    TranslateRequest: TranslateB,
+    TranslateResponse: m.PlacedOrdersB,
   }),
-  translateDocument("translator", "translate-translator", "Mailroom translation API for translators", "The translators' API under /translator/v1: take, complete and comment on orders (shown in revision A's shape).", translator, {
-    Order: m.OrderA, Resource: m.ResourceA, Comment: m.OrderComment, Attachment: m.CommentAttachment, CompleteRequest: CompleteBody, CommentRequest: CommentBody,
-  }),
-  translateDocument("admin", "translate-admin", "Mailroom translation API for administrators", "The administrators' API under /admin/v1: accounts, their ledger, balances, reopening orders, faults, accounts with their own key and the simulator's work done now (for test suites), and a reset to the configured accounts.", admin, {
-    FaultsRequest: FaultsBody, Faults: FaultsView, Account: m.Account, CreatedAccount: m.CreatedAccount, CompletedNow: m.CompletedNow, Ledger: m.Ledger, LedgerEntry: m.LedgerEntry, Order: m.OrderA, Resource: m.ResourceA, Comment: m.OrderComment, Attachment: m.CommentAttachment,
-  }),
+  translateDocument(
+    "translator",
+    "translate-translator",
+    "Mailroom translation API for translators",
+    "The translators' API under /translator/v1: take, complete and comment on orders (shown in revision A's shape).",
+    translator,
+    {
+      Order: m.OrderA,
+      Resource: m.ResourceA,
+      Comment: m.OrderComment,
+      Attachment: m.CommentAttachment,
+      CompleteRequest: CompleteBody,
+      CommentRequest: CommentBody,
+    },
+  ),
+  translateDocument(
+    "admin",
+    "translate-admin",
+    "Mailroom translation API for administrators",
+    "The administrators' API under /admin/v1: accounts, their ledger, balances, reopening orders, faults, accounts with their own key and the simulator's work done now (for test suites), and a reset to the configured accounts.",
+    admin,
+    {
+      FaultsRequest: FaultsBody,
+      Faults: FaultsView,
+      Account: m.Account,
+      CreatedAccount: m.CreatedAccount,
+      CompletedNow: m.CompletedNow,
+      Ledger: m.Ledger,
+      LedgerEntry: m.LedgerEntry,
+      Order: m.OrderA,
+      Resource: m.ResourceA,
+      Comment: m.OrderComment,
+      Attachment: m.CommentAttachment,
+    },
+  ),
 ];

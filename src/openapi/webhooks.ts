@@ -12,8 +12,15 @@ import type { DocumentDef, ErrorStatus, Operation } from "./generate";
 export const CaughtHook = t.Object({ id: HookId }, { additionalProperties: false });
 
 const GRPC_NAMES: Record<number, string> = {
-  3: "INVALID_ARGUMENT", 5: "NOT_FOUND", 7: "PERMISSION_DENIED", 8: "RESOURCE_EXHAUSTED", 9: "FAILED_PRECONDITION",
-  12: "UNIMPLEMENTED", 13: "INTERNAL", 14: "UNAVAILABLE", 16: "UNAUTHENTICATED",
+  3: "INVALID_ARGUMENT",
+  5: "NOT_FOUND",
+  7: "PERMISSION_DENIED",
+  8: "RESOURCE_EXHAUSTED",
+  9: "FAILED_PRECONDITION",
+  12: "UNIMPLEMENTED",
+  13: "INTERNAL",
+  14: "UNAVAILABLE",
+  16: "UNAUTHENTICATED",
 };
 
 const WHEN: Record<number, [string, Record<string, string>?]> = {
@@ -77,9 +84,14 @@ const operations: Record<string, Operation> = {
   "DELETE /v1/channels/:name": {
     operationId: "ChannelService_DeleteChannel",
     summary: "Delete a channel",
-    description: "Deletes the channel and all its hooks, their events and attempts; answers once they are gone. A channel of the config file exists again at once.",
+    description:
+      "Deletes the channel and all its hooks, their events and attempts; answers once they are gone. A channel of the config file exists again at once.",
   },
-  "POST /v1/channels/:name/pause": { operationId: "ChannelService_PauseChannel", summary: "Pause a channel", description: "Senders get 503 until it is resumed. Idempotent." },
+  "POST /v1/channels/:name/pause": {
+    operationId: "ChannelService_PauseChannel",
+    summary: "Pause a channel",
+    description: "Senders get 503 until it is resumed. Idempotent.",
+  },
   "POST /v1/channels/:name/resume": { operationId: "ChannelService_ResumeChannel", summary: "Resume a channel", description: "Idempotent." },
   "GET /v1/channels/:name/response": {
     operationId: "ChannelService_GetResponse",
@@ -111,15 +123,27 @@ const operations: Record<string, Operation> = {
   "GET /v1/hooks/:id": { operationId: "HookService_GetHook", summary: "Get a hook" },
   "DELETE /v1/hooks/:id": { operationId: "HookService_DeleteHook", summary: "Delete a hook", description: "Permanently." },
   "POST /v1/hooks/:id/discard": transition("HookService_DiscardHook", "Discard", "From pending or failed; queued handler attempts are cancelled."),
-  "POST /v1/hooks/:id/retry": transition("HookService_RetryHook", "Retry", "From failed or discarded, back to pending; handlers whose last try failed run again."),
+  "POST /v1/hooks/:id/retry": transition(
+    "HookService_RetryHook",
+    "Retry",
+    "From failed or discarded, back to pending; handlers whose last try failed run again.",
+  ),
   "POST /v1/hooks/:id/redeliver": transition(
     "HookService_RedeliverHook",
     "Redeliver",
     "Mailroom's extension: delivers the hook again to every handler of its channel, whatever its status (handled included), " +
       "back to pending; recorded as a `retried` event. 409 on a channel without handlers.",
   ),
-  "POST /v1/hooks/:id/process": transition("HookService_ProcessHook", "Process", "Mailroom's extension: a consumer reports a pending hook handled (channels without handlers only)."),
-  "POST /v1/hooks/:id/fail": transition("HookService_FailHook", "Fail", "Mailroom's extension: a consumer reports a pending hook failed, with a message (channels without handlers only)."),
+  "POST /v1/hooks/:id/process": transition(
+    "HookService_ProcessHook",
+    "Process",
+    "Mailroom's extension: a consumer reports a pending hook handled (channels without handlers only).",
+  ),
+  "POST /v1/hooks/:id/fail": transition(
+    "HookService_FailHook",
+    "Fail",
+    "Mailroom's extension: a consumer reports a pending hook failed, with a message (channels without handlers only).",
+  ),
   "GET /v1/hooks/:id/attempts": {
     operationId: "HookService_ListAttempts",
     summary: "List a hook's handler attempts",
@@ -168,7 +192,7 @@ export const webhooksDocument: DocumentDef = {
   version: "1.0.0",
   description:
     "Catch any request at `/?channel=NAME`; list, inspect, pause, resume, retry, discard and delete hooks through the " +
-    "management API under /v1 (bearer token). Every error has one body: `{\"code\": <gRPC code>, \"message\", \"details\": []}`.",
+    'management API under /v1 (bearer token). Every error has one body: `{"code": <gRPC code>, "message", "details": []}`.',
   owns: (path) => path === "/" || path === "/metrics" || (path.startsWith("/v1/") && apiOf(path) === undefined),
   securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "A configured [[api_keys]] token, or the one printed at first start." } },
   security: [{ bearerAuth: [] }],

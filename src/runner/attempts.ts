@@ -48,8 +48,15 @@ export function createAttempts(deps: AttemptsDeps) {
       if (!(await queue.finish(row.id, outcome, result, now))) return;
       finished = outcome;
       deps.activity?.attempt({
-        hookId: row.hookId, channel: hook.channel, handler: row.handler, attempt: row.attempt, outcome,
-        httpStatus: result.httpStatus, exitCode: result.exitCode, ms: Math.max(0, now - startedAt), error: result.error,
+        hookId: row.hookId,
+        channel: hook.channel,
+        handler: row.handler,
+        attempt: row.attempt,
+        outcome,
+        httpStatus: result.httpStatus,
+        exitCode: result.exitCode,
+        ms: Math.max(0, now - startedAt),
+        error: result.error,
       });
       if (outcome === "failed" && hook.status !== "discarded") {
         await queue.queueNext(row, now + nextDelay(tries, policy!.backoff, result.retryAfter, deps.random));

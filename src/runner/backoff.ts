@@ -36,11 +36,6 @@ export function parseRetryAfter(value: string | null | undefined, now: number): 
 }
 
 /** The delay before the next attempt: the receiver's Retry-After when it sent one, else the backoff. */
-export function nextDelay(
-  tries: number,
-  policy: BackoffPolicy,
-  retryAfter: number | undefined,
-  random: () => number,
-): number {
+export function nextDelay(tries: number, policy: BackoffPolicy, retryAfter: number | undefined, random: () => number): number {
   return retryAfter ?? backoffDelay(tries, policy, random);
 }

@@ -12,11 +12,7 @@ export function clip(text: string, max = EXCERPT_MAX): string {
  * Reads a stream to its end, or until `stop` is aborted, but keeps only its first `max` bytes, as
  * text. Draining matters: a child process blocks when nobody reads its full pipe. Never throws.
  */
-export async function readBounded(
-  stream: ReadableStream<Uint8Array> | null | undefined,
-  max = EXCERPT_MAX,
-  stop?: AbortSignal,
-): Promise<string> {
+export async function readBounded(stream: ReadableStream<Uint8Array> | null | undefined, max = EXCERPT_MAX, stop?: AbortSignal): Promise<string> {
   if (!stream) return "";
   const reader = stream.getReader();
   const cancel = () => void reader.cancel().catch(() => {});

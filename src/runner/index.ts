@@ -89,7 +89,15 @@ export function createRunner(deps: RunnerDeps): Runner {
   // Aborted by stop(): running programs are killed instead of holding the shutdown up to their timeout.
   let stopping = new AbortController();
   const attempts = createAttempts({
-    queue, handlers, clock, log, random: deps.random ?? Math.random, onSettled: () => wake(), stopping: () => stopping.signal, onFinished: deps.metrics?.attempt, activity: deps.activity,
+    queue,
+    handlers,
+    clock,
+    log,
+    random: deps.random ?? Math.random,
+    onSettled: () => wake(),
+    stopping: () => stopping.signal,
+    onFinished: deps.metrics?.attempt,
+    activity: deps.activity,
   });
 
   let recovered = false;

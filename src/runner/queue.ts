@@ -83,7 +83,11 @@ export function createAttemptQueue(db: Db): AttemptQueue {
   const transactor = sqliteTransactor(sql);
   const insert = (hookId: string, handler: string, attempt: number, roundStart: number, dueAt: number) =>
     q(`INSERT INTO attempts (hook_id, handler, attempt, round_start, outcome, due_at) VALUES (?, ?, ?, ?, 'queued', ?)`).run(
-      hookId, handler, attempt, roundStart, dueAt,
+      hookId,
+      handler,
+      attempt,
+      roundStart,
+      dueAt,
     );
 
   return {
@@ -143,17 +147,20 @@ export function createAttemptQueue(db: Db): AttemptQueue {
     },
 
     // In its own transaction (a turn of the connection): the count and the claims see one state.
-    claimDue: (handler: string, now: number, limit: number, concurrency: number): Promise<AttemptRow[]> => transactor.transaction(async () => {
-      const running = (q(`SELECT COUNT(*) AS n FROM attempts WHERE outcome = 'running' AND handler = ?`).get(handler) as { n: number }).n;
-      const n = Math.min(limit, concurrency - running);
-      if (n <= 0) return [];
-      const rows = q(
-        `SELECT ${COLUMNS} FROM attempts WHERE outcome = 'queued' AND handler = ? AND due_at <= ? ORDER BY due_at, id LIMIT ?`,
-      ).all(handler, now, n) as AttemptRow[];
-      const claim = q(`UPDATE attempts SET outcome = 'running', started_at = ? WHERE id = ? AND outcome = 'queued'`);
-      for (const row of rows) claim.run(now, row.id), (row.outcome = "running"), (row.startedAt = now);
-      return rows;
-    }),
+    claimDue: (handler: string, now: number, limit: number, concurrency: number): Promise<AttemptRow[]> =>
+      transactor.transaction(async () => {
+        const running = (q(`SELECT COUNT(*) AS n FROM attempts WHERE outcome = 'running' AND handler = ?`).get(handler) as { n: number }).n;
+        const n = Math.min(limit, concurrency - running);
+        if (n <= 0) return [];
+        const rows = q(`SELECT ${COLUMNS} FROM attempts WHERE outcome = 'queued' AND handler = ? AND due_at <= ? ORDER BY due_at, id LIMIT ?`).all(
+          handler,
+          now,
+          n,
+        ) as AttemptRow[];
+        const claim = q(`UPDATE attempts SET outcome = 'running', started_at = ? WHERE id = ? AND outcome = 'queued'`);
+        for (const row of rows) claim.run(now, row.id), (row.outcome = "running"), (row.startedAt = now);
+        return rows;
+      }),
 
     /** Names of the handlers with queued attempts and the earliest due time of each. */
     async nextDue(): Promise<Map<string, number>> {
@@ -179,8 +186,7 @@ export function createAttemptQueue(db: Db): AttemptQueue {
      * they never recorded success, so running them again is the at-least-once promise.
      */
     async requeueInterrupted(now: number): Promise<number> {
-      return q(`UPDATE attempts SET outcome = 'queued', started_at = NULL, due_at = MIN(due_at, ?) WHERE outcome = 'running'`).run(now)
-        .changes;
+      return q(`UPDATE attempts SET outcome = 'queued', started_at = NULL, due_at = MIN(due_at, ?) WHERE outcome = 'running'`).run(now).changes;
     },
 
     async renew(): Promise<void> {},
@@ -196,5 +202,3 @@ export function createAttemptQueue(db: Db): AttemptQueue {
     },
   };
 }
-
-

@@ -10,7 +10,11 @@ export type ListHooks = { channel?: string; status?: HookStatus; limit?: number;
  * @example const [hook] = await mr.api.hooks.list({ channel, status: "pending" });
  */
 export function managementClient(url: string, token: string) {
-  const call = jsonCaller(`${url}/v1`, `Bearer ${token}`, (status, body, _h, method, path) => new MailroomApiError(status, body as ErrorBody, method, `/v1${path}`));
+  const call = jsonCaller(
+    `${url}/v1`,
+    `Bearer ${token}`,
+    (status, body, _h, method, path) => new MailroomApiError(status, body as ErrorBody, method, `/v1${path}`),
+  );
   const name = encodeURIComponent;
   return {
     channels: {

@@ -87,7 +87,9 @@ export function startServer(argv: string[], configPath: string, dir: string, tim
   const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1" };
   for (const name of OVERRIDES) delete env[name];
   const child = spawn(argv[0]!, [...argv.slice(1), "serve", "--config", configPath, "--parent-pid", String(process.pid)], {
-    cwd: dir, env, stdio: ["ignore", "pipe", "pipe"],
+    cwd: dir,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
   });
   const entry = { child, dir };
   running.add(entry);

@@ -1,7 +1,20 @@
 import { jsonCaller, query, TranslateApiError } from "./http";
 import type {
-  Account, CalculateRequest, CreatedAccount, Ledger, OrderA, OrderB, OrderStatus, OrderSummary,
-  PlacedOrdersA, PlacedOrdersB, Price, Rate, TranslateErrorBody, TranslateRequestA, TranslateRequestB,
+  Account,
+  CalculateRequest,
+  CreatedAccount,
+  Ledger,
+  OrderA,
+  OrderB,
+  OrderStatus,
+  OrderSummary,
+  PlacedOrdersA,
+  PlacedOrdersB,
+  Price,
+  Rate,
+  TranslateErrorBody,
+  TranslateRequestA,
+  TranslateRequestB,
 } from "./types";
 
 const fail = (status: number, body: unknown, headers: Headers, method: string, path: string) =>

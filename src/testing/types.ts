@@ -43,7 +43,19 @@ export type CreatedAccount = Account & { api_key: string };
 export type OrderStatus = "QUEUE" | "PROGRESS" | "DONE" | "REVISION";
 export type Tone = "FORMAL" | "INFORMAL" | "GUESS";
 export type Category =
-  | "APPS" | "CRYPTO" | "CASINO" | "LEGAL" | "E_COMMERCE" | "FINANCE" | "GAMES" | "GENERAL" | "MEDIA" | "MEDICAL" | "SCIENCE" | "IT" | "TRAVEL";
+  | "APPS"
+  | "CRYPTO"
+  | "CASINO"
+  | "LEGAL"
+  | "E_COMMERCE"
+  | "FINANCE"
+  | "GAMES"
+  | "GENERAL"
+  | "MEDIA"
+  | "MEDICAL"
+  | "SCIENCE"
+  | "IT"
+  | "TRAVEL";
 
 export type OrderSummary = {
   id: number;

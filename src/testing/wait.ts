@@ -14,14 +14,17 @@ export type WaitForHook = {
 
 /** The error of a waitForHook that ran out of time; its message lists what arrived and what was refused. */
 export class WaitForHookTimeout extends Error {
-  constructor(message: string, readonly arrived: Hook[], readonly refused: { guard: string; status: number; reason: string }[]) {
+  constructor(
+    message: string,
+    readonly arrived: Hook[],
+    readonly refused: { guard: string; status: number; reason: string }[],
+  ) {
     super(message);
     this.name = "WaitForHookTimeout";
   }
 }
 
-const matches = (h: Hook, o: WaitForHook) =>
-  (!o.channel || h.channel === o.channel) && (!o.status || h.status === o.status) && (!o.where || o.where(h));
+const matches = (h: Hook, o: WaitForHook) => (!o.channel || h.channel === o.channel) && (!o.status || h.status === o.status) && (!o.where || o.where(h));
 
 /**
  * Resolves with the first hook that matches, already stored or arriving later. Listens on the

@@ -97,7 +97,11 @@ export function createAccountService({ store, clock, opening }: { store: Transla
         const ledgerReserved = sum((e) => e.reservedDelta);
         return {
           consistent: ledgerBalance === account.balance && ledgerReserved === account.reserved && unpaid === account.reserved,
-          account, entries, ledgerBalance, ledgerReserved, unpaid,
+          account,
+          entries,
+          ledgerBalance,
+          ledgerReserved,
+          unpaid,
         };
       });
     },

@@ -40,8 +40,7 @@ export const STATUS: Record<ErrorKind, [number, string]> = {
 export const bad = (code: Code400, description: string, parameters: Record<string, string | number> = {}) =>
   new AppError("invalid_argument", description, { code, parameters });
 
-export const translateError = (kind: ErrorKind, description: string, headers: Record<string, string> = {}) =>
-  new AppError(kind, description, { headers });
+export const translateError = (kind: ErrorKind, description: string, headers: Record<string, string> = {}) => new AppError(kind, description, { headers });
 
 function body(status: number, code: string, description: string, parameters: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
   const params = Object.fromEntries(Object.entries(parameters).map(([k, v]) => [k, String(v)]));

@@ -59,7 +59,9 @@ function compile(rule: FaultRuleValue, random: () => number): Rule {
     path = new RegExp(`^${source}$`);
   }
   return {
-    rule, method, path,
+    rule,
+    method,
+    path,
     latencyMs: rule.latency === undefined ? 0 : parseDuration(rule.latency)!,
     remaining: rule.count,
     draw: rule.rate === undefined ? undefined : rule.seed === undefined ? random : seeded(rule.seed),
@@ -121,7 +123,10 @@ export function createFaults(deps: { config: TranslateConfig; random?: () => num
       const problems = faultProblems(next, "faults").map((p) => ({ ...p, path: p.path.replace(/\[(\d+)\]/g, ".$1") }));
       if (problems.length > 0) {
         const first = problems[0]!;
-        throw invalid(`invalid body: ${problems.map((p) => `${p.path}: ${p.message}`).join("; ")}`, { code: "INVALID_REQUEST", parameters: { field: first.path, reason: first.message } });
+        throw invalid(`invalid body: ${problems.map((p) => `${p.path}: ${p.message}`).join("; ")}`, {
+          code: "INVALID_REQUEST",
+          parameters: { field: first.path, reason: first.message },
+        });
       }
       rules = next.map((r) => compile(r, random));
       return view();

@@ -79,7 +79,9 @@ function svgSize(b: Uint8Array): Size {
     const m = v && /^(\d+(?:\.\d+)?)(px)?$/.exec(v);
     return m ? Math.round(Number(m[1])) : undefined;
   };
-  const box = attr("viewBox")?.split(/[\s,]+/).map(Number);
+  const box = attr("viewBox")
+    ?.split(/[\s,]+/)
+    .map(Number);
   const boxSize = box && box.length === 4 && box.every(Number.isFinite) ? [Math.round(box[2]!), Math.round(box[3]!)] : undefined;
   let width = px(attr("width"));
   let height = px(attr("height"));

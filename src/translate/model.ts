@@ -15,7 +15,19 @@ const lit = <T extends string>(values: readonly T[]) => t.Union(values.map((v) =
 
 export const TONES = ["FORMAL", "INFORMAL", "GUESS"] as const;
 export const CATEGORIES = [
-  "APPS", "CRYPTO", "CASINO", "LEGAL", "E_COMMERCE", "FINANCE", "GAMES", "GENERAL", "MEDIA", "MEDICAL", "SCIENCE", "IT", "TRAVEL",
+  "APPS",
+  "CRYPTO",
+  "CASINO",
+  "LEGAL",
+  "E_COMMERCE",
+  "FINANCE",
+  "GAMES",
+  "GENERAL",
+  "MEDIA",
+  "MEDICAL",
+  "SCIENCE",
+  "IT",
+  "TRAVEL",
 ] as const;
 
 const Code = t.String({ maxLength: 16 });

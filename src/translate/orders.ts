@@ -68,10 +68,21 @@ export function createOrderService({ store, rates, clock }: { store: TranslateSt
         const placed: OrderRow[] = [];
         for (const [i, target] of input.target_languages.entries()) {
           const order = await store.insertOrder({
-            accountId, status: "QUEUE", sourceLanguage: input.source_language, targetLanguage: target,
-            resourceType: source.type, resourceMetadata: source.metadata, sourceText: source.data, snippet: source.snippet,
-            volume: source.volume, price: prices[i]!, tone: input.context?.tone ?? null, limit: input.context?.limit ?? null,
-            category: input.context?.category ?? null, createdAt: now, statusAt: now,
+            accountId,
+            status: "QUEUE",
+            sourceLanguage: input.source_language,
+            targetLanguage: target,
+            resourceType: source.type,
+            resourceMetadata: source.metadata,
+            sourceText: source.data,
+            snippet: source.snippet,
+            volume: source.volume,
+            price: prices[i]!,
+            tone: input.context?.tone ?? null,
+            limit: input.context?.limit ?? null,
+            category: input.context?.category ?? null,
+            createdAt: now,
+            statusAt: now,
           });
           await store.move(accountId, { entry: "reserve", balance: -order.price, reserved: order.price, orderId: order.id, actor: "customer", now });
           if (commentText !== "" || attachmentIds.length > 0) {

@@ -21,16 +21,20 @@ export function createRates(c: TranslateConfig["rates"]) {
   }
 
   const all: Rate[] = [];
-  for (const s of codes) for (const t of codes) {
-    const u = units(s, t);
-    if (u !== undefined) all.push({ source_language: s, target_language: t, rate: rateDollars(u) });
-  }
+  for (const s of codes)
+    for (const t of codes) {
+      const u = units(s, t);
+      if (u !== undefined) all.push({ source_language: s, target_language: t, rate: rateDollars(u) });
+    }
 
   return {
     units,
     /** Throws LANGUAGE_NOT_FOUND for an unknown code or a pair without a rate. */
     require(source: string, target: string): number {
-      for (const [field, code] of [["source_language", source], ["target_language", target]] as const) {
+      for (const [field, code] of [
+        ["source_language", source],
+        ["target_language", target],
+      ] as const) {
         if (!LANGUAGE_CODES.has(code)) throw bad("LANGUAGE_NOT_FOUND", `${field}: "${code}" is not a supported language code`, { language: code });
       }
       const found = units(source, target);

@@ -33,8 +33,15 @@ export function createTranslateStore(db: Db): TranslateStore {
     if (!row) throw new Error(`translate store: no account ${accountId} to move money on`);
     db.insert(ledger)
       .values({
-        accountId, orderId: m.orderId ?? null, entry: m.entry, balanceDelta: m.balance, reservedDelta: m.reserved,
-        balanceAfter: row.balance, reservedAfter: row.reserved, actor: m.actor, createdAt: m.now,
+        accountId,
+        orderId: m.orderId ?? null,
+        entry: m.entry,
+        balanceDelta: m.balance,
+        reservedDelta: m.reserved,
+        balanceAfter: row.balance,
+        reservedAfter: row.reserved,
+        actor: m.actor,
+        createdAt: m.now,
       })
       .run();
     return row;
@@ -60,14 +67,17 @@ export function createTranslateStore(db: Db): TranslateStore {
     },
 
     async createAccount(balance, overdraft, keySha256, actor, now) {
-      const id = db.select({ max: sql<number>`coalesce(max(${accounts.id}), 0)` }).from(accounts).get()!.max + 1;
+      const id =
+        db
+          .select({ max: sql<number>`coalesce(max(${accounts.id}), 0)` })
+          .from(accounts)
+          .get()!.max + 1;
       db.insert(accounts).values({ id, balance: 0, overdraft, createdAt: now }).run();
       db.insert(accountKeys).values({ keySha256, accountId: id, createdAt: now }).run();
       return move(id, { entry: "opening", balance, reserved: 0, actor, now });
     },
 
-    accountOfKey: async (keySha256) =>
-      db.select({ id: accountKeys.accountId }).from(accountKeys).where(eq(accountKeys.keySha256, keySha256)).get()?.id,
+    accountOfKey: async (keySha256) => db.select({ id: accountKeys.accountId }).from(accountKeys).where(eq(accountKeys.keySha256, keySha256)).get()?.id,
 
     move: async (accountId, m) => move(accountId, m),
 
@@ -83,34 +93,61 @@ export function createTranslateStore(db: Db): TranslateStore {
       if (q.accountId !== undefined) where.push(eq(orders.accountId, q.accountId));
       if (q.statuses) where.push(inArray(orders.status, q.statuses));
       if (q.visibleTo !== undefined) where.push(or(inArray(orders.status, ["QUEUE", "REVISION"]), eq(orders.translator, q.visibleTo))!);
-      return db.select().from(orders).where(and(...where))
+      return db
+        .select()
+        .from(orders)
+        .where(and(...where))
         .orderBy(q.sort === "asc" ? asc(orders.id) : desc(orders.id))
-        .limit(q.perPage).offset(q.page * q.perPage).all();
+        .limit(q.perPage)
+        .offset(q.page * q.perPage)
+        .all();
     },
 
     due: async (statuses, before, limit, translator) =>
-      db.select().from(orders)
+      db
+        .select()
+        .from(orders)
         .where(and(inArray(orders.status, statuses), lte(orders.statusAt, before), translator === undefined ? undefined : eq(orders.translator, translator)))
-        .orderBy(asc(orders.statusAt), asc(orders.id)).limit(limit).all(),
+        .orderBy(asc(orders.statusAt), asc(orders.id))
+        .limit(limit)
+        .all(),
 
     unpaidTotal: async (accountId) =>
-      db.select({ total: sql<number>`coalesce(sum(${orders.price}), 0)` }).from(orders)
-        .where(and(eq(orders.accountId, accountId), eq(orders.paid, false))).get()!.total,
+      db
+        .select({ total: sql<number>`coalesce(sum(${orders.price}), 0)` })
+        .from(orders)
+        .where(and(eq(orders.accountId, accountId), eq(orders.paid, false)))
+        .get()!.total,
 
     transition: async (id, from, patch) =>
-      db.update(orders).set(patch).where(and(eq(orders.id, id), inArray(orders.status, from))).returning().get(),
+      db
+        .update(orders)
+        .set(patch)
+        .where(and(eq(orders.id, id), inArray(orders.status, from)))
+        .returning()
+        .get(),
 
     async deleteOrder(id, from) {
-      const deleted = db.delete(orders).where(and(eq(orders.id, id), inArray(orders.status, from))).returning({ id: orders.id }).get();
+      const deleted = db
+        .delete(orders)
+        .where(and(eq(orders.id, id), inArray(orders.status, from)))
+        .returning({ id: orders.id })
+        .get();
       if (!deleted) return false;
-      db.delete(attachments).where(notInArray(attachments.id, db.select({ id: links.attachmentId }).from(links))).run();
+      db.delete(attachments)
+        .where(notInArray(attachments.id, db.select({ id: links.attachmentId }).from(links)))
+        .run();
       return true;
     },
 
     insertAttachment: async (a) => db.insert(attachments).values(a).returning({ id: attachments.id }).get().id,
 
     async addComment(orderId, c) {
-      const { id } = db.insert(comments).values({ orderId, role: c.role, author: c.author, text: c.text, createdAt: c.now }).returning({ id: comments.id }).get();
+      const { id } = db
+        .insert(comments)
+        .values({ orderId, role: c.role, author: c.author, text: c.text, createdAt: c.now })
+        .returning({ id: comments.id })
+        .get();
       c.attachmentIds.forEach((attachmentId, position) => db.insert(links).values({ commentId: id, attachmentId, position }).run());
     },
 
@@ -118,9 +155,24 @@ export function createTranslateStore(db: Db): TranslateStore {
       const rows = db.select().from(comments).where(eq(comments.orderId, orderId)).orderBy(asc(comments.id)).all();
       if (rows.length === 0) return [];
       const images = db
-        .select({ commentId: links.commentId, type: attachments.type, name: attachments.name, weight: attachments.weight, size: attachments.size, data: attachments.data })
-        .from(links).innerJoin(attachments, eq(links.attachmentId, attachments.id))
-        .where(inArray(links.commentId, rows.map((r) => r.id))).orderBy(asc(links.position)).all();
+        .select({
+          commentId: links.commentId,
+          type: attachments.type,
+          name: attachments.name,
+          weight: attachments.weight,
+          size: attachments.size,
+          data: attachments.data,
+        })
+        .from(links)
+        .innerJoin(attachments, eq(links.attachmentId, attachments.id))
+        .where(
+          inArray(
+            links.commentId,
+            rows.map((r) => r.id),
+          ),
+        )
+        .orderBy(asc(links.position))
+        .all();
       return rows.map((r) => ({ ...r, attachments: images.filter((i) => i.commentId === r.id).map(({ commentId: _, ...a }) => a) }));
     },
   };

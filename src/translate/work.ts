@@ -24,8 +24,7 @@ export function createWorkService({ store, clock }: { store: TranslateStore; clo
     return order;
   }
 
-  const wrongStatus = (o: OrderRow, allowed: string) =>
-    bad("WRONG_ORDER_STATUS", `order ${o.id} is ${o.status}; this needs ${allowed}`, { status: o.status });
+  const wrongStatus = (o: OrderRow, allowed: string) => bad("WRONG_ORDER_STATUS", `order ${o.id} is ${o.status}; this needs ${allowed}`, { status: o.status });
 
   return {
     find,

@@ -9,13 +9,25 @@ import type { HookStatus } from "../hooks/status";
  */
 export type { Channel, Hook, HookEvent, Refusal } from "../testing/types";
 export type Status = HookStatus;
-export type Attempt = { handler: string; attempt: number; outcome: string; due_at: string; http_status: number | null; exit_code: number | null; excerpt: string; error: string };
+export type Attempt = {
+  handler: string;
+  attempt: number;
+  outcome: string;
+  due_at: string;
+  http_status: number | null;
+  exit_code: number | null;
+  excerpt: string;
+  error: string;
+};
 export type Me = { email: string; role: "admin" | "member" };
 export type ApiKey = { label: string; source: "config" | "local" | "dashboard"; created_at: string | null; last_used_at: string | null };
 export type User = { email: string; role: "admin" | "member"; read_only: boolean; created_at: string | null };
 
 export class ApiError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -51,12 +63,46 @@ export function query(params: Record<string, string | undefined>): string {
 
 /** The translation service as the dashboard shows it (/ui/api/translate). Money is US dollars. */
 export type TAccount = { id: number; balance: number; reserved: number; balance_overdraft_allowed: boolean };
-export type TLedgerEntry = { id: number; entry: string; order_id?: number; balance_change: number; reserved_change: number; balance: number; reserved: number; actor: string; time: string };
-export type TOrderSummary = { id: number; status: string; snippet: string; source_language: string; target_language: string; price?: number; volume?: number; translator?: string; created_at: string; accepted_at?: string; completed_at?: string };
+export type TLedgerEntry = {
+  id: number;
+  entry: string;
+  order_id?: number;
+  balance_change: number;
+  reserved_change: number;
+  balance: number;
+  reserved: number;
+  actor: string;
+  time: string;
+};
+export type TOrderSummary = {
+  id: number;
+  status: string;
+  snippet: string;
+  source_language: string;
+  target_language: string;
+  price?: number;
+  volume?: number;
+  translator?: string;
+  created_at: string;
+  accepted_at?: string;
+  completed_at?: string;
+};
 export type TAccountDetail = { account: TAccount; consistent: boolean; entries: TLedgerEntry[]; orders: TOrderSummary[] };
 export type TOrder = {
-  id: number; account_id: number; status: string; source_text: string; target_text?: string; source_language: string; target_language: string;
-  volume: number; price: number; translator?: string; resource: { type: string; metadata?: string; data: string };
-  context: Record<string, string | number>; comments: { id: number; time: string; role: string; text: string }[];
-  created_at: string; accepted_at?: string; completed_at?: string;
+  id: number;
+  account_id: number;
+  status: string;
+  source_text: string;
+  target_text?: string;
+  source_language: string;
+  target_language: string;
+  volume: number;
+  price: number;
+  translator?: string;
+  resource: { type: string; metadata?: string; data: string };
+  context: Record<string, string | number>;
+  comments: { id: number; time: string; role: string; text: string }[];
+  created_at: string;
+  accepted_at?: string;
+  completed_at?: string;
 };

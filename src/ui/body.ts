@@ -34,7 +34,12 @@ function hex(bytes: Uint8Array): string {
   const lines: string[] = [];
   for (let i = 0; i < Math.min(bytes.length, HEX_BYTES); i += 16) {
     const row = [...bytes.subarray(i, i + 16)];
-    lines.push(`${i.toString(16).padStart(8, "0")}  ${row.map((b) => b.toString(16).padStart(2, "0")).join(" ").padEnd(48)}  ${row.map((b) => (b >= 32 && b < 127 ? String.fromCharCode(b) : ".")).join("")}`);
+    lines.push(
+      `${i.toString(16).padStart(8, "0")}  ${row
+        .map((b) => b.toString(16).padStart(2, "0"))
+        .join(" ")
+        .padEnd(48)}  ${row.map((b) => (b >= 32 && b < 127 ? String.fromCharCode(b) : ".")).join("")}`,
+    );
   }
   return lines.join("\n");
 }

@@ -4,7 +4,18 @@ import { useEffect } from "preact/hooks";
  * One EventSource on /ui/api/stream per screen that wants live updates. EventSource resumes with
  * Last-Event-ID by itself; an event `reset` means changes were missed, so the screen reloads.
  */
-export function useStream(params: string, on: { hook?: (h: unknown) => void; channel?: (c: unknown) => void; reset?: () => void; hookDeleted?: (d: { id: string }) => void; refusal?: (r: unknown) => void; skipped?: () => void }, deps: unknown[]): void {
+export function useStream(
+  params: string,
+  on: {
+    hook?: (h: unknown) => void;
+    channel?: (c: unknown) => void;
+    reset?: () => void;
+    hookDeleted?: (d: { id: string }) => void;
+    refusal?: (r: unknown) => void;
+    skipped?: () => void;
+  },
+  deps: unknown[],
+): void {
   useEffect(() => {
     const source = new EventSource(`/ui/api/stream${params}`);
     // Once the stream is open (again), the screen reloads: what changed between its first load and

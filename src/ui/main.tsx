@@ -30,10 +30,16 @@ function App() {
   if (me === undefined) return <p class="muted">Loading…</p>;
   if (me === null) return <SignIn onSignedIn={setMe} />;
   const nav = (href: string, label: string) => (
-    <a href={href} onClick={link} aria-current={path.startsWith(href) ? "page" : undefined}>{label}</a>
+    <a href={href} onClick={link} aria-current={path.startsWith(href) ? "page" : undefined}>
+      {label}
+    </a>
   );
   let screen;
-  const adminOnly = <p class="error" role="alert">Only an admin may see this screen.</p>;
+  const adminOnly = (
+    <p class="error" role="alert">
+      Only an admin may see this screen.
+    </p>
+  );
   const hookId = /^\/ui\/hooks\/([0-9a-z]{26})$/.exec(path)?.[1];
   const accountId = /^\/ui\/translation\/accounts\/([1-9][0-9]{0,14})$/.exec(path)?.[1];
   const orderId = /^\/ui\/translation\/orders\/([1-9][0-9]{0,14})$/.exec(path)?.[1];
@@ -68,7 +74,9 @@ function App() {
           {me.role === "admin" && nav("/ui/api-keys", "API keys")}
           {me.role === "admin" && nav("/ui/users", "Users")}
         </nav>
-        <span class="muted">{me.email} ({me.role})</span>
+        <span class="muted">
+          {me.email} ({me.role})
+        </span>
         <button onClick={signOut}>Sign out</button>
       </header>
       <main>{screen}</main>

@@ -23,7 +23,7 @@ export function navigate(to: string, replace = false): void {
 
 /** Follows in-app links without a reload. */
 export function link(e: MouseEvent): void {
-  const a = (e.currentTarget as HTMLAnchorElement);
+  const a = e.currentTarget as HTMLAnchorElement;
   if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey) return;
   e.preventDefault();
   navigate(a.getAttribute("href")!);

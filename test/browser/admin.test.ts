@@ -64,10 +64,17 @@ describe.skipIf(!browserAvailable())("the dashboard's admin screens in a browser
 
   test("bulk retry over the filter says how many hooks it will touch, asks, and retries them", async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push(((await (await fetch(`${app.url}/?channel=bulky`, { method: "POST", body: `{"i":${i}}` })).json()) as { id: string }).id);
+    for (let i = 0; i < 3; i++)
+      ids.push(((await (await fetch(`${app.url}/?channel=bulky`, { method: "POST", body: `{"i":${i}}` })).json()) as { id: string }).id);
     await fetch(`${app.url}/?channel=bulky`, { method: "POST", body: "{}" });
     for (const id of ids) {
-      const status = await page.evaluate((id) => fetch(`/ui/api/hooks/${id}/fail`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"message":"boom"}' }).then((r) => r.status), id);
+      const status = await page.evaluate(
+        (id) =>
+          fetch(`/ui/api/hooks/${id}/fail`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"message":"boom"}' }).then(
+            (r) => r.status,
+          ),
+        id,
+      );
       expect(status).toBe(200);
     }
     await page.goto(`${app.url}/ui/hooks?channel=bulky&status=failed`);
@@ -115,7 +122,9 @@ describe.skipIf(!browserAvailable())("the dashboard's admin screens in a browser
     const bad = await fetch(`${app.url}/?channel=signed`, { method: "POST", body, headers: { "x-sig": "sha256=00" } });
     expect(bad.status).toBe(401);
     const good = await fetch(`${app.url}/?channel=signed`, {
-      method: "POST", body, headers: { "x-sig": `sha256=${new Bun.CryptoHasher("sha256", "the-shared-secret").update(body).digest("hex")}` },
+      method: "POST",
+      body,
+      headers: { "x-sig": `sha256=${new Bun.CryptoHasher("sha256", "the-shared-secret").update(body).digest("hex")}` },
     });
     expect(good.status).toBe(200);
     const row = page.getByRole("table", { name: "Refusals" }).getByRole("row", { name: /signed sig 401/ });
@@ -125,7 +134,11 @@ describe.skipIf(!browserAvailable())("the dashboard's admin screens in a browser
 
   test("translation: an account's ledger, a translator accepts and completes an order, maintenance switched on and off", async () => {
     const customer = { authorization: `Bearer ${CUSTOMER_KEY}`, "content-type": "application/json" };
-    const placed = await fetch(`${app.url}/v1/translate`, { method: "POST", headers: customer, body: JSON.stringify({ source_language: "en", target_languages: ["de"], text: "<b>Hello</b> world" }) });
+    const placed = await fetch(`${app.url}/v1/translate`, {
+      method: "POST",
+      headers: customer,
+      body: JSON.stringify({ source_language: "en", target_languages: ["de"], text: "<b>Hello</b> world" }),
+    });
     expect(placed.status).toBe(200);
     const id = ((await placed.json()) as { orders: { id: number }[] }).orders[0]!.id;
 

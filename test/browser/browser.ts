@@ -23,8 +23,14 @@ export function launch(): Promise<Browser> {
     executablePath: CHROMIUM,
     headless: true,
     args: [
-      "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync",
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
     ],
     // launch() gives Chromium a fresh --user-data-dir of its own (it refuses one in args).
   });
@@ -35,6 +41,5 @@ export function launch(): Promise<Browser> {
  * MAILROOM_SCREENSHOTS=1, else a temporary folder, so an ordinary run leaves the work tree as it was.
  * Refresh the README's with: MAILROOM_SCREENSHOTS=1 npx bun test test/browser
  */
-export const SHOTS = process.env.MAILROOM_SCREENSHOTS === "1"
-  ? join(import.meta.dir, "../../docs/screenshots")
-  : mkdtempSync(join(tmpdir(), "mailroom-shots-"));
+export const SHOTS =
+  process.env.MAILROOM_SCREENSHOTS === "1" ? join(import.meta.dir, "../../docs/screenshots") : mkdtempSync(join(tmpdir(), "mailroom-shots-"));

@@ -19,7 +19,10 @@ describe.skipIf(!browserAvailable())("the dashboard in a browser", () => {
   beforeAll(async () => {
     const bin = await buildBinary();
     const dir = tempDir("mailroom-ui-");
-    await Bun.write(join(dir, "mailroom.toml"), `[server]\nport = 0\n${await storageToml("data/m.db")}[[api_keys]]\nlabel = "ci"\ntoken = "ci-token-0123456789"\n`);
+    await Bun.write(
+      join(dir, "mailroom.toml"),
+      `[server]\nport = 0\n${await storageToml("data/m.db")}[[api_keys]]\nlabel = "ci"\ntoken = "ci-token-0123456789"\n`,
+    );
     app = await startProcess([bin, "--config", "mailroom.toml"], dir);
     browser = await launch();
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -40,7 +43,9 @@ describe.skipIf(!browserAvailable())("the dashboard in a browser", () => {
   });
 
   const send = (channel: string, body: string, type = "application/json") =>
-    fetch(`${app.url}/?channel=${channel}&source=test`, { method: "POST", body, headers: { "content-type": type, "x-test": "yes" } }).then((r) => r.json() as Promise<{ id: string }>);
+    fetch(`${app.url}/?channel=${channel}&source=test`, { method: "POST", body, headers: { "content-type": type, "x-test": "yes" } }).then(
+      (r) => r.json() as Promise<{ id: string }>,
+    );
 
   test("the first admin is created with the setup link printed at start-up", async () => {
     const link = /(http:\/\/\S+\/ui\/setup#setup_\S+)/.exec(app.output())![1]!;
@@ -117,11 +122,16 @@ describe.skipIf(!browserAvailable())("the dashboard in a browser", () => {
     const names = Array.from({ length: 40 }, (_, i) => `shop-${String(i).padStart(2, "0")}-orders-created-production-eu-west-1-primary`);
     for (const name of names) await send(name, `{"n":1}`);
     const binary = new Uint8Array(4096).map((_, i) => (i * 131 + 7) % 256);
-    const bin = (await (await fetch(`${app.url}/?channel=files`, { method: "POST", body: binary, headers: { "content-type": "application/octet-stream" } })).json()) as { id: string };
+    const bin = (await (
+      await fetch(`${app.url}/?channel=files`, { method: "POST", body: binary, headers: { "content-type": "application/octet-stream" } })
+    ).json()) as { id: string };
     const large = JSON.stringify({ items: Array.from({ length: 12_000 }, (_, i) => ({ i, sku: `SKU-${i}`, note: "x".repeat(60) })) });
     expect(large.length).toBeGreaterThan(1_000_000);
     const big = await send("files", large);
-    for (const [label, width] of [["narrow", 390], ["wide", 1600]] as const) {
+    for (const [label, width] of [
+      ["narrow", 390],
+      ["wide", 1600],
+    ] as const) {
       await page.setViewportSize({ width, height: 900 });
       // The page itself never scrolls sideways (wide tables scroll inside their own box).
       const fits = () => page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1");

@@ -86,8 +86,20 @@ describe("the CLI against a running Mailroom, with the credentials serve wrote",
     const app = createReceiver({ status: 204 });
     try {
       const old = Math.floor(Date.now() / 1000) - 3600;
-      const sent = await cli(["send", "plain", "--method", "PUT", "--data", "x=1&y=2", "--header", "content-type: application/x-www-form-urlencoded",
-        "--header", `stripe-signature: t=${old},v1=abc`, "--header", "x-custom: kept"]);
+      const sent = await cli([
+        "send",
+        "plain",
+        "--method",
+        "PUT",
+        "--data",
+        "x=1&y=2",
+        "--header",
+        "content-type: application/x-www-form-urlencoded",
+        "--header",
+        `stripe-signature: t=${old},v1=abc`,
+        "--header",
+        "x-custom: kept",
+      ]);
       const id = /"id":"(\w+)"/.exec(sent.stdout)![1]!;
       const replayed = await cli(["replay", id, "--to", app.url]);
       expect(replayed.code).toBe(0);
@@ -132,7 +144,13 @@ describe("send --sign, checked with the providers' own libraries", () => {
   test("standard-webhooks: Webhook.verify accepts webhook-id, -timestamp and -signature", async () => {
     const secret = "whsec_" + Buffer.from("0123456789abcdef0123456789abcdef").toString("base64");
     const h = await sendTo("standard-webhooks", secret);
-    expect(new Webhook(secret).verify(body, { "webhook-id": h["webhook-id"]!, "webhook-timestamp": h["webhook-timestamp"]!, "webhook-signature": h["webhook-signature"]! })).toEqual(JSON.parse(body));
+    expect(
+      new Webhook(secret).verify(body, {
+        "webhook-id": h["webhook-id"]!,
+        "webhook-timestamp": h["webhook-timestamp"]!,
+        "webhook-signature": h["webhook-signature"]!,
+      }),
+    ).toEqual(JSON.parse(body));
   });
   test("shopify and slack: the HMACs their documentation describes", async () => {
     const shopify = await sendTo("shopify", "shpss_x");

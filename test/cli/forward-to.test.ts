@@ -52,7 +52,9 @@ test("--forward-to forwards the hooks caught from now on, not the pending ones a
   const old = await post(first.url, "gh", '{"old":true}');
   await first.stop();
   const app = createReceiver({ status: 200 });
-  const again = await startProcess([process.execPath, MAIN, "serve", "--config", join(first.dir, "mailroom.toml"), "--forward-to", app.url], first.dir, { NO_COLOR: "" });
+  const again = await startProcess([process.execPath, MAIN, "serve", "--config", join(first.dir, "mailroom.toml"), "--forward-to", app.url], first.dir, {
+    NO_COLOR: "",
+  });
   try {
     const fresh = await post(again.url, "gh", '{"new":true}');
     await waitForOutput(again, new RegExp(`forward-to ${fresh} \\(gh\\) attempt 1 succeeded`));

@@ -14,11 +14,16 @@ export type Served = Running & { dir: string; stop: () => Promise<void> };
 /** Starts `mailroom serve` on port 0 in a fresh folder, its data there; `args` are extra flags. */
 export async function serveFromSource(config: Record<string, any> = {}, args: string[] = [], env: Record<string, string> = {}): Promise<Served> {
   const dir = tempDir("mailroom-cli-");
-  const full = { ...config, server: { host: "127.0.0.1", port: 0, ...(config.server ?? {}) }, storage: { path: join(dir, "data", "mailroom.db"), ...(config.storage ?? {}) } };
+  const full = {
+    ...config,
+    server: { host: "127.0.0.1", port: 0, ...(config.server ?? {}) },
+    storage: { path: join(dir, "data", "mailroom.db"), ...(config.storage ?? {}) },
+  };
   writeFileSync(join(dir, "mailroom.toml"), stringify(full));
   const run = await startProcess([process.execPath, MAIN, "serve", "--config", join(dir, "mailroom.toml"), ...args], dir, { NO_COLOR: "", ...env });
   return {
-    ...run, dir,
+    ...run,
+    dir,
     async stop() {
       run.proc.kill("SIGTERM");
       await run.proc.exited;
@@ -47,7 +52,10 @@ export async function runCli(args: string[], opts: { cwd?: string; env?: Record<
 export async function waitForOutput(run: Running, re: RegExp, timeout = 10_000): Promise<string> {
   const deadline = Date.now() + timeout;
   for (;;) {
-    const line = run.output().split("\n").find((l) => re.test(l));
+    const line = run
+      .output()
+      .split("\n")
+      .find((l) => re.test(l));
     if (line !== undefined) return line;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${re} in:\n${run.output()}`);
     await Bun.sleep(20);

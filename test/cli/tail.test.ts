@@ -30,7 +30,8 @@ function startTail(args: string[], cwd: string) {
     }
   }
   return {
-    text, waitFor,
+    text,
+    waitFor,
     /** SIGINT, then the exit code once its output is read. */
     async interrupt(): Promise<number> {
       proc.kill("SIGINT");
@@ -90,8 +91,14 @@ describe("mailroom tail, against a running Mailroom (URL and token from the cred
       const next = await post(served.url, "gh", "b=2", "text/plain");
       await tail.waitFor("out", new RegExp(next));
       expect(await tail.interrupt()).toBe(0);
-      const hooks = tail.text.out.trim().split("\n").map((l) => JSON.parse(l));
-      expect(hooks.map((h) => [h.id, h.channel, h.status])).toEqual([[id, "gh", "pending"], [next, "gh", "pending"]]);
+      const hooks = tail.text.out
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l));
+      expect(hooks.map((h) => [h.id, h.channel, h.status])).toEqual([
+        [id, "gh", "pending"],
+        [next, "gh", "pending"],
+      ]);
       expect(Buffer.from(hooks[0].body, "base64").toString()).toBe("a=1");
       expect(hooks[0].content_type).toBe("application/x-www-form-urlencoded");
       expect(hooks[0].headers["content-type"]).toBe("application/x-www-form-urlencoded");
@@ -132,7 +139,10 @@ test("tail survives a restart of Mailroom: it reconnects, and shows hooks caught
     await tail.waitFor("out", new RegExp(after));
     await tail.waitFor("out", new RegExp(meanwhile));
     expect(await tail.interrupt()).toBe(0);
-    const ids = tail.text.out.trim().split("\n").map((l) => l.split(/\s+/)[3]);
+    const ids = tail.text.out
+      .trim()
+      .split("\n")
+      .map((l) => l.split(/\s+/)[3]);
     expect(ids.sort()).toEqual([before, meanwhile, after].sort());
   } finally {
     tail.kill();

@@ -9,7 +9,10 @@ afterAll(removeTempDirs);
 const config = (forwardTo: string) => ({
   guards: [{ name: "tok", kind: "token", secret: "sender-secret-123" }],
   handlers: [{ name: "app", kind: "forward", url: forwardTo, max_attempts: 1 }],
-  channels: [{ name: "gated", guards: ["tok"] }, { name: "fwd", handlers: ["app"] }],
+  channels: [
+    { name: "gated", guards: ["tok"] },
+    { name: "fwd", handlers: ["app"] },
+  ],
 });
 
 describe("the live terminal of mailroom serve", () => {
@@ -17,16 +20,18 @@ describe("the live terminal of mailroom serve", () => {
     const app = createReceiver({ status: 202 });
     const run = await serveFromSource(config(app.url));
     try {
-      const caught = (await (await fetch(`${run.url}/?channel=fwd`, { method: "PUT", body: '{"a":1}', headers: { "content-type": "application/json" } })).json()) as { id: string };
+      const caught = (await (
+        await fetch(`${run.url}/?channel=fwd`, { method: "PUT", body: '{"a":1}', headers: { "content-type": "application/json" } })
+      ).json()) as { id: string };
       const hookLine = await waitForOutput(run, new RegExp(caught.id + ".*B"));
-      expect(hookLine).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO  hook +PUT fwd \w{26} 7 B application\/json$/);
+      expect(hookLine).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO {2}hook +PUT fwd \w{26} 7 B application\/json$/);
       const attempt = await waitForOutput(run, /handler +app/);
       expect(attempt).toMatch(new RegExp(`INFO  handler app ${caught.id} \\(fwd\\) attempt 1 succeeded HTTP 202 \\d+ ms$`));
 
       const refused = await fetch(`${run.url}/?channel=gated`, { method: "POST", body: "x", headers: { authorization: "Bearer wrong-secret-456" } });
       expect(refused.status).toBe(401);
       const line = await waitForOutput(run, /refused/);
-      expect(line).toMatch(/WARN  refused POST gated refused by guard tok: 401 .+ \(from 127\.0\.0\.1\)$/);
+      expect(line).toMatch(/WARN {2}refused POST gated refused by guard tok: 401 .+ \(from 127\.0\.0\.1\)$/);
       expect(run.output()).not.toContain("wrong-secret-456");
       expect(run.output()).not.toContain("sender-secret-123");
       expect(run.output()).not.toContain("\x1b[");
@@ -42,7 +47,9 @@ describe("the live terminal of mailroom serve", () => {
     closed.stop(true);
     const run = await serveFromSource(config(url), ["--log-format", "json"]);
     try {
-      const { id } = (await (await fetch(`${run.url}/?channel=fwd`, { method: "POST", body: "hello", headers: { "content-type": "text/plain" } })).json()) as { id: string };
+      const { id } = (await (await fetch(`${run.url}/?channel=fwd`, { method: "POST", body: "hello", headers: { "content-type": "text/plain" } })).json()) as {
+        id: string;
+      };
       const line = await waitForOutput(run, /"event":"handler"/);
       const entry = JSON.parse(line);
       expect(entry).toMatchObject({ level: "error", event: "handler", handler: "app", id, channel: "fwd", attempt: 1, outcome: "gave_up" });
@@ -64,7 +71,7 @@ describe("the live terminal of mailroom serve", () => {
       await fetch(`${run.url}/?channel=gated`, { method: "POST", body: "x" });
       // The hook was answered before the refused request was sent, and its line is written before its answer.
       await waitForOutput(run, /refused/);
-      expect(run.output()).not.toMatch(/INFO  hook/);
+      expect(run.output()).not.toMatch(/INFO {2}hook/);
     } finally {
       await run.stop();
       app.stop();
@@ -80,7 +87,7 @@ describe("createTerminal", () => {
     return out.join("");
   };
   test("colours only when asked, with the exit code and the error of a failed attempt", () => {
-    expect(lines(false)).toMatch(/WARN  handler cmd h \(c\) attempt 2 failed, will retry exit 3 12 ms: exit code 3\n$/);
+    expect(lines(false)).toMatch(/WARN {2}handler cmd h \(c\) attempt 2 failed, will retry exit 3 12 ms: exit code 3\n$/);
     expect(lines(false)).not.toContain("\x1b[");
     expect(lines(true)).toContain("\x1b[33mWARN ");
   });

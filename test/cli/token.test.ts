@@ -13,8 +13,7 @@ test("the local token works beside configured [[api_keys]], survives a restart, 
   let run = await serveFromSource(config);
   const dir = run.dir;
   const file = join(dir, "data", "mailroom.credentials.json");
-  const status = async (token: string) =>
-    (await fetch(`${run.url}/v1/channels`, { headers: { authorization: `Bearer ${token}` } })).status;
+  const status = async (token: string) => (await fetch(`${run.url}/v1/channels`, { headers: { authorization: `Bearer ${token}` } })).status;
   try {
     const first = (await Bun.file(file).json()).token as string;
     expect(run.output()).toContain(`Authorization: Bearer ${first}`);

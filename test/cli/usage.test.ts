@@ -13,7 +13,10 @@ test("an unknown command or flag says so (it used to be '... needs a value')", (
   expect(parseArgs(["serve", "extra"])).toEqual({ kind: "error", message: "unexpected argument: extra" });
   expect(parseArgs(["serve", "--port"])).toEqual({ kind: "error", message: "--port needs a value" });
   expect(parseArgs(["serve", "--quiet", "--log-format=json", "--forward-to", "http://x", "--channel", "c"])).toEqual({
-    kind: "serve", quiet: true, logFormat: "json", forwardTo: { url: "http://x", channel: "c" },
+    kind: "serve",
+    quiet: true,
+    logFormat: "json",
+    forwardTo: { url: "http://x", channel: "c" },
   });
 });
 

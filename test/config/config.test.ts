@@ -68,7 +68,10 @@ handlers = []
     const found = problems({
       hooks: { default_guards: ["ghost"] },
       channels: [{ name: "a", guards: ["ghost"], handlers: ["nobody"] }, { name: "a" }],
-      api_keys: [{ label: "k", token: "12345678" }, { label: "k", token: "abcdefgh" }],
+      api_keys: [
+        { label: "k", token: "12345678" },
+        { label: "k", token: "abcdefgh" },
+      ],
     });
     expect(found).toContain('hooks.default_guards[0]: unknown guard "ghost"');
     expect(found).toContain('channels[0].guards[0]: unknown guard "ghost"');
@@ -80,9 +83,7 @@ handlers = []
   test("secrets from the environment, never echoed in problems", () => {
     const c = buildConfig({ api_keys: [{ label: "ci", token_env: "MR_TOKEN" }] }, { MR_TOKEN: "from-the-env-123" });
     expect(c.api_keys[0]!.token).toBe("from-the-env-123");
-    expect(problems({ api_keys: [{ label: "ci", token_env: "UNSET_VAR" }] })).toEqual([
-      "api_keys[0].token_env: environment variable UNSET_VAR is not set",
-    ]);
+    expect(problems({ api_keys: [{ label: "ci", token_env: "UNSET_VAR" }] })).toEqual(["api_keys[0].token_env: environment variable UNSET_VAR is not set"]);
     expect(problems({ api_keys: [{ label: "ci" }] })).toEqual(["api_keys[0]: give exactly one of token, token_env, token_sha256"]);
   });
 
@@ -136,7 +137,10 @@ describe("command line", () => {
   test("serve is the default command; flags in both forms", () => {
     expect(parseArgs([])).toEqual({ kind: "serve" });
     expect(parseArgs(["serve", "--port", "9000", "--host=0.0.0.0", "--config", "x.toml"])).toEqual({
-      kind: "serve", port: 9000, host: "0.0.0.0", config: "x.toml",
+      kind: "serve",
+      port: 9000,
+      host: "0.0.0.0",
+      config: "x.toml",
     });
     expect(parseArgs(["check-config", "--config", "x.toml"])).toEqual({ kind: "check-config", config: "x.toml" });
     expect(parseArgs(["--version"])).toEqual({ kind: "version" });

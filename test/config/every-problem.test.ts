@@ -18,16 +18,21 @@ const problemsOf = (raw: unknown) => {
 };
 
 test("every problem in one run: a type error no longer hides unknown names, guard secrets or CIDR blocks", () => {
-  expect(problemsOf({
-    server: { port: "eighty" },
-    guards: [{ name: "gh", kind: "github" }, { name: "ips", kind: "ip-allow", allow: ["300.1.1.1/8"] }],
-    handlers: [{ name: "h", kind: "forward", url: "ftp://x" }],
-    channels: [{ name: "x", guards: ["nope"], handlers: ["h", "missing"] }],
-  }).sort()).toEqual([
-    "channels[0].guards[0]: unknown guard \"nope\"",
-    "channels[0].handlers[1]: unknown handler \"missing\"",
+  expect(
+    problemsOf({
+      server: { port: "eighty" },
+      guards: [
+        { name: "gh", kind: "github" },
+        { name: "ips", kind: "ip-allow", allow: ["300.1.1.1/8"] },
+      ],
+      handlers: [{ name: "h", kind: "forward", url: "ftp://x" }],
+      channels: [{ name: "x", guards: ["nope"], handlers: ["h", "missing"] }],
+    }).sort(),
+  ).toEqual([
+    'channels[0].guards[0]: unknown guard "nope"',
+    'channels[0].handlers[1]: unknown handler "missing"',
     "guards[0].secret: give secret or secret_env",
-    "guards[1].allow[0]: \"300.1.1.1/8\" is not an IP address or CIDR block",
+    'guards[1].allow[0]: "300.1.1.1/8" is not an IP address or CIDR block',
     "handlers[0].url: must be an http:// or https:// URL",
     "server.port: expected integer",
   ]);
@@ -43,13 +48,18 @@ test("a TOML syntax error names the file, line and column, never the value", asy
   expect(ran.stderr).not.toContain("s3cret-unquoted-token");
 });
 
-test("the api key label \"local\" is reserved for the generated local token: check-config lists it beside the other problems", async () => {
+test('the api key label "local" is reserved for the generated local token: check-config lists it beside the other problems', async () => {
   const dir = tempDir("mailroom-local-label-");
   const file = join(dir, "mailroom.toml");
-  writeFileSync(file, '[server]\nport = 99999\n\n[[api_keys]]\nlabel = "local"\ntoken = "configured-local-token"\n\n[[api_keys]]\nlabel = "ci"\ntoken = "ci-token-12345"\n');
+  writeFileSync(
+    file,
+    '[server]\nport = 99999\n\n[[api_keys]]\nlabel = "local"\ntoken = "configured-local-token"\n\n[[api_keys]]\nlabel = "ci"\ntoken = "ci-token-12345"\n',
+  );
   const ran = await runCli(["check-config", "--config", file]);
   expect(ran.code).toBe(1);
-  expect(ran.stderr).toContain('  api_keys[0].label: "local" is reserved for the token Mailroom generates for this machine (mailroom token show|reset); choose another label\n');
+  expect(ran.stderr).toContain(
+    '  api_keys[0].label: "local" is reserved for the token Mailroom generates for this machine (mailroom token show|reset); choose another label\n',
+  );
   expect(ran.stderr).toContain("  server.port: ");
   expect(ran.stderr).not.toContain("configured-local-token");
   expect(ran.stderr).not.toContain("api_keys[1]");

@@ -21,7 +21,11 @@ test("mailroom.example.toml starts as it is, without any environment variable, a
   copyFileSync(join(import.meta.dir, "../../mailroom.example.toml"), join(dir, "mailroom.toml"));
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/MAILROOM|GITHUB/.test(k))) as Record<string, string>;
   const proc = Bun.spawn([process.execPath, join(import.meta.dir, "../../src/main.ts"), "serve", "--port", "0"], {
-    cwd: dir, env, stdin: "ignore", stdout: "pipe", stderr: "pipe",
+    cwd: dir,
+    env,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
   });
   try {
     const reader = proc.stdout.getReader();

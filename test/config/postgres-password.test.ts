@@ -28,7 +28,11 @@ test("check-config connects with ?password= and names the server without it; a w
 
 test("the user, port and database Bun.sql takes from the query string are the ones named; every spelling of the password is a secret", () => {
   expect(postgresTarget("postgres://me@db.example:5432/app?user=you&port=6543&dbname=other&password=a%2Bb+c")).toEqual({
-    host: "db.example", port: "6543", database: "other", user: "you", secrets: ["a+b c", "a%2Bb+c"],
+    host: "db.example",
+    port: "6543",
+    database: "other",
+    user: "you",
+    secrets: ["a+b c", "a%2Bb+c"],
   });
   expect(postgresTarget("postgres://me:p%40ss@db.example/app").secrets).toEqual(["p%40ss", "p@ss"]);
 });

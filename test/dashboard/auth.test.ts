@@ -164,7 +164,10 @@ describe("roles", () => {
     expect(added.json).toEqual({ email: "new@example.com", role: "member", read_only: false, created_at: expect.any(String) });
     const list = (await app.call("GET", "/ui/api/users", undefined, app.admin)).json;
     expect(list.map((u: any) => [u.email, u.read_only])).toEqual([
-      [ADMIN.email, false], [MEMBER.email, false], ["new@example.com", false], ["ops@example.com", true],
+      [ADMIN.email, false],
+      [MEMBER.email, false],
+      ["new@example.com", false],
+      ["ops@example.com", true],
     ]);
     expect(JSON.stringify(list)).not.toContain("argon2");
     expect((await app.call("DELETE", "/ui/api/users/ops@example.com", undefined, app.admin)).status).toBe(409);

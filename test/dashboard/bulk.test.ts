@@ -37,7 +37,9 @@ describe("bulk actions in the dashboard", () => {
     await app.catchHooks("many", 1000);
     const count = await app.call("GET", "/ui/api/bulk/discard?channel=many&status=pending", undefined, app.admin);
     const order: string[] = [];
-    const bulk = app.call("POST", "/ui/api/bulk/discard", { channel: "many", status: "pending", until: count.json.until }, app.admin).then((r) => (order.push("bulk"), r));
+    const bulk = app
+      .call("POST", "/ui/api/bulk/discard", { channel: "many", status: "pending", until: count.json.until }, app.admin)
+      .then((r) => (order.push("bulk"), r));
     const caught = app.post("meanwhile", "{}").then((r) => (order.push("caught"), r));
     expect((await caught).status).toBe(200);
     expect((await bulk).json).toEqual({ count: 1000 });
@@ -46,7 +48,13 @@ describe("bulk actions in the dashboard", () => {
 
   test("an empty filter counts 0 with no until", async () => {
     const app = await dashboardApp();
-    expect((await app.call("GET", "/ui/api/bulk/retry?channel=none&status=failed", undefined, app.admin)).json).toEqual({ action: "retry", channel: "none", status: "failed", count: 0, until: null });
+    expect((await app.call("GET", "/ui/api/bulk/retry?channel=none&status=failed", undefined, app.admin)).json).toEqual({
+      action: "retry",
+      channel: "none",
+      status: "failed",
+      count: 0,
+      until: null,
+    });
   });
 
   test("bad input gets the error body; a session from this origin is needed", async () => {
@@ -67,7 +75,12 @@ describe("bulk actions in the dashboard", () => {
       expect([res.status, res.json?.code]).toEqual([400, 3]);
     }
     expect((await app.call("GET", "/ui/api/bulk/retry?status=failed", undefined, AUTH)).status).toBe(401);
-    const cross = await app.call("POST", "/ui/api/bulk/discard", { status: "pending", until: "01jd3q9x0c2m8t6v4r2k8p1w5z" }, { ...app.admin, origin: "https://evil.example" });
+    const cross = await app.call(
+      "POST",
+      "/ui/api/bulk/discard",
+      { status: "pending", until: "01jd3q9x0c2m8t6v4r2k8p1w5z" },
+      { ...app.admin, origin: "https://evil.example" },
+    );
     expect(cross.status).toBe(403);
   });
 });

@@ -9,9 +9,22 @@ describe("forward handlers added in the dashboard", () => {
     const target = receiver({ status: 200 }, { status: 200 }, { status: 200 });
     const app = await dashboardApp();
     await app.catchHooks("app", 1);
-    const added = await app.call("POST", "/ui/api/channels/app/handlers", { name: "to-app", url: target.url, headers: { "x-extra": "yes" }, max_attempts: 3, backoff: { initial: "2s" } }, app.admin);
+    const added = await app.call(
+      "POST",
+      "/ui/api/channels/app/handlers",
+      { name: "to-app", url: target.url, headers: { "x-extra": "yes" }, max_attempts: 3, backoff: { initial: "2s" } },
+      app.admin,
+    );
     expect(added.status).toBe(200);
-    expect(added.json).toEqual({ name: "to-app", channel: "app", url: target.url, headers: { "x-extra": "[write-only]" }, max_attempts: 3, backoff: { initial: "2000ms", max: "600000ms" }, timeout: "10000ms" });
+    expect(added.json).toEqual({
+      name: "to-app",
+      channel: "app",
+      url: target.url,
+      headers: { "x-extra": "[write-only]" },
+      max_attempts: 3,
+      backoff: { initial: "2000ms", max: "600000ms" },
+      timeout: "10000ms",
+    });
     expect((await app.call("GET", "/ui/api/channels/app/handlers", undefined, app.admin)).json).toEqual([added.json]);
 
     const [id] = await app.catchHooks("app", 1);
@@ -38,7 +51,9 @@ describe("forward handlers added in the dashboard", () => {
       expect(res.status).toBe(400);
       expect(res.json.code).toBe(3);
     }
-    expect((await app.call("POST", "/ui/api/channels/app/handlers", { name: "run", kind: "command", argv: ["x"] }, app.admin)).json.message).toContain("only forward handlers");
+    expect((await app.call("POST", "/ui/api/channels/app/handlers", { name: "run", kind: "command", argv: ["x"] }, app.admin)).json.message).toContain(
+      "only forward handlers",
+    );
     expect((await app.call("GET", "/ui/api/channels/app/handlers", undefined, app.admin)).json).toEqual([]);
   });
 
@@ -51,7 +66,10 @@ describe("forward handlers added in the dashboard", () => {
       [{ name: "x", url: "http://exa mple.com/x" }, "url: the host must not contain spaces"],
       [{ name: "x", url: "http://a.example/", headers: { "bad header": "v" } }, `headers.bad header: ${NAME}`],
       [{ name: "x", url: "http://a.example/", headers: { "x-token": "s3cret\r\nx-evil: 1" } }, `headers.x-token: ${VALUE}`],
-      [{ name: "x", url: "http://a.example:99999/", headers: { "x\r\ny": "v" } }, `url: not a valid URL (check the host name, and that the port is at most 65535); headers.x\\r\\ny: ${NAME}`],
+      [
+        { name: "x", url: "http://a.example:99999/", headers: { "x\r\ny": "v" } },
+        `url: not a valid URL (check the host name, and that the port is at most 65535); headers.x\\r\\ny: ${NAME}`,
+      ],
     ];
     for (const [body, message] of cases) {
       const res = await app.call("POST", "/ui/api/channels/app/handlers", body, app.admin);
@@ -64,7 +82,15 @@ describe("forward handlers added in the dashboard", () => {
   test("bad input, unknown channels, names taken, roles and origin", async () => {
     const app = await dashboardApp({ handlers: [{ name: "cfg", kind: "forward", url: "http://127.0.0.1:1/" }] });
     await app.catchHooks("app", 1);
-    for (const body of [{}, { name: "x" }, { name: "x", url: "ftp://x" }, { name: "x", url: "http://a/", max_attempts: 0 }, { name: "x", url: "http://a/", url_env: "HOME" }, { name: "x", url: "http://a/", backoff: { initial: "soon" } }, "[]"]) {
+    for (const body of [
+      {},
+      { name: "x" },
+      { name: "x", url: "ftp://x" },
+      { name: "x", url: "http://a/", max_attempts: 0 },
+      { name: "x", url: "http://a/", url_env: "HOME" },
+      { name: "x", url: "http://a/", backoff: { initial: "soon" } },
+      "[]",
+    ]) {
       const res = await app.call("POST", "/ui/api/channels/app/handlers", body, app.admin);
       expect([JSON.stringify(body), res.status, res.json?.code]).toEqual([JSON.stringify(body), 400, 3]);
     }
@@ -73,6 +99,8 @@ describe("forward handlers added in the dashboard", () => {
     expect((await app.call("DELETE", "/ui/api/channels/app/handlers/none", undefined, app.admin)).status).toBe(404);
     expect((await app.call("POST", "/ui/api/channels/app/handlers", { name: "x", url: "http://a/" }, app.member)).status).toBe(403);
     expect((await app.call("GET", "/ui/api/channels/app/handlers", undefined, AUTH)).status).toBe(401);
-    expect((await app.call("POST", "/ui/api/channels/app/handlers", { name: "x", url: "http://a/" }, { ...app.admin, origin: "https://evil.example" })).status).toBe(403);
+    expect(
+      (await app.call("POST", "/ui/api/channels/app/handlers", { name: "x", url: "http://a/" }, { ...app.admin, origin: "https://evil.example" })).status,
+    ).toBe(403);
   });
 });

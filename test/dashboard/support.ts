@@ -16,7 +16,10 @@ const HASHES = { [ADMIN.email]: Bun.password.hashSync(ADMIN.password, CHEAP), [M
 /** A test app with an admin and a member (stored users), each signed in: `admin` and `member` are their headers. */
 export async function dashboardApp(raw: Record<string, any> = {}) {
   const app = createTestApp(raw);
-  for (const [email, role] of [[ADMIN.email, "admin"], [MEMBER.email, "member"]] as const) {
+  for (const [email, role] of [
+    [ADMIN.email, "admin"],
+    [MEMBER.email, "member"],
+  ] as const) {
     await app.storage.dashboard.insertUser({ email, role, passwordHash: HASHES[email]!, createdAt: app.clock.now() });
   }
   async function signIn(who: { email: string; password: string }): Promise<Record<string, string>> {

@@ -59,7 +59,9 @@ describe("the translation service in the dashboard", () => {
     expect((await a.call("PUT", "/ui/api/translate/accounts/2/balance", { balance: -3 }, a.admin)).json.balance).toBe(-3);
     const ledger = await a.call("GET", "/ui/api/translate/accounts/2", undefined, a.admin);
     expect(ledger.json.entries.map((e: { entry: string; actor: string }) => [e.entry, e.actor])).toEqual([
-      ["set_balance", "admin:ada@example.com"], ["top_up", "admin:ada@example.com"], ["opening", "config"],
+      ["set_balance", "admin:ada@example.com"],
+      ["top_up", "admin:ada@example.com"],
+      ["opening", "config"],
     ]);
     expect(ledger.json.consistent).toBe(true);
 

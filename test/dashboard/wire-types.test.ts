@@ -1,11 +1,11 @@
 import type { Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { expect, test } from "bun:test";
-import { Me } from "../../src/dashboard/routes/session";
-import { ApiKeyInfo } from "../../src/dashboard/routes/api-keys";
+import type { Me } from "../../src/dashboard/routes/session";
+import type { ApiKeyInfo } from "../../src/dashboard/routes/api-keys";
 import * as hooks from "../../src/hooks/model";
-import { Attempt } from "../../src/hooks/routes/attempts";
-import { Refusal } from "../../src/hooks/routes/refusals";
+import type { Attempt } from "../../src/hooks/routes/attempts";
+import type { Refusal } from "../../src/hooks/routes/refusals";
 import { canTransition, EVENT_KINDS, HOOK_STATUSES, TRANSITION_FROM, type HookStatus, type Transition } from "../../src/hooks/status";
 import { HOOK_STATUSES as STORE_STATUSES } from "../../src/hooks/store";
 import type * as ui from "../../src/ui/api";
@@ -15,7 +15,11 @@ import { createTestApp } from "../helpers/app";
  * The dashboard's wire types against the server's TypeBox models: `npm run typecheck` fails here
  * when a model changes and the dashboard's type does not follow.
  */
-type Deep<T> = T extends readonly (infer E)[] ? Deep<E>[] : T extends object ? { [K in keyof T]-?: [Deep<T[K]>, undefined extends T[K] ? "optional" : "required"] } : T;
+type Deep<T> = T extends readonly (infer E)[]
+  ? Deep<E>[]
+  : T extends object
+    ? { [K in keyof T]-?: [Deep<T[K]>, undefined extends T[K] ? "optional" : "required"] }
+    : T;
 /** Each assignable to the other, with the same keys and the same optional keys at every depth. */
 type Same<A, B> = [Deep<A>] extends [Deep<B>] ? ([Deep<B>] extends [Deep<A>] ? true : false) : false;
 /**

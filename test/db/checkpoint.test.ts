@@ -34,9 +34,10 @@ function write(db: ReturnType<typeof openDatabase>, rows: number) {
   sql.run("CREATE TABLE IF NOT EXISTS filler (id INTEGER PRIMARY KEY, data BLOB NOT NULL)");
   const insert = sql.prepare("INSERT INTO filler (data) VALUES (?)");
   const data = new Uint8Array(3000).fill(7);
-  for (let i = 0; i < rows; i += 10) sql.transaction(() => {
-    for (let j = 0; j < 10; j++) insert.run(data);
-  })();
+  for (let i = 0; i < rows; i += 10)
+    sql.transaction(() => {
+      for (let j = 0; j < 10; j++) insert.run(data);
+    })();
 }
 
 test("the checkpoint thread copies the WAL into the database file, and the WAL starts over", async () => {

@@ -27,7 +27,10 @@ test("the cluster asks for the password: a wrong one is refused", async () => {
   url.password = "not-the-password";
   const wrong = new SQL(url.toString(), { max: 1 });
   try {
-    const error = await wrong`select 1`.then(() => undefined, (e: unknown) => e as { errno?: string; message: string });
+    const error = await wrong`select 1`.then(
+      () => undefined,
+      (e: unknown) => e as { errno?: string; message: string },
+    );
     expect(error).toBeDefined();
     // 28P01: invalid_password
     expect({ errno: error!.errno, message: error!.message }).toMatchObject({ errno: "28P01" });

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { SQL } from "bun";
+import type { SQL } from "bun";
 import { getTableConfig, PgTable } from "drizzle-orm/pg-core";
 import { drizzle } from "drizzle-orm/bun-sql";
 import { eq } from "drizzle-orm";
@@ -9,7 +9,10 @@ import * as schema from "../../src/db/pg/schema";
 import { embeddedMigrations } from "../../src/db/migrations.macro";
 import { freshDatabase } from "../helpers/postgres";
 
-const TABLES = (Object.values(schema) as unknown[]).filter((t) => t instanceof PgTable).map((t) => getTableConfig(t as PgTable).name).sort();
+const TABLES = (Object.values(schema) as unknown[])
+  .filter((t) => t instanceof PgTable)
+  .map((t) => getTableConfig(t as PgTable).name)
+  .sort();
 
 test("three instances starting together migrate once: each migration recorded once, every table there", async () => {
   const url = await freshDatabase();
@@ -18,7 +21,9 @@ test("three instances starting together migrate once: each migration recorded on
     await Promise.all(clients.map((sql) => migratePostgres(sql)));
     const sql = clients[0]!;
     const applied = await sql`SELECT hash, count(*)::int AS n FROM drizzle.__drizzle_migrations GROUP BY hash ORDER BY hash`;
-    const expected = embeddedMigrations("drizzle-pg").map((m) => ({ hash: m.hash, n: 1 })).sort((a, b) => a.hash.localeCompare(b.hash));
+    const expected = embeddedMigrations("drizzle-pg")
+      .map((m) => ({ hash: m.hash, n: 1 }))
+      .sort((a, b) => a.hash.localeCompare(b.hash));
     expect([...applied]).toEqual(expected);
     const tables = await sql`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name`;
     expect(tables.map((r: { table_name: string }) => r.table_name).sort()).toEqual(TABLES);
@@ -40,7 +45,15 @@ test("a hook's body keeps every byte and its headers keep their text, key order 
     expect(new Set(body).size).toBe(256);
     const headers = '{"z-last":"1","a-first":"2","Content-Type":"x","dup":"1","dup":"2","n":1.50,"é":"\\u00e9"}';
     await db.insert(schema.hooks).values({
-      id: "01hzzzzzzzzzzzzzzzzzzzzzzz", channel: "c", status: "pending", method: "POST", query: "", headers, body, ip: "127.0.0.1", createdAt: Date.now(),
+      id: "01hzzzzzzzzzzzzzzzzzzzzzzz",
+      channel: "c",
+      status: "pending",
+      method: "POST",
+      query: "",
+      headers,
+      body,
+      ip: "127.0.0.1",
+      createdAt: Date.now(),
     });
     const [row] = await db.select().from(schema.hooks).where(eq(schema.hooks.id, "01hzzzzzzzzzzzzzzzzzzzzzzz"));
     expect(Buffer.isBuffer(row!.body)).toBe(true);
@@ -61,7 +74,10 @@ test("a server that cannot be reached is named in the error, its password is not
   const port = listener.port;
   listener.stop(true);
   const url = `postgres://mailroom:Sup3r%2FSecret@127.0.0.1:${port}/mailroom`;
-  const error = await openPostgres(url).then(() => undefined, (e: unknown) => e as PostgresOpenError);
+  const error = await openPostgres(url).then(
+    () => undefined,
+    (e: unknown) => e as PostgresOpenError,
+  );
   expect(error).toBeInstanceOf(PostgresOpenError);
   expect(error!.reason).toBe("unreachable");
   expect(error!.message).toContain(`127.0.0.1:${port}`);
@@ -74,11 +90,17 @@ test("a server that cannot be reached is named in the error, its password is not
 test("a wrong password and a bad URL are told apart, without the password", async () => {
   const good = new URL(await freshDatabase());
   good.password = "Wr0ngPassw0rd";
-  const wrong = await openPostgres(good.toString()).then(() => undefined, (e: unknown) => e as PostgresOpenError);
+  const wrong = await openPostgres(good.toString()).then(
+    () => undefined,
+    (e: unknown) => e as PostgresOpenError,
+  );
   expect(wrong).toMatchObject({ reason: "unreachable", code: "28P01" });
   expect(wrong!.message).toContain("password authentication failed");
   expect(Bun.inspect(wrong)).not.toContain("Wr0ngPassw0rd");
-  const invalid = await openPostgres("postgres://u:Wr0ngPassw0rd@[nope/db").then(() => undefined, (e: unknown) => e as PostgresOpenError);
+  const invalid = await openPostgres("postgres://u:Wr0ngPassw0rd@[nope/db").then(
+    () => undefined,
+    (e: unknown) => e as PostgresOpenError,
+  );
   expect(invalid).toMatchObject({ reason: "invalid_url" });
   expect(Bun.inspect(invalid)).not.toContain("Wr0ngPassw0rd");
 });

@@ -17,23 +17,29 @@ type Shape = {
   foreignKeys: string[];
 };
 
-function shape(config: {
-  name: string;
-  columns: { name: string; notNull: boolean; primary: boolean; hasDefault: boolean }[];
-  primaryKeys: { columns: { name: string }[] }[];
-  indexes: { config: { name?: string; columns: unknown[] } }[];
-  foreignKeys: { reference(): { columns: { name: string }[]; foreignTable: unknown; foreignColumns: { name: string }[] }; onDelete?: string }[];
-}, tableName: (t: unknown) => string, skip: string[]): Shape {
+function shape(
+  config: {
+    name: string;
+    columns: { name: string; notNull: boolean; primary: boolean; hasDefault: boolean }[];
+    primaryKeys: { columns: { name: string }[] }[];
+    indexes: { config: { name?: string; columns: unknown[] } }[];
+    foreignKeys: { reference(): { columns: { name: string }[]; foreignTable: unknown; foreignColumns: { name: string }[] }; onDelete?: string }[];
+  },
+  tableName: (t: unknown) => string,
+  skip: string[],
+): Shape {
   const columns = config.columns.filter((c) => !skip.includes(`${config.name}.${c.name}`));
   return {
     // SQLite gives every integer primary key a default (the rowid); translate_accounts.id is always set.
     columns: columns.map((c) => `${c.name}${c.notNull ? " not null" : ""}${c.hasDefault && !c.primary ? " default" : ""}`).sort(),
     primaryKey: [...columns.filter((c) => c.primary).map((c) => c.name), ...config.primaryKeys.flatMap((k) => k.columns.map((c) => c.name))],
     indexes: config.indexes.map((i) => `${i.config.name}(${(i.config.columns as { name: string }[]).map((c) => c.name).join(",")})`).sort(),
-    foreignKeys: config.foreignKeys.map((fk) => {
-      const ref = fk.reference();
-      return `${ref.columns.map((c) => c.name)} -> ${tableName(ref.foreignTable)}(${ref.foreignColumns.map((c) => c.name)}) on delete ${fk.onDelete ?? "no action"}`;
-    }).sort(),
+    foreignKeys: config.foreignKeys
+      .map((fk) => {
+        const ref = fk.reference();
+        return `${ref.columns.map((c) => c.name)} -> ${tableName(ref.foreignTable)}(${ref.foreignColumns.map((c) => c.name)}) on delete ${fk.onDelete ?? "no action"}`;
+      })
+      .sort(),
   };
 }
 

@@ -49,7 +49,11 @@ test("the change feed: a change published by one instance reaches the others onc
   const long = Array.from({ length: 900 }, (_, i) => `gh/01jz${String(i).padStart(22, "0")}`).join(",");
   b.publish("caught", long);
   const deadline = Date.now() + 5000;
-  const joined = () => got.filter((g) => g.topic === "caught").map((p) => p.key).join(",");
+  const joined = () =>
+    got
+      .filter((g) => g.topic === "caught")
+      .map((p) => p.key)
+      .join(",");
   while (joined().length < long.length && Date.now() < deadline) await Bun.sleep(10);
   expect(got.filter((g) => g.topic === "channel")).toEqual([{ at: "b", topic: "channel", key: "orders" }]);
   // A key over the size of one notification arrives in parts, cut between entries.

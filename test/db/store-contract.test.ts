@@ -26,7 +26,12 @@ const backends: Record<string, () => Promise<Backend>> = {
     const sql = await openPostgres(await freshDatabase());
     await migratePostgres(sql);
     const t = pgTransactor(sql);
-    return { hooks: createPgHookStore(t), queue: createPgAttemptQueue(t, { owner: "test", leaseMs: 30_000 }), changes: changesOf(sql), close: () => sql.close() };
+    return {
+      hooks: createPgHookStore(t),
+      queue: createPgAttemptQueue(t, { owner: "test", leaseMs: 30_000 }),
+      changes: changesOf(sql),
+      close: () => sql.close(),
+    };
   },
 };
 
@@ -39,8 +44,14 @@ let seq = 0;
 function hook(channel: string, at: number, body: Uint8Array = new Uint8Array([1, 2, 3])): NewHook {
   seq++;
   return {
-    id: `01jz${String(at).padStart(10, "0")}${String(seq).padStart(12, "0")}`, channel, method: "POST", query: "a=1&b=2",
-    headers: '{"z-last":"1","a-first":"2"}', body, ip: "10.0.0.1", createdAt: at,
+    id: `01jz${String(at).padStart(10, "0")}${String(seq).padStart(12, "0")}`,
+    channel,
+    method: "POST",
+    query: "a=1&b=2",
+    headers: '{"z-last":"1","a-first":"2"}',
+    body,
+    ip: "10.0.0.1",
+    createdAt: at,
   };
 }
 
@@ -66,12 +77,27 @@ for (const [name, make] of Object.entries(backends)) {
       expect(await hooks.getHook("nope")).toBeUndefined();
       // A summary: the hook without its body, with the body's size in bytes (a live list's read).
       const summary = (await hooks.getHookSummary(batch[0]!.id))!;
-      expect(summary).toMatchObject({ id: batch[0]!.id, channel: "gh", status: "pending", method: "POST", query: "a=1&b=2", ip: "10.0.0.1", createdAt: 1000, finalizedAt: null, size: 256 });
+      expect(summary).toMatchObject({
+        id: batch[0]!.id,
+        channel: "gh",
+        status: "pending",
+        method: "POST",
+        query: "a=1&b=2",
+        ip: "10.0.0.1",
+        createdAt: 1000,
+        finalizedAt: null,
+        size: 256,
+      });
       expect("body" in summary).toBe(false);
       expect(summary.headers).toEqual(got.headers);
       expect((await hooks.getHookSummary(batch[2]!.id))!.size).toBe(0);
       expect(await hooks.getHookSummary("nope")).toBeUndefined();
-      expect((await hooks.getChannel("gh"))!).toEqual({ name: "gh", paused: false, guards: ["sig"], stats: { pending: 2, handled: 0, failed: 0, discarded: 0 } });
+      expect((await hooks.getChannel("gh"))!).toEqual({
+        name: "gh",
+        paused: false,
+        guards: ["sig"],
+        stats: { pending: 2, handled: 0, failed: 0, discarded: 0 },
+      });
       expect((await hooks.listChannels()).map((c) => c.name)).toEqual(["gh", "shop"]);
     });
 
@@ -85,15 +111,24 @@ for (const [name, make] of Object.entries(backends)) {
         await hooks.addEvent({ hookId: first.id, kind: "failed", actor: "h", message: "boom", createdAt: 5 });
       });
       expect((await hooks.getChannel("a"))!.stats).toEqual({ pending: 2, handled: 0, failed: 1, discarded: 0 });
-      expect((await hooks.eventsOf([first.id, "none"])).get(first.id)).toEqual([{ hookId: first.id, kind: "failed", actor: "h", message: "boom", createdAt: 5 }]);
+      expect((await hooks.eventsOf([first.id, "none"])).get(first.id)).toEqual([
+        { hookId: first.id, kind: "failed", actor: "h", message: "boom", createdAt: 5 },
+      ]);
       const ids = batch.map((h) => h.id).reverse();
       expect(await hooks.listHookIds({ limit: 4 })).toEqual(ids.slice(0, 4));
       expect(await hooks.listHookIds({ limit: 4, after: ids[3] })).toEqual(ids.slice(4, 8));
       expect(await hooks.listHookIds({ channel: "a", limit: 10 })).toEqual(ids.filter((id) => batch.find((h) => h.id === id)!.channel === "a"));
       expect(await hooks.listHookIds({ status: "failed", limit: 10 })).toEqual([first.id]);
       expect(await hooks.listHookIds({ channel: "b", status: "failed", limit: 10 })).toEqual([]);
-      expect((await hooks.listHooks({ channel: "a", limit: 2 })).map((h) => h.id)).toEqual(ids.filter((id) => batch.find((h) => h.id === id)!.channel === "a").slice(0, 2));
-      expect((await hooks.oldestKeys("b", 2)).map((k) => k.id)).toEqual(batch.filter((h) => h.channel === "b").slice(0, 2).map((h) => h.id));
+      expect((await hooks.listHooks({ channel: "a", limit: 2 })).map((h) => h.id)).toEqual(
+        ids.filter((id) => batch.find((h) => h.id === id)!.channel === "a").slice(0, 2),
+      );
+      expect((await hooks.oldestKeys("b", 2)).map((k) => k.id)).toEqual(
+        batch
+          .filter((h) => h.channel === "b")
+          .slice(0, 2)
+          .map((h) => h.id),
+      );
       expect(await hooks.newestId("a")).toBe(batch[6]!.id);
       expect(await hooks.overfull(5)).toEqual([{ name: "b", over: 1 }]);
     });
@@ -117,10 +152,12 @@ for (const [name, make] of Object.entries(backends)) {
     test("a transaction that throws commits nothing; a nested one that throws rolls back only itself", async () => {
       const { hooks } = await start();
       const a = hook("t", 4000);
-      await expect(hooks.transaction(async () => {
-        await hooks.insertHooks([a], () => []);
-        throw new Error("no");
-      })).rejects.toThrow("no");
+      await expect(
+        hooks.transaction(async () => {
+          await hooks.insertHooks([a], () => []);
+          throw new Error("no");
+        }),
+      ).rejects.toThrow("no");
       expect(await hooks.getHook(a.id)).toBeUndefined();
       const b = hook("t", 4001);
       await hooks.transaction(async () => {
@@ -166,10 +203,11 @@ for (const [name, make] of Object.entries(backends)) {
       await hooks.transaction(() => hooks.insertHooks(batch, () => []));
       for (const h of batch) {
         // Each reads the hook in its own transaction (it may be gone by then), then writes.
-        const read = async <T>(fn: (now: RawHook) => Promise<T>) => hooks.transaction(async () => {
-          const now = await hooks.getHook(h.id);
-          return now ? fn(now) : false;
-        });
+        const read = async <T>(fn: (now: RawHook) => Promise<T>) =>
+          hooks.transaction(async () => {
+            const now = await hooks.getHook(h.id);
+            return now ? fn(now) : false;
+          });
         const [moved, deleted, again] = await Promise.all([
           read((now) => hooks.setStatus(now, "failed", null)),
           read((now) => hooks.deleteHook(now)),
@@ -188,7 +226,9 @@ for (const [name, make] of Object.entries(backends)) {
       const b = await start();
       const { hooks } = b;
       const seen: string[] = [];
-      b.changes.subscribe((c) => seen.push(c.kind === "hook" ? `hook ${c.status ?? (c.deleted ? "deleted" : "")}` : c.kind === "channel" ? `channel ${c.name}` : c.kind));
+      b.changes.subscribe((c) =>
+        seen.push(c.kind === "hook" ? `hook ${c.status ?? (c.deleted ? "deleted" : "")}` : c.kind === "channel" ? `channel ${c.name}` : c.kind),
+      );
       const [h1, h2] = [hook("rep", 8000), hook("rep", 8001)];
       await hooks.transaction(() => hooks.insertHooks([h1!, h2!], () => []));
       expect(seen).toEqual([]); // caught hooks are reported by the writer, once durable
@@ -197,10 +237,12 @@ for (const [name, make] of Object.entries(backends)) {
         expect(seen).toEqual([]); // not before the commit
       });
       expect(seen).toEqual(["hook handled"]);
-      await hooks.transaction(async () => {
-        await hooks.setStatus((await hooks.getHook(h2!.id))!, "failed", null);
-        throw new Error("rolled back");
-      }).catch(() => {});
+      await hooks
+        .transaction(async () => {
+          await hooks.setStatus((await hooks.getHook(h2!.id))!, "failed", null);
+          throw new Error("rolled back");
+        })
+        .catch(() => {});
       await hooks.transaction(async () => {
         await hooks.transaction(() => hooks.setPaused("rep", true).then(() => Promise.reject(new Error("inner")))).catch(() => {});
         await hooks.deleteHook((await hooks.getHook(h2!.id))!);

@@ -17,7 +17,20 @@ const problemsOf = (raw: Record<string, unknown>, env: Record<string, string> = 
 
 describe("[[guards]] config", () => {
   test("every kind the issue asks for exists, and every key of every kind is described", () => {
-    const kinds = ["github", "stripe", "standard-webhooks", "shopify", "slack", "hmac", "basic-auth", "token", "ip-allow", "method", "content-type", "max-body"];
+    const kinds = [
+      "github",
+      "stripe",
+      "standard-webhooks",
+      "shopify",
+      "slack",
+      "hmac",
+      "basic-auth",
+      "token",
+      "ip-allow",
+      "method",
+      "content-type",
+      "max-body",
+    ];
     expect(Object.keys(GUARD_KINDS).sort()).toEqual(kinds.sort());
     for (const [kind, schema] of Object.entries(GUARD_KINDS)) {
       expect((schema as TObject).additionalProperties).toBe(false);
@@ -33,15 +46,20 @@ describe("[[guards]] config", () => {
 
   test("each signing kind without secret or secret_env is a problem at guards[i].secret", () => {
     for (const kind of ["github", "stripe", "standard-webhooks", "shopify", "slack", "token"]) {
-      expect(problemsOf({ guards: [{ name: "ok", kind: "method" }, { name: "g", kind }] })).toEqual(["guards[1].secret: give secret or secret_env"]);
+      expect(
+        problemsOf({
+          guards: [
+            { name: "ok", kind: "method" },
+            { name: "g", kind },
+          ],
+        }),
+      ).toEqual(["guards[1].secret: give secret or secret_env"]);
     }
     expect(problemsOf({ guards: [{ name: "g", kind: "hmac", header: "x-sig" }] })).toEqual(["guards[0].secret: give secret or secret_env"]);
   });
 
   test("an unset secret_env variable is named", () => {
-    expect(problemsOf({ guards: [{ name: "g", kind: "github", secret_env: "NOPE" }] })).toEqual([
-      "guards[0].secret_env: environment variable NOPE is not set",
-    ]);
+    expect(problemsOf({ guards: [{ name: "g", kind: "github", secret_env: "NOPE" }] })).toEqual(["guards[0].secret_env: environment variable NOPE is not set"]);
   });
 
   test("unknown keys, bad durations and bad enum values are reported with their key paths", () => {
@@ -68,7 +86,12 @@ describe("[[guards]] config", () => {
     expect(() => buildConfig({ guards: [{ name: "gh", kind: "github" }] })).toThrow("guards[0].secret");
     const raw = [{ name: "gh", kind: "github", tolerance: "300s" }] as unknown as Parameters<typeof createGuards>[0];
     expect(() => createGuards(raw, { clock: createFakeClock() })).toThrow(ConfigError);
-    const ok = buildConfig({ guards: [{ name: "gh", kind: "github", secret: "s" }, { name: "only-post", kind: "method" }] });
+    const ok = buildConfig({
+      guards: [
+        { name: "gh", kind: "github", secret: "s" },
+        { name: "only-post", kind: "method" },
+      ],
+    });
     const guards = createGuards(ok.guards, { clock: createFakeClock() });
     expect([...guards.keys()]).toEqual(["gh", "only-post"]);
     expect(guards.get("gh")!.kind).toBe("github");

@@ -9,14 +9,15 @@ function recordingLog() {
   return { log, errors };
 }
 
-const broken = (how: "throws" | "rejects"): Guard => ({
-  name: "buggy",
-  kind: "hmac",
-  check: () => {
-    if (how === "throws") throw new Error("boom");
-    return Promise.reject(new Error("boom"));
-  },
-}) as unknown as Guard;
+const broken = (how: "throws" | "rejects"): Guard =>
+  ({
+    name: "buggy",
+    kind: "hmac",
+    check: () => {
+      if (how === "throws") throw new Error("boom");
+      return Promise.reject(new Error("boom"));
+    },
+  }) as unknown as Guard;
 
 for (const how of ["throws", "rejects"] as const) {
   test(`a check that ${how} refuses with 401, tells the sender nothing, and is logged for the operator`, async () => {

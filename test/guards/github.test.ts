@@ -21,13 +21,10 @@ describe("github guard, against @octokit/webhooks-methods sign()", () => {
   test("a tampered body is refused with 401 and no expected signature in the reason", async () => {
     const signature = await sign(SECRET, BODY);
     const expected = (await sign(SECRET, BODY.replace("1", "2"))).slice(7);
-    await expectRefused(
-      guard,
-      request({ body: BODY.replace("1", "2"), headers: { "x-hub-signature-256": signature } }),
-      401,
-      /does not match/,
-      [SECRET, expected],
-    );
+    await expectRefused(guard, request({ body: BODY.replace("1", "2"), headers: { "x-hub-signature-256": signature } }), 401, /does not match/, [
+      SECRET,
+      expected,
+    ]);
   });
 
   test("a signature made with another secret is refused", async () => {

@@ -29,8 +29,13 @@ describe("hmac guard (generic)", () => {
 
   test("a template with a timestamp header, checked against the tolerance", async () => {
     const entry = {
-      kind: "hmac", secret: SECRET, header: "x-signature", prefix: "v1=",
-      signed: "{timestamp}.{method}.{body}", timestamp_header: "X-Timestamp", tolerance: "1m",
+      kind: "hmac",
+      secret: SECRET,
+      header: "x-signature",
+      prefix: "v1=",
+      signed: "{timestamp}.{method}.{body}",
+      timestamp_header: "X-Timestamp",
+      tolerance: "1m",
     };
     const { guard, clock } = makeGuard(entry);
     const at = String(Math.floor(clock.now() / 1000));
@@ -48,7 +53,11 @@ describe("hmac guard (generic)", () => {
   test("{header:NAME} and a base64 secret", async () => {
     const key = Buffer.from("raw key bytes \x00\x01");
     const entry = {
-      kind: "hmac", secret: key.toString("base64"), secret_encoding: "base64", header: "x-sig", encoding: "base64url",
+      kind: "hmac",
+      secret: key.toString("base64"),
+      secret_encoding: "base64",
+      header: "x-sig",
+      encoding: "base64url",
       signed: "{header:x-request-id}:{body}",
     };
     const { guard } = makeGuard(entry);
@@ -61,7 +70,7 @@ describe("hmac guard (generic)", () => {
   test("templates that cannot work are config errors naming the key", () => {
     const base = { kind: "hmac", secret: SECRET, header: "x-sig" };
     expect(() => makeGuard({ ...base, signed: "{timestamp}.{body}" })).toThrow(/guards\[0\]\.signed: \{timestamp\} needs timestamp_header/);
-    expect(() => makeGuard({ ...base, signed: "{timestamp}" , timestamp_header: "x-t" })).toThrow(/\{body\} exactly once/);
+    expect(() => makeGuard({ ...base, signed: "{timestamp}", timestamp_header: "x-t" })).toThrow(/\{body\} exactly once/);
     expect(() => makeGuard({ ...base, signed: "{body}{path}" })).toThrow(/unknown placeholder \{path\}/);
     expect(() => makeGuard({ ...base, secret: "zz", secret_encoding: "hex" })).toThrow(/guards\[0\]\.secret: is not hex/);
   });

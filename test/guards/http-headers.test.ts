@@ -9,7 +9,10 @@ test("refusals carry the guard's headers: WWW-Authenticate for basic-auth, Allow
       { name: "login", kind: "basic-auth", username: "u", password: "p4ssw0rd-long" },
       { name: "post-only", kind: "method", allow: ["POST"] },
     ],
-    channels: [{ name: "forms", guards: ["login"] }, { name: "posts", guards: ["post-only"] }],
+    channels: [
+      { name: "forms", guards: ["login"] },
+      { name: "posts", guards: ["post-only"] },
+    ],
   });
   const login = await t.post("forms", "x");
   expect(login.status).toBe(401);

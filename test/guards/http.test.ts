@@ -29,8 +29,7 @@ describe("guards on the catching endpoint", () => {
     t = await startTarget(config, { env: { GH_SECRET: SECRET } });
   });
   afterAll(() => t.stop());
-  const send = (path: string, body: string | undefined, headers: Record<string, string>, method = "POST") =>
-    t.call(method, path, body, headers);
+  const send = (path: string, body: string | undefined, headers: Record<string, string>, method = "POST") => t.call(method, path, body, headers);
   const hookCount = async (channel: string) => (await t.call("GET", `/v1/hooks?channel=${channel}`)).json.length;
 
   test("a GitHub delivery signed by Octokit is caught with its exact body", async () => {
@@ -59,7 +58,11 @@ describe("guards on the catching endpoint", () => {
 
   test("method, content type and size guards answer 405, 415 and 413 with their gRPC codes", async () => {
     const wrongMethod = await send("/?channel=strict", "{}", { "content-type": "application/json" }, "PUT");
-    expect([wrongMethod.status, wrongMethod.json.code, wrongMethod.json.message]).toEqual([405, 12, 'guard "only-post": method PUT is not allowed (allowed: POST)']);
+    expect([wrongMethod.status, wrongMethod.json.code, wrongMethod.json.message]).toEqual([
+      405,
+      12,
+      'guard "only-post": method PUT is not allowed (allowed: POST)',
+    ]);
     const wrongType = await send("/?channel=strict", "a=1", { "content-type": "application/x-www-form-urlencoded" });
     expect([wrongType.status, wrongType.json.code]).toEqual([415, 3]);
     expect(wrongType.json.message).toStartWith('guard "json": ');

@@ -26,7 +26,12 @@ describe("content-type guard", () => {
   });
 
   test("other or missing types get 415", async () => {
-    await expectRefused(guard, request({ headers: { "content-type": "application/x-www-form-urlencoded" } }), 415, /application\/x-www-form-urlencoded is not allowed/);
+    await expectRefused(
+      guard,
+      request({ headers: { "content-type": "application/x-www-form-urlencoded" } }),
+      415,
+      /application\/x-www-form-urlencoded is not allowed/,
+    );
     await expectRefused(guard, request({ headers: { "content-type": "textual/plain" } }), 415, /not allowed/);
     await expectRefused(guard, request({ headers: { "content-type": "application/+json" } }), 415, /not allowed/);
     await expectRefused(guard, request({ headers: { "content-type": "application/jsonx" } }), 415, /not allowed/);

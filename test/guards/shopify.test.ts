@@ -21,13 +21,10 @@ describe("shopify guard, against the algorithm of Shopify's docs", () => {
 
   test("a tampered body is refused with 401 and no expected signature in the reason", async () => {
     const tampered = BODY.replace("evt_1", "evt_2");
-    await expectRefused(
-      guard,
-      request({ body: tampered, headers: { "x-shopify-hmac-sha256": shopifySign(BODY) } }),
-      401,
-      /does not match/,
-      [SECRET, shopifySign(tampered)],
-    );
+    await expectRefused(guard, request({ body: tampered, headers: { "x-shopify-hmac-sha256": shopifySign(BODY) } }), 401, /does not match/, [
+      SECRET,
+      shopifySign(tampered),
+    ]);
   });
 
   test("a hex signature instead of base64 is refused", async () => {

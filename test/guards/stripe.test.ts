@@ -29,10 +29,7 @@ describe("stripe guard, against stripe.webhooks.generateTestHeaderString", () =>
   test("a tampered body is refused with 401, revealing neither secret nor expected signature", async () => {
     const tampered = BODY.replace("evt_1", "evt_9");
     const expected = parseStripeSignature(await header({ payload: tampered })).v1[0]!;
-    await expectRefused(guard, request({ body: tampered, headers: { "stripe-signature": await header() } }), 401, /matches the body/, [
-      SECRET,
-      expected,
-    ]);
+    await expectRefused(guard, request({ body: tampered, headers: { "stripe-signature": await header() } }), 401, /matches the body/, [SECRET, expected]);
   });
 
   test("a tampered timestamp is refused", async () => {

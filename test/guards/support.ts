@@ -15,7 +15,9 @@ export function makeGuard(entry: Record<string, unknown>, opts: { clock?: FakeCl
 }
 
 /** A request as the catching endpoint hands it to a guard. */
-export function request(parts: { headers?: Record<string, string>; body?: string | Uint8Array; method?: string; query?: string; ip?: string } = {}): GuardInput {
+export function request(
+  parts: { headers?: Record<string, string>; body?: string | Uint8Array; method?: string; query?: string; ip?: string } = {},
+): GuardInput {
   return {
     method: parts.method ?? "POST",
     query: parts.query ?? "channel=c",

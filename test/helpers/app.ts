@@ -15,7 +15,18 @@ export { AUTH, TOKEN } from "./client";
  * A whole Mailroom on an in-memory (or given) database with a fake clock. `raw` is the TOML
  * config as an object; an api key labelled "test" with TOKEN is added unless api_keys is given.
  */
-export function createTestApp(raw: Record<string, any> = {}, opts: { env?: Record<string, string>; dbPath?: string; random?: () => number; syncWal?: () => Promise<void>; channelDeleteBatch?: number; log?: Log; heartbeatMs?: number } = {}) {
+export function createTestApp(
+  raw: Record<string, any> = {},
+  opts: {
+    env?: Record<string, string>;
+    dbPath?: string;
+    random?: () => number;
+    syncWal?: () => Promise<void>;
+    channelDeleteBatch?: number;
+    log?: Log;
+    heartbeatMs?: number;
+  } = {},
+) {
   const config = buildConfig(
     { api_keys: [{ label: "test", token: TOKEN }], ...raw, storage: { path: opts.dbPath ?? ":memory:", ...(raw.storage ?? {}) } },
     opts.env ?? {},
@@ -26,7 +37,16 @@ export function createTestApp(raw: Record<string, any> = {}, opts: { env?: Recor
   const metrics = createMetrics(config);
   const runner = createRunner({ config, queue: storage.attempts, clock, log: silentLog, random: opts.random, metrics });
   // Start-up's reads (built.ready) finish before the first request through app.handle, which waits for them.
-  const built = createApp({ config, storage, clock, log: opts.log ?? silentLog, runner, metrics, channelDeleteBatch: opts.channelDeleteBatch, heartbeatMs: opts.heartbeatMs });
+  const built = createApp({
+    config,
+    storage,
+    clock,
+    log: opts.log ?? silentLog,
+    runner,
+    metrics,
+    channelDeleteBatch: opts.channelDeleteBatch,
+    heartbeatMs: opts.heartbeatMs,
+  });
 
   // Calls the app without a network (app.handle).
   const { call, post, catchHooks } = httpClient((path, init) => built.app.handle(new Request(`http://localhost${path}`, init)));

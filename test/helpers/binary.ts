@@ -34,9 +34,14 @@ export async function compile(): Promise<string> {
   process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
   const out = join(dir, "mailroom");
   const script: string = (await Bun.file(join(ROOT, "package.json")).json()).scripts.build;
-  const args = script.split(/\s+/).slice(1).map((a) => (a === "dist/mailroom" ? out : a));
+  const args = script
+    .split(/\s+/)
+    .slice(1)
+    .map((a) => (a === "dist/mailroom" ? out : a));
   const proc = Bun.spawn([process.execPath, ...args], {
-    cwd: ROOT, stdout: "pipe", stderr: "pipe",
+    cwd: ROOT,
+    stdout: "pipe",
+    stderr: "pipe",
   });
   if ((await proc.exited) !== 0) throw new Error(`build failed: ${await new Response(proc.stderr).text()}`);
   return out;

@@ -66,7 +66,9 @@ type RunAs = { name: string; uid: number; gid: number } | undefined;
 /** As root: the `postgres` system user if it exists, else `nobody`. Otherwise: nobody to switch to. */
 function unprivilegedUser(): RunAs {
   if (process.getuid?.() !== 0) return undefined;
-  const passwd = readFileSync("/etc/passwd", "utf8").split("\n").map((line) => line.split(":"));
+  const passwd = readFileSync("/etc/passwd", "utf8")
+    .split("\n")
+    .map((line) => line.split(":"));
   for (const name of ["postgres", "nobody"]) {
     const entry = passwd.find((fields) => fields[0] === name);
     if (entry) return { name, uid: Number(entry[2]), gid: Number(entry[3]) };
@@ -120,16 +122,37 @@ export async function startPostgresCluster(opts: { durable?: boolean } = {}): Pr
     const password = crypto.randomUUID().replaceAll("-", "");
     writeFileSync(join(dir, "password"), password, { mode: 0o600 });
     if (user) for (const path of [dir, join(dir, "password")]) chownSync(path, user.uid, user.gid);
-    await run(argvAs(user, [join(bin, "initdb"), "--no-sync", "-A", "scram-sha-256", "--pwfile", join(dir, "password"),
-      "-U", SUPERUSER, "-E", "UTF8", "--locale=C", "-D", data]));
+    await run(
+      argvAs(user, [
+        join(bin, "initdb"),
+        "--no-sync",
+        "-A",
+        "scram-sha-256",
+        "--pwfile",
+        join(dir, "password"),
+        "-U",
+        SUPERUSER,
+        "-E",
+        "UTF8",
+        "--locale=C",
+        "-D",
+        data,
+      ]),
+    );
     rmSync(join(dir, "password"));
-    appendFileSync(join(data, "postgresql.conf"), [
-      "", "# test cluster (test/helpers/postgres.ts)",
-      "listen_addresses = '127.0.0.1'", `unix_socket_directories = '${dir}'`,
-      // Tests kill Mailroom, never the server: they skip the disk. Benchmarks keep PostgreSQL's defaults.
-      ...(opts.durable ? [] : ["fsync = off", "synchronous_commit = off", "full_page_writes = off"]),
-      "max_connections = 200", "",
-    ].join("\n"));
+    appendFileSync(
+      join(data, "postgresql.conf"),
+      [
+        "",
+        "# test cluster (test/helpers/postgres.ts)",
+        "listen_addresses = '127.0.0.1'",
+        `unix_socket_directories = '${dir}'`,
+        // Tests kill Mailroom, never the server: they skip the disk. Benchmarks keep PostgreSQL's defaults.
+        ...(opts.durable ? [] : ["fsync = off", "synchronous_commit = off", "full_page_writes = off"]),
+        "max_connections = 200",
+        "",
+      ].join("\n"),
+    );
     for (let tries = 1; ; tries++) {
       const port = freePort();
       try {

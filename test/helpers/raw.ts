@@ -18,7 +18,7 @@ export function rawExchange(port: number, text: string, waitMs = 2000): Promise<
         out += d.toString();
         const end = out.indexOf("\r\n\r\n");
         const length = /content-length: *(\d+)/i.exec(out.slice(0, Math.max(0, end)))?.[1];
-        if (end >= 0 && length !== undefined && out.length >= end + 4 + Number(length)) (s.end(), resolve(out));
+        if (end >= 0 && length !== undefined && out.length >= end + 4 + Number(length)) s.end(), resolve(out);
       },
       close: () => resolve(out),
       error: () => resolve(out),

@@ -34,7 +34,6 @@ export type TargetName = "source" | "executable" | "executable-pg";
 export const TARGET: TargetName = (process.env.MAILROOM_TEST_TARGET as TargetName | undefined) ?? "source";
 if (!["source", "executable", "executable-pg"].includes(TARGET)) throw new Error(`MAILROOM_TEST_TARGET: unknown target ${TARGET}`);
 
-
 export interface Target {
   readonly name: TargetName;
   /** A JSON call; `body` objects are serialised with content-type JSON; headers default to the test token. */
@@ -141,7 +140,11 @@ async function startExecutable(raw: Record<string, any>, opts: TargetOptions, na
   const dir = mkdtempSync(join(tmpdir(), "mailroom-target-"));
   // The data file's folder also holds the local CLI credentials, on PostgreSQL too. A test that
   // starts again on the same [storage] path (a restart) gets the same database there.
-  const storage = { path: join(dir, "mailroom.db"), ...(name === "executable-pg" ? { url: await databaseFor(raw.storage?.path) } : {}), ...(raw.storage ?? {}) };
+  const storage = {
+    path: join(dir, "mailroom.db"),
+    ...(name === "executable-pg" ? { url: await databaseFor(raw.storage?.path) } : {}),
+    ...(raw.storage ?? {}),
+  };
   const config = { ...raw, server: { ...(raw.server ?? {}), host: "127.0.0.1", port: 0 }, storage };
   writeFileSync(join(dir, "mailroom.toml"), stringify(config));
   const run = await startProcess([bin, "serve", "--config", join(dir, "mailroom.toml")], dir, opts.env ?? {});

@@ -21,7 +21,10 @@ const chunked = (method: string, channel: string) =>
 const hooksOf = async (channel: string) => (await t.call("GET", `/v1/hooks?channel=${channel}`)).json as { method: string; body: string }[];
 
 test("a GET with a body is refused with a message saying why, and nothing is stored, declared or chunked", async () => {
-  for (const [send, channel] of [[withLength, "get-length"], [chunked, "get-chunked"]] as const) {
+  for (const [send, channel] of [
+    [withLength, "get-length"],
+    [chunked, "get-chunked"],
+  ] as const) {
     const answer = await rawExchange(port, send("GET", channel));
     expect(rawStatus(answer)).toBe(400);
     const body = rawJson(answer);
@@ -38,7 +41,10 @@ test("a GET without a body (or with Content-Length: 0) is caught as before", asy
   expect(rawStatus(plain)).toBe(200);
   const zero = await rawExchange(port, "GET /?channel=get-plain&a=2 HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
   expect(rawStatus(zero)).toBe(200);
-  expect((await hooksOf("get-plain")).map((h) => [h.method, h.body])).toEqual([["GET", ""], ["GET", ""]]);
+  expect((await hooksOf("get-plain")).map((h) => [h.method, h.body])).toEqual([
+    ["GET", ""],
+    ["GET", ""],
+  ]);
 });
 
 test("DELETE, PUT, PATCH and POST bodies are kept byte for byte, declared or chunked", async () => {

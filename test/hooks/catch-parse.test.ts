@@ -3,8 +3,22 @@ import { channelParam, headersJson } from "../../src/hooks/catch";
 
 test("channelParam reads the channel exactly as URLSearchParams would", () => {
   const queries = [
-    "", "channel=a", "x=1&channel=b", "channel=b&channel=c", "channel", "channel=", "channelx=1", "xchannel=1",
-    "&&channel=d&", "a=1&b=2", "channel=a%2Db", "channel=a+b", "%63hannel=e", "channel=f&x=%20", "=&channel=g", "channel=h=i",
+    "",
+    "channel=a",
+    "x=1&channel=b",
+    "channel=b&channel=c",
+    "channel",
+    "channel=",
+    "channelx=1",
+    "xchannel=1",
+    "&&channel=d&",
+    "a=1&b=2",
+    "channel=a%2Db",
+    "channel=a+b",
+    "%63hannel=e",
+    "channel=f&x=%20",
+    "=&channel=g",
+    "channel=h=i",
   ];
   for (const q of queries) expect([q, channelParam(q)]).toEqual([q, q === "" ? null : new URLSearchParams(q).get("channel")]);
 });

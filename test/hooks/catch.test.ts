@@ -158,9 +158,11 @@ describe("sender ip behind a proxy", () => {
       const t = await startTarget({ server: { trust_proxy: trust } });
       const url = await t.url();
       // The sender wrote 10.0.0.1 itself; the proxy appended the address it saw.
-      const a = await (await fetch(`${url}/?channel=p`, { method: "POST", headers: { "x-forwarded-for": "10.0.0.1, 203.0.113.7" } })).json() as any;
-      const b = await (await fetch(`${url}/?channel=p`, { method: "POST", headers: { forwarded: 'for=10.0.0.1, for="[2001:db8::1]:4711";proto=https' } })).json() as any;
-      const c = await (await fetch(`${url}/?channel=p`, { method: "POST", headers: { "x-forwarded-for": "198.51.100.4" } })).json() as any;
+      const a = (await (await fetch(`${url}/?channel=p`, { method: "POST", headers: { "x-forwarded-for": "10.0.0.1, 203.0.113.7" } })).json()) as any;
+      const b = (await (
+        await fetch(`${url}/?channel=p`, { method: "POST", headers: { forwarded: 'for=10.0.0.1, for="[2001:db8::1]:4711";proto=https' } })
+      ).json()) as any;
+      const c = (await (await fetch(`${url}/?channel=p`, { method: "POST", headers: { "x-forwarded-for": "198.51.100.4" } })).json()) as any;
       expect((await t.call("GET", `/v1/hooks/${a.id}`)).json.ip).toBe(trust ? "203.0.113.7" : "127.0.0.1");
       expect((await t.call("GET", `/v1/hooks/${b.id}`)).json.ip).toBe(trust ? "2001:db8::1" : "127.0.0.1");
       expect((await t.call("GET", `/v1/hooks/${c.id}`)).json.ip).toBe(trust ? "198.51.100.4" : "127.0.0.1");

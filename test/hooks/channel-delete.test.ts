@@ -8,7 +8,10 @@ import { untilClosed } from "../helpers/raw";
 /** Stored hooks of a channel by status, counted in the table, beside the channel's counters. */
 function countsAndStats(t: TestApp, channel: string) {
   const counts = { pending: 0, handled: 0, failed: 0, discarded: 0 } as Record<string, number>;
-  for (const r of t.db.$client.query("SELECT status, COUNT(*) AS n FROM hooks WHERE channel = ? GROUP BY status").all(channel) as { status: string; n: number }[]) {
+  for (const r of t.db.$client.query("SELECT status, COUNT(*) AS n FROM hooks WHERE channel = ? GROUP BY status").all(channel) as {
+    status: string;
+    n: number;
+  }[]) {
     counts[r.status] = r.n;
   }
   const row = t.db.$client.query("SELECT pending, handled, failed, discarded FROM channels WHERE name = ?").get(channel) as Record<string, number> | null;
@@ -56,7 +59,10 @@ test("hooks caught into the channel while it is deleted are kept: they create it
   expect((await t.call("GET", `/v1/hooks/${old[9]}`)).status).toBe(404);
   expect((await t.call("GET", `/v1/hooks/${newcomer.id}`)).json.status).toBe("pending");
   expect((await t.call("GET", "/v1/channels/big")).json).toEqual({
-    name: "big", paused: false, guards: [], stats: { pending: "1", handled: "0", failed: "0", discarded: "0" },
+    name: "big",
+    paused: false,
+    guards: [],
+    stats: { pending: "1", handled: "0", failed: "0", discarded: "0" },
   });
   const after = countsAndStats(t, "big");
   expect(after.total).toBe(1);
@@ -66,7 +72,10 @@ test("hooks caught into the channel while it is deleted are kept: they create it
 test("queued handler attempts of the channel's hooks are cancelled when the call starts: no handler runs for them", async () => {
   const dir = mkdtempSync(join(tmpdir(), "mailroom-delete-"));
   const calls = join(dir, "calls.txt");
-  writeFileSync(join(dir, "h.ts"), `import { appendFileSync } from "node:fs";\nexport default (hook: { id: string }) => { appendFileSync(${JSON.stringify(calls)}, hook.id + "\\n"); return "ok"; };\n`);
+  writeFileSync(
+    join(dir, "h.ts"),
+    `import { appendFileSync } from "node:fs";\nexport default (hook: { id: string }) => { appendFileSync(${JSON.stringify(calls)}, hook.id + "\\n"); return "ok"; };\n`,
+  );
   writeFileSync(calls, "");
   try {
     const t = createTestApp(

@@ -17,11 +17,7 @@ describe("deduplication", () => {
   let t: Target;
   beforeAll(async () => {
     t = await startTarget({
-      channels: [
-        { name: "auto", dedup: {} },
-        { name: "own-header", dedup: { window: "1h", header: "X-Request-Id" } },
-        { name: "plain" },
-      ],
+      channels: [{ name: "auto", dedup: {} }, { name: "own-header", dedup: { window: "1h", header: "X-Request-Id" } }, { name: "plain" }],
     });
   });
   afterAll(() => t.stop());
@@ -36,8 +32,10 @@ describe("deduplication", () => {
     ["Shopify X-Shopify-Webhook-Id", { "x-shopify-webhook-id": "b54557e4-bdd9-4b37-8a5f-bf7d70bcd043" }, "{}", { "x-shopify-webhook-id": "b5-other" }, "{}"],
     [
       "Stripe event id",
-      { "stripe-signature": "t=1,v1=abc", "content-type": "application/json" }, '{"id":"evt_1NG8Du2eZvKYlo2CUI79vXWy","object":"event"}',
-      { "stripe-signature": "t=2,v1=def", "content-type": "application/json" }, '{"id":"evt_other","object":"event"}',
+      { "stripe-signature": "t=1,v1=abc", "content-type": "application/json" },
+      '{"id":"evt_1NG8Du2eZvKYlo2CUI79vXWy","object":"event"}',
+      { "stripe-signature": "t=2,v1=def", "content-type": "application/json" },
+      '{"id":"evt_other","object":"event"}',
     ],
   ];
 
@@ -133,7 +131,9 @@ test("restart-safe: a repeat after a restart within the window gets the first id
 
 test("the lookup is a point query on the primary key", () => {
   const app = createTestApp();
-  const plan = app.db.$client.query("EXPLAIN QUERY PLAN SELECT hook_id, created_at FROM deliveries WHERE channel = ? AND delivery_id = ?").all("a", "b") as { detail: string }[];
+  const plan = app.db.$client.query("EXPLAIN QUERY PLAN SELECT hook_id, created_at FROM deliveries WHERE channel = ? AND delivery_id = ?").all("a", "b") as {
+    detail: string;
+  }[];
   expect(plan.map((p) => p.detail).join()).toMatch(/SEARCH deliveries USING INDEX sqlite_autoindex_deliveries_1 \(channel=\? AND delivery_id=\?\)/);
   app.close();
 });

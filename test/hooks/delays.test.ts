@@ -2,8 +2,7 @@ import { expect, test } from "bun:test";
 import { createDelays } from "../../src/hooks/delays";
 
 /** Settles within the deadline, or says "waiting". */
-const within = <T,>(p: Promise<T>, ms: number): Promise<T | "waiting"> =>
-  Promise.race([p, new Promise<"waiting">((r) => setTimeout(() => r("waiting"), ms))]);
+const within = <T>(p: Promise<T>, ms: number): Promise<T | "waiting"> => Promise.race([p, new Promise<"waiting">((r) => setTimeout(() => r("waiting"), ms))]);
 
 test("a cut ends long waits at the grace, those started after it too; a short wait keeps its own time", async () => {
   const delays = createDelays();

@@ -13,8 +13,7 @@ function heldSyncs() {
   return { syncWal, syncing, releases };
 }
 
-const synchronous = (t: ReturnType<typeof createTestApp>) =>
-  (t.db.$client.query("PRAGMA synchronous").get() as { synchronous: number }).synchronous;
+const synchronous = (t: ReturnType<typeof createTestApp>) => (t.db.$client.query("PRAGMA synchronous").get() as { synchronous: number }).synchronous;
 
 test('durability "full": a hook is answered only once the WAL sync after its commit has ended', async () => {
   const { syncWal, syncing, releases } = heldSyncs();
@@ -36,10 +35,13 @@ test('durability "full": a hook is answered only once the WAL sync after its com
 
 test('durability "normal": no WAL sync is waited for, and the connection stays at synchronous = NORMAL', async () => {
   let syncs = 0;
-  const t = createTestApp({ storage: { durability: "normal" } }, {
-    dbPath: join(tempDir("mailroom-dur-"), "m.db"),
-    syncWal: async () => void syncs++,
-  });
+  const t = createTestApp(
+    { storage: { durability: "normal" } },
+    {
+      dbPath: join(tempDir("mailroom-dur-"), "m.db"),
+      syncWal: async () => void syncs++,
+    },
+  );
   expect((await t.post("shop", '{"n":1}')).status).toBe(200);
   expect(syncs).toBe(0);
   expect(synchronous(t)).toBe(1);
@@ -61,7 +63,10 @@ test("a burst of hooks is one batch: one counter update per channel, and prepare
   const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => t.post(i % 2 ? "a" : "b", `{"n":${i}}`)));
   expect(answers.every((r) => r.status === 200)).toBe(true);
   const updates = sql.query("SELECT channel, count(*) AS n FROM counter_updates GROUP BY channel ORDER BY channel").all();
-  expect(updates).toEqual([{ channel: "a", n: 1 }, { channel: "b", n: 1 }]);
+  expect(updates).toEqual([
+    { channel: "a", n: 1 },
+    { channel: "b", n: 1 },
+  ]);
   expect(prepared).toBe(0);
   expect((await t.call("GET", "/v1/channels/a")).json.stats.pending).toBe("51");
   t.close();
@@ -70,7 +75,11 @@ test("a burst of hooks is one batch: one counter update per channel, and prepare
 test('durability "full": the runner hears of a hook with handlers only once its batch is on disk', async () => {
   const { syncWal, syncing, releases } = heldSyncs();
   const t = createTestApp(
-    { storage: { durability: "full" }, handlers: [{ name: "fw", kind: "forward", url: "http://127.0.0.1:9/" }], channels: [{ name: "shop", handlers: ["fw"] }] },
+    {
+      storage: { durability: "full" },
+      handlers: [{ name: "fw", kind: "forward", url: "http://127.0.0.1:9/" }],
+      channels: [{ name: "shop", handlers: ["fw"] }],
+    },
     { dbPath: join(tempDir("mailroom-dur-"), "m.db"), syncWal },
   );
   let notified = 0;
@@ -119,7 +128,13 @@ test("catching decodes nothing: no body is parsed and the headers are serialised
   try {
     answers = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        t.app.handle(new Request("http://localhost/?channel=a", { method: "POST", headers: { "content-type": "application/json", "x-n": String(i) }, body: `{"n":${i},"deep":{"x":[1,2,3]}}` })),
+        t.app.handle(
+          new Request("http://localhost/?channel=a", {
+            method: "POST",
+            headers: { "content-type": "application/json", "x-n": String(i) },
+            body: `{"n":${i},"deep":{"x":[1,2,3]}}`,
+          }),
+        ),
       ),
     );
   } finally {

@@ -11,9 +11,7 @@ afterAll(() => server.stop());
 test("a DELETE without credentials whose body never ends is closed as idle, whatever its path", async () => {
   const paths = ["/v1/channels/any", "/v1/hooks/01jd3q9x0c2m8t6v4r2k8p1w5z", "/v1/nothing", "/api/v1/orders/1"];
   const answers = await Promise.all([
-    ...paths.map((path) =>
-      untilClosed(port, `DELETE ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":`),
-    ),
+    ...paths.map((path) => untilClosed(port, `DELETE ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":`)),
     untilClosed(port, "DELETE /v1/channels/any HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n"),
   ]);
   // Whatever was answered before the body (401, 404), the socket did not stay open.

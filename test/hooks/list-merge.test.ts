@@ -32,12 +32,16 @@ test("every filter pages through exactly the hooks a full scan finds, newest fir
     }
     all.push({ id: hook.id, channel, status });
   }
-  for (const c of channels) for (const st of HOOK_STATUSES) {
-    if (c !== "gamma" || st !== "failed") expect(all.filter((h) => h.channel === c && h.status === st).length).toBeGreaterThan(10);
-  }
+  for (const c of channels)
+    for (const st of HOOK_STATUSES) {
+      if (c !== "gamma" || st !== "failed") expect(all.filter((h) => h.channel === c && h.status === st).length).toBeGreaterThan(10);
+    }
   const expected = (channel?: string, status?: HookStatus) =>
-    all.filter((h) => (channel === undefined || h.channel === channel) && (status === undefined || h.status === status))
-      .map((h) => h.id).sort().reverse();
+    all
+      .filter((h) => (channel === undefined || h.channel === channel) && (status === undefined || h.status === status))
+      .map((h) => h.id)
+      .sort()
+      .reverse();
 
   for (const channel of [undefined, ...channels, "nobody"]) {
     for (const status of [undefined, ...HOOK_STATUSES]) {

@@ -18,11 +18,19 @@ async function setup(raw: Record<string, any> = {}) {
 
 describe("authentication", () => {
   const routes: [string, string][] = [
-    ["GET", "/v1/channels"], ["GET", "/v1/channels/a"], ["DELETE", "/v1/channels/a"], ["POST", "/v1/channels/a/pause"],
-    ["POST", "/v1/channels/a/resume"], ["GET", "/v1/hooks"], ["GET", "/v1/hooks/01aaaaaaaaaaaaaaaaaaaaaaaa"],
-    ["DELETE", "/v1/hooks/01aaaaaaaaaaaaaaaaaaaaaaaa"], ["POST", "/v1/hooks/01aaaaaaaaaaaaaaaaaaaaaaaa/discard"],
-    ["POST", "/v1/hooks/01aaaaaaaaaaaaaaaaaaaaaaaa/retry"], ["POST", "/v1/hooks/01aaaaaaaaaaaaaaaaaaaaaaaa/process"],
-    ["POST", "/v1/hooks/01aaaaaaaaaaaaaaaaaaaaaaaa/fail"], ["GET", "/v1/hooks?limit=0"],
+    ["GET", "/v1/channels"],
+    ["GET", "/v1/channels/a"],
+    ["DELETE", "/v1/channels/a"],
+    ["POST", "/v1/channels/a/pause"],
+    ["POST", "/v1/channels/a/resume"],
+    ["GET", "/v1/hooks"],
+    ["GET", "/v1/hooks/01aaaaaaaaaaaaaaaaaaaaaaaa"],
+    ["DELETE", "/v1/hooks/01aaaaaaaaaaaaaaaaaaaaaaaa"],
+    ["POST", "/v1/hooks/01aaaaaaaaaaaaaaaaaaaaaaaa/discard"],
+    ["POST", "/v1/hooks/01aaaaaaaaaaaaaaaaaaaaaaaa/retry"],
+    ["POST", "/v1/hooks/01aaaaaaaaaaaaaaaaaaaaaaaa/process"],
+    ["POST", "/v1/hooks/01aaaaaaaaaaaaaaaaaaaaaaaa/fail"],
+    ["GET", "/v1/hooks?limit=0"],
   ];
   test("every operation answers 401 with WWW-Authenticate: Bearer when the token is missing or wrong", async () => {
     const { t } = await setup();
@@ -56,7 +64,10 @@ describe("channels", () => {
     expect(list.map((c: any) => c.name)).toEqual(["alpha", "beta", "zeta"]);
     for (const c of list) expect(Object.keys(c).sort()).toEqual(CHANNEL_KEYS);
     expect((await t.call("GET", "/v1/channels/alpha")).json).toEqual({
-      name: "alpha", paused: false, guards: [], stats: { pending: "1", handled: "0", failed: "0", discarded: "0" },
+      name: "alpha",
+      paused: false,
+      guards: [],
+      stats: { pending: "1", handled: "0", failed: "0", discarded: "0" },
     });
     const missing = await t.call("GET", "/v1/channels/nope");
     expect(missing.status).toBe(404);
@@ -131,7 +142,11 @@ describe("hooks: list and paging", () => {
     const summaries = (await t.call("GET", "/v1/hooks?channel=sum&fields=summary")).json as any[];
     expect(summaries.map((h) => h.id)).toEqual(full.map((h) => h.id));
     for (const [i, h] of summaries.entries()) {
-      expect(Object.keys(h).sort()).toEqual(["channel", "content_type", "created_at", "finalized_at", "id", "ip", "method", "query", "size", "status"].filter((k) => k !== "finalized_at" || full[i].finalized_at));
+      expect(Object.keys(h).sort()).toEqual(
+        ["channel", "content_type", "created_at", "finalized_at", "id", "ip", "method", "query", "size", "status"].filter(
+          (k) => k !== "finalized_at" || full[i].finalized_at,
+        ),
+      );
       const { body, payload, headers, events, ...rest } = full[i];
       expect(h).toEqual({ ...rest, size: Buffer.from(body, "base64").byteLength });
     }
@@ -156,9 +171,16 @@ describe("hooks: list and paging", () => {
   test("bad parameters answer 400 naming the field", async () => {
     const { t } = await setup();
     const cases: [string, string][] = [
-      ["limit=0", "limit"], ["limit=101", "limit"], ["limit=abc", "limit"], ["limit=1.5", "limit"],
-      ["status=done", "status"], ["after=not-an-id", "after"], ["after=01AAAAAAAAAAAAAAAAAAAAAAAA", "after"],
-      ["channel=Bad!", "channel"], ["bogus=1", "bogus"], ["fields=body", "fields"],
+      ["limit=0", "limit"],
+      ["limit=101", "limit"],
+      ["limit=abc", "limit"],
+      ["limit=1.5", "limit"],
+      ["status=done", "status"],
+      ["after=not-an-id", "after"],
+      ["after=01AAAAAAAAAAAAAAAAAAAAAAAA", "after"],
+      ["channel=Bad!", "channel"],
+      ["bogus=1", "bogus"],
+      ["fields=body", "fields"],
     ];
     for (const [query, field] of cases) {
       const res = await t.call("GET", `/v1/hooks?${query}`);
@@ -269,7 +291,13 @@ describe("hooks: get, delete, transitions, events, stats", () => {
     ];
     for (const [method, path, allow] of cases) {
       const res = await t.call(method, path);
-      expect({ method, path, status: res.status, allow: res.headers.get("allow"), code: res.json.code }).toEqual({ method, path, status: 405, allow, code: 12 });
+      expect({ method, path, status: res.status, allow: res.headers.get("allow"), code: res.json.code }).toEqual({
+        method,
+        path,
+        status: 405,
+        allow,
+        code: 12,
+      });
       expect(res.json.message).toContain(`${method} is not allowed on ${path}`);
     }
     expect((await t.call("GET", "/v1/channels/a/nothing")).status).toBe(404);

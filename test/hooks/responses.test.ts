@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildConfig, ConfigError } from "../../src/config/load";
+import { buildConfig, type ConfigError } from "../../src/config/load";
 import { createTestApp } from "../helpers/app";
 import { startTarget, type Target } from "../helpers/target";
 
@@ -27,7 +27,15 @@ describe("custom responses", () => {
   beforeAll(async () => {
     t = await startTarget({
       channels: [
-        { name: "flaky", response: { sequence: [{ status: 500, body: "try again" }, { status: 500, body: "try again" }] } },
+        {
+          name: "flaky",
+          response: {
+            sequence: [
+              { status: 500, body: "try again" },
+              { status: 500, body: "try again" },
+            ],
+          },
+        },
         { name: "fixed", response: { status: 202, headers: { "x-from": "config" } } },
       ],
     });
@@ -48,7 +56,17 @@ describe("custom responses", () => {
     // After the sequence the response's own fields answer (here the default).
     expect((await t.post("flaky")).status).toBe(200);
     const view = await t.call("GET", "/v1/channels/flaky/response");
-    expect(view.json).toEqual({ channel: "flaky", source: "config", response: { sequence: [{ status: 500, body: "try again" }, { status: 500, body: "try again" }] }, answered: 4 });
+    expect(view.json).toEqual({
+      channel: "flaky",
+      source: "config",
+      response: {
+        sequence: [
+          { status: 500, body: "try again" },
+          { status: 500, body: "try again" },
+        ],
+      },
+      answered: 4,
+    });
   });
 
   test("a failing answer says what it was told to, and the hook is still stored", async () => {
@@ -62,7 +80,11 @@ describe("custom responses", () => {
 
   test("PUT applies to the next request; body, headers and status; {{id}} is the hook id; DELETE goes back to the default", async () => {
     expect((await t.call("GET", "/v1/channels/api-set/response")).json).toEqual({ channel: "api-set", source: "default", response: {}, answered: 0 });
-    const put = await t.call("PUT", "/v1/channels/api-set/response", { status: 201, headers: { "X-Test": "yes", "content-type": "text/xml" }, body: "<ok id='{{id}}'/>" });
+    const put = await t.call("PUT", "/v1/channels/api-set/response", {
+      status: 201,
+      headers: { "X-Test": "yes", "content-type": "text/xml" },
+      body: "<ok id='{{id}}'/>",
+    });
     expect(put.status).toBe(200);
     expect(put.json.source).toBe("api");
     const res = await t.post("api-set", "{}");

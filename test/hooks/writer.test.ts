@@ -4,7 +4,14 @@ import type { NewHook } from "../../src/hooks/store";
 import { silentLog } from "../../src/lib/log";
 
 const hook = (id: string): NewHook => ({
-  id, channel: "c", method: "POST", query: "", headers: "{}", body: new Uint8Array(), ip: "", createdAt: 0,
+  id,
+  channel: "c",
+  method: "POST",
+  query: "",
+  headers: "{}",
+  body: new Uint8Array(),
+  ip: "",
+  createdAt: 0,
 });
 
 describe("group commit", () => {
@@ -43,7 +50,8 @@ describe("group commit", () => {
       const release: (() => void)[] = [];
       const w = createBatchWriter({
         log: silentLog,
-        batchMax: 100, lanes,
+        batchMax: 100,
+        lanes,
         commit: (b) => {
           open.push(b.map((h) => h.id));
           return new Promise<void>((r) => release.push(r));
@@ -104,8 +112,7 @@ describe("durable batches (durability = full)", () => {
 
 describe("nothing a batch does stalls the writer", () => {
   /** Settles within the deadline, or says "hung" (the writer used to leave senders waiting forever). */
-  const within = <T,>(p: Promise<T>, ms = 2000): Promise<T | "hung"> =>
-    Promise.race([p, new Promise<"hung">((r) => setTimeout(() => r("hung"), ms))]);
+  const within = <T>(p: Promise<T>, ms = 2000): Promise<T | "hung"> => Promise.race([p, new Promise<"hung">((r) => setTimeout(() => r("hung"), ms))]);
   const tick = () => new Promise((r) => setTimeout(r, 1));
 
   type Failure = "none" | "commit rejects" | "commit throws" | "durable rejects" | "durable throws";
@@ -121,7 +128,8 @@ describe("nothing a batch does stalls the writer", () => {
           let mostOpen = 0;
           let syncs = 0;
           const w = createBatchWriter({
-            batchMax: 2, lanes,
+            batchMax: 2,
+            lanes,
             log: { error: (message) => void errors.push(message) },
             async commit(batch) {
               const ids = batch.map((h) => h.id);

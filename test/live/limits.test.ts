@@ -23,7 +23,9 @@ function server(opts: { maxUnread?: number; limits?: StreamLimits; size?: number
   const log = createChangeLog({ epoch: "t" });
   const filler = "x".repeat(opts.size ?? 1000);
   const streams = createStreams({
-    log, maxUnread: opts.maxUnread, limits: opts.limits,
+    log,
+    maxUnread: opts.maxUnread,
+    limits: opts.limits,
     render: (c) => ({ event: "hook", channel: "c", data: JSON.stringify({ id: c.key, filler }) }),
   });
   const auth = new Elysia().derive({ as: "scoped" }, ({ request }) => ({ actor: request.headers.get("x-who") ?? "" }));

@@ -34,25 +34,102 @@ function renderer(list: Change[], statuses: Record<string, string> = {}, gone: s
 }
 
 type Row = {
-  name: string; changes: string[]; cursor?: number; filter: StreamFilter; statuses?: Record<string, string>; gone?: string[];
-  /** Seqs sent, oldest first. */ sent: number[]; skipped?: number;
+  name: string;
+  changes: string[];
+  cursor?: number;
+  filter: StreamFilter;
+  statuses?: Record<string, string>;
+  gone?: string[];
+  /** Seqs sent, oldest first. */ sent: number[];
+  skipped?: number;
   /** Seqs read (rendered) to decide; left out: not checked. */ read?: number[];
 };
 
 const rows: Row[] = [
   { name: "no filter: every change after the cursor, oldest first", changes: ["h:a/h1", "c:a", "h:b/h2", "r:b"], cursor: 1, filter: {}, sent: [2, 3, 4] },
   { name: "a cursor at the last change: nothing", changes: ["h:a/h1", "c:a"], cursor: 2, filter: {}, sent: [], read: [] },
-  { name: "channel: another channel's hooks and refusals are left out unread; its channel events are left out once read", changes: ["h:a/h1", "h:b/h2", "r:b", "c:b", "c:a"], filter: { channel: "a" }, sent: [1, 5], read: [5, 4, 1] },
-  { name: "status: a hook of a known other status is left out unread", changes: ["h:a/h1=pending", "h:a/h2", "c:a"], filter: { status: "failed" }, statuses: { h2: "failed" }, sent: [2, 3], read: [3, 2] },
-  { name: "status: a read hook of another status is left out; channel and refusal events pass", changes: ["h:a/h1", "h:a/h2", "r:a", "c:a"], filter: { status: "handled" }, statuses: { h2: "handled" }, sent: [2, 3, 4] },
-  { name: "hook: only that hook of the hooks, unread others; channel events pass", changes: ["h:a/h1", "h:a/h2", "c:a", "h:a/h1"], filter: { hook: "h2" }, sent: [2, 3], read: [3, 2] },
-  { name: "latest: the newest N hooks, the others counted as skipped and not read", changes: ["h:a/h1", "h:a/h2", "h:a/h3", "h:a/h4", "c:a"], filter: { latest: 2 }, sent: [3, 4, 5], skipped: 2, read: [5, 4, 3] },
-  { name: "latest: a hook changed twice takes one place, with its newest change", changes: ["h:a/h1", "h:a/h2", "h:a/h1", "h:a/h3"], filter: { latest: 2 }, sent: [3, 4], skipped: 1 },
-  { name: "latest: channel and refusal events are never left out", changes: ["r:a", "c:b", "h:a/h1", "h:a/h2"], filter: { latest: 1 }, sent: [1, 2, 4], skipped: 1 },
-  { name: "latest with status: hooks are read until N pass", changes: ["h:a/h1", "h:a/h2", "h:a/h3"], filter: { latest: 1, status: "failed" }, statuses: { h1: "failed", h2: "failed" }, sent: [2], skipped: 1, read: [3, 2] },
-  { name: "latest with channel: only its own channel's hooks count as skipped", changes: ["h:b/h1", "h:a/h2", "h:a/h3", "h:b/h4"], filter: { latest: 1, channel: "a" }, sent: [3], skipped: 1 },
-  { name: "a channel changed several times is sent once, at its last change, and the earlier ones are not read", changes: ["c:a", "h:a/h1", "c:a", "c:b", "c:a"], filter: {}, sent: [2, 4, 5], read: [5, 4, 2] },
-  { name: "a hook gone when read (renders as nothing) is left out, and does not count for latest", changes: ["h:a/h1", "h:a/h2"], filter: { latest: 1 }, gone: ["h2"], sent: [1], skipped: 0 },
+  {
+    name: "channel: another channel's hooks and refusals are left out unread; its channel events are left out once read",
+    changes: ["h:a/h1", "h:b/h2", "r:b", "c:b", "c:a"],
+    filter: { channel: "a" },
+    sent: [1, 5],
+    read: [5, 4, 1],
+  },
+  {
+    name: "status: a hook of a known other status is left out unread",
+    changes: ["h:a/h1=pending", "h:a/h2", "c:a"],
+    filter: { status: "failed" },
+    statuses: { h2: "failed" },
+    sent: [2, 3],
+    read: [3, 2],
+  },
+  {
+    name: "status: a read hook of another status is left out; channel and refusal events pass",
+    changes: ["h:a/h1", "h:a/h2", "r:a", "c:a"],
+    filter: { status: "handled" },
+    statuses: { h2: "handled" },
+    sent: [2, 3, 4],
+  },
+  {
+    name: "hook: only that hook of the hooks, unread others; channel events pass",
+    changes: ["h:a/h1", "h:a/h2", "c:a", "h:a/h1"],
+    filter: { hook: "h2" },
+    sent: [2, 3],
+    read: [3, 2],
+  },
+  {
+    name: "latest: the newest N hooks, the others counted as skipped and not read",
+    changes: ["h:a/h1", "h:a/h2", "h:a/h3", "h:a/h4", "c:a"],
+    filter: { latest: 2 },
+    sent: [3, 4, 5],
+    skipped: 2,
+    read: [5, 4, 3],
+  },
+  {
+    name: "latest: a hook changed twice takes one place, with its newest change",
+    changes: ["h:a/h1", "h:a/h2", "h:a/h1", "h:a/h3"],
+    filter: { latest: 2 },
+    sent: [3, 4],
+    skipped: 1,
+  },
+  {
+    name: "latest: channel and refusal events are never left out",
+    changes: ["r:a", "c:b", "h:a/h1", "h:a/h2"],
+    filter: { latest: 1 },
+    sent: [1, 2, 4],
+    skipped: 1,
+  },
+  {
+    name: "latest with status: hooks are read until N pass",
+    changes: ["h:a/h1", "h:a/h2", "h:a/h3"],
+    filter: { latest: 1, status: "failed" },
+    statuses: { h1: "failed", h2: "failed" },
+    sent: [2],
+    skipped: 1,
+    read: [3, 2],
+  },
+  {
+    name: "latest with channel: only its own channel's hooks count as skipped",
+    changes: ["h:b/h1", "h:a/h2", "h:a/h3", "h:b/h4"],
+    filter: { latest: 1, channel: "a" },
+    sent: [3],
+    skipped: 1,
+  },
+  {
+    name: "a channel changed several times is sent once, at its last change, and the earlier ones are not read",
+    changes: ["c:a", "h:a/h1", "c:a", "c:b", "c:a"],
+    filter: {},
+    sent: [2, 4, 5],
+    read: [5, 4, 2],
+  },
+  {
+    name: "a hook gone when read (renders as nothing) is left out, and does not count for latest",
+    changes: ["h:a/h1", "h:a/h2"],
+    filter: { latest: 1 },
+    gone: ["h2"],
+    sent: [1],
+    skipped: 0,
+  },
 ];
 
 describe("live/select: what a stream is sent", () => {
@@ -84,7 +161,12 @@ describe("live/select: what a stream is sent", () => {
   });
 
   test("wantsEverySummary: fields=summary without latest or hook", () => {
-    const cases: [StreamFilter, boolean][] = [[{ fields: "summary" }, true], [{ fields: "summary", latest: 50 }, false], [{ fields: "summary", hook: "x" }, false], [{}, false]];
+    const cases: [StreamFilter, boolean][] = [
+      [{ fields: "summary" }, true],
+      [{ fields: "summary", latest: 50 }, false],
+      [{ fields: "summary", hook: "x" }, false],
+      [{}, false],
+    ];
     for (const [filter, wants] of cases) expect([filter, wantsEverySummary(filter)]).toEqual([filter, wants]);
   });
 });

@@ -10,7 +10,7 @@ export function sseReader(res: Response) {
 
   async function read(): Promise<boolean> {
     const { done, value } = await reader.read();
-    if (done) return (ended = true), false;
+    if (done) return ((ended = true), false);
     buffer += decoder.decode(value, { stream: true });
     return true;
   }

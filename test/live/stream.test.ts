@@ -67,12 +67,14 @@ describe("GET /v1/stream", () => {
       ["/?channel=orders&é=ü", "", "PATCH"],
       ["/?channel=orders", "text/plain", "POST"],
     ] as const;
-    const ids = await Promise.all(sends.map(async ([path, type, method]) => {
-      const res = await fetch(`${url}${path}`, { method, body: "x".repeat(path.length), headers: type ? { "content-type": type } : {} });
-      const text = await res.text();
-      expect([path, res.status, text]).toEqual([path, 200, expect.stringContaining("\"id\"")]);
-      return (JSON.parse(text) as { id: string }).id;
-    }));
+    const ids = await Promise.all(
+      sends.map(async ([path, type, method]) => {
+        const res = await fetch(`${url}${path}`, { method, body: "x".repeat(path.length), headers: type ? { "content-type": type } : {} });
+        const text = await res.text();
+        expect([path, res.status, text]).toEqual([path, 200, expect.stringContaining('"id"')]);
+        return (JSON.parse(text) as { id: string }).id;
+      }),
+    );
     for (let i = 0; i < ids.length; i++) {
       const e = await stream.next((x) => x.event === "hook" && ids.includes(JSON.parse(x.data).id));
       const summary = JSON.parse(e.data);
@@ -91,7 +93,11 @@ describe("GET /v1/stream", () => {
     expect((await app.call("DELETE", "/ui/api/api-keys/watcher", undefined, app.admin)).status).toBe(200);
     expect((await app.call("DELETE", "/ui/api/session", undefined, app.member)).status).toBeLessThan(300);
     // Each stream is checked again when it is next written to (at most once a second): hooks keep coming.
-    const ended = (res: Response) => res.text().then(() => true, () => true);
+    const ended = (res: Response) =>
+      res.text().then(
+        () => true,
+        () => true,
+      );
     const bothEnded = Promise.all([ended(bearerStream), ended(sessionStream)]);
     let done = false;
     void bothEnded.then(() => (done = true));
@@ -136,7 +142,10 @@ describe("GET /v1/stream", () => {
       seen.push([x.event, data.status ?? data.name]);
       if (x.event === "channel" && data.stats.pending === "1" && data.stats.discarded === "1") break;
     }
-    expect(seen.filter(([e]) => e === "hook")).toEqual([["hook", "discarded"], ["hook", "pending"]]);
+    expect(seen.filter(([e]) => e === "hook")).toEqual([
+      ["hook", "discarded"],
+      ["hook", "pending"],
+    ]);
     expect(seen.filter(([e]) => e === "channel").every(([, name]) => name === "orders")).toBe(true);
     expect(seen.at(-1)).toEqual(["channel", "orders"]);
   });
@@ -219,7 +228,12 @@ describe("slow clients", () => {
     for (let i = 0; i < 50; i++) await reading.next((e) => e.event === "hook");
     expect(streams.count()).toBe(1);
     // Read at last, it ends with the error it was dropped with, its queue gone.
-    expect(await new Response(stalled).text().then(() => "ended", (e: Error) => e.message)).toBe("client too slow");
+    expect(
+      await new Response(stalled).text().then(
+        () => "ended",
+        (e: Error) => e.message,
+      ),
+    ).toBe("client too slow");
     streams.close();
   });
 });
@@ -230,7 +244,15 @@ describe("compression (Content-Encoding: deflate)", () => {
     return new Uint8Array(await res.arrayBuffer());
   }
   const eventsOf = (text: string) =>
-    text.split("\n\n").filter((b) => b.includes("event: ")).map((b) => b.split("\n").filter((l) => !l.startsWith(":")).join("\n"));
+    text
+      .split("\n\n")
+      .filter((b) => b.includes("event: "))
+      .map((b) =>
+        b
+          .split("\n")
+          .filter((l) => !l.startsWith(":"))
+          .join("\n"),
+      );
 
   test("clients taking deflate get the events a plain client gets, as one valid zlib stream each, whenever they joined", async () => {
     const app = createTestApp();
@@ -245,7 +267,8 @@ describe("compression (Content-Encoding: deflate)", () => {
     // A large body makes a hook event of several pieces; hostile bytes go through unchanged.
     const big = new Uint8Array(300_000).map((_, i) => (i * 7919) % 251);
     const ids: string[] = [];
-    const send = async (body: string | Uint8Array) => ids.push(((await (await fetch(`${url}/?channel=zip`, { method: "POST", body })).json()) as { id: string }).id);
+    const send = async (body: string | Uint8Array) =>
+      ids.push(((await (await fetch(`${url}/?channel=zip`, { method: "POST", body })).json()) as { id: string }).id);
     await send('{"n":1}');
     await send(big);
     for (const id of ids) await plain.next((e) => e.event === "hook" && JSON.parse(e.data).id === id);
@@ -258,17 +281,30 @@ describe("compression (Content-Encoding: deflate)", () => {
     // inflateSync checks the zlib header, every block and the Adler-32 at the end.
     const earlyText = inflateSync(await rawBytes(early)).toString();
     const lateText = inflateSync(await rawBytes(late)).toString();
-    const hookIds = (text: string) => eventsOf(text).filter((e) => e.includes("event: hook\n")).map((e) => JSON.parse(e.slice(e.indexOf("data: ") + 6)).id);
+    const hookIds = (text: string) =>
+      eventsOf(text)
+        .filter((e) => e.includes("event: hook\n"))
+        .map((e) => JSON.parse(e.slice(e.indexOf("data: ") + 6)).id);
     expect(hookIds(earlyText)).toEqual(ids);
     expect(hookIds(lateText)).toEqual([ids[2]]);
-    const wire = JSON.parse(eventsOf(earlyText).find((e) => e.includes(ids[1]!))!.split("data: ")[1]!);
+    const wire = JSON.parse(
+      eventsOf(earlyText)
+        .find((e) => e.includes(ids[1]!))!
+        .split("data: ")[1]!,
+    );
     expect(Buffer.from(wire.body, "base64")).toEqual(Buffer.from(big));
   });
 
   test("deflate is used only where the client accepts it", async () => {
     const app = createTestApp();
     const { url } = listening(app);
-    for (const [accept, encoding] of [["deflate;q=0, gzip", null], ["*", "deflate"], ["gzip;q=1, *;q=0", null], ["DEFLATE;q=0.5", "deflate"], ["", null]] as const) {
+    for (const [accept, encoding] of [
+      ["deflate;q=0, gzip", null],
+      ["*", "deflate"],
+      ["gzip;q=1, *;q=0", null],
+      ["DEFLATE;q=0.5", "deflate"],
+      ["", null],
+    ] as const) {
       const res = await fetch(`${url}/v1/stream`, { headers: { ...AUTH, "accept-encoding": accept }, decompress: false });
       expect([accept, res.headers.get("content-encoding")]).toEqual([accept, encoding]);
       await res.body!.cancel();
@@ -316,7 +352,11 @@ describe("the writer loop", () => {
     log.channel("c");
     log.channel("c");
     const events = [await reader.next(), await reader.next(), await reader.next()].map((e) => [e.event, e.id]);
-    expect(events).toEqual([["hook", "t-1"], ["hook", "t-3"], ["channel", "t-5"]]);
+    expect(events).toEqual([
+      ["hook", "t-1"],
+      ["hook", "t-3"],
+      ["channel", "t-5"],
+    ]);
     // Each change rendered once (newest first, as streams pick them); the superseded channel changes not at all.
     expect([...rendered].sort()).toEqual(["channel:c", "hook:1", "hook:2"]);
     streams.close();
@@ -324,14 +364,35 @@ describe("the writer loop", () => {
 
   test("a caught hook's summary needs no database read; one changed before its batch was announced is read, not shown as pending", async () => {
     let reads = 0;
-    const raw = { id: "01kbhandled0000000000000000", channel: "c", status: "handled" as const, method: "POST", query: "channel=c", headers: { "content-type": "text/plain" }, body: new Uint8Array(3), ip: "::1", createdAt: 0, finalizedAt: 5 };
+    const raw = {
+      id: "01kbhandled0000000000000000",
+      channel: "c",
+      status: "handled" as const,
+      method: "POST",
+      query: "channel=c",
+      headers: { "content-type": "text/plain" },
+      body: new Uint8Array(3),
+      ip: "::1",
+      createdAt: 0,
+      finalizedAt: 5,
+    };
     const store = {
       getHookSummary: async (id: string) => (reads++, id === raw.id ? { ...raw, size: raw.body.byteLength } : undefined),
       getChannel: async () => undefined,
     } as unknown as Parameters<typeof createLive>[0]["store"];
     const live = createLive({ store, hooks: () => ({}) as never });
     const reader = sseReader(new Response(live.streams.open({ fields: "summary" }, null)));
-    const caught = (id: string) => ({ id, channel: "c", method: "POST", query: "channel=c", ip: "::1", createdAt: 0, body: new Uint8Array(3), contentType: "text/plain", headers: "{}" });
+    const caught = (id: string) => ({
+      id,
+      channel: "c",
+      method: "POST",
+      query: "channel=c",
+      ip: "::1",
+      createdAt: 0,
+      body: new Uint8Array(3),
+      contentType: "text/plain",
+      headers: "{}",
+    });
     live.apply({ kind: "caught", hooks: [caught("01kbpending0000000000000000")] });
     expect(JSON.parse((await reader.next((e) => e.event === "hook")).data)).toMatchObject({ id: "01kbpending0000000000000000", status: "pending", size: 3 });
     expect(reads).toBe(0);
@@ -345,14 +406,35 @@ describe("the writer loop", () => {
 
   test("with only dashboards open (latest, hook, status), a caught hook's summary is read back without its body, and a stream of failed hooks reads none", async () => {
     const reads: string[] = [];
-    const raw = { id: "01kbdashboard00000000000000", channel: "c", status: "pending" as const, method: "POST", query: "channel=c", headers: { "content-type": "text/plain" }, ip: "::1", createdAt: 0, finalizedAt: null, size: 3 };
+    const raw = {
+      id: "01kbdashboard00000000000000",
+      channel: "c",
+      status: "pending" as const,
+      method: "POST",
+      query: "channel=c",
+      headers: { "content-type": "text/plain" },
+      ip: "::1",
+      createdAt: 0,
+      finalizedAt: null,
+      size: 3,
+    };
     const store = {
       // Only the summary is read: a store read of the whole hook (its body) would throw here.
       getHookSummary: async (id: string) => (reads.push(id), id === raw.id ? raw : undefined),
       getChannel: async () => undefined,
     } as unknown as Parameters<typeof createLive>[0]["store"];
     const live = createLive({ store, hooks: () => ({}) as never });
-    const caught = (id: string) => ({ id, channel: "c", method: "POST", query: "channel=c", ip: "::1", createdAt: 0, body: new Uint8Array(3), contentType: "text/plain", headers: "{}" });
+    const caught = (id: string) => ({
+      id,
+      channel: "c",
+      method: "POST",
+      query: "channel=c",
+      ip: "::1",
+      createdAt: 0,
+      body: new Uint8Array(3),
+      contentType: "text/plain",
+      headers: "{}",
+    });
     // A dashboard of failed hooks: hooks just caught are pending, left out without a read.
     const failed = sseReader(new Response(live.streams.open({ fields: "summary", latest: 50, status: "failed" }, null)));
     live.apply({ kind: "caught", hooks: [caught("01kbcaughtforfailed00000000")] });
@@ -362,7 +444,12 @@ describe("the writer loop", () => {
     const one = sseReader(new Response(live.streams.open({ fields: "summary", hook: raw.id }, null)));
     live.apply({ kind: "caught", hooks: [caught(raw.id)] });
     for (const reader of [list, one]) {
-      expect(JSON.parse((await reader.next((e) => e.event === "hook")).data)).toMatchObject({ id: raw.id, status: "pending", size: 3, content_type: "text/plain" });
+      expect(JSON.parse((await reader.next((e) => e.event === "hook")).data)).toMatchObject({
+        id: raw.id,
+        status: "pending",
+        size: 3,
+        content_type: "text/plain",
+      });
     }
     // Read once for both streams.
     expect(reads).toEqual([raw.id]);
@@ -382,9 +469,12 @@ describe("latest: the newest hooks of each write only", () => {
     const renders: string[] = [];
     const streams = createStreams({
       log,
-      render: (c) => (renders.push(c.key), c.kind === "hook"
-        ? { event: "hook", channel: c.channel!, status: "pending", data: JSON.stringify({ id: c.key }), summary: JSON.stringify({ id: c.key }) }
-        : { event: "channel", channel: c.key, data: JSON.stringify({ name: c.key }) }),
+      render: (c) => (
+        renders.push(c.key),
+        c.kind === "hook"
+          ? { event: "hook", channel: c.channel!, status: "pending", data: JSON.stringify({ id: c.key }), summary: JSON.stringify({ id: c.key }) }
+          : { event: "channel", channel: c.key, data: JSON.stringify({ name: c.key }) }
+      ),
     });
     const latest = sseReader(new Response(streams.open({ fields: "summary", latest: 3 }, null)));
     const otherChannel = sseReader(new Response(streams.open({ fields: "summary", latest: 3, channel: "b" }, null)));
@@ -395,7 +485,9 @@ describe("latest: the newest hooks of each write only", () => {
     for (let i = 0; i < 5; i++) events.push(await latest.next());
     expect(events.map((e) => [e.event, e.data])).toEqual([
       ["skipped", '{"hooks":8}'],
-      ["hook", '{"id":"h9"}'], ["hook", '{"id":"h10"}'], ["hook", '{"id":"b1"}'],
+      ["hook", '{"id":"h9"}'],
+      ["hook", '{"id":"h10"}'],
+      ["hook", '{"id":"b1"}'],
       ["channel", '{"name":"a"}'],
     ]);
     expect(events[0]!.id).toBeUndefined();
@@ -427,13 +519,20 @@ describe("latest: the newest hooks of each write only", () => {
 
   test("a hook changed twice in one write takes one place, with its newest change", async () => {
     const log = createChangeLog({ epoch: "t" });
-    const streams = createStreams({ log, render: (c) => ({ event: "hook", channel: "a", status: "pending", data: JSON.stringify({ id: c.key, seq: c.seq }) }) });
+    const streams = createStreams({
+      log,
+      render: (c) => ({ event: "hook", channel: "a", status: "pending", data: JSON.stringify({ id: c.key, seq: c.seq }) }),
+    });
     const reader = sseReader(new Response(streams.open({ latest: 3 }, null)));
     for (let i = 1; i <= 6; i++) log.hook("a", `h${i}`);
     for (let i = 1; i <= 3; i++) log.hook("a", `h${i}`);
     expect(JSON.parse((await reader.next()).data)).toEqual({ hooks: 3 });
     const got = [await reader.next(), await reader.next(), await reader.next()].map((e) => JSON.parse(e.data));
-    expect(got).toEqual([{ id: "h1", seq: 7 }, { id: "h2", seq: 8 }, { id: "h3", seq: 9 }]);
+    expect(got).toEqual([
+      { id: "h1", seq: 7 },
+      { id: "h2", seq: 8 },
+      { id: "h3", seq: 9 },
+    ]);
     streams.close();
   });
 
@@ -450,7 +549,10 @@ describe("latest: the newest hooks of each write only", () => {
     const one = sseReader(new Response(streams.open({ latest: 1 }, null)));
     const three = sseReader(new Response(streams.open({ latest: 3 }, null)));
     for (let i = 1; i <= 3; i++) log.hook("a", `h${i}`);
-    expect([await one.next(), await one.next()].map((e) => [e.event, e.data])).toEqual([["skipped", '{"hooks":2}'], ["hook", '{"id":"h3"}']]);
+    expect([await one.next(), await one.next()].map((e) => [e.event, e.data])).toEqual([
+      ["skipped", '{"hooks":2}'],
+      ["hook", '{"id":"h3"}'],
+    ]);
     expect([await three.next(), await three.next(), await three.next()].map((e) => JSON.parse(e.data).id)).toEqual(["h1", "h2", "h3"]);
     expect(failures).toBe(-1);
     streams.close();

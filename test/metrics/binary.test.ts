@@ -27,7 +27,10 @@ test("healthcheck: exit 0 when the service answers, at the config's host and por
   const bin = await buildBinary();
   const dir = tempDir("mailroom-health-");
   const port = freePort();
-  writeFileSync(join(dir, "mailroom.toml"), `[server]\nhost = "0.0.0.0"\nport = ${port}\n[storage]\npath = "data/m.db"\n[[api_keys]]\nlabel = "ci"\ntoken = "${TOKEN}"\n`);
+  writeFileSync(
+    join(dir, "mailroom.toml"),
+    `[server]\nhost = "0.0.0.0"\nport = ${port}\n[storage]\npath = "data/m.db"\n[[api_keys]]\nlabel = "ci"\ntoken = "${TOKEN}"\n`,
+  );
   const mailroom = await startProcess([bin], dir);
   try {
     const byConfig = await run([bin, "healthcheck"], dir);

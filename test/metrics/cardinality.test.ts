@@ -23,7 +23,10 @@ test("many sender-created channels: configured ones plus the first N keep a labe
 
   const text = (await t.call("GET", "/metrics")).text;
   const m = parseScrape(text);
-  const caught = m.get("mailroom_hooks_caught_total")!.metrics.map((s) => s.labels!.channel).sort();
+  const caught = m
+    .get("mailroom_hooks_caught_total")!
+    .metrics.map((s) => s.labels!.channel)
+    .sort();
   expect(caught).toEqual(["_other", "github", "sender-0", "sender-1", "sender-2"]);
   expect(sample(m, "mailroom_hooks_caught_total", { channel: OTHER })).toBe(197);
   expect(sample(m, "mailroom_hooks_caught_total", { channel: "github" })).toBe(2);
@@ -48,8 +51,16 @@ test("after a restart, the channels already stored keep their labels, oldest fir
   const again = createTestApp({ metrics: { channel_labels: 2 } }, { dbPath });
   await again.catchHooks("new", 1);
   const m = parseScrape((await again.call("GET", "/metrics")).text);
-  expect(m.get("mailroom_hooks")!.metrics.filter((s) => s.labels!.status === "pending").map((s) => [s.labels!.channel, Number(s.value)]))
-    .toEqual([["zulu", 1], ["alpha", 1], ["_other", 2]]);
+  expect(
+    m
+      .get("mailroom_hooks")!
+      .metrics.filter((s) => s.labels!.status === "pending")
+      .map((s) => [s.labels!.channel, Number(s.value)]),
+  ).toEqual([
+    ["zulu", 1],
+    ["alpha", 1],
+    ["_other", 2],
+  ]);
   expect(sample(m, "mailroom_hooks_caught_total", { channel: OTHER })).toBe(1);
   again.close();
 });

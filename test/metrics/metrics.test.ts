@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { AUTH, createTestApp, type TestApp } from "../helpers/app";
-import { buildConfig, ConfigError } from "../../src/config/load";
+import { buildConfig, type ConfigError } from "../../src/config/load";
 import { splitListen } from "../../src/config/schema";
 import { parseScrape, sample } from "./scrape";
 
@@ -12,7 +12,11 @@ async function scrape(t: TestApp) {
 }
 
 const command = (name: string, argv: string[], extra: Record<string, unknown> = {}) => ({
-  name, kind: "command", argv, backoff: { initial: "1s", max: "10s" }, ...extra,
+  name,
+  kind: "command",
+  argv,
+  backoff: { initial: "1s", max: "10s" },
+  ...extra,
 });
 
 describe("GET /metrics", () => {
@@ -20,12 +24,24 @@ describe("GET /metrics", () => {
     const t = createTestApp();
     const m = await scrape(t);
     for (const name of [
-      "mailroom_build_info", "mailroom_hooks_caught_total", "mailroom_hooks_refused_total", "mailroom_hooks",
-      "mailroom_handler_attempts_total", "mailroom_handler_queue_depth", "mailroom_catch_duration_seconds",
-      "mailroom_commit_batch_size", "mailroom_translate_requests_total", "mailroom_database_bytes", "mailroom_wal_bytes",
-      "mailroom_metrics_channels_labelled", "process_cpu_seconds_total", "process_resident_memory_bytes", "process_heap_bytes",
+      "mailroom_build_info",
+      "mailroom_hooks_caught_total",
+      "mailroom_hooks_refused_total",
+      "mailroom_hooks",
+      "mailroom_handler_attempts_total",
+      "mailroom_handler_queue_depth",
+      "mailroom_catch_duration_seconds",
+      "mailroom_commit_batch_size",
+      "mailroom_translate_requests_total",
+      "mailroom_database_bytes",
+      "mailroom_wal_bytes",
+      "mailroom_metrics_channels_labelled",
+      "process_cpu_seconds_total",
+      "process_resident_memory_bytes",
+      "process_heap_bytes",
       "process_start_time_seconds",
-    ]) expect(m.has(name)).toBe(true);
+    ])
+      expect(m.has(name)).toBe(true);
     expect(m.get("mailroom_catch_duration_seconds")!.type).toBe("HISTOGRAM");
     expect(sample(m, "mailroom_build_info", { version: "0.1.0", bun: Bun.version })).toBe(1);
     expect(sample(m, "process_resident_memory_bytes")).toBeGreaterThan(0);

@@ -1,10 +1,16 @@
 import parsePrometheusTextFormat from "parse-prometheus-text-format";
 import { expect } from "bun:test";
 
-type Family = { name: string; help: string; type: string; metrics: { labels?: Record<string, string>; value?: string; buckets?: Record<string, string>; count?: string; sum?: string }[] };
+type Family = {
+  name: string;
+  help: string;
+  type: string;
+  metrics: { labels?: Record<string, string>; value?: string; buckets?: Record<string, string>; count?: string; sum?: string }[];
+};
 
 /** A line of the text format 0.0.4: a comment, or a sample (name, labels, value, no timestamp). */
-const LINE = /^(# (HELP|TYPE) [a-zA-Z_:][a-zA-Z0-9_:]* .*|[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\\n]|\\[\\"n])*",?)*\})? (-?[0-9.e+-]+|NaN|[+-]Inf))$/;
+const LINE =
+  /^(# (HELP|TYPE) [a-zA-Z_:][a-zA-Z0-9_:]* .*|[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\\n]|\\[\\"n])*",?)*\})? (-?[0-9.e+-]+|NaN|[+-]Inf))$/;
 
 /**
  * Parses a scrape with parse-prometheus-text-format, after checking each line strictly (that

@@ -9,14 +9,30 @@ const documented = [...docs].flatMap(([name, doc]) => operations(doc).map((o) =>
 
 /** The spec's ten operation ids, and Mailroom's documented extensions. */
 const SPEC_IDS = [
-  "ChannelService_ListChannels", "ChannelService_GetChannel", "ChannelService_DeleteChannel", "ChannelService_PauseChannel",
-  "ChannelService_ResumeChannel", "HookService_ListHooks", "HookService_GetHook", "HookService_DeleteHook",
-  "HookService_DiscardHook", "HookService_RetryHook",
+  "ChannelService_ListChannels",
+  "ChannelService_GetChannel",
+  "ChannelService_DeleteChannel",
+  "ChannelService_PauseChannel",
+  "ChannelService_ResumeChannel",
+  "HookService_ListHooks",
+  "HookService_GetHook",
+  "HookService_DeleteHook",
+  "HookService_DiscardHook",
+  "HookService_RetryHook",
 ];
 const EXTENSIONS = [
-  "HookService_ProcessHook", "HookService_FailHook", "HookService_RedeliverHook", "HookService_ListAttempts", "RefusalService_ListRefusals",
-  "CatchService_CatchHook", "StreamService_Stream", "MetricsService_Metrics",
-  "ChannelService_GetResponse", "ChannelService_SetResponse", "ChannelService_ResetResponse", "ChannelService_GetDedup",
+  "HookService_ProcessHook",
+  "HookService_FailHook",
+  "HookService_RedeliverHook",
+  "HookService_ListAttempts",
+  "RefusalService_ListRefusals",
+  "CatchService_CatchHook",
+  "StreamService_Stream",
+  "MetricsService_Metrics",
+  "ChannelService_GetResponse",
+  "ChannelService_SetResponse",
+  "ChannelService_ResetResponse",
+  "ChannelService_GetDedup",
 ];
 /** The dashboard's own JSON endpoints (session only, docs/dashboard.md): the page's, not a public contract. */
 const isDashboardApi = (path: string) => path.startsWith("/ui/api/");

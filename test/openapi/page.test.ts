@@ -50,7 +50,11 @@ async function renderPage(hash: string): Promise<string> {
 
 describe("/docs", () => {
   test("the page, its script and its style sheet are served with a CSP that allows nothing inline or from elsewhere", async () => {
-    for (const [path, type] of [["/docs", "text/html"], ["/docs/docs.js", "text/javascript"], ["/docs/docs.css", "text/css"]]) {
+    for (const [path, type] of [
+      ["/docs", "text/html"],
+      ["/docs/docs.js", "text/javascript"],
+      ["/docs/docs.css", "text/css"],
+    ]) {
       const res = await app.call("GET", path!, undefined, {});
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toStartWith(type!);

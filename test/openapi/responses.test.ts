@@ -106,11 +106,15 @@ describe("webhook responses match webhooks.json", () => {
     expect((await w("HookService_FailHook", { path: `/v1/hooks/${second}/fail`, body: { message: "no" } })).status).toBe(200);
     expect((await w("HookService_FailHook", { path: `/v1/hooks/${second}/fail`, body: { message: "again" } })).status).toBe(409);
     expect((await w("HookService_FailHook", { path: `/v1/hooks/${third}/fail`, body: { note: "x" } })).status).toBe(400);
-    expect((await w("HookService_FailHook", { path: `/v1/hooks/${third}/fail`, body: "message", headers: { ...AUTH, "content-type": "text/plain" } })).status).toBe(415);
+    expect(
+      (await w("HookService_FailHook", { path: `/v1/hooks/${third}/fail`, body: "message", headers: { ...AUTH, "content-type": "text/plain" } })).status,
+    ).toBe(415);
     expect((await w("HookService_ListAttempts", { path: `/v1/hooks/${id}/attempts` })).status).toBe(200);
     expect((await w("HookService_ListAttempts", { path: `/v1/hooks/${UNKNOWN_ID}/attempts` })).status).toBe(404);
     expect((await w("RefusalService_ListRefusals", { path: "/v1/refusals?channel=shop" })).status).toBe(200);
-    expect((await w("ChannelService_SetResponse", { path: "/v1/channels/shop/response", body: { status: 500, sequence: [{ delay: "1ms" }] } })).status).toBe(200);
+    expect((await w("ChannelService_SetResponse", { path: "/v1/channels/shop/response", body: { status: 500, sequence: [{ delay: "1ms" }] } })).status).toBe(
+      200,
+    );
     expect((await w("ChannelService_SetResponse", { path: "/v1/channels/shop/response", body: { status: 99 } })).status).toBe(400);
     expect((await w("ChannelService_GetResponse", { path: "/v1/channels/shop/response" })).status).toBe(200);
     expect((await w("ChannelService_GetResponse", { path: "/v1/channels/BAD/response" })).status).toBe(400);
@@ -139,12 +143,21 @@ describe("translation responses match their documents", () => {
   const as = (key: string) => basic(key);
   const orderA = { source_language: "en", target_languages: ["de", "is"], resource: { type: "text/plain", metadata: "a.txt", data: "Hello world" } };
 
-  for (const [doc, base] of [["translate-a", "/v1"], ["translate-b", "/api/v1"]] as const) {
+  for (const [doc, base] of [
+    ["translate-a", "/v1"],
+    ["translate-b", "/api/v1"],
+  ] as const) {
     test(`${doc}: every customer operation`, async () => {
       const c = (id: string, s: Send) => send(doc, id, { ...s, headers: s.headers ?? as(CUSTOMER) });
-      const body = doc === "translate-a"
-        ? { ...orderA, comment: { text: "short", attachments: [{ type: "image/png", data: PNG_1x2 }] }, context: { tone: "FORMAL" } }
-        : { source_language: "en", target_languages: ["de", "is"], text: "Hello world", comment: { text: "short", attachments: [{ type: "image/png", data: PNG_1x2 }] } };
+      const body =
+        doc === "translate-a"
+          ? { ...orderA, comment: { text: "short", attachments: [{ type: "image/png", data: PNG_1x2 }] }, context: { tone: "FORMAL" } }
+          : {
+              source_language: "en",
+              target_languages: ["de", "is"],
+              text: "Hello world",
+              comment: { text: "short", attachments: [{ type: "image/png", data: PNG_1x2 }] },
+            };
       expect((await c("getAccount", { path: `${base}/account` })).status).toBe(200);
       expect((await c("getAccount", { path: `${base}/account`, headers: as("wrong") })).status).toBe(401);
       expect((await c("getAccount", { path: `${base}/account`, headers: as(TRANSLATOR) })).status).toBe(403);
@@ -167,7 +180,14 @@ describe("translation responses match their documents", () => {
       expect((await c("listRates", { path: `${base}/rates`, headers: {} })).status).toBe(200);
       expect((await c("listRates", { path: `${base}/rates`, headers: as("wrong") })).status).toBe(401);
       if (doc === "translate-a") {
-        expect((await c("calculate", { path: "/v1/calculate", body: { source_language: "en", target_languages: ["de"], resource: { type: "text/plain", data: "Hi there" } } })).status).toBe(200);
+        expect(
+          (
+            await c("calculate", {
+              path: "/v1/calculate",
+              body: { source_language: "en", target_languages: ["de"], resource: { type: "text/plain", data: "Hi there" } },
+            })
+          ).status,
+        ).toBe(200);
         expect((await c("calculate", { path: "/v1/calculate", body: { source_language: "en" } })).status).toBe(400);
       }
     });
@@ -185,7 +205,10 @@ describe("translation responses match their documents", () => {
     expect((await tr("getWork", { path: "/translator/v1/orders/999999" })).status).toBe(404);
     expect((await tr("acceptOrder", { path: `/translator/v1/orders/${id}/accept` })).status).toBe(200);
     expect((await tr("acceptOrder", { path: "/translator/v1/orders/999999/accept" })).status).toBe(404);
-    expect((await tr("commentOrder", { path: `/translator/v1/orders/${id}/comments`, body: { text: "ok", attachments: [{ type: "image/png", data: PNG_1x2 }] } })).status).toBe(200);
+    expect(
+      (await tr("commentOrder", { path: `/translator/v1/orders/${id}/comments`, body: { text: "ok", attachments: [{ type: "image/png", data: PNG_1x2 }] } }))
+        .status,
+    ).toBe(200);
     expect((await tr("commentOrder", { path: `/translator/v1/orders/${id}/comments`, body: {} })).status).toBe(400);
     expect((await tr("completeOrder", { path: `/translator/v1/orders/${id}/complete`, body: { target_text: "Hallo Welt" } })).status).toBe(200);
     expect((await tr("completeOrder", { path: `/translator/v1/orders/${id}/complete`, body: { target_text: "" } })).status).toBe(400);
@@ -206,7 +229,9 @@ describe("translation responses match their documents", () => {
     expect((await ad("getOrder", { path: "/admin/v1/orders/999999" })).status).toBe(404);
     expect((await ad("reopenOrder", { path: `/admin/v1/orders/${id}/reopen`, body: { comment: "once more" } })).status).toBe(200);
     expect((await ad("reopenOrder", { path: `/admin/v1/orders/${queued}/reopen` })).status).toBe(400);
-    expect((await ad("setFaults", { path: "/admin/v1/faults", body: { faults: [{ revision: "A", route: "GET /account", error: 429, count: 1 }] } })).status).toBe(200);
+    expect(
+      (await ad("setFaults", { path: "/admin/v1/faults", body: { faults: [{ revision: "A", route: "GET /account", error: 429, count: 1 }] } })).status,
+    ).toBe(200);
     expect((await ad("setFaults", { path: "/admin/v1/faults", body: { faults: [{ error: 418 }] } })).status).toBe(400);
     expect((await ad("getFaults", { path: "/admin/v1/faults" })).status).toBe(200);
     expect((await ad("getFaults", { path: "/admin/v1/faults", headers: as(CUSTOMER) })).status).toBe(403);
@@ -227,17 +252,22 @@ test("a translation operation documents a body or query exactly when it refuses 
   for (const [name, key] of Object.entries(keys)) {
     for (const { method, path, op } of operations(docs.get(name)!)) {
       const url = path.replace(/\{[^}]+\}/g, "1");
-      const tries: [string, boolean, RequestInit][] = [
-        ["query", (op.parameters ?? []).some((p: Doc) => p.in === "query"), { method, headers: basic(key) }],
-      ];
+      const tries: [string, boolean, RequestInit][] = [["query", (op.parameters ?? []).some((p: Doc) => p.in === "query"), { method, headers: basic(key) }]];
       if (method === "POST" || method === "PUT") {
-        tries.push(["body", op.requestBody !== undefined, { method, headers: { ...basic(key), "content-type": "application/json" }, body: '{"zz_unknown":1}' }]);
+        tries.push([
+          "body",
+          op.requestBody !== undefined,
+          { method, headers: { ...basic(key), "content-type": "application/json" }, body: '{"zz_unknown":1}' },
+        ]);
       }
       for (const [where, documented, init] of tries) {
         const res = await app.fetch(where === "query" ? `${url}?zz_unknown=1` : url, init);
         const json = (await res.json().catch(() => undefined)) as Doc | undefined;
         const checked = res.status === 400 && json?.code === "INVALID_REQUEST" && String(json?.description).startsWith(`invalid ${where}:`);
-        if (checked !== documented) wrong.push(`${name} ${method} ${path}: ${where} ${documented ? "documented but not checked" : "checked but not documented"} (${res.status} ${json?.description})`);
+        if (checked !== documented)
+          wrong.push(
+            `${name} ${method} ${path}: ${where} ${documented ? "documented but not checked" : "checked but not documented"} (${res.status} ${json?.description})`,
+          );
       }
     }
   }

@@ -7,7 +7,9 @@ export type Doc = Record<string, any>;
 export const NAMES = ["webhooks", "translate-a", "translate-b", "translate-translator", "translate-admin"];
 
 /** Every document, as a client gets it: the list at /openapi/, then each file it names. */
-export async function fetchDocuments(app: { call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply> }): Promise<Map<string, Doc>> {
+export async function fetchDocuments(app: {
+  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>;
+}): Promise<Map<string, Doc>> {
   const index = await app.call("GET", "/openapi/", undefined, {});
   const docs = new Map<string, Doc>();
   for (const { name, url } of index.json.documents as { name: string; url: string }[]) {
@@ -32,7 +34,10 @@ function standalone(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(standalone);
   if (node === null || typeof node !== "object") return node;
   return Object.fromEntries(
-    Object.entries(node).map(([k, v]) => [k, k === "$ref" && typeof v === "string" && v.startsWith(PREFIX) ? `#/$defs/${v.slice(PREFIX.length)}` : standalone(v)]),
+    Object.entries(node).map(([k, v]) => [
+      k,
+      k === "$ref" && typeof v === "string" && v.startsWith(PREFIX) ? `#/$defs/${v.slice(PREFIX.length)}` : standalone(v),
+    ]),
   );
 }
 

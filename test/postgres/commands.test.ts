@@ -15,7 +15,10 @@ async function run(args: string[], config: string, env: Record<string, string> =
   const dir = tempDir("mailroom-pgcmd-");
   writeFileSync(join(dir, "mailroom.toml"), config);
   const proc = Bun.spawn([await buildBinary(), ...args, "--config", join(dir, "mailroom.toml")], {
-    cwd: dir, stdout: "pipe", stderr: "pipe", env: { ...process.env, MAILROOM_DATABASE_URL: "", ...env },
+    cwd: dir,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, MAILROOM_DATABASE_URL: "", ...env },
   });
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { out, err, code };

@@ -20,8 +20,13 @@ afterAll(killInstances);
 async function sender(url: string, n: number, round: number, until: { stop: boolean } = { stop: false }): Promise<void> {
   for (let seq = 0; !until.stop; seq++) {
     const channel = CHANNELS[(n + seq) % CHANNELS.length]!;
-    const body = seq % 2 ? crypto.getRandomValues(new Uint8Array(1 + ((n * 31 + seq * 17) % 700))) : new TextEncoder().encode(JSON.stringify({ round, n, seq }));
-    const headers = { "content-type": seq % 2 ? "application/octet-stream" : "application/json", "x-crash-sender": `${round}-${n}`, "x-crash-seq": String(seq) };
+    const body =
+      seq % 2 ? crypto.getRandomValues(new Uint8Array(1 + ((n * 31 + seq * 17) % 700))) : new TextEncoder().encode(JSON.stringify({ round, n, seq }));
+    const headers = {
+      "content-type": seq % 2 ? "application/octet-stream" : "application/json",
+      "x-crash-sender": `${round}-${n}`,
+      "x-crash-seq": String(seq),
+    };
     let res: Response;
     try {
       res = await fetch(`${url}/?channel=${channel}`, { method: "POST", body, headers });
@@ -40,11 +45,15 @@ async function storedHooks(url: string, moving: string[] = []): Promise<Map<stri
     const counts: Record<string, number> = { pending: 0, handled: 0, failed: 0, discarded: 0 };
     for (let after = ""; ; ) {
       const page = (await (await fetch(`${url}/v1/hooks?channel=${channel.name}&limit=100${after}`, { headers: AUTH })).json()) as any[];
-      for (const h of page) (all.set(h.id, h), counts[h.status]!++);
+      for (const h of page) all.set(h.id, h), counts[h.status]!++;
       if (page.length < 100) break;
       after = `&after=${page.at(-1).id}`;
     }
-    if (!moving.includes(channel.name)) expect({ channel: channel.name, stats: channel.stats }).toEqual({ channel: channel.name, stats: Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, String(v)])) });
+    if (!moving.includes(channel.name))
+      expect({ channel: channel.name, stats: channel.stats }).toEqual({
+        channel: channel.name,
+        stats: Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, String(v)])),
+      });
   }
   return all;
 }
@@ -52,7 +61,8 @@ async function storedHooks(url: string, moving: string[] = []): Promise<Map<stri
 test(`kill -9 of one of two instances under load (${ROUNDS} rounds): every 2xx hook survives, and its attempts are taken over after the lease`, async () => {
   const delivered = new Map<string, Uint8Array>();
   const receiver = Bun.serve({
-    port: 0, hostname: "127.0.0.1",
+    port: 0,
+    hostname: "127.0.0.1",
     async fetch(req) {
       const body = new Uint8Array(await req.arrayBuffer());
       await Bun.sleep(100); // attempts are in flight when an instance is killed
@@ -64,7 +74,16 @@ test(`kill -9 of one of two instances under load (${ROUNDS} rounds): every 2xx h
     const url = await newDatabase();
     const raw = {
       storage: { attempt_lease: "1s" },
-      handlers: [{ name: "relay-out", kind: "forward", url: `http://127.0.0.1:${receiver.port}/in`, max_attempts: 1000, concurrency: 16, backoff: { initial: "100ms", max: "500ms" } }],
+      handlers: [
+        {
+          name: "relay-out",
+          kind: "forward",
+          url: `http://127.0.0.1:${receiver.port}/in`,
+          max_attempts: 1000,
+          concurrency: 16,
+          backoff: { initial: "100ms", max: "500ms" },
+        },
+      ],
       channels: [{ name: "relay", handlers: ["relay-out"] }],
     };
     const steady = await startInstance(url, raw);

@@ -87,7 +87,8 @@ test("each handler attempt runs on one instance; an instance killed mid-attempt 
   let hold = true;
   const waiting: (() => void)[] = [];
   const receiver = Bun.serve({
-    port: 0, hostname: "127.0.0.1",
+    port: 0,
+    hostname: "127.0.0.1",
     async fetch(req) {
       const body = await req.text();
       const n = body === "slow" ? "slow" : req.headers.get("x-mailroom-hook-id")!;
@@ -136,7 +137,9 @@ test("each handler attempt runs on one instance; an instance killed mid-attempt 
 
 test("money stays exact under concurrent orders arriving at different instances", async () => {
   const url = await newDatabase();
-  const raw = { translate: { accounts: [{ id: 1, balance: 10, api_keys: ["customer-key-1"] }], admins: [{ api_key: "admin-key-1" }], rate_limit: { requests: 0 } } };
+  const raw = {
+    translate: { accounts: [{ id: 1, balance: 10, api_keys: ["customer-key-1"] }], admins: [{ api_key: "admin-key-1" }], rate_limit: { requests: 0 } },
+  };
   const [a, b, c] = await Promise.all([startInstance(url, raw), startInstance(url, raw), startInstance(url, raw)]);
   // 10.00 USD; each order costs 0.40: exactly 25 of 150 fit, wherever they arrive.
   const body = (i: number) => ({ source_language: "en", target_languages: ["de"], text: `order ${String(i).padStart(14, "0")}` });

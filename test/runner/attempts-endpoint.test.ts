@@ -19,8 +19,16 @@ describe("GET /v1/hooks/{id}/attempts", () => {
     expect(res.status).toBe(200);
     expect(res.json).toEqual([
       {
-        handler: "app", attempt: 1, outcome: "queued", due_at: new Date(t0).toISOString(), started_at: null, finished_at: null,
-        http_status: null, exit_code: null, excerpt: "", error: "",
+        handler: "app",
+        attempt: 1,
+        outcome: "queued",
+        due_at: new Date(t0).toISOString(),
+        started_at: null,
+        finished_at: null,
+        http_status: null,
+        exit_code: null,
+        excerpt: "",
+        error: "",
       },
     ]);
     await t.runner.tick();
@@ -30,8 +38,13 @@ describe("GET /v1/hooks/{id}/attempts", () => {
     expect(res.json).toHaveLength(2);
     for (const a of res.json) expect(Object.keys(a).sort()).toEqual(ATTEMPT_KEYS);
     expect(res.json[0]).toMatchObject({
-      attempt: 1, outcome: "failed", http_status: 500, excerpt: "try later", error: "answered 500 Internal Server Error",
-      started_at: new Date(t0).toISOString(), finished_at: new Date(t0).toISOString(),
+      attempt: 1,
+      outcome: "failed",
+      http_status: 500,
+      excerpt: "try later",
+      error: "answered 500 Internal Server Error",
+      started_at: new Date(t0).toISOString(),
+      finished_at: new Date(t0).toISOString(),
     });
     expect(res.json[1]).toMatchObject({ attempt: 2, outcome: "succeeded", due_at: new Date(t0 + 1000).toISOString(), http_status: 200 });
     const hook = await t.hook(id);

@@ -6,9 +6,7 @@ const fixed = (r: number) => () => r;
 
 describe("backoffDelay", () => {
   test("the ceiling doubles from initial to max; the jitter draws between half the ceiling and the ceiling", () => {
-    expect([1, 2, 3, 4, 5, 6, 7, 8].map((n) => backoffDelay(n, policy, fixed(0.999999)))).toEqual([
-      1000, 2000, 4000, 8000, 16000, 32000, 60000, 60000,
-    ]);
+    expect([1, 2, 3, 4, 5, 6, 7, 8].map((n) => backoffDelay(n, policy, fixed(0.999999)))).toEqual([1000, 2000, 4000, 8000, 16000, 32000, 60000, 60000]);
     expect([1, 2, 3, 4, 7].map((n) => backoffDelay(n, policy, fixed(0)))).toEqual([1000, 1000, 2000, 4000, 30000]);
     expect([2, 3, 7].map((n) => backoffDelay(n, policy, fixed(0.5)))).toEqual([1500, 3000, 45000]);
   });

@@ -36,7 +36,11 @@ async function endsWithin(pid: number, ms = 2000): Promise<boolean> {
   return true;
 }
 const command = (name: string, argv: string[], extra: Record<string, unknown> = {}) => ({
-  name, kind: "command", argv, backoff: { initial: "1s", max: "10s" }, ...extra,
+  name,
+  kind: "command",
+  argv,
+  backoff: { initial: "1s", max: "10s" },
+  ...extra,
 });
 
 describe("command handler", () => {
@@ -111,7 +115,10 @@ describe("command handler", () => {
     t.clock.advance(1000);
     await t.runner.tick();
     const attempts = await t.attempts(id);
-    expect(attempts.map((a) => [a.outcome, a.exit_code])).toEqual([["failed", 3], ["gave_up", 3]]);
+    expect(attempts.map((a) => [a.outcome, a.exit_code])).toEqual([
+      ["failed", 3],
+      ["gave_up", 3],
+    ]);
     expect(attempts[0].excerpt).toBe("stdout: out\n\nstderr: no database\n");
     expect(attempts[0].error).toBe("exited with code 3");
     const hook = await t.hook(id);
@@ -147,7 +154,9 @@ describe("command handler", () => {
   test("the timeout ends the attempt: the program's whole process group is killed, output is no longer awaited", async () => {
     const dir = tempDir();
     const t = createRunnerApp({
-      handlers: [command("forks", ["sh", "-c", 'sleep 20 & echo $! > "$OUT/grandchild"; echo started; sleep 20'], { env: { OUT: dir }, timeout: "1s", concurrency: 1 })],
+      handlers: [
+        command("forks", ["sh", "-c", 'sleep 20 & echo $! > "$OUT/grandchild"; echo started; sleep 20'], { env: { OUT: dir }, timeout: "1s", concurrency: 1 }),
+      ],
       channels: [{ name: "c", handlers: ["forks"] }],
     });
     const id = await t.send("c");
@@ -177,7 +186,12 @@ describe("command handler", () => {
     const dir = tempDir();
     const dbPath = join(dir, "mailroom.db");
     const raw = {
-      handlers: [command("forks", ["sh", "-c", 'sleep 20 & echo $! > "$OUT/grandchild.tmp"; mv "$OUT/grandchild.tmp" "$OUT/grandchild"; sleep 20'], { env: { OUT: dir }, timeout: "60s" })],
+      handlers: [
+        command("forks", ["sh", "-c", 'sleep 20 & echo $! > "$OUT/grandchild.tmp"; mv "$OUT/grandchild.tmp" "$OUT/grandchild"; sleep 20'], {
+          env: { OUT: dir },
+          timeout: "60s",
+        }),
+      ],
       channels: [{ name: "c", handlers: ["forks"] }],
     };
     const first = createRunnerApp(raw, { dbPath });

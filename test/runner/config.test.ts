@@ -21,8 +21,14 @@ describe("[[handlers]] config", () => {
       ],
     });
     expect(config.handlers[0]).toEqual({
-      name: "f", kind: "forward", url: "http://127.0.0.1:3000/webhooks", headers: {},
-      max_attempts: 5, backoff: { initial: "1s", max: "10m" }, concurrency: 4, timeout: "10s",
+      name: "f",
+      kind: "forward",
+      url: "http://127.0.0.1:3000/webhooks",
+      headers: {},
+      max_attempts: 5,
+      backoff: { initial: "1s", max: "10m" },
+      concurrency: 4,
+      timeout: "10s",
     } as any);
     expect(config.handlers[1]).toMatchObject({ argv: ["./deploy.sh"], env: {}, timeout: "30s", max_attempts: 5 });
     expect(config.handlers[2]).toMatchObject({ path: "handlers/m.ts", timeout: "30s", backoff: { initial: "1s", max: "10m" } });

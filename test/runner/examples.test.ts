@@ -74,7 +74,9 @@ describe("README examples", () => {
 
     const forged = await t.app.handle(
       new Request("http://localhost/?channel=github", {
-        method: "POST", body, headers: { ...headers, "content-type": "application/json", "x-hub-signature-256": await sign("wrong", body) },
+        method: "POST",
+        body,
+        headers: { ...headers, "content-type": "application/json", "x-hub-signature-256": await sign("wrong", body) },
       }),
     );
     expect(forged.status).toBe(401);

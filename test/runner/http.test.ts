@@ -16,7 +16,11 @@ function receiver(...answers: Parameters<typeof createReceiver>) {
 }
 
 const forward = (name: string, url: string, extra: Record<string, unknown> = {}) => ({
-  name, kind: "forward", url, backoff: { initial: "50ms", max: "200ms" }, ...extra,
+  name,
+  kind: "forward",
+  url,
+  backoff: { initial: "50ms", max: "200ms" },
+  ...extra,
 });
 
 async function send(t: Target, channel: string, body: string | Uint8Array, headers: Record<string, string> = {}): Promise<string> {
@@ -92,7 +96,10 @@ describe("handlers over HTTP", () => {
         { name: "ok", kind: "command", argv: ["sh", "-c", 'read -r line; case "$line" in *"\\"channel\\":\\"cmd\\""*) echo seen;; *) exit 9;; esac'] },
         { name: "bad", kind: "command", argv: ["sh", "-c", "cat >/dev/null; echo broken >&2; exit 3"], max_attempts: 1 },
       ],
-      channels: [{ name: "cmd", handlers: ["ok"] }, { name: "cmd-bad", handlers: ["bad"] }],
+      channels: [
+        { name: "cmd", handlers: ["ok"] },
+        { name: "cmd-bad", handlers: ["bad"] },
+      ],
     });
     const good = await send(t, "cmd", '{"x":1}');
     expect((await settled(t, good)).status).toBe("handled");

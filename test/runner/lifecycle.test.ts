@@ -34,9 +34,15 @@ describe("RetryHook, DiscardHook, delete", () => {
     expect(bad.received[1]!.headers["x-mailroom-attempt"]).toBe("2");
     const hook = await t.hook(id);
     expect(hook.status).toBe("handled");
-    expect(hook.events.map((e: any) => [e.kind, e.actor])).toEqual([["failed", "bad"], ["retried", "api:test"], ["handled", ""]]);
+    expect(hook.events.map((e: any) => [e.kind, e.actor])).toEqual([
+      ["failed", "bad"],
+      ["retried", "api:test"],
+      ["handled", ""],
+    ]);
     expect((await t.attempts(id)).map((a) => [a.handler, a.attempt, a.outcome])).toEqual([
-      ["good", 1, "succeeded"], ["bad", 1, "gave_up"], ["bad", 2, "succeeded"],
+      ["good", 1, "succeeded"],
+      ["bad", 1, "gave_up"],
+      ["bad", 2, "succeeded"],
     ]);
   });
 
@@ -157,9 +163,10 @@ describe("restart", () => {
 
   test("start() runs attempts and their retries in the background with real timers; stop() waits for them", async () => {
     const target = receiver({ status: 500 }, { status: 200, hold: 20 });
-    const t = createRunnerApp(
-      { handlers: [forward("app", target.url, { backoff: { initial: "20ms", max: "20ms" } })], channels: [{ name: "c", handlers: ["app"] }] },
-    );
+    const t = createRunnerApp({
+      handlers: [forward("app", target.url, { backoff: { initial: "20ms", max: "20ms" } })],
+      channels: [{ name: "c", handlers: ["app"] }],
+    });
     // The background loop reads the system clock; the fake one is only for tick().
     t.clock.set(Date.now());
     const realNow = setInterval(() => t.clock.set(Date.now()), 1);

@@ -22,7 +22,11 @@ function files(map: Record<string, string>) {
   return dir;
 }
 const moduleHandler = (name: string, path: string, extra: Record<string, unknown> = {}) => ({
-  name, kind: "module", path, backoff: { initial: "1s", max: "10s" }, ...extra,
+  name,
+  kind: "module",
+  path,
+  backoff: { initial: "1s", max: "10s" },
+  ...extra,
 });
 
 describe("module handler", () => {
@@ -95,8 +99,16 @@ export default async function (hook: Hook, ctx: { attempt: number; handler: stri
     const config = buildConfig({ handlers: [moduleHandler("mod", "handlers/h.ts")] });
     const handler = createHandlers(config.handlers, dir).get("mod")!;
     const hook: RawHook = {
-      id: "01aaaaaaaaaaaaaaaaaaaaaaaa", channel: "c", status: "pending", method: "POST", query: "", headers: {},
-      body: new Uint8Array(), ip: "127.0.0.1", createdAt: 0, finalizedAt: null,
+      id: "01aaaaaaaaaaaaaaaaaaaaaaaa",
+      channel: "c",
+      status: "pending",
+      method: "POST",
+      query: "",
+      headers: {},
+      body: new Uint8Array(),
+      ip: "127.0.0.1",
+      createdAt: 0,
+      finalizedAt: null,
     };
     expect(await handler.run(hook, { attempt: 1, now: 0 })).toEqual({ ok: true, excerpt: "got 01aaaaaaaaaaaaaaaaaaaaaaaa", error: "" });
   });

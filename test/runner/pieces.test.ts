@@ -5,8 +5,16 @@ import { toHookJson } from "../../src/runner/hook-json";
 import { clip, readBounded } from "../../src/runner/excerpt";
 
 const hook = (headers: Record<string, string>, body: Uint8Array = new Uint8Array()): RawHook => ({
-  id: "01jaaaaaaaaaaaaaaaaaaaaaaa", channel: "shop", status: "pending", method: "PUT", query: "channel=shop&x=1",
-  headers, body, ip: "203.0.113.9", createdAt: Date.parse("2026-01-01T00:00:00Z"), finalizedAt: null,
+  id: "01jaaaaaaaaaaaaaaaaaaaaaaa",
+  channel: "shop",
+  status: "pending",
+  method: "PUT",
+  query: "channel=shop&x=1",
+  headers,
+  body,
+  ip: "203.0.113.9",
+  createdAt: Date.parse("2026-01-01T00:00:00Z"),
+  finalizedAt: null,
 });
 
 describe("forwardHeaders", () => {
@@ -20,9 +28,19 @@ describe("forwardHeaders", () => {
   test("drops hop-by-hop headers and those the Connection header names; adds the identifying ones", () => {
     const h = forwardHeaders(
       hook({
-        connection: "close, X-Secret-Hop", "keep-alive": "timeout=5", "transfer-encoding": "chunked", te: "trailers",
-        trailer: "x", upgrade: "h2c", "proxy-authorization": "Basic x", "proxy-connection": "keep-alive", host: "mailroom.local",
-        "content-length": "12", "x-secret-hop": "1", "content-type": "application/json", "x-shopify-topic": "orders/create",
+        connection: "close, X-Secret-Hop",
+        "keep-alive": "timeout=5",
+        "transfer-encoding": "chunked",
+        te: "trailers",
+        trailer: "x",
+        upgrade: "h2c",
+        "proxy-authorization": "Basic x",
+        "proxy-connection": "keep-alive",
+        host: "mailroom.local",
+        "content-length": "12",
+        "x-secret-hop": "1",
+        "content-type": "application/json",
+        "x-shopify-topic": "orders/create",
         "user-agent": "Shopify",
       }),
       3,
@@ -50,9 +68,15 @@ describe("toHookJson", () => {
   test("body in base64, body_text when UTF-8, content type without parameters, RFC 3339 time", () => {
     const json = toHookJson(hook({ "content-type": "Application/JSON; charset=utf-8" }, new TextEncoder().encode('{"é":1}')));
     expect(json).toEqual({
-      id: "01jaaaaaaaaaaaaaaaaaaaaaaa", channel: "shop", method: "PUT", query: "channel=shop&x=1",
-      headers: { "content-type": "Application/JSON; charset=utf-8" }, content_type: "application/json",
-      body: Buffer.from('{"é":1}').toString("base64"), body_text: '{"é":1}', ip: "203.0.113.9",
+      id: "01jaaaaaaaaaaaaaaaaaaaaaaa",
+      channel: "shop",
+      method: "PUT",
+      query: "channel=shop&x=1",
+      headers: { "content-type": "Application/JSON; charset=utf-8" },
+      content_type: "application/json",
+      body: Buffer.from('{"é":1}').toString("base64"),
+      body_text: '{"é":1}',
+      ip: "203.0.113.9",
       created_at: "2026-01-01T00:00:00.000Z",
     });
   });

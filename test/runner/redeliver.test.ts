@@ -29,7 +29,10 @@ describe("RedeliverHook (POST /v1/hooks/{id}/redeliver), an extension beside Ret
       expect(new TextDecoder().decode(app.received[1]!.body)).toBe('{"n":7}');
       const hook = await t.hook(id);
       expect(hook.status).toBe("handled");
-      expect((await t.attempts(id)).map((a) => [a.attempt, a.outcome])).toEqual([[1, "succeeded"], [2, "succeeded"]]);
+      expect((await t.attempts(id)).map((a) => [a.attempt, a.outcome])).toEqual([
+        [1, "succeeded"],
+        [2, "succeeded"],
+      ]);
     } finally {
       app.stop();
     }

@@ -13,7 +13,11 @@ describe("retries", () => {
 
     await t.runner.tick();
     expect(target.received).toHaveLength(1);
-    for (const [attempt, delay] of [[2, 1000], [3, 1500], [4, 3000]] as const) {
+    for (const [attempt, delay] of [
+      [2, 1000],
+      [3, 1500],
+      [4, 3000],
+    ] as const) {
       expect(await t.dueIn(id, "app")).toBe(delay);
       t.clock.advance(delay - 1);
       await t.runner.tick();
@@ -26,7 +30,10 @@ describe("retries", () => {
     expect((await t.hook(id)).status).toBe("handled");
     const all = await t.attempts(id);
     expect(all.map((a) => [a.attempt, a.outcome, a.http_status])).toEqual([
-      [1, "failed", 500], [2, "failed", 500], [3, "failed", 500], [4, "succeeded", 200],
+      [1, "failed", 500],
+      [2, "failed", 500],
+      [3, "failed", 500],
+      [4, "succeeded", 200],
     ]);
     for (const a of all) expect(a.finished_at).not.toBeNull();
   });

@@ -2,7 +2,11 @@ import { createTestApp } from "../helpers/app";
 
 /** A handler entry of the config, with short defaults for tests. */
 export const forward = (name: string, url: string, extra: Record<string, unknown> = {}) => ({
-  name, kind: "forward", url, backoff: { initial: "1s", max: "10s" }, ...extra,
+  name,
+  kind: "forward",
+  url,
+  backoff: { initial: "1s", max: "10s" },
+  ...extra,
 });
 
 /**

@@ -10,7 +10,13 @@ afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 function project(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), "mailroom-cycles-"));
   dirs.push(dir);
-  const all = { "tsconfig.json": JSON.stringify({ compilerOptions: { module: "ESNext", moduleResolution: "bundler", allowImportingTsExtensions: true, noEmit: true }, include: ["src"] }), ...files };
+  const all = {
+    "tsconfig.json": JSON.stringify({
+      compilerOptions: { module: "ESNext", moduleResolution: "bundler", allowImportingTsExtensions: true, noEmit: true },
+      include: ["src"],
+    }),
+    ...files,
+  };
   for (const [path, text] of Object.entries(all)) {
     mkdirSync(join(dir, path, ".."), { recursive: true });
     writeFileSync(join(dir, path), text);
@@ -19,7 +25,9 @@ function project(files: Record<string, string>): string {
 }
 
 function check(dir: string) {
-  const run = Bun.spawnSync([process.execPath, join(import.meta.dir, "../../scripts/check-cycles.ts"), "--project", "tsconfig.json", "--root", "src"], { cwd: dir });
+  const run = Bun.spawnSync([process.execPath, join(import.meta.dir, "../../scripts/check-cycles.ts"), "--project", "tsconfig.json", "--root", "src"], {
+    cwd: dir,
+  });
   return { code: run.exitCode, out: run.stdout.toString() };
 }
 

@@ -44,7 +44,12 @@ test("a test process killed with SIGKILL leaves no Mailroom running, and the nex
   await suite.exited;
   // Mailroom looks for its parent every 250 ms and then stops gracefully.
   await endOf(started.pid, 5_000);
-  expect(await fetch(`${started.url}/openapi/`).then(() => "answered", () => "refused")).toBe("refused");
+  expect(
+    await fetch(`${started.url}/openapi/`).then(
+      () => "answered",
+      () => "refused",
+    ),
+  ).toBe("refused");
 
   // Nothing could remove the killed process's folder; the next start does.
   await using mr = await startMailroom();
@@ -53,7 +58,7 @@ test("a test process killed with SIGKILL leaves no Mailroom running, and the nex
 });
 
 test("stop() ends the server and removes its folder; a second stop() is harmless", async () => {
-  const mr = await startMailroom({ config: "[server]\nhost = \"127.0.0.1\"\n" });
+  const mr = await startMailroom({ config: '[server]\nhost = "127.0.0.1"\n' });
   expect(readFileSync(join(mr.dir, "mailroom.toml"), "utf8")).toContain("port = 0");
   await mr.stop();
   expect(ended(mr.pid)).toBe(true);
@@ -80,6 +85,6 @@ test("an invalid config rejects with every problem the server listed, and leaves
   expect(String(error)).toContain("exited (code 1) before it was ready");
   expect(String(error)).toContain("server.port");
   expect(String(error)).toContain("channels[0].name");
-  expect(String((await startMailroom({ config: "[server" }).catch((e: Error) => e)))).toContain("TOML");
+  expect(String(await startMailroom({ config: "[server" }).catch((e: Error) => e))).toContain("TOML");
   expect(folders()).toEqual(before);
 });

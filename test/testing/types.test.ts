@@ -1,16 +1,20 @@
 import type { Static } from "@sinclair/typebox";
 import { expect, test } from "bun:test";
-import * as hooks from "../../src/hooks/model";
-import { Refusal } from "../../src/hooks/routes/refusals";
-import * as tm from "../../src/openapi/translate-models";
-import { CalculateA, TranslateA, TranslateB } from "../../src/translate/model";
+import type * as hooks from "../../src/hooks/model";
+import type { Refusal } from "../../src/hooks/routes/refusals";
+import type * as tm from "../../src/openapi/translate-models";
+import type { CalculateA, TranslateA, TranslateB } from "../../src/translate/model";
 import type * as helper from "../../src/testing/types";
 
 /**
  * The helper's published types are written out by hand (so its declarations need nothing else);
  * `npm run typecheck` fails here when one of them differs from the server's TypeBox model.
  */
-type Deep<T> = T extends readonly (infer E)[] ? Deep<E>[] : T extends object ? { [K in keyof T]-?: [Deep<T[K]>, undefined extends T[K] ? "optional" : "required"] } : T;
+type Deep<T> = T extends readonly (infer E)[]
+  ? Deep<E>[]
+  : T extends object
+    ? { [K in keyof T]-?: [Deep<T[K]>, undefined extends T[K] ? "optional" : "required"] }
+    : T;
 /** Each assignable to the other, with the same keys and the same optional keys at every depth. */
 type Same<A, B> = [Deep<A>] extends [Deep<B>] ? ([Deep<B>] extends [Deep<A>] ? true : false) : false;
 const same = <A, B>(ok: Same<A, B>) => ok;

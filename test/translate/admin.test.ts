@@ -93,7 +93,10 @@ describe("POST /admin/v1/reset", () => {
     expect(placed.status).toBe(200);
     const [first] = placed.json.orders;
     expect((await app.translator("POST", `/translator/v1/orders/${first.id}/accept`)).status).toBe(200);
-    const comment = await app.translator("POST", `/translator/v1/orders/${first.id}/comments`, { text: "see", attachments: [{ type: "image/png", data: png() }] });
+    const comment = await app.translator("POST", `/translator/v1/orders/${first.id}/comments`, {
+      text: "see",
+      attachments: [{ type: "image/png", data: png() }],
+    });
     expect(comment.status).toBe(200);
     await app.admin("PUT", "/admin/v1/accounts/2/overdraft", { allowed: false });
     await app.admin("POST", "/admin/v1/accounts/2/top-up", { amount: 50 });

@@ -18,8 +18,14 @@ describe("integer and number fields of request bodies", () => {
       for (const limit of [...NOT_NUMBERS, 0, -5, 1.5, 1e10, 1e300]) {
         const res = await app.customer("POST", path, { ...order, context: { limit } });
         expect({ path, limit, status: res.status, body: res.json }).toEqual({
-          path, limit, status: 400,
-          body: { code: "INVALID_REQUEST", description: expect.stringMatching(/^invalid body: context\.limit: /), parameters: expect.objectContaining({ field: "context.limit" }) },
+          path,
+          limit,
+          status: 400,
+          body: {
+            code: "INVALID_REQUEST",
+            description: expect.stringMatching(/^invalid body: context\.limit: /),
+            parameters: expect.objectContaining({ field: "context.limit" }),
+          },
         });
       }
       const ok = await app.customer("POST", path, { ...order, context: { limit: 16 } });
@@ -31,12 +37,21 @@ describe("integer and number fields of request bodies", () => {
 
   test("the admin API's amount and balance take JSON numbers only", async () => {
     const app = await startTranslate();
-    for (const [method, path, field] of [["POST", "/admin/v1/accounts/1/top-up", "amount"], ["PUT", "/admin/v1/accounts/1/balance", "balance"]] as const) {
+    for (const [method, path, field] of [
+      ["POST", "/admin/v1/accounts/1/top-up", "amount"],
+      ["PUT", "/admin/v1/accounts/1/balance", "balance"],
+    ] as const) {
       for (const value of NOT_NUMBERS) {
         const res = await app.admin(method, path, { [field]: value });
         expect({ field, value, status: res.status, body: res.json }).toEqual({
-          field, value, status: 400,
-          body: { code: "INVALID_REQUEST", description: expect.stringMatching(new RegExp(`^invalid body: ${field}: `)), parameters: expect.objectContaining({ field }) },
+          field,
+          value,
+          status: 400,
+          body: {
+            code: "INVALID_REQUEST",
+            description: expect.stringMatching(new RegExp(`^invalid body: ${field}: `)),
+            parameters: expect.objectContaining({ field }),
+          },
         });
       }
     }
@@ -51,12 +66,19 @@ describe("money inputs", () => {
     for (const amount of [1e-9, 0.001, 0.009, 1.005, 12.345, 5e-324]) {
       const res = await app.admin("POST", "/admin/v1/accounts/1/top-up", { amount });
       expect({ amount, status: res.status, body: res.json }).toEqual({
-        amount, status: 400, body: { code: "INVALID_AMOUNT", description: "amount: use at most two decimals", parameters: { field: "amount" } },
+        amount,
+        status: 400,
+        body: { code: "INVALID_AMOUNT", description: "amount: use at most two decimals", parameters: { field: "amount" } },
       });
     }
     for (const amount of [0, -0.01, -1e-9]) {
       const res = await app.admin("POST", "/admin/v1/accounts/1/top-up", { amount });
-      expect({ amount, status: res.status, code: res.json.code, field: res.json.parameters.field }).toEqual({ amount, status: 400, code: "INVALID_REQUEST", field: "amount" });
+      expect({ amount, status: res.status, code: res.json.code, field: res.json.parameters.field }).toEqual({
+        amount,
+        status: 400,
+        code: "INVALID_REQUEST",
+        field: "amount",
+      });
     }
     expect((await app.admin("GET", "/admin/v1/accounts/1/ledger")).json.entries).toHaveLength(1);
     for (const amount of [0.01, 0.1, 19.99, 1000000]) expect((await app.admin("POST", "/admin/v1/accounts/1/top-up", { amount })).status).toBe(200);

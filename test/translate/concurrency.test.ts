@@ -5,9 +5,7 @@ test("many simultaneous orders on one account never overdraw it and lose nothing
   // 10.00 USD; each order costs 0.40 (20 characters at 20/1000): exactly 25 fit.
   const app = await startTranslate({ accounts: [{ id: 1, balance: 10, api_keys: ["customer-key-1"] }], rate_limit: { requests: 0 } });
   const body = (i: number) => ({ source_language: "en", target_languages: ["de"], text: `order ${String(i).padStart(14, "0")}` });
-  const results = await Promise.all(
-    Array.from({ length: 200 }, (_, i) => app.customer("POST", i % 2 ? "/v1/translate" : "/api/v1/translate", body(i))),
-  );
+  const results = await Promise.all(Array.from({ length: 200 }, (_, i) => app.customer("POST", i % 2 ? "/v1/translate" : "/api/v1/translate", body(i))));
   const accepted = results.filter((r) => r.status === 200);
   const refused = results.filter((r) => r.status === 400);
   expect(accepted).toHaveLength(25);

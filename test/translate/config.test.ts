@@ -87,7 +87,14 @@ complete_after = "5s"
             { id: 1, api_keys: ["same-key-123"] },
             { id: 2, balance: 1e-9 },
           ],
-          rates: { default: 0.00001, pairs: [{ source: "en", target: "xx", rate: 1 }, { source: "de", target: "de", rate: 1 }, { source: "en", target: "de", rate: 0.01255 }] },
+          rates: {
+            default: 0.00001,
+            pairs: [
+              { source: "en", target: "xx", rate: 1 },
+              { source: "de", target: "de", rate: 1 },
+              { source: "en", target: "de", rate: 0.01255 },
+            ],
+          },
           translators: [{ name: "Ana", api_key: "translator-key" }, { name: "Ana" }],
           admins: [{}],
         },

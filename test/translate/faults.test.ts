@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { buildConfig, ConfigError } from "../../src/config/load";
+import { buildConfig, type ConfigError } from "../../src/config/load";
 import { ADMIN, basic, CUSTOMER, startTranslate, translateConfig } from "./setup";
 
 // Faults of the translation API. Runs on every target (MAILROOM_TEST_TARGET).
@@ -49,11 +49,18 @@ describe("translation faults", () => {
     expect(after.reserved - before.reserved).toBeCloseTo(last.json.orders[0].price, 2);
     expect(await app.consistent()).toBe(true);
     // The count is spent: the rule stays, with nothing left.
-    expect((await admin("GET")).json.faults).toEqual([{ revision: "B", route: "POST /translate", error: 429, retry_after: "2s", count: 2, remaining: 0, fired: 2 }]);
+    expect((await admin("GET")).json.faults).toEqual([
+      { revision: "B", route: "POST /translate", error: 429, retry_after: "2s", count: 2, remaining: 0, fired: 2 },
+    ]);
   });
 
   test("the error body is the API's own; a faulted request changes nothing", async () => {
-    await admin("PUT", { faults: [{ route: "POST /translate", error: 500, count: 1 }, { route: "DELETE /orders/{id}", error: 503, retry_after: "5s", count: 1 }] });
+    await admin("PUT", {
+      faults: [
+        { route: "POST /translate", error: 500, count: 1 },
+        { route: "DELETE /orders/{id}", error: 503, retry_after: "5s", count: 1 },
+      ],
+    });
     const money = await app.money();
     const orders = (await app.customer("GET", "/v1/orders")).json.length;
     const res = await app.customer("POST", "/v1/translate", ORDER);
@@ -115,7 +122,7 @@ describe("translation faults", () => {
       [{ faults: [{ error: 404 }] }, "faults.0.error"],
       [{ faults: [{ error: 429, count: 1, rate: 0.5 }] }, "faults.0"],
       [{ faults: [{ latency: "2m" }] }, "faults.0.latency"],
-      [{ faults: [{ route: "translate" , error: 500 }] }, "faults.0.route"],
+      [{ faults: [{ route: "translate", error: 500 }] }, "faults.0.route"],
       [{ faults: [{ error: 500, retry_after: "1s" }] }, "faults.0.retry_after"],
       [{ faults: [{ error: 429, retry_after: "9999999999999999999h" }] }, "faults.0.retry_after"],
       [{ faults: [{ rate: 0.1 }] }, "faults.0"],
@@ -124,7 +131,12 @@ describe("translation faults", () => {
     ] as const;
     for (const [body, field] of bad) {
       const res = await admin("PUT", body);
-      expect({ body, status: res.status, code: res.json.code, field: res.json.parameters?.field }).toEqual({ body, status: 400, code: "INVALID_REQUEST", field });
+      expect({ body, status: res.status, code: res.json.code, field: res.json.parameters?.field }).toEqual({
+        body,
+        status: 400,
+        code: "INVALID_REQUEST",
+        field,
+      });
     }
     expect((await app.call("PUT", "/admin/v1/faults", "{", { ...basic(ADMIN), "content-type": "application/json" })).json.code).toBe("INVALID_JSON");
     expect((await app.call("PUT", "/admin/v1/faults", { faults: [] }, basic(CUSTOMER))).status).toBe(403);

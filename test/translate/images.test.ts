@@ -15,15 +15,35 @@ function png(width: number, height: number): Uint8Array {
 /** SOI, an APP0 segment to skip, then SOF0 with the size. */
 function jpeg(width: number, height: number): Uint8Array {
   return Uint8Array.from([
-    0xff, 0xd8,
-    0xff, 0xe0, 0x00, 0x06, 0x4a, 0x46, 0x49, 0x46,
-    0xff, 0xc0, 0x00, 0x0b, 0x08, height >> 8, height & 0xff, width >> 8, width & 0xff, 0x01, 0x01, 0x11, 0x00,
-    0xff, 0xd9,
+    0xff,
+    0xd8,
+    0xff,
+    0xe0,
+    0x00,
+    0x06,
+    0x4a,
+    0x46,
+    0x49,
+    0x46,
+    0xff,
+    0xc0,
+    0x00,
+    0x0b,
+    0x08,
+    height >> 8,
+    height & 0xff,
+    width >> 8,
+    width & 0xff,
+    0x01,
+    0x01,
+    0x11,
+    0x00,
+    0xff,
+    0xd9,
   ]);
 }
 
-const gif = (width: number, height: number) =>
-  Uint8Array.from([...Buffer.from("GIF89a"), width & 0xff, width >> 8, height & 0xff, height >> 8, 0, 0, 0]);
+const gif = (width: number, height: number) => Uint8Array.from([...Buffer.from("GIF89a"), width & 0xff, width >> 8, height & 0xff, height >> 8, 0, 0, 0]);
 
 describe("readImage", () => {
   test("PNG size from IHDR", () => {

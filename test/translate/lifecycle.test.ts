@@ -83,7 +83,13 @@ describe("order life cycle through the translator API", () => {
     expect(res.status).toBe(200);
     const order = (await app.customer("GET", "/api/v1/orders/1")).json;
     expect(order.comments).toEqual([
-      { id: 1, time: TIMESTAMP, role: "TRANSLATOR", text: "Formal or not?", attachments: [{ image: gif, type: "image/gif", name: "image-1.gif", weight: 1, size: "4x3" }] },
+      {
+        id: 1,
+        time: TIMESTAMP,
+        role: "TRANSLATOR",
+        text: "Formal or not?",
+        attachments: [{ image: gif, type: "image/gif", name: "image-1.gif", weight: 1, size: "4x3" }],
+      },
     ]);
     const bad = await app.translator("POST", "/translator/v1/orders/1/comments", { text: "x", attachments: [{ type: "image/gif", data: "####" }] });
     expect(bad.json.code).toBe("INVALID_ATTACHMENT");
@@ -102,7 +108,9 @@ describe("money", () => {
     // Exactly the balance fits.
     expect((await app.customer("POST", "/api/v1/translate", { source_language: "en", target_languages: ["is"], text: "x".repeat(20) })).status).toBe(200);
     expect(await app.money()).toEqual({ balance: 0, reserved: 0.5 });
-    expect((await app.customer("POST", "/api/v1/translate", { source_language: "en", target_languages: ["de"], text: "x" })).json.code).toBe("INSUFFICIENT_FUNDS");
+    expect((await app.customer("POST", "/api/v1/translate", { source_language: "en", target_languages: ["de"], text: "x" })).json.code).toBe(
+      "INSUFFICIENT_FUNDS",
+    );
     expect(await app.consistent()).toBe(true);
   });
 

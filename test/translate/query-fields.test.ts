@@ -7,7 +7,13 @@ test("bad page and per_page values name the field in parameters.field, in both r
   const t = createTestApp({ translate: { accounts: [{ id: 1, api_keys: [KEY] }], rate_limit: { requests: 0 } } });
   const auth = { authorization: `Bearer ${KEY}` };
   for (const base of ["/v1", "/api/v1"]) {
-    for (const [query, field] of [["page=-1", "page"], ["page=abc", "page"], ["page=99999999999999999999", "page"], ["per_page=0", "per_page"], ["per_page=101", "per_page"]]) {
+    for (const [query, field] of [
+      ["page=-1", "page"],
+      ["page=abc", "page"],
+      ["page=99999999999999999999", "page"],
+      ["per_page=0", "per_page"],
+      ["per_page=101", "per_page"],
+    ]) {
       const res = await t.call("GET", `${base}/orders?${query}`, undefined, auth);
       expect(res.status).toBe(400);
       expect(res.json.code).toBe("INVALID_REQUEST");

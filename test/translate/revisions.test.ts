@@ -99,7 +99,11 @@ describe("revision differences", () => {
     const noResource = await app.customer("POST", "/v1/calculate", { source_language: "en", target_languages: ["is"], text: "Hi" });
     expect(noResource.status).toBe(400);
     expect(noResource.json.code).toBe("INVALID_REQUEST");
-    const badLang = await app.customer("POST", "/v1/calculate", { source_language: "xx", target_languages: ["is"], resource: { type: "text/plain", data: "Hi" } });
+    const badLang = await app.customer("POST", "/v1/calculate", {
+      source_language: "xx",
+      target_languages: ["is"],
+      resource: { type: "text/plain", data: "Hi" },
+    });
     expect(badLang.json).toMatchObject({ code: "LANGUAGE_NOT_FOUND", parameters: { language: "xx" } });
   });
 

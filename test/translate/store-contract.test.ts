@@ -81,10 +81,20 @@ for (const [name, make] of Object.entries(backends)) {
       expect((await store.accounts()).map((a) => a.id)).toEqual([2, 7]);
       expect(await store.transaction(() => store.accountForUpdate(2))).toEqual({ id: 2, balance: -500, reserved: 0, overdraft: true, createdAt: 11 });
       expect(await store.transaction(() => store.accountForUpdate(3))).toBeUndefined();
-      expect(await store.ledger(7)).toEqual([{
-        id: 1, accountId: 7, orderId: null, entry: "opening", balanceDelta: 900_000_000_000, reservedDelta: 0,
-        balanceAfter: 900_000_000_000, reservedAfter: 0, actor: "config", createdAt: 10,
-      }]);
+      expect(await store.ledger(7)).toEqual([
+        {
+          id: 1,
+          accountId: 7,
+          orderId: null,
+          entry: "opening",
+          balanceDelta: 900_000_000_000,
+          reservedDelta: 0,
+          balanceAfter: 900_000_000_000,
+          reservedAfter: 0,
+          actor: "config",
+          createdAt: 10,
+        },
+      ]);
       expect(await store.ledger(3)).toEqual([]);
       expect(await store.transaction(() => store.setOverdraft(7, true))).toMatchObject({ id: 7, overdraft: true, balance: 900_000_000_000 });
       expect(await store.transaction(() => store.setOverdraft(3, true))).toBeUndefined();
@@ -110,15 +120,19 @@ for (const [name, make] of Object.entries(backends)) {
         return store.move(1, { entry: "spend", balance: 0, reserved: -300, actor: "translator", now: 3, orderId: 9 });
       });
       expect(after).toEqual({ id: 1, balance: 700, reserved: 0, overdraft: false, createdAt: 1 });
-      expect((await store.ledger(1)).map((l) => [l.id, l.entry, l.orderId, l.balanceDelta, l.reservedDelta, l.balanceAfter, l.reservedAfter, l.createdAt])).toEqual([
+      expect(
+        (await store.ledger(1)).map((l) => [l.id, l.entry, l.orderId, l.balanceDelta, l.reservedDelta, l.balanceAfter, l.reservedAfter, l.createdAt]),
+      ).toEqual([
         [1, "opening", null, 1_000, 0, 1_000, 0, 1],
         [2, "reserve", 9, -300, 300, 700, 300, 2],
         [3, "spend", 9, 0, -300, 700, 0, 3],
       ]);
-      await expect(store.transaction(async () => {
-        await store.move(1, { entry: "top_up", balance: 50, reserved: 0, actor: "admin", now: 4 });
-        throw new Error("no");
-      })).rejects.toThrow("no");
+      await expect(
+        store.transaction(async () => {
+          await store.move(1, { entry: "top_up", balance: 50, reserved: 0, actor: "admin", now: 4 });
+          throw new Error("no");
+        }),
+      ).rejects.toThrow("no");
       await expect(store.transaction(() => store.move(99, { entry: "top_up", balance: 1, reserved: 0, actor: "admin", now: 5 }))).rejects.toThrow();
       expect((await store.account(1))!.balance).toBe(700);
       expect(await store.ledger(1)).toHaveLength(3);
@@ -133,7 +147,13 @@ for (const [name, make] of Object.entries(backends)) {
       });
       expect(placed.map((o) => o.id)).toEqual([1, 2, 3, 4, 5, 6]);
       expect(await store.order(1)).toEqual({
-        ...newOrder({ price: 100, statusAt: 1000 }), id: 1, paid: false, targetText: null, translator: null, acceptedAt: null, completedAt: null,
+        ...newOrder({ price: 100, statusAt: 1000 }),
+        id: 1,
+        paid: false,
+        targetText: null,
+        translator: null,
+        acceptedAt: null,
+        completedAt: null,
       });
       expect(await store.order(99)).toBeUndefined();
       const ids = async (q: Parameters<TranslateStore["orders"]>[0]) => (await store.orders(q)).map((o) => o.id);
@@ -237,13 +257,14 @@ for (const [name, make] of Object.entries(backends)) {
       const other = await another();
       await store.transaction(() => store.seedAccount(1, 1_000, false, 1));
       // Each places a 300 order if the account can pay for it, as the order service does.
-      const place = (s: TranslateStore) => s.transaction(async () => {
-        const account = (await s.accountForUpdate(1))!;
-        if (account.balance < 300) return false;
-        const o = await s.insertOrder(newOrder({ price: 300 }));
-        await s.move(1, { entry: "reserve", balance: -300, reserved: 300, actor: "customer", now: 2, orderId: o.id });
-        return true;
-      });
+      const place = (s: TranslateStore) =>
+        s.transaction(async () => {
+          const account = (await s.accountForUpdate(1))!;
+          if (account.balance < 300) return false;
+          const o = await s.insertOrder(newOrder({ price: 300 }));
+          await s.move(1, { entry: "reserve", balance: -300, reserved: 300, actor: "customer", now: 2, orderId: o.id });
+          return true;
+        });
       const placed = await Promise.all(Array.from({ length: 8 }, (_, i) => place(i % 2 ? other : store)));
       expect(placed.filter(Boolean)).toHaveLength(3);
       expect(await store.account(1)).toMatchObject({ balance: 100, reserved: 900 });

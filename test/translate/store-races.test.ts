@@ -119,7 +119,15 @@ describe("translate store races on postgres", () => {
       for (const o of orders) await a.addComment(o.id, { role: "CUSTOMER", author: "c", text: "", attachmentIds: [image], now: 1 });
       return orders;
     });
-    expect(await race(watch, a, () => a.deleteOrder(x!.id, ["QUEUE"]), b, () => b.deleteOrder(y!.id, ["QUEUE"]))).toEqual([true, true]);
+    expect(
+      await race(
+        watch,
+        a,
+        () => a.deleteOrder(x!.id, ["QUEUE"]),
+        b,
+        () => b.deleteOrder(y!.id, ["QUEUE"]),
+      ),
+    ).toEqual([true, true]);
     const [r] = await watch.unsafe(`SELECT count(*)::int AS n FROM translate_attachments`);
     expect(r.n).toBe(0);
   });

@@ -7,14 +7,23 @@ describe("accounts created through the admin API", () => {
     const app = await startTranslate();
     const created = await app.admin("POST", "/admin/v1/accounts", { balance: 40, overdraft: true });
     expect(created.status).toBe(201);
-    expect(created.json).toEqual({ id: 3, balance_overdraft_allowed: true, reserved: 0, balance: 40, api_key: expect.stringMatching(/^tk_[A-Za-z0-9_-]{43}$/) });
+    expect(created.json).toEqual({
+      id: 3,
+      balance_overdraft_allowed: true,
+      reserved: 0,
+      balance: 40,
+      api_key: expect.stringMatching(/^tk_[A-Za-z0-9_-]{43}$/),
+    });
     const key = created.json.api_key as string;
     expect((await app.call("GET", "/v1/account", undefined, basic(key))).json).toEqual({ id: 3, balance_overdraft_allowed: true, reserved: 0, balance: 40 });
     expect((await app.call("GET", "/api/v1/account", undefined, bearer(key))).json.id).toBe(3);
     // The key is never answered again, and only the admin may create.
     expect(JSON.stringify((await app.admin("GET", "/admin/v1/accounts/3")).json)).not.toContain(key);
     expect((await app.call("POST", "/admin/v1/accounts", {}, basic(key))).status).toBe(403);
-    expect((await app.admin("GET", "/admin/v1/accounts/3/ledger")).json).toMatchObject({ consistent: true, entries: [{ entry: "opening", balance_change: 40, actor: "admin:admin" }] });
+    expect((await app.admin("GET", "/admin/v1/accounts/3/ledger")).json).toMatchObject({
+      consistent: true,
+      entries: [{ entry: "opening", balance_change: 40, actor: "admin:admin" }],
+    });
   });
 
   test("a body is optional; defaults are 0 and no overdraft; each account sees only its own orders", async () => {

@@ -30,16 +30,29 @@ function steps(block: string): Step[] {
     if (!line.startsWith("curl")) continue;
     let command = line;
     while (/\\\s*(#.*)?$/.test(command.split("\n").at(-1)!) || (command.match(/'/g)?.length ?? 0) % 2 === 1) command += "\n" + lines[++i]!;
-    const status = /#\s*(\d{3})\b/.exec(command.split("\n").at(-1)!.replace(/^[^#]*'[^']*'/, ""))?.[1];
+    const status = /#\s*(\d{3})\b/.exec(
+      command
+        .split("\n")
+        .at(-1)!
+        .replace(/^[^#]*'[^']*'/, ""),
+    )?.[1];
     let expected: string | undefined;
-    while (/^# [[{]/.test(lines[i + 1] ?? "") || (expected !== undefined && /^# {2}/.test(lines[i + 1] ?? ""))) expected = (expected ?? "") + lines[++i]!.replace(/^#\s*/, "");
+    while (/^# [[{]/.test(lines[i + 1] ?? "") || (expected !== undefined && /^# {2}/.test(lines[i + 1] ?? "")))
+      expected = (expected ?? "") + lines[++i]!.replace(/^#\s*/, "");
     out.push({ command, status: status ? Number(status) : undefined, expected });
   }
   return out;
 }
 
 /** `...` stands for anything; everything else is literal. */
-const pattern = (expected: string) => new RegExp(`^${expected.split("...").map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*?")}$`, "s");
+const pattern = (expected: string) =>
+  new RegExp(
+    `^${expected
+      .split("...")
+      .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+      .join(".*?")}$`,
+    "s",
+  );
 
 test("docs/translation.md's worked example runs as written against mailroom.example.toml, and again after its reset", async () => {
   const dir = tempDir("mailroom-worked-");

@@ -4,7 +4,11 @@ import { ErrorBody, NoBody, NoQuery } from "../../hooks/model";
 import type { DashboardDeps } from "../deps";
 
 const strict = { additionalProperties: false } as const;
-const Label = t.String({ maxLength: 64, pattern: NAME_PATTERN, error: "label: must be lowercase letters and digits, words joined by - or _, at most 64 characters" });
+const Label = t.String({
+  maxLength: 64,
+  pattern: NAME_PATTERN,
+  error: "label: must be lowercase letters and digits, words joined by - or _, at most 64 characters",
+});
 const Time = t.Union([t.String(), t.Null()]);
 export const ApiKeyInfo = t.Object(
   { label: t.String(), source: t.Union([t.Literal("config"), t.Literal("local"), t.Literal("dashboard")]), created_at: Time, last_used_at: Time },
@@ -27,7 +31,11 @@ export function apiKeyRoutes({ gate, apiKeys }: DashboardDeps) {
         const { info, token } = await apiKeys.create(body.label);
         return { ...info, token };
       },
-      { query: NoQuery, body: t.Object({ label: Label }, strict), response: { 200: t.Composite([ApiKeyInfo, t.Object({ token: t.String() })], strict), ...errors } },
+      {
+        query: NoQuery,
+        body: t.Object({ label: Label }, strict),
+        response: { 200: t.Composite([ApiKeyInfo, t.Object({ token: t.String() })], strict), ...errors },
+      },
     )
     .delete(
       "/api-keys/:label",

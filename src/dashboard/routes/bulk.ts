@@ -13,7 +13,10 @@ const Status = hookStatusSchema({ error: `status: must be ${listOr(HOOK_STATUSES
 const Channel = t.String({ maxLength: 64, pattern: NAME_PATTERN, error: "channel: must be a channel name" });
 const Id = t.String({ pattern: "^[0-9a-hjkmnp-tv-z]{26}$", error: "until: must be a hook id" });
 const Filter = { channel: t.Optional(Channel), status: Status };
-const Count = t.Object({ action: Action, channel: t.Union([t.String(), t.Null()]), status: Status, count: t.Integer(), until: t.Union([t.String(), t.Null()]) }, strict);
+const Count = t.Object(
+  { action: Action, channel: t.Union([t.String(), t.Null()]), status: Status, count: t.Integer(), until: t.Union([t.String(), t.Null()]) },
+  strict,
+);
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody };
 
 function checkStatus(action: BulkAction, status: HookStatus): void {
@@ -43,6 +46,10 @@ export function bulkRoutes(deps: BulkDeps) {
         checkStatus(params.action, body.status);
         return { count: await bulk.apply(params.action, body.channel, body.status, body.until, actor) };
       },
-      { params: t.Object({ action: Action }, strict), body: t.Object({ ...Filter, until: Id }, strict), response: { 200: t.Object({ count: t.Integer() }, strict), ...errors } },
+      {
+        params: t.Object({ action: Action }, strict),
+        body: t.Object({ ...Filter, until: Id }, strict),
+        response: { 200: t.Object({ count: t.Integer() }, strict), ...errors },
+      },
     );
 }

@@ -9,11 +9,15 @@ import type { Gate } from "../gate";
 import type { SettingStore } from "../store";
 
 const strict = { additionalProperties: false } as const;
-const Name = (what: string) => t.String({ maxLength: 64, pattern: NAME_PATTERN, error: `${what}: must be lowercase letters and digits, words joined by - or _, at most 64 characters` });
+const Name = (what: string) =>
+  t.String({ maxLength: 64, pattern: NAME_PATTERN, error: `${what}: must be lowercase letters and digits, words joined by - or _, at most 64 characters` });
 const Settings = t.Record(t.String(), t.Unknown(), { error: "settings: must be an object of the kind's settings" });
 const Secret = t.String({ minLength: 1, maxLength: 4096, error: "secret: must be a string of 1 to 4096 characters" });
 const GuardNames = t.Array(Name("guards[]"), { maxItems: 32, uniqueItems: true, error: "guards: must be a list of distinct guard names" });
-const Guard = t.Object({ name: t.String(), kind: t.String(), settings: t.Record(t.String(), t.Unknown()), has_secret: t.Boolean(), read_only: t.Boolean() }, strict);
+const Guard = t.Object(
+  { name: t.String(), kind: t.String(), settings: t.Record(t.String(), t.Unknown()), has_secret: t.Boolean(), read_only: t.Boolean() },
+  strict,
+);
 const Defaults = t.Object({ guards: t.Array(t.String()), read_only: t.Boolean() }, strict);
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 
@@ -43,11 +47,28 @@ export function guardRoutes({ gate, guards, channels, settings }: GuardRouteDeps
         kinds: Object.keys(GUARD_KINDS).map((kind) => ({ kind, secret: SECRET_KEY[kind] ?? null })),
         default_guards: channels.defaultGuards(),
       }),
-      { query: NoQuery, response: { 200: t.Object({ guards: t.Array(Guard), kinds: t.Array(t.Object({ kind: t.String(), secret: t.Union([t.String(), t.Null()]) })), default_guards: Defaults }, strict), ...errors } },
+      {
+        query: NoQuery,
+        response: {
+          200: t.Object(
+            { guards: t.Array(Guard), kinds: t.Array(t.Object({ kind: t.String(), secret: t.Union([t.String(), t.Null()]) })), default_guards: Defaults },
+            strict,
+          ),
+          ...errors,
+        },
+      },
     )
     .post("/guards", async ({ body }) => await guards.create(body.name, body.kind, body.settings ?? {}, body.secret), {
       query: NoQuery,
-      body: t.Object({ name: Name("name"), kind: t.String({ maxLength: 64, error: "kind: must be a guard kind" }), settings: t.Optional(Settings), secret: t.Optional(Secret) }, strict),
+      body: t.Object(
+        {
+          name: Name("name"),
+          kind: t.String({ maxLength: 64, error: "kind: must be a guard kind" }),
+          settings: t.Optional(Settings),
+          secret: t.Optional(Secret),
+        },
+        strict,
+      ),
       response: { 200: Guard, ...errors },
     })
     .put("/guards/:name", async ({ params, body }) => await guards.update(params.name, body.settings ?? {}, body.secret), {
@@ -70,7 +91,12 @@ export function guardRoutes({ gate, guards, channels, settings }: GuardRouteDeps
         requireKnown(body.guards);
         return toWireChannel(await channels.setGuards(params.name, body.guards));
       },
-      { params: t.Object({ name: Name("name") }, strict), query: NoQuery, body: t.Object({ guards: GuardNames }, strict), response: { 200: Channel, ...errors } },
+      {
+        params: t.Object({ name: Name("name") }, strict),
+        query: NoQuery,
+        body: t.Object({ guards: GuardNames }, strict),
+        response: { 200: Channel, ...errors },
+      },
     )
     .put(
       "/default-guards",

@@ -6,12 +6,18 @@ import type { Forwards } from "../../hooks/forwards";
 import type { Gate } from "../gate";
 
 const strict = { additionalProperties: false } as const;
-const Name = (what: string) => t.String({ maxLength: 64, pattern: NAME_PATTERN, error: `${what}: must be lowercase letters and digits, words joined by - or _, at most 64 characters` });
+const Name = (what: string) =>
+  t.String({ maxLength: 64, pattern: NAME_PATTERN, error: `${what}: must be lowercase letters and digits, words joined by - or _, at most 64 characters` });
 const params = t.Object({ name: Name("channel") }, strict);
 const Forward = t.Object(
   {
-    name: t.String(), channel: t.String(), url: t.String(), headers: t.Record(t.String(), t.String()),
-    max_attempts: t.Integer(), backoff: t.Object({ initial: t.String(), max: t.String() }), timeout: t.String(),
+    name: t.String(),
+    channel: t.String(),
+    url: t.String(),
+    headers: t.Record(t.String(), t.String()),
+    max_attempts: t.Integer(),
+    backoff: t.Object({ initial: t.String(), max: t.String() }),
+    timeout: t.String(),
   },
   strict,
 );
@@ -23,14 +29,19 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody,
  * nobody can make the host run a program from a browser.
  */
 /** A forward as answered: header values are write-only (one may be a token), so only names show. */
-const answered = <F extends { headers: Record<string, string> }>(f: F): F => ({ ...f, headers: Object.fromEntries(Object.keys(f.headers).map((k) => [k, REDACTED])) });
+const answered = <F extends { headers: Record<string, string> }>(f: F): F => ({
+  ...f,
+  headers: Object.fromEntries(Object.keys(f.headers).map((k) => [k, REDACTED])),
+});
 const REDACTED = "[write-only]";
 
 export function handlerRoutes({ gate, forwards, channels }: { gate: Gate; forwards: Forwards; channels: ChannelService }) {
   return new Elysia()
     .use(gate.requireSession("admin"))
     .get("/channels/:name/handlers", async ({ params }) => (await channels.get(params.name), (await forwards.list(params.name)).map(answered)), {
-      params, query: NoQuery, response: { 200: t.Array(Forward), ...errors },
+      params,
+      query: NoQuery,
+      response: { 200: t.Array(Forward), ...errors },
     })
     .post(
       "/channels/:name/handlers",
@@ -46,6 +57,11 @@ export function handlerRoutes({ gate, forwards, channels }: { gate: Gate; forwar
         await forwards.remove(params.name, params.handler);
         return {};
       },
-      { params: t.Object({ name: Name("channel"), handler: Name("handler") }, strict), query: NoQuery, body: NoBody, response: { 200: t.Object({}, strict), ...errors } },
+      {
+        params: t.Object({ name: Name("channel"), handler: Name("handler") }, strict),
+        query: NoQuery,
+        body: NoBody,
+        response: { 200: t.Object({}, strict), ...errors },
+      },
     );
 }

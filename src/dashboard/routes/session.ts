@@ -46,16 +46,23 @@ export function sessionRoutes({ gate, sessions, users, setup, accountIpThrottle,
     return me(user);
   }
   return new Elysia()
-    .use(new Elysia().use(gate.requireSession()).get("/session", async ({ request }) => me(await gate.check(request)), { query: NoQuery, response: { 200: Me, ...errors } }))
+    .use(
+      new Elysia()
+        .use(gate.requireSession())
+        .get("/session", async ({ request }) => me(await gate.check(request)), { query: NoQuery, response: { 200: Me, ...errors } }),
+    )
     .use(
       new Elysia()
         .use(gate.openBody)
-        .get("/setup", async () => ({ needed: await setup.needed() }), { query: NoQuery, response: { 200: t.Object({ needed: t.Boolean() }, strict), ...errors } })
-        .post(
-          "/setup",
-          async ({ body, request, set }) => await signedIn(await setup.complete(body.token, body.email, body.password), request, set),
-          { query: NoQuery, body: t.Object({ token: t.String({ maxLength: 200, error: "token: must be the setup token" }), email: Email, password: Password }, strict), response: { 200: Me, ...errors } },
-        )
+        .get("/setup", async () => ({ needed: await setup.needed() }), {
+          query: NoQuery,
+          response: { 200: t.Object({ needed: t.Boolean() }, strict), ...errors },
+        })
+        .post("/setup", async ({ body, request, set }) => await signedIn(await setup.complete(body.token, body.email, body.password), request, set), {
+          query: NoQuery,
+          body: t.Object({ token: t.String({ maxLength: 200, error: "token: must be the setup token" }), email: Email, password: Password }, strict),
+          response: { 200: Me, ...errors },
+        })
         .post(
           "/session",
           async ({ body, request, set }) => {

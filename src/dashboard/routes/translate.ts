@@ -43,7 +43,10 @@ export function translateRoutes({ gate, services }: { gate: Gate; services: Tran
           account: accountOut(audit.account),
           consistent: audit.consistent,
           entries: audit.entries.map(ledgerOut).reverse(),
-          orders: (await orders.list(audit.account.id, { sort: "desc", page: 0, perPage: ACCOUNT_ORDERS })).map((o) => ({ ...summaryOut(o), price: toDollars(o.price) })),
+          orders: (await orders.list(audit.account.id, { sort: "desc", page: 0, perPage: ACCOUNT_ORDERS })).map((o) => ({
+            ...summaryOut(o),
+            price: toDollars(o.price),
+          })),
         };
       },
       { params: accountParams, query: NoQuery },
@@ -52,26 +55,37 @@ export function translateRoutes({ gate, services }: { gate: Gate; services: Tran
     .get("/maintenance", maintenance, { query: NoQuery })
     .get(
       "/queue",
-      async ({ actor }) => (await work.list(actor, { sort: "asc", page: 0, perPage: 200 })).map((o) => ({ ...summaryOut(o), volume: o.volume, translator: o.translator ?? undefined })),
+      async ({ actor }) =>
+        (await work.list(actor, { sort: "asc", page: 0, perPage: 200 })).map((o) => ({
+          ...summaryOut(o),
+          volume: o.volume,
+          translator: o.translator ?? undefined,
+        })),
       { query: NoQuery },
     )
-    .post("/orders/:id/accept", async ({ actor, params }) => detail((await work.accept(actor, Number(params.id))).id), { params: orderParams, query: NoQuery, body: NoBody, response: errors })
-    .post(
-      "/orders/:id/complete",
-      async ({ actor, params, body }) => detail((await work.complete(actor, Number(params.id), body.target_text)).id),
-      {
-        params: orderParams,
-        query: NoQuery,
-        body: t.Object({ target_text: t.String({ minLength: 1, maxLength: 10_000_000, error: "target_text: must be the translated text, not empty" }) }, strict),
-      },
-    );
+    .post("/orders/:id/accept", async ({ actor, params }) => detail((await work.accept(actor, Number(params.id))).id), {
+      params: orderParams,
+      query: NoQuery,
+      body: NoBody,
+      response: errors,
+    })
+    .post("/orders/:id/complete", async ({ actor, params, body }) => detail((await work.complete(actor, Number(params.id), body.target_text)).id), {
+      params: orderParams,
+      query: NoQuery,
+      body: t.Object({ target_text: t.String({ minLength: 1, maxLength: 10_000_000, error: "target_text: must be the translated text, not empty" }) }, strict),
+    });
 
   const admin = new Elysia({ prefix: "/translate" })
     .use(gate.requireSession("admin"))
     .post("/accounts/:id/top-up", async ({ actor, params, body }) => accountOut(await accounts.topUp(Number(params.id), body.amount, actor)), {
       params: accountParams,
       query: NoQuery,
-      body: t.Object({ amount: t.Number({ exclusiveMinimum: 0, maximum: 1e9, error: "amount: must be more than 0 and at most 1000000000 US dollars, at most two decimals" }) }, strict),
+      body: t.Object(
+        {
+          amount: t.Number({ exclusiveMinimum: 0, maximum: 1e9, error: "amount: must be more than 0 and at most 1000000000 US dollars, at most two decimals" }),
+        },
+        strict,
+      ),
     })
     .put("/accounts/:id/balance", async ({ actor, params, body }) => accountOut(await accounts.setBalance(Number(params.id), body.balance, actor)), {
       params: accountParams,

@@ -19,7 +19,9 @@ export function createPgApiKeyStore(t: PgTransactor): ApiKeyStore {
     },
     async insert(label, sha256, createdAt) {
       const added = await x().unsafe("INSERT INTO api_keys (label, token_sha256, created_at) VALUES ($1, $2, $3) ON CONFLICT (label) DO NOTHING", [
-        label, sha256, createdAt,
+        label,
+        sha256,
+        createdAt,
       ]);
       return changed(added.count > 0);
     },

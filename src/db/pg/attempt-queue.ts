@@ -23,7 +23,11 @@ export function createPgAttemptQueue(t: PgTransactor, opts: { owner: string; lea
   const { owner, leaseMs } = opts;
   const insert = (hookId: string, handler: string, attempt: number, roundStart: number, dueAt: number) =>
     t.write(`INSERT INTO attempts (hook_id, handler, attempt, round_start, outcome, due_at) VALUES ($1, $2, $3, $4, 'queued', $5)`, [
-      hookId, handler, attempt, roundStart, dueAt,
+      hookId,
+      handler,
+      attempt,
+      roundStart,
+      dueAt,
     ]);
 
   return {
@@ -40,10 +44,9 @@ export function createPgAttemptQueue(t: PgTransactor, opts: { owner: string; lea
     },
 
     async latest(hookId) {
-      return (await x().unsafe(
-        `SELECT DISTINCT ON (handler) ${COLUMNS} FROM attempts WHERE hook_id = $1 ORDER BY handler, attempt DESC`,
-        [hookId],
-      )) as AttemptRow[];
+      return (await x().unsafe(`SELECT DISTINCT ON (handler) ${COLUMNS} FROM attempts WHERE hook_id = $1 ORDER BY handler, attempt DESC`, [
+        hookId,
+      ])) as AttemptRow[];
     },
 
     async channelNames() {
@@ -51,12 +54,14 @@ export function createPgAttemptQueue(t: PgTransactor, opts: { owner: string; lea
     },
 
     async queueUnattempted(channel, handler, now) {
-      return (await x().unsafe(
-        `INSERT INTO attempts (hook_id, handler, attempt, round_start, outcome, due_at)
+      return (
+        await x().unsafe(
+          `INSERT INTO attempts (hook_id, handler, attempt, round_start, outcome, due_at)
          SELECT id, $1, 1, 1, 'queued', $2 FROM hooks h WHERE channel = $3 AND status = 'pending'
          AND NOT EXISTS (SELECT 1 FROM attempts a WHERE a.hook_id = h.id AND a.handler = $1)`,
-        [handler, now, channel],
-      )).count;
+          [handler, now, channel],
+        )
+      ).count;
     },
 
     async cancel(hookId, now) {
@@ -76,10 +81,10 @@ export function createPgAttemptQueue(t: PgTransactor, opts: { owner: string; lea
         let n = limit;
         if (Number.isFinite(concurrency)) {
           await x().unsafe(`SELECT pg_advisory_xact_lock($1, hashtext($2))`, [LOCK_SPACE.handler, handler]);
-          const [r] = (await x().unsafe(
-            `SELECT COUNT(*)::float8 AS n FROM attempts WHERE outcome = 'running' AND handler = $1 AND lease_until > $2`,
-            [handler, now],
-          )) as { n: number }[];
+          const [r] = (await x().unsafe(`SELECT COUNT(*)::float8 AS n FROM attempts WHERE outcome = 'running' AND handler = $1 AND lease_until > $2`, [
+            handler,
+            now,
+          ])) as { n: number }[];
           n = Math.min(limit, concurrency - (r?.n ?? 0));
         }
         if (n <= 0) return [];
@@ -95,27 +100,34 @@ export function createPgAttemptQueue(t: PgTransactor, opts: { owner: string; lea
     },
 
     async nextDue() {
-      const rows = (await x().unsafe(
-        `SELECT handler, MIN(due_at)::float8 AS "dueAt" FROM attempts WHERE outcome = 'queued' GROUP BY handler`,
-      )) as { handler: string; dueAt: number }[];
+      const rows = (await x().unsafe(`SELECT handler, MIN(due_at)::float8 AS "dueAt" FROM attempts WHERE outcome = 'queued' GROUP BY handler`)) as {
+        handler: string;
+        dueAt: number;
+      }[];
       return new Map(rows.map((r) => [r.handler, r.dueAt]));
     },
 
     async finish(id, outcome, result, now) {
-      return (await x().unsafe(
-        `UPDATE attempts SET outcome = $1, finished_at = $2, http_status = $3, exit_code = $4, excerpt = $5, error = $6,
+      return (
+        (
+          await x().unsafe(
+            `UPDATE attempts SET outcome = $1, finished_at = $2, http_status = $3, exit_code = $4, excerpt = $5, error = $6,
            lease_owner = NULL, lease_until = NULL
          WHERE id = $7 AND outcome = 'running' AND lease_owner = $8`,
-        [outcome, now, result.httpStatus ?? null, result.exitCode ?? null, result.excerpt, result.error, id, owner],
-      )).count > 0;
+            [outcome, now, result.httpStatus ?? null, result.exitCode ?? null, result.excerpt, result.error, id, owner],
+          )
+        ).count > 0
+      );
     },
 
     async requeueInterrupted(now) {
-      return (await x().unsafe(
-        `UPDATE attempts SET outcome = 'queued', started_at = NULL, lease_owner = NULL, lease_until = NULL, due_at = LEAST(due_at, $1)
+      return (
+        await x().unsafe(
+          `UPDATE attempts SET outcome = 'queued', started_at = NULL, lease_owner = NULL, lease_until = NULL, due_at = LEAST(due_at, $1)
          WHERE outcome = 'running' AND (lease_until IS NULL OR lease_until < $1)`,
-        [now],
-      )).count;
+          [now],
+        )
+      ).count;
     },
 
     async renew(now) {

@@ -25,10 +25,12 @@ export function createPgDashboardStore(t: PgTransactor): DashboardStore {
       return ((await x().unsafe("SELECT email, role, password_hash, created_at FROM users ORDER BY email")) as UserRecord[]).map(toUser);
     },
     async insertUser(row) {
-      const added = await x().unsafe(
-        "INSERT INTO users (email, role, password_hash, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (email) DO NOTHING",
-        [row.email, row.role, row.passwordHash, row.createdAt],
-      );
+      const added = await x().unsafe("INSERT INTO users (email, role, password_hash, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (email) DO NOTHING", [
+        row.email,
+        row.role,
+        row.passwordHash,
+        row.createdAt,
+      ]);
       return usersChanged(added.count > 0);
     },
     deleteUser: (email) =>
@@ -48,14 +50,17 @@ export function createPgDashboardStore(t: PgTransactor): DashboardStore {
       t.transaction(async () => {
         await x().unsafe("DELETE FROM sessions WHERE expires_at < $1", [now]);
         await x().unsafe("INSERT INTO sessions (token_sha256, email, stamp, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)", [
-          row.tokenSha256, row.email, row.stamp, row.createdAt, row.expiresAt,
+          row.tokenSha256,
+          row.email,
+          row.stamp,
+          row.createdAt,
+          row.expiresAt,
         ]);
       }),
     async getSession(tokenSha256) {
-      const [r] = (await x().unsafe(
-        "SELECT token_sha256, email, stamp, created_at, expires_at FROM sessions WHERE token_sha256 = $1",
-        [tokenSha256],
-      )) as SessionRecord[];
+      const [r] = (await x().unsafe("SELECT token_sha256, email, stamp, created_at, expires_at FROM sessions WHERE token_sha256 = $1", [
+        tokenSha256,
+      ])) as SessionRecord[];
       return r ? { tokenSha256: r.token_sha256, email: r.email, stamp: r.stamp, createdAt: num(r.created_at), expiresAt: num(r.expires_at) } : undefined;
     },
     async deleteSession(tokenSha256) {
@@ -68,7 +73,8 @@ export function createPgDashboardStore(t: PgTransactor): DashboardStore {
     },
     async writeSetting(key, value) {
       await x().unsafe("INSERT INTO dashboard_settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [
-        key, JSON.stringify(value),
+        key,
+        JSON.stringify(value),
       ]);
       report(t.sql, { kind: "state", part: key });
     },

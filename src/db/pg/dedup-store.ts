@@ -23,10 +23,10 @@ export function createPgDedupStore(t: PgTransactor): DedupStore {
           [row.channel, row.deliveryId, row.hookId, row.createdAt, windowStart, staleBefore],
         );
         if (won) return { claimed: true };
-        const [r] = (await x().unsafe(
-          `SELECT hook_id AS "hookId", pending FROM deliveries WHERE channel = $1 AND delivery_id = $2`,
-          [row.channel, row.deliveryId],
-        )) as { hookId: string; pending: boolean }[];
+        const [r] = (await x().unsafe(`SELECT hook_id AS "hookId", pending FROM deliveries WHERE channel = $1 AND delivery_id = $2`, [
+          row.channel,
+          row.deliveryId,
+        ])) as { hookId: string; pending: boolean }[];
         // Gone between the two statements (released, swept): claim again.
         if (!r) continue;
         return r.pending ? { pending: true } : { hookId: r.hookId };
@@ -47,10 +47,10 @@ export function createPgDedupStore(t: PgTransactor): DedupStore {
     async release(channel, deliveryId, token, stored) {
       // A stored hook's batch ended the claim already (record); only a claim left unstored is deleted.
       if (stored) return true;
-      return (await x().unsafe(
-        "DELETE FROM deliveries WHERE channel = $1 AND delivery_id = $2 AND hook_id = $3 AND pending",
-        [channel, deliveryId, token],
-      )).count > 0;
+      return (
+        (await x().unsafe("DELETE FROM deliveries WHERE channel = $1 AND delivery_id = $2 AND hook_id = $3 AND pending", [channel, deliveryId, token])).count >
+        0
+      );
     },
     async countDrop(channel, at) {
       const [r] = (await x().unsafe(
@@ -61,10 +61,9 @@ export function createPgDedupStore(t: PgTransactor): DedupStore {
       return r!.dropped;
     },
     async stats(channel) {
-      const [r] = (await x().unsafe(
-        `SELECT dropped::float8 AS dropped, last_dropped_at AS "lastDroppedAt" FROM dedup_stats WHERE channel = $1`,
-        [channel],
-      )) as { dropped: number; lastDroppedAt: string | null }[];
+      const [r] = (await x().unsafe(`SELECT dropped::float8 AS dropped, last_dropped_at AS "lastDroppedAt" FROM dedup_stats WHERE channel = $1`, [
+        channel,
+      ])) as { dropped: number; lastDroppedAt: string | null }[];
       return r ? { dropped: r.dropped, lastDroppedAt: num(r.lastDroppedAt) } : undefined;
     },
     async droppedCounts() {
@@ -75,11 +74,13 @@ export function createPgDedupStore(t: PgTransactor): DedupStore {
       return ((await x().unsafe("SELECT DISTINCT channel FROM deliveries")) as { channel: string }[]).map((r) => r.channel);
     },
     async sweep(channel, before, limit) {
-      return (await x().unsafe(
-        `DELETE FROM deliveries WHERE (channel, delivery_id) IN (
+      return (
+        await x().unsafe(
+          `DELETE FROM deliveries WHERE (channel, delivery_id) IN (
            SELECT channel, delivery_id FROM deliveries WHERE channel = $1 AND created_at < $2 LIMIT $3)`,
-        [channel, before, limit],
-      )).count;
+          [channel, before, limit],
+        )
+      ).count;
     },
     forget: (channel) =>
       t.transaction(async () => {

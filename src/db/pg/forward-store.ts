@@ -3,13 +3,27 @@ import { report } from "../transactor";
 import { num, type PgTransactor } from "./transactor";
 
 type ForwardRecord = {
-  name: string; channel: string; url: string; headers: string; max_attempts: number;
-  backoff_initial_ms: string; backoff_max_ms: string; timeout_ms: string; created_at: string;
+  name: string;
+  channel: string;
+  url: string;
+  headers: string;
+  max_attempts: number;
+  backoff_initial_ms: string;
+  backoff_max_ms: string;
+  timeout_ms: string;
+  created_at: string;
 };
 const COLUMNS = "name, channel, url, headers, max_attempts, backoff_initial_ms, backoff_max_ms, timeout_ms, created_at";
 const toRow = (r: ForwardRecord): ForwardRow => ({
-  name: r.name, channel: r.channel, url: r.url, headers: r.headers, maxAttempts: Number(r.max_attempts),
-  backoffInitialMs: num(r.backoff_initial_ms), backoffMaxMs: num(r.backoff_max_ms), timeoutMs: num(r.timeout_ms), createdAt: num(r.created_at),
+  name: r.name,
+  channel: r.channel,
+  url: r.url,
+  headers: r.headers,
+  maxAttempts: Number(r.max_attempts),
+  backoffInitialMs: num(r.backoff_initial_ms),
+  backoffMaxMs: num(r.backoff_max_ms),
+  timeoutMs: num(r.timeout_ms),
+  createdAt: num(r.created_at),
 });
 
 /** PostgreSQL's side of ForwardStore (forward handlers added in the dashboard). */
@@ -26,10 +40,17 @@ export function createPgForwardStore(t: PgTransactor): ForwardStore {
       return r ? toRow(r) : undefined;
     },
     async insert(r) {
-      const added = await x().unsafe(
-        `INSERT INTO dashboard_handlers (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (name) DO NOTHING`,
-        [r.name, r.channel, r.url, r.headers, r.maxAttempts, r.backoffInitialMs, r.backoffMaxMs, r.timeoutMs, r.createdAt],
-      );
+      const added = await x().unsafe(`INSERT INTO dashboard_handlers (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (name) DO NOTHING`, [
+        r.name,
+        r.channel,
+        r.url,
+        r.headers,
+        r.maxAttempts,
+        r.backoffInitialMs,
+        r.backoffMaxMs,
+        r.timeoutMs,
+        r.createdAt,
+      ]);
       return changed(added.count > 0);
     },
     async remove(name) {

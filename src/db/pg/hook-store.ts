@@ -1,4 +1,14 @@
-import { HOOK_STATUSES, type ChannelRow, type EventRow, type HookKey, type HookStatus, type HookStore, type ListQuery, type NewHook, type RawHook } from "../../hooks/store";
+import {
+  HOOK_STATUSES,
+  type ChannelRow,
+  type EventRow,
+  type HookKey,
+  type HookStatus,
+  type HookStore,
+  type ListQuery,
+  type NewHook,
+  type RawHook,
+} from "../../hooks/store";
 import { report } from "../transactor";
 import { num, type PgTransactor } from "./transactor";
 
@@ -24,8 +34,16 @@ const INSERT_BATCH = `WITH new_channels AS (
     AS u(i, c, m, q, h, s, l, ip, t)`;
 
 type HookRecord = {
-  id: string; channel: string; status: HookStatus; method: string; query: string; headers: string; body: Uint8Array;
-  ip: string; created_at: string; finalized_at: string | null;
+  id: string;
+  channel: string;
+  status: HookStatus;
+  method: string;
+  query: string;
+  headers: string;
+  body: Uint8Array;
+  ip: string;
+  created_at: string;
+  finalized_at: string | null;
 };
 type ChannelRecord = { name: string; paused: boolean; guards: string; pending: number; handled: number; failed: number; discarded: number };
 
@@ -43,14 +61,24 @@ const CHANNELS = `SELECT c.name, c.paused, c.guards, c.created_at,
 
 function toRaw(r: HookRecord): RawHook {
   return {
-    id: r.id, channel: r.channel, status: r.status, method: r.method, query: r.query, headers: JSON.parse(r.headers),
-    body: r.body, ip: r.ip, createdAt: num(r.created_at), finalizedAt: num(r.finalized_at),
+    id: r.id,
+    channel: r.channel,
+    status: r.status,
+    method: r.method,
+    query: r.query,
+    headers: JSON.parse(r.headers),
+    body: r.body,
+    ip: r.ip,
+    createdAt: num(r.created_at),
+    finalizedAt: num(r.finalized_at),
   };
 }
 
 function toChannel(r: ChannelRecord): ChannelRow {
   return {
-    name: r.name, paused: r.paused, guards: JSON.parse(r.guards),
+    name: r.name,
+    paused: r.paused,
+    guards: JSON.parse(r.guards),
     stats: { pending: r.pending, handled: r.handled, failed: r.failed, discarded: r.discarded },
   };
 }
@@ -116,15 +144,32 @@ export function createPgHookStore(t: PgTransactor): HookStore {
     let at = 1;
     for (const h of rows) starts.push(at), (at += h.body.byteLength);
     await t.write(INSERT_BATCH, [
-      names, names.map((n) => JSON.stringify(guardsOfNewChannel(n))), rows[0]!.createdAt,
-      Math.floor(Math.random() * COUNTER_SLOTS), names.map((n) => perChannel.get(n)!),
-      column("id"), column("channel"), column("method"), column("query"), column("headers"),
-      Buffer.concat(rows.map((h) => h.body)), starts, rows.map((h) => h.body.byteLength), column("ip"), column("createdAt"),
+      names,
+      names.map((n) => JSON.stringify(guardsOfNewChannel(n))),
+      rows[0]!.createdAt,
+      Math.floor(Math.random() * COUNTER_SLOTS),
+      names.map((n) => perChannel.get(n)!),
+      column("id"),
+      column("channel"),
+      column("method"),
+      column("query"),
+      column("headers"),
+      Buffer.concat(rows.map((h) => h.body)),
+      starts,
+      rows.map((h) => h.body.byteLength),
+      column("ip"),
+      column("createdAt"),
     ]);
   }
 
   /** Keys of one channel's hooks beyond `after`, one index range per status merged in one statement. */
-  async function channelKeys(channel: string, order: "asc" | "desc", limit: number, after?: string, statuses: readonly HookStatus[] = HOOK_STATUSES): Promise<HookKey[]> {
+  async function channelKeys(
+    channel: string,
+    order: "asc" | "desc",
+    limit: number,
+    after?: string,
+    statuses: readonly HookStatus[] = HOOK_STATUSES,
+  ): Promise<HookKey[]> {
     const cmp = order === "desc" ? "<" : ">";
     const args: unknown[] = [channel, limit];
     if (after !== undefined) args.push(after);
@@ -223,7 +268,11 @@ export function createPgHookStore(t: PgTransactor): HookStore {
 
     async addEvent(e) {
       await x().unsafe(`INSERT INTO events (hook_id, kind, actor, message, created_at) VALUES ($1, $2, $3, $4, $5)`, [
-        e.hookId, e.kind, e.actor, e.message, e.createdAt,
+        e.hookId,
+        e.kind,
+        e.actor,
+        e.message,
+        e.createdAt,
       ]);
     },
 
@@ -250,7 +299,9 @@ export function createPgHookStore(t: PgTransactor): HookStore {
       if (keys.length === 0) return 0;
       // Counted by the status each hook has now (the keys may be older than a change made meanwhile).
       const gone = (await x().unsafe(`DELETE FROM hooks WHERE id = ANY($1) RETURNING id, channel, status`, [keys.map((k) => k.id)])) as {
-        id: string; channel: string; status: HookStatus;
+        id: string;
+        channel: string;
+        status: HookStatus;
       }[];
       const d: Deltas = new Map();
       for (const g of gone) {
@@ -293,16 +344,18 @@ export function createPgHookStore(t: PgTransactor): HookStore {
 
     async setPaused(name, paused) {
       // A deletion's mark set at once waits for this row's lock, or this for its: never both.
-      if ((await x().unsafe(`UPDATE channels SET paused = $1 WHERE name = $2 AND (NOT $1 OR deleting_since IS NULL)`, [paused, name])).count === 0) return false;
+      if ((await x().unsafe(`UPDATE channels SET paused = $1 WHERE name = $2 AND (NOT $1 OR deleting_since IS NULL)`, [paused, name])).count === 0)
+        return false;
       report(t.sql, { kind: "channel", name });
       return true;
     },
 
     async beginDeletion(name, at, staleBefore) {
-      const marked = await x().unsafe(
-        `UPDATE channels SET deleting_since = $1 WHERE name = $2 AND (deleting_since IS NULL OR deleting_since < $3)`,
-        [at, name, staleBefore],
-      );
+      const marked = await x().unsafe(`UPDATE channels SET deleting_since = $1 WHERE name = $2 AND (deleting_since IS NULL OR deleting_since < $3)`, [
+        at,
+        name,
+        staleBefore,
+      ]);
       if (marked.count > 0) return "begun";
       return (await x().unsafe(`SELECT 1 FROM channels WHERE name = $1`, [name])).length > 0 ? "busy" : "missing";
     },

@@ -10,7 +10,15 @@ export function createPgRefusalStore(t: PgTransactor): RefusalStore {
     insert: (batch, kept) =>
       t.transaction(async () => {
         if (batch.length > 0) {
-          const values = batch.map((r) => ({ channel: r.channel, guard: r.guard, status: r.status, reason: r.reason, ip: r.ip, method: r.method, created_at: r.createdAt }));
+          const values = batch.map((r) => ({
+            channel: r.channel,
+            guard: r.guard,
+            status: r.status,
+            reason: r.reason,
+            ip: r.ip,
+            method: r.method,
+            created_at: r.createdAt,
+          }));
           const sql = x();
           await sql`INSERT INTO refusals ${sql(values)}`;
         }

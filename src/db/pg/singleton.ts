@@ -25,7 +25,7 @@ export function singleton(sql: SQL, worker: Worker): Worker & { close(): Promise
     const connection = (await sql.reserve()) as SQL & { release(): void };
     try {
       const [r] = (await connection.unsafe(`SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok`, [LOCK_SPACE.singleton, worker.name])) as { ok: boolean }[];
-      if (r?.ok) return (held = connection), true;
+      if (r?.ok) return ((held = connection), true);
     } catch {
       // Not reachable now: try again later.
     }

@@ -61,9 +61,10 @@ export function pgTransactor(sql: SQL): PgTransactor {
         return v;
       });
       if (statements.length === 1) await sql.unsafe(...statements[0]!);
-      else if (statements.length > 1) await sql.begin(async (tx) => {
-        for (const [text, params] of statements) await tx.unsafe(text, params);
-      });
+      else if (statements.length > 1)
+        await sql.begin(async (tx) => {
+          for (const [text, params] of statements) await tx.unsafe(text, params);
+        });
       emitReported(t);
       return value;
     },
@@ -85,14 +86,16 @@ export function pgTransactor(sql: SQL): PgTransactor {
         return tx.savepoint((sp) => runInside({ owner: sql, depth: open.depth + 1, tx: sp, top }, () => keepReportsOf(top, fn)));
       }
       const t: OpenTransaction = { owner: sql, depth: 0, beforeCommit: [] };
-      return (sql.begin((tx) => {
-        t.tx = tx;
-        return runInside(t, async () => {
-          const value = await fn();
-          for (const work of t.beforeCommit!) await work();
-          return value;
-        });
-      }) as Promise<T>).then((value) => {
+      return (
+        sql.begin((tx) => {
+          t.tx = tx;
+          return runInside(t, async () => {
+            const value = await fn();
+            for (const work of t.beforeCommit!) await work();
+            return value;
+          });
+        }) as Promise<T>
+      ).then((value) => {
         emitReported(t);
         return value;
       });

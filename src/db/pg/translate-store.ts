@@ -49,10 +49,19 @@ export function createPgTranslateStore(t: PgTransactor): TranslateStore {
         .returning(),
     );
     if (!row) throw new Error(`translate store: no account ${accountId} to move money on`);
-    await db().insert(ledger).values({
-      accountId, orderId: m.orderId ?? null, entry: m.entry, balanceDelta: m.balance, reservedDelta: m.reserved,
-      balanceAfter: row.balance, reservedAfter: row.reserved, actor: m.actor, createdAt: m.now,
-    });
+    await db()
+      .insert(ledger)
+      .values({
+        accountId,
+        orderId: m.orderId ?? null,
+        entry: m.entry,
+        balanceDelta: m.balance,
+        reservedDelta: m.reserved,
+        balanceAfter: row.balance,
+        reservedAfter: row.reserved,
+        actor: m.actor,
+        createdAt: m.now,
+      });
     return row;
   }
 
@@ -63,11 +72,16 @@ export function createPgTranslateStore(t: PgTransactor): TranslateStore {
   async function insertOrder(values: NewOrder) {
     const { id, ...rest } = values;
     if (id === undefined) return (await db().insert(orders).values(rest).returning())[0]!;
-    const [row] = await db().insert(orders).overridingSystemValue().values({ ...rest, id }).returning();
-    await t.exec().unsafe(
-      `SELECT setval('translate_orders_id_seq', $1) WHERE $1 > (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM translate_orders_id_seq)`,
-      [id],
-    );
+    const [row] = await db()
+      .insert(orders)
+      .overridingSystemValue()
+      .values({ ...rest, id })
+      .returning();
+    await t
+      .exec()
+      .unsafe(`SELECT setval('translate_orders_id_seq', $1) WHERE $1 > (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM translate_orders_id_seq)`, [
+        id,
+      ]);
     return row!;
   }
 
@@ -95,7 +109,9 @@ export function createPgTranslateStore(t: PgTransactor): TranslateStore {
 
     async createAccount(balance, overdraft, keySha256, actor, now) {
       await t.exec().unsafe(`SELECT pg_advisory_xact_lock($1, 0)`, [LOCK_SPACE.translateAccountIds]);
-      const [top] = await db().select({ max: sql`coalesce(max(${accounts.id}), 0)`.mapWith(Number) }).from(accounts);
+      const [top] = await db()
+        .select({ max: sql`coalesce(max(${accounts.id}), 0)`.mapWith(Number) })
+        .from(accounts);
       const id = top!.max + 1;
       await db().insert(accounts).values({ id, balance: 0, overdraft, createdAt: now });
       await db().insert(accountKeys).values({ keySha256, accountId: id, createdAt: now });
@@ -119,45 +135,81 @@ export function createPgTranslateStore(t: PgTransactor): TranslateStore {
       if (q.accountId !== undefined) where.push(eq(orders.accountId, q.accountId));
       if (q.statuses) where.push(inArray(orders.status, q.statuses));
       if (q.visibleTo !== undefined) where.push(or(inArray(orders.status, ["QUEUE", "REVISION"]), eq(orders.translator, q.visibleTo)));
-      return db().select().from(orders).where(and(...where))
+      return db()
+        .select()
+        .from(orders)
+        .where(and(...where))
         .orderBy(q.sort === "asc" ? asc(orders.id) : desc(orders.id))
-        .limit(q.perPage).offset(q.page * q.perPage);
+        .limit(q.perPage)
+        .offset(q.page * q.perPage);
     },
 
     due: (statuses, before, limit, translator) =>
-      db().select().from(orders)
+      db()
+        .select()
+        .from(orders)
         .where(and(inArray(orders.status, statuses), lte(orders.statusAt, before), translator === undefined ? undefined : eq(orders.translator, translator)))
-        .orderBy(asc(orders.statusAt), asc(orders.id)).limit(limit),
+        .orderBy(asc(orders.statusAt), asc(orders.id))
+        .limit(limit),
 
     // sum(bigint) is numeric, which the client reads as a string.
     unpaidTotal: async (accountId) =>
-      (await db().select({ total: sql`coalesce(sum(${orders.price}), 0)`.mapWith(Number) }).from(orders)
-        .where(and(eq(orders.accountId, accountId), eq(orders.paid, false))))[0]!.total,
+      (
+        await db()
+          .select({ total: sql`coalesce(sum(${orders.price}), 0)`.mapWith(Number) })
+          .from(orders)
+          .where(and(eq(orders.accountId, accountId), eq(orders.paid, false)))
+      )[0]!.total,
 
     async transition(id, from, patch) {
       const { id: _, ...set } = patch;
-      return first(await db().update(orders).set(set).where(and(eq(orders.id, id), inArray(orders.status, from))).returning());
+      return first(
+        await db()
+          .update(orders)
+          .set(set)
+          .where(and(eq(orders.id, id), inArray(orders.status, from)))
+          .returning(),
+      );
     },
 
     async deleteOrder(id, from) {
       // The order's images, locked in id order: of two orders sharing an image deleted at once,
       // the second sees the first's links gone after it commits and deletes the image itself.
-      await db().select({ id: attachments.id }).from(attachments)
-        .where(inArray(attachments.id, db().select({ id: links.attachmentId }).from(links)
-          .innerJoin(comments, eq(links.commentId, comments.id)).where(eq(comments.orderId, id))))
-        .orderBy(asc(attachments.id)).for("update");
-      const deleted = first(await db().delete(orders).where(and(eq(orders.id, id), inArray(orders.status, from))).returning({ id: orders.id }));
+      await db()
+        .select({ id: attachments.id })
+        .from(attachments)
+        .where(
+          inArray(
+            attachments.id,
+            db().select({ id: links.attachmentId }).from(links).innerJoin(comments, eq(links.commentId, comments.id)).where(eq(comments.orderId, id)),
+          ),
+        )
+        .orderBy(asc(attachments.id))
+        .for("update");
+      const deleted = first(
+        await db()
+          .delete(orders)
+          .where(and(eq(orders.id, id), inArray(orders.status, from)))
+          .returning({ id: orders.id }),
+      );
       if (!deleted) return false;
-      await db().delete(attachments).where(notExists(db().select({ one: sql`1` }).from(links).where(eq(links.attachmentId, attachments.id))));
+      await db()
+        .delete(attachments)
+        .where(notExists(db().select({ one: sql`1` }).from(links).where(eq(links.attachmentId, attachments.id))));
       return true;
     },
 
     insertAttachment: async (a) => (await db().insert(attachments).values(a).returning({ id: attachments.id }))[0]!.id,
 
     async addComment(orderId, c) {
-      const [comment] = await db().insert(comments).values({ orderId, role: c.role, author: c.author, text: c.text, createdAt: c.now }).returning({ id: comments.id });
+      const [comment] = await db()
+        .insert(comments)
+        .values({ orderId, role: c.role, author: c.author, text: c.text, createdAt: c.now })
+        .returning({ id: comments.id });
       if (c.attachmentIds.length > 0) {
-        await db().insert(links).values(c.attachmentIds.map((attachmentId, position) => ({ commentId: comment!.id, attachmentId, position })));
+        await db()
+          .insert(links)
+          .values(c.attachmentIds.map((attachmentId, position) => ({ commentId: comment!.id, attachmentId, position })));
       }
     },
 
@@ -165,9 +217,23 @@ export function createPgTranslateStore(t: PgTransactor): TranslateStore {
       const rows = await db().select().from(comments).where(eq(comments.orderId, orderId)).orderBy(asc(comments.id));
       if (rows.length === 0) return [];
       const images = await db()
-        .select({ commentId: links.commentId, type: attachments.type, name: attachments.name, weight: attachments.weight, size: attachments.size, data: attachments.data })
-        .from(links).innerJoin(attachments, eq(links.attachmentId, attachments.id))
-        .where(inArray(links.commentId, rows.map((r) => r.id))).orderBy(asc(links.position));
+        .select({
+          commentId: links.commentId,
+          type: attachments.type,
+          name: attachments.name,
+          weight: attachments.weight,
+          size: attachments.size,
+          data: attachments.data,
+        })
+        .from(links)
+        .innerJoin(attachments, eq(links.attachmentId, attachments.id))
+        .where(
+          inArray(
+            links.commentId,
+            rows.map((r) => r.id),
+          ),
+        )
+        .orderBy(asc(links.position));
       return rows.map((r) => ({ ...r, attachments: images.filter((i) => i.commentId === r.id).map(({ commentId: _, ...a }) => a) }));
     },
   };

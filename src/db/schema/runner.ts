@@ -33,8 +33,5 @@ export const attempts = sqliteTable(
     excerpt: text("excerpt").notNull().default(""),
     error: text("error").notNull().default(""),
   },
-  (t) => [
-    index("attempts_queue").on(t.outcome, t.handler, t.dueAt),
-    index("attempts_hook").on(t.hookId, t.handler, t.attempt),
-  ],
+  (t) => [index("attempts_queue").on(t.outcome, t.handler, t.dueAt), index("attempts_hook").on(t.hookId, t.handler, t.attempt)],
 );

@@ -50,7 +50,10 @@ function parseIpv6(text: string): Uint8Array | undefined {
 
 /** An IPv4 or IPv6 address (a `%zone` suffix and [brackets] are ignored); undefined if it is not one. */
 export function parseIp(text: string): Uint8Array | undefined {
-  const bare = text.trim().replace(/^\[(.*)\]$/, "$1").replace(/%.*$/, "");
+  const bare = text
+    .trim()
+    .replace(/^\[(.*)\]$/, "$1")
+    .replace(/%.*$/, "");
   if (bare.includes(":")) return parseIpv6(bare);
   const v4 = parseIpv4(bare);
   if (!v4) return undefined;

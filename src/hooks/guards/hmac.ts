@@ -2,9 +2,7 @@ import type { HmacGuardConfig } from "../../config/guards";
 import type { Clock } from "../../lib/clock";
 import { parseDuration } from "../../lib/units";
 import type { Guard, GuardInput } from "./types";
-import {
-  GuardConfigError, PASS, header, hmac, matchesAny, requireSecret, timestampProblem, unauthenticated,
-} from "./verdict";
+import { GuardConfigError, PASS, header, hmac, matchesAny, requireSecret, timestampProblem, unauthenticated } from "./verdict";
 
 /** A piece of what is signed: text, or a value taken from the request (undefined when absent). */
 type Piece = (input: GuardInput) => string | Uint8Array | undefined;

@@ -2,9 +2,7 @@ import type { StandardWebhooksGuardConfig } from "../../config/guards";
 import type { Clock } from "../../lib/clock";
 import { parseDuration } from "../../lib/units";
 import type { Guard } from "./types";
-import {
-  GuardConfigError, PASS, header, hmac, matchesAny, requireSecret, timestampProblem, unauthenticated,
-} from "./verdict";
+import { GuardConfigError, PASS, header, hmac, matchesAny, requireSecret, timestampProblem, unauthenticated } from "./verdict";
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2,3})?$/;
 
@@ -17,8 +15,7 @@ export function standardWebhooksKey(secret: string): Buffer {
 
 /** The `webhook-` headers, or Svix's `svix-` names of the same three when those were sent instead. */
 function signedHeaders(headers: Headers) {
-  const family = header(headers, "webhook-signature") === undefined && header(headers, "svix-signature") !== undefined
-    ? "svix" : "webhook";
+  const family = header(headers, "webhook-signature") === undefined && header(headers, "svix-signature") !== undefined ? "svix" : "webhook";
   return {
     family,
     id: header(headers, `${family}-id`),

@@ -6,11 +6,7 @@ import type { GuardVerdict } from "./types";
 
 export const PASS: GuardVerdict = { ok: true };
 
-export function refuse(
-  status: 401 | 403 | 405 | 413 | 415,
-  reason: string,
-  headers?: Record<string, string>,
-): GuardVerdict {
+export function refuse(status: 401 | 403 | 405 | 413 | 415, reason: string, headers?: Record<string, string>): GuardVerdict {
   return headers ? { ok: false, status, reason, headers } : { ok: false, status, reason };
 }
 

@@ -7,10 +7,7 @@ import { ErrorBody, NoQuery } from "../model";
 import type { ManagementDeps } from "./deps";
 
 const strict = { additionalProperties: false } as const;
-const params = t.Object(
-  { id: t.String({ pattern: HOOK_ID_PATTERN, error: "id: must be a lowercase ULID (26 characters)" }) },
-  strict,
-);
+const params = t.Object({ id: t.String({ pattern: HOOK_ID_PATTERN, error: "id: must be a lowercase ULID (26 characters)" }) }, strict);
 const Timestamp = t.Union([t.String(), t.Null()]);
 
 /** One handler attempt. Not a resource of the spec: the Hook resource keeps exactly its properties. */
@@ -18,13 +15,9 @@ export const Attempt = t.Object(
   {
     handler: t.String({ description: "name of the handler" }),
     attempt: t.Integer({ minimum: 1, description: "1, 2, ... per handler, counted across RetryHook rounds" }),
-    outcome: t.Union(
-      [
-        t.Literal("queued"), t.Literal("running"), t.Literal("succeeded"),
-        t.Literal("failed"), t.Literal("gave_up"), t.Literal("cancelled"),
-      ],
-      { description: "failed: another attempt follows; gave_up: the handler stopped and the hook failed" },
-    ),
+    outcome: t.Union([t.Literal("queued"), t.Literal("running"), t.Literal("succeeded"), t.Literal("failed"), t.Literal("gave_up"), t.Literal("cancelled")], {
+      description: "failed: another attempt follows; gave_up: the handler stopped and the hook failed",
+    }),
     due_at: t.String({ description: "when the attempt was or is due to run" }),
     started_at: Timestamp,
     finished_at: Timestamp,

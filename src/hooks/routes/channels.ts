@@ -3,7 +3,10 @@ import { Channel, ChannelName, Empty, ErrorBody, NoBody, NoQuery } from "../mode
 import { toWireChannel } from "../model";
 import type { ManagementDeps } from "./deps";
 
-const params = t.Object({ name: t.String({ ...ChannelName, error: "name: must be a channel name (lowercase letters, digits, single - or _ between them, at most 64)" }) }, { additionalProperties: false });
+const params = t.Object(
+  { name: t.String({ ...ChannelName, error: "name: must be a channel name (lowercase letters, digits, single - or _ between them, at most 64)" }) },
+  { additionalProperties: false },
+);
 // The list answers no 404 (the OpenAPI documents list what each route answers).
 const listErrors = { 400: ErrorBody, 401: ErrorBody };
 const errors = { ...listErrors, 404: ErrorBody };

@@ -17,9 +17,7 @@ const afterId = t.String({ pattern: HOOK_ID_PATTERN, error: "after: must be a ho
 const listQuery = t.Object(
   {
     channel: t.Optional(t.String({ maxLength: 64, pattern: NAME_PATTERN, error: "channel: must be a channel name of at most 64 characters" })),
-    status: t.Optional(
-      hookStatusSchema({ error: `status: must be one of ${HOOK_STATUSES.join(", ")}` }),
-    ),
+    status: t.Optional(hookStatusSchema({ error: `status: must be one of ${HOOK_STATUSES.join(", ")}` })),
     limit: t.Optional(queryIntegerSchema(LIMIT, LIMIT_ERROR)),
     after: t.Optional(afterId),
     fields: t.Optional(
@@ -40,37 +38,68 @@ const errors = { ...hookErrors, 409: ErrorBody };
 
 /** HookService_*: list (newest first, `after` paging), get, delete, discard, retry, and the consumer operations. */
 export function hookRoutes({ auth, hooks }: ManagementDeps) {
-  return new Elysia()
-    .use(auth)
-    // Answered as it is read, one hook after another: a page of large hooks is never whole in
-    // memory, and catching goes on between them. A hook deleted meanwhile is left out.
-    .get("/hooks", async ({ query }) => {
-      const { fields, ...filter } = query;
-      const ids = await hooks.listIds({ ...filter, limit: queryInt(query.limit, LIMIT, () => invalid(`invalid query: ${LIMIT_ERROR}`)) });
-      if (fields === "summary") return jsonArrayResponse(ids.length, (i) => hooks.findSummary(ids[i]!), (json) => json);
-      return jsonArrayResponse(ids.length, (i) => hooks.find(ids[i]!));
-    }, {
-      query: listQuery,
-      response: { 200: HookListOut, ...listErrors },
-    })
-    .get("/hooks/:id", ({ params }) => hooks.get(params.id), { params, query: NoQuery, response: { 200: HookOut, ...hookErrors } })
-    .delete(
-      "/hooks/:id",
-      async ({ params }) => {
-        await hooks.delete(params.id);
-        return {};
-      },
-      { params, query: NoQuery, body: NoBody, response: { 200: Empty, ...hookErrors } },
-    )
-    .post("/hooks/:id/discard", ({ params, actor }) => hooks.discard(params.id, actor), { params, query: NoQuery, body: NoBody, response: { 200: HookOut, ...errors } })
-    .post("/hooks/:id/retry", ({ params, actor }) => hooks.retry(params.id, actor), { params, query: NoQuery, body: NoBody, response: { 200: HookOut, ...errors } })
-    // An extension beside RetryHook: delivers again whatever the status (docs/management-api.md).
-    .post("/hooks/:id/redeliver", ({ params, actor }) => hooks.redeliver(params.id, actor), { params, query: NoQuery, body: NoBody, response: { 200: HookOut, ...errors } })
-    .post("/hooks/:id/process", ({ params, actor }) => hooks.process(params.id, actor), { params, query: NoQuery, body: NoBody, response: { 200: HookOut, ...errors } })
-    .post("/hooks/:id/fail", ({ params, actor, body }) => hooks.fail(params.id, actor, body.message), {
-      params,
-      query: NoQuery,
-      body: failBody,
-      response: { 200: HookOut, ...errors },
-    });
+  return (
+    new Elysia()
+      .use(auth)
+      // Answered as it is read, one hook after another: a page of large hooks is never whole in
+      // memory, and catching goes on between them. A hook deleted meanwhile is left out.
+      .get(
+        "/hooks",
+        async ({ query }) => {
+          const { fields, ...filter } = query;
+          const ids = await hooks.listIds({ ...filter, limit: queryInt(query.limit, LIMIT, () => invalid(`invalid query: ${LIMIT_ERROR}`)) });
+          if (fields === "summary")
+            return jsonArrayResponse(
+              ids.length,
+              (i) => hooks.findSummary(ids[i]!),
+              (json) => json,
+            );
+          return jsonArrayResponse(ids.length, (i) => hooks.find(ids[i]!));
+        },
+        {
+          query: listQuery,
+          response: { 200: HookListOut, ...listErrors },
+        },
+      )
+      .get("/hooks/:id", ({ params }) => hooks.get(params.id), { params, query: NoQuery, response: { 200: HookOut, ...hookErrors } })
+      .delete(
+        "/hooks/:id",
+        async ({ params }) => {
+          await hooks.delete(params.id);
+          return {};
+        },
+        { params, query: NoQuery, body: NoBody, response: { 200: Empty, ...hookErrors } },
+      )
+      .post("/hooks/:id/discard", ({ params, actor }) => hooks.discard(params.id, actor), {
+        params,
+        query: NoQuery,
+        body: NoBody,
+        response: { 200: HookOut, ...errors },
+      })
+      .post("/hooks/:id/retry", ({ params, actor }) => hooks.retry(params.id, actor), {
+        params,
+        query: NoQuery,
+        body: NoBody,
+        response: { 200: HookOut, ...errors },
+      })
+      // An extension beside RetryHook: delivers again whatever the status (docs/management-api.md).
+      .post("/hooks/:id/redeliver", ({ params, actor }) => hooks.redeliver(params.id, actor), {
+        params,
+        query: NoQuery,
+        body: NoBody,
+        response: { 200: HookOut, ...errors },
+      })
+      .post("/hooks/:id/process", ({ params, actor }) => hooks.process(params.id, actor), {
+        params,
+        query: NoQuery,
+        body: NoBody,
+        response: { 200: HookOut, ...errors },
+      })
+      .post("/hooks/:id/fail", ({ params, actor, body }) => hooks.fail(params.id, actor, body.message), {
+        params,
+        query: NoQuery,
+        body: failBody,
+        response: { 200: HookOut, ...errors },
+      })
+  );
 }

@@ -43,7 +43,9 @@ export function refusalRoutes({ auth, refusals }: ManagementDeps) {
   return new Elysia().use(auth).get(
     "/refusals",
     async ({ query }) =>
-      (await refusals.list({ channel: query.channel, guard: query.guard, limit: queryInt(query.limit, LIMIT, () => invalid(`invalid query: ${LIMIT_ERROR}`)) })).map((r) => ({
+      (
+        await refusals.list({ channel: query.channel, guard: query.guard, limit: queryInt(query.limit, LIMIT, () => invalid(`invalid query: ${LIMIT_ERROR}`)) })
+      ).map((r) => ({
         channel: r.channel,
         guard: r.guard,
         status: r.status,

@@ -3,7 +3,10 @@ import { ResponseSetting } from "../../config/misbehave";
 import { ChannelName, ErrorBody, NoBody, NoQuery } from "../model";
 import type { ManagementDeps } from "./deps";
 
-const params = t.Object({ name: t.String({ ...ChannelName, error: "name: must be a channel name (lowercase letters, digits, single - or _ between them, at most 64)" }) }, { additionalProperties: false });
+const params = t.Object(
+  { name: t.String({ ...ChannelName, error: "name: must be a channel name (lowercase letters, digits, single - or _ between them, at most 64)" }) },
+  { additionalProperties: false },
+);
 const errors = { 400: ErrorBody, 401: ErrorBody, 409: ErrorBody };
 
 /** The effective custom response of a channel, where it comes from, and how many requests it answered. */
@@ -12,7 +15,10 @@ export const ChannelResponse = t.Object(
     channel: ChannelName,
     source: t.Union([t.Literal("default"), t.Literal("config"), t.Literal("api")]),
     response: ResponseSetting,
-    answered: t.Integer({ minimum: 0, description: "requests answered since the setting was put or Mailroom started; the next one takes step `answered` of the sequence" }),
+    answered: t.Integer({
+      minimum: 0,
+      description: "requests answered since the setting was put or Mailroom started; the next one takes step `answered` of the sequence",
+    }),
   },
   { additionalProperties: false },
 );

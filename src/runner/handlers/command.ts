@@ -39,9 +39,7 @@ function killGroup(pgid: number): void {
 export function createCommand(config: CommandConfig, policy: HandlerPolicy, baseDir: string) {
   const cwd = resolve(baseDir, config.cwd ?? ".");
   const extraEnv = withoutEnvKeys(config.env);
-  const baseEnv = config.inherit_env
-    ? process.env
-    : Object.fromEntries(BASE_ENV.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]]));
+  const baseEnv = config.inherit_env ? process.env : Object.fromEntries(BASE_ENV.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]]));
   return async function run(hook: RawHook, { attempt, stopping }: AttemptContext): Promise<AttemptResult> {
     let proc: Bun.Subprocess<Blob, "pipe", "pipe">;
     try {

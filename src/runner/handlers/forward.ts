@@ -7,21 +7,14 @@ import { readResponseExcerpt } from "../excerpt";
 import { errorMessage, withoutEnvKeys, type AttemptContext, type AttemptResult, type HandlerPolicy } from "./types";
 
 /** Headers that describe one connection, not the hook (RFC 9110 section 7.6.1), and those fetch sets itself. */
-const HOP_BY_HOP = new Set([
-  "connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade",
-  "host", "content-length", "expect",
-]);
+const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade", "host", "content-length", "expect"]);
 
 /**
  * The headers sent to the target: the hook's own minus hop-by-hop ones (and any the sender's
  * Connection header named) and redacted credentials, plus headers identifying the hook, then the
  * configured ones.
  */
-export function forwardHeaders(
-  hook: RawHook,
-  attempt: number,
-  configured: Record<string, string>,
-): Headers {
+export function forwardHeaders(hook: RawHook, attempt: number, configured: Record<string, string>): Headers {
   const named = (hook.headers["connection"] ?? "").split(",").map((s) => s.trim().toLowerCase());
   const out = new Headers();
   for (const [name, value] of Object.entries(hook.headers)) {

@@ -58,9 +58,32 @@ function tagEnd(data: string, from: number): number {
 }
 
 const NAMED: Record<string, string> = {
-  amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0", copy: "©", reg: "®", trade: "™",
-  hellip: "…", mdash: "—", ndash: "–", laquo: "«", raquo: "»", lsquo: "‘", rsquo: "’", ldquo: "“", rdquo: "”",
-  euro: "€", pound: "£", yen: "¥", cent: "¢", deg: "°", middot: "·", bull: "•", times: "×",
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: "\u00a0",
+  copy: "©",
+  reg: "®",
+  trade: "™",
+  hellip: "…",
+  mdash: "—",
+  ndash: "–",
+  laquo: "«",
+  raquo: "»",
+  lsquo: "‘",
+  rsquo: "’",
+  ldquo: "“",
+  rdquo: "”",
+  euro: "€",
+  pound: "£",
+  yen: "¥",
+  cent: "¢",
+  deg: "°",
+  middot: "·",
+  bull: "•",
+  times: "×",
 };
 
 /** Decodes numeric entities and the common named ones; unknown names stay as written. */

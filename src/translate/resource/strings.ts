@@ -32,7 +32,7 @@ export function stringsSegments(data: string): Segment[] {
     while (j < data.length && data[j] !== '"') j += data[j] === "\\" ? 2 : 1;
     if (j >= data.length) fail("unterminated string");
     i = j + 1;
-    return { start, end: j, text: unescape(data.slice(start, j)) };
+    return { start, end: j, text: unescapeString(data.slice(start, j)) };
   };
   const expect = (c: string) => {
     skip();
@@ -58,7 +58,7 @@ export function stringsSegments(data: string): Segment[] {
 
 const ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", "0": "\0", '"': '"', "\\": "\\", "'": "'" };
 
-function unescape(raw: string): string {
+function unescapeString(raw: string): string {
   return raw.replace(/\\(U[0-9a-fA-F]{4}|u[0-9a-fA-F]{4}|.)/gs, (whole, e: string) =>
     e.length === 5 ? String.fromCharCode(parseInt(e.slice(1), 16)) : (ESCAPES[e] ?? e),
   );

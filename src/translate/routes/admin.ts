@@ -33,12 +33,16 @@ export function adminRoutes({ gate, work, accounts, faults, simulator, clock }: 
     .onBeforeHandle(({ request }) => void admin(request))
     .get("/accounts", async () => (await accounts.list()).map(accountOut))
     .post("/reset", async () => (await accounts.reset()).map(accountOut))
-    .post("/accounts", async ({ request, body, set }) => {
-      const input = createBody(body) ?? {};
-      const { account, apiKey } = await accounts.create(input.balance ?? 0, input.overdraft ?? false, admin(request));
-      set.status = 201;
-      return { ...accountOut(account), api_key: apiKey };
-    }, declares(createBody))
+    .post(
+      "/accounts",
+      async ({ request, body, set }) => {
+        const input = createBody(body) ?? {};
+        const { account, apiKey } = await accounts.create(input.balance ?? 0, input.overdraft ?? false, admin(request));
+        set.status = 201;
+        return { ...accountOut(account), api_key: apiKey };
+      },
+      declares(createBody),
+    )
     .post("/simulator/complete-now", async () => ({ completed: await simulator.completeNow(clock.now()) }))
     .get("/accounts/:id", async ({ params }) => accountOut(await accounts.find(accountId(params.id))))
     .get("/accounts/:id/ledger", async ({ params }) => {
@@ -52,11 +56,27 @@ export function adminRoutes({ gate, work, accounts, faults, simulator, clock }: 
         entries: audit.entries.map(ledgerOut),
       };
     })
-    .post("/accounts/:id/top-up", async ({ request, params, body }) => accountOut(await accounts.topUp(accountId(params.id), topUpBody(body).amount, admin(request))), declares(topUpBody))
-    .put("/accounts/:id/balance", async ({ request, params, body }) => accountOut(await accounts.setBalance(accountId(params.id), balanceBody(body).balance, admin(request))), declares(balanceBody))
-    .put("/accounts/:id/overdraft", async ({ params, body }) => accountOut(await accounts.setOverdraft(accountId(params.id), overdraftBody(body).allowed)), declares(overdraftBody))
+    .post(
+      "/accounts/:id/top-up",
+      async ({ request, params, body }) => accountOut(await accounts.topUp(accountId(params.id), topUpBody(body).amount, admin(request))),
+      declares(topUpBody),
+    )
+    .put(
+      "/accounts/:id/balance",
+      async ({ request, params, body }) => accountOut(await accounts.setBalance(accountId(params.id), balanceBody(body).balance, admin(request))),
+      declares(balanceBody),
+    )
+    .put(
+      "/accounts/:id/overdraft",
+      async ({ params, body }) => accountOut(await accounts.setOverdraft(accountId(params.id), overdraftBody(body).allowed)),
+      declares(overdraftBody),
+    )
     .get("/orders/:id", ({ params }) => full(orderId(params.id)))
-    .post("/orders/:id/reopen", async ({ request, params, body }) => full((await work.reopen(admin(request), orderId(params.id), reopenBody(body)?.comment)).id), declares(reopenBody));
+    .post(
+      "/orders/:id/reopen",
+      async ({ request, params, body }) => full((await work.reopen(admin(request), orderId(params.id), reopenBody(body)?.comment)).id),
+      declares(reopenBody),
+    );
 
   const known = {
     "/reset": ["POST"],
@@ -71,5 +91,8 @@ export function adminRoutes({ gate, work, accounts, faults, simulator, clock }: 
     "/orders/:id/reopen": ["POST"],
     "/faults": ["GET", "PUT", "DELETE"],
   };
-  return new Elysia().use(api).use(faultRoutes(prefix, gate, faults, admin)).use(fallbacks(prefix, known));
+  return new Elysia()
+    .use(api)
+    .use(faultRoutes(prefix, gate, faults, admin))
+    .use(fallbacks(prefix, known));
 }

@@ -41,14 +41,22 @@ export function fallbacks(prefix: string, known: Record<string, string[]>, roots
   let app = new Elysia({ normalize: false, prefix }).onParse(() => null);
   for (const [path, methods] of Object.entries(known)) {
     const allow = methods.join(", ");
-    app = app.all(path, ({ request }) => {
-      throw translateError("method_not_allowed", `${request.method} is not allowed on ${prefix}${path}; use ${allow}`, { allow });
-    }, hidden);
+    app = app.all(
+      path,
+      ({ request }) => {
+        throw translateError("method_not_allowed", `${request.method} is not allowed on ${prefix}${path}; use ${allow}`, { allow });
+      },
+      hidden,
+    );
   }
   for (const root of roots) {
-    app = app.all(root, ({ request }) => {
-      throw notFound(`no such resource: ${new URL(request.url).pathname}`);
-    }, hidden);
+    app = app.all(
+      root,
+      ({ request }) => {
+        throw notFound(`no such resource: ${new URL(request.url).pathname}`);
+      },
+      hidden,
+    );
   }
   return app;
 }

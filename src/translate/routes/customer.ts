@@ -43,7 +43,11 @@ export function customerRoutes(revision: Revision, deps: RouteDeps) {
       await orders.remove(account(request), orderId(params.id));
       return noContent();
     })
-    .post("/translate", async ({ request, body }) => translateOut(await orders.place(account(request), revision, translateBody(body)), revision), declares(translateBody))
+    .post(
+      "/translate",
+      async ({ request, body }) => translateOut(await orders.place(account(request), revision, translateBody(body)), revision),
+      declares(translateBody),
+    )
     .get("/rates", () => rates.list());
 
   const known: Record<string, string[]> = {
@@ -65,5 +69,8 @@ export function customerRoutes(revision: Revision, deps: RouteDeps) {
   );
   // /v1 is shared with the webhook API: only our own roots fall back to our 404.
   const roots = ["/account/*", "/orders/*", "/translate/*", "/rates/*", "/calculate/*"];
-  return new Elysia().use(api).use(calculate).use(fallbacks(prefix, { ...known, "/calculate": ["POST"] }, roots));
+  return new Elysia()
+    .use(api)
+    .use(calculate)
+    .use(fallbacks(prefix, { ...known, "/calculate": ["POST"] }, roots));
 }

@@ -8,4 +8,13 @@ import type { Simulator } from "../simulator";
 import type { WorkService } from "../work";
 
 /** Everything the route plugins use, handed over as one bundle. */
-export type RouteDeps = { gate: Gate; orders: OrderService; work: WorkService; accounts: AccountService; rates: Rates; faults: Faults; simulator: Simulator; clock: Clock };
+export type RouteDeps = {
+  gate: Gate;
+  orders: OrderService;
+  work: WorkService;
+  accounts: AccountService;
+  rates: Rates;
+  faults: Faults;
+  simulator: Simulator;
+  clock: Clock;
+};

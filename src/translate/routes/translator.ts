@@ -41,7 +41,11 @@ export function translatorRoutes({ gate, work }: RouteDeps) {
       return full(id);
     })
     .post("/orders/:id/accept", async ({ request, params }) => full((await work.accept(name(request), orderId(params.id))).id))
-    .post("/orders/:id/complete", async ({ request, params, body }) => full((await work.complete(name(request), orderId(params.id), completeBody(body).target_text)).id), declares(completeBody))
+    .post(
+      "/orders/:id/complete",
+      async ({ request, params, body }) => full((await work.complete(name(request), orderId(params.id), completeBody(body).target_text)).id),
+      declares(completeBody),
+    )
     .post(
       "/orders/:id/comments",
       async ({ request, params, body }) => {

@@ -33,31 +33,62 @@ export function ApiKeys() {
   return (
     <section>
       <h1>API keys</h1>
-      {error && <p class="error" role="alert">{error}</p>}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
       {created && (
         <div class="card" role="status">
-          <p>API key <strong>{created.label}</strong> created. Copy its token now: it is not shown again.</p>
-          <p><code aria-label="New token">{created.token}</code> <button onClick={() => navigator.clipboard?.writeText(created.token)}>Copy token</button></p>
+          <p>
+            API key <strong>{created.label}</strong> created. Copy its token now: it is not shown again.
+          </p>
+          <p>
+            <code aria-label="New token">{created.token}</code> <button onClick={() => navigator.clipboard?.writeText(created.token)}>Copy token</button>
+          </p>
         </div>
       )}
-      <div class="scroll"><table aria-label="API keys">
-        <thead><tr><th>Label</th><th>From</th><th>Created</th><th>Last use</th><th></th></tr></thead>
-        <tbody>
-          {keys.map((k) => (
-            <tr key={k.label}>
-              <td>{k.label}</td>
-              <td>{SOURCES[k.source]}</td>
-              <td>{k.created_at ?? <span class="muted">-</span>}</td>
-              <td>{k.last_used_at ?? <span class="muted">never</span>}</td>
-              <td>{k.source === "dashboard" ? <button onClick={() => revoke(k)} aria-label={`Revoke ${k.label}`}>Revoke</button> : <span class="muted">read-only</span>}</td>
+      <div class="scroll">
+        <table aria-label="API keys">
+          <thead>
+            <tr>
+              <th>Label</th>
+              <th>From</th>
+              <th>Created</th>
+              <th>Last use</th>
+              <th></th>
             </tr>
-          ))}
-        </tbody>
-      </table></div>
+          </thead>
+          <tbody>
+            {keys.map((k) => (
+              <tr key={k.label}>
+                <td>{k.label}</td>
+                <td>{SOURCES[k.source]}</td>
+                <td>{k.created_at ?? <span class="muted">-</span>}</td>
+                <td>{k.last_used_at ?? <span class="muted">never</span>}</td>
+                <td>
+                  {k.source === "dashboard" ? (
+                    <button onClick={() => revoke(k)} aria-label={`Revoke ${k.label}`}>
+                      Revoke
+                    </button>
+                  ) : (
+                    <span class="muted">read-only</span>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       <form class="card" onSubmit={create}>
         <h2>Create an API key</h2>
-        <p class="muted">Events of its callers record <code>api:&lt;label&gt;</code>. Only a hash of the token is stored.</p>
-        <label>Label<input name="label" required pattern="[a-z0-9]+([_\-][a-z0-9]+)*" maxLength={64} /></label>
+        <p class="muted">
+          Events of its callers record <code>api:&lt;label&gt;</code>. Only a hash of the token is stored.
+        </p>
+        <label>
+          Label
+          <input name="label" required pattern="[a-z0-9]+([_\-][a-z0-9]+)*" maxLength={64} />
+        </label>
         <button type="submit">Create key</button>
       </form>
     </section>

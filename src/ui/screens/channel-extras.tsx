@@ -39,7 +39,9 @@ export function ChannelExtras({ name }: { name: string }) {
         {dedup?.enabled && <> · dedup: {dedup.dropped} dropped</>}
       </span>{" "}
       {view?.source !== "config" && editing === undefined && (
-        <button aria-label={`Edit response of ${name}`} onClick={() => setEditing(JSON.stringify(view?.response ?? {}, null, 2))}>Response</button>
+        <button aria-label={`Edit response of ${name}`} onClick={() => setEditing(JSON.stringify(view?.response ?? {}, null, 2))}>
+          Response
+        </button>
       )}
       {editing !== undefined && (
         <div>

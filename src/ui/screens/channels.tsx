@@ -12,13 +12,20 @@ export function Channels({ me }: { me: Me }) {
   const load = () => api<Channel[]>("GET", "/channels").then(setChannels, (e) => setError(e.message));
   useEffect(() => {
     void load();
-    api<{ public_url: string | null }>("GET", "/info").then((i) => i.public_url && setBase(i.public_url.replace(/\/$/, "")), () => undefined);
+    api<{ public_url: string | null }>("GET", "/info").then(
+      (i) => i.public_url && setBase(i.public_url.replace(/\/$/, "")),
+      () => undefined,
+    );
   }, []);
-  useStream("", {
-    channel: (c) => setChannels((all) => upsert(all, c as Channel)),
-    hookDeleted: () => undefined,
-    reset: load,
-  }, []);
+  useStream(
+    "",
+    {
+      channel: (c) => setChannels((all) => upsert(all, c as Channel)),
+      hookDeleted: () => undefined,
+      reset: load,
+    },
+    [],
+  );
   async function act(c: Channel, what: "pause" | "resume" | "delete") {
     if (what === "delete") {
       const n = Object.values(c.stats).reduce((a, b) => a + BigInt(b), 0n);
@@ -39,32 +46,79 @@ export function Channels({ me }: { me: Me }) {
   return (
     <section>
       <h1>Channels</h1>
-      {error && <p class="error" role="alert">{error}</p>}
-      {channels.length > 0 && <p class="muted">Senders post to <code>{base}/?channel=NAME</code>; a channel's Copy button gives its whole URL.</p>}
-      <div class="scroll"><table>
-        <thead><tr><th>Channel</th><th>URL</th><th class="num">Pending</th><th class="num opt">Handled</th><th class="num">Failed</th><th class="num opt">Discarded</th><th class="opt">Guards</th><th>Senders get</th><th>State</th><th></th></tr></thead>
-        <tbody>
-          {channels.map((c) => {
-            const url = `${base}/?channel=${c.name}`;
-            return (
-              <tr key={c.name}>
-                <td class="name"><a href={`/ui/hooks?channel=${c.name}`} title={c.name}>{c.name}</a></td>
-                <td class="url"><code title={url}>?channel={c.name}</code> <button aria-label={`Copy URL of ${c.name}`} onClick={() => navigator.clipboard?.writeText(url)}>Copy</button></td>
-                <td class="num">{c.stats.pending}</td><td class="num opt">{c.stats.handled}</td><td class="num">{c.stats.failed}</td><td class="num opt">{c.stats.discarded}</td>
-                <td class="opt">{c.guards.join(", ") || <span class="muted">none</span>}</td>
-                <td><ChannelExtras name={c.name} /></td>
-                <td><span class={`status status-${c.paused ? "paused" : "catching"}`}>{c.paused ? "paused" : "catching"}</span></td>
-                <td class="row-actions">
-                  {c.paused ? <button onClick={() => act(c, "resume")}>Resume</button> : <button onClick={() => act(c, "pause")}>Pause</button>}
-                  <button onClick={() => act(c, "delete")}>Delete</button>
-                  {me.role === "admin" && <a href={`/ui/channels/${c.name}/handlers`} onClick={link} aria-label={`Forward handlers of ${c.name}`}>Forward handlers</a>}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table></div>
-      {channels.length === 0 && <p class="muted">No channel yet: send a hook to <code>{base}/?channel=NAME</code>.</p>}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      {channels.length > 0 && (
+        <p class="muted">
+          Senders post to <code>{base}/?channel=NAME</code>; a channel's Copy button gives its whole URL.
+        </p>
+      )}
+      <div class="scroll">
+        <table>
+          <thead>
+            <tr>
+              <th>Channel</th>
+              <th>URL</th>
+              <th class="num">Pending</th>
+              <th class="num opt">Handled</th>
+              <th class="num">Failed</th>
+              <th class="num opt">Discarded</th>
+              <th class="opt">Guards</th>
+              <th>Senders get</th>
+              <th>State</th>
+              <th></th>
+            </tr>
+          </thead>
+          <tbody>
+            {channels.map((c) => {
+              const url = `${base}/?channel=${c.name}`;
+              return (
+                <tr key={c.name}>
+                  <td class="name">
+                    <a href={`/ui/hooks?channel=${c.name}`} title={c.name}>
+                      {c.name}
+                    </a>
+                  </td>
+                  <td class="url">
+                    <code title={url}>?channel={c.name}</code>{" "}
+                    <button aria-label={`Copy URL of ${c.name}`} onClick={() => navigator.clipboard?.writeText(url)}>
+                      Copy
+                    </button>
+                  </td>
+                  <td class="num">{c.stats.pending}</td>
+                  <td class="num opt">{c.stats.handled}</td>
+                  <td class="num">{c.stats.failed}</td>
+                  <td class="num opt">{c.stats.discarded}</td>
+                  <td class="opt">{c.guards.join(", ") || <span class="muted">none</span>}</td>
+                  <td>
+                    <ChannelExtras name={c.name} />
+                  </td>
+                  <td>
+                    <span class={`status status-${c.paused ? "paused" : "catching"}`}>{c.paused ? "paused" : "catching"}</span>
+                  </td>
+                  <td class="row-actions">
+                    {c.paused ? <button onClick={() => act(c, "resume")}>Resume</button> : <button onClick={() => act(c, "pause")}>Pause</button>}
+                    <button onClick={() => act(c, "delete")}>Delete</button>
+                    {me.role === "admin" && (
+                      <a href={`/ui/channels/${c.name}/handlers`} onClick={link} aria-label={`Forward handlers of ${c.name}`}>
+                        Forward handlers
+                      </a>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      {channels.length === 0 && (
+        <p class="muted">
+          No channel yet: send a hook to <code>{base}/?channel=NAME</code>.
+        </p>
+      )}
     </section>
   );
 }

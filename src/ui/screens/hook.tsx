@@ -28,7 +28,14 @@ export function HookScreen({ id }: { id: string }) {
   const bytes = useMemo(() => bytesOf(hook?.body ?? ""), [hook?.body]);
   const body = useMemo(() => viewBody(bytes, hook?.content_type ?? ""), [bytes, hook?.content_type]);
   const payload = useMemo(() => (hook?.payload == null ? "null" : JSON.stringify(hook.payload, null, 2)), [hook?.payload]);
-  if (!hook) return error ? <p class="error" role="alert">{error}</p> : <p class="muted">Loading…</p>;
+  if (!hook)
+    return error ? (
+      <p class="error" role="alert">
+        {error}
+      </p>
+    ) : (
+      <p class="muted">Loading…</p>
+    );
 
   async function act(what: "process" | "fail" | "discard" | "retry" | "delete") {
     try {
@@ -59,8 +66,14 @@ export function HookScreen({ id }: { id: string }) {
   const s = hook.status;
   return (
     <section>
-      <p><a href="/ui/hooks" onClick={(e) => (e.preventDefault(), history.back())}>← Hooks</a></p>
-      <h1 class="hook-title"><code>{hook.id}</code> <span class={`status status-${s}`}>{s}</span></h1>
+      <p>
+        <a href="/ui/hooks" onClick={(e) => (e.preventDefault(), history.back())}>
+          ← Hooks
+        </a>
+      </p>
+      <h1 class="hook-title">
+        <code>{hook.id}</code> <span class={`status status-${s}`}>{s}</span>
+      </h1>
       <div class="actions">
         {canTransition("process", s) && <button onClick={() => act("process")}>Mark handled</button>}
         {canTransition("fail", s) && <button onClick={() => act("fail")}>Fail</button>}
@@ -68,47 +81,146 @@ export function HookScreen({ id }: { id: string }) {
         {canTransition("retry", s) && <button onClick={() => act("retry")}>Retry</button>}
         <button onClick={() => act("delete")}>Delete</button>
       </div>
-      {error && <p class="error" role="alert">{error}</p>}
-      <div class="scroll"><table aria-label="Request">
-        <tbody>
-          <tr><th>Channel</th><td class="wrap">{hook.channel}</td></tr>
-          <tr><th>Method</th><td>{hook.method}</td></tr>
-          <tr><th>Query</th><td><code>{hook.query}</code></td></tr>
-          <tr><th>Sender ip</th><td>{hook.ip}</td></tr>
-          <tr><th>Caught</th><td>{hook.created_at}</td></tr>
-          <tr><th>Size</th><td>{sizeText(bytes.length)}</td></tr>
-        </tbody>
-      </table></div>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      <div class="scroll">
+        <table aria-label="Request">
+          <tbody>
+            <tr>
+              <th>Channel</th>
+              <td class="wrap">{hook.channel}</td>
+            </tr>
+            <tr>
+              <th>Method</th>
+              <td>{hook.method}</td>
+            </tr>
+            <tr>
+              <th>Query</th>
+              <td>
+                <code>{hook.query}</code>
+              </td>
+            </tr>
+            <tr>
+              <th>Sender ip</th>
+              <td>{hook.ip}</td>
+            </tr>
+            <tr>
+              <th>Caught</th>
+              <td>{hook.created_at}</td>
+            </tr>
+            <tr>
+              <th>Size</th>
+              <td>{sizeText(bytes.length)}</td>
+            </tr>
+          </tbody>
+        </table>
+      </div>
       <h2>Headers</h2>
-      <div class="scroll"><table aria-label="Headers">
-        <tbody>{Object.entries(hook.headers).map(([k, v]) => <tr key={k}><th>{k}</th><td class="wrap">{v}</td></tr>)}</tbody>
-      </table></div>
-      <h2>Body <span class="muted">({body.kind}{body.kind === "hex" && bytes.length > HEX_BYTES ? `, first ${sizeText(HEX_BYTES)}` : ""})</span></h2>
+      <div class="scroll">
+        <table aria-label="Headers">
+          <tbody>
+            {Object.entries(hook.headers).map(([k, v]) => (
+              <tr key={k}>
+                <th>{k}</th>
+                <td class="wrap">{v}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <h2>
+        Body{" "}
+        <span class="muted">
+          ({body.kind}
+          {body.kind === "hex" && bytes.length > HEX_BYTES ? `, first ${sizeText(HEX_BYTES)}` : ""})
+        </span>
+      </h2>
       <div class="actions">
         <button onClick={download}>Download</button>
         <button onClick={() => navigator.clipboard?.writeText(curlOf(hook, location.origin))}>Copy as curl</button>
       </div>
       {body.kind === "form" ? (
-        <div class="scroll"><table aria-label="Form fields"><tbody>{body.fields!.map(([k, v], i) => <tr key={i}><th>{k}</th><td>{v}</td></tr>)}</tbody></table></div>
+        <div class="scroll">
+          <table aria-label="Form fields">
+            <tbody>
+              {body.fields!.map(([k, v], i) => (
+                <tr key={i}>
+                  <th>{k}</th>
+                  <td>{v}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       ) : (
         <Clipped key={`${hook.id} body`} label="Body" text={body.text} wide={body.kind === "hex"} />
       )}
       <h2>Payload</h2>
       <Clipped key={`${hook.id} payload`} label="Payload" text={payload} />
       <h2>Events</h2>
-      <div class="scroll"><table aria-label="Events">
-        <thead><tr><th>When</th><th>Event</th><th>Actor</th><th>Message</th></tr></thead>
-        <tbody>
-          <tr><td>{hook.created_at}</td><td>caught</td><td>{hook.ip}</td><td></td></tr>
-          {hook.events.map((e, i) => <tr key={i}><td>{e.created_at}</td><td>{e.kind}</td><td>{e.actor}</td><td>{e.message}</td></tr>)}
-        </tbody>
-      </table></div>
+      <div class="scroll">
+        <table aria-label="Events">
+          <thead>
+            <tr>
+              <th>When</th>
+              <th>Event</th>
+              <th>Actor</th>
+              <th>Message</th>
+            </tr>
+          </thead>
+          <tbody>
+            <tr>
+              <td>{hook.created_at}</td>
+              <td>caught</td>
+              <td>{hook.ip}</td>
+              <td></td>
+            </tr>
+            {hook.events.map((e, i) => (
+              <tr key={i}>
+                <td>{e.created_at}</td>
+                <td>{e.kind}</td>
+                <td>{e.actor}</td>
+                <td>{e.message}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       <h2>Handler attempts</h2>
-      {attempts.length === 0 ? <p class="muted">No handler ran on this hook.</p> : (
-        <div class="scroll"><table aria-label="Attempts">
-          <thead><tr><th>Handler</th><th>#</th><th>Outcome</th><th>Status</th><th>Excerpt</th><th>Error</th></tr></thead>
-          <tbody>{attempts.map((a, i) => <tr key={i}><td>{a.handler}</td><td>{a.attempt}</td><td>{a.outcome}</td><td>{a.http_status ?? a.exit_code ?? ""}</td><td><code>{a.excerpt}</code></td><td>{a.error}</td></tr>)}</tbody>
-        </table></div>
+      {attempts.length === 0 ? (
+        <p class="muted">No handler ran on this hook.</p>
+      ) : (
+        <div class="scroll">
+          <table aria-label="Attempts">
+            <thead>
+              <tr>
+                <th>Handler</th>
+                <th>#</th>
+                <th>Outcome</th>
+                <th>Status</th>
+                <th>Excerpt</th>
+                <th>Error</th>
+              </tr>
+            </thead>
+            <tbody>
+              {attempts.map((a, i) => (
+                <tr key={i}>
+                  <td>{a.handler}</td>
+                  <td>{a.attempt}</td>
+                  <td>{a.outcome}</td>
+                  <td>{a.http_status ?? a.exit_code ?? ""}</td>
+                  <td>
+                    <code>{a.excerpt}</code>
+                  </td>
+                  <td>{a.error}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );
@@ -124,7 +236,9 @@ function Clipped({ label, text, wide = false }: { label: string; text: string; w
   const shown = cut ? text.slice(0, Math.max(text.lastIndexOf("\n", SHOWN), SHOWN / 2)) : text;
   return (
     <>
-      <pre aria-label={label} class={wide ? "hex" : undefined}>{shown}</pre>
+      <pre aria-label={label} class={wide ? "hex" : undefined}>
+        {shown}
+      </pre>
       {cut && (
         <p class="clipped muted">
           Showing {sizeText(shown.length, "characters")} of {sizeText(text.length, "characters")}.{" "}

@@ -35,29 +35,33 @@ export function Hooks({ url }: { url: URL }) {
     );
   };
   useEffect(() => void load(), [channel, status, after]);
-  useStream(filter, {
-    hook: (h) => {
-      const hook = h as Hook;
-      setHooks((all) => {
-        const at = all.findIndex((x) => x.id === hook.id);
-        if (at >= 0) return all.map((x) => (x.id === hook.id ? hook : x));
-        // New hooks arrive at the top of the first page only.
-        if (after || (status && hook.status !== status)) return all;
-        if (arrivals.current.at.size > 1000) arrivals.current.at.clear(); // only the latest arrivals matter
-        arrivals.current.at.set(hook.id, arrivals.current.count++);
-        return [hook, ...all].slice(0, 50);
-      });
-      if (follow) setSelected(0);
+  useStream(
+    filter,
+    {
+      hook: (h) => {
+        const hook = h as Hook;
+        setHooks((all) => {
+          const at = all.findIndex((x) => x.id === hook.id);
+          if (at >= 0) return all.map((x) => (x.id === hook.id ? hook : x));
+          // New hooks arrive at the top of the first page only.
+          if (after || (status && hook.status !== status)) return all;
+          if (arrivals.current.at.size > 1000) arrivals.current.at.clear(); // only the latest arrivals matter
+          arrivals.current.at.set(hook.id, arrivals.current.count++);
+          return [hook, ...all].slice(0, 50);
+        });
+        if (follow) setSelected(0);
+      },
+      hookDeleted: (d) => setHooks((all) => all.filter((x) => x.id !== d.id)),
+      reset: load,
+      // Changes were left out (a burst): a row shown may have changed or gone. The page is read again
+      // at most once a second, and once more after the burst.
+      skipped: () => {
+        if (reread.current) return;
+        reread.current = setTimeout(() => ((reread.current = undefined), void load()), 1000);
+      },
     },
-    hookDeleted: (d) => setHooks((all) => all.filter((x) => x.id !== d.id)),
-    reset: load,
-    // Changes were left out (a burst): a row shown may have changed or gone. The page is read again
-    // at most once a second, and once more after the burst.
-    skipped: () => {
-      if (reread.current) return;
-      reread.current = setTimeout(() => ((reread.current = undefined), void load()), 1000);
-    },
-  }, [filter, after, follow]);
+    [filter, after, follow],
+  );
   useEffect(() => () => clearTimeout(reread.current), []);
 
   useEffect(() => {
@@ -83,34 +87,75 @@ export function Hooks({ url }: { url: URL }) {
     <section>
       <h1>Hooks</h1>
       <div class="filters">
-        <label>Channel<input value={channel} onChange={(e) => setFilter("channel", (e.target as HTMLInputElement).value.trim())} placeholder="all" /></label>
-        <label>Status
+        <label>
+          Channel
+          <input value={channel} onChange={(e) => setFilter("channel", (e.target as HTMLInputElement).value.trim())} placeholder="all" />
+        </label>
+        <label>
+          Status
           <select value={status} onChange={(e) => setFilter("status", (e.target as HTMLSelectElement).value)}>
             <option value="">all</option>
-            {HOOK_STATUSES.map((s) => <option value={s}>{s}</option>)}
+            {HOOK_STATUSES.map((s) => (
+              <option value={s}>{s}</option>
+            ))}
           </select>
         </label>
-        <label><span>Follow newest</span><input type="checkbox" checked={follow} onChange={(e) => setFollow((e.target as HTMLInputElement).checked)} /></label>
+        <label>
+          <span>Follow newest</span>
+          <input type="checkbox" checked={follow} onChange={(e) => setFollow((e.target as HTMLInputElement).checked)} />
+        </label>
         <span class="muted">j/k move, Enter opens, Escape comes back</span>
       </div>
       <Bulk channel={channel} status={status} onDone={load} />
-      {error && <p class="error" role="alert">{error}</p>}
-      <div class="scroll"><table aria-label="Hooks">
-        <thead><tr><th>Id</th><th>Channel</th><th>Status</th><th class="opt">Method</th><th class="opt">Type</th><th class="opt">Size</th><th>Caught</th></tr></thead>
-        <tbody>
-          {hooks.map((h, i) => (
-            <tr key={h.id} data-id={h.id} class={i === selected ? "selected" : ""} aria-selected={i === selected} onClick={() => navigate(`/ui/hooks/${h.id}`)}>
-              <td class="id"><a href={`/ui/hooks/${h.id}`} title={h.id} onClick={(e) => (e.preventDefault(), navigate(`/ui/hooks/${h.id}`))}><code>{h.id}</code></a></td>
-              <td class="name" title={h.channel}>{h.channel}</td>
-              <td><span class={`status status-${h.status}`}>{h.status}</span></td>
-              <td class="opt">{h.method}</td>
-              <td class="opt">{h.content_type || <span class="muted">none</span>}</td>
-              <td class="opt num">{sizeOf(h).toLocaleString("en")} B</td>
-              <td class="when" title={h.created_at}>{when(h.created_at)}</td>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      <div class="scroll">
+        <table aria-label="Hooks">
+          <thead>
+            <tr>
+              <th>Id</th>
+              <th>Channel</th>
+              <th>Status</th>
+              <th class="opt">Method</th>
+              <th class="opt">Type</th>
+              <th class="opt">Size</th>
+              <th>Caught</th>
             </tr>
-          ))}
-        </tbody>
-      </table></div>
+          </thead>
+          <tbody>
+            {hooks.map((h, i) => (
+              <tr
+                key={h.id}
+                data-id={h.id}
+                class={i === selected ? "selected" : ""}
+                aria-selected={i === selected}
+                onClick={() => navigate(`/ui/hooks/${h.id}`)}
+              >
+                <td class="id">
+                  <a href={`/ui/hooks/${h.id}`} title={h.id} onClick={(e) => (e.preventDefault(), navigate(`/ui/hooks/${h.id}`))}>
+                    <code>{h.id}</code>
+                  </a>
+                </td>
+                <td class="name" title={h.channel}>
+                  {h.channel}
+                </td>
+                <td>
+                  <span class={`status status-${h.status}`}>{h.status}</span>
+                </td>
+                <td class="opt">{h.method}</td>
+                <td class="opt">{h.content_type || <span class="muted">none</span>}</td>
+                <td class="opt num">{sizeOf(h).toLocaleString("en")} B</td>
+                <td class="when" title={h.created_at}>
+                  {when(h.created_at)}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {hooks.length === 0 && <p class="muted">No hooks{channel || status ? " match these filters" : " yet"}.</p>}
       <div class="actions">
         {after && <button onClick={() => setFilter("after", "")}>Newest</button>}
@@ -124,7 +169,9 @@ export function Hooks({ url }: { url: URL }) {
 function when(iso: string): string {
   const at = new Date(iso);
   const today = at.toDateString() === new Date().toDateString();
-  return today ? at.toLocaleTimeString() : at.toLocaleString(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit" });
+  return today
+    ? at.toLocaleTimeString()
+    : at.toLocaleString(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit" });
 }
 
 /** Bytes of a hook's body: `size` of a summary from the stream, else decoded from the base64 body. */

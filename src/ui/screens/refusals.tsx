@@ -16,30 +16,64 @@ export function Refusals({ url }: { url: URL }) {
     arrived.current = [];
     return api<Refusal[]>("GET", `/refusals${query({ channel, guard })}`).then(
       (page) => {
-        const fresh = arrived.current.filter((r) => !page.some((p) => p.created_at === r.created_at && p.guard === r.guard && p.channel === r.channel && p.ip === r.ip));
+        const fresh = arrived.current.filter(
+          (r) => !page.some((p) => p.created_at === r.created_at && p.guard === r.guard && p.channel === r.channel && p.ip === r.ip),
+        );
         setRefusals([...fresh, ...page].slice(0, 50));
       },
       (e) => setError(e.message),
     );
   };
   useEffect(() => void load(), [channel, guard]);
-  useStream(query({ channel }), {
-    refusal: (r) => {
-      const refusal = r as Refusal;
-      if (guard && refusal.guard !== guard) return;
-      arrived.current = [refusal, ...arrived.current].slice(0, 50);
-      setRefusals((all) => [refusal, ...all].slice(0, 50));
+  useStream(
+    query({ channel }),
+    {
+      refusal: (r) => {
+        const refusal = r as Refusal;
+        if (guard && refusal.guard !== guard) return;
+        arrived.current = [refusal, ...arrived.current].slice(0, 50);
+        setRefusals((all) => [refusal, ...all].slice(0, 50));
+      },
+      reset: load,
     },
-    reset: load,
-  }, [channel, guard]);
+    [channel, guard],
+  );
   return (
     <section>
       <h1>Refusals</h1>
-      {error && <p class="error" role="alert">{error}</p>}
-      <div class="scroll"><table aria-label="Refusals">
-        <thead><tr><th>When</th><th>Channel</th><th>Guard</th><th>Status</th><th>Reason</th><th>Method</th><th>Ip</th></tr></thead>
-        <tbody>{refusals.map((r, i) => <tr key={i}><td>{r.created_at}</td><td>{r.channel}</td><td>{r.guard}</td><td>{r.status}</td><td>{r.reason}</td><td>{r.method}</td><td>{r.ip}</td></tr>)}</tbody>
-      </table></div>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      <div class="scroll">
+        <table aria-label="Refusals">
+          <thead>
+            <tr>
+              <th>When</th>
+              <th>Channel</th>
+              <th>Guard</th>
+              <th>Status</th>
+              <th>Reason</th>
+              <th>Method</th>
+              <th>Ip</th>
+            </tr>
+          </thead>
+          <tbody>
+            {refusals.map((r, i) => (
+              <tr key={i}>
+                <td>{r.created_at}</td>
+                <td>{r.channel}</td>
+                <td>{r.guard}</td>
+                <td>{r.status}</td>
+                <td>{r.reason}</td>
+                <td>{r.method}</td>
+                <td>{r.ip}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {refusals.length === 0 && <p class="muted">No guard refused anything.</p>}
     </section>
   );

@@ -18,9 +18,19 @@ export function Setup({ onDone }: { onDone: (me: Me) => void }) {
   return (
     <form class="card sign-in" onSubmit={submit}>
       <h1>Create the first admin</h1>
-      <label>E-mail<input name="email" type="email" autocomplete="username" required /></label>
-      <label>Password<input name="password" type="password" autocomplete="new-password" minLength={8} required /></label>
-      {error && <p class="error" role="alert">{error}</p>}
+      <label>
+        E-mail
+        <input name="email" type="email" autocomplete="username" required />
+      </label>
+      <label>
+        Password
+        <input name="password" type="password" autocomplete="new-password" minLength={8} required />
+      </label>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
       <button type="submit">Create admin</button>
     </form>
   );

@@ -16,9 +16,19 @@ export function SignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
   return (
     <form class="card sign-in" onSubmit={submit}>
       <h1>Mailroom</h1>
-      <label>E-mail<input name="email" type="email" autocomplete="username" required /></label>
-      <label>Password<input name="password" type="password" autocomplete="current-password" required /></label>
-      {error && <p class="error" role="alert">{error}</p>}
+      <label>
+        E-mail
+        <input name="email" type="email" autocomplete="username" required />
+      </label>
+      <label>
+        Password
+        <input name="password" type="password" autocomplete="current-password" required />
+      </label>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
       <button type="submit">Sign in</button>
     </form>
   );

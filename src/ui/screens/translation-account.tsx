@@ -27,62 +27,146 @@ export function TranslationAccount({ id, me }: { id: string; me: Me }) {
       setError((err as Error).message);
     }
   }
-  if (!detail) return <section><TranslationNav current="accounts" />{error ? <p class="error" role="alert">{error}</p> : <p class="muted">Loading…</p>}</section>;
+  if (!detail)
+    return (
+      <section>
+        <TranslationNav current="accounts" />
+        {error ? (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        ) : (
+          <p class="muted">Loading…</p>
+        )}
+      </section>
+    );
   const a = detail.account;
   return (
     <section>
       <TranslationNav current="accounts" />
       <h1>Account {a.id}</h1>
-      {error && <p class="error" role="alert">{error}</p>}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
       {note && <p role="status">{note}</p>}
-      <div class="scroll"><table aria-label="Account">
-        <tbody>
-          <tr><th>Balance</th><td>{money(a.balance)}</td></tr>
-          <tr><th>Reserved</th><td>{money(a.reserved)}</td></tr>
-          <tr><th>Overdraft</th><td>{a.balance_overdraft_allowed ? "allowed" : "no"}</td></tr>
-          <tr><th>Ledger</th><td>{detail.consistent ? "consistent with balance, reserved and unpaid orders" : <span class="error">inconsistent</span>}</td></tr>
-        </tbody>
-      </table></div>
+      <div class="scroll">
+        <table aria-label="Account">
+          <tbody>
+            <tr>
+              <th>Balance</th>
+              <td>{money(a.balance)}</td>
+            </tr>
+            <tr>
+              <th>Reserved</th>
+              <td>{money(a.reserved)}</td>
+            </tr>
+            <tr>
+              <th>Overdraft</th>
+              <td>{a.balance_overdraft_allowed ? "allowed" : "no"}</td>
+            </tr>
+            <tr>
+              <th>Ledger</th>
+              <td>{detail.consistent ? "consistent with balance, reserved and unpaid orders" : <span class="error">inconsistent</span>}</td>
+            </tr>
+          </tbody>
+        </table>
+      </div>
       {me.role === "admin" && (
         <div class="actions">
           <form class="actions" onSubmit={(e) => change(e, "top-up")}>
-            <label>Top up (USD)<input name="dollars" type="number" step="0.01" min="0.01" required /></label>
+            <label>
+              Top up (USD)
+              <input name="dollars" type="number" step="0.01" min="0.01" required />
+            </label>
             <button type="submit">Top up</button>
           </form>
           <form class="actions" onSubmit={(e) => change(e, "balance")}>
-            <label>Set balance (USD)<input name="dollars" type="number" step="0.01" required /></label>
+            <label>
+              Set balance (USD)
+              <input name="dollars" type="number" step="0.01" required />
+            </label>
             <button type="submit">Set balance</button>
           </form>
         </div>
       )}
       <h2>Orders</h2>
-      {detail.orders.length === 0 ? <p class="muted">No order.</p> : (
-        <div class="scroll"><table aria-label="Orders">
-          <thead><tr><th>Order</th><th>Status</th><th>Languages</th><th>Price</th><th>Text</th><th>Created</th></tr></thead>
+      {detail.orders.length === 0 ? (
+        <p class="muted">No order.</p>
+      ) : (
+        <div class="scroll">
+          <table aria-label="Orders">
+            <thead>
+              <tr>
+                <th>Order</th>
+                <th>Status</th>
+                <th>Languages</th>
+                <th>Price</th>
+                <th>Text</th>
+                <th>Created</th>
+              </tr>
+            </thead>
+            <tbody>
+              {detail.orders.map((o) => (
+                <tr key={o.id}>
+                  <td>
+                    <a href={`/ui/translation/orders/${o.id}`} onClick={link}>
+                      #{o.id}
+                    </a>
+                  </td>
+                  <td>{o.status}</td>
+                  <td>
+                    {o.source_language} → {o.target_language}
+                  </td>
+                  <td>{money(o.price ?? 0)}</td>
+                  <td>{o.snippet}</td>
+                  <td>{o.created_at}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <h2>Ledger</h2>
+      <div class="scroll">
+        <table aria-label="Ledger">
+          <thead>
+            <tr>
+              <th>When</th>
+              <th>Entry</th>
+              <th>Order</th>
+              <th>Balance change</th>
+              <th>Reserved change</th>
+              <th>Balance</th>
+              <th>Reserved</th>
+              <th>Actor</th>
+            </tr>
+          </thead>
           <tbody>
-            {detail.orders.map((o) => (
-              <tr key={o.id}>
-                <td><a href={`/ui/translation/orders/${o.id}`} onClick={link}>#{o.id}</a></td>
-                <td>{o.status}</td><td>{o.source_language} → {o.target_language}</td><td>{money(o.price ?? 0)}</td>
-                <td>{o.snippet}</td><td>{o.created_at}</td>
+            {detail.entries.map((e) => (
+              <tr key={e.id}>
+                <td>{e.time}</td>
+                <td>{e.entry}</td>
+                <td>
+                  {e.order_id === undefined ? (
+                    ""
+                  ) : (
+                    <a href={`/ui/translation/orders/${e.order_id}`} onClick={link}>
+                      #{e.order_id}
+                    </a>
+                  )}
+                </td>
+                <td>{money(e.balance_change)}</td>
+                <td>{money(e.reserved_change)}</td>
+                <td>{money(e.balance)}</td>
+                <td>{money(e.reserved)}</td>
+                <td>{e.actor}</td>
               </tr>
             ))}
           </tbody>
-        </table></div>
-      )}
-      <h2>Ledger</h2>
-      <div class="scroll"><table aria-label="Ledger">
-        <thead><tr><th>When</th><th>Entry</th><th>Order</th><th>Balance change</th><th>Reserved change</th><th>Balance</th><th>Reserved</th><th>Actor</th></tr></thead>
-        <tbody>
-          {detail.entries.map((e) => (
-            <tr key={e.id}>
-              <td>{e.time}</td><td>{e.entry}</td>
-              <td>{e.order_id === undefined ? "" : <a href={`/ui/translation/orders/${e.order_id}`} onClick={link}>#{e.order_id}</a>}</td>
-              <td>{money(e.balance_change)}</td><td>{money(e.reserved_change)}</td><td>{money(e.balance)}</td><td>{money(e.reserved)}</td><td>{e.actor}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table></div>
+        </table>
+      </div>
     </section>
   );
 }

@@ -25,44 +25,134 @@ export function TranslationOrder({ id, me }: { id: string; me: Me }) {
     e.preventDefault();
     void act("complete", { target_text: String(new FormData(e.currentTarget as HTMLFormElement).get("target_text")) });
   }
-  if (!order) return <section><TranslationNav current="queue" />{error ? <p class="error" role="alert">{error}</p> : <p class="muted">Loading…</p>}</section>;
+  if (!order)
+    return (
+      <section>
+        <TranslationNav current="queue" />
+        {error ? (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        ) : (
+          <p class="muted">Loading…</p>
+        )}
+      </section>
+    );
   const open = order.status === "QUEUE" || order.status === "REVISION";
   const mine = order.status === "PROGRESS" && order.translator === me.email;
   return (
     <section>
       <TranslationNav current="queue" />
-      <h1>Order #{order.id} <span class="status">{order.status}</span></h1>
-      {error && <p class="error" role="alert">{error}</p>}
-      {open && <div class="actions"><button onClick={() => act("accept")}>Accept as {me.email}</button></div>}
-      <div class="scroll"><table aria-label="Order">
-        <tbody>
-          <tr><th>Account</th><td><a href={`/ui/translation/accounts/${order.account_id}`} onClick={link}>Account {order.account_id}</a></td></tr>
-          <tr><th>Languages</th><td>{order.source_language} → {order.target_language}</td></tr>
-          <tr><th>Resource</th><td>{order.resource.type}</td></tr>
-          <tr><th>Volume</th><td>{order.volume} characters</td></tr>
-          <tr><th>Price</th><td>{money(order.price)}</td></tr>
-          <tr><th>Context</th><td>{Object.entries(order.context).map(([k, v]) => `${k}: ${v}`).join(", ") || <span class="muted">none</span>}</td></tr>
-          <tr><th>Translator</th><td>{order.translator ?? <span class="muted">none yet</span>}</td></tr>
-          <tr><th>Created</th><td>{order.created_at}</td></tr>
-          <tr><th>Accepted</th><td>{order.accepted_at ?? ""}</td></tr>
-          <tr><th>Completed</th><td>{order.completed_at ?? ""}</td></tr>
-        </tbody>
-      </table></div>
+      <h1>
+        Order #{order.id} <span class="status">{order.status}</span>
+      </h1>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      {open && (
+        <div class="actions">
+          <button onClick={() => act("accept")}>Accept as {me.email}</button>
+        </div>
+      )}
+      <div class="scroll">
+        <table aria-label="Order">
+          <tbody>
+            <tr>
+              <th>Account</th>
+              <td>
+                <a href={`/ui/translation/accounts/${order.account_id}`} onClick={link}>
+                  Account {order.account_id}
+                </a>
+              </td>
+            </tr>
+            <tr>
+              <th>Languages</th>
+              <td>
+                {order.source_language} → {order.target_language}
+              </td>
+            </tr>
+            <tr>
+              <th>Resource</th>
+              <td>{order.resource.type}</td>
+            </tr>
+            <tr>
+              <th>Volume</th>
+              <td>{order.volume} characters</td>
+            </tr>
+            <tr>
+              <th>Price</th>
+              <td>{money(order.price)}</td>
+            </tr>
+            <tr>
+              <th>Context</th>
+              <td>
+                {Object.entries(order.context)
+                  .map(([k, v]) => `${k}: ${v}`)
+                  .join(", ") || <span class="muted">none</span>}
+              </td>
+            </tr>
+            <tr>
+              <th>Translator</th>
+              <td>{order.translator ?? <span class="muted">none yet</span>}</td>
+            </tr>
+            <tr>
+              <th>Created</th>
+              <td>{order.created_at}</td>
+            </tr>
+            <tr>
+              <th>Accepted</th>
+              <td>{order.accepted_at ?? ""}</td>
+            </tr>
+            <tr>
+              <th>Completed</th>
+              <td>{order.completed_at ?? ""}</td>
+            </tr>
+          </tbody>
+        </table>
+      </div>
       <h2>Source text</h2>
       <pre aria-label="Source text">{order.source_text}</pre>
-      {order.target_text !== undefined && (<><h2>Target text</h2><pre aria-label="Target text">{order.target_text}</pre></>)}
+      {order.target_text !== undefined && (
+        <>
+          <h2>Target text</h2>
+          <pre aria-label="Target text">{order.target_text}</pre>
+        </>
+      )}
       {mine && (
         <form class="card" onSubmit={complete}>
-          <label>Your translation (target text)<textarea name="target_text" rows={6} required /></label>
+          <label>
+            Your translation (target text)
+            <textarea name="target_text" rows={6} required />
+          </label>
           <button type="submit">Complete</button>
         </form>
       )}
       <h2>Comments</h2>
-      {order.comments.length === 0 ? <p class="muted">No comment.</p> : (
-        <div class="scroll"><table aria-label="Comments">
-          <thead><tr><th>When</th><th>Role</th><th>Text</th></tr></thead>
-          <tbody>{order.comments.map((c) => <tr key={c.id}><td>{c.time}</td><td>{c.role}</td><td>{c.text}</td></tr>)}</tbody>
-        </table></div>
+      {order.comments.length === 0 ? (
+        <p class="muted">No comment.</p>
+      ) : (
+        <div class="scroll">
+          <table aria-label="Comments">
+            <thead>
+              <tr>
+                <th>When</th>
+                <th>Role</th>
+                <th>Text</th>
+              </tr>
+            </thead>
+            <tbody>
+              {order.comments.map((c) => (
+                <tr key={c.id}>
+                  <td>{c.time}</td>
+                  <td>{c.role}</td>
+                  <td>{c.text}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );

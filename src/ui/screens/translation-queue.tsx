@@ -23,21 +23,54 @@ export function TranslationQueue({ me }: { me: Me }) {
     <section>
       <h1>Translation</h1>
       <TranslationNav current="queue" />
-      <p class="muted">You work as translator <strong>{me.email}</strong>.</p>
-      {error && <p class="error" role="alert">{error}</p>}
-      <div class="scroll"><table aria-label="Queue">
-        <thead><tr><th>Order</th><th>Status</th><th>Languages</th><th>Volume</th><th>Text</th><th>Translator</th><th></th></tr></thead>
-        <tbody>
-          {(orders ?? []).map((o) => (
-            <tr key={o.id}>
-              <td><a href={`/ui/translation/orders/${o.id}`} onClick={link}>#{o.id}</a></td>
-              <td>{o.status}</td><td>{o.source_language} → {o.target_language}</td><td>{o.volume}</td><td>{o.snippet}</td>
-              <td>{o.translator ?? ""}</td>
-              <td>{(o.status === "QUEUE" || o.status === "REVISION") && <button aria-label={`Accept order ${o.id}`} onClick={() => accept(o.id)}>Accept</button>}</td>
+      <p class="muted">
+        You work as translator <strong>{me.email}</strong>.
+      </p>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      <div class="scroll">
+        <table aria-label="Queue">
+          <thead>
+            <tr>
+              <th>Order</th>
+              <th>Status</th>
+              <th>Languages</th>
+              <th>Volume</th>
+              <th>Text</th>
+              <th>Translator</th>
+              <th></th>
             </tr>
-          ))}
-        </tbody>
-      </table></div>
+          </thead>
+          <tbody>
+            {(orders ?? []).map((o) => (
+              <tr key={o.id}>
+                <td>
+                  <a href={`/ui/translation/orders/${o.id}`} onClick={link}>
+                    #{o.id}
+                  </a>
+                </td>
+                <td>{o.status}</td>
+                <td>
+                  {o.source_language} → {o.target_language}
+                </td>
+                <td>{o.volume}</td>
+                <td>{o.snippet}</td>
+                <td>{o.translator ?? ""}</td>
+                <td>
+                  {(o.status === "QUEUE" || o.status === "REVISION") && (
+                    <button aria-label={`Accept order ${o.id}`} onClick={() => accept(o.id)}>
+                      Accept
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {orders?.length === 0 && <p class="muted">Nothing to translate.</p>}
     </section>
   );

@@ -9,8 +9,12 @@ export const money = (dollars: number) => `${dollars < 0 ? "-" : ""}$${Math.abs(
 export function TranslationNav({ current }: { current: "accounts" | "queue" }) {
   return (
     <nav class="actions" aria-label="Translation screens">
-      <a href="/ui/translation" onClick={link} aria-current={current === "accounts" ? "page" : undefined}>Accounts</a>
-      <a href="/ui/translation/queue" onClick={link} aria-current={current === "queue" ? "page" : undefined}>Translator queue</a>
+      <a href="/ui/translation" onClick={link} aria-current={current === "accounts" ? "page" : undefined}>
+        Accounts
+      </a>
+      <a href="/ui/translation/queue" onClick={link} aria-current={current === "queue" ? "page" : undefined}>
+        Translator queue
+      </a>
     </nav>
   );
 }
@@ -23,7 +27,10 @@ export function TranslationAccounts({ me }: { me: Me }) {
   const [note, setNote] = useState("");
   useEffect(() => {
     api<TAccount[]>("GET", "/translate/accounts").then(setAccounts, (e) => setError(e.message));
-    api<{ maintenance: boolean }>("GET", "/translate/maintenance").then((m) => setMaintenance(m.maintenance), () => undefined);
+    api<{ maintenance: boolean }>("GET", "/translate/maintenance").then(
+      (m) => setMaintenance(m.maintenance),
+      () => undefined,
+    );
   }, []);
   async function toggle() {
     const next = !maintenance;
@@ -40,7 +47,11 @@ export function TranslationAccounts({ me }: { me: Me }) {
     <section>
       <h1>Translation</h1>
       <TranslationNav current="accounts" />
-      {error && <p class="error" role="alert">{error}</p>}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
       {note && <p role="status">{note}</p>}
       {maintenance !== null && (
         <p>
@@ -48,17 +59,32 @@ export function TranslationAccounts({ me }: { me: Me }) {
           {me.role === "admin" && <button onClick={toggle}>{maintenance ? "Switch maintenance off" : "Switch maintenance on"}</button>}
         </p>
       )}
-      <div class="scroll"><table aria-label="Accounts">
-        <thead><tr><th>Account</th><th>Balance</th><th>Reserved</th><th>Overdraft</th></tr></thead>
-        <tbody>
-          {(accounts ?? []).map((a) => (
-            <tr key={a.id}>
-              <td><a href={`/ui/translation/accounts/${a.id}`} onClick={link}>Account {a.id}</a></td>
-              <td>{money(a.balance)}</td><td>{money(a.reserved)}</td><td>{a.balance_overdraft_allowed ? "allowed" : "no"}</td>
+      <div class="scroll">
+        <table aria-label="Accounts">
+          <thead>
+            <tr>
+              <th>Account</th>
+              <th>Balance</th>
+              <th>Reserved</th>
+              <th>Overdraft</th>
             </tr>
-          ))}
-        </tbody>
-      </table></div>
+          </thead>
+          <tbody>
+            {(accounts ?? []).map((a) => (
+              <tr key={a.id}>
+                <td>
+                  <a href={`/ui/translation/accounts/${a.id}`} onClick={link}>
+                    Account {a.id}
+                  </a>
+                </td>
+                <td>{money(a.balance)}</td>
+                <td>{money(a.reserved)}</td>
+                <td>{a.balance_overdraft_allowed ? "allowed" : "no"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {accounts?.length === 0 && <p class="muted">No account: add [[translate.accounts]] to the config file.</p>}
     </section>
   );

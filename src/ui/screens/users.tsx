@@ -27,23 +27,48 @@ export function Users({ me }: { me: Me }) {
   return (
     <section>
       <h1>Users</h1>
-      {error && <p class="error" role="alert">{error}</p>}
-      <div class="scroll"><table aria-label="Users">
-        <thead><tr><th>E-mail</th><th>Role</th><th></th></tr></thead>
-        <tbody>
-          {users.map((u) => (
-            <tr key={u.email}>
-              <td>{u.email}</td><td>{u.role}</td>
-              <td>{u.read_only ? <span class="muted">config file</span> : u.email !== me.email && <button onClick={() => remove(u)}>Remove</button>}</td>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      <div class="scroll">
+        <table aria-label="Users">
+          <thead>
+            <tr>
+              <th>E-mail</th>
+              <th>Role</th>
+              <th></th>
             </tr>
-          ))}
-        </tbody>
-      </table></div>
+          </thead>
+          <tbody>
+            {users.map((u) => (
+              <tr key={u.email}>
+                <td>{u.email}</td>
+                <td>{u.role}</td>
+                <td>{u.read_only ? <span class="muted">config file</span> : u.email !== me.email && <button onClick={() => remove(u)}>Remove</button>}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       <form class="card" onSubmit={add}>
         <h2>Add a user</h2>
-        <label>E-mail<input name="email" type="email" required /></label>
-        <label>Role<select name="role"><option value="member">member</option><option value="admin">admin</option></select></label>
-        <label>Password<input name="password" type="password" minLength={8} required autocomplete="new-password" /></label>
+        <label>
+          E-mail
+          <input name="email" type="email" required />
+        </label>
+        <label>
+          Role
+          <select name="role">
+            <option value="member">member</option>
+            <option value="admin">admin</option>
+          </select>
+        </label>
+        <label>
+          Password
+          <input name="password" type="password" minLength={8} required autocomplete="new-password" />
+        </label>
         <button type="submit">Add user</button>
       </form>
     </section>

@@ -58,10 +58,12 @@ for (const backend of contractBackends(createDedupStore, createPgDedupStore)) {
       await transaction(() => store.record([row("01a", T, "x"), row("01b", T, "x"), row("01c", T, "y")]));
       expect(await claimAt(store, "t1", T, "x")).toEqual({ hookId: "01b" });
       expect(await claimAt(store, "t2", T, "y")).toEqual({ hookId: "01c" });
-      await expect(transaction(async () => {
-        await store.record([row("01z", T, "z")]);
-        throw new Error("rolled back");
-      })).rejects.toThrow("rolled back");
+      await expect(
+        transaction(async () => {
+          await store.record([row("01z", T, "z")]);
+          throw new Error("rolled back");
+        }),
+      ).rejects.toThrow("rolled back");
       expect(await claimAt(store, "t3", T, "z")).toEqual({ claimed: true });
       expect(await store.channels()).toEqual(["gh"]);
     });
@@ -84,7 +86,12 @@ for (const backend of contractBackends(createDedupStore, createPgDedupStore)) {
       expect([...values].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
       expect(await store.countDrop("shop", T)).toBe(1);
       expect((await store.stats("gh"))!.dropped).toBe(20);
-      expect(await store.droppedCounts()).toEqual(new Map([["gh", 20], ["shop", 1]]));
+      expect(await store.droppedCounts()).toEqual(
+        new Map([
+          ["gh", 20],
+          ["shop", 1],
+        ]),
+      );
       await transaction(() => store.record([row("01a")]));
       expect(await claimAt(store, "tok", T, "github:d2")).toEqual({ claimed: true });
       await store.forget("gh");

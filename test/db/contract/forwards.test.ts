@@ -7,8 +7,16 @@ import { closeBackends, contractBackends, race } from "./backends";
 afterEach(closeBackends);
 
 const forward = (name: string, over: Partial<ForwardRow> = {}): ForwardRow => ({
-  name, channel: "gh", url: "https://example.com/in", headers: '{"x-a":"1"}', maxAttempts: 5,
-  backoffInitialMs: 1000, backoffMaxMs: 3_600_000, timeoutMs: 30_000, createdAt: 1_700_000_000_000, ...over,
+  name,
+  channel: "gh",
+  url: "https://example.com/in",
+  headers: '{"x-a":"1"}',
+  maxAttempts: 5,
+  backoffInitialMs: 1000,
+  backoffMaxMs: 3_600_000,
+  timeoutMs: 30_000,
+  createdAt: 1_700_000_000_000,
+  ...over,
 });
 
 for (const backend of contractBackends(createForwardStore, createPgForwardStore)) {
@@ -35,7 +43,9 @@ for (const backend of contractBackends(createForwardStore, createPgForwardStore)
     test("racing inserts of one name on two instances: exactly one is stored", async () => {
       const { store, another } = await backend.open();
       const other = await another();
-      const { values, errors } = await race(Array.from({ length: 10 }, (_, i) => (i % 2 ? store : other).insert(forward("fwd", { url: `https://example.com/${i}` }))));
+      const { values, errors } = await race(
+        Array.from({ length: 10 }, (_, i) => (i % 2 ? store : other).insert(forward("fwd", { url: `https://example.com/${i}` }))),
+      );
       expect(errors).toEqual([]);
       expect(values.filter(Boolean)).toHaveLength(1);
       expect((await store.get("fwd"))!.url).toBe(`https://example.com/${values.indexOf(true)}`);

@@ -7,7 +7,13 @@ import { closeBackends, contractBackends, race } from "./backends";
 afterEach(closeBackends);
 
 const guard = (name: string, over: Partial<GuardRow> = {}): GuardRow => ({
-  name, kind: "token", settings: '{"header":"x-token"}', secret: "s3cret", createdAt: 1000, updatedAt: 1000, ...over,
+  name,
+  kind: "token",
+  settings: '{"header":"x-token"}',
+  secret: "s3cret",
+  createdAt: 1000,
+  updatedAt: 1000,
+  ...over,
 });
 
 for (const backend of contractBackends(createGuardStore, createPgGuardStore)) {
@@ -20,7 +26,10 @@ for (const backend of contractBackends(createGuardStore, createPgGuardStore)) {
       expect(await store.insert(guard("allow", { kind: "ip-allow", secret: null, settings: '{"allow":["10.0.0.0/8"]}' }))).toBe(true);
       expect(await store.insert(guard("sig", { kind: "method" }))).toBe(false);
       expect(await store.get("sig")).toEqual(guard("sig"));
-      expect((await store.list()).map((g) => [g.name, g.kind, g.secret])).toEqual([["allow", "ip-allow", null], ["sig", "token", "s3cret"]]);
+      expect((await store.list()).map((g) => [g.name, g.kind, g.secret])).toEqual([
+        ["allow", "ip-allow", null],
+        ["sig", "token", "s3cret"],
+      ]);
     });
 
     test("update replaces settings and secret (false for no such guard); remove says whether it was there", async () => {

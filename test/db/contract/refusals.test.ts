@@ -8,7 +8,14 @@ import { closeBackends, contractBackends } from "./backends";
 afterEach(closeBackends);
 
 const refusal = (n: number, over: Partial<Refusal> = {}): Refusal => ({
-  channel: "gh", guard: "sig", status: 401, reason: `bad signature ${n}`, ip: "10.0.0.1", method: "POST", createdAt: 1000 + n, ...over,
+  channel: "gh",
+  guard: "sig",
+  status: 401,
+  reason: `bad signature ${n}`,
+  ip: "10.0.0.1",
+  method: "POST",
+  createdAt: 1000 + n,
+  ...over,
 });
 
 for (const backend of contractBackends(createRefusalStore, createPgRefusalStore)) {
@@ -21,13 +28,16 @@ for (const backend of contractBackends(createRefusalStore, createPgRefusalStore)
       expect((await store.list({ limit: 10 })).map((r) => r.createdAt)).toEqual([1004, 1003, 1002, 1001]);
       expect(await store.list({ limit: 1 })).toEqual([refusal(4)]);
       expect((await store.list({ channel: "gh", limit: 10 })).map((r) => r.createdAt)).toEqual([1004, 1003, 1001]);
-      expect((await store.list({ guard: "ips", limit: 10 }))).toEqual([refusal(3, { guard: "ips", status: 403 })]);
-      expect((await store.list({ channel: "shop", guard: "ips", limit: 10 }))).toEqual([]);
+      expect(await store.list({ guard: "ips", limit: 10 })).toEqual([refusal(3, { guard: "ips", status: 403 })]);
+      expect(await store.list({ channel: "shop", guard: "ips", limit: 10 })).toEqual([]);
     });
 
     test("insert keeps only the newest `kept`; an empty batch still trims", async () => {
       const { store } = await backend.open();
-      await store.insert(Array.from({ length: 8 }, (_, i) => refusal(i)), 5);
+      await store.insert(
+        Array.from({ length: 8 }, (_, i) => refusal(i)),
+        5,
+      );
       expect((await store.list({ limit: 100 })).map((r) => r.createdAt)).toEqual([1007, 1006, 1005, 1004, 1003]);
       await store.insert([], 2);
       expect((await store.list({ limit: 100 })).map((r) => r.createdAt)).toEqual([1007, 1006]);

@@ -14,7 +14,10 @@ for (const backend of contractBackends(createResponseStore, createPgResponseStor
       await store.save("shop", '{"status":202}', 1000);
       await store.save("gh", '{"status":500}', 1000);
       await store.save("shop", '{"status":204}', 2000);
-      expect(await store.list()).toEqual([{ channel: "gh", setting: '{"status":500}' }, { channel: "shop", setting: '{"status":204}' }]);
+      expect(await store.list()).toEqual([
+        { channel: "gh", setting: '{"status":500}' },
+        { channel: "shop", setting: '{"status":204}' },
+      ]);
       await store.remove("gh");
       await store.remove("never-set");
       expect(await store.list()).toEqual([{ channel: "shop", setting: '{"status":204}' }]);

@@ -1,5 +1,5 @@
 import { index, integer, pgTable, text } from "drizzle-orm/pg-core";
-import { ATTEMPT_OUTCOMES } from "../../schema/runner";
+import type { ATTEMPT_OUTCOMES } from "../../schema/runner";
 import { int8, key, ms } from "./columns";
 import { hooks } from "./hooks";
 
@@ -31,8 +31,5 @@ export const attempts = pgTable(
     leaseOwner: text("lease_owner"),
     leaseUntil: ms("lease_until"),
   },
-  (t) => [
-    index("attempts_queue").on(t.outcome, t.handler, t.dueAt),
-    index("attempts_hook").on(t.hookId, t.handler, t.attempt),
-  ],
+  (t) => [index("attempts_queue").on(t.outcome, t.handler, t.dueAt), index("attempts_hook").on(t.hookId, t.handler, t.attempt)],
 );
