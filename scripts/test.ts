@@ -39,7 +39,9 @@ async function run(label: string, files: string[], env: Record<string, string>, 
   if (!buffered) process.stdout.write(head);
   const t0 = performance.now();
   const proc = Bun.spawn([process.execPath, "test", ...files, ...args], {
-    env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe",
+    env: { ...process.env, ...env },
+    stdout: "pipe",
+    stderr: "pipe",
   });
   let text = "";
   const pump = async (stream: ReadableStream<Uint8Array>, out: NodeJS.WriteStream) => {
