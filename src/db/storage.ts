@@ -1,4 +1,5 @@
 import type { HookStore } from "../hooks/store";
+import type { SearchStore } from "../hooks/search/store";
 import type { AttemptQueue } from "../runner/queue";
 import type { TranslateStore } from "../translate/contract";
 import type { DashboardStore } from "../dashboard/store";
@@ -22,6 +23,8 @@ import type { Log } from "../lib/log";
 export interface Storage {
   readonly dialect: "sqlite" | "postgres";
   readonly hooks: HookStore;
+  /** The search index (hooks/search), written after hooks commit. */
+  readonly search: SearchStore;
   readonly attempts: AttemptQueue;
   readonly translate: TranslateStore;
   readonly dashboard: DashboardStore;

@@ -6,6 +6,7 @@ import { pgFeed } from "./feed";
 import { changesOf } from "../transactor";
 import { singleton } from "./singleton";
 import { createPgHookStore } from "./hook-store";
+import { createPgSearchStore } from "./search-store";
 import { createPgAttemptQueue } from "./attempt-queue";
 import { createPgTranslateStore } from "./translate-store";
 import { createPgDashboardStore } from "./dashboard-store";
@@ -43,6 +44,7 @@ export async function createPostgresStorage(sql: SQL, opts: PostgresStorageOptio
   return {
     dialect: "postgres",
     hooks: createPgHookStore(t),
+    search: createPgSearchStore(t),
     attempts: createPgAttemptQueue(t, { owner: opts.instance, leaseMs: opts.leaseMs }),
     translate: createPgTranslateStore(t),
     dashboard: createPgDashboardStore(t),

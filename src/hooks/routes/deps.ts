@@ -6,6 +6,7 @@ import type { Dedup } from "../dedup";
 import type { Refusals } from "../guards";
 import type { Responses } from "../responses";
 import type { HookService } from "../service";
+import type { Search } from "../search";
 
 /** What the management API's route plugins are given (by managementRoutes, or by the dashboard with its session gate). */
 export type ManagementDeps = {
@@ -13,6 +14,7 @@ export type ManagementDeps = {
   auth: ReturnType<typeof requireApiKey>;
   channels: ChannelService;
   hooks: HookService;
+  search: Search;
   refusals: Refusals;
   runner: Runner;
   clock: Clock;
