@@ -15,10 +15,20 @@ export async function hooksCommand(argv: string[], client: Client, io: Io): Prom
   switch (sub) {
     case "ls":
     case "list": {
-      const p = parseFlags(rest, { channel: "value", status: "value", limit: "value", after: "value", json: "bool" });
+      const p = parseFlags(rest, {
+        channel: "value",
+        status: "value",
+        limit: "value",
+        after: "value",
+        search: "value",
+        since: "value",
+        until: "value",
+        json: "bool",
+      });
       noMore(p, 0);
       const q = new URLSearchParams();
-      for (const k of ["channel", "status", "limit", "after"]) if (p.values[k] !== undefined) q.set(k, p.values[k]!);
+      for (const k of ["channel", "status", "limit", "after", "since", "until"]) if (p.values[k] !== undefined) q.set(k, p.values[k]!);
+      if (p.values.search !== undefined) q.set("q", p.values.search);
       const hooks = await client.call<WireHook[]>("GET", `/v1/hooks${q.size ? `?${q}` : ""}`);
       if (p.bools.has("json")) return (io.out(JSON.stringify(hooks, null, 2) + "\n"), 0);
       if (hooks.length === 0) return (io.err("no hooks\n"), 0);

@@ -22,7 +22,7 @@ export function isClientCommand(argv: readonly string[]): boolean {
 }
 
 export const CLIENT_USAGE = `  mailroom tail [--channel C] [--status S] [--json]        follow hooks as they are caught (and change)
-  mailroom hooks ls [--channel C] [--status S] [--limit N] [--json]
+  mailroom hooks ls [--channel C] [--status S] [--limit N] [--search "Q"] [--since T] [--until T] [--json]
   mailroom hooks show ID [--json]                          headers and the body decoded for reading
   mailroom hooks body ID                                   the exact body bytes, to stdout
   mailroom hooks retry|discard|process|redeliver|delete ID
