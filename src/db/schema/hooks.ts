@@ -35,6 +35,8 @@ export const hooks = sqliteTable(
     ip: text("ip").notNull(),
     createdAt: integer("created_at").notNull(),
     finalizedAt: integer("finalized_at"),
+    /** The hook this one was made from (edit and send into a channel), if any. */
+    sourceId: text("source_id"),
   },
   // One secondary index: each one more costs the catching endpoint a b-tree insert per hook and
   // more WAL pages per commit. Lists by channel alone or status alone merge its ranges (store.ts).

@@ -59,6 +59,8 @@ export const hooks = pgTable(
     ip: text("ip").notNull(),
     createdAt: ms("created_at").notNull(),
     finalizedAt: ms("finalized_at"),
+    /** See ../../schema/hooks.ts. */
+    sourceId: key("source_id"),
   },
   (t) => [index("hooks_channel_status_id").on(t.channel, t.status, t.id)],
 );
