@@ -26,6 +26,7 @@ const EXTENSIONS = [
   "HookService_RedeliverHook",
   "HookService_ListAttempts",
   "RefusalService_ListRefusals",
+  "RefusalService_GetRefusal",
   "CatchService_CatchHook",
   "StreamService_Stream",
   "MetricsService_Metrics",
