@@ -9,6 +9,7 @@ import type { Runner } from "./runner";
 import { createChannelService } from "./hooks/channels";
 import { createHookService } from "./hooks/service";
 import { createSearch } from "./hooks/search";
+import { createTransfer } from "./hooks/transfer";
 import { createBatchWriter } from "./hooks/writer";
 import { createCatcher } from "./hooks/catch";
 import { createResponses } from "./hooks/responses";
@@ -92,6 +93,8 @@ export function createApp(deps: AppDeps) {
     lanes: storage.commitLanes,
     log,
   });
+  const nextId = createIdFactory(clock);
+  const transfer = createTransfer({ store: storage.transfer, hooks: store, channels, search, runner, clock, nextId });
   const guards = createGuards(config.guards, { clock, log });
   // Guards defined in the dashboard join the same map; a change makes the catcher plan again.
   const guardRegistry = createGuardRegistry({ config, store: storage.guards, clock, log, guards, changed: () => catcher.invalidatePlans() });
@@ -104,10 +107,7 @@ export function createApp(deps: AppDeps) {
       changes.emit({ kind: "refusal", refusal: r, at: clock.now() });
     },
   };
-  const catcher = timedCatcher(
-    createCatcher({ config, channels, guards, refusals, writer, nextId: createIdFactory(clock), clock, log, responses, dedup }),
-    metrics,
-  );
+  const catcher = timedCatcher(createCatcher({ config, channels, guards, refusals, writer, nextId, clock, log, responses, dedup }), metrics);
   const watchMetrics = () =>
     metrics.watch({
       channels: () => store.channelsOldestFirst(),
@@ -134,7 +134,7 @@ export function createApp(deps: AppDeps) {
     guards: guardRegistry,
     forwards,
     translate: translate.services,
-    management: { channels, hooks, search, refusals, runner, clock, keepOpen: (r) => connections.keepOpen(r), responses, dedup },
+    management: { channels, hooks, search, transfer, refusals, runner, clock, keepOpen: (r) => connections.keepOpen(r), responses, dedup },
   });
 
   // The simulator and retention run on one instance at a time among those sharing the database.
@@ -203,7 +203,20 @@ export function createApp(deps: AppDeps) {
       if (!started) await ready;
     })
     .all("/", ({ request, server }) => catcher.handle(request, server?.requestIP(request)?.address ?? ""), { parse: "none" })
-    .use(managementRoutes(apiKeys.source, { channels, hooks, search, refusals, runner, clock, keepOpen: (r) => connections.keepOpen(r), responses, dedup }))
+    .use(
+      managementRoutes(apiKeys.source, {
+        channels,
+        hooks,
+        search,
+        transfer,
+        refusals,
+        runner,
+        clock,
+        keepOpen: (r) => connections.keepOpen(r),
+        responses,
+        dedup,
+      }),
+    )
     .use(new Elysia({ prefix: "/v1" }).use(streamRoutes(requireApiKey(apiKeys.source), live, (request) => admits(apiKeys.source, request))))
     .use(translate.routes)
     .use(dashboard.routes)

@@ -7,6 +7,7 @@ import { attemptRoutes } from "../hooks/routes/attempts";
 import { channelRoutes } from "../hooks/routes/channels";
 import { channelExtraRoutes } from "../hooks/routes/responses";
 import { hookRoutes } from "../hooks/routes/hooks";
+import { exportRoutes } from "../hooks/routes/transfer";
 import { refusalRoutes } from "../hooks/routes/refusals";
 import { createGate } from "./gate";
 import type { DashboardDeps } from "./deps";
@@ -84,6 +85,7 @@ export function createDashboard(deps: {
     .use(channelRoutes(management))
     // A channel's custom response and its deduplication counter (Mailroom's extensions), as under /v1.
     .use(channelExtraRoutes(management))
+    .use(exportRoutes(management))
     .use(hookRoutes(management))
     .use(refusalRoutes(management))
     .use(attemptRoutes(management))

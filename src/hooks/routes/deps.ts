@@ -7,6 +7,7 @@ import type { Refusals } from "../guards";
 import type { Responses } from "../responses";
 import type { HookService } from "../service";
 import type { Search } from "../search";
+import type { Transfer } from "../transfer";
 
 /** What the management API's route plugins are given (by managementRoutes, or by the dashboard with its session gate). */
 export type ManagementDeps = {
@@ -15,6 +16,7 @@ export type ManagementDeps = {
   channels: ChannelService;
   hooks: HookService;
   search: Search;
+  transfer: Transfer;
   refusals: Refusals;
   runner: Runner;
   clock: Clock;

@@ -15,7 +15,7 @@ const params = t.Object({ id: hookId }, strict);
 const LIMIT_ERROR = "limit: must be an integer from 1 to 100";
 const LIMIT = { min: 1, max: 100, fallback: 50 };
 const afterId = t.String({ pattern: HOOK_ID_PATTERN, error: "after: must be a hook id (a lowercase ULID)" });
-const listQuery = t.Object(
+export const listQuery = t.Object(
   {
     channel: t.Optional(t.String({ maxLength: 64, pattern: NAME_PATTERN, error: "channel: must be a channel name of at most 64 characters" })),
     status: t.Optional(hookStatusSchema({ error: `status: must be one of ${HOOK_STATUSES.join(", ")}` })),
@@ -63,7 +63,10 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})
  * The ids of a list's page: the plain list, or a search when `q`, `since` or `until` is given.
  * Throws invalid_argument for a bad search or time.
  */
-export function listPage(deps: Pick<ManagementDeps, "hooks" | "search">, query: Static<typeof listQuery>): Promise<string[]> {
+export function listPage(
+  deps: Pick<ManagementDeps, "hooks" | "search">,
+  query: Omit<Static<typeof listQuery>, "fields" | "after" | "limit"> & { after?: string; limit?: string },
+): Promise<string[]> {
   const limit = queryInt(query.limit, LIMIT, () => invalid(`invalid query: ${LIMIT_ERROR}`));
   const { channel, status, after } = query;
   if (query.q === undefined && query.since === undefined && query.until === undefined) return deps.hooks.listIds({ channel, status, after, limit });
