@@ -2,6 +2,8 @@ import { UsageError, noMore, parseFlags, required } from "./args";
 import type { Client } from "./client";
 import type { Io } from "./io";
 import { bodyBytes, formatHook, formatHookRow, type WireHook } from "./show";
+import { diffHooks } from "../lib/diff";
+import { formatHookDiff } from "./diff";
 
 const ID = /^[0-7][0-9a-hjkmnp-tv-z]{25}$/;
 const id = (value: string) => {
@@ -9,7 +11,7 @@ const id = (value: string) => {
   return value;
 };
 
-/** `mailroom hooks ls|show|body|retry|discard|process|redeliver|delete ...` */
+/** `mailroom hooks ls|show|body|diff|retry|discard|process|redeliver|delete ...` */
 export async function hooksCommand(argv: string[], client: Client, io: Io): Promise<number> {
   const [sub, ...rest] = argv;
   switch (sub) {
@@ -54,6 +56,20 @@ export async function hooksCommand(argv: string[], client: Client, io: Io): Prom
       io.out(`${hook.id}  ${hook.status}\n`);
       return 0;
     }
+    case "diff": {
+      const p = parseFlags(rest, { json: "bool" });
+      noMore(p, 2);
+      const [a, b] = await Promise.all(
+        [required(p, 0, "first hook id"), required(p, 1, "second hook id")].map((x) => client.call<WireHook>("GET", `/v1/hooks/${id(x)}`)),
+      );
+      io.out(
+        p.bools.has("json")
+          ? `${JSON.stringify(diffHooks(a!, b!), null, 2)}
+`
+          : formatHookDiff(a!, b!),
+      );
+      return 0;
+    }
     case "delete": {
       const p = parseFlags(rest, {});
       noMore(p, 1);
@@ -63,7 +79,7 @@ export async function hooksCommand(argv: string[], client: Client, io: Io): Prom
       return 0;
     }
     case undefined:
-      throw new UsageError("hooks needs a subcommand: ls, show, body, retry, discard, process, redeliver, delete");
+      throw new UsageError("hooks needs a subcommand: ls, show, body, diff, retry, discard, process, redeliver, delete");
     default:
       throw new UsageError(`unknown hooks subcommand: ${sub}`);
   }

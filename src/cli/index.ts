@@ -1,6 +1,7 @@
 import { UsageError } from "./args";
 import { ClientError, createClient } from "./client";
 import { hooksCommand } from "./hooks";
+import { exportCommand, importCommand } from "./transfer";
 import type { Io } from "./io";
 import { replayCommand } from "./replay";
 import { sendCommand } from "./send";
@@ -10,7 +11,7 @@ import { tokenCommand } from "./token";
 import { ConfigError, loadConfig } from "../config/load";
 
 /** The commands that talk to a running Mailroom (and `token`, which works on its data file). */
-export const CLIENT_COMMANDS = new Set(["tail", "hooks", "send", "replay", "token"]);
+export const CLIENT_COMMANDS = new Set(["tail", "hooks", "send", "replay", "token", "export", "import"]);
 
 /** Whether argv names a client command (global flags may come first). */
 export function isClientCommand(argv: readonly string[]): boolean {
@@ -26,6 +27,10 @@ export const CLIENT_USAGE = `  mailroom tail [--channel C] [--status S] [--json]
   mailroom hooks show ID [--json]                          headers and the body decoded for reading
   mailroom hooks body ID                                   the exact body bytes, to stdout
   mailroom hooks retry|discard|process|redeliver|delete ID
+  mailroom hooks diff A B [--json]                         headers, query and JSON bodies: added, removed, changed
+  mailroom export [--search Q] [--channel C] [--status S] [--since T] [--until T] [--id ID]
+                [--format jsonl|har] [--output FILE]       hooks as JSON lines (default) or HAR 1.2
+  mailroom import FILE|-                                   JSON lines as export writes them (ids kept)
   mailroom send CHANNEL [--data @FILE|-|TEXT] [--header K:V]... [--method M]
                 [--sign github|stripe|standard-webhooks|shopify|slack --secret S]
   mailroom replay ID --to URL                              send a stored hook again, byte for byte
@@ -68,6 +73,10 @@ export async function runClient(argv: readonly string[], io: Io, usage: string):
         return await sendCommand(args, client, io);
       case "replay":
         return await replayCommand(args, client, io);
+      case "export":
+        return await exportCommand(args, client, io);
+      case "import":
+        return await importCommand(args, client, io);
       default:
         throw new UsageError(`unknown command: ${command}`);
     }
