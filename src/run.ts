@@ -29,6 +29,7 @@ import { createMetrics } from "./metrics";
 import { createRunner } from "./runner";
 import { defaultHealthUrl, healthcheck } from "./healthcheck";
 import { serve, serveMetrics } from "./server";
+import { portTaken } from "./lib/port";
 
 /** A command that reads the config (or, for a health check with --url, none). */
 export type ServerCommand = Exclude<Command, { kind: "help" | "version" | "error" }>;
@@ -75,6 +76,10 @@ export async function runCommand(command: ServerCommand): Promise<number> {
     write: stdout.write,
     writeError: (text) => (stdout.flush(), void process.stderr.write(text)),
   });
+  // Before storage is opened: a command that fails creates nothing (no data folder).
+  const listens = [{ host: config.server.host, port: config.server.port }, ...(config.metrics.listen ? [splitListen(config.metrics.listen)] : [])];
+  const taken = listens.find((l) => portTaken(l.host, l.port));
+  if (taken) return (console.error(inUse(taken.host, taken.port)), 1);
   let opened;
   try {
     // The checkpoint thread is also an entry point of `npm run build`, at this path inside the executable too.
@@ -99,7 +104,7 @@ export async function runCommand(command: ServerCommand): Promise<number> {
     server = serve(built, { host: config.server.host, port: config.server.port });
   } catch (error) {
     if ((error as { code?: string }).code !== "EADDRINUSE") throw error;
-    console.error(`mailroom: port ${config.server.port} on ${config.server.host} is already in use (another Mailroom?); stop it or choose another with --port`);
+    console.error(inUse(config.server.host, config.server.port));
     return 1;
   }
   const metricsServer = built.metricsApp && serveMetrics(built.metricsApp, splitListen(config.metrics.listen!));
@@ -165,6 +170,8 @@ export async function runCommand(command: ServerCommand): Promise<number> {
 
   return -1;
 }
+
+const inUse = (host: string, port: number) => `mailroom: port ${port} on ${host} is already in use (another Mailroom?); stop it or choose another with --port`;
 
 /** The config is valid; for PostgreSQL, the database also answers and is recent enough. */
 async function checkConfig(config: Config, source: string): Promise<number> {
