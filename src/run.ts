@@ -12,6 +12,8 @@ import type { Config } from "./config/schema";
 import { createUsers } from "./dashboard/users";
 import { randomToken } from "./lib/secrets";
 import { saveLocalCredentials } from "./cli/token";
+import { credentialsPath, readCredentials } from "./cli/credentials";
+import { setupLines } from "./dashboard/setup";
 import { ConfigError, FORWARD_TO, loadConfig } from "./config/load";
 import { splitListen } from "./config/schema";
 import { openStorage, StorageOpenError } from "./db/open-storage";
@@ -150,21 +152,20 @@ export async function runCommand(command: ServerCommand): Promise<number> {
     console.log(`  metrics:  ${where}${config.metrics.auth ? " (bearer token)" : " (open)"}`);
   }
   const localSha256 = keys.find((k) => k.label === built.apiKeys.localLabel)?.sha256;
+  // The setup link printed before (its token kept in the credentials file) stays the one printed.
+  const credentials = config.storage.path === ":memory:" ? undefined : readCredentials(credentialsPath(config.storage.path));
+  const setupLink = await built.dashboard.setup.issue({ saved: credentials?.setup, shared: config.storage.url !== undefined });
   const saved = saveLocalCredentials({
     dbPath: config.storage.path,
     host: config.server.host,
     port: server.port ?? config.server.port,
     localSha256,
     generated: generated?.token,
+    setup: setupLink?.token,
   });
   for (const line of saved) console.log(line);
-  const setupToken = await built.dashboard.setup.token();
-  if (setupToken) {
-    const base = config.server.public_url?.replace(/\/$/, "") ?? `http://${server.hostname}:${server.port}`;
-    console.log(`\n  No dashboard user exists yet. Create the first admin with this one-time link:`);
-    console.log(`    ${base}/ui/setup#${setupToken}`);
-    console.log(`  (or run: mailroom user add EMAIL --role admin)\n`);
-  }
+  const base = config.server.public_url?.replace(/\/$/, "") ?? `http://${server.hostname}:${server.port}`;
+  if (setupLink) for (const line of setupLines(setupLink, base)) console.log(line);
   // Last, so that whoever waits for this line has everything above it.
   console.log(`mailroom ${VERSION} listening on http://${server.hostname}:${server.port}`);
 

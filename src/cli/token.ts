@@ -19,14 +19,22 @@ import type { Io } from "./io";
  * the local token (the one just generated, or the one the file already holds if it still matches).
  * Returns the lines `serve` prints about it; the token itself only when it was generated now.
  */
-export function saveLocalCredentials(opts: { dbPath: string; host: string; port: number; localSha256?: string; generated?: string }): string[] {
+export function saveLocalCredentials(opts: {
+  dbPath: string;
+  host: string;
+  port: number;
+  localSha256?: string;
+  generated?: string;
+  /** The pending setup link's token (none once a dashboard user exists). */
+  setup?: string;
+}): string[] {
   if (opts.dbPath === ":memory:") {
     return opts.generated ? [`  local token (kept in memory only): Authorization: Bearer ${opts.generated}`] : [];
   }
   const path = credentialsPath(opts.dbPath);
   const existing = readCredentials(path);
   const token = opts.generated ?? (existing?.token && opts.localSha256 === sha256Hex(existing.token) ? existing.token : undefined);
-  writeCredentials(path, { url: localUrl(opts.host, opts.port), token });
+  writeCredentials(path, { url: localUrl(opts.host, opts.port), token, setup: opts.setup });
   if (opts.generated) {
     return [
       "",
@@ -73,7 +81,7 @@ export async function tokenCommand(argv: string[], io: Io, storageOf: StorageOf)
     const token = await issueLocalToken(opened?.store ?? createApiKeyStore(db!), label, io.now());
     await opened?.announce();
     const saved = readCredentials(file);
-    writeCredentials(file, { url: saved?.url ?? localUrl(storage.host, storage.port), token });
+    writeCredentials(file, { url: saved?.url ?? localUrl(storage.host, storage.port), token, setup: saved?.setup });
     io.err(`the ${label} token was re-issued (the old one no longer works); saved in ${file}\n`);
     io.out(token + "\n");
     return 0;
