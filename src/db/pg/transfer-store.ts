@@ -12,9 +12,9 @@ export function createPgTransferStore(t: PgTransactor, slots: number): TransferS
       const counts = new Map<string, Record<string, number>>();
       for (const h of rows) {
         const put = await x().unsafe(
-          `INSERT INTO hooks (id, channel, status, method, query, headers, body, ip, created_at, finalized_at, source_id)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (id) DO NOTHING`,
-          [h.id, h.channel, h.status, h.method, h.query, JSON.stringify(h.headers), h.body, h.ip, h.createdAt, h.finalizedAt, h.sourceId],
+          `INSERT INTO hooks (id, channel, status, method, query, headers, body, ip, created_at, finalized_at, source_id, event_type)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (id) DO NOTHING`,
+          [h.id, h.channel, h.status, h.method, h.query, JSON.stringify(h.headers), h.body, h.ip, h.createdAt, h.finalizedAt, h.sourceId, h.eventType],
         );
         if (put.count === 0) continue;
         await x().unsafe("INSERT INTO channels (name, guards, created_at) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING", [

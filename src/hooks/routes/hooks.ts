@@ -1,12 +1,12 @@
 import { Elysia, t, type Static } from "elysia";
-import { NAME_PATTERN } from "../../config/schema";
+import { NAME_PATTERN, NAME_RULE } from "../../config/schema";
 import { invalid } from "../../lib/errors";
 import { HOOK_ID_PATTERN } from "../../lib/ids";
 import { queryInt, queryIntegerSchema } from "../../lib/query-int";
 import { jsonArrayResponse } from "../../lib/json-stream";
 import { Empty, ErrorBody, HookListOut, HookOut, hookStatusSchema, NoBody, NoQuery } from "../model";
 import { HOOK_STATUSES } from "../status";
-import { MAX_QUERY_LENGTH, parseSearch } from "../search/query";
+import { MAX_QUERY_LENGTH, parseSearch, typeNeedle } from "../search/query";
 import type { ManagementDeps } from "./deps";
 
 const strict = { additionalProperties: false } as const;
@@ -17,7 +17,7 @@ const LIMIT = { min: 1, max: 100, fallback: 50 };
 const afterId = t.String({ pattern: HOOK_ID_PATTERN, error: "after: must be a hook id (a lowercase ULID)" });
 export const listQuery = t.Object(
   {
-    channel: t.Optional(t.String({ maxLength: 64, pattern: NAME_PATTERN, error: "channel: must be a channel name of at most 64 characters" })),
+    channel: t.Optional(t.String({ maxLength: 64, pattern: NAME_PATTERN, error: `channel: channel names are ${NAME_RULE}, at most 64 characters` })),
     status: t.Optional(hookStatusSchema({ error: `status: must be one of ${HOOK_STATUSES.join(", ")}` })),
     limit: t.Optional(queryIntegerSchema(LIMIT, LIMIT_ERROR)),
     after: t.Optional(afterId),
@@ -33,6 +33,15 @@ export const listQuery = t.Object(
       t.String({ maxLength: 40, error: "since: must be an RFC 3339 time", description: "Hooks caught at or after this RFC 3339 time (extension)" }),
     ),
     until: t.Optional(t.String({ maxLength: 40, error: "until: must be an RFC 3339 time", description: "Hooks caught before this RFC 3339 time (extension)" })),
+    event_type: t.Optional(
+      t.String({
+        minLength: 1,
+        maxLength: 129,
+        error: "event_type: must be an event type of 1 to 128 characters, or a prefix followed by *",
+        description:
+          "Extension: only hooks of this event type (`push`, `invoice.paid`); a trailing `*` matches every type starting with what precedes it (`invoice.*`)",
+      }),
+    ),
     fields: t.Optional(
       t.Literal("summary", {
         error: "fields: must be summary",
@@ -69,8 +78,11 @@ export function listPage(
 ): Promise<string[]> {
   const limit = queryInt(query.limit, LIMIT, () => invalid(`invalid query: ${LIMIT_ERROR}`));
   const { channel, status, after } = query;
-  if (query.q === undefined && query.since === undefined && query.until === undefined) return deps.hooks.listIds({ channel, status, after, limit });
+  const eventType = query.event_type;
+  if (query.q === undefined && query.since === undefined && query.until === undefined) return deps.hooks.listIds({ channel, status, eventType, after, limit });
+  // With a search, event_type is its field term `type:` (which ignores case).
   const terms = parseSearch(query.q ?? "");
+  if (eventType !== undefined) terms.fields.push(typeNeedle(eventType));
   return deps.search.search({ terms, channel, status, after, limit, since: timeParam("since", query.since), until: timeParam("until", query.until) });
 }
 

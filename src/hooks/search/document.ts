@@ -1,4 +1,3 @@
-import { recogniseEventType } from "../event-type";
 import { fieldText } from "./query";
 
 /**
@@ -46,11 +45,10 @@ export function payloadLeaves(payload: unknown, emit: (path: string, value: stri
   return true;
 }
 
-/** The document of a hook (`payload` decoded by hooks/payload.ts; `eventType` when a preset knew it). */
+/** The document of a hook (`payload` decoded by hooks/payload.ts; `eventType` as caught, "" when unknown). */
 export function searchDoc(
-  h: { id: string; channel: string; method: string; query: string; ip: string; headers: Record<string, string>; body: Uint8Array },
+  h: { id: string; channel: string; method: string; query: string; ip: string; headers: Record<string, string>; body: Uint8Array; eventType: string },
   payload: Record<string, unknown> | null,
-  eventType?: string | null,
 ): SearchDoc {
   const lines: string[] = [];
   const add = (name: string, value: string) => {
@@ -60,8 +58,7 @@ export function searchDoc(
   add("channel", h.channel);
   add("method", h.method);
   add("ip", h.ip);
-  const type = eventType ?? recogniseEventType(h.headers, payload);
-  if (type) add("type", type);
+  if (h.eventType) add("type", h.eventType);
   for (const [k, v] of Object.entries(h.headers)) add(`header.${k}`, v);
   if (payload) payloadLeaves(payload, (path, value) => add(`payload.${path}`, value));
   return { id: h.id, text: searchText(h), fields: `\n${lines.join("\n")}\n` };

@@ -20,7 +20,7 @@ const SWEEP_BACK_MS = 5 * 60_000;
 /** Hooks looked at per statement of a sweep. */
 const SCAN = 5000;
 
-type Source = Pick<RawHook, "id" | "channel" | "method" | "query" | "ip" | "headers" | "body">;
+type Source = Pick<RawHook, "id" | "channel" | "method" | "query" | "ip" | "headers" | "body" | "eventType">;
 
 /**
  * The search index's upkeep and reads. Caught batches are indexed after they are durable (the
@@ -127,7 +127,7 @@ export function createSearch(deps: { store: SearchStore; changes: ChangeSink; re
 }
 
 function fromCaught(h: CaughtRow): Source {
-  return { id: h.id, channel: h.channel, method: h.method, query: h.query, ip: h.ip, headers: JSON.parse(h.headers), body: h.body };
+  return { id: h.id, channel: h.channel, method: h.method, query: h.query, ip: h.ip, headers: JSON.parse(h.headers), body: h.body, eventType: h.eventType };
 }
 
 export type Search = ReturnType<typeof createSearch>;

@@ -66,4 +66,11 @@ export function parseSearch(q: string): SearchTerms {
   return terms;
 }
 
+/** The field needle of an event type, as `type:VALUE` makes it (a trailing `*`: a prefix). */
+export function typeNeedle(value: string): string {
+  const prefix = value.endsWith("*");
+  const line = `\ntype=${fieldText(prefix ? value.slice(0, -1) : value)}`;
+  return prefix ? line : `${line}\n`;
+}
+
 export const hasTerms = (t: SearchTerms): boolean => t.words.length > 0 || t.fields.length > 0;

@@ -1,4 +1,5 @@
 import type { Clock } from "../../lib/clock";
+import { detectEventType } from "../event-type";
 import { invalid, notFound } from "../../lib/errors";
 import type { HookRunner } from "../../runner/types";
 import type { ChannelService } from "../channels";
@@ -95,6 +96,8 @@ export function createTransfer(deps: {
         ip,
         createdAt: clock.now(),
         finalizedAt: null,
+        // An edited hook says what it is as a caught one would.
+        eventType: input.headers || input.body ? detectEventType(input.headers ?? source.headers, input.body ?? source.body) : source.eventType,
         sourceId,
         events: [],
       };

@@ -30,9 +30,9 @@ export function createTransferStore(db: Db): TransferStore {
       const stored: string[] = [];
       for (const h of rows) {
         const put = q(
-          `INSERT INTO hooks (id, channel, status, method, query, headers, body, ip, created_at, finalized_at, source_id)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
-        ).run(h.id, h.channel, h.status, h.method, h.query, JSON.stringify(h.headers), h.body, h.ip, h.createdAt, h.finalizedAt, h.sourceId);
+          `INSERT INTO hooks (id, channel, status, method, query, headers, body, ip, created_at, finalized_at, source_id, event_type)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+        ).run(h.id, h.channel, h.status, h.method, h.query, JSON.stringify(h.headers), h.body, h.ip, h.createdAt, h.finalizedAt, h.sourceId, h.eventType);
         if (put.changes === 0) continue;
         q("INSERT INTO channels (name, guards, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING").run(
           h.channel,

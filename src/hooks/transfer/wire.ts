@@ -22,6 +22,7 @@ export const ExportedHook = t.Object(
     ip: t.String({ maxLength: 64 }),
     created_at: t.String(),
     finalized_at: t.Optional(t.Union([t.String(), t.Null()])),
+    event_type: t.Optional(t.String({ maxLength: 128 })),
     source_id: t.Optional(t.Union([HookId, t.Null()])),
     events: t.Array(Event),
   },
@@ -43,6 +44,7 @@ export function exportLine(h: TransferHook): string {
     created_at: toRfc3339(h.createdAt),
   };
   if (h.finalizedAt !== null) line.finalized_at = toRfc3339(h.finalizedAt);
+  line.event_type = h.eventType;
   if (h.sourceId) line.source_id = h.sourceId;
   line.events = h.events.map((e) => ({ kind: e.kind, actor: e.actor, message: e.message, created_at: toRfc3339(e.createdAt) }));
   return JSON.stringify(line);
@@ -78,6 +80,7 @@ export function parseLine(text: string): TransferHook {
     ip: value.ip,
     createdAt: time(value.created_at, "/created_at"),
     finalizedAt: value.finalized_at ? time(value.finalized_at, "/finalized_at") : null,
+    eventType: value.event_type ?? "",
     sourceId: value.source_id ?? null,
     events: value.events.map((e) => ({
       hookId: value.id,

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { monotonicFactory } from "ulid";
 import { createPgHookStore } from "../../../src/db/pg/hook-store";
 import { createPgSearchStore } from "../../../src/db/pg/search-store";
-import { recogniseEventType } from "../../../src/hooks/event-type";
+import { detectEventType } from "../../../src/hooks/event-type";
 import { decodePayload } from "../../../src/hooks/payload";
 import { searchDoc } from "../../../src/hooks/search/document";
 import { parseSearch } from "../../../src/hooks/search/query";
@@ -67,6 +67,7 @@ function makeHooks(n: number): NewHook[] {
       body,
       ip: `10.0.0.${rnd(4)}`,
       createdAt,
+      eventType: detectEventType(headers, body),
     });
   }
   return out;
@@ -106,7 +107,7 @@ async function matches(h: RawHook, q: string, f: Omit<SearchQuery, "terms" | "li
       if (!texts.some((have) => (prefix ? have.startsWith(wanted) : have === wanted))) return false;
       continue;
     } else if (name!.startsWith("header.")) value = h.headers[name!.slice(7)];
-    else if (name === "type") value = recogniseEventType(h.headers, payload);
+    else if (name === "type") value = h.eventType || undefined;
     else value = { method: h.method, ip: h.ip, channel: h.channel }[name as "method"];
     if (typeof value !== "string" || value.length > 200) return false;
     const have = value.toLowerCase();
