@@ -27,6 +27,8 @@ const EXTENSIONS = [
   "HookService_ListAttempts",
   "RefusalService_ListRefusals",
   "RefusalService_GetRefusal",
+  "HookService_ExportHooks",
+  "HookService_ImportHooks",
   "CatchService_CatchHook",
   "StreamService_Stream",
   "MetricsService_Metrics",
