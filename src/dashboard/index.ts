@@ -16,6 +16,7 @@ import { createSessions } from "./sessions";
 import type { DashboardStore } from "./store";
 import { createSetup } from "./setup";
 import { createThrottle } from "./throttle";
+import { createDevices } from "./devices";
 import { createUsers } from "./users";
 import { sessionRoutes, SIGN_IN_LIMITS } from "./routes/session";
 import { userRoutes } from "./routes/users";
@@ -70,6 +71,8 @@ export function createDashboard(deps: {
     accountIpThrottle: createThrottle({ clock, limit: SIGN_IN_LIMITS.accountFromIp, windowMs: SIGN_IN_LIMITS.windowMs }),
     accountThrottle: createThrottle({ clock, limit: SIGN_IN_LIMITS.account, windowMs: SIGN_IN_LIMITS.windowMs }),
     ipThrottle: createThrottle({ clock, limit: SIGN_IN_LIMITS.ip, windowMs: SIGN_IN_LIMITS.windowMs }),
+    deviceThrottle: createThrottle({ clock, limit: SIGN_IN_LIMITS.device, windowMs: SIGN_IN_LIMITS.windowMs }),
+    devices: createDevices(store),
   };
   const management = { ...deps.management, auth: gate.requireSession() } as unknown as ManagementDeps;
   const routes = new Elysia({ prefix: DASHBOARD_API })
