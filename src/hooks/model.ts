@@ -48,6 +48,7 @@ export const Hook = t.Object(
     created_at: t.String(),
     finalized_at: t.Optional(t.Union([t.String(), t.Null()])),
     events: t.Array(Event),
+    source_id: t.Optional(t.String({ pattern: HOOK_ID_PATTERN, description: "Extension: the hook this one was made from (SendHook)" })),
     event_type: t.Optional(
       t.String({
         maxLength: 128,
@@ -144,6 +145,7 @@ export function toWireHook(h: RawHook, events: readonly EventRow[], payload: Rec
     })),
   };
   if (h.finalizedAt !== null) wire.finalized_at = toRfc3339(h.finalizedAt);
+  if (h.sourceId) wire.source_id = h.sourceId;
   return wire;
 }
 

@@ -25,6 +25,8 @@ export type RawHook = {
   finalizedAt: number | null;
   /** The sender's event type, "" when unknown (hooks/event-type.ts). */
   eventType: string;
+  /** The hook this one was made from (edit and send, hooks/transfer), else absent or null. */
+  sourceId?: string | null;
 };
 
 /** A hook as the writer receives it; `headers` is already serialised JSON. */
@@ -132,7 +134,8 @@ export interface HookStore extends Transactor {
   caughtTransaction<T>(fn: () => Promise<T>): Promise<T>;
 }
 
-type HookRecord = Omit<RawHook, "headers" | "finalizedAt" | "createdAt" | "eventType"> & {
+type HookRecord = Omit<RawHook, "headers" | "finalizedAt" | "createdAt" | "eventType" | "sourceId"> & {
+  source_id: string | null;
   headers: string;
   created_at: number;
   finalized_at: number | null;
@@ -140,8 +143,8 @@ type HookRecord = Omit<RawHook, "headers" | "finalizedAt" | "createdAt" | "event
 };
 type ChannelRecord = { name: string; paused: number; guards: string; pending: number; handled: number; failed: number; discarded: number };
 
-const HOOK_COLUMNS = "id, channel, status, method, query, headers, body, ip, created_at, finalized_at, event_type";
-const SUMMARY_COLUMNS = "id, channel, status, method, query, headers, length(body) AS size, ip, created_at, finalized_at, event_type";
+const HOOK_COLUMNS = "id, channel, status, method, query, headers, body, ip, created_at, finalized_at, event_type, source_id";
+const SUMMARY_COLUMNS = "id, channel, status, method, query, headers, length(body) AS size, ip, created_at, finalized_at, event_type, source_id";
 
 /**
  * The SQL condition of ListQuery's `eventType` ("" when none): equal, or a prefix when it ends
@@ -216,6 +219,7 @@ function toRaw(r: HookRecord): RawHook {
     createdAt: r.created_at,
     finalizedAt: r.finalized_at,
     eventType: r.event_type,
+    sourceId: r.source_id,
   };
 }
 
