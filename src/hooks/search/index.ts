@@ -11,7 +11,7 @@ export { parseSearch, hasTerms, type SearchTerms } from "./query";
 export type { SearchQuery, SearchStore } from "./store";
 
 /** Hooks indexed per transaction: long enough to amortise the commit, short enough not to hold the thread. */
-const BATCH = 500;
+const BATCH = 2000;
 /** How long caught hooks wait to be indexed together (the lag is well under a second). */
 const GATHER_MS = 20;
 /** How often, and how far back, hooks caught here or elsewhere but not indexed are looked for. */

@@ -105,15 +105,21 @@ export function createSearchStore(db: Db): SearchStore {
       const claim = q("INSERT INTO search_rows (n, hook_id) SELECT ?, ? WHERE EXISTS (SELECT 1 FROM hooks WHERE id = ?) ON CONFLICT (hook_id) DO NOTHING");
       const put = q("INSERT INTO search_index (rowid, text, fields) VALUES (?, ?, ?)");
       await transactor.transaction(async () => {
+        // The next free rowid of each millisecond, read once per millisecond of the batch.
+        const free = new Map<number, number>();
         for (const d of docs) {
           const ms = ulidTime(d.id) - EPOCH;
           if (ms <= -SPAN_MS || ms >= SPAN_MS - 1) continue;
           const base = ms * PER_MS;
-          const last = (reserve.get(base, base + PER_MS) as { n: number | null }).n;
-          const n = last === null ? base : last + 1;
+          let n = free.get(base);
+          if (n === undefined) {
+            const last = (reserve.get(base, base + PER_MS) as { n: number | null }).n;
+            n = last === null ? base : last + 1;
+          }
           if (n >= base + PER_MS) continue; // PER_MS hooks in one millisecond: the rest are not searchable
           if (claim.run(n, d.id, d.id).changes === 0) continue;
           put.run(n, d.text, d.fields);
+          free.set(base, n + 1);
         }
       });
     },
