@@ -5,7 +5,7 @@ import { sqliteTransactor, type Transactor } from "../../db/transactor";
 import { ulidFloor, ulidTime } from "../../lib/ids";
 import type { HookStatus } from "../status";
 import type { SearchDoc } from "./document";
-import { hasTerms, type SearchTerms } from "./query";
+import { fieldNeedle, fieldText, hasTerms, type SearchTerms } from "./query";
 
 /**
  * A search: terms (query.ts) and the list's filters. `since`/`until` are times in ms: hooks caught
@@ -56,7 +56,7 @@ const phrase = (s: string) => `"${s.replaceAll('"', '""')}"`;
 
 export function matchExpression(terms: SearchTerms, channel?: string): string {
   const parts = [...terms.words.map((w) => `text : ${phrase(w)}`), ...terms.fields.map((f) => `fields : ${phrase(f)}`)];
-  if (channel !== undefined) parts.push(`fields : ${phrase(`\nchannel=${channel.toLowerCase()}\n`)}`);
+  if (channel !== undefined) parts.push(`fields : ${phrase(fieldNeedle("channel", fieldText(channel), false))}`);
   return parts.join(" AND ");
 }
 
