@@ -70,6 +70,12 @@ export function createSearchStore(db: Db): SearchStore {
   const sql: Database = db.$client;
   const q = statementCache(sql);
   const transactor = sqliteTransactor(sql);
+  // Prepared once here: indexing, which runs between catches, prepares nothing.
+  const reserve = sql.prepare("SELECT max(n) AS n FROM search_rows WHERE n >= ? AND n < ?");
+  const claim = sql.prepare(
+    "INSERT INTO search_rows (n, hook_id) SELECT ?, ? WHERE EXISTS (SELECT 1 FROM hooks WHERE id = ?) ON CONFLICT (hook_id) DO NOTHING",
+  );
+  const put = sql.prepare("INSERT INTO search_index (rowid, text, fields) VALUES (?, ?, ?)");
 
   /** Plain filters on hooks when there is no term (only since/until). */
   function plain(query: SearchQuery): string[] {
@@ -101,9 +107,6 @@ export function createSearchStore(db: Db): SearchStore {
     transaction: transactor.transaction,
 
     async index(docs) {
-      const reserve = q("SELECT max(n) AS n FROM search_rows WHERE n >= ? AND n < ?");
-      const claim = q("INSERT INTO search_rows (n, hook_id) SELECT ?, ? WHERE EXISTS (SELECT 1 FROM hooks WHERE id = ?) ON CONFLICT (hook_id) DO NOTHING");
-      const put = q("INSERT INTO search_index (rowid, text, fields) VALUES (?, ?, ?)");
       await transactor.transaction(async () => {
         // The next free rowid of each millisecond, read once per millisecond of the batch.
         const free = new Map<number, number>();
