@@ -4,6 +4,7 @@ import { statementCache } from "../db/statements";
 import type { Db } from "../db/open";
 import { report, sqliteTransactor, type Transactor } from "../db/transactor";
 import { HOOK_STATUSES, type HookStatus } from "./status";
+import { PREVIEW_BYTES } from "./preview";
 
 /**
  * The webhook service's storage. Plain SQL through prepared statements, so the same contract
@@ -47,7 +48,8 @@ export type ChannelRow = {
 
 export type EventRow = { hookId: string; kind: string; actor: string; message: string; createdAt: number };
 
-export type HookSummaryRow = Omit<RawHook, "body"> & { size: number };
+/** `head`: the body's first PREVIEW_BYTES bytes (hooks/preview.ts), read without the rest. */
+export type HookSummaryRow = Omit<RawHook, "body"> & { size: number; head: Uint8Array };
 
 /** What deleting a hook needs to know: its channel and status keep the counters right. */
 export type HookKey = { id: string; channel: string; status: HookStatus };
@@ -144,7 +146,7 @@ type HookRecord = Omit<RawHook, "headers" | "finalizedAt" | "createdAt" | "event
 type ChannelRecord = { name: string; paused: number; guards: string; pending: number; handled: number; failed: number; discarded: number };
 
 const HOOK_COLUMNS = "id, channel, status, method, query, headers, body, ip, created_at, finalized_at, event_type, source_id";
-const SUMMARY_COLUMNS = "id, channel, status, method, query, headers, length(body) AS size, ip, created_at, finalized_at, event_type, source_id";
+const SUMMARY_COLUMNS = `id, channel, status, method, query, headers, length(body) AS size, substr(body, 1, ${PREVIEW_BYTES}) AS head, ip, created_at, finalized_at, event_type, source_id`;
 
 /**
  * The SQL condition of ListQuery's `eventType` ("" when none): equal, or a prefix when it ends
@@ -298,10 +300,11 @@ export function createHookStore(db: Db, opts: { unsynced?: boolean } = {}): Hook
     },
 
     async getHookSummary(id: string): Promise<HookSummaryRow | undefined> {
-      const r = q(`SELECT ${SUMMARY_COLUMNS} FROM hooks WHERE id = ?`).get(id) as (Omit<HookRecord, "body"> & { size: number }) | null;
+      const r = q(`SELECT ${SUMMARY_COLUMNS} FROM hooks WHERE id = ?`).get(id) as (Omit<HookRecord, "body"> & { size: number; head: Uint8Array | null }) | null;
       if (!r) return undefined;
       const { body: _, ...summary } = toRaw({ ...r, body: EMPTY });
-      return { ...summary, size: r.size };
+      // substr of an empty blob is NULL.
+      return { ...summary, size: r.size, head: r.head ?? EMPTY };
     },
 
     listHookIds: async (query: ListQuery): Promise<string[]> => listHookIds(query),
