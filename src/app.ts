@@ -89,7 +89,7 @@ export function createApp(deps: AppDeps) {
     lanes: storage.commitLanes,
     log,
   });
-  const guards = createGuards(config.guards, { clock, log });
+  const guards = createGuards(config.guards, { clock, log, publicUrl: config.server.public_url });
   // Guards defined in the dashboard join the same map; a change makes the catcher plan again.
   const guardRegistry = createGuardRegistry({ config, store: storage.guards, clock, log, guards, changed: () => catcher.invalidatePlans() });
   // A refusal is stored, counted, printed and streamed: its observers in one place.

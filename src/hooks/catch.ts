@@ -86,7 +86,7 @@ export function createCatcher(deps: {
 
     // Guards that judge no body go first, so that a refused sender's body is never read.
     for (const guard of plan.beforeBody) {
-      const verdict = await guard.check({ method, query, headers: request.headers, body: NO_BODY, ip });
+      const verdict = await guard.check({ method, query, headers: request.headers, body: NO_BODY, ip, url });
       if (!verdict.ok) return refuse(guard, channel, ip, method, verdict.status, verdict.reason, verdict.headers);
     }
 
@@ -98,7 +98,7 @@ export function createCatcher(deps: {
     if (read === "aborted") return errorResponse("invalid_argument", "the request body could not be read", CORS);
 
     for (const guard of plan.afterBody) {
-      const verdict = await guard.check({ method, query, headers: request.headers, body: read, ip });
+      const verdict = await guard.check({ method, query, headers: request.headers, body: read, ip, url });
       if (!verdict.ok) return refuse(guard, channel, ip, method, verdict.status, verdict.reason, verdict.headers);
     }
 

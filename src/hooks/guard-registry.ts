@@ -46,7 +46,7 @@ export function createGuardRegistry(deps: { config: Config; store: GuardStore; c
     const problems: Problem[] = checkKinded([entry], GUARD_KINDS, "guard");
     if (problems.length === 0) {
       try {
-        return createGuards([entry as Config["guards"][number]], { clock, log }).get(entry.name as string)!;
+        return createGuards([entry as Config["guards"][number]], { clock, log, publicUrl: config.server.public_url }).get(entry.name as string)!;
       } catch (error) {
         if (!(error instanceof ConfigError)) throw error;
         problems.push(...error.problems);

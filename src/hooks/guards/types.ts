@@ -11,6 +11,8 @@ export type GuardInput = {
   body: Uint8Array;
   /** Sender ip, already resolved through trust_proxy. */
   ip: string;
+  /** The request's URL as received (schemes that sign the URL put `[server] public_url` in front of its path). */
+  url?: string;
 };
 
 export type GuardVerdict =
