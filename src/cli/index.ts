@@ -2,6 +2,7 @@ import { UsageError } from "./args";
 import { ClientError, createClient } from "./client";
 import { hooksCommand } from "./hooks";
 import type { Io } from "./io";
+import { providersCommand } from "./providers";
 import { replayCommand } from "./replay";
 import { sendCommand } from "./send";
 import { tailCommand } from "./tail";
@@ -10,7 +11,7 @@ import { tokenCommand } from "./token";
 import { ConfigError, loadConfig } from "../config/load";
 
 /** The commands that talk to a running Mailroom (and `token`, which works on its data file). */
-export const CLIENT_COMMANDS = new Set(["tail", "hooks", "send", "replay", "token"]);
+export const CLIENT_COMMANDS = new Set(["tail", "hooks", "send", "replay", "token", "providers", "trigger"]);
 
 /** Whether argv names a client command (global flags may come first). */
 export function isClientCommand(argv: readonly string[]): boolean {
@@ -27,7 +28,9 @@ export const CLIENT_USAGE = `  mailroom tail [--channel C] [--status S] [--json]
   mailroom hooks body ID                                   the exact body bytes, to stdout
   mailroom hooks retry|discard|process|redeliver|delete ID
   mailroom send CHANNEL [--data @FILE|-|TEXT] [--header K:V]... [--method M]
-                [--sign github|stripe|standard-webhooks|shopify|slack --secret S]
+                [--sign PROVIDER --secret S | --private-key @FILE]    signed as the provider does;
+                                                           --header values win over the signer's
+  mailroom providers [PROVIDER] [--json]                   the named providers and their schemes
   mailroom replay ID --to URL                              send a stored hook again, byte for byte
   mailroom token reset|show [--config FILE]                re-issue / print this machine's API token
   Every client command takes --url URL and --token T (else $MAILROOM_URL and $MAILROOM_TOKEN, else
@@ -57,6 +60,7 @@ export async function runClient(argv: readonly string[], io: Io, usage: string):
     const { rest, ...flags } = globalFlags(argv);
     const [command, ...args] = rest;
     if (command === "token") return await tokenCommand(flags.config ? [...args, "--config", flags.config] : args, io, storageOf);
+    if (command === "providers") return providersCommand(args, io);
     const target = resolveTarget(flags, io.env);
     const client = createClient(target);
     switch (command) {

@@ -1,4 +1,4 @@
-import { GuardConfigError } from "../verdict";
+import { GuardConfigError } from "../config-error";
 import type { GuardInput } from "../types";
 import type { SignedPiece } from "./types";
 
