@@ -174,7 +174,8 @@ export function createApp(deps: AppDeps) {
       metrics.committed(change.hooks);
       activity.caught(change.hooks);
     } else if (change.kind === "refusal") {
-      metrics.refused(change.refusal.channel, change.refusal.guard);
+      // A handshake answered is kept with the refusals (status 200) but was not refused.
+      if (change.refusal.status >= 400) metrics.refused(change.refusal.channel, change.refusal.guard);
       activity.refused(change.refusal);
     }
   });

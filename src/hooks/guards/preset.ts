@@ -1,6 +1,7 @@
 import type { PresetGuardConfig } from "../../config/guards";
 import type { SchemeGuardConfig } from "../../config/scheme-guard";
 import { parseDuration } from "../../lib/units";
+import { createHandshake } from "../handshakes";
 import type { Preset } from "./providers";
 import { compileScheme, type SchemeDeps } from "./scheme/engine";
 import { isAsymmetric } from "./scheme/keys";
@@ -34,7 +35,12 @@ function schemeGuard(
 /** `kind = "<provider>"`: a named provider's scheme with the entry's secret or public key. */
 export function createPresetGuard(preset: Preset, config: PresetGuardConfig, deps: SchemeDeps): Guard {
   const guard = schemeGuard(config.name, preset.kind, preset.scheme, config, deps);
-  return preset.eventType ? { ...guard, eventType: preset.eventType } : guard;
+  const verifyToken = typeof config.verify_token === "string" ? config.verify_token : undefined;
+  return {
+    ...guard,
+    ...(preset.eventType ? { eventType: preset.eventType } : {}),
+    ...(preset.handshake ? { handshake: createHandshake(preset.handshake, { secret: config.secret, verifyToken }) } : {}),
+  };
 }
 
 /** `kind = "scheme"`: a scheme written in TOML. Throws GuardConfigError naming the key at fault. */
