@@ -1,5 +1,5 @@
 import type { Config } from "../config/schema";
-import { NAME_PATTERN } from "../config/schema";
+import { NAME_PATTERN, NAME_RULE } from "../config/schema";
 import type { Clock } from "../lib/clock";
 import type { Log } from "../lib/log";
 import { parseDuration, parseSize } from "../lib/units";
@@ -29,6 +29,12 @@ type GuardPlan = {
 };
 
 const CHANNEL_RE = new RegExp(NAME_PATTERN);
+
+/** In check-config's words, with what was refused (JSON-quoted, cut at 80 characters). */
+export function channelNameProblem(name: string): string {
+  if (name.length > 64) return `channel names are at most 64 characters: got ${name.length} (${JSON.stringify(`${name.slice(0, 20)}...`)})`;
+  return `channel names are ${NAME_RULE}: got ${JSON.stringify(name.slice(0, 80))}`;
+}
 const NO_BODY = new Uint8Array(0);
 const CORS = { "access-control-allow-origin": "*" };
 /** One Headers instance for every 200: cheaper to copy than a plain object is to convert. */
@@ -75,9 +81,7 @@ export function createCatcher(deps: {
     }
 
     const channel = channelParam(query) ?? "default";
-    if (channel.length > 64 || !CHANNEL_RE.test(channel)) {
-      return errorResponse("invalid_argument", `channel: must match ${NAME_PATTERN} and be at most 64 characters`, CORS);
-    }
+    if (channel.length > 64 || !CHANNEL_RE.test(channel)) return errorResponse("invalid_argument", channelNameProblem(channel), CORS);
     const state = channels.stateOf(channel);
     if (state.paused) {
       return errorResponse("unavailable", `channel "${channel}" is paused`, { "retry-after": retryAfter, ...CORS });

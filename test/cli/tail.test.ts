@@ -110,7 +110,7 @@ describe("mailroom tail, against a running Mailroom (URL and token from the cred
   test("a bad filter is the service's 400; a wrong token its 401; both exit 1 at once", async () => {
     const bad = await runCli(["tail", "--status", "lost"], { cwd: served.dir });
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toBe("mailroom: 400: invalid query: status: must be one of pending, handled, failed, discarded\n");
+    expect(bad.stderr).toBe('mailroom: 400: invalid query: status: must be one of pending, handled, failed, discarded: got "lost"\n');
     const token = await runCli(["tail", "--token", "mr_wrong"], { cwd: served.dir });
     expect(token.code).toBe(1);
     expect(token.stderr).toContain("401: invalid bearer token");

@@ -190,6 +190,10 @@ describe("hooks: list and paging", () => {
       expect(res.json.details).toEqual([]);
       expect(res.json.message).toContain(field);
     }
+    // Query values are echoed, in the words check-config uses.
+    expect((await t.call("GET", "/v1/hooks?channel=GitHub")).json.message).toBe(
+      'invalid query: channel: channel names are lowercase letters and digits, words joined by - or _, at most 64 characters: got "GitHub"',
+    );
   });
 });
 
