@@ -109,9 +109,23 @@ over the signer's and are signed as given (--header 'X-GitHub-Event: push' sends
     run: client(async () => (await import("./send")).sendCommand),
   },
   {
+    name: "trigger",
+    usage: `  mailroom trigger PROVIDER EVENT [CHANNEL | --to URL] [--secret S | --private-key @FILE]
+                [--override PATH=VALUE]... [--header K:V]...     send a realistic sample event, signed
+  mailroom trigger --list [PROVIDER]                       the providers and events there are`,
+    details: `Events: GitHub's every event and action of @octokit/webhooks-examples (push, issues.opened...),
+and Stripe, Shopify, Slack, Twilio, SendGrid, Paddle, Discord, Linear, Zoom, Clerk, Resend and
+OpenAI's most used, written from their published schemas. Ids and times are fresh on every send.
+CHANNEL defaults to the provider's name. --override sets a field of the body (a dotted path, or a
+form field): a value that parses as JSON is used as such (--override data.object.amount=5000).
+Signed when a key is given (--secret, $MAILROOM_SIGN_SECRET, or --private-key for key pairs).`,
+    client: true,
+    run: client(async () => (await import("./trigger")).triggerCommand),
+  },
+  {
     name: "providers",
     usage: "  mailroom providers [PROVIDER] [--json]                   the named providers and their signature schemes",
-    details: "Each is a guard kind (kind = \"PROVIDER\"); docs/providers.md has the same table.",
+    details: 'Each is a guard kind (kind = "PROVIDER"); docs/providers.md has the same table.',
     run: async (argv, io) => (await import("./providers")).providersCommand(argv, io),
   },
   {

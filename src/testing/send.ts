@@ -21,6 +21,30 @@ export type SendOptions = {
  *
  * @example await mr.send(channel, { action: "opened" }, { sign: { github: "s3cret" } })
  */
+/**
+ * Sends a realistic sample event of `provider` (the events of `mailroom trigger --list`), with
+ * fresh ids and times and `overrides` applied, signed when `sign` gives the guard's key.
+ *
+ * @example await mr.trigger("github", "push", { overrides: { ref: "refs/heads/dev" }, sign: "s3cret" })
+ */
+export async function triggerHook(url: string, provider: string, event: string, opts: TriggerOptions = {}): Promise<Response> {
+  const { buildEvent } = await import("../triggers");
+  const built = await buildEvent(provider, event, opts.overrides);
+  const headers = { "content-type": built.contentType, ...built.headers, ...opts.headers };
+  const sign = opts.sign === undefined ? undefined : { [provider]: opts.sign };
+  return sendHook(url, opts.channel ?? provider, built.body, { headers, ...(sign ? { sign } : {}) });
+}
+
+export type TriggerOptions = {
+  /** Default: the provider's name. */
+  channel?: string;
+  /** Dotted paths into the body (or form fields) and their values. */
+  overrides?: Record<string, unknown>;
+  /** The guard's secret, or `{ privateKey }` for key-pair providers; unsigned when absent. */
+  sign?: string | { privateKey: string };
+  headers?: Record<string, string>;
+};
+
 export async function sendHook(url: string, channel: string, body: string | Uint8Array | object = "", opts: SendOptions = {}): Promise<Response> {
   const isBytes = body instanceof Uint8Array;
   const bytes = isBytes ? body : new TextEncoder().encode(typeof body === "string" ? body : JSON.stringify(body));

@@ -102,3 +102,43 @@ describe("mailroom providers", () => {
     expect(json.find((p: { kind: string }) => p.kind === "meta").config).toContain('verify_token = "..."');
   });
 });
+
+describe("mailroom trigger", async () => {
+  const { serveFromSource } = await import("./run");
+  const served = await serveFromSource({
+    guards: [
+      { name: "gh", kind: "github", secret: "gh-secret" },
+      { name: "st", kind: "stripe", secret: "whsec_trigger" },
+    ],
+    channels: [
+      { name: "github", guards: ["gh"] },
+      { name: "payments", guards: ["st"] },
+    ],
+  });
+  afterAll(() => served.stop());
+  const cli = (args: string[]) => runCli(args, { cwd: served.dir });
+
+  test("sends a signed sample the guard accepts; the hook carries its event type; overrides apply", async () => {
+    const gh = await cli(["trigger", "github", "issues.opened", "--secret", "gh-secret"]);
+    expect(gh.stdout).toMatch(/^200 \{"id":"[0-9a-z]{26}"\}/);
+    const st = await cli(["trigger", "stripe", "invoice.paid", "payments", "--secret", "whsec_trigger", "--override", "data.object.amount_paid=4242"]);
+    expect(st.code).toBe(0);
+    const ls = JSON.parse((await cli(["hooks", "ls", "--channel", "payments", "--json"])).stdout);
+    const hook = ls[0];
+    expect(hook.event_type).toBe("invoice.paid");
+    expect(JSON.parse(Buffer.from(hook.body, "base64").toString()).data.object.amount_paid).toBe(4242);
+    const wrong = await cli(["trigger", "github", "push", "--secret", "not-it"]);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stdout).toStartWith("401 ");
+  });
+
+  test("--list prints the providers and their events; an unknown event is a usage error", async () => {
+    const list = await cli(["trigger", "--list"]);
+    expect(list.stdout).toContain("github\n");
+    expect(list.stdout).toContain("  pull_request.opened\n");
+    expect(list.stdout).toContain("stripe\n  charge.refunded\n");
+    const bad = await cli(["trigger", "stripe", "nope"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toStartWith("mailroom: trigger: stripe has no event nope");
+  });
+});

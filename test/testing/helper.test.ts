@@ -70,6 +70,17 @@ describe("send() signs as each provider, checked with the provider's own library
   });
 });
 
+describe("trigger", () => {
+  test('trigger("github", "issues.labeled", { overrides, sign }) sends a realistic signed event the guard accepts', async () => {
+    const res = await mr.trigger("github", "issues.labeled", { overrides: { "issue.title": "From the helper" }, sign: SECRETS.github });
+    expect(res.status).toBe(200);
+    const { id } = (await res.json()) as { id: string };
+    const hook = await mr.waitForHook({ channel: "github", where: (h) => h.id === id });
+    expect(hook.event_type).toBe("issues");
+    expect((hook.payload as { issue: { title: string } }).issue.title).toBe("From the helper");
+  });
+});
+
 describe("waitForHook", () => {
   test("resolves with a hook that arrives later, through the live stream", async () => {
     const channel = mr.channel();
