@@ -67,6 +67,7 @@ function build(configs: Config["guards"], deps: Deps): { guards: Map<string, Gua
     } catch (error) {
       if (!(error instanceof GuardConfigError)) throw error;
       problems.push({ path: `guards[${i}].${error.key}`, message: error.message });
+      for (const more of error.more) problems.push({ path: `guards[${i}].${more.key}`, message: more.message });
     }
   });
   return { guards, problems };
