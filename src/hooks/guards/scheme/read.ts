@@ -1,4 +1,4 @@
-import type { SignedPiece, Scheme } from "./types";
+import type { Scheme, SignedPiece } from "./types";
 import { jsonField } from "./signed";
 
 /** The headers a scheme reads, as this request names them (Svix's `svix-` instead of `webhook-`). */
@@ -24,19 +24,9 @@ export type Found = {
 const MAX_NUMBERED = 20;
 const get = (headers: Headers, name: string) => headers.get(name)?.trim() || undefined;
 
-/** Which headers to read and which are missing, in the order the signed content names them, the signature last. */
-export function readHeaders(scheme: Scheme, headers: Headers, pieces: readonly SignedPiece[]): HeaderNames {
+/** The headers a scheme needs, in the order the signed content names them, the signature last (worked out once). */
+export function neededHeaders(scheme: Scheme, pieces: readonly SignedPiece[]): string[] {
   const sig = scheme.header?.replace("{n}", "1");
-  let swap: [string, string] | undefined;
-  if (scheme.fallback && sig && !get(headers, sig)) {
-    const alt = scheme.fallback[1] + sig.toLowerCase().slice(scheme.fallback[0].length);
-    if (sig.toLowerCase().startsWith(scheme.fallback[0]) && get(headers, alt)) swap = scheme.fallback;
-  }
-  const lookup = (name: string) => {
-    const lower = name.toLowerCase();
-    return swap && lower.startsWith(swap[0]) ? swap[1] + lower.slice(swap[0].length) : lower;
-  };
-  const shown = (name: string) => (swap && name.toLowerCase().startsWith(swap[0]) ? lookup(name) : name);
   const wanted: string[] = [];
   for (const p of pieces) {
     if (p.kind === "header") wanted.push(p.name);
@@ -44,7 +34,30 @@ export function readHeaders(scheme: Scheme, headers: Headers, pieces: readonly S
   }
   if (scheme.timestamp?.header && !wanted.includes(scheme.timestamp.header)) wanted.push(scheme.timestamp.header);
   if (sig) wanted.push(sig);
-  const missing = [...new Set(wanted)].filter((n) => !get(headers, lookup(n))).map(shown);
+  return [...new Set(wanted)];
+}
+
+const same = (name: string) => name.toLowerCase();
+const shownAsIs = (name: string) => name;
+
+/** Which headers to read and which are missing, in the order the signed content names them, the signature last. */
+export function readHeaders(scheme: Scheme, headers: Headers, needed: readonly string[]): HeaderNames {
+  const sig = scheme.header?.replace("{n}", "1");
+  if (!scheme.fallback || !sig || get(headers, sig)) {
+    // The usual case: no other family of names to consider.
+    const missing: string[] = [];
+    for (const n of needed) if (!get(headers, n)) missing.push(n);
+    return { lookup: same, shown: shownAsIs, missing };
+  }
+  let swap: [string, string] | undefined;
+  const alt = scheme.fallback[1] + sig.toLowerCase().slice(scheme.fallback[0].length);
+  if (sig.toLowerCase().startsWith(scheme.fallback[0]) && get(headers, alt)) swap = scheme.fallback;
+  const lookup = (name: string) => {
+    const lower = name.toLowerCase();
+    return swap && lower.startsWith(swap[0]) ? swap[1] + lower.slice(swap[0].length) : lower;
+  };
+  const shown = (name: string) => (swap && name.toLowerCase().startsWith(swap[0]) ? lookup(name) : name);
+  const missing = needed.filter((n) => !get(headers, lookup(n))).map(shown);
   return { lookup, shown, missing };
 }
 
