@@ -135,6 +135,13 @@ const Metrics = t.Object(
       default: 100,
       description: 'channels not in the config that get a label of their own (the first to hold a hook); later ones are counted as "_other"',
     }),
+    event_type_labels: t.Integer({
+      minimum: 0,
+      maximum: 10000,
+      default: 100,
+      description:
+        'event types that get a label of their own in mailroom_hooks_caught_by_event_type_total (the first to be caught); later ones are counted as "_other"',
+    }),
   },
   { ...strict, default: {} },
 );

@@ -34,6 +34,8 @@ export type CaughtRow = {
   createdAt: number;
   /** Its Content-Type as the catcher read it, when known. */
   contentType?: string | null;
+  /** Its event type ("" when unknown). */
+  eventType: string;
 };
 
 /** The shared settings each instance keeps in memory and reads again when another changed them. */

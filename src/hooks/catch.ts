@@ -6,6 +6,7 @@ import { parseDuration, parseSize } from "../lib/units";
 import type { ChannelService, ChannelState } from "./channels";
 import type { Dedup } from "./dedup";
 import { errorResponse } from "./errors";
+import { detectEventType, type EventTypeRule, eventTypeBy, type HeaderRecord } from "./event-type";
 import type { Guard, Refusals } from "./guards";
 import { LANDING_PAGE } from "./landing";
 import { bodyDropped, readBody } from "./read-body";
@@ -21,6 +22,8 @@ type GuardPlan = {
   limitGuard?: Guard;
   secretHeaders?: string[];
   secretQuery?: string[];
+  /** Where the first preset guard of the chain says the event type is; undefined: detected. */
+  eventType?: EventTypeRule;
 };
 
 const CHANNEL_RE = new RegExp(NAME_PATTERN);
@@ -114,7 +117,9 @@ export function createCatcher(deps: {
     }
 
     const stored = plan.secretQuery ? redactQuery(query, plan.secretQuery) : query;
-    const headers = headersJson(request.headers, plan.secretHeaders);
+    const all = request.headers.toJSON() as HeaderRecord;
+    const eventType = plan.eventType ? eventTypeBy(plan.eventType, all, read) : detectEventType(all, read);
+    const headers = headersJsonOf(all, plan.secretHeaders);
     const id = nextId();
     try {
       await writer.write({
@@ -128,6 +133,7 @@ export function createCatcher(deps: {
         createdAt: clock.now(),
         deliveryId,
         contentType: request.headers.get("content-type"),
+        eventType,
       });
     } catch (error) {
       claim?.settle(undefined);
@@ -181,6 +187,7 @@ export function createCatcher(deps: {
       limitGuard,
       secretHeaders: secretHeaders.length ? secretHeaders : undefined,
       secretQuery: secretQuery.length ? secretQuery : undefined,
+      eventType: chain.find((g) => g.eventType)?.eventType,
     };
   }
 
@@ -232,7 +239,11 @@ export function channelParam(query: string): string | null {
  * left out, and the values of `secret` headers (a guard's credentials) replaced by REDACTED.
  */
 export function headersJson(headers: Headers, secret?: readonly string[]): string {
-  const all = headers.toJSON() as Record<string, string | string[]>;
+  return headersJsonOf(headers.toJSON() as HeaderRecord, secret);
+}
+
+/** headersJson of what Headers#toJSON returned (changed in place: cookies dropped, secrets redacted). */
+function headersJsonOf(all: HeaderRecord, secret?: readonly string[]): string {
   delete all.cookie;
   if (secret) for (const name of secret) if (all[name] !== undefined) all[name] = REDACTED;
   const setCookie = all["set-cookie"];
