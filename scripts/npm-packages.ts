@@ -23,6 +23,14 @@ export function run(argv: string[], cwd = ROOT): string {
   return proc.stdout.toString();
 }
 
+/** As run(), without blocking: for steps that may run beside each other. */
+export async function runAsync(argv: string[], cwd = ROOT): Promise<string> {
+  const proc = Bun.spawn(argv, { cwd, stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } });
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  if (code !== 0) throw new Error(`${argv.join(" ")} failed (${code}):\n${err}${out}`);
+  return out;
+}
+
 const common = { version: VERSION, license: "MIT", ...(REPOSITORY ? { repository: REPOSITORY } : {}) };
 
 /** npm's names for a target's operating system, processor and C library. */
