@@ -15,8 +15,21 @@ export const MAIN_PACKAGE = "mailroom-webhooks";
 export const TARGETS = ["linux-x64", "linux-arm64", "linux-x64-musl", "linux-arm64-musl", "darwin-x64", "darwin-arm64", "windows-x64"] as const;
 export type Target = (typeof TARGETS)[number];
 
-/** Whether this Linux runs on musl (Alpine) rather than glibc: Node's report names glibc's version when there is one. */
-function isMusl(): boolean {
+/** The dynamic loaders of glibc and musl, by processor. */
+const LOADERS: Record<string, { glibc: string; musl: string }> = {
+  x64: { glibc: "/lib64/ld-linux-x86-64.so.2", musl: "/lib/ld-musl-x86_64.so.1" },
+  arm64: { glibc: "/lib/ld-linux-aarch64.so.1", musl: "/lib/ld-musl-aarch64.so.1" },
+};
+
+/**
+ * Whether this Linux runs on musl (Alpine) rather than glibc: by which loader is there (glibc's wins,
+ * since Debian's musl package adds musl's beside it), else by Node's report, which names glibc's
+ * version when there is one (about 100 ms, so only when the files say nothing).
+ */
+function isMusl(arch: string = process.arch): boolean {
+  const loaders = LOADERS[arch];
+  if (loaders && existsSync(loaders.glibc)) return false;
+  if (loaders && existsSync(loaders.musl)) return true;
   const report = process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined;
   return report?.header?.glibcVersionRuntime === undefined;
 }
@@ -24,7 +37,7 @@ function isMusl(): boolean {
 /** This machine's target, or undefined when no package is built for it. */
 export function currentTarget(platform: string = process.platform, arch: string = process.arch, musl?: () => boolean): Target | undefined {
   const os = platform === "win32" ? "windows" : platform;
-  const libc = os === "linux" && (musl ?? isMusl)() ? "-musl" : "";
+  const libc = os === "linux" && (musl ?? (() => isMusl(arch)))() ? "-musl" : "";
   const target = `${os}-${arch}${libc}`;
   return (TARGETS as readonly string[]).includes(target) ? (target as Target) : undefined;
 }
