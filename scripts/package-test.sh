@@ -70,6 +70,9 @@ ok "nothing else installed: $installed"
 said=$(npx --offline mailroom --version) || fail "npx mailroom --version"
 [ "$said" = "$version" ] || fail "npx mailroom --version printed $said, not $version"
 ok "npx mailroom --version: $said"
+said=$(npx --offline mailroom-webhooks --version) || fail "npx mailroom-webhooks --version"
+[ "$said" = "$version" ] || fail "npx mailroom-webhooks --version printed $said"
+ok "npx mailroom-webhooks --version (the package's name runs its one command): $said"
 
 ./node_modules/.bin/mailroom serve --port 0 >"$work/serve.log" 2>&1 &
 server=$!
