@@ -4,7 +4,7 @@
 # - each archive's executable has its platform's format, as `file` reports it;
 # - the main package and this machine's platform package install from their tarballs into a fresh
 #   project with `npm install --offline` (timed; target under 10 s), and nothing else is installed
-#   (the test helper has no runtime dependency);
+#   (the test helper has no runtime dependency), and the helper's types check for import and require;
 # - `npx mailroom --version`; `mailroom serve` (the npm launcher) catches a hook that `mailroom hooks
 #   ls` then lists, and stops on SIGTERM passed on by the launcher.
 # The examples (bun test, node --test, jest with the helper) run from the same tarballs in
@@ -66,6 +66,24 @@ ok "npm install --offline of mailroom-webhooks and mailroom-webhooks-$target fro
 installed=$(ls node_modules | grep -v '^\.' | sort | tr '\n' ' ')
 [ "$installed" = "mailroom-webhooks mailroom-webhooks-$target " ] || fail "only the two packages are installed (found: $installed)"
 ok "nothing else installed: $installed"
+
+# The helper's types, for an ES module and a CommonJS consumer (nodenext), without @types/node.
+cat >check.mts <<'TS'
+import { startMailroom, type Hook, type Mailroom } from "mailroom-webhooks/testing";
+const mr: Mailroom = await startMailroom({ config: { channels: [{ name: "a" }] } });
+const hook: Hook = await mr.waitForHook({ channel: "a", timeout: 1 });
+console.log(hook.id);
+TS
+cat >check.cts <<'TS'
+import testing = require("mailroom-webhooks/testing");
+export async function url(): Promise<string> {
+  return (await testing.startMailroom()).url;
+}
+TS
+echo '{ "compilerOptions": { "strict": true, "noEmit": true, "module": "nodenext", "moduleResolution": "nodenext", "target": "es2022",
+  "lib": ["es2022", "dom", "esnext.disposable"], "types": [] }, "files": ["check.mts", "check.cts"] }' >tsconfig.json
+"$root/node_modules/.bin/tsc" -p . || fail "the helper's types (import and require, nodenext)"
+ok "the helper's types check for import and require (nodenext)"
 
 said=$(npx --offline mailroom --version) || fail "npx mailroom --version"
 [ "$said" = "$version" ] || fail "npx mailroom --version printed $said, not $version"
