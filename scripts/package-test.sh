@@ -92,6 +92,12 @@ said=$(npx --offline mailroom-webhooks --version) || fail "npx mailroom-webhooks
 [ "$said" = "$version" ] || fail "npx mailroom-webhooks --version printed $said"
 ok "npx mailroom-webhooks --version (the package's name runs its one command): $said"
 
+code=0
+said=$(npx --offline mailroom hoks ls 2>&1) || code=$?
+[ "$code" = 2 ] && [ "$said" = "$(printf "mailroom: unknown command: hoks (did you mean hooks?)\nRun 'mailroom --help' for usage.")" ] ||
+  fail "a usage mistake through the launcher: exit code 2 and its one line (got $code: $said)"
+ok "a usage mistake through the launcher: its line, exit code 2"
+
 ./node_modules/.bin/mailroom serve --port 0 >"$work/serve.log" 2>&1 &
 server=$!
 for _ in $(seq 300); do grep -q "listening on http://" "$work/serve.log" && break; sleep 0.1; done
