@@ -27,7 +27,8 @@ describe("handshakes at the catching endpoint", () => {
       channels: KINDS.map((kind) => ({ name: kind.replace("microsoft-graph", "graph"), guards: [kind] })),
     });
     base = await t.url();
-  });
+    // Starting the executable on a fresh PostgreSQL database takes seconds on a busy machine.
+  }, 60_000);
   afterAll(() => t.stop());
 
   /** Sends `body` signed as `kind` to its channel. */
