@@ -245,7 +245,16 @@ export function createCatcher(deps: {
    * A handshake answered: kept with the refusals (status 200 or the answer's, the reason saying
    * which handshake), never as a hook, so no handler sees it.
    */
-  function handshake(request: Request, query: string, plan: GuardPlan, guard: Guard, channel: string, ip: string, method: string, answer: { response: Response; what: string }): Response {
+  function handshake(
+    request: Request,
+    query: string,
+    plan: GuardPlan,
+    guard: Guard,
+    channel: string,
+    ip: string,
+    method: string,
+    answer: { response: Response; what: string },
+  ): Response {
     record(request, query, plan, { channel, guard: guard.name, status: answer.response.status, reason: `handshake: ${answer.what}`, ip, method });
     for (const [k, v] of Object.entries(CORS)) answer.response.headers.set(k, v);
     return answer.response;
