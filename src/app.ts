@@ -97,7 +97,7 @@ export function createApp(deps: AppDeps) {
   });
   const nextId = createIdFactory(clock);
   const transfer = createTransfer({ store: storage.transfer, hooks: store, channels, search, runner, clock, nextId });
-  const guards = createGuards(config.guards, { clock, log });
+  const guards = createGuards(config.guards, { clock, log, publicUrl: config.server.public_url });
   // Guards defined in the dashboard join the same map; a change makes the catcher plan again.
   const guardRegistry = createGuardRegistry({ config, store: storage.guards, clock, log, guards, changed: () => catcher.invalidatePlans() });
   // A refusal is stored, counted, printed and streamed: its observers in one place.
@@ -181,7 +181,8 @@ export function createApp(deps: AppDeps) {
       metrics.committed(change.hooks);
       activity.caught(change.hooks);
     } else if (change.kind === "refusal") {
-      metrics.refused(change.refusal.channel, change.refusal.guard);
+      // A handshake answered is kept with the refusals (status 200) but was not refused.
+      if (change.refusal.status >= 400) metrics.refused(change.refusal.channel, change.refusal.guard);
       activity.refused(change.refusal);
     }
   });

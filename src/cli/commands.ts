@@ -102,10 +102,33 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: "send",
     usage: `  mailroom send CHANNEL [--data @FILE|-|TEXT] [--header K:V]... [--method M]
-                [--sign github|stripe|standard-webhooks|shopify|slack --secret S]`,
-    details: "--secret may come from $MAILROOM_SIGN_SECRET instead. The default body is a small JSON test object.",
+                [--sign PROVIDER --secret S | --private-key @FILE]  signed as the provider does`,
+    details: `--sign takes any provider of \`mailroom providers\`; --private-key (a PEM file, or the PEM text)
+for those that sign with a key pair (discord, sendgrid, telnyx, wise, dyte). The headers given win
+over the signer's and are signed as given (--header 'X-GitHub-Event: push' sends push).
+--secret may come from $MAILROOM_SIGN_SECRET instead. The default body is a small JSON test object.`,
     client: true,
     run: client(async () => (await import("./send")).sendCommand),
+  },
+  {
+    name: "trigger",
+    usage: `  mailroom trigger PROVIDER EVENT [CHANNEL | --to URL] [--secret S | --private-key @FILE]
+                [--override PATH=VALUE]... [--header K:V]...     send a realistic sample event, signed
+  mailroom trigger --list [PROVIDER]                       the providers and events there are`,
+    details: `Events: GitHub's every event and action of @octokit/webhooks-examples (push, issues.opened...),
+and Stripe, Shopify, Slack, Twilio, SendGrid, Paddle, Discord, Linear, Zoom, Clerk, Resend and
+OpenAI's most used, written from their published schemas. Ids and times are fresh on every send.
+CHANNEL defaults to the provider's name. --override sets a field of the body (a dotted path, or a
+form field): a value that parses as JSON is used as such (--override data.object.amount=5000).
+Signed when a key is given (--secret, $MAILROOM_SIGN_SECRET, or --private-key for key pairs).`,
+    client: true,
+    run: client(async () => (await import("./trigger")).triggerCommand),
+  },
+  {
+    name: "providers",
+    usage: "  mailroom providers [PROVIDER] [--json]                   the named providers and their signature schemes",
+    details: 'Each is a guard kind (kind = "PROVIDER"); docs/providers.md has the same table.',
+    run: async (argv, io) => (await import("./providers")).providersCommand(argv, io),
   },
   {
     name: "replay",

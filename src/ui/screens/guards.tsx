@@ -3,7 +3,12 @@ import { useEffect, useState } from "preact/hooks";
 import { api, type Channel } from "../api";
 
 type Guard = { name: string; kind: string; settings: Record<string, unknown>; has_secret: boolean; read_only: boolean };
-type GuardList = { guards: Guard[]; kinds: { kind: string; secret: string | null }[]; default_guards: { guards: string[]; read_only: boolean } };
+type Field = { key: string; description: string; required: boolean; default?: unknown };
+type GuardList = {
+  guards: Guard[];
+  kinds: { kind: string; secret: string | null; fields: Field[] }[];
+  default_guards: { guards: string[]; read_only: boolean };
+};
 
 const names = (text: string) =>
   text
@@ -71,6 +76,7 @@ export function Guards() {
       </section>
     );
   const secretKey = list.kinds.find((k) => k.kind === kind)?.secret ?? null;
+  const fields = list.kinds.find((k) => k.kind === kind)?.fields ?? [];
   return (
     <section>
       <h1>Guards</h1>
@@ -131,8 +137,17 @@ export function Guards() {
         </label>
         <label>
           Settings (JSON)
-          <textarea name="settings" rows={3} placeholder='{"header": "x-signature", "prefix": "sha256="}' />
+          <textarea name="settings" rows={3} placeholder='{"header": "x-signature", "prefix": "sha256="}' aria-describedby="kind-fields" />
         </label>
+        <ul id="kind-fields" class="muted" aria-label={`Settings of ${kind}`}>
+          {fields.length === 0 && <li>No settings besides the secret.</li>}
+          {fields.map((f) => (
+            <li key={f.key}>
+              <code>{f.key}</code>
+              {f.required ? " (required)" : f.default !== undefined ? ` (default ${JSON.stringify(f.default)})` : ""}: {f.description}
+            </li>
+          ))}
+        </ul>
         {secretKey && (
           <label>
             Secret ({secretKey}; write-only)
