@@ -28,7 +28,7 @@ import { coalesce, createTerminal } from "./lib/terminal";
 import { createMetrics } from "./metrics";
 import { createRunner } from "./runner";
 import { defaultHealthUrl, healthcheck } from "./healthcheck";
-import { serve, serveMetrics } from "./server";
+import { serve, serveMetrics, servePublic } from "./server";
 
 /** A command that reads the config (or, for a health check with --url, none). */
 export type ServerCommand = Exclude<Command, { kind: "help" | "version" | "error" }>;
@@ -102,6 +102,16 @@ export async function runCommand(command: ServerCommand): Promise<number> {
     console.error(`mailroom: port ${config.server.port} on ${config.server.host} is already in use (another Mailroom?); stop it or choose another with --port`);
     return 1;
   }
+  let publicServer;
+  const pub = config.server.public;
+  try {
+    publicServer = pub && servePublic(built, { host: pub.host, port: pub.port });
+  } catch (error) {
+    if ((error as { code?: string }).code !== "EADDRINUSE") throw error;
+    await server.stop(true);
+    console.error(`mailroom: [server.public] port ${pub!.port} on ${pub!.host} is already in use; choose another`);
+    return 1;
+  }
   const metricsServer = built.metricsApp && serveMetrics(built.metricsApp, splitListen(config.metrics.listen!));
   runner.start();
 
@@ -115,6 +125,7 @@ export async function runCommand(command: ServerCommand): Promise<number> {
     built.catcher.cutDelays(DELAY_GRACE_MS);
     built.live.streams.close(); // open streams would otherwise keep server.stop waiting
     await server.stop(false);
+    await publicServer?.stop(false);
     await metricsServer?.stop(false);
     await built.close();
     await runner.stop();
@@ -140,6 +151,7 @@ export async function runCommand(command: ServerCommand): Promise<number> {
   if (command.forwardTo)
     console.log(`  forward:  ${command.forwardTo.channel ? `channel ${command.forwardTo.channel}` : "every channel"} -> ${command.forwardTo.url}`);
   console.log(`  api keys: ${keys.map((k) => k.label).join(", ")}`);
+  if (publicServer) console.log(`  public:   http://${publicServer.hostname}:${publicServer.port} (catching and relay only)`);
   if (config.metrics.enabled) {
     const where = metricsServer ? `http://${metricsServer.hostname}:${metricsServer.port}/metrics` : "/metrics";
     console.log(`  metrics:  ${where}${config.metrics.auth ? " (bearer token)" : " (open)"}`);
@@ -155,7 +167,8 @@ export async function runCommand(command: ServerCommand): Promise<number> {
   for (const line of saved) console.log(line);
   const setupToken = await built.dashboard.setup.token();
   if (setupToken) {
-    const base = config.server.public_url?.replace(/\/$/, "") ?? `http://${server.hostname}:${server.port}`;
+    // With a public listener, public_url is where senders reach it: the dashboard is on this one.
+    const base = (!publicServer && config.server.public_url?.replace(/\/$/, "")) || `http://${server.hostname}:${server.port}`;
     console.log(`\n  No dashboard user exists yet. Create the first admin with this one-time link:`);
     console.log(`    ${base}/ui/setup#${setupToken}`);
     console.log(`  (or run: mailroom user add EMAIL --role admin)\n`);

@@ -70,6 +70,47 @@ export function serve(
   return server;
 }
 
+/** The answer of the public listener to any path it does not serve, in the management API's error body. */
+const NOT_PUBLIC = '{"code":5,"message":"not found: this listener serves only the catching endpoint (/?channel=NAME) and the relay","details":[]}';
+
+/**
+ * The public listener ([server.public]): only what the internet should reach. Requests to `/`
+ * (the catching endpoint, which also answers provider handshakes and GET / as the health check)
+ * and, when given, the relay endpoint; everything else (the dashboard, the management and
+ * translation APIs, metrics, the docs) answers 404 here, whatever credentials it carries.
+ */
+export function servePublic(built: Pick<App, "catcher">, opts: { host: string; port: number; relay?: PublicRoute }): Server<undefined> {
+  const relay = opts.relay;
+  return Bun.serve({
+    hostname: opts.host,
+    port: opts.port,
+    maxRequestBodySize: SERVER_MAX_BODY,
+    reusePort: false,
+    development: false,
+    fetch(original, server) {
+      const request = absolute(original);
+      const url = request.url;
+      const start = url.indexOf("/", url.indexOf("//") + 2);
+      const c = url.charCodeAt(start + 1);
+      if (Number.isNaN(c) || c === 63) return built.catcher.handle(request, server.requestIP(original)?.address ?? "");
+      if (relay && url.startsWith(relay.prefix, start)) return relay.handle(request, original, server);
+      return new Response(NOT_PUBLIC, { status: 404, headers: { "content-type": "application/json" } });
+    },
+    error() {
+      return new Response('{"code":13,"message":"internal error","details":[]}', {
+        status: 500,
+        headers: { "content-type": "application/json" },
+      });
+    },
+  });
+}
+
+/** A route the public listener serves beside `/` (the relay endpoint), by path prefix. */
+export type PublicRoute = {
+  prefix: string;
+  handle(request: Request, original: Request, server: Server<undefined>): Response | Promise<Response>;
+};
+
 /** The metrics' own listener ([metrics] listen): GET /metrics and nothing else. */
 export function serveMetrics(app: { fetch(request: Request): Response | Promise<Response> }, opts: { host: string; port: number }): Server<undefined> {
   return Bun.serve({ hostname: opts.host, port: opts.port, development: false, fetch: (request) => app.fetch(request) });

@@ -43,6 +43,19 @@ const Server = t.Object(
       default: false,
       description: "take the sender ip from the right-most X-Forwarded-For entry (else the last Forwarded for=), which the proxy added",
     }),
+    public: t.Optional(
+      t.Object(
+        {
+          host: t.String({ default: "127.0.0.1", description: "address of the public listener (a tunnel on this machine reaches 127.0.0.1)" }),
+          port: t.Integer({ minimum: 0, maximum: 65535, description: "port of the public listener; 0 picks a free one" }),
+        },
+        {
+          ...strict,
+          description:
+            "a second listener serving only what the internet should reach: the catching endpoint (provider handshakes and GET / included) and the relay endpoint; the dashboard and the APIs stay on [server] host:port",
+        },
+      ),
+    ),
   },
   { ...strict, default: {} },
 );

@@ -70,7 +70,7 @@ export function createDashboard(deps: {
     accountThrottle: createThrottle({ clock, limit: SIGN_IN_LIMITS.account, windowMs: SIGN_IN_LIMITS.windowMs }),
     ipThrottle: createThrottle({ clock, limit: SIGN_IN_LIMITS.ip, windowMs: SIGN_IN_LIMITS.windowMs }),
   };
-  const management = { ...deps.management, auth: gate.requireSession() } as unknown as ManagementDeps;
+  const management = { ...deps.management, auth: gate.requireSession(), admin: gate.requireSession("admin") } as unknown as ManagementDeps;
   const routes = new Elysia({ prefix: DASHBOARD_API })
     .use(sessionRoutes(own))
     .use(userRoutes(own))
