@@ -30,6 +30,8 @@ export const CLIENT_USAGE = `  mailroom tail [--channel C] [--status S] [--json]
                 [--sign github|stripe|standard-webhooks|shopify|slack --secret S]
   mailroom replay ID --to URL                              send a stored hook again, byte for byte
   mailroom token reset|show [--config FILE]                re-issue / print this machine's API token
+  mailroom token create --label L [--scope relay --channel C]...
+                                                           a new API key (a relay key for C), printed once
   Every client command takes --url URL and --token T (else $MAILROOM_URL and $MAILROOM_TOKEN, else
   the credentials file serve writes next to its data file; --config FILE says which data file).`;
 
@@ -94,9 +96,10 @@ async function untilSignal(fn: (signal: AbortSignal) => Promise<number>): Promis
 }
 
 /** The data file, host and port of the config `serve` would read. Throws ConfigError. */
-async function storageOf(file?: string): Promise<{ path: string; host: string; port: number; url?: string }> {
+async function storageOf(file?: string): Promise<{ path: string; host: string; port: number; url?: string; labels: string[] }> {
   const { config } = await loadConfig(file, process.env);
-  return { path: config.storage.path, host: config.server.host, port: config.server.port, url: config.storage.url };
+  const labels = config.api_keys.map((k) => k.label);
+  return { path: config.storage.path, host: config.server.host, port: config.server.port, url: config.storage.url, labels };
 }
 
 /** The process's own stdout, stderr and stdin. */

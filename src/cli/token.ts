@@ -11,6 +11,7 @@ import { sha256Hex } from "../lib/secrets";
 import { UsageError, noMore, parseFlags } from "./args";
 import { credentialsPath, localUrl, readCredentials, writeCredentials } from "./credentials";
 import type { Io } from "./io";
+import { tokenCreate } from "./token-create";
 
 /**
  * At start-up: the credentials file next to the data file gets the URL the server listens on and
@@ -48,12 +49,13 @@ export function saveLocalCredentials(opts: { dbPath: string; host: string; port:
 export async function tokenCommand(
   argv: string[],
   io: Io,
-  dbPathOf: (config?: string) => Promise<{ path: string; host: string; port: number; url?: string }>,
+  dbPathOf: (config?: string) => Promise<{ path: string; host: string; port: number; url?: string; labels?: string[] }>,
 ): Promise<number> {
   const [sub, ...rest] = argv;
+  if (sub === "create") return tokenCreate(rest, io, (config) => openKeys(dbPathOf, config));
   const p = parseFlags(rest, { config: "value" });
   noMore(p, 0);
-  if (sub !== "reset" && sub !== "show") throw new UsageError(sub ? `unknown token subcommand: ${sub}` : "token needs a subcommand: reset or show");
+  if (sub !== "reset" && sub !== "show") throw new UsageError(sub ? `unknown token subcommand: ${sub}` : "token needs a subcommand: create, reset or show");
   const storage = await dbPathOf(p.values.config);
   if (storage.path === ":memory:" && !storage.url) throw new UsageError("the config keeps its data in memory: there is no stored token");
   const file = credentialsPath(storage.path);
@@ -78,6 +80,16 @@ export async function tokenCommand(
     db?.$client.close();
     await opened?.close();
   }
+}
+
+/** The configured database's key store (SQLite or PostgreSQL) and the config file's key labels. */
+async function openKeys(dbPathOf: Parameters<typeof tokenCommand>[2], config?: string) {
+  const storage = await dbPathOf(config);
+  if (storage.path === ":memory:" && !storage.url) throw new UsageError("the config keeps its data in memory: a key stored now would be lost");
+  const configured = new Set(storage.labels ?? []);
+  if (storage.url) return { handle: await openPgKeys(storage.url), configured };
+  const db = openDatabase({ path: storage.path, durability: "full" });
+  return { handle: { store: createApiKeyStore(db), announce: async () => {}, close: async () => db.$client.close() }, configured };
 }
 
 /** The API keys on PostgreSQL, and a notification on the change feed that they changed. */

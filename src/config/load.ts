@@ -175,6 +175,12 @@ function crossCheck(config: Config): Problem[] {
     // An unset token_env is a problem of its own (reported by resolveEnvSecrets), not a missing token.
     const given = [k.token ?? k.token_env, k.token_sha256].filter((v) => v !== undefined).length;
     if (given !== 1) problems.push({ path: `api_keys[${i}]`, message: "give exactly one of token, token_env, token_sha256" });
+    if (k.scopes && !k.channels) problems.push({ path: `api_keys[${i}].channels`, message: "a relay key names the channels it may relay" });
+    if (k.channels && !k.scopes)
+      problems.push({
+        path: `api_keys[${i}].channels`,
+        message: 'only a key with scopes = ["relay"] has channels (a key without scopes reaches every channel)',
+      });
   });
   const emails = new Set<string>();
   config.users.forEach((u, i) => {

@@ -93,9 +93,21 @@ const ApiKey = t.Object(
     token: t.Optional(t.String({ minLength: 8, description: "the bearer token" })),
     token_env: t.Optional(t.String({ description: "environment variable holding the token" })),
     token_sha256: t.Optional(t.String({ pattern: "^[0-9a-fA-F]{64}$", description: "hex SHA-256 of the token" })),
+    scopes: t.Optional(
+      t.Array(t.Literal("relay"), {
+        minItems: 1,
+        uniqueItems: true,
+        description: 'what the key may do; ["relay"]: relay its channels (mailroom listen) and nothing else. Without scopes: full access',
+        problem: 'must be ["relay"] (a key without scopes has full access)',
+      }),
+    ),
+    channels: t.Optional(t.Array(Name("channel name"), { minItems: 1, uniqueItems: true, description: "the channels a relay key may relay" })),
   },
   strict,
 );
+
+/** The scopes an API key may be restricted to. */
+export const KEY_SCOPES = ["relay"] as const;
 
 const Hooks = t.Object(
   {
