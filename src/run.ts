@@ -29,6 +29,8 @@ import { createMetrics } from "./metrics";
 import { createRunner } from "./runner";
 import { defaultHealthUrl, healthcheck } from "./healthcheck";
 import { serve, serveMetrics, servePublic } from "./server";
+import { startRelayClient, type RelayClient } from "./relay/client";
+import { listenerIdentity } from "./relay/identity";
 
 /** A command that reads the config (or, for a health check with --url, none). */
 export type ServerCommand = Exclude<Command, { kind: "help" | "version" | "error" }>;
@@ -46,7 +48,9 @@ export async function runCommand(command: ServerCommand): Promise<number> {
     loaded = await loadConfig(
       command.config,
       process.env,
-      command.kind === "user-add" ? {} : { host: command.host, port: command.port, forwardTo: command.forwardTo },
+      command.kind === "user-add"
+        ? {}
+        : { host: command.host, port: command.port, forwardTo: command.forwardTo, relay: command.kind === "listen" ? command.relay : undefined },
     );
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
@@ -114,6 +118,21 @@ export async function runCommand(command: ServerCommand): Promise<number> {
   }
   const metricsServer = built.metricsApp && serveMetrics(built.metricsApp, splitListen(config.metrics.listen!));
   runner.start();
+  // [[relays]] and `mailroom listen`: this Mailroom receives upstream channels into its own store.
+  const identity = config.relays.length > 0 ? listenerIdentity(config.storage.path, clock.now()) : undefined;
+  const relayClients: RelayClient[] = config.relays.flatMap((r) =>
+    r.channels.map((channel) =>
+      startRelayClient({
+        target: { url: r.url, channel, token: r.token! },
+        identity: identity!,
+        writer: built.writer,
+        stored: async (id) => (await storage.hooks.getHookSummary(id)) !== undefined,
+        clock,
+        log,
+      }),
+    ),
+  );
+  built.listens.push(...relayClients);
 
   // Installed before the line that says it listens: whoever starts Mailroom may stop it from then on.
   let stopping = false;
@@ -124,6 +143,7 @@ export async function runCommand(command: ServerCommand): Promise<number> {
     // A channel's delayed answers (up to 5 minutes) go out now or within the grace, with their status.
     built.catcher.cutDelays(DELAY_GRACE_MS);
     built.live.streams.close(); // open streams would otherwise keep server.stop waiting
+    await Promise.all(relayClients.map((c) => c.stop()));
     await server.stop(false);
     await publicServer?.stop(false);
     await metricsServer?.stop(false);
@@ -148,6 +168,7 @@ export async function runCommand(command: ServerCommand): Promise<number> {
   console.log(`  config:   ${source}`);
   console.log(`  data:     ${opened.describe}`);
   console.log(`  channels: ${config.channels.map((c) => c.name).join(", ") || "(none configured; created by their first hook)"}`);
+  for (const r of config.relays) console.log(`  relay:    ${r.channels.join(", ")} from ${r.url}`);
   if (command.forwardTo)
     console.log(`  forward:  ${command.forwardTo.channel ? `channel ${command.forwardTo.channel}` : "every channel"} -> ${command.forwardTo.url}`);
   console.log(`  api keys: ${keys.map((k) => k.label).join(", ")}`);

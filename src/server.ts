@@ -1,5 +1,6 @@
 import type { Server } from "bun";
 import type { App } from "./app";
+import type { RelaySocketData } from "./relay/hub";
 import { dashboardRoutes } from "./dashboard/page";
 import dashboardPage from "./ui/index.html";
 
@@ -15,13 +16,13 @@ const SERVER_MAX_BODY = Number.MAX_SAFE_INTEGER;
  * hot path skips the router), everything else through Elysia.
  */
 export function serve(
-  built: Pick<App, "app" | "catcher" | "connections" | "dashboard">,
+  built: Pick<App, "app" | "catcher" | "connections" | "dashboard" | "relay">,
   opts: { host: string; port: number; idleTimeout?: number },
-): Server<undefined> {
-  const { app, catcher } = built;
+): Server<RelaySocketData> {
+  const { app, catcher, relay } = built;
   /** Requests given a new URL below, to the ones Bun received (which Bun's timeout knows). */
   const received = new WeakMap<Request, Request>();
-  const server: Server<undefined> = Bun.serve({
+  const server: Server<RelaySocketData> = Bun.serve<RelaySocketData>({
     hostname: opts.host,
     port: opts.port,
     maxRequestBodySize: SERVER_MAX_BODY,
@@ -51,11 +52,13 @@ export function serve(
       if (Number.isNaN(c) /* the path is exactly "/" */ || c === 63 /* "?" */) {
         return catcher.handle(request, server.requestIP(original)?.address ?? "");
       }
+      if (url.startsWith(relay.prefix, start)) return relay.handle(request, original, server);
       // A live stream (GET /v1/stream, /ui/api/stream) sends heartbeats of its own and has no body
       // to wait for: the idle timeout would cut it.
       if (request.method === "GET" && isStream(url, start)) server.timeout(original, 0);
       return app.fetch(request);
     },
+    websocket: relay.websocket,
     error() {
       return new Response('{"code":13,"message":"internal error","details":[]}', {
         status: 500,
@@ -76,12 +79,12 @@ const NOT_PUBLIC = '{"code":5,"message":"not found: this listener serves only th
 /**
  * The public listener ([server.public]): only what the internet should reach. Requests to `/`
  * (the catching endpoint, which also answers provider handshakes and GET / as the health check)
- * and, when given, the relay endpoint; everything else (the dashboard, the management and
+ * and the relay endpoint; everything else (the dashboard, the management and
  * translation APIs, metrics, the docs) answers 404 here, whatever credentials it carries.
  */
-export function servePublic(built: Pick<App, "catcher">, opts: { host: string; port: number; relay?: PublicRoute }): Server<undefined> {
-  const relay = opts.relay;
-  return Bun.serve({
+export function servePublic(built: Pick<App, "catcher" | "relay">, opts: { host: string; port: number }): Server<RelaySocketData> {
+  const { relay } = built;
+  return Bun.serve<RelaySocketData>({
     hostname: opts.host,
     port: opts.port,
     maxRequestBodySize: SERVER_MAX_BODY,
@@ -93,9 +96,10 @@ export function servePublic(built: Pick<App, "catcher">, opts: { host: string; p
       const start = url.indexOf("/", url.indexOf("//") + 2);
       const c = url.charCodeAt(start + 1);
       if (Number.isNaN(c) || c === 63) return built.catcher.handle(request, server.requestIP(original)?.address ?? "");
-      if (relay && url.startsWith(relay.prefix, start)) return relay.handle(request, original, server);
+      if (url.startsWith(relay.prefix, start)) return relay.handle(request, original, server);
       return new Response(NOT_PUBLIC, { status: 404, headers: { "content-type": "application/json" } });
     },
+    websocket: relay.websocket,
     error() {
       return new Response('{"code":13,"message":"internal error","details":[]}', {
         status: 500,
@@ -104,12 +108,6 @@ export function servePublic(built: Pick<App, "catcher">, opts: { host: string; p
     },
   });
 }
-
-/** A route the public listener serves beside `/` (the relay endpoint), by path prefix. */
-export type PublicRoute = {
-  prefix: string;
-  handle(request: Request, original: Request, server: Server<undefined>): Response | Promise<Response>;
-};
 
 /** The metrics' own listener ([metrics] listen): GET /metrics and nothing else. */
 export function serveMetrics(app: { fetch(request: Request): Response | Promise<Response> }, opts: { host: string; port: number }): Server<undefined> {

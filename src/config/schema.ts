@@ -187,6 +187,20 @@ const User = t.Object(
   strict,
 );
 
+const Relay = t.Object(
+  {
+    url: t.String({
+      pattern: "^https?://[^\\s/?#]+(?:/[^\\s?#]*)?$",
+      description: "the upstream Mailroom (its public listener, or the one listener), as https://hooks.example.com",
+      problem: "must be an http:// or https:// URL",
+    }),
+    channels: t.Array(Name("channel name"), { minItems: 1, uniqueItems: true, description: "upstream channels to relay here, each stored under its own name" }),
+    token: t.Optional(t.String({ minLength: 8, description: 'a relay key of upstream (scopes = ["relay"]) for these channels' })),
+    token_env: t.Optional(t.String({ description: "environment variable holding the token" })),
+  },
+  strict,
+);
+
 /** A guard or handler entry before its kind's own schema is applied. */
 const Kinded = t.Object({ name: Name("name"), kind: t.String({ description: "kind" }) }, { additionalProperties: true });
 
@@ -202,6 +216,7 @@ export const ConfigSchema = t.Object(
     handlers: t.Array(Kinded, { default: [] }),
     translate: TranslateSection,
     metrics: Metrics,
+    relays: t.Array(Relay, { default: [], description: "upstream Mailrooms whose channels this one receives (mailroom listen)" }),
   },
   strict,
 );
@@ -210,6 +225,7 @@ export type Config = Static<typeof ConfigSchema>;
 export type UserConfig = Static<typeof User>;
 export type ApiKeyConfig = Static<typeof ApiKey>;
 export type ChannelConfig = Static<typeof Channel>;
+export type RelayConfig = Static<typeof Relay>;
 
 /** Host and port of a `[metrics] listen` value the schema accepted ("[::1]:9464" gives "::1"). */
 export function splitListen(listen: string): { host: string; port: number } {

@@ -69,6 +69,13 @@ export interface AttemptQueue extends Transactor {
   renew(now: number): Promise<void>;
   /** How many attempts are queued. */
   depth(): Promise<number>;
+  /**
+   * An attempt that was not made (a relay whose listener is away) goes back to the queue as it
+   * was, its due time kept (so the oldest stays first); false when it is no longer this process's.
+   */
+  release(id: number): Promise<boolean>;
+  /** How many attempts of the handler wait (queued or running), and the earliest due time among them (null when none). */
+  backlog(handler: string): Promise<{ count: number; oldest: number | null }>;
   /** Every attempt of the hook, in the order they were queued. */
   list(hookId: string): Promise<AttemptRow[]>;
 }
@@ -190,6 +197,18 @@ export function createAttemptQueue(db: Db): AttemptQueue {
     },
 
     async renew(): Promise<void> {},
+
+    async release(id: number): Promise<boolean> {
+      return q(`UPDATE attempts SET outcome = 'queued', started_at = NULL WHERE id = ? AND outcome = 'running'`).run(id).changes > 0;
+    },
+
+    async backlog(handler: string) {
+      const r = q(`SELECT COUNT(*) AS count, MIN(due_at) AS oldest FROM attempts WHERE outcome IN ('queued', 'running') AND handler = ?`).get(handler) as {
+        count: number;
+        oldest: number | null;
+      };
+      return { count: r.count, oldest: r.oldest };
+    },
 
     /** How many attempts are queued (walks the queue index's `queued` range, not the table). */
     async depth(): Promise<number> {

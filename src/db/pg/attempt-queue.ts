@@ -139,6 +139,20 @@ export function createPgAttemptQueue(t: PgTransactor, opts: { owner: string; lea
       return r?.n ?? 0;
     },
 
+    async release(id) {
+      const r = await x().unsafe(
+        `UPDATE attempts SET outcome = 'queued', started_at = NULL, lease_owner = NULL, lease_until = NULL WHERE id = $1 AND outcome = 'running' AND lease_owner = $2`,
+        [id, owner],
+      );
+      return r.count > 0;
+    },
+    async backlog(handler) {
+      const [r] = (await x().unsafe(
+        `SELECT COUNT(*)::float8 AS count, MIN(due_at)::float8 AS oldest FROM attempts WHERE outcome IN ('queued', 'running') AND handler = $1`,
+        [handler],
+      )) as { count: number; oldest: number | null }[];
+      return { count: r!.count, oldest: r!.oldest };
+    },
     async list(hookId) {
       return (await x().unsafe(`SELECT ${COLUMNS} FROM attempts WHERE hook_id = $1 ORDER BY id`, [hookId])) as AttemptRow[];
     },
