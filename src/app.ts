@@ -117,7 +117,10 @@ export function createApp(deps: AppDeps) {
       storageBytes: () => store.storageBytes(),
       queueDepth: () => runner.queueDepth(),
       deduplicated: () => dedup.droppedCounts(),
+      relays: relayState,
     });
+  /** The relays as the dashboards and metrics show them: upstream's, and this Mailroom's own listens. */
+  const relayState = async () => ({ upstream: await relayHub.state(), listening: listens.map((l) => l.state()) });
 
   /** Lifts a connection's idle timeout for one request; serve() sets it (app.handle has no connection). */
   const connections = { keepOpen: (_request: Request): void => {} };
@@ -149,6 +152,7 @@ export function createApp(deps: AppDeps) {
     forwards,
     translate: translate.services,
     management: { channels, hooks, refusals, runner, clock, keepOpen: (r) => connections.keepOpen(r), responses, dedup },
+    relays: () => relayState(),
   });
 
   // The simulator and retention run on one instance at a time among those sharing the database.

@@ -49,3 +49,34 @@ test("the config file's relay keys are checked: scopes need channels, channels n
   expect(problems({ scopes: ["admin"], channels: ["stripe"] }).join("\n")).toContain("api_keys[0].scopes");
   expect(problems({ scopes: ["relay"], channels: ["Not A Channel"] }).join("\n")).toContain("api_keys[0].channels[0]");
 });
+
+test("the relay endpoint says why a listener would be refused, on both listeners: wrong token, not a relay key, unknown channel, not the key's channel, who it is", async () => {
+  const t = await startTarget({
+    server: { public: { port: 0 } },
+    api_keys: [
+      { label: "test", token: "test-token-0123456789" },
+      { label: "laptop", token: RELAY_TOKEN, scopes: ["relay"], channels: ["stripe"] },
+    ],
+  });
+  const who = { "x-mailroom-listener": "laptop-id-0001", "x-mailroom-host": "dev-laptop", "x-mailroom-started": "1700000000000" };
+  await t.catchHooks("stripe", 2);
+  await t.catchHooks("github", 1);
+  for (const base of [await t.url(), t.publicUrl()!]) {
+    const ask = async (path: string, headers: Record<string, string>, method = "GET") => {
+      const res = await fetch(`${base}/relay/v1/channels/${path}`, { method, headers });
+      return { status: res.status, json: (await res.json()) as any };
+    };
+    expect(await ask("stripe", { ...RELAY, ...who })).toEqual({ status: 200, json: { channel: "stripe", waiting: 2, max_body: 10 * 1024 * 1024 } });
+    const wrong = await ask("stripe", { authorization: "Bearer nope-nope-nope", ...who });
+    expect([wrong.status, wrong.json.message]).toEqual([401, "invalid bearer token (wrong token?)"]);
+    const full = await ask("stripe", { authorization: "Bearer test-token-0123456789", ...who });
+    expect([full.status, full.json.message]).toEqual([403, 'API key "test" is not a relay key: the relay takes keys with scopes = ["relay"] only']);
+    const unknown = await ask("gitlab", { ...RELAY, ...who });
+    expect([unknown.status, unknown.json.message]).toEqual([404, 'unknown channel "gitlab" upstream']);
+    const other = await ask("github", { ...RELAY, ...who });
+    expect([other.status, other.json.message]).toEqual([403, 'API key "laptop" may not relay channel "github" (its channels: stripe)']);
+    expect((await ask("stripe", RELAY)).status).toBe(400);
+    expect((await ask("stripe", { ...RELAY, ...who }, "POST")).status).toBe(405);
+    expect((await ask("Not-A-Name", { ...RELAY, ...who })).status).toBe(404);
+  }
+});

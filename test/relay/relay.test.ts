@@ -52,6 +52,15 @@ test("a hook sent upstream reaches the app with the same method, headers and byt
   await eventually(async () => (await up.call("GET", `/v1/hooks/${id}`)).json.status === "handled", 10_000, "handled upstream");
   const attempts = (await up.call("GET", `/v1/hooks/${id}/attempts`)).json;
   expect(attempts).toMatchObject([{ handler: "relay:laptop:stripe", outcome: "succeeded", excerpt: `committed by ${hostname()}` }]);
+
+  // Metrics on both sides.
+  const upMetrics = (await up.call("GET", "/metrics")).text;
+  expect(upMetrics).toContain('mailroom_relay_connected{relay="relay:laptop:stripe"} 1');
+  expect(upMetrics).toContain('mailroom_relay_acknowledged_total{relay="relay:laptop:stripe"} 1');
+  expect(upMetrics).toContain('mailroom_relay_waiting{relay="relay:laptop:stripe"} 0');
+  const lapMetrics = (await lap.call("GET", "/metrics")).text;
+  expect(lapMetrics).toContain(`mailroom_listen_connected{upstream="${up.publicUrl}",channel="stripe"} 1`);
+  expect(lapMetrics).toContain(`mailroom_listen_acknowledged_total{upstream="${up.publicUrl}",channel="stripe"} 1`);
 });
 
 test("the laptop SIGKILLed while hooks flow, 1,000 hooks sent while it is down, then restarted: each is stored once with upstream's id, reaches the app, and is handled upstream", async () => {

@@ -60,7 +60,11 @@ export type Laptop = Awaited<ReturnType<typeof startLaptop>>;
 
 /** `mailroom listen` to the upstream's public listener, forwarding to `appUrl`; `dir` again restarts it on the same data. */
 export async function startLaptop(upstreamUrl: string, appUrl: string, dir = tempDir("mailroom-laptop-")) {
-  const config = { server: { host: "127.0.0.1", port: 0 }, storage: { path: join(dir, "data", "laptop.db"), durability: "normal" }, api_keys: [{ label: "test", token: TOKEN }] };
+  const config = {
+    server: { host: "127.0.0.1", port: 0 },
+    storage: { path: join(dir, "data", "laptop.db"), durability: "normal" },
+    api_keys: [{ label: "test", token: TOKEN }],
+  };
   writeFileSync(join(dir, "mailroom.toml"), stringify(config));
   const argv = ["listen", upstreamUrl, "--channel", "stripe", "--token", RELAY_TOKEN, "--forward-to", appUrl, "--config", join(dir, "mailroom.toml")];
   return run(argv, dir);
