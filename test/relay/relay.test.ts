@@ -63,6 +63,20 @@ test("a hook sent upstream reaches the app with the same method, headers and byt
   expect(lapMetrics).toContain(`mailroom_listen_acknowledged_total{upstream="${up.publicUrl}",channel="stripe"} 1`);
 });
 
+test("a body of upstream's max_body travels whole", async () => {
+  const up = await startUpstream({ maxBody: "24MB" });
+  const app = startApp();
+  const lap = await startLaptop(up.publicUrl, app.url);
+  const body = new Uint8Array(24 * 1024 * 1024).map((_, i) => i % 251);
+  const res = await up.send(body, { "content-type": "application/octet-stream" });
+  expect(res.status).toBe(200);
+  const { id } = (await res.json()) as { id: string };
+  await eventually(async () => app.ids().has(id), 30_000, "the app got the big hook");
+  expect(app.received.find((r) => r.id === id)!.body).toEqual(body);
+  expect((await up.send(new Uint8Array(24 * 1024 * 1024 + 1))).status).toBe(413);
+  expect((await lap.call("GET", `/v1/hooks/${id}`)).status).toBe(200);
+});
+
 test("the laptop SIGKILLed while hooks flow, 1,000 hooks sent while it is down, then restarted: each is stored once with upstream's id, reaches the app, and is handled upstream", async () => {
   const up = await startUpstream();
   const app = startApp();
