@@ -8,7 +8,9 @@ import { createPgApiKeyStore } from "../db/pg/api-key-store";
 import { FEED_CHANNEL } from "../db/pg/feed";
 import { encode } from "../db/feed-changes";
 import { sha256Hex } from "../lib/secrets";
-import { UsageError, noMore, parseFlags } from "./args";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { UsageError, noMore, parseFlags, unknownSubcommand } from "./args";
 import { credentialsPath, localUrl, readCredentials, writeCredentials } from "./credentials";
 import type { Io } from "./io";
 import { tokenCreate } from "./token-create";
@@ -18,14 +20,22 @@ import { tokenCreate } from "./token-create";
  * the local token (the one just generated, or the one the file already holds if it still matches).
  * Returns the lines `serve` prints about it; the token itself only when it was generated now.
  */
-export function saveLocalCredentials(opts: { dbPath: string; host: string; port: number; localSha256?: string; generated?: string }): string[] {
+export function saveLocalCredentials(opts: {
+  dbPath: string;
+  host: string;
+  port: number;
+  localSha256?: string;
+  generated?: string;
+  /** The pending setup link's token (none once a dashboard user exists). */
+  setup?: string;
+}): string[] {
   if (opts.dbPath === ":memory:") {
     return opts.generated ? [`  local token (kept in memory only): Authorization: Bearer ${opts.generated}`] : [];
   }
   const path = credentialsPath(opts.dbPath);
   const existing = readCredentials(path);
   const token = opts.generated ?? (existing?.token && opts.localSha256 === sha256Hex(existing.token) ? existing.token : undefined);
-  writeCredentials(path, { url: localUrl(opts.host, opts.port), token });
+  writeCredentials(path, { url: localUrl(opts.host, opts.port), token, setup: opts.setup });
   if (opts.generated) {
     return [
       "",
@@ -46,19 +56,22 @@ export function saveLocalCredentials(opts: { dbPath: string; host: string; port:
  * PostgreSQL the key replaced is this instance's own (hooks/api-keys.ts localKeyLabel: this host
  * and data path); the other instances' local keys are left alone.
  */
-export async function tokenCommand(
-  argv: string[],
-  io: Io,
-  dbPathOf: (config?: string) => Promise<{ path: string; host: string; port: number; url?: string; labels?: string[] }>,
-): Promise<number> {
+export type StorageOf = (
+  config?: string,
+) => Promise<{ path: string; host: string; port: number; url?: string; source: string /** the config file's key labels */; labels?: string[] }>;
+
+export async function tokenCommand(argv: string[], io: Io, storageOf: StorageOf): Promise<number> {
   const [sub, ...rest] = argv;
-  if (sub === "create") return tokenCreate(rest, io, (config) => openKeys(dbPathOf, config));
+  if (sub === "create") return tokenCreate(rest, io, (config) => openKeys(storageOf, io, config));
   const p = parseFlags(rest, { config: "value" });
   noMore(p, 0);
-  if (sub !== "reset" && sub !== "show") throw new UsageError(sub ? `unknown token subcommand: ${sub}` : "token needs a subcommand: create, reset or show");
-  const storage = await dbPathOf(p.values.config);
+  if (sub === undefined) throw new UsageError("token needs a subcommand: create, reset or show");
+  if (sub !== "reset" && sub !== "show") throw unknownSubcommand("token", sub, ["create", "reset", "show"]);
+  const storage = await storageOf(p.values.config);
   if (storage.path === ":memory:" && !storage.url) throw new UsageError("the config keeps its data in memory: there is no stored token");
   const file = credentialsPath(storage.path);
+  // Never a new database: its token would be one that the running server does not know.
+  if (!storage.url && !existsSync(storage.path)) return (io.err(noData(storage.path, io.env.MAILROOM_DB ? "MAILROOM_DB" : storage.source)), 1);
   if (sub === "show") {
     const saved = readCredentials(file);
     if (!saved?.token) return (io.err(`mailroom: no token in ${file}; \`mailroom token reset\` issues one\n`), 1);
@@ -72,7 +85,7 @@ export async function tokenCommand(
     const token = await issueLocalToken(opened?.store ?? createApiKeyStore(db!), label, io.now());
     await opened?.announce();
     const saved = readCredentials(file);
-    writeCredentials(file, { url: saved?.url ?? localUrl(storage.host, storage.port), token });
+    writeCredentials(file, { url: saved?.url ?? localUrl(storage.host, storage.port), token, setup: saved?.setup });
     io.err(`the ${label} token was re-issued (the old one no longer works); saved in ${file}\n`);
     io.out(token + "\n");
     return 0;
@@ -82,14 +95,36 @@ export async function tokenCommand(
   }
 }
 
-/** The configured database's key store (SQLite or PostgreSQL) and the config file's key labels. */
-async function openKeys(dbPathOf: Parameters<typeof tokenCommand>[2], config?: string) {
-  const storage = await dbPathOf(config);
+/**
+ * The configured database's key store (SQLite or PostgreSQL) and the config file's key labels.
+ * Never a new SQLite file (a key there would be one the running server does not know): throws
+ * UsageError saying where the data was expected.
+ */
+async function openKeys(storageOf: StorageOf, io: Io, config?: string) {
+  const storage = await storageOf(config);
   if (storage.path === ":memory:" && !storage.url) throw new UsageError("the config keeps its data in memory: a key stored now would be lost");
+  if (!storage.url && !existsSync(storage.path))
+    throw new UsageError(
+      noData(storage.path, io.env.MAILROOM_DB ? "MAILROOM_DB" : storage.source)
+        .replace(/^mailroom: /, "")
+        .trimEnd(),
+    );
   const configured = new Set(storage.labels ?? []);
   if (storage.url) return { handle: await openPgKeys(storage.url), configured };
   const db = openDatabase({ path: storage.path, durability: "full" });
   return { handle: { store: createApiKeyStore(db), announce: async () => {}, close: async () => db.$client.close() }, configured };
+}
+
+/** Where the data was expected, and how to point there. */
+function noData(path: string, source: string): string {
+  const from =
+    source === "built-in defaults" ? "the default, relative to this folder" : source === "MAILROOM_DB" ? "from MAILROOM_DB" : `the [storage] path of ${source}`;
+  return [
+    `mailroom: no Mailroom data here: ${resolve(path)} does not exist (${from}).`,
+    "  Run this where `mailroom serve` runs, or point at its data: --config FILE (the config serve reads),",
+    "  MAILROOM_CONFIG=FILE, or MAILROOM_DB=PATH (the data file itself).",
+    "",
+  ].join("\n");
 }
 
 /** The API keys on PostgreSQL, and a notification on the change feed that they changed. */

@@ -83,6 +83,7 @@ export function startRelayClient(deps: {
         body: hook.body,
         ip: hook.ip,
         createdAt: hook.createdAt,
+        eventType: hook.eventType,
         contentType: hook.headers["content-type"] ?? null,
       });
     })().finally(() => storing.delete(hook.id));

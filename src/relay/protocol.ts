@@ -2,7 +2,7 @@
  * The relay's wire, over one WebSocket per listener (docs/relay.md):
  *
  * - upstream -> laptop, binary: one hook per message: a 4-byte big-endian length, that many bytes
- *   of JSON (id, channel, method, query, headers, ip, created_at), then the exact body bytes.
+ *   of JSON (id, channel, method, query, headers, ip, created_at, event_type), then the exact body bytes.
  * - both ways, text: JSON control messages (Control below).
  *
  * Pure functions: they throw RelayProtocolError on a frame they cannot read, nothing else.
@@ -37,7 +37,7 @@ export type Control =
 export class RelayProtocolError extends Error {}
 
 /** A hook as it travels: the upstream hook's own id, request, sender address and catch time. */
-export type RelayedHook = Pick<RawHook, "id" | "channel" | "method" | "query" | "headers" | "body" | "ip" | "createdAt">;
+export type RelayedHook = Pick<RawHook, "id" | "channel" | "method" | "query" | "headers" | "body" | "ip" | "createdAt" | "eventType">;
 
 export function encodeHook(hook: RelayedHook): Uint8Array {
   const meta = new TextEncoder().encode(
@@ -49,6 +49,7 @@ export function encodeHook(hook: RelayedHook): Uint8Array {
       headers: hook.headers,
       ip: hook.ip,
       created_at: hook.createdAt,
+      event_type: hook.eventType,
     }),
   );
   const out = new Uint8Array(4 + meta.byteLength + hook.body.byteLength);
@@ -85,6 +86,8 @@ export function decodeHook(frame: Uint8Array): RelayedHook {
     headers: headers as Record<string, string>,
     ip: str("ip"),
     createdAt: meta.created_at,
+    // As upstream's guards and rules read it (a sender's event type, "" when unknown).
+    eventType: typeof meta.event_type === "string" ? meta.event_type : "",
     body: frame.slice(4 + length),
   };
 }

@@ -120,6 +120,7 @@ export function Hooks({ url }: { url: URL }) {
               <th>Channel</th>
               <th>Status</th>
               <th class="opt">Method</th>
+              <th class="opt">Event</th>
               <th class="opt">Type</th>
               <th class="opt">Size</th>
               <th>Caught</th>
@@ -146,6 +147,9 @@ export function Hooks({ url }: { url: URL }) {
                   <span class={`status status-${h.status}`}>{h.status}</span>
                 </td>
                 <td class="opt">{h.method}</td>
+                <td class="opt name" title={h.event_type}>
+                  {h.event_type || <span class="muted">none</span>}
+                </td>
                 <td class="opt">{h.content_type || <span class="muted">none</span>}</td>
                 <td class="opt num">{sizeOf(h).toLocaleString("en")} B</td>
                 <td class="when" title={h.created_at}>
