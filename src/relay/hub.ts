@@ -17,6 +17,8 @@ import type { RelayListener, RelayStore } from "./store";
 
 /** Relay attempts in flight per listener: hooks sent and not acknowledged yet. */
 export const RELAY_WINDOW = 256;
+/** Bytes the socket may hold unsent before the next hook waits for it to drain (large bodies). */
+const HIGH_WATER = 8 * 1024 * 1024;
 
 /** Who connected, kept on the socket. */
 export type RelaySocketData = {
@@ -35,6 +37,9 @@ type Session = {
   pending: Map<string, ((result: AttemptResult) => void)[]>;
   lastHeard: number;
   caughtUp: boolean;
+  /** Sends waiting for the socket to drain. */
+  drained: (() => void)[];
+  closed: boolean;
 };
 
 /** What the dashboards and metrics show of each relay. */
@@ -66,16 +71,20 @@ export function createRelayHub(deps: { store: RelayStore; runner: Runner; clock:
       // Never given up for the laptop being away (it is not run then); a laptop that cannot store a hook is retried.
       policy: { maxAttempts: 1000, backoff: { initial: 1_000, max: 60_000 }, concurrency: RELAY_WINDOW, timeout: 0 },
       ready: () => sessions.has(name),
-      run(hook) {
+      async run(hook) {
         const session = sessions.get(name);
-        if (!session) return Promise.resolve({ ok: false, excerpt: "", error: "", released: true });
+        const released: AttemptResult = { ok: false, excerpt: "", error: "", released: true };
+        if (!session) return released;
+        // A laptop reading slower than hooks come (large bodies): wait for the socket to drain.
+        while (!session.closed && session.ws.getBufferedAmount() > HIGH_WATER) await new Promise<void>((r) => session.drained.push(r));
+        if (session.closed) return released;
         return new Promise<AttemptResult>((resolve) => {
           const waiting = session.pending.get(hook.id);
           if (waiting) waiting.push(resolve);
           else session.pending.set(hook.id, [resolve]);
           countOf(name).delivered++;
-          // 0: dropped (the socket is closing): the close releases it with the others.
-          session.ws.send(encodeHook(hook));
+          // 0: dropped (the connection is failing): closing it releases this hook with the others.
+          if (session.ws.send(encodeHook(hook)) === 0) session.ws.close(1011, "the hook could not be sent");
         });
       },
     };
@@ -114,6 +123,8 @@ export function createRelayHub(deps: { store: RelayStore; runner: Runner; clock:
   }
 
   function releaseAll(session: Session): void {
+    session.closed = true;
+    for (const r of session.drained.splice(0)) r();
     for (const waiting of session.pending.values()) for (const r of waiting) r({ ok: false, excerpt: "", error: "", released: true });
     session.pending.clear();
   }
@@ -135,7 +146,7 @@ export function createRelayHub(deps: { store: RelayStore; runner: Runner; clock:
       }
       // The same laptop connected again (a lost connection not noticed yet): the new one takes over.
       const old = sessions.get(d.handler);
-      const session: Session = { ws, data: d, connectedAt: now, pending: new Map(), lastHeard: now, caughtUp: false };
+      const session: Session = { ws, data: d, connectedAt: now, pending: new Map(), lastHeard: now, caughtUp: false, drained: [], closed: false };
       sessions.set(d.handler, session);
       if (old) releaseAll(old), old.ws.close(CLOSE_BUSY, "the same listener connected again");
       const { count } = await runner.backlog(d.handler);
@@ -164,6 +175,10 @@ export function createRelayHub(deps: { store: RelayStore; runner: Runner; clock:
         session.pending.delete(control.id);
         for (const r of waiting ?? []) r({ ok: false, excerpt: "", error: `the listener could not store it: ${String(control.error).slice(0, 500)}` });
       }
+    },
+    drain(ws: ServerWebSocket<RelaySocketData>) {
+      const session = sessions.get(ws.data.handler);
+      if (session?.ws === ws) for (const r of session.drained.splice(0)) r();
     },
     close(ws: ServerWebSocket<RelaySocketData>) {
       const session = sessions.get(ws.data.handler);

@@ -171,7 +171,15 @@ export function createAttemptQueue(db: Db): AttemptQueue {
 
     /** Names of the handlers with queued attempts and the earliest due time of each. */
     async nextDue(): Promise<Map<string, number>> {
-      const rows = q(`SELECT handler, MIN(due_at) AS dueAt FROM attempts WHERE outcome = 'queued' GROUP BY handler`).all() as {
+      // A loose index scan: one index seek per handler, instead of GROUP BY walking every queued
+      // attempt (a relay's backlog of 100,000 made each turn of the runner's loop read them all).
+      const rows = q(
+        `WITH RECURSIVE h(name) AS (
+           SELECT MIN(handler) FROM attempts WHERE outcome = 'queued'
+           UNION ALL SELECT (SELECT MIN(handler) FROM attempts WHERE outcome = 'queued' AND handler > h.name) FROM h WHERE h.name IS NOT NULL
+         )
+         SELECT name AS handler, (SELECT MIN(due_at) FROM attempts WHERE outcome = 'queued' AND handler = h.name) AS dueAt FROM h WHERE name IS NOT NULL`,
+      ).all() as {
         handler: string;
         dueAt: number;
       }[];

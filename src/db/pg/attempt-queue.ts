@@ -100,7 +100,14 @@ export function createPgAttemptQueue(t: PgTransactor, opts: { owner: string; lea
     },
 
     async nextDue() {
-      const rows = (await x().unsafe(`SELECT handler, MIN(due_at)::float8 AS "dueAt" FROM attempts WHERE outcome = 'queued' GROUP BY handler`)) as {
+      // A loose index scan (one seek per handler) rather than GROUP BY over every queued attempt.
+      const rows = (await x().unsafe(
+        `WITH RECURSIVE h(name) AS (
+           SELECT MIN(handler) FROM attempts WHERE outcome = 'queued'
+           UNION ALL SELECT (SELECT MIN(a.handler) FROM attempts a WHERE a.outcome = 'queued' AND a.handler > h.name) FROM h WHERE h.name IS NOT NULL
+         )
+         SELECT name AS handler, (SELECT MIN(due_at) FROM attempts WHERE outcome = 'queued' AND handler = h.name)::float8 AS "dueAt" FROM h WHERE name IS NOT NULL`,
+      )) as {
         handler: string;
         dueAt: number;
       }[];
