@@ -85,7 +85,10 @@ function laptop(up: string, forwardTo?: string, d = newLaptopFolder()): Promise<
   return start(argv, d);
 }
 const newLaptopFolder = () =>
-  folder("mailroom-bench-laptop-", `[server]\nport = 0\n[storage]\npath = "data/laptop.db"\ndurability = "${durability}"\n[[api_keys]]\nlabel = "bench"\ntoken = "${TOKEN}"\n`);
+  folder(
+    "mailroom-bench-laptop-",
+    `[server]\nport = 0\n[storage]\npath = "data/laptop.db"\ndurability = "${durability}"\n[[api_keys]]\nlabel = "bench"\ntoken = "${TOKEN}"\n`,
+  );
 
 const handled = async (url: string) => Number(((await (await fetch(`${url}/v1/channels/bench`, { headers: AUTH })).json()) as any).stats?.handled ?? 0);
 const body1k = `{"event":"order.created","data":"${"x".repeat(1024 - 34)}"}`;
@@ -153,7 +156,9 @@ async function live(): Promise<void> {
   await until("every hook at the app", async () => [...answered.keys()].every((id) => arrived.has(id)), 60_000);
   // The answer's time is when this script read it; the app's, when the request arrived: both on this clock.
   const latencies = [...answered].map(([id, at]) => Math.max(0, arrived.get(id)! - at));
-  console.log(`live: ${total} hooks at ${fmt(sendRate, 0)}/s sent: upstream's 200 -> the app: p50 ${fmt(percentile(latencies, 50), 1)} ms, p99 ${fmt(percentile(latencies, 99), 1)} ms, max ${fmt(Math.max(...latencies), 1)} ms`);
+  console.log(
+    `live: ${total} hooks at ${fmt(sendRate, 0)}/s sent: upstream's 200 -> the app: p50 ${fmt(percentile(latencies, 50), 1)} ms, p99 ${fmt(percentile(latencies, 99), 1)} ms, max ${fmt(Math.max(...latencies), 1)} ms`,
+  );
   await lap.stop();
   await up.stop();
   await app.stop(true);
@@ -184,10 +189,10 @@ async function catchUp(): Promise<void> {
 }
 
 async function wrk(url: string, seconds: number): Promise<number> {
-  const proc = Bun.spawn(
-    ["wrk", "-t2", `-c${args.connections}`, `-d${seconds}s`, "-s", join(import.meta.dir, "post-1k.lua"), `${url}/?channel=bench`],
-    { stdout: "pipe", stderr: "pipe" },
-  );
+  const proc = Bun.spawn(["wrk", "-t2", `-c${args.connections}`, `-d${seconds}s`, "-s", join(import.meta.dir, "post-1k.lua"), `${url}/?channel=bench`], {
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const out = await new Response(proc.stdout).text();
   const line = /RESULT (\{.*\})/.exec(out)?.[1];
   if (!line) throw new Error(`wrk printed no result:\n${out}`);
