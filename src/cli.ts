@@ -101,6 +101,7 @@ function parseListen(args: string[]): Command {
   if (!channel) return { kind: "error", message: "listen: --channel NAME says which upstream channel to receive" };
   if (!token) return { kind: "error", message: "listen: --token TOKEN: a relay key of upstream (mailroom token create --scope relay there)" };
   const serve = parseArgs(["serve", ...rest]);
+  if (serve.kind === "error") return { ...serve, message: serve.message.replace("for serve:", "for listen:") };
   if (serve.kind !== "serve") return serve;
   const forwardTo = serve.forwardTo && { url: serve.forwardTo.url, channel };
   return { ...serve, kind: "listen", relay: { url, channel, token }, forwardTo };

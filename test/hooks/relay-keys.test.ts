@@ -80,3 +80,23 @@ test("the relay endpoint says why a listener would be refused, on both listeners
     expect((await ask("Not-A-Name", { ...RELAY, ...who })).status).toBe(404);
   }
 });
+
+test("[[relays]] entries are checked: a URL, channel names, and a token or token_env", async () => {
+  const { buildConfig } = await import("../../src/config/load");
+  const problems = (relay: Record<string, unknown>, env: Record<string, string> = {}) => {
+    try {
+      buildConfig({ relays: [relay] }, env);
+      return [];
+    } catch (error) {
+      return (error as { problems: { path: string; message: string }[] }).problems.map((p) => `${p.path}: ${p.message}`);
+    }
+  };
+  expect(problems({ url: "https://hooks.example.com", channels: ["stripe"], token: "relay-token-0123" })).toEqual([]);
+  expect(problems({ url: "https://hooks.example.com", channels: ["stripe"], token_env: "RELAY" }, { RELAY: "relay-token-0123" })).toEqual([]);
+  expect(problems({ url: "https://hooks.example.com", channels: ["stripe"] })).toEqual(["relays[0]: give token or token_env: a relay key of upstream"]);
+  expect(problems({ url: "https://hooks.example.com", channels: ["stripe"], token_env: "UNSET_RELAY_VAR" })).toEqual([
+    "relays[0].token_env: environment variable UNSET_RELAY_VAR is not set",
+  ]);
+  expect(problems({ url: "ftp://x", channels: ["stripe"], token: "relay-token-0123" })).toEqual(["relays[0].url: must be an http:// or https:// URL"]);
+  expect(problems({ url: "https://x", channels: [], token: "relay-token-0123" }).join()).toContain("relays[0].channels");
+});
