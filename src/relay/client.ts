@@ -9,6 +9,7 @@
 import type { BatchWriter } from "../hooks/writer";
 import type { Clock } from "../lib/clock";
 import type { Log } from "../lib/log";
+import { preflight, reconnectDelay } from "./preflight";
 import { decodeHook, HEARTBEAT_MS, parseControl, RELAY_PATH, RELAY_SILENCE_MS, type Control, type RelayedHook } from "./protocol";
 
 export type RelayTarget = { url: string; channel: string; token: string };
@@ -28,11 +29,6 @@ export type ListenState = {
   /** Seconds between upstream catching the last hook received and now. */
   lag_seconds: number;
 };
-
-/** Seconds between reconnections: 2, 4, 8, 16, then 30 (reset once a connection was accepted). */
-export function reconnectDelay(failures: number): number {
-  return Math.min(30_000, 2_000 * 2 ** Math.max(0, failures));
-}
 
 export function startRelayClient(deps: {
   target: RelayTarget;
@@ -89,23 +85,6 @@ export function startRelayClient(deps: {
     })().finally(() => storing.delete(hook.id));
     storing.set(hook.id, work);
     return work;
-  }
-
-  /** Why the preflight refused, or undefined when upstream would accept the connection. */
-  async function preflight(): Promise<string | undefined> {
-    let res: Response;
-    try {
-      res = await fetch(endpoint, { headers, signal: AbortSignal.timeout(10_000), redirect: "manual" });
-    } catch (error) {
-      return `unreachable (${(error as Error)?.message ?? error})`;
-    }
-    const text = await res.text();
-    if (res.ok) return undefined;
-    let message = text.slice(0, 300);
-    try {
-      message = (JSON.parse(text) as { message?: string }).message ?? message;
-    } catch {}
-    return `${res.status} ${message}`;
   }
 
   /** One connection, until it ends; resolves to whether upstream accepted it, and why it ended. */
@@ -196,7 +175,7 @@ export function startRelayClient(deps: {
   const running = (async () => {
     let failures = 0;
     while (!stopped) {
-      const refused = await preflight();
+      const refused = await preflight(endpoint, headers);
       if (stopped) break;
       if (refused) {
         state.last_error = refused;

@@ -9,7 +9,7 @@
  * - with it, the WebSocket the hooks travel on (relay/hub.ts), after the same checks.
  */
 import type { Server, WebSocketHandler } from "bun";
-import { findKey, type KeySource } from "../hooks/auth";
+import { type ApiKey, findKey, type KeySource } from "../hooks/auth";
 import { errorResponse } from "../hooks/errors";
 import { AppError } from "../lib/errors";
 import { busyMessage, type RelayHub, type RelaySocketData } from "./hub";
@@ -39,7 +39,7 @@ export function createRelayEndpoint(deps: {
     if (!m || m[1]!.length > 64) return errorResponse("not_found", `not found: the relay endpoint is ${RELAY_PATH}/channels/{name}`);
     if (request.method !== "GET") return errorResponse("method_not_allowed", "the relay endpoint takes GET", { allow: "GET" });
     const channel = m[1]!;
-    let key;
+    let key: ApiKey;
     try {
       key = await findKey(keys, request);
     } catch (error) {

@@ -13,7 +13,10 @@ import type { Log } from "../lib/log";
 import type { Runner } from "../runner";
 import type { AttemptResult, Handler } from "../runner/handlers";
 import { CLOSE_BUSY, encodeHook, HEARTBEAT_MS, parseControl, RELAY_SILENCE_MS, relayHandlerName, type Control } from "./protocol";
-import type { RelayListener, RelayStore } from "./store";
+import { busyMessage, type RelayCounts, relayStates } from "./state";
+import type { Claim, RelayListener, RelayStore } from "./store";
+
+export { busyMessage, type RelayState } from "./state";
 
 /** Relay attempts in flight per listener: hooks sent and not acknowledged yet. */
 export const RELAY_WINDOW = 256;
@@ -42,26 +45,12 @@ type Session = {
   closed: boolean;
 };
 
-/** What the dashboards and metrics show of each relay. */
-export type RelayState = {
-  handler: string;
-  label: string;
-  channel: string;
-  /** Connected to any instance sharing the database. */
-  connected: boolean;
-  listener: { host: string; started_at: string; connected_at: string } | null;
-  waiting: number;
-  lag_seconds: number;
-  delivered: number;
-  acknowledged: number;
-};
-
 export function createRelayHub(deps: { store: RelayStore; runner: Runner; clock: Clock; log: Log; instance: string; maxBody: number }) {
   const { store, runner, clock, log, instance } = deps;
   const sessions = new Map<string, Session>();
   /** Relays of the keys, by handler name: attached to the runner. */
   const relays = new Map<string, { label: string; channel: string }>();
-  const counts = new Map<string, { delivered: number; acknowledged: number }>();
+  const counts = new Map<string, RelayCounts>();
   const countOf = (handler: string) => counts.get(handler) ?? (counts.set(handler, { delivered: 0, acknowledged: 0 }), counts.get(handler)!);
 
   function handlerFor(name: string): Handler {
@@ -133,7 +122,7 @@ export function createRelayHub(deps: { store: RelayStore; runner: Runner; clock:
     async open(ws: ServerWebSocket<RelaySocketData>) {
       const d = ws.data;
       const now = clock.now();
-      let claim;
+      let claim: Claim;
       try {
         claim = await store.claim({ ...d, connectedAt: now, instance }, now, now - 3 * HEARTBEAT_MS);
       } catch (error) {
@@ -210,35 +199,11 @@ export function createRelayHub(deps: { store: RelayStore; runner: Runner; clock:
   }, HEARTBEAT_MS);
   timer.unref?.();
 
-  /** Every relay of the keys, with its listener (on any instance) and what waits for it. */
-  async function state(): Promise<RelayState[]> {
-    const listeners = new Map((await store.list()).map((l) => [l.handler, l]));
-    const now = clock.now();
-    const out: RelayState[] = [];
-    for (const [handler, r] of relays) {
-      const l = listeners.get(handler);
-      const connected = l !== undefined && l.seenAt >= now - 3 * HEARTBEAT_MS;
-      const { count, oldest } = await runner.backlog(handler);
-      const c = countOf(handler);
-      out.push({
-        handler,
-        label: r.label,
-        channel: r.channel,
-        connected,
-        listener: connected ? { host: l!.host, started_at: iso(l!.startedAt), connected_at: iso(l!.connectedAt) } : null,
-        waiting: count,
-        lag_seconds: oldest === null ? 0 : Math.max(0, (now - oldest) / 1000),
-        delivered: c.delivered,
-        acknowledged: c.acknowledged,
-      });
-    }
-    return out;
-  }
-
   return {
     sync,
     websocket,
-    state,
+    /** Every relay of the keys, with its listener (on any instance) and what waits for it. */
+    state: () => relayStates({ store, runner, clock, relays, countOf }),
     /** Whether the relay's listener is connected here (tests, the endpoint). */
     connected: (handler: string) => sessions.has(handler),
     /** The listener holding the relay elsewhere, if fresh: the preflight's 409. */
@@ -251,13 +216,6 @@ export function createRelayHub(deps: { store: RelayStore; runner: Runner; clock:
       for (const s of sessions.values()) s.ws.close(1001, "upstream is stopping");
     },
   };
-}
-
-const iso = (ms: number) => new Date(ms).toISOString();
-
-/** The clear error a second listener gets: who listens already, and since when. */
-export function busyMessage(channel: string, holder: RelayListener): string {
-  return `channel "${channel}" is relayed to another listener already: ${holder.host}, listening since ${iso(holder.startedAt)}; stop it first (one listener per key and channel)`;
 }
 
 export type RelayHub = ReturnType<typeof createRelayHub>;

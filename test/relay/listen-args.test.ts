@@ -16,3 +16,8 @@ test("mailroom listen: the URL, --channel and --token are required; --forward-to
   expect(error(["listen", "https://h", "--channel", "s"])).toStartWith("listen: --token TOKEN");
   expect(error(["listen", "https://h", "--channel", "s", "--token", "t", "--nope", "1"])).toStartWith("unknown flag for listen: --nope");
 });
+
+test("reconnection backs off 2, 4, 8, 16 s, then stays at 30 s", async () => {
+  const { reconnectDelay } = await import("../../src/relay/preflight");
+  expect([0, 1, 2, 3, 4, 5, 20].map(reconnectDelay)).toEqual([2000, 4000, 8000, 16000, 30000, 30000, 30000]);
+});
