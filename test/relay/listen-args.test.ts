@@ -2,13 +2,19 @@ import { expect, test } from "bun:test";
 import { parseArgs } from "../../src/cli";
 
 test("mailroom listen: the URL, --channel and --token are required; --forward-to forwards the relayed channel; serve's flags apply", () => {
-  expect(parseArgs(["listen", "https://hooks.example.com", "--channel", "stripe", "--token", "mr_x", "--forward-to", "http://localhost:3000/h", "--port", "0"])).toEqual({
+  expect(
+    parseArgs(["listen", "https://hooks.example.com", "--channel", "stripe", "--token", "mr_x", "--forward-to", "http://localhost:3000/h", "--port", "0"]),
+  ).toEqual({
     kind: "listen",
     relay: { url: "https://hooks.example.com", channel: "stripe", token: "mr_x" },
     forwardTo: { url: "http://localhost:3000/h", channel: "stripe" },
     port: 0,
   });
-  expect(parseArgs(["listen", "http://127.0.0.1:8081", "--channel=github", "--token=t", "--quiet"])).toMatchObject({ kind: "listen", quiet: true, forwardTo: undefined });
+  expect(parseArgs(["listen", "http://127.0.0.1:8081", "--channel=github", "--token=t", "--quiet"])).toMatchObject({
+    kind: "listen",
+    quiet: true,
+    forwardTo: undefined,
+  });
   const error = (argv: string[]) => (parseArgs(argv) as { kind: string; message?: string }).message;
   expect(error(["listen"])).toStartWith("listen: give the upstream Mailroom's URL");
   expect(error(["listen", "hooks.example.com", "--channel", "s", "--token", "t"])).toBe("listen: not an http:// or https:// URL: hooks.example.com");
