@@ -307,7 +307,28 @@ export function createApp(deps: AppDeps) {
   // Whoever awaits it sees a failure (main.ts exits with it); nobody else must crash on it.
   ready.catch(() => {});
 
-  return { app, ready, apiKeys, catcher, relay, relayHub, listens, connections, writer, hooks, search, channels, store, metrics, metricsApp, dashboard, live, responses, dedup, close };
+  return {
+    app,
+    ready,
+    apiKeys,
+    catcher,
+    relay,
+    relayHub,
+    listens,
+    connections,
+    writer,
+    hooks,
+    search,
+    channels,
+    store,
+    metrics,
+    metricsApp,
+    dashboard,
+    live,
+    responses,
+    dedup,
+    close,
+  };
 }
 
 export type App = ReturnType<typeof createApp>;
