@@ -46,6 +46,22 @@ for (const backend of contractBackends(createRelayStore, createPgRelayStore)) {
       expect(await store.claim(who("c"), 3000, 0)).toEqual({ claimed: true });
     });
 
+    test("taking and leaving a relay are reported to the change sink once committed; a refused claim and a heartbeat are not", async () => {
+      const { store, changes } = await backend.open();
+      const seen: string[] = [];
+      changes.subscribe((change) => {
+        if (change.kind === "state") seen.push(change.part);
+      });
+      await store.claim(who("a"), 1000, 0);
+      expect(seen).toEqual(["relays"]);
+      await store.claim(who("b"), 1100, 0);
+      await store.touch("relay:laptop:stripe", "a", "i1", 1200);
+      expect(seen).toEqual(["relays"]);
+      await store.release("relay:laptop:stripe", "a", "i1");
+      await store.release("relay:laptop:stripe", "a", "i1");
+      expect(seen).toEqual(["relays", "relays"]);
+    });
+
     test("racing claims of two listeners on two instances: exactly one holds the relay", async () => {
       const { store, another } = await backend.open();
       const other = await another();
