@@ -69,6 +69,18 @@ export function parseLine(text: string): TransferHook {
     throw new Error(`${first?.path || "line"}: ${first?.message ?? "invalid"}`);
   }
   if (!BASE64.test(value.body) || value.body.length % 4 !== 0) throw new Error("/body: must be base64");
+  // PostgreSQL's text holds no NUL: refused here, so an import stores the same on both databases.
+  const texts: [string, string | undefined][] = [
+    ["/method", value.method],
+    ["/query", value.query],
+    ["/ip", value.ip],
+    ["/event_type", value.event_type],
+    ...value.events.flatMap((e, i): [string, string][] => [
+      [`/events/${i}/actor`, e.actor],
+      [`/events/${i}/message`, e.message],
+    ]),
+  ];
+  for (const [where, text] of texts) if (text?.includes("\0")) throw new Error(`${where}: must not contain NUL`);
   return {
     id: value.id,
     channel: value.channel,
