@@ -1,5 +1,5 @@
 /**
- * An import line with a NUL character in a text field is refused with a reason on every database:
+ * Import lines must say exactly what to store on every database and machine. A line with a NUL character in a text field is refused with a reason on every database:
  * PostgreSQL's text cannot hold one, so without the check SQLite stored the line while PostgreSQL
  * failed the whole import.
  */
@@ -46,3 +46,8 @@ for (const backend of contractBackends(createTransferStore, (t) => createPgTrans
     }, 30_000);
   });
 }
+
+test("a time without its offset is refused: read as local time, it would depend on the machine's zone", () => {
+  expect(() => parseLine(JSON.stringify({ ...line, created_at: "2026-01-01T00:00:00" }))).toThrow("/created_at: must be an RFC 3339 time");
+  expect(parseLine(JSON.stringify({ ...line, created_at: "2026-01-01T01:00:00.5+01:00" })).createdAt).toBe(Date.UTC(2026, 0, 1, 0, 0, 0, 500));
+});

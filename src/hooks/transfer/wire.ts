@@ -52,7 +52,8 @@ export function exportLine(h: TransferHook): string {
 
 function time(text: string, what: string): number {
   const ms = Date.parse(text);
-  if (!/^\d{4}-\d\d-\d\dT/.test(text) || Number.isNaN(ms)) throw new Error(`${what}: must be an RFC 3339 time`);
+  // The offset is required: without one Date.parse reads local time, and the import would depend on the machine's zone.
+  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/i.test(text) || Number.isNaN(ms)) throw new Error(`${what}: must be an RFC 3339 time`);
   return ms;
 }
 
