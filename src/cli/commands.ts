@@ -52,6 +52,20 @@ export const COMMANDS: readonly CommandEntry[] = [
     run: server("serve"),
   },
   {
+    name: "listen",
+    usage: `  mailroom listen URL --channel C --token T [--forward-to URL] [--config FILE] [--port N]
+                                                           run a local Mailroom receiving channel C of the
+                                                           Mailroom at URL (a relay key); nothing is lost
+                                                           while away; --forward-to URL with retries`,
+    details: `Dials out to URL (upstream's public listener, or its one listener): no public port here. Each hook
+is stored here under upstream's id, with its method, query, headers, exact body, sender address and
+catch time, then acknowledged; upstream keeps it waiting while this is away. --forward-to retries for
+about 6.5 minutes (1 s doubling to 15 s, 30 attempts). One listener per key and channel: a second is
+told the first one's host and start time. See docs/relay.md.
+${CONFIG_DETAILS}`,
+    run: server("listen"),
+  },
+  {
     name: "check-config",
     usage: `  mailroom check-config [--config FILE]                    validate the config, print every problem
                                                            (and, for PostgreSQL, that the database answers)`,
@@ -152,10 +166,14 @@ Signed when a key is given (--secret, $MAILROOM_SIGN_SECRET, or --private-key fo
   },
   {
     name: "token",
-    usage: "  mailroom token reset|show [--config FILE]                re-issue / print this machine's API token",
+    usage: `  mailroom token reset|show [--config FILE]                re-issue / print this machine's API token
+  mailroom token create --label L [--scope relay --channel C]...
+                                                           a new API key (a relay key for C), printed once`,
     details: `Both work on the data file that serve uses (found as serve finds it: --config FILE,
 $MAILROOM_CONFIG or ./mailroom.toml, then $MAILROOM_DB; data/mailroom.db by default), so run them
-where serve runs or point at its config. Neither creates a data file.`,
+where serve runs or point at its config. Neither creates a data file. \`token create\` stores a new key
+there (a running Mailroom accepts it at its next request) and prints its token once; with --scope relay
+and one or more --channel it relays those channels to \`mailroom listen\` and gets 403 everywhere else.`,
     run: async (argv, io) => (await import("./token-run")).runToken(argv, io),
   },
 ];

@@ -4,6 +4,7 @@ import { api, type Channel, type Me } from "../api";
 import { link } from "../router";
 import { useStream } from "../live";
 import { ChannelExtras } from "./channel-extras";
+import { RelayStatus } from "./relay-status";
 
 export function Channels({ me }: { me: Me }) {
   const [channels, setChannels] = useState<Channel[]>([]);
@@ -46,6 +47,7 @@ export function Channels({ me }: { me: Me }) {
   return (
     <section>
       <h1>Channels</h1>
+      <RelayStatus />
       {error && (
         <p class="error" role="alert">
           {error}
