@@ -18,6 +18,7 @@ const hook = (id: string, query: string, body: string): WireHook => ({
   payload: JSON.parse(body),
   ip: "192.0.2.1",
   created_at: "2026-11-26T10:00:00Z",
+  events: [],
 });
 
 test("control characters of body keys and query names are escaped in the diff", () => {
