@@ -17,6 +17,40 @@ import { TranslationAccounts } from "./screens/translation";
 import { TranslationAccount } from "./screens/translation-account";
 import { TranslationOrder } from "./screens/translation-order";
 import { TranslationQueue } from "./screens/translation-queue";
+import { applyTheme, savedTheme, type ThemeChoice } from "./theme";
+
+applyTheme(savedTheme());
+
+/** The mark beside the name (the favicon's envelope). */
+function Mark() {
+  return (
+    <svg width="22" height="22" viewBox="0 0 32 32" aria-hidden="true">
+      <rect width="32" height="32" rx="7" fill="#2f5bd3" />
+      <path d="M7 10.5h18v11a1.5 1.5 0 0 1-1.5 1.5h-15A1.5 1.5 0 0 1 7 21.5z" fill="#fff" />
+      <path d="M7.5 11l8.5 6.5 8.5-6.5" fill="none" stroke="#2f5bd3" stroke-width="2" stroke-linejoin="round" />
+    </svg>
+  );
+}
+
+/** System, light or dark; remembered in this browser. */
+function ThemeSwitch() {
+  const [choice, setChoice] = useState<ThemeChoice>(savedTheme);
+  return (
+    <select
+      aria-label="Theme"
+      value={choice}
+      onChange={(e) => {
+        const v = (e.target as HTMLSelectElement).value as ThemeChoice;
+        applyTheme(v);
+        setChoice(v);
+      }}
+    >
+      <option value="system">System theme</option>
+      <option value="light">Light</option>
+      <option value="dark">Dark</option>
+    </select>
+  );
+}
 
 function App() {
   const url = useLocation();
@@ -63,8 +97,11 @@ function App() {
   }
   return (
     <>
-      <header>
-        <strong>Mailroom</strong>
+      <header class="top">
+        <a class="brand" href="/ui/hooks" onClick={link}>
+          <Mark />
+          <span>Mailroom</span>
+        </a>
         <nav aria-label="Screens">
           {nav("/ui/hooks", "Hooks")}
           {nav("/ui/channels", "Channels")}
@@ -74,10 +111,13 @@ function App() {
           {me.role === "admin" && nav("/ui/api-keys", "API keys")}
           {me.role === "admin" && nav("/ui/users", "Users")}
         </nav>
-        <span class="muted">
-          {me.email} ({me.role})
-        </span>
-        <button onClick={signOut}>Sign out</button>
+        <div class="who">
+          <ThemeSwitch />
+          <span class="muted">
+            {me.email} ({me.role})
+          </span>
+          <button onClick={signOut}>Sign out</button>
+        </div>
       </header>
       <main>{screen}</main>
     </>

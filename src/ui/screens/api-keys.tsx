@@ -1,6 +1,7 @@
 /** @jsxImportSource preact */
 import { useEffect, useState } from "preact/hooks";
 import { api, type ApiKey } from "../api";
+import { Time } from "../parts/time";
 
 const SOURCES = { config: "config file", local: "this machine's CLI", dashboard: "dashboard" } as const;
 
@@ -64,8 +65,10 @@ export function ApiKeys() {
               <tr key={k.label}>
                 <td>{k.label}</td>
                 <td>{SOURCES[k.source]}</td>
-                <td>{k.created_at ?? <span class="muted">-</span>}</td>
-                <td>{k.last_used_at ?? <span class="muted">never</span>}</td>
+                <td>{k.created_at ? <Time at={k.created_at} /> : <span class="muted">-</span>}</td>
+                <td>
+                  <Time at={k.last_used_at} />
+                </td>
                 <td>
                   {k.source === "dashboard" ? (
                     <button onClick={() => revoke(k)} aria-label={`Revoke ${k.label}`}>

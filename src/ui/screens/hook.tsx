@@ -5,6 +5,9 @@ import { api, type Attempt, type Hook } from "../api";
 import { bytesOf, curlOf, HEX_BYTES, viewBody } from "../body";
 import { useStream } from "../live";
 import { navigate } from "../router";
+import { size } from "../format";
+import { Size } from "../parts/size";
+import { Time } from "../parts/time";
 
 /** One hook: everything a sender sent (as text, never as HTML), its events and attempts, and actions. */
 export function HookScreen({ id }: { id: string }) {
@@ -109,11 +112,15 @@ export function HookScreen({ id }: { id: string }) {
             </tr>
             <tr>
               <th>Caught</th>
-              <td>{hook.created_at}</td>
+              <td>
+                <Time at={hook.created_at} />
+              </td>
             </tr>
             <tr>
               <th>Size</th>
-              <td>{sizeText(bytes.length)}</td>
+              <td>
+                <Size bytes={bytes.length} />
+              </td>
             </tr>
           </tbody>
         </table>
@@ -135,7 +142,7 @@ export function HookScreen({ id }: { id: string }) {
         Body{" "}
         <span class="muted">
           ({body.kind}
-          {body.kind === "hex" && bytes.length > HEX_BYTES ? `, first ${sizeText(HEX_BYTES)}` : ""})
+          {body.kind === "hex" && bytes.length > HEX_BYTES ? `, first ${size(HEX_BYTES)}` : ""})
         </span>
       </h2>
       <div class="actions">
@@ -173,14 +180,18 @@ export function HookScreen({ id }: { id: string }) {
           </thead>
           <tbody>
             <tr>
-              <td>{hook.created_at}</td>
+              <td>
+                <Time at={hook.created_at} />
+              </td>
               <td>caught</td>
               <td>{hook.ip}</td>
               <td></td>
             </tr>
             {hook.events.map((e, i) => (
               <tr key={i}>
-                <td>{e.created_at}</td>
+                <td>
+                  <Time at={e.created_at} />
+                </td>
                 <td>{e.kind}</td>
                 <td>{e.actor}</td>
                 <td>{e.message}</td>
@@ -241,16 +252,10 @@ function Clipped({ label, text, wide = false }: { label: string; text: string; w
       </pre>
       {cut && (
         <p class="clipped muted">
-          Showing {sizeText(shown.length, "characters")} of {sizeText(text.length, "characters")}.{" "}
+          Showing {shown.length.toLocaleString("en")} of {text.length.toLocaleString("en")} characters.{" "}
           <button onClick={() => setAll(true)}>Show all of the {label.toLowerCase()}</button>
         </p>
       )}
     </>
   );
-}
-
-function sizeText(n: number, unit = "bytes"): string {
-  if (n < 1024) return `${n} ${unit}`;
-  const [v, u] = n < 1024 * 1024 ? [n / 1024, "KB"] : [n / 1024 / 1024, "MB"];
-  return `${v.toFixed(v < 10 ? 1 : 0)} ${u} (${n.toLocaleString("en")} ${unit})`;
 }

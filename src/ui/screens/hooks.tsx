@@ -5,6 +5,8 @@ import { api, query, type Hook } from "../api";
 import { useStream } from "../live";
 import { navigate } from "../router";
 import { Bulk } from "./bulk";
+import { Size } from "../parts/size";
+import { Time } from "../parts/time";
 
 /** Hooks, newest first, live; the filters live in the URL so that a link reproduces the view. */
 export function Hooks({ url }: { url: URL }) {
@@ -147,9 +149,11 @@ export function Hooks({ url }: { url: URL }) {
                 </td>
                 <td class="opt">{h.method}</td>
                 <td class="opt">{h.content_type || <span class="muted">none</span>}</td>
-                <td class="opt num">{sizeOf(h).toLocaleString("en")} B</td>
-                <td class="when" title={h.created_at}>
-                  {when(h.created_at)}
+                <td class="opt num">
+                  <Size bytes={sizeOf(h)} />
+                </td>
+                <td class="when">
+                  <Time at={h.created_at} />
                 </td>
               </tr>
             ))}
@@ -163,15 +167,6 @@ export function Hooks({ url }: { url: URL }) {
       </div>
     </section>
   );
-}
-
-/** A list's time: the time of day for today, else the date too (the exact instant is the cell's title). */
-function when(iso: string): string {
-  const at = new Date(iso);
-  const today = at.toDateString() === new Date().toDateString();
-  return today
-    ? at.toLocaleTimeString()
-    : at.toLocaleString(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit" });
 }
 
 /** Bytes of a hook's body: `size` of a summary from the stream, else decoded from the base64 body. */

@@ -2,6 +2,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, query, type Refusal } from "../api";
 import { useStream } from "../live";
+import { Time } from "../parts/time";
 
 /** What guards refused, newest first; each new refusal arrives at the top as the stream's `refusal` event. */
 export function Refusals({ url }: { url: URL }) {
@@ -62,7 +63,9 @@ export function Refusals({ url }: { url: URL }) {
           <tbody>
             {refusals.map((r, i) => (
               <tr key={i}>
-                <td>{r.created_at}</td>
+                <td class="when">
+                  <Time at={r.created_at} />
+                </td>
                 <td>{r.channel}</td>
                 <td>{r.guard}</td>
                 <td>{r.status}</td>
