@@ -39,7 +39,7 @@ async function main() {
     await page.getByLabel("E-mail").fill(ADMIN.email);
     await page.getByLabel("Password").fill(ADMIN.password);
     await page.getByRole("button", { name: "Sign in" }).click();
-    await page.locator("tr[data-id]").first().waitFor();
+    await page.locator("li[data-id]").first().waitFor();
     const runs = Number(args.runs);
     const list: number[] = [];
     const one: number[] = [];
@@ -49,10 +49,10 @@ async function main() {
       // The hooks screen, all channels and one channel's failed hooks, alternating.
       let at = performance.now();
       await page.goto(`${server.url}/ui/hooks${i % 2 ? `?channel=${channel}&status=failed` : ""}`);
-      await page.locator("tr[data-id]").nth(49).waitFor();
+      await page.locator("li[data-id]").nth(49).waitFor();
       list.push(performance.now() - at);
       const id = await page
-        .locator("tr[data-id]")
+        .locator("li[data-id]")
         .nth(i + 1)
         .getAttribute("data-id");
       at = performance.now();
@@ -68,7 +68,7 @@ async function main() {
       const res = await fetch(`${server.url}/?channel=live`, { method: "POST", body: `{"n":${i}}`, headers: { "content-type": "application/json" } });
       const { id } = (await res.json()) as { id: string };
       if (res.status !== 200) throw new Error(`hook answered ${res.status}`);
-      await page.locator(`tr[data-id="${id}"]`).waitFor();
+      await page.locator(`li[data-id="${id}"]`).waitFor();
       live.push(performance.now() - at);
     }
     const line = (name: string, xs: number[]) =>

@@ -7,7 +7,6 @@ import { SignIn } from "./screens/sign-in";
 import { Setup } from "./screens/setup";
 import { Channels } from "./screens/channels";
 import { Hooks } from "./screens/hooks";
-import { HookScreen } from "./screens/hook";
 import { Refusals } from "./screens/refusals";
 import { Users } from "./screens/users";
 import { ApiKeys } from "./screens/api-keys";
@@ -78,7 +77,7 @@ function App() {
   const accountId = /^\/ui\/translation\/accounts\/([1-9][0-9]{0,14})$/.exec(path)?.[1];
   const orderId = /^\/ui\/translation\/orders\/([1-9][0-9]{0,14})$/.exec(path)?.[1];
   const handlersOf = /^\/ui\/channels\/([a-z0-9_-]{1,64})\/handlers$/.exec(path)?.[1];
-  if (hookId) screen = <HookScreen id={hookId} />;
+  if (hookId || path === "/ui/hooks" || path === "/ui") screen = <Hooks url={url} id={hookId} />;
   else if (handlersOf) screen = me.role === "admin" ? <ChannelHandlers channel={handlersOf} /> : adminOnly;
   else if (accountId) screen = <TranslationAccount id={accountId} me={me} />;
   else if (orderId) screen = <TranslationOrder id={orderId} me={me} />;
@@ -113,7 +112,7 @@ function App() {
         </nav>
         <div class="who">
           <ThemeSwitch />
-          <span class="muted">
+          <span class="muted email">
             {me.email} ({me.role})
           </span>
           <button onClick={signOut}>Sign out</button>

@@ -78,7 +78,7 @@ describe.skipIf(!browserAvailable())("the dashboard's admin screens in a browser
       expect(status).toBe(200);
     }
     await page.goto(`${app.url}/ui/hooks?channel=bulky&status=failed`);
-    for (const id of ids) await page.locator(`tr[data-id="${id}"]`).waitFor();
+    for (const id of ids) await page.locator(`li[data-id="${id}"]`).waitFor();
     await page.getByRole("button", { name: "Retry all failed" }).click();
     await page.getByRole("status").getByText("Retried 3 hook(s).").waitFor();
     expect(dialogs.at(-1)).toBe("Retry 3 failed hook(s) of channel bulky?");

@@ -66,7 +66,7 @@ describe.skipIf(!browserAvailable())("the dashboard in a browser", () => {
     const body = '{"order":42,"items":["a","b"]}';
     const started = performance.now();
     const { id } = await send("orders", body);
-    const row = page.locator(`tr[data-id="${id}"]`);
+    const row = page.locator(`li[data-id="${id}"]`);
     await row.waitFor();
     const appearedMs = performance.now() - started;
     console.log(`hook visible in the open list ${appearedMs.toFixed(0)} ms after it was sent`);
@@ -104,7 +104,7 @@ describe.skipIf(!browserAvailable())("the dashboard in a browser", () => {
     expect(await page.locator("main img").count()).toBe(0);
     expect(await page.locator("main script").count()).toBe(0);
     await page.goto(`${app.url}/ui/hooks`);
-    await page.locator(`tr[data-id="${id}"]`).waitFor();
+    await page.locator(`li[data-id="${id}"]`).waitFor();
     expect(dialogs.filter((d) => d.startsWith("alert"))).toEqual([]);
   }, 30_000);
 
@@ -140,10 +140,10 @@ describe.skipIf(!browserAvailable())("the dashboard in a browser", () => {
       expect([label, "channels", await fits()]).toEqual([label, "channels", true]);
       await page.screenshot({ path: join(SHOTS, `channels-${label}.png`) });
       await page.goto(`${app.url}/ui/hooks`);
-      await page.locator(`tr[data-id="${big.id}"]`).waitFor();
+      await page.locator(`li[data-id="${big.id}"]`).waitFor();
       expect([label, "hooks", await fits()]).toEqual([label, "hooks", true]);
       // Id, channel, status and time are all in view, without scrolling the table either.
-      const when = (await page.locator(`tr[data-id="${big.id}"] td.when`).boundingBox())!;
+      const when = (await page.locator(`li[data-id="${big.id}"] .when`).boundingBox())!;
       expect([label, "time in view", when.x + when.width <= width]).toEqual([label, "time in view", true]);
       await page.screenshot({ path: join(SHOTS, `hooks-${label}.png`) });
       await page.goto(`${app.url}/ui/hooks/${bin.id}`);

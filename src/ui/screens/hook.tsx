@@ -4,13 +4,12 @@ import { canTransition } from "../../hooks/status";
 import { api, type Attempt, type Hook } from "../api";
 import { bytesOf, curlOf, HEX_BYTES, viewBody } from "../body";
 import { useStream } from "../live";
-import { navigate } from "../router";
 import { size } from "../format";
 import { Size } from "../parts/size";
 import { Time } from "../parts/time";
 
 /** One hook: everything a sender sent (as text, never as HTML), its events and attempts, and actions. */
-export function HookScreen({ id }: { id: string }) {
+export function HookDetail({ id, onClose }: { id: string; onClose: () => void }) {
   const [hook, setHook] = useState<Hook | undefined>();
   const [attempts, setAttempts] = useState<Attempt[]>([]);
   const [error, setError] = useState("");
@@ -22,11 +21,6 @@ export function HookScreen({ id }: { id: string }) {
   // Summaries only: this screen reads its hook again when it changes.
   // Only this hook's events: a busy server sends the screen nothing for the others.
   useStream(`?fields=summary&hook=${encodeURIComponent(id)}`, { hook: (h) => (h as Hook).id === id && load(), reset: load }, [id]);
-  useEffect(() => {
-    const key = (e: KeyboardEvent) => e.key === "Escape" && !(e.target as HTMLElement).closest("input, textarea") && history.back();
-    addEventListener("keydown", key);
-    return () => removeEventListener("keydown", key);
-  }, []);
   // Decoded and formatted once per body, not on every render (a 1 MB body costs tens of ms each time).
   const bytes = useMemo(() => bytesOf(hook?.body ?? ""), [hook?.body]);
   const body = useMemo(() => viewBody(bytes, hook?.content_type ?? ""), [bytes, hook?.content_type]);
@@ -45,7 +39,7 @@ export function HookScreen({ id }: { id: string }) {
       if (what === "delete") {
         if (!confirm(`Delete hook ${id}?`)) return;
         await api("DELETE", `/hooks/${id}`);
-        return navigate("/ui/hooks");
+        return onClose();
       }
       let body: unknown;
       if (what === "fail") {
@@ -69,8 +63,8 @@ export function HookScreen({ id }: { id: string }) {
   const s = hook.status;
   return (
     <section>
-      <p>
-        <a href="/ui/hooks" onClick={(e) => (e.preventDefault(), history.back())}>
+      <p class="only-narrow">
+        <a href="/ui/hooks" onClick={(e) => (e.preventDefault(), onClose())}>
           ← Hooks
         </a>
       </p>
