@@ -207,7 +207,7 @@ describe.skipIf(!browserAvailable())("the dashboard's admin screens in a browser
       const attempt = page.getByRole("table", { name: "Attempts" }).getByRole("row", { name: /to-local/ });
       await attempt.waitFor();
       expect(await attempt.innerText()).toMatch(/to-local\s+1\s+succeeded\s+200/);
-      await page.locator("span.status-handled").waitFor();
+      await page.locator("article .hook-head .status-handled").waitFor();
       expect(received.some((r) => r.body === '{"to":"forward"}' && r.token === "not-shown-again")).toBe(true);
 
       await page.goto(`${app.url}/ui/channels/fwd/handlers`);
