@@ -8,6 +8,7 @@ import { Setup } from "./screens/setup";
 import { Channels } from "./screens/channels";
 import { Hooks } from "./screens/hooks";
 import { Refusals } from "./screens/refusals";
+import { Compare } from "./screens/compare";
 import { Users } from "./screens/users";
 import { ApiKeys } from "./screens/api-keys";
 import { Guards } from "./screens/guards";
@@ -83,6 +84,7 @@ function App() {
   else if (orderId) screen = <TranslationOrder id={orderId} me={me} />;
   else if (path === "/ui/translation/queue") screen = <TranslationQueue me={me} />;
   else if (path === "/ui/translation") screen = <TranslationAccounts me={me} />;
+  else if (path === "/ui/compare") screen = <Compare url={url} />;
   else if (path === "/ui/channels") screen = <Channels me={me} />;
   else if (path === "/ui/refusals") screen = <Refusals url={url} />;
   else if (path === "/ui/users") screen = me.role === "admin" ? <Users me={me} /> : adminOnly;
