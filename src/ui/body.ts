@@ -70,3 +70,15 @@ export function curlOf(h: { id: string; method: string; headers: Record<string, 
   }
   return parts.join(" \\\n  ");
 }
+
+/** "Name: value" lines to headers; throws on a line without a colon. */
+export function headersOf(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of text.split("\n").map((l) => l.trim())) {
+    if (!line) continue;
+    const colon = line.indexOf(":");
+    if (colon < 1) throw new Error(`"${line}" is not "Name: value"`);
+    out[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  return out;
+}

@@ -91,7 +91,10 @@ describe.skipIf(!browserAvailable())("the dashboard's admin screens in a browser
     expect((await fetch(`${app.url}/?channel=answering`, { method: "POST", body: "{}" })).status).toBe(200);
     await page.getByRole("link", { name: "Channels" }).click();
     await page.getByRole("button", { name: "Edit response of answering" }).click();
-    await page.getByLabel("Response of answering (JSON)").fill('{"sequence": [{"status": 503, "body": "busy"}]}');
+    // A form, not JSON: one step of the sequence, 503 "busy".
+    await page.getByRole("button", { name: "Add a step" }).click();
+    await page.getByLabel("Step 1 status").fill("503");
+    await page.getByLabel("Step 1 body").fill("busy");
     await page.getByRole("button", { name: "Save response of answering" }).click();
     await page.getByText("Response saved.").waitFor();
     const first = await fetch(`${app.url}/?channel=answering`, { method: "POST", body: "{}" });
@@ -104,7 +107,9 @@ describe.skipIf(!browserAvailable())("the dashboard's admin screens in a browser
     await page.getByRole("link", { name: "Guards" }).click();
     await page.getByLabel("Name").fill("sig");
     await page.getByLabel("Kind").selectOption("hmac");
-    await page.getByLabel("Settings (JSON)").fill('{"header": "x-sig", "prefix": "sha256="}');
+    // The fields of the hmac kind, not JSON.
+    await page.getByLabel("Signature header").fill("x-sig");
+    await page.getByLabel("Prefix").fill("sha256=");
     await page.getByLabel(/Secret/).fill("the-shared-secret");
     await page.getByRole("button", { name: "Create guard" }).click();
     await page.getByRole("cell", { name: "sig", exact: true }).waitFor();
@@ -212,6 +217,7 @@ describe.skipIf(!browserAvailable())("the dashboard's admin screens in a browser
 
       await page.goto(`${app.url}/ui/channels/fwd/handlers`);
       await page.getByRole("button", { name: "Remove to-local" }).click();
+      await page.getByRole("dialog").getByRole("button", { name: "Remove the handler" }).click();
       await page.getByRole("status").getByText("Forward handler to-local removed.").waitFor();
     } finally {
       await receiver.stop(true);

@@ -1,7 +1,7 @@
 /** @jsxImportSource preact */
 import { useState } from "preact/hooks";
 import { api, type Hook } from "../api";
-import { bytesOf, HOP_HEADERS, textOf, viewBody } from "../body";
+import { bytesOf, HOP_HEADERS, headersOf, textOf, viewBody } from "../body";
 import { size } from "../format";
 import { fieldErrors } from "../parts/field";
 import { KvTable } from "../parts/kv-table";
@@ -11,18 +11,6 @@ import { navigate } from "../router";
 type ReplayAnswer = { status: number; headers: Record<string, string>; body: string; duration_ms?: number };
 
 const METHODS = ["POST", "PUT", "PATCH", "DELETE", "GET", "HEAD", "OPTIONS"];
-
-/** "Name: value" lines to headers; throws on a line without a colon. */
-export function headersOf(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const line of text.split("\n").map((l) => l.trim())) {
-    if (!line) continue;
-    const colon = line.indexOf(":");
-    if (colon < 1) throw new Error(`"${line}" is not "Name: value"`);
-    out[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-  }
-  return out;
-}
 
 const base64 = (text: string) => btoa(Array.from(new TextEncoder().encode(text), (b) => String.fromCharCode(b)).join(""));
 
