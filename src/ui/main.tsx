@@ -8,6 +8,7 @@ import { Setup } from "./screens/setup";
 import { Channels } from "./screens/channels";
 import { Hooks } from "./screens/hooks";
 import { Refusals } from "./screens/refusals";
+import { RefusalScreen } from "./screens/refusal";
 import { Compare } from "./screens/compare";
 import { Users } from "./screens/users";
 import { ApiKeys } from "./screens/api-keys";
@@ -77,6 +78,7 @@ function App() {
   const hookId = /^\/ui\/hooks\/([0-9a-z]{26})$/.exec(path)?.[1];
   const accountId = /^\/ui\/translation\/accounts\/([1-9][0-9]{0,14})$/.exec(path)?.[1];
   const orderId = /^\/ui\/translation\/orders\/([1-9][0-9]{0,14})$/.exec(path)?.[1];
+  const refusalId = /^\/ui\/refusals\/([0-9A-Za-z_-]{1,64})$/.exec(path)?.[1];
   const handlersOf = /^\/ui\/channels\/([a-z0-9_-]{1,64})\/handlers$/.exec(path)?.[1];
   if (hookId || path === "/ui/hooks" || path === "/ui") screen = <Hooks url={url} id={hookId} />;
   else if (handlersOf) screen = me.role === "admin" ? <ChannelHandlers channel={handlersOf} /> : adminOnly;
@@ -86,6 +88,7 @@ function App() {
   else if (path === "/ui/translation") screen = <TranslationAccounts me={me} />;
   else if (path === "/ui/compare") screen = <Compare url={url} />;
   else if (path === "/ui/channels") screen = <Channels me={me} />;
+  else if (refusalId) screen = <RefusalScreen id={refusalId} />;
   else if (path === "/ui/refusals") screen = <Refusals url={url} />;
   else if (path === "/ui/users") screen = me.role === "admin" ? <Users me={me} /> : adminOnly;
   else if (path === "/ui/guards") screen = me.role === "admin" ? <Guards /> : adminOnly;

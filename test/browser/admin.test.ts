@@ -121,7 +121,7 @@ describe.skipIf(!browserAvailable())("the dashboard's admin screens in a browser
 
     await page.goto(`${app.url}/ui/refusals`);
     await page.getByRole("heading", { name: "Refusals" }).waitFor();
-    await page.getByText("No guard refused anything.").waitFor();
+    await page.getByText("Nothing was refused.").waitFor();
     await page.locator("body[data-live=open]").waitFor();
     const body = '{"forged":true}';
     const bad = await fetch(`${app.url}/?channel=signed`, { method: "POST", body, headers: { "x-sig": "sha256=00" } });
@@ -132,7 +132,7 @@ describe.skipIf(!browserAvailable())("the dashboard's admin screens in a browser
       headers: { "x-sig": `sha256=${new Bun.CryptoHasher("sha256", "the-shared-secret").update(body).digest("hex")}` },
     });
     expect(good.status).toBe(200);
-    const row = page.getByRole("table", { name: "Refusals" }).getByRole("row", { name: /signed sig 401/ });
+    const row = page.getByRole("table", { name: "Refusals" }).getByRole("row", { name: /signed 401 sig/ });
     await row.waitFor();
     await page.screenshot({ path: join(SHOTS, "refusals.png") });
   }, 30_000);

@@ -8,7 +8,8 @@ import { KvTable } from "../parts/kv-table";
 import { navigate } from "../router";
 
 /** The answer of a replay: what the URL answered (its body base64), or why nothing came back. */
-type ReplayAnswer = { status: number; headers: Record<string, string>; body: string; duration_ms?: number };
+type Answer = { status: number; headers: Record<string, string>; body: string; duration_ms?: number };
+type ReplayAnswer = Answer | { error: string };
 
 const METHODS = ["POST", "PUT", "PATCH", "DELETE", "GET", "HEAD", "OPTIONS"];
 
@@ -33,7 +34,7 @@ export function EditSend({ hook, onClose }: { hook: Hook; onClose: () => void })
   const [url, setUrl] = useState("");
   const [channel, setChannel] = useState(hook.channel);
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [answer, setAnswer] = useState<ReplayAnswer | undefined>();
+  const [answer, setAnswer] = useState<Answer | undefined>();
   const [busy, setBusy] = useState(false);
   async function send(e: Event) {
     e.preventDefault();
@@ -51,8 +52,11 @@ export function EditSend({ hook, onClose }: { hook: Hook; onClose: () => void })
     const payload = { method, headers: parsed, body: text === undefined ? hook.body : base64(body) };
     setBusy(true);
     try {
-      if (to === "url") setAnswer(await api<ReplayAnswer>("POST", `/hooks/${hook.id}/replay`, { ...payload, url: url.trim() }));
-      else {
+      if (to === "url") {
+        const answered = await api<ReplayAnswer>("POST", `/hooks/${hook.id}/replay`, { ...payload, url: url.trim() });
+        if ("error" in answered) setErrors({ url: `No answer: ${answered.error}` });
+        setAnswer("error" in answered ? undefined : answered);
+      } else {
         const made = await api<Hook>("POST", `/hooks/${hook.id}/send`, { ...payload, channel });
         navigate(`/ui/hooks/${made.id}${location.search}`);
       }
