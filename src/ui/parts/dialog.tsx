@@ -1,6 +1,6 @@
 /** @jsxImportSource preact */
 import type { ComponentChildren } from "preact";
-import { useEffect, useId, useRef } from "preact/hooks";
+import { useEffect, useId, useRef, useState } from "preact/hooks";
 
 /**
  * An in-page modal dialog (the browser's <dialog>: focus moves into it, Escape closes it, the page
@@ -20,4 +20,33 @@ export function Dialog({ title, onClose, children }: { title: string; onClose: (
       {children}
     </dialog>
   );
+}
+
+type Question = { title: string; text: string; yes: string; answer: (yes: boolean) => void };
+
+/**
+ * An in-page replacement for confirm(): `ask` resolves true when the user says yes; render `dialog`.
+ *
+ * @example
+ * const [ask, dialog] = useConfirm();
+ * if (!(await ask("Revoke key ci?", "Callers get 401.", "Revoke"))) return;
+ */
+export function useConfirm(): [(title: string, text: string, yes: string) => Promise<boolean>, ComponentChildren] {
+  const [q, setQ] = useState<Question | undefined>();
+  const ask = (title: string, text: string, yes: string) => new Promise<boolean>((answer) => setQ({ title, text, yes, answer }));
+  const done = (yes: boolean) => (q?.answer(yes), setQ(undefined));
+  const dialog = q && (
+    <Dialog title={q.title} onClose={() => done(false)}>
+      <p>{q.text}</p>
+      <div class="actions">
+        <button type="button" class="danger solid" onClick={() => done(true)}>
+          {q.yes}
+        </button>
+        <button type="button" onClick={() => done(false)}>
+          Cancel
+        </button>
+      </div>
+    </Dialog>
+  );
+  return [ask, dialog];
 }

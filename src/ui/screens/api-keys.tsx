@@ -2,6 +2,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, type ApiKey } from "../api";
 import { Time } from "../parts/time";
+import { useConfirm } from "../parts/dialog";
 
 const SOURCES = { config: "config file", local: "this machine's CLI", dashboard: "dashboard" } as const;
 
@@ -10,6 +11,7 @@ export function ApiKeys() {
   const [keys, setKeys] = useState<ApiKey[]>([]);
   const [created, setCreated] = useState<{ label: string; token: string } | null>(null);
   const [error, setError] = useState("");
+  const [ask, asking] = useConfirm();
   const load = () => api<ApiKey[]>("GET", "/api-keys").then(setKeys, (e) => setError(e.message));
   useEffect(() => void load(), []);
   async function create(e: Event) {
@@ -27,13 +29,14 @@ export function ApiKeys() {
     }
   }
   async function revoke(k: ApiKey) {
-    if (!confirm(`Revoke API key ${k.label}? Callers using it get 401 from now on.`)) return;
+    if (!(await ask(`Revoke API key ${k.label}?`, "Callers using it get 401 from now on.", "Revoke the key"))) return;
     await api("DELETE", `/api-keys/${encodeURIComponent(k.label)}`).then(load, (e) => setError(e.message));
     if (created?.label === k.label) setCreated(null);
   }
   return (
     <section>
       <h1>API keys</h1>
+      {asking}
       {error && (
         <p class="error" role="alert">
           {error}
