@@ -26,7 +26,9 @@ export function FirstCurl({ channel }: { channel?: string }) {
       <h2>No hooks yet</h2>
       <p>Point a webhook at this server, or send the first one yourself. It shows up here within a moment.</p>
       <div class="copyable">
-        <pre aria-label="First hook">{cmd}</pre>
+        <pre aria-label="First hook" role="group" tabIndex={0}>
+          {cmd}
+        </pre>
         <CopyButton text={cmd} label="Copy the curl command" />
       </div>
       <p class="hint">

@@ -14,7 +14,7 @@ type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
  */
 export function JsonTree({ value, depth, label }: { value: unknown; depth: number; label: string }) {
   return (
-    <div class="tree" role="group" aria-label={label}>
+    <div class="tree" role="group" aria-label={label} tabIndex={0}>
       <Node name={undefined} value={value as Json} level={0} depth={depth} last />
     </div>
   );

@@ -147,7 +147,7 @@ export function EditSend({ hook, onClose }: { hook: Hook; onClose: () => void })
             {answer.duration_ms !== undefined && <span class="muted"> in {answer.duration_ms} ms</span>}
           </h3>
           <KvTable label="Answer headers" rows={Object.entries(answer.headers)} empty="No headers." />
-          <pre aria-label="Answer body" role="group">
+          <pre aria-label="Answer body" role="group" tabIndex={0}>
             {answered.text || "(no body)"}
           </pre>
         </section>

@@ -86,7 +86,7 @@ export function HookBody({ hook, bytes }: { hook: Hook; bytes: Uint8Array<ArrayB
             Copy curl
           </CopyButton>
         </div>
-        <pre aria-label="Curl command" role="group">
+        <pre aria-label="Curl command" role="group" tabIndex={0}>
           {curl.length > 4096 ? `${curl.slice(0, 4096)}…\n(shortened here; the copy has all of it)` : curl}
         </pre>
       </details>
@@ -101,7 +101,7 @@ function Clipped({ text, wide = false }: { text: string; wide?: boolean }) {
   const shown = cut ? text.slice(0, Math.max(text.lastIndexOf("\n", SHOWN), SHOWN / 2)) : text;
   return (
     <>
-      <pre aria-label="Body" role="group" class={wide ? "hex" : undefined}>
+      <pre aria-label="Body" role="group" tabIndex={0} class={wide ? "hex" : undefined}>
         {shown}
       </pre>
       {cut && (

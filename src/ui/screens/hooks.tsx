@@ -31,6 +31,9 @@ export function Hooks({ url, id }: { url: URL; id?: string }) {
     listRef.current?.querySelector("li.cursor")?.scrollIntoView({ block: "nearest" });
   }, [cursor]);
 
+  // One listener for the screen's life; it reads what is shown now (a row that just arrived counts).
+  const now = useRef({ hooks, cursor, id, open, close, pick });
+  now.current = { hooks, cursor, id, open, close, pick };
   useEffect(() => {
     function key(e: KeyboardEvent) {
       if (e.metaKey || e.ctrlKey || e.altKey || document.querySelector("dialog[open]")) return;
@@ -39,17 +42,26 @@ export function Hooks({ url, id }: { url: URL; id?: string }) {
         if (e.key === "Escape") target.blur();
         return;
       }
-      const move = (by: number) => (e.preventDefault(), setCursor((c) => Math.max(0, Math.min(c + by, hooks.length - 1))));
-      if (e.key === "j" || e.key === "ArrowDown") move(1);
-      else if (e.key === "k" || e.key === "ArrowUp") move(-1);
-      else if (e.key === "Enter" && hooks[cursor] && !target.closest("button, a")) open(hooks[cursor]!.id);
-      else if (e.key === "x" && hooks[cursor]) pick(hooks[cursor]!.id);
+      const { hooks, cursor, id, open, close, pick } = now.current;
+      const at = hooks[cursor];
+      const move = (by: number) => {
+        e.preventDefault();
+        const next = Math.max(0, Math.min(cursor + by, hooks.length - 1));
+        now.current.cursor = next;
+        setCursor(next);
+      };
+      // The arrows scroll a body that has the focus; j and k always move.
+      const arrows = !target.closest("pre, .tree");
+      if (e.key === "j" || (e.key === "ArrowDown" && arrows)) move(1);
+      else if (e.key === "k" || (e.key === "ArrowUp" && arrows)) move(-1);
+      else if (e.key === "Enter" && at && !target.closest("button, a")) open(at.id);
+      else if (e.key === "x" && at) pick(at.id);
       else if (e.key === "/") e.preventDefault(), document.getElementById("hook-search")?.focus();
       else if (e.key === "Escape" && id) close();
     }
     addEventListener("keydown", key);
     return () => removeEventListener("keydown", key);
-  }, [hooks, cursor, id, url.search]);
+  }, []);
 
   const setFilter = (name: keyof Filters | "clear", value: string, replace = false) => {
     const next = new URLSearchParams(name === "clear" ? "" : url.search);
