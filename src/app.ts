@@ -156,6 +156,8 @@ export function createApp(deps: AppDeps) {
     },
     users: async () => {},
     dedup: () => dedup.load(),
+    // Read from the database at each use.
+    setup: async () => {},
     default_guards: async () => {
       const defaults = await dashboardStore.readSetting<string[]>("default_guards");
       if (defaults && !(await channels.defaultGuards()).read_only) await channels.setDefaultGuards(defaults);

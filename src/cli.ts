@@ -1,31 +1,8 @@
-import { CLIENT_USAGE } from "./cli/index";
-import { VERSION } from "./lib/version";
-
-export { VERSION };
-
-export const HELP = `mailroom ${VERSION}: catch, keep and handle webhooks; serve a translation-ordering API
-
-Usage:
-  mailroom [serve] [--config FILE] [--port N] [--host H]   run the service
-           [--quiet] [--log-format text|json]             warnings and errors only; JSON lines
-           [--forward-to URL [--channel C]]              forward every caught hook (of C), with retries
-           [--parent-pid PID]                            stop when the process PID ends (test suites)
-  mailroom check-config [--config FILE]                    validate the config, print every problem
-                                                           (and, for PostgreSQL, that the database answers)
-  mailroom migrate [--config FILE]                         apply the database's migrations without serving
-  mailroom healthcheck [--config FILE] [--url URL]         exit 0 if the service answers (default URL:
-                                                           the config's host and port), else 1
-  mailroom user add EMAIL [--role admin|member] [--password-stdin] [--config FILE]
-                                                           add a dashboard user (a password is generated
-                                                           and printed once unless read from stdin)
-${CLIENT_USAGE}
-  mailroom --version                                       print the version
-  mailroom --help                                          print this help
-
-Config: --config FILE, else $MAILROOM_CONFIG, else ./mailroom.toml if present, else built-in
-defaults (127.0.0.1:8080, data in ./data/mailroom.db). Environment overrides: MAILROOM_HOST,
-MAILROOM_PORT, MAILROOM_DB, MAILROOM_DURABILITY, MAILROOM_DATABASE_URL, MAILROOM_PARENT_PID. Precedence: defaults < file < environment < flags.
-`;
+/**
+ * The arguments of the commands that read the config (serve, check-config, migrate, healthcheck,
+ * user add), as run.ts takes them. Their usage lines are in cli/commands.ts.
+ */
+import { didYouMean } from "./cli/suggest";
 
 export type ServeOptions = {
   config?: string;
@@ -56,6 +33,7 @@ export function parseArgs(argv: readonly string[]): Command {
   let kind = "serve" as "serve" | "check-config" | "healthcheck" | "migrate";
   if (args[0] === "serve" || args[0] === "check-config" || args[0] === "healthcheck" || args[0] === "migrate") kind = args.shift() as typeof kind;
   else if (args[0] !== undefined && !args[0].startsWith("-")) return { kind: "error", message: `unknown command: ${args[0]}` };
+  const bools = kind === "serve" ? ["--quiet"] : [];
   /** Flags that take a value, per command. */
   const known = kind === "serve" ? SERVE_FLAGS : kind === "healthcheck" ? ["--config", "--url"] : ["--config"];
   const out: { kind: typeof kind; url?: string } & ServeOptions = { kind };
@@ -67,7 +45,7 @@ export function parseArgs(argv: readonly string[]): Command {
     }
     const [name, inline] = flag.includes("=") ? [flag.slice(0, flag.indexOf("=")), flag.slice(flag.indexOf("=") + 1)] : [flag, undefined];
     if (!name.startsWith("-")) return { kind: "error", message: `unexpected argument: ${flag}` };
-    if (!known.includes(name)) return { kind: "error", message: `unknown flag for ${kind}: ${name}` };
+    if (!known.includes(name)) return { kind: "error", message: `unknown flag for ${kind}: ${name}${didYouMean(name, [...known, ...bools])}` };
     const value = inline ?? args.shift();
     if (value === undefined) return { kind: "error", message: `${name} needs a value` };
     if (name === "--config") out.config = value;
@@ -99,7 +77,9 @@ export function parsePid(value: string): number | undefined {
 
 /** `user add EMAIL [--role admin|member] [--password-stdin] [--config FILE]` */
 function parseUserAdd(args: string[]): Command {
-  if (args.shift() !== "add") return { kind: "error", message: "user: the only subcommand is add" };
+  const sub = args.shift();
+  if (sub !== "add")
+    return { kind: "error", message: sub === undefined ? "user needs a subcommand: add" : `unknown user subcommand: ${sub}${didYouMean(sub, ["add"])}` };
   const email = args.shift();
   if (!email || email.startsWith("-")) return { kind: "error", message: "user add: give the user's e-mail address" };
   const out: Extract<Command, { kind: "user-add" }> = { kind: "user-add", email, role: "member", passwordStdin: false };
@@ -112,7 +92,8 @@ function parseUserAdd(args: string[]): Command {
       if (flag === "--config") out.config = value;
       else if (value === "admin" || value === "member") out.role = value;
       else return { kind: "error", message: `--role: must be admin or member, not ${value}` };
-    } else return { kind: "error", message: `unknown argument: ${flag}` };
+    } else
+      return { kind: "error", message: `unknown argument: ${flag}${flag.startsWith("-") ? didYouMean(flag, ["--role", "--password-stdin", "--config"]) : ""}` };
   }
   return out;
 }

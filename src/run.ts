@@ -12,6 +12,8 @@ import type { Config } from "./config/schema";
 import { createUsers } from "./dashboard/users";
 import { randomToken } from "./lib/secrets";
 import { saveLocalCredentials } from "./cli/token";
+import { credentialsPath, readCredentials } from "./cli/credentials";
+import { setupLines } from "./dashboard/setup";
 import { ConfigError, FORWARD_TO, loadConfig } from "./config/load";
 import { splitListen } from "./config/schema";
 import { openStorage, StorageOpenError } from "./db/open-storage";
@@ -29,6 +31,7 @@ import { createMetrics } from "./metrics";
 import { createRunner } from "./runner";
 import { defaultHealthUrl, healthcheck } from "./healthcheck";
 import { serve, serveMetrics } from "./server";
+import { portTaken } from "./lib/port";
 
 /** A command that reads the config (or, for a health check with --url, none). */
 export type ServerCommand = Exclude<Command, { kind: "help" | "version" | "error" }>;
@@ -75,6 +78,10 @@ export async function runCommand(command: ServerCommand): Promise<number> {
     write: stdout.write,
     writeError: (text) => (stdout.flush(), void process.stderr.write(text)),
   });
+  // Before storage is opened: a command that fails creates nothing (no data folder).
+  const listens = [{ host: config.server.host, port: config.server.port }, ...(config.metrics.listen ? [splitListen(config.metrics.listen)] : [])];
+  const taken = listens.find((l) => portTaken(l.host, l.port));
+  if (taken) return (console.error(inUse(taken.host, taken.port)), 1);
   let opened;
   try {
     // The checkpoint thread is also an entry point of `npm run build`, at this path inside the executable too.
@@ -99,7 +106,7 @@ export async function runCommand(command: ServerCommand): Promise<number> {
     server = serve(built, { host: config.server.host, port: config.server.port });
   } catch (error) {
     if ((error as { code?: string }).code !== "EADDRINUSE") throw error;
-    console.error(`mailroom: port ${config.server.port} on ${config.server.host} is already in use (another Mailroom?); stop it or choose another with --port`);
+    console.error(inUse(config.server.host, config.server.port));
     return 1;
   }
   const metricsServer = built.metricsApp && serveMetrics(built.metricsApp, splitListen(config.metrics.listen!));
@@ -145,26 +152,27 @@ export async function runCommand(command: ServerCommand): Promise<number> {
     console.log(`  metrics:  ${where}${config.metrics.auth ? " (bearer token)" : " (open)"}`);
   }
   const localSha256 = keys.find((k) => k.label === built.apiKeys.localLabel)?.sha256;
+  // The setup link printed before (its token kept in the credentials file) stays the one printed.
+  const credentials = config.storage.path === ":memory:" ? undefined : readCredentials(credentialsPath(config.storage.path));
+  const setupLink = await built.dashboard.setup.issue({ saved: credentials?.setup, shared: config.storage.url !== undefined });
   const saved = saveLocalCredentials({
     dbPath: config.storage.path,
     host: config.server.host,
     port: server.port ?? config.server.port,
     localSha256,
     generated: generated?.token,
+    setup: setupLink?.token,
   });
   for (const line of saved) console.log(line);
-  const setupToken = await built.dashboard.setup.token();
-  if (setupToken) {
-    const base = config.server.public_url?.replace(/\/$/, "") ?? `http://${server.hostname}:${server.port}`;
-    console.log(`\n  No dashboard user exists yet. Create the first admin with this one-time link:`);
-    console.log(`    ${base}/ui/setup#${setupToken}`);
-    console.log(`  (or run: mailroom user add EMAIL --role admin)\n`);
-  }
+  const base = config.server.public_url?.replace(/\/$/, "") ?? `http://${server.hostname}:${server.port}`;
+  if (setupLink) for (const line of setupLines(setupLink, base)) console.log(line);
   // Last, so that whoever waits for this line has everything above it.
   console.log(`mailroom ${VERSION} listening on http://${server.hostname}:${server.port}`);
 
   return -1;
 }
+
+const inUse = (host: string, port: number) => `mailroom: port ${port} on ${host} is already in use (another Mailroom?); stop it or choose another with --port`;
 
 /** The config is valid; for PostgreSQL, the database also answers and is recent enough. */
 async function checkConfig(config: Config, source: string): Promise<number> {

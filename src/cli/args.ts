@@ -1,3 +1,5 @@
+import { didYouMean } from "./suggest";
+
 /**
  * A small flag parser for the client commands: `--name value`, `--name=value`, boolean flags,
  * repeatable ones, and positionals. Unknown flags and missing values are errors, never guesses.
@@ -29,7 +31,13 @@ export function parseFlags(argv: readonly string[], spec: FlagSpec): Parsed {
     const eq = arg.indexOf("=");
     const name = (eq < 0 ? arg : arg.slice(0, eq)).slice(2);
     const kind = spec[name];
-    if (!kind) throw new UsageError(`unknown flag --${name}`);
+    if (!kind)
+      throw new UsageError(
+        `unknown flag --${name}${didYouMean(
+          `--${name}`,
+          Object.keys(spec).map((k) => `--${k}`),
+        )}`,
+      );
     if (kind === "bool") {
       if (eq >= 0) throw new UsageError(`--${name} takes no value`);
       out.bools.add(name);
@@ -41,6 +49,11 @@ export function parseFlags(argv: readonly string[], spec: FlagSpec): Parsed {
     else out.values[name] = value;
   }
   return out;
+}
+
+/** An unknown subcommand of `command`, with the closest of `known`. */
+export function unknownSubcommand(command: string, sub: string, known: readonly string[]): UsageError {
+  return new UsageError(`unknown ${command} subcommand: ${sub}${didYouMean(sub, known)}`);
 }
 
 /** The positional at `i`, or a UsageError naming what is missing. */

@@ -4,9 +4,10 @@ import { dirname } from "node:path";
 /**
  * The local credentials file that `serve` writes next to its data file (mode 0600): the URL it
  * listens on and the generated API token, so the CLI on the same machine needs no flags.
- * `data/mailroom.db` -> `data/mailroom.credentials.json`.
+ * `data/mailroom.db` -> `data/mailroom.credentials.json`. While no dashboard user exists it also
+ * holds the pending setup link's token, so a restart prints the same link (dashboard/setup.ts).
  */
-export type Credentials = { url: string; token?: string };
+export type Credentials = { url: string; token?: string; setup?: string };
 
 export function credentialsPath(dbPath: string): string {
   return dbPath.replace(/\.(db|sqlite3?)$/i, "") + ".credentials.json";
@@ -16,7 +17,9 @@ export function readCredentials(path: string): Credentials | undefined {
   if (!existsSync(path)) return undefined;
   try {
     const value = JSON.parse(readFileSync(path, "utf8")) as Partial<Credentials>;
-    return typeof value.url === "string" ? { url: value.url, token: typeof value.token === "string" ? value.token : undefined } : undefined;
+    if (typeof value.url !== "string") return undefined;
+    const text = (v: unknown) => (typeof v === "string" ? v : undefined);
+    return { url: value.url, token: text(value.token), setup: text(value.setup) };
   } catch {
     return undefined;
   }

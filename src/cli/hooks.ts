@@ -1,5 +1,6 @@
-import { UsageError, noMore, parseFlags, required } from "./args";
-import type { Client } from "./client";
+import { UsageError, noMore, parseFlags, required, unknownSubcommand } from "./args";
+import { ClientError, type Client } from "./client";
+import { didYouMean } from "./suggest";
 import type { Io } from "./io";
 import { bodyBytes, formatHook, formatHookRow, type WireHook } from "./show";
 
@@ -21,7 +22,11 @@ export async function hooksCommand(argv: string[], client: Client, io: Io): Prom
       for (const k of ["channel", "status", "limit", "after"]) if (p.values[k] !== undefined) q.set(k, p.values[k]!);
       const hooks = await client.call<WireHook[]>("GET", `/v1/hooks${q.size ? `?${q}` : ""}`);
       if (p.bools.has("json")) return (io.out(JSON.stringify(hooks, null, 2) + "\n"), 0);
-      if (hooks.length === 0) return (io.err("no hooks\n"), 0);
+      if (hooks.length === 0) {
+        // An empty list of a channel that does not exist is most often a misspelt name.
+        if (p.values.channel !== undefined) await channelExists(client, p.values.channel);
+        return (io.err("no hooks\n"), 0);
+      }
       io.out(hooks.map(formatHookRow).join("\n") + "\n");
       return 0;
     }
@@ -55,6 +60,17 @@ export async function hooksCommand(argv: string[], client: Client, io: Io): Prom
     case undefined:
       throw new UsageError("hooks needs a subcommand: ls, show, body, retry, discard, process, redeliver, delete");
     default:
-      throw new UsageError(`unknown hooks subcommand: ${sub}`);
+      throw unknownSubcommand("hooks", sub, SUBCOMMANDS);
   }
+}
+
+const SUBCOMMANDS = ["ls", "list", "show", "body", "retry", "discard", "process", "redeliver", "delete"];
+
+/** Throws ClientError when Mailroom has no channel `name`, naming the closest one it has. */
+async function channelExists(client: Client, name: string): Promise<void> {
+  const channels = await client.call<{ name: string }[]>("GET", "/v1/channels");
+  const names = channels.map((c) => c.name);
+  if (names.includes(name)) return;
+  const known = names.length === 0 ? "there are no channels yet" : `channels: ${names.slice(0, 10).join(", ")}${names.length > 10 ? ", ..." : ""}`;
+  throw new ClientError(`no channel named ${JSON.stringify(name)}${didYouMean(name, names)}; ${known}`);
 }

@@ -8,3 +8,13 @@ export type Io = {
   env: Record<string, string | undefined>;
   now(): number;
 };
+
+/** The process's own stdout, stderr and stdin. */
+export const processIo: Io = {
+  out: (text) => void process.stdout.write(text),
+  outBytes: (bytes) => void process.stdout.write(bytes),
+  err: (text) => void process.stderr.write(text),
+  stdin: async () => new Uint8Array(await Bun.stdin.arrayBuffer()),
+  env: process.env,
+  now: () => Date.now(),
+};

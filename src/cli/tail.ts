@@ -21,8 +21,8 @@ function clockTime(iso: string): string {
   return `${pad2(d.getHours())}:${pad2(d.getMinutes())}:${pad2(d.getSeconds())}.${String(d.getMilliseconds()).padStart(3, "0")}`;
 }
 
-/** One line per hook: time caught, method, channel, id, status, size, content type. */
-export function formatTailLine(hook: WireHook): string {
+/** One line per hook: time caught, method, channel, id, status, size, content type, event type. */
+export function formatTailLine(hook: WireHook & { event_type?: string }): string {
   return [
     clockTime(hook.created_at),
     hook.method.padEnd(6),
@@ -31,6 +31,7 @@ export function formatTailLine(hook: WireHook): string {
     hook.status.padEnd(9),
     `${bodySize(hook)} B`,
     hook.content_type || "-",
+    hook.event_type || "-",
   ].join("  ");
 }
 

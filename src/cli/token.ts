@@ -8,7 +8,9 @@ import { createPgApiKeyStore } from "../db/pg/api-key-store";
 import { FEED_CHANNEL } from "../db/pg/feed";
 import { encode } from "../db/feed-changes";
 import { sha256Hex } from "../lib/secrets";
-import { UsageError, noMore, parseFlags } from "./args";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { UsageError, noMore, parseFlags, unknownSubcommand } from "./args";
 import { credentialsPath, localUrl, readCredentials, writeCredentials } from "./credentials";
 import type { Io } from "./io";
 
@@ -17,14 +19,22 @@ import type { Io } from "./io";
  * the local token (the one just generated, or the one the file already holds if it still matches).
  * Returns the lines `serve` prints about it; the token itself only when it was generated now.
  */
-export function saveLocalCredentials(opts: { dbPath: string; host: string; port: number; localSha256?: string; generated?: string }): string[] {
+export function saveLocalCredentials(opts: {
+  dbPath: string;
+  host: string;
+  port: number;
+  localSha256?: string;
+  generated?: string;
+  /** The pending setup link's token (none once a dashboard user exists). */
+  setup?: string;
+}): string[] {
   if (opts.dbPath === ":memory:") {
     return opts.generated ? [`  local token (kept in memory only): Authorization: Bearer ${opts.generated}`] : [];
   }
   const path = credentialsPath(opts.dbPath);
   const existing = readCredentials(path);
   const token = opts.generated ?? (existing?.token && opts.localSha256 === sha256Hex(existing.token) ? existing.token : undefined);
-  writeCredentials(path, { url: localUrl(opts.host, opts.port), token });
+  writeCredentials(path, { url: localUrl(opts.host, opts.port), token, setup: opts.setup });
   if (opts.generated) {
     return [
       "",
@@ -45,18 +55,19 @@ export function saveLocalCredentials(opts: { dbPath: string; host: string; port:
  * PostgreSQL the key replaced is this instance's own (hooks/api-keys.ts localKeyLabel: this host
  * and data path); the other instances' local keys are left alone.
  */
-export async function tokenCommand(
-  argv: string[],
-  io: Io,
-  dbPathOf: (config?: string) => Promise<{ path: string; host: string; port: number; url?: string }>,
-): Promise<number> {
+export type StorageOf = (config?: string) => Promise<{ path: string; host: string; port: number; url?: string; source: string }>;
+
+export async function tokenCommand(argv: string[], io: Io, storageOf: StorageOf): Promise<number> {
   const [sub, ...rest] = argv;
   const p = parseFlags(rest, { config: "value" });
   noMore(p, 0);
-  if (sub !== "reset" && sub !== "show") throw new UsageError(sub ? `unknown token subcommand: ${sub}` : "token needs a subcommand: reset or show");
-  const storage = await dbPathOf(p.values.config);
+  if (sub === undefined) throw new UsageError("token needs a subcommand: reset or show");
+  if (sub !== "reset" && sub !== "show") throw unknownSubcommand("token", sub, ["reset", "show"]);
+  const storage = await storageOf(p.values.config);
   if (storage.path === ":memory:" && !storage.url) throw new UsageError("the config keeps its data in memory: there is no stored token");
   const file = credentialsPath(storage.path);
+  // Never a new database: its token would be one that the running server does not know.
+  if (!storage.url && !existsSync(storage.path)) return (io.err(noData(storage.path, io.env.MAILROOM_DB ? "MAILROOM_DB" : storage.source)), 1);
   if (sub === "show") {
     const saved = readCredentials(file);
     if (!saved?.token) return (io.err(`mailroom: no token in ${file}; \`mailroom token reset\` issues one\n`), 1);
@@ -70,7 +81,7 @@ export async function tokenCommand(
     const token = await issueLocalToken(opened?.store ?? createApiKeyStore(db!), label, io.now());
     await opened?.announce();
     const saved = readCredentials(file);
-    writeCredentials(file, { url: saved?.url ?? localUrl(storage.host, storage.port), token });
+    writeCredentials(file, { url: saved?.url ?? localUrl(storage.host, storage.port), token, setup: saved?.setup });
     io.err(`the ${label} token was re-issued (the old one no longer works); saved in ${file}\n`);
     io.out(token + "\n");
     return 0;
@@ -78,6 +89,18 @@ export async function tokenCommand(
     db?.$client.close();
     await opened?.close();
   }
+}
+
+/** Where the data was expected, and how to point there. */
+function noData(path: string, source: string): string {
+  const from =
+    source === "built-in defaults" ? "the default, relative to this folder" : source === "MAILROOM_DB" ? "from MAILROOM_DB" : `the [storage] path of ${source}`;
+  return [
+    `mailroom: no Mailroom data here: ${resolve(path)} does not exist (${from}).`,
+    "  Run this where `mailroom serve` runs, or point at its data: --config FILE (the config serve reads),",
+    "  MAILROOM_CONFIG=FILE, or MAILROOM_DB=PATH (the data file itself).",
+    "",
+  ].join("\n");
 }
 
 /** The API keys on PostgreSQL, and a notification on the change feed that they changed. */

@@ -9,6 +9,8 @@ import { DedupSetting, ResponseSetting } from "./misbehave";
  * loader, since TypeBox's union errors would not say which key is wrong.
  */
 export const NAME_PATTERN = "^[a-z0-9]+(?:[_-][a-z0-9]+)*$";
+/** What NAME_PATTERN allows, in words (check-config, the catching endpoint and the API say it so). */
+export const NAME_RULE = "lowercase letters and digits, words joined by - or _";
 const strict = { additionalProperties: false } as const;
 
 /** `problem` is what the loader says when a value does not fit (TypeBox's own words are vague for patterns and unions). */
@@ -17,7 +19,7 @@ export const Name = (description: string) =>
     maxLength: 64,
     pattern: NAME_PATTERN,
     description,
-    problem: "must be lowercase letters and digits, words joined by - or _, at most 64 characters",
+    problem: `must be ${NAME_RULE}, at most 64 characters`,
   });
 export const Duration = (def: string, description: string) =>
   t.String({ pattern: DURATION_PATTERN, default: def, description, problem: 'must be a duration such as "500ms", "10s", "5m", "1h"' });
@@ -132,6 +134,13 @@ const Metrics = t.Object(
       maximum: 10000,
       default: 100,
       description: 'channels not in the config that get a label of their own (the first to hold a hook); later ones are counted as "_other"',
+    }),
+    event_type_labels: t.Integer({
+      minimum: 0,
+      maximum: 10000,
+      default: 100,
+      description:
+        'event types that get a label of their own in mailroom_hooks_caught_by_event_type_total (the first to be caught); later ones are counted as "_other"',
     }),
   },
   { ...strict, default: {} },

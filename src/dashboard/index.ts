@@ -57,7 +57,7 @@ export function createDashboard(deps: {
   const users = createUsers({ store, config, clock });
   const sessions = createSessions({ store, clock, users });
   const gate = createGate({ config, sessions });
-  const setup = createSetup(users);
+  const setup = createSetup({ users, store, clock });
   const ips = new WeakMap<Request, string>();
   const own: DashboardDeps = {
     gate,

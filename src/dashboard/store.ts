@@ -37,7 +37,8 @@ export interface SessionStore {
 }
 
 /** Settings changed in the dashboard that outlive a restart, by key (JSON values). */
-export type SettingKey = "default_guards";
+/** `setup`: the pending first-admin link (its token's hash and expiry; dashboard/setup.ts). */
+export type SettingKey = "default_guards" | "setup";
 
 export interface SettingStore {
   /** The setting's value (parsed JSON), or undefined when never set. */

@@ -34,10 +34,12 @@ export type CaughtRow = {
   createdAt: number;
   /** Its Content-Type as the catcher read it, when known. */
   contentType?: string | null;
+  /** Its event type ("" when unknown). */
+  eventType: string;
 };
 
 /** The shared settings each instance keeps in memory and reads again when another changed them. */
-export type StatePart = "guards" | "forwards" | "responses" | "api_keys" | "users" | "dedup" | "default_guards";
+export type StatePart = "guards" | "forwards" | "responses" | "api_keys" | "users" | "dedup" | "default_guards" | "setup";
 
 /**
  * `local`: made by this process. `remote`: another instance sharing the database made it (the

@@ -1,11 +1,12 @@
 import type { Config } from "../config/schema";
-import { NAME_PATTERN } from "../config/schema";
+import { NAME_PATTERN, NAME_RULE } from "../config/schema";
 import type { Clock } from "../lib/clock";
 import type { Log } from "../lib/log";
 import { parseDuration, parseSize } from "../lib/units";
 import type { ChannelService, ChannelState } from "./channels";
 import type { Dedup } from "./dedup";
 import { errorResponse } from "./errors";
+import { detectEventType, type EventTypeRule, eventTypeBy, type HeaderRecord } from "./event-type";
 import type { Guard, Refusals } from "./guards";
 import { LANDING_PAGE } from "./landing";
 import { bodyDropped, readBody } from "./read-body";
@@ -21,9 +22,17 @@ type GuardPlan = {
   limitGuard?: Guard;
   secretHeaders?: string[];
   secretQuery?: string[];
+  /** Where the first preset guard of the chain says the event type is; undefined: detected. */
+  eventType?: EventTypeRule;
 };
 
 const CHANNEL_RE = new RegExp(NAME_PATTERN);
+
+/** In check-config's words, with what was refused (JSON-quoted, cut at 80 characters). */
+export function channelNameProblem(name: string): string {
+  if (name.length > 64) return `channel names are at most 64 characters: got ${name.length} (${JSON.stringify(`${name.slice(0, 20)}...`)})`;
+  return `channel names are ${NAME_RULE}: got ${JSON.stringify(name.slice(0, 80))}`;
+}
 const NO_BODY = new Uint8Array(0);
 const CORS = { "access-control-allow-origin": "*" };
 /** One Headers instance for every 200: cheaper to copy than a plain object is to convert. */
@@ -70,9 +79,7 @@ export function createCatcher(deps: {
     }
 
     const channel = channelParam(query) ?? "default";
-    if (channel.length > 64 || !CHANNEL_RE.test(channel)) {
-      return errorResponse("invalid_argument", `channel: must match ${NAME_PATTERN} and be at most 64 characters`, CORS);
-    }
+    if (channel.length > 64 || !CHANNEL_RE.test(channel)) return errorResponse("invalid_argument", channelNameProblem(channel), CORS);
     const state = channels.stateOf(channel);
     if (state.paused) {
       return errorResponse("unavailable", `channel "${channel}" is paused`, { "retry-after": retryAfter, ...CORS });
@@ -110,7 +117,9 @@ export function createCatcher(deps: {
     }
 
     const stored = plan.secretQuery ? redactQuery(query, plan.secretQuery) : query;
-    const headers = headersJson(request.headers, plan.secretHeaders);
+    const all = request.headers.toJSON() as HeaderRecord;
+    const eventType = plan.eventType ? eventTypeBy(plan.eventType, all, read) : detectEventType(all, read);
+    const headers = headersJsonOf(all, plan.secretHeaders);
     const id = nextId();
     try {
       await writer.write({
@@ -124,6 +133,7 @@ export function createCatcher(deps: {
         createdAt: clock.now(),
         deliveryId,
         contentType: request.headers.get("content-type"),
+        eventType,
       });
     } catch (error) {
       claim?.settle(undefined);
@@ -177,6 +187,7 @@ export function createCatcher(deps: {
       limitGuard,
       secretHeaders: secretHeaders.length ? secretHeaders : undefined,
       secretQuery: secretQuery.length ? secretQuery : undefined,
+      eventType: chain.find((g) => g.eventType)?.eventType,
     };
   }
 
@@ -228,7 +239,11 @@ export function channelParam(query: string): string | null {
  * left out, and the values of `secret` headers (a guard's credentials) replaced by REDACTED.
  */
 export function headersJson(headers: Headers, secret?: readonly string[]): string {
-  const all = headers.toJSON() as Record<string, string | string[]>;
+  return headersJsonOf(headers.toJSON() as HeaderRecord, secret);
+}
+
+/** headersJson of what Headers#toJSON returned (changed in place: cookies dropped, secrets redacted). */
+function headersJsonOf(all: HeaderRecord, secret?: readonly string[]): string {
   delete all.cookie;
   if (secret) for (const name of secret) if (all[name] !== undefined) all[name] = REDACTED;
   const setCookie = all["set-cookie"];

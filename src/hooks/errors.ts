@@ -30,7 +30,13 @@ export function errorResponse(kind: ErrorKind, message: string, headers: Record<
   });
 }
 
-type ValidationIssue = { path: string; message: string; schema?: { error?: unknown } };
+type ValidationIssue = { path: string; message: string; value?: unknown; schema?: { error?: unknown } };
+
+/** Query and path values are echoed in what refuses them (cut short); bodies never are (they may hold secrets). */
+const echoed = (where: string, value: unknown) =>
+  (where === "query" || where === "params") && typeof value === "string"
+    ? `: got ${JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}...` : value)}`
+    : "";
 
 /**
  * Names each bad field: "invalid query: limit: must be an integer from 1 to 100". Schemas whose
@@ -45,7 +51,10 @@ function describeValidation(error: unknown): string {
   for (const issue of all) {
     const field = issue.path.replace(/^\//, "").replaceAll("/", ".");
     const custom = typeof issue.schema?.error === "string" ? issue.schema.error : undefined;
-    const text = custom ?? `${field || where}: ${issue.message === "Unexpected property" ? "unknown field" : issue.message.toLowerCase()}`;
+    const text =
+      custom !== undefined
+        ? custom + echoed(where, issue.value)
+        : `${field || where}: ${issue.message === "Unexpected property" ? "unknown field" : issue.message.toLowerCase()}`;
     if (seen.has(text)) continue;
     seen.add(text);
     parts.push(text);

@@ -48,6 +48,13 @@ export const Hook = t.Object(
     created_at: t.String(),
     finalized_at: t.Optional(t.Union([t.String(), t.Null()])),
     events: t.Array(Event),
+    event_type: t.Optional(
+      t.String({
+        maxLength: 128,
+        description:
+          "Extension: the sender's event type (`push`, `invoice.paid`, `orders/create`), where its preset guard or a well-known header or body field says it; empty when unknown (docs/catching.md)",
+      }),
+    ),
   },
   strict,
 );
@@ -104,6 +111,7 @@ export function toWireHook(h: RawHook, events: readonly EventRow[], payload: Rec
     payload,
     ip: h.ip,
     created_at: toRfc3339(h.createdAt),
+    event_type: h.eventType,
     events: events.map((e) => ({
       kind: e.kind as EventWire["kind"],
       actor: e.actor,
@@ -133,10 +141,16 @@ export function hookSummaryJson(h: {
   createdAt: number;
   finalizedAt: number | null;
   size: number;
+  eventType: string;
 }): string {
   const finalized = h.finalizedAt === null ? "" : `,"finalized_at":"${toRfc3339(h.finalizedAt)}"`;
-  return `{"id":"${h.id}","channel":"${h.channel}","status":"${h.status}",${senderJson(h)},"created_at":"${rfc3339Cached(h.createdAt)}"${finalized},"size":${h.size}}`;
+  const eventType =
+    h.eventType === "" ? "" : h.eventType === lastType ? lastTypeJson : ((lastType = h.eventType), (lastTypeJson = JSON.stringify(h.eventType)));
+  return `{"id":"${h.id}","channel":"${h.channel}","status":"${h.status}",${senderJson(h)},"created_at":"${rfc3339Cached(h.createdAt)}"${finalized},"size":${h.size},"event_type":${eventType || '""'}}`;
 }
+
+let lastType = "";
+let lastTypeJson = "";
 
 let sender = { method: "", query: "", contentType: null as string | null, ip: "", json: "" };
 function senderJson(h: { method: string; query: string; contentType: string | null; ip: string }): string {

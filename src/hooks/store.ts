@@ -23,6 +23,8 @@ export type RawHook = {
   ip: string;
   createdAt: number;
   finalizedAt: number | null;
+  /** The sender's event type, "" when unknown (hooks/event-type.ts). */
+  eventType: string;
 };
 
 /** A hook as the writer receives it; `headers` is already serialised JSON. */
@@ -48,7 +50,8 @@ export type HookSummaryRow = Omit<RawHook, "body"> & { size: number };
 /** What deleting a hook needs to know: its channel and status keep the counters right. */
 export type HookKey = { id: string; channel: string; status: HookStatus };
 
-export type ListQuery = { channel?: string; status?: HookStatus; after?: string; limit: number };
+/** `eventType`: only hooks of that event type (exact), or of types starting with it when it ends with "*". */
+export type ListQuery = { channel?: string; status?: HookStatus; eventType?: string; after?: string; limit: number };
 
 /**
  * The webhook service's storage contract, met by SQLite (below) and PostgreSQL (db/pg). Every
@@ -129,15 +132,28 @@ export interface HookStore extends Transactor {
   caughtTransaction<T>(fn: () => Promise<T>): Promise<T>;
 }
 
-type HookRecord = Omit<RawHook, "headers" | "finalizedAt" | "createdAt"> & {
+type HookRecord = Omit<RawHook, "headers" | "finalizedAt" | "createdAt" | "eventType"> & {
   headers: string;
   created_at: number;
   finalized_at: number | null;
+  event_type: string;
 };
 type ChannelRecord = { name: string; paused: number; guards: string; pending: number; handled: number; failed: number; discarded: number };
 
-const HOOK_COLUMNS = "id, channel, status, method, query, headers, body, ip, created_at, finalized_at";
-const SUMMARY_COLUMNS = "id, channel, status, method, query, headers, length(body) AS size, ip, created_at, finalized_at";
+const HOOK_COLUMNS = "id, channel, status, method, query, headers, body, ip, created_at, finalized_at, event_type";
+const SUMMARY_COLUMNS = "id, channel, status, method, query, headers, length(body) AS size, ip, created_at, finalized_at, event_type";
+
+/**
+ * The SQL condition of ListQuery's `eventType` ("" when none): equal, or a prefix when it ends
+ * with "*" (counted in characters, as SQL's substr and PostgreSQL's left do).
+ */
+export function eventTypeCondition(eventType: string | undefined, param: () => string): { sql: string; args: (string | number)[] } {
+  if (eventType === undefined) return { sql: "", args: [] };
+  if (!eventType.endsWith("*")) return { sql: ` AND event_type = ${param()}`, args: [eventType] };
+  const prefix = eventType.slice(0, -1);
+  const n = param();
+  return { sql: ` AND substr(event_type, 1, ${n}) = ${param()}`, args: [[...prefix].length, prefix] };
+}
 
 /**
  * Keys of one channel's hooks, newest ("desc") or oldest ("asc") first, strictly beyond `after`, at
@@ -152,12 +168,14 @@ function channelKeys(
   limit: number,
   after?: string,
   statuses: readonly HookStatus[] = HOOK_STATUSES,
+  eventType?: string,
 ): HookKey[] {
   const keys: HookKey[] = [];
-  const text = `SELECT id FROM hooks WHERE channel = ? AND status = ?${after === undefined ? "" : ` AND id ${order === "desc" ? "<" : ">"} ?`}
+  const type = eventTypeCondition(eventType, () => "?");
+  const text = `SELECT id FROM hooks WHERE channel = ? AND status = ?${after === undefined ? "" : ` AND id ${order === "desc" ? "<" : ">"} ?`}${type.sql}
     ORDER BY id ${order} LIMIT ?`;
   for (const status of statuses) {
-    const args = after === undefined ? [channel, status, limit] : [channel, status, after, limit];
+    const args = [channel, status, ...(after === undefined ? [] : [after]), ...type.args, limit];
     for (const r of q(text).values(...args)) keys.push({ id: r[0] as string, channel, status });
   }
   return firstOf(keys, order, limit);
@@ -197,6 +215,7 @@ function toRaw(r: HookRecord): RawHook {
     ip: r.ip,
     createdAt: r.created_at,
     finalizedAt: r.finalized_at,
+    eventType: r.event_type,
   };
 }
 
@@ -216,8 +235,8 @@ export function createHookStore(db: Db, opts: { unsynced?: boolean } = {}): Hook
   const transactor = sqliteTransactor(sql);
 
   const insertHook = sql.prepare(
-    `INSERT INTO hooks (id, channel, status, method, query, headers, body, ip, created_at)
-     VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO hooks (id, channel, status, method, query, headers, body, ip, created_at, event_type)
+     VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?)`,
   );
   const ensureChannel = sql.prepare(`INSERT INTO channels (name, guards, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING`);
 
@@ -227,22 +246,23 @@ export function createHookStore(db: Db, opts: { unsynced?: boolean } = {}): Hook
    * ranges; a status alone merges the ranges of the channels whose counters say they hold hooks
    * of that status.
    */
-  function listHookIds({ channel, status, after, limit }: ListQuery): string[] {
+  function listHookIds({ channel, status, eventType, after, limit }: ListQuery): string[] {
     if ((channel === undefined) === (status === undefined)) {
-      const where: string[] = [];
+      const where: string[] = ["1 = 1"];
       const args: (string | number)[] = [];
       if (channel !== undefined) where.push("channel = ?"), args.push(channel);
       if (status !== undefined) where.push("status = ?"), args.push(status);
       if (after !== undefined) where.push("id < ?"), args.push(after);
-      const text = `SELECT id FROM hooks ${where.length ? "WHERE " + where.join(" AND ") : ""} ORDER BY id DESC LIMIT ?`;
-      return (q(text).values(...args, limit) as [string][]).map(([id]) => id);
+      const type = eventTypeCondition(eventType, () => "?");
+      const text = `SELECT id FROM hooks WHERE ${where.join(" AND ")}${type.sql} ORDER BY id DESC LIMIT ?`;
+      return (q(text).values(...args, ...type.args, limit) as [string][]).map(([id]) => id);
     }
     let keys: HookKey[];
-    if (channel !== undefined) keys = channelKeys(q, channel, "desc", limit, after);
+    if (channel !== undefined) keys = channelKeys(q, channel, "desc", limit, after, HOOK_STATUSES, eventType);
     else {
       const names = q(`SELECT name FROM channels WHERE ${status} > 0`).values() as [string][];
       keys = firstOf(
-        names.flatMap(([name]) => channelKeys(q, name, "desc", limit, after, [status!])),
+        names.flatMap(([name]) => channelKeys(q, name, "desc", limit, after, [status!], eventType)),
         "desc",
         limit,
       );
@@ -259,7 +279,7 @@ export function createHookStore(db: Db, opts: { unsynced?: boolean } = {}): Hook
     async insertHooks(rows: readonly NewHook[], guardsOfNewChannel: (channel: string) => string[]): Promise<void> {
       const perChannel = new Map<string, number>();
       for (const h of rows) {
-        insertHook.run(h.id, h.channel, h.method, h.query, h.headers, h.body, h.ip, h.createdAt);
+        insertHook.run(h.id, h.channel, h.method, h.query, h.headers, h.body, h.ip, h.createdAt, h.eventType);
         perChannel.set(h.channel, (perChannel.get(h.channel) ?? 0) + 1);
       }
       for (const [channel, n] of perChannel) {

@@ -22,7 +22,7 @@ export type Change = {
  * summary is made from this (no database read, no body held), since it is the hook as it was when
  * the change happened.
  */
-export type CaughtSnapshot = { method: string; query: string; contentType: string | null; ip: string; createdAt: number; size: number };
+export type CaughtSnapshot = { method: string; query: string; contentType: string | null; ip: string; createdAt: number; size: number; eventType: string };
 
 /**
  * A change as sent: the SSE event name and its JSON, read when it is sent; for a hook also its

@@ -73,7 +73,7 @@ export function createLive(deps: { store: HookStore; hooks: () => HookService; h
       // A long query is read back when sent rather than held by the change log (senders choose it).
       const snapshot =
         keep && pending && h.contentType !== undefined && h.query.length <= SNAPSHOT_QUERY_MAX
-          ? { method: h.method, query: h.query, contentType: h.contentType, ip: h.ip, createdAt: h.createdAt, size: h.body.byteLength }
+          ? { method: h.method, query: h.query, contentType: h.contentType, ip: h.ip, createdAt: h.createdAt, size: h.body.byteLength, eventType: h.eventType }
           : undefined;
       log.hook(h.channel, h.id, snapshot, pending ? "pending" : undefined);
       channels.add(h.channel);

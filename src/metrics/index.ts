@@ -1,7 +1,7 @@
 import { VERSION } from "../lib/version";
 import type { Config } from "../config/schema";
 import { HOOK_STATUSES, type HookStatus } from "../hooks/status";
-import { createChannelLabels, OTHER } from "./labels";
+import { createChannelLabels, createEventTypeLabels, OTHER } from "./labels";
 import { registerProcessMetrics } from "./process";
 import { createRegistry } from "./registry";
 
@@ -40,6 +40,12 @@ export function createMetrics(config: Config) {
 
   registry.gauge("mailroom_build_info", "version of Mailroom and of the Bun runtime inside it", ["version", "bun"], () => [[[VERSION, Bun.version], 1]]);
   const caught = registry.counter("mailroom_hooks_caught_total", "hooks stored (counted when their batch commits)", ["channel"]);
+  const eventTypes = createEventTypeLabels(config.metrics.event_type_labels);
+  const caughtByType = registry.counter(
+    "mailroom_hooks_caught_by_event_type_total",
+    'hooks stored, by channel and the sender\'s event type ("" when unknown; "_other" past [metrics] event_type_labels)',
+    ["channel", "event_type"],
+  );
   const refused = registry.counter("mailroom_hooks_refused_total", "requests refused by a guard", ["channel", "guard"]);
   const attempts = registry.counter("mailroom_handler_attempts_total", "handler attempts finished, by outcome (succeeded, failed, gave_up)", [
     "handler",
@@ -58,9 +64,13 @@ export function createMetrics(config: Config) {
   return {
     channels,
     /** A batch of hooks committed. */
-    committed(batch: readonly { channel: string }[]): void {
+    committed(batch: readonly { channel: string; eventType: string }[]): void {
       batches.observe(batch.length);
-      for (const h of batch) caught.inc([channels.admit(h.channel)]);
+      for (const h of batch) {
+        const channel = channels.admit(h.channel);
+        caught.inc([channel]);
+        caughtByType.inc([channel, eventTypes.admit(h.eventType)]);
+      }
     },
     refused(channel: string, guard: string): void {
       refused.inc([channels.of(channel), guard]);

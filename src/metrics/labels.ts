@@ -30,3 +30,19 @@ export function createChannelLabels(configured: readonly string[], max: number) 
 }
 
 export type ChannelLabels = ReturnType<typeof createChannelLabels>;
+
+/**
+ * Event types are chosen by senders too: the first `max` distinct ones (the empty one, for hooks
+ * of unknown type, included) get a label of their own, every later one is counted as `_other`.
+ */
+export function createEventTypeLabels(max: number) {
+  const admitted = new Set<string>();
+  return {
+    admit(eventType: string): string {
+      if (admitted.has(eventType)) return eventType;
+      if (admitted.size >= max) return OTHER;
+      admitted.add(eventType);
+      return eventType;
+    },
+  };
+}

@@ -29,6 +29,8 @@ export type Hook = {
   created_at: string;
   finalized_at?: string | null;
   events: HookEvent[];
+  /** The sender's event type (`push`, `invoice.paid`); empty when unknown (an extension). */
+  event_type?: string;
 };
 
 /** A request a guard refused (GET /v1/refusals): never stored as a hook. */

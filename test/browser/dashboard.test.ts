@@ -47,6 +47,18 @@ describe.skipIf(!browserAvailable())("the dashboard in a browser", () => {
       (r) => r.json() as Promise<{ id: string }>,
     );
 
+  test("a void setup link says so at once, before any form", async () => {
+    // A page of its own: the link below differs from this one only in its fragment, which would not load the page again.
+    const other = await browser.newPage();
+    try {
+      await other.goto(`${app.url}/ui/setup#setup_not-the-one`);
+      await other.getByRole("alert").getByText("this setup link is void").waitFor();
+      expect(await other.getByLabel("E-mail").count()).toBe(0);
+    } finally {
+      await other.close();
+    }
+  }, 30_000);
+
   test("the first admin is created with the setup link printed at start-up", async () => {
     const link = /(http:\/\/\S+\/ui\/setup#setup_\S+)/.exec(app.output())![1]!;
     const res = await page.goto(link);

@@ -42,6 +42,10 @@ describe("the CLI against a running Mailroom, with the credentials serve wrote",
     expect(sent.stdout).toStartWith("200 ");
     const ls = await cli(["hooks", "ls", "--channel", "github"]);
     expect(ls.code).toBe(0);
+    // A channel that does not exist is not an empty list.
+    const misspelt = await cli(["hooks", "ls", "--channel", "githbu"]);
+    expect(misspelt.code).toBe(1);
+    expect(misspelt.stderr).toStartWith('mailroom: no channel named "githbu" (did you mean github?); channels: ');
     expect(ls.stdout).toMatch(new RegExp(`^${id}  \\S+  github  pending +POST +25 B  application/json$`, "m"));
     const wrong = await cli(["send", "github", "--sign", "github", "--secret", "not-the-secret"]);
     expect(wrong.code).toBe(1);
@@ -162,13 +166,15 @@ describe("send --sign, checked with the providers' own libraries", () => {
 });
 
 describe("usage errors", () => {
-  test("an unknown flag or subcommand says so and prints the usage", async () => {
+  test("an unknown flag or subcommand says so in one line and points to the command's --help", async () => {
     const flag = await runCli(["hooks", "ls", "--colour"]);
     expect(flag.code).toBe(2);
-    expect(flag.stderr).toStartWith("mailroom: unknown flag --colour\n");
-    expect(flag.stderr).toContain("Usage:");
+    expect(flag.stderr).toBe("mailroom: unknown flag --colour\nRun 'mailroom hooks --help' for usage.\n");
+    const typo = await runCli(["hooks", "ls", "--chanel", "x"]);
+    expect(typo.stderr).toStartWith("mailroom: unknown flag --chanel (did you mean --channel?)\n");
     const sub = await runCli(["hooks", "frobnicate"]);
-    expect(sub.stderr).toStartWith("mailroom: unknown hooks subcommand: frobnicate");
+    expect(sub.stderr).toStartWith("mailroom: unknown hooks subcommand: frobnicate\n");
+    expect((await runCli(["hooks", "lss"])).stderr).toStartWith("mailroom: unknown hooks subcommand: lss (did you mean ls?)\n");
     const sign = await runCli(["send", "c", "--sign", "github"]);
     expect(sign.stderr).toStartWith("mailroom: --sign github needs --secret S");
   });

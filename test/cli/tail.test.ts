@@ -61,13 +61,13 @@ describe("mailroom tail, against a running Mailroom (URL and token from the cred
   const served: Served = await serveFromSource();
   afterAll(() => served.stop());
 
-  test("a hook sent after tail started appears as one line: time, method, channel, id, status, size, content type", async () => {
+  test("a hook sent after tail started appears as one line: time, method, channel, id, status, size, content type, event type", async () => {
     const tail = startTail([], served.dir);
     try {
       await tail.waitFor("err", /^following hooks at http:\/\/127\.0\.0\.1:\d+; Ctrl-C to stop$/m);
-      const id = await post(served.url, "orders", '{"n":12345}');
+      const id = await post(served.url, "orders", '{"type":"order.paid","n":1}');
       const line = (await tail.waitFor("out", new RegExp(`^.*${id}.*$`, "m")))[0];
-      expect(line).toMatch(new RegExp(`^\\d\\d:\\d\\d:\\d\\d\\.\\d{3}  POST    orders  ${id}  pending    11 B  application/json$`));
+      expect(line).toMatch(new RegExp(`^\\d\\d:\\d\\d:\\d\\d\\.\\d{3}  POST    orders  ${id}  pending    27 B  application/json  order\\.paid$`));
       // A change of status is a line again; the same status again is not.
       await runCli(["hooks", "process", id], { cwd: served.dir });
       await tail.waitFor("out", new RegExp(`${id}  handled `));
@@ -110,7 +110,7 @@ describe("mailroom tail, against a running Mailroom (URL and token from the cred
   test("a bad filter is the service's 400; a wrong token its 401; both exit 1 at once", async () => {
     const bad = await runCli(["tail", "--status", "lost"], { cwd: served.dir });
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toBe("mailroom: 400: invalid query: status: must be one of pending, handled, failed, discarded\n");
+    expect(bad.stderr).toBe('mailroom: 400: invalid query: status: must be one of pending, handled, failed, discarded: got "lost"\n');
     const token = await runCli(["tail", "--token", "mr_wrong"], { cwd: served.dir });
     expect(token.code).toBe(1);
     expect(token.stderr).toContain("401: invalid bearer token");

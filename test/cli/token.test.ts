@@ -1,6 +1,7 @@
 import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
-import { removeTempDirs } from "../helpers/binary";
+import { existsSync, realpathSync } from "node:fs";
+import { removeTempDirs, tempDir } from "../helpers/binary";
 import { runCli, serveFromSource } from "./run";
 
 afterAll(removeTempDirs);
@@ -41,4 +42,20 @@ test("the local token works beside configured [[api_keys]], survives a restart, 
   } finally {
     await run.stop();
   }
+});
+
+test("in a folder without data, token show and token reset say where the data is expected and create nothing", async () => {
+  const dir = tempDir("mailroom-nodata-");
+  for (const sub of ["show", "reset"]) {
+    const ran = await runCli(["token", sub], { cwd: dir });
+    expect(ran.code).toBe(1);
+    expect(ran.stdout).toBe("");
+    expect(ran.stderr).toContain(`no Mailroom data here: ${join(realpathSync(dir), "data", "mailroom.db")} does not exist`);
+    expect(ran.stderr).toContain("--config FILE");
+    expect(ran.stderr).toContain("MAILROOM_DB=PATH");
+    expect(existsSync(join(dir, "data"))).toBe(false);
+  }
+  const env = await runCli(["token", "reset"], { cwd: dir, env: { MAILROOM_DB: join(dir, "elsewhere.db") } });
+  expect(env.stderr).toContain("(from MAILROOM_DB)");
+  expect(existsSync(join(dir, "elsewhere.db"))).toBe(false);
 });

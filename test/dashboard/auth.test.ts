@@ -180,7 +180,7 @@ describe("roles", () => {
 describe("first admin", () => {
   test("the setup token creates the first admin once, and signs them in", async () => {
     const app = createTestApp();
-    const token = (await app.dashboard.setup.token())!;
+    const token = (await app.dashboard.setup.issue())!.token!;
     expect(token).toMatch(/^setup_/);
     expect((await app.call("GET", "/ui/api/setup", undefined, {})).json).toEqual({ needed: true });
     const bad = await app.call("POST", "/ui/api/setup", { token: "setup_wrong", ...ADMIN }, ORIGIN);
@@ -190,8 +190,41 @@ describe("first admin", () => {
     expect(res.json).toEqual({ email: ADMIN.email, role: "admin" });
     expect(res.headers.get("set-cookie")).toContain("mailroom_session=mrs_");
     expect((await app.call("POST", "/ui/api/setup", { token, ...MEMBER }, ORIGIN)).status).toBe(409);
-    expect(await app.dashboard.setup.token()).toBeUndefined();
+    expect(await app.dashboard.setup.issue()).toBeUndefined();
     expect((await app.call("GET", "/ui/api/setup", undefined, {})).json).toEqual({ needed: false });
+  });
+
+  test("a setup link is valid until used or expired; the setup page can ask at once whether it is void", async () => {
+    const app = createTestApp();
+    const check = async (token: string) => app.call("POST", "/ui/api/setup/check", { token }, ORIGIN);
+    const first = (await app.dashboard.setup.issue())!;
+    expect(first.expiresAt).toBe(app.clock.now() + 24 * 3600_000);
+    expect((await check(first.token!)).json).toEqual({ valid: true });
+    // A restart with the token kept in the credentials file prints the same link.
+    expect(await app.dashboard.setup.issue({ saved: first.token })).toEqual(first);
+    // On shared storage, an instance without the token keeps the pending link (another instance printed it).
+    expect(await app.dashboard.setup.issue({ shared: true })).toEqual({ expiresAt: first.expiresAt });
+    expect((await check(first.token!)).status).toBe(200);
+    // Without it, on its own data file, a new link replaces the old one, which is void at once.
+    const second = (await app.dashboard.setup.issue({ saved: "setup_lost" }))!;
+    expect(second.token).not.toBe(first.token);
+    const voided = await check(first.token!);
+    expect(voided.status).toBe(401);
+    expect(voided.json.message).toStartWith("this setup link is void");
+    expect((await app.call("POST", "/ui/api/setup", { token: first.token, ...ADMIN }, ORIGIN)).status).toBe(401);
+    // Expired: said so, with when, and the way out.
+    app.clock.advance(24 * 3600_000);
+    const expired = await check(second.token!);
+    expect(expired.status).toBe(401);
+    expect(expired.json.message).toBe(
+      `this setup link expired at ${new Date(second.expiresAt).toISOString()}: restart Mailroom for a new one, or run \`mailroom user add EMAIL --role admin\``,
+    );
+    // A new start makes a new one, which works once.
+    const third = (await app.dashboard.setup.issue({ saved: second.token }))!;
+    expect(third.token).not.toBe(second.token);
+    expect((await app.call("POST", "/ui/api/setup", { token: third.token, ...ADMIN }, ORIGIN)).status).toBe(200);
+    const used = await check(third.token!);
+    expect([used.status, used.json.message]).toEqual([409, "the first admin exists already: sign in"]);
   });
 });
 

@@ -47,6 +47,7 @@ function hook(channel: string, at: number, body: Uint8Array = new Uint8Array([1,
     id: `01jz${String(at).padStart(10, "0")}${String(seq).padStart(12, "0")}`,
     channel,
     method: "POST",
+    eventType: "",
     query: "a=1&b=2",
     headers: '{"z-last":"1","a-first":"2"}',
     body,
@@ -131,6 +132,29 @@ for (const [name, make] of Object.entries(backends)) {
       );
       expect(await hooks.newestId("a")).toBe(batch[6]!.id);
       expect(await hooks.overfull(5)).toEqual([{ name: "b", over: 1 }]);
+    });
+
+    test("event types are stored and filter every kind of list, exactly or by a prefix (characters, not bytes)", async () => {
+      const { hooks } = await start();
+      const types = ["charge.failed", "charge.succeeded", "", "chargé.x", "customer.created", "charge.failed"];
+      const batch = types.map((eventType, i) => ({ ...hook(i % 2 ? "a" : "b", 3000 + i), eventType }));
+      await hooks.transaction(() => hooks.insertHooks(batch, () => []));
+      expect((await hooks.getHook(batch[3]!.id))!.eventType).toBe("chargé.x");
+      expect((await hooks.getHookSummary(batch[4]!.id))!.eventType).toBe("customer.created");
+      const idsOf = (pred: (h: NewHook) => boolean) =>
+        batch
+          .filter(pred)
+          .map((h) => h.id)
+          .reverse();
+      expect(await hooks.listHookIds({ eventType: "charge.failed", limit: 10 })).toEqual(idsOf((h) => h.eventType === "charge.failed"));
+      expect(await hooks.listHookIds({ eventType: "charge.*", limit: 10 })).toEqual(idsOf((h) => h.eventType.startsWith("charge.")));
+      expect(await hooks.listHookIds({ eventType: "chargé*", limit: 10 })).toEqual([batch[3]!.id]);
+      expect(await hooks.listHookIds({ channel: "b", eventType: "charge.*", limit: 10 })).toEqual(
+        idsOf((h) => h.channel === "b" && h.eventType.startsWith("charge.")),
+      );
+      expect(await hooks.listHookIds({ status: "pending", eventType: "customer.created", limit: 10 })).toEqual([batch[4]!.id]);
+      expect(await hooks.listHookIds({ channel: "a", status: "pending", eventType: "charge.succeeded", limit: 10 })).toEqual([batch[1]!.id]);
+      expect(await hooks.listHookIds({ eventType: "charge.*", limit: 1, after: batch[5]!.id })).toEqual([batch[1]!.id]);
     });
 
     test("deleting hooks takes them off the counters by their status; a channel goes with its hooks", async () => {

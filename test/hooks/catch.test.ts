@@ -79,7 +79,11 @@ describe("catching endpoint over a real socket", () => {
     for (const bad of ["Upper", "a--b", "-a", "a_", "x".repeat(65), "sp ace"]) {
       const res = await fetch(`${url}/?channel=${encodeURIComponent(bad)}`, { method: "POST", body: "x" });
       expect(res.status).toBe(400);
-      expect(((await res.json()) as any).code).toBe(3);
+      const body = (await res.json()) as any;
+      expect(body.code).toBe(3);
+      expect(body.details).toEqual([]);
+      if (bad.length <= 64) expect(body.message).toBe(`channel names are lowercase letters and digits, words joined by - or _: got ${JSON.stringify(bad)}`);
+      else expect(body.message).toStartWith("channel names are at most 64 characters: got 65");
     }
     const channels = (await t.call("GET", "/v1/channels")).json.map((c: any) => c.name);
     expect(channels).not.toContain("Upper");

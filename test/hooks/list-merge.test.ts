@@ -24,7 +24,17 @@ test("every filter pages through exactly the hooks a full scan finds, newest fir
     // gamma never holds failed hooks: its counter is 0 and the status merge skips it
     let status = HOOK_STATUSES[rand(4)]!;
     if (channel === "gamma" && status === "failed") status = "handled";
-    const hook: NewHook = { id: nextId(), channel, method: "POST", query: "", headers: "{}", body: new Uint8Array([i % 256]), ip: "", createdAt: clock.now() };
+    const hook: NewHook = {
+      id: nextId(),
+      channel,
+      method: "POST",
+      query: "",
+      headers: "{}",
+      body: new Uint8Array([i % 256]),
+      ip: "",
+      createdAt: clock.now(),
+      eventType: "",
+    };
     await store.transaction(() => store.insertHooks([hook], () => []));
     if (status !== "pending") {
       const raw = (await store.getHook(hook.id))!;

@@ -4,7 +4,8 @@ import { AUTH, startTarget } from "../helpers/target";
 // Runs on every target (MAILROOM_TEST_TARGET): what is asserted here is what a user sees over HTTP.
 
 const CHANNEL_KEYS = ["guards", "name", "paused", "stats"];
-const HOOK_KEYS = ["body", "channel", "content_type", "created_at", "events", "headers", "id", "ip", "method", "payload", "query", "status"];
+/** The spec's Hook properties, plus the extension event_type (docs/catching.md). */
+const HOOK_KEYS = ["body", "channel", "content_type", "created_at", "event_type", "events", "headers", "id", "ip", "method", "payload", "query", "status"];
 
 async function setup(raw: Record<string, any> = {}) {
   const t = await startTarget(raw);
@@ -143,7 +144,7 @@ describe("hooks: list and paging", () => {
     expect(summaries.map((h) => h.id)).toEqual(full.map((h) => h.id));
     for (const [i, h] of summaries.entries()) {
       expect(Object.keys(h).sort()).toEqual(
-        ["channel", "content_type", "created_at", "finalized_at", "id", "ip", "method", "query", "size", "status"].filter(
+        ["channel", "content_type", "created_at", "event_type", "finalized_at", "id", "ip", "method", "query", "size", "status"].filter(
           (k) => k !== "finalized_at" || full[i].finalized_at,
         ),
       );
@@ -189,6 +190,10 @@ describe("hooks: list and paging", () => {
       expect(res.json.details).toEqual([]);
       expect(res.json.message).toContain(field);
     }
+    // Query values are echoed, in the words check-config uses.
+    expect((await t.call("GET", "/v1/hooks?channel=GitHub")).json.message).toBe(
+      'invalid query: channel: channel names are lowercase letters and digits, words joined by - or _, at most 64 characters: got "GitHub"',
+    );
   });
 });
 

@@ -5,6 +5,7 @@ import { silentLog } from "../../src/lib/log";
 
 const hook = (id: string): NewHook => ({
   id,
+  eventType: "",
   channel: "c",
   method: "POST",
   query: "",

@@ -392,6 +392,7 @@ describe("the writer loop", () => {
       body: new Uint8Array(3),
       contentType: "text/plain",
       headers: "{}",
+      eventType: "",
     });
     live.apply({ kind: "caught", hooks: [caught("01kbpending0000000000000000")] });
     expect(JSON.parse((await reader.next((e) => e.event === "hook")).data)).toMatchObject({ id: "01kbpending0000000000000000", status: "pending", size: 3 });
@@ -434,6 +435,7 @@ describe("the writer loop", () => {
       body: new Uint8Array(3),
       contentType: "text/plain",
       headers: "{}",
+      eventType: "",
     });
     // A dashboard of failed hooks: hooks just caught are pending, left out without a read.
     const failed = sseReader(new Response(live.streams.open({ fields: "summary", latest: 50, status: "failed" }, null)));

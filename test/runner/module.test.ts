@@ -100,6 +100,7 @@ export default async function (hook: Hook, ctx: { attempt: number; handler: stri
     const handler = createHandlers(config.handlers, dir).get("mod")!;
     const hook: RawHook = {
       id: "01aaaaaaaaaaaaaaaaaaaaaaaa",
+      eventType: "",
       channel: "c",
       status: "pending",
       method: "POST",

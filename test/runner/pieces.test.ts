@@ -6,6 +6,7 @@ import { clip, readBounded } from "../../src/runner/excerpt";
 
 const hook = (headers: Record<string, string>, body: Uint8Array = new Uint8Array()): RawHook => ({
   id: "01jaaaaaaaaaaaaaaaaaaaaaaa",
+  eventType: "",
   channel: "shop",
   status: "pending",
   method: "PUT",

@@ -9,6 +9,7 @@ import type { DashboardDeps } from "../deps";
 const strict = { additionalProperties: false } as const;
 const Email = t.String({ maxLength: 254, pattern: EMAIL_PATTERN, error: "email: must be an e-mail address" });
 const Password = t.String({ maxLength: 1024, error: "password: must be a string of at most 1024 characters" });
+const SetupToken = t.String({ maxLength: 200, error: "token: must be the setup token" });
 export const Me = t.Object({ email: t.String(), role: t.Union([t.Literal("admin"), t.Literal("member")]) }, strict);
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 409: ErrorBody, 429: ErrorBody };
 
@@ -58,9 +59,15 @@ export function sessionRoutes({ gate, sessions, users, setup, accountIpThrottle,
           query: NoQuery,
           response: { 200: t.Object({ needed: t.Boolean() }, strict), ...errors },
         })
+        // The setup page asks at once, before the form is filled in, whether its link is still good.
+        .post("/setup/check", async ({ body }) => (await setup.check(body.token), { valid: true }), {
+          query: NoQuery,
+          body: t.Object({ token: SetupToken }, strict),
+          response: { 200: t.Object({ valid: t.Literal(true) }, strict), ...errors },
+        })
         .post("/setup", async ({ body, request, set }) => await signedIn(await setup.complete(body.token, body.email, body.password), request, set), {
           query: NoQuery,
-          body: t.Object({ token: t.String({ maxLength: 200, error: "token: must be the setup token" }), email: Email, password: Password }, strict),
+          body: t.Object({ token: SetupToken, email: Email, password: Password }, strict),
           response: { 200: Me, ...errors },
         })
         .post(

@@ -1,4 +1,5 @@
 import {
+  eventTypeCondition,
   HOOK_STATUSES,
   type ChannelRow,
   type EventRow,
@@ -28,10 +29,10 @@ const INSERT_BATCH = `WITH new_channels AS (
     INSERT INTO channel_counts (channel, slot, pending) SELECT n, $4, k FROM unnest($1::text[], $5::bigint[]) AS c(n, k)
     ON CONFLICT (channel, slot) DO UPDATE SET pending = channel_counts.pending + excluded.pending
   )
-  INSERT INTO hooks (id, channel, status, method, query, headers, body, ip, created_at)
-  SELECT i, c, 'pending', m, q, h, substring($11::bytea from s for l), ip, t
-  FROM unnest($6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $12::int[], $13::int[], $14::text[], $15::bigint[])
-    AS u(i, c, m, q, h, s, l, ip, t)`;
+  INSERT INTO hooks (id, channel, status, method, query, headers, body, ip, created_at, event_type)
+  SELECT i, c, 'pending', m, q, h, substring($11::bytea from s for l), ip, t, e
+  FROM unnest($6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $12::int[], $13::int[], $14::text[], $15::bigint[], $16::text[])
+    AS u(i, c, m, q, h, s, l, ip, t, e)`;
 
 type HookRecord = {
   id: string;
@@ -44,11 +45,12 @@ type HookRecord = {
   ip: string;
   created_at: string;
   finalized_at: string | null;
+  event_type: string;
 };
 type ChannelRecord = { name: string; paused: boolean; guards: string; pending: number; handled: number; failed: number; discarded: number };
 
-const HOOK_COLUMNS = "id, channel, status, method, query, headers, body, ip, created_at, finalized_at";
-const SUMMARY_COLUMNS = "id, channel, status, method, query, headers, octet_length(body)::float8 AS size, ip, created_at, finalized_at";
+const HOOK_COLUMNS = "id, channel, status, method, query, headers, body, ip, created_at, finalized_at, event_type";
+const SUMMARY_COLUMNS = "id, channel, status, method, query, headers, octet_length(body)::float8 AS size, ip, created_at, finalized_at, event_type";
 const EMPTY = new Uint8Array(0);
 /** Every channel with its counters summed over the slots (float8: the client reads int8 as text). */
 const CHANNELS = `SELECT c.name, c.paused, c.guards, c.created_at,
@@ -71,6 +73,7 @@ function toRaw(r: HookRecord): RawHook {
     ip: r.ip,
     createdAt: num(r.created_at),
     finalizedAt: num(r.finalized_at),
+    eventType: r.event_type,
   };
 }
 
@@ -159,6 +162,7 @@ export function createPgHookStore(t: PgTransactor): HookStore {
       rows.map((h) => h.body.byteLength),
       column("ip"),
       column("createdAt"),
+      column("eventType"),
     ]);
   }
 
@@ -169,25 +173,32 @@ export function createPgHookStore(t: PgTransactor): HookStore {
     limit: number,
     after?: string,
     statuses: readonly HookStatus[] = HOOK_STATUSES,
+    eventType?: string,
   ): Promise<HookKey[]> {
     const cmp = order === "desc" ? "<" : ">";
     const args: unknown[] = [channel, limit];
     if (after !== undefined) args.push(after);
+    let n = args.length;
+    const type = eventTypeCondition(eventType, () => `$${++n}`);
+    args.push(...type.args);
     const parts = statuses.map((status) => {
       args.push(status);
-      return `(SELECT id, channel, status FROM hooks WHERE channel = $1 AND status = $${args.length}${after === undefined ? "" : ` AND id ${cmp} $3`} ORDER BY id ${order} LIMIT $2)`;
+      return `(SELECT id, channel, status FROM hooks WHERE channel = $1 AND status = $${args.length}${after === undefined ? "" : ` AND id ${cmp} $3`}${type.sql} ORDER BY id ${order} LIMIT $2)`;
     });
     const rows = await x().unsafe(`SELECT * FROM (${parts.join(" UNION ALL ")}) k ORDER BY id ${order} LIMIT $2`, args);
     return rows as HookKey[];
   }
 
-  async function listHookIds({ channel, status, after, limit }: ListQuery): Promise<string[]> {
-    if (channel !== undefined) return (await channelKeys(channel, "desc", limit, after, status ? [status] : HOOK_STATUSES)).map((k) => k.id);
-    const where: string[] = [];
+  async function listHookIds({ channel, status, eventType, after, limit }: ListQuery): Promise<string[]> {
+    if (channel !== undefined) return (await channelKeys(channel, "desc", limit, after, status ? [status] : HOOK_STATUSES, eventType)).map((k) => k.id);
+    const where: string[] = ["true"];
     const args: unknown[] = [limit];
     if (status !== undefined) args.push(status), where.push(`status = $${args.length}`);
     if (after !== undefined) args.push(after), where.push(`id < $${args.length}`);
-    const rows = await x().unsafe(`SELECT id FROM hooks ${where.length ? "WHERE " + where.join(" AND ") : ""} ORDER BY id DESC LIMIT $1`, args);
+    let n = args.length;
+    const type = eventTypeCondition(eventType, () => `$${++n}`);
+    args.push(...type.args);
+    const rows = await x().unsafe(`SELECT id FROM hooks WHERE ${where.join(" AND ")}${type.sql} ORDER BY id DESC LIMIT $1`, args);
     return (rows as { id: string }[]).map((r) => r.id);
   }
 

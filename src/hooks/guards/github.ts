@@ -11,6 +11,7 @@ export function createGithubGuard(config: GithubGuardConfig): Guard {
   return {
     name: config.name,
     kind: config.kind,
+    eventType: { header: "x-github-event" },
     check({ headers, body }) {
       const given = header(headers, "x-hub-signature-256");
       if (given === undefined) return unauthenticated("missing X-Hub-Signature-256 header");

@@ -8,6 +8,7 @@ export function createShopifyGuard(config: ShopifyGuardConfig): Guard {
   return {
     name: config.name,
     kind: config.kind,
+    eventType: { header: "x-shopify-topic" },
     check({ headers, body }) {
       const given = header(headers, "x-shopify-hmac-sha256");
       if (given === undefined) return unauthenticated("missing X-Shopify-Hmac-Sha256 header");

@@ -14,6 +14,7 @@ export function createSlackGuard(config: SlackGuardConfig, { clock }: { clock: C
   return {
     name: config.name,
     kind: config.kind,
+    eventType: { body: ["event.type", "type"] },
     check({ headers, body }) {
       const given = header(headers, "x-slack-signature");
       const timestamp = header(headers, "x-slack-request-timestamp");

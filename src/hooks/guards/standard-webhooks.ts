@@ -35,6 +35,7 @@ export function createStandardWebhooksGuard(config: StandardWebhooksGuardConfig,
   return {
     name: config.name,
     kind: config.kind,
+    eventType: { body: ["type", "event_type", "eventType", "event"] },
     check({ headers, body }) {
       const { family, id, timestamp, signature } = signedHeaders(headers);
       const missing = [id === undefined && "id", timestamp === undefined && "timestamp", signature === undefined && "signature"]

@@ -29,6 +29,7 @@ export function createStripeGuard(config: StripeGuardConfig, { clock }: { clock:
   return {
     name: config.name,
     kind: config.kind,
+    eventType: { body: ["type"] },
     check({ headers, body }) {
       const given = header(headers, "stripe-signature");
       if (given === undefined) return unauthenticated("missing Stripe-Signature header");

@@ -1,3 +1,5 @@
+import type { EventTypeRule } from "../event-type";
+
 /** A guard: a named check every hook of a channel must pass to be caught. */
 
 export type GuardInput = {
@@ -35,6 +37,8 @@ export interface Guard {
    * reads the body, so a refused sender cannot make it buffer one (its input's body is then empty).
    */
   readonly beforeBody?: boolean;
+  /** Where the provider a preset checks puts its event type (hooks/event-type.ts). */
+  readonly eventType?: EventTypeRule;
   check(input: GuardInput): GuardVerdict | Promise<GuardVerdict>;
 }
 

@@ -1,10 +1,11 @@
+import { NAME_RULE } from "../../config/schema";
 import { Elysia, t } from "elysia";
 import { Channel, ChannelName, Empty, ErrorBody, NoBody, NoQuery } from "../model";
 import { toWireChannel } from "../model";
 import type { ManagementDeps } from "./deps";
 
 const params = t.Object(
-  { name: t.String({ ...ChannelName, error: "name: must be a channel name (lowercase letters, digits, single - or _ between them, at most 64)" }) },
+  { name: t.String({ ...ChannelName, error: `name: channel names are ${NAME_RULE}, at most 64 characters` }) },
   { additionalProperties: false },
 );
 // The list answers no 404 (the OpenAPI documents list what each route answers).

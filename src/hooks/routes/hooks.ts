@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { NAME_PATTERN } from "../../config/schema";
+import { NAME_PATTERN, NAME_RULE } from "../../config/schema";
 import { invalid } from "../../lib/errors";
 import { HOOK_ID_PATTERN } from "../../lib/ids";
 import { queryInt, queryIntegerSchema } from "../../lib/query-int";
@@ -16,10 +16,19 @@ const LIMIT = { min: 1, max: 100, fallback: 50 };
 const afterId = t.String({ pattern: HOOK_ID_PATTERN, error: "after: must be a hook id (a lowercase ULID)" });
 const listQuery = t.Object(
   {
-    channel: t.Optional(t.String({ maxLength: 64, pattern: NAME_PATTERN, error: "channel: must be a channel name of at most 64 characters" })),
+    channel: t.Optional(t.String({ maxLength: 64, pattern: NAME_PATTERN, error: `channel: channel names are ${NAME_RULE}, at most 64 characters` })),
     status: t.Optional(hookStatusSchema({ error: `status: must be one of ${HOOK_STATUSES.join(", ")}` })),
     limit: t.Optional(queryIntegerSchema(LIMIT, LIMIT_ERROR)),
     after: t.Optional(afterId),
+    event_type: t.Optional(
+      t.String({
+        minLength: 1,
+        maxLength: 129,
+        error: "event_type: must be an event type of 1 to 128 characters, or a prefix followed by *",
+        description:
+          "Extension: only hooks of this event type (`push`, `invoice.paid`); a trailing `*` matches every type starting with what precedes it (`invoice.*`)",
+      }),
+    ),
     fields: t.Optional(
       t.Literal("summary", {
         error: "fields: must be summary",
@@ -46,8 +55,12 @@ export function hookRoutes({ auth, hooks }: ManagementDeps) {
       .get(
         "/hooks",
         async ({ query }) => {
-          const { fields, ...filter } = query;
-          const ids = await hooks.listIds({ ...filter, limit: queryInt(query.limit, LIMIT, () => invalid(`invalid query: ${LIMIT_ERROR}`)) });
+          const { fields, event_type, ...filter } = query;
+          const ids = await hooks.listIds({
+            ...filter,
+            eventType: event_type,
+            limit: queryInt(query.limit, LIMIT, () => invalid(`invalid query: ${LIMIT_ERROR}`)),
+          });
           if (fields === "summary")
             return jsonArrayResponse(
               ids.length,

@@ -5,6 +5,12 @@ import { useStream } from "../live";
 /** A row of the list: a hook's summary (no body), with what the server adds when it knows it. */
 export type Row = Omit<Hook, "body" | "headers" | "events" | "payload"> & { size?: number; event_type?: string | null; preview?: string | null };
 
+/** Whether an event type passes the filter: equal, or starting with a prefix written `prefix*`; no filter passes all. */
+export function typeMatches(type: string | null | undefined, filter: string): boolean {
+  if (!filter) return true;
+  return filter.endsWith("*") ? (type ?? "").startsWith(filter.slice(0, -1)) : type === filter;
+}
+
 /** The list's filters, as the URL holds them. */
 export type Filters = { channel: string; status: string; type: string; range: string; q: string; after: string };
 
@@ -20,9 +26,9 @@ export function filtersOf(url: URL): Filters {
   return { channel: g("channel"), status: g("status"), type: g("type"), range: g("range"), q: g("q"), after: g("after") };
 }
 
-/** The search sent as `q`: the words typed, and the event type as its field term. */
+/** The search sent as `q`: the words and field terms typed (the event type has its own filter, `event_type`). */
 export function searchOf(f: Filters): string {
-  return [f.q.trim(), f.type && `type:${f.type}`].filter(Boolean).join(" ");
+  return f.q.trim();
 }
 
 /**
@@ -34,7 +40,8 @@ export function useHookList(f: Filters) {
   const [hooks, setHooks] = useState<Row[]>([]);
   const [error, setError] = useState("");
   const [loaded, setLoaded] = useState(false);
-  const searching = Boolean(searchOf(f) || f.range);
+  // Hooks that arrive are the newest, so they pass a time range; whether they match a search only the server knows.
+  const searching = Boolean(searchOf(f));
   const filter = query({ channel: f.channel, status: f.status, fields: "summary", latest: "50" });
   // A page read may answer after new hooks arrived on the stream: those that arrived since the read
   // was asked for stay on top of its answer, so a late answer never hides one.
@@ -43,7 +50,7 @@ export function useHookList(f: Filters) {
   const load = () => {
     const asked = arrivals.current.count;
     const since = RANGES[f.range] ? new Date(Date.now() - RANGES[f.range]![1]).toISOString() : "";
-    const params = { channel: f.channel, status: f.status, after: f.after, limit: "50", fields: "summary", q: searchOf(f), since };
+    const params = { channel: f.channel, status: f.status, event_type: f.type, after: f.after, limit: "50", fields: "summary", q: searchOf(f), since };
     return api<Row[]>("GET", `/hooks${query(params)}`).then(
       (page) => {
         const inPage = new Set(page.map((h) => h.id));
@@ -66,7 +73,7 @@ export function useHookList(f: Filters) {
           const at = all.findIndex((x) => x.id === hook.id);
           if (at >= 0) return all.map((x) => (x.id === hook.id ? hook : x));
           // New hooks arrive at the top of the first page only, and only where no search decides.
-          if (f.after || searching || (f.status && hook.status !== f.status)) return all;
+          if (f.after || searching || (f.status && hook.status !== f.status) || !typeMatches(hook.event_type, f.type)) return all;
           if (arrivals.current.at.size > 1000) arrivals.current.at.clear(); // only the latest arrivals matter
           arrivals.current.at.set(hook.id, arrivals.current.count++);
           return [hook, ...all].slice(0, 50);

@@ -59,6 +59,8 @@ export const hooks = pgTable(
     ip: text("ip").notNull(),
     createdAt: ms("created_at").notNull(),
     finalizedAt: ms("finalized_at"),
+    /** The sender's event type, "" when unknown (see ../../schema/hooks.ts). */
+    eventType: key("event_type").notNull().default(""),
   },
   (t) => [index("hooks_channel_status_id").on(t.channel, t.status, t.id)],
 );

@@ -1,0 +1,1 @@
+ALTER TABLE "hooks" ADD COLUMN "event_type" text COLLATE "C" DEFAULT '' NOT NULL;

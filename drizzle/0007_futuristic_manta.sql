@@ -1,0 +1,1 @@
+ALTER TABLE `hooks` ADD `event_type` text DEFAULT '' NOT NULL;

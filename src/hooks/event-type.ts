@@ -1,0 +1,102 @@
+import { createFieldReader } from "./json-fields";
+
+/**
+ * A hook's event type (`push`, `invoice.paid`, `orders/create`): where the sender says what
+ * happened. A preset guard knows where its provider puts it; on a channel without one, well-known
+ * headers and common body fields are tried. Worked out at catch, in one scan of at most
+ * EVENT_TYPE_SCAN_MAX bytes of a JSON body (none when a header says it), and stored with the hook.
+ */
+
+/** Bodies larger than this are not scanned: their event type is "" unless a header gives it. */
+export const EVENT_TYPE_SCAN_MAX = 64 * 1024;
+/** Longest event type kept; longer ones are cut. */
+export const EVENT_TYPE_MAX = 128;
+
+/** Where one provider puts its event type: a header, else body fields (the first one present wins). */
+export type EventTypeRule = {
+  /** Lower-case header name. */
+  header?: string;
+  /** Dotted paths of string fields of a JSON body, in order of preference. */
+  body?: readonly string[];
+};
+
+/** Headers that name the event, as senders send them (the first present wins). */
+export const EVENT_TYPE_HEADERS = [
+  "x-github-event",
+  "x-gitlab-event",
+  "x-event-key", // Bitbucket
+  "x-gitea-event",
+  "x-gogs-event",
+  "x-shopify-topic",
+  "x-wc-webhook-topic", // WooCommerce
+  "twitch-eventsub-subscription-type",
+  "x-contentful-topic",
+  "linear-event",
+  "x-patreon-event",
+  "x-event-type",
+  "x-webhook-event",
+] as const;
+
+/** Body fields that name the event, in order of preference (Slack's `event.type` before its `type`). */
+export const EVENT_TYPE_FIELDS: readonly string[] = ["event.type", "event_type", "eventType", "type", "event", "topic"];
+
+const PLAIN = /^[\w./:@-]+$/;
+
+/** Printable, trimmed, at most EVENT_TYPE_MAX characters. */
+export function cleanEventType(value: string | undefined): string {
+  if (!value) return "";
+  if (value.length <= EVENT_TYPE_MAX && PLAIN.test(value)) return value;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
+  const clean = value.replace(/[\u0000-\u001f\u007f]/g, "").trim();
+  return clean.length > EVENT_TYPE_MAX ? clean.slice(0, EVENT_TYPE_MAX) : clean;
+}
+
+function isJson(body: Uint8Array): boolean {
+  for (let i = 0; i < body.length && i < 64; i++) {
+    const c = body[i]!;
+    if (c === 0x7b) return true;
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return false;
+  }
+  return false;
+}
+
+/** The request's headers as the catching endpoint reads them once (Headers#toJSON: lower-case names). */
+export type HeaderRecord = Record<string, string | string[] | undefined>;
+
+const readers = new WeakMap<readonly string[], (body: Uint8Array) => Map<string, string>>();
+
+/** The first of `paths` present as a string in a JSON object body (readers are compiled once per list). */
+function firstField(body: Uint8Array, paths: readonly string[]): string | undefined {
+  if (!isJson(body)) return undefined;
+  let read = readers.get(paths);
+  if (!read) readers.set(paths, (read = createFieldReader(paths, EVENT_TYPE_SCAN_MAX)));
+  const found = read(body);
+  for (const p of paths) {
+    const v = found.get(p);
+    if (v) return v;
+  }
+  return undefined;
+}
+
+function headerOf(headers: HeaderRecord, name: string): string | undefined {
+  const v = headers[name];
+  return typeof v === "string" ? v : undefined;
+}
+
+/** The event type by one provider's rule; "" when its place is empty. */
+export function eventTypeBy(rule: EventTypeRule, headers: HeaderRecord, body: Uint8Array): string {
+  if (rule.header !== undefined) {
+    const value = headerOf(headers, rule.header);
+    if (value) return cleanEventType(value);
+  }
+  return rule.body ? cleanEventType(firstField(body, rule.body)) : "";
+}
+
+/** The event type of a hook no preset guard describes: a well-known header, else a common body field. */
+export function detectEventType(headers: HeaderRecord, body: Uint8Array): string {
+  for (const name of EVENT_TYPE_HEADERS) {
+    const value = headerOf(headers, name);
+    if (value) return cleanEventType(value);
+  }
+  return cleanEventType(firstField(body, EVENT_TYPE_FIELDS));
+}
