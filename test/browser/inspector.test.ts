@@ -19,7 +19,7 @@ describe.skipIf(!browserAvailable())("the inspector in a browser", () => {
   let seen: ReturnType<typeof watch>;
   const ids: Record<string, string> = {};
 
-  const send = async (query: string, body: BodyInit, headers: Record<string, string> = {}, method = "POST") => {
+  const send = async (query: string, body: string | Uint8Array, headers: Record<string, string> = {}, method = "POST") => {
     const res = await fetch(`${app.url}/?${query}`, { method, body, headers });
     expect(res.status).toBe(200);
     return ((await res.json()) as { id: string }).id;
@@ -92,7 +92,7 @@ describe.skipIf(!browserAvailable())("the inspector in a browser", () => {
     await page.keyboard.press("Escape");
     await page.locator("article").waitFor({ state: "detached" });
     await page.keyboard.press("/");
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe("hook-search");
+    expect(await page.evaluate("document.activeElement?.id")).toBe("hook-search");
     await page.keyboard.press("Escape");
   }, 60_000);
 
@@ -110,7 +110,7 @@ describe.skipIf(!browserAvailable())("the inspector in a browser", () => {
     await page.getByLabel("Send it to").fill("http://localhost:3000/webhooks");
     await page.getByRole("button", { name: "Copy the curl command" }).click();
     await page.getByRole("button", { name: "Copy the curl command" }).getByText("Copied").waitFor();
-    const curl = await page.evaluate(() => navigator.clipboard.readText());
+    const curl = (await page.evaluate("navigator.clipboard.readText()")) as string;
     expect(curl).toStartWith("curl -X POST 'http://localhost:3000/webhooks'");
     expect(curl).toContain(`--data-raw '{"order":42,"items":["a","b"],"customer":{"name":"Ada"}}'`);
     expect(curl).toContain("-H 'content-type: application/json'");
@@ -154,7 +154,7 @@ describe.skipIf(!browserAvailable())("the inspector in a browser", () => {
   }, 30_000);
 
   test("the theme follows the system, and a choice is kept across reloads", async () => {
-    const background = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+    const background = () => page.evaluate("getComputedStyle(document.documentElement).backgroundColor");
     await page.goto(`${app.url}/ui/channels`);
     await page.emulateMedia({ colorScheme: "dark" });
     const dark = await background();
@@ -165,14 +165,34 @@ describe.skipIf(!browserAvailable())("the inspector in a browser", () => {
     expect(await background()).toBe(dark);
     await page.reload();
     await page.getByLabel("Theme").waitFor();
-    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
+    expect(await page.evaluate("document.documentElement.dataset.theme")).toBe("dark");
     expect(await background()).toBe(dark);
     await page.getByLabel("Theme").selectOption("system");
     expect(await background()).toBe(light);
   }, 30_000);
 
   test("every screen, light and dark, at 390 and 1440 px, with hostile content: no serious or critical axe violation, no sideways page, no console error", async () => {
-    // Hostile content: script in the body, a header, the query, a long channel name; binary; a form; a refusal.
+    // What providers send (their event types recognised), then hostile content: script in the body, a
+    // header, the query, a long channel name; binary; a form; a refusal.
+    ids.github = await send(
+      "channel=github",
+      JSON.stringify({ ref: "refs/heads/main", commits: [{ id: "9f3c2e1", message: "Fix the invoice total" }], repository: { full_name: "acme/shop" } }),
+      {
+        "content-type": "application/json",
+        "x-github-event": "push",
+        "x-github-delivery": "72d3162e-cc78-11e3-81ab-4c9367dc0958",
+      },
+    );
+    ids.stripe = await send(
+      "channel=stripe",
+      JSON.stringify({
+        id: "evt_1Q2w3E",
+        type: "invoice.paid",
+        data: { object: { id: "in_1Q2w", amount_paid: 1990, currency: "eur", customer: "cus_Ada" } },
+        livemode: false,
+      }),
+      { "content-type": "application/json", "stripe-signature": "t=1732611234,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd" },
+    );
     ids.evil = await send(`channel=evil&note=${encodeURIComponent(ATTACK)}`, JSON.stringify({ [ATTACK]: ATTACK, nested: { html: ATTACK } }), {
       "content-type": "application/json",
       "x-evil": ATTACK,
@@ -188,7 +208,7 @@ describe.skipIf(!browserAvailable())("the inspector in a browser", () => {
     expect((await fetch(`${app.url}/?channel=signed`, { method: "POST", body: "{}", headers: { "x-sig": "forged" } })).status).toBe(401);
     const screens: [string, string, string][] = [
       ["hooks", "/ui/hooks", "li[data-id]"],
-      ["hook", `/ui/hooks/${ids.a}`, "article"],
+      ["hook", `/ui/hooks/${ids.stripe}`, "article"],
       ["hook-hostile", `/ui/hooks/${ids.evil}`, "article"],
       ["hook-html", `/ui/hooks/${ids.html}`, "article"],
       ["hook-long-channel", `/ui/hooks/${ids.long}`, "article"],

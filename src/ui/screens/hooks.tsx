@@ -71,7 +71,7 @@ export function Hooks({ url, id }: { url: URL; id?: string }) {
   };
   const last = hooks[hooks.length - 1];
   return (
-    <div class={`split ${id ? "open" : "closed"}`}>
+    <div class={`split ${id ? "open" : hooks.length > 0 ? "closed" : "alone"}`}>
       <section class="list-pane" ref={listRef} aria-label="Hooks list">
         <div class="list-head">
           <h1>Hooks</h1>
