@@ -90,10 +90,10 @@ describe.skipIf(!browserAvailable())("the dashboard in a browser", () => {
     const headers = page.getByRole("table", { name: "Headers" });
     expect(await headers.getByRole("row", { name: /x-test/ }).innerText()).toContain("yes");
     // JSON shows once, as a tree; its raw text is a click away.
-    expect(await page.getByRole("group", { name: "Body" }).innerText()).toContain('"order": 42');
+    expect(await page.getByRole("region", { name: "Body" }).innerText()).toContain('"order": 42');
     expect(await page.getByLabel("Payload").count()).toBe(0);
     await page.getByRole("button", { name: "Raw" }).click();
-    expect(await page.getByRole("group", { name: "Body" }).innerText()).toBe(JSON.stringify(JSON.parse(body), null, 2));
+    expect(await page.getByRole("region", { name: "Body" }).innerText()).toBe(JSON.stringify(JSON.parse(body), null, 2));
     await page.screenshot({ path: join(SHOTS, "hook.png"), fullPage: true });
   }, 30_000);
 
@@ -108,14 +108,14 @@ describe.skipIf(!browserAvailable())("the dashboard in a browser", () => {
     await page.getByRole("button", { name: "Retry" }).click();
     await events.getByRole("row", { name: new RegExp(`retried ${ADMIN.email}`) }).waitFor();
     expect(await page.locator("article .status").first().innerText()).toBe("pending");
-    await page.getByRole("group", { name: "Body" }).getByText("second").waitFor();
+    await page.getByRole("region", { name: "Body" }).getByText("second").waitFor();
   }, 30_000);
 
   test("hostile bodies are shown as text and run no script", async () => {
     const attack = `<script>alert(1)</script><img src=x onerror=alert(1)>`;
     const { id } = await send("evil-channel", attack, "text/html");
     await page.goto(`${app.url}/ui/hooks/${id}`);
-    expect(await page.getByRole("group", { name: "Body" }).innerText()).toBe(attack);
+    expect(await page.getByRole("region", { name: "Body" }).innerText()).toBe(attack);
     expect(await page.locator("main img").count()).toBe(0);
     expect(await page.locator("main script").count()).toBe(0);
     await page.goto(`${app.url}/ui/hooks`);
@@ -164,15 +164,15 @@ describe.skipIf(!browserAvailable())("the dashboard in a browser", () => {
       await page.goto(`${app.url}/ui/hooks/${bin.id}`);
       await page.locator(`article[data-hook="${bin.id}"]`).waitFor();
       // Binary shows as hex, starting with the first bytes sent.
-      expect(await page.getByRole("group", { name: "Body" }).innerText()).toContain("07 8a");
+      expect(await page.getByRole("region", { name: "Body" }).innerText()).toContain("07 8a");
       expect([label, "binary", await fits()]).toEqual([label, "binary", true]);
       await page.screenshot({ path: join(SHOTS, `hook-binary-${label}.png`) });
       await page.goto(`${app.url}/ui/hooks/${big.id}`);
       await page.locator(`article[data-hook="${big.id}"]`).waitFor();
       // A large document opens folded below its first level; a node opens on request.
-      await page.getByRole("group", { name: "Body" }).getByText("12000 items").waitFor();
+      await page.getByRole("region", { name: "Body" }).getByText("12000 items").waitFor();
       await page.getByRole("button", { name: "Expand items" }).click();
-      await page.getByRole("group", { name: "Body" }).getByText('"SKU-0"').first().waitFor();
+      await page.getByRole("region", { name: "Body" }).getByText('"SKU-0"').first().waitFor();
       expect([label, "1 MB", await fits()]).toEqual([label, "1 MB", true]);
       await page.screenshot({ path: join(SHOTS, `hook-1mb-${label}.png`) });
     }

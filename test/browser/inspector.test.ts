@@ -59,7 +59,7 @@ describe.skipIf(!browserAvailable())("the inspector in a browser", () => {
   });
 
   test("with no hook yet, the list shows the first curl with this server's real URL", async () => {
-    const first = page.getByRole("group", { name: "First hook" });
+    const first = page.getByRole("region", { name: "First hook" });
     await first.waitFor();
     expect(await first.innerText()).toContain(`curl -X POST '${app.url}/?channel=demo'`);
   }, 30_000);
@@ -98,7 +98,7 @@ describe.skipIf(!browserAvailable())("the inspector in a browser", () => {
 
   test("a hook's JSON shows once as a tree; headers and query are tables; the curl copied has a readable body and the URL typed", async () => {
     await page.goto(`${app.url}/ui/hooks/${ids.a}`);
-    const body = page.getByRole("group", { name: "Body" });
+    const body = page.getByRole("region", { name: "Body" });
     await body.waitFor();
     expect(await body.innerText()).toContain('"name": "Ada"');
     expect(await page.getByText('"order": 42').count()).toBe(1);

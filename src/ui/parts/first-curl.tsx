@@ -2,6 +2,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api";
 import { CopyButton } from "./copy";
+import { Scroller } from "./scroller";
 
 let publicUrl: Promise<string> | undefined;
 /** Where senders post: `[server] public_url` when set, else this page's origin. Read once per page. */
@@ -26,9 +27,9 @@ export function FirstCurl({ channel }: { channel?: string }) {
       <h2>No hooks yet</h2>
       <p>Point a webhook at this server, or send the first one yourself. It shows up here within a moment.</p>
       <div class="copyable">
-        <pre aria-label="First hook" role="group" tabIndex={0}>
-          {cmd}
-        </pre>
+        <Scroller label="First hook">
+          <pre>{cmd}</pre>
+        </Scroller>
         <CopyButton text={cmd} label="Copy the curl command" />
       </div>
       <p class="hint">

@@ -1,5 +1,6 @@
 /** @jsxImportSource preact */
 import { useState } from "preact/hooks";
+import { Scroller } from "./scroller";
 
 /** Children shown at once under one node; more on request (a 1 MB array would be tens of thousands of rows). */
 const PAGE = 100;
@@ -14,9 +15,9 @@ type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
  */
 export function JsonTree({ value, depth, label }: { value: unknown; depth: number; label: string }) {
   return (
-    <div class="tree" role="group" aria-label={label} tabIndex={0}>
+    <Scroller label={label} class="tree">
       <Node name={undefined} value={value as Json} level={0} depth={depth} last />
-    </div>
+    </Scroller>
   );
 }
 

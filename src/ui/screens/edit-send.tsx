@@ -6,6 +6,7 @@ import { size } from "../format";
 import { fieldErrors } from "../parts/field";
 import { KvTable } from "../parts/kv-table";
 import { navigate } from "../router";
+import { Scroller } from "../parts/scroller";
 
 /** The answer of a replay: what the URL answered (its body base64), or why nothing came back. */
 type Answer = { status: number; headers: Record<string, string>; body: string; duration_ms?: number };
@@ -147,9 +148,9 @@ export function EditSend({ hook, onClose }: { hook: Hook; onClose: () => void })
             {answer.duration_ms !== undefined && <span class="muted"> in {answer.duration_ms} ms</span>}
           </h3>
           <KvTable label="Answer headers" rows={Object.entries(answer.headers)} empty="No headers." />
-          <pre aria-label="Answer body" role="group" tabIndex={0}>
-            {answered.text || "(no body)"}
-          </pre>
+          <Scroller label="Answer body">
+            <pre>{answered.text || "(no body)"}</pre>
+          </Scroller>
         </section>
       )}
     </form>

@@ -56,23 +56,32 @@ export function GuardForm({ kinds, onCreated }: { kinds: { kind: string; secret:
           </select>
         </label>
       </div>
-      {fields.map((f) => (
-        <label key={`${kind} ${f.key}`}>
-          {f.label}
-          {f.type === "select" ? (
+      {fields.map((f) => {
+        const notes = (
+          <>
+            {f.type === "list" && <span class="hint">Several, separated by commas.</span>}
+            {f.hint && <span class="hint">{f.hint}</span>}
+            {message(f.key)}
+          </>
+        );
+        return f.type === "select" ? (
+          <label key={`${kind} ${f.key}`}>
+            {f.label}
             <select value={values[f.key] ?? f.options![0]} onChange={set(f.key)} {...invalid(f.key)}>
               {f.options!.map((o) => (
                 <option value={o}>{o}</option>
               ))}
             </select>
-          ) : (
+            {notes}
+          </label>
+        ) : (
+          <label key={`${kind} ${f.key}`}>
+            {f.label}
             <input value={values[f.key] ?? ""} placeholder={f.placeholder} onInput={set(f.key)} {...invalid(f.key)} />
-          )}
-          {f.type === "list" && <span class="hint">Several, separated by commas.</span>}
-          {f.hint && <span class="hint">{f.hint}</span>}
-          {message(f.key)}
-        </label>
-      ))}
+            {notes}
+          </label>
+        );
+      })}
       {fields.length === 0 && <p class="hint">A {kind} guard needs nothing but its secret.</p>}
       {secretKey && (
         <label>

@@ -7,6 +7,7 @@ import { CopyButton } from "../parts/copy";
 import { useBaseUrl } from "../parts/first-curl";
 import { JsonTree } from "../parts/json-tree";
 import { KvTable } from "../parts/kv-table";
+import { Scroller } from "../parts/scroller";
 
 /** Shown at first: a long text is cut (at a line end) after this many characters; "Show all" shows the rest. */
 const SHOWN = 64 * 1024;
@@ -86,9 +87,9 @@ export function HookBody({ hook, bytes }: { hook: Hook; bytes: Uint8Array<ArrayB
             Copy curl
           </CopyButton>
         </div>
-        <pre aria-label="Curl command" role="group" tabIndex={0}>
-          {curl.length > 4096 ? `${curl.slice(0, 4096)}…\n(shortened here; the copy has all of it)` : curl}
-        </pre>
+        <Scroller label="Curl command">
+          <pre>{curl.length > 4096 ? `${curl.slice(0, 4096)}…\n(shortened here; the copy has all of it)` : curl}</pre>
+        </Scroller>
       </details>
     </>
   );
@@ -101,9 +102,9 @@ function Clipped({ text, wide = false }: { text: string; wide?: boolean }) {
   const shown = cut ? text.slice(0, Math.max(text.lastIndexOf("\n", SHOWN), SHOWN / 2)) : text;
   return (
     <>
-      <pre aria-label="Body" role="group" tabIndex={0} class={wide ? "hex" : undefined}>
-        {shown}
-      </pre>
+      <Scroller label="Body">
+        <pre class={wide ? "hex" : undefined}>{shown}</pre>
+      </Scroller>
       {cut && (
         <p class="clipped muted">
           Showing {shown.length.toLocaleString("en")} of {text.length.toLocaleString("en")} characters.{" "}

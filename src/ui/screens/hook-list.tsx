@@ -41,7 +41,7 @@ export function HookList({ f, hooks, loaded, cursor, openId, picked, setFilter, 
   const filtered = Boolean(f.channel || f.status || f.type || f.range || f.q);
   return (
     <>
-      <form class="search" role="search" onSubmit={(e) => (e.preventDefault(), setFilter("q", typed))}>
+      <form class="search" onSubmit={(e) => (e.preventDefault(), setFilter("q", typed))}>
         <input
           id="hook-search"
           type="search"
@@ -92,13 +92,7 @@ export function HookList({ f, hooks, loaded, cursor, openId, picked, setFilter, 
       {hooks.length > 0 && (
         <ol class="hooks" aria-label="Hooks">
           {hooks.map((h, i) => (
-            <li
-              key={h.id}
-              data-id={h.id}
-              class={i === cursor ? "cursor" : undefined}
-              aria-current={h.id === openId ? "true" : undefined}
-              onClick={(e) => !(e.target as HTMLElement).closest("a, input") && open(h.id)}
-            >
+            <li key={h.id} data-id={h.id} class={i === cursor ? "cursor" : undefined} aria-current={h.id === openId ? "true" : undefined}>
               <input type="checkbox" aria-label={`Compare ${h.id}`} checked={picked.includes(h.id)} onChange={() => pick(h.id)} />
               <a class="row" href={`/ui/hooks/${h.id}${location.search}`} onClick={(e) => (e.preventDefault(), open(h.id))}>
                 <span class="row-line">
