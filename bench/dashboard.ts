@@ -3,6 +3,7 @@
  * executable on it, and Debian's Chromium through playwright-core. Measures, as medians:
  *  - the hooks screen: from navigation to its first page of rows shown;
  *  - a hook's screen: from navigation to its headers and body shown;
+ *  - a hook opened from the list beside it (the split view): from the click to its headers and body shown;
  *  - live: from sending a hook (answered 200) to its row in the open hooks screen.
  *
  *   bun run bench/dashboard.ts [--hooks 1000000] [--runs 10] [--no-build]
@@ -43,6 +44,7 @@ async function main() {
     const runs = Number(args.runs);
     const list: number[] = [];
     const one: number[] = [];
+    const split: number[] = [];
     const live: number[] = [];
     const channel = filled.channels[3]!;
     for (let i = 0; i < runs; i++) {
@@ -57,9 +59,17 @@ async function main() {
         .getAttribute("data-id");
       at = performance.now();
       await page.goto(`${server.url}/ui/hooks/${id}`);
-      await page.getByLabel("Body").waitFor();
+      await page.getByRole("region", { name: "Body" }).waitFor();
       await page.getByRole("table", { name: "Headers" }).waitFor();
       one.push(performance.now() - at);
+      // The list is beside the hook: another row opens in place, without loading the page.
+      const next = page.locator("li[data-id]").nth(i + 2);
+      const nextId = await next.getAttribute("data-id");
+      at = performance.now();
+      await next.locator("a.row").click();
+      await page.locator(`article[data-hook="${nextId}"]`).getByRole("region", { name: "Body" }).waitFor();
+      await page.getByRole("table", { name: "Headers" }).waitFor();
+      split.push(performance.now() - at);
     }
     await page.goto(`${server.url}/ui/hooks`);
     await page.locator("body[data-live=open]").waitFor();
@@ -78,6 +88,7 @@ async function main() {
     console.log(`\n${args.hooks} hooks stored, ${runs} runs each:`);
     line("hooks screen (first 50 rows shown)", list);
     line("a hook's screen (headers and body shown)", one);
+    line("a hook opened from the list beside it", split);
     line("a hook answered 200 -> its row in the open list", live);
   } finally {
     await browser.close();
