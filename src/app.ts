@@ -8,6 +8,8 @@ import { createIdFactory } from "./lib/ids";
 import type { Runner } from "./runner";
 import { createChannelService } from "./hooks/channels";
 import { createHookService } from "./hooks/service";
+import { createSearch } from "./hooks/search";
+import { createTransfer } from "./hooks/transfer";
 import { createBatchWriter } from "./hooks/writer";
 import { createCatcher } from "./hooks/catch";
 import { createResponses } from "./hooks/responses";
@@ -67,6 +69,8 @@ export function createApp(deps: AppDeps) {
   const channels = createChannelService({ config, store, clock, runner, deleteBatch: deps.channelDeleteBatch });
   const hooks = createHookService({ store, clock, runner });
   runner.bind(hooks.outcomes, { raw: hooks.raw });
+  // The search index, kept after caught batches commit (hooks/search): catching never waits for it.
+  const search = createSearch({ store: storage.search, changes, read: (id) => store.getHook(id), clock, log });
 
   const responses = createResponses({ config, store: storage.responses, clock });
   const dedup = createDedup({ config, store: storage.dedup, clock });
@@ -89,6 +93,8 @@ export function createApp(deps: AppDeps) {
     lanes: storage.commitLanes,
     log,
   });
+  const nextId = createIdFactory(clock);
+  const transfer = createTransfer({ store: storage.transfer, hooks: store, channels, search, runner, clock, nextId });
   const guards = createGuards(config.guards, { clock, log });
   // Guards defined in the dashboard join the same map; a change makes the catcher plan again.
   const guardRegistry = createGuardRegistry({ config, store: storage.guards, clock, log, guards, changed: () => catcher.invalidatePlans() });
@@ -101,10 +107,7 @@ export function createApp(deps: AppDeps) {
       changes.emit({ kind: "refusal", refusal: r, at: clock.now() });
     },
   };
-  const catcher = timedCatcher(
-    createCatcher({ config, channels, guards, refusals, writer, nextId: createIdFactory(clock), clock, log, responses, dedup }),
-    metrics,
-  );
+  const catcher = timedCatcher(createCatcher({ config, channels, guards, refusals, writer, nextId, clock, log, responses, dedup }), metrics);
   const watchMetrics = () =>
     metrics.watch({
       channels: () => store.channelsOldestFirst(),
@@ -131,7 +134,7 @@ export function createApp(deps: AppDeps) {
     guards: guardRegistry,
     forwards,
     translate: translate.services,
-    management: { channels, hooks, refusals, runner, clock, keepOpen: (r) => connections.keepOpen(r), responses, dedup },
+    management: { channels, hooks, search, transfer, refusals, runner, clock, keepOpen: (r) => connections.keepOpen(r), responses, dedup },
   });
 
   // The simulator and retention run on one instance at a time among those sharing the database.
@@ -202,7 +205,20 @@ export function createApp(deps: AppDeps) {
       if (!started) await ready;
     })
     .all("/", ({ request, server }) => catcher.handle(request, server?.requestIP(request)?.address ?? ""), { parse: "none" })
-    .use(managementRoutes(apiKeys.source, { channels, hooks, refusals, runner, clock, keepOpen: (r) => connections.keepOpen(r), responses, dedup }))
+    .use(
+      managementRoutes(apiKeys.source, {
+        channels,
+        hooks,
+        search,
+        transfer,
+        refusals,
+        runner,
+        clock,
+        keepOpen: (r) => connections.keepOpen(r),
+        responses,
+        dedup,
+      }),
+    )
     .use(new Elysia({ prefix: "/v1" }).use(streamRoutes(requireApiKey(apiKeys.source), live, (request) => admits(apiKeys.source, request))))
     .use(translate.routes)
     .use(dashboard.routes)
@@ -238,6 +254,7 @@ export function createApp(deps: AppDeps) {
   async function close(): Promise<void> {
     live.streams.close();
     await writer.drain();
+    await search.close();
   }
 
   /**
@@ -255,12 +272,13 @@ export function createApp(deps: AppDeps) {
     // The config file's default guards win over those set in the dashboard.
     if (defaults && !(await channels.defaultGuards()).read_only) await channels.setDefaultGuards(defaults);
     await watchMetrics();
+    search.start();
     started = true;
   })();
   // Whoever awaits it sees a failure (main.ts exits with it); nobody else must crash on it.
   ready.catch(() => {});
 
-  return { app, ready, apiKeys, catcher, connections, writer, hooks, channels, store, metrics, metricsApp, dashboard, live, responses, dedup, close };
+  return { app, ready, apiKeys, catcher, connections, writer, hooks, search, channels, store, metrics, metricsApp, dashboard, live, responses, dedup, close };
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -61,7 +61,17 @@ export function createClient(target: Target, fetchImpl: typeof fetch = fetch) {
     return new ClientError(`${res.status}: ${message}${hint}`, res.status);
   }
 
-  return { base, request, call, stream, errorOf };
+  /** A request with the token, these headers and raw body bytes; the response whatever its status. */
+  async function send(method: string, path: string, headers: Record<string, string> = {}, body?: Uint8Array): Promise<Response> {
+    const all = { ...headers, ...(target.token ? { authorization: `Bearer ${target.token}` } : {}) };
+    try {
+      return await fetchImpl(`${base}${path}`, { method, headers: all, body });
+    } catch (error) {
+      throw new ClientError(`cannot reach Mailroom at ${base}: ${(error as Error).message}`);
+    }
+  }
+
+  return { base, request, call, send, stream, errorOf };
 }
 
 /** The JSON of a body, or undefined when it is empty or not JSON. */

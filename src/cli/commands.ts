@@ -91,8 +91,10 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: "hooks",
     usage: `  mailroom hooks ls [--channel C] [--status S] [--limit N] [--after ID] [--json]
+                [--search "Q"] [--since T] [--until T]     search: words and field terms (payload.a.b:v)
   mailroom hooks show ID [--json]                          headers and the body decoded for reading
   mailroom hooks body ID                                   the exact body bytes, to stdout
+  mailroom hooks diff A B [--json]                         headers, query and JSON bodies: added, removed, changed
   mailroom hooks retry|discard|process|redeliver|delete ID`,
     client: true,
     run: client(async () => (await import("./hooks")).hooksCommand),
@@ -110,6 +112,20 @@ export const COMMANDS: readonly CommandEntry[] = [
     usage: "  mailroom replay ID --to URL                              send a stored hook again, byte for byte",
     client: true,
     run: client(async () => (await import("./replay")).replayCommand),
+  },
+  {
+    name: "export",
+    usage: `  mailroom export [--search Q] [--channel C] [--status S] [--since T] [--until T] [--id ID]
+                [--format jsonl|har] [--output FILE]       hooks as JSON lines (default) or HAR 1.2`,
+    client: true,
+    run: client(async () => (await import("./transfer")).exportCommand),
+  },
+  {
+    name: "import",
+    usage: "  mailroom import FILE|-                                   JSON lines as export writes them (ids and bytes kept)",
+    details: "Importing twice changes nothing: hooks whose ids exist are skipped. Exit code 1 when a line could not be read.",
+    client: true,
+    run: client(async () => (await import("./transfer")).importCommand),
   },
   {
     name: "token",

@@ -3,6 +3,8 @@ import { ClientError, type Client } from "./client";
 import { didYouMean } from "./suggest";
 import type { Io } from "./io";
 import { bodyBytes, formatHook, formatHookRow, type WireHook } from "./show";
+import { diffHooks } from "../lib/diff";
+import { formatHookDiff } from "./diff";
 
 const ID = /^[0-7][0-9a-hjkmnp-tv-z]{25}$/;
 const id = (value: string) => {
@@ -10,16 +12,26 @@ const id = (value: string) => {
   return value;
 };
 
-/** `mailroom hooks ls|show|body|retry|discard|process|redeliver|delete ...` */
+/** `mailroom hooks ls|show|body|diff|retry|discard|process|redeliver|delete ...` */
 export async function hooksCommand(argv: string[], client: Client, io: Io): Promise<number> {
   const [sub, ...rest] = argv;
   switch (sub) {
     case "ls":
     case "list": {
-      const p = parseFlags(rest, { channel: "value", status: "value", limit: "value", after: "value", json: "bool" });
+      const p = parseFlags(rest, {
+        channel: "value",
+        status: "value",
+        limit: "value",
+        after: "value",
+        search: "value",
+        since: "value",
+        until: "value",
+        json: "bool",
+      });
       noMore(p, 0);
       const q = new URLSearchParams();
-      for (const k of ["channel", "status", "limit", "after"]) if (p.values[k] !== undefined) q.set(k, p.values[k]!);
+      for (const k of ["channel", "status", "limit", "after", "since", "until"]) if (p.values[k] !== undefined) q.set(k, p.values[k]!);
+      if (p.values.search !== undefined) q.set("q", p.values.search);
       const hooks = await client.call<WireHook[]>("GET", `/v1/hooks${q.size ? `?${q}` : ""}`);
       if (p.bools.has("json")) return (io.out(JSON.stringify(hooks, null, 2) + "\n"), 0);
       if (hooks.length === 0) {
@@ -49,6 +61,20 @@ export async function hooksCommand(argv: string[], client: Client, io: Io): Prom
       io.out(`${hook.id}  ${hook.status}\n`);
       return 0;
     }
+    case "diff": {
+      const p = parseFlags(rest, { json: "bool" });
+      noMore(p, 2);
+      const [a, b] = await Promise.all(
+        [required(p, 0, "first hook id"), required(p, 1, "second hook id")].map((x) => client.call<WireHook>("GET", `/v1/hooks/${id(x)}`)),
+      );
+      io.out(
+        p.bools.has("json")
+          ? `${JSON.stringify(diffHooks(a!, b!), null, 2)}
+`
+          : formatHookDiff(a!, b!),
+      );
+      return 0;
+    }
     case "delete": {
       const p = parseFlags(rest, {});
       noMore(p, 1);
@@ -58,7 +84,7 @@ export async function hooksCommand(argv: string[], client: Client, io: Io): Prom
       return 0;
     }
     case undefined:
-      throw new UsageError("hooks needs a subcommand: ls, show, body, retry, discard, process, redeliver, delete");
+      throw new UsageError("hooks needs a subcommand: ls, show, body, diff, retry, discard, process, redeliver, delete");
     default:
       throw unknownSubcommand("hooks", sub, SUBCOMMANDS);
   }

@@ -12,6 +12,7 @@ export type WireHook = {
   headers: Record<string, string>;
   content_type: string;
   body: string;
+  payload?: Record<string, unknown> | null;
   ip: string;
   created_at: string;
   finalized_at?: string | null;

@@ -3,6 +3,7 @@ import type { Gate } from "./gate";
 import type { Sessions } from "./sessions";
 import type { Setup } from "./setup";
 import type { Throttle } from "./throttle";
+import type { Devices } from "./devices";
 import type { Users } from "./users";
 
 /** What the dashboard's own route plugins are given (createDashboard makes it). */
@@ -16,6 +17,9 @@ export type DashboardDeps = {
   /** Failures for one account from anywhere (the loose limit: guessing spread over many ips). */
   accountThrottle: Throttle;
   ipThrottle: Throttle;
+  /** Failures from one signed-in browser (dashboard/devices.ts): the only limit a device cookie is held to. */
+  deviceThrottle: Throttle;
+  devices: Devices;
   apiKeys: ApiKeys;
   /**
    * The sender ip of a request, as the listener noted it (app.handle in tests has none), or with

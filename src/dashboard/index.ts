@@ -7,6 +7,7 @@ import { attemptRoutes } from "../hooks/routes/attempts";
 import { channelRoutes } from "../hooks/routes/channels";
 import { channelExtraRoutes } from "../hooks/routes/responses";
 import { hookRoutes } from "../hooks/routes/hooks";
+import { exportRoutes } from "../hooks/routes/transfer";
 import { refusalRoutes } from "../hooks/routes/refusals";
 import { createGate } from "./gate";
 import type { DashboardDeps } from "./deps";
@@ -15,6 +16,7 @@ import { createSessions } from "./sessions";
 import type { DashboardStore } from "./store";
 import { createSetup } from "./setup";
 import { createThrottle } from "./throttle";
+import { createDevices } from "./devices";
 import { createUsers } from "./users";
 import { sessionRoutes, SIGN_IN_LIMITS } from "./routes/session";
 import { userRoutes } from "./routes/users";
@@ -69,6 +71,8 @@ export function createDashboard(deps: {
     accountIpThrottle: createThrottle({ clock, limit: SIGN_IN_LIMITS.accountFromIp, windowMs: SIGN_IN_LIMITS.windowMs }),
     accountThrottle: createThrottle({ clock, limit: SIGN_IN_LIMITS.account, windowMs: SIGN_IN_LIMITS.windowMs }),
     ipThrottle: createThrottle({ clock, limit: SIGN_IN_LIMITS.ip, windowMs: SIGN_IN_LIMITS.windowMs }),
+    deviceThrottle: createThrottle({ clock, limit: SIGN_IN_LIMITS.device, windowMs: SIGN_IN_LIMITS.windowMs }),
+    devices: createDevices(store),
   };
   const management = { ...deps.management, auth: gate.requireSession() } as unknown as ManagementDeps;
   const routes = new Elysia({ prefix: DASHBOARD_API })
@@ -84,6 +88,7 @@ export function createDashboard(deps: {
     .use(channelRoutes(management))
     // A channel's custom response and its deduplication counter (Mailroom's extensions), as under /v1.
     .use(channelExtraRoutes(management))
+    .use(exportRoutes(management))
     .use(hookRoutes(management))
     .use(refusalRoutes(management))
     .use(attemptRoutes(management))

@@ -37,14 +37,22 @@ export interface SessionStore {
 }
 
 /** Settings changed in the dashboard that outlive a restart, by key (JSON values). */
-/** `setup`: the pending first-admin link (its token's hash and expiry; dashboard/setup.ts). */
-export type SettingKey = "default_guards" | "setup";
+/**
+ * `setup`: the pending first-admin link (its token's hash and expiry; dashboard/setup.ts).
+ * `device_key`: the key device cookies are signed with (dashboard/devices.ts).
+ */
+export type SettingKey = "default_guards" | "setup" | "device_key";
 
 export interface SettingStore {
   /** The setting's value (parsed JSON), or undefined when never set. */
   readSetting<T>(key: SettingKey): Promise<T | undefined>;
   /** Sets the value (stored as JSON text), replacing any earlier one. */
-  writeSetting(key: SettingKey, value: unknown): Promise<void>;
+  writeSetting(key: Exclude<SettingKey, "device_key">, value: unknown): Promise<void>;
+  /**
+   * Stores the value unless the key has one already (of two instances at once, one's is kept);
+   * not reported: for values made once and never changed. Read the setting after it.
+   */
+  createSetting(key: SettingKey, value: unknown): Promise<void>;
 }
 
 export type DashboardStore = UserStore & SessionStore & SettingStore;
@@ -119,6 +127,9 @@ export function createDashboardStore(db: Db): DashboardStore {
     async readSetting<T>(key: SettingKey) {
       const r = q("SELECT value FROM dashboard_settings WHERE key = ?").get(key) as { value: string } | null;
       return r ? (JSON.parse(r.value) as T) : undefined;
+    },
+    async createSetting(key, value) {
+      q("INSERT INTO dashboard_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING").run(key, JSON.stringify(value));
     },
     writeSetting: (key, value) =>
       transaction(async () => {

@@ -7,6 +7,8 @@ import { startCheckpointer, type Checkpointer } from "./checkpoint";
 import { localFeed } from "./feed";
 import { changesOf } from "./transactor";
 import { createHookStore } from "../hooks/store";
+import { createSearchStore } from "../hooks/search/store";
+import { createTransferStore } from "../hooks/transfer/store";
 import { createAttemptQueue } from "../runner/queue";
 import { createTranslateStore } from "../translate/store";
 import { createDashboardStore } from "../dashboard/store";
@@ -42,6 +44,8 @@ export function createSqliteStorage(db: Db, opts: SqliteStorageOptions): Storage
   return {
     dialect: "sqlite",
     hooks: createHookStore(db, { unsynced: walSync !== undefined }),
+    search: createSearchStore(db),
+    transfer: createTransferStore(db),
     attempts: createAttemptQueue(db),
     translate: createTranslateStore(db),
     dashboard: createDashboardStore(db),

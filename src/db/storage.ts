@@ -1,4 +1,6 @@
 import type { HookStore } from "../hooks/store";
+import type { SearchStore } from "../hooks/search/store";
+import type { TransferStore } from "../hooks/transfer/store";
 import type { AttemptQueue } from "../runner/queue";
 import type { TranslateStore } from "../translate/contract";
 import type { DashboardStore } from "../dashboard/store";
@@ -22,6 +24,10 @@ import type { Log } from "../lib/log";
 export interface Storage {
   readonly dialect: "sqlite" | "postgres";
   readonly hooks: HookStore;
+  /** The search index (hooks/search), written after hooks commit. */
+  readonly search: SearchStore;
+  /** Hooks stored whole: import, and hooks sent from another (hooks/transfer). */
+  readonly transfer: TransferStore;
   readonly attempts: AttemptQueue;
   readonly translate: TranslateStore;
   readonly dashboard: DashboardStore;

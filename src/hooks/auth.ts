@@ -73,9 +73,13 @@ export type KeySource = {
   fresh?: () => Promise<void>;
 };
 
-/** Reads a management body within MANAGEMENT_MAX_BODY: a JSON value, or {} when empty. */
+/** The one management route whose body is not a small JSON value: it reads its JSON lines itself. */
+export const IMPORT_PATH = "/v1/hooks/import";
+
+/** Reads a management body within MANAGEMENT_MAX_BODY: a JSON value, or {} when empty (or left unread for an import). */
 export async function parseBody(request: Request): Promise<unknown> {
   const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type === "application/x-ndjson" && request.method === "POST" && new URL(request.url).pathname === IMPORT_PATH) return {};
   const read = await readBody(request, MANAGEMENT_MAX_BODY);
   if (read === "too_large") throw new AppError("payload_too_large", `body larger than ${MANAGEMENT_MAX_BODY} bytes`);
   if (read === "aborted") throw invalid("the request body could not be read");

@@ -8,9 +8,10 @@ import type { Dedup } from "./dedup";
 import { errorResponse } from "./errors";
 import { detectEventType, type EventTypeRule, eventTypeBy, type HeaderRecord } from "./event-type";
 import type { Guard, Refusals } from "./guards";
+import type { RefusalInput } from "./guards/types";
 import { LANDING_PAGE } from "./landing";
 import { bodyDropped, readBody } from "./read-body";
-import { REDACTED, redactQuery } from "./redact";
+import { REDACTED, redactHeaders, redactQuery, redactRefusedQuery } from "./redact";
 import { createDelays } from "./delays";
 import { answerResponse, type Responses } from "./responses";
 import type { BatchWriter } from "./writer";
@@ -70,40 +71,44 @@ export function createCatcher(deps: {
       return new Response(method === "HEAD" ? null : LANDING_PAGE, { headers: { "content-type": "text/html; charset=utf-8" } });
     }
     if (method === "HEAD") return new Response(null, { status: 405, headers: { allow: "GET, POST, PUT, PATCH, DELETE, OPTIONS", ...CORS } });
+    const ip = senderIp(request, socketIp, trustProxy);
+    // Refusals before any guard ran are recorded too, with the request's headers (redacted).
+    const refused = (channel: string, kind: "invalid_argument" | "unavailable" | "payload_too_large", message: string, plan?: GuardPlan, extra = {}) => {
+      const status = kind === "invalid_argument" ? 400 : kind === "unavailable" ? 503 : 413;
+      record(request, query, plan, { channel, guard: "", status, reason: message, ip, method });
+      return errorResponse(kind, message, { ...extra, ...CORS });
+    };
     if (bodyDropped(request)) {
-      return errorResponse(
+      return refused(
+        channelParam(query) ?? "default",
         "invalid_argument",
         "a GET request's body cannot be kept (it never reaches Mailroom); send the hook with POST, PUT, PATCH or DELETE",
-        CORS,
       );
     }
 
     const channel = channelParam(query) ?? "default";
-    if (channel.length > 64 || !CHANNEL_RE.test(channel)) return errorResponse("invalid_argument", channelNameProblem(channel), CORS);
+    if (channel.length > 64 || !CHANNEL_RE.test(channel)) return refused(channel, "invalid_argument", channelNameProblem(channel));
     const state = channels.stateOf(channel);
-    if (state.paused) {
-      return errorResponse("unavailable", `channel "${channel}" is paused`, { "retry-after": retryAfter, ...CORS });
-    }
     const plan = planOf(channel, state);
-    if (!plan) return errorResponse("unavailable", `channel "${channel}" is misconfigured; hooks are refused until it is fixed`, CORS);
-    const ip = senderIp(request, socketIp, trustProxy);
+    if (state.paused) return refused(channel, "unavailable", `channel "${channel}" is paused`, plan, { "retry-after": retryAfter });
+    if (!plan) return refused(channel, "unavailable", `channel "${channel}" is misconfigured; hooks are refused until it is fixed`);
 
     // Guards that judge no body go first, so that a refused sender's body is never read.
     for (const guard of plan.beforeBody) {
       const verdict = await guard.check({ method, query, headers: request.headers, body: NO_BODY, ip });
-      if (!verdict.ok) return refuse(guard, channel, ip, method, verdict.status, verdict.reason, verdict.headers);
+      if (!verdict.ok) return refuse(request, query, plan, guard, channel, ip, method, verdict.status, verdict.reason, verdict.headers);
     }
 
     const read = await readBody(request, plan.limit);
     if (read === "too_large") {
       const why = `body larger than ${plan.limit} bytes`;
-      return plan.limitGuard ? refuse(plan.limitGuard, channel, ip, method, 413, why) : errorResponse("payload_too_large", why, CORS);
+      return plan.limitGuard ? refuse(request, query, plan, plan.limitGuard, channel, ip, method, 413, why) : refused(channel, "payload_too_large", why, plan);
     }
-    if (read === "aborted") return errorResponse("invalid_argument", "the request body could not be read", CORS);
+    if (read === "aborted") return refused(channel, "invalid_argument", "the request body could not be read", plan);
 
     for (const guard of plan.afterBody) {
       const verdict = await guard.check({ method, query, headers: request.headers, body: read, ip });
-      if (!verdict.ok) return refuse(guard, channel, ip, method, verdict.status, verdict.reason, verdict.headers);
+      if (!verdict.ok) return refuse(request, query, plan, guard, channel, ip, method, verdict.status, verdict.reason, verdict.headers);
     }
 
     // A repeat of a delivery the channel already stored is answered as the first was (hooks/dedup.ts).
@@ -191,8 +196,24 @@ export function createCatcher(deps: {
     };
   }
 
-  function refuse(guard: Guard, channel: string, ip: string, method: string, status: number, reason: string, headers: Record<string, string> = {}): Response {
-    refusals.record({ channel, guard: guard.name, status, reason, ip, method });
+  /** Records a refusal with the request's query and headers, the channel's secrets and any credential redacted. */
+  function record(request: Request, query: string, plan: GuardPlan | undefined, r: Omit<RefusalInput, "id" | "query" | "headers">): void {
+    refusals.record({ ...r, id: nextId(), query: redactRefusedQuery(query, plan?.secretQuery), headers: redactHeaders(request.headers, plan?.secretHeaders) });
+  }
+
+  function refuse(
+    request: Request,
+    query: string,
+    plan: GuardPlan,
+    guard: Guard,
+    channel: string,
+    ip: string,
+    method: string,
+    status: number,
+    reason: string,
+    headers: Record<string, string> = {},
+  ): Response {
+    record(request, query, plan, { channel, guard: guard.name, status, reason, ip, method });
     const kind =
       status === 401
         ? "unauthenticated"

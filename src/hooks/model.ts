@@ -60,6 +60,27 @@ export const Hook = t.Object(
 );
 
 /**
+ * A hook's summary (`fields=summary` of ListHooks, live streams): the resource without body,
+ * payload, headers and events, with `size`, the body's bytes (hookSummaryJson writes it).
+ */
+export const HookSummary = t.Object(
+  {
+    id: HookId,
+    channel: ChannelName,
+    status: HookStatus,
+    method: t.String(),
+    query: t.String(),
+    content_type: t.String(),
+    ip: t.String(),
+    created_at: t.String(),
+    finalized_at: t.Optional(t.String()),
+    size: t.Integer({ minimum: 0, description: "Bytes of the body" }),
+    event_type: t.String({ maxLength: 128, description: "The sender's event type, empty when unknown (as Hook's)" }),
+  },
+  strict,
+);
+
+/**
  * What hook reads answer: the Hook model, documented but not checked on the way out (Elysia's
  * `noValidate`). The rows are mapped by toWireHook, which is typed against Hook; checking again
  * costs the one thread that also catches about 0.1 s per MiB of body (the `byte` format runs a
@@ -67,7 +88,10 @@ export const Hook = t.Object(
  * logged the whole hook (bench/hook-reads.ts).
  */
 export const HookOut = t.Object(Hook.properties, { ...strict, noValidate: true });
-export const HookListOut = t.Array(Hook, { noValidate: true });
+export const HookListOut = t.Union([t.Array(Hook), t.Array(HookSummary)], {
+  noValidate: true,
+  description: "Hooks, or with `fields=summary` their summaries",
+});
 
 export const ErrorBody = t.Object({ code: t.Integer(), message: t.String(), details: t.Array(t.Unknown()) }, strict);
 export const Empty = t.Object({}, strict);

@@ -1,8 +1,35 @@
 /** What a guard's credentials are replaced with in a stored hook (headers and query). */
 export const REDACTED = "[redacted]";
 
+/** Header names whose values are credentials whatever the guard (matched on the lower-case name). */
+const SECRET_NAME = /^(authorization|proxy-authorization|x-api-key|api-key)$|token|secret|password|passwd|session|api[-_]?key/;
+const MAX_HEADERS = 100;
+const MAX_VALUE = 2000;
+
+/**
+ * A refused request's headers as kept for debugging: cookies left out; credentials (the channel's
+ * guards' secret headers, and any name that says it carries one) replaced by REDACTED; signatures
+ * kept, since a mismatch is what a user debugs and a wrong one opens nothing. Bounded in count and length.
+ */
+export function redactHeaders(headers: Headers, secret: readonly string[] = []): Record<string, string> {
+  const out: Record<string, string> = {};
+  let n = 0;
+  for (const [name, value] of headers) {
+    if (name === "cookie" || name === "set-cookie") continue;
+    if (++n > MAX_HEADERS) break;
+    out[name] = secret.includes(name) || SECRET_NAME.test(name) ? REDACTED : value.length > MAX_VALUE ? `${value.slice(0, MAX_VALUE)}…` : value;
+  }
+  return out;
+}
+
+/** A refused request's query: the named parameters and any whose name says it is a credential redacted. */
+export function redactRefusedQuery(query: string, names: readonly string[] = []): string {
+  if (query === "") return query;
+  return redactQuery(query, names, (key) => SECRET_NAME.test(key.toLowerCase()));
+}
+
 /** The raw query with the values of the named parameters replaced; everything else byte for byte. */
-export function redactQuery(query: string, names: readonly string[]): string {
+export function redactQuery(query: string, names: readonly string[], also?: (key: string) => boolean): string {
   return query
     .split("&")
     .map((part) => {
@@ -14,7 +41,7 @@ export function redactQuery(query: string, names: readonly string[]): string {
       } catch {
         // a malformed escape: compare the raw text
       }
-      return names.includes(key) ? `${raw}=${REDACTED}` : part;
+      return names.includes(key) || also?.(key) ? `${raw}=${REDACTED}` : part;
     })
     .join("&");
 }

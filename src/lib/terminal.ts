@@ -10,7 +10,7 @@ export type LogFormat = "text" | "json";
 export type Level = "info" | "warn" | "error";
 
 export type CaughtLine = { id: string; channel: string; method: string; headers: string; body: Uint8Array; createdAt: number };
-export type RefusedLine = { channel: string; guard: string; status: number; reason: string; ip: string; method: string };
+export type RefusedLine = { id: string; channel: string; guard: string; status: number; reason: string; ip: string; method: string };
 export type AttemptLine = {
   hookId: string;
   channel: string;
@@ -120,7 +120,8 @@ export function createTerminal(opts: TerminalOptions): { activity: Activity; log
       opts.write(out);
     },
     refused(r) {
-      const text = `${r.method} ${r.channel} refused by guard ${r.guard}: ${r.status} ${r.reason} (from ${r.ip || "unknown"})`;
+      const by = r.guard ? ` by guard ${r.guard}` : "";
+      const text = `${r.method} ${r.channel} refused${by}: ${r.status} ${r.reason} (from ${r.ip || "unknown"}; refusal ${r.id})`;
       opts.write(format(now(), "warn", "refused", text, { ...r }));
     },
     attempt(a) {

@@ -1,3 +1,4 @@
+import type { RefusalInput } from "../hooks/guards/types";
 import type { CaughtRow, Change as Committed } from "../db/changes";
 import { hookSummaryJson, toWireChannel } from "../hooks/model";
 import type { HookService } from "../hooks/service";
@@ -108,8 +109,19 @@ export function createLive(deps: { store: HookStore; hooks: () => HookService; h
 }
 
 /** The Refusal as ListRefusals shows it, as JSON (what a `refusal` change carries). */
-export function refusalJson(r: { channel: string; guard: string; status: number; reason: string; ip: string; method: string }, now: number): string {
-  return JSON.stringify({ channel: r.channel, guard: r.guard, status: r.status, reason: r.reason, created_at: toRfc3339(now), ip: r.ip, method: r.method });
+export function refusalJson(r: RefusalInput, now: number): string {
+  return JSON.stringify({
+    id: r.id,
+    channel: r.channel,
+    guard: r.guard,
+    status: r.status,
+    reason: r.reason,
+    created_at: toRfc3339(now),
+    ip: r.ip,
+    method: r.method,
+    query: r.query,
+    headers: r.headers,
+  });
 }
 
 export type Live = ReturnType<typeof createLive>;

@@ -12,7 +12,15 @@ export type Operation = {
   /** The method documented for a route of every method (`.all`). */
   method?: string;
   /** Success status and body, when the route declares no response schema or answers another status. */
-  success?: { status: number; description: string; schema?: unknown; headers?: Record<string, JsonSchema>; contentType?: string };
+  success?: {
+    status: number;
+    description: string;
+    schema?: unknown;
+    headers?: Record<string, JsonSchema>;
+    contentType?: string;
+    /** Other media types the success may have, with their schemas (an export's formats). */
+    alsoAs?: Record<string, unknown>;
+  };
   /** Error statuses besides the document's own and those of the route's response schemas. */
   errors?: number[];
   /** Statuses of the document's own that this operation never answers. */
@@ -109,7 +117,12 @@ export function buildDocument(def: DocumentDef, routes: readonly RouteInfo[]): J
       description: op.success?.description ?? "OK",
       ...(op.success?.headers ? { headers: op.success.headers } : {}),
       ...(successSchema !== undefined && status !== 204
-        ? { content: { [op.success?.contentType ?? JSON_TYPE]: { schema: namer.schema(successSchema) } } }
+        ? {
+            content: {
+              [op.success?.contentType ?? JSON_TYPE]: { schema: namer.schema(successSchema) },
+              ...Object.fromEntries(Object.entries(op.success?.alsoAs ?? {}).map(([type, schema]) => [type, { schema: namer.schema(schema) }])),
+            },
+          }
         : {}),
     };
     const takesInput = hooks.query !== undefined || hooks.params !== undefined || op.query !== undefined;

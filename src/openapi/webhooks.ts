@@ -1,9 +1,11 @@
 import { t } from "elysia";
 import { MANAGEMENT_MAX_BODY } from "../hooks/auth";
 import { STATUS } from "../hooks/errors";
-import { Channel, ChannelName, ChannelStats, Empty, ErrorBody, Event, Hook, HookId } from "../hooks/model";
+import { Channel, ChannelName, ChannelStats, Empty, ErrorBody, Event, Hook, HookId, HookSummary } from "../hooks/model";
 import { Attempt } from "../hooks/routes/attempts";
 import { Refusal } from "../hooks/routes/refusals";
+import { ImportReport } from "../hooks/routes/transfer";
+import { ExportedHook } from "../hooks/transfer/wire";
 import { ChannelDedup, ChannelResponse } from "../hooks/routes/responses";
 import { apiOf } from "../translate/gate";
 import type { DocumentDef, ErrorStatus, Operation } from "./generate";
@@ -118,7 +120,10 @@ const operations: Record<string, Operation> = {
   "GET /v1/hooks": {
     operationId: "HookService_ListHooks",
     summary: "List hooks",
-    description: "Newest first. Pass the last id of a page as `after` for older hooks; a page shorter than `limit` (default 50) is the last.",
+    description:
+      "Newest first. Pass the last id of a page as `after` for older hooks; a page shorter than `limit` (default 50) is the last. " +
+      "Mailroom's extensions: `q` searches (free words in bodies, headers and query strings; field terms `payload.PATH:VALUE`, `header.NAME:VALUE`, " +
+      "`type:`, `method:`, `ip:`, `channel:`), `since` and `until` bound the time caught, and `fields=summary` answers HookSummary items.",
   },
   "GET /v1/hooks/:id": { operationId: "HookService_GetHook", summary: "Get a hook" },
   "DELETE /v1/hooks/:id": { operationId: "HookService_DeleteHook", summary: "Delete a hook", description: "Permanently." },
@@ -181,7 +186,36 @@ const operations: Record<string, Operation> = {
   "GET /v1/refusals": {
     operationId: "RefusalService_ListRefusals",
     summary: "List refused requests",
-    description: "Mailroom's extension: the most recent requests a guard refused (never caught), newest first; `limit` defaults to 50.",
+    description:
+      "Mailroom's extension: the most recent refused requests (never caught), by a guard or by the catching endpoint itself (400, 413, 503; `guard` is then empty), " +
+      "newest first, with their headers and query (credentials redacted); `limit` defaults to 50.",
+  },
+  "GET /v1/hooks/export": {
+    operationId: "HookService_ExportHooks",
+    summary: "Export hooks",
+    description:
+      "Mailroom's extension: every hook ListHooks would list with these filters (`q`, `channel`, `status`, `event_type`, `since`, `until`), or the one `id`, " +
+      "newest first and without a limit, streamed as JSON lines (`format=jsonl`, the default: one ExportedHook per line) or as a HAR 1.2 document (`format=har`).",
+    success: {
+      status: 200,
+      description: "The hooks, as they are read.",
+      contentType: "application/x-ndjson",
+      schema: t.String({ description: "One ExportedHook (JSON) per line" }),
+      alsoAs: { "application/json": t.Object({ log: t.Object({ version: t.Literal("1.2"), creator: t.Unknown(), entries: t.Array(t.Unknown()) }) }) },
+    },
+  },
+  "POST /v1/hooks/import": {
+    operationId: "HookService_ImportHooks",
+    summary: "Import hooks",
+    description:
+      "Mailroom's extension: JSON lines as ExportHooks writes them (`Content-Type: application/x-ndjson`, at most 64 MiB), each hook stored with its id, status, " +
+      "times, headers, exact body and events; an id that exists is skipped, so importing twice changes nothing. Imported hooks run no handler.",
+    body: { required: true, content: { "application/x-ndjson": { schema: { type: "string", description: "JSON lines: one ExportedHook per line" } } } },
+  },
+  "GET /v1/refusals/:id": {
+    operationId: "RefusalService_GetRefusal",
+    summary: "Get a refused request",
+    description: "Mailroom's extension: one refusal by its id (as listed or streamed), while it is among the newest 1000.",
   },
 };
 
@@ -196,7 +230,22 @@ export const webhooksDocument: DocumentDef = {
   owns: (path) => path === "/" || path === "/metrics" || (path.startsWith("/v1/") && apiOf(path) === undefined),
   securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "A configured [[api_keys]] token, or the one printed at first start." } },
   security: [{ bearerAuth: [] }],
-  models: { Channel, ChannelStats, Hook, Event, Attempt, Refusal, CaughtHook, ChannelResponse, ChannelDedup, Empty, Error: ErrorBody },
+  models: {
+    Channel,
+    ChannelStats,
+    Hook,
+    HookSummary,
+    ExportedHook,
+    ImportReport,
+    Event,
+    Attempt,
+    Refusal,
+    CaughtHook,
+    ChannelResponse,
+    ChannelDedup,
+    Empty,
+    Error: ErrorBody,
+  },
   errorStatuses: errorStatuses(),
   errors: { all: [401, 500], withInput: [400], withBody: [413, 415] },
   operations,

@@ -34,7 +34,18 @@ export type Hook = {
 };
 
 /** A request a guard refused (GET /v1/refusals): never stored as a hook. */
-export type Refusal = { channel: string; guard: string; status: number; reason: string; created_at: string; ip: string; method: string };
+export type Refusal = {
+  id: string;
+  channel: string;
+  guard: string;
+  status: number;
+  reason: string;
+  created_at: string;
+  ip: string;
+  method: string;
+  query: string;
+  headers: Record<string, string>;
+};
 
 /** The management API's error body. */
 export type ErrorBody = { code: number; message: string; details: unknown[] };

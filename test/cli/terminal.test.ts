@@ -31,7 +31,14 @@ describe("the live terminal of mailroom serve", () => {
       const refused = await fetch(`${run.url}/?channel=gated`, { method: "POST", body: "x", headers: { authorization: "Bearer wrong-secret-456" } });
       expect(refused.status).toBe(401);
       const line = await waitForOutput(run, /refused/);
-      expect(line).toMatch(/WARN {2}refused POST gated refused by guard tok: 401 .+ \(from 127\.0\.0\.1\)$/);
+      expect(line).toMatch(/WARN {2}refused POST gated refused by guard tok: 401 .+ \(from 127\.0\.0\.1; refusal \w{26}\)$/);
+      // Refusals the catching endpoint makes itself are printed too.
+      expect((await fetch(`${run.url}/?channel=Bad%20Name`, { method: "POST", body: "x", headers: { authorization: "Bearer wrong-secret-456" } })).status).toBe(
+        400,
+      );
+      expect(await waitForOutput(run, /refused: 400/)).toMatch(
+        /WARN {2}refused POST Bad Name refused: 400 channel: must match .+ \(from 127\.0\.0\.1; refusal \w{26}\)$/,
+      );
       expect(run.output()).not.toContain("wrong-secret-456");
       expect(run.output()).not.toContain("sender-secret-123");
       expect(run.output()).not.toContain("\x1b[");

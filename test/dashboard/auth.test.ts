@@ -9,8 +9,9 @@ describe("dashboard sessions", () => {
     const res = await app.call("POST", "/ui/api/session", ADMIN, ORIGIN);
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ email: ADMIN.email, role: "admin" });
-    const cookie = res.headers.get("set-cookie")!;
+    const [cookie, device] = res.headers.getSetCookie();
     expect(cookie).toMatch(/^mailroom_session=mrs_[\w-]+; Max-Age=\d+; Path=\/; HttpOnly; SameSite=Strict$/);
+    expect(device).toMatch(/^mailroom_device=[\w-]+\.[\w-]+; Max-Age=31536000; Path=\/ui\/api; HttpOnly; SameSite=Strict$/);
     expect((await app.call("GET", "/ui/api/session", undefined, app.admin)).json).toEqual({ email: ADMIN.email, role: "admin" });
     expect((await app.call("GET", "/ui/api/channels", undefined, app.member)).status).toBe(200);
   });

@@ -92,6 +92,9 @@ describe("guards on the catching endpoint", () => {
         created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
         ip: "127.0.0.1",
         method: "POST",
+        id: expect.stringMatching(/^[0-7][0-9a-hjkmnp-tv-z]{25}$/),
+        query: "channel=github",
+        headers: expect.objectContaining({ "x-hub-signature-256": "sha256=00" }),
       },
     ]);
     expect(res.json[0].created_at >= before).toBe(true);

@@ -3,7 +3,17 @@ import { openDatabase } from "../../src/db/open";
 import { createRefusals, createRefusalStore } from "../../src/hooks/guards";
 import { createFakeClock } from "../helpers/clock";
 
-const refusal = (n: number, channel = "c") => ({ channel, guard: "sig", status: 401, reason: `reason ${n}`, ip: "10.0.0.1", method: "POST" });
+const refusal = (n: number, channel = "c") => ({
+  id: `01jd0000000000000000000${String(n).padStart(3, "0")}`,
+  channel,
+  guard: "sig",
+  status: 401,
+  reason: `reason ${n}`,
+  ip: "10.0.0.1",
+  method: "POST",
+  query: `channel=${channel}`,
+  headers: { "x-hub-signature-256": `sha256=${n}` },
+});
 
 function setup(kept?: number) {
   const db = openDatabase({ path: ":memory:", durability: "normal" });
@@ -30,6 +40,8 @@ describe("refusals", () => {
     const listed = await refusals.list({ limit: 10 });
     expect(listed.map((r) => r.reason)).toEqual(["reason 2", "reason 1"]);
     expect(listed[0]).toEqual({ ...refusal(2), createdAt: clock.now() });
+    expect(await refusals.get(refusal(1).id)).toEqual({ ...refusal(1), createdAt: clock.now() - 1000 });
+    expect(await refusals.get("01jd0000000000000000000999")).toBeUndefined();
   });
 
   test("filters by channel and guard, and honours limit", async () => {

@@ -123,6 +123,21 @@ describe("webhook responses match webhooks.json", () => {
     expect((await w("ChannelService_GetDedup", { path: "/v1/channels/shop/dedup" })).status).toBe(200);
     expect((await w("ChannelService_GetDedup", { path: "/v1/channels/shop/dedup?x=1" })).status).toBe(400);
     expect((await w("RefusalService_ListRefusals", { path: "/v1/refusals?limit=x" })).status).toBe(400);
+    const refusal = (await w("RefusalService_ListRefusals", { path: "/v1/refusals?status=400" })).json[0];
+    expect((await w("RefusalService_GetRefusal", { path: `/v1/refusals/${refusal.id}` })).status).toBe(200);
+    expect((await w("RefusalService_GetRefusal", { path: `/v1/refusals/${UNKNOWN_ID}` })).status).toBe(404);
+    const lines = await app.fetch("/v1/hooks/export?channel=shop", { headers: AUTH });
+    const jsonl = await lines.text();
+    expect((await w("HookService_ExportHooks", { path: "/v1/hooks/export?channel=shop&format=jsonl" })).status).toBe(200);
+    expect((await w("HookService_ExportHooks", { path: "/v1/hooks/export?format=pdf" })).status).toBe(400);
+    const ndjson = { ...AUTH, "content-type": "application/x-ndjson" };
+    expect((await w("HookService_ImportHooks", { path: "/v1/hooks/import", body: jsonl, headers: ndjson })).status).toBe(200);
+    expect((await w("HookService_ImportHooks", { path: "/v1/hooks/import", body: "{}", headers: AUTH })).status).toBe(400);
+    // Summaries, searches and their bounds validate as documented.
+    expect((await w("HookService_ListHooks", { path: "/v1/hooks?channel=shop&fields=summary" })).status).toBe(200);
+    expect((await w("HookService_ListHooks", { path: "/v1/hooks?q=shop+method:post&fields=summary&since=2020-01-01T00:00:00Z" })).status).toBe(200);
+    expect((await w("HookService_ListHooks", { path: "/v1/hooks?q=payload.a:1" })).status).toBe(200);
+    expect((await w("HookService_ListHooks", { path: "/v1/hooks?q=ab" })).status).toBe(400);
     expect((await w("HookService_RedeliverHook", { path: `/v1/hooks/${id}/redeliver` })).status).toBe(409); // no handlers
     const withHandler = await startTarget({ handlers: [{ name: "sink", kind: "command", argv: ["true"] }], channels: [{ name: "sinky", handlers: ["sink"] }] });
     const delivered = ((await (await withHandler.post("sinky", "{}")).json()) as { id: string }).id;

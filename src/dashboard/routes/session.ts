@@ -3,6 +3,7 @@ import { parseIp } from "../../hooks/guards/cidr";
 import { AppError } from "../../lib/errors";
 import { ErrorBody, NoBody, NoQuery } from "../../hooks/model";
 import { cookieValue, SESSION_COOKIE, sessionCookie } from "../sessions";
+import { DEVICE_COOKIE, deviceCookie } from "../devices";
 import { EMAIL_PATTERN, type User } from "../users";
 import type { DashboardDeps } from "../deps";
 
@@ -15,11 +16,13 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 409: ErrorBody,
 
 /**
  * Failed sign-ins allowed within the window: per account from one ip, per account from all ips,
- * per ip. The strict limit is per account and ip, so that someone elsewhere who knows an e-mail
- * address cannot lock its owner out with five wrong passwords; the account-wide one still stops
- * guessing spread over many addresses.
+ * per ip, and per device. The strict limit is per account and ip, so that someone elsewhere who
+ * knows an e-mail address cannot lock its owner out with five wrong passwords; the account-wide
+ * one still stops guessing spread over many addresses. A browser that signed in to the account
+ * before shows its device cookie and is held to its own limit only (dashboard/devices.ts), so
+ * failures from other addresses, however many, never keep it out.
  */
-export const SIGN_IN_LIMITS = { accountFromIp: 5, account: 50, ip: 20, windowMs: 15 * 60 * 1000 };
+export const SIGN_IN_LIMITS = { accountFromIp: 5, account: 50, ip: 20, device: 5, windowMs: 15 * 60 * 1000 };
 
 const me = (u: User) => ({ email: u.email, role: u.role });
 
@@ -41,11 +44,28 @@ export function throttledAddress(ip: string): string {
  * Signing in and out, and the first admin. Sign-in failures are throttled per account and per ip
  * (429 with Retry-After); a wrong e-mail and a wrong password get the same answer.
  */
-export function sessionRoutes({ gate, sessions, users, setup, accountIpThrottle, accountThrottle, ipThrottle, ipOf }: DashboardDeps) {
-  async function signedIn(user: User, request: Request, set: { headers: Record<string, unknown> }) {
-    set.headers["set-cookie"] = sessionCookie(await sessions.start(user), gate.secure(request));
+export function sessionRoutes({ gate, sessions, users, setup, accountIpThrottle, accountThrottle, ipThrottle, deviceThrottle, devices, ipOf }: DashboardDeps) {
+  /** Starts a session, and gives the browser a device cookie for this account (kept, or a new one). */
+  async function signedIn(user: User, request: Request, set: { headers: Record<string, unknown> }, device?: string) {
+    const secure = gate.secure(request);
+    const kept = device ? cookieValue(request.headers.get("cookie"), DEVICE_COOKIE)! : await devices.issue(user.email);
+    set.headers["set-cookie"] = [sessionCookie(await sessions.start(user), secure), deviceCookie(kept, secure)];
     return me(user);
   }
+  /** A browser that signed in to this account before: its own failures are all that count. */
+  async function signInFromDevice(device: string, body: { email: string; password: string }, request: Request, set: { headers: Record<string, unknown> }) {
+    const key = `device:${device}`;
+    const wait = deviceThrottle.wait(key);
+    if (wait > 0) throw new AppError("rate_limited", `too many failed sign-ins: try again in ${wait} s`, { retryAfter: wait });
+    const user = await users.verify(body.email, body.password);
+    if (!user) {
+      deviceThrottle.fail(key);
+      throw new AppError("unauthenticated", "wrong e-mail or password");
+    }
+    deviceThrottle.clear(key);
+    return await signedIn(user, request, set, device);
+  }
+
   return new Elysia()
     .use(
       new Elysia()
@@ -73,6 +93,8 @@ export function sessionRoutes({ gate, sessions, users, setup, accountIpThrottle,
         .post(
           "/session",
           async ({ body, request, set }) => {
+            const device = await devices.verify(cookieValue(request.headers.get("cookie"), DEVICE_COOKIE), body.email);
+            if (device) return signInFromDevice(device, body, request, set);
             const ip = throttledAddress(ipOf(request));
             const account = `account:${body.email.toLowerCase()}`;
             const accountFromIp = `${account}|ip:${ip}`;

@@ -71,6 +71,9 @@ export function createPgDashboardStore(t: PgTransactor): DashboardStore {
       const [r] = (await x().unsafe("SELECT value FROM dashboard_settings WHERE key = $1", [key])) as { value: string }[];
       return r ? (JSON.parse(r.value) as T) : undefined;
     },
+    async createSetting(key, value) {
+      await x().unsafe("INSERT INTO dashboard_settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING", [key, JSON.stringify(value)]);
+    },
     async writeSetting(key, value) {
       await x().unsafe("INSERT INTO dashboard_settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [
         key,

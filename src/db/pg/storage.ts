@@ -6,6 +6,9 @@ import { pgFeed } from "./feed";
 import { changesOf } from "../transactor";
 import { singleton } from "./singleton";
 import { createPgHookStore } from "./hook-store";
+import { createPgSearchStore } from "./search-store";
+import { createPgTransferStore } from "./transfer-store";
+import { COUNTER_SLOTS } from "./hook-store";
 import { createPgAttemptQueue } from "./attempt-queue";
 import { createPgTranslateStore } from "./translate-store";
 import { createPgDashboardStore } from "./dashboard-store";
@@ -43,6 +46,8 @@ export async function createPostgresStorage(sql: SQL, opts: PostgresStorageOptio
   return {
     dialect: "postgres",
     hooks: createPgHookStore(t),
+    search: createPgSearchStore(t),
+    transfer: createPgTransferStore(t, COUNTER_SLOTS),
     attempts: createPgAttemptQueue(t, { owner: opts.instance, leaseMs: opts.leaseMs }),
     translate: createPgTranslateStore(t),
     dashboard: createPgDashboardStore(t),

@@ -15,6 +15,11 @@ export const refusals = sqliteTable(
     ip: text("ip").notNull(),
     method: text("method").notNull(),
     createdAt: integer("created_at").notNull(),
+    /** The refusal's public id (a lowercase ULID made when it happened); "" for rows older than it. */
+    ref: text("ref").notNull().default(""),
+    /** The request's query string and headers (JSON), secrets redacted. */
+    query: text("query").notNull().default(""),
+    headers: text("headers").notNull().default("{}"),
   },
   (t) => [index("refusals_channel_id").on(t.channel, t.id)],
 );

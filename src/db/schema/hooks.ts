@@ -37,6 +37,8 @@ export const hooks = sqliteTable(
     finalizedAt: integer("finalized_at"),
     /** The sender's event type (`push`, `invoice.paid`), "" when unknown (hooks/event-type.ts). Not indexed: a filter of the list scans the pages it reads. */
     eventType: text("event_type").notNull().default(""),
+    /** The hook this one was made from (edit and send into a channel), if any. */
+    sourceId: text("source_id"),
   },
   // One secondary index: each one more costs the catching endpoint a b-tree insert per hook and
   // more WAL pages per commit. Lists by channel alone or status alone merge its ranges (store.ts).

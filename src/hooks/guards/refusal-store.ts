@@ -3,7 +3,7 @@ import { statementCache } from "../../db/statements";
 import { sqliteTransactor } from "../../db/transactor";
 import type { Refusal } from "./types";
 
-export type RefusalQuery = { channel?: string; guard?: string; limit: number };
+export type RefusalQuery = { channel?: string; guard?: string; status?: number; limit: number };
 
 /**
  * Storage of the requests guards refused, newest kept. Both methods are async; any rejects with
@@ -14,9 +14,17 @@ export interface RefusalStore {
   insert(batch: readonly Refusal[], kept: number): Promise<void>;
   /** The newest first, of one channel and/or guard when given, at most `limit`. */
   list(query: RefusalQuery): Promise<Refusal[]>;
+  /** The refusal with this id, or undefined. */
+  get(id: string): Promise<Refusal | undefined>;
 }
 
-type RefusalRecord = Omit<Refusal, "createdAt"> & { created_at: number };
+export type RefusalRecord = Omit<Refusal, "createdAt" | "headers" | "id"> & { ref: string; headers: string; created_at: number | string };
+export const REFUSAL_COLUMNS = "ref, channel, guard, status, reason, ip, method, query, headers, created_at";
+
+/** A stored row as a Refusal. */
+export function toRefusal({ ref, headers, created_at, ...r }: RefusalRecord): Refusal {
+  return { id: ref, ...r, headers: JSON.parse(headers), createdAt: Number(created_at) };
+}
 
 /** The SQLite side. */
 export function createRefusalStore(db: Db): RefusalStore {
@@ -26,20 +34,27 @@ export function createRefusalStore(db: Db): RefusalStore {
   return {
     insert: (batch, kept) =>
       transaction(async () => {
-        const insert = q("INSERT INTO refusals (channel, guard, status, reason, ip, method, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)");
-        for (const r of batch) insert.run(r.channel, r.guard, r.status, r.reason, r.ip, r.method, r.createdAt);
+        const insert = q(`INSERT INTO refusals (${REFUSAL_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+        for (const r of batch) insert.run(r.id, r.channel, r.guard, r.status, r.reason, r.ip, r.method, r.query, JSON.stringify(r.headers), r.createdAt);
         // Deletes everything older than the `kept`-th newest row (a no-op while there are fewer).
         q("DELETE FROM refusals WHERE id <= (SELECT id FROM refusals ORDER BY id DESC LIMIT 1 OFFSET ?)").run(kept);
       }),
-    async list({ channel, guard, limit }) {
+    async list({ channel, guard, status, limit }) {
       const where: string[] = [];
       const args: (string | number)[] = [];
       if (channel !== undefined) where.push("channel = ?"), args.push(channel);
       if (guard !== undefined) where.push("guard = ?"), args.push(guard);
-      const rows = q(
-        `SELECT channel, guard, status, reason, ip, method, created_at FROM refusals ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY id DESC LIMIT ?`,
-      ).all(...args, limit) as RefusalRecord[];
-      return rows.map(({ created_at, ...r }) => ({ ...r, createdAt: created_at }));
+      if (status !== undefined) where.push("status = ?"), args.push(status);
+      const rows = q(`SELECT ${REFUSAL_COLUMNS} FROM refusals ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY id DESC LIMIT ?`).all(
+        ...args,
+        limit,
+      ) as RefusalRecord[];
+      return rows.map(toRefusal);
+    },
+    async get(id) {
+      // At most REFUSALS_KEPT rows: no index needed.
+      const r = q(`SELECT ${REFUSAL_COLUMNS} FROM refusals WHERE ref = ?`).get(id) as RefusalRecord | null;
+      return r ? toRefusal(r) : undefined;
     },
   };
 }

@@ -16,6 +16,8 @@ export interface Refusals {
    * first. Rejects with the database's error.
    */
   list(query: RefusalQuery): Promise<Refusal[]>;
+  /** One refusal by its id, once what is buffered is written; undefined when unknown (or no longer kept). */
+  get(id: string): Promise<Refusal | undefined>;
   /** Writes the buffered refusals now, resolving once every earlier write is done; never rejects. */
   flush(): Promise<void>;
 }
@@ -52,6 +54,9 @@ export function createRefusals(deps: { store: RefusalStore; clock: Clock; log?: 
     record(refusal) {
       try {
         buffer.push({
+          id: refusal.id,
+          query: refusal.query.slice(0, 4096),
+          headers: refusal.headers,
           channel: refusal.channel.slice(0, 64),
           guard: refusal.guard.slice(0, 64),
           status: refusal.status,
@@ -72,6 +77,10 @@ export function createRefusals(deps: { store: RefusalStore; clock: Clock; log?: 
     async list(query) {
       await flush();
       return store.list(query);
+    },
+    async get(id) {
+      await flush();
+      return id ? store.get(id) : undefined;
     },
     flush,
   };

@@ -42,14 +42,23 @@ export interface Guard {
   check(input: GuardInput): GuardVerdict | Promise<GuardVerdict>;
 }
 
-/** One refused request, as listed by the management interface. */
+/**
+ * One refused request, as listed by the management interface: by a guard (`guard` names it), or
+ * by the catching endpoint itself (`guard` is ""): a bad channel name or a GET with a body (400),
+ * a body over the limit (413), a paused or misconfigured channel (503).
+ */
 export type RefusalInput = {
+  /** Its public id, a lowercase ULID ("" for refusals stored before ids were kept). */
+  id: string;
   channel: string;
   guard: string;
   status: number;
   reason: string;
   ip: string;
   method: string;
+  /** The request's query string and headers, secrets redacted (hooks/redact.ts). */
+  query: string;
+  headers: Record<string, string>;
 };
 
 /** One stored refusal; `createdAt` in ms since the epoch. */

@@ -6,6 +6,8 @@ import type { Dedup } from "../dedup";
 import type { Refusals } from "../guards";
 import type { Responses } from "../responses";
 import type { HookService } from "../service";
+import type { Search } from "../search";
+import type { Transfer } from "../transfer";
 
 /** What the management API's route plugins are given (by managementRoutes, or by the dashboard with its session gate). */
 export type ManagementDeps = {
@@ -13,6 +15,8 @@ export type ManagementDeps = {
   auth: ReturnType<typeof requireApiKey>;
   channels: ChannelService;
   hooks: HookService;
+  search: Search;
+  transfer: Transfer;
   refusals: Refusals;
   runner: Runner;
   clock: Clock;

@@ -1,4 +1,4 @@
-import { Elysia, t } from "elysia";
+import { Elysia, t, type Static } from "elysia";
 import { NAME_PATTERN, NAME_RULE } from "../../config/schema";
 import { invalid } from "../../lib/errors";
 import { HOOK_ID_PATTERN } from "../../lib/ids";
@@ -6,6 +6,7 @@ import { queryInt, queryIntegerSchema } from "../../lib/query-int";
 import { jsonArrayResponse } from "../../lib/json-stream";
 import { Empty, ErrorBody, HookListOut, HookOut, hookStatusSchema, NoBody, NoQuery } from "../model";
 import { HOOK_STATUSES } from "../status";
+import { MAX_QUERY_LENGTH, parseSearch, typeNeedle } from "../search/query";
 import type { ManagementDeps } from "./deps";
 
 const strict = { additionalProperties: false } as const;
@@ -14,12 +15,24 @@ const params = t.Object({ id: hookId }, strict);
 const LIMIT_ERROR = "limit: must be an integer from 1 to 100";
 const LIMIT = { min: 1, max: 100, fallback: 50 };
 const afterId = t.String({ pattern: HOOK_ID_PATTERN, error: "after: must be a hook id (a lowercase ULID)" });
-const listQuery = t.Object(
+export const listQuery = t.Object(
   {
     channel: t.Optional(t.String({ maxLength: 64, pattern: NAME_PATTERN, error: `channel: channel names are ${NAME_RULE}, at most 64 characters` })),
     status: t.Optional(hookStatusSchema({ error: `status: must be one of ${HOOK_STATUSES.join(", ")}` })),
     limit: t.Optional(queryIntegerSchema(LIMIT, LIMIT_ERROR)),
     after: t.Optional(afterId),
+    q: t.Optional(
+      t.String({
+        maxLength: MAX_QUERY_LENGTH,
+        error: `q: must be a search of at most ${MAX_QUERY_LENGTH} characters`,
+        description:
+          "A search (extension): free words and field terms such as `payload.data.id:42`, `header.x-github-event:push`, `type:push`, `method:POST`, `ip:203.0.113.9` (docs/management-api.md)",
+      }),
+    ),
+    since: t.Optional(
+      t.String({ maxLength: 40, error: "since: must be an RFC 3339 time", description: "Hooks caught at or after this RFC 3339 time (extension)" }),
+    ),
+    until: t.Optional(t.String({ maxLength: 40, error: "until: must be an RFC 3339 time", description: "Hooks caught before this RFC 3339 time (extension)" })),
     event_type: t.Optional(
       t.String({
         minLength: 1,
@@ -46,7 +59,34 @@ const hookErrors = { ...listErrors, 404: ErrorBody };
 const errors = { ...hookErrors, 409: ErrorBody };
 
 /** HookService_*: list (newest first, `after` paging), get, delete, discard, retry, and the consumer operations. */
-export function hookRoutes({ auth, hooks }: ManagementDeps) {
+/** A time parameter in ms; throws invalid_argument unless it is an RFC 3339 time. */
+function timeParam(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = RFC3339.test(value) ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(ms)) throw invalid(`invalid query: ${name}: must be an RFC 3339 time such as 2026-11-26T10:00:00Z`);
+  return ms;
+}
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
+
+/**
+ * The ids of a list's page: the plain list, or a search when `q`, `since` or `until` is given.
+ * Throws invalid_argument for a bad search or time.
+ */
+export function listPage(
+  deps: Pick<ManagementDeps, "hooks" | "search">,
+  query: Omit<Static<typeof listQuery>, "fields" | "after" | "limit"> & { after?: string; limit?: string },
+): Promise<string[]> {
+  const limit = queryInt(query.limit, LIMIT, () => invalid(`invalid query: ${LIMIT_ERROR}`));
+  const { channel, status, after } = query;
+  const eventType = query.event_type;
+  if (query.q === undefined && query.since === undefined && query.until === undefined) return deps.hooks.listIds({ channel, status, eventType, after, limit });
+  // With a search, event_type is its field term `type:` (which ignores case).
+  const terms = parseSearch(query.q ?? "");
+  if (eventType !== undefined) terms.fields.push(typeNeedle(eventType));
+  return deps.search.search({ terms, channel, status, after, limit, since: timeParam("since", query.since), until: timeParam("until", query.until) });
+}
+
+export function hookRoutes({ auth, hooks, search }: ManagementDeps) {
   return (
     new Elysia()
       .use(auth)
@@ -55,13 +95,8 @@ export function hookRoutes({ auth, hooks }: ManagementDeps) {
       .get(
         "/hooks",
         async ({ query }) => {
-          const { fields, event_type, ...filter } = query;
-          const ids = await hooks.listIds({
-            ...filter,
-            eventType: event_type,
-            limit: queryInt(query.limit, LIMIT, () => invalid(`invalid query: ${LIMIT_ERROR}`)),
-          });
-          if (fields === "summary")
+          const ids = await listPage({ hooks, search }, query);
+          if (query.fields === "summary")
             return jsonArrayResponse(
               ids.length,
               (i) => hooks.findSummary(ids[i]!),

@@ -6,6 +6,7 @@ import { hookRoutes } from "./hooks";
 import { refusalRoutes } from "./refusals";
 import { attemptRoutes } from "./attempts";
 import { channelExtraRoutes } from "./responses";
+import { exportRoutes, importRoutes } from "./transfer";
 
 export type { ManagementDeps } from "./deps";
 
@@ -17,6 +18,8 @@ export function managementRoutes(keys: readonly ApiKey[] | KeySource, rest: Omit
   return new Elysia({ prefix: "/v1" })
     .use(channelRoutes(deps))
     .use(channelExtraRoutes(deps))
+    .use(exportRoutes(deps))
+    .use(importRoutes(deps))
     .use(hookRoutes(deps))
     .use(refusalRoutes(deps))
     .use(attemptRoutes(deps));

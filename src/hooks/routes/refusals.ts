@@ -1,10 +1,12 @@
 import { Elysia, t } from "elysia";
 import { NAME_PATTERN } from "../../config/schema";
 import { toRfc3339 } from "../../lib/clock";
-import { invalid } from "../../lib/errors";
+import { invalid, notFound } from "../../lib/errors";
+import { HOOK_ID_PATTERN } from "../../lib/ids";
+import type { Refusal as StoredRefusal } from "../guards/types";
 import { queryInt, queryIntegerSchema } from "../../lib/query-int";
 import { REFUSALS_KEPT } from "../guards";
-import { ErrorBody } from "../model";
+import { ErrorBody, NoQuery } from "../model";
 import type { ManagementDeps } from "./deps";
 
 const strict = { additionalProperties: false } as const;
@@ -12,18 +14,22 @@ const name = (what: string) =>
   t.Optional(t.String({ maxLength: 64, pattern: NAME_PATTERN, error: `${what}: must be a ${what} name of at most 64 characters` }));
 const LIMIT_ERROR = `limit: must be an integer from 1 to ${REFUSALS_KEPT}`;
 const LIMIT = { min: 1, max: REFUSALS_KEPT, fallback: 50 };
+const STATUS = { min: 100, max: 599, fallback: 0 };
+const STATUS_ERROR = "status: must be an HTTP status from 100 to 599";
 const listQuery = t.Object(
   {
     channel: name("channel"),
     guard: name("guard"),
+    status: t.Optional(queryIntegerSchema(STATUS, STATUS_ERROR)),
     limit: t.Optional(queryIntegerSchema(LIMIT, LIMIT_ERROR)),
   },
   strict,
 );
 
-/** A request a guard refused: not a hook, since it was never caught. */
+/** A refused request: not a hook, since it was never caught. */
 export const Refusal = t.Object(
   {
+    id: t.String({ description: 'A lowercase ULID; "" for refusals stored before refusals had ids' }),
     channel: t.String(),
     guard: t.String(),
     status: t.Integer(),
@@ -31,29 +37,54 @@ export const Refusal = t.Object(
     created_at: t.String(),
     ip: t.String(),
     method: t.String(),
+    query: t.String({ description: "The query string, credentials redacted" }),
+    headers: t.Record(t.String(), t.String(), { description: "The request's headers, credentials redacted, cookies left out" }),
   },
   strict,
 );
 
+const toWire = (r: StoredRefusal) => ({
+  id: r.id,
+  channel: r.channel,
+  guard: r.guard,
+  status: r.status,
+  reason: r.reason,
+  created_at: toRfc3339(r.createdAt),
+  ip: r.ip,
+  method: r.method,
+  query: r.query,
+  headers: r.headers,
+});
+const params = t.Object({ id: t.String({ pattern: HOOK_ID_PATTERN, error: "id: must be a refusal id (a lowercase ULID)" }) }, strict);
+
 /**
- * GET /v1/refusals: the most recent requests refused by a guard, newest first, so that a user can
- * see why a provider's delivery was not caught. `channel` and `guard` filter; `limit` defaults to 50.
+ * GET /v1/refusals: the most recent refused requests (by a guard, or by the catching endpoint: 400,
+ * 413, 503), newest first, so that a user can see why a provider's delivery was not caught.
+ * `channel`, `guard` and `status` filter; `limit` defaults to 50. GET /v1/refusals/{id}: one.
  */
 export function refusalRoutes({ auth, refusals }: ManagementDeps) {
-  return new Elysia().use(auth).get(
-    "/refusals",
-    async ({ query }) =>
-      (
-        await refusals.list({ channel: query.channel, guard: query.guard, limit: queryInt(query.limit, LIMIT, () => invalid(`invalid query: ${LIMIT_ERROR}`)) })
-      ).map((r) => ({
-        channel: r.channel,
-        guard: r.guard,
-        status: r.status,
-        reason: r.reason,
-        created_at: toRfc3339(r.createdAt),
-        ip: r.ip,
-        method: r.method,
-      })),
-    { query: listQuery, response: { 200: t.Array(Refusal), 400: ErrorBody, 401: ErrorBody } },
-  );
+  return new Elysia()
+    .use(auth)
+    .get(
+      "/refusals",
+      async ({ query }) =>
+        (
+          await refusals.list({
+            channel: query.channel,
+            guard: query.guard,
+            status: query.status === undefined ? undefined : queryInt(query.status, STATUS, () => invalid(`invalid query: ${STATUS_ERROR}`)),
+            limit: queryInt(query.limit, LIMIT, () => invalid(`invalid query: ${LIMIT_ERROR}`)),
+          })
+        ).map(toWire),
+      { query: listQuery, response: { 200: t.Array(Refusal), 400: ErrorBody, 401: ErrorBody } },
+    )
+    .get(
+      "/refusals/:id",
+      async ({ params }) => {
+        const r = await refusals.get(params.id);
+        if (!r) throw notFound(`refusal "${params.id}" not found (only the newest ${REFUSALS_KEPT} are kept)`);
+        return toWire(r);
+      },
+      { params, query: NoQuery, response: { 200: Refusal, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody } },
+    );
 }

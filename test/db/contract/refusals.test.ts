@@ -8,6 +8,9 @@ import { closeBackends, contractBackends } from "./backends";
 afterEach(closeBackends);
 
 const refusal = (n: number, over: Partial<Refusal> = {}): Refusal => ({
+  id: `01jd0000000000000000000${String(n).padStart(3, "0")}`,
+  query: "channel=gh&token=[redacted]",
+  headers: { "content-type": "application/json", "x-hub-signature-256": "sha256=00" },
   channel: "gh",
   guard: "sig",
   status: 401,
@@ -30,6 +33,15 @@ for (const backend of contractBackends(createRefusalStore, createPgRefusalStore)
       expect((await store.list({ channel: "gh", limit: 10 })).map((r) => r.createdAt)).toEqual([1004, 1003, 1001]);
       expect(await store.list({ guard: "ips", limit: 10 })).toEqual([refusal(3, { guard: "ips", status: 403 })]);
       expect(await store.list({ channel: "shop", guard: "ips", limit: 10 })).toEqual([]);
+      expect(await store.list({ status: 403, limit: 10 })).toEqual([refusal(3, { guard: "ips", status: 403 })]);
+    });
+
+    test("get: one refusal by its id, with its query and headers; undefined for an unknown id", async () => {
+      const { store } = await backend.open();
+      await store.insert([refusal(1), refusal(2, { guard: "", status: 503, headers: {} })], 100);
+      expect(await store.get(refusal(2).id)).toEqual(refusal(2, { guard: "", status: 503, headers: {} }));
+      expect(await store.get(refusal(1).id)).toEqual(refusal(1));
+      expect(await store.get("01jd0000000000000000000999")).toBeUndefined();
     });
 
     test("insert keeps only the newest `kept`; an empty batch still trims", async () => {

@@ -13,6 +13,10 @@ export const refusals = pgTable(
     ip: text("ip").notNull(),
     method: text("method").notNull(),
     createdAt: ms("created_at").notNull(),
+    /** See ../../schema/guards.ts. */
+    ref: text("ref").notNull().default(""),
+    query: text("query").notNull().default(""),
+    headers: text("headers").notNull().default("{}"),
   },
   (t) => [index("refusals_channel_id").on(t.channel, t.id)],
 );

@@ -61,6 +61,8 @@ export const hooks = pgTable(
     finalizedAt: ms("finalized_at"),
     /** The sender's event type, "" when unknown (see ../../schema/hooks.ts). */
     eventType: key("event_type").notNull().default(""),
+    /** See ../../schema/hooks.ts. */
+    sourceId: key("source_id"),
   },
   (t) => [index("hooks_channel_status_id").on(t.channel, t.status, t.id)],
 );

@@ -1,0 +1,65 @@
+import { ulidFloor } from "../../lib/ids";
+import { hasTerms } from "../../hooks/search/query";
+import type { SearchQuery, SearchStore } from "../../hooks/search/store";
+import type { PgTransactor } from "./transactor";
+
+/** A LIKE pattern holding `needle` anywhere (`\` escapes). */
+const containing = (needle: string) => `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * PostgreSQL's side of SearchStore: `hook_search` (lower-case text and field lines, pg_trgm GIN
+ * indexes, deleted with its hook by foreign key). Every needle is a LIKE the trigram index answers;
+ * the planner intersects them, or walks ids newest first when a needle is common.
+ */
+export function createPgSearchStore(t: PgTransactor): SearchStore {
+  const x = () => t.exec();
+  return {
+    dialect: "postgres",
+    transaction: t.transaction,
+
+    async index(docs) {
+      if (docs.length === 0) return;
+      // FOR KEY SHARE: a hook deleted meanwhile is skipped instead of failing the foreign key.
+      await x().unsafe(
+        `INSERT INTO hook_search (id, text, fields)
+         SELECT u.id, u.text, u.fields FROM unnest($1::text[], $2::text[], $3::text[]) AS u(id, text, fields)
+         JOIN hooks h ON h.id = u.id FOR KEY SHARE OF h
+         ON CONFLICT (id) DO NOTHING`,
+        [docs.map((d) => d.id), docs.map((d) => d.text), docs.map((d) => d.fields)],
+      );
+    },
+
+    async unindexed(after, scan) {
+      const rows = (await x().unsafe(
+        `SELECT id, EXISTS (SELECT 1 FROM hook_search s WHERE s.id = h.id) AS done FROM hooks h WHERE id > $1 ORDER BY id LIMIT $2`,
+        [after ?? "", scan],
+      )) as { id: string; done: boolean }[];
+      return { ids: rows.filter((r) => !r.done).map((r) => r.id), last: rows[rows.length - 1]?.id };
+    },
+
+    async search(query: SearchQuery) {
+      const args: unknown[] = [];
+      const arg = (v: unknown) => `$${args.push(v)}`;
+      const where: string[] = [];
+      const terms = hasTerms(query.terms);
+      for (const w of query.terms.words) where.push(`s.text LIKE ${arg(containing(w))}`);
+      for (const f of query.terms.fields) where.push(`s.fields LIKE ${arg(containing(f))}`);
+      if (query.channel !== undefined) where.push(`h.channel = ${arg(query.channel)}`);
+      if (query.status !== undefined) where.push(`h.status = ${arg(query.status)}`);
+      if (query.after !== undefined) where.push(`h.id < ${arg(query.after)}`);
+      if (query.since !== undefined) where.push(`h.id >= ${arg(ulidFloor(Math.ceil(query.since)))}`);
+      if (query.until !== undefined) where.push(`h.id < ${arg(ulidFloor(Math.ceil(query.until)))}`);
+      const from = terms ? "hook_search s JOIN hooks h ON h.id = s.id" : "hooks h";
+      const rows = await x().unsafe(
+        `SELECT h.id FROM ${from} ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY h.id DESC LIMIT ${arg(query.limit)}`,
+        args,
+      );
+      return (rows as { id: string }[]).map((r) => r.id);
+    },
+
+    async sizeBytes() {
+      const [r] = (await x().unsafe(`SELECT pg_total_relation_size('hook_search')::float8 AS n`)) as { n: number }[];
+      return r?.n;
+    },
+  };
+}

@@ -1,0 +1,65 @@
+import { fieldText } from "./query";
+
+/**
+ * What the search index holds for a hook: `text` (free words are looked for in it) and `fields`
+ * (one line per field term it can match). Both lower case, so SQLite's trigram index and
+ * PostgreSQL's LIKE agree with each other and with a plain `includes`.
+ */
+export type SearchDoc = { id: string; text: string; fields: string };
+
+/** How much of a body is searchable by free words. */
+export const TEXT_BODY_BYTES = 1024 * 1024;
+/** Field values longer than this cannot be found by a field term (document them). */
+export const MAX_FIELD_VALUE = 200;
+/** Field lines per hook, at most (the payload's leaves beyond are not indexed). */
+export const MAX_FIELDS = 1000;
+
+const decoder = new TextDecoder();
+
+/** The searchable text: the query string, each header as `name: value`, then the body as UTF-8. */
+export function searchText(h: { query: string; headers: Record<string, string>; body: Uint8Array }): string {
+  const head = Object.entries(h.headers).map(([k, v]) => `${k}: ${v}\n`);
+  const body = decoder.decode(h.body.byteLength > TEXT_BODY_BYTES ? h.body.subarray(0, TEXT_BODY_BYTES) : h.body);
+  return `${h.query}\n${head.join("")}\n${body}`.toLowerCase().replace(/\0/g, " ");
+}
+
+/**
+ * Scalars of a payload by dotted path, strings as they are, others as JSON. An array's items are
+ * reached by index and also without one (`items.0.sku` and `items.sku`: any item). Keys holding a
+ * dot are skipped (no dotted path reaches them). Stops when `emit` answers false.
+ */
+export function payloadLeaves(payload: unknown, emit: (path: string, value: string) => boolean, path = ""): boolean {
+  if (payload === null || typeof payload !== "object") {
+    return path === "" || emit(path, typeof payload === "string" ? payload : JSON.stringify(payload));
+  }
+  if (Array.isArray(payload)) {
+    for (let i = 0; i < payload.length; i++) {
+      if (!payloadLeaves(payload[i], emit, `${path}.${i}`) || !payloadLeaves(payload[i], emit, path)) return false;
+    }
+    return true;
+  }
+  for (const [key, value] of Object.entries(payload as Record<string, unknown>)) {
+    if (key.includes(".") || key === "") continue;
+    if (!payloadLeaves(value, emit, path ? `${path}.${key}` : key)) return false;
+  }
+  return true;
+}
+
+/** The document of a hook (`payload` decoded by hooks/payload.ts; `eventType` as caught, "" when unknown). */
+export function searchDoc(
+  h: { id: string; channel: string; method: string; query: string; ip: string; headers: Record<string, string>; body: Uint8Array; eventType: string },
+  payload: Record<string, unknown> | null,
+): SearchDoc {
+  const lines: string[] = [];
+  const add = (name: string, value: string) => {
+    if (value.length <= MAX_FIELD_VALUE) lines.push(`${fieldText(name)}=${fieldText(value)}`);
+    return lines.length < MAX_FIELDS;
+  };
+  add("channel", h.channel);
+  add("method", h.method);
+  add("ip", h.ip);
+  if (h.eventType) add("type", h.eventType);
+  for (const [k, v] of Object.entries(h.headers)) add(`header.${k}`, v);
+  if (payload) payloadLeaves(payload, (path, value) => add(`payload.${path}`, value));
+  return { id: h.id, text: searchText(h), fields: `\n${lines.join("\n")}\n` };
+}

@@ -1,0 +1,159 @@
+import type { Database } from "bun:sqlite";
+import type { Db } from "../../db/open";
+import { statementCache } from "../../db/statements";
+import { sqliteTransactor, type Transactor } from "../../db/transactor";
+import { ulidFloor, ulidTime } from "../../lib/ids";
+import type { HookStatus } from "../status";
+import type { SearchDoc } from "./document";
+import { hasTerms, type SearchTerms } from "./query";
+
+/**
+ * A search: terms (query.ts) and the list's filters. `since`/`until` are times in ms: hooks caught
+ * at or after `since`, before `until` (a hook id carries the time it was caught).
+ */
+export type SearchQuery = {
+  terms: SearchTerms;
+  channel?: string;
+  status?: HookStatus;
+  after?: string;
+  since?: number;
+  until?: number;
+  limit: number;
+};
+
+/**
+ * The search index's storage, met by SQLite (FTS5, trigram) and PostgreSQL (pg_trgm): written after
+ * hooks commit, never inside a caught batch. Rejects with the database's error when it fails.
+ */
+export interface SearchStore extends Transactor {
+  /** Indexes these hooks; one already indexed, or gone meanwhile, is skipped. */
+  index(docs: readonly SearchDoc[]): Promise<void>;
+  /**
+   * Of the next `scan` hooks by id above `after` (from the first when undefined), those not indexed
+   * yet, and the last id looked at (undefined when there was none: the end).
+   */
+  unindexed(after: string | undefined, scan: number): Promise<{ ids: string[]; last?: string }>;
+  /** Ids of the matching hooks, newest first, after `after`, at most `limit`. */
+  search(query: SearchQuery): Promise<string[]>;
+  /** Bytes the index takes on disk, when the database can tell (SQLite's dbstat), else undefined. */
+  sizeBytes(): Promise<number | undefined>;
+}
+
+/**
+ * FTS5 rowids order the index by time: the id's millisecond since EPOCH times PER_MS, plus a
+ * counter within the millisecond. FTS5 walks a match in rowid order, so a page of the newest
+ * matches reads only them. Rowids stay within JavaScript's exact integers (2^53) for ids of
+ * 1990 to 2059; hooks with other times are not indexed.
+ */
+const PER_MS = 8192;
+const EPOCH = Date.UTC(2025, 0, 1);
+const SPAN_MS = Math.floor(Number.MAX_SAFE_INTEGER / PER_MS) - 1;
+/** The first rowid of a millisecond (clamped: bounds of a search may lie anywhere). */
+const rowOf = (ms: number) => Math.max(-SPAN_MS, Math.min(SPAN_MS, Math.ceil(ms) - EPOCH)) * PER_MS;
+
+/** An FTS5 string: double quotes doubled. */
+const phrase = (s: string) => `"${s.replaceAll('"', '""')}"`;
+
+export function matchExpression(terms: SearchTerms, channel?: string): string {
+  const parts = [...terms.words.map((w) => `text : ${phrase(w)}`), ...terms.fields.map((f) => `fields : ${phrase(f)}`)];
+  if (channel !== undefined) parts.push(`fields : ${phrase(`\nchannel=${channel.toLowerCase()}\n`)}`);
+  return parts.join(" AND ");
+}
+
+/** The id bounds of a query's `after`, `since` and `until` (ids sort by their time). */
+export function idBounds(q: SearchQuery): { below?: string; fromMs?: number; beforeMs?: number } {
+  return { below: q.after, fromMs: q.since, beforeMs: q.until };
+}
+
+/** SQLite's side: the FTS5 table `search_index`, and `search_rows` from its rowids to hook ids (custom migration). */
+export function createSearchStore(db: Db): SearchStore {
+  const sql: Database = db.$client;
+  const q = statementCache(sql);
+  const transactor = sqliteTransactor(sql);
+
+  /** Plain filters on hooks when there is no term (only since/until). */
+  function plain(query: SearchQuery): string[] {
+    const where: string[] = [];
+    const args: (string | number)[] = [];
+    const b = idBounds(query);
+    if (query.channel !== undefined) where.push("channel = ?"), args.push(query.channel);
+    if (query.status !== undefined) where.push("status = ?"), args.push(query.status);
+    if (b.below !== undefined) where.push("id < ?"), args.push(b.below);
+    if (b.fromMs !== undefined) where.push("id >= ?"), args.push(ulidFloor(Math.ceil(b.fromMs)));
+    if (b.beforeMs !== undefined) where.push("id < ?"), args.push(ulidFloor(Math.ceil(b.beforeMs)));
+    const text = `SELECT id FROM hooks ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY id DESC LIMIT ?`;
+    return (q(text).values(...args, query.limit) as [string][]).map(([id]) => id);
+  }
+
+  function matches(query: SearchQuery, match: string, top: number, bottom: number, limit: number): { id: string; n: number }[] {
+    const statusJoin = query.status !== undefined ? " JOIN hooks h ON h.id = r.hook_id AND h.status = ?" : "";
+    const args: (string | number)[] = query.status !== undefined ? [query.status] : [];
+    let text = `SELECT r.hook_id AS id, s.rowid AS n FROM search_index s JOIN search_rows r ON r.n = s.rowid${statusJoin}
+      WHERE search_index MATCH ? AND s.rowid < ? AND s.rowid >= ?`;
+    args.push(match, top, bottom);
+    if (query.after !== undefined) (text += " AND r.hook_id < ?"), args.push(query.after);
+    text += " ORDER BY s.rowid DESC LIMIT ?";
+    return q(text).all(...args, limit) as { id: string; n: number }[];
+  }
+
+  return {
+    dialect: "sqlite",
+    transaction: transactor.transaction,
+
+    async index(docs) {
+      const reserve = q("SELECT max(n) AS n FROM search_rows WHERE n >= ? AND n < ?");
+      const claim = q("INSERT INTO search_rows (n, hook_id) SELECT ?, ? WHERE EXISTS (SELECT 1 FROM hooks WHERE id = ?) ON CONFLICT (hook_id) DO NOTHING");
+      const put = q("INSERT INTO search_index (rowid, text, fields) VALUES (?, ?, ?)");
+      await transactor.transaction(async () => {
+        for (const d of docs) {
+          const ms = ulidTime(d.id) - EPOCH;
+          if (ms <= -SPAN_MS || ms >= SPAN_MS - 1) continue;
+          const base = ms * PER_MS;
+          const last = (reserve.get(base, base + PER_MS) as { n: number | null }).n;
+          const n = last === null ? base : last + 1;
+          if (n >= base + PER_MS) continue; // PER_MS hooks in one millisecond: the rest are not searchable
+          if (claim.run(n, d.id, d.id).changes === 0) continue;
+          put.run(n, d.text, d.fields);
+        }
+      });
+    },
+
+    async unindexed(after, scan) {
+      const text = `SELECT id, EXISTS (SELECT 1 FROM search_rows r WHERE r.hook_id = h.id) AS done
+        FROM hooks h WHERE id > ? ORDER BY id LIMIT ?`;
+      const rows = q(text).values(after ?? "", scan) as [string, number][];
+      return { ids: rows.filter(([, done]) => !done).map(([id]) => id), last: rows[rows.length - 1]?.[0] };
+    },
+
+    async search(query) {
+      const match = hasTerms(query.terms) ? matchExpression(query.terms, query.channel) : "";
+      if (!match) return plain(query);
+      let top = Number.MAX_SAFE_INTEGER;
+      if (query.after !== undefined) top = Math.min(top, rowOf(ulidTime(query.after) + 1));
+      if (query.until !== undefined) top = Math.min(top, rowOf(query.until));
+      const bottom = query.since !== undefined ? rowOf(query.since) : Number.MIN_SAFE_INTEGER;
+      if (top <= bottom) return [];
+      const rows = matches(query, match, top, bottom, query.limit);
+      if (rows.length === query.limit) {
+        // Rowids order by millisecond, ids within one millisecond may not follow them: the rest of
+        // the last row's millisecond is read too, and the page is cut by id.
+        const last = rows[rows.length - 1]!;
+        const floor = Math.floor(last.n / PER_MS) * PER_MS; // floor of a negative rowid too
+        if (last.n > floor) rows.push(...matches(query, match, last.n, floor, PER_MS));
+      }
+      return rows
+        .map((r) => r.id)
+        .sort((a, b) => (a < b ? 1 : a > b ? -1 : 0))
+        .slice(0, query.limit);
+    },
+
+    async sizeBytes() {
+      try {
+        const r = q("SELECT sum(pgsize) AS n FROM dbstat WHERE name LIKE 'search_%'").get() as { n: number | null };
+        return r.n ?? 0;
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import type { Db } from "../../db/open";
+import { statementCache } from "../../db/statements";
+import { report } from "../../db/transactor";
+import type { EventRow, RawHook } from "../store";
+
+/** A hook as an export holds it: the stored row, its events, and the hook it was made from. */
+export type TransferHook = RawHook & { events: EventRow[]; sourceId: string | null };
+
+/**
+ * Stores hooks whole (import, and a hook sent into a channel from another): ids, statuses, times,
+ * headers, exact bodies and events kept. Met by SQLite and PostgreSQL (db/pg/transfer-store.ts).
+ */
+export interface TransferStore {
+  /**
+   * In transaction: stores each hook whose id is not taken, with its events, creates its channel
+   * when new (with `guardsOfNewChannel`) and counts it by its status; a taken id is skipped.
+   * Resolves to the ids stored. Reports each stored hook once committed. Rejects with the
+   * database's error.
+   */
+  importHooks(rows: readonly TransferHook[], guardsOfNewChannel: (channel: string) => string[]): Promise<string[]>;
+  /** The hook it was made from, per id given (absent when none). */
+  sourcesOf(ids: readonly string[]): Promise<Map<string, string>>;
+}
+
+export function createTransferStore(db: Db): TransferStore {
+  const sql = db.$client;
+  const q = statementCache(sql);
+  return {
+    async importHooks(rows, guardsOfNewChannel) {
+      const stored: string[] = [];
+      for (const h of rows) {
+        const put = q(
+          `INSERT INTO hooks (id, channel, status, method, query, headers, body, ip, created_at, finalized_at, source_id, event_type)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+        ).run(h.id, h.channel, h.status, h.method, h.query, JSON.stringify(h.headers), h.body, h.ip, h.createdAt, h.finalizedAt, h.sourceId, h.eventType);
+        if (put.changes === 0) continue;
+        q("INSERT INTO channels (name, guards, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING").run(
+          h.channel,
+          JSON.stringify(guardsOfNewChannel(h.channel)),
+          h.createdAt,
+        );
+        q(`UPDATE channels SET ${h.status} = ${h.status} + 1 WHERE name = ?`).run(h.channel);
+        const event = q("INSERT INTO events (hook_id, kind, actor, message, created_at) VALUES (?, ?, ?, ?, ?)");
+        for (const e of h.events) event.run(h.id, e.kind, e.actor, e.message, e.createdAt);
+        report(sql, { kind: "hook", id: h.id, channel: h.channel, status: h.status });
+        stored.push(h.id);
+      }
+      return stored;
+    },
+    async sourcesOf(ids) {
+      if (ids.length === 0) return new Map();
+      const rows = q("SELECT id, source_id FROM hooks WHERE id IN (SELECT value FROM json_each(?)) AND source_id IS NOT NULL").values(JSON.stringify(ids)) as [
+        string,
+        string,
+      ][];
+      return new Map(rows);
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import { t } from "elysia";
+import { Value } from "@sinclair/typebox/value";
+import { toRfc3339 } from "../../lib/clock";
+import { ChannelName, Event, HookId, HookStatus } from "../model";
+import type { EventKind } from "../status";
+import type { TransferHook } from "./store";
+
+/**
+ * One line of a JSON lines export: the Hook resource without `payload` (body is the base64 of the
+ * exact bytes, events kept), with `source_id` when the hook was made from another.
+ */
+export const ExportedHook = t.Object(
+  {
+    id: HookId,
+    channel: ChannelName,
+    status: HookStatus,
+    method: t.String({ minLength: 1, maxLength: 32 }),
+    query: t.String({ maxLength: 65536 }),
+    headers: t.Record(t.String(), t.String()),
+    content_type: t.Optional(t.String()),
+    body: t.String({ description: "Base64 of the exact body bytes" }),
+    ip: t.String({ maxLength: 64 }),
+    created_at: t.String(),
+    finalized_at: t.Optional(t.Union([t.String(), t.Null()])),
+    event_type: t.Optional(t.String({ maxLength: 128 })),
+    source_id: t.Optional(t.Union([HookId, t.Null()])),
+    events: t.Array(Event),
+  },
+  { additionalProperties: false },
+);
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+export function exportLine(h: TransferHook): string {
+  const line: Record<string, unknown> = {
+    id: h.id,
+    channel: h.channel,
+    status: h.status,
+    method: h.method,
+    query: h.query,
+    headers: h.headers,
+    body: Buffer.from(h.body).toString("base64"),
+    ip: h.ip,
+    created_at: toRfc3339(h.createdAt),
+  };
+  if (h.finalizedAt !== null) line.finalized_at = toRfc3339(h.finalizedAt);
+  line.event_type = h.eventType;
+  if (h.sourceId) line.source_id = h.sourceId;
+  line.events = h.events.map((e) => ({ kind: e.kind, actor: e.actor, message: e.message, created_at: toRfc3339(e.createdAt) }));
+  return JSON.stringify(line);
+}
+
+function time(text: string, what: string): number {
+  const ms = Date.parse(text);
+  if (!/^\d{4}-\d\d-\d\dT/.test(text) || Number.isNaN(ms)) throw new Error(`${what}: must be an RFC 3339 time`);
+  return ms;
+}
+
+/** A line of an export as a hook to store; throws an Error saying what is wrong. */
+export function parseLine(text: string): TransferHook {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new Error("not JSON");
+  }
+  if (!Value.Check(ExportedHook, value)) {
+    const first = Value.Errors(ExportedHook, value).First();
+    throw new Error(`${first?.path || "line"}: ${first?.message ?? "invalid"}`);
+  }
+  if (!BASE64.test(value.body) || value.body.length % 4 !== 0) throw new Error("/body: must be base64");
+  return {
+    id: value.id,
+    channel: value.channel,
+    status: value.status,
+    method: value.method,
+    query: value.query,
+    headers: value.headers,
+    body: new Uint8Array(Buffer.from(value.body, "base64")),
+    ip: value.ip,
+    createdAt: time(value.created_at, "/created_at"),
+    finalizedAt: value.finalized_at ? time(value.finalized_at, "/finalized_at") : null,
+    eventType: value.event_type ?? "",
+    sourceId: value.source_id ?? null,
+    events: value.events.map((e) => ({
+      hookId: value.id,
+      kind: e.kind as EventKind,
+      actor: e.actor,
+      message: e.message,
+      createdAt: time(e.created_at, "/events/created_at"),
+    })),
+  };
+}

@@ -1,0 +1,76 @@
+/** GET /v1/hooks?q= over HTTP (docs/management-api.md, Search): runs against the app and the executables. */
+import { expect, test } from "bun:test";
+import { startTarget } from "../helpers/target";
+
+const json = { "content-type": "application/json" };
+
+test("a hook is found by its words and fields as soon as its sender has the 200; filters, summaries and paging combine", async () => {
+  const t = await startTarget();
+  const sent: string[] = [];
+  const send = async (channel: string, body: unknown, headers: Record<string, string> = {}) => {
+    const r = await t.post(channel, JSON.stringify(body), { ...json, ...headers });
+    expect(r.status).toBe(200);
+  };
+  await send("gh", { action: "opened", repo: { name: "mailroom" } }, { "x-github-event": "pull_request" });
+  await send("gh", { action: "closed", repo: { name: "mailroom" } }, { "x-github-event": "pull_request" });
+  await send("stripe", { type: "invoice.paid", data: { object: { customer: "cus_Rare123" } } }, { "stripe-signature": "t=1,v1=x" });
+  for (let i = 0; i < 5; i++) await send("bulk", { n: i, word: "common" });
+  const ids = (await t.call("GET", "/v1/hooks?limit=100")).json.map((h: { id: string }) => h.id);
+  sent.push(...ids);
+
+  const search = async (query: string) => {
+    const r = await t.call("GET", `/v1/hooks?${query}`);
+    expect({ query, status: r.status }).toEqual({ query, status: 200 });
+    return r.json as { id: string; channel: string; body?: string; size?: number }[];
+  };
+  // Found at once: the search indexes what this instance caught first.
+  expect((await search("q=RARE123")).map((h) => h.channel)).toEqual(["stripe"]);
+  expect((await search("q=payload.data.object.customer:cus_rare123")).length).toBe(1);
+  expect((await search("q=type:invoice.paid")).length).toBe(1);
+  expect((await search("q=type:pull_request+payload.action:closed")).length).toBe(1);
+  expect((await search("q=mailroom+opened")).length).toBe(1);
+  expect((await search("q=header.x-github-event:pull*&channel=gh")).length).toBe(2);
+  expect((await search("q=header.x-github-event:pull*&channel=stripe")).length).toBe(0);
+  expect((await search("q=method:post+ip:127.0.0.1")).length).toBe(8);
+  expect((await search("q=mailroom&status=handled")).length).toBe(0);
+
+  // Newest first, paged with after, as summaries.
+  const first = await search("q=common&limit=2&fields=summary");
+  expect(first.map((h) => h.id)).toEqual(sent.filter((_, i) => i < 2));
+  expect(first[0]!.body).toBeUndefined();
+  expect(first[0]!.size).toBeGreaterThan(0);
+  const rest = await search(`q=common&limit=10&after=${first[1]!.id}`);
+  expect(rest.map((h) => h.id)).toEqual(sent.slice(2, 5));
+
+  // since and until (RFC 3339) with and without words.
+  expect((await search("q=common&until=2000-01-01T00:00:00Z")).length).toBe(0);
+  expect((await search("since=2000-01-01T00:00:00Z&limit=100")).length).toBe(8);
+  expect((await search("q=common&since=2999-01-01T00:00:00%2B01:00")).length).toBe(0);
+
+  // Bad searches are 400s that say what is wrong.
+  for (const [query, message] of [
+    ["q=ab", "too short"],
+    ["q=%22open", "not closed"],
+    ["q=payload.x:", "needs a value"],
+    ["since=yesterday", "since: must be an RFC 3339 time"],
+    [`q=${"x".repeat(1001)}`, "q: must be"],
+  ] as const) {
+    const r = await t.call("GET", `/v1/hooks?${query}`);
+    expect({ query, status: r.status, code: r.json.code }).toEqual({ query, status: 400, code: 3 });
+    expect(r.json.message).toContain(message);
+  }
+  await t.stop();
+}, 30_000);
+
+test("a deleted hook is no longer found; a channel's deletion takes its hooks out of the index", async () => {
+  const t = await startTarget();
+  await t.post("a", JSON.stringify({ w: "vanishing" }), json);
+  await t.post("b", JSON.stringify({ w: "vanishing" }), json);
+  const found = (await t.call("GET", "/v1/hooks?q=vanishing")).json as { id: string; channel: string }[];
+  expect(found.length).toBe(2);
+  await t.call("DELETE", `/v1/hooks/${found.find((h) => h.channel === "a")!.id}`);
+  expect((await t.call("GET", "/v1/hooks?q=vanishing")).json.map((h: { channel: string }) => h.channel)).toEqual(["b"]);
+  await t.call("DELETE", "/v1/channels/b");
+  expect((await t.call("GET", "/v1/hooks?q=vanishing")).json).toEqual([]);
+  await t.stop();
+});
