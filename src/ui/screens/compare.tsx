@@ -1,45 +1,37 @@
 /** @jsxImportSource preact */
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { api, type Hook } from "../api";
-import { bytesOf, viewBody } from "../body";
-import { type Change, diffJson } from "../diff";
+import { type DiffChange, diffHooks } from "../../lib/diff";
+import { bytesOf } from "../body";
 import { size } from "../format";
 import { Time } from "../parts/time";
 import { link } from "../router";
 
-const MARK: Record<Change["kind"], string> = { added: "+ added", removed: "− removed", changed: "~ changed", same: "= same" };
+const MARK: Record<DiffChange["kind"], string> = { added: "+ added", removed: "− removed", changed: "~ changed" };
+
+/** A path as one reads it: data.items[1].sku (a key that is no plain word in brackets). */
+function pathText(path: string[]): string {
+  if (path.length === 0) return "(the whole value)";
+  return path.map((k, i) => (/^\d+$/.test(k) ? `[${k}]` : /^[A-Za-z_$][\w$-]*$/.test(k) ? `${i ? "." : ""}${k}` : `[${JSON.stringify(k)}]`)).join("");
+}
 /** A value as JSON, cut at 2,000 characters (a text body can be a megabyte). */
 const shown = (v: unknown) => {
   const text = v === undefined ? "" : JSON.stringify(v);
   return text.length > 2000 ? `${text.slice(0, 2000)}… (${text.length.toLocaleString("en")} characters)` : text;
 };
 
-/** Two hooks side by side: their request lines, headers and JSON bodies as a structural diff. */
+/** Two hooks side by side: their request lines, query, headers and JSON bodies as a structural diff (src/lib/diff.ts, as `mailroom hooks diff`). */
 export function Compare({ url }: { url: URL }) {
   const ids = [url.searchParams.get("a") ?? "", url.searchParams.get("b") ?? ""];
   const [hooks, setHooks] = useState<[Hook, Hook] | undefined>();
   const [error, setError] = useState("");
-  const [same, setSame] = useState(false);
   useEffect(() => {
     Promise.all(ids.map((id) => api<Hook>("GET", `/hooks/${encodeURIComponent(id)}`))).then(
       ([a, b]) => setHooks([a!, b!]),
       (e) => setError(e.message),
     );
   }, [ids[0], ids[1]]);
-  const diffs = useMemo(() => {
-    if (!hooks) return undefined;
-    const [a, b] = hooks;
-    const view = (h: Hook) => viewBody(bytesOf(h.body), h.content_type);
-    const [va, vb] = [view(a), view(b)];
-    const request = diffJson(
-      { method: a.method, query: a.query, content_type: a.content_type },
-      { method: b.method, query: b.query, content_type: b.content_type },
-    );
-    const headers = diffJson(a.headers, b.headers);
-    const json = va.kind === "json" && vb.kind === "json";
-    const body = json ? diffJson(JSON.parse(va.text), JSON.parse(vb.text)) : diffJson(va.text, vb.text);
-    return { request, headers, body, json, sizes: [bytesOf(a.body).length, bytesOf(b.body).length] };
-  }, [hooks]);
+  const diffs = useMemo(() => hooks && { ...diffHooks(hooks[0], hooks[1]), sizes: hooks.map((h) => bytesOf(h.body).length) }, [hooks]);
   if (error)
     return (
       <p class="error" role="alert">
@@ -58,9 +50,8 @@ export function Compare({ url }: { url: URL }) {
       </span>
     </li>
   );
-  const table = (label: string, changes: Change[]) => {
-    const rows = same ? changes : changes.filter((c) => c.kind !== "same");
-    const count = changes.filter((c) => c.kind !== "same").length;
+  const table = (label: string, rows: DiffChange[]) => {
+    const count = rows.length;
     return (
       <>
         <h2>
@@ -79,8 +70,8 @@ export function Compare({ url }: { url: URL }) {
               </thead>
               <tbody>
                 {rows.map((c) => (
-                  <tr key={c.path} class={`diff-${c.kind}`}>
-                    <td class="path">{c.path}</td>
+                  <tr key={c.path.join("\u0000")} class={`diff-${c.kind}`}>
+                    <td class="path">{pathText(c.path)}</td>
                     <td>{MARK[c.kind]}</td>
                     <td data-label="A">{shown(c.before)}</td>
                     <td data-label="B">{shown(c.after)}</td>
@@ -105,12 +96,17 @@ export function Compare({ url }: { url: URL }) {
         {head(hooks[0], 0)}
         {head(hooks[1], 1)}
       </ul>
-      <label class="inline">
-        <input type="checkbox" checked={same} onChange={() => setSame(!same)} /> Show what is the same too
-      </label>
       {table("Request", diffs.request)}
+      {table("Query", diffs.query)}
       {table("Headers", diffs.headers)}
-      {table(diffs.json ? "Body (JSON)" : "Body (text)", diffs.body)}
+      {diffs.body.kind === "json" ? (
+        table("Body (JSON)", diffs.body.changes)
+      ) : (
+        <>
+          <h2>Body</h2>
+          <p>{diffs.body.same ? "The bodies are the same bytes." : "The bodies differ (one of them is not JSON, so they are compared as bytes)."}</p>
+        </>
+      )}
     </section>
   );
 }
