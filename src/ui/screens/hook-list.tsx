@@ -39,6 +39,9 @@ export function HookList({ f, hooks, loaded, cursor, openId, picked, setFilter, 
   const types = [...new Set(hooks.map((h) => h.event_type).filter((t): t is string => Boolean(t)))];
   const value = (e: Event) => (e.target as HTMLInputElement).value;
   const filtered = Boolean(f.channel || f.status || f.type || f.range || f.q);
+  const active = [f.channel, f.status, f.type, f.range].filter(Boolean).length;
+  // On a phone the filters start folded (the list matters more), unless one is set.
+  const [wide] = useState(() => matchMedia("(min-width: 641px)").matches);
   return (
     <>
       <form class="search" onSubmit={(e) => (e.preventDefault(), setFilter("q", typed))}>
@@ -51,44 +54,47 @@ export function HookList({ f, hooks, loaded, cursor, openId, picked, setFilter, 
           onInput={(e) => setTyped(value(e))}
         />
       </form>
-      <div class="filters">
-        <label>
-          Channel
-          <select value={f.channel} onChange={(e) => setFilter("channel", value(e))}>
-            <option value="">all</option>
-            {[...new Set([...channels, ...(f.channel ? [f.channel] : [])])].map((c) => (
-              <option value={c}>{c}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Status
-          <select value={f.status} onChange={(e) => setFilter("status", value(e))}>
-            <option value="">all</option>
-            {HOOK_STATUSES.map((s) => (
-              <option value={s}>{s}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Event type
-          <input list="event-types" size={12} value={f.type} placeholder="any" onChange={(e) => setFilter("type", value(e).trim())} />
-          <datalist id="event-types">
-            {types.map((t) => (
-              <option value={t} />
-            ))}
-          </datalist>
-        </label>
-        <label>
-          Caught
-          <select value={f.range} onChange={(e) => setFilter("range", value(e))}>
-            <option value="">any time</option>
-            {Object.entries(RANGES).map(([k, [label]]) => (
-              <option value={k}>{label}</option>
-            ))}
-          </select>
-        </label>
-      </div>
+      <details class="filter-box" open={wide || active > 0}>
+        <summary>Filters{active > 0 ? ` (${active})` : ""}</summary>
+        <div class="filters">
+          <label>
+            Channel
+            <select value={f.channel} onChange={(e) => setFilter("channel", value(e))}>
+              <option value="">all</option>
+              {[...new Set([...channels, ...(f.channel ? [f.channel] : [])])].map((c) => (
+                <option value={c}>{c}</option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Status
+            <select value={f.status} onChange={(e) => setFilter("status", value(e))}>
+              <option value="">all</option>
+              {HOOK_STATUSES.map((s) => (
+                <option value={s}>{s}</option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Event type
+            <input list="event-types" size={12} value={f.type} placeholder="any" onChange={(e) => setFilter("type", value(e).trim())} />
+            <datalist id="event-types">
+              {types.map((t) => (
+                <option value={t} />
+              ))}
+            </datalist>
+          </label>
+          <label>
+            Caught
+            <select value={f.range} onChange={(e) => setFilter("range", value(e))}>
+              <option value="">any time</option>
+              {Object.entries(RANGES).map(([k, [label]]) => (
+                <option value={k}>{label}</option>
+              ))}
+            </select>
+          </label>
+        </div>
+      </details>
       {hooks.length > 0 && (
         <ol class="hooks" aria-label="Hooks">
           {hooks.map((h, i) => (

@@ -10,8 +10,8 @@ import { filtersOf, type Filters, useHookList } from "./hook-list-data";
 /**
  * The inspector: the hooks list and the open hook side by side on a wide screen, one of them on a
  * phone. The filters and the search live in the URL (a link reproduces the view); the open hook is
- * the path (/ui/hooks/ID?filters). Keys: j/k or the arrows move, Enter opens, / searches, x picks
- * for comparing, Escape closes.
+ * the path (/ui/hooks/ID?filters). Keys: j/k or the arrows move (and open, while a hook is open),
+ * Enter opens, / searches, x picks for comparing, Escape closes.
  */
 export function Hooks({ url, id }: { url: URL; id?: string }) {
   const f = filtersOf(url);
@@ -49,6 +49,8 @@ export function Hooks({ url, id }: { url: URL; id?: string }) {
         const next = Math.max(0, Math.min(cursor + by, hooks.length - 1));
         now.current.cursor = next;
         setCursor(next);
+        // With a hook open, moving opens the next one (a reading pane); else it only moves the cursor.
+        if (id && hooks[next] && hooks[next]!.id !== id) open(hooks[next]!.id);
       };
       // The arrows scroll a body that has the focus; j and k always move.
       const arrows = !target.closest("pre, .tree");
