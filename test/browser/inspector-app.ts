@@ -4,6 +4,8 @@ import { buildBinary, startProcess, tempDir, type Running } from "../helpers/bin
 import { storageToml } from "../helpers/target";
 
 export const ADMIN = { email: "inspector@example.com", password: "a long admin password" };
+/** A bearer token of the config file, for reading through /v1 what a test set up. */
+export const TOKEN = "inspector-token-0123456789";
 export const ATTACK = `<script>alert(1)</script><img src=x onerror=alert(1)>`;
 
 /**
@@ -17,6 +19,7 @@ export async function startInspectorApp(prefix: string): Promise<Running> {
     join(dir, "mailroom.toml"),
     `[server]\nport = 0\n${await storageToml("data/m.db")}` +
       `[[users]]\nemail = "${ADMIN.email}"\nrole = "admin"\npassword_env = "ADMIN_PASSWORD"\n` +
+      `[[api_keys]]\nlabel = "tests"\ntoken = "${TOKEN}"\n` +
       `[[guards]]\nname = "sig"\nkind = "hmac"\nsecret = "s3cret"\nheader = "x-sig"\n` +
       `[[channels]]\nname = "signed"\nguards = ["sig"]\n`,
   );

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { removeTempDirs, type Running } from "../helpers/binary";
 import { browserAvailable, launch, SHOTS } from "./browser";
-import { ATTACK, sendHook, signIn, startInspectorApp, stop } from "./inspector-app";
+import { ATTACK, sendHook, signIn, startInspectorApp, stop, TOKEN } from "./inspector-app";
 import { axeViolations, scrollsSideways, watch } from "./sweep";
 
 const LONG = "orders-created-production-eu-west-1-primary-replica-blue-green-x"; // 64 characters, the most a name may have
@@ -63,6 +63,9 @@ describe.skipIf(!browserAvailable())("every screen of the dashboard", () => {
     );
     ids.form = await send("channel=shop", "name=Ada&item=42&note=%3Cscript%3E", { "content-type": "application/x-www-form-urlencoded" });
     expect((await fetch(`${app.url}/?channel=signed`, { method: "POST", body: "{}", headers: { "x-sig": "forged" } })).status).toBe(401);
+    const refusal = (
+      (await (await fetch(`${app.url}/v1/refusals?channel=signed`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as { id: string }[]
+    )[0]!;
     const screens: [string, string, string][] = [
       ["hooks", "/ui/hooks", "li[data-id]"],
       ["hook", `/ui/hooks/${ids.stripe}`, "article"],
@@ -76,6 +79,7 @@ describe.skipIf(!browserAvailable())("every screen of the dashboard", () => {
       ["channels", "/ui/channels", "table"],
       ["handlers", `/ui/channels/shop/handlers`, "form"],
       ["refusals", "/ui/refusals", "table"],
+      ["refusal", `/ui/refusals/${refusal.id}`, "table"],
       ["guards", "/ui/guards", "table"],
       ["api-keys", "/ui/api-keys", "table"],
       ["users", "/ui/users", "table"],
@@ -101,7 +105,7 @@ describe.skipIf(!browserAvailable())("every screen of the dashboard", () => {
             .catch(() => undefined);
           for (const v of await axeViolations(p)) problems.push({ screen: name, theme, width, ...v });
           if (await scrollsSideways(p)) problems.push({ screen: name, theme, width, id: "page scrolls sideways" });
-          if (["hooks", "hook", "hook-hostile", "compare"].includes(name))
+          if (["hooks", "hook", "hook-hostile", "compare", "refusal"].includes(name))
             await p.screenshot({ path: join(SHOTS, `${name}-${width === 390 ? "phone" : "laptop"}-${theme}.png`), fullPage: name !== "hooks" });
         }
         expect(await p.locator("main script, main img, main iframe").count()).toBe(0);
