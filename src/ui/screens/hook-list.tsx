@@ -110,7 +110,9 @@ export function HookList({ f, hooks, loaded, cursor, openId, picked, setFilter, 
                 </span>
                 <span class="row-line">
                   <span class="method">{h.method}</span>
-                  <span class="preview">{h.preview ?? (h.content_type || "no content type") + (h.query ? `  ?${h.query}` : "")}</span>
+                  <span class="preview" title={h.preview || undefined}>
+                    {h.preview || (h.content_type || "no content type") + (h.query ? `  ?${h.query}` : "")}
+                  </span>
                   <span class="row-meta" title={`${(h.size ?? 0).toLocaleString("en")} bytes`}>
                     {size(h.size ?? 0)}
                   </span>
