@@ -61,6 +61,12 @@ describe.skipIf(!browserAvailable())("the inspector in a browser", () => {
     await page.keyboard.press("ArrowUp");
     await page.locator(`article[data-hook="${ids.big}"]`).waitFor();
     expect(await page.locator("article .hook-sub").innerText()).toContain("1.0 MB");
+    // Newer and Older do the same for a mouse or a finger.
+    expect(await page.getByRole("button", { name: "↑ Newer" }).isDisabled()).toBe(true);
+    await page.getByRole("button", { name: "↓ Older" }).click();
+    await page.locator(`article[data-hook="${ids.b}"]`).waitFor();
+    await page.getByRole("button", { name: "↑ Newer" }).click();
+    await page.locator(`article[data-hook="${ids.big}"]`).waitFor();
     await page.keyboard.press("Escape");
     await page.locator("article").waitFor({ state: "detached" });
     await page.keyboard.press("/");

@@ -15,7 +15,19 @@ import { HookBody } from "./hook-body";
 type Shown = Hook & { event_type?: string | null; source_id?: string | null };
 
 /** One hook: what its sender sent (as text, never as HTML), its guards, attempts and events, and actions. */
-export function HookDetail({ id, onClose }: { id: string; onClose: () => void }) {
+export function HookDetail({
+  id,
+  onClose,
+  newer,
+  older,
+  open,
+}: {
+  id: string;
+  onClose: () => void;
+  newer?: string;
+  older?: string;
+  open: (id: string) => void;
+}) {
   const [hook, setHook] = useState<Shown | undefined>();
   const [attempts, setAttempts] = useState<Attempt[]>([]);
   const [guards, setGuards] = useState<string[] | undefined>();
@@ -49,11 +61,19 @@ export function HookDetail({ id, onClose }: { id: string; onClose: () => void })
   const headerText = headerRows.map(([k, v]) => `${k}: ${v}`).join("\n");
   return (
     <article data-hook={hook.id}>
-      <p class="only-narrow">
-        <a href="/ui/hooks" onClick={(e) => (e.preventDefault(), onClose())}>
+      <div class="detail-nav">
+        <a class="only-narrow" href="/ui/hooks" onClick={(e) => (e.preventDefault(), onClose())}>
           ← Hooks
         </a>
-      </p>
+        <span class="pager">
+          <button type="button" disabled={!newer} onClick={() => newer && open(newer)} title="k">
+            ↑ Newer
+          </button>
+          <button type="button" disabled={!older} onClick={() => older && open(older)} title="j">
+            ↓ Older
+          </button>
+        </span>
+      </div>
       <div class="hook-head">
         <h1>
           {hook.channel}

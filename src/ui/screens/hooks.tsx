@@ -72,6 +72,7 @@ export function Hooks({ url, id }: { url: URL; id?: string }) {
     navigate(`${url.pathname}${next.size ? `?${next}` : ""}`, replace);
   };
   const last = hooks[hooks.length - 1];
+  const at = id ? hooks.findIndex((h) => h.id === id) : -1;
   return (
     <div class={`split ${id ? "open" : hooks.length > 0 ? "closed" : "alone"}`}>
       <section class="list-pane" ref={listRef} aria-label="Hooks list">
@@ -106,7 +107,14 @@ export function Hooks({ url, id }: { url: URL; id?: string }) {
       </section>
       {id ? (
         <section class="detail-pane" aria-label="Hook">
-          <HookDetail key={id} id={id} onClose={close} />
+          <HookDetail
+            key={id}
+            id={id}
+            onClose={close}
+            open={open}
+            newer={at > 0 ? hooks[at - 1]?.id : undefined}
+            older={at >= 0 ? hooks[at + 1]?.id : undefined}
+          />
         </section>
       ) : (
         hooks.length > 0 && (
