@@ -11,6 +11,7 @@ import { Time } from "../parts/time";
 import { EditSend } from "./edit-send";
 import { HookActions } from "./hook-actions";
 import { HookBody } from "./hook-body";
+import { HookHistory } from "./hook-history";
 
 type Shown = Hook & { event_type?: string | null; source_id?: string | null };
 
@@ -134,76 +135,7 @@ export function HookDetail({
           ))}
         </p>
       )}
-      <h2>Handler attempts</h2>
-      {attempts.length === 0 ? (
-        <p class="muted">No handler ran on this hook.</p>
-      ) : (
-        <div class="scroll">
-          <table aria-label="Attempts">
-            <thead>
-              <tr>
-                <th>Handler</th>
-                <th>#</th>
-                <th>Outcome</th>
-                <th>Status</th>
-                <th>When</th>
-                <th>Excerpt</th>
-                <th>Error</th>
-              </tr>
-            </thead>
-            <tbody>
-              {attempts.map((a, i) => (
-                <tr key={i}>
-                  <td>{a.handler}</td>
-                  <td>{a.attempt}</td>
-                  <td>{a.outcome}</td>
-                  <td>{a.http_status ?? a.exit_code ?? ""}</td>
-                  <td class="when">
-                    <Time at={a.due_at} />
-                  </td>
-                  <td>
-                    <code>{a.excerpt}</code>
-                  </td>
-                  <td>{a.error}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <h2>Events</h2>
-      <div class="scroll">
-        <table aria-label="Events">
-          <thead>
-            <tr>
-              <th>When</th>
-              <th>Event</th>
-              <th>Actor</th>
-              <th>Message</th>
-            </tr>
-          </thead>
-          <tbody>
-            <tr>
-              <td class="when">
-                <Time at={hook.created_at} />
-              </td>
-              <td>caught</td>
-              <td>{hook.ip}</td>
-              <td></td>
-            </tr>
-            {hook.events.map((e, i) => (
-              <tr key={i}>
-                <td class="when">
-                  <Time at={e.created_at} />
-                </td>
-                <td>{e.kind}</td>
-                <td>{e.actor}</td>
-                <td>{e.message}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <HookHistory hook={hook} attempts={attempts} />
     </article>
   );
 }
