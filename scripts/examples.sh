@@ -1,9 +1,10 @@
 #!/bin/sh
-# Runs every project in examples/ as a user would: packs Mailroom (npm pack, which builds the
-# executable and the helper), copies each example into a fresh temp folder with the tarball as
-# mailroom.tgz, installs it (from the npm cache when it can) and runs `npm test` there.
-# Exits non-zero if packing, an install or any example's tests fail.
-# Bun examples run with the Bun of this repository's node_modules; Node examples with `node`.
+# Runs every project in examples/ as a user would, without the registry: each is copied into a fresh
+# temp folder, its devDependencies dropped (the test runners are this repository's: bun, node, jest),
+# and the release's npm tarballs installed with `npm install --offline` (the main package and this
+# machine's platform package, from dist/release/; built with `npm run release -- --targets host`
+# when they are not there), then `npm test` runs there.
+# Exits non-zero if the release, an install or any example's tests fail.
 set -eu
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -11,18 +12,23 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/mailroom-examples-XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
 export PATH="$root/node_modules/.bin:$PATH"
 
-echo "examples: packing Mailroom"
-(cd "$root" && npm pack --silent --pack-destination "$work" >"$work/pack.txt")
-tarball="$work/$(tail -n 1 "$work/pack.txt")"
+version=$(node -p "require('$root/package.json').version")
+target=$(cd "$root" && bun -e 'import { currentTarget } from "./src/testing/platform"; console.log(currentTarget())')
+main="$root/dist/release/mailroom-webhooks-$version.tgz"
+platform="$root/dist/release/mailroom-webhooks-$target-$version.tgz"
+if [ ! -f "$main" ] || [ ! -f "$platform" ]; then
+  echo "examples: building the release for $target (npm run release -- --targets host)"
+  (cd "$root" && bun run scripts/release.ts --targets host >"$work/release.txt" 2>&1) || { cat "$work/release.txt"; exit 1; }
+fi
 
 failed=""
 for example in "$root"/examples/*/; do
   name=$(basename "$example")
   project="$work/$name"
   cp -R "$example" "$project"
-  cp "$tarball" "$project/mailroom.tgz"
-  echo "examples: $name: npm install"
-  if ! (cd "$project" && npm install --silent --no-audit --no-fund --prefer-offline); then
+  cp "$main" "$platform" "$project/"
+  echo "examples: $name: npm install --offline (the release's tarballs)"
+  if ! (cd "$project" && npm pkg delete devDependencies && npm install --silent --offline --no-audit --no-fund "./$(basename "$main")" "./$(basename "$platform")"); then
     failed="$failed $name(install)"
     continue
   fi

@@ -4,7 +4,7 @@
  * SQLite, and on PostgreSQL (with the browser tests). The executable is built once for every run
  * (MAILROOM_TEST_BINARY); one throwaway PostgreSQL cluster (test/helpers/postgres.ts) serves every
  * run (MAILROOM_TEST_PG_URL); each test makes its own database on it. Then the examples of
- * examples/ from a packed tarball (scripts/examples.sh; MAILROOM_SKIP_EXAMPLES=1 leaves them out).
+ * examples/ from the release's npm tarballs, installed offline (scripts/examples.sh; MAILROOM_SKIP_EXAMPLES=1 leaves them out).
  * Two `bun test` processes run at once (MAILROOM_TEST_JOBS=1: one after the other), see below.
  *
  * `npm run test:quick` (--quick): only the files that start no process, browser or PostgreSQL
@@ -62,12 +62,12 @@ async function run(label: string, files: string[], env: Record<string, string>, 
 }
 
 /**
- * The examples of examples/, as a user runs them: a packed tarball installed into a fresh project,
- * under bun test and node --test (scripts/examples.sh). Each example counts as one test.
+ * The examples of examples/, as a user runs them: the npm tarballs installed into a fresh project,
+ * under bun test, node --test and jest (scripts/examples.sh). Each example counts as one test.
  */
 async function examples(buffered: boolean): Promise<void> {
   if (process.env.MAILROOM_SKIP_EXAMPLES || args.length > 0) return;
-  const head = "\n== examples (npm pack, a fresh project per example)\n";
+  const head = "\n== examples (the release's npm tarballs, a fresh project per example)\n";
   if (!buffered) process.stdout.write(head);
   const t0 = performance.now();
   const proc = Bun.spawn(["sh", "scripts/examples.sh"], { stdout: "pipe", stderr: "pipe" });

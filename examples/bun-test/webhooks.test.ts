@@ -1,7 +1,7 @@
 // Mailroom inside a `bun test` suite: a webhook receiver whose deliveries a test waits for, and a
-// translation API a client is tested against. `mailroom.tgz` is the packed Mailroom (npm pack).
+// translation API a client is tested against. Installed with `npm install --save-dev mailroom-webhooks`.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { startMailroom, type Mailroom } from "mailroom/testing";
+import { startMailroom, type Mailroom } from "mailroom-webhooks/testing";
 
 const SECRET = "s3cret";
 let mr: Mailroom;
@@ -38,12 +38,16 @@ test("a badly signed delivery is refused, and a wait that times out says why", a
 });
 
 test("a translation client against its own account", async () => {
-  // `await using` stops this second instance when the test ends.
-  await using tr = await startMailroom();
-  const account = await tr.translate.account({ balance: 10 });
-  const placed = await account.a.translate({ source_language: "en", target_languages: ["de"], text: "Hello" });
-  await tr.translate.simulator.completeNow();
-  const order = await tr.translate.waitForOrder(placed.orders[0]!.id, "DONE");
-  expect(order.target_text).toBe("[de] Hello");
-  expect((await account.b.account()).balance).toBeLessThan(10);
+  // A second instance of its own, stopped when the test ends.
+  const tr = await startMailroom();
+  try {
+    const account = await tr.translate.account({ balance: 10 });
+    const placed = await account.a.translate({ source_language: "en", target_languages: ["de"], text: "Hello" });
+    await tr.translate.simulator.completeNow();
+    const order = await tr.translate.waitForOrder(placed.orders[0]!.id, "DONE");
+    expect(order.target_text).toBe("[de] Hello");
+    expect((await account.b.account()).balance).toBeLessThan(10);
+  } finally {
+    await tr.stop();
+  }
 });

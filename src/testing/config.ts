@@ -32,12 +32,12 @@ type Table = Record<string, unknown>;
 const table = (parent: Table, key: string): Table => {
   const value = parent[key];
   if (value === undefined) return (parent[key] = {}) as Table;
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error(`mailroom/testing: config: ${key} must be a table`);
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error(`mailroom-webhooks/testing: config: ${key} must be a table`);
   return value as Table;
 };
 const list = (parent: Table, key: string): unknown[] => {
   const value = parent[key] ?? (parent[key] = []);
-  if (!Array.isArray(value)) throw new Error(`mailroom/testing: config: ${key} must be an array`);
+  if (!Array.isArray(value)) throw new Error(`mailroom-webhooks/testing: config: ${key} must be an array`);
   return value;
 };
 

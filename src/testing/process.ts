@@ -3,6 +3,7 @@ import { accessSync, chmodSync, constants, existsSync, mkdtempSync, readdirSync,
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ExecutableNotFound, findExecutable, MAIN_PACKAGE } from "./platform";
 
 /** Temp folders are named after the test process, so a later start can remove those of a killed one. */
 const PREFIX = "mailroom-test-";
@@ -10,22 +11,29 @@ const KEPT_OUTPUT = 64 * 1024;
 /** Environment overrides of the server that would win over the helper's config (port 0, the temp data file). */
 const OVERRIDES = ["MAILROOM_CONFIG", "MAILROOM_HOST", "MAILROOM_PORT", "MAILROOM_DB", "MAILROOM_DURABILITY", "MAILROOM_PARENT_PID"];
 
+/** Defined (as true) when the helper is bundled for the npm package (scripts/release.ts); then no source is near. */
+declare const MAILROOM_BUNDLED: boolean | undefined;
+
 /**
- * How to run Mailroom: `command` if given, else $MAILROOM_BIN, else the executable shipped next
- * to this module in the package (dist/mailroom), else, under Bun inside Mailroom's own
- * repository, its source. Throws when none is there.
+ * How to run Mailroom: `command` if given, else $MAILROOM_BIN, else, under Bun inside Mailroom's
+ * own repository, its source, else the executable of this platform's package (platform.ts).
+ * Throws when none is there, saying what to install.
  */
 export function mailroomCommand(command?: string[]): string[] {
   if (command?.length) return command;
   if (process.env.MAILROOM_BIN) return [process.env.MAILROOM_BIN];
-  const bin = fileURLToPath(new URL("./mailroom", import.meta.url));
-  if (existsSync(bin)) {
+  if (typeof MAILROOM_BUNDLED === "undefined" && process.versions.bun) {
+    const main = fileURLToPath(new URL("../main.ts", import.meta.url));
+    if (existsSync(main)) return [process.execPath, main];
+  }
+  try {
+    const bin = findExecutable();
     makeExecutable(bin);
     return [bin];
+  } catch (error) {
+    if (error instanceof ExecutableNotFound) throw new Error(`${MAIN_PACKAGE}/testing: ${error.message}`);
+    throw error;
   }
-  const main = fileURLToPath(new URL("../main.ts", import.meta.url));
-  if (existsSync(main) && process.versions.bun) return [process.execPath, main];
-  throw new Error(`mailroom/testing: the Mailroom executable is not at ${bin}; set MAILROOM_BIN or pass { command }`);
 }
 
 /** Package managers other than npm may unpack the executable without its x bit. */
@@ -136,7 +144,7 @@ export function startServer(argv: string[], configPath: string, dir: string, tim
       clearTimeout(timer);
       child.stdout!.off("data", onData);
       await server("").stop(0);
-      reject(new Error(`mailroom/testing: Mailroom ${why}:\n${output}`));
+      reject(new Error(`${MAIN_PACKAGE}/testing: Mailroom ${why}:\n${output}`));
     };
     const timer = setTimeout(() => void fail(`was not ready within ${timeoutMs} ms`), timeoutMs);
     const onExit = (code: number | null, signal: string | null) => void fail(`exited (${signal ?? `code ${code}`}) before it was ready`);

@@ -37,7 +37,7 @@ describe("the live terminal of mailroom serve", () => {
         400,
       );
       expect(await waitForOutput(run, /refused: 400/)).toMatch(
-        /WARN {2}refused POST Bad Name refused: 400 channel: must match .+ \(from 127\.0\.0\.1; refusal \w{26}\)$/,
+        /WARN {2}refused POST Bad Name refused: 400 channel names are lowercase letters and digits, words joined by - or _: got "Bad Name" \(from 127\.0\.0\.1; refusal \w{26}\)$/,
       );
       expect(run.output()).not.toContain("wrong-secret-456");
       expect(run.output()).not.toContain("sender-secret-123");

@@ -1,7 +1,7 @@
 // Mailroom inside a `node --test` suite (no Bun needed: the package ships the executable).
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { startMailroom } from "mailroom/testing";
+import { startMailroom } from "mailroom-webhooks/testing";
 
 const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 let mr;

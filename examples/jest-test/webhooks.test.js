@@ -1,0 +1,28 @@
+// Mailroom inside a jest suite, with jest's default setup (CommonJS, no transform of its own):
+// the helper's CommonJS entry point, and the executable of the platform package.
+const { startMailroom } = require("mailroom-webhooks/testing");
+
+const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+let mr;
+
+beforeAll(async () => {
+  mr = await startMailroom({
+    config: {
+      guards: [{ name: "sw", kind: "standard-webhooks", secret: SECRET }],
+      channels: [{ name: "payments", guards: ["sw"] }],
+    },
+  });
+});
+afterAll(() => mr.stop());
+
+test("a Standard Webhooks delivery is caught and awaited", async () => {
+  const res = await mr.send("payments", { type: "invoice.paid", id: 7 }, { sign: { "standard-webhooks": SECRET } });
+  expect(res.status).toBe(200);
+  const hook = await mr.waitForHook({ channel: "payments", where: (h) => h.payload && h.payload.id === 7, timeout: 5000 });
+  expect(hook.payload.type).toBe("invoice.paid");
+});
+
+test("an unsigned delivery is refused", async () => {
+  expect((await mr.send("payments", "{}")).status).toBe(401);
+  await expect(mr.waitForHook({ channel: "payments", where: () => false, timeout: 200 })).rejects.toThrow(/Refused by guards \(1/);
+});
