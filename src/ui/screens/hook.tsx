@@ -62,10 +62,17 @@ export function HookDetail({
   const headerText = headerRows.map(([k, v]) => `${k}: ${v}`).join("\n");
   return (
     <article data-hook={hook.id}>
-      <div class="detail-nav">
-        <a class="only-narrow" href="/ui/hooks" onClick={(e) => (e.preventDefault(), onClose())}>
+      <p class="only-narrow">
+        <a href="/ui/hooks" onClick={(e) => (e.preventDefault(), onClose())}>
           ← Hooks
         </a>
+      </p>
+      <div class="hook-head">
+        <h1>
+          {hook.channel}
+          {hook.event_type && <span class="muted"> · {hook.event_type}</span>}
+        </h1>
+        <span class={`status status-${hook.status}`}>{hook.status}</span>
         <span class="pager">
           <button type="button" disabled={!newer} onClick={() => newer && open(newer)} title="k">
             ↑ Newer
@@ -74,13 +81,6 @@ export function HookDetail({
             ↓ Older
           </button>
         </span>
-      </div>
-      <div class="hook-head">
-        <h1>
-          {hook.channel}
-          {hook.event_type && <span class="muted"> · {hook.event_type}</span>}
-        </h1>
-        <span class={`status status-${hook.status}`}>{hook.status}</span>
       </div>
       <div class="hook-sub">
         <span>
