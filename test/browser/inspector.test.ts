@@ -34,6 +34,10 @@ describe.skipIf(!browserAvailable())("the inspector in a browser", () => {
     const first = page.getByRole("region", { name: "First hook" });
     await first.waitFor();
     expect(await first.innerText()).toContain(`curl -X POST '${app.url}/?channel=demo'`);
+    // A channel with no hook yet: its own URL.
+    await page.goto(`${app.url}/ui/hooks?channel=orders`);
+    await page.getByRole("region", { name: "First hook" }).getByText(`curl -X POST '${app.url}/?channel=orders'`).waitFor();
+    await page.goto(`${app.url}/ui/hooks`);
   }, 30_000);
 
   test("rows say what each hook is, in one format for sizes and times; the keyboard moves, opens and closes", async () => {

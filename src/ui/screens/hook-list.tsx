@@ -38,7 +38,8 @@ export function HookList({ f, hooks, loaded, cursor, openId, picked, setFilter, 
   }, [typed]);
   const types = [...new Set(hooks.map((h) => h.event_type).filter((t): t is string => Boolean(t)))];
   const value = (e: Event) => (e.target as HTMLInputElement).value;
-  const filtered = Boolean(f.channel || f.status || f.type || f.range || f.q);
+  // A channel alone with no hook yet is a channel to send to: its first curl, not "no match".
+  const filtered = Boolean(f.status || f.type || f.range || f.q);
   const active = [f.channel, f.status, f.type, f.range].filter(Boolean).length;
   // On a phone the filters start folded (the list matters more), unless one is set.
   const [wide] = useState(() => matchMedia("(min-width: 641px)").matches);
