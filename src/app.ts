@@ -35,6 +35,10 @@ import { createDashboard } from "./dashboard";
 import { createDashboardStore } from "./dashboard/store";
 import { createGuardRegistry } from "./hooks/guard-registry";
 import { createForwards } from "./hooks/forwards";
+import { createRelayHub } from "./relay/hub";
+import { createRelayEndpoint } from "./relay/endpoint";
+import type { ListenState } from "./relay/client";
+import { parseSize } from "./lib/units";
 
 export type AppDeps = {
   config: Config;
@@ -50,6 +54,8 @@ export type AppDeps = {
   heartbeatMs?: number;
   /** The live terminal's caught and refused lines (silent by default). */
   activity?: Activity;
+  /** This instance's name among those sharing the database (relay listeners); a random one by default. */
+  instance?: string;
 };
 
 /**
@@ -95,7 +101,7 @@ export function createApp(deps: AppDeps) {
   });
   const nextId = createIdFactory(clock);
   const transfer = createTransfer({ store: storage.transfer, hooks: store, channels, search, runner, clock, nextId });
-  const guards = createGuards(config.guards, { clock, log });
+  const guards = createGuards(config.guards, { clock, log, publicUrl: config.server.public_url });
   // Guards defined in the dashboard join the same map; a change makes the catcher plan again.
   const guardRegistry = createGuardRegistry({ config, store: storage.guards, clock, log, guards, changed: () => catcher.invalidatePlans() });
   // A refusal is stored, counted, printed and streamed: its observers in one place.
@@ -114,7 +120,10 @@ export function createApp(deps: AppDeps) {
       storageBytes: () => store.storageBytes(),
       queueDepth: () => runner.queueDepth(),
       deduplicated: () => dedup.droppedCounts(),
+      relays: relayState,
     });
+  /** The relays as the dashboards and metrics show them: upstream's, and this Mailroom's own listens. */
+  const relayState = async () => ({ upstream: await relayHub.state(), listening: listens.map((l) => l.state()) });
 
   /** Lifts a connection's idle timeout for one request; serve() sets it (app.handle has no connection). */
   const connections = { keepOpen: (_request: Request): void => {} };
@@ -123,6 +132,17 @@ export function createApp(deps: AppDeps) {
   // works, or stops working, on the next request.
   const apiKeys = createApiKeys({ config, store: storage.apiKeys, clock });
   const translate = createTranslate({ config, store: storage.translate, clock, log });
+  /** This Mailroom's own relay clients ([[relays]], mailroom listen), which run.ts starts: the dashboard shows them. */
+  const listens: { state(): ListenState }[] = [];
+  // Relays: a handler per relay key and channel, and the endpoint their listeners connect to.
+  const maxBody = parseSize(config.hooks.max_body)!;
+  const relayHub = createRelayHub({ store: storage.relays, runner, clock, log, instance: deps.instance ?? crypto.randomUUID(), maxBody });
+  const relay = createRelayEndpoint({
+    keys: apiKeys.source,
+    hub: relayHub,
+    channelKnown: async (name) => config.channels.some((c) => c.name === name) || (await store.getChannel(name)) !== undefined,
+    maxBody,
+  });
   const dashboardStore = storage.dashboard;
   const forwards = createForwards({ config, store: storage.forwards, clock, runner });
   const dashboard = createDashboard({
@@ -135,6 +155,7 @@ export function createApp(deps: AppDeps) {
     forwards,
     translate: translate.services,
     management: { channels, hooks, search, transfer, refusals, runner, clock, keepOpen: (r) => connections.keepOpen(r), responses, dedup },
+    relays: () => relayState(),
   });
 
   // The simulator and retention run on one instance at a time among those sharing the database.
@@ -156,8 +177,10 @@ export function createApp(deps: AppDeps) {
     responses: () => responses.load(),
     api_keys: async () => {
       if (apiKeys.source.reload) apiKeys.source.keys = await apiKeys.source.reload();
+      relayHub.sync(apiKeys.source.keys);
     },
     users: async () => {},
+    relays: async () => {},
     dedup: () => dedup.load(),
     // Read from the database at each use.
     setup: async () => {},
@@ -173,13 +196,18 @@ export function createApp(deps: AppDeps) {
     if (origin === "remote") {
       if (change.kind === "channel") reloader.mark("channels");
       else if (change.kind === "state") reloader.mark(change.part);
+      // A hook another instance caught may be for a relay whose listener is connected here.
+      else if (change.kind === "caught") runner.notify();
       return;
     }
+    // A relay key made or revoked here: its handlers are attached or detached once the keys are read.
+    if (change.kind === "state" && change.part === "api_keys") reloader.mark("api_keys");
     if (change.kind === "caught") {
       metrics.committed(change.hooks);
       activity.caught(change.hooks);
     } else if (change.kind === "refusal") {
-      metrics.refused(change.refusal.channel, change.refusal.guard);
+      // A handshake answered is kept with the refusals (status 200) but was not refused.
+      if (change.refusal.status >= 400) metrics.refused(change.refusal.channel, change.refusal.guard);
       activity.refused(change.refusal);
     }
   });
@@ -253,6 +281,7 @@ export function createApp(deps: AppDeps) {
   /** Waits until every caught hook is committed and on disk. */
   async function close(): Promise<void> {
     live.streams.close();
+    relayHub.close();
     await writer.drain();
     await search.close();
   }
@@ -268,6 +297,7 @@ export function createApp(deps: AppDeps) {
     await channels.init();
     await translate.init();
     await Promise.all([guardRegistry.load(), forwards.load(), responses.load(), dedup.load(), apiKeys.load()]);
+    relayHub.sync(apiKeys.source.keys);
     const defaults = await dashboardStore.readSetting<string[]>("default_guards");
     // The config file's default guards win over those set in the dashboard.
     if (defaults && !(await channels.defaultGuards()).read_only) await channels.setDefaultGuards(defaults);
@@ -278,7 +308,28 @@ export function createApp(deps: AppDeps) {
   // Whoever awaits it sees a failure (main.ts exits with it); nobody else must crash on it.
   ready.catch(() => {});
 
-  return { app, ready, apiKeys, catcher, connections, writer, hooks, search, channels, store, metrics, metricsApp, dashboard, live, responses, dedup, close };
+  return {
+    app,
+    ready,
+    apiKeys,
+    catcher,
+    relay,
+    relayHub,
+    listens,
+    connections,
+    writer,
+    hooks,
+    search,
+    channels,
+    store,
+    metrics,
+    metricsApp,
+    dashboard,
+    live,
+    responses,
+    dedup,
+    close,
+  };
 }
 
 export type App = ReturnType<typeof createApp>;

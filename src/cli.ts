@@ -17,6 +17,7 @@ export type ServeOptions = {
 
 export type Command =
   | ({ kind: "serve" | "check-config" | "healthcheck" | "migrate"; url?: string } & ServeOptions)
+  | ({ kind: "listen"; relay: { url: string; channel: string; token: string } } & ServeOptions)
   | { kind: "user-add"; email: string; role: "admin" | "member"; passwordStdin: boolean; config?: string }
   | { kind: "help" }
   | { kind: "version" }
@@ -30,6 +31,7 @@ export function parseArgs(argv: readonly string[]): Command {
   if (args.includes("--help") || args.includes("-h") || args[0] === "help") return { kind: "help" };
   if (args.includes("--version") || args.includes("-v")) return { kind: "version" };
   if (args[0] === "user") return parseUserAdd(args.slice(1));
+  if (args[0] === "listen") return parseListen(args.slice(1));
   let kind = "serve" as "serve" | "check-config" | "healthcheck" | "migrate";
   if (args[0] === "serve" || args[0] === "check-config" || args[0] === "healthcheck" || args[0] === "migrate") kind = args.shift() as typeof kind;
   else if (args[0] !== undefined && !args[0].startsWith("-")) return { kind: "error", message: `unknown command: ${args[0]}` };
@@ -73,6 +75,36 @@ export function parseArgs(argv: readonly string[]): Command {
 /** A process id as --parent-pid or MAILROOM_PARENT_PID gives it: a positive decimal integer. */
 export function parsePid(value: string): number | undefined {
   return /^[1-9][0-9]{0,9}$/.test(value) && Number(value) <= 2 ** 31 ? Number(value) : undefined;
+}
+
+/** `listen URL --channel C --token T [--forward-to URL]` and serve's other flags (their --channel is the relayed one). */
+function parseListen(args: string[]): Command {
+  const url = args.shift();
+  if (!url || url.startsWith("-"))
+    return { kind: "error", message: "listen: give the upstream Mailroom's URL, as mailroom listen https://hooks.example.com --channel C --token T" };
+  if (!/^https?:\/\/[^\s/?#]+(?:\/[^\s?#]*)?$/.test(url)) return { kind: "error", message: `listen: not an http:// or https:// URL: ${url}` };
+  let channel: string | undefined;
+  let token: string | undefined;
+  const rest: string[] = [];
+  while (args.length > 0) {
+    const flag = args.shift()!;
+    const [name, inline] = flag.includes("=") ? [flag.slice(0, flag.indexOf("=")), flag.slice(flag.indexOf("=") + 1)] : [flag, undefined];
+    if (name !== "--channel" && name !== "--token") {
+      rest.push(flag);
+      continue;
+    }
+    const value = inline ?? args.shift();
+    if (value === undefined) return { kind: "error", message: `${name} needs a value` };
+    if (name === "--channel") channel = value;
+    else token = value;
+  }
+  if (!channel) return { kind: "error", message: "listen: --channel NAME says which upstream channel to receive" };
+  if (!token) return { kind: "error", message: "listen: --token TOKEN: a relay key of upstream (mailroom token create --scope relay there)" };
+  const serve = parseArgs(["serve", ...rest]);
+  if (serve.kind === "error") return { ...serve, message: serve.message.replace("for serve:", "for listen:") };
+  if (serve.kind !== "serve") return serve;
+  const forwardTo = serve.forwardTo && { url: serve.forwardTo.url, channel };
+  return { ...serve, kind: "listen", relay: { url, channel, token }, forwardTo };
 }
 
 /** `user add EMAIL [--role admin|member] [--password-stdin] [--config FILE]` */

@@ -30,8 +30,10 @@ import { coalesce, createTerminal } from "./lib/terminal";
 import { createMetrics } from "./metrics";
 import { createRunner } from "./runner";
 import { defaultHealthUrl, healthcheck } from "./healthcheck";
-import { serve, serveMetrics } from "./server";
+import { serve, serveMetrics, servePublic } from "./server";
 import { portTaken } from "./lib/port";
+import { startRelayClient, type RelayClient } from "./relay/client";
+import { listenerIdentity } from "./relay/identity";
 
 /** A command that reads the config (or, for a health check with --url, none). */
 export type ServerCommand = Exclude<Command, { kind: "help" | "version" | "error" }>;
@@ -49,7 +51,9 @@ export async function runCommand(command: ServerCommand): Promise<number> {
     loaded = await loadConfig(
       command.config,
       process.env,
-      command.kind === "user-add" ? {} : { host: command.host, port: command.port, forwardTo: command.forwardTo },
+      command.kind === "user-add"
+        ? {}
+        : { host: command.host, port: command.port, forwardTo: command.forwardTo, relay: command.kind === "listen" ? command.relay : undefined },
     );
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
@@ -79,7 +83,11 @@ export async function runCommand(command: ServerCommand): Promise<number> {
     writeError: (text) => (stdout.flush(), void process.stderr.write(text)),
   });
   // Before storage is opened: a command that fails creates nothing (no data folder).
-  const listens = [{ host: config.server.host, port: config.server.port }, ...(config.metrics.listen ? [splitListen(config.metrics.listen)] : [])];
+  const listens = [
+    { host: config.server.host, port: config.server.port },
+    ...(config.server.public ? [config.server.public] : []),
+    ...(config.metrics.listen ? [splitListen(config.metrics.listen)] : []),
+  ];
   const taken = listens.find((l) => portTaken(l.host, l.port));
   if (taken) return (console.error(inUse(taken.host, taken.port)), 1);
   let opened;
@@ -109,8 +117,33 @@ export async function runCommand(command: ServerCommand): Promise<number> {
     console.error(inUse(config.server.host, config.server.port));
     return 1;
   }
+  let publicServer;
+  const pub = config.server.public;
+  try {
+    publicServer = pub && servePublic(built, { host: pub.host, port: pub.port });
+  } catch (error) {
+    if ((error as { code?: string }).code !== "EADDRINUSE") throw error;
+    await server.stop(true);
+    console.error(inUse(pub!.host, pub!.port));
+    return 1;
+  }
   const metricsServer = built.metricsApp && serveMetrics(built.metricsApp, splitListen(config.metrics.listen!));
   runner.start();
+  // [[relays]] and `mailroom listen`: this Mailroom receives upstream channels into its own store.
+  const identity = config.relays.length > 0 ? listenerIdentity(config.storage.path, clock.now()) : undefined;
+  const relayClients: RelayClient[] = config.relays.flatMap((r) =>
+    r.channels.map((channel) =>
+      startRelayClient({
+        target: { url: r.url, channel, token: r.token! },
+        identity: identity!,
+        writer: built.writer,
+        stored: async (id) => (await storage.hooks.getHookSummary(id)) !== undefined,
+        clock,
+        log,
+      }),
+    ),
+  );
+  built.listens.push(...relayClients);
 
   // Installed before the line that says it listens: whoever starts Mailroom may stop it from then on.
   let stopping = false;
@@ -121,7 +154,9 @@ export async function runCommand(command: ServerCommand): Promise<number> {
     // A channel's delayed answers (up to 5 minutes) go out now or within the grace, with their status.
     built.catcher.cutDelays(DELAY_GRACE_MS);
     built.live.streams.close(); // open streams would otherwise keep server.stop waiting
+    await Promise.all(relayClients.map((c) => c.stop()));
     await server.stop(false);
+    await publicServer?.stop(false);
     await metricsServer?.stop(false);
     await built.close();
     await runner.stop();
@@ -144,9 +179,11 @@ export async function runCommand(command: ServerCommand): Promise<number> {
   console.log(`  config:   ${source}`);
   console.log(`  data:     ${opened.describe}`);
   console.log(`  channels: ${config.channels.map((c) => c.name).join(", ") || "(none configured; created by their first hook)"}`);
+  for (const r of config.relays) console.log(`  relay:    ${r.channels.join(", ")} from ${r.url}`);
   if (command.forwardTo)
     console.log(`  forward:  ${command.forwardTo.channel ? `channel ${command.forwardTo.channel}` : "every channel"} -> ${command.forwardTo.url}`);
   console.log(`  api keys: ${keys.map((k) => k.label).join(", ")}`);
+  if (publicServer) console.log(`  public:   http://${publicServer.hostname}:${publicServer.port} (catching and relay only)`);
   if (config.metrics.enabled) {
     const where = metricsServer ? `http://${metricsServer.hostname}:${metricsServer.port}/metrics` : "/metrics";
     console.log(`  metrics:  ${where}${config.metrics.auth ? " (bearer token)" : " (open)"}`);
@@ -164,7 +201,8 @@ export async function runCommand(command: ServerCommand): Promise<number> {
     setup: setupLink?.token,
   });
   for (const line of saved) console.log(line);
-  const base = config.server.public_url?.replace(/\/$/, "") ?? `http://${server.hostname}:${server.port}`;
+  // With a public listener, public_url is where senders reach it: the dashboard is on this one.
+  const base = (!publicServer && config.server.public_url?.replace(/\/$/, "")) || `http://${server.hostname}:${server.port}`;
   if (setupLink) for (const line of setupLines(setupLink, base)) console.log(line);
   // Last, so that whoever waits for this line has everything above it.
   console.log(`mailroom ${VERSION} listening on http://${server.hostname}:${server.port}`);

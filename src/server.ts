@@ -1,5 +1,6 @@
 import type { Server } from "bun";
 import type { App } from "./app";
+import type { RelaySocketData } from "./relay/hub";
 import { dashboardRoutes } from "./dashboard/page";
 import dashboardPage from "./ui/index.html";
 
@@ -15,13 +16,13 @@ const SERVER_MAX_BODY = Number.MAX_SAFE_INTEGER;
  * hot path skips the router), everything else through Elysia.
  */
 export function serve(
-  built: Pick<App, "app" | "catcher" | "connections" | "dashboard">,
+  built: Pick<App, "app" | "catcher" | "connections" | "dashboard" | "relay">,
   opts: { host: string; port: number; idleTimeout?: number },
-): Server<undefined> {
-  const { app, catcher } = built;
+): Server<RelaySocketData> {
+  const { app, catcher, relay } = built;
   /** Requests given a new URL below, to the ones Bun received (which Bun's timeout knows). */
   const received = new WeakMap<Request, Request>();
-  const server: Server<undefined> = Bun.serve({
+  const server: Server<RelaySocketData> = Bun.serve<RelaySocketData>({
     hostname: opts.host,
     port: opts.port,
     maxRequestBodySize: SERVER_MAX_BODY,
@@ -51,11 +52,13 @@ export function serve(
       if (Number.isNaN(c) /* the path is exactly "/" */ || c === 63 /* "?" */) {
         return catcher.handle(request, server.requestIP(original)?.address ?? "");
       }
+      if (url.startsWith(relay.prefix, start)) return relay.handle(request, original, server);
       // A live stream (GET /v1/stream, /ui/api/stream) sends heartbeats of its own and has no body
       // to wait for: the idle timeout would cut it.
       if (request.method === "GET" && isStream(url, start)) server.timeout(original, 0);
       return app.fetch(request);
     },
+    websocket: relay.websocket,
     error() {
       return new Response('{"code":13,"message":"internal error","details":[]}', {
         status: 500,
@@ -68,6 +71,42 @@ export function serve(
   // is authenticated: any other request, and a body that never ends, keeps the timeout.
   built.connections.keepOpen = (request) => server.timeout(received.get(request) ?? request, 0);
   return server;
+}
+
+/** The answer of the public listener to any path it does not serve, in the management API's error body. */
+const NOT_PUBLIC = '{"code":5,"message":"not found: this listener serves only the catching endpoint (/?channel=NAME) and the relay","details":[]}';
+
+/**
+ * The public listener ([server.public]): only what the internet should reach. Requests to `/`
+ * (the catching endpoint, which also answers provider handshakes and GET / as the health check)
+ * and the relay endpoint; everything else (the dashboard, the management and
+ * translation APIs, metrics, the docs) answers 404 here, whatever credentials it carries.
+ */
+export function servePublic(built: Pick<App, "catcher" | "relay">, opts: { host: string; port: number }): Server<RelaySocketData> {
+  const { relay } = built;
+  return Bun.serve<RelaySocketData>({
+    hostname: opts.host,
+    port: opts.port,
+    maxRequestBodySize: SERVER_MAX_BODY,
+    reusePort: false,
+    development: false,
+    fetch(original, server) {
+      const request = absolute(original);
+      const url = request.url;
+      const start = url.indexOf("/", url.indexOf("//") + 2);
+      const c = url.charCodeAt(start + 1);
+      if (Number.isNaN(c) || c === 63) return built.catcher.handle(request, server.requestIP(original)?.address ?? "");
+      if (url.startsWith(relay.prefix, start)) return relay.handle(request, original, server);
+      return new Response(NOT_PUBLIC, { status: 404, headers: { "content-type": "application/json" } });
+    },
+    websocket: relay.websocket,
+    error() {
+      return new Response('{"code":13,"message":"internal error","details":[]}', {
+        status: 500,
+        headers: { "content-type": "application/json" },
+      });
+    },
+  });
 }
 
 /** The metrics' own listener ([metrics] listen): GET /metrics and nothing else. */

@@ -52,6 +52,20 @@ export const COMMANDS: readonly CommandEntry[] = [
     run: server("serve"),
   },
   {
+    name: "listen",
+    usage: `  mailroom listen URL --channel C --token T [--forward-to URL] [--config FILE] [--port N]
+                                                           run a local Mailroom receiving channel C of the
+                                                           Mailroom at URL (a relay key); nothing is lost
+                                                           while away; --forward-to URL with retries`,
+    details: `Dials out to URL (upstream's public listener, or its one listener): no public port here. Each hook
+is stored here under upstream's id, with its method, query, headers, exact body, sender address and
+catch time, then acknowledged; upstream keeps it waiting while this is away. --forward-to retries for
+about 6.5 minutes (1 s doubling to 15 s, 30 attempts). One listener per key and channel: a second is
+told the first one's host and start time. See docs/relay.md.
+${CONFIG_DETAILS}`,
+    run: server("listen"),
+  },
+  {
     name: "check-config",
     usage: `  mailroom check-config [--config FILE]                    validate the config, print every problem
                                                            (and, for PostgreSQL, that the database answers)`,
@@ -102,10 +116,33 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: "send",
     usage: `  mailroom send CHANNEL [--data @FILE|-|TEXT] [--header K:V]... [--method M]
-                [--sign github|stripe|standard-webhooks|shopify|slack --secret S]`,
-    details: "--secret may come from $MAILROOM_SIGN_SECRET instead. The default body is a small JSON test object.",
+                [--sign PROVIDER --secret S | --private-key @FILE]  signed as the provider does`,
+    details: `--sign takes any provider of \`mailroom providers\`; --private-key (a PEM file, or the PEM text)
+for those that sign with a key pair (discord, sendgrid, telnyx, wise, dyte). The headers given win
+over the signer's and are signed as given (--header 'X-GitHub-Event: push' sends push).
+--secret may come from $MAILROOM_SIGN_SECRET instead. The default body is a small JSON test object.`,
     client: true,
     run: client(async () => (await import("./send")).sendCommand),
+  },
+  {
+    name: "trigger",
+    usage: `  mailroom trigger PROVIDER EVENT [CHANNEL | --to URL] [--secret S | --private-key @FILE]
+                [--override PATH=VALUE]... [--header K:V]...     send a realistic sample event, signed
+  mailroom trigger --list [PROVIDER]                       the providers and events there are`,
+    details: `Events: GitHub's every event and action of @octokit/webhooks-examples (push, issues.opened...),
+and Stripe, Shopify, Slack, Twilio, SendGrid, Paddle, Discord, Linear, Zoom, Clerk, Resend and
+OpenAI's most used, written from their published schemas. Ids and times are fresh on every send.
+CHANNEL defaults to the provider's name. --override sets a field of the body (a dotted path, or a
+form field): a value that parses as JSON is used as such (--override data.object.amount=5000).
+Signed when a key is given (--secret, $MAILROOM_SIGN_SECRET, or --private-key for key pairs).`,
+    client: true,
+    run: client(async () => (await import("./trigger")).triggerCommand),
+  },
+  {
+    name: "providers",
+    usage: "  mailroom providers [PROVIDER] [--json]                   the named providers and their signature schemes",
+    details: 'Each is a guard kind (kind = "PROVIDER"); docs/providers.md has the same table.',
+    run: async (argv, io) => (await import("./providers")).providersCommand(argv, io),
   },
   {
     name: "replay",
@@ -129,10 +166,14 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: "token",
-    usage: "  mailroom token reset|show [--config FILE]                re-issue / print this machine's API token",
+    usage: `  mailroom token reset|show [--config FILE]                re-issue / print this machine's API token
+  mailroom token create --label L [--scope relay --channel C]...
+                                                           a new API key (a relay key for C), printed once`,
     details: `Both work on the data file that serve uses (found as serve finds it: --config FILE,
 $MAILROOM_CONFIG or ./mailroom.toml, then $MAILROOM_DB; data/mailroom.db by default), so run them
-where serve runs or point at its config. Neither creates a data file.`,
+where serve runs or point at its config. Neither creates a data file. \`token create\` stores a new key
+there (a running Mailroom accepts it at its next request) and prints its token once; with --scope relay
+and one or more --channel it relays those channels to \`mailroom listen\` and gets 403 everywhere else.`,
     run: async (argv, io) => (await import("./token-run")).runToken(argv, io),
   },
 ];

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { UsageError, noMore, parseFlags, required } from "./args";
 import type { Client } from "./client";
 import type { Io } from "./io";
-import { PROVIDERS, signHeaders, type Provider } from "./sign";
+import { PROVIDERS, signFor } from "./sign";
 
 const DEFAULT_BODY = '{"test":true,"sent_by":"mailroom send"}';
 
@@ -27,31 +27,50 @@ async function readData(value: string | undefined, io: Io): Promise<Uint8Array> 
   return new TextEncoder().encode(value);
 }
 
-/** `mailroom send CHANNEL [--data @file|-|TEXT] [--sign PROVIDER --secret S] [--header K:V]... [--method M]` */
+/** `--private-key @FILE` or the PEM text itself. */
+function readKey(value: string): string {
+  if (!value.startsWith("@")) return value;
+  try {
+    return readFileSync(value.slice(1), "utf8");
+  } catch (error) {
+    throw new UsageError(`--private-key: cannot read ${value.slice(1)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+/**
+ * `mailroom send CHANNEL [--data @file|-|TEXT] [--sign PROVIDER (--secret S | --private-key @PEM)]
+ * [--header K:V]... [--method M]`. The headers given win over the signer's, and are signed as given.
+ */
 export async function sendCommand(argv: string[], client: Client, io: Io): Promise<number> {
-  const p = parseFlags(argv, { data: "value", sign: "value", secret: "value", header: "multi", method: "value" });
+  const p = parseFlags(argv, { data: "value", sign: "value", secret: "value", "private-key": "value", header: "multi", method: "value" });
   const channel = required(p, 0, "channel (mailroom send CHANNEL)");
   noMore(p, 1);
-  const provider = p.values.sign as Provider | undefined;
-  if (provider !== undefined && !PROVIDERS.includes(provider)) throw new UsageError(`--sign: one of ${PROVIDERS.join(", ")}`);
+  const provider = p.values.sign;
+  if (provider !== undefined && !PROVIDERS.includes(provider)) throw new UsageError(`--sign: unknown provider ${provider}; mailroom providers lists them`);
   const secret = p.values.secret ?? (provider ? io.env.MAILROOM_SIGN_SECRET : undefined);
-  if (provider && !secret) throw new UsageError(`--sign ${provider} needs --secret S (or $MAILROOM_SIGN_SECRET)`);
-  if (!provider && p.values.secret !== undefined) throw new UsageError("--secret is only used with --sign");
+  const privateKey = p.values["private-key"] === undefined ? undefined : readKey(p.values["private-key"]);
+  if (provider && !secret && !privateKey)
+    throw new UsageError(`--sign ${provider} needs --secret S (or $MAILROOM_SIGN_SECRET), or --private-key @FILE for a provider that signs with a key pair`);
+  if (!provider && (p.values.secret !== undefined || privateKey !== undefined)) throw new UsageError("--secret and --private-key are only used with --sign");
 
   const body = await readData(p.values.data, io);
-  const headers: Record<string, string> = { "content-type": "application/json", "user-agent": "mailroom-send" };
+  let headers: Record<string, string> = { "content-type": "application/json", "user-agent": "mailroom-send" };
   for (const h of p.multi.header ?? []) {
     const [k, v] = parseHeader(h);
     headers[k] = v;
   }
+  const method = p.values.method ?? "POST";
+  let path = `/?channel=${encodeURIComponent(channel)}`;
   if (provider) {
     try {
-      Object.assign(headers, signHeaders(provider, secret!, body, io.now()));
+      const signed = signFor(provider, { secret, privateKey }, { url: `${client.base}${path}`, method, headers, body }, io.now());
+      headers = signed.headers;
+      path = signed.url.slice(client.base.length);
     } catch (error) {
-      throw new UsageError((error as Error).message);
+      throw new UsageError(`--sign ${provider}: ${(error as Error).message}`);
     }
   }
-  const res = await client.request(p.values.method ?? "POST", `/?channel=${encodeURIComponent(channel)}`, undefined, { headers, body });
+  const res = await client.request(method, path, undefined, { headers, body });
   const text = await res.text();
   io.out(`${res.status} ${text}\n`);
   return res.ok ? 0 : 1;

@@ -6,7 +6,8 @@ import { type StorageOf, tokenCommand } from "./token";
 /** The data file, host and port of the config `serve` would read. Throws ConfigError. */
 const storageOf: StorageOf = async (file) => {
   const { config, source } = await loadConfig(file, process.env);
-  return { path: config.storage.path, host: config.server.host, port: config.server.port, url: config.storage.url, source };
+  const labels = config.api_keys.map((k) => k.label);
+  return { path: config.storage.path, host: config.server.host, port: config.server.port, url: config.storage.url, source, labels };
 };
 
 export async function runToken(argv: string[], io: Io): Promise<number> {

@@ -13,6 +13,7 @@ import { resolve } from "node:path";
 import { UsageError, noMore, parseFlags, unknownSubcommand } from "./args";
 import { credentialsPath, localUrl, readCredentials, writeCredentials } from "./credentials";
 import type { Io } from "./io";
+import { tokenCreate } from "./token-create";
 
 /**
  * At start-up: the credentials file next to the data file gets the URL the server listens on and
@@ -55,14 +56,17 @@ export function saveLocalCredentials(opts: {
  * PostgreSQL the key replaced is this instance's own (hooks/api-keys.ts localKeyLabel: this host
  * and data path); the other instances' local keys are left alone.
  */
-export type StorageOf = (config?: string) => Promise<{ path: string; host: string; port: number; url?: string; source: string }>;
+export type StorageOf = (
+  config?: string,
+) => Promise<{ path: string; host: string; port: number; url?: string; source: string /** the config file's key labels */; labels?: string[] }>;
 
 export async function tokenCommand(argv: string[], io: Io, storageOf: StorageOf): Promise<number> {
   const [sub, ...rest] = argv;
+  if (sub === "create") return tokenCreate(rest, io, (config) => openKeys(storageOf, io, config));
   const p = parseFlags(rest, { config: "value" });
   noMore(p, 0);
-  if (sub === undefined) throw new UsageError("token needs a subcommand: reset or show");
-  if (sub !== "reset" && sub !== "show") throw unknownSubcommand("token", sub, ["reset", "show"]);
+  if (sub === undefined) throw new UsageError("token needs a subcommand: create, reset or show");
+  if (sub !== "reset" && sub !== "show") throw unknownSubcommand("token", sub, ["create", "reset", "show"]);
   const storage = await storageOf(p.values.config);
   if (storage.path === ":memory:" && !storage.url) throw new UsageError("the config keeps its data in memory: there is no stored token");
   const file = credentialsPath(storage.path);
@@ -89,6 +93,26 @@ export async function tokenCommand(argv: string[], io: Io, storageOf: StorageOf)
     db?.$client.close();
     await opened?.close();
   }
+}
+
+/**
+ * The configured database's key store (SQLite or PostgreSQL) and the config file's key labels.
+ * Never a new SQLite file (a key there would be one the running server does not know): throws
+ * UsageError saying where the data was expected.
+ */
+async function openKeys(storageOf: StorageOf, io: Io, config?: string) {
+  const storage = await storageOf(config);
+  if (storage.path === ":memory:" && !storage.url) throw new UsageError("the config keeps its data in memory: a key stored now would be lost");
+  if (!storage.url && !existsSync(storage.path))
+    throw new UsageError(
+      noData(storage.path, io.env.MAILROOM_DB ? "MAILROOM_DB" : storage.source)
+        .replace(/^mailroom: /, "")
+        .trimEnd(),
+    );
+  const configured = new Set(storage.labels ?? []);
+  if (storage.url) return { handle: await openPgKeys(storage.url), configured };
+  const db = openDatabase({ path: storage.path, durability: "full" });
+  return { handle: { store: createApiKeyStore(db), announce: async () => {}, close: async () => db.$client.close() }, configured };
 }
 
 /** Where the data was expected, and how to point there. */

@@ -1,46 +1,15 @@
 import { Type as t, type Static } from "@sinclair/typebox";
-import type { TObject } from "@sinclair/typebox";
-import { Duration, Name, Size } from "./schema";
+import type { TObject, TProperties } from "@sinclair/typebox";
+import { PRESETS, type Preset } from "../hooks/guards/providers";
+import { Size } from "./schema";
+import { common, HEADER_NAME, HeaderName, secret, strict, tolerance } from "./guard-keys";
+import { SchemeGuard } from "./scheme-guard";
 
 /**
  * Schema of a [[guards]] entry for each guard kind. Each includes `name` and `kind` and refuses
  * unknown keys; the loader picks the schema by `kind`. Secrets are optional here because the
  * loader resolves `secret_env` into `secret` first; the guard factory says when neither was given.
  */
-const strict = { additionalProperties: false } as const;
-const common = <K extends string>(kind: K) => ({
-  name: Name("guard name, as listed in a channel's guards"),
-  kind: t.Literal(kind, { description: "guard kind" }),
-});
-const secret = (description: string) => ({
-  secret: t.Optional(t.String({ minLength: 1, description })),
-  secret_env: t.Optional(t.String({ description: "environment variable holding the secret" })),
-});
-const tolerance = (def: string) => Duration(def, 'how far the signed timestamp may be from now, either way; "0s" turns the check off');
-
-export const GithubGuard = t.Object({ ...common("github"), ...secret("the webhook's secret, as entered on GitHub") }, strict);
-
-export const StripeGuard = t.Object({ ...common("stripe"), ...secret('the endpoint\'s signing secret, "whsec_..."'), tolerance: tolerance("300s") }, strict);
-
-export const StandardWebhooksGuard = t.Object(
-  {
-    ...common("standard-webhooks"),
-    ...secret('the signing secret, "whsec_" followed by base64 (as Svix and Standard Webhooks senders show it)'),
-    tolerance: tolerance("300s"),
-  },
-  strict,
-);
-
-export const ShopifyGuard = t.Object(
-  { ...common("shopify"), ...secret("the app's client secret, or the secret shown under Settings > Notifications > Webhooks") },
-  strict,
-);
-
-export const SlackGuard = t.Object({ ...common("slack"), ...secret("the app's signing secret"), tolerance: tolerance("300s") }, strict);
-
-const HEADER_NAME = "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$";
-const HeaderName = (description: string) => t.String({ pattern: HEADER_NAME, description });
-
 export const HmacGuard = t.Object(
   {
     ...common("hmac"),
@@ -130,11 +99,6 @@ export const ContentTypeGuard = t.Object(
 
 export const MaxBodyGuard = t.Object({ ...common("max-body"), max: Size("1MB", "larger bodies get 413; below [hooks] max_body to matter") }, strict);
 
-export type GithubGuardConfig = Static<typeof GithubGuard>;
-export type StripeGuardConfig = Static<typeof StripeGuard>;
-export type StandardWebhooksGuardConfig = Static<typeof StandardWebhooksGuard>;
-export type ShopifyGuardConfig = Static<typeof ShopifyGuard>;
-export type SlackGuardConfig = Static<typeof SlackGuard>;
 export type HmacGuardConfig = Static<typeof HmacGuard>;
 export type BasicAuthGuardConfig = Static<typeof BasicAuthGuard>;
 export type TokenGuardConfig = Static<typeof TokenGuard>;
@@ -143,12 +107,31 @@ export type MethodGuardConfig = Static<typeof MethodGuard>;
 export type ContentTypeGuardConfig = Static<typeof ContentTypeGuard>;
 export type MaxBodyGuardConfig = Static<typeof MaxBodyGuard>;
 
+/** A named provider's entry: its secret or public key, the tolerance when it signs a timestamp, and its own keys. */
+function presetSchema(preset: Preset): TObject {
+  const asymmetric = ["ed25519", "ecdsa-p256", "rsa-sha256"].includes(preset.scheme.algorithm);
+  const keys = asymmetric
+    ? {
+        public_key: t.Optional(t.String({ minLength: 1, description: preset.key })),
+        public_key_env: t.Optional(t.String({ description: "environment variable holding the public key" })),
+      }
+    : secret(preset.key);
+  const extra = Object.fromEntries(
+    Object.entries(preset.extra ?? {}).map(([k, v]) => [
+      k,
+      v.required ? t.String({ minLength: 1, description: v.description }) : t.Optional(t.String({ minLength: 1, description: v.description })),
+    ]),
+  );
+  const envExtra = Object.fromEntries(
+    Object.keys(preset.extra ?? {}).map((k) => [`${k}_env`, t.Optional(t.String({ description: `environment variable holding ${k}` }))]),
+  );
+  const time: TProperties = preset.scheme.timestamp ? { tolerance: tolerance(preset.scheme.tolerance ?? "300s") } : {};
+  return t.Object({ ...common(preset.kind), ...keys, ...time, ...extra, ...envExtra }, { ...strict, description: `${preset.title}: ${preset.source}` });
+}
+
 export const GUARD_KINDS: Record<string, TObject> = {
-  github: GithubGuard,
-  stripe: StripeGuard,
-  "standard-webhooks": StandardWebhooksGuard,
-  shopify: ShopifyGuard,
-  slack: SlackGuard,
+  ...Object.fromEntries([...PRESETS.values()].map((p) => [p.kind, presetSchema(p)])),
+  scheme: SchemeGuard,
   hmac: HmacGuard,
   "basic-auth": BasicAuthGuard,
   token: TokenGuard,
@@ -157,3 +140,6 @@ export const GUARD_KINDS: Record<string, TObject> = {
   "content-type": ContentTypeGuard,
   "max-body": MaxBodyGuard,
 };
+
+/** A preset's entry as the loader leaves it (secret_env and public_key_env resolved). */
+export type PresetGuardConfig = { name: string; kind: string; secret?: string; public_key?: string; tolerance?: string; [key: string]: unknown };

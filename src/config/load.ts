@@ -13,7 +13,21 @@ import { parse as parseSmolToml } from "smol-toml";
 
 export { ConfigError, type Problem } from "./problems";
 
-export type Overrides = { host?: string; port?: number; forwardTo?: { url: string; channel?: string } };
+export type Overrides = {
+  host?: string;
+  port?: number;
+  forwardTo?: { url: string; channel?: string };
+  /** `mailroom listen URL --channel C --token T`: one more [[relays]] entry. */
+  relay?: { url: string; channel: string; token: string };
+};
+
+/**
+ * The retries of `--forward-to`: an app being developed restarts (a build, a crash, a debugger)
+ * for minutes, not seconds. Backoff 1 s doubling up to 15 s, 30 attempts: about 6.5 minutes of the
+ * app being down before a hook is failed, and an app back up gets the hook within 15 s. The
+ * [[handlers]] default (5 attempts, about 15 s) suits a service that is up.
+ */
+export const FORWARD_TO_PATIENCE = { max_attempts: 30, backoff: { initial: "1s", max: "15s" } };
 
 /** The name of the forward handler `serve --forward-to` adds. */
 export const FORWARD_TO = "forward-to";
@@ -26,7 +40,7 @@ export const FORWARD_TO = "forward-to";
  */
 function addForwardTo(tree: Record<string, any>, forward: { url: string; channel?: string }, section: (k: string) => any): string {
   const list = (Array.isArray(tree.handlers) ? tree.handlers : (tree.handlers = [])) as unknown[];
-  const at = `handlers[${list.push({ name: FORWARD_TO, kind: "forward", url: forward.url }) - 1}].url`;
+  const at = `handlers[${list.push({ name: FORWARD_TO, kind: "forward", url: forward.url, ...structuredClone(FORWARD_TO_PATIENCE) }) - 1}].url`;
   const channels = (Array.isArray(tree.channels) ? tree.channels : (tree.channels = [])) as Record<string, any>[];
   const add = (c: Record<string, any>) => (c.handlers = [...(Array.isArray(c.handlers) ? c.handlers : []), FORWARD_TO]);
   if (forward.channel !== undefined) {
@@ -175,6 +189,16 @@ function crossCheck(config: Config): Problem[] {
     // An unset token_env is a problem of its own (reported by resolveEnvSecrets), not a missing token.
     const given = [k.token ?? k.token_env, k.token_sha256].filter((v) => v !== undefined).length;
     if (given !== 1) problems.push({ path: `api_keys[${i}]`, message: "give exactly one of token, token_env, token_sha256" });
+    if (k.scopes && !k.channels) problems.push({ path: `api_keys[${i}].channels`, message: "a relay key names the channels it may relay" });
+    if (k.channels && !k.scopes)
+      problems.push({
+        path: `api_keys[${i}].channels`,
+        message: 'only a key with scopes = ["relay"] has channels (a key without scopes reaches every channel)',
+      });
+  });
+  config.relays.forEach((r, i) => {
+    // An unset token_env is reported by resolveEnvSecrets.
+    if ((r.token ?? r.token_env) === undefined) problems.push({ path: `relays[${i}]`, message: "give token or token_env: a relay key of upstream" });
   });
   const emails = new Set<string>();
   config.users.forEach((u, i) => {
@@ -219,6 +243,10 @@ export function buildConfig(raw: unknown, env: Env = {}, overrides: Overrides = 
   if (overrides.host !== undefined) section("server").host = overrides.host;
   if (overrides.port !== undefined) section("server").port = overrides.port;
   const forwardTo = overrides.forwardTo ? addForwardTo(tree, overrides.forwardTo, section) : undefined;
+  if (overrides.relay) {
+    const relays = (Array.isArray(tree.relays) ? tree.relays : (tree.relays = [])) as unknown[];
+    relays.push({ url: overrides.relay.url, channels: [overrides.relay.channel], token: overrides.relay.token });
+  }
   resolveEnvSecrets(tree, env, "", problems);
   const config = Value.Default(ConfigSchema, tree) as Config;
   problems.push(...check(ConfigSchema, config, ""));

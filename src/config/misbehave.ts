@@ -22,7 +22,8 @@ const Headers = t.Record(t.String({ pattern: HEADER_NAME_PATTERN }), t.String({ 
 
 /**
  * Headers a channel's response cannot set: those Bun writes from the body it sends, and those that
- * would act on the dashboard's origin, which the catching endpoint shares (a cookie, a policy).
+ * would act on the dashboard's origin, which the catching endpoint shares (a cookie, a policy, a
+ * credentials prompt).
  */
 export const RESERVED_HEADERS = new Set([
   "content-length",
@@ -32,6 +33,9 @@ export const RESERVED_HEADERS = new Set([
   "upgrade",
   "set-cookie",
   "set-cookie2",
+  // A browser prompt for credentials on the dashboard's origin, and a policy pinned on it.
+  "www-authenticate",
+  "strict-transport-security",
   "content-security-policy",
   "content-security-policy-report-only",
   "x-content-type-options",

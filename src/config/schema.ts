@@ -45,6 +45,19 @@ const Server = t.Object(
       default: false,
       description: "take the sender ip from the right-most X-Forwarded-For entry (else the last Forwarded for=), which the proxy added",
     }),
+    public: t.Optional(
+      t.Object(
+        {
+          host: t.String({ default: "127.0.0.1", description: "address of the public listener (a tunnel on this machine reaches 127.0.0.1)" }),
+          port: t.Integer({ minimum: 0, maximum: 65535, description: "port of the public listener; 0 picks a free one" }),
+        },
+        {
+          ...strict,
+          description:
+            "a second listener serving only what the internet should reach: the catching endpoint (provider handshakes and GET / included) and the relay endpoint; the dashboard and the APIs stay on [server] host:port",
+        },
+      ),
+    ),
   },
   { ...strict, default: {} },
 );
@@ -82,9 +95,21 @@ const ApiKey = t.Object(
     token: t.Optional(t.String({ minLength: 8, description: "the bearer token" })),
     token_env: t.Optional(t.String({ description: "environment variable holding the token" })),
     token_sha256: t.Optional(t.String({ pattern: "^[0-9a-fA-F]{64}$", description: "hex SHA-256 of the token" })),
+    scopes: t.Optional(
+      t.Array(t.Literal("relay"), {
+        minItems: 1,
+        uniqueItems: true,
+        description: 'what the key may do; ["relay"]: relay its channels (mailroom listen) and nothing else. Without scopes: full access',
+        problem: 'must be ["relay"] (a key without scopes has full access)',
+      }),
+    ),
+    channels: t.Optional(t.Array(Name("channel name"), { minItems: 1, uniqueItems: true, description: "the channels a relay key may relay" })),
   },
   strict,
 );
+
+/** The scopes an API key may be restricted to. */
+export const KEY_SCOPES = ["relay"] as const;
 
 const Hooks = t.Object(
   {
@@ -171,6 +196,20 @@ const User = t.Object(
   strict,
 );
 
+const Relay = t.Object(
+  {
+    url: t.String({
+      pattern: "^https?://[^\\s/?#]+(?:/[^\\s?#]*)?$",
+      description: "the upstream Mailroom (its public listener, or the one listener), as https://hooks.example.com",
+      problem: "must be an http:// or https:// URL",
+    }),
+    channels: t.Array(Name("channel name"), { minItems: 1, uniqueItems: true, description: "upstream channels to relay here, each stored under its own name" }),
+    token: t.Optional(t.String({ minLength: 8, description: 'a relay key of upstream (scopes = ["relay"]) for these channels' })),
+    token_env: t.Optional(t.String({ description: "environment variable holding the token" })),
+  },
+  strict,
+);
+
 /** A guard or handler entry before its kind's own schema is applied. */
 const Kinded = t.Object({ name: Name("name"), kind: t.String({ description: "kind" }) }, { additionalProperties: true });
 
@@ -186,6 +225,7 @@ export const ConfigSchema = t.Object(
     handlers: t.Array(Kinded, { default: [] }),
     translate: TranslateSection,
     metrics: Metrics,
+    relays: t.Array(Relay, { default: [], description: "upstream Mailrooms whose channels this one receives (mailroom listen)" }),
   },
   strict,
 );
@@ -194,6 +234,7 @@ export type Config = Static<typeof ConfigSchema>;
 export type UserConfig = Static<typeof User>;
 export type ApiKeyConfig = Static<typeof ApiKey>;
 export type ChannelConfig = Static<typeof Channel>;
+export type RelayConfig = Static<typeof Relay>;
 
 /** Host and port of a `[metrics] listen` value the schema accepted ("[::1]:9464" gives "::1"). */
 export function splitListen(listen: string): { host: string; port: number } {

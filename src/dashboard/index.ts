@@ -32,6 +32,7 @@ import type { ApiKeys } from "../hooks/api-keys";
 import { VERSION } from "../lib/version";
 import type { Live } from "../live";
 import { streamRoutes } from "../live/routes";
+import type { RelaySnapshot } from "../metrics/relay";
 
 export type { DashboardDeps } from "./deps";
 
@@ -54,6 +55,8 @@ export function createDashboard(deps: {
   forwards: Forwards;
   translate: TranslateServices;
   management: Omit<ManagementDeps, "auth">;
+  /** The relays (upstream's and this Mailroom's own listens), for GET /ui/api/relays. */
+  relays: () => Promise<RelaySnapshot>;
 }) {
   const { config, store, clock } = deps;
   const users = createUsers({ store, config, clock });
@@ -74,7 +77,7 @@ export function createDashboard(deps: {
     deviceThrottle: createThrottle({ clock, limit: SIGN_IN_LIMITS.device, windowMs: SIGN_IN_LIMITS.windowMs }),
     devices: createDevices(store),
   };
-  const management = { ...deps.management, auth: gate.requireSession() } as unknown as ManagementDeps;
+  const management = { ...deps.management, auth: gate.requireSession(), admin: gate.requireSession("admin") } as unknown as ManagementDeps;
   const routes = new Elysia({ prefix: DASHBOARD_API })
     .use(sessionRoutes(own))
     .use(userRoutes(own))
@@ -85,6 +88,8 @@ export function createDashboard(deps: {
         response: { 200: t.Object({ version: t.String(), public_url: t.Union([t.String(), t.Null()]) }), 401: ErrorBody },
       }),
     )
+    // The relays' state: each relay key's listener and what waits for it, and this Mailroom's own listens.
+    .use(new Elysia().use(gate.requireSession()).get("/relays", () => deps.relays(), { query: NoQuery }))
     .use(channelRoutes(management))
     // A channel's custom response and its deduplication counter (Mailroom's extensions), as under /v1.
     .use(channelExtraRoutes(management))

@@ -36,7 +36,7 @@ export function encode(change: Change): [string, string] {
   }
 }
 
-const PARTS = new Set(["guards", "forwards", "responses", "api_keys", "users", "dedup", "default_guards", "setup"]);
+const PARTS = new Set(["guards", "forwards", "responses", "api_keys", "users", "dedup", "default_guards", "setup", "relays"]);
 
 /**
  * The changes a published topic and key stand for; nothing for what cannot be read (another

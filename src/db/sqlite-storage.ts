@@ -18,6 +18,7 @@ import { createForwardStore } from "../hooks/forward-store";
 import { createResponseStore } from "../hooks/response-store";
 import { createDedupStore } from "../hooks/dedup-store";
 import { createRefusalStore } from "../hooks/guards/refusal-store";
+import { createRelayStore } from "../relay/store";
 
 export type SqliteStorageOptions = {
   path: string;
@@ -55,6 +56,7 @@ export function createSqliteStorage(db: Db, opts: SqliteStorageOptions): Storage
     responses: createResponseStore(db),
     dedup: createDedupStore(db),
     refusals: createRefusalStore(db),
+    relays: createRelayStore(db),
     changes: changesOf(db.$client),
     feed: localFeed(),
     durable: walSync ? () => walSync.sync() : undefined,

@@ -10,6 +10,7 @@ import type { ForwardStore } from "../hooks/forward-store";
 import type { ResponseStore } from "../hooks/response-store";
 import type { DedupStore } from "../hooks/dedup-store";
 import type { RefusalStore } from "../hooks/guards/refusal-store";
+import type { RelayStore } from "../relay/store";
 import type { Worker } from "../runner/types";
 import type { ChangeFeed } from "./feed";
 import type { ChangeSink } from "./changes";
@@ -37,6 +38,7 @@ export interface Storage {
   readonly responses: ResponseStore;
   readonly dedup: DedupStore;
   readonly refusals: RefusalStore;
+  readonly relays: RelayStore;
   /**
    * Where every store on this database reports what changed, once committed (db/changes.ts);
    * services and the change feed subscribe.

@@ -2,8 +2,16 @@ import type { Db } from "../db/open";
 import { statementCache } from "../db/statements";
 import { report, sqliteTransactor } from "../db/transactor";
 
-/** A stored management API key: only the SHA-256 (hex) of its token is kept. Times in ms. */
-export type StoredApiKey = { label: string; sha256: string; createdAt: number; lastUsedAt: number | null };
+/** What a scoped key may do: `scopes` (["relay"]) on `channels`. A key without a grant has full access. */
+export type KeyGrant = { scopes: string[]; channels: string[] };
+
+/** A stored management API key: only the SHA-256 (hex) of its token is kept. Times in ms. `grant` only when scoped. */
+export type StoredApiKey = { label: string; sha256: string; createdAt: number; lastUsedAt: number | null; grant?: KeyGrant };
+
+/** The grant of a row's scopes and channels columns (JSON arrays), undefined for a key with full access. */
+export function grantOf(scopes: string | null, channels: string | null): KeyGrant | undefined {
+  return scopes === null ? undefined : { scopes: JSON.parse(scopes) as string[], channels: JSON.parse(channels ?? "[]") as string[] };
+}
 
 /**
  * Storage of the management API's keys (the generated local one and those made in the dashboard;
@@ -13,9 +21,9 @@ export type StoredApiKey = { label: string; sha256: string; createdAt: number; l
 export interface ApiKeyStore {
   /** Every stored key, by label. */
   list(): Promise<StoredApiKey[]>;
-  /** false when the label is taken (nothing changes then). */
-  insert(label: string, sha256: string, createdAt: number): Promise<boolean>;
-  /** Stores the key, replacing any of the same label, in one transaction (the old token stops at once). */
+  /** false when the label is taken (nothing changes then). A key with a grant is restricted to it. */
+  insert(label: string, sha256: string, createdAt: number, grant?: KeyGrant): Promise<boolean>;
+  /** Stores the key with full access, replacing any of the same label, in one transaction (the old token stops at once). */
   replace(label: string, sha256: string, createdAt: number): Promise<void>;
   /** false when there was no such key. */
   remove(label: string): Promise<boolean>;
@@ -30,7 +38,7 @@ export interface ApiKeyStore {
   changedElsewhere(): Promise<boolean>;
 }
 
-type KeyRecord = { label: string; token_sha256: string; created_at: number; last_used_at: number | null };
+type KeyRecord = { label: string; token_sha256: string; created_at: number; last_used_at: number | null; scopes: string | null; channels: string | null };
 
 /** The SQLite side. */
 export function createApiKeyStore(db: Db): ApiKeyStore {
@@ -45,12 +53,21 @@ export function createApiKeyStore(db: Db): ApiKeyStore {
 
   return {
     async list() {
-      const rows = q("SELECT label, token_sha256, created_at, last_used_at FROM api_keys ORDER BY label").all() as KeyRecord[];
-      return rows.map((r) => ({ label: r.label, sha256: r.token_sha256, createdAt: r.created_at, lastUsedAt: r.last_used_at }));
+      const rows = q("SELECT label, token_sha256, created_at, last_used_at, scopes, channels FROM api_keys ORDER BY label").all() as KeyRecord[];
+      return rows.map((r) => {
+        const grant = grantOf(r.scopes, r.channels);
+        return { label: r.label, sha256: r.token_sha256, createdAt: r.created_at, lastUsedAt: r.last_used_at, ...(grant ? { grant } : {}) };
+      });
     },
-    insert: (label, sha256, createdAt) =>
+    insert: (label, sha256, createdAt, grant) =>
       transaction(async () => {
-        const added = q("INSERT INTO api_keys (label, token_sha256, created_at) VALUES (?, ?, ?) ON CONFLICT (label) DO NOTHING").run(label, sha256, createdAt);
+        const added = q("INSERT INTO api_keys (label, token_sha256, created_at, scopes, channels) VALUES (?, ?, ?, ?, ?) ON CONFLICT (label) DO NOTHING").run(
+          label,
+          sha256,
+          createdAt,
+          grant ? JSON.stringify(grant.scopes) : null,
+          grant ? JSON.stringify(grant.channels) : null,
+        );
         return changed(added.changes > 0);
       }),
     replace: (label, sha256, createdAt) =>

@@ -4,7 +4,7 @@ import type { Config } from "../config/schema";
 import type { Clock } from "../lib/clock";
 import { notFound, precondition } from "../lib/errors";
 import { randomToken, sha256Hex } from "../lib/secrets";
-import type { ApiKeyStore } from "./api-key-store";
+import type { ApiKeyStore, KeyGrant } from "./api-key-store";
 import { configuredApiKeys, LOCAL_KEY, type ApiKey, type KeySource } from "./auth";
 
 /** Last use is written to the database at most this often per key (it is kept in memory meanwhile). */
@@ -16,6 +16,10 @@ export type ApiKeyInfo = {
   source: "config" | "local" | "dashboard";
   created_at: string | null;
   last_used_at: string | null;
+  /** Present for a scoped key (["relay"]); absent: full access. */
+  scopes?: string[];
+  /** The channels a scoped key may reach. */
+  channels?: string[];
 };
 
 /**
@@ -45,6 +49,21 @@ export async function issueLocalToken(store: ApiKeyStore, label: string, now: nu
   return token;
 }
 
+/** The scopes and channels of a scoped key's info, nothing for a key with full access. */
+const grantInfo = (grant: KeyGrant | undefined) => (grant ? { scopes: grant.scopes, channels: grant.channels } : {});
+
+/**
+ * Stores a new key (the dashboard's, or `mailroom token create`'s) and resolves to its token, of
+ * which only the hash is stored. Throws failed_precondition when the label is the config file's
+ * (`configured`), a local key's or taken; rejects with the database's error.
+ */
+export async function createKey(store: ApiKeyStore, configured: ReadonlySet<string>, label: string, now: number, grant?: KeyGrant) {
+  if (configured.has(label) || isLocalKey(label)) throw precondition(`API key "${label}" exists already (in the config file, or the local one)`);
+  const token = randomToken("mr_");
+  if (!(await store.insert(label, sha256Hex(token), now, grant))) throw precondition(`API key "${label}" exists already`);
+  return { token, createdAt: now };
+}
+
 /**
  * The management API's keys as one live source: the config file's, the generated local one and
  * those an admin creates in the dashboard (only SHA-256 hashes are stored; the token is returned
@@ -62,7 +81,7 @@ export function createApiKeys(deps: { config: Config; store: ApiKeyStore; clock:
 
   const reload = async (): Promise<ApiKey[]> => [
     ...configuredKeys,
-    ...(await store.list()).filter((k) => !configured.has(k.label)).map((k) => ({ label: k.label, sha256: k.sha256 })),
+    ...(await store.list()).filter((k) => !configured.has(k.label)).map((k) => ({ label: k.label, sha256: k.sha256, ...(k.grant ? { grant: k.grant } : {}) })),
   ];
 
   /** A reading of the keys after another process changed them: every request waits for the same one. */
@@ -114,23 +133,30 @@ export function createApiKeys(deps: { config: Config; store: ApiKeyStore; clock:
     generated: () => generated,
     async list(): Promise<ApiKeyInfo[]> {
       const rows = (await store.list()).filter((r) => !configured.has(r.label));
-      const fromConfig: ApiKeyInfo[] = [...configured].map((label) => ({ label, source: "config", created_at: null, last_used_at: iso(lastUse.get(label)) }));
+      const fromConfig: ApiKeyInfo[] = configuredKeys.map((k) => ({
+        label: k.label,
+        source: "config",
+        created_at: null,
+        last_used_at: iso(lastUse.get(k.label)),
+        ...grantInfo(k.grant),
+      }));
       const stored: ApiKeyInfo[] = rows.map((r) => ({
         label: r.label,
         source: isLocalKey(r.label) ? "local" : "dashboard",
         created_at: iso(r.createdAt),
         last_used_at: iso(Math.max(lastUse.get(r.label) ?? 0, r.lastUsedAt ?? 0)),
+        ...grantInfo(r.grant),
       }));
       return [...fromConfig, ...stored].sort((a, b) => a.label.localeCompare(b.label));
     },
-    /** A new key; resolves to its token, shown once. Throws failed_precondition when the label is taken. */
-    async create(label: string): Promise<{ info: ApiKeyInfo; token: string }> {
-      if (configured.has(label) || isLocalKey(label)) throw precondition(`API key "${label}" exists already (in the config file, or the local one)`);
-      const token = randomToken("mr_");
-      const now = clock.now();
-      if (!(await store.insert(label, sha256Hex(token), now))) throw precondition(`API key "${label}" exists already`);
+    /**
+     * A new key, restricted to `grant` when given (a relay key); resolves to its token, shown once.
+     * Throws failed_precondition when the label is taken.
+     */
+    async create(label: string, grant?: KeyGrant): Promise<{ info: ApiKeyInfo; token: string }> {
+      const { token, createdAt } = await createKey(store, configured, label, clock.now(), grant);
       source.keys = await reload();
-      return { info: { label, source: "dashboard", created_at: iso(now), last_used_at: null }, token };
+      return { info: { label, source: "dashboard", created_at: iso(createdAt), last_used_at: null, ...grantInfo(grant) }, token };
     },
     /**
      * Revokes a key created in the dashboard, or another instance's local key: its token stops

@@ -5,15 +5,21 @@ import { BODY_PROBLEM, parseJsonBytes } from "../lib/json";
 import { repeatedParameters } from "../lib/query-int";
 import { readBody } from "./read-body";
 import { sha256Hex, tokenMatchesHash } from "../lib/secrets";
+import type { KeyGrant } from "./api-key-store";
 
-export type ApiKey = { label: string; sha256: string };
+/** A key in memory; `grant` restricts it (a relay key), else it has full access. */
+export type ApiKey = { label: string; sha256: string; grant?: KeyGrant };
 
 /** The label of the key Mailroom generates for this machine's CLI (events name it "api:local"); on PostgreSQL "local@<host>:<data path>" (api-keys.ts). */
 export const LOCAL_KEY = LOCAL_KEY_LABEL;
 
 /** The config file's keys, with their hashes. */
 export function configuredApiKeys(config: Config): ApiKey[] {
-  return config.api_keys.map((k) => ({ label: k.label, sha256: (k.token_sha256 ?? sha256Hex(k.token!)).toLowerCase() }));
+  return config.api_keys.map((k) => ({
+    label: k.label,
+    sha256: (k.token_sha256 ?? sha256Hex(k.token!)).toLowerCase(),
+    ...(k.scopes ? { grant: { scopes: [...k.scopes], channels: [...(k.channels ?? [])] } } : {}),
+  }));
 }
 
 /** Finds the key a token belongs to, comparing against every key in constant time. */
@@ -45,11 +51,31 @@ export function bearerToken(header: string | null): string | undefined {
 export function admits(keys: KeySource, request: Request): boolean {
   keys.fresh?.().catch(() => {});
   const header = request.headers.get("authorization");
-  return header !== null && authenticate(keys.keys, bearerToken(header)) !== undefined;
+  const key = header === null ? undefined : authenticate(keys.keys, bearerToken(header));
+  return key !== undefined && !key.grant;
 }
 
-/** Throws unauthenticated unless the request carries a key's token; rejects with the database's error. */
+/** The answer to a scoped key on a route its scopes do not open (a relay key on the management API). */
+export function outOfScope(key: ApiKey): AppError {
+  const grant = key.grant!;
+  return new AppError(
+    "permission_denied",
+    `API key "${key.label}" may only ${grant.scopes.join(", ")} (channels ${grant.channels.join(", ")}): this route needs a key without scopes`,
+  );
+}
+
+/**
+ * Throws unauthenticated unless the request carries a key's token, permission_denied when the key
+ * is scoped (a relay key opens the relay endpoint only); rejects with the database's error.
+ */
 async function check(keys: KeySource, request: Request): Promise<ApiKey> {
+  const key = await findKey(keys, request);
+  if (key.grant) throw outOfScope(key);
+  return key;
+}
+
+/** The key of the request's bearer token, whatever its scopes; throws unauthenticated. */
+export async function findKey(keys: KeySource, request: Request): Promise<ApiKey> {
   const header = request.headers.get("authorization");
   if (!header) throw unauthenticated("missing Authorization: Bearer <token>");
   const token = bearerToken(header);

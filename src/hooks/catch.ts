@@ -25,6 +25,8 @@ type GuardPlan = {
   secretQuery?: string[];
   /** Where the first preset guard of the chain says the event type is; undefined: detected. */
   eventType?: EventTypeRule;
+  /** Guards that answer their provider's handshake. */
+  handshakes: Guard[];
 };
 
 const CHANNEL_RE = new RegExp(NAME_PATTERN);
@@ -93,9 +95,15 @@ export function createCatcher(deps: {
     if (state.paused) return refused(channel, "unavailable", `channel "${channel}" is paused`, plan, { "retry-after": retryAfter });
     if (!plan) return refused(channel, "unavailable", `channel "${channel}" is misconfigured; hooks are refused until it is fixed`);
 
+    // An unsigned challenge (Meta's hub.challenge, X's CRC...) is answered before any guard judges it.
+    for (const guard of plan.handshakes) {
+      const answer = guard.handshake!.before?.({ method, query, headers: request.headers });
+      if (answer) return handshake(request, query, plan, guard, channel, ip, method, answer);
+    }
+
     // Guards that judge no body go first, so that a refused sender's body is never read.
     for (const guard of plan.beforeBody) {
-      const verdict = await guard.check({ method, query, headers: request.headers, body: NO_BODY, ip });
+      const verdict = await guard.check({ method, query, headers: request.headers, body: NO_BODY, ip, url });
       if (!verdict.ok) return refuse(request, query, plan, guard, channel, ip, method, verdict.status, verdict.reason, verdict.headers);
     }
 
@@ -107,8 +115,13 @@ export function createCatcher(deps: {
     if (read === "aborted") return refused(channel, "invalid_argument", "the request body could not be read", plan);
 
     for (const guard of plan.afterBody) {
-      const verdict = await guard.check({ method, query, headers: request.headers, body: read, ip });
+      const verdict = await guard.check({ method, query, headers: request.headers, body: read, ip, url });
       if (!verdict.ok) return refuse(request, query, plan, guard, channel, ip, method, verdict.status, verdict.reason, verdict.headers);
+    }
+    // A signed challenge (Slack's url_verification, Discord's PING...) passed its guard: answered, not kept as a hook.
+    for (const guard of plan.handshakes) {
+      const answer = guard.handshake!.after?.({ method, query, headers: request.headers, body: read });
+      if (answer) return handshake(request, query, plan, guard, channel, ip, method, answer);
     }
 
     // A repeat of a delivery the channel already stored is answered as the first was (hooks/dedup.ts).
@@ -193,6 +206,7 @@ export function createCatcher(deps: {
       secretHeaders: secretHeaders.length ? secretHeaders : undefined,
       secretQuery: secretQuery.length ? secretQuery : undefined,
       eventType: chain.find((g) => g.eventType)?.eventType,
+      handshakes: chain.filter((g) => g.handshake),
     };
   }
 
@@ -225,6 +239,25 @@ export function createCatcher(deps: {
               ? "payload_too_large"
               : "unsupported_media_type";
     return errorResponse(kind, `guard "${guard.name}": ${reason}`, { ...CORS, ...headers });
+  }
+
+  /**
+   * A handshake answered: kept with the refusals (status 200 or the answer's, the reason saying
+   * which handshake), never as a hook, so no handler sees it.
+   */
+  function handshake(
+    request: Request,
+    query: string,
+    plan: GuardPlan,
+    guard: Guard,
+    channel: string,
+    ip: string,
+    method: string,
+    answer: { response: Response; what: string },
+  ): Response {
+    record(request, query, plan, { channel, guard: guard.name, status: answer.response.status, reason: `handshake: ${answer.what}`, ip, method });
+    for (const [k, v] of Object.entries(CORS)) answer.response.headers.set(k, v);
+    return answer.response;
   }
 
   /** Forgets every plan: a guard was defined, changed or removed (the dashboard), so the next request builds them again. */

@@ -1,4 +1,6 @@
 import { GUARD_KINDS } from "../config/guards";
+import { PRESETS } from "./guards/providers";
+import { isAsymmetric } from "./guards/scheme/keys";
 import { checkKinded, ConfigError, type Problem } from "../config/load";
 import type { Config } from "../config/schema";
 import type { Clock } from "../lib/clock";
@@ -9,11 +11,9 @@ import type { GuardRow, GuardStore } from "./guard-store";
 
 /** The key of each kind's secret (write-only: never sent back); kinds without one are absent. */
 export const SECRET_KEY: Record<string, string> = {
-  github: "secret",
-  stripe: "secret",
-  "standard-webhooks": "secret",
-  shopify: "secret",
-  slack: "secret",
+  // Every named provider: its shared secret, or the public key it signs against.
+  ...Object.fromEntries([...PRESETS.values()].map((p) => [p.kind, isAsymmetric(p.scheme) ? "public_key" : "secret"])),
+  scheme: "secret",
   hmac: "secret",
   token: "secret",
   "basic-auth": "password",
@@ -46,15 +46,15 @@ export function createGuardRegistry(deps: { config: Config; store: GuardStore; c
     const problems: Problem[] = checkKinded([entry], GUARD_KINDS, "guard");
     if (problems.length === 0) {
       try {
-        return createGuards([entry as Config["guards"][number]], { clock, log }).get(entry.name as string)!;
+        return createGuards([entry as Config["guards"][number]], { clock, log, publicUrl: config.server.public_url }).get(entry.name as string)!;
       } catch (error) {
         if (!(error instanceof ConfigError)) throw error;
         problems.push(...error.problems);
       }
     }
-    const p = problems[0]!;
     // Paths read guard[0].key (the loader's) or guards[0].key (the factory's): the key alone is what the form shows.
-    throw invalid(`${p.path.replace(/^guards?\[0\]\.?/, "") || "guard"}: ${p.message}`);
+    // Every problem at once, so that the form says all that is wrong in one answer.
+    throw invalid(problems.map((p) => `${p.path.replace(/^guards?\[0\]\.?/, "") || "guard"}: ${p.message}`).join("; "));
   }
 
   function entryOf(row: Pick<GuardRow, "name" | "kind" | "settings" | "secret">): Record<string, unknown> {

@@ -6,6 +6,7 @@ import { registerProcessMetrics } from "./process";
 import { createRegistry } from "./registry";
 
 export { CONTENT_TYPE } from "./registry";
+import { registerRelayGauges, type RelaySnapshot } from "./relay";
 export { OTHER } from "./labels";
 
 /** Seconds, from half a millisecond (a hook with durability "normal") to 10 s. */
@@ -20,9 +21,16 @@ export type MetricSources = {
   /** The database's size and (SQLite) its write-ahead log's, in bytes. */
   storageBytes(): Promise<{ database: number; wal: number }>;
   deduplicated?: () => Map<string, number>;
+  /** The relays, upstream's and this Mailroom's own listens. */
+  relays?: () => Promise<RelaySnapshot>;
 };
 
-type Snapshot = { rows: Awaited<ReturnType<MetricSources["channels"]>>; depth: number; bytes: { database: number; wal: number } };
+type Snapshot = {
+  rows: Awaited<ReturnType<MetricSources["channels"]>>;
+  depth: number;
+  bytes: { database: number; wal: number };
+  relays: RelaySnapshot;
+};
 
 /**
  * Mailroom's metrics. Created before the runner and the app (both report into it); watch() then
@@ -36,7 +44,7 @@ export function createMetrics(config: Config) {
   );
   const handlers = new Set(config.handlers.map((h) => h.name));
   let read: (() => Promise<Snapshot>) | undefined;
-  let snapshot: Snapshot = { rows: [], depth: 0, bytes: { database: 0, wal: 0 } };
+  let snapshot: Snapshot = { rows: [], depth: 0, bytes: { database: 0, wal: 0 }, relays: { upstream: [], listening: [] } };
 
   registry.gauge("mailroom_build_info", "version of Mailroom and of the Bun runtime inside it", ["version", "bun"], () => [[[VERSION, Bun.version], 1]]);
   const caught = registry.counter("mailroom_hooks_caught_total", "hooks stored (counted when their batch commits)", ["channel"]);
@@ -95,9 +103,15 @@ export function createMetrics(config: Config) {
       watched = true;
       for (const { name } of await sources.channels()) channels.admit(name);
       read = async () => {
-        const [rows, depth, bytes] = await Promise.all([sources.channels(), sources.queueDepth(), sources.storageBytes()]);
-        return { rows, depth, bytes };
+        const [rows, depth, bytes, relays] = await Promise.all([
+          sources.channels(),
+          sources.queueDepth(),
+          sources.storageBytes(),
+          sources.relays?.() ?? { upstream: [], listening: [] },
+        ]);
+        return { rows, depth, bytes, relays };
       };
+      registerRelayGauges(registry, () => snapshot.relays);
       registry.gauge("mailroom_hooks", "hooks held, by channel and status (the channels' counters; no hook is read)", ["channel", "status"], () => {
         const sums = new Map<string, number[]>();
         for (const { name, stats } of snapshot.rows) {

@@ -7,6 +7,9 @@ import { errorMessage } from "./handlers/types";
 import type { AttemptQueue, AttemptRow, Outcome } from "./queue";
 import type { HookOutcomes, HookReader } from "./types";
 
+/** Handler names of relays ("relay:<key label>:<channel>"): never given up for being unknown here. */
+export const RELAY_PREFIX = "relay:";
+
 /** How many attempts of handlers no longer configured are given up per turn. */
 const ORPHAN_BATCH = 100;
 
@@ -85,6 +88,10 @@ export function createAttempts(deps: AttemptsDeps) {
       log.info("attempt interrupted by the stop; it runs again at the next start", { handler: row.handler, hook: row.hookId });
       return;
     }
+    if (result.released) {
+      await queue.release(row.id);
+      return;
+    }
     await settle(row, handler.policy, result, startedAt);
   }
 
@@ -109,12 +116,13 @@ export function createAttempts(deps: AttemptsDeps) {
     let started = 0;
     for (const [name, handler] of handlers) {
       const free = handler.policy.concurrency - (active.get(name) ?? 0);
-      if (free <= 0) continue;
+      if (free <= 0 || handler.ready?.() === false) continue;
       for (const row of await queue.claimDue(name, now, free, handler.policy.concurrency)) track(name, execute(row, handler)), started++;
     }
     // A handler removed from the config since: give up so its hooks do not stay pending for ever.
     for (const [name, dueAt] of await queue.nextDue()) {
-      if (handlers.has(name) || dueAt > now) continue;
+      // A relay's attempts wait for its key (another instance may know a key this one has not read yet).
+      if (handlers.has(name) || dueAt > now || name.startsWith(RELAY_PREFIX)) continue;
       for (const row of await queue.claimDue(name, now, ORPHAN_BATCH, Infinity)) {
         await settle(row, undefined, { ok: false, excerpt: "", error: `handler "${name}" is not configured` });
       }
@@ -144,7 +152,8 @@ export function createAttempts(deps: AttemptsDeps) {
       let next = Infinity;
       for (const [name, dueAt] of await queue.nextDue()) {
         const handler = handlers.get(name);
-        if (handler && (active.get(name) ?? 0) >= handler.policy.concurrency) continue;
+        if (handler && ((active.get(name) ?? 0) >= handler.policy.concurrency || handler.ready?.() === false)) continue;
+        if (!handler && name.startsWith(RELAY_PREFIX)) continue;
         next = Math.min(next, dueAt);
       }
       return next;

@@ -3,7 +3,7 @@ import type { Clock } from "../lib/clock";
 import type { Log } from "../lib/log";
 import type { Activity } from "../lib/terminal";
 import { createAttempts } from "./attempts";
-import { createHandlers } from "./handlers";
+import { createHandlers, type Handler } from "./handlers";
 import type { ForwardConfig } from "../config/handlers";
 import type { AttemptQueue, AttemptRow, Outcome } from "./queue";
 import type { HookOutcomes, HookReader, HookRunner, Worker } from "./types";
@@ -36,6 +36,12 @@ export interface Runner extends HookRunner {
   addForward(channel: string, config: ForwardConfig): void;
   /** Takes a forward handler added by addForward off its channel. */
   removeForward(channel: string, name: string): void;
+  /** Adds a handler built elsewhere (a relay) to a channel, for hooks caught from now on and retries. */
+  attach(channel: string, handler: Handler): void;
+  /** Takes a handler added by attach off its channel. */
+  detach(channel: string, name: string): void;
+  /** How many attempts of the handler wait (queued or running), and the due time of the oldest. */
+  backlog(handler: string): Promise<{ count: number; oldest: number | null }>;
 }
 
 export type RunnerDeps = {
@@ -209,6 +215,14 @@ export function createRunner(deps: RunnerDeps): Runner {
       else forwards.delete(channel);
       handlers.delete(name);
     },
+    attach(channel, handler) {
+      handlers.set(handler.name, handler);
+      forwards.set(channel, [...(forwards.get(channel) ?? []).filter((n) => n !== handler.name), handler.name]);
+    },
+    detach(channel, name) {
+      this.removeForward(channel, name);
+    },
+    backlog: (handler) => queue.backlog(handler),
     async tick() {
       await recover();
       await workers.runAll(clock.now());

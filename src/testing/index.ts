@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { buildConfig, randomKey, type MailroomConfig } from "./config";
 import { managementClient, type ManagementClient } from "./management";
 import { instanceDir, mailroomCommand, startServer } from "./process";
-import { sendHook, type SendOptions } from "./send";
+import { sendHook, triggerHook, type SendOptions, type TriggerOptions } from "./send";
 import { translateHelper, type TranslateHelper } from "./translate";
 import { waitForHook, type WaitForHook } from "./wait";
 import type { Hook } from "./types";
@@ -42,6 +42,14 @@ export type Mailroom = {
   channel(prefix?: string): string;
   /** Sends a (signed) request to the catching endpoint; see SendOptions. */
   send(channel: string, body?: string | Uint8Array | object, opts?: SendOptions): Promise<Response>;
+  /**
+   * Sends a realistic sample event of a provider (`mailroom trigger --list`): fresh ids and times,
+   * `overrides` applied, signed with `sign` (the guard's key) when given; to the channel named
+   * after the provider unless `channel` says otherwise.
+   *
+   * @example await mr.trigger("github", "push", { overrides: { ref: "refs/heads/dev" }, sign: "s3cret" })
+   */
+  trigger(provider: string, event: string, opts?: TriggerOptions): Promise<Response>;
   /** The first hook that matches, stored or arriving later; rejects after `timeout` listing what arrived and was refused. */
   waitForHook(opts: WaitForHook): Promise<Hook>;
   /** The management API under /v1. */
@@ -86,6 +94,7 @@ export async function startMailroom(options: StartOptions = {}): Promise<Mailroo
     token: creds.token,
     channel: (prefix = "test") => `${prefix}-${++channels}-${Math.random().toString(36).slice(2, 8)}`,
     send: (channel, body, opts) => sendHook(url, channel, body, opts),
+    trigger: (provider, event, opts) => triggerHook(url, provider, event, opts),
     waitForHook: (opts) => waitForHook(url, creds.token, api, opts),
     api,
     fetch(path, init = {}) {
@@ -102,7 +111,7 @@ export async function startMailroom(options: StartOptions = {}): Promise<Mailroo
 
 export { MailroomApiError, TranslateApiError } from "./http";
 export { WaitForHookTimeout, type WaitForHook } from "./wait";
-export type { SendOptions } from "./send";
+export type { SendOptions, TriggerOptions } from "./send";
 export type { MailroomConfig } from "./config";
 export type { ManagementClient, ListHooks } from "./management";
 export type { TestAccount, TranslateHelper } from "./translate";

@@ -1,12 +1,15 @@
-import { PROVIDERS, signHeaders, type Provider } from "../cli/sign";
+import { PROVIDERS, signFor } from "../cli/sign";
 
 export type SendOptions = {
   /** Extra request headers (they win over the signature's). */
   headers?: Record<string, string>;
   /** Default POST. */
   method?: string;
-  /** Sign the body as this provider does, with this secret (the guard's). */
-  sign?: Partial<Record<Provider, string>>;
+  /**
+   * Sign the body as this provider does (any of `mailroom providers`), with this secret (the
+   * guard's), or `{ privateKey: PEM }` for providers that sign with a key pair.
+   */
+  sign?: Record<string, string | { privateKey: string }>;
   /** Appended to the catching URL, e.g. { ref: "main" } for `?channel=c&ref=main`. */
   query?: Record<string, string>;
 };
@@ -18,17 +21,46 @@ export type SendOptions = {
  *
  * @example await mr.send(channel, { action: "opened" }, { sign: { github: "s3cret" } })
  */
+/**
+ * Sends a realistic sample event of `provider` (the events of `mailroom trigger --list`), with
+ * fresh ids and times and `overrides` applied, signed when `sign` gives the guard's key.
+ *
+ * @example await mr.trigger("github", "push", { overrides: { ref: "refs/heads/dev" }, sign: "s3cret" })
+ */
+export async function triggerHook(url: string, provider: string, event: string, opts: TriggerOptions = {}): Promise<Response> {
+  const { buildEvent } = await import("../triggers");
+  const built = await buildEvent(provider, event, opts.overrides);
+  const headers = { "content-type": built.contentType, ...built.headers, ...opts.headers };
+  const sign = opts.sign === undefined ? undefined : { [provider]: opts.sign };
+  return sendHook(url, opts.channel ?? provider, built.body, { headers, ...(sign ? { sign } : {}) });
+}
+
+export type TriggerOptions = {
+  /** Default: the provider's name. */
+  channel?: string;
+  /** Dotted paths into the body (or form fields) and their values. */
+  overrides?: Record<string, unknown>;
+  /** The guard's secret, or `{ privateKey }` for key-pair providers; unsigned when absent. */
+  sign?: string | { privateKey: string };
+  headers?: Record<string, string>;
+};
+
 export async function sendHook(url: string, channel: string, body: string | Uint8Array | object = "", opts: SendOptions = {}): Promise<Response> {
   const isBytes = body instanceof Uint8Array;
   const bytes = isBytes ? body : new TextEncoder().encode(typeof body === "string" ? body : JSON.stringify(body));
   const headers: Record<string, string> = {};
   if (!isBytes && (typeof body !== "string" || /^\s*[[{]/.test(body))) headers["content-type"] = "application/json";
-  for (const [provider, secret] of Object.entries(opts.sign ?? {})) {
-    if (!PROVIDERS.includes(provider as Provider)) throw new Error(`send: unknown provider ${provider}; one of ${PROVIDERS.join(", ")}`);
-    if (secret !== undefined) Object.assign(headers, signHeaders(provider as Provider, secret, bytes));
-  }
   for (const [name, value] of Object.entries(opts.headers ?? {})) headers[name.toLowerCase()] = value;
   const q = new URLSearchParams({ channel, ...opts.query });
   const method = opts.method ?? "POST";
-  return fetch(`${url}/?${q}`, { method, headers, body: method === "GET" || method === "HEAD" ? undefined : bytes });
+  let target = `${url}/?${q}`;
+  let sent = headers;
+  for (const [provider, key] of Object.entries(opts.sign ?? {})) {
+    if (!PROVIDERS.includes(provider)) throw new Error(`send: unknown provider ${provider} (mailroom providers lists them)`);
+    if (key === undefined) continue;
+    const signed = signFor(provider, typeof key === "string" ? { secret: key } : key, { url: target, method, headers: sent, body: bytes });
+    sent = signed.headers;
+    target = signed.url;
+  }
+  return fetch(target, { method, headers: sent, body: method === "GET" || method === "HEAD" ? undefined : bytes });
 }

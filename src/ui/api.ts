@@ -20,7 +20,14 @@ export type Attempt = {
   error: string;
 };
 export type Me = { email: string; role: "admin" | "member" };
-export type ApiKey = { label: string; source: "config" | "local" | "dashboard"; created_at: string | null; last_used_at: string | null };
+export type ApiKey = {
+  label: string;
+  source: "config" | "local" | "dashboard";
+  created_at: string | null;
+  last_used_at: string | null;
+  scopes?: string[];
+  channels?: string[];
+};
 export type User = { email: string; role: "admin" | "member"; read_only: boolean; created_at: string | null };
 
 export class ApiError extends Error {

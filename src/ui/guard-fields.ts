@@ -1,8 +1,13 @@
 /**
- * The settings of each guard kind as form fields (docs/guards.md). test/ui/guard-fields.test.ts
- * holds them equal to the config file's schemas (src/config/guards.ts), so the form cannot drift.
- * The secret (and basic-auth's password) is asked apart: it is write-only.
+ * The settings of a guard kind as form fields. The server lists each kind's settings (GET /guards:
+ * key, description, required, default), so every kind, presets included, gets its form; the table
+ * below adds, for the kinds written by hand, better labels and the control (a list, a choice).
+ * test/ui/guard-fields.test.ts holds the table to the config file's schemas (src/config/guards.ts).
+ * The secret (or public key) is asked apart: it is write-only.
  */
+export type ServerField = { key: string; description: string; required: boolean; default?: unknown };
+export type GuardKind = { kind: string; secret: string | null; fields?: ServerField[] };
+
 export type GuardField = {
   key: string;
   label: string;
@@ -58,10 +63,30 @@ export const GUARD_FIELDS: Record<string, GuardField[]> = {
   "max-body": [{ key: "max", label: "Largest body", type: "text", placeholder: "1MB" }],
 };
 
+const shown = (v: unknown) => (Array.isArray(v) ? v.join(", ") : v === undefined || v === "" ? undefined : String(v));
+
+/** The form's fields of a kind: the server's list (every setting), with the table's labels and controls where it has them. */
+export function formFields(kind: GuardKind): GuardField[] {
+  const known = GUARD_FIELDS[kind.kind] ?? [];
+  if (!kind.fields) return known;
+  return kind.fields.map((f) => {
+    const k = known.find((x) => x.key === f.key);
+    return {
+      key: f.key,
+      label: k?.label ?? f.key.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase()),
+      type: k?.type ?? (Array.isArray(f.default) ? "list" : "text"),
+      options: k?.options,
+      required: f.required,
+      placeholder: k?.placeholder ?? shown(f.default),
+      hint: f.description ? f.description.replace(/^./, (c) => c.toUpperCase()) : k?.hint,
+    };
+  });
+}
+
 /** The settings object of the form's values: blanks left out (the kind's default applies), lists split at commas. */
-export function settingsOf(kind: string, values: Record<string, string>): Record<string, unknown> {
+export function settingsOf(fields: GuardField[], values: Record<string, string>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const f of GUARD_FIELDS[kind] ?? []) {
+  for (const f of fields) {
     const v = (values[f.key] ?? "").trim();
     if (!v) continue;
     out[f.key] =

@@ -44,6 +44,41 @@ test("the local token works beside configured [[api_keys]], survives a restart, 
   }
 });
 
+test("token create stores a key in the running Mailroom's database and prints its token once: a relay key gets 403, a key without scopes full access", async () => {
+  const run = await serveFromSource({ api_keys: [{ label: "ci", token: CONFIGURED }] });
+  const toml = join(run.dir, "mailroom.toml");
+  const status = async (token: string) => (await fetch(`${run.url}/v1/channels`, { headers: { authorization: `Bearer ${token}` } })).status;
+  try {
+    const relay = await runCli(["token", "create", "--label", "laptop", "--scope", "relay", "--channel", "stripe", "--config", toml], { cwd: run.dir });
+    expect([relay.code, relay.stderr]).toEqual([
+      0,
+      'created API key "laptop" (a relay key for stripe); the token below is shown once, only its hash is stored\n',
+    ]);
+    const token = relay.stdout.trim();
+    expect(token).toMatch(/^mr_/);
+    expect(await status(token)).toBe(403);
+    const full = await runCli(["token", "create", "--label", "deploy", "--config", toml], { cwd: run.dir });
+    expect(full.code).toBe(0);
+    expect(await status(full.stdout.trim())).toBe(200);
+
+    const again = await runCli(["token", "create", "--label", "laptop", "--scope", "relay", "--channel", "stripe", "--config", toml], { cwd: run.dir });
+    expect([again.code, again.stdout, again.stderr]).toEqual([1, "", 'mailroom: token create: API key "laptop" exists already\n']);
+    const taken = await runCli(["token", "create", "--label", "ci", "--config", toml], { cwd: run.dir });
+    expect(taken.code).toBe(1);
+    for (const args of [
+      ["--label", "x", "--scope", "relay"],
+      ["--label", "x", "--channel", "stripe"],
+      ["--label", "x", "--scope", "admin", "--channel", "s"],
+      ["--scope", "relay"],
+    ]) {
+      const bad = await runCli(["token", "create", ...args, "--config", toml], { cwd: run.dir });
+      expect({ args, code: bad.code, out: bad.stdout }).toEqual({ args, code: 2, out: "" });
+    }
+  } finally {
+    await run.stop();
+  }
+});
+
 test("in a folder without data, token show and token reset say where the data is expected and create nothing", async () => {
   const dir = tempDir("mailroom-nodata-");
   for (const sub of ["show", "reset"]) {

@@ -38,6 +38,28 @@ test("every problem in one run: a type error no longer hides unknown names, guar
   ]);
 });
 
+test("every bad entry of an ip-allow list, and every preset's missing key, in one run", () => {
+  expect(
+    problemsOf({
+      guards: [
+        { name: "ips", kind: "ip-allow", allow: ["10.0.0.0/8", "300.1.1.1", "2001:db8::/200", "::1", "example.com"] },
+        { name: "tw", kind: "twilio" },
+        { name: "dc", kind: "discord", public_key: "not hex" },
+        { name: "sg", kind: "sendgrid" },
+        { name: "meta", kind: "meta", secret: "s", verify_tokn: "typo" },
+      ],
+    }).sort(),
+  ).toEqual([
+    'guards[0].allow[1]: "300.1.1.1" is not an IP address or CIDR block',
+    'guards[0].allow[2]: "2001:db8::/200" is not an IP address or CIDR block',
+    'guards[0].allow[4]: "example.com" is not an IP address or CIDR block',
+    "guards[1].secret: give secret or secret_env",
+    "guards[2].public_key: does not parse as the hex Ed25519 key",
+    "guards[3].public_key: give public_key or public_key_env",
+    "guards[4].verify_tokn: unknown key",
+  ]);
+});
+
 test("a TOML syntax error names the file, line and column, never the value", async () => {
   const dir = tempDir("mailroom-toml-");
   const file = join(dir, "bad.toml");

@@ -30,6 +30,29 @@ describe("API keys in the dashboard", () => {
     expect((await app.call("GET", "/v1/stream", undefined, bearer)).status).toBe(401);
   });
 
+  test("an admin creates a relay key for channels: listed with its scopes, 403 on the management API; bad grants are 400", async () => {
+    const app = await dashboardApp();
+    const created = await app.call("POST", "/ui/api/api-keys", { label: "laptop", scopes: ["relay"], channels: ["stripe"] }, app.admin);
+    expect(created.status).toBe(200);
+    expect(created.json).toMatchObject({ label: "laptop", source: "dashboard", scopes: ["relay"], channels: ["stripe"] });
+    const relay = { authorization: `Bearer ${created.json.token}` };
+    const refused = await app.call("GET", "/v1/channels/stripe", undefined, relay);
+    expect([refused.status, refused.json.code]).toEqual([403, 7]);
+    expect((await app.call("GET", "/v1/stream", undefined, relay)).status).toBe(403);
+    const listed = (await app.call("GET", "/ui/api/api-keys", undefined, app.admin)).json.find((k: any) => k.label === "laptop");
+    expect(listed).toMatchObject({ scopes: ["relay"], channels: ["stripe"] });
+    for (const body of [
+      { label: "a", scopes: ["relay"] },
+      { label: "b", channels: ["stripe"] },
+      { label: "c", scopes: ["admin"], channels: ["stripe"] },
+      { label: "d", scopes: ["relay"], channels: ["Bad Name"] },
+    ]) {
+      const res = await app.call("POST", "/ui/api/api-keys", body, app.admin);
+      expect({ body, status: res.status }).toEqual({ body, status: 400 });
+    }
+    expect((await app.call("POST", "/ui/api/api-keys", { label: "m", scopes: ["relay"], channels: ["x"] }, app.member)).status).toBe(403);
+  });
+
   test("a key's last use is written to the database, so it survives a restart", async () => {
     const app = await dashboardApp();
     const { token } = (await app.call("POST", "/ui/api/api-keys", { label: "kept" }, app.admin)).json;

@@ -68,6 +68,25 @@ describe("guards in the dashboard", () => {
     expect(new Set(kinds).size).toBe(12);
   });
 
+  test("the form knows every preset's fields, takes a provider's secret or public key, and says every problem at once", async () => {
+    const app = await dashboardApp();
+    const listed = (await app.call("GET", "/ui/api/guards", undefined, app.admin)).json.kinds as {
+      kind: string;
+      secret: string | null;
+      fields: { key: string }[];
+    }[];
+    const byKind = new Map(listed.map((k) => [k.kind, k]));
+    expect(byKind.get("twilio")).toMatchObject({ secret: "secret", fields: [] });
+    expect(byKind.get("stripe")!.fields.map((f) => f.key)).toEqual(["tolerance"]);
+    expect(byKind.get("discord")!.secret).toBe("public_key");
+    expect(byKind.get("meta")!.fields.map((f) => f.key)).toEqual(["verify_token"]);
+    expect(byKind.get("scheme")!.fields.map((f) => f.key)).toContain("signed");
+    const twilio = await app.call("POST", "/ui/api/guards", { name: "tw", kind: "twilio", secret: "auth-token" }, app.admin);
+    expect(twilio.json).toEqual({ name: "tw", kind: "twilio", settings: {}, has_secret: true, read_only: false });
+    const bad = await app.call("POST", "/ui/api/guards", { name: "ips", kind: "ip-allow", settings: { allow: ["1.2.3.4", "nope", "10.0.0.0/99"] } }, app.admin);
+    expect(bad.json.message).toBe('allow[1]: "nope" is not an IP address or CIDR block; allow[2]: "10.0.0.0/99" is not an IP address or CIDR block');
+  });
+
   test("default guards apply to channels created afterwards, and survive a restart with the guards", async () => {
     const dir = mkdtempSync(join(tmpdir(), "mailroom-guards-"));
     const path = join(dir, "m.db");

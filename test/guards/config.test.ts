@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { TObject, TSchema } from "@sinclair/typebox";
 import { GUARD_KINDS } from "../../src/config/guards";
+import { PRESETS } from "../../src/hooks/guards/providers";
 import { buildConfig, ConfigError } from "../../src/config/load";
 import { createGuards, guardProblems } from "../../src/hooks/guards";
 import { createFakeClock } from "../helpers/clock";
@@ -17,21 +18,11 @@ const problemsOf = (raw: Record<string, unknown>, env: Record<string, string> = 
 
 describe("[[guards]] config", () => {
   test("every kind the issue asks for exists, and every key of every kind is described", () => {
-    const kinds = [
-      "github",
-      "stripe",
-      "standard-webhooks",
-      "shopify",
-      "slack",
-      "hmac",
-      "basic-auth",
-      "token",
-      "ip-allow",
-      "method",
-      "content-type",
-      "max-body",
-    ];
+    const kinds = [...PRESETS.keys(), "scheme", "hmac", "basic-auth", "token", "ip-allow", "method", "content-type", "max-body"];
     expect(Object.keys(GUARD_KINDS).sort()).toEqual(kinds.sort());
+    // Today's five signing kinds keep their names, and at least 120 providers are named.
+    for (const kind of ["github", "stripe", "standard-webhooks", "shopify", "slack"]) expect(PRESETS.has(kind)).toBe(true);
+    expect(PRESETS.size).toBeGreaterThanOrEqual(120);
     for (const [kind, schema] of Object.entries(GUARD_KINDS)) {
       expect((schema as TObject).additionalProperties).toBe(false);
       for (const [key, prop] of Object.entries((schema as TObject).properties)) {

@@ -1,6 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import Stripe from "stripe";
-import { parseStripeSignature } from "../../src/hooks/guards/stripe";
+
+/** The v1 signatures of a Stripe-Signature header. */
+const parseStripeSignature = (header: string) => ({ v1: [...header.matchAll(/v1=([0-9a-f]+)/g)].map((m) => m[1]!) });
 import { BODY, expectPassed, expectRefused, makeGuard, request } from "./support";
 
 const SECRET = "whsec_test_5f3b7c0e1d2a4b6c8d9e0f1a2b3c4d5e";

@@ -23,7 +23,7 @@ import { createApp } from "../../src/app";
 import { createRunner } from "../../src/runner";
 import { systemClock } from "../../src/lib/clock";
 import { silentLog } from "../../src/lib/log";
-import { serve } from "../../src/server";
+import { serve, servePublic } from "../../src/server";
 import { buildBinary, startProcess } from "./binary";
 import { freshDatabase } from "./postgres";
 import { AUTH, httpClient, TOKEN, type FetchPath, type Reply } from "./client";
@@ -46,6 +46,8 @@ export interface Target {
   catchHooks(channel: string, n: number): Promise<string[]>;
   /** A listening address (http://127.0.0.1:PORT) for tests that need a socket: raw requests, sender ip. */
   url(): Promise<string>;
+  /** The public listener's address ([server.public]), or undefined without one. */
+  publicUrl(): string | undefined;
   /** What the process printed so far (executable only; "" in process). */
   output(): string;
   stop(): Promise<void>;
@@ -103,13 +105,16 @@ async function startSource(raw: Record<string, any>, opts: TargetOptions): Promi
   await built.ready;
   runner.start();
   const server = serve(built, { host: "127.0.0.1", port: 0 });
+  const pub = config.server.public && servePublic(built, { host: "127.0.0.1", port: 0 });
   const url = `http://127.0.0.1:${server.port}`;
   const fetchPath = (path: string, init?: RequestInit) => fetch(`${url}${path}`, { redirect: "manual", ...init });
   return withClient("source", fetchPath, {
     url: async () => url,
+    publicUrl: () => pub && `http://127.0.0.1:${pub.port}`,
     output: () => "",
     async stop() {
       await server.stop(true);
+      await pub?.stop(true);
       await runner.stop();
       await built.close();
       await storage.close();
@@ -145,12 +150,16 @@ async function startExecutable(raw: Record<string, any>, opts: TargetOptions, na
     ...(name === "executable-pg" ? { url: await databaseFor(raw.storage?.path) } : {}),
     ...(raw.storage ?? {}),
   };
-  const config = { ...raw, server: { ...(raw.server ?? {}), host: "127.0.0.1", port: 0 }, storage };
+  const server = { ...(raw.server ?? {}), host: "127.0.0.1", port: 0 };
+  if (server.public) server.public = { ...server.public, host: "127.0.0.1", port: 0 };
+  const config = { ...raw, server, storage };
   writeFileSync(join(dir, "mailroom.toml"), stringify(config));
   const run = await startProcess([bin, "serve", "--config", join(dir, "mailroom.toml")], dir, opts.env ?? {});
   const fetchPath = (path: string, init?: RequestInit) => fetch(`${run.url}${path}`, { redirect: "manual", ...init });
+  const publicUrl = /public: +(http:\/\/\S+)/.exec(run.output())?.[1];
   return withClient(name, fetchPath, {
     url: async () => run.url,
+    publicUrl: () => publicUrl,
     output: run.output,
     async stop() {
       run.proc.kill("SIGKILL");
@@ -160,7 +169,7 @@ async function startExecutable(raw: Record<string, any>, opts: TargetOptions, na
   });
 }
 
-function withClient(name: TargetName, fetchPath: FetchPath, rest: Pick<Target, "url" | "output" | "stop">): Target {
+function withClient(name: TargetName, fetchPath: FetchPath, rest: Pick<Target, "url" | "publicUrl" | "output" | "stop">): Target {
   return { name, ...httpClient(fetchPath), ...rest };
 }
 

@@ -25,7 +25,8 @@ describe("event_type: each caught hook says what its sender says happened", () =
       },
       {},
     );
-  });
+    // Starting the executable on a fresh PostgreSQL database takes seconds on a busy machine.
+  }, 60_000);
   afterAll(() => t.stop());
 
   const hookOf = async (id: string) => (await t.call("GET", `/v1/hooks/${id}`)).json;

@@ -166,14 +166,23 @@ describe("custom responses", () => {
     expect((await t.call("GET", "/v1/channels/bad/response")).json.source).toBe("default");
   });
 
-  test("a custom body never runs in a browser on the dashboard's origin; cookies, policies and odd header values are refused", async () => {
+  test("a custom body never runs in a browser on the dashboard's origin; cookies, policies, credential prompts and odd header values are refused", async () => {
     const html = { headers: { "content-type": "text/html" }, body: "<script>alert(1)</script>" };
     expect((await t.call("PUT", "/v1/channels/page/response", html)).status).toBe(200);
     const answer = await t.post("page", "{}");
     expect(answer.headers.get("content-type")).toBe("text/html");
     expect(answer.headers.get("content-security-policy")).toStartWith("sandbox; default-src 'none'");
     expect(answer.headers.get("x-content-type-options")).toBe("nosniff");
-    for (const headers of [{ "set-cookie": "mailroom_session=x" }, { "Content-Security-Policy": "default-src *" }, { "x-a": "\u20ac" }, { "x-a": "a\u00e9" }]) {
+    const refused = [
+      { "set-cookie": "mailroom_session=x" },
+      { "Content-Security-Policy": "default-src *" },
+      // A browser's password prompt on the dashboard's origin, and a policy pinned on it.
+      { "WWW-Authenticate": 'Basic realm="Mailroom"' },
+      { "strict-transport-security": "max-age=31536000" },
+      { "x-a": "\u20ac" },
+      { "x-a": "a\u00e9" },
+    ];
+    for (const headers of refused) {
       const res = await t.call("PUT", "/v1/channels/page2/response", { headers });
       expect({ headers, status: res.status, code: res.json?.code }).toEqual({ headers, status: 400, code: 3 });
     }

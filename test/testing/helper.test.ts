@@ -66,7 +66,18 @@ describe("send() signs as each provider, checked with the provider's own library
     expect(res.status).toBe(200);
     const hook = await mr.waitForHook({ channel });
     expect(hook).toMatchObject({ method: "PUT", query: "channel=" + channel + "&ref=main", content_type: "application/x-www-form-urlencoded" });
-    await expect(mr.send(channel, "{}", { sign: { gitlab: "x" } as never })).rejects.toThrow("unknown provider gitlab");
+    await expect(mr.send(channel, "{}", { sign: { "no-such-provider": "x" } })).rejects.toThrow("unknown provider no-such-provider");
+  });
+});
+
+describe("trigger", () => {
+  test('trigger("github", "issues.labeled", { overrides, sign }) sends a realistic signed event the guard accepts', async () => {
+    const res = await mr.trigger("github", "issues.labeled", { overrides: { "issue.title": "From the helper" }, sign: SECRETS.github });
+    expect(res.status).toBe(200);
+    const { id } = (await res.json()) as { id: string };
+    const hook = await mr.waitForHook({ channel: "github", where: (h) => h.id === id });
+    expect(hook.event_type).toBe("issues");
+    expect((hook.payload as { issue: { title: string } }).issue.title).toBe("From the helper");
   });
 });
 

@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import { NAME_PATTERN } from "../../config/schema";
 import { ErrorBody, NoBody, NoQuery } from "../../hooks/model";
+import { invalid } from "../../lib/errors";
 import type { DashboardDeps } from "../deps";
 
 const strict = { additionalProperties: false } as const;
@@ -10,15 +11,35 @@ const Label = t.String({
   error: "label: must be lowercase letters and digits, words joined by - or _, at most 64 characters",
 });
 const Time = t.Union([t.String(), t.Null()]);
+const ChannelName = t.String({
+  maxLength: 64,
+  pattern: NAME_PATTERN,
+  error: "channels: each must be a channel name (lowercase letters and digits, words joined by - or _, at most 64 characters)",
+});
 export const ApiKeyInfo = t.Object(
-  { label: t.String(), source: t.Union([t.Literal("config"), t.Literal("local"), t.Literal("dashboard")]), created_at: Time, last_used_at: Time },
+  {
+    label: t.String(),
+    source: t.Union([t.Literal("config"), t.Literal("local"), t.Literal("dashboard")]),
+    created_at: Time,
+    last_used_at: Time,
+    scopes: t.Optional(t.Array(t.String(), { description: 'present for a scoped key: ["relay"]' })),
+    channels: t.Optional(t.Array(t.String(), { description: "the channels a scoped key may relay" })),
+  },
+  strict,
+);
+const NewKey = t.Object(
+  {
+    label: Label,
+    scopes: t.Optional(t.Array(t.Literal("relay"), { minItems: 1, uniqueItems: true, error: 'scopes: must be ["relay"] (leave it out for full access)' })),
+    channels: t.Optional(t.Array(ChannelName, { minItems: 1, maxItems: 100, uniqueItems: true, error: "channels: a list of distinct channel names" })),
+  },
   strict,
 );
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 
 /**
  * API keys, for admins only: list (with last use), create (the token is in this one answer and
- * never again: only its hash is stored), revoke. Keys of the config file and the local CLI key
+ * never again: only its hash is stored; `scopes: ["relay"]` with `channels` makes a relay key), revoke. Keys of the config file and the local CLI key
  * are listed but cannot be revoked here.
  */
 export function apiKeyRoutes({ gate, apiKeys }: DashboardDeps) {
@@ -28,12 +49,15 @@ export function apiKeyRoutes({ gate, apiKeys }: DashboardDeps) {
     .post(
       "/api-keys",
       async ({ body }) => {
-        const { info, token } = await apiKeys.create(body.label);
+        if (body.scopes && !body.channels) throw invalid("channels: a relay key names the channels it may relay");
+        if (body.channels && !body.scopes) throw invalid('channels: only a key with scopes ["relay"] has channels');
+        const grant = body.scopes && body.channels ? { scopes: [...body.scopes], channels: [...body.channels] } : undefined;
+        const { info, token } = await apiKeys.create(body.label, grant);
         return { ...info, token };
       },
       {
         query: NoQuery,
-        body: t.Object({ label: Label }, strict),
+        body: NewKey,
         response: { 200: t.Composite([ApiKeyInfo, t.Object({ token: t.String() })], strict), ...errors },
       },
     )

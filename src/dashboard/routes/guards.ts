@@ -18,6 +18,25 @@ const Guard = t.Object(
   { name: t.String(), kind: t.String(), settings: t.Record(t.String(), t.Unknown()), has_secret: t.Boolean(), read_only: t.Boolean() },
   strict,
 );
+const Field = t.Object({ key: t.String(), description: t.String(), required: t.Boolean(), default: t.Optional(t.Unknown()) }, strict);
+
+/** The settings a kind takes besides name, kind and its secret (and the `_env` keys of the config file). */
+function fieldsOf(kind: string): { key: string; description: string; required: boolean; default?: unknown }[] {
+  const schema = GUARD_KINDS[kind]!;
+  const required = new Set(schema.required ?? []);
+  return Object.entries(schema.properties)
+    .filter(([key]) => key !== "name" && key !== "kind" && key !== SECRET_KEY[kind] && !key.endsWith("_env"))
+    .map(([key, prop]) => {
+      const p = prop as { description?: string; default?: unknown };
+      return {
+        key,
+        description: p.description ?? "",
+        required: required.has(key) && p.default === undefined,
+        ...(p.default !== undefined ? { default: p.default } : {}),
+      };
+    });
+}
+
 const Defaults = t.Object({ guards: t.Array(t.String()), read_only: t.Boolean() }, strict);
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 
@@ -44,14 +63,18 @@ export function guardRoutes({ gate, guards, channels, settings }: GuardRouteDeps
       "/guards",
       async () => ({
         guards: await guards.list(),
-        kinds: Object.keys(GUARD_KINDS).map((kind) => ({ kind, secret: SECRET_KEY[kind] ?? null })),
+        kinds: Object.keys(GUARD_KINDS).map((kind) => ({ kind, secret: SECRET_KEY[kind] ?? null, fields: fieldsOf(kind) })),
         default_guards: channels.defaultGuards(),
       }),
       {
         query: NoQuery,
         response: {
           200: t.Object(
-            { guards: t.Array(Guard), kinds: t.Array(t.Object({ kind: t.String(), secret: t.Union([t.String(), t.Null()]) })), default_guards: Defaults },
+            {
+              guards: t.Array(Guard),
+              kinds: t.Array(t.Object({ kind: t.String(), secret: t.Union([t.String(), t.Null()]), fields: t.Array(Field) })),
+              default_guards: Defaults,
+            },
             strict,
           ),
           ...errors,

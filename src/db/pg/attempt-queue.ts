@@ -100,7 +100,14 @@ export function createPgAttemptQueue(t: PgTransactor, opts: { owner: string; lea
     },
 
     async nextDue() {
-      const rows = (await x().unsafe(`SELECT handler, MIN(due_at)::float8 AS "dueAt" FROM attempts WHERE outcome = 'queued' GROUP BY handler`)) as {
+      // A loose index scan (one seek per handler) rather than GROUP BY over every queued attempt.
+      const rows = (await x().unsafe(
+        `WITH RECURSIVE h(name) AS (
+           SELECT MIN(handler) FROM attempts WHERE outcome = 'queued'
+           UNION ALL SELECT (SELECT MIN(a.handler) FROM attempts a WHERE a.outcome = 'queued' AND a.handler > h.name) FROM h WHERE h.name IS NOT NULL
+         )
+         SELECT name AS handler, (SELECT MIN(due_at) FROM attempts WHERE outcome = 'queued' AND handler = h.name)::float8 AS "dueAt" FROM h WHERE name IS NOT NULL`,
+      )) as {
         handler: string;
         dueAt: number;
       }[];
@@ -139,6 +146,20 @@ export function createPgAttemptQueue(t: PgTransactor, opts: { owner: string; lea
       return r?.n ?? 0;
     },
 
+    async release(id) {
+      const r = await x().unsafe(
+        `UPDATE attempts SET outcome = 'queued', started_at = NULL, lease_owner = NULL, lease_until = NULL WHERE id = $1 AND outcome = 'running' AND lease_owner = $2`,
+        [id, owner],
+      );
+      return r.count > 0;
+    },
+    async backlog(handler) {
+      const [r] = (await x().unsafe(
+        `SELECT COUNT(*)::float8 AS count, MIN(due_at)::float8 AS oldest FROM attempts WHERE outcome IN ('queued', 'running') AND handler = $1`,
+        [handler],
+      )) as { count: number; oldest: number | null }[];
+      return { count: r!.count, oldest: r!.oldest };
+    },
     async list(hookId) {
       return (await x().unsafe(`SELECT ${COLUMNS} FROM attempts WHERE hook_id = $1 ORDER BY id`, [hookId])) as AttemptRow[];
     },

@@ -18,6 +18,7 @@ import { createPgForwardStore } from "./forward-store";
 import { createPgResponseStore } from "./response-store";
 import { createPgDedupStore } from "./dedup-store";
 import { createPgRefusalStore } from "./refusal-store";
+import { createPgRelayStore } from "./relay-store";
 
 /**
  * Caught batches in flight at once per instance. Measured on 2 cores with PostgreSQL beside (bench:ingest
@@ -57,6 +58,7 @@ export async function createPostgresStorage(sql: SQL, opts: PostgresStorageOptio
     responses: createPgResponseStore(t),
     dedup: createPgDedupStore(t),
     refusals: createPgRefusalStore(t),
+    relays: createPgRelayStore(t),
     changes: changesOf(sql),
     feed,
     commitLanes: COMMIT_LANES,

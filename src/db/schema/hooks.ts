@@ -69,4 +69,8 @@ export const apiKeys = sqliteTable("api_keys", {
   tokenSha256: text("token_sha256").notNull(),
   createdAt: integer("created_at").notNull().default(sql`0`),
   lastUsedAt: integer("last_used_at"),
+  /** JSON array of scopes (["relay"]); NULL: full access. */
+  scopes: text("scopes"),
+  /** JSON array of the channels a scoped key may reach; NULL with scopes NULL. */
+  channels: text("channels"),
 });

@@ -1,17 +1,15 @@
 import type { Config } from "../../config/schema";
 import type * as Kinds from "../../config/guards";
+import type { SchemeGuardConfig } from "../../config/scheme-guard";
 import { ConfigError, type Problem } from "../../config/problems";
 import type { Clock } from "../../lib/clock";
 import type { Log } from "../../lib/log";
 import { createBasicAuthGuard, createTokenGuard } from "./credentials";
-import { createGithubGuard } from "./github";
 import { createHmacGuard } from "./hmac";
 import { createIpAllowGuard } from "./ip-allow";
+import { createPresetGuard, createSchemeGuard } from "./preset";
+import { PRESETS } from "./providers";
 import { createContentTypeGuard, createMaxBodyGuard, createMethodGuard } from "./request";
-import { createShopifyGuard } from "./shopify";
-import { createSlackGuard } from "./slack";
-import { createStandardWebhooksGuard } from "./standard-webhooks";
-import { createStripeGuard } from "./stripe";
 import type { Guard } from "./types";
 import { GuardConfigError, unauthenticated } from "./verdict";
 
@@ -19,16 +17,16 @@ export type { Guard, GuardInput, GuardVerdict, Refusal, RefusalInput } from "./t
 export { createRefusals, REFUSALS_KEPT, type Refusals, type RefusalQuery } from "./refusals";
 export { createRefusalStore, type RefusalStore } from "./refusal-store";
 
-/** `log` receives the errors of checks that threw (the app passes it; config checks need none). */
-type Deps = { clock: Clock; log?: Log };
+/**
+ * `log` receives the errors of checks that threw (the app passes it; config checks need none);
+ * `publicUrl` is `[server] public_url`, what schemes that sign the URL (Twilio, Square) put in front of the path.
+ */
+type Deps = { clock: Clock; log?: Log; publicUrl?: string };
 
 /** One factory per kind of GUARD_KINDS; each may throw GuardConfigError. */
 const FACTORIES: Record<string, (config: any, deps: Deps) => Guard> = {
-  github: (c: Kinds.GithubGuardConfig) => createGithubGuard(c),
-  stripe: (c: Kinds.StripeGuardConfig, d) => createStripeGuard(c, d),
-  "standard-webhooks": (c: Kinds.StandardWebhooksGuardConfig, d) => createStandardWebhooksGuard(c, d),
-  shopify: (c: Kinds.ShopifyGuardConfig) => createShopifyGuard(c),
-  slack: (c: Kinds.SlackGuardConfig, d) => createSlackGuard(c, d),
+  ...Object.fromEntries([...PRESETS.values()].map((p) => [p.kind, (c: Kinds.PresetGuardConfig, d: Deps) => createPresetGuard(p, c, d)])),
+  scheme: (c: SchemeGuardConfig, d) => createSchemeGuard(c, d),
   hmac: (c: Kinds.HmacGuardConfig, d) => createHmacGuard(c, d),
   "basic-auth": (c: Kinds.BasicAuthGuardConfig) => createBasicAuthGuard(c),
   token: (c: Kinds.TokenGuardConfig) => createTokenGuard(c),
@@ -69,6 +67,7 @@ function build(configs: Config["guards"], deps: Deps): { guards: Map<string, Gua
     } catch (error) {
       if (!(error instanceof GuardConfigError)) throw error;
       problems.push({ path: `guards[${i}].${error.key}`, message: error.message });
+      for (const more of error.more) problems.push({ path: `guards[${i}].${more.key}`, message: more.message });
     }
   });
   return { guards, problems };

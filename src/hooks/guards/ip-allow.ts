@@ -8,11 +8,15 @@ import { GuardConfigError, PASS, refuse } from "./verdict";
  * the one the catching endpoint resolved, through X-Forwarded-For only with [server] trust_proxy.
  */
 export function createIpAllowGuard(config: IpAllowGuardConfig): Guard {
-  const blocks: Cidr[] = config.allow.map((text, i) => {
+  const blocks: Cidr[] = [];
+  const bad: { key: string; message: string }[] = [];
+  config.allow.forEach((text, i) => {
     const block = parseCidr(text);
-    if (!block) throw new GuardConfigError(`allow[${i}]`, `"${text}" is not an IP address or CIDR block`);
-    return block;
+    if (block) blocks.push(block);
+    else bad.push({ key: `allow[${i}]`, message: `"${text.slice(0, 100)}" is not an IP address or CIDR block` });
   });
+  // Every bad entry at once, so that one check-config run lists them all.
+  if (bad.length > 0) throw new GuardConfigError(bad[0]!.key, bad[0]!.message, bad.slice(1));
   return {
     name: config.name,
     kind: config.kind,

@@ -1,5 +1,13 @@
 import type { EventTypeRule } from "../event-type";
 
+/** A request as a handshake sees it (hooks/handshakes.ts), and its answer. */
+export type HandshakeRequest = { method: string; query: string; headers: Headers; body: Uint8Array };
+export type HandshakeAnswer = { response: Response; what: string };
+export type HandshakeHandler = {
+  before?(r: Omit<HandshakeRequest, "body">): HandshakeAnswer | undefined;
+  after?(r: HandshakeRequest): HandshakeAnswer | undefined;
+};
+
 /** A guard: a named check every hook of a channel must pass to be caught. */
 
 export type GuardInput = {
@@ -11,6 +19,8 @@ export type GuardInput = {
   body: Uint8Array;
   /** Sender ip, already resolved through trust_proxy. */
   ip: string;
+  /** The request's URL as received (schemes that sign the URL put `[server] public_url` in front of its path). */
+  url?: string;
 };
 
 export type GuardVerdict =
@@ -39,6 +49,8 @@ export interface Guard {
   readonly beforeBody?: boolean;
   /** Where the provider a preset checks puts its event type (hooks/event-type.ts). */
   readonly eventType?: EventTypeRule;
+  /** The provider's challenge, answered at the catching endpoint (hooks/handshakes.ts). */
+  readonly handshake?: HandshakeHandler;
   check(input: GuardInput): GuardVerdict | Promise<GuardVerdict>;
 }
 

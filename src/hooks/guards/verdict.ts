@@ -12,15 +12,9 @@ export function refuse(status: 401 | 403 | 405 | 413 | 415, reason: string, head
 
 export const unauthenticated = (reason: string) => refuse(401, reason);
 
-/** A guard's config that cannot work; `key` is the config key at fault, reported with its path. */
-export class GuardConfigError extends Error {
-  constructor(
-    readonly key: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+import { GuardConfigError } from "./config-error";
+
+export { GuardConfigError };
 
 /** Throws GuardConfigError when neither `<key>` nor `<key>_env` was given. */
 export function requireSecret(value: string | undefined, key = "secret"): string {

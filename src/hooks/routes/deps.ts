@@ -13,6 +13,11 @@ import type { Transfer } from "../transfer";
 export type ManagementDeps = {
   /** Each route plugin uses this first: it gives handlers `actor` and refuses bad tokens. */
   auth: ReturnType<typeof requireApiKey>;
+  /**
+   * The gate of admin actions (a channel's custom response, which answers on the dashboard's
+   * origin): the dashboard's admin session; absent, `auth` (an API key without scopes has full access).
+   */
+  admin?: ReturnType<typeof requireApiKey>;
   channels: ChannelService;
   hooks: HookService;
   search: Search;

@@ -8,7 +8,7 @@ const params = t.Object(
   { name: t.String({ ...ChannelName, error: `name: channel names are ${NAME_RULE}, at most 64 characters` }) },
   { additionalProperties: false },
 );
-const errors = { 400: ErrorBody, 401: ErrorBody, 409: ErrorBody };
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 409: ErrorBody };
 
 /** The effective custom response of a channel, where it comes from, and how many requests it answered. */
 export const ChannelResponse = t.Object(
@@ -40,12 +40,16 @@ export const ChannelDedup = t.Object(
 /**
  * Mailroom's extensions to a channel (the Channel resource keeps the spec's properties): its
  * custom response (GET, PUT, DELETE) and its deduplication counter (GET). Any valid channel name
- * is accepted, before its first hook too, so a test can set the answer before sending.
+ * is accepted, before its first hook too, so a test can set the answer before sending. Changing
+ * the response is an admin action (`admin`): it answers senders on the dashboard's origin.
  */
-export function channelExtraRoutes({ auth, responses, dedup }: ManagementDeps) {
-  return new Elysia()
+export function channelExtraRoutes({ auth, admin, responses, dedup }: ManagementDeps) {
+  const reads = new Elysia()
     .use(auth)
     .get("/channels/:name/response", ({ params }) => responses.get(params.name), { params, query: NoQuery, response: { 200: ChannelResponse, ...errors } })
+    .get("/channels/:name/dedup", ({ params }) => dedup.view(params.name), { params, query: NoQuery, response: { 200: ChannelDedup, ...errors } });
+  const writes = new Elysia()
+    .use(admin ?? auth)
     .put("/channels/:name/response", ({ params, body }) => responses.put(params.name, body), {
       params,
       query: NoQuery,
@@ -57,6 +61,6 @@ export function channelExtraRoutes({ auth, responses, dedup }: ManagementDeps) {
       query: NoQuery,
       body: NoBody,
       response: { 200: ChannelResponse, ...errors },
-    })
-    .get("/channels/:name/dedup", ({ params }) => dedup.view(params.name), { params, query: NoQuery, response: { 200: ChannelDedup, ...errors } });
+    });
+  return new Elysia().use(reads).use(writes);
 }

@@ -24,6 +24,11 @@ export type AttemptResult = {
    * and is queued again at the next start, as after a crash.
    */
   interrupted?: boolean;
+  /**
+   * The attempt was not made (a relay whose listener went away): it goes back to the queue as it
+   * was, with nothing recorded and no retry counted, until the handler is ready again.
+   */
+  released?: boolean;
 };
 
 export type AttemptContext = {
@@ -41,6 +46,11 @@ export interface Handler {
   readonly policy: HandlerPolicy;
   /** Runs one attempt. Resolves with the result; failures are results, not exceptions. */
   run(hook: RawHook, context: AttemptContext): Promise<AttemptResult>;
+  /**
+   * Whether attempts may start now; absent means always. A relay is ready while its listener is
+   * connected to this instance: until then its attempts stay queued, neither run nor failed.
+   */
+  ready?(): boolean;
 }
 
 /** Drops the `<key>_env` entries the config loader left beside the values it resolved. */

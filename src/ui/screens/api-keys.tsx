@@ -17,9 +17,15 @@ export function ApiKeys() {
   async function create(e: Event) {
     e.preventDefault();
     const formEl = e.currentTarget as HTMLFormElement;
-    const label = String(new FormData(formEl).get("label"));
+    const form = new FormData(formEl);
+    const label = String(form.get("label"));
+    // A relay key: the channels it may relay (mailroom listen), and nothing else.
+    const channels = String(form.get("channels") ?? "")
+      .split(/[\s,]+/)
+      .filter(Boolean);
+    const body = channels.length > 0 ? { label, scopes: ["relay"], channels } : { label };
     try {
-      const key = await api<ApiKey & { token: string }>("POST", "/api-keys", { label });
+      const key = await api<ApiKey & { token: string }>("POST", "/api-keys", body);
       setCreated({ label: key.label, token: key.token });
       formEl.reset();
       setError("");
@@ -58,6 +64,7 @@ export function ApiKeys() {
             <tr>
               <th>Label</th>
               <th>From</th>
+              <th>Access</th>
               <th>Created</th>
               <th>Last use</th>
               <th></th>
@@ -68,6 +75,7 @@ export function ApiKeys() {
               <tr key={k.label}>
                 <td>{k.label}</td>
                 <td>{SOURCES[k.source]}</td>
+                <td>{k.scopes ? `relay: ${(k.channels ?? []).join(", ")}` : "full"}</td>
                 <td>{k.created_at ? <Time at={k.created_at} /> : <span class="muted">-</span>}</td>
                 <td>
                   <Time at={k.last_used_at} />
@@ -95,6 +103,13 @@ export function ApiKeys() {
           Label
           <input name="label" required pattern="[a-z0-9]+([_\-][a-z0-9]+)*" maxLength={64} />
         </label>
+        <label>
+          Relay only these channels (optional)
+          <input name="channels" placeholder="stripe, github" aria-describedby="relay-help" />
+        </label>
+        <p class="muted" id="relay-help">
+          With channels, the key relays them to <code>mailroom listen</code> and gets 403 everywhere else; without, it has full access.
+        </p>
         <button type="submit">Create key</button>
       </form>
     </section>

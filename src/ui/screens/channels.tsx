@@ -5,6 +5,7 @@ import { link } from "../router";
 import { useStream } from "../live";
 import { ChannelExtras } from "./channel-extras";
 import { Dialog } from "../parts/dialog";
+import { RelayStatus } from "./relay-status";
 
 export function Channels({ me }: { me: Me }) {
   const [channels, setChannels] = useState<Channel[]>([]);
@@ -45,6 +46,7 @@ export function Channels({ me }: { me: Me }) {
   return (
     <section>
       <h1>Channels</h1>
+      <RelayStatus />
       {error && (
         <p class="error" role="alert">
           {error}

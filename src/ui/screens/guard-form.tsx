@@ -1,7 +1,7 @@
 /** @jsxImportSource preact */
 import { useState } from "preact/hooks";
 import { api } from "../api";
-import { fieldOf, GUARD_FIELDS, settingsOf } from "../guard-fields";
+import { fieldOf, formFields, type GuardKind, settingsOf } from "../guard-fields";
 import { type FieldErrors, fieldErrors } from "../parts/field";
 
 const NAME = /^[a-z0-9]+([_-][a-z0-9]+)*$/;
@@ -10,12 +10,13 @@ const NAME = /^[a-z0-9]+([_-][a-z0-9]+)*$/;
  * Define a guard: its name, its kind, then the fields of that kind (no JSON to write) and its
  * write-only secret. A problem shows next to its field, the server's as well as the form's own.
  */
-export function GuardForm({ kinds, onCreated }: { kinds: { kind: string; secret: string | null }[]; onCreated: (name: string) => void }) {
+export function GuardForm({ kinds, onCreated }: { kinds: GuardKind[]; onCreated: (name: string) => void }) {
   const [kind, setKind] = useState(kinds[0]?.kind ?? "github");
   const [values, setValues] = useState<Record<string, string>>({});
   const [errors, setErrors] = useState<FieldErrors>({});
-  const fields = GUARD_FIELDS[kind] ?? [];
-  const secretKey = kinds.find((k) => k.kind === kind)?.secret ?? null;
+  const chosen = kinds.find((k) => k.kind === kind);
+  const fields = chosen ? formFields(chosen) : [];
+  const secretKey = chosen?.secret ?? null;
   const set = (k: string) => (e: Event) => setValues({ ...values, [k]: (e.target as HTMLInputElement).value });
   const { invalid, message } = fieldErrors("guard", errors);
   async function submit(e: Event) {
@@ -29,7 +30,7 @@ export function GuardForm({ kinds, onCreated }: { kinds: { kind: string; secret:
     if (Object.keys(found).length > 0) return;
     try {
       const secret = values.secret ?? "";
-      await api("POST", "/guards", { name, kind, settings: settingsOf(kind, values), ...(secret ? { secret } : {}) });
+      await api("POST", "/guards", { name, kind, settings: settingsOf(fields, values), ...(secret ? { secret } : {}) });
       setValues({});
       onCreated(name);
     } catch (err) {

@@ -2,10 +2,11 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, type Channel } from "../api";
 import { Dialog } from "../parts/dialog";
+import type { GuardKind } from "../guard-fields";
 import { GuardForm } from "./guard-form";
 
 type Guard = { name: string; kind: string; settings: Record<string, unknown>; has_secret: boolean; read_only: boolean };
-type GuardList = { guards: Guard[]; kinds: { kind: string; secret: string | null }[]; default_guards: { guards: string[]; read_only: boolean } };
+type GuardList = { guards: Guard[]; kinds: GuardKind[]; default_guards: { guards: string[]; read_only: boolean } };
 
 const names = (text: string) =>
   text

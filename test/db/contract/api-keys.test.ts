@@ -35,6 +35,19 @@ for (const backend of contractBackends(createApiKeyStore, createPgApiKeyStore)) 
       ]);
     });
 
+    test("a key inserted with a grant lists it; replace gives the label full access again", async () => {
+      const { store, another } = await backend.open();
+      const grant = { scopes: ["relay"], channels: ["stripe", "github"] };
+      expect(await store.insert("laptop", "aa".repeat(32), 1000, grant)).toBe(true);
+      expect(await store.insert("laptop", "bb".repeat(32), 2000)).toBe(false);
+      const other = await another();
+      expect(await other.list()).toEqual([{ label: "laptop", sha256: "aa".repeat(32), createdAt: 1000, lastUsedAt: null, grant }]);
+      await store.replace("laptop", "cc".repeat(32), 3000);
+      const [replaced] = await other.list();
+      expect(replaced!.grant).toBeUndefined();
+      expect(replaced!.sha256).toBe("cc".repeat(32));
+    });
+
     test("remove says whether there was such a key; touch keeps the latest use and ignores unknown labels", async () => {
       const { store } = await backend.open();
       await store.insert("ci", "aa".repeat(32), 1000);

@@ -14,7 +14,8 @@ import { openDatabase, type Db } from "../../../src/db/open";
 import { migratePostgres } from "../../../src/db/pg/migrate";
 import { openPostgres } from "../../../src/db/pg/open";
 import { pgTransactor, type PgTransactor } from "../../../src/db/pg/transactor";
-import { sqliteTransactor } from "../../../src/db/transactor";
+import { changesOf, sqliteTransactor } from "../../../src/db/transactor";
+import type { ChangeSink } from "../../../src/db/changes";
 import { freshDatabase } from "../../helpers/postgres";
 
 export type Backend<S> = {
@@ -26,6 +27,8 @@ export type Backend<S> = {
   transaction<T>(fn: () => Promise<T>): Promise<T>;
   /** Rows of a statement run past the store (no parameters: tests write literals). */
   query(text: string): Promise<Record<string, unknown>[]>;
+  /** The change sink the store reports to (db/transactor.ts report), to check what it reported. */
+  changes: ChangeSink;
 };
 
 type Opener<S> = { name: "sqlite" | "postgres"; open(): Promise<Backend<S>> };
@@ -51,6 +54,7 @@ export function contractBackends<S>(sqlite: (db: Db) => S, postgres: (t: PgTrans
           another: async () => sqlite(db),
           transaction: (fn) => t.transaction(fn),
           query: async (text) => db.$client.query(text).all() as Record<string, unknown>[],
+          changes: changesOf(db.$client),
         };
       },
     },
@@ -73,6 +77,7 @@ export function contractBackends<S>(sqlite: (db: Db) => S, postgres: (t: PgTrans
           },
           transaction: (fn) => t.transaction(fn),
           query: async (text) => [...((await sql.unsafe(text)) as Record<string, unknown>[])],
+          changes: changesOf(sql),
         };
       },
     },

@@ -88,4 +88,6 @@ export const apiKeys = pgTable("api_keys", {
   tokenSha256: text("token_sha256").notNull(),
   createdAt: ms("created_at").notNull().default(0),
   lastUsedAt: ms("last_used_at"),
+  scopes: text("scopes"),
+  channels: text("channels"),
 });

@@ -9,3 +9,4 @@ export * from "./runner";
 export * from "./translate";
 export * from "./dashboard";
 export * from "./misbehave";
+export * from "./relay";

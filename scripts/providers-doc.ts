@@ -1,0 +1,80 @@
+/**
+ * Writes docs/providers.md from the provider table (src/hooks/guards/providers), so the document
+ * cannot drift from what Mailroom checks: `bun scripts/providers-doc.ts` (test/guards/docs.test.ts
+ * fails when the file is not what this writes).
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { PRESETS } from "../src/hooks/guards/providers";
+import { configExample, describeHandshake, describeScheme } from "../src/hooks/guards/scheme/describe";
+
+const cell = (text: string) => text.replaceAll("|", "\\|");
+
+export function providersDoc(): string {
+  const rows = [...PRESETS.values()].map(
+    (p) =>
+      `| \`${p.kind}\` | ${cell(p.title)} | ${cell(describeScheme(p.scheme))} | \`${cell(configExample(p))}\` | ${cell(describeHandshake(p) || "none")} | [source](${p.source}) |`,
+  );
+  return `# Providers
+
+Every sender below is a guard kind: \`kind = "<provider>"\` with \`secret\` or \`secret_env\` (shared
+secrets) or \`public_key\` or \`public_key_env\` (senders that sign with a key pair), plus \`tolerance\`
+where the provider signs a timestamp, and whatever else the provider needs (\`verify_token\` for
+Meta's challenge). \`mailroom providers\` prints the same list; \`mailroom providers KIND\` one of them.
+This file is written by \`bun scripts/providers-doc.ts\` from the table Mailroom checks with.
+
+Each provider is one row of a declarative scheme: what is signed (literal text, the body, the
+timestamp, a header, the method, the full URL, sorted form fields, a field of the JSON body), how the
+signature is written (hex, base64, base64url; a prefix; a key-value header such as \`t=...,v1=...\`;
+several signatures, any of which may match; numbered headers), where the timestamp is and how it is
+written (Unix seconds or milliseconds, RFC 3339; checked both ways against \`tolerance\`, \`"0s"\`
+turns the check off), and the algorithm (HMAC SHA-1/256/512, Ed25519, ECDSA P-256, RSA SHA-256, or a
+shared token compared as it is). Signatures and tokens are compared in constant time; a refusal says
+what was wrong (a missing header, a signature that does not match: a changed body or another secret,
+a timestamp beyond the tolerance) and never the expected value.
+
+Schemes that sign the URL (Twilio, Square, HubSpot, Trello, Mandrill) sign it as the sender sees it:
+set \`[server] public_url\` to the address the provider posts to (\`https://hooks.example.com\`), and
+Mailroom puts the request's path and query after it. Without it, the URL the request arrived at is
+used, which is right only when nothing (a proxy, a tunnel) stands in between.
+
+## A scheme of your own
+
+\`kind = "scheme"\` writes one for a sender no preset knows:
+
+\`\`\`toml
+[[guards]]
+name = "acme"
+kind = "scheme"
+secret_env = "ACME_SECRET"
+algorithm = "hmac-sha256"          # hmac-sha1 | hmac-sha256 | hmac-sha512 | ed25519 | ecdsa-p256 | rsa-sha256 | token
+signed = "{timestamp}.{body}"      # {body} {timestamp} {method} {url} {path} {query} {form} {header:NAME} {json:PATH}
+header = "Acme-Signature"          # or field = "signature.value" (JSON body), or query = "sig"; "X-Sig-{n}" for numbered headers
+key = "v1"                         # a key-value header "t=...,v1=...": the signatures' key ...
+timestamp_key = "t"                # ... and the timestamp's (or timestamp_header, timestamp_field)
+timestamp_format = "unix"          # unix | unix-ms | rfc3339
+encoding = "hex"                   # hex | base64 | base64url; prefix = "sha256=" when there is one
+tolerance = "5m"
+event_type_field = "type"          # or event_type_header = "Acme-Event"
+\`\`\`
+
+Every key is in \`mailroom check-config\`'s vocabulary; \`signed\` must cover \`{body}\` or \`{form}\`
+(a signature that does not cover the body proves nothing about it).
+
+## Handshakes
+
+Some senders first check that the endpoint is theirs. On a channel with such a guard, the catching
+endpoint answers as the provider's documentation shows; a handshake is verified where the provider
+signs it (Discord, Slack, Zoom, Twitch: a bad signature is 401), is kept with the refusals as a
+\`handshake\` entry (\`GET /v1/refusals\`, status 200), and is never stored as a hook, so no handler
+sees it. See the Handshake column; docs/guards.md has the details.
+
+## The providers (${PRESETS.size})
+
+| Kind | Provider | What is signed | \`[[guards]]\` entry | Handshake | Scheme source |
+|---|---|---|---|---|---|
+${rows.join("\n")}
+`;
+}
+
+if (import.meta.main) writeFileSync(join(import.meta.dir, "..", "docs", "providers.md"), providersDoc());

@@ -1,0 +1,39 @@
+import { PRESETS } from "../hooks/guards/providers";
+import { configExample, describeHandshake, describeScheme } from "../hooks/guards/scheme/describe";
+import { UsageError, noMore, parseFlags } from "./args";
+import type { Io } from "./io";
+
+/**
+ * `mailroom providers [KIND] [--json]`: every named provider with its scheme (one line each), or
+ * one provider in full: what it signs, its handshake, a [[guards]] entry and the source.
+ */
+export function providersCommand(argv: string[], io: Io): number {
+  const p = parseFlags(argv, { json: "bool" });
+  noMore(p, 1);
+  const kind = p.positional[0];
+  const all = [...PRESETS.values()].filter((x) => kind === undefined || x.kind === kind);
+  if (kind !== undefined && all.length === 0) throw new UsageError(`providers: unknown provider ${kind}; mailroom providers lists them`);
+  if (p.bools.has("json")) {
+    const rows = all.map((x) => ({
+      kind: x.kind,
+      title: x.title,
+      scheme: describeScheme(x.scheme),
+      handshake: describeHandshake(x) || null,
+      config: configExample(x),
+      source: x.source,
+    }));
+    io.out(`${JSON.stringify(kind ? rows[0] : rows, null, 2)}\n`);
+    return 0;
+  }
+  if (kind !== undefined) {
+    const x = all[0]!;
+    io.out(`${x.kind}: ${x.title}\n  signs:     ${describeScheme(x.scheme)}\n`);
+    if (x.handshake) io.out(`  handshake: ${describeHandshake(x)}\n`);
+    io.out(`  key:       ${x.key}\n  config:    [[guards]] ${configExample(x)}\n  source:    ${x.source}\n`);
+    return 0;
+  }
+  const width = Math.max(...all.map((x) => x.kind.length));
+  for (const x of all) io.out(`${x.kind.padEnd(width)}  ${describeScheme(x.scheme)}${x.handshake ? `; handshake: ${describeHandshake(x)}` : ""}\n`);
+  io.out(`\n${all.length} providers. mailroom providers KIND shows one with its [[guards]] entry (docs/providers.md).\n`);
+  return 0;
+}

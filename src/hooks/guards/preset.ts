@@ -1,0 +1,88 @@
+import type { PresetGuardConfig } from "../../config/guards";
+import type { SchemeGuardConfig } from "../../config/scheme-guard";
+import { parseDuration } from "../../lib/units";
+import { createHandshake } from "../handshakes";
+import type { Preset } from "./providers";
+import { compileScheme, type SchemeDeps } from "./scheme/engine";
+import { isAsymmetric } from "./scheme/keys";
+import type { Scheme } from "./scheme/types";
+import type { Guard } from "./types";
+import { GuardConfigError } from "./verdict";
+
+function keysOf(scheme: Scheme, config: { secret?: string; public_key?: string }) {
+  if (isAsymmetric(scheme)) {
+    if (!config.public_key) throw new GuardConfigError("public_key", "give public_key or public_key_env");
+    return { publicKey: config.public_key };
+  }
+  if (!config.secret) throw new GuardConfigError("secret", "give secret or secret_env");
+  return { secret: config.secret };
+}
+
+/** A guard by one scheme; throws GuardConfigError for a key or template that cannot work. */
+function schemeGuard(
+  name: string,
+  kind: string,
+  scheme: Scheme,
+  config: { secret?: string; public_key?: string; tolerance?: string },
+  deps: SchemeDeps,
+): Guard {
+  const check = compileScheme(scheme, keysOf(scheme, config), parseDuration(config.tolerance ?? scheme.tolerance ?? "300s")!, deps);
+  // A shared token sent as it is must not be stored readable.
+  const token = scheme.algorithm === "token" && scheme.header ? [scheme.header.toLowerCase()] : undefined;
+  return { name, kind, check, ...(token ? { secretHeaders: token } : {}) };
+}
+
+/** `kind = "<provider>"`: a named provider's scheme with the entry's secret or public key. */
+export function createPresetGuard(preset: Preset, config: PresetGuardConfig, deps: SchemeDeps): Guard {
+  const guard = schemeGuard(config.name, preset.kind, preset.scheme, config, deps);
+  const verifyToken = typeof config.verify_token === "string" ? config.verify_token : undefined;
+  return {
+    ...guard,
+    ...(preset.eventType ? { eventType: preset.eventType } : {}),
+    ...(preset.handshake ? { handshake: createHandshake(preset.handshake, { secret: config.secret, verifyToken }) } : {}),
+  };
+}
+
+/** `kind = "scheme"`: a scheme written in TOML. Throws GuardConfigError naming the key at fault. */
+export function createSchemeGuard(config: SchemeGuardConfig, deps: SchemeDeps): Guard {
+  const places = [config.header, config.field, config.query].filter((v) => v !== undefined).length;
+  if (places !== 1) throw new GuardConfigError("header", "give exactly one of header, field, query (where the signature is)");
+  const stamps = [config.timestamp_header, config.timestamp_key, config.timestamp_field].filter((v) => v !== undefined).length;
+  if (stamps > 1) throw new GuardConfigError("timestamp_header", "give at most one of timestamp_header, timestamp_key, timestamp_field");
+  if (config.signed.includes("{timestamp}") && stamps === 0)
+    throw new GuardConfigError("signed", "{timestamp} needs timestamp_header, timestamp_key or timestamp_field");
+  if (config.algorithm !== "token" && !config.signed.includes("{body}") && !config.signed.includes("{form}")) {
+    throw new GuardConfigError("signed", "must contain {body} or {form}: a signature that does not cover the body proves nothing about it");
+  }
+  if (config.timestamp_key !== undefined && config.key === undefined) throw new GuardConfigError("timestamp_key", "needs key (a key-value signature header)");
+  const scheme: Scheme = {
+    algorithm: config.algorithm as Scheme["algorithm"],
+    signed: config.algorithm === "token" ? "" : config.signed,
+    encoding: config.encoding as Scheme["encoding"],
+    publicKey: config.public_key_format as Scheme["publicKey"],
+    secret: { encoding: config.secret_encoding as "utf8" | "base64" | "hex", ...(config.secret_prefix ? { strip: config.secret_prefix } : {}) },
+    ...(config.header !== undefined ? { header: config.header } : {}),
+    ...(config.field !== undefined ? { field: config.field } : {}),
+    ...(config.query !== undefined ? { query: config.query } : {}),
+    ...(config.key !== undefined ? { key: config.key } : {}),
+    ...(config.pairs !== undefined ? { pairs: config.pairs } : {}),
+    ...(config.separator !== undefined ? { separator: config.separator } : {}),
+    ...(config.prefix !== undefined ? { prefix: config.prefix } : {}),
+    ...(config.algorithm === "token" ? { what: "token" } : {}),
+    ...(stamps === 1
+      ? {
+          timestamp: {
+            format: config.timestamp_format as "unix" | "unix-ms" | "rfc3339",
+            ...(config.timestamp_header ? { header: config.timestamp_header } : {}),
+            ...(config.timestamp_key ? { key: config.timestamp_key } : {}),
+            ...(config.timestamp_field ? { field: config.timestamp_field } : {}),
+          },
+        }
+      : {}),
+  };
+  const guard = schemeGuard(config.name, config.kind, scheme, config, deps);
+  const header = config.event_type_header?.toLowerCase();
+  const field = config.event_type_field;
+  if (!header && !field) return guard;
+  return { ...guard, eventType: { ...(header ? { header } : {}), ...(field ? { body: [field] } : {}) } };
+}

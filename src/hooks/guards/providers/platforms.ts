@@ -1,0 +1,121 @@
+import { bodySigned, type Preset, STANDARD_WEBHOOKS, SVIX, tokenIn } from "./types";
+
+const META_KEY = "the app secret (App Dashboard > App settings > Basic)";
+const META_SOURCE = "https://developers.facebook.com/docs/graph-api/webhooks/getting-started#event-notifications";
+const VERIFY_TOKEN = { verify_token: { description: "the Verify Token entered with the callback URL; answers hub.challenge", required: false } };
+const meta = (kind: string, title: string): Preset => ({
+  kind,
+  title,
+  scheme: bodySigned("X-Hub-Signature-256", "hmac-sha256", "hex", "sha256="),
+  eventType: { body: ["object"] },
+  handshake: "meta",
+  extra: VERIFY_TOKEN,
+  key: META_KEY,
+  source: META_SOURCE,
+});
+
+/** Platforms with challenges, and the Standard Webhooks / Svix family. */
+export const PLATFORMS: Preset[] = [
+  meta("meta", "Meta (Facebook, Graph API webhooks)"),
+  meta("whatsapp", "WhatsApp Business Platform"),
+  meta("instagram", "Instagram"),
+  meta("messenger", "Messenger Platform"),
+  {
+    kind: "x",
+    title: "X (Twitter) Account Activity",
+    scheme: bodySigned("x-twitter-webhooks-signature", "hmac-sha256", "base64", "sha256="),
+    handshake: "x-crc",
+    key: "the app's consumer secret (API secret key)",
+    source: "https://docs.x.com/x-api/webhooks/introduction#challenge-response-checks",
+  },
+  {
+    kind: "twitch",
+    title: "Twitch EventSub",
+    scheme: {
+      algorithm: "hmac-sha256",
+      signed: "{header:twitch-eventsub-message-id}{timestamp}{body}",
+      header: "Twitch-Eventsub-Message-Signature",
+      prefix: "sha256=",
+      encoding: "hex",
+      timestamp: { header: "Twitch-Eventsub-Message-Timestamp", format: "rfc3339" },
+      tolerance: "600s",
+      what: "message id, timestamp and body",
+    },
+    eventType: { header: "twitch-eventsub-subscription-type" },
+    handshake: "twitch",
+    key: "the secret given when the subscription was created",
+    source: "https://dev.twitch.tv/docs/eventsub/handling-webhook-events/#verifying-the-event-message",
+  },
+  {
+    kind: "dropbox",
+    title: "Dropbox",
+    scheme: bodySigned("X-Dropbox-Signature"),
+    handshake: "dropbox",
+    key: "the app secret",
+    source: "https://www.dropbox.com/developers/reference/webhooks#notifications",
+  },
+  {
+    kind: "okta",
+    title: "Okta event hooks",
+    scheme: tokenIn("Authorization"),
+    eventType: { body: ["eventType"] },
+    handshake: "okta",
+    key: "the value of the authentication field (header Authorization) set on the event hook",
+    source: "https://developer.okta.com/docs/concepts/event-hooks/#one-time-verification-request",
+  },
+  {
+    kind: "microsoft-graph",
+    title: "Microsoft Graph change notifications",
+    scheme: { algorithm: "token", signed: "", field: "value.0.clientState", encoding: "hex", what: "token" },
+    handshake: "microsoft-graph",
+    key: "the clientState given when the subscription was created",
+    source: "https://learn.microsoft.com/en-us/graph/change-notifications-delivery-webhooks#notificationurl-validation",
+  },
+  {
+    kind: "standard-webhooks",
+    title: "Standard Webhooks",
+    scheme: STANDARD_WEBHOOKS,
+    eventType: { body: ["type", "event_type", "eventType", "event"] },
+    key: '"whsec_" followed by the base64 key',
+    source: "https://github.com/standard-webhooks/standard-webhooks/blob/main/spec/standard-webhooks.md",
+  },
+  {
+    kind: "svix",
+    title: "Svix",
+    scheme: SVIX,
+    eventType: { body: ["type", "eventType", "event"] },
+    key: 'the endpoint\'s signing secret, "whsec_..."',
+    source: "https://docs.svix.com/receiving/verifying-payloads/how-manual",
+  },
+  {
+    kind: "clerk",
+    title: "Clerk",
+    scheme: SVIX,
+    eventType: { body: ["type"] },
+    key: 'the endpoint\'s signing secret, "whsec_..."',
+    source: "https://clerk.com/docs/webhooks/sync-data#verify-the-webhook",
+  },
+  {
+    kind: "openai",
+    title: "OpenAI",
+    scheme: STANDARD_WEBHOOKS,
+    eventType: { body: ["type"] },
+    key: 'the webhook\'s signing secret, "whsec_..."',
+    source: "https://platform.openai.com/docs/guides/webhooks#verifying-webhook-signatures",
+  },
+  {
+    kind: "replicate",
+    title: "Replicate",
+    scheme: STANDARD_WEBHOOKS,
+    key: 'the account\'s webhook signing secret, "whsec_..."',
+    source: "https://replicate.com/docs/topics/webhooks/verify-webhook",
+  },
+  {
+    kind: "liveblocks",
+    title: "Liveblocks",
+    scheme: STANDARD_WEBHOOKS,
+    eventType: { body: ["type"] },
+    key: 'the webhook\'s signing secret, "whsec_..."',
+    source: "https://liveblocks.io/docs/platform/webhooks#Security-verification",
+  },
+];

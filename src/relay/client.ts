@@ -1,0 +1,212 @@
+/**
+ * The laptop's side of the relay (`mailroom listen`, `[[relays]]`): dials out to upstream's relay
+ * endpoint, stores each hook it receives in this Mailroom's own store under upstream's id, with
+ * upstream's method, query, headers, exact body, sender address and catch time, and acknowledges
+ * it once committed (durable). A hook received twice (upstream sends again what was not
+ * acknowledged before a connection was lost) is stored once and acknowledged again. The hooks
+ * then reach this Mailroom's own handlers (`--forward-to`) like any caught hook.
+ */
+import type { BatchWriter } from "../hooks/writer";
+import type { Clock } from "../lib/clock";
+import type { Log } from "../lib/log";
+import { preflight, reconnectDelay } from "./preflight";
+import { decodeHook, HEARTBEAT_MS, parseControl, RELAY_PATH, RELAY_SILENCE_MS, type Control, type RelayedHook } from "./protocol";
+
+export type RelayTarget = { url: string; channel: string; token: string };
+/** Who listens: kept in this Mailroom's store (the same laptop after a restart), its host and start. */
+export type ListenerIdentity = { listener: string; host: string; startedAt: number };
+
+/** What the laptop's dashboard and metrics show of one relay. */
+export type ListenState = {
+  url: string;
+  channel: string;
+  connected: boolean;
+  caught_up: boolean;
+  /** Why the last connection failed or ended, if it did. */
+  last_error: string | null;
+  received: number;
+  acknowledged: number;
+  /** Seconds between upstream catching the last hook received and now. */
+  lag_seconds: number;
+};
+
+export function startRelayClient(deps: {
+  target: RelayTarget;
+  identity: ListenerIdentity;
+  writer: BatchWriter;
+  /** Whether this store holds the hook already (its id). */
+  stored: (id: string) => Promise<boolean>;
+  clock: Clock;
+  log: Log;
+}) {
+  const { target, identity, writer, clock, log } = deps;
+  const base = target.url.replace(/\/+$/, "");
+  const endpoint = `${base}${RELAY_PATH}/channels/${encodeURIComponent(target.channel)}`;
+  const headers = {
+    authorization: `Bearer ${target.token}`,
+    "x-mailroom-listener": identity.listener,
+    "x-mailroom-host": identity.host,
+    "x-mailroom-started": String(identity.startedAt),
+  };
+  const state: ListenState = {
+    url: base,
+    channel: target.channel,
+    connected: false,
+    caught_up: false,
+    last_error: null,
+    received: 0,
+    acknowledged: 0,
+    lag_seconds: 0,
+  };
+  let lastCaughtAt = 0;
+  let stopped = false;
+  let socket: WebSocket | undefined;
+  let wakeSleep: (() => void) | undefined;
+  /** Hooks being stored, by id: a copy received meanwhile waits for the same write. */
+  const storing = new Map<string, Promise<void>>();
+
+  async function store(hook: RelayedHook): Promise<void> {
+    const running = storing.get(hook.id);
+    if (running) return running;
+    const work = (async () => {
+      if (await deps.stored(hook.id)) return;
+      await writer.write({
+        id: hook.id,
+        channel: hook.channel,
+        method: hook.method,
+        query: hook.query,
+        headers: JSON.stringify(hook.headers),
+        body: hook.body,
+        ip: hook.ip,
+        createdAt: hook.createdAt,
+        eventType: hook.eventType,
+        contentType: hook.headers["content-type"] ?? null,
+      });
+    })().finally(() => storing.delete(hook.id));
+    storing.set(hook.id, work);
+    return work;
+  }
+
+  /** One connection, until it ends; resolves to whether upstream accepted it, and why it ended. */
+  function connectOnce(): Promise<{ accepted: boolean; reason: string }> {
+    return new Promise((resolve) => {
+      const ws = new WebSocket(endpoint.replace(/^http/, "ws"), { headers } as unknown as string[]);
+      ws.binaryType = "arraybuffer";
+      socket = ws;
+      let accepted = false;
+      let reason = "";
+      let lastHeard = clock.now();
+      let acks: string[] = [];
+      let flushing = false;
+      const send = (m: Control) => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify(m));
+      const flush = () => {
+        flushing = false;
+        if (acks.length === 0) return;
+        state.acknowledged += acks.length;
+        send({ type: "ack", ids: acks });
+        acks = [];
+      };
+      const beat = setInterval(() => {
+        if (clock.now() - lastHeard > RELAY_SILENCE_MS) {
+          reason = "no heartbeat from upstream";
+          ws.close();
+          return;
+        }
+        send({ type: "heartbeat" });
+      }, HEARTBEAT_MS);
+      ws.onmessage = (event) => {
+        lastHeard = clock.now();
+        if (typeof event.data === "string") {
+          const control = parseControl(event.data);
+          if (control?.type === "hello") {
+            accepted = true;
+            state.connected = true;
+            state.last_error = null;
+            log.info(`relay: connected to ${base}, ${control.waiting} waiting`, { channel: target.channel });
+          } else if (control?.type === "caught_up") {
+            state.caught_up = true;
+            log.info("relay: caught up", { channel: target.channel });
+          } else if (control?.type === "error") reason = control.message;
+          return;
+        }
+        let hook: RelayedHook;
+        try {
+          hook = decodeHook(new Uint8Array(event.data as ArrayBuffer));
+        } catch (error) {
+          reason = `upstream sent a frame this version cannot read: ${(error as Error).message}`;
+          ws.close();
+          return;
+        }
+        state.received++;
+        lastCaughtAt = Math.max(lastCaughtAt, hook.createdAt);
+        store(hook).then(
+          () => {
+            acks.push(hook.id);
+            if (!flushing) (flushing = true), setImmediate(flush);
+          },
+          (error) => send({ type: "nack", id: hook.id, error: String((error as Error)?.message ?? error) }),
+        );
+      };
+      ws.onerror = () => {
+        reason ||= "the connection failed";
+      };
+      ws.onclose = (event) => {
+        clearInterval(beat);
+        state.connected = false;
+        state.caught_up = false;
+        socket = undefined;
+        resolve({ accepted, reason: reason || event.reason || `closed (${event.code})` });
+      };
+    });
+  }
+
+  function sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wakeSleep = undefined;
+        resolve();
+      }
+      wakeSleep = done;
+    });
+  }
+
+  const running = (async () => {
+    let failures = 0;
+    while (!stopped) {
+      const refused = await preflight(endpoint, headers);
+      if (stopped) break;
+      if (refused) {
+        state.last_error = refused;
+        const delay = reconnectDelay(failures++);
+        log.warn(`relay: cannot connect to ${base} (channel ${target.channel}): ${refused}; retrying in ${delay / 1000}s`);
+        await sleep(delay);
+        continue;
+      }
+      const { accepted, reason } = await connectOnce();
+      if (stopped) break;
+      if (accepted) failures = 0;
+      state.last_error = reason;
+      const delay = reconnectDelay(failures++);
+      log.warn(`relay: lost; reconnecting in ${delay / 1000}s (${reason})`, { channel: target.channel });
+      await sleep(delay);
+    }
+  })();
+
+  return {
+    state(): ListenState {
+      return { ...state, lag_seconds: lastCaughtAt ? Math.max(0, (clock.now() - lastCaughtAt) / 1000) : 0 };
+    },
+    /** Closes the connection (what was not acknowledged is sent again next time) and waits for the loop. */
+    async stop(): Promise<void> {
+      stopped = true;
+      socket?.close(1000, "listener stopping");
+      wakeSleep?.();
+      await running;
+      await Promise.allSettled([...storing.values()]);
+    },
+  };
+}
+
+export type RelayClient = ReturnType<typeof startRelayClient>;
