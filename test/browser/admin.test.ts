@@ -120,6 +120,7 @@ describe.skipIf(!browserAvailable())("the dashboard's admin screens in a browser
     await page.getByRole("button", { name: "Save guards of signed" }).click();
     await page.getByRole("status").getByText("Guards of signed saved.").waitFor();
     expect(await page.content()).not.toContain("the-shared-secret");
+    await page.evaluate("scrollTo(0, 0)"); // the header is sticky: a full page shot taken further down shows it mid-page
     await page.screenshot({ path: join(SHOTS, "guards.png"), fullPage: true });
 
     await page.goto(`${app.url}/ui/refusals`);
@@ -179,6 +180,7 @@ describe.skipIf(!browserAvailable())("the dashboard's admin screens in a browser
     expect((await fetch(`${app.url}/v1/account`, { headers: customer })).status).toBe(503);
     await page.getByRole("link", { name: "Account 1" }).click();
     await page.getByRole("table", { name: "Ledger" }).getByRole("row", { name: /spend/ }).waitFor();
+    await page.evaluate("scrollTo(0, 0)"); // the header is sticky: a full page shot taken further down shows it mid-page
     await page.screenshot({ path: join(SHOTS, "translation.png"), fullPage: true });
     await page.getByRole("link", { name: "Accounts" }).click();
     await page.getByRole("button", { name: "Switch maintenance off" }).click();

@@ -94,6 +94,7 @@ describe.skipIf(!browserAvailable())("the dashboard in a browser", () => {
     expect(await page.getByLabel("Payload").count()).toBe(0);
     await page.getByRole("button", { name: "Raw" }).click();
     expect(await page.getByRole("region", { name: "Body" }).innerText()).toBe(JSON.stringify(JSON.parse(body), null, 2));
+    await page.evaluate("scrollTo(0, 0)"); // the header is sticky: a full page shot taken further down shows it mid-page
     await page.screenshot({ path: join(SHOTS, "hook.png"), fullPage: true });
   }, 30_000);
 
