@@ -1,4 +1,4 @@
-import { fieldText } from "./query";
+import { fieldText, fieldToken } from "./query";
 
 /**
  * What the search index holds for a hook: `text` (free words are looked for in it) and `fields`
@@ -61,5 +61,5 @@ export function searchDoc(
   if (h.eventType) add("type", h.eventType);
   for (const [k, v] of Object.entries(h.headers)) add(`header.${k}`, v);
   if (payload) payloadLeaves(payload, (path, value) => add(`payload.${path}`, value));
-  return { id: h.id, text: searchText(h), fields: `\n${lines.join("\n")}\n` };
+  return { id: h.id, text: searchText(h), fields: `\n${lines.join("\n")}\n${lines.map(fieldToken).join("")}` };
 }
