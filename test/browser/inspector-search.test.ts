@@ -71,9 +71,7 @@ describe.skipIf(!browserAvailable())("the inspector with the server's search, re
     expect(await page.getByRole("heading", { level: 1 }).innerText()).toContain("refused on signed");
   }, 30_000);
 
-  // To do: POST /hooks/{id}/replay and /send are documented (docs/management-api.md, "Edit and send")
-  // but not served yet (404 "no route"); the dashboard calls them as documented. Run with --todo.
-  test.todo("edit and send: into a channel as a new hook that links to its source, and to a URL with its answer shown", async () => {
+  test("edit and send: into a channel as a new hook that links to its source, and to a URL with its answer shown", async () => {
     const received: { method: string; body: string; header: string | null }[] = [];
     const target = Bun.serve({
       port: 0,

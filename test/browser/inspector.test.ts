@@ -51,6 +51,8 @@ describe.skipIf(!browserAvailable())("the inspector in a browser", () => {
     const row = page.locator(`li[data-id="${ids.big}"]`);
     await row.waitFor();
     expect(await row.innerText()).toContain("1.0 MB");
+    // The one-line preview of the body, as plain text.
+    expect(await page.locator(`li[data-id="${ids.a}"] .preview`).innerText()).toBe('{"order":42,"items":["a","b"],"customer":{"name":"Ada"}}');
     expect(await row.locator("time").innerText()).toMatch(/^(just now|\d+ s ago)$/);
     expect(await row.locator("time").getAttribute("title")).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d$/);
     // j moves down, k up, Enter opens beside the list, Escape closes; / goes to the search box.
