@@ -59,7 +59,7 @@ export function RefusalScreen({ id }: { id: string }) {
         <h2>Headers</h2>
         <CopyButton text={headers.map(([k, v]) => `${k}: ${v}`).join("\n")} label="Copy the headers" />
       </div>
-      <p class="hint">Secrets (authorization, cookies, signatures, API keys) are shown as [redacted].</p>
+      <p class="hint">Credentials (authorization, tokens, API keys, the channel's guard secrets) show as [redacted] and cookies are left out; signatures are kept, to debug a mismatch.</p>
       <KvTable label="Headers" rows={headers} empty="No headers were kept." />
       <h2>Query</h2>
       <KvTable label="Query" rows={queryRows(r.query ?? "")} empty="No query string." />
