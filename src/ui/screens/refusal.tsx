@@ -59,7 +59,10 @@ export function RefusalScreen({ id }: { id: string }) {
         <h2>Headers</h2>
         <CopyButton text={headers.map(([k, v]) => `${k}: ${v}`).join("\n")} label="Copy the headers" />
       </div>
-      <p class="hint">Credentials (authorization, tokens, API keys, the channel's guard secrets) show as [redacted] and cookies are left out; signatures are kept, to debug a mismatch.</p>
+      <p class="hint">
+        Credentials (authorization, tokens, API keys, the channel's guard secrets) show as [redacted] and cookies are left out; signatures are kept, to debug a
+        mismatch.
+      </p>
       <KvTable label="Headers" rows={headers} empty="No headers were kept." />
       <h2>Query</h2>
       <KvTable label="Query" rows={queryRows(r.query ?? "")} empty="No query string." />
