@@ -125,6 +125,7 @@ export function createSearchStore(db: Db): SearchStore {
       await transactor.transaction(async () => {
         // The next free rowid of each millisecond, read once per millisecond of the batch.
         const free = new Map<number, number>();
+        const claimed: [number, SearchDoc][] = [];
         for (const d of docs) {
           const ms = ulidTime(d.id) - EPOCH;
           if (ms <= -SPAN_MS || ms >= SPAN_MS - 1) continue;
@@ -136,9 +137,12 @@ export function createSearchStore(db: Db): SearchStore {
           }
           if (n >= base + PER_MS) continue; // PER_MS hooks in one millisecond: the rest are not searchable
           if (claim.run(n, d.id, d.id).changes === 0) continue;
-          put.run(n, d.text, d.fields);
+          claimed.push([n, d]);
           free.set(base, n + 1);
         }
+        // FTS5 writes its pending rows out as a new segment at every savepoint, which each claim
+        // (an upsert) opens: written after all the claims, the batch becomes one segment.
+        for (const [n, d] of claimed) put.run(n, d.text, d.fields);
       });
     },
 
