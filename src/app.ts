@@ -54,6 +54,8 @@ export type AppDeps = {
   heartbeatMs?: number;
   /** How long caught hooks wait to be indexed for search (hooks/search; tests lengthen it). */
   searchGatherMs?: number;
+  /** Bodies held in memory for the search index, at most (tests make it small). */
+  searchMaxWaitingBytes?: number;
   /** The live terminal's caught and refused lines (silent by default). */
   activity?: Activity;
   /** This instance's name among those sharing the database (relay listeners); a random one by default. */
@@ -78,7 +80,15 @@ export function createApp(deps: AppDeps) {
   const hooks = createHookService({ store, clock, runner });
   runner.bind(hooks.outcomes, { raw: hooks.raw });
   // The search index, kept after caught batches commit (hooks/search): catching never waits for it.
-  const search = createSearch({ store: storage.search, changes, read: (id) => store.getHook(id), clock, log, gatherMs: deps.searchGatherMs });
+  const search = createSearch({
+    store: storage.search,
+    changes,
+    read: (id) => store.getHook(id),
+    clock,
+    log,
+    gatherMs: deps.searchGatherMs,
+    maxWaitingBytes: deps.searchMaxWaitingBytes,
+  });
 
   const responses = createResponses({ config, store: storage.responses, clock });
   const dedup = createDedup({ config, store: storage.dedup, clock });

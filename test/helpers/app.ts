@@ -26,6 +26,7 @@ export function createTestApp(
     log?: Log;
     heartbeatMs?: number;
     searchGatherMs?: number;
+    searchMaxWaitingBytes?: number;
   } = {},
 ) {
   const config = buildConfig(
@@ -48,6 +49,7 @@ export function createTestApp(
     channelDeleteBatch: opts.channelDeleteBatch,
     heartbeatMs: opts.heartbeatMs,
     searchGatherMs: opts.searchGatherMs,
+    searchMaxWaitingBytes: opts.searchMaxWaitingBytes,
   });
 
   // Calls the app without a network (app.handle).

@@ -2,6 +2,7 @@ import type { CaughtRow, ChangeSink } from "../../db/changes";
 import type { Clock } from "../../lib/clock";
 import { ulidFloor } from "../../lib/ids";
 import type { Log } from "../../lib/log";
+import { restAfter } from "../../lib/pace";
 import { decodePayload } from "../payload";
 import type { RawHook } from "../store";
 import { searchDoc, type SearchDoc } from "./document";
@@ -22,6 +23,18 @@ const SWEEP_MS = 30_000;
 const SWEEP_BACK_MS = 5 * 60_000;
 /** Hooks looked at per statement of a sweep. */
 const SCAN = 5000;
+/**
+ * While hooks are being caught (one came in the last BUSY_MS), indexing takes at most BUSY_SHARE
+ * of the thread that also catches, resting between batches: under a sustained flood the index
+ * lags, and catches up once the flood ends, instead of taking a third of the throughput.
+ */
+const BUSY_MS = 250;
+const BUSY_SHARE = 0.05;
+/**
+ * Bodies held in memory for indexing, at most: past that, caught hooks are left to a sweep from
+ * the first one left out (it reads them back from the database), so a flood holds bounded memory.
+ */
+const MAX_WAITING_BYTES = 32 * 1024 * 1024;
 
 type Source = Pick<RawHook, "id" | "channel" | "method" | "query" | "ip" | "headers" | "body" | "eventType">;
 
@@ -41,8 +54,11 @@ export function createSearch(deps: {
   log: Log;
   /** How long caught hooks wait to be indexed together (GATHER_MS; tests that watch the catching path alone lengthen it). */
   gatherMs?: number;
+  /** Bodies held for indexing, at most (MAX_WAITING_BYTES; tests make it small). */
+  maxWaitingBytes?: number;
 }) {
   const gatherMs = deps.gatherMs ?? GATHER_MS;
+  const maxWaitingBytes = deps.maxWaitingBytes ?? MAX_WAITING_BYTES;
   const { store, log } = deps;
   /** Caught rows, as the sink handed them: nothing is parsed or decoded until they are indexed. */
   let waiting: (Source | CaughtRow)[] = [];
@@ -51,6 +67,15 @@ export function createSearch(deps: {
   let closed = false;
   let sweeper: ReturnType<typeof setInterval> | undefined;
   let sweeping = false;
+  let sweepAgain: string | undefined;
+  let waitingBytes = 0;
+  /** Set when caught hooks were left out of `waiting`: the id after which a sweep finds them. */
+  let behind: string | undefined;
+  let lastEnqueued: string | undefined;
+  let lastCaughtAt = Number.NEGATIVE_INFINITY;
+  /** Searches waiting for what is queued: until they have it, indexing does not rest. */
+  let urgent = 0;
+  const share = () => (urgent > 0 || performance.now() - lastCaughtAt > BUSY_MS ? 1 : BUSY_SHARE);
 
   async function docs(rows: readonly Source[]): Promise<SearchDoc[]> {
     return Promise.all(rows.map(async (h) => searchDoc(h, await decodePayload(h.headers, h.body))));
@@ -61,28 +86,40 @@ export function createSearch(deps: {
     if (timer) clearTimeout(timer), (timer = undefined);
     const rows = waiting;
     waiting = [];
-    if (rows.length === 0) return running;
+    waitingBytes = 0;
+    const from = behind;
+    behind = undefined;
+    if (rows.length === 0 && from === undefined) return running;
     running = running.then(async () => {
       for (let i = 0; i < rows.length; i += BATCH) {
-        if (i > 0) await new Promise((r) => setImmediate(r)); // catching goes on between batches
+        const startedAt = performance.now();
         try {
           await store.index(await docs(rows.slice(i, i + BATCH).map(fromCaught)));
         } catch (error) {
           log.warn("could not index hooks for search; they will be indexed later", { count: rows.length, error: String(error) });
         }
+        await restAfter(startedAt, share()); // catching goes on between batches
       }
+      if (from !== undefined) await sweep(from);
     });
     return running;
   }
 
   function enqueue(rows: readonly (Source | CaughtRow)[]): void {
     if (closed) return;
-    for (const r of rows) waiting.push(r);
+    for (const r of rows) {
+      if (behind === undefined && waitingBytes + r.body.length <= maxWaitingBytes) {
+        waiting.push(r);
+        waitingBytes += r.body.length;
+        lastEnqueued = r.id;
+      } else behind ??= lastEnqueued ?? ulidFloor(deps.clock.now() - SWEEP_BACK_MS);
+    }
     timer ??= setTimeout(() => void drain(), gatherMs);
   }
 
   deps.changes.subscribe((change, origin) => {
     if (origin !== "local" || change.kind !== "caught") return;
+    lastCaughtAt = performance.now();
     enqueue(change.hooks);
   });
 
@@ -91,7 +128,11 @@ export function createSearch(deps: {
    * first, looking at SCAN of them per turn of the event loop.
    */
   async function sweep(from?: string): Promise<void> {
-    if (sweeping) return;
+    if (sweeping) {
+      // One is running: it sweeps again from here when it ends (the smallest start wins).
+      sweepAgain = sweepAgain === undefined || (from ?? "") < sweepAgain ? (from ?? "") : sweepAgain;
+      return;
+    }
     sweeping = true;
     try {
       let after = from;
@@ -103,21 +144,32 @@ export function createSearch(deps: {
           await new Promise((r) => setTimeout(r, 0));
           continue;
         }
-        const rows = (await Promise.all(ids.map(deps.read))).filter((h): h is RawHook => h !== undefined);
-        await store.index(await docs(rows));
-        await new Promise((r) => setTimeout(r, 0));
+        for (let i = 0; i < ids.length && !closed; i += BATCH) {
+          const startedAt = performance.now();
+          const rows = (await Promise.all(ids.slice(i, i + BATCH).map(deps.read))).filter((h): h is RawHook => h !== undefined);
+          await store.index(await docs(rows));
+          await restAfter(startedAt, share());
+        }
       }
     } catch (error) {
       log.warn("could not index older hooks for search", { error: String(error) });
     } finally {
       sweeping = false;
+      const again = sweepAgain;
+      sweepAgain = undefined;
+      if (again !== undefined && !closed) void sweep(again);
     }
   }
 
   return {
     /** Ids of a search's page, newest first, once what this instance caught is indexed. */
     async search(query: SearchQuery): Promise<string[]> {
-      await drain();
+      urgent++;
+      try {
+        await drain();
+      } finally {
+        urgent--;
+      }
       return store.search(query);
     },
     /** Indexes hooks stored without being caught (imports), soon. */
