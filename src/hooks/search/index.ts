@@ -34,7 +34,10 @@ const BUSY_SHARE = 0.05;
  * Bodies held in memory for indexing, at most: past that, caught hooks are left to a sweep from
  * the first one left out (it reads them back from the database), so a flood holds bounded memory.
  */
-const MAX_WAITING_BYTES = 32 * 1024 * 1024;
+const MAX_WAITING_BYTES = 16 * 1024 * 1024;
+/** What a waiting row costs beside its body and headers (the object, its strings), roughly. */
+const ROW_BYTES = 512;
+const rowBytes = (r: Source | CaughtRow) => r.body.byteLength + (typeof r.headers === "string" ? r.headers.length : 0) + ROW_BYTES;
 
 type Source = Pick<RawHook, "id" | "channel" | "method" | "query" | "ip" | "headers" | "body" | "eventType">;
 
@@ -61,60 +64,93 @@ export function createSearch(deps: {
   const maxWaitingBytes = deps.maxWaitingBytes ?? MAX_WAITING_BYTES;
   const { store, log } = deps;
   /** Caught rows, as the sink handed them: nothing is parsed or decoded until they are indexed. */
-  let waiting: (Source | CaughtRow)[] = [];
+  const waiting: (Source | CaughtRow)[] = [];
+  /** The bodies' bytes in `waiting`, until their batch is indexed. */
+  let waitingBytes = 0;
+  /** Set when caught hooks were left out of `waiting`: the id after which a sweep finds them. */
+  let behind: string | undefined;
+  let dropped = 0;
+  let lastQueued: string | undefined;
+  /** Hooks handed to the index (queued or left to a sweep), and of those, how many are done. */
+  let handed = 0;
+  let done = 0;
+  /** Searches waiting until `done` reaches their target: while there are any, indexing does not rest. */
+  const waiters: { target: number; resolve: () => void }[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let running: Promise<void> = Promise.resolve();
+  let pumping: Promise<void> | undefined;
   let closed = false;
   let sweeper: ReturnType<typeof setInterval> | undefined;
   let sweeping = false;
   let sweepAgain: string | undefined;
-  let waitingBytes = 0;
-  /** Set when caught hooks were left out of `waiting`: the id after which a sweep finds them. */
-  let behind: string | undefined;
-  let lastEnqueued: string | undefined;
   let lastCaughtAt = Number.NEGATIVE_INFINITY;
-  /** Searches waiting for what is queued: until they have it, indexing does not rest. */
-  let urgent = 0;
-  const share = () => (urgent > 0 || performance.now() - lastCaughtAt > BUSY_MS ? 1 : BUSY_SHARE);
+  const share = () => (waiters.length > 0 || closed || performance.now() - lastCaughtAt > BUSY_MS ? 1 : BUSY_SHARE);
 
   async function docs(rows: readonly Source[]): Promise<SearchDoc[]> {
     return Promise.all(rows.map(async (h) => searchDoc(h, await decodePayload(h.headers, h.body))));
   }
 
-  /** Indexes what waits, in batches, one after another; never rejects (a failure is logged, the sweep retries). */
-  function drain(): Promise<void> {
+  function settle(): void {
+    for (let i = waiters.length - 1; i >= 0; i--) if (waiters[i]!.target <= done) waiters.splice(i, 1)[0]!.resolve();
+  }
+
+  /**
+   * One loop indexes what waits, a batch at a time, resting between batches (catching goes on),
+   * then sweeps from where hooks were left out. Never rejects: a failure is logged, and the
+   * periodic sweep indexes those hooks later.
+   */
+  function pump(): Promise<void> {
     if (timer) clearTimeout(timer), (timer = undefined);
-    const rows = waiting;
-    waiting = [];
-    waitingBytes = 0;
-    const from = behind;
-    behind = undefined;
-    if (rows.length === 0 && from === undefined) return running;
-    running = running.then(async () => {
-      for (let i = 0; i < rows.length; i += BATCH) {
-        const startedAt = performance.now();
-        try {
-          await store.index(await docs(rows.slice(i, i + BATCH).map(fromCaught)));
-        } catch (error) {
-          log.warn("could not index hooks for search; they will be indexed later", { count: rows.length, error: String(error) });
+    pumping ??= (async () => {
+      while (waiting.length > 0 || behind !== undefined) {
+        if (waiting.length > 0) {
+          const startedAt = performance.now();
+          const rows = waiting.splice(0, BATCH);
+          try {
+            await store.index(await docs(rows.map(fromCaught)));
+          } catch (error) {
+            log.warn("could not index hooks for search; they will be indexed later", { count: rows.length, error: String(error) });
+          }
+          for (const r of rows) waitingBytes -= rowBytes(r);
+          done += rows.length;
+          settle();
+          await restAfter(startedAt, share());
+        } else {
+          const from = behind!;
+          const n = dropped;
+          (behind = undefined), (dropped = 0);
+          await sweep(from);
+          done += n;
+          settle();
         }
-        await restAfter(startedAt, share()); // catching goes on between batches
       }
-      if (from !== undefined) await sweep(from);
+    })().finally(() => {
+      pumping = undefined;
     });
-    return running;
+    return pumping;
+  }
+
+  /** Resolves once every hook handed to the index so far is indexed. */
+  function flush(): Promise<void> {
+    if (done >= handed) return Promise.resolve();
+    const reached = new Promise<void>((resolve) => waiters.push({ target: handed, resolve }));
+    void pump();
+    return reached;
   }
 
   function enqueue(rows: readonly (Source | CaughtRow)[]): void {
     if (closed) return;
     for (const r of rows) {
-      if (behind === undefined && waitingBytes + r.body.length <= maxWaitingBytes) {
+      handed++;
+      if (behind === undefined && waitingBytes + rowBytes(r) <= maxWaitingBytes) {
         waiting.push(r);
-        waitingBytes += r.body.length;
-        lastEnqueued = r.id;
-      } else behind ??= lastEnqueued ?? ulidFloor(deps.clock.now() - SWEEP_BACK_MS);
+        waitingBytes += rowBytes(r);
+        lastQueued = r.id;
+      } else {
+        behind ??= lastQueued ?? ulidFloor(deps.clock.now() - SWEEP_BACK_MS);
+        dropped++;
+      }
     }
-    timer ??= setTimeout(() => void drain(), gatherMs);
+    timer ??= setTimeout(() => void pump(), gatherMs);
   }
 
   deps.changes.subscribe((change, origin) => {
@@ -164,18 +200,13 @@ export function createSearch(deps: {
   return {
     /** Ids of a search's page, newest first, once what this instance caught is indexed. */
     async search(query: SearchQuery): Promise<string[]> {
-      urgent++;
-      try {
-        await drain();
-      } finally {
-        urgent--;
-      }
+      await flush();
       return store.search(query);
     },
     /** Indexes hooks stored without being caught (imports), soon. */
     enqueue,
     /** Resolves once what waits now is indexed. */
-    flush: drain,
+    flush,
     /** Starts the sweeps: of every hook at once, then of the last SWEEP_BACK_MS every SWEEP_MS. */
     start(): void {
       void sweep();
@@ -187,7 +218,7 @@ export function createSearch(deps: {
     async close(): Promise<void> {
       closed = true;
       if (sweeper) clearInterval(sweeper);
-      await drain();
+      await flush();
     },
   };
 }
