@@ -52,6 +52,8 @@ export type AppDeps = {
   metrics?: Metrics;
   /** How often live streams send a heartbeat (tests shorten it); 15 s by default. */
   heartbeatMs?: number;
+  /** How long caught hooks wait to be indexed for search (hooks/search; tests lengthen it). */
+  searchGatherMs?: number;
   /** The live terminal's caught and refused lines (silent by default). */
   activity?: Activity;
   /** This instance's name among those sharing the database (relay listeners); a random one by default. */
@@ -76,7 +78,7 @@ export function createApp(deps: AppDeps) {
   const hooks = createHookService({ store, clock, runner });
   runner.bind(hooks.outcomes, { raw: hooks.raw });
   // The search index, kept after caught batches commit (hooks/search): catching never waits for it.
-  const search = createSearch({ store: storage.search, changes, read: (id) => store.getHook(id), clock, log });
+  const search = createSearch({ store: storage.search, changes, read: (id) => store.getHook(id), clock, log, gatherMs: deps.searchGatherMs });
 
   const responses = createResponses({ config, store: storage.responses, clock });
   const dedup = createDedup({ config, store: storage.dedup, clock });

@@ -8,6 +8,7 @@ import { channelRoutes } from "../hooks/routes/channels";
 import { channelExtraRoutes } from "../hooks/routes/responses";
 import { hookRoutes } from "../hooks/routes/hooks";
 import { exportRoutes } from "../hooks/routes/transfer";
+import { sendRoutes } from "../hooks/routes/send";
 import { refusalRoutes } from "../hooks/routes/refusals";
 import { createGate } from "./gate";
 import type { DashboardDeps } from "./deps";
@@ -95,6 +96,7 @@ export function createDashboard(deps: {
     .use(channelExtraRoutes(management))
     .use(exportRoutes(management))
     .use(hookRoutes(management))
+    .use(sendRoutes(management))
     .use(refusalRoutes(management))
     .use(attemptRoutes(management))
     .use(guardRoutes({ gate, guards: deps.guards, channels: deps.management.channels, settings: store }))

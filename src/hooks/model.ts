@@ -48,6 +48,7 @@ export const Hook = t.Object(
     created_at: t.String(),
     finalized_at: t.Optional(t.Union([t.String(), t.Null()])),
     events: t.Array(Event),
+    source_id: t.Optional(t.String({ pattern: HOOK_ID_PATTERN, description: "Extension: the hook this one was made from (SendHook)" })),
     event_type: t.Optional(
       t.String({
         maxLength: 128,
@@ -76,6 +77,11 @@ export const HookSummary = t.Object(
     finalized_at: t.Optional(t.String()),
     size: t.Integer({ minimum: 0, description: "Bytes of the body" }),
     event_type: t.String({ maxLength: 128, description: "The sender's event type, empty when unknown (as Hook's)" }),
+    preview: t.String({
+      maxLength: 400,
+      description:
+        "The body's first 100 characters as text on one line (whitespace collapsed, control characters and invalid UTF-8 as U+FFFD); empty for a body that is not text",
+    }),
   },
   strict,
 );
@@ -144,6 +150,7 @@ export function toWireHook(h: RawHook, events: readonly EventRow[], payload: Rec
     })),
   };
   if (h.finalizedAt !== null) wire.finalized_at = toRfc3339(h.finalizedAt);
+  if (h.sourceId) wire.source_id = h.sourceId;
   return wire;
 }
 
@@ -166,11 +173,13 @@ export function hookSummaryJson(h: {
   finalizedAt: number | null;
   size: number;
   eventType: string;
+  /** bodyPreview of the body's head (hooks/preview.ts). */
+  preview: string;
 }): string {
   const finalized = h.finalizedAt === null ? "" : `,"finalized_at":"${toRfc3339(h.finalizedAt)}"`;
   const eventType =
     h.eventType === "" ? "" : h.eventType === lastType ? lastTypeJson : ((lastType = h.eventType), (lastTypeJson = JSON.stringify(h.eventType)));
-  return `{"id":"${h.id}","channel":"${h.channel}","status":"${h.status}",${senderJson(h)},"created_at":"${rfc3339Cached(h.createdAt)}"${finalized},"size":${h.size},"event_type":${eventType || '""'}}`;
+  return `{"id":"${h.id}","channel":"${h.channel}","status":"${h.status}",${senderJson(h)},"created_at":"${rfc3339Cached(h.createdAt)}"${finalized},"size":${h.size},"event_type":${eventType || '""'},"preview":${JSON.stringify(h.preview)}}`;
 }
 
 let lastType = "";

@@ -3,6 +3,7 @@ import { notFound, precondition, type AppError } from "../lib/errors";
 import type { HookOutcomes, HookRunner } from "../runner/types";
 import { hookSummaryJson, toWireHook, type HookWire } from "./model";
 import { decodePayload } from "./payload";
+import { bodyPreview } from "./preview";
 import { TRANSITION_FROM } from "./status";
 import type { HookStatus, HookStore, ListQuery, RawHook } from "./store";
 
@@ -132,7 +133,7 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
     /** A hook's summary as JSON (`fields=summary`: no body, payload, headers or events; `size`), read without its body. */
     async findSummary(id: string): Promise<string | undefined> {
       const row = await store.getHookSummary(id);
-      return row && hookSummaryJson({ ...row, contentType: row.headers["content-type"] ?? null });
+      return row && hookSummaryJson({ ...row, contentType: row.headers["content-type"] ?? null, preview: bodyPreview(row.head) });
     },
     delete(id: string): Promise<void> {
       return store.transaction(async () => {

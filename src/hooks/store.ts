@@ -4,6 +4,7 @@ import { statementCache } from "../db/statements";
 import type { Db } from "../db/open";
 import { report, sqliteTransactor, type Transactor } from "../db/transactor";
 import { HOOK_STATUSES, type HookStatus } from "./status";
+import { PREVIEW_BYTES } from "./preview";
 
 /**
  * The webhook service's storage. Plain SQL through prepared statements, so the same contract
@@ -25,6 +26,8 @@ export type RawHook = {
   finalizedAt: number | null;
   /** The sender's event type, "" when unknown (hooks/event-type.ts). */
   eventType: string;
+  /** The hook this one was made from (edit and send, hooks/transfer), else absent or null. */
+  sourceId?: string | null;
 };
 
 /** A hook as the writer receives it; `headers` is already serialised JSON. */
@@ -45,7 +48,8 @@ export type ChannelRow = {
 
 export type EventRow = { hookId: string; kind: string; actor: string; message: string; createdAt: number };
 
-export type HookSummaryRow = Omit<RawHook, "body"> & { size: number };
+/** `head`: the body's first PREVIEW_BYTES bytes (hooks/preview.ts), read without the rest. */
+export type HookSummaryRow = Omit<RawHook, "body"> & { size: number; head: Uint8Array };
 
 /** What deleting a hook needs to know: its channel and status keep the counters right. */
 export type HookKey = { id: string; channel: string; status: HookStatus };
@@ -132,7 +136,8 @@ export interface HookStore extends Transactor {
   caughtTransaction<T>(fn: () => Promise<T>): Promise<T>;
 }
 
-type HookRecord = Omit<RawHook, "headers" | "finalizedAt" | "createdAt" | "eventType"> & {
+type HookRecord = Omit<RawHook, "headers" | "finalizedAt" | "createdAt" | "eventType" | "sourceId"> & {
+  source_id: string | null;
   headers: string;
   created_at: number;
   finalized_at: number | null;
@@ -140,8 +145,8 @@ type HookRecord = Omit<RawHook, "headers" | "finalizedAt" | "createdAt" | "event
 };
 type ChannelRecord = { name: string; paused: number; guards: string; pending: number; handled: number; failed: number; discarded: number };
 
-const HOOK_COLUMNS = "id, channel, status, method, query, headers, body, ip, created_at, finalized_at, event_type";
-const SUMMARY_COLUMNS = "id, channel, status, method, query, headers, length(body) AS size, ip, created_at, finalized_at, event_type";
+const HOOK_COLUMNS = "id, channel, status, method, query, headers, body, ip, created_at, finalized_at, event_type, source_id";
+const SUMMARY_COLUMNS = `id, channel, status, method, query, headers, length(body) AS size, substr(body, 1, ${PREVIEW_BYTES}) AS head, ip, created_at, finalized_at, event_type, source_id`;
 
 /**
  * The SQL condition of ListQuery's `eventType` ("" when none): equal, or a prefix when it ends
@@ -216,6 +221,7 @@ function toRaw(r: HookRecord): RawHook {
     createdAt: r.created_at,
     finalizedAt: r.finalized_at,
     eventType: r.event_type,
+    sourceId: r.source_id,
   };
 }
 
@@ -294,10 +300,11 @@ export function createHookStore(db: Db, opts: { unsynced?: boolean } = {}): Hook
     },
 
     async getHookSummary(id: string): Promise<HookSummaryRow | undefined> {
-      const r = q(`SELECT ${SUMMARY_COLUMNS} FROM hooks WHERE id = ?`).get(id) as (Omit<HookRecord, "body"> & { size: number }) | null;
+      const r = q(`SELECT ${SUMMARY_COLUMNS} FROM hooks WHERE id = ?`).get(id) as (Omit<HookRecord, "body"> & { size: number; head: Uint8Array | null }) | null;
       if (!r) return undefined;
       const { body: _, ...summary } = toRaw({ ...r, body: EMPTY });
-      return { ...summary, size: r.size };
+      // substr of an empty blob is NULL.
+      return { ...summary, size: r.size, head: r.head ?? EMPTY };
     },
 
     listHookIds: async (query: ListQuery): Promise<string[]> => listHookIds(query),

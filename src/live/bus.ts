@@ -22,7 +22,17 @@ export type Change = {
  * summary is made from this (no database read, no body held), since it is the hook as it was when
  * the change happened.
  */
-export type CaughtSnapshot = { method: string; query: string; contentType: string | null; ip: string; createdAt: number; size: number; eventType: string };
+export type CaughtSnapshot = {
+  method: string;
+  query: string;
+  contentType: string | null;
+  ip: string;
+  createdAt: number;
+  size: number;
+  eventType: string;
+  /** bodyPreview of the body (hooks/preview.ts): a short string, not the body. */
+  preview: string;
+};
 
 /**
  * A change as sent: the SSE event name and its JSON, read when it is sent; for a hook also its

@@ -1,6 +1,7 @@
 import type { RefusalInput } from "../hooks/guards/types";
 import type { CaughtRow, Change as Committed } from "../db/changes";
 import { hookSummaryJson, toWireChannel } from "../hooks/model";
+import { bodyPreview, PREVIEW_BYTES } from "../hooks/preview";
 import type { HookService } from "../hooks/service";
 import type { HookStore } from "../hooks/store";
 import { toRfc3339 } from "../lib/clock";
@@ -38,9 +39,11 @@ export function createLive(deps: { store: HookStore; hooks: () => HookService; h
   }
   async function renderHook(id: string, channel: string, full: boolean): Promise<Rendered> {
     // A summary needs no body: only its size is read.
-    const raw = full ? await store.getHook(id).then((h) => h && { ...h, size: h.body.byteLength }) : await store.getHookSummary(id);
+    const raw = full
+      ? await store.getHook(id).then((h) => h && { ...h, size: h.body.byteLength, head: h.body.subarray(0, PREVIEW_BYTES) })
+      : await store.getHookSummary(id);
     if (!raw) return { event: "hook-deleted", channel, data: JSON.stringify({ id, channel }) };
-    const summary = hookSummaryJson({ ...raw, contentType: raw.headers["content-type"] ?? null });
+    const summary = hookSummaryJson({ ...raw, contentType: raw.headers["content-type"] ?? null, preview: bodyPreview(raw.head) });
     if (!full) return { event: "hook", channel: raw.channel, status: raw.status, summary };
     const hook = await deps
       .hooks()
@@ -74,7 +77,16 @@ export function createLive(deps: { store: HookStore; hooks: () => HookService; h
       // A long query is read back when sent rather than held by the change log (senders choose it).
       const snapshot =
         keep && pending && h.contentType !== undefined && h.query.length <= SNAPSHOT_QUERY_MAX
-          ? { method: h.method, query: h.query, contentType: h.contentType, ip: h.ip, createdAt: h.createdAt, size: h.body.byteLength, eventType: h.eventType }
+          ? {
+              method: h.method,
+              query: h.query,
+              contentType: h.contentType,
+              ip: h.ip,
+              createdAt: h.createdAt,
+              size: h.body.byteLength,
+              eventType: h.eventType,
+              preview: bodyPreview(h.body.subarray(0, PREVIEW_BYTES)),
+            }
           : undefined;
       log.hook(h.channel, h.id, snapshot, pending ? "pending" : undefined);
       channels.add(h.channel);

@@ -5,6 +5,7 @@ import { Channel, ChannelName, ChannelStats, Empty, ErrorBody, Event, Hook, Hook
 import { Attempt } from "../hooks/routes/attempts";
 import { Refusal } from "../hooks/routes/refusals";
 import { ImportReport } from "../hooks/routes/transfer";
+import { ReplayAnswer } from "../hooks/routes/send";
 import { ExportedHook } from "../hooks/transfer/wire";
 import { ChannelDedup, ChannelResponse } from "../hooks/routes/responses";
 import { apiOf } from "../translate/gate";
@@ -212,6 +213,21 @@ const operations: Record<string, Operation> = {
       "times, headers, exact body and events; an id that exists is skipped, so importing twice changes nothing. Imported hooks run no handler.",
     body: { required: true, content: { "application/x-ndjson": { schema: { type: "string", description: "JSON lines: one ExportedHook per line" } } } },
   },
+  "POST /v1/hooks/:id/send": {
+    operationId: "HookService_SendHook",
+    summary: "Send a hook into a channel as a new hook",
+    description:
+      "Mailroom's extension (edit and send): a new hook in `channel` made from this one, with `method`, `headers` and `body` (base64) as given, else the source's; " +
+      "caught now (the channel's handlers run, its guards do not), its `source_id` naming the source. 400 for a paused channel.",
+  },
+  "POST /v1/hooks/:id/replay": {
+    operationId: "HookService_ReplayHook",
+    summary: "Send a hook to a URL and show the answer",
+    description:
+      "Mailroom's extension (edit and send): Mailroom sends this hook (with `method`, `headers` and `body` as given, else its own; credentials stored redacted are left out) " +
+      "to `url`, checked as a forward handler's target, without following redirects, and answers the status, headers and body (base64, at most 1 MiB) it got back within 10 s, " +
+      "or `error` when it got none.",
+  },
   "GET /v1/refusals/:id": {
     operationId: "RefusalService_GetRefusal",
     summary: "Get a refused request",
@@ -237,6 +253,7 @@ export const webhooksDocument: DocumentDef = {
     HookSummary,
     ExportedHook,
     ImportReport,
+    ReplayAnswer,
     Event,
     Attempt,
     Refusal,

@@ -31,6 +31,7 @@ export type Hook = {
   events: HookEvent[];
   /** The sender's event type (`push`, `invoice.paid`); empty when unknown (an extension). */
   event_type?: string;
+  source_id?: string;
 };
 
 /** A request a guard refused (GET /v1/refusals): never stored as a hook. */

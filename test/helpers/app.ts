@@ -25,6 +25,7 @@ export function createTestApp(
     channelDeleteBatch?: number;
     log?: Log;
     heartbeatMs?: number;
+    searchGatherMs?: number;
   } = {},
 ) {
   const config = buildConfig(
@@ -46,6 +47,7 @@ export function createTestApp(
     metrics,
     channelDeleteBatch: opts.channelDeleteBatch,
     heartbeatMs: opts.heartbeatMs,
+    searchGatherMs: opts.searchGatherMs,
   });
 
   // Calls the app without a network (app.handle).

@@ -1,3 +1,4 @@
+import { bodyPreview } from "../../src/hooks/preview";
 import { describe, expect, test } from "bun:test";
 import { AUTH, startTarget } from "../helpers/target";
 
@@ -144,12 +145,12 @@ describe("hooks: list and paging", () => {
     expect(summaries.map((h) => h.id)).toEqual(full.map((h) => h.id));
     for (const [i, h] of summaries.entries()) {
       expect(Object.keys(h).sort()).toEqual(
-        ["channel", "content_type", "created_at", "event_type", "finalized_at", "id", "ip", "method", "query", "size", "status"].filter(
+        ["channel", "content_type", "created_at", "event_type", "finalized_at", "id", "ip", "method", "preview", "query", "size", "status"].filter(
           (k) => k !== "finalized_at" || full[i].finalized_at,
         ),
       );
       const { body, payload, headers, events, ...rest } = full[i];
-      expect(h).toEqual({ ...rest, size: Buffer.from(body, "base64").byteLength });
+      expect(h).toEqual({ ...rest, size: Buffer.from(body, "base64").byteLength, preview: bodyPreview(Buffer.from(body, "base64")) });
     }
     expect(summaries[0]).toMatchObject({ id: binary, status: "discarded", size: 5, content_type: "application/octet-stream" });
     // Filters and paging as without it.

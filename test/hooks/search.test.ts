@@ -39,6 +39,7 @@ test("a hook is found by its words and fields as soon as its sender has the 200;
   expect(first.map((h) => h.id)).toEqual(sent.filter((_, i) => i < 2));
   expect(first[0]!.body).toBeUndefined();
   expect(first[0]!.size).toBeGreaterThan(0);
+  expect((first[0] as { preview?: string }).preview).toBe('{"n":4,"word":"common"}');
   const rest = await search(`q=common&limit=10&after=${first[1]!.id}`);
   expect(rest.map((h) => h.id)).toEqual(sent.slice(2, 5));
 

@@ -1,3 +1,4 @@
+import { bodyPreview } from "../../src/hooks/preview";
 import { afterEach, describe, expect, test } from "bun:test";
 import { AUTH, createTestApp, type TestApp } from "../helpers/app";
 import { createChangeLog } from "../../src/live/bus";
@@ -50,7 +51,7 @@ describe("GET /v1/stream", () => {
     const { id } = (await sent.json()) as { id: string };
     const summary = JSON.parse((await stream.next((e) => e.event === "hook")).data);
     const { body, payload, headers, events, ...rest } = (await app.call("GET", `/v1/hooks/${id}`)).json;
-    expect(summary).toEqual({ ...rest, size: 11 });
+    expect(summary).toEqual({ ...rest, size: 11, preview: '{"n":12345}' });
     expect([body, payload, headers, events].every((x) => x !== undefined)).toBe(true);
     const bad = await fetch(`${url}/v1/stream?fields=all`, { headers: AUTH });
     expect(bad.status).toBe(400);
@@ -79,7 +80,7 @@ describe("GET /v1/stream", () => {
       const e = await stream.next((x) => x.event === "hook" && ids.includes(JSON.parse(x.data).id));
       const summary = JSON.parse(e.data);
       const { body, payload, headers, events, ...rest } = (await app.call("GET", `/v1/hooks/${summary.id}`)).json;
-      expect(summary).toEqual({ ...rest, size: Buffer.from(body, "base64").byteLength });
+      expect(summary).toEqual({ ...rest, size: Buffer.from(body, "base64").byteLength, preview: bodyPreview(Buffer.from(body, "base64")) });
     }
   });
 
@@ -377,7 +378,7 @@ describe("the writer loop", () => {
       finalizedAt: 5,
     };
     const store = {
-      getHookSummary: async (id: string) => (reads++, id === raw.id ? { ...raw, size: raw.body.byteLength } : undefined),
+      getHookSummary: async (id: string) => (reads++, id === raw.id ? { ...raw, size: raw.body.byteLength, head: raw.body } : undefined),
       getChannel: async () => undefined,
     } as unknown as Parameters<typeof createLive>[0]["store"];
     const live = createLive({ store, hooks: () => ({}) as never });
@@ -418,6 +419,7 @@ describe("the writer loop", () => {
       createdAt: 0,
       finalizedAt: null,
       size: 3,
+      head: new TextEncoder().encode("abc"),
     };
     const store = {
       // Only the summary is read: a store read of the whole hook (its body) would throw here.

@@ -29,6 +29,8 @@ const EXTENSIONS = [
   "RefusalService_GetRefusal",
   "HookService_ExportHooks",
   "HookService_ImportHooks",
+  "HookService_SendHook",
+  "HookService_ReplayHook",
   "CatchService_CatchHook",
   "StreamService_Stream",
   "MetricsService_Metrics",

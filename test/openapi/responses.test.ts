@@ -133,6 +133,15 @@ describe("webhook responses match webhooks.json", () => {
     const ndjson = { ...AUTH, "content-type": "application/x-ndjson" };
     expect((await w("HookService_ImportHooks", { path: "/v1/hooks/import", body: jsonl, headers: ndjson })).status).toBe(200);
     expect((await w("HookService_ImportHooks", { path: "/v1/hooks/import", body: "{}", headers: AUTH })).status).toBe(400);
+    const made = await w("HookService_SendHook", { path: `/v1/hooks/${id}/send`, body: { channel: "copies", body: "e30=" } });
+    expect(made.status).toBe(200);
+    expect(made.json.source_id).toBe(id);
+    expect((await w("HookService_SendHook", { path: `/v1/hooks/${UNKNOWN_ID}/send`, body: { channel: "copies" } })).status).toBe(404);
+    const unreachable = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("fine", { status: 202 }) });
+    expect((await w("HookService_ReplayHook", { path: `/v1/hooks/${id}/replay`, body: { url: `http://127.0.0.1:${unreachable.port}/` } })).status).toBe(200);
+    unreachable.stop(true);
+    expect((await w("HookService_ReplayHook", { path: `/v1/hooks/${id}/replay`, body: { url: `http://127.0.0.1:${unreachable.port}/` } })).status).toBe(200);
+    expect((await w("HookService_ReplayHook", { path: `/v1/hooks/${id}/replay`, body: { url: "nope" } })).status).toBe(400);
     // Summaries, searches and their bounds validate as documented.
     expect((await w("HookService_ListHooks", { path: "/v1/hooks?channel=shop&fields=summary" })).status).toBe(200);
     expect((await w("HookService_ListHooks", { path: "/v1/hooks?q=shop+method:post&fields=summary&since=2020-01-01T00:00:00Z" })).status).toBe(200);

@@ -11,6 +11,7 @@ import {
   type RawHook,
 } from "../../hooks/store";
 import { report } from "../transactor";
+import { PREVIEW_BYTES } from "../../hooks/preview";
 import { num, type PgTransactor } from "./transactor";
 
 /**
@@ -46,11 +47,12 @@ type HookRecord = {
   created_at: string;
   finalized_at: string | null;
   event_type: string;
+  source_id: string | null;
 };
 type ChannelRecord = { name: string; paused: boolean; guards: string; pending: number; handled: number; failed: number; discarded: number };
 
-const HOOK_COLUMNS = "id, channel, status, method, query, headers, body, ip, created_at, finalized_at, event_type";
-const SUMMARY_COLUMNS = "id, channel, status, method, query, headers, octet_length(body)::float8 AS size, ip, created_at, finalized_at, event_type";
+const HOOK_COLUMNS = "id, channel, status, method, query, headers, body, ip, created_at, finalized_at, event_type, source_id";
+const SUMMARY_COLUMNS = `id, channel, status, method, query, headers, octet_length(body)::float8 AS size, substring(body from 1 for ${PREVIEW_BYTES}) AS head, ip, created_at, finalized_at, event_type, source_id`;
 const EMPTY = new Uint8Array(0);
 /** Every channel with its counters summed over the slots (float8: the client reads int8 as text). */
 const CHANNELS = `SELECT c.name, c.paused, c.guards, c.created_at,
@@ -74,6 +76,7 @@ function toRaw(r: HookRecord): RawHook {
     createdAt: num(r.created_at),
     finalizedAt: num(r.finalized_at),
     eventType: r.event_type,
+    sourceId: r.source_id,
   };
 }
 
@@ -238,10 +241,13 @@ export function createPgHookStore(t: PgTransactor): HookStore {
     },
 
     async getHookSummary(id) {
-      const [r] = (await x().unsafe(`SELECT ${SUMMARY_COLUMNS} FROM hooks WHERE id = $1`, [id])) as (Omit<HookRecord, "body"> & { size: number })[];
+      const [r] = (await x().unsafe(`SELECT ${SUMMARY_COLUMNS} FROM hooks WHERE id = $1`, [id])) as (Omit<HookRecord, "body"> & {
+        size: number;
+        head: Uint8Array | null;
+      })[];
       if (!r) return undefined;
       const { body: _, ...summary } = toRaw({ ...r, body: EMPTY });
-      return { ...summary, size: Number(r.size) };
+      return { ...summary, size: Number(r.size), head: r.head ? new Uint8Array(r.head) : EMPTY };
     },
 
     listHookIds,

@@ -51,13 +51,5 @@ export function createPgTransferStore(t: PgTransactor, slots: number): TransferS
       }
       return stored;
     },
-    async sourcesOf(ids) {
-      if (ids.length === 0) return new Map();
-      const rows = (await x().unsafe("SELECT id, source_id FROM hooks WHERE id = ANY($1) AND source_id IS NOT NULL", [[...ids]])) as {
-        id: string;
-        source_id: string;
-      }[];
-      return new Map(rows.map((r) => [r.id, r.source_id]));
-    },
   };
 }

@@ -7,6 +7,7 @@ import { refusalRoutes } from "./refusals";
 import { attemptRoutes } from "./attempts";
 import { channelExtraRoutes } from "./responses";
 import { exportRoutes, importRoutes } from "./transfer";
+import { sendRoutes } from "./send";
 
 export type { ManagementDeps } from "./deps";
 
@@ -21,6 +22,7 @@ export function managementRoutes(keys: readonly ApiKey[] | KeySource, rest: Omit
     .use(exportRoutes(deps))
     .use(importRoutes(deps))
     .use(hookRoutes(deps))
+    .use(sendRoutes(deps))
     .use(refusalRoutes(deps))
     .use(attemptRoutes(deps));
 }

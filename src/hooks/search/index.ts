@@ -10,10 +10,13 @@ import type { SearchQuery, SearchStore } from "./store";
 export { parseSearch, hasTerms, type SearchTerms } from "./query";
 export type { SearchQuery, SearchStore } from "./store";
 
-/** Hooks indexed per transaction: long enough to amortise the commit, short enough not to hold the thread. */
-const BATCH = 500;
-/** How long caught hooks wait to be indexed together (the lag is well under a second). */
-const GATHER_MS = 20;
+/**
+ * Hooks indexed per transaction: enough to amortise the commit, few enough that one holds the
+ * thread that also catches for tens of milliseconds at most (a turn of the event loop between them).
+ */
+const BATCH = 250;
+/** How long caught hooks wait to be indexed together, by default. */
+export const GATHER_MS = 20;
 /** How often, and how far back, hooks caught here or elsewhere but not indexed are looked for. */
 const SWEEP_MS = 30_000;
 const SWEEP_BACK_MS = 5 * 60_000;
@@ -30,9 +33,19 @@ type Source = Pick<RawHook, "id" | "channel" | "method" | "query" | "ip" | "head
  * short); a sweep repeats it every SWEEP_MS. A search first indexes what is waiting here, so a
  * hook this instance caught is found as soon as its sender has the 200.
  */
-export function createSearch(deps: { store: SearchStore; changes: ChangeSink; read: (id: string) => Promise<RawHook | undefined>; clock: Clock; log: Log }) {
+export function createSearch(deps: {
+  store: SearchStore;
+  changes: ChangeSink;
+  read: (id: string) => Promise<RawHook | undefined>;
+  clock: Clock;
+  log: Log;
+  /** How long caught hooks wait to be indexed together (GATHER_MS; tests that watch the catching path alone lengthen it). */
+  gatherMs?: number;
+}) {
+  const gatherMs = deps.gatherMs ?? GATHER_MS;
   const { store, log } = deps;
-  let waiting: Source[] = [];
+  /** Caught rows, as the sink handed them: nothing is parsed or decoded until they are indexed. */
+  let waiting: (Source | CaughtRow)[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<void> = Promise.resolve();
   let closed = false;
@@ -51,8 +64,9 @@ export function createSearch(deps: { store: SearchStore; changes: ChangeSink; re
     if (rows.length === 0) return running;
     running = running.then(async () => {
       for (let i = 0; i < rows.length; i += BATCH) {
+        if (i > 0) await new Promise((r) => setImmediate(r)); // catching goes on between batches
         try {
-          await store.index(await docs(rows.slice(i, i + BATCH)));
+          await store.index(await docs(rows.slice(i, i + BATCH).map(fromCaught)));
         } catch (error) {
           log.warn("could not index hooks for search; they will be indexed later", { count: rows.length, error: String(error) });
         }
@@ -61,15 +75,15 @@ export function createSearch(deps: { store: SearchStore; changes: ChangeSink; re
     return running;
   }
 
-  function enqueue(rows: readonly Source[]): void {
+  function enqueue(rows: readonly (Source | CaughtRow)[]): void {
     if (closed) return;
     for (const r of rows) waiting.push(r);
-    timer ??= setTimeout(() => void drain(), GATHER_MS);
+    timer ??= setTimeout(() => void drain(), gatherMs);
   }
 
   deps.changes.subscribe((change, origin) => {
     if (origin !== "local" || change.kind !== "caught") return;
-    enqueue(change.hooks.map(fromCaught));
+    enqueue(change.hooks);
   });
 
   /**
@@ -126,7 +140,9 @@ export function createSearch(deps: { store: SearchStore; changes: ChangeSink; re
   };
 }
 
-function fromCaught(h: CaughtRow): Source {
+/** A caught row (headers as JSON text) as the document builder reads it. */
+function fromCaught(h: Source | CaughtRow): Source {
+  if (typeof h.headers !== "string") return h as Source;
   return { id: h.id, channel: h.channel, method: h.method, query: h.query, ip: h.ip, headers: JSON.parse(h.headers), body: h.body, eventType: h.eventType };
 }
 

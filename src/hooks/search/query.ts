@@ -1,11 +1,30 @@
 import { invalid } from "../../lib/errors";
 
 /**
- * A search (`q` of ListHooks) as the index reads it: needles, each a lower-case substring that must
- * occur in a hook's text (body, headers, query string) or in its field lines (document.ts). Field
- * needles are whole lines (`\nmethod=post\n`), or a line's start for a prefix term (`value*`).
+ * A search (`q` of ListHooks) as the index reads it: needles, each a substring that must occur in a
+ * hook's text (body, headers, query string) or in its fields (document.ts). An exact field term's
+ * needle is its line's token (` <hash> `, see fieldToken); a prefix term's is its line's start
+ * (`\nheader.user-agent=stripe`). `terms` keeps each field term as written, lower case.
  */
-export type SearchTerms = { words: string[]; fields: string[] };
+export type FieldTerm = { name: string; value: string; prefix: boolean };
+export type SearchTerms = { words: string[]; fields: string[]; terms: FieldTerm[] };
+
+/**
+ * The token an exact field line is also indexed as: a 64-bit hash in 11 base64url characters,
+ * between spaces. Its trigrams are rare (the index is case-sensitive), so an exact field term reads
+ * short lists, where the line itself shares its name's trigrams with every hook.
+ */
+export function fieldToken(line: string): string {
+  const hash = Bun.hash.wyhash(line);
+  const bytes = new Uint8Array(8);
+  new DataView(bytes.buffer).setBigUint64(0, BigInt.asUintN(64, BigInt(hash)));
+  return ` ${Buffer.from(bytes).toString("base64url")} `;
+}
+
+/** The needle of a field term (fieldText'ed name and value). */
+export function fieldNeedle(name: string, value: string, prefix: boolean): string {
+  return prefix ? `\n${name}=${value}` : fieldToken(`${name}=${value}`);
+}
 
 export const MAX_QUERY_LENGTH = 1000;
 /** The trigram index cannot look up shorter words. */
@@ -47,7 +66,7 @@ function tokens(q: string): string[] {
  */
 export function parseSearch(q: string): SearchTerms {
   if (q.length > MAX_QUERY_LENGTH) throw invalid(`invalid query: q: must be at most ${MAX_QUERY_LENGTH} characters`);
-  const terms: SearchTerms = { words: [], fields: [] };
+  const terms: SearchTerms = { words: [], fields: [], terms: [] };
   for (const token of tokens(q)) {
     const colon = token.indexOf(":");
     const name = colon > 0 ? token.slice(0, colon) : "";
@@ -56,8 +75,9 @@ export function parseSearch(q: string): SearchTerms {
       if (value === "" || value === "*") throw invalid(`invalid query: q: the term "${name}:" needs a value`);
       const prefix = value.endsWith("*");
       if (prefix) value = value.slice(0, -1);
-      const line = `\n${fieldText(name)}=${fieldText(value)}`;
-      terms.fields.push(prefix ? line : `${line}\n`);
+      const term = { name: fieldText(name), value: fieldText(value), prefix };
+      terms.terms.push(term);
+      terms.fields.push(fieldNeedle(term.name, term.value, prefix));
       continue;
     }
     if ([...token].length < MIN_WORD_LENGTH) throw invalid(`invalid query: q: "${token}" is too short; words need at least ${MIN_WORD_LENGTH} characters`);
@@ -69,8 +89,7 @@ export function parseSearch(q: string): SearchTerms {
 /** The field needle of an event type, as `type:VALUE` makes it (a trailing `*`: a prefix). */
 export function typeNeedle(value: string): string {
   const prefix = value.endsWith("*");
-  const line = `\ntype=${fieldText(prefix ? value.slice(0, -1) : value)}`;
-  return prefix ? line : `${line}\n`;
+  return fieldNeedle("type", fieldText(prefix ? value.slice(0, -1) : value), prefix);
 }
 
 export const hasTerms = (t: SearchTerms): boolean => t.words.length > 0 || t.fields.length > 0;

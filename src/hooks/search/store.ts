@@ -5,7 +5,7 @@ import { sqliteTransactor, type Transactor } from "../../db/transactor";
 import { ulidFloor, ulidTime } from "../../lib/ids";
 import type { HookStatus } from "../status";
 import type { SearchDoc } from "./document";
-import { hasTerms, type SearchTerms } from "./query";
+import { fieldNeedle, fieldText, hasTerms, type SearchTerms } from "./query";
 
 /**
  * A search: terms (query.ts) and the list's filters. `since`/`until` are times in ms: hooks caught
@@ -56,7 +56,7 @@ const phrase = (s: string) => `"${s.replaceAll('"', '""')}"`;
 
 export function matchExpression(terms: SearchTerms, channel?: string): string {
   const parts = [...terms.words.map((w) => `text : ${phrase(w)}`), ...terms.fields.map((f) => `fields : ${phrase(f)}`)];
-  if (channel !== undefined) parts.push(`fields : ${phrase(`\nchannel=${channel.toLowerCase()}\n`)}`);
+  if (channel !== undefined) parts.push(`fields : ${phrase(fieldNeedle("channel", fieldText(channel), false))}`);
   return parts.join(" AND ");
 }
 
@@ -70,6 +70,12 @@ export function createSearchStore(db: Db): SearchStore {
   const sql: Database = db.$client;
   const q = statementCache(sql);
   const transactor = sqliteTransactor(sql);
+  // Prepared once here: indexing, which runs between catches, prepares nothing.
+  const reserve = sql.prepare("SELECT max(n) AS n FROM search_rows WHERE n >= ? AND n < ?");
+  const claim = sql.prepare(
+    "INSERT INTO search_rows (n, hook_id) SELECT ?, ? WHERE EXISTS (SELECT 1 FROM hooks WHERE id = ?) ON CONFLICT (hook_id) DO NOTHING",
+  );
+  const put = sql.prepare("INSERT INTO search_index (rowid, text, fields) VALUES (?, ?, ?)");
 
   /** Plain filters on hooks when there is no term (only since/until). */
   function plain(query: SearchQuery): string[] {
@@ -101,19 +107,22 @@ export function createSearchStore(db: Db): SearchStore {
     transaction: transactor.transaction,
 
     async index(docs) {
-      const reserve = q("SELECT max(n) AS n FROM search_rows WHERE n >= ? AND n < ?");
-      const claim = q("INSERT INTO search_rows (n, hook_id) SELECT ?, ? WHERE EXISTS (SELECT 1 FROM hooks WHERE id = ?) ON CONFLICT (hook_id) DO NOTHING");
-      const put = q("INSERT INTO search_index (rowid, text, fields) VALUES (?, ?, ?)");
       await transactor.transaction(async () => {
+        // The next free rowid of each millisecond, read once per millisecond of the batch.
+        const free = new Map<number, number>();
         for (const d of docs) {
           const ms = ulidTime(d.id) - EPOCH;
           if (ms <= -SPAN_MS || ms >= SPAN_MS - 1) continue;
           const base = ms * PER_MS;
-          const last = (reserve.get(base, base + PER_MS) as { n: number | null }).n;
-          const n = last === null ? base : last + 1;
+          let n = free.get(base);
+          if (n === undefined) {
+            const last = (reserve.get(base, base + PER_MS) as { n: number | null }).n;
+            n = last === null ? base : last + 1;
+          }
           if (n >= base + PER_MS) continue; // PER_MS hooks in one millisecond: the rest are not searchable
           if (claim.run(n, d.id, d.id).changes === 0) continue;
           put.run(n, d.text, d.fields);
+          free.set(base, n + 1);
         }
       });
     },

@@ -36,8 +36,8 @@ export function createTransfer(deps: {
   async function read(id: string): Promise<TransferHook | undefined> {
     const hook = await hooks.getHook(id);
     if (!hook) return undefined;
-    const [events, sources] = await Promise.all([hooks.eventsOf([id]), store.sourcesOf([id])]);
-    return { ...hook, events: events.get(id) ?? [], sourceId: sources.get(id) ?? null };
+    const events = await hooks.eventsOf([id]);
+    return { ...hook, events: events.get(id) ?? [], sourceId: hook.sourceId ?? null };
   }
 
   /** Stores hooks (a new channel is known at once, as the catching writer's are), then has them indexed. */

@@ -18,8 +18,6 @@ export interface TransferStore {
    * database's error.
    */
   importHooks(rows: readonly TransferHook[], guardsOfNewChannel: (channel: string) => string[]): Promise<string[]>;
-  /** The hook it was made from, per id given (absent when none). */
-  sourcesOf(ids: readonly string[]): Promise<Map<string, string>>;
 }
 
 export function createTransferStore(db: Db): TransferStore {
@@ -46,14 +44,6 @@ export function createTransferStore(db: Db): TransferStore {
         stored.push(h.id);
       }
       return stored;
-    },
-    async sourcesOf(ids) {
-      if (ids.length === 0) return new Map();
-      const rows = q("SELECT id, source_id FROM hooks WHERE id IN (SELECT value FROM json_each(?)) AND source_id IS NOT NULL").values(JSON.stringify(ids)) as [
-        string,
-        string,
-      ][];
-      return new Map(rows);
     },
   };
 }

@@ -96,10 +96,7 @@ async function matches(h: RawHook, q: string, f: Omit<SearchQuery, "terms" | "li
     .replace(/\0/g, " ");
   const terms = parseSearch(q);
   for (const w of terms.words) if (!text.includes(w)) return false;
-  for (const line of terms.fields) {
-    const [name, ...rest] = line.slice(1).replace(/\n$/, "").split("=");
-    const wanted = rest.join("=");
-    const prefix = !line.endsWith("\n");
+  for (const { name, value: wanted, prefix } of terms.terms) {
     let value: unknown;
     if (name!.startsWith("payload.")) {
       const found = at(payload, name!.slice(8).split(".")).filter((v) => v === null || typeof v !== "object");
