@@ -112,7 +112,7 @@ async function until(what: string, check: () => Promise<boolean>, ms: number): P
   const deadline = performance.now() + ms;
   while (!(await check())) {
     if (performance.now() > deadline) throw new Error(`${what}: not within ${ms / 1000} s`);
-    await Bun.sleep(50);
+    await Bun.sleep(200);
   }
 }
 

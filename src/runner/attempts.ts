@@ -1,10 +1,10 @@
 import type { Clock } from "../lib/clock";
 import type { Log } from "../lib/log";
 import type { Activity } from "../lib/terminal";
-import { nextDelay } from "./backoff";
-import type { AttemptResult, Handler, HandlerPolicy } from "./handlers";
+import type { AttemptResult, Handler } from "./handlers";
 import { errorMessage } from "./handlers/types";
 import type { AttemptQueue, AttemptRow, Outcome } from "./queue";
+import { createSettler } from "./settle";
 import type { HookOutcomes, HookReader } from "./types";
 
 /** Handler names of relays ("relay:<key label>:<channel>"): never given up for being unknown here. */
@@ -12,6 +12,7 @@ export const RELAY_PREFIX = "relay:";
 
 /** How many attempts of handlers no longer configured are given up per turn. */
 const ORPHAN_BATCH = 100;
+export { SETTLE_BATCH } from "./settle";
 
 export type AttemptsDeps = {
   queue: AttemptQueue;
@@ -29,8 +30,9 @@ export type AttemptsDeps = {
 };
 
 /**
- * Runs queued attempts and records what they did. An attempt's result, the attempt queued after
- * it and the hook's new status commit in one transaction, so a crash never leaves them apart.
+ * Runs queued attempts and records what they did (settle.ts): an attempt's result, the attempt
+ * queued after it and the hook's new status commit in one transaction, so a crash never leaves
+ * them apart.
  */
 export function createAttempts(deps: AttemptsDeps) {
   const { queue, handlers, clock, log } = deps;
@@ -38,41 +40,7 @@ export function createAttempts(deps: AttemptsDeps) {
   const inflight = new Set<Promise<void>>();
   let outcomes: HookOutcomes | null = null;
   let reader: HookReader | null = null;
-
-  /** Records the result; queues the next attempt, or gives up, or marks the hook handled. */
-  async function settle(row: AttemptRow, policy: HandlerPolicy | undefined, result: AttemptResult, startedAt = clock.now()): Promise<void> {
-    let finished: Outcome | undefined;
-    await queue.transaction(async () => {
-      const now = clock.now();
-      const hook = await reader!.raw(row.hookId);
-      if (!hook) return; // deleted meanwhile, its attempts with it
-      const tries = row.attempt - row.roundStart + 1;
-      const outcome: Outcome = result.ok ? "succeeded" : !policy || tries >= policy.maxAttempts ? "gave_up" : "failed";
-      if (!(await queue.finish(row.id, outcome, result, now))) return;
-      finished = outcome;
-      deps.activity?.attempt({
-        hookId: row.hookId,
-        channel: hook.channel,
-        handler: row.handler,
-        attempt: row.attempt,
-        outcome,
-        httpStatus: result.httpStatus,
-        exitCode: result.exitCode,
-        ms: Math.max(0, now - startedAt),
-        error: result.error,
-      });
-      if (outcome === "failed" && hook.status !== "discarded") {
-        await queue.queueNext(row, now + nextDelay(tries, policy!.backoff, result.retryAfter, deps.random));
-      } else if (outcome === "gave_up") {
-        const after = tries === 1 ? "after 1 attempt" : `after ${tries} attempts`;
-        await outcomes!.failed(row.hookId, row.handler, `gave up ${after}: ${result.error}`);
-      } else if (outcome === "succeeded" && (await queue.latest(row.hookId)).every((a) => a.outcome === "succeeded")) {
-        await outcomes!.handled(row.hookId);
-      }
-    });
-    // Once committed: a transaction that failed recorded nothing.
-    if (finished) deps.onFinished?.(row.handler, finished);
-  }
+  const settle = createSettler({ ...deps, outcomes: () => outcomes!, reader: () => reader! });
 
   async function execute(row: AttemptRow, handler: Handler): Promise<void> {
     const hook = await reader!.raw(row.hookId);
@@ -92,7 +60,7 @@ export function createAttempts(deps: AttemptsDeps) {
       await queue.release(row.id);
       return;
     }
-    await settle(row, handler.policy, result, startedAt);
+    await settle(row, handler.policy, result, startedAt, hook);
   }
 
   function track(name: string, work: Promise<void>): void {
@@ -123,9 +91,8 @@ export function createAttempts(deps: AttemptsDeps) {
     for (const [name, dueAt] of await queue.nextDue()) {
       // A relay's attempts wait for its key (another instance may know a key this one has not read yet).
       if (handlers.has(name) || dueAt > now || name.startsWith(RELAY_PREFIX)) continue;
-      for (const row of await queue.claimDue(name, now, ORPHAN_BATCH, Infinity)) {
-        await settle(row, undefined, { ok: false, excerpt: "", error: `handler "${name}" is not configured` });
-      }
+      const rows = await queue.claimDue(name, now, ORPHAN_BATCH, Infinity);
+      await Promise.all(rows.map((row) => settle(row, undefined, { ok: false, excerpt: "", error: `handler "${name}" is not configured` })));
     }
     return started;
   }
