@@ -1,7 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { createCertificateFetcher, type Fetch } from "../../src/hooks/guards/certificates/fetcher";
 import { guardProblems } from "../../src/hooks/guards";
-import { createPaypalGuard } from "../../src/hooks/guards/certificates/paypal";
 import { createSnsGuard } from "../../src/hooks/guards/certificates/sns";
 import type { GuardInput } from "../../src/hooks/guards/types";
 import { systemClock } from "../../src/lib/clock";
