@@ -79,8 +79,8 @@ sees it. See the Handshake column; docs/guards.md has the details.
 \`certificate_env\` (PEM), or set \`fetch_certificate = true\`: Mailroom then fetches the certificate
 the message names, only over https from the provider's documented hosts (\`sns.<region>.amazonaws.com\`,
 \`sns.<region>.amazonaws.com.cn\`; \`api.paypal.com\`, \`api-m.paypal.com\` and their \`sandbox\` forms),
-with a 5 s timeout and a 64 KiB limit, and keeps it in memory by URL; a URL elsewhere is refused
-without being fetched. \`tolerance\` (default \`"0s"\`, off) checks SNS's \`Timestamp\` or PayPal's
+with a 5 s timeout and a 64 KiB limit, at most 20 a minute, and keeps it in memory by URL; a URL
+elsewhere is refused without being fetched. \`tolerance\` (default \`"0s"\`, off) checks SNS's \`Timestamp\` or PayPal's
 transmission time. \`aws-sns\` also needs \`topic_arn\`: any AWS account can have SNS sign a message,
 so only the topic's are accepted. With \`confirm_subscription = true\`, a signed
 \`SubscriptionConfirmation\` is confirmed by a GET of its \`SubscribeURL\` (SNS's hosts only) and kept

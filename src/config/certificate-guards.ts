@@ -7,7 +7,8 @@ const certificate = {
   certificate_env: t.Optional(t.String({ description: "environment variable holding the certificate" })),
   fetch_certificate: t.Boolean({
     default: false,
-    description: "true: fetch the certificate the message names, from the provider's documented hosts only (https, 5s timeout, 64 KiB), kept in memory by URL",
+    description:
+      "true: fetch the certificate the message names, from the provider's documented hosts only (https, 5s timeout, 64 KiB, at most 20 a minute), kept in memory by URL",
   }),
   tolerance: tolerance("0s"),
 };

@@ -104,6 +104,20 @@ describe("aws-sns fetching its certificate (fetch_certificate = true)", () => {
 });
 
 describe("the certificate fetcher", () => {
+  test("fetches at most perMinute certificates in a minute; cached ones are still served", async () => {
+    let clock = 0;
+    const net = fakeNetwork({ "https://x/1.pem": cert, "https://x/2.pem": cert, "https://x/3.pem": cert });
+    const fetcher = createCertificateFetcher({ fetch: net.fetch, perMinute: 2, now: () => clock });
+    await fetcher.key("https://x/1.pem");
+    await fetcher.key("https://x/2.pem");
+    await expect(fetcher.key("https://x/3.pem")).rejects.toThrow("the certificate was not fetched: 2 were fetched in the last minute");
+    await fetcher.key("https://x/1.pem");
+    expect(net.asked).toEqual(["https://x/1.pem", "https://x/2.pem"]);
+    clock = 60_000;
+    await fetcher.key("https://x/3.pem");
+    expect(net.asked).toEqual(["https://x/1.pem", "https://x/2.pem", "https://x/3.pem"]);
+  });
+
   test("refuses a body over its size limit, and gives up at its timeout", async () => {
     const big = createCertificateFetcher({ fetch: fakeNetwork({ "https://x/a.pem": "x".repeat(2000) }).fetch, maxBytes: 1000 });
     await expect(big.key("https://x/a.pem")).rejects.toThrow("the certificate could not be fetched: larger than 1000 bytes");

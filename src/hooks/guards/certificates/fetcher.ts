@@ -15,7 +15,11 @@ export type CertificateFetcher = {
   get(url: string): Promise<number>;
 };
 
-export type FetcherOptions = { fetch?: Fetch; timeoutMs?: number; maxBytes?: number; maxEntries?: number };
+/**
+ * `perMinute` bounds the certificates fetched (cache misses) in any minute, so that messages naming
+ * ever new URLs on a provider's hosts cannot make Mailroom send requests without end.
+ */
+export type FetcherOptions = { fetch?: Fetch; timeoutMs?: number; maxBytes?: number; maxEntries?: number; perMinute?: number; now?: () => number };
 
 /** Reads at most `max` bytes of a response's body; rejects when there are more. */
 async function readLimited(response: Response, max: number): Promise<Uint8Array> {
@@ -42,6 +46,9 @@ export function createCertificateFetcher(options: FetcherOptions = {}): Certific
   const maxBytes = options.maxBytes ?? 64 * 1024;
   const maxEntries = options.maxEntries ?? 64;
   const cache = new Map<string, Promise<KeyObject>>();
+  const perMinute = options.perMinute ?? 20;
+  const now = options.now ?? Date.now;
+  let recent: number[] = [];
 
   async function download(url: string): Promise<Uint8Array> {
     const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: "error" });
@@ -62,6 +69,10 @@ export function createCertificateFetcher(options: FetcherOptions = {}): Certific
     key(url) {
       const cached = cache.get(url);
       if (cached) return cached;
+      const at = now();
+      recent = recent.filter((t) => at - t < 60_000);
+      if (recent.length >= perMinute) return Promise.reject(new Error(`the certificate was not fetched: ${perMinute} were fetched in the last minute`));
+      recent.push(at);
       if (cache.size >= maxEntries) cache.delete(cache.keys().next().value!);
       const loading = load(url).catch((error: unknown) => {
         cache.delete(url);
