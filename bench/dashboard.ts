@@ -3,6 +3,7 @@
  * executable on it, and Debian's Chromium through playwright-core. Measures, as medians:
  *  - the hooks screen: from navigation to its first page of rows shown;
  *  - a hook's screen: from navigation to its headers and body shown;
+ *  - a hook opened from the list beside it (the split view): from the click to its headers and body shown;
  *  - live: from sending a hook (answered 200) to its row in the open hooks screen.
  *
  *   bun run bench/dashboard.ts [--hooks 1000000] [--runs 10] [--no-build]
@@ -39,27 +40,36 @@ async function main() {
     await page.getByLabel("E-mail").fill(ADMIN.email);
     await page.getByLabel("Password").fill(ADMIN.password);
     await page.getByRole("button", { name: "Sign in" }).click();
-    await page.locator("tr[data-id]").first().waitFor();
+    await page.locator("li[data-id]").first().waitFor();
     const runs = Number(args.runs);
     const list: number[] = [];
     const one: number[] = [];
+    const split: number[] = [];
     const live: number[] = [];
     const channel = filled.channels[3]!;
     for (let i = 0; i < runs; i++) {
       // The hooks screen, all channels and one channel's failed hooks, alternating.
       let at = performance.now();
       await page.goto(`${server.url}/ui/hooks${i % 2 ? `?channel=${channel}&status=failed` : ""}`);
-      await page.locator("tr[data-id]").nth(49).waitFor();
+      await page.locator("li[data-id]").nth(49).waitFor();
       list.push(performance.now() - at);
       const id = await page
-        .locator("tr[data-id]")
+        .locator("li[data-id]")
         .nth(i + 1)
         .getAttribute("data-id");
       at = performance.now();
       await page.goto(`${server.url}/ui/hooks/${id}`);
-      await page.getByLabel("Body").waitFor();
+      await page.getByRole("region", { name: "Body" }).waitFor();
       await page.getByRole("table", { name: "Headers" }).waitFor();
       one.push(performance.now() - at);
+      // The list is beside the hook: another row opens in place, without loading the page.
+      const next = page.locator("li[data-id]").nth(i + 2);
+      const nextId = await next.getAttribute("data-id");
+      at = performance.now();
+      await next.locator("a.row").click();
+      await page.locator(`article[data-hook="${nextId}"]`).getByRole("region", { name: "Body" }).waitFor();
+      await page.getByRole("table", { name: "Headers" }).waitFor();
+      split.push(performance.now() - at);
     }
     await page.goto(`${server.url}/ui/hooks`);
     await page.locator("body[data-live=open]").waitFor();
@@ -68,7 +78,7 @@ async function main() {
       const res = await fetch(`${server.url}/?channel=live`, { method: "POST", body: `{"n":${i}}`, headers: { "content-type": "application/json" } });
       const { id } = (await res.json()) as { id: string };
       if (res.status !== 200) throw new Error(`hook answered ${res.status}`);
-      await page.locator(`tr[data-id="${id}"]`).waitFor();
+      await page.locator(`li[data-id="${id}"]`).waitFor();
       live.push(performance.now() - at);
     }
     const line = (name: string, xs: number[]) =>
@@ -78,6 +88,7 @@ async function main() {
     console.log(`\n${args.hooks} hooks stored, ${runs} runs each:`);
     line("hooks screen (first 50 rows shown)", list);
     line("a hook's screen (headers and body shown)", one);
+    line("a hook opened from the list beside it", split);
     line("a hook answered 200 -> its row in the open list", live);
   } finally {
     await browser.close();

@@ -1,15 +1,19 @@
 import { diffHooks, type DiffChange } from "../lib/diff";
+import { printable } from "../lib/terminal";
 import type { WireHook } from "./show";
 
 const show = (v: unknown) => (typeof v === "string" ? JSON.stringify(v) : (JSON.stringify(v) ?? "undefined"));
 
-/** One line per change: `+ path: value`, `- path: value`, `~ path: before -> after`. */
+/**
+ * One line per change: `+ path: value`, `- path: value`, `~ path: before -> after`. Keys are the
+ * sender's: their control characters are written as escapes, never sent to the terminal.
+ */
 export function formatChanges(section: string, changes: readonly DiffChange[]): string[] {
   return changes.map((c) => {
     const path = [section, ...c.path].join(".");
-    if (c.kind === "added") return `+ ${path}: ${show(c.after)}`;
-    if (c.kind === "removed") return `- ${path}: ${show(c.before)}`;
-    return `~ ${path}: ${show(c.before)} -> ${show(c.after)}`;
+    if (c.kind === "added") return printable(`+ ${path}: ${show(c.after)}`);
+    if (c.kind === "removed") return printable(`- ${path}: ${show(c.before)}`);
+    return printable(`~ ${path}: ${show(c.before)} -> ${show(c.after)}`);
   });
 }
 

@@ -212,7 +212,11 @@ export function createCatcher(deps: {
 
   /** Records a refusal with the request's query and headers, the channel's secrets and any credential redacted. */
   function record(request: Request, query: string, plan: GuardPlan | undefined, r: Omit<RefusalInput, "id" | "query" | "headers">): void {
-    refusals.record({ ...r, id: nextId(), query: redactRefusedQuery(query, plan?.secretQuery), headers: redactHeaders(request.headers, plan?.secretHeaders) });
+    // Without the channel's plan (a bad channel name, a missing guard), every guard's credentials are redacted.
+    const all = plan ? undefined : [...guards.values()];
+    const secretQuery = all ? all.flatMap((g) => g.secretQuery ?? []) : plan?.secretQuery;
+    const secretHeaders = all ? all.flatMap((g) => g.secretHeaders ?? []) : plan?.secretHeaders;
+    refusals.record({ ...r, id: nextId(), query: redactRefusedQuery(query, secretQuery), headers: redactHeaders(request.headers, secretHeaders) });
   }
 
   function refuse(

@@ -14,6 +14,8 @@ export type { HandshakeAnswer, HandshakeHandler, HandshakeRequest } from "./guar
 
 /** Longest challenge echoed: challenges are short tokens; anything longer is not one. */
 const MAX_CHALLENGE = 2048;
+/** What X's crc_token is made of (base64 and URL-safe letters), at most 256 of them. */
+const CRC_TOKEN = /^[A-Za-z0-9+/=_.-]{1,256}$/;
 /** Echoed text is never read as anything but text. */
 const TEXT = { "content-type": "text/plain; charset=utf-8", "x-content-type-options": "nosniff", "content-security-policy": "default-src 'none'" };
 
@@ -55,7 +57,9 @@ export function createHandshake(kind: Handshake, keys: { secret?: string; verify
       return {
         before({ method, query }) {
           const token = method === "GET" ? param(query, "crc_token") : null;
-          if (!short(token)) return undefined;
+          // The answer is the HMAC that signs X's events, given to anyone: only a token's characters
+          // are signed, never text that could be an event body.
+          if (!short(token) || !CRC_TOKEN.test(token)) return undefined;
           const response_token = `sha256=${createHmac("sha256", keys.secret!).update(token).digest("base64")}`;
           return { response: json({ response_token }), what: "CRC answered" };
         },

@@ -2,7 +2,7 @@
 export const REDACTED = "[redacted]";
 
 /** Header names whose values are credentials whatever the guard (matched on the lower-case name). */
-const SECRET_NAME = /^(authorization|proxy-authorization|x-api-key|api-key)$|token|secret|password|passwd|session|api[-_]?key/;
+const SECRET_NAME = /^(authorization|proxy-authorization|x-api-key|api-key)$|auth|credential|cookie|token|secret|password|passwd|session|api[-_]?key/;
 const MAX_HEADERS = 100;
 const MAX_VALUE = 2000;
 

@@ -53,6 +53,14 @@ export function contentTypeOf(headersJson: string): string {
   return m ? m[1]!.replace(/\\(.)/g, "$1") : "";
 }
 
+const CONTROL = /[\x00-\x1f\x7f-\x9f]/g;
+const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+/** Text a sender chose (a refused channel name, a content type) with its control characters written as escapes. */
+export function printable(text: string): string {
+  return text.replace(CONTROL, (c) => NAMED[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+}
+
 const pad2 = (n: number) => String(n).padStart(2, "0");
 let cachedSecond = -1;
 let cachedPrefix = "";
@@ -99,7 +107,7 @@ export function createTerminal(opts: TerminalOptions): { activity: Activity; log
   function format(time: number, level: Level, event: string, text: string, fields: Record<string, unknown>): string {
     if (opts.format === "json") return JSON.stringify({ time: new Date(time).toISOString(), level, event, ...fields }) + "\n";
     const tag = level.toUpperCase().padEnd(5);
-    return `${c.dim}${clockTime(time)}${c.reset} ${c[level]}${tag}${c.reset} ${c.bold}${event.padEnd(7)}${c.reset} ${text}\n`;
+    return `${c.dim}${clockTime(time)}${c.reset} ${c[level]}${tag}${c.reset} ${c.bold}${event.padEnd(7)}${c.reset} ${printable(text)}\n`;
   }
 
   const activity: Activity = {

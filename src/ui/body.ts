@@ -44,12 +44,41 @@ function hex(bytes: Uint8Array): string {
   return lines.join("\n");
 }
 
-/** The hook as a curl command against this server: the same method, query, headers and exact body. */
-export function curlOf(h: { method: string; query: string; headers: Record<string, string>; body: string }, origin: string): string {
+/** Text of the body when it is UTF-8, else undefined (binary). */
+export function textOf(bytes: Uint8Array): string | undefined {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Headers a replay leaves to curl (or that would be wrong for another host). */
+export const HOP_HEADERS = new Set(["host", "content-length", "connection", "accept-encoding", "transfer-encoding"]);
+
+/**
+ * The hook as a curl command aimed at `url`: the same method, headers and body. A text body is
+ * written as it is (one quoted argument, readable); a binary one is read from the file Download saves.
+ */
+export function curlOf(h: { id: string; method: string; headers: Record<string, string> }, url: string, bytes: Uint8Array): string {
   const q = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
-  const skip = new Set(["host", "content-length", "connection", "accept-encoding"]);
-  const parts = [`curl -X ${h.method} ${q(`${origin}/${h.query ? `?${h.query}` : ""}`)}`];
-  for (const [k, v] of Object.entries(h.headers)) if (!skip.has(k)) parts.push(`-H ${q(`${k}: ${v}`)}`);
-  if (h.body) parts.push(`--data-binary @<(printf %s ${q(h.body)} | base64 -d)`);
+  const parts = [`curl -X ${h.method} ${q(url)}`];
+  for (const [k, v] of Object.entries(h.headers)) if (!HOP_HEADERS.has(k)) parts.push(`-H ${q(`${k}: ${v}`)}`);
+  if (bytes.length > 0) {
+    const text = textOf(bytes);
+    parts.push(text === undefined ? `--data-binary @${h.id}.body` : `--data-raw ${q(text)}`);
+  }
   return parts.join(" \\\n  ");
+}
+
+/** "Name: value" lines to headers; throws on a line without a colon. */
+export function headersOf(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of text.split("\n").map((l) => l.trim())) {
+    if (!line) continue;
+    const colon = line.indexOf(":");
+    if (colon < 1) throw new Error(`"${line}" is not "Name: value"`);
+    out[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  return out;
 }

@@ -7,8 +7,9 @@ import { SignIn } from "./screens/sign-in";
 import { Setup } from "./screens/setup";
 import { Channels } from "./screens/channels";
 import { Hooks } from "./screens/hooks";
-import { HookScreen } from "./screens/hook";
 import { Refusals } from "./screens/refusals";
+import { RefusalScreen } from "./screens/refusal";
+import { Compare } from "./screens/compare";
 import { Users } from "./screens/users";
 import { ApiKeys } from "./screens/api-keys";
 import { Guards } from "./screens/guards";
@@ -17,6 +18,30 @@ import { TranslationAccounts } from "./screens/translation";
 import { TranslationAccount } from "./screens/translation-account";
 import { TranslationOrder } from "./screens/translation-order";
 import { TranslationQueue } from "./screens/translation-queue";
+import { applyTheme, savedTheme, type ThemeChoice } from "./theme";
+import { Mark } from "./parts/mark";
+
+applyTheme(savedTheme());
+
+/** System, light or dark; remembered in this browser. */
+function ThemeSwitch() {
+  const [choice, setChoice] = useState<ThemeChoice>(savedTheme);
+  return (
+    <select
+      aria-label="Theme"
+      value={choice}
+      onChange={(e) => {
+        const v = (e.target as HTMLSelectElement).value as ThemeChoice;
+        applyTheme(v);
+        setChoice(v);
+      }}
+    >
+      <option value="system">System theme</option>
+      <option value="light">Light</option>
+      <option value="dark">Dark</option>
+    </select>
+  );
+}
 
 function App() {
   const url = useLocation();
@@ -43,14 +68,17 @@ function App() {
   const hookId = /^\/ui\/hooks\/([0-9a-z]{26})$/.exec(path)?.[1];
   const accountId = /^\/ui\/translation\/accounts\/([1-9][0-9]{0,14})$/.exec(path)?.[1];
   const orderId = /^\/ui\/translation\/orders\/([1-9][0-9]{0,14})$/.exec(path)?.[1];
+  const refusalId = /^\/ui\/refusals\/([0-9A-Za-z_-]{1,64})$/.exec(path)?.[1];
   const handlersOf = /^\/ui\/channels\/([a-z0-9_-]{1,64})\/handlers$/.exec(path)?.[1];
-  if (hookId) screen = <HookScreen id={hookId} />;
+  if (hookId || path === "/ui/hooks" || path === "/ui") screen = <Hooks url={url} id={hookId} />;
   else if (handlersOf) screen = me.role === "admin" ? <ChannelHandlers channel={handlersOf} /> : adminOnly;
   else if (accountId) screen = <TranslationAccount id={accountId} me={me} />;
   else if (orderId) screen = <TranslationOrder id={orderId} me={me} />;
   else if (path === "/ui/translation/queue") screen = <TranslationQueue me={me} />;
   else if (path === "/ui/translation") screen = <TranslationAccounts me={me} />;
+  else if (path === "/ui/compare") screen = <Compare url={url} />;
   else if (path === "/ui/channels") screen = <Channels me={me} />;
+  else if (refusalId) screen = <RefusalScreen id={refusalId} />;
   else if (path === "/ui/refusals") screen = <Refusals url={url} />;
   else if (path === "/ui/users") screen = me.role === "admin" ? <Users me={me} /> : adminOnly;
   else if (path === "/ui/guards") screen = me.role === "admin" ? <Guards /> : adminOnly;
@@ -63,8 +91,11 @@ function App() {
   }
   return (
     <>
-      <header>
-        <strong>Mailroom</strong>
+      <header class="top">
+        <a class="brand" href="/ui/hooks" onClick={link}>
+          <Mark />
+          <span>Mailroom</span>
+        </a>
         <nav aria-label="Screens">
           {nav("/ui/hooks", "Hooks")}
           {nav("/ui/channels", "Channels")}
@@ -74,10 +105,13 @@ function App() {
           {me.role === "admin" && nav("/ui/api-keys", "API keys")}
           {me.role === "admin" && nav("/ui/users", "Users")}
         </nav>
-        <span class="muted">
-          {me.email} ({me.role})
-        </span>
-        <button onClick={signOut}>Sign out</button>
+        <div class="who">
+          <ThemeSwitch />
+          <span class="muted email">
+            {me.email} ({me.role})
+          </span>
+          <button onClick={signOut}>Sign out</button>
+        </div>
       </header>
       <main>{screen}</main>
     </>

@@ -57,6 +57,7 @@ describe.skipIf(!browserAvailable())("the dashboard's admin screens in a browser
     expect(await page.getByRole("row", { name: /local/ }).innerText()).toContain("read-only");
     await page.screenshot({ path: join(SHOTS, "api-keys.png") });
     await page.getByRole("button", { name: "Revoke deploy-bot" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Revoke the key" }).click();
     await row.waitFor({ state: "detached" });
     const revoked = await fetch(`${app.url}/v1/channels`, { headers: { authorization: `Bearer ${token}` } });
     expect(revoked.status).toBe(401);
@@ -78,10 +79,12 @@ describe.skipIf(!browserAvailable())("the dashboard's admin screens in a browser
       expect(status).toBe(200);
     }
     await page.goto(`${app.url}/ui/hooks?channel=bulky&status=failed`);
-    for (const id of ids) await page.locator(`tr[data-id="${id}"]`).waitFor();
+    for (const id of ids) await page.locator(`li[data-id="${id}"]`).waitFor();
     await page.getByRole("button", { name: "Retry all failed" }).click();
+    // Asked in the page, with the count, never with the browser's confirm().
+    await page.getByRole("dialog", { name: "Retry 3 failed hook(s) of channel bulky?" }).getByRole("button", { name: "Retry them" }).click();
     await page.getByRole("status").getByText("Retried 3 hook(s).").waitFor();
-    expect(dialogs.at(-1)).toBe("Retry 3 failed hook(s) of channel bulky?");
+    expect(dialogs).toEqual([]);
     await page.getByText("No hooks match these filters").waitFor();
     const channel = (await page.evaluate(() => fetch("/ui/api/channels/bulky").then((r) => r.json()))) as { stats: unknown };
     expect(channel.stats).toMatchObject({ pending: "4", failed: "0" });
@@ -91,7 +94,10 @@ describe.skipIf(!browserAvailable())("the dashboard's admin screens in a browser
     expect((await fetch(`${app.url}/?channel=answering`, { method: "POST", body: "{}" })).status).toBe(200);
     await page.getByRole("link", { name: "Channels" }).click();
     await page.getByRole("button", { name: "Edit response of answering" }).click();
-    await page.getByLabel("Response of answering (JSON)").fill('{"sequence": [{"status": 503, "body": "busy"}]}');
+    // A form, not JSON: one step of the sequence, 503 "busy".
+    await page.getByRole("button", { name: "Add a step" }).click();
+    await page.getByLabel("Step 1 status").fill("503");
+    await page.getByLabel("Step 1 body").fill("busy");
     await page.getByRole("button", { name: "Save response of answering" }).click();
     await page.getByText("Response saved.").waitFor();
     const first = await fetch(`${app.url}/?channel=answering`, { method: "POST", body: "{}" });
@@ -104,7 +110,9 @@ describe.skipIf(!browserAvailable())("the dashboard's admin screens in a browser
     await page.getByRole("link", { name: "Guards" }).click();
     await page.getByLabel("Name").fill("sig");
     await page.getByLabel("Kind").selectOption("hmac");
-    await page.getByLabel("Settings (JSON)").fill('{"header": "x-sig", "prefix": "sha256="}');
+    // The fields of the hmac kind, not JSON.
+    await page.getByLabel("Signature header").fill("x-sig");
+    await page.getByLabel("Prefix").fill("sha256=");
     await page.getByLabel(/Secret/).fill("the-shared-secret");
     await page.getByRole("button", { name: "Create guard" }).click();
     await page.getByRole("cell", { name: "sig", exact: true }).waitFor();
@@ -112,11 +120,12 @@ describe.skipIf(!browserAvailable())("the dashboard's admin screens in a browser
     await page.getByRole("button", { name: "Save guards of signed" }).click();
     await page.getByRole("status").getByText("Guards of signed saved.").waitFor();
     expect(await page.content()).not.toContain("the-shared-secret");
+    await page.evaluate("scrollTo(0, 0)"); // the header is sticky: a full page shot taken further down shows it mid-page
     await page.screenshot({ path: join(SHOTS, "guards.png"), fullPage: true });
 
     await page.goto(`${app.url}/ui/refusals`);
     await page.getByRole("heading", { name: "Refusals" }).waitFor();
-    await page.getByText("No guard refused anything.").waitFor();
+    await page.getByText("Nothing was refused.").waitFor();
     await page.locator("body[data-live=open]").waitFor();
     const body = '{"forged":true}';
     const bad = await fetch(`${app.url}/?channel=signed`, { method: "POST", body, headers: { "x-sig": "sha256=00" } });
@@ -127,7 +136,7 @@ describe.skipIf(!browserAvailable())("the dashboard's admin screens in a browser
       headers: { "x-sig": `sha256=${new Bun.CryptoHasher("sha256", "the-shared-secret").update(body).digest("hex")}` },
     });
     expect(good.status).toBe(200);
-    const row = page.getByRole("table", { name: "Refusals" }).getByRole("row", { name: /signed sig 401/ });
+    const row = page.getByRole("table", { name: "Refusals" }).getByRole("row", { name: /signed 401 sig/ });
     await row.waitFor();
     await page.screenshot({ path: join(SHOTS, "refusals.png") });
   }, 30_000);
@@ -166,10 +175,12 @@ describe.skipIf(!browserAvailable())("the dashboard's admin screens in a browser
 
     await page.getByRole("link", { name: "Accounts" }).click();
     await page.getByRole("button", { name: "Switch maintenance on" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Switch maintenance on" }).click();
     await page.getByRole("status").getByText("Maintenance is on.").waitFor();
     expect((await fetch(`${app.url}/v1/account`, { headers: customer })).status).toBe(503);
     await page.getByRole("link", { name: "Account 1" }).click();
     await page.getByRole("table", { name: "Ledger" }).getByRole("row", { name: /spend/ }).waitFor();
+    await page.evaluate("scrollTo(0, 0)"); // the header is sticky: a full page shot taken further down shows it mid-page
     await page.screenshot({ path: join(SHOTS, "translation.png"), fullPage: true });
     await page.getByRole("link", { name: "Accounts" }).click();
     await page.getByRole("button", { name: "Switch maintenance off" }).click();
@@ -207,11 +218,12 @@ describe.skipIf(!browserAvailable())("the dashboard's admin screens in a browser
       const attempt = page.getByRole("table", { name: "Attempts" }).getByRole("row", { name: /to-local/ });
       await attempt.waitFor();
       expect(await attempt.innerText()).toMatch(/to-local\s+1\s+succeeded\s+200/);
-      await page.locator("span.status-handled").waitFor();
+      await page.locator("article .hook-head .status-handled").waitFor();
       expect(received.some((r) => r.body === '{"to":"forward"}' && r.token === "not-shown-again")).toBe(true);
 
       await page.goto(`${app.url}/ui/channels/fwd/handlers`);
       await page.getByRole("button", { name: "Remove to-local" }).click();
+      await page.getByRole("dialog").getByRole("button", { name: "Remove the handler" }).click();
       await page.getByRole("status").getByText("Forward handler to-local removed.").waitFor();
     } finally {
       await receiver.stop(true);

@@ -29,7 +29,8 @@ function schemeGuard(
   const check = compileScheme(scheme, keysOf(scheme, config), parseDuration(config.tolerance ?? scheme.tolerance ?? "300s")!, deps);
   // A shared token sent as it is must not be stored readable.
   const token = scheme.algorithm === "token" && scheme.header ? [scheme.header.toLowerCase()] : undefined;
-  return { name, kind, check, ...(token ? { secretHeaders: token } : {}) };
+  const tokenQuery = scheme.algorithm === "token" && scheme.query !== undefined ? [scheme.query] : undefined;
+  return { name, kind, check, ...(token ? { secretHeaders: token } : {}), ...(tokenQuery ? { secretQuery: tokenQuery } : {}) };
 }
 
 /** `kind = "<provider>"`: a named provider's scheme with the entry's secret or public key. */

@@ -24,23 +24,31 @@ export function searchText(h: { query: string; headers: Record<string, string>; 
 }
 
 /**
+ * Values a payload walk visits, at most: each level of nested arrays doubles the paths (with and
+ * without the index), so a small body of deeply nested arrays would otherwise stand for 2^depth.
+ */
+export const MAX_VISITS = 100_000;
+
+/**
  * Scalars of a payload by dotted path, strings as they are, others as JSON. An array's items are
  * reached by index and also without one (`items.0.sku` and `items.sku`: any item). Keys holding a
- * dot are skipped (no dotted path reaches them). Stops when `emit` answers false.
+ * dot are skipped (no dotted path reaches them). Stops when `emit` answers false, or after
+ * MAX_VISITS values.
  */
-export function payloadLeaves(payload: unknown, emit: (path: string, value: string) => boolean, path = ""): boolean {
+export function payloadLeaves(payload: unknown, emit: (path: string, value: string) => boolean, path = "", budget = { left: MAX_VISITS }): boolean {
+  if (--budget.left < 0) return false;
   if (payload === null || typeof payload !== "object") {
     return path === "" || emit(path, typeof payload === "string" ? payload : JSON.stringify(payload));
   }
   if (Array.isArray(payload)) {
     for (let i = 0; i < payload.length; i++) {
-      if (!payloadLeaves(payload[i], emit, `${path}.${i}`) || !payloadLeaves(payload[i], emit, path)) return false;
+      if (!payloadLeaves(payload[i], emit, `${path}.${i}`, budget) || !payloadLeaves(payload[i], emit, path, budget)) return false;
     }
     return true;
   }
   for (const [key, value] of Object.entries(payload as Record<string, unknown>)) {
     if (key.includes(".") || key === "") continue;
-    if (!payloadLeaves(value, emit, path ? `${path}.${key}` : key)) return false;
+    if (!payloadLeaves(value, emit, path ? `${path}.${key}` : key, budget)) return false;
   }
   return true;
 }

@@ -5,6 +5,7 @@ import { sqliteTransactor, type Transactor } from "../../db/transactor";
 import { ulidFloor, ulidTime } from "../../lib/ids";
 import type { HookStatus } from "../status";
 import type { SearchDoc } from "./document";
+import { createRecheck } from "./recheck";
 import { fieldNeedle, fieldText, hasTerms, type SearchTerms } from "./query";
 
 /**
@@ -54,10 +55,23 @@ const rowOf = (ms: number) => Math.max(-SPAN_MS, Math.min(SPAN_MS, Math.ceil(ms)
 /** An FTS5 string: double quotes doubled. */
 const phrase = (s: string) => `"${s.replaceAll('"', '""')}"`;
 
+/** The distinct trigrams of a needle, by code point, as FTS5's trigram tokenizer cuts text. */
+export function trigrams(needle: string): string[] {
+  const cps = Array.from(needle);
+  const out = new Set<string>();
+  for (let i = 0; i + 3 <= cps.length; i++) out.add(cps[i]! + cps[i + 1]! + cps[i + 2]!);
+  return [...out];
+}
+
+/**
+ * The FTS5 query of a search's candidates: every trigram of every needle (the index has
+ * `detail=none`: no positions, so no phrases and no column filters). A hook holding a needle holds
+ * all its trigrams, so the candidates include every match; each is checked against its document.
+ */
 export function matchExpression(terms: SearchTerms, channel?: string): string {
-  const parts = [...terms.words.map((w) => `text : ${phrase(w)}`), ...terms.fields.map((f) => `fields : ${phrase(f)}`)];
-  if (channel !== undefined) parts.push(`fields : ${phrase(fieldNeedle("channel", fieldText(channel), false))}`);
-  return parts.join(" AND ");
+  const needles = [...terms.words, ...terms.fields];
+  if (channel !== undefined) needles.push(fieldNeedle("channel", fieldText(channel), false));
+  return [...new Set(needles.flatMap(trigrams))].map(phrase).join(" AND ");
 }
 
 /** The id bounds of a query's `after`, `since` and `until` (ids sort by their time). */
@@ -76,6 +90,7 @@ export function createSearchStore(db: Db): SearchStore {
     "INSERT INTO search_rows (n, hook_id) SELECT ?, ? WHERE EXISTS (SELECT 1 FROM hooks WHERE id = ?) ON CONFLICT (hook_id) DO NOTHING",
   );
   const put = sql.prepare("INSERT INTO search_index (rowid, text, fields) VALUES (?, ?, ?)");
+  const recheck = createRecheck(sql);
 
   /** Plain filters on hooks when there is no term (only since/until). */
   function plain(query: SearchQuery): string[] {
@@ -110,6 +125,7 @@ export function createSearchStore(db: Db): SearchStore {
       await transactor.transaction(async () => {
         // The next free rowid of each millisecond, read once per millisecond of the batch.
         const free = new Map<number, number>();
+        const claimed: [number, SearchDoc][] = [];
         for (const d of docs) {
           const ms = ulidTime(d.id) - EPOCH;
           if (ms <= -SPAN_MS || ms >= SPAN_MS - 1) continue;
@@ -121,9 +137,12 @@ export function createSearchStore(db: Db): SearchStore {
           }
           if (n >= base + PER_MS) continue; // PER_MS hooks in one millisecond: the rest are not searchable
           if (claim.run(n, d.id, d.id).changes === 0) continue;
-          put.run(n, d.text, d.fields);
+          claimed.push([n, d]);
           free.set(base, n + 1);
         }
+        // FTS5 writes its pending rows out as a new segment at every savepoint, which each claim
+        // (an upsert) opens: written after all the claims, the batch becomes one segment.
+        for (const [n, d] of claimed) put.run(n, d.text, d.fields);
       });
     },
 
@@ -142,14 +161,30 @@ export function createSearchStore(db: Db): SearchStore {
       if (query.until !== undefined) top = Math.min(top, rowOf(query.until));
       const bottom = query.since !== undefined ? rowOf(query.since) : Number.MIN_SAFE_INTEGER;
       if (top <= bottom) return [];
-      const rows = matches(query, match, top, bottom, query.limit);
-      if (rows.length === query.limit) {
+      const found: { id: string; n: number }[] = [];
+      /** Reads candidates below rowid `from` down to `to`, newest first, until `enough` match; where it stopped. */
+      const walk = async (from: number, to: number, enough: number): Promise<number> => {
+        for (let chunk = query.limit + 8; found.length < enough; chunk = Math.min(chunk * 4, 4096)) {
+          const rows = matches(query, match, from, to, chunk);
+          const held = await recheck(
+            rows.map((r) => r.id),
+            query.terms,
+            query.channel,
+          );
+          for (const r of rows) if (held.has(r.id)) found.push(r);
+          if (rows.length < chunk) return to;
+          from = rows[rows.length - 1]!.n;
+        }
+        return from;
+      };
+      const stop = await walk(top, bottom, query.limit);
+      if (found.length >= query.limit) {
         // Rowids order by millisecond, ids within one millisecond may not follow them: the rest of
-        // the last row's millisecond is read too, and the page is cut by id.
-        const last = rows[rows.length - 1]!;
-        const floor = Math.floor(last.n / PER_MS) * PER_MS; // floor of a negative rowid too
-        if (last.n > floor) rows.push(...matches(query, match, last.n, floor, PER_MS));
+        // the limit-th match's millisecond is read too, and the page is cut by id.
+        const floor = Math.floor(found[query.limit - 1]!.n / PER_MS) * PER_MS; // floor of a negative rowid too
+        if (stop > floor) await walk(stop, floor, Number.POSITIVE_INFINITY);
       }
+      const rows = found;
       return rows
         .map((r) => r.id)
         .sort((a, b) => (a < b ? 1 : a > b ? -1 : 0))

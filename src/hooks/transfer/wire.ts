@@ -52,7 +52,8 @@ export function exportLine(h: TransferHook): string {
 
 function time(text: string, what: string): number {
   const ms = Date.parse(text);
-  if (!/^\d{4}-\d\d-\d\dT/.test(text) || Number.isNaN(ms)) throw new Error(`${what}: must be an RFC 3339 time`);
+  // The offset is required: without one Date.parse reads local time, and the import would depend on the machine's zone.
+  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/i.test(text) || Number.isNaN(ms)) throw new Error(`${what}: must be an RFC 3339 time`);
   return ms;
 }
 
@@ -69,6 +70,18 @@ export function parseLine(text: string): TransferHook {
     throw new Error(`${first?.path || "line"}: ${first?.message ?? "invalid"}`);
   }
   if (!BASE64.test(value.body) || value.body.length % 4 !== 0) throw new Error("/body: must be base64");
+  // PostgreSQL's text holds no NUL: refused here, so an import stores the same on both databases.
+  const texts: [string, string | undefined][] = [
+    ["/method", value.method],
+    ["/query", value.query],
+    ["/ip", value.ip],
+    ["/event_type", value.event_type],
+    ...value.events.flatMap((e, i): [string, string][] => [
+      [`/events/${i}/actor`, e.actor],
+      [`/events/${i}/message`, e.message],
+    ]),
+  ];
+  for (const [where, text] of texts) if (text?.includes("\0")) throw new Error(`${where}: must not contain NUL`);
   return {
     id: value.id,
     channel: value.channel,

@@ -1,6 +1,8 @@
 /** @jsxImportSource preact */
 import { useEffect, useState } from "preact/hooks";
 import { api, type ApiKey } from "../api";
+import { Time } from "../parts/time";
+import { useConfirm } from "../parts/dialog";
 
 const SOURCES = { config: "config file", local: "this machine's CLI", dashboard: "dashboard" } as const;
 
@@ -9,6 +11,7 @@ export function ApiKeys() {
   const [keys, setKeys] = useState<ApiKey[]>([]);
   const [created, setCreated] = useState<{ label: string; token: string } | null>(null);
   const [error, setError] = useState("");
+  const [ask, asking] = useConfirm();
   const load = () => api<ApiKey[]>("GET", "/api-keys").then(setKeys, (e) => setError(e.message));
   useEffect(() => void load(), []);
   async function create(e: Event) {
@@ -32,13 +35,14 @@ export function ApiKeys() {
     }
   }
   async function revoke(k: ApiKey) {
-    if (!confirm(`Revoke API key ${k.label}? Callers using it get 401 from now on.`)) return;
+    if (!(await ask(`Revoke API key ${k.label}?`, "Callers using it get 401 from now on.", "Revoke the key"))) return;
     await api("DELETE", `/api-keys/${encodeURIComponent(k.label)}`).then(load, (e) => setError(e.message));
     if (created?.label === k.label) setCreated(null);
   }
   return (
     <section>
       <h1>API keys</h1>
+      {asking}
       {error && (
         <p class="error" role="alert">
           {error}
@@ -72,8 +76,10 @@ export function ApiKeys() {
                 <td>{k.label}</td>
                 <td>{SOURCES[k.source]}</td>
                 <td>{k.scopes ? `relay: ${(k.channels ?? []).join(", ")}` : "full"}</td>
-                <td>{k.created_at ?? <span class="muted">-</span>}</td>
-                <td>{k.last_used_at ?? <span class="muted">never</span>}</td>
+                <td>{k.created_at ? <Time at={k.created_at} /> : <span class="muted">-</span>}</td>
+                <td>
+                  <Time at={k.last_used_at} />
+                </td>
                 <td>
                   {k.source === "dashboard" ? (
                     <button onClick={() => revoke(k)} aria-label={`Revoke ${k.label}`}>

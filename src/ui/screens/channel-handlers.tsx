@@ -2,6 +2,12 @@
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api";
 import { link } from "../router";
+import { headersOf } from "../body";
+import { fieldOf } from "../guard-fields";
+import { Dialog } from "../parts/dialog";
+import { type FieldErrors, fieldErrors } from "../parts/field";
+
+const DURATION = /^\d+(ms|s|m|h|d)$/;
 
 export type Forward = {
   name: string;
@@ -13,20 +19,6 @@ export type Forward = {
   timeout: string;
 };
 
-/** "Name: value" lines to headers; throws on a line without a colon. */
-function headersOf(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const line of text
-    .split("\n")
-    .map((l) => l.trim())
-    .filter(Boolean)) {
-    const colon = line.indexOf(":");
-    if (colon < 1) throw new Error(`headers: "${line}" is not "Name: value"`);
-    out[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
-  }
-  return out;
-}
-
 /**
  * Forward handlers of one channel (admins): list, add (URL, headers, max attempts, backoff),
  * remove. Header values are sent, never shown (they often hold a token). Configured handlers live in
@@ -34,43 +26,67 @@ function headersOf(text: string): Record<string, string> {
  */
 export function ChannelHandlers({ channel }: { channel: string }) {
   const [handlers, setHandlers] = useState<Forward[] | null>(null);
-  const [error, setError] = useState("");
+  const [loadError, setLoadError] = useState("");
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [removing, setRemoving] = useState<Forward | undefined>();
   const [note, setNote] = useState("");
-  const load = () => api<Forward[]>("GET", `/channels/${channel}/handlers`).then(setHandlers, (e) => setError(e.message));
+  const load = () => api<Forward[]>("GET", `/channels/${channel}/handlers`).then(setHandlers, (e) => setLoadError(e.message));
   useEffect(() => void load(), [channel]);
   async function add(e: Event) {
     e.preventDefault();
     const formEl = e.currentTarget as HTMLFormElement;
     const form = new FormData(formEl);
     const text = (k: string) => String(form.get(k) ?? "").trim();
+    const found: FieldErrors = {};
+    if (!/^[a-z0-9]+([_-][a-z0-9]+)*$/.test(text("name"))) found.name = "Lowercase letters and digits, words joined by - or _.";
+    if (!/^https?:\/\/\S+$/.test(text("url"))) found.url = "An http or https URL, such as https://example.com/hooks.";
+    if (text("max_attempts") && !/^[1-9]\d*$/.test(text("max_attempts"))) found.max_attempts = "A whole number of at least 1.";
+    for (const k of ["initial", "max", "timeout"]) if (text(k) && !DURATION.test(text(k))) found[k] = 'A duration such as "5s", "10m" or "1h".';
+    let headers: Record<string, string> = {};
+    try {
+      headers = headersOf(String(form.get("headers") ?? ""));
+    } catch (err) {
+      found.headers = (err as Error).message;
+    }
+    setErrors(found);
+    if (Object.keys(found).length > 0) return setNote("");
     try {
       const backoff = { ...(text("initial") ? { initial: text("initial") } : {}), ...(text("max") ? { max: text("max") } : {}) };
       await api("POST", `/channels/${channel}/handlers`, {
         name: text("name"),
         url: text("url"),
-        headers: headersOf(String(form.get("headers") ?? "")),
+        headers,
         ...(text("max_attempts") ? { max_attempts: Number(text("max_attempts")) } : {}),
         ...(Object.keys(backoff).length > 0 ? { backoff } : {}),
+        ...(text("timeout") ? { timeout: text("timeout") } : {}),
       });
       formEl.reset();
-      setError("");
+      setErrors({});
       setNote(`Forward handler ${text("name")} added.`);
       await load();
     } catch (err) {
       setNote("");
-      setError((err as Error).message);
+      const message = (err as Error).message;
+      const field = /backoff[./]max/.test(message)
+        ? "max"
+        : /backoff[./]initial/.test(message)
+          ? "initial"
+          : fieldOf(message, ["name", "url", "headers", "max_attempts", "timeout"]);
+      setErrors({ [field ?? "form"]: message });
     }
   }
   async function remove(h: Forward) {
-    if (!confirm(`Remove forward handler ${h.name} of ${channel}?`)) return;
+    setRemoving(undefined);
     try {
       await api("DELETE", `/channels/${channel}/handlers/${h.name}`);
       setNote(`Forward handler ${h.name} removed.`);
       await load();
     } catch (e) {
-      setError((e as Error).message);
+      setErrors({ form: (e as Error).message });
     }
   }
+  const { invalid, message } = fieldErrors("handler", errors);
+  const error = errors.form ?? loadError;
   return (
     <section>
       <p>
@@ -112,7 +128,7 @@ export function ChannelHandlers({ channel }: { channel: string }) {
                 </td>
                 <td>{h.timeout}</td>
                 <td>
-                  <button aria-label={`Remove ${h.name}`} onClick={() => remove(h)}>
+                  <button aria-label={`Remove ${h.name}`} onClick={() => setRemoving(h)}>
                     Remove
                   </button>
                 </td>
@@ -122,33 +138,67 @@ export function ChannelHandlers({ channel }: { channel: string }) {
         </table>
       </div>
       {handlers?.length === 0 && <p class="muted">No forward handler added here: hooks of {channel} get only the config file's handlers.</p>}
-      <form class="card" onSubmit={add}>
+      {removing && (
+        <Dialog title={`Remove forward handler ${removing.name}?`} onClose={() => setRemoving(undefined)}>
+          <p>
+            Hooks of {channel} are no longer sent to {removing.url}.
+          </p>
+          <div class="actions">
+            <button type="button" class="danger solid" onClick={() => remove(removing)}>
+              Remove the handler
+            </button>
+            <button type="button" onClick={() => setRemoving(undefined)}>
+              Cancel
+            </button>
+          </div>
+        </Dialog>
+      )}
+      <form class="card" onSubmit={add} noValidate>
         <h2>Add a forward handler</h2>
-        <label>
-          Name
-          <input name="name" required pattern="[a-z0-9]+([_\-][a-z0-9]+)*" maxLength={64} />
-        </label>
-        <label>
-          URL
-          <input name="url" type="url" required placeholder="https://example.com/hooks" />
-        </label>
+        <div class="row">
+          <label>
+            Name
+            <input name="name" maxLength={64} {...invalid("name")} />
+            {message("name")}
+          </label>
+          <label>
+            URL
+            <input name="url" type="url" placeholder="https://example.com/hooks" {...invalid("url")} />
+            {message("url")}
+          </label>
+        </div>
         <label>
           Headers (one "Name: value" a line; values are not shown again)
-          <textarea name="headers" rows={3} />
+          <textarea name="headers" rows={3} {...invalid("headers")} />
+          {message("headers")}
         </label>
-        <label>
-          Max attempts
-          <input name="max_attempts" type="number" min="1" step="1" />
-        </label>
-        <label>
-          Backoff initial
-          <input name="initial" placeholder="e.g. 5s" />
-        </label>
-        <label>
-          Backoff max
-          <input name="max" placeholder="e.g. 10m" />
-        </label>
-        <button type="submit">Add handler</button>
+        <div class="row">
+          <label>
+            Max attempts
+            <input name="max_attempts" inputMode="numeric" placeholder="5" {...invalid("max_attempts")} />
+            {message("max_attempts")}
+          </label>
+          <label>
+            Backoff initial
+            <input name="initial" placeholder="e.g. 5s" {...invalid("initial")} />
+            {message("initial")}
+          </label>
+          <label>
+            Backoff max
+            <input name="max" placeholder="e.g. 10m" {...invalid("max")} />
+            {message("max")}
+          </label>
+          <label>
+            Timeout
+            <input name="timeout" placeholder="e.g. 10s" {...invalid("timeout")} />
+            {message("timeout")}
+          </label>
+        </div>
+        <div class="actions">
+          <button type="submit" class="primary">
+            Add handler
+          </button>
+        </div>
       </form>
     </section>
   );

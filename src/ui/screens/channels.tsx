@@ -4,12 +4,14 @@ import { api, type Channel, type Me } from "../api";
 import { link } from "../router";
 import { useStream } from "../live";
 import { ChannelExtras } from "./channel-extras";
+import { Dialog } from "../parts/dialog";
 import { RelayStatus } from "./relay-status";
 
 export function Channels({ me }: { me: Me }) {
   const [channels, setChannels] = useState<Channel[]>([]);
   const [base, setBase] = useState(location.origin);
   const [error, setError] = useState("");
+  const [deleting, setDeleting] = useState<Channel | undefined>();
   const load = () => api<Channel[]>("GET", "/channels").then(setChannels, (e) => setError(e.message));
   useEffect(() => {
     void load();
@@ -28,10 +30,7 @@ export function Channels({ me }: { me: Me }) {
     [],
   );
   async function act(c: Channel, what: "pause" | "resume" | "delete") {
-    if (what === "delete") {
-      const n = Object.values(c.stats).reduce((a, b) => a + BigInt(b), 0n);
-      if (!confirm(`Delete channel ${c.name} and its ${n} hook(s)?`)) return;
-    }
+    setDeleting(undefined);
     try {
       if (what === "delete") {
         await api("DELETE", `/channels/${c.name}`);
@@ -103,7 +102,9 @@ export function Channels({ me }: { me: Me }) {
                   </td>
                   <td class="row-actions">
                     {c.paused ? <button onClick={() => act(c, "resume")}>Resume</button> : <button onClick={() => act(c, "pause")}>Pause</button>}
-                    <button onClick={() => act(c, "delete")}>Delete</button>
+                    <button aria-label={`Delete ${c.name}`} onClick={() => setDeleting(c)}>
+                      Delete
+                    </button>
                     {me.role === "admin" && (
                       <a href={`/ui/channels/${c.name}/handlers`} onClick={link} aria-label={`Forward handlers of ${c.name}`}>
                         Forward handlers
@@ -116,6 +117,25 @@ export function Channels({ me }: { me: Me }) {
           </tbody>
         </table>
       </div>
+      {deleting && (
+        <Dialog title={`Delete channel ${deleting.name}?`} onClose={() => setDeleting(undefined)}>
+          <p>
+            Its{" "}
+            {Object.values(deleting.stats)
+              .reduce((a, b) => a + BigInt(b), 0n)
+              .toString()}{" "}
+            hook(s) and their events go for good. A sender's next hook creates the channel again.
+          </p>
+          <div class="actions">
+            <button type="button" class="danger solid" onClick={() => act(deleting, "delete")}>
+              Delete the channel
+            </button>
+            <button type="button" onClick={() => setDeleting(undefined)}>
+              Cancel
+            </button>
+          </div>
+        </Dialog>
+      )}
       {channels.length === 0 && (
         <p class="muted">
           No channel yet: send a hook to <code>{base}/?channel=NAME</code>.

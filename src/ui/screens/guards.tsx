@@ -1,14 +1,12 @@
 /** @jsxImportSource preact */
 import { useEffect, useState } from "preact/hooks";
 import { api, type Channel } from "../api";
+import { Dialog } from "../parts/dialog";
+import type { GuardKind } from "../guard-fields";
+import { GuardForm } from "./guard-form";
 
 type Guard = { name: string; kind: string; settings: Record<string, unknown>; has_secret: boolean; read_only: boolean };
-type Field = { key: string; description: string; required: boolean; default?: unknown };
-type GuardList = {
-  guards: Guard[];
-  kinds: { kind: string; secret: string | null; fields: Field[] }[];
-  default_guards: { guards: string[]; read_only: boolean };
-};
+type GuardList = { guards: Guard[]; kinds: GuardKind[]; default_guards: { guards: string[]; read_only: boolean } };
 
 const names = (text: string) =>
   text
@@ -17,13 +15,13 @@ const names = (text: string) =>
     .filter(Boolean);
 
 /**
- * Guards (admins): define one of any kind (settings as JSON, the secret write-only), assign guards
+ * Guards (admins): define one of any kind (the fields of its kind, the secret write-only), assign guards
  * to channels, set those of new channels. The config file's are shown read-only.
  */
 export function Guards() {
   const [list, setList] = useState<GuardList | null>(null);
   const [channels, setChannels] = useState<Channel[]>([]);
-  const [kind, setKind] = useState("github");
+  const [removing, setRemoving] = useState<Guard | undefined>();
   const [error, setError] = useState("");
   const [note, setNote] = useState("");
   const load = () =>
@@ -35,23 +33,8 @@ export function Guards() {
   const done = (message: string) => (setError(""), setNote(message), load());
   const fail = (e: unknown) => (setNote(""), setError((e as Error).message));
 
-  async function create(e: Event) {
-    e.preventDefault();
-    const formEl = e.currentTarget as HTMLFormElement;
-    const form = new FormData(formEl);
-    try {
-      const text = String(form.get("settings") ?? "").trim();
-      const settings = text ? JSON.parse(text) : {};
-      const secret = String(form.get("secret") ?? "");
-      await api("POST", "/guards", { name: String(form.get("name")), kind, settings, ...(secret ? { secret } : {}) });
-      formEl.reset();
-      await done(`Guard ${String(form.get("name"))} created.`);
-    } catch (err) {
-      fail(err instanceof SyntaxError ? new Error('settings: must be JSON, e.g. {"header": "x-signature"}') : err);
-    }
-  }
   async function remove(g: Guard) {
-    if (!confirm(`Remove guard ${g.name}?`)) return;
+    setRemoving(undefined);
     await api("DELETE", `/guards/${g.name}`).then(() => done(`Guard ${g.name} removed.`), fail);
   }
   async function assign(e: Event, channel: string) {
@@ -75,8 +58,6 @@ export function Guards() {
         )}
       </section>
     );
-  const secretKey = list.kinds.find((k) => k.kind === kind)?.secret ?? null;
-  const fields = list.kinds.find((k) => k.kind === kind)?.fields ?? [];
   return (
     <section>
       <h1>Guards</h1>
@@ -103,14 +84,16 @@ export function Guards() {
                 <td>{g.name}</td>
                 <td>{g.kind}</td>
                 <td>
-                  <code>{JSON.stringify(g.settings)}</code>
+                  {Object.entries(g.settings)
+                    .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(", ") : String(v)}`)
+                    .join(" · ") || <span class="muted">defaults</span>}
                 </td>
                 <td>{g.has_secret ? "set (write-only)" : <span class="muted">none</span>}</td>
                 <td>
                   {g.read_only ? (
                     <span class="muted">config file</span>
                   ) : (
-                    <button aria-label={`Remove ${g.name}`} onClick={() => remove(g)}>
+                    <button aria-label={`Remove ${g.name}`} onClick={() => setRemoving(g)}>
                       Remove
                     </button>
                   )}
@@ -121,41 +104,20 @@ export function Guards() {
         </table>
       </div>
       {list.guards.length === 0 && <p class="muted">No guard yet.</p>}
-      <form class="card" onSubmit={create}>
-        <h2>Define a guard</h2>
-        <label>
-          Name
-          <input name="name" required pattern="[a-z0-9]+([_\-][a-z0-9]+)*" maxLength={64} />
-        </label>
-        <label>
-          Kind
-          <select name="kind" value={kind} onChange={(e) => setKind((e.target as HTMLSelectElement).value)}>
-            {list.kinds.map((k) => (
-              <option value={k.kind}>{k.kind}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Settings (JSON)
-          <textarea name="settings" rows={3} placeholder='{"header": "x-signature", "prefix": "sha256="}' aria-describedby="kind-fields" />
-        </label>
-        <ul id="kind-fields" class="muted" aria-label={`Settings of ${kind}`}>
-          {fields.length === 0 && <li>No settings besides the secret.</li>}
-          {fields.map((f) => (
-            <li key={f.key}>
-              <code>{f.key}</code>
-              {f.required ? " (required)" : f.default !== undefined ? ` (default ${JSON.stringify(f.default)})` : ""}: {f.description}
-            </li>
-          ))}
-        </ul>
-        {secretKey && (
-          <label>
-            Secret ({secretKey}; write-only)
-            <input name="secret" type="password" autocomplete="off" required />
-          </label>
-        )}
-        <button type="submit">Create guard</button>
-      </form>
+      {removing && (
+        <Dialog title={`Remove guard ${removing.name}?`} onClose={() => setRemoving(undefined)}>
+          <p>Channels that list it must drop it first: a guard in use cannot be removed.</p>
+          <div class="actions">
+            <button type="button" class="danger solid" onClick={() => remove(removing)}>
+              Remove the guard
+            </button>
+            <button type="button" onClick={() => setRemoving(undefined)}>
+              Cancel
+            </button>
+          </div>
+        </Dialog>
+      )}
+      <GuardForm kinds={list.kinds} onCreated={(name) => done(`Guard ${name} created.`)} />
       <h2>Guards of channels</h2>
       <div class="scroll">
         <table aria-label="Guards of channels">

@@ -1,185 +1,133 @@
 /** @jsxImportSource preact */
 import { useEffect, useRef, useState } from "preact/hooks";
-import { HOOK_STATUSES } from "../../hooks/status";
-import { api, query, type Hook } from "../api";
-import { useStream } from "../live";
+import { query } from "../api";
 import { navigate } from "../router";
 import { Bulk } from "./bulk";
+import { HookDetail } from "./hook";
+import { HookList } from "./hook-list";
+import { filtersOf, type Filters, useHookList } from "./hook-list-data";
 
-/** Hooks, newest first, live; the filters live in the URL so that a link reproduces the view. */
-export function Hooks({ url }: { url: URL }) {
-  const channel = url.searchParams.get("channel") ?? "";
-  const status = url.searchParams.get("status") ?? "";
-  const after = url.searchParams.get("after") ?? "";
-  const [hooks, setHooks] = useState<Hook[]>([]);
-  const [selected, setSelected] = useState(0);
-  const [follow, setFollow] = useState(true);
-  const [error, setError] = useState("");
-  // The list shows no bodies: its stream sends hooks without them (`size` instead), and of a burst
-  // only the newest 50 (all it can show), so a busy server costs neither it nor the browser more.
-  const filter = query({ channel, status, fields: "summary", latest: "50" });
-  // A page read may answer after new hooks arrived on the stream: those that arrived since the read
-  // was asked for stay on top of its answer, so a late answer never hides one.
-  const arrivals = useRef({ count: 0, at: new Map<string, number>() });
-  const reread = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const load = () => {
-    const asked = arrivals.current.count;
-    return api<Hook[]>("GET", `/hooks${query({ channel, status, after, limit: "50", fields: "summary" })}`).then(
-      (page) => {
-        const inPage = new Set(page.map((h) => h.id));
-        const since = (h: Hook) => (arrivals.current.at.get(h.id) ?? -1) >= asked && !inPage.has(h.id);
-        setHooks((shown) => (after ? page : [...shown.filter(since), ...page].slice(0, 50)));
-        setError("");
-      },
-      (e) => setError(e.message),
-    );
-  };
-  useEffect(() => void load(), [channel, status, after]);
-  useStream(
-    filter,
-    {
-      hook: (h) => {
-        const hook = h as Hook;
-        setHooks((all) => {
-          const at = all.findIndex((x) => x.id === hook.id);
-          if (at >= 0) return all.map((x) => (x.id === hook.id ? hook : x));
-          // New hooks arrive at the top of the first page only.
-          if (after || (status && hook.status !== status)) return all;
-          if (arrivals.current.at.size > 1000) arrivals.current.at.clear(); // only the latest arrivals matter
-          arrivals.current.at.set(hook.id, arrivals.current.count++);
-          return [hook, ...all].slice(0, 50);
-        });
-        if (follow) setSelected(0);
-      },
-      hookDeleted: (d) => setHooks((all) => all.filter((x) => x.id !== d.id)),
-      reset: load,
-      // Changes were left out (a burst): a row shown may have changed or gone. The page is read again
-      // at most once a second, and once more after the burst.
-      skipped: () => {
-        if (reread.current) return;
-        reread.current = setTimeout(() => ((reread.current = undefined), void load()), 1000);
-      },
-    },
-    [filter, after, follow],
-  );
-  useEffect(() => () => clearTimeout(reread.current), []);
+/**
+ * The inspector: the hooks list and the open hook side by side on a wide screen, one of them on a
+ * phone. The filters and the search live in the URL (a link reproduces the view); the open hook is
+ * the path (/ui/hooks/ID?filters). Keys: j/k or the arrows move (and open, while a hook is open),
+ * Enter opens, / searches, x picks for comparing, Escape closes.
+ */
+export function Hooks({ url, id }: { url: URL; id?: string }) {
+  const f = filtersOf(url);
+  const { hooks, error, loaded, load } = useHookList(f);
+  const [cursor, setCursor] = useState(0);
+  const [picked, setPicked] = useState<string[]>([]);
+  const listRef = useRef<HTMLDivElement>(null);
+  const open = (to: string) => navigate(`/ui/hooks/${to}${url.search}`);
+  const close = () => navigate(`/ui/hooks${url.search}`);
+  const pick = (h: string) => setPicked((p) => (p.includes(h) ? p.filter((x) => x !== h) : [...p, h].slice(-2)));
+  // The cursor follows the open hook.
+  useEffect(() => {
+    const at = hooks.findIndex((h) => h.id === id);
+    if (at >= 0) setCursor(at);
+  }, [id, hooks]);
+  useEffect(() => {
+    listRef.current?.querySelector("li.cursor")?.scrollIntoView({ block: "nearest" });
+  }, [cursor]);
 
+  // One listener for the screen's life; it reads what is shown now (a row that just arrived counts).
+  const now = useRef({ hooks, cursor, id, open, close, pick });
+  now.current = { hooks, cursor, id, open, close, pick };
   useEffect(() => {
     function key(e: KeyboardEvent) {
-      if ((e.target as HTMLElement).closest("input, select, textarea")) return;
-      if (e.key === "j") setSelected((s) => Math.min(s + 1, hooks.length - 1)), setFollow(false);
-      else if (e.key === "k") setSelected((s) => Math.max(s - 1, 0));
-      else if (e.key === "Enter" && hooks[selected]) navigate(`/ui/hooks/${hooks[selected]!.id}`);
+      if (e.metaKey || e.ctrlKey || e.altKey || document.querySelector("dialog[open]")) return;
+      const target = e.target as HTMLElement;
+      if (target.closest("input, select, textarea, [contenteditable]")) {
+        if (e.key === "Escape") target.blur();
+        return;
+      }
+      const { hooks, cursor, id, open, close, pick } = now.current;
+      const at = hooks[cursor];
+      const move = (by: number) => {
+        e.preventDefault();
+        const next = Math.max(0, Math.min(cursor + by, hooks.length - 1));
+        now.current.cursor = next;
+        setCursor(next);
+        // With a hook open, moving opens the next one (a reading pane); else it only moves the cursor.
+        if (id && hooks[next] && hooks[next]!.id !== id) open(hooks[next]!.id);
+      };
+      // The arrows scroll a body that has the focus; j and k always move.
+      const arrows = !target.closest("pre, .tree");
+      if (e.key === "j" || (e.key === "ArrowDown" && arrows)) move(1);
+      else if (e.key === "k" || (e.key === "ArrowUp" && arrows)) move(-1);
+      else if (e.key === "Enter" && at && !target.closest("button, a")) open(at.id);
+      else if (e.key === "x" && at) pick(at.id);
+      else if (e.key === "/") e.preventDefault(), document.getElementById("hook-search")?.focus();
+      else if (e.key === "Escape" && id) close();
     }
     addEventListener("keydown", key);
     return () => removeEventListener("keydown", key);
-  }, [hooks, selected]);
+  }, []);
 
-  const setFilter = (name: string, value: string) => {
-    const next = new URLSearchParams(url.search);
-    if (value) next.set(name, value);
-    else next.delete(name);
-    next.delete("after");
-    navigate(`/ui/hooks${next.size ? `?${next}` : ""}`);
+  const setFilter = (name: keyof Filters | "clear", value: string, replace = false) => {
+    const next = new URLSearchParams(name === "clear" ? "" : url.search);
+    if (name !== "clear") value ? next.set(name, value) : next.delete(name);
+    if (name !== "after") next.delete("after");
+    navigate(`${url.pathname}${next.size ? `?${next}` : ""}`, replace);
   };
   const last = hooks[hooks.length - 1];
+  const at = id ? hooks.findIndex((h) => h.id === id) : -1;
   return (
-    <section>
-      <h1>Hooks</h1>
-      <div class="filters">
-        <label>
-          Channel
-          <input value={channel} onChange={(e) => setFilter("channel", (e.target as HTMLInputElement).value.trim())} placeholder="all" />
-        </label>
-        <label>
-          Status
-          <select value={status} onChange={(e) => setFilter("status", (e.target as HTMLSelectElement).value)}>
-            <option value="">all</option>
-            {HOOK_STATUSES.map((s) => (
-              <option value={s}>{s}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          <span>Follow newest</span>
-          <input type="checkbox" checked={follow} onChange={(e) => setFollow((e.target as HTMLInputElement).checked)} />
-        </label>
-        <span class="muted">j/k move, Enter opens, Escape comes back</span>
-      </div>
-      <Bulk channel={channel} status={status} onDone={load} />
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
+    <div class={`split ${id ? "open" : hooks.length > 0 ? "closed" : "alone"}`}>
+      <section class="list-pane" ref={listRef} aria-label="Hooks list">
+        <div class="list-head">
+          <h1>Hooks</h1>
+          <span class="hint keys-hint">
+            <kbd>j</kbd> <kbd>k</kbd> move · <kbd>Enter</kbd> open · <kbd>/</kbd> search · <kbd>x</kbd> compare
+          </span>
+        </div>
+        <Bulk channel={f.channel} status={f.status} onDone={load} />
+        {error && (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        )}
+        {picked.length > 0 && (
+          <div class="compare-bar" role="status">
+            <span>{picked.length === 1 ? "Pick one more hook to compare." : "Two hooks picked."}</span>
+            <button type="button" class="primary" disabled={picked.length < 2} onClick={() => navigate(`/ui/compare${query({ a: picked[0], b: picked[1] })}`)}>
+              Compare
+            </button>
+            <button type="button" onClick={() => setPicked([])}>
+              Clear
+            </button>
+          </div>
+        )}
+        <HookList f={f} hooks={hooks} loaded={loaded} cursor={cursor} openId={id} picked={picked} setFilter={setFilter} open={open} pick={pick} />
+        <div class="pager">
+          {f.after && <button onClick={() => setFilter("after", "")}>Newest</button>}
+          {hooks.length === 50 && last && <button onClick={() => setFilter("after", last.id)}>Older</button>}
+        </div>
+      </section>
+      {id ? (
+        <section class="detail-pane" aria-label="Hook">
+          <HookDetail
+            key={id}
+            id={id}
+            onClose={close}
+            open={open}
+            newer={at > 0 ? hooks[at - 1]?.id : undefined}
+            older={at >= 0 ? hooks[at + 1]?.id : undefined}
+          />
+        </section>
+      ) : (
+        hooks.length > 0 && (
+          <section class="detail-pane placeholder" aria-label="Hook">
+            <div class="empty">
+              <h2>Pick a hook</h2>
+              <p class="muted">
+                Click a row or press <kbd>Enter</kbd> to read it here. Tick two rows (or press <kbd>x</kbd> on each) to compare them.
+              </p>
+            </div>
+          </section>
+        )
       )}
-      <div class="scroll">
-        <table aria-label="Hooks">
-          <thead>
-            <tr>
-              <th>Id</th>
-              <th>Channel</th>
-              <th>Status</th>
-              <th class="opt">Method</th>
-              <th class="opt">Event</th>
-              <th class="opt">Type</th>
-              <th class="opt">Size</th>
-              <th>Caught</th>
-            </tr>
-          </thead>
-          <tbody>
-            {hooks.map((h, i) => (
-              <tr
-                key={h.id}
-                data-id={h.id}
-                class={i === selected ? "selected" : ""}
-                aria-selected={i === selected}
-                onClick={() => navigate(`/ui/hooks/${h.id}`)}
-              >
-                <td class="id">
-                  <a href={`/ui/hooks/${h.id}`} title={h.id} onClick={(e) => (e.preventDefault(), navigate(`/ui/hooks/${h.id}`))}>
-                    <code>{h.id}</code>
-                  </a>
-                </td>
-                <td class="name" title={h.channel}>
-                  {h.channel}
-                </td>
-                <td>
-                  <span class={`status status-${h.status}`}>{h.status}</span>
-                </td>
-                <td class="opt">{h.method}</td>
-                <td class="opt name" title={h.event_type}>
-                  {h.event_type || <span class="muted">none</span>}
-                </td>
-                <td class="opt">{h.content_type || <span class="muted">none</span>}</td>
-                <td class="opt num">{sizeOf(h).toLocaleString("en")} B</td>
-                <td class="when" title={h.created_at}>
-                  {when(h.created_at)}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {hooks.length === 0 && <p class="muted">No hooks{channel || status ? " match these filters" : " yet"}.</p>}
-      <div class="actions">
-        {after && <button onClick={() => setFilter("after", "")}>Newest</button>}
-        {hooks.length === 50 && last && <button onClick={() => navigate(`/ui/hooks${query({ channel, status, after: last.id })}`)}>Older</button>}
-      </div>
-    </section>
+    </div>
   );
-}
-
-/** A list's time: the time of day for today, else the date too (the exact instant is the cell's title). */
-function when(iso: string): string {
-  const at = new Date(iso);
-  const today = at.toDateString() === new Date().toDateString();
-  return today
-    ? at.toLocaleTimeString()
-    : at.toLocaleString(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit" });
-}
-
-/** Bytes of a hook's body: `size` of a summary from the stream, else decoded from the base64 body. */
-function sizeOf(h: Hook & { size?: number }): number {
-  if (h.size !== undefined) return h.size;
-  return Math.floor((h.body.length * 3) / 4) - (h.body.endsWith("==") ? 2 : h.body.endsWith("=") ? 1 : 0);
 }

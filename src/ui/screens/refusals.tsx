@@ -2,79 +2,139 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, query, type Refusal } from "../api";
 import { useStream } from "../live";
+import { Time } from "../parts/time";
+import { link, navigate } from "../router";
 
-/** What guards refused, newest first; each new refusal arrives at the top as the stream's `refusal` event. */
+/** A refusal as the server lists it; `id` (for its details) comes with the refusals of every kind. */
+export type RefusalRow = Refusal & { id?: string };
+
+const STATUSES = ["400", "401", "403", "405", "413", "415", "503"];
+const same = (a: RefusalRow, b: RefusalRow) =>
+  a.id !== undefined ? a.id === b.id : a.created_at === b.created_at && a.guard === b.guard && a.channel === b.channel && a.ip === b.ip;
+
+/**
+ * Every refused request, newest first: guards' refusals, bad channel names, bodies over the limit,
+ * paused channels. New ones arrive at the top (the stream's `refusal` event); each links to its details.
+ */
 export function Refusals({ url }: { url: URL }) {
-  const channel = url.searchParams.get("channel") ?? undefined;
-  const guard = url.searchParams.get("guard") ?? undefined;
-  const [refusals, setRefusals] = useState<Refusal[]>([]);
+  const channel = url.searchParams.get("channel") ?? "";
+  const guard = url.searchParams.get("guard") ?? "";
+  const status = url.searchParams.get("status") ?? "";
+  const [refusals, setRefusals] = useState<RefusalRow[]>([]);
+  const [loaded, setLoaded] = useState(false);
   const [error, setError] = useState("");
   // Refusals that came on the stream after a read was asked for stay on top of its answer, which may
   // arrive later and would otherwise hide them.
-  const arrived = useRef<Refusal[]>([]);
+  const arrived = useRef<RefusalRow[]>([]);
   const load = () => {
     arrived.current = [];
-    return api<Refusal[]>("GET", `/refusals${query({ channel, guard })}`).then(
+    return api<RefusalRow[]>("GET", `/refusals${query({ channel, guard, status })}`).then(
       (page) => {
-        const fresh = arrived.current.filter(
-          (r) => !page.some((p) => p.created_at === r.created_at && p.guard === r.guard && p.channel === r.channel && p.ip === r.ip),
-        );
+        const fresh = arrived.current.filter((r) => !page.some((p) => same(p, r)));
         setRefusals([...fresh, ...page].slice(0, 50));
+        setLoaded(true);
+        setError("");
       },
       (e) => setError(e.message),
     );
   };
-  useEffect(() => void load(), [channel, guard]);
+  useEffect(() => void load(), [channel, guard, status]);
   useStream(
     query({ channel }),
     {
       refusal: (r) => {
-        const refusal = r as Refusal;
-        if (guard && refusal.guard !== guard) return;
+        const refusal = r as RefusalRow;
+        if ((guard && refusal.guard !== guard) || (status && String(refusal.status) !== status)) return;
         arrived.current = [refusal, ...arrived.current].slice(0, 50);
         setRefusals((all) => [refusal, ...all].slice(0, 50));
       },
       reset: load,
     },
-    [channel, guard],
+    [channel, guard, status],
   );
+  const setFilter = (name: string, value: string) => {
+    const next = new URLSearchParams(url.search);
+    value ? next.set(name, value) : next.delete(name);
+    navigate(`/ui/refusals${next.size ? `?${next}` : ""}`, true);
+  };
+  const value = (e: Event) => (e.target as HTMLInputElement).value.trim();
   return (
     <section>
       <h1>Refusals</h1>
+      <div class="filters">
+        <label>
+          Channel
+          <input value={channel} placeholder="all" onChange={(e) => setFilter("channel", value(e))} />
+        </label>
+        <label>
+          Status
+          <select value={status} onChange={(e) => setFilter("status", value(e))}>
+            <option value="">all</option>
+            {STATUSES.map((s) => (
+              <option value={s}>{s}</option>
+            ))}
+          </select>
+        </label>
+      </div>
       {error && (
         <p class="error" role="alert">
           {error}
         </p>
       )}
-      <div class="scroll">
-        <table aria-label="Refusals">
-          <thead>
-            <tr>
-              <th>When</th>
-              <th>Channel</th>
-              <th>Guard</th>
-              <th>Status</th>
-              <th>Reason</th>
-              <th>Method</th>
-              <th>Ip</th>
-            </tr>
-          </thead>
-          <tbody>
-            {refusals.map((r, i) => (
-              <tr key={i}>
-                <td>{r.created_at}</td>
-                <td>{r.channel}</td>
-                <td>{r.guard}</td>
-                <td>{r.status}</td>
-                <td>{r.reason}</td>
-                <td>{r.method}</td>
-                <td>{r.ip}</td>
+      {refusals.length > 0 && (
+        <div class="scroll">
+          <table aria-label="Refusals">
+            <thead>
+              <tr>
+                <th>When</th>
+                <th>Channel</th>
+                <th>Status</th>
+                <th>Guard</th>
+                <th>Reason</th>
+                <th class="opt">Method</th>
+                <th class="opt">Ip</th>
+                <th>
+                  <span class="sr-only">Details</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {refusals.length === 0 && <p class="muted">No guard refused anything.</p>}
+            </thead>
+            <tbody>
+              {refusals.map((r, i) => (
+                <tr key={r.id ?? i}>
+                  <td class="when">
+                    <Time at={r.created_at} />
+                  </td>
+                  <td class="name" title={r.channel}>
+                    {r.channel}
+                  </td>
+                  <td>
+                    <span class="status status-failed">{r.status}</span>
+                  </td>
+                  <td>{r.guard || <span class="muted">none</span>}</td>
+                  <td class="wrap">{r.reason}</td>
+                  <td class="opt">{r.method}</td>
+                  <td class="opt">{r.ip}</td>
+                  <td>
+                    {r.id && (
+                      <a href={`/ui/refusals/${r.id}`} onClick={link} aria-label={`Details of the refusal ${r.id}`}>
+                        Details
+                      </a>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {loaded && refusals.length === 0 && (
+        <div class="empty">
+          <p>{channel || status ? "No refusal matches these filters." : "Nothing was refused."}</p>
+          <p class="hint">
+            A request that a guard refuses, that names a bad channel, sends too large a body or reaches a paused channel shows here with its headers.
+          </p>
+        </div>
+      )}
     </section>
   );
 }

@@ -60,7 +60,9 @@ export function Setup({ onDone }: { onDone: (me: Me) => void }) {
           {error}
         </p>
       )}
-      <button type="submit">Create admin</button>
+      <button type="submit" class="primary">
+        Create admin
+      </button>
     </form>
   );
 }

@@ -1,6 +1,7 @@
 /** @jsxImportSource preact */
 import { useState } from "preact/hooks";
 import { api, type Me } from "../api";
+import { Mark } from "../parts/mark";
 
 export function SignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
   const [error, setError] = useState("");
@@ -15,7 +16,9 @@ export function SignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
   }
   return (
     <form class="card sign-in" onSubmit={submit}>
-      <h1>Mailroom</h1>
+      <h1 class="brand">
+        <Mark /> Mailroom
+      </h1>
       <label>
         E-mail
         <input name="email" type="email" autocomplete="username" required />
@@ -29,7 +32,9 @@ export function SignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
           {error}
         </p>
       )}
-      <button type="submit">Sign in</button>
+      <button type="submit" class="primary">
+        Sign in
+      </button>
     </form>
   );
 }

@@ -3,6 +3,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api, type Me, type TAccountDetail } from "../api";
 import { link } from "../router";
 import { money, TranslationNav } from "./translation";
+import { Time } from "../parts/time";
 
 /** One account: its money, its ledger (newest first), its orders; admins top up or set the balance. */
 export function TranslationAccount({ id, me }: { id: string; me: Me }) {
@@ -121,7 +122,9 @@ export function TranslationAccount({ id, me }: { id: string; me: Me }) {
                   </td>
                   <td>{money(o.price ?? 0)}</td>
                   <td>{o.snippet}</td>
-                  <td>{o.created_at}</td>
+                  <td>
+                    <Time at={o.created_at} />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -146,7 +149,9 @@ export function TranslationAccount({ id, me }: { id: string; me: Me }) {
           <tbody>
             {detail.entries.map((e) => (
               <tr key={e.id}>
-                <td>{e.time}</td>
+                <td>
+                  <Time at={e.time} />
+                </td>
                 <td>{e.entry}</td>
                 <td>
                   {e.order_id === undefined ? (

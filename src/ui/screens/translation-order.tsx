@@ -3,6 +3,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api, type Me, type TOrder } from "../api";
 import { link } from "../router";
 import { money, TranslationNav } from "./translation";
+import { Time } from "../parts/time";
 
 /**
  * One order: its source and target text (as text, never HTML), money, times and comments. The
@@ -99,15 +100,17 @@ export function TranslationOrder({ id, me }: { id: string; me: Me }) {
             </tr>
             <tr>
               <th>Created</th>
-              <td>{order.created_at}</td>
+              <td>
+                <Time at={order.created_at} />
+              </td>
             </tr>
             <tr>
               <th>Accepted</th>
-              <td>{order.accepted_at ?? ""}</td>
+              <td>{order.accepted_at && <Time at={order.accepted_at} />}</td>
             </tr>
             <tr>
               <th>Completed</th>
-              <td>{order.completed_at ?? ""}</td>
+              <td>{order.completed_at && <Time at={order.completed_at} />}</td>
             </tr>
           </tbody>
         </table>
@@ -145,7 +148,9 @@ export function TranslationOrder({ id, me }: { id: string; me: Me }) {
             <tbody>
               {order.comments.map((c) => (
                 <tr key={c.id}>
-                  <td>{c.time}</td>
+                  <td>
+                    <Time at={c.time} />
+                  </td>
                   <td>{c.role}</td>
                   <td>{c.text}</td>
                 </tr>

@@ -2,6 +2,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, type Me, type TAccount } from "../api";
 import { link } from "../router";
+import { useConfirm } from "../parts/dialog";
 
 export const money = (dollars: number) => `${dollars < 0 ? "-" : ""}$${Math.abs(dollars).toFixed(2)}`;
 
@@ -25,6 +26,7 @@ export function TranslationAccounts({ me }: { me: Me }) {
   const [maintenance, setMaintenance] = useState<boolean | null>(null);
   const [error, setError] = useState("");
   const [note, setNote] = useState("");
+  const [ask, asking] = useConfirm();
   useEffect(() => {
     api<TAccount[]>("GET", "/translate/accounts").then(setAccounts, (e) => setError(e.message));
     api<{ maintenance: boolean }>("GET", "/translate/maintenance").then(
@@ -34,7 +36,7 @@ export function TranslationAccounts({ me }: { me: Me }) {
   }, []);
   async function toggle() {
     const next = !maintenance;
-    if (next && !confirm("Switch maintenance on? Customers and translators get 503 until it is switched off.")) return;
+    if (next && !(await ask("Switch maintenance on?", "Customers and translators get 503 until it is switched off.", "Switch maintenance on"))) return;
     try {
       setMaintenance((await api<{ maintenance: boolean }>("PUT", "/translate/maintenance", { maintenance: next })).maintenance);
       setError("");
@@ -46,6 +48,7 @@ export function TranslationAccounts({ me }: { me: Me }) {
   return (
     <section>
       <h1>Translation</h1>
+      {asking}
       <TranslationNav current="accounts" />
       {error && (
         <p class="error" role="alert">

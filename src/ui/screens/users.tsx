@@ -1,10 +1,12 @@
 /** @jsxImportSource preact */
 import { useEffect, useState } from "preact/hooks";
 import { api, type Me, type User } from "../api";
+import { useConfirm } from "../parts/dialog";
 
 export function Users({ me }: { me: Me }) {
   const [users, setUsers] = useState<User[]>([]);
   const [error, setError] = useState("");
+  const [ask, asking] = useConfirm();
   const load = () => api<User[]>("GET", "/users").then(setUsers, (e) => setError(e.message));
   useEffect(() => void load(), []);
   async function add(e: Event) {
@@ -21,12 +23,13 @@ export function Users({ me }: { me: Me }) {
     }
   }
   async function remove(u: User) {
-    if (!confirm(`Remove ${u.email}?`)) return;
+    if (!(await ask(`Remove ${u.email}?`, "Their sessions end at once.", "Remove the user"))) return;
     await api("DELETE", `/users/${encodeURIComponent(u.email)}`).then(load, (e) => setError(e.message));
   }
   return (
     <section>
       <h1>Users</h1>
+      {asking}
       {error && (
         <p class="error" role="alert">
           {error}

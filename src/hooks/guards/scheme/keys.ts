@@ -12,6 +12,8 @@ export function secretKey(scheme: Scheme, secret: string): string | Buffer {
   const strip = scheme.secret?.strip;
   const text = strip && secret.startsWith(strip) ? secret.slice(strip.length) : secret;
   const encoding = scheme.secret?.encoding ?? "utf8";
+  // An empty key is one anyone can sign with.
+  if (text === "") throw new GuardConfigError("secret", strip ? `must be "${strip}" followed by the key` : "must not be empty");
   if (encoding === "utf8") return text;
   const ok = encoding === "hex" ? HEX.test(text) : text !== "" && BASE64.test(text);
   if (!ok) throw new GuardConfigError("secret", strip ? `must be "${strip}" followed by ${encoding}` : `must be ${encoding}`);

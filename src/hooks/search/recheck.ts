@@ -1,0 +1,27 @@
+import type { Database } from "bun:sqlite";
+import { decodePayload } from "../payload";
+import { searchDoc } from "./document";
+import type { SearchTerms } from "./query";
+
+type Row = { id: string; channel: string; method: string; query: string; headers: string; body: Uint8Array; ip: string; event_type: string };
+
+/**
+ * The check of SQLite's candidates (the index keeps trigrams without positions, store.ts): the ids
+ * among `ids` whose hook's document (document.ts, built again from the hook) holds every word in its
+ * text and every field needle in its fields, and whose channel is `channel` when one is asked.
+ */
+export function createRecheck(sql: Database) {
+  const read = sql.prepare("SELECT id, channel, method, query, headers, body, ip, event_type FROM hooks WHERE id IN (SELECT value FROM json_each(?))");
+  return async (ids: readonly string[], terms: SearchTerms, channel?: string): Promise<Set<string>> => {
+    const held = new Set<string>();
+    if (ids.length === 0) return held;
+    for (const r of read.all(JSON.stringify(ids)) as Row[]) {
+      if (channel !== undefined && r.channel !== channel) continue;
+      const headers = JSON.parse(r.headers) as Record<string, string>;
+      const hook = { id: r.id, channel: r.channel, method: r.method, query: r.query, ip: r.ip, headers, body: r.body, eventType: r.event_type };
+      const doc = searchDoc(hook, terms.fields.length > 0 ? await decodePayload(headers, r.body) : null);
+      if (terms.words.every((w) => doc.text.includes(w)) && terms.fields.every((f) => doc.fields.includes(f))) held.add(r.id);
+    }
+    return held;
+  };
+}

@@ -1,0 +1,25 @@
+/** @jsxImportSource preact */
+
+/** Names and values (headers, query parameters, form fields) as a table, as text. */
+export function KvTable({ label, rows, empty }: { label: string; rows: [string, string][]; empty: string }) {
+  if (rows.length === 0) return <p class="muted">{empty}</p>;
+  return (
+    <div class="scroll">
+      <table class="kv" aria-label={label}>
+        <tbody>
+          {rows.map(([k, v], i) => (
+            <tr key={i}>
+              <th scope="row">{k}</th>
+              <td>{v}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** A query string's parameters, in order, repeated names kept. */
+export function queryRows(query: string): [string, string][] {
+  return query ? [...new URLSearchParams(query)] : [];
+}

@@ -1,0 +1,81 @@
+/** @jsxImportSource preact */
+import type { Attempt, Hook } from "../api";
+import { Time } from "../parts/time";
+
+/** What happened to a hook: its handlers' attempts, and its events from the moment it was caught. */
+export function HookHistory({ hook, attempts }: { hook: Hook; attempts: Attempt[] }) {
+  return (
+    <>
+      <h2>Handler attempts</h2>
+      {attempts.length === 0 ? (
+        <p class="muted">No handler ran on this hook.</p>
+      ) : (
+        <div class="scroll">
+          <table aria-label="Attempts">
+            <thead>
+              <tr>
+                <th>Handler</th>
+                <th>#</th>
+                <th>Outcome</th>
+                <th>Status</th>
+                <th>When</th>
+                <th>Excerpt</th>
+                <th>Error</th>
+              </tr>
+            </thead>
+            <tbody>
+              {attempts.map((a, i) => (
+                <tr key={i}>
+                  <td>{a.handler}</td>
+                  <td>{a.attempt}</td>
+                  <td>{a.outcome}</td>
+                  <td>{a.http_status ?? a.exit_code ?? ""}</td>
+                  <td class="when">
+                    <Time at={a.due_at} />
+                  </td>
+                  <td>
+                    <code>{a.excerpt}</code>
+                  </td>
+                  <td>{a.error}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <h2>Events</h2>
+      <div class="scroll">
+        <table aria-label="Events">
+          <thead>
+            <tr>
+              <th>When</th>
+              <th>Event</th>
+              <th>Actor</th>
+              <th>Message</th>
+            </tr>
+          </thead>
+          <tbody>
+            <tr>
+              <td class="when">
+                <Time at={hook.created_at} />
+              </td>
+              <td>caught</td>
+              <td>{hook.ip}</td>
+              <td></td>
+            </tr>
+            {hook.events.map((e, i) => (
+              <tr key={i}>
+                <td class="when">
+                  <Time at={e.created_at} />
+                </td>
+                <td>{e.kind}</td>
+                <td>{e.actor}</td>
+                <td>{e.message}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,72 @@
+import { useEffect, useRef, useState } from "preact/hooks";
+import { api, query, type Hook } from "../api";
+import { useStream } from "../live";
+import { RANGES, searchOf, typeMatches, type Filters } from "../filters";
+
+export { filtersOf, RANGES, type Filters } from "../filters";
+
+/** A row of the list: a hook's summary (no body), with what the server adds when it knows it. */
+export type Row = Omit<Hook, "body" | "headers" | "events" | "payload"> & { size?: number; event_type?: string | null; preview?: string | null };
+
+/**
+ * The newest 50 hooks of the filters, kept live by the stream. Rows come as summaries (no bodies):
+ * the stream sends of a burst only the newest 50. With a search, hooks that arrive are not added
+ * (the server decides what matches), but the rows shown still change status live.
+ */
+export function useHookList(f: Filters) {
+  const [hooks, setHooks] = useState<Row[]>([]);
+  const [error, setError] = useState("");
+  const [loaded, setLoaded] = useState(false);
+  // Hooks that arrive are the newest, so they pass a time range; whether they match a search only the server knows.
+  const searching = Boolean(searchOf(f));
+  const filter = query({ channel: f.channel, status: f.status, fields: "summary", latest: "50" });
+  // A page read may answer after new hooks arrived on the stream: those that arrived since the read
+  // was asked for stay on top of its answer, so a late answer never hides one.
+  const arrivals = useRef({ count: 0, at: new Map<string, number>() });
+  const reread = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const load = () => {
+    const asked = arrivals.current.count;
+    const since = RANGES[f.range] ? new Date(Date.now() - RANGES[f.range]![1]).toISOString() : "";
+    const params = { channel: f.channel, status: f.status, event_type: f.type, after: f.after, limit: "50", fields: "summary", q: searchOf(f), since };
+    return api<Row[]>("GET", `/hooks${query(params)}`).then(
+      (page) => {
+        const inPage = new Set(page.map((h) => h.id));
+        const since = (h: Row) => (arrivals.current.at.get(h.id) ?? -1) >= asked && !inPage.has(h.id);
+        setHooks((shown) => (f.after || searching ? page : [...shown.filter(since), ...page].slice(0, 50)));
+        setError("");
+        setLoaded(true);
+      },
+      (e) => (setError(e.message), setLoaded(true)),
+    );
+  };
+  const key = `${f.channel} ${f.status} ${f.after} ${f.q} ${f.type} ${f.range}`;
+  useEffect(() => void load(), [key]);
+  useStream(
+    filter,
+    {
+      hook: (h) => {
+        const hook = h as Row;
+        setHooks((all) => {
+          const at = all.findIndex((x) => x.id === hook.id);
+          if (at >= 0) return all.map((x) => (x.id === hook.id ? hook : x));
+          // New hooks arrive at the top of the first page only, and only where no search decides.
+          if (f.after || searching || (f.status && hook.status !== f.status) || !typeMatches(hook.event_type, f.type)) return all;
+          if (arrivals.current.at.size > 1000) arrivals.current.at.clear(); // only the latest arrivals matter
+          arrivals.current.at.set(hook.id, arrivals.current.count++);
+          return [hook, ...all].slice(0, 50);
+        });
+      },
+      hookDeleted: (d) => setHooks((all) => all.filter((x) => x.id !== d.id)),
+      reset: load,
+      // Changes were left out (a burst): a row shown may have changed or gone. The page is read again
+      // at most once a second, and once more after the burst.
+      skipped: () => {
+        if (reread.current) return;
+        reread.current = setTimeout(() => ((reread.current = undefined), void load()), 1000);
+      },
+    },
+    [filter, key],
+  );
+  useEffect(() => () => clearTimeout(reread.current), []);
+  return { hooks, error, loaded, load };
+}

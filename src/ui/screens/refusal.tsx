@@ -1,0 +1,71 @@
+/** @jsxImportSource preact */
+import { useEffect, useState } from "preact/hooks";
+import { api } from "../api";
+import { CopyButton } from "../parts/copy";
+import { KvTable, queryRows } from "../parts/kv-table";
+import { Time } from "../parts/time";
+import { link } from "../router";
+import type { RefusalRow } from "./refusals";
+
+type Detail = RefusalRow & { query?: string; headers?: Record<string, string> };
+
+/** One refused request: why, and the request's query and headers (secrets redacted by the server). */
+export function RefusalScreen({ id }: { id: string }) {
+  const [r, setR] = useState<Detail | undefined>();
+  const [error, setError] = useState("");
+  useEffect(() => {
+    api<Detail>("GET", `/refusals/${encodeURIComponent(id)}`).then(setR, (e) => setError(e.message));
+  }, [id]);
+  const back = (
+    <p>
+      <a href="/ui/refusals" onClick={link}>
+        ← Refusals
+      </a>
+    </p>
+  );
+  if (!r)
+    return (
+      <section>
+        {back}
+        {error ? (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        ) : (
+          <p class="muted">Loading…</p>
+        )}
+      </section>
+    );
+  const headers = Object.entries(r.headers ?? {});
+  return (
+    <section>
+      {back}
+      <div class="hook-head">
+        <h1>
+          {r.method} refused on {r.channel || "no channel"}
+        </h1>
+        <span class="status status-failed">{r.status}</span>
+      </div>
+      <div class="hook-sub">
+        <span>
+          <Time at={r.created_at} />
+        </span>
+        <span>from {r.ip}</span>
+        <span>{r.guard ? `by guard ${r.guard}` : "by Mailroom itself"}</span>
+      </div>
+      <h2>Reason</h2>
+      <p class="wrap">{r.reason}</p>
+      <div class="section-head">
+        <h2>Headers</h2>
+        <CopyButton text={headers.map(([k, v]) => `${k}: ${v}`).join("\n")} label="Copy the headers" />
+      </div>
+      <p class="hint">
+        Credentials (authorization, tokens, API keys, the channel's guard secrets) show as [redacted] and cookies are left out; signatures are kept, to debug a
+        mismatch.
+      </p>
+      <KvTable label="Headers" rows={headers} empty="No headers were kept." />
+      <h2>Query</h2>
+      <KvTable label="Query" rows={queryRows(r.query ?? "")} empty="No query string." />
+    </section>
+  );
+}
