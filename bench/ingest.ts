@@ -22,13 +22,18 @@
  * on other machines, and the load generator takes nothing from the server's core. PostgreSQL's
  * own processes are not pinned.
  *
+ * With --guard, one more target runs: the durability "normal" server with a github guard on the
+ * channel (every request then carries X-Hub-Signature-256 and X-GitHub-Event, for every target, so
+ * the guard's check is the only difference), and its share of the unguarded "normal" server is printed.
+ *
  * With --compare PATH, another executable (for example one built from an earlier commit) runs both
  * durabilities beside dist/mailroom, in the same alternating rounds: a before/after in one run.
  *
- *   bun run bench/ingest.ts [--rounds 5] [--duration 10] [--connections 64] [--streams 50 [--stream-query fields=summary] [--stream-decode] [--stream-nice] [--streams-only]] [--pin] [--compare PATH] [--postgres] [--no-build] [--no-reference]
+ *   bun run bench/ingest.ts [--rounds 5] [--duration 10] [--connections 64] [--streams 50 [--stream-query fields=summary] [--stream-decode] [--stream-nice] [--streams-only]] [--pin] [--guard] [--compare PATH] [--postgres] [--no-build] [--no-reference]
  */
-import { readFileSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { AUTH, BIN, buildBinary, fmt, mailroomDir, median, pad, peakRssMiB, percentile, start, type Started } from "./lib";
 import { ensureWrk } from "./wrk";
@@ -62,6 +67,7 @@ const { values: args } = parseArgs({
     pin: { type: "boolean", default: false },
     compare: { type: "string" },
     postgres: { type: "boolean", default: false },
+    guard: { type: "boolean", default: false },
   },
 });
 const rounds = Number(args.rounds);
@@ -137,11 +143,27 @@ async function wrkAll(urls: string[], seconds: number): Promise<Run> {
   };
 }
 
+/** With --guard: post-1k.lua with the body's GitHub signature (the secret is GUARD_SECRET), else post-1k.lua itself. */
+const GUARD_SECRET = "bench-github-secret";
+function wrkScript(): string {
+  const plain = join(import.meta.dir, "post-1k.lua");
+  if (!args.guard) return plain;
+  const [head, tail] = ['{"event":"order.created","id":"evt_0123456789","data":"', '"}'];
+  const body = head + "x".repeat(1024 - head.length - tail.length) + tail;
+  const sig = new Bun.CryptoHasher("sha256", GUARD_SECRET).update(body).digest("hex");
+  const path = join(mkdtempSync(join(tmpdir(), "mailroom-bench-lua-")), "post-1k-github.lua");
+  const extra = `wrk.headers["X-Hub-Signature-256"] = "sha256=${sig}"\nwrk.headers["X-GitHub-Event"] = "push"\n`;
+  writeFileSync(path, readFileSync(plain, "utf8").replace("\nfunction done", `${extra}\nfunction done`));
+  process.on("exit", () => rmSync(dirname(path), { recursive: true, force: true }));
+  return path;
+}
+const script = wrkScript();
+
 async function wrk(url: string, seconds: number, conns = connections): Promise<Run> {
-  const proc = Bun.spawn(
-    [...otherCpus, "wrk", `-t${args.threads}`, `-c${conns}`, `-d${seconds}s`, "-s", join(import.meta.dir, "post-1k.lua"), `${url}/?channel=bench`],
-    { stdout: "pipe", stderr: "pipe" },
-  );
+  const proc = Bun.spawn([...otherCpus, "wrk", `-t${args.threads}`, `-c${conns}`, `-d${seconds}s`, "-s", script, `${url}/?channel=bench`], {
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const out = await new Response(proc.stdout).text();
   await proc.exited;
   const line = /^RESULT (.*)$/m.exec(out);
@@ -173,6 +195,12 @@ async function main() {
       process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
       targets.push({ name: `${label} durability=${durability}`, server: await start([...serverCpus, bin], { cwd: dir }), runs: [] });
     }
+  }
+  if (args.guard) {
+    const extra = `[[guards]]\nname = "gh"\nkind = "github"\nsecret = "${GUARD_SECRET}"\n[[channels]]\nname = "bench"\nguards = ["gh"]\n`;
+    const dir = mailroomDir({ durability: "normal", extra });
+    process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+    targets.push({ name: "mailroom normal + github", server: await start([...serverCpus, BIN], { cwd: dir }), runs: [] });
   }
   let cluster: Awaited<ReturnType<typeof startPostgresCluster>> | undefined;
   if (args.postgres) {
@@ -250,6 +278,15 @@ async function main() {
           `  ${name}: ${fmt((100 * of(name)) / full, 1)}% of the same executable on SQLite with durability=full (${fmt(of(name), 0)} against ${fmt(full, 0)} req/s)`,
         );
       }
+    }
+    if (args.guard) {
+      const of = (name: string) => targets.find((t) => t.name === name)!.runs;
+      const [plain, guarded] = [of("mailroom durability=normal"), of("mailroom normal + github")];
+      const [rps0, rps1] = [median(plain.map((r) => r.rps)), median(guarded.map((r) => r.rps))];
+      const paired = plain.map((r, i) => (100 * guarded[i]!.rps) / r.rps);
+      console.log(
+        `  github guard: ${fmt(rps1, 0)} req/s against ${fmt(rps0, 0)} without, ${fmt((100 * rps1) / rps0, 1)}% (round by round: ${paired.map((p) => fmt(p, 1)).join(", ")}%)`,
+      );
     }
     for (const [label, tally] of read) {
       const of = (name: string) => targets.find((t) => t.name === name)!.runs;

@@ -5,15 +5,19 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { CERTIFICATE_PROVIDERS } from "../src/hooks/guards/certificates/table";
 import { PRESETS } from "../src/hooks/guards/providers";
 import { configExample, describeHandshake, describeScheme } from "../src/hooks/guards/scheme/describe";
 
 const cell = (text: string) => text.replaceAll("|", "\\|");
 
 export function providersDoc(): string {
-  const rows = [...PRESETS.values()].map(
-    (p) =>
-      `| \`${p.kind}\` | ${cell(p.title)} | ${cell(describeScheme(p.scheme))} | \`${cell(configExample(p))}\` | ${cell(describeHandshake(p) || "none")} | [source](${p.source}) |`,
+  const all = [
+    ...[...PRESETS.values()].map((p) => ({ ...p, scheme: describeScheme(p.scheme), handshake: describeHandshake(p), config: configExample(p) })),
+    ...CERTIFICATE_PROVIDERS,
+  ].sort((a, b) => a.kind.localeCompare(b.kind));
+  const rows = all.map(
+    (p) => `| \`${p.kind}\` | ${cell(p.title)} | ${cell(p.scheme)} | \`${cell(p.config)}\` | ${cell(p.handshake || "none")} | [source](${p.source}) |`,
   );
   return `# Providers
 
@@ -69,7 +73,36 @@ signs it (Discord, Slack, Zoom, Twitch: a bad signature is 401), is kept with th
 \`handshake\` entry (\`GET /v1/refusals\`, status 200), and is never stored as a hook, so no handler
 sees it. See the Handshake column; docs/guards.md has the details.
 
-## The providers (${PRESETS.size})
+## Senders that sign with a certificate
+
+\`aws-sns\` and \`paypal\` sign with the private key of a certificate. Give it as \`certificate\` or
+\`certificate_env\` (PEM), or set \`fetch_certificate = true\`: Mailroom then fetches the certificate
+the message names, only over https from the provider's documented hosts (\`sns.<region>.amazonaws.com\`,
+\`sns.<region>.amazonaws.com.cn\`; \`api.paypal.com\`, \`api-m.paypal.com\` and their \`sandbox\` forms),
+with a 5 s timeout and a 64 KiB limit, at most 20 a minute, and keeps it in memory by URL; a URL
+elsewhere is refused without being fetched. \`tolerance\` (default \`"0s"\`, off) checks SNS's \`Timestamp\` or PayPal's
+transmission time. \`aws-sns\` also needs \`topic_arn\`: any AWS account can have SNS sign a message,
+so only the topic's are accepted. With \`confirm_subscription = true\`, a signed
+\`SubscriptionConfirmation\` is confirmed by a GET of its \`SubscribeURL\` (SNS's hosts only) and kept
+with the refusals as a handshake; without it, the confirmation is caught as an ordinary hook (event
+type \`SubscriptionConfirmation\`), and you confirm by opening its \`SubscribeURL\`.
+
+\`\`\`toml
+[[guards]]
+name = "orders-topic"
+kind = "aws-sns"
+topic_arn = "arn:aws:sns:us-west-2:123456789012:orders"
+fetch_certificate = true               # or: certificate_env = "SNS_CERT"
+confirm_subscription = true
+
+[[guards]]
+name = "paypal"
+kind = "paypal"
+webhook_id = "4JH86294D6297924G"       # the webhook's id in the PayPal app: it is signed
+certificate_env = "PAYPAL_CERT"        # or: fetch_certificate = true
+\`\`\`
+
+## The providers (${all.length})
 
 | Kind | Provider | What is signed | \`[[guards]]\` entry | Handshake | Scheme source |
 |---|---|---|---|---|---|

@@ -1,3 +1,4 @@
+import { CERTIFICATE_PROVIDERS } from "../hooks/guards/certificates/table";
 import { PRESETS } from "../hooks/guards/providers";
 import { configExample, describeHandshake, describeScheme } from "../hooks/guards/scheme/describe";
 import { UsageError, noMore, parseFlags } from "./args";
@@ -11,15 +12,20 @@ export function providersCommand(argv: string[], io: Io): number {
   const p = parseFlags(argv, { json: "bool" });
   noMore(p, 1);
   const kind = p.positional[0];
-  const all = [...PRESETS.values()].filter((x) => kind === undefined || x.kind === kind);
+  const all = [
+    ...[...PRESETS.values()].map((x) => ({ ...x, scheme: describeScheme(x.scheme), handshake: describeHandshake(x), config: configExample(x) })),
+    ...CERTIFICATE_PROVIDERS,
+  ]
+    .sort((a, b) => a.kind.localeCompare(b.kind))
+    .filter((x) => kind === undefined || x.kind === kind);
   if (kind !== undefined && all.length === 0) throw new UsageError(`providers: unknown provider ${kind}; mailroom providers lists them`);
   if (p.bools.has("json")) {
     const rows = all.map((x) => ({
       kind: x.kind,
       title: x.title,
-      scheme: describeScheme(x.scheme),
-      handshake: describeHandshake(x) || null,
-      config: configExample(x),
+      scheme: x.scheme,
+      handshake: x.handshake || null,
+      config: x.config,
       source: x.source,
     }));
     io.out(`${JSON.stringify(kind ? rows[0] : rows, null, 2)}\n`);
@@ -27,13 +33,13 @@ export function providersCommand(argv: string[], io: Io): number {
   }
   if (kind !== undefined) {
     const x = all[0]!;
-    io.out(`${x.kind}: ${x.title}\n  signs:     ${describeScheme(x.scheme)}\n`);
-    if (x.handshake) io.out(`  handshake: ${describeHandshake(x)}\n`);
-    io.out(`  key:       ${x.key}\n  config:    [[guards]] ${configExample(x)}\n  source:    ${x.source}\n`);
+    io.out(`${x.kind}: ${x.title}\n  signs:     ${x.scheme}\n`);
+    if (x.handshake) io.out(`  handshake: ${x.handshake}\n`);
+    io.out(`  key:       ${x.key}\n  config:    [[guards]] ${x.config}\n  source:    ${x.source}\n`);
     return 0;
   }
   const width = Math.max(...all.map((x) => x.kind.length));
-  for (const x of all) io.out(`${x.kind.padEnd(width)}  ${describeScheme(x.scheme)}${x.handshake ? `; handshake: ${describeHandshake(x)}` : ""}\n`);
+  for (const x of all) io.out(`${x.kind.padEnd(width)}  ${x.scheme}${x.handshake ? `; handshake: ${x.handshake}` : ""}\n`);
   io.out(`\n${all.length} providers. mailroom providers KIND shows one with its [[guards]] entry (docs/providers.md).\n`);
   return 0;
 }

@@ -3,6 +3,7 @@ import type { TObject, TProperties } from "@sinclair/typebox";
 import { PRESETS, type Preset } from "../hooks/guards/providers";
 import { Size } from "./schema";
 import { common, HEADER_NAME, HeaderName, secret, strict, tolerance } from "./guard-keys";
+import { PaypalGuard, SnsGuard } from "./certificate-guards";
 import { SchemeGuard } from "./scheme-guard";
 
 /**
@@ -132,6 +133,8 @@ function presetSchema(preset: Preset): TObject {
 export const GUARD_KINDS: Record<string, TObject> = {
   ...Object.fromEntries([...PRESETS.values()].map((p) => [p.kind, presetSchema(p)])),
   scheme: SchemeGuard,
+  "aws-sns": SnsGuard,
+  paypal: PaypalGuard,
   hmac: HmacGuard,
   "basic-auth": BasicAuthGuard,
   token: TokenGuard,

@@ -120,7 +120,7 @@ export function createCatcher(deps: {
     }
     // A signed challenge (Slack's url_verification, Discord's PING...) passed its guard: answered, not kept as a hook.
     for (const guard of plan.handshakes) {
-      const answer = guard.handshake!.after?.({ method, query, headers: request.headers, body: read });
+      const answer = await guard.handshake!.after?.({ method, query, headers: request.headers, body: read });
       if (answer) return handshake(request, query, plan, guard, channel, ip, method, answer);
     }
 

@@ -118,7 +118,5 @@ export function createHandshake(kind: Handshake, keys: { secret?: string; verify
           return short(challenge) ? { response: text(challenge), what: "webhook_callback_verification answered" } : undefined;
         },
       };
-    case "sns":
-      return {};
   }
 }

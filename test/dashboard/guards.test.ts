@@ -87,6 +87,30 @@ describe("guards in the dashboard", () => {
     expect(bad.json.message).toBe('allow[1]: "nope" is not an IP address or CIDR block; allow[2]: "10.0.0.0/99" is not an IP address or CIDR block');
   });
 
+  test("the form knows aws-sns's and paypal's keys, and an aws-sns guard missing its certificate and topic says both at once", async () => {
+    const app = await dashboardApp();
+    const listed = (await app.call("GET", "/ui/api/guards", undefined, app.admin)).json.kinds as {
+      kind: string;
+      secret: string | null;
+      fields: { key: string }[];
+    }[];
+    const byKind = new Map(listed.map((k) => [k.kind, k]));
+    expect(byKind.get("aws-sns")).toMatchObject({ secret: null });
+    expect(byKind.get("aws-sns")!.fields.map((f) => f.key)).toEqual(["certificate", "fetch_certificate", "tolerance", "topic_arn", "confirm_subscription"]);
+    expect(byKind.get("paypal")!.fields.map((f) => f.key)).toEqual(["certificate", "fetch_certificate", "tolerance", "webhook_id"]);
+    const bad = await app.call("POST", "/ui/api/guards", { name: "sns", kind: "aws-sns", settings: {} }, app.admin);
+    expect(bad.json.message).toBe(
+      "certificate: give certificate or certificate_env (PEM), or fetch_certificate = true to fetch it from the provider; topic_arn: give the ARN of the topic whose messages are accepted (any AWS account can make SNS sign a message)",
+    );
+    const good = await app.call(
+      "POST",
+      "/ui/api/guards",
+      { name: "sns", kind: "aws-sns", settings: { topic_arn: "arn:aws:sns:us-west-2:1:t", fetch_certificate: true } },
+      app.admin,
+    );
+    expect(good.status).toBe(200);
+  });
+
   test("default guards apply to channels created afterwards, and survive a restart with the guards", async () => {
     const dir = mkdtempSync(join(tmpdir(), "mailroom-guards-"));
     const path = join(dir, "m.db");

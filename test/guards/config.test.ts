@@ -18,7 +18,7 @@ const problemsOf = (raw: Record<string, unknown>, env: Record<string, string> = 
 
 describe("[[guards]] config", () => {
   test("every kind the issue asks for exists, and every key of every kind is described", () => {
-    const kinds = [...PRESETS.keys(), "scheme", "hmac", "basic-auth", "token", "ip-allow", "method", "content-type", "max-body"];
+    const kinds = [...PRESETS.keys(), "aws-sns", "paypal", "scheme", "hmac", "basic-auth", "token", "ip-allow", "method", "content-type", "max-body"];
     expect(Object.keys(GUARD_KINDS).sort()).toEqual(kinds.sort());
     // Today's five signing kinds keep their names, and at least 120 providers are named.
     for (const kind of ["github", "stripe", "standard-webhooks", "shopify", "slack"]) expect(PRESETS.has(kind)).toBe(true);
@@ -29,6 +29,25 @@ describe("[[guards]] config", () => {
         expect({ kind, key, described: typeof (prop as TSchema).description === "string" }).toEqual({ kind, key, described: true });
       }
     }
+  });
+
+  test("aws-sns and paypal: every missing key and every bad value of the config file is reported in one run", () => {
+    expect(
+      problemsOf({
+        guards: [
+          { name: "s", kind: "aws-sns" },
+          { name: "p", kind: "paypal", fetch_certificate: true },
+        ],
+      }),
+    ).toEqual([
+      "guards[0].certificate: give certificate or certificate_env (PEM), or fetch_certificate = true to fetch it from the provider",
+      "guards[0].topic_arn: give the ARN of the topic whose messages are accepted (any AWS account can make SNS sign a message)",
+      "guards[1].webhook_id: give the webhook's id (from the app's Webhooks page): PayPal signs it",
+    ]);
+    const bad = problemsOf({ guards: [{ name: "s", kind: "aws-sns", topic_arn: "arn", fetch_certificate: "yes", confirm_subscription: 1, certficate: "x" }] });
+    expect(bad.some((p) => p.startsWith("guards[0].fetch_certificate"))).toBe(true);
+    expect(bad.some((p) => p.startsWith("guards[0].confirm_subscription"))).toBe(true);
+    expect(bad.some((p) => p.includes("certficate"))).toBe(true);
   });
 
   test("a guard with a secret-less kind builds from a minimal entry", () => {

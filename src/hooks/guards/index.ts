@@ -4,6 +4,9 @@ import type { SchemeGuardConfig } from "../../config/scheme-guard";
 import { ConfigError, type Problem } from "../../config/problems";
 import type { Clock } from "../../lib/clock";
 import type { Log } from "../../lib/log";
+import type { CertificateFetcher } from "./certificates/fetcher";
+import { createPaypalGuard, type PaypalGuardConfig } from "./certificates/paypal";
+import { createSnsGuard, type SnsGuardConfig } from "./certificates/sns";
 import { createBasicAuthGuard, createTokenGuard } from "./credentials";
 import { createHmacGuard } from "./hmac";
 import { createIpAllowGuard } from "./ip-allow";
@@ -19,14 +22,17 @@ export { createRefusalStore, type RefusalStore } from "./refusal-store";
 
 /**
  * `log` receives the errors of checks that threw (the app passes it; config checks need none);
- * `publicUrl` is `[server] public_url`, what schemes that sign the URL (Twilio, Square) put in front of the path.
+ * `publicUrl` is `[server] public_url`, what schemes that sign the URL (Twilio, Square) put in front of the path;
+ * `certificates` fetches SNS's and PayPal's certificates (the process's shared one when absent).
  */
-type Deps = { clock: Clock; log?: Log; publicUrl?: string };
+type Deps = { clock: Clock; log?: Log; publicUrl?: string; certificates?: CertificateFetcher };
 
 /** One factory per kind of GUARD_KINDS; each may throw GuardConfigError. */
 const FACTORIES: Record<string, (config: any, deps: Deps) => Guard> = {
   ...Object.fromEntries([...PRESETS.values()].map((p) => [p.kind, (c: Kinds.PresetGuardConfig, d: Deps) => createPresetGuard(p, c, d)])),
   scheme: (c: SchemeGuardConfig, d) => createSchemeGuard(c, d),
+  "aws-sns": (c: SnsGuardConfig, d) => createSnsGuard(c, d),
+  paypal: (c: PaypalGuardConfig, d) => createPaypalGuard(c, d),
   hmac: (c: Kinds.HmacGuardConfig, d) => createHmacGuard(c, d),
   "basic-auth": (c: Kinds.BasicAuthGuardConfig) => createBasicAuthGuard(c),
   token: (c: Kinds.TokenGuardConfig) => createTokenGuard(c),

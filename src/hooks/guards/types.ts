@@ -5,7 +5,7 @@ export type HandshakeRequest = { method: string; query: string; headers: Headers
 export type HandshakeAnswer = { response: Response; what: string };
 export type HandshakeHandler = {
   before?(r: Omit<HandshakeRequest, "body">): HandshakeAnswer | undefined;
-  after?(r: HandshakeRequest): HandshakeAnswer | undefined;
+  after?(r: HandshakeRequest): HandshakeAnswer | undefined | Promise<HandshakeAnswer | undefined>;
 };
 
 /** A guard: a named check every hook of a channel must pass to be caught. */

@@ -1,8 +1,8 @@
 import type { EventTypeRule } from "../../event-type";
 import type { Scheme, SchemeAlgorithm, SignatureEncoding } from "../scheme/types";
 
-/** A challenge or verification request the catching endpoint answers for the provider (hooks/handshakes.ts). */
-export type Handshake = "slack" | "zoom" | "meta" | "x-crc" | "discord" | "twitch" | "microsoft-graph" | "dropbox" | "okta" | "sns";
+/** A challenge or verification request the catching endpoint answers for the provider (hooks/handshakes.ts; SNS's is the aws-sns guard's own). */
+export type Handshake = "slack" | "zoom" | "meta" | "x-crc" | "discord" | "twitch" | "microsoft-graph" | "dropbox" | "okta";
 
 /** One named provider: `kind = "<kind>"` in [[guards]]. */
 export type Preset = {

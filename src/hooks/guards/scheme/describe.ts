@@ -52,7 +52,6 @@ const HANDSHAKES: Record<string, string> = {
   "microsoft-graph": "`validationToken`: echoes it",
   dropbox: "GET `challenge`: echoes it",
   okta: "GET `x-okta-verification-challenge`: answers `verification`",
-  sns: "`SubscriptionConfirmation` (when enabled)",
 };
 
 export const describeHandshake = (p: Preset): string => (p.handshake ? HANDSHAKES[p.handshake]! : "");
