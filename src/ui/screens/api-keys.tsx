@@ -58,7 +58,8 @@ export function ApiKeys() {
           </p>
         </div>
       )}
-      <div class="scroll">
+      {/* Wider than a phone with the scopes column: a region the keyboard can scroll. */}
+      <section class="scroll" tabIndex={0} aria-label="API keys, scrollable">
         <table aria-label="API keys">
           <thead>
             <tr>
@@ -93,7 +94,7 @@ export function ApiKeys() {
             ))}
           </tbody>
         </table>
-      </div>
+      </section>
       <form class="card" onSubmit={create}>
         <h2>Create an API key</h2>
         <p class="muted">
