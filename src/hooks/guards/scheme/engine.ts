@@ -42,17 +42,19 @@ export function compileScheme(
   const digest = scheme.algorithm.startsWith("hmac-") ? (scheme.algorithm.slice(5) as "sha1" | "sha256" | "sha512") : "sha256";
 
   const token = scheme.algorithm === "token" ? sha256Hex(keys.secret!) : undefined;
-  // Ed25519 through WebCrypto: node:crypto's verify takes about four times as long under Bun.
-  const ed25519 = scheme.algorithm === "ed25519" ? importEd25519(publicKey!) : undefined;
-
-  async function matchesEd25519(parts: (string | Uint8Array)[], found: Found): Promise<boolean> {
-    const key = await ed25519!;
+  // Ed25519 through node:crypto's verify with the KeyObject made once: about 50 us here, against
+  // 65 us for WebCrypto's (a key given as PEM or imported per call costs several times that).
+  function matchesEd25519(parts: (string | Uint8Array)[], found: Found): boolean {
     const message = Buffer.concat(parts.map((p) => (typeof p === "string" ? Buffer.from(p) : p)));
     let ok = false;
     for (const s of found.signatures) {
       const bytes = Buffer.from(s, scheme.encoding);
       if (bytes.length !== 64) continue;
-      ok = (await crypto.subtle.verify("Ed25519", key, bytes, message)) || ok;
+      try {
+        ok = verifySignature(null, message, publicKey!, bytes) || ok;
+      } catch {
+        // A key that cannot verify Ed25519 matches nothing.
+      }
     }
     return ok;
   }
@@ -113,7 +115,7 @@ export function compileScheme(
     if (scheme.bodyHashQuery !== undefined && !bodyHashMatches(scheme.bodyHashQuery, input)) {
       return unauthenticated(`the body does not match its ${scheme.bodyHashQuery} query parameter`);
     }
-    if (ed25519) return matchesEd25519(parts as (string | Uint8Array)[], found).then((ok) => verdict(ok, found, timestamp));
+    if (scheme.algorithm === "ed25519") return verdict(matchesEd25519(parts as (string | Uint8Array)[], found), found, timestamp);
     return verdict(matches(parts as (string | Uint8Array)[], found), found, timestamp);
   };
 
@@ -131,14 +133,6 @@ export function compileScheme(
     if (skew <= toleranceMs) return PASS;
     return unauthenticated(`${found.timestampWhere}: timestamp is ${Math.round(skew / 1000)}s away from now, beyond the tolerance of ${toleranceMs / 1000}s`);
   }
-}
-
-/** The Ed25519 key for WebCrypto (imported once; a key that will not import matches nothing). */
-function importEd25519(key: KeyObject): Promise<CryptoKey> {
-  const spki = key.export({ format: "der", type: "spki" });
-  const imported = crypto.subtle.importKey("spki", spki, { name: "Ed25519" }, false, ["verify"]);
-  imported.catch(() => {});
-  return imported;
 }
 
 const FORMAT_WORDS = { unix: "a Unix time in seconds", "unix-ms": "a Unix time in milliseconds", rfc3339: "an RFC 3339 time" };
