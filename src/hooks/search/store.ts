@@ -1,5 +1,4 @@
 import type { Database } from "bun:sqlite";
-import type { Db } from "../../db/open";
 import { statementCache } from "../../db/statements";
 import { sqliteTransactor, type Transactor } from "../../db/transactor";
 import { ulidFloor, ulidTime } from "../../lib/ids";
@@ -36,8 +35,14 @@ export interface SearchStore extends Transactor {
   unindexed(after: string | undefined, scan: number): Promise<{ ids: string[]; last?: string }>;
   /** Ids of the matching hooks, newest first, after `after`, at most `limit`. */
   search(query: SearchQuery): Promise<string[]>;
-  /** Bytes the index takes on disk, when the database can tell (SQLite's dbstat), else undefined. */
+  /** Bytes the index takes on disk, when the database can tell, else undefined. */
   sizeBytes(): Promise<number | undefined>;
+  /**
+   * Removes the entries of deleted hooks among the next `scan` entries above `after` (SQLite: its
+   * index is a file of its own, no trigger reaches it); the last entry looked at, undefined at the end.
+   * PostgreSQL deletes them with their hooks and has none.
+   */
+  purge?(after: number | undefined, scan: number): Promise<number | undefined>;
 }
 
 /**
@@ -79,17 +84,36 @@ export function idBounds(q: SearchQuery): { below?: string; fromMs?: number; bef
   return { below: q.after, fromMs: q.since, beforeMs: q.until };
 }
 
-/** SQLite's side: the FTS5 table `search_index`, and `search_rows` from its rowids to hook ids (custom migration). */
-export function createSearchStore(db: Db): SearchStore {
-  const sql: Database = db.$client;
+/** A deferred transaction around `fn` (whose statements all run before its first await). */
+const ownTransaction = (sql: Database) => async (fn: () => Promise<void>) => {
+  sql.run("BEGIN");
+  try {
+    await fn();
+    sql.run("COMMIT");
+  } catch (error) {
+    if (sql.inTransaction) sql.run("ROLLBACK");
+    throw error;
+  }
+};
+
+/**
+ * SQLite's side: the FTS5 table `search_index`, and `search_rows` from its rowids to hook ids, in
+ * the index's own file attached as `search` (index-file.ts) to `sql`, whose main database holds the
+ * hooks. `ownWrites`: the connection writes nothing but the index (the index thread), so a batch is
+ * a plain deferred transaction that locks the index file only; else batches join the connection's
+ * transactor like every other write.
+ */
+export function createSearchStore(conn: Database | { $client: Database }, opts: { ownWrites?: boolean } = {}): SearchStore {
+  const sql: Database = "$client" in conn ? conn.$client : conn;
   const q = statementCache(sql);
   const transactor = sqliteTransactor(sql);
+  const write = opts.ownWrites ? ownTransaction(sql) : transactor.transaction;
   // Prepared once here: indexing, which runs between catches, prepares nothing.
-  const reserve = sql.prepare("SELECT max(n) AS n FROM search_rows WHERE n >= ? AND n < ?");
+  const reserve = sql.prepare("SELECT max(n) AS n FROM search.search_rows WHERE n >= ? AND n < ?");
   const claim = sql.prepare(
-    "INSERT INTO search_rows (n, hook_id) SELECT ?, ? WHERE EXISTS (SELECT 1 FROM hooks WHERE id = ?) ON CONFLICT (hook_id) DO NOTHING",
+    "INSERT INTO search.search_rows (n, hook_id) SELECT ?, ? WHERE EXISTS (SELECT 1 FROM main.hooks WHERE id = ?) ON CONFLICT (hook_id) DO NOTHING",
   );
-  const put = sql.prepare("INSERT INTO search_index (rowid, text, fields) VALUES (?, ?, ?)");
+  const put = sql.prepare("INSERT INTO search.search_index (rowid, text, fields) VALUES (?, ?, ?)");
   const recheck = createRecheck(sql);
 
   /** Plain filters on hooks when there is no term (only since/until). */
@@ -106,11 +130,11 @@ export function createSearchStore(db: Db): SearchStore {
     return (q(text).values(...args, query.limit) as [string][]).map(([id]) => id);
   }
 
+  /** Candidates, newest first (`status` is left to the recheck, which reads the hooks anyway). */
   function matches(query: SearchQuery, match: string, top: number, bottom: number, limit: number): { id: string; n: number }[] {
-    const statusJoin = query.status !== undefined ? " JOIN hooks h ON h.id = r.hook_id AND h.status = ?" : "";
-    const args: (string | number)[] = query.status !== undefined ? [query.status] : [];
-    let text = `SELECT r.hook_id AS id, s.rowid AS n FROM search_index s JOIN search_rows r ON r.n = s.rowid${statusJoin}
-      WHERE search_index MATCH ? AND s.rowid < ? AND s.rowid >= ?`;
+    const args: (string | number)[] = [];
+    let text = `SELECT r.hook_id AS id, s.rowid AS n FROM search.search_index s JOIN search.search_rows r ON r.n = s.rowid
+      WHERE s.search_index MATCH ? AND s.rowid < ? AND s.rowid >= ?`;
     args.push(match, top, bottom);
     if (query.after !== undefined) (text += " AND r.hook_id < ?"), args.push(query.after);
     text += " ORDER BY s.rowid DESC LIMIT ?";
@@ -122,7 +146,7 @@ export function createSearchStore(db: Db): SearchStore {
     transaction: transactor.transaction,
 
     async index(docs) {
-      await transactor.transaction(async () => {
+      await write(async () => {
         // The next free rowid of each millisecond, read once per millisecond of the batch.
         const free = new Map<number, number>();
         const claimed: [number, SearchDoc][] = [];
@@ -147,8 +171,8 @@ export function createSearchStore(db: Db): SearchStore {
     },
 
     async unindexed(after, scan) {
-      const text = `SELECT id, EXISTS (SELECT 1 FROM search_rows r WHERE r.hook_id = h.id) AS done
-        FROM hooks h WHERE id > ? ORDER BY id LIMIT ?`;
+      const text = `SELECT id, EXISTS (SELECT 1 FROM search.search_rows r WHERE r.hook_id = h.id) AS done
+        FROM main.hooks h WHERE id > ? ORDER BY id LIMIT ?`;
       const rows = q(text).values(after ?? "", scan) as [string, number][];
       return { ids: rows.filter(([, done]) => !done).map(([id]) => id), last: rows[rows.length - 1]?.[0] };
     },
@@ -170,6 +194,7 @@ export function createSearchStore(db: Db): SearchStore {
             rows.map((r) => r.id),
             query.terms,
             query.channel,
+            query.status,
           );
           for (const r of rows) if (held.has(r.id)) found.push(r);
           if (rows.length < chunk) return to;
@@ -192,12 +217,21 @@ export function createSearchStore(db: Db): SearchStore {
     },
 
     async sizeBytes() {
-      try {
-        const r = q("SELECT sum(pgsize) AS n FROM dbstat WHERE name LIKE 'search_%'").get() as { n: number | null };
-        return r.n ?? 0;
-      } catch {
-        return undefined;
+      const pages = q("PRAGMA search.page_count").get() as { page_count: number };
+      const size = q("PRAGMA search.page_size").get() as { page_size: number };
+      return pages.page_count * size.page_size;
+    },
+
+    async purge(after, scan) {
+      const rows = q(`SELECT n, EXISTS (SELECT 1 FROM main.hooks h WHERE h.id = r.hook_id) AS kept
+        FROM search.search_rows r WHERE n > ? ORDER BY n LIMIT ?`).values(after ?? Number.MIN_SAFE_INTEGER, scan) as [number, number][];
+      const gone = rows.filter(([, kept]) => !kept).map(([n]) => n);
+      if (gone.length > 0) {
+        await write(async () => {
+          for (const n of gone) q("DELETE FROM search.search_index WHERE rowid = ?").run(n), q("DELETE FROM search.search_rows WHERE n = ?").run(n);
+        });
       }
+      return rows[rows.length - 1]?.[0];
     },
   };
 }

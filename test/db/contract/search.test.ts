@@ -14,6 +14,7 @@ import { decodePayload } from "../../../src/hooks/payload";
 import { searchDoc } from "../../../src/hooks/search/document";
 import { parseSearch } from "../../../src/hooks/search/query";
 import { createSearchStore, type SearchQuery } from "../../../src/hooks/search/store";
+import { attachSearchIndex } from "../../../src/hooks/search/index-file";
 import { createHookStore, type HookStatus, type NewHook, type RawHook } from "../../../src/hooks/store";
 import { closeBackends, contractBackends } from "./backends";
 
@@ -148,7 +149,8 @@ const QUERIES: { q: string; f?: Omit<SearchQuery, "terms" | "limit" | "after"> }
 ];
 
 for (const backend of contractBackends(
-  (db) => ({ hooks: createHookStore(db), search: createSearchStore(db) }),
+  // SQLite's index is a database of its own, attached to the connection (in memory here).
+  (db) => (attachSearchIndex(db.$client, ":memory:", true), { hooks: createHookStore(db), search: createSearchStore(db) }),
   (t) => ({ hooks: createPgHookStore(t), search: createPgSearchStore(t) }),
 )) {
   describe(`search on ${backend.name}`, () => {

@@ -1,0 +1,77 @@
+/**
+ * The search index thread (a Bun Worker): builds the hooks' documents and writes the index (FTS5)
+ * on connections of its own, off the thread that catches (hooks/search/threaded.ts starts it).
+ * It runs the same indexer as a thread-less instance (index.ts), reading the hooks from the data
+ * file and writing only the index's own file (index-file.ts), at a lower scheduling priority:
+ * when the cores are busy, catching gets them first.
+ *
+ * Messages in: "open" once, "caught" (rows as the change sink reported them), "flush", "sweep"
+ * and "start"; "close". Out: "done" for each flush or sweep, "warn", "fatal" if it cannot work,
+ * "closed".
+ */
+import { Database } from "bun:sqlite";
+import { systemClock } from "../../lib/clock";
+import type { Log } from "../../lib/log";
+import { lowerThreadPriority } from "../../lib/thread-priority";
+import { createSearch, type Search, type Source } from "./index";
+import { attachSearchIndex } from "./index-file";
+import { createSearchStore } from "./store";
+
+declare const self: Worker;
+
+export type ToIndexer =
+  | { type: "open"; dataPath: string; indexPath: string }
+  | { type: "caught"; rows: Source[] }
+  | { type: "flush" | "sweep"; seq: number; from?: string }
+  | { type: "start" }
+  | { type: "close" };
+export type FromIndexer =
+  | { type: "done"; seq: number }
+  | { type: "warn"; message: string; fields?: Record<string, unknown> }
+  | { type: "fatal"; error: string }
+  | { type: "closed" };
+
+const post = (message: FromIndexer) => self.postMessage(message);
+const log: Log = {
+  info() {},
+  warn: (message, fields) => post({ type: "warn", message, fields }),
+  error: (message, fields) => post({ type: "warn", message, fields }),
+};
+let sql: Database | undefined;
+let search: Search | undefined;
+
+function open(m: Extract<ToIndexer, { type: "open" }>): void {
+  lowerThreadPriority();
+  sql = new Database(m.dataPath, { create: false, strict: true });
+  sql.run("PRAGMA busy_timeout = 5000");
+  attachSearchIndex(sql, m.indexPath);
+  // Derived data: a batch lost to a power cut is indexed again by the sweep, so no sync per batch.
+  sql.run("PRAGMA search.synchronous = NORMAL");
+  const read = sql.prepare("SELECT id, channel, method, query, headers, body, ip, event_type AS eventType FROM main.hooks WHERE id = ?");
+  search = createSearch({
+    store: createSearchStore(sql, { ownWrites: true }),
+    read: async (id) => (read.get(id) as Source | null) ?? undefined,
+    clock: systemClock,
+    log,
+  });
+}
+
+self.onmessage = async (event: MessageEvent<ToIndexer>) => {
+  const m = event.data;
+  try {
+    if (m.type === "open") return open(m);
+    if (!search) return;
+    if (m.type === "caught") search.enqueue(m.rows);
+    else if (m.type === "start") search.start();
+    else if (m.type === "flush") await search.flush(), post({ type: "done", seq: m.seq });
+    else if (m.type === "sweep") await search.sweep(m.from), post({ type: "done", seq: m.seq });
+    else if (m.type === "close") {
+      await search.close();
+      sql?.close(false);
+      (search = undefined), (sql = undefined);
+      post({ type: "closed" });
+    }
+  } catch (error) {
+    post({ type: "fatal", error: String(error) });
+  }
+};

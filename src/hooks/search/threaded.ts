@@ -1,0 +1,115 @@
+import type { ChangeSink } from "../../db/changes";
+import type { Log } from "../../lib/log";
+import type { Search, Source } from "./index";
+import type { SearchStore } from "./store";
+import type { FromIndexer, ToIndexer } from "./thread";
+
+/**
+ * The search index written by its own thread (thread.ts), for SQLite with a data file: caught
+ * batches are handed over as the change sink reports them (one message per batch: the thread that
+ * catches builds no document and writes no index), and searches read the index through `store`,
+ * a connection of their own. A search first waits until the thread indexed every batch handed to
+ * it before, so a hook is found as soon as its sender has the 200. If the thread stops, the error
+ * is logged and searches find what was indexed until then.
+ */
+export function createThreadedSearch(deps: {
+  store: SearchStore;
+  thread: { url: string; dataPath: string; indexPath: string };
+  changes: ChangeSink;
+  log: Log;
+}): Search {
+  const { store, log } = deps;
+  const worker = new Worker(deps.thread.url);
+  let dead = false;
+  let closed = false;
+  /** Batches handed over, and how many of them the thread had when it last answered a flush. */
+  let handed = 0;
+  let confirmed = 0;
+  let seq = 0;
+  const pending = new Map<number, () => void>();
+  let onClosed: (() => void) | undefined;
+  const post = (message: ToIndexer) => worker.postMessage(message);
+
+  function stop(why: string): void {
+    if (dead) return;
+    dead = true;
+    log.error("the search index thread stopped; searches find the hooks indexed until now", { error: why });
+    for (const resolve of pending.values()) resolve();
+    pending.clear();
+    worker.terminate();
+    onClosed?.();
+  }
+  worker.onmessage = (event: MessageEvent<FromIndexer>) => {
+    const m = event.data;
+    if (m.type === "done") pending.get(m.seq)?.(), pending.delete(m.seq);
+    else if (m.type === "warn") log.warn(m.message, m.fields);
+    else if (m.type === "fatal") stop(m.error);
+    else onClosed?.();
+  };
+  worker.onerror = (event) => stop(event.message);
+  worker.unref();
+  post({ type: "open", dataPath: deps.thread.dataPath, indexPath: deps.thread.indexPath });
+
+  /** Asks the thread for a flush or a sweep; resolves once it answered (at once if it stopped). */
+  function ask(type: "flush" | "sweep", from?: string): Promise<void> {
+    if (dead) return Promise.resolve();
+    const n = ++seq;
+    return new Promise<void>((resolve) => {
+      pending.set(n, resolve);
+      post({ type, seq: n, from });
+    });
+  }
+
+  function enqueue(rows: readonly Source[]): void {
+    if (dead || closed || rows.length === 0) return;
+    handed++;
+    // Only what the index reads crosses over (structured clone copies the bodies).
+    post({
+      type: "caught",
+      rows: rows.map((r) => ({
+        id: r.id,
+        channel: r.channel,
+        method: r.method,
+        query: r.query,
+        ip: r.ip,
+        headers: r.headers,
+        body: r.body,
+        eventType: r.eventType,
+      })),
+    });
+  }
+  deps.changes.subscribe((change, origin) => {
+    if (origin === "local" && change.kind === "caught") enqueue(change.hooks);
+  });
+
+  async function flush(): Promise<void> {
+    if (confirmed >= handed) return;
+    const target = handed;
+    await ask("flush");
+    confirmed = Math.max(confirmed, target);
+  }
+
+  return {
+    async search(query) {
+      await flush();
+      return store.search(query);
+    },
+    enqueue,
+    flush,
+    start: () => void (dead || post({ type: "start" })),
+    sweep: (from?: string) => ask("sweep", from),
+    indexSize: () => store.sizeBytes(),
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      if (dead) return;
+      await new Promise<void>((resolve) => {
+        const timeout = setTimeout(() => stop("it did not close within 10 s"), 10_000);
+        onClosed = () => (clearTimeout(timeout), resolve());
+        post({ type: "close" });
+      });
+      dead = true;
+      worker.terminate();
+    },
+  };
+}
