@@ -6,7 +6,7 @@ import { queryInt, queryIntegerSchema } from "../../lib/query-int";
 import { jsonArrayResponse } from "../../lib/json-stream";
 import { Empty, ErrorBody, HookListOut, HookOut, hookStatusSchema, NoBody, NoQuery } from "../model";
 import { HOOK_STATUSES } from "../status";
-import { MAX_QUERY_LENGTH, parseSearch, typeNeedle } from "../search/query";
+import { addType, MAX_QUERY_LENGTH, parseSearch } from "../search/query";
 import type { ManagementDeps } from "./deps";
 
 const strict = { additionalProperties: false } as const;
@@ -82,7 +82,7 @@ export function listPage(
   if (query.q === undefined && query.since === undefined && query.until === undefined) return deps.hooks.listIds({ channel, status, eventType, after, limit });
   // With a search, event_type is its field term `type:` (which ignores case).
   const terms = parseSearch(query.q ?? "");
-  if (eventType !== undefined) terms.fields.push(typeNeedle(eventType));
+  if (eventType !== undefined) addType(terms, eventType);
   return deps.search.search({ terms, channel, status, after, limit, since: timeParam("since", query.since), until: timeParam("until", query.until) });
 }
 

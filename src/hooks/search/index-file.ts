@@ -13,7 +13,7 @@ export function searchIndexPath(dataPath: string): string {
 }
 
 /** The index's layout; another value in the file's user_version makes it again. */
-const FORMAT = 1;
+const FORMAT = 2;
 const SCHEMA = [
   "CREATE TABLE IF NOT EXISTS search.search_rows (n INTEGER PRIMARY KEY NOT NULL, hook_id TEXT NOT NULL UNIQUE)",
   "CREATE VIRTUAL TABLE IF NOT EXISTS search.search_index USING fts5(text, fields, content='', contentless_delete=1, detail=none, tokenize='trigram case_sensitive 1')",
@@ -27,6 +27,8 @@ const SCHEMA = [
 export function attachSearchIndex(sql: Database, path: string, create = false): void {
   if (create && path !== ":memory:") ownerOnly(path);
   sql.run("ATTACH DATABASE ? AS search", [path]);
+  // Derived data: a batch a power cut loses is indexed again by the sweep, so no sync per batch.
+  sql.run("PRAGMA search.synchronous = NORMAL");
   if (!create) return;
   try {
     prepare(sql, path);
@@ -35,6 +37,7 @@ export function attachSearchIndex(sql: Database, path: string, create = false): 
     for (const suffix of ["", "-wal", "-shm"]) rmSync(`${path}${suffix}`, { force: true });
     ownerOnly(path);
     sql.run("ATTACH DATABASE ? AS search", [path]);
+    sql.run("PRAGMA search.synchronous = NORMAL");
     prepare(sql, path);
   }
 }

@@ -3,9 +3,9 @@ import { statementCache } from "../../db/statements";
 import { sqliteTransactor, type Transactor } from "../../db/transactor";
 import { ulidFloor, ulidTime } from "../../lib/ids";
 import type { HookStatus } from "../status";
-import type { SearchDoc } from "./document";
+import { searchKeys, type SearchDoc } from "./document";
 import { createRecheck } from "./recheck";
-import { fieldNeedle, fieldText, hasTerms, type SearchTerms } from "./query";
+import { exactKey, fieldText, hasTerms, nameKey, type SearchTerms } from "./query";
 
 /**
  * A search: terms (query.ts) and the list's filters. `since`/`until` are times in ms: hooks caught
@@ -69,14 +69,20 @@ export function trigrams(needle: string): string[] {
 }
 
 /**
- * The FTS5 query of a search's candidates: every trigram of every needle (the index has
- * `detail=none`: no positions, so no phrases and no column filters). A hook holding a needle holds
- * all its trigrams, so the candidates include every match; each is checked against its document.
+ * The FTS5 query of a search's candidates: every trigram of every word, of every exact field term's
+ * key, and of every prefix term's name key and value (document.ts searchKeys; the index has
+ * `detail=none`: no positions, so no phrases and no column filters). A hook that matches holds all
+ * of them, so the candidates include every match; each is checked against its document.
  */
 export function matchExpression(terms: SearchTerms, channel?: string): string {
-  const needles = [...terms.words, ...terms.fields];
-  if (channel !== undefined) needles.push(fieldNeedle("channel", fieldText(channel), false));
-  return [...new Set(needles.flatMap(trigrams))].map(phrase).join(" AND ");
+  const grams = new Set<string>();
+  for (const w of terms.words) for (const g of trigrams(w)) grams.add(g);
+  const fields = channel === undefined ? terms.terms : [...terms.terms, { name: "channel", value: fieldText(channel), prefix: false }];
+  for (const t of fields) {
+    if (!t.prefix) for (const g of trigrams(exactKey(t.name, t.value))) grams.add(g);
+    else for (const g of [nameKey(t.name), ...trigrams(t.value)]) grams.add(g);
+  }
+  return [...grams].map(phrase).join(" AND ");
 }
 
 /** The id bounds of a query's `after`, `since` and `until` (ids sort by their time). */
@@ -166,7 +172,7 @@ export function createSearchStore(conn: Database | { $client: Database }, opts: 
         }
         // FTS5 writes its pending rows out as a new segment at every savepoint, which each claim
         // (an upsert) opens: written after all the claims, the batch becomes one segment.
-        for (const [n, d] of claimed) put.run(n, d.text, d.fields);
+        for (const [n, d] of claimed) put.run(n, d.text, searchKeys(d));
       });
     },
 

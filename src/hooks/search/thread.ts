@@ -45,8 +45,6 @@ function open(m: Extract<ToIndexer, { type: "open" }>): void {
   sql = new Database(m.dataPath, { create: false, strict: true });
   sql.run("PRAGMA busy_timeout = 5000");
   attachSearchIndex(sql, m.indexPath);
-  // Derived data: a batch lost to a power cut is indexed again by the sweep, so no sync per batch.
-  sql.run("PRAGMA search.synchronous = NORMAL");
   const read = sql.prepare("SELECT id, channel, method, query, headers, body, ip, event_type AS eventType FROM main.hooks WHERE id = ?");
   search = createSearch({
     store: createSearchStore(sql, { ownWrites: true }),
