@@ -47,7 +47,7 @@ export function createThreadedSearch(deps: {
     else onClosed?.();
   };
   worker.onerror = (event) => stop(event.message);
-  worker.unref();
+  // Not unref()'d: with an unref()'d worker, Bun's main thread spun (a core's worth of CPU, measured).
   post({ type: "open", dataPath: deps.thread.dataPath, indexPath: deps.thread.indexPath });
 
   /** Asks the thread for a flush or a sweep; resolves once it answered (at once if it stopped). */
