@@ -5,12 +5,19 @@ import type { SearchStore } from "./store";
 import type { FromIndexer, ToIndexer } from "./thread";
 
 /**
+ * How long a search waits for the index thread to catch up, at most. The thread runs at a lower
+ * priority: when catching takes every core it falls behind, and a search then answers from what it
+ * indexed so far (the newest hooks may be missing) rather than hang until the flood ends.
+ */
+export const FLUSH_WAIT_MS = 3000;
+
+/**
  * The search index written by its own thread (thread.ts), for SQLite with a data file: caught
  * batches are handed over as the change sink reports them (one message per batch: the thread that
  * catches builds no document and writes no index), and searches read the index through `store`,
  * a connection of their own. A search first waits until the thread indexed every batch handed to
- * it before, so a hook is found as soon as its sender has the 200. If the thread stops, the error
- * is logged and searches find what was indexed until then.
+ * it before (FLUSH_WAIT_MS at most), so a hook is found as soon as its sender has the 200. If the
+ * thread stops, the error is logged and searches find what was indexed until then.
  */
 export function createThreadedSearch(deps: {
   store: SearchStore;
@@ -91,7 +98,9 @@ export function createThreadedSearch(deps: {
 
   return {
     async search(query) {
-      await flush();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([flush(), new Promise((resolve) => (timer = setTimeout(resolve, FLUSH_WAIT_MS)))]);
+      clearTimeout(timer);
       return store.search(query);
     },
     enqueue,
