@@ -25,21 +25,25 @@ const SCHEMA = [
  * does this, before any other connection attaches it).
  */
 export function attachSearchIndex(sql: Database, path: string, create = false): void {
-  if (create && path !== ":memory:") ownerOnly(path);
+  if (!create) return attach(sql, path);
+  if (path !== ":memory:") ownerOnly(path);
+  try {
+    attach(sql, path);
+    prepare(sql, path);
+  } catch {
+    // SQLite may refuse a damaged file at ATTACH or at its first read.
+    if ((sql.query("PRAGMA database_list").all() as { name: string }[]).some((d) => d.name === "search")) sql.run("DETACH DATABASE search");
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(`${path}${suffix}`, { force: true });
+    ownerOnly(path);
+    attach(sql, path);
+    prepare(sql, path);
+  }
+}
+
+function attach(sql: Database, path: string): void {
   sql.run("ATTACH DATABASE ? AS search", [path]);
   // Derived data: a batch a power cut loses is indexed again by the sweep, so no sync per batch.
   sql.run("PRAGMA search.synchronous = NORMAL");
-  if (!create) return;
-  try {
-    prepare(sql, path);
-  } catch {
-    sql.run("DETACH DATABASE search");
-    for (const suffix of ["", "-wal", "-shm"]) rmSync(`${path}${suffix}`, { force: true });
-    ownerOnly(path);
-    sql.run("ATTACH DATABASE ? AS search", [path]);
-    sql.run("PRAGMA search.synchronous = NORMAL");
-    prepare(sql, path);
-  }
 }
 
 /** Readable by its owner only, as the data file (db/open.ts): it holds the hooks' text. SQLite gives -wal and -shm its mode. */
