@@ -69,6 +69,8 @@ export function createSearch(deps: {
   const { store, log } = deps;
   /** Caught rows, as the sink handed them: nothing is parsed or decoded until they are indexed. */
   const waiting: (Source | CaughtRow)[] = [];
+  /** The ids in `waiting`. */
+  const queued = new Set<string>();
   /** The bodies' bytes in `waiting`, until their batch is indexed. */
   let waitingBytes = 0;
   /** Set when caught hooks were left out of `waiting`: the id after which a sweep finds them. */
@@ -115,7 +117,7 @@ export function createSearch(deps: {
           } catch (error) {
             log.warn("could not index hooks for search; they will be indexed later", { count: rows.length, error: String(error) });
           }
-          for (const r of rows) waitingBytes -= rowBytes(r);
+          for (const r of rows) (waitingBytes -= rowBytes(r)), queued.delete(r.id);
           done += rows.length;
           settle();
           await restAfter(startedAt, share());
@@ -148,6 +150,7 @@ export function createSearch(deps: {
       handed++;
       if (behind === undefined && waitingBytes + rowBytes(r) <= maxWaitingBytes) {
         waiting.push(r);
+        queued.add(r.id);
         waitingBytes += rowBytes(r);
         lastQueued = r.id;
       } else {
@@ -181,13 +184,15 @@ export function createSearch(deps: {
         const { ids, last } = await store.unindexed(after, SCAN);
         if (last === undefined) break;
         after = last;
-        if (ids.length === 0) {
+        // Hooks waiting in the queue are indexed from it: a sweep during a backlog skips them.
+        const todo = ids.filter((id) => !queued.has(id));
+        if (todo.length === 0) {
           await new Promise((r) => setTimeout(r, 0));
           continue;
         }
-        for (let i = 0; i < ids.length && !closed; i += BATCH) {
+        for (let i = 0; i < todo.length && !closed; i += BATCH) {
           const startedAt = performance.now();
-          const rows = (await Promise.all(ids.slice(i, i + BATCH).map(deps.read))).filter((h) => h !== undefined);
+          const rows = (await Promise.all(todo.slice(i, i + BATCH).map(deps.read))).filter((h) => h !== undefined);
           await store.index(await docs(rows));
           await restAfter(startedAt, share());
         }
@@ -231,16 +236,20 @@ export function createSearch(deps: {
     /** Resolves once what waits now is indexed. */
     flush,
     /**
-     * Starts the sweeps: of every hook at once, then of the last SWEEP_BACK_MS every SWEEP_MS; and
-     * the purge of deleted hooks' entries, at once and every PURGE_EVERY sweeps.
+     * Starts the sweeps: of every hook at once, then every SWEEP_MS of the hooks caught since the
+     * sweep before last (SWEEP_BACK_MS at most: under a steady flood a sweep reads a minute of
+     * hooks, not five); and the purge of deleted hooks' entries, at once and every PURGE_EVERY sweeps.
      */
     start(): void {
       void sweep().then(purge);
       let sweeps = 0;
-      sweeper = setInterval(
-        () => void sweep(ulidFloor(deps.clock.now() - SWEEP_BACK_MS)).then(() => (++sweeps % PURGE_EVERY === 0 ? purge() : undefined)),
-        SWEEP_MS,
-      );
+      let last = deps.clock.now();
+      sweeper = setInterval(() => {
+        const now = deps.clock.now();
+        const from = ulidFloor(Math.max(now - SWEEP_BACK_MS, last - SWEEP_MS));
+        last = now;
+        void sweep(from).then(() => (++sweeps % PURGE_EVERY === 0 ? purge() : undefined));
+      }, SWEEP_MS);
       sweeper.unref?.();
     },
     sweep,
