@@ -21,10 +21,10 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-function open(path: string) {
+function open(path: string, maxInFlightBytes?: number) {
   const db = openDatabase({ path, durability: "normal" });
   const storage = createSqliteStorage(db, { path, durability: "normal", searchThreadUrl: THREAD });
-  const search = createThreadedSearch({ store: storage.search, thread: storage.searchThread!, changes: storage.changes, log: silentLog });
+  const search = createThreadedSearch({ store: storage.search, thread: storage.searchThread!, changes: storage.changes, log: silentLog, maxInFlightBytes });
   return { storage, search, close: async () => (await search.close(), await storage.close()) };
 }
 
@@ -103,5 +103,19 @@ test("the entries of deleted hooks are purged from the index file; their hooks a
   expect(await ids(s, "marker")).toBe(15);
   writer.$client.close();
   reader.close();
+  await s.close();
+}, 30_000);
+
+test("hooks handed to the index thread as ids only (past the bytes it has not taken yet) are read back by a sweep: every one is found", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "mailroom-search-file-"));
+  dirs.push(dir);
+  const path = join(dir, "mailroom.db");
+  // One byte: no batch fits, so every one is handed over as its ids.
+  const s = open(path, 1);
+  const made = hooks(200);
+  await s.storage.hooks.insertHooks(made, () => []);
+  for (let i = 0; i < made.length; i += 64) s.storage.changes.emit({ kind: "caught", hooks: made.slice(i, i + 64) });
+  for (const i of [0, 63, 64, 199]) expect(await ids(s, `marker${i}`)).toBe(1);
+  expect(await ids(s, "payload.order:150")).toBe(1);
   await s.close();
 }, 30_000);

@@ -161,6 +161,17 @@ export function createSearch(deps: {
     timer ??= setTimeout(() => void pump(), gatherMs);
   }
 
+  /** Hooks stored but not handed over (their ids only, the smallest first): a sweep indexes them. */
+  function leftOut(ids: readonly string[]): void {
+    if (closed || ids.length === 0) return;
+    handed += ids.length;
+    dropped += ids.length;
+    // Every id above this one, and so the smallest of these, is swept (ids all have 26 characters).
+    const from = ids.reduce((a, b) => (b < a ? b : a)).slice(0, -1);
+    behind = behind === undefined || from < behind ? from : behind;
+    timer ??= setTimeout(() => void pump(), gatherMs);
+  }
+
   deps.changes?.subscribe((change, origin) => {
     if (origin !== "local" || change.kind !== "caught") return;
     lastCaughtAt = performance.now();
@@ -233,6 +244,7 @@ export function createSearch(deps: {
     },
     /** Indexes hooks stored without being caught (imports), soon. */
     enqueue,
+    leftOut,
     /** Resolves once what waits now is indexed. */
     flush,
     /**

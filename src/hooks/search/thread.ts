@@ -5,9 +5,10 @@
  * file and writing only the index's own file (index-file.ts), at a lower scheduling priority:
  * when the cores are busy, catching gets them first.
  *
- * Messages in: "open" once, "caught" (rows as the change sink reported them), "flush", "sweep"
- * and "start"; "close". Out: "done" for each flush or sweep, "warn", "fatal" if it cannot work,
- * "closed".
+ * Messages in: "open" once, "caught" (rows as the change sink reported them), "left-out" (ids of
+ * hooks to sweep), "flush", "sweep" and "start"; "close". Out: "took" for each "caught" (the bytes
+ * it held are the thread's now), "done" for each flush or sweep, "warn", "fatal" if it cannot
+ * work, "closed".
  */
 import { Database } from "bun:sqlite";
 import { systemClock } from "../../lib/clock";
@@ -21,12 +22,14 @@ declare const self: Worker;
 
 export type ToIndexer =
   | { type: "open"; dataPath: string; indexPath: string }
-  | { type: "caught"; rows: Source[] }
+  | { type: "caught"; rows: Source[]; bytes: number }
+  | { type: "left-out"; ids: string[] }
   | { type: "flush" | "sweep"; seq: number; from?: string }
   | { type: "start" }
   | { type: "close" };
 export type FromIndexer =
   | { type: "done"; seq: number }
+  | { type: "took"; bytes: number }
   | { type: "warn"; message: string; fields?: Record<string, unknown> }
   | { type: "fatal"; error: string }
   | { type: "closed" };
@@ -59,7 +62,8 @@ self.onmessage = async (event: MessageEvent<ToIndexer>) => {
   try {
     if (m.type === "open") return open(m);
     if (!search) return;
-    if (m.type === "caught") search.enqueue(m.rows);
+    if (m.type === "caught") search.enqueue(m.rows), post({ type: "took", bytes: m.bytes });
+    else if (m.type === "left-out") search.leftOut(m.ids);
     else if (m.type === "start") search.start();
     else if (m.type === "flush") await search.flush(), post({ type: "done", seq: m.seq });
     else if (m.type === "sweep") await search.sweep(m.from), post({ type: "done", seq: m.seq });

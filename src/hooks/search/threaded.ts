@@ -10,6 +10,12 @@ import type { FromIndexer, ToIndexer } from "./thread";
  * indexed so far (the newest hooks may be missing) rather than hang until the flood ends.
  */
 export const FLUSH_WAIT_MS = 3000;
+/**
+ * Bytes of caught rows handed over that the thread has not taken yet, at most. A thread starved of
+ * CPU during a flood takes no messages: past this, only ids are handed over (a sweep reads the
+ * hooks back), so memory stays bounded however long the flood lasts.
+ */
+const MAX_IN_FLIGHT_BYTES = 32 * 1024 * 1024;
 
 /**
  * The search index written by its own thread (thread.ts), for SQLite with a data file: caught
@@ -24,8 +30,11 @@ export function createThreadedSearch(deps: {
   thread: { url: string; dataPath: string; indexPath: string };
   changes: ChangeSink;
   log: Log;
+  /** MAX_IN_FLIGHT_BYTES (tests make it small). */
+  maxInFlightBytes?: number;
 }): Search {
   const { store, log } = deps;
+  const maxInFlight = deps.maxInFlightBytes ?? MAX_IN_FLIGHT_BYTES;
   const worker = new Worker(deps.thread.url);
   let dead = false;
   let closed = false;
@@ -33,6 +42,7 @@ export function createThreadedSearch(deps: {
   let handed = 0;
   let confirmed = 0;
   let seq = 0;
+  let inFlight = 0;
   const pending = new Map<number, () => void>();
   let onClosed: (() => void) | undefined;
   const post = (message: ToIndexer) => worker.postMessage(message);
@@ -49,6 +59,7 @@ export function createThreadedSearch(deps: {
   worker.onmessage = (event: MessageEvent<FromIndexer>) => {
     const m = event.data;
     if (m.type === "done") pending.get(m.seq)?.(), pending.delete(m.seq);
+    else if (m.type === "took") inFlight -= m.bytes;
     else if (m.type === "warn") log.warn(m.message, m.fields);
     else if (m.type === "fatal") stop(m.error);
     else onClosed?.();
@@ -70,9 +81,14 @@ export function createThreadedSearch(deps: {
   function enqueue(rows: readonly Source[]): void {
     if (dead || closed || rows.length === 0) return;
     handed++;
+    let bytes = 0;
+    for (const r of rows) bytes += r.body.byteLength + (typeof r.headers === "string" ? r.headers.length : 256) + 256;
+    if (inFlight + bytes > maxInFlight) return post({ type: "left-out", ids: rows.map((r) => r.id) });
+    inFlight += bytes;
     // Only what the index reads crosses over (structured clone copies the bodies).
     post({
       type: "caught",
+      bytes,
       rows: rows.map((r) => ({
         id: r.id,
         channel: r.channel,
@@ -97,6 +113,7 @@ export function createThreadedSearch(deps: {
   }
 
   return {
+    leftOut: (ids: readonly string[]) => void (dead || closed || ids.length === 0 || (handed++, post({ type: "left-out", ids: [...ids] }))),
     async search(query) {
       let timer: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([flush(), new Promise((resolve) => (timer = setTimeout(resolve, FLUSH_WAIT_MS)))]);
