@@ -46,10 +46,13 @@ function threadCpu(pid: number): Map<string, number> {
 async function run(connections: number, seconds: number): Promise<void> {
   const server = await start([BIN], { cwd: mailroomDir({ durability: "full" }) });
   const before = threadCpu(server.pid);
-  const wrk = Bun.spawn(["wrk", "-t2", `-c${connections}`, `-d${seconds}s`, "-s", join(import.meta.dir, "post-words.lua"), `${server.url}/?channel=load`], {
-    stdout: "pipe",
-    stderr: "pipe",
-  });
+  const wrk = Bun.spawn(
+    ["wrk", `-t${Math.min(2, connections)}`, `-c${connections}`, `-d${seconds}s`, "-s", join(import.meta.dir, "post-words.lua"), `${server.url}/?channel=load`],
+    {
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+  );
   const probes: number[] = [];
   let missed = 0;
   let failed = 0;
@@ -72,8 +75,9 @@ async function run(connections: number, seconds: number): Promise<void> {
     }
     await Bun.sleep(250);
   }
-  const out = await new Response(wrk.stdout).text();
+  const [out, err] = await Promise.all([new Response(wrk.stdout).text(), new Response(wrk.stderr).text()]);
   await wrk.exited;
+  if (!/^RESULT /m.test(out)) throw new Error(`wrk printed no result:\n${out}${err}`);
   const after = threadCpu(server.pid);
   const r = JSON.parse(/^RESULT (.*)$/m.exec(out)![1]!) as { requests: number; duration_us: number; status: number; p50_us: number; p99_us: number };
   await server.stop();

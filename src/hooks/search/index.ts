@@ -167,7 +167,9 @@ export function createSearch(deps: {
     handed += ids.length;
     dropped += ids.length;
     // Every id above this one, and so the smallest of these, is swept (ids all have 26 characters).
-    const from = ids.reduce((a, b) => (b < a ? b : a)).slice(0, -1);
+    let smallest = ids[0]!;
+    for (const id of ids) if (id < smallest) smallest = id;
+    const from = smallest.slice(0, -1);
     behind = behind === undefined || from < behind ? from : behind;
     timer ??= setTimeout(() => void pump(), gatherMs);
   }
