@@ -26,7 +26,10 @@ export type SearchQuery = {
  * hooks commit, never inside a caught batch. Rejects with the database's error when it fails.
  */
 export interface SearchStore extends Transactor {
-  /** Indexes these hooks; one already indexed, or gone meanwhile, is skipped. */
+  /**
+   * Indexes these hooks; one already indexed is skipped. A hook deleted meanwhile is skipped
+   * (PostgreSQL) or leaves an entry that matches nothing until the purge removes it (SQLite).
+   */
   index(docs: readonly SearchDoc[]): Promise<void>;
   /**
    * Of the next `scan` hooks by id above `after` (from the first when undefined), those not indexed
@@ -116,9 +119,9 @@ export function createSearchStore(conn: Database | { $client: Database }, opts: 
   const write = opts.ownWrites ? ownTransaction(sql) : transactor.transaction;
   // Prepared once here: indexing, which runs between catches, prepares nothing.
   const reserve = sql.prepare("SELECT max(n) AS n FROM search.search_rows WHERE n >= ? AND n < ?");
-  const claim = sql.prepare(
-    "INSERT INTO search.search_rows (n, hook_id) SELECT ?, ? WHERE EXISTS (SELECT 1 FROM main.hooks WHERE id = ?) ON CONFLICT (hook_id) DO NOTHING",
-  );
+  // The hooks are not looked up: writing the index reads nothing from the data file (no read
+  // transaction on it per batch beside the catching writer).
+  const claim = sql.prepare("INSERT INTO search.search_rows (n, hook_id) VALUES (?, ?) ON CONFLICT (hook_id) DO NOTHING");
   const put = sql.prepare("INSERT INTO search.search_index (rowid, text, fields) VALUES (?, ?, ?)");
   const recheck = createRecheck(sql);
 
@@ -166,7 +169,7 @@ export function createSearchStore(conn: Database | { $client: Database }, opts: 
             n = last === null ? base : last + 1;
           }
           if (n >= base + PER_MS) continue; // PER_MS hooks in one millisecond: the rest are not searchable
-          if (claim.run(n, d.id, d.id).changes === 0) continue;
+          if (claim.run(n, d.id).changes === 0) continue;
           claimed.push([n, d]);
           free.set(base, n + 1);
         }
