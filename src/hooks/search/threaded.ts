@@ -1,6 +1,6 @@
 import type { ChangeSink } from "../../db/changes";
 import type { Log } from "../../lib/log";
-import type { Search, Source } from "./index";
+import { GATHER_MS, type Search, type Source } from "./index";
 import type { SearchStore } from "./store";
 import type { FromIndexer, ToIndexer } from "./thread";
 
@@ -19,8 +19,8 @@ const MAX_IN_FLIGHT_BYTES = 32 * 1024 * 1024;
 
 /**
  * The search index written by its own thread (thread.ts), for SQLite with a data file: caught
- * batches are handed over as the change sink reports them (one message per batch: the thread that
- * catches builds no document and writes no index), and searches read the index through `store`,
+ * batches are handed over as the change sink reports them, those of GATHER_MS in one message (the
+ * thread that catches builds no document and writes no index), and searches read the index through `store`,
  * a connection of their own. A search first waits until the thread indexed every batch handed to
  * it before (FLUSH_WAIT_MS at most), so a hook is found as soon as its sender has the 200. If the
  * thread stops, the error is logged and searches find what was indexed until then.
@@ -78,28 +78,36 @@ export function createThreadedSearch(deps: {
     });
   }
 
+  /** Rows gathered for the next message, their bytes, and the timer that posts them. */
+  let gathered: Source[] = [];
+  let gatheredBytes = 0;
+  let gatherTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /** Posts what was gathered: one message for every batch caught in GATHER_MS. */
+  function handOver(): void {
+    if (gatherTimer) clearTimeout(gatherTimer), (gatherTimer = undefined);
+    if (gathered.length === 0) return;
+    const rows = gathered;
+    const bytes = gatheredBytes;
+    (gathered = []), (gatheredBytes = 0);
+    if (dead) return;
+    if (inFlight + bytes > maxInFlight) return post({ type: "left-out", ids: rows.map((r) => r.id) });
+    inFlight += bytes;
+    post({ type: "caught", bytes, rows });
+  }
+
   function enqueue(rows: readonly Source[]): void {
     if (dead || closed || rows.length === 0) return;
     handed++;
-    let bytes = 0;
-    for (const r of rows) bytes += r.body.byteLength + (typeof r.headers === "string" ? r.headers.length : 256) + 256;
-    if (inFlight + bytes > maxInFlight) return post({ type: "left-out", ids: rows.map((r) => r.id) });
-    inFlight += bytes;
-    // Only what the index reads crosses over (structured clone copies the bodies).
-    post({
-      type: "caught",
-      bytes,
-      rows: rows.map((r) => ({
-        id: r.id,
-        channel: r.channel,
-        method: r.method,
-        query: r.query,
-        ip: r.ip,
-        headers: r.headers,
-        body: r.body,
-        eventType: r.eventType,
-      })),
-    });
+    for (const r of rows) {
+      // Only what the index reads crosses over. Structured clone copies a body's whole buffer,
+      // which may hold more than the body: such a body is copied alone first.
+      const whole = r.body.byteOffset === 0 && r.body.byteLength === r.body.buffer.byteLength;
+      const body = whole ? r.body : r.body.slice();
+      gathered.push({ id: r.id, channel: r.channel, method: r.method, query: r.query, ip: r.ip, headers: r.headers, body, eventType: r.eventType });
+      gatheredBytes += body.byteLength + (typeof r.headers === "string" ? r.headers.length : 256) + 256;
+    }
+    gatherTimer ??= setTimeout(handOver, GATHER_MS);
   }
   deps.changes.subscribe((change, origin) => {
     if (origin === "local" && change.kind === "caught") enqueue(change.hooks);
@@ -107,6 +115,7 @@ export function createThreadedSearch(deps: {
 
   async function flush(): Promise<void> {
     if (confirmed >= handed) return;
+    handOver();
     const target = handed;
     await ask("flush");
     confirmed = Math.max(confirmed, target);
@@ -128,6 +137,7 @@ export function createThreadedSearch(deps: {
     async close(): Promise<void> {
       if (closed) return;
       closed = true;
+      handOver();
       if (dead) return;
       await new Promise<void>((resolve) => {
         const timeout = setTimeout(() => stop("it did not close within 10 s"), 10_000);
