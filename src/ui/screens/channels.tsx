@@ -58,7 +58,7 @@ export function Channels({ me }: { me: Me }) {
         </p>
       )}
       <div class="scroll">
-        <table>
+        <table class="cards">
           <thead>
             <tr>
               <th>Channel</th>
@@ -78,26 +78,36 @@ export function Channels({ me }: { me: Me }) {
               const url = `${base}/?channel=${c.name}`;
               return (
                 <tr key={c.name}>
-                  <td class="name">
+                  <td data-label="Channel" class="name">
                     <a href={`/ui/hooks?channel=${c.name}`} title={c.name}>
                       {c.name}
                     </a>
                   </td>
-                  <td class="url">
+                  <td data-label="URL" class="url">
                     <code title={url}>?channel={c.name}</code>{" "}
                     <button aria-label={`Copy URL of ${c.name}`} onClick={() => navigator.clipboard?.writeText(url)}>
                       Copy
                     </button>
                   </td>
-                  <td class="num">{c.stats.pending}</td>
-                  <td class="num opt">{c.stats.handled}</td>
-                  <td class="num">{c.stats.failed}</td>
-                  <td class="num opt">{c.stats.discarded}</td>
-                  <td class="opt">{c.guards.join(", ") || <span class="muted">none</span>}</td>
-                  <td>
+                  <td data-label="Pending" class="num">
+                    {c.stats.pending}
+                  </td>
+                  <td data-label="Handled" class="num opt">
+                    {c.stats.handled}
+                  </td>
+                  <td data-label="Failed" class="num">
+                    {c.stats.failed}
+                  </td>
+                  <td data-label="Discarded" class="num opt">
+                    {c.stats.discarded}
+                  </td>
+                  <td data-label="Guards" class="opt">
+                    {c.guards.join(", ") || <span class="muted">none</span>}
+                  </td>
+                  <td data-label="Senders get">
                     <ChannelExtras name={c.name} />
                   </td>
-                  <td>
+                  <td data-label="State">
                     <span class={`status status-${c.paused ? "paused" : "catching"}`}>{c.paused ? "paused" : "catching"}</span>
                   </td>
                   <td class="row-actions">

@@ -83,7 +83,7 @@ export function Refusals({ url }: { url: URL }) {
       )}
       {refusals.length > 0 && (
         <div class="scroll">
-          <table aria-label="Refusals">
+          <table class="cards" aria-label="Refusals">
             <thead>
               <tr>
                 <th>When</th>
@@ -101,19 +101,25 @@ export function Refusals({ url }: { url: URL }) {
             <tbody>
               {refusals.map((r, i) => (
                 <tr key={r.id ?? i}>
-                  <td class="when">
+                  <td data-label="When" class="when">
                     <Time at={r.created_at} />
                   </td>
-                  <td class="name" title={r.channel}>
+                  <td data-label="Channel" class="name" title={r.channel}>
                     {r.channel}
                   </td>
-                  <td>
+                  <td data-label="Status">
                     <span class="status status-failed">{r.status}</span>
                   </td>
-                  <td>{r.guard || <span class="muted">none</span>}</td>
-                  <td class="wrap">{r.reason}</td>
-                  <td class="opt">{r.method}</td>
-                  <td class="opt">{r.ip}</td>
+                  <td data-label="Guard">{r.guard || <span class="muted">none</span>}</td>
+                  <td data-label="Reason" class="wrap">
+                    {r.reason}
+                  </td>
+                  <td data-label="Method" class="opt">
+                    {r.method}
+                  </td>
+                  <td data-label="Ip" class="opt">
+                    {r.ip}
+                  </td>
                   <td>
                     {r.id && (
                       <a href={`/ui/refusals/${r.id}`} onClick={link} aria-label={`Details of the refusal ${r.id}`}>

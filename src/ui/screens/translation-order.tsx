@@ -137,7 +137,7 @@ export function TranslationOrder({ id, me }: { id: string; me: Me }) {
         <p class="muted">No comment.</p>
       ) : (
         <div class="scroll">
-          <table aria-label="Comments">
+          <table class="cards" aria-label="Comments">
             <thead>
               <tr>
                 <th>When</th>
@@ -148,11 +148,11 @@ export function TranslationOrder({ id, me }: { id: string; me: Me }) {
             <tbody>
               {order.comments.map((c) => (
                 <tr key={c.id}>
-                  <td>
+                  <td data-label="When">
                     <Time at={c.time} />
                   </td>
-                  <td>{c.role}</td>
-                  <td>{c.text}</td>
+                  <td data-label="Role">{c.role}</td>
+                  <td data-label="Text">{c.text}</td>
                 </tr>
               ))}
             </tbody>

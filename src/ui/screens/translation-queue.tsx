@@ -32,7 +32,7 @@ export function TranslationQueue({ me }: { me: Me }) {
         </p>
       )}
       <div class="scroll">
-        <table aria-label="Queue">
+        <table class="cards" aria-label="Queue">
           <thead>
             <tr>
               <th>Order</th>
@@ -47,18 +47,18 @@ export function TranslationQueue({ me }: { me: Me }) {
           <tbody>
             {(orders ?? []).map((o) => (
               <tr key={o.id}>
-                <td>
+                <td data-label="Order">
                   <a href={`/ui/translation/orders/${o.id}`} onClick={link}>
                     #{o.id}
                   </a>
                 </td>
-                <td>{o.status}</td>
-                <td>
+                <td data-label="Status">{o.status}</td>
+                <td data-label="Languages">
                   {o.source_language} → {o.target_language}
                 </td>
-                <td>{o.volume}</td>
-                <td>{o.snippet}</td>
-                <td>{o.translator ?? ""}</td>
+                <td data-label="Volume">{o.volume}</td>
+                <td data-label="Text">{o.snippet}</td>
+                <td data-label="Translator">{o.translator ?? ""}</td>
                 <td>
                   {(o.status === "QUEUE" || o.status === "REVISION") && (
                     <button aria-label={`Accept order ${o.id}`} onClick={() => accept(o.id)}>

@@ -63,7 +63,7 @@ export function TranslationAccounts({ me }: { me: Me }) {
         </p>
       )}
       <div class="scroll">
-        <table aria-label="Accounts">
+        <table class="cards" aria-label="Accounts">
           <thead>
             <tr>
               <th>Account</th>
@@ -75,14 +75,14 @@ export function TranslationAccounts({ me }: { me: Me }) {
           <tbody>
             {(accounts ?? []).map((a) => (
               <tr key={a.id}>
-                <td>
+                <td data-label="Account">
                   <a href={`/ui/translation/accounts/${a.id}`} onClick={link}>
                     Account {a.id}
                   </a>
                 </td>
-                <td>{money(a.balance)}</td>
-                <td>{money(a.reserved)}</td>
-                <td>{a.balance_overdraft_allowed ? "allowed" : "no"}</td>
+                <td data-label="Balance">{money(a.balance)}</td>
+                <td data-label="Reserved">{money(a.reserved)}</td>
+                <td data-label="Overdraft">{a.balance_overdraft_allowed ? "allowed" : "no"}</td>
               </tr>
             ))}
           </tbody>

@@ -36,7 +36,7 @@ export function Users({ me }: { me: Me }) {
         </p>
       )}
       <div class="scroll">
-        <table aria-label="Users">
+        <table class="cards" aria-label="Users">
           <thead>
             <tr>
               <th>E-mail</th>
@@ -47,8 +47,8 @@ export function Users({ me }: { me: Me }) {
           <tbody>
             {users.map((u) => (
               <tr key={u.email}>
-                <td>{u.email}</td>
-                <td>{u.role}</td>
+                <td data-label="E-mail">{u.email}</td>
+                <td data-label="Role">{u.role}</td>
                 <td>{u.read_only ? <span class="muted">config file</span> : u.email !== me.email && <button onClick={() => remove(u)}>Remove</button>}</td>
               </tr>
             ))}
