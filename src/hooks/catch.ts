@@ -77,7 +77,7 @@ export function createCatcher(deps: {
     // Refusals before any guard ran are recorded too, with the request's headers (redacted).
     const refused = (channel: string, kind: "invalid_argument" | "unavailable" | "payload_too_large", message: string, plan?: GuardPlan, extra = {}) => {
       const status = kind === "invalid_argument" ? 400 : kind === "unavailable" ? 503 : 413;
-      record(request, query, plan, { channel, guard: "", status, reason: message, ip, method });
+      record(request, query, plan, { kind: "refused", channel, guard: "", status, reason: message, ip, method });
       return errorResponse(kind, message, { ...extra, ...CORS });
     };
     if (bodyDropped(request)) {
@@ -231,7 +231,7 @@ export function createCatcher(deps: {
     reason: string,
     headers: Record<string, string> = {},
   ): Response {
-    record(request, query, plan, { channel, guard: guard.name, status, reason, ip, method });
+    record(request, query, plan, { kind: "refused", channel, guard: guard.name, status, reason, ip, method });
     const kind =
       status === 401
         ? "unauthenticated"
@@ -246,8 +246,9 @@ export function createCatcher(deps: {
   }
 
   /**
-   * A handshake answered: kept with the refusals (status 200 or the answer's, the reason saying
-   * which handshake), never as a hook, so no handler sees it.
+   * A handshake answered: kept with the refusals as kind "handshake" (status 200 or the answer's,
+   * the reason saying which handshake; one the guard refused, a wrong verify_token, is "refused"),
+   * never as a hook, so no handler sees it.
    */
   function handshake(
     request: Request,
@@ -259,7 +260,9 @@ export function createCatcher(deps: {
     method: string,
     answer: { response: Response; what: string },
   ): Response {
-    record(request, query, plan, { channel, guard: guard.name, status: answer.response.status, reason: `handshake: ${answer.what}`, ip, method });
+    const { status } = answer.response;
+    const kind = status < 300 ? "handshake" : "refused";
+    record(request, query, plan, { kind, channel, guard: guard.name, status, reason: `handshake: ${answer.what}`, ip, method });
     for (const [k, v] of Object.entries(CORS)) answer.response.headers.set(k, v);
     return answer.response;
   }

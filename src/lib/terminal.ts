@@ -10,7 +10,7 @@ export type LogFormat = "text" | "json";
 export type Level = "info" | "warn" | "error";
 
 export type CaughtLine = { id: string; channel: string; method: string; headers: string; body: Uint8Array; createdAt: number };
-export type RefusedLine = { id: string; channel: string; guard: string; status: number; reason: string; ip: string; method: string };
+export type RefusedLine = { id: string; kind: string; channel: string; guard: string; status: number; reason: string; ip: string; method: string };
 export type AttemptLine = {
   hookId: string;
   channel: string;
@@ -129,6 +129,12 @@ export function createTerminal(opts: TerminalOptions): { activity: Activity; log
     },
     refused(r) {
       const by = r.guard ? ` by guard ${r.guard}` : "";
+      if (r.kind === "handshake") {
+        // A provider's challenge answered: not a refusal, and nothing to warn about.
+        if (!shown("info")) return;
+        const text = `${r.method} ${r.channel} handshake answered${by}: ${r.status} ${r.reason} (from ${r.ip || "unknown"}; refusal ${r.id})`;
+        return opts.write(format(now(), "info", "handshake", text, { ...r }));
+      }
       const text = `${r.method} ${r.channel} refused${by}: ${r.status} ${r.reason} (from ${r.ip || "unknown"}; refusal ${r.id})`;
       opts.write(format(now(), "warn", "refused", text, { ...r }));
     },

@@ -73,11 +73,11 @@ export function sessionRoutes({ gate, sessions, users, setup, accountIpThrottle,
       // nobody is, so the sign-in page opens without an error; 401 stays for what needs a session.
       .get(
         "/session",
-        async ({ request }) => {
+        async ({ request, status }) => {
           const user = await sessions.userOf(cookieValue(request.headers.get("cookie"), SESSION_COOKIE));
-          return user ? me(user) : new Response(null, { status: 204 });
+          return user ? me(user) : status(204, undefined);
         },
-        { query: NoQuery, response: { 200: Me, ...errors } },
+        { query: NoQuery, response: { 200: Me, 204: t.Undefined(), ...errors } },
       )
       .get("/setup", async () => ({ needed: await setup.needed() }), {
         query: NoQuery,
