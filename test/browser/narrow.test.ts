@@ -24,7 +24,12 @@ describe.skipIf(!browserAvailable())("every screen on a phone", () => {
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
-    app = await startInspectorApp("mailroom-ui-narrow-", `[[translate.accounts]]\nid = 7\nbalance = 100\napi_keys = ["customer-key-0123456789"]\n`);
+    app = await startInspectorApp(
+      "mailroom-ui-narrow-",
+      `[[translate.accounts]]\nid = 7\nbalance = 100\napi_keys = ["customer-key-0123456789"]\n` +
+        `[[guards]]\nname = "meta"\nkind = "meta"\nsecret = "meta-app-secret"\nverify_token = "my-verify-token"\n` +
+        `[[channels]]\nname = "meta"\nguards = ["meta"]\n`,
+    );
     browser = await launch();
   }, 120_000);
 
@@ -73,6 +78,7 @@ describe.skipIf(!browserAvailable())("every screen on a phone", () => {
     );
     await sendHook(app, "channel=guarded", "{}", { "content-type": "application/json" });
     expect((await fetch(`${app.url}/?channel=${encodeURIComponent(RTL)}`, { method: "POST", body: "{}" })).status).toBe(400);
+    expect((await fetch(`${app.url}/?channel=meta&hub.mode=subscribe&hub.challenge=1158201444&hub.verify_token=my-verify-token`)).status).toBe(200);
     expect(
       (await fetch(`${app.url}/?channel=signed`, { method: "POST", body: "{}", headers: { "x-sig": "forged", "x-long-header-value": "v".repeat(1500) } }))
         .status,
@@ -141,4 +147,35 @@ describe.skipIf(!browserAvailable())("every screen on a phone", () => {
     }
     expect(problems).toEqual([]);
   }, 240_000);
+
+  test("a provider's handshake answered is told apart from the refusals, with a filter, in the list and its details", async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const p = await ctx.newPage();
+    const watched = watch(p);
+    await signIn(app, p);
+    // A refusal and a handshake answered on the same channel: Meta's hub.challenge, with a wrong and the right verify_token.
+    expect((await fetch(`${app.url}/?channel=meta&hub.mode=subscribe&hub.challenge=42&hub.verify_token=guess`)).status).toBe(403);
+    expect((await fetch(`${app.url}/?channel=meta&hub.mode=subscribe&hub.challenge=43&hub.verify_token=my-verify-token`)).status).toBe(200);
+    await p.goto(`${app.url}/ui/refusals?channel=meta`);
+    const rows = p.getByRole("table", { name: "Refusals" }).locator("tbody tr");
+    await rows.nth(1).waitFor();
+    expect(await rows.nth(0).getByText("handshake answered").count()).toBe(1);
+    expect(await rows.nth(0).locator(".status").innerText()).toBe("200 handshake answered");
+    expect(await rows.filter({ hasText: "wrong verify_token" }).locator(".status").innerText()).toBe("403");
+    await p.getByLabel("Kind").selectOption("handshake");
+    await p.waitForURL(/kind=handshake/);
+    await rows.filter({ hasText: "wrong verify_token" }).waitFor({ state: "detached" });
+    expect(await rows.locator(".status").allInnerTexts()).toEqual(expect.arrayContaining(["200 handshake answered"]));
+    await p.getByLabel("Kind").selectOption("refused");
+    await rows.filter({ hasText: "wrong verify_token" }).waitFor();
+    expect(await rows.filter({ hasText: "handshake answered" }).count()).toBe(0);
+    await p.getByLabel("Kind").selectOption("handshake");
+    await rows
+      .first()
+      .getByRole("link", { name: /Details/ })
+      .click();
+    await p.getByRole("heading", { name: "GET handshake answered on meta" }).waitFor();
+    expect(watched.errors).toEqual([]);
+    await ctx.close();
+  }, 60_000);
 });
