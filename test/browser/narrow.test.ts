@@ -98,7 +98,21 @@ describe.skipIf(!browserAvailable())("every screen on a phone", () => {
     const screens: [string, string, string, ((p: Page) => Promise<void>)?][] = [
       ["hooks", "/ui/hooks", "li[data-id]"],
       ["hooks-filtered", `/ui/hooks?channel=${CHANNEL}`, "li[data-id]"],
+      [
+        "hooks-two-selected",
+        "/ui/hooks",
+        "li[data-id]",
+        (p) =>
+          p
+            .locator("li[data-id] input[type=checkbox]")
+            .first()
+            .check()
+            .then(() => p.locator("li[data-id] input[type=checkbox]").nth(1).check()),
+      ],
       ["hook", `/ui/hooks/${ids.event}`, "article"],
+      ["hook-edit-send", `/ui/hooks/${ids.event}`, "article", (p) => p.getByRole("button", { name: "Edit and send" }).click()],
+      ["hook-fail-dialog", `/ui/hooks/${ids.event}`, "article", (p) => p.getByRole("button", { name: "Fail", exact: true }).click()],
+      ["hook-delete-dialog", `/ui/hooks/${ids.rtl}`, "article", (p) => p.getByRole("button", { name: "Delete", exact: true }).click()],
       ["hook-rtl", `/ui/hooks/${ids.rtl}`, "article"],
       ["compare", `/ui/compare?a=${ids.event}&b=${ids.rtl}`, "table.diff"],
       ["channels", "/ui/channels", "h1"],
@@ -108,6 +122,7 @@ describe.skipIf(!browserAvailable())("every screen on a phone", () => {
       ["refusals", "/ui/refusals", "h1"],
       ...refusals.map((r): [string, string, string] => [`refusal-${r.status}`, `/ui/refusals/${r.id}`, "table"]),
       ["guards", "/ui/guards", "table"],
+      ["guard-form-errors", "/ui/guards", "table", (p) => p.getByRole("button", { name: "Create guard" }).click()],
       ["api-keys", "/ui/api-keys", "table"],
       ["users", "/ui/users", "table"],
       ["translation", "/ui/translation", "h1"],
