@@ -15,7 +15,9 @@ const EMAIL = `${"averyveryverylongname".repeat(3)}@${"subdomainofacompany".repe
 const EVENT = "installation_repositories.added_by_the_organisation_owner_on_behalf_of_someone_else";
 // Hostile text a sender controls: right-to-left override, zero-width characters, markup.
 const RTL = `\u202e\u200b<b>refused</b>\u200d${"channelnamefromasender".repeat(5)}`;
-const NAMES = [CHANNEL, GUARD, HANDLER, KEY, EMAIL, EVENT, "channelnamefromasenderchannelname"];
+// The screens' links: each in sight, none scrolled off the side.
+const NAV = ["Hooks", "Channels", "Refusals", "Translation", "Guards", "API keys", "Users"];
+const NAMES = [CHANNEL, GUARD, HANDLER, KEY, EMAIL, EVENT, "channelnamefromasenderchannelname", ...NAV];
 
 /** Every screen at a phone's width (390 px), light and dark, with hostile content: nothing scrolls the page sideways or cuts a name off. */
 describe.skipIf(!browserAvailable())("every screen on a phone", () => {

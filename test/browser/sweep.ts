@@ -41,7 +41,8 @@ export function documentScrollsSideways(page: Page): Promise<boolean> {
  * Where shown text containing one of `needles` (names: channels, guards, keys, e-mails, event
  * types) is cut off sideways: out of the window, or out of a box that hides or scrolls its
  * overflow (an ellipsis, a table scrolled off to the side). Text in a box made to scroll on its
- * own (a body or command in a scroller, a <pre>), a hook's one-line body preview and a <select> are not judged.
+ * own (a body or command in a scroller, a <pre>), a hook's one-line body preview, a <select> and
+ * text hidden for screen readers only are not judged.
  */
 export async function clippedNames(page: Page, needles: string[]): Promise<string[]> {
   const script = `((needles) => {
@@ -64,6 +65,8 @@ export async function clippedNames(page: Page, needles: string[]): Promise<strin
         const r = a.getBoundingClientRect();
         boxes.push([r.left + a.clientLeft, r.left + a.clientLeft + a.clientWidth, a.tagName.toLowerCase() + (a.className ? "." + String(a.className).trim().replace(/\\s+/g, ".") : "")]);
       }
+      // A box of 1 px is the visually hidden pattern (text for screen readers only, as .sr-only).
+      if (boxes.some(([l, r]) => r - l <= 1)) continue;
       const cut = boxes.find(([l, r]) => left < l - 1 || right > r + 1);
       if (cut) found.push(needle.slice(0, 24) + "… in <" + el.tagName.toLowerCase() + "> cut by " + cut[2] + " (" + Math.round(left) + " to " + Math.round(right) + " of " + Math.round(cut[0]) + " to " + Math.round(cut[1]) + ")");
     }
