@@ -173,6 +173,9 @@ describe.skipIf(!browserAvailable())("every screen on a phone", () => {
     // A refusal and a handshake answered on the same channel: Meta's hub.challenge, with a wrong and the right verify_token.
     expect((await fetch(`${app.url}/?channel=meta&hub.mode=subscribe&hub.challenge=42&hub.verify_token=guess`)).status).toBe(403);
     expect((await fetch(`${app.url}/?channel=meta&hub.mode=subscribe&hub.challenge=43&hub.verify_token=my-verify-token`)).status).toBe(200);
+    await p.goto(`${app.url}/ui/refusals`);
+    await p.getByText("200 handshake answered").first().waitFor();
+    await p.screenshot({ path: join(SHOTS, "refusals-kinds.png") });
     await p.goto(`${app.url}/ui/refusals?channel=meta`);
     const rows = p.getByRole("table", { name: "Refusals" }).locator("tbody tr");
     await rows.nth(1).waitFor();
