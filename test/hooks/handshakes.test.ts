@@ -61,6 +61,9 @@ describe("handshakes at the catching endpoint", () => {
     const forged = await fetch(`${base}/?channel=slack`, { method: "POST", body: '{"type":"url_verification","challenge":"x"}' });
     expect(forged.status).toBe(401);
     expect(await lastRefusal("slack")).toMatchObject({ kind: "refused", status: 401 });
+    // The metrics count the refusal only: the handshake was answered, not refused.
+    const metrics = (await t.call("GET", "/metrics")).text;
+    expect(metrics).toMatch(/^mailroom_hooks_refused_total\{channel="slack",guard="slack"\} 1$/m);
   });
 
   test("Zoom endpoint.url_validation: plainToken and its HMAC-SHA256 (hex) with the secret token", async () => {
