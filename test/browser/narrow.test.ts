@@ -198,4 +198,24 @@ describe.skipIf(!browserAvailable())("every screen on a phone", () => {
     expect(watched.errors).toEqual([]);
     await ctx.close();
   }, 60_000);
+
+  test("deleting a channel asks in the page first, saying how many hooks go; Cancel keeps it", async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const p = await ctx.newPage();
+    const watched = watch(p);
+    await signIn(app, p);
+    await sendHook(app, "channel=doomed", "{}", { "content-type": "application/json" });
+    await p.goto(`${app.url}/ui/channels`);
+    await p.getByRole("button", { name: "Delete doomed" }).click();
+    expect(await p.getByRole("dialog", { name: "Delete channel doomed?" }).innerText()).toContain("Its 1 hook(s) and their events go for good.");
+    await p.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
+    await p.getByRole("dialog").waitFor({ state: "detached" });
+    expect((await fetch(`${app.url}/v1/channels/doomed`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
+    await p.getByRole("button", { name: "Delete doomed" }).click();
+    await p.getByRole("dialog").getByRole("button", { name: "Delete the channel" }).click();
+    await p.getByRole("link", { name: "doomed", exact: true }).waitFor({ state: "detached" });
+    expect((await fetch(`${app.url}/v1/channels/doomed`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(404);
+    expect([watched.errors, watched.dialogs]).toEqual([[], []]);
+    await ctx.close();
+  }, 60_000);
 });

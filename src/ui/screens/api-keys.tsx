@@ -3,6 +3,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api, type ApiKey } from "../api";
 import { Time } from "../parts/time";
 import { useConfirm } from "../parts/dialog";
+import { Notice } from "../parts/notice";
 
 const SOURCES = { config: "config file", local: "this machine's CLI", dashboard: "dashboard" } as const;
 
@@ -43,11 +44,7 @@ export function ApiKeys() {
     <section>
       <h1>API keys</h1>
       {asking}
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Notice error={error} />
       {created && (
         <div class="card" role="status">
           <p>

@@ -4,6 +4,7 @@ import { api, query, type Refusal } from "../api";
 import { useStream } from "../live";
 import { Time } from "../parts/time";
 import { link, navigate } from "../router";
+import { Notice } from "../parts/notice";
 
 /** A refusal as the server lists it; `id` (for its details) comes with the refusals of every kind. */
 export type RefusalRow = Refusal & { id?: string };
@@ -95,11 +96,7 @@ export function Refusals({ url }: { url: URL }) {
           </select>
         </label>
       </div>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Notice error={error} />
       {refusals.length > 0 && (
         <div class="scroll">
           <table class="cards" aria-label="Refusals">

@@ -4,6 +4,7 @@ import { api, type Me, type TAccountDetail } from "../api";
 import { link } from "../router";
 import { money, TranslationNav } from "./translation";
 import { Time } from "../parts/time";
+import { Notice } from "../parts/notice";
 
 /** One account: its money, its ledger (newest first), its orders; admins top up or set the balance. */
 export function TranslationAccount({ id, me }: { id: string; me: Me }) {
@@ -46,12 +47,7 @@ export function TranslationAccount({ id, me }: { id: string; me: Me }) {
     <section>
       <TranslationNav current="accounts" />
       <h1>Account {a.id}</h1>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
-      {note && <p role="status">{note}</p>}
+      <Notice error={error} note={note} />
       <div class="scroll">
         <table aria-label="Account">
           <tbody>

@@ -4,6 +4,7 @@ import { api, type Me, type TOrder } from "../api";
 import { link } from "../router";
 import { money, TranslationNav } from "./translation";
 import { Time } from "../parts/time";
+import { Notice } from "../parts/notice";
 
 /**
  * One order: its source and target text (as text, never HTML), money, times and comments. The
@@ -47,11 +48,7 @@ export function TranslationOrder({ id, me }: { id: string; me: Me }) {
       <h1>
         Order #{order.id} <span class="status">{order.status}</span>
       </h1>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Notice error={error} />
       {open && (
         <div class="actions">
           <button onClick={() => act("accept")}>Accept as {me.email}</button>

@@ -3,6 +3,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api, type Me, type TOrderSummary } from "../api";
 import { link, navigate } from "../router";
 import { money, TranslationNav } from "./translation";
+import { Notice } from "../parts/notice";
 
 /** The translator's queue of the signed-in user: open orders (QUEUE, REVISION) and those they hold or completed. */
 export function TranslationQueue({ me }: { me: Me }) {
@@ -26,11 +27,7 @@ export function TranslationQueue({ me }: { me: Me }) {
       <p class="muted">
         You work as translator <strong>{me.email}</strong>.
       </p>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Notice error={error} />
       <div class="scroll">
         <table class="cards" aria-label="Queue">
           <thead>

@@ -3,6 +3,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api, type Me, type TAccount } from "../api";
 import { link } from "../router";
 import { useConfirm } from "../parts/dialog";
+import { Notice } from "../parts/notice";
 
 export const money = (dollars: number) => `${dollars < 0 ? "-" : ""}$${Math.abs(dollars).toFixed(2)}`;
 
@@ -50,12 +51,7 @@ export function TranslationAccounts({ me }: { me: Me }) {
       <h1>Translation</h1>
       {asking}
       <TranslationNav current="accounts" />
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
-      {note && <p role="status">{note}</p>}
+      <Notice error={error} note={note} />
       {maintenance !== null && (
         <p>
           Maintenance: <strong>{maintenance ? "on (customers and translators get 503)" : "off"}</strong>{" "}

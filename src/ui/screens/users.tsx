@@ -2,6 +2,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, type Me, type User } from "../api";
 import { useConfirm } from "../parts/dialog";
+import { Notice } from "../parts/notice";
 
 export function Users({ me }: { me: Me }) {
   const [users, setUsers] = useState<User[]>([]);
@@ -30,11 +31,7 @@ export function Users({ me }: { me: Me }) {
     <section>
       <h1>Users</h1>
       {asking}
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Notice error={error} />
       <div class="scroll">
         <table class="cards" aria-label="Users">
           <thead>
