@@ -2,6 +2,7 @@ import type { Config } from "../config/schema";
 import { NAME_PATTERN, NAME_RULE } from "../config/schema";
 import type { Clock } from "../lib/clock";
 import type { Log } from "../lib/log";
+import { printable } from "../lib/terminal";
 import { parseDuration, parseSize } from "../lib/units";
 import type { ChannelService, ChannelState } from "./channels";
 import type { Dedup } from "./dedup";
@@ -31,10 +32,13 @@ type GuardPlan = {
 
 const CHANNEL_RE = new RegExp(NAME_PATTERN);
 
-/** In check-config's words, with what was refused (JSON-quoted, cut at 80 characters). */
+/** JSON-quoted, and format characters (bidirectional overrides, zero-width) written as escapes too, so the text reads as what it is. */
+const quoted = (text: string) => printable(JSON.stringify(text));
+
+/** In check-config's words, with what was refused (quoted, cut at 80 characters). */
 export function channelNameProblem(name: string): string {
-  if (name.length > 64) return `channel names are at most 64 characters: got ${name.length} (${JSON.stringify(`${name.slice(0, 20)}...`)})`;
-  return `channel names are ${NAME_RULE}: got ${JSON.stringify(name.slice(0, 80))}`;
+  if (name.length > 64) return `channel names are at most 64 characters: got ${name.length} (${quoted(`${name.slice(0, 20)}...`)})`;
+  return `channel names are ${NAME_RULE}: got ${quoted(name.slice(0, 80))}`;
 }
 const NO_BODY = new Uint8Array(0);
 const CORS = { "access-control-allow-origin": "*" };

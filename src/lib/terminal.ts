@@ -53,12 +53,16 @@ export function contentTypeOf(headersJson: string): string {
   return m ? m[1]!.replace(/\\(.)/g, "$1") : "";
 }
 
-const CONTROL = /[\x00-\x1f\x7f-\x9f]/g;
+/** Control characters, and format characters (\p{Cf}: bidirectional overrides, zero-width), which would hide or reorder what a line says. */
+const CONTROL = /[\x00-\x1f\x7f-\x9f\p{Cf}]/gu;
 const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
-/** Text a sender chose (a refused channel name, a content type) with its control characters written as escapes. */
+const escape = (code: number) =>
+  code < 0x100 ? `\\x${code.toString(16).padStart(2, "0")}` : code < 0x10000 ? `\\u${code.toString(16).padStart(4, "0")}` : `\\u{${code.toString(16)}}`;
+
+/** Text a sender chose (a refused channel name, a content type) with its control and format characters written as escapes. */
 export function printable(text: string): string {
-  return text.replace(CONTROL, (c) => NAMED[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+  return text.replace(CONTROL, (c) => NAMED[c] ?? escape(c.codePointAt(0)!));
 }
 
 const pad2 = (n: number) => String(n).padStart(2, "0");

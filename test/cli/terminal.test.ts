@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { createTerminal } from "../../src/lib/terminal";
+import { createTerminal, printable } from "../../src/lib/terminal";
 import { removeTempDirs } from "../helpers/binary";
 import { createReceiver } from "../runner/receiver";
 import { serveFromSource, waitForOutput } from "./run";
@@ -109,6 +109,9 @@ describe("createTerminal", () => {
       expect(text.includes("INFO  handshake POST slack handshake answered by guard slack: 200 handshake: url_verification answered")).toBe(!quiet);
       expect(text).toMatch(/WARN {2}refused POST slack refused by guard slack: 401 bad signature/);
     }
+  });
+  test("control and format characters a sender chose are written as escapes", () => {
+    expect(printable("a\nb\u0085c\u202ed\u200be\u{e0041}")).toBe("a\\nb\\x85c\\u202ed\\u200be\\u{e0041}");
   });
   test("a batch of caught hooks is one write", () => {
     const writes: string[] = [];
