@@ -57,3 +57,14 @@ export function relative(iso: string, now: number = Date.now()): string {
   else return date(d, new Date(now));
   return s >= 0 ? `${text} ago` : `in ${text}`;
 }
+
+/**
+ * A string as JSON shows it, with format characters (\p{Cf}: right-to-left overrides, zero-width
+ * spaces and joiners) written as \u escapes too: still valid JSON, and a sender cannot hide text or
+ * turn what follows around.
+ *
+ * @example jsonString("a\u202eb") === '"a\\u202eb"'
+ */
+export function jsonString(text: string): string {
+  return JSON.stringify(text).replace(/\p{Cf}/gu, (c) => [...c.split("")].map((unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`).join(""));
+}

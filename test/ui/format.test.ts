@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { exact, relative, size } from "../../src/ui/format";
+import { exact, jsonString, relative, size } from "../../src/ui/format";
 
 describe("the dashboard's one format for sizes and times", () => {
   test("sizes are in human units, one decimal below 100", () => {
@@ -30,5 +30,12 @@ describe("the dashboard's one format for sizes and times", () => {
 
   test("the exact time names the date, the time to the second and the zone", () => {
     expect(exact("2026-11-26T10:53:52.120Z")).toMatch(/^2026-11-2\d \d\d:\d\d:52 [+-]\d\d:\d\d$/);
+  });
+
+  test("strings in a JSON tree show format characters as escapes, and stay valid JSON", () => {
+    const sent = "\u202egnp.exe\u200b<b>\u{e0041}";
+    expect(jsonString(sent)).toBe('"\\u202egnp.exe\\u200b<b>\\udb40\\udc41"');
+    expect(JSON.parse(jsonString(sent))).toBe(sent);
+    expect(jsonString('plain "quoted"\n')).toBe(JSON.stringify('plain "quoted"\n'));
   });
 });
