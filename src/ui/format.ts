@@ -58,13 +58,26 @@ export function relative(iso: string, now: number = Date.now()): string {
   return s >= 0 ? `${text} ago` : `in ${text}`;
 }
 
+/** Format characters (\p{Cf}): right-to-left overrides, zero-width spaces and joiners, soft hyphens. */
+const FORMAT = /\p{Cf}/gu;
+const escapeFormat = (c: string) => [...c.split("")].map((unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`).join("");
+
 /**
- * A string as JSON shows it, with format characters (\p{Cf}: right-to-left overrides, zero-width
- * spaces and joiners) written as \u escapes too: still valid JSON, and a sender cannot hide text or
- * turn what follows around.
+ * Text a sender chose, shown as text with its format characters written as \u escapes: a sender
+ * cannot hide text or turn what follows around (an unterminated right-to-left override would).
+ *
+ * @example visible("a\u202eb") === "a\\u202eb"
+ */
+export function visible(text: string): string {
+  return text.replace(FORMAT, escapeFormat);
+}
+
+/**
+ * A value as JSON shows it, format characters written as escapes too: still valid JSON ("" for
+ * undefined).
  *
  * @example jsonString("a\u202eb") === '"a\\u202eb"'
  */
-export function jsonString(text: string): string {
-  return JSON.stringify(text).replace(/\p{Cf}/gu, (c) => [...c.split("")].map((unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`).join(""));
+export function jsonString(value: unknown): string {
+  return visible(JSON.stringify(value) ?? "");
 }

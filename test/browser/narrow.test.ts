@@ -4,7 +4,7 @@ import type { Browser, Page } from "playwright-core";
 import { removeTempDirs, type Running } from "../helpers/binary";
 import { browserAvailable, launch, SHOTS } from "./browser";
 import { ATTACK, sendHook, signIn, startInspectorApp, stop, TOKEN } from "./inspector-app";
-import { axeViolations, clippedNames, documentScrollsSideways, watch } from "./sweep";
+import { axeViolations, bidiControls, clippedNames, documentScrollsSideways, watch } from "./sweep";
 
 // Names at their longest, with nothing to break a line at: 64 characters, the most a name may have.
 const CHANNEL = "notificationsfromthewarehouseintegrationandtherefundsqueueofshop";
@@ -141,6 +141,7 @@ describe.skipIf(!browserAvailable())("every screen on a phone", () => {
         for (const v of await axeViolations(p)) problems.push({ screen, theme, ...v });
         if (await documentScrollsSideways(p)) problems.push({ screen, theme, problem: "the page scrolls sideways" });
         for (const cut of await clippedNames(p, NAMES)) problems.push({ screen, theme, cut });
+        for (const bidi of await bidiControls(p)) problems.push({ screen, theme, bidi });
       };
       for (const [screen, path] of [
         ["sign-in", "/ui/"],

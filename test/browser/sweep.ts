@@ -74,3 +74,18 @@ export async function clippedNames(page: Page, needles: string[]): Promise<strin
   })(${JSON.stringify(needles)})`;
   return (await page.evaluate(script)) as string[];
 }
+
+/**
+ * Shown text that holds a bidirectional control (U+202A to U+202E, U+2066 to U+2069): a sender's
+ * right-to-left override would turn the text after it around. The dashboard shows them as escapes.
+ */
+export async function bidiControls(page: Page): Promise<string[]> {
+  return (await page.evaluate(`(() => {
+    const found = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (/[\\u202a-\\u202e\\u2066-\\u2069]/.test(n.nodeValue) && n.parentElement?.checkVisibility()) found.push(n.parentElement.tagName.toLowerCase() + ": " + JSON.stringify(n.nodeValue.slice(0, 40)));
+    }
+    return found;
+  })()`)) as string[];
+}

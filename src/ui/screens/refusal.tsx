@@ -6,6 +6,7 @@ import { KvTable, queryRows } from "../parts/kv-table";
 import { Time } from "../parts/time";
 import { link } from "../router";
 import { RefusalStatus, type RefusalRow } from "./refusals";
+import { visible } from "../format";
 
 type Detail = RefusalRow & { query?: string; headers?: Record<string, string> };
 
@@ -42,7 +43,7 @@ export function RefusalScreen({ id }: { id: string }) {
       {back}
       <div class="hook-head">
         <h1>
-          {r.method} {r.kind === "handshake" ? "handshake answered" : "refused"} on {r.channel || "no channel"}
+          {r.method} {r.kind === "handshake" ? "handshake answered" : "refused"} on {visible(r.channel) || "no channel"}
         </h1>
         <RefusalStatus r={r} />
       </div>

@@ -5,6 +5,7 @@ import { useStream } from "../live";
 import { Time } from "../parts/time";
 import { link, navigate } from "../router";
 import { Notice } from "../parts/notice";
+import { visible } from "../format";
 
 /** A refusal as the server lists it; `id` (for its details) comes with the refusals of every kind. */
 export type RefusalRow = Refusal & { id?: string };
@@ -120,8 +121,8 @@ export function Refusals({ url }: { url: URL }) {
                   <td data-label="When" class="when">
                     <Time at={r.created_at} />
                   </td>
-                  <td data-label="Channel" class="name" title={r.channel}>
-                    {r.channel}
+                  <td data-label="Channel" class="name" title={visible(r.channel)}>
+                    {visible(r.channel)}
                   </td>
                   <td data-label="Status">
                     <RefusalStatus r={r} />

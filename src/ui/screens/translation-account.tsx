@@ -5,6 +5,7 @@ import { link } from "../router";
 import { money, TranslationNav } from "./translation";
 import { Time } from "../parts/time";
 import { Notice } from "../parts/notice";
+import { visible } from "../format";
 
 /** One account: its money, its ledger (newest first), its orders; admins top up or set the balance. */
 export function TranslationAccount({ id, me }: { id: string; me: Me }) {
@@ -117,7 +118,7 @@ export function TranslationAccount({ id, me }: { id: string; me: Me }) {
                     {o.source_language} → {o.target_language}
                   </td>
                   <td data-label="Price">{money(o.price ?? 0)}</td>
-                  <td data-label="Text">{o.snippet}</td>
+                  <td data-label="Text">{visible(o.snippet)}</td>
                   <td data-label="Created">
                     <Time at={o.created_at} />
                   </td>

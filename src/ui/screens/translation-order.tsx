@@ -5,6 +5,7 @@ import { link } from "../router";
 import { money, TranslationNav } from "./translation";
 import { Time } from "../parts/time";
 import { Notice } from "../parts/notice";
+import { visible } from "../format";
 
 /**
  * One order: its source and target text (as text, never HTML), money, times and comments. The
@@ -113,7 +114,7 @@ export function TranslationOrder({ id, me }: { id: string; me: Me }) {
         </table>
       </div>
       <h2>Source text</h2>
-      <pre aria-label="Source text">{order.source_text}</pre>
+      <pre aria-label="Source text">{visible(order.source_text)}</pre>
       {order.target_text !== undefined && (
         <>
           <h2>Target text</h2>

@@ -4,6 +4,7 @@ import { api, type Me, type TOrderSummary } from "../api";
 import { link, navigate } from "../router";
 import { money, TranslationNav } from "./translation";
 import { Notice } from "../parts/notice";
+import { visible } from "../format";
 
 /** The translator's queue of the signed-in user: open orders (QUEUE, REVISION) and those they hold or completed. */
 export function TranslationQueue({ me }: { me: Me }) {
@@ -54,7 +55,7 @@ export function TranslationQueue({ me }: { me: Me }) {
                   {o.source_language} → {o.target_language}
                 </td>
                 <td data-label="Volume">{o.volume}</td>
-                <td data-label="Text">{o.snippet}</td>
+                <td data-label="Text">{visible(o.snippet)}</td>
                 <td data-label="Translator">{o.translator ?? ""}</td>
                 <td>
                   {(o.status === "QUEUE" || o.status === "REVISION") && (
