@@ -58,22 +58,27 @@ export function relative(iso: string, now: number = Date.now()): string {
   return s >= 0 ? `${text} ago` : `in ${text}`;
 }
 
-/** Format characters (\p{Cf}): right-to-left overrides, zero-width spaces and joiners, soft hyphens. */
-const FORMAT = /\p{Cf}/gu;
-const escapeFormat = (c: string) => [...c.split("")].map((unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`).join("");
+/**
+ * Characters that turn text around or hide it: the bidirectional marks, embeddings, overrides and
+ * isolates, the zero-width space, the word joiner and the byte order mark. (Zero-width joiners and
+ * non-joiners stay: emoji and several scripts need them, and they move nothing.)
+ */
+const HIDDEN = /[\u061c\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g;
+const escapeHidden = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
 
 /**
- * Text a sender chose, shown as text with its format characters written as \u escapes: a sender
- * cannot hide text or turn what follows around (an unterminated right-to-left override would).
+ * Text a sender chose, shown as text with the characters that hide or turn text around written as
+ * \u escapes: a sender cannot hide text or turn what follows around (an unterminated right-to-left
+ * override would).
  *
  * @example visible("a\u202eb") === "a\\u202eb"
  */
 export function visible(text: string): string {
-  return text.replace(FORMAT, escapeFormat);
+  return text.replace(HIDDEN, escapeHidden);
 }
 
 /**
- * A value as JSON shows it, format characters written as escapes too: still valid JSON ("" for
+ * A value as JSON shows it, with visible()'s escapes too: still valid JSON ("" for
  * undefined).
  *
  * @example jsonString("a\u202eb") === '"a\\u202eb"'

@@ -32,14 +32,14 @@ describe("the dashboard's one format for sizes and times", () => {
     expect(exact("2026-11-26T10:53:52.120Z")).toMatch(/^2026-11-2\d \d\d:\d\d:52 [+-]\d\d:\d\d$/);
   });
 
-  test("text and JSON a sender chose show format characters as escapes; JSON stays valid", () => {
-    const sent = "\u202egnp.exe\u200b<b>\u{e0041}";
-    expect(jsonString(sent)).toBe('"\\u202egnp.exe\\u200b<b>\\udb40\\udc41"');
+  test("text and JSON a sender chose show what hides or turns text around as escapes (zero-width joiners stay); JSON stays valid", () => {
+    const sent = "\u202egnp.exe\u200b<b>\u2066x\u2069 👨\u200d👩";
+    expect(jsonString(sent)).toBe('"\\u202egnp.exe\\u200b<b>\\u2066x\\u2069 👨\u200d👩"');
     expect(JSON.parse(jsonString(sent))).toBe(sent);
     expect(jsonString('plain "quoted"\n')).toBe(JSON.stringify('plain "quoted"\n'));
     expect(jsonString({ [sent]: [sent] })).toBe(`{${jsonString(sent)}:[${jsonString(sent)}]}`);
     expect(jsonString(undefined)).toBe("");
     // As text (a refused channel name, a header, a translation's text): the same escapes, nothing else changed.
-    expect(visible(`${sent} "ok"`)).toBe('\\u202egnp.exe\\u200b<b>\\udb40\\udc41 "ok"');
+    expect(visible(`${sent} "ok"`)).toBe('\\u202egnp.exe\\u200b<b>\\u2066x\\u2069 👨\u200d👩 "ok"');
   });
 });
