@@ -57,12 +57,12 @@ export function contentTypeOf(headersJson: string): string {
 const CONTROL = /[\x00-\x1f\x7f-\x9f\p{Cf}]/gu;
 const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
-const escape = (code: number) =>
+const escapeCode = (code: number) =>
   code < 0x100 ? `\\x${code.toString(16).padStart(2, "0")}` : code < 0x10000 ? `\\u${code.toString(16).padStart(4, "0")}` : `\\u{${code.toString(16)}}`;
 
 /** Text a sender chose (a refused channel name, a content type) with its control and format characters written as escapes. */
 export function printable(text: string): string {
-  return text.replace(CONTROL, (c) => NAMED[c] ?? escape(c.codePointAt(0)!));
+  return text.replace(CONTROL, (c) => NAMED[c] ?? escapeCode(c.codePointAt(0)!));
 }
 
 const pad2 = (n: number) => String(n).padStart(2, "0");
