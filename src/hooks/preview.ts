@@ -11,7 +11,6 @@ export const PREVIEW_BYTES = 400;
 export const PREVIEW_CHARS = 100;
 
 const decoder = new TextDecoder();
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g;
 
 export function bodyPreview(head: Uint8Array): string {
