@@ -1,6 +1,7 @@
 /**
  * A body's one-line preview for lists (summaries' `preview`): its first PREVIEW_CHARS characters as
- * text, whitespace collapsed, control characters and invalid UTF-8 shown as U+FFFD, or "" for a
+ * text, whitespace collapsed, control characters, the characters that hide or turn text around
+ * (bidirectional marks and overrides, zero-width spaces) and invalid UTF-8 shown as U+FFFD, or "" for a
  * body that is not text (a NUL byte, or more than a tenth of it unreadable). Made from the body's
  * first PREVIEW_BYTES bytes only, which the stores read with substr/substring, never the body.
  *
@@ -10,8 +11,7 @@ export const PREVIEW_BYTES = 400;
 export const PREVIEW_CHARS = 100;
 
 const decoder = new TextDecoder();
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g;
 
 export function bodyPreview(head: Uint8Array): string {
   if (head.byteLength === 0 || head.includes(0)) return "";

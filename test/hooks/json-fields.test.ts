@@ -27,5 +27,7 @@ describe("jsonStrings: string fields of a JSON object in one scan", () => {
   test("event types are printable and at most EVENT_TYPE_MAX characters", () => {
     expect(detectEventType({}, bytes(`{"type":"${"x".repeat(300)}"}`))).toHaveLength(EVENT_TYPE_MAX);
     expect(detectEventType({ "x-github-event": "  push " }, bytes("{}"))).toBe("push");
+    // Format characters go: a right-to-left override, zero-width spaces and joiners.
+    expect(detectEventType({}, bytes('{"type":"\u202einvoice\u200b.paid\u200d"}'))).toBe("invoice.paid");
   });
 });

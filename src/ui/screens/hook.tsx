@@ -12,6 +12,7 @@ import { EditSend } from "./edit-send";
 import { HookActions } from "./hook-actions";
 import { HookBody } from "./hook-body";
 import { HookHistory } from "./hook-history";
+import { Notice } from "../parts/notice";
 
 type Shown = Hook & { event_type?: string | null; source_id?: string | null };
 
@@ -110,11 +111,7 @@ export function HookDetail({
         )}
       </div>
       <HookActions hook={hook} onChanged={(h) => (setHook(h), setError(""))} onDeleted={onClose} onEdit={() => setEditing(true)} onError={setError} />
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Notice error={error} />
       {editing && <EditSend hook={hook} onClose={() => setEditing(false)} />}
       <HookBody hook={hook} bytes={bytes} />
       <div class="section-head">
