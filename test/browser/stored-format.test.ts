@@ -7,13 +7,14 @@ import { bidiControls, watch } from "./sweep";
 
 /**
  * Rows stored before the server dropped format characters (an event type, a refusal's reason
- * quoting a channel name) still hold them after an upgrade. The dashboard must show them as
- * escapes too: the API's answers are rewritten here as such a database would give them.
+ * quoting a channel name) still hold them after an upgrade, and a body keeps them always: the
+ * dashboard shows them as escapes wherever it shows their text. For the stored rows, the API's
+ * answers are rewritten here as such a database would give them.
  */
 const MARKER = "markerformatchars";
 const STORED = `${MARKER}\u202e\u200bevil`;
 
-describe.skipIf(!browserAvailable())("text stored by an earlier version", () => {
+describe.skipIf(!browserAvailable())("a sender's format characters on the hook and refusal screens", () => {
   let app: Running;
   let browser: Browser;
 
@@ -57,6 +58,26 @@ describe.skipIf(!browserAvailable())("text stored by an earlier version", () => 
     }
     expect(found).toEqual([]);
     expect(watched.errors).toEqual([]);
+    await page.close();
+  }, 120_000);
+
+  test("a text body, a JSON body shown raw and the curl command show a right-to-left override as an escape (what is copied is not changed)", async () => {
+    const text = `amount: 100\u202e0001 USD\napproved`;
+    const textId = await sendHook(app, "channel=orders", text, { "content-type": "text/plain" });
+    const jsonId = await sendHook(app, "channel=orders", JSON.stringify({ note: "a\u202eb" }), { "content-type": "application/json" });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await signIn(app, page);
+    const found: string[] = [];
+    await page.goto(`${app.url}/ui/hooks/${textId}`);
+    await page.getByText("approved").first().waitFor();
+    await page.getByText("Copy as curl").click();
+    for (const bidi of await bidiControls(page)) found.push(`text: ${bidi}`);
+    await page.goto(`${app.url}/ui/hooks/${jsonId}`);
+    await page.locator("article").waitFor();
+    await page.getByRole("button", { name: "Raw" }).click();
+    await page.locator("pre").first().waitFor();
+    for (const bidi of await bidiControls(page)) found.push(`raw JSON: ${bidi}`);
+    expect(found).toEqual([]);
     await page.close();
   }, 120_000);
 });
