@@ -65,6 +65,11 @@ export function printable(text: string): string {
   return text.replace(CONTROL, (c) => NAMED[c] ?? escapeCode(c.codePointAt(0)!));
 }
 
+/** Like printable(), for text of several lines (a body shown for reading): line breaks and tabs stay. */
+export function printableLines(text: string): string {
+  return text.replace(CONTROL, (c) => (c === "\n" || c === "\t" ? c : (NAMED[c] ?? escapeCode(c.codePointAt(0)!))));
+}
+
 const pad2 = (n: number) => String(n).padStart(2, "0");
 let cachedSecond = -1;
 let cachedPrefix = "";

@@ -23,3 +23,8 @@ test("bodyPreview: one line of the first 100 characters; control characters and 
   expect(bodyPreview(cut)).toBe("a".repeat(100));
   expect(bodyPreview(enc('<p onclick="x">&lt;hi&gt;</p>'))).toBe('<p onclick="x">&lt;hi&gt;</p>'); // text, for the page to escape
 });
+
+test("bodyPreview: Hebrew or Arabic text with its right-to-left marks keeps a preview (the marks are shown as U+FFFD, not counted as unreadable)", () => {
+  const text = '{"msg":"\u200fשלום\u200f \u200fעולם\u200f"}';
+  expect(bodyPreview(enc(text))).toBe('{"msg":"\uFFFDשלום\uFFFD \uFFFDעולם\uFFFD"}');
+});

@@ -13,6 +13,7 @@ import { HookActions } from "./hook-actions";
 import { HookBody } from "./hook-body";
 import { HookHistory } from "./hook-history";
 import { Notice } from "../parts/notice";
+import { visible } from "../format";
 
 type Shown = Hook & { event_type?: string | null; source_id?: string | null };
 
@@ -71,7 +72,7 @@ export function HookDetail({
       <div class="hook-head">
         <h1>
           {hook.channel}
-          {hook.event_type && <span class="muted"> · {hook.event_type}</span>}
+          {hook.event_type && <span class="muted"> · {visible(hook.event_type)}</span>}
         </h1>
         <span class={`status status-${hook.status}`}>{hook.status}</span>
         <span class="pager">

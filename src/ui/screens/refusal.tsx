@@ -55,7 +55,7 @@ export function RefusalScreen({ id }: { id: string }) {
         <span>{r.guard ? `by guard ${r.guard}` : "by Mailroom itself"}</span>
       </div>
       <h2>Reason</h2>
-      <p class="wrap">{r.reason}</p>
+      <p class="wrap">{visible(r.reason)}</p>
       <div class="section-head">
         <h2>Headers</h2>
         <CopyButton text={headers.map(([k, v]) => `${k}: ${v}`).join("\n")} label="Copy the headers" />

@@ -129,7 +129,7 @@ export function Refusals({ url }: { url: URL }) {
                   </td>
                   <td data-label="Guard">{r.guard || <span class="muted">none</span>}</td>
                   <td data-label="Reason" class="wrap">
-                    {r.reason}
+                    {visible(r.reason)}
                   </td>
                   <td data-label="Method" class="opt">
                     {r.method}
