@@ -222,8 +222,8 @@ export function createApp(deps: AppDeps) {
       metrics.committed(change.hooks);
       activity.caught(change.hooks);
     } else if (change.kind === "refusal") {
-      // A handshake answered is kept with the refusals (status 200) but was not refused.
-      if (change.refusal.status >= 400) metrics.refused(change.refusal.channel, change.refusal.guard);
+      // A handshake answered is kept with the refusals but was not refused.
+      if (change.refusal.kind === "refused") metrics.refused(change.refusal.channel, change.refusal.guard);
       activity.refused(change.refusal);
     }
   });
