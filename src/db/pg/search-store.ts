@@ -1,6 +1,7 @@
 import { ulidFloor } from "../../lib/ids";
 import type { SearchDoc } from "../../hooks/search/document";
 import { hasTerms } from "../../hooks/search/query";
+import { eventTypeCondition } from "../../hooks/store";
 import type { SearchQuery, SearchStore } from "../../hooks/search/store";
 import type { PgTransactor } from "./transactor";
 
@@ -65,6 +66,9 @@ export function createPgSearchStore(t: PgTransactor): SearchStore {
       }
       if (query.channel !== undefined) where.push(`h.channel = ${arg(query.channel)}`);
       if (query.status !== undefined) where.push(`h.status = ${arg(query.status)}`);
+      let n = args.length;
+      const type = eventTypeCondition(query.eventType, () => `$${++n}`);
+      if (type.sql) where.push(type.sql.replace(/^ AND /, "").replaceAll("event_type", "h.event_type")), args.push(...type.args);
       if (query.after !== undefined) where.push(`h.id < ${arg(query.after)}`);
       if (query.since !== undefined) where.push(`h.id >= ${arg(ulidFloor(Math.ceil(query.since)))}`);
       if (query.until !== undefined) where.push(`h.id < ${arg(ulidFloor(Math.ceil(query.until)))}`);

@@ -96,10 +96,4 @@ export function addTerm(terms: SearchTerms, term: FieldTerm): void {
   terms.fields.push(fieldNeedle(term.name, term.value, term.prefix));
 }
 
-/** Adds an event type as `type:VALUE` does (a trailing `*`: a prefix). */
-export function addType(terms: SearchTerms, value: string): void {
-  const prefix = value.endsWith("*");
-  addTerm(terms, { name: "type", value: fieldText(prefix ? value.slice(0, -1) : value), prefix });
-}
-
 export const hasTerms = (t: SearchTerms): boolean => t.words.length > 0 || t.fields.length > 0;

@@ -3,7 +3,8 @@ import { statementCache } from "../../db/statements";
 import { sqliteTransactor, type Transactor } from "../../db/transactor";
 import { ulidFloor, ulidTime } from "../../lib/ids";
 import type { HookStatus } from "../status";
-import { searchKeys, type SearchDoc } from "./document";
+import { eventTypeCondition } from "../store";
+import { MAX_FIELD_VALUE, searchKeys, type SearchDoc } from "./document";
 import { createRecheck } from "./recheck";
 import { exactKey, fieldText, hasTerms, nameKey, type SearchTerms } from "./query";
 
@@ -15,6 +16,8 @@ export type SearchQuery = {
   terms: SearchTerms;
   channel?: string;
   status?: HookStatus;
+  /** The plain list's `event_type`: exact and case-sensitive, or a prefix with a trailing `*`. */
+  eventType?: string;
   after?: string;
   since?: number;
   until?: number;
@@ -77,10 +80,14 @@ export function trigrams(needle: string): string[] {
  * `detail=none`: no positions, so no phrases and no column filters). A hook that matches holds all
  * of them, so the candidates include every match; each is checked against its document.
  */
-export function matchExpression(terms: SearchTerms, channel?: string): string {
+export function matchExpression(terms: SearchTerms, channel?: string, eventType?: string): string {
   const grams = new Set<string>();
   for (const w of terms.words) for (const g of trigrams(w)) grams.add(g);
-  const fields = channel === undefined ? terms.terms : [...terms.terms, { name: "channel", value: fieldText(channel), prefix: false }];
+  const fields = channel === undefined ? [...terms.terms] : [...terms.terms, { name: "channel", value: fieldText(channel), prefix: false }];
+  // An event type asked exactly is also a `type:` term, lower case: a superset the check narrows.
+  const prefix = eventType?.endsWith("*") ?? false;
+  const type = eventType === undefined ? "" : fieldText(prefix ? eventType.slice(0, -1) : eventType);
+  if (eventType !== undefined && type.length <= MAX_FIELD_VALUE) fields.push({ name: "type", value: type, prefix });
   for (const t of fields) {
     if (!t.prefix) for (const g of trigrams(exactKey(t.name, t.value))) grams.add(g);
     else for (const g of [nameKey(t.name), ...trigrams(t.value)]) grams.add(g);
@@ -135,6 +142,8 @@ export function createSearchStore(conn: Database | { $client: Database }, opts: 
     if (b.below !== undefined) where.push("id < ?"), args.push(b.below);
     if (b.fromMs !== undefined) where.push("id >= ?"), args.push(ulidFloor(Math.ceil(b.fromMs)));
     if (b.beforeMs !== undefined) where.push("id < ?"), args.push(ulidFloor(Math.ceil(b.beforeMs)));
+    const type = eventTypeCondition(query.eventType, () => "?");
+    if (type.sql) where.push(type.sql.replace(/^ AND /, "")), args.push(...type.args);
     const text = `SELECT id FROM hooks ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY id DESC LIMIT ?`;
     return (q(text).values(...args, query.limit) as [string][]).map(([id]) => id);
   }
@@ -187,7 +196,7 @@ export function createSearchStore(conn: Database | { $client: Database }, opts: 
     },
 
     async search(query) {
-      const match = hasTerms(query.terms) ? matchExpression(query.terms, query.channel) : "";
+      const match = hasTerms(query.terms) ? matchExpression(query.terms, query.channel, query.eventType) : "";
       if (!match) return plain(query);
       let top = Number.MAX_SAFE_INTEGER;
       if (query.after !== undefined) top = Math.min(top, rowOf(ulidTime(query.after) + 1));
@@ -202,8 +211,7 @@ export function createSearchStore(conn: Database | { $client: Database }, opts: 
           const held = await recheck(
             rows.map((r) => r.id),
             query.terms,
-            query.channel,
-            query.status,
+            query,
           );
           for (const r of rows) if (held.has(r.id)) found.push(r);
           if (rows.length < chunk) return to;
