@@ -13,7 +13,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { AUTH, BIN, buildBinary, fmt, mailroomDir, median, percentile, start } from "./lib";
+import { AUTH, BIN, buildBinary, fmt, mailroomDir, median, percentile, type Started, start } from "./lib";
 import { ensureWrk } from "./wrk";
 
 const { values: args } = parseArgs({
@@ -45,6 +45,13 @@ function threadCpu(pid: number): Map<string, number> {
 /** One run: the server under wrk with `connections`, probed every 250 ms. */
 async function run(connections: number, seconds: number): Promise<void> {
   const server = await start([BIN], { cwd: mailroomDir({ durability: "full" }) });
+  try {
+    await measure(server, connections, seconds);
+  } finally {
+  }
+}
+
+async function measure(server: Started, connections: number, seconds: number): Promise<void> {
   const before = threadCpu(server.pid);
   const wrk = Bun.spawn(
     ["wrk", `-t${Math.min(2, connections)}`, `-c${connections}`, `-d${seconds}s`, "-s", join(import.meta.dir, "post-words.lua"), `${server.url}/?channel=load`],
@@ -80,7 +87,6 @@ async function run(connections: number, seconds: number): Promise<void> {
   if (!/^RESULT /m.test(out)) throw new Error(`wrk printed no result:\n${out}${err}`);
   const after = threadCpu(server.pid);
   const r = JSON.parse(/^RESULT (.*)$/m.exec(out)![1]!) as { requests: number; duration_us: number; status: number; p50_us: number; p99_us: number };
-  await server.stop();
   console.log(
     `\n${connections} connections: caught ${fmt(r.requests / (r.duration_us / 1e6), 0)} hooks/s for ${seconds} s (p50 ${fmt(r.p50_us / 1000)} ms, p99 ${fmt(r.p99_us / 1000)} ms, ${r.status} errors)`,
   );
