@@ -9,6 +9,7 @@ import type { Runner } from "./runner";
 import { createChannelService } from "./hooks/channels";
 import { createHookService } from "./hooks/service";
 import { createSearch } from "./hooks/search";
+import { createThreadedSearch } from "./hooks/search/threaded";
 import { createTransfer } from "./hooks/transfer";
 import { createBatchWriter } from "./hooks/writer";
 import { createCatcher } from "./hooks/catch";
@@ -80,15 +81,18 @@ export function createApp(deps: AppDeps) {
   const hooks = createHookService({ store, clock, runner });
   runner.bind(hooks.outcomes, { raw: hooks.raw });
   // The search index, kept after caught batches commit (hooks/search): catching never waits for it.
-  const search = createSearch({
-    store: storage.search,
-    changes,
-    read: (id) => store.getHook(id),
-    clock,
-    log,
-    gatherMs: deps.searchGatherMs,
-    maxWaitingBytes: deps.searchMaxWaitingBytes,
-  });
+  // With SQLite's index thread, it is written there (hooks/search/threaded.ts); else on this thread.
+  const search = storage.searchThread
+    ? createThreadedSearch({ store: storage.search, thread: storage.searchThread, changes, log })
+    : createSearch({
+        store: storage.search,
+        changes,
+        read: (id) => store.getHook(id),
+        clock,
+        log,
+        gatherMs: deps.searchGatherMs,
+        maxWaitingBytes: deps.searchMaxWaitingBytes,
+      });
 
   const responses = createResponses({ config, store: storage.responses, clock });
   const dedup = createDedup({ config, store: storage.dedup, clock });
