@@ -13,7 +13,7 @@ import { createSqliteStorage } from "../../src/db/sqlite-storage";
 import { parseSearch } from "../../src/hooks/search/query";
 import { createThreadedSearch } from "../../src/hooks/search/threaded";
 import type { NewHook } from "../../src/hooks/store";
-import { silentLog } from "../../src/lib/log";
+import { type Log, silentLog } from "../../src/lib/log";
 
 const THREAD = new URL("../../src/hooks/search/thread.ts", import.meta.url).href;
 const dirs: string[] = [];
@@ -21,10 +21,10 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-function open(path: string, maxInFlightBytes?: number) {
+function open(path: string, maxInFlightBytes?: number, thread = THREAD, log: Log = silentLog) {
   const db = openDatabase({ path, durability: "normal" });
-  const storage = createSqliteStorage(db, { path, durability: "normal", searchThreadUrl: THREAD });
-  const search = createThreadedSearch({ store: storage.search, thread: storage.searchThread!, changes: storage.changes, log: silentLog, maxInFlightBytes });
+  const storage = createSqliteStorage(db, { path, durability: "normal", searchThreadUrl: thread });
+  const search = createThreadedSearch({ store: storage.search, thread: storage.searchThread!, changes: storage.changes, log, maxInFlightBytes });
   return { storage, search, close: async () => (await search.close(), await storage.close()) };
 }
 
@@ -117,5 +117,34 @@ test("hooks handed to the index thread as ids only (past the bytes it has not ta
   for (let i = 0; i < made.length; i += 64) s.storage.changes.emit({ kind: "caught", hooks: made.slice(i, i + 64) });
   for (const i of [0, 63, 64, 199]) expect(await ids(s, `marker${i}`)).toBe(1);
   expect(await ids(s, "payload.order:150")).toBe(1);
+  await s.close();
+}, 30_000);
+
+test("an index thread that fails is started again and indexes what it missed; searches answer meanwhile", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "mailroom-search-file-"));
+  dirs.push(dir);
+  const path = join(dir, "mailroom.db");
+  const errors: string[] = [];
+  const log: Log = { info() {}, warn() {}, error: (message) => void errors.push(message) };
+  const failing = new URL("./fixtures/failing-search-thread.ts", import.meta.url).href;
+  const s = open(path, undefined, failing, log);
+  const made = hooks(100);
+  await s.storage.hooks.insertHooks(made, () => []);
+  // The first batch handed over brings the thread down, with the hooks it held.
+  s.storage.changes.emit({ kind: "caught", hooks: made.slice(0, 50) });
+  const deadline = Date.now() + 20_000;
+  while (errors.length === 0 && Date.now() < deadline) await Bun.sleep(20);
+  expect(errors).toEqual(["the search index thread stopped; starting it again in 1s (searches find the hooks indexed until now)"]);
+  // Nothing was indexed (the start's sweep, asked now, waits for the thread to be started again).
+  s.search.start();
+  expect(await ids(s, "marker")).toBe(0);
+  // Started again, it indexes what it lost (its start sweeps every hook not indexed yet) ...
+  while ((await ids(s, "marker49")) === 0 && Date.now() < deadline) await Bun.sleep(50);
+  expect(await ids(s, "marker")).toBe(100);
+  // ... and takes caught batches as before.
+  const later = hooks(3).map((h) => ({ ...h, body: Buffer.from(JSON.stringify({ note: "afterwards" })) }));
+  await s.storage.hooks.insertHooks(later, () => []);
+  s.storage.changes.emit({ kind: "caught", hooks: later });
+  expect(await ids(s, "afterwards")).toBe(3);
   await s.close();
 }, 30_000);

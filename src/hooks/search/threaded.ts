@@ -16,6 +16,11 @@ export const FLUSH_WAIT_MS = 3000;
  * hooks back), so memory stays bounded however long the flood lasts.
  */
 const MAX_IN_FLIGHT_BYTES = 32 * 1024 * 1024;
+/** A failed index thread is started again after RESTART_FIRST_MS, doubling with each failure in a row up to RESTART_MAX_MS. */
+const RESTART_FIRST_MS = 1000;
+const RESTART_MAX_MS = 60_000;
+/** A thread that ran this long before failing starts the doubling over. */
+const RESTART_RESET_MS = 5 * 60_000;
 
 /**
  * The search index written by its own thread (thread.ts), for SQLite with a data file: caught
@@ -23,7 +28,8 @@ const MAX_IN_FLIGHT_BYTES = 32 * 1024 * 1024;
  * thread that catches builds no document and writes no index), and searches read the index through `store`,
  * a connection of their own. A search first waits until the thread indexed every batch handed to
  * it before (FLUSH_WAIT_MS at most), so a hook is found as soon as its sender has the 200. If the
- * thread stops, the error is logged and searches find what was indexed until then.
+ * thread fails, the error is logged, searches find what was indexed until then, and the thread is
+ * started again (after 1 s, doubling up to 60 s while it keeps failing), indexing what it missed.
  */
 export function createThreadedSearch(deps: {
   store: SearchStore;
@@ -35,7 +41,8 @@ export function createThreadedSearch(deps: {
 }): Search {
   const { store, log } = deps;
   const maxInFlight = deps.maxInFlightBytes ?? MAX_IN_FLIGHT_BYTES;
-  const worker = new Worker(deps.thread.url);
+  let worker: Worker;
+  /** Whether a thread is running (false from its failure until it was started again). */
   let dead = false;
   let closed = false;
   /** Batches handed over, and how many of them the thread had when it last answered a flush. */
@@ -45,28 +52,49 @@ export function createThreadedSearch(deps: {
   let inFlight = 0;
   const pending = new Map<number, () => void>();
   let onClosed: (() => void) | undefined;
+  /** Failures in a row (a thread that ran RESTART_RESET_MS counts as a fresh start), and the timer that starts it again. */
+  let failures = 0;
+  let startedAt = 0;
+  let restartTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Whether `start` was asked: a thread started again then indexes what is not indexed yet. */
+  let started = false;
   const post = (message: ToIndexer) => worker.postMessage(message);
 
   function stop(why: string): void {
     if (dead) return;
     dead = true;
-    log.error("the search index thread stopped; searches find the hooks indexed until now", { error: why });
     for (const resolve of pending.values()) resolve();
     pending.clear();
+    inFlight = 0;
     worker.terminate();
-    onClosed?.();
+    if (closed) return void onClosed?.();
+    // Started again after a pause that doubles with each failure in a row; its start indexes every
+    // hook not indexed yet, those lost with the failed thread included.
+    if (performance.now() - startedAt > RESTART_RESET_MS) failures = 0;
+    const waitMs = Math.min(RESTART_MAX_MS, RESTART_FIRST_MS * 2 ** failures++);
+    log.error(`the search index thread stopped; starting it again in ${waitMs / 1000}s (searches find the hooks indexed until now)`, { error: why });
+    restartTimer = setTimeout(spawn, waitMs);
   }
-  worker.onmessage = (event: MessageEvent<FromIndexer>) => {
-    const m = event.data;
-    if (m.type === "done") pending.get(m.seq)?.(), pending.delete(m.seq);
-    else if (m.type === "took") inFlight -= m.bytes;
-    else if (m.type === "warn") log.warn(m.message, m.fields);
-    else if (m.type === "fatal") stop(m.error);
-    else onClosed?.();
-  };
-  worker.onerror = (event) => stop(event.message);
-  // Not unref()'d: with an unref()'d worker, Bun's main thread spun (a core's worth of CPU, measured).
-  post({ type: "open", dataPath: deps.thread.dataPath, indexPath: deps.thread.indexPath });
+
+  function spawn(): void {
+    restartTimer = undefined;
+    worker = new Worker(deps.thread.url);
+    dead = false;
+    startedAt = performance.now();
+    worker.onmessage = (event: MessageEvent<FromIndexer>) => {
+      const m = event.data;
+      if (m.type === "done") pending.get(m.seq)?.(), pending.delete(m.seq);
+      else if (m.type === "took") inFlight -= m.bytes;
+      else if (m.type === "warn") log.warn(m.message, m.fields);
+      else if (m.type === "fatal") stop(m.error);
+      else onClosed?.();
+    };
+    worker.onerror = (event) => stop(event.message);
+    // Not unref()'d: with an unref()'d worker, Bun's main thread spun (a core's worth of CPU, measured).
+    post({ type: "open", dataPath: deps.thread.dataPath, indexPath: deps.thread.indexPath });
+    if (started) post({ type: "start" });
+  }
+  spawn();
 
   /** Asks the thread for a flush or a sweep; resolves once it answered (at once if it stopped). */
   function ask(type: "flush" | "sweep", from?: string): Promise<void> {
@@ -131,12 +159,13 @@ export function createThreadedSearch(deps: {
     },
     enqueue,
     flush,
-    start: () => void (dead || post({ type: "start" })),
+    start: () => void ((started = true), dead || post({ type: "start" })),
     sweep: (from?: string) => ask("sweep", from),
     indexSize: () => store.sizeBytes(),
     async close(): Promise<void> {
       if (closed) return;
       closed = true;
+      clearTimeout(restartTimer);
       handOver();
       if (dead) return;
       await new Promise<void>((resolve) => {
