@@ -50,10 +50,21 @@ export function createSqliteStorage(db: Db, opts: SqliteStorageOptions): Storage
       : undefined;
   // The index's own file (hooks/search/index-file.ts): with the thread, searches read it through a
   // connection of their own, so that the main connection's write transactions never lock it.
-  const indexPath = searchIndexPath(opts.path);
-  const threaded = opts.searchThreadUrl !== undefined && opts.path !== ":memory:";
+  // It is derived data: one that cannot be opened or made (a read-only file, a full disk) must not
+  // stop catching, so the index is then kept in memory on this thread until a restart.
+  let indexPath = searchIndexPath(opts.path);
+  try {
+    attachSearchIndex(db.$client, indexPath, true);
+  } catch (error) {
+    opts.checkpoints?.log.error(`the search index file ${indexPath} cannot be used; the search index is kept in memory until a restart`, {
+      error: String(error),
+    });
+    if ((db.$client.query("PRAGMA database_list").all() as { name: string }[]).some((d) => d.name === "search")) db.$client.run("DETACH DATABASE search");
+    indexPath = ":memory:";
+    attachSearchIndex(db.$client, indexPath, true);
+  }
+  const threaded = opts.searchThreadUrl !== undefined && indexPath !== ":memory:";
   const reader = threaded ? new Database(opts.path, { readonly: true, strict: true }) : undefined;
-  attachSearchIndex(db.$client, indexPath, true);
   if (reader) {
     db.$client.run("DETACH DATABASE search");
     reader.run("PRAGMA busy_timeout = 5000");

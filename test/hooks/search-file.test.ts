@@ -4,18 +4,21 @@
  * again; entries of deleted hooks are purged; the file is readable by its owner only.
  */
 import { afterEach, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { monotonicFactory } from "ulid";
 import { openDatabase } from "../../src/db/open";
 import { createSqliteStorage } from "../../src/db/sqlite-storage";
+import { createSearch } from "../../src/hooks/search";
 import { parseSearch } from "../../src/hooks/search/query";
 import { createThreadedSearch } from "../../src/hooks/search/threaded";
 import type { NewHook } from "../../src/hooks/store";
+import { systemClock } from "../../src/lib/clock";
 import { type Log, silentLog } from "../../src/lib/log";
 
 const THREAD = new URL("../../src/hooks/search/thread.ts", import.meta.url).href;
+const CHECKPOINTS = new URL("../../src/db/checkpoint-thread.ts", import.meta.url).href;
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
@@ -147,4 +150,24 @@ test("an index thread that fails is started again and indexes what it missed; se
   s.storage.changes.emit({ kind: "caught", hooks: later });
   expect(await ids(s, "afterwards")).toBe(3);
   await s.close();
+}, 30_000);
+
+test("an index file that cannot be written (here a folder in its place) does not stop the data file from opening: the index is kept in memory", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "mailroom-search-file-"));
+  dirs.push(dir);
+  const path = join(dir, "mailroom.db");
+  mkdirSync(`${path}-search`);
+  const errors: string[] = [];
+  const log: Log = { info() {}, warn() {}, error: (message) => void errors.push(message) };
+  const db = openDatabase({ path, durability: "normal" });
+  const storage = createSqliteStorage(db, { path, durability: "normal", searchThreadUrl: THREAD, checkpoints: { log, threadUrl: CHECKPOINTS } });
+  expect(errors.join("\n")).toContain("the search index is kept in memory");
+  expect(storage.searchThread).toBeUndefined();
+  const search = createSearch({ store: storage.search, changes: storage.changes, read: (id) => storage.hooks.getHook(id), clock: systemClock, log });
+  const made = hooks(10);
+  await storage.hooks.insertHooks(made, () => []);
+  storage.changes.emit({ kind: "caught", hooks: made });
+  expect((await search.search({ terms: parseSearch("marker7"), limit: 10 })).length).toBe(1);
+  await search.close();
+  await storage.close();
 }, 30_000);
