@@ -171,3 +171,24 @@ test("an index file that cannot be written (here a folder in its place) does not
   await search.close();
   await storage.close();
 }, 30_000);
+
+test("hooks left out while the index thread is starved cost one message, not one per batch, and are all found once it runs", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "mailroom-search-file-"));
+  dirs.push(dir);
+  const path = join(dir, "mailroom.db");
+  const warnings: string[] = [];
+  const log: Log = { info() {}, warn: (message) => void warnings.push(message), error() {} };
+  const s = open(path, undefined, new URL("./fixtures/blocked-search-thread.ts", import.meta.url).href, log);
+  const made = hooks(200);
+  await s.storage.hooks.insertHooks(made, () => []);
+  // 100 batches handed over as their ids while the thread takes nothing: messages would pile up.
+  for (let i = 0; i < made.length; i += 2) s.search.leftOut(made.slice(i, i + 2).map((h) => h.id));
+  writeFileSync(`${path}.go`, "");
+  await s.search.flush();
+  const count = Number(warnings.find((w) => w.startsWith("left-out messages: "))?.slice(19));
+  expect(count).toBeGreaterThanOrEqual(1);
+  expect(count).toBeLessThanOrEqual(2);
+  for (const i of [0, 101, 199]) expect(await ids(s, `marker${i}`)).toBe(1);
+  expect(await ids(s, "marker")).toBe(100);
+  await s.close();
+}, 30_000);
