@@ -192,3 +192,19 @@ test("hooks left out while the index thread is starved cost one message, not one
   expect(await ids(s, "marker")).toBe(100);
   await s.close();
 }, 30_000);
+
+test("hooks left out while the start-up sweep runs are found by the next search: it waits for the sweep that takes them", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "mailroom-search-file-"));
+  dirs.push(dir);
+  const path = join(dir, "mailroom.db");
+  const s = open(path, undefined, new URL("./fixtures/blocked-search-thread.ts", import.meta.url).href);
+  const older = hooks(1000);
+  await s.storage.hooks.insertHooks(older, () => []);
+  s.search.start();
+  const made = hooks(10).map((h, i) => ({ ...h, body: Buffer.from(JSON.stringify({ note: `latecomer${i}` })) }));
+  await s.storage.hooks.insertHooks(made, () => []);
+  s.search.leftOut(made.map((h) => h.id));
+  writeFileSync(`${path}.go`, "");
+  expect(await ids(s, "latecomer")).toBe(10);
+  await s.close();
+}, 30_000);

@@ -1,15 +1,9 @@
 import type { ChangeSink } from "../../db/changes";
 import type { Log } from "../../lib/log";
-import { GATHER_MS, type Search, type Source } from "./index";
+import { FLUSH_WAIT_MS, GATHER_MS, type Search, type Source } from "./index";
 import type { SearchStore } from "./store";
 import type { FromIndexer, ToIndexer } from "./thread";
 
-/**
- * How long a search waits for the index thread to catch up, at most. The thread runs at a lower
- * priority: when catching takes every core it falls behind, and a search then answers from what it
- * indexed so far (the newest hooks may be missing) rather than hang until the flood ends.
- */
-export const FLUSH_WAIT_MS = 3000;
 /**
  * Bytes of caught rows handed over that the thread has not taken yet, at most. A thread starved of
  * CPU during a flood takes no messages: past this, only ids are handed over (a sweep reads the
