@@ -8,7 +8,7 @@ import { localFeed } from "./feed";
 import { changesOf } from "./transactor";
 import { createHookStore } from "../hooks/store";
 import { createSearchStore } from "../hooks/search/store";
-import { attachSearchIndex, searchIndexPath } from "../hooks/search/index-file";
+import { attachSearchIndex, openSearchIndex } from "../hooks/search/index-file";
 import { createTransferStore } from "../hooks/transfer/store";
 import { createAttemptQueue } from "../runner/queue";
 import { createTranslateStore } from "../translate/store";
@@ -50,19 +50,9 @@ export function createSqliteStorage(db: Db, opts: SqliteStorageOptions): Storage
       : undefined;
   // The index's own file (hooks/search/index-file.ts): with the thread, searches read it through a
   // connection of their own, so that the main connection's write transactions never lock it.
-  // It is derived data: one that cannot be opened or made (a read-only file, a full disk) must not
-  // stop catching, so the index is then kept in memory on this thread until a restart.
-  let indexPath = searchIndexPath(opts.path);
-  try {
-    attachSearchIndex(db.$client, indexPath, true);
-  } catch (error) {
-    opts.checkpoints?.log.error(`the search index file ${indexPath} cannot be used; the search index is kept in memory until a restart`, {
-      error: String(error),
-    });
-    if ((db.$client.query("PRAGMA database_list").all() as { name: string }[]).some((d) => d.name === "search")) db.$client.run("DETACH DATABASE search");
-    indexPath = ":memory:";
-    attachSearchIndex(db.$client, indexPath, true);
-  }
+  // It is derived data: one that cannot be used is kept elsewhere until a restart (openSearchIndex).
+  const index = openSearchIndex(db.$client, opts.path, opts.checkpoints?.log);
+  const indexPath = index.path;
   const threaded = opts.searchThreadUrl !== undefined && indexPath !== ":memory:";
   const reader = threaded ? new Database(opts.path, { readonly: true, strict: true }) : undefined;
   if (reader) {
@@ -96,6 +86,7 @@ export function createSqliteStorage(db: Db, opts: SqliteStorageOptions): Storage
       await checkpointer?.close();
       reader?.close();
       db.$client.close();
+      index.discard();
       opts.lock?.close();
     },
   };

@@ -10,11 +10,9 @@ import { join } from "node:path";
 import { monotonicFactory } from "ulid";
 import { openDatabase } from "../../src/db/open";
 import { createSqliteStorage } from "../../src/db/sqlite-storage";
-import { createSearch } from "../../src/hooks/search";
 import { parseSearch } from "../../src/hooks/search/query";
 import { createThreadedSearch } from "../../src/hooks/search/threaded";
 import type { NewHook } from "../../src/hooks/store";
-import { systemClock } from "../../src/lib/clock";
 import { type Log, silentLog } from "../../src/lib/log";
 
 const THREAD = new URL("../../src/hooks/search/thread.ts", import.meta.url).href;
@@ -152,7 +150,7 @@ test("an index thread that fails is started again and indexes what it missed; se
   await s.close();
 }, 30_000);
 
-test("an index file that cannot be written (here a folder in its place) does not stop the data file from opening: the index is kept in memory", async () => {
+test("an index file that cannot be written (here a folder in its place) does not stop the data file from opening: the index is kept in a temporary file", async () => {
   const dir = mkdtempSync(join(tmpdir(), "mailroom-search-file-"));
   dirs.push(dir);
   const path = join(dir, "mailroom.db");
@@ -161,15 +159,18 @@ test("an index file that cannot be written (here a folder in its place) does not
   const log: Log = { info() {}, warn() {}, error: (message) => void errors.push(message) };
   const db = openDatabase({ path, durability: "normal" });
   const storage = createSqliteStorage(db, { path, durability: "normal", searchThreadUrl: THREAD, checkpoints: { log, threadUrl: CHECKPOINTS } });
-  expect(errors.join("\n")).toContain("the search index is kept in memory");
-  expect(storage.searchThread).toBeUndefined();
-  const search = createSearch({ store: storage.search, changes: storage.changes, read: (id) => storage.hooks.getHook(id), clock: systemClock, log });
+  const kept = storage.searchThread!.indexPath;
+  expect(kept.startsWith(tmpdir())).toBe(true);
+  expect(errors).toEqual([`the search index file ${path}-search cannot be used; the search index is kept in ${kept} until a restart`]);
+  expect(statSync(kept).mode & 0o777).toBe(0o600);
+  const search = createThreadedSearch({ store: storage.search, thread: storage.searchThread!, changes: storage.changes, log });
   const made = hooks(10);
   await storage.hooks.insertHooks(made, () => []);
   storage.changes.emit({ kind: "caught", hooks: made });
   expect((await search.search({ terms: parseSearch("marker7"), limit: 10 })).length).toBe(1);
   await search.close();
   await storage.close();
+  expect(existsSync(kept)).toBe(false);
 }, 30_000);
 
 test("hooks left out while the index thread is starved cost one message, not one per batch, and are all found once it runs", async () => {
