@@ -40,8 +40,10 @@ import { listenerIdentity } from "./relay/identity";
  * A thread's module, by its path under src/. The threads are also entry points of `npm run build`:
  * inside the executable a relative specifier names the embedded one (import.meta.url names the
  * source file there, because of --bytecode, and a Worker made from it reads the file from disk).
+ * Whether this is the executable is asked of Bun: its embedded paths start with `/$bunfs/` on Linux
+ * and macOS but `B:\~BUN\` on Windows.
  */
-const threadModule = (path: string) => (Bun.main.startsWith("/$bunfs/") ? `./${path}` : new URL(`./${path}`, import.meta.url).href);
+export const threadModule = (path: string, standalone = Bun.isStandaloneExecutable) => (standalone ? `./${path}` : new URL(`./${path}`, import.meta.url).href);
 
 export type ServerCommand = Exclude<Command, { kind: "help" | "version" | "error" }>;
 

@@ -8,7 +8,7 @@ import { localFeed } from "./feed";
 import { changesOf } from "./transactor";
 import { createHookStore } from "../hooks/store";
 import { createSearchStore } from "../hooks/search/store";
-import { attachSearchIndex, searchIndexPath } from "../hooks/search/index-file";
+import { attachSearchIndex, openSearchIndex } from "../hooks/search/index-file";
 import { createTransferStore } from "../hooks/transfer/store";
 import { createAttemptQueue } from "../runner/queue";
 import { createTranslateStore } from "../translate/store";
@@ -50,10 +50,11 @@ export function createSqliteStorage(db: Db, opts: SqliteStorageOptions): Storage
       : undefined;
   // The index's own file (hooks/search/index-file.ts): with the thread, searches read it through a
   // connection of their own, so that the main connection's write transactions never lock it.
-  const indexPath = searchIndexPath(opts.path);
-  const threaded = opts.searchThreadUrl !== undefined && opts.path !== ":memory:";
+  // It is derived data: one that cannot be used is kept elsewhere until a restart (openSearchIndex).
+  const index = openSearchIndex(db.$client, opts.path, opts.checkpoints?.log);
+  const indexPath = index.path;
+  const threaded = opts.searchThreadUrl !== undefined && indexPath !== ":memory:";
   const reader = threaded ? new Database(opts.path, { readonly: true, strict: true }) : undefined;
-  attachSearchIndex(db.$client, indexPath, true);
   if (reader) {
     db.$client.run("DETACH DATABASE search");
     reader.run("PRAGMA busy_timeout = 5000");
@@ -85,6 +86,7 @@ export function createSqliteStorage(db: Db, opts: SqliteStorageOptions): Storage
       await checkpointer?.close();
       reader?.close();
       db.$client.close();
+      index.discard();
       opts.lock?.close();
     },
   };

@@ -4,7 +4,7 @@
  * again; entries of deleted hooks are purged; the file is readable by its owner only.
  */
 import { afterEach, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { monotonicFactory } from "ulid";
@@ -16,6 +16,7 @@ import type { NewHook } from "../../src/hooks/store";
 import { type Log, silentLog } from "../../src/lib/log";
 
 const THREAD = new URL("../../src/hooks/search/thread.ts", import.meta.url).href;
+const CHECKPOINTS = new URL("../../src/db/checkpoint-thread.ts", import.meta.url).href;
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
@@ -139,12 +140,73 @@ test("an index thread that fails is started again and indexes what it missed; se
   s.search.start();
   expect(await ids(s, "marker")).toBe(0);
   // Started again, it indexes what it lost (its start sweeps every hook not indexed yet) ...
-  while ((await ids(s, "marker49")) === 0 && Date.now() < deadline) await Bun.sleep(50);
+  // (oldest first, 64 per transaction: the newest lost hook is found once every one is)
+  while ((await ids(s, "marker99")) === 0 && Date.now() < deadline) await Bun.sleep(50);
   expect(await ids(s, "marker")).toBe(100);
   // ... and takes caught batches as before.
   const later = hooks(3).map((h) => ({ ...h, body: Buffer.from(JSON.stringify({ note: "afterwards" })) }));
   await s.storage.hooks.insertHooks(later, () => []);
   s.storage.changes.emit({ kind: "caught", hooks: later });
   expect(await ids(s, "afterwards")).toBe(3);
+  await s.close();
+}, 30_000);
+
+test("an index file that cannot be written (here a folder in its place) does not stop the data file from opening: the index is kept in a temporary file", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "mailroom-search-file-"));
+  dirs.push(dir);
+  const path = join(dir, "mailroom.db");
+  mkdirSync(`${path}-search`);
+  const errors: string[] = [];
+  const log: Log = { info() {}, warn() {}, error: (message) => void errors.push(message) };
+  const db = openDatabase({ path, durability: "normal" });
+  const storage = createSqliteStorage(db, { path, durability: "normal", searchThreadUrl: THREAD, checkpoints: { log, threadUrl: CHECKPOINTS } });
+  const kept = storage.searchThread!.indexPath;
+  expect(kept.startsWith(tmpdir())).toBe(true);
+  expect(errors).toEqual([`the search index file ${path}-search cannot be used; the search index is kept in ${kept} until a restart`]);
+  expect(statSync(kept).mode & 0o777).toBe(0o600);
+  const search = createThreadedSearch({ store: storage.search, thread: storage.searchThread!, changes: storage.changes, log });
+  const made = hooks(10);
+  await storage.hooks.insertHooks(made, () => []);
+  storage.changes.emit({ kind: "caught", hooks: made });
+  expect((await search.search({ terms: parseSearch("marker7"), limit: 10 })).length).toBe(1);
+  await search.close();
+  await storage.close();
+  expect(existsSync(kept)).toBe(false);
+}, 30_000);
+
+test("hooks left out while the index thread is starved cost one message, not one per batch, and are all found once it runs", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "mailroom-search-file-"));
+  dirs.push(dir);
+  const path = join(dir, "mailroom.db");
+  const warnings: string[] = [];
+  const log: Log = { info() {}, warn: (message) => void warnings.push(message), error() {} };
+  const s = open(path, undefined, new URL("./fixtures/blocked-search-thread.ts", import.meta.url).href, log);
+  const made = hooks(200);
+  await s.storage.hooks.insertHooks(made, () => []);
+  // 100 batches handed over as their ids while the thread takes nothing: messages would pile up.
+  for (let i = 0; i < made.length; i += 2) s.search.leftOut(made.slice(i, i + 2).map((h) => h.id));
+  writeFileSync(`${path}.go`, "");
+  await s.search.flush();
+  const count = Number(warnings.find((w) => w.startsWith("left-out messages: "))?.slice(19));
+  expect(count).toBeGreaterThanOrEqual(1);
+  expect(count).toBeLessThanOrEqual(2);
+  for (const i of [0, 101, 199]) expect(await ids(s, `marker${i}`)).toBe(1);
+  expect(await ids(s, "marker")).toBe(100);
+  await s.close();
+}, 30_000);
+
+test("hooks left out while the start-up sweep runs are found by the next search: it waits for the sweep that takes them", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "mailroom-search-file-"));
+  dirs.push(dir);
+  const path = join(dir, "mailroom.db");
+  const s = open(path, undefined, new URL("./fixtures/blocked-search-thread.ts", import.meta.url).href);
+  const older = hooks(1000);
+  await s.storage.hooks.insertHooks(older, () => []);
+  s.search.start();
+  const made = hooks(10).map((h, i) => ({ ...h, body: Buffer.from(JSON.stringify({ note: `latecomer${i}` })) }));
+  await s.storage.hooks.insertHooks(made, () => []);
+  s.search.leftOut(made.map((h) => h.id));
+  writeFileSync(`${path}.go`, "");
+  expect(await ids(s, "latecomer")).toBe(10);
   await s.close();
 }, 30_000);

@@ -1,5 +1,8 @@
 import type { Database } from "bun:sqlite";
-import { chmodSync, closeSync, existsSync, openSync, rmSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdtempSync, openSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Log } from "../../lib/log";
 
 /**
  * SQLite's search index lives in a file of its own next to the data file (`mailroom.db-search`,
@@ -11,6 +14,37 @@ import { chmodSync, closeSync, existsSync, openSync, rmSync } from "node:fs";
 export function searchIndexPath(dataPath: string): string {
   return dataPath === ":memory:" ? ":memory:" : `${dataPath}-search`;
 }
+
+/**
+ * Attaches the index of the data file at `dataPath` to `sql` (with `create`, see attachSearchIndex)
+ * and says where it is. The index is derived data: a file that cannot be opened or made (read-only,
+ * owned by another user, a full disk) must not stop catching, so it is then kept in a file of a
+ * fresh temporary folder (removed by `discard`), or failing that in memory, until a restart.
+ */
+export function openSearchIndex(sql: Database, dataPath: string, log?: Log): { path: string; discard: () => void } {
+  const path = searchIndexPath(dataPath);
+  try {
+    attachSearchIndex(sql, path, true);
+    return { path, discard() {} };
+  } catch (error) {
+    if (attached(sql)) sql.run("DETACH DATABASE search");
+    let dir: string | undefined;
+    try {
+      dir = mkdtempSync(join(tmpdir(), "mailroom-search-"));
+      attachSearchIndex(sql, join(dir, "index"), true);
+    } catch {
+      if (dir) rmSync(dir, { recursive: true, force: true });
+      if (attached(sql)) sql.run("DETACH DATABASE search");
+      dir = undefined;
+      attachSearchIndex(sql, ":memory:", true);
+    }
+    const where = dir ? join(dir, "index") : ":memory:";
+    log?.error(`the search index file ${path} cannot be used; the search index is kept in ${where} until a restart`, { error: String(error) });
+    return { path: where, discard: () => dir && rmSync(dir, { recursive: true, force: true }) };
+  }
+}
+
+const attached = (sql: Database) => (sql.query("PRAGMA database_list").all() as { name: string }[]).some((d) => d.name === "search");
 
 /** The index's layout; another value in the file's user_version makes it again. */
 const FORMAT = 2;
@@ -32,7 +66,7 @@ export function attachSearchIndex(sql: Database, path: string, create = false): 
     prepare(sql, path);
   } catch {
     // SQLite may refuse a damaged file at ATTACH or at its first read.
-    if ((sql.query("PRAGMA database_list").all() as { name: string }[]).some((d) => d.name === "search")) sql.run("DETACH DATABASE search");
+    if (attached(sql)) sql.run("DETACH DATABASE search");
     for (const suffix of ["", "-wal", "-shm"]) rmSync(`${path}${suffix}`, { force: true });
     ownerOnly(path);
     attach(sql, path);

@@ -18,6 +18,12 @@ export type { SearchQuery, SearchStore } from "./store";
 const BATCH = 64;
 /** How long caught hooks wait to be indexed together, by default. */
 export const GATHER_MS = 20;
+/**
+ * How long a search waits for the index to catch up, at most. When catching takes every core, or a
+ * sweep of many hooks must end first (hooks left out while the start-up sweep runs), a search then
+ * answers from what is indexed so far (the newest hooks may be missing) rather than hang.
+ */
+export const FLUSH_WAIT_MS = 3000;
 /** How often, and how far back, hooks caught here or elsewhere but not indexed are looked for. */
 const SWEEP_MS = 30_000;
 const SWEEP_BACK_MS = 5 * 60_000;
@@ -88,6 +94,8 @@ export function createSearch(deps: {
   let sweeper: ReturnType<typeof setInterval> | undefined;
   let sweeping = false;
   let sweepAgain: string | undefined;
+  /** Resolved when the sweep asked for during another one (sweepAgain) has ended. */
+  let againDone: PromiseWithResolvers<void> | undefined;
   let purging = false;
   let lastCaughtAt = Number.NEGATIVE_INFINITY;
   const share = () => (waiters.length > 0 || closed || performance.now() - lastCaughtAt > BUSY_MS ? 1 : BUSY_SHARE);
@@ -186,9 +194,11 @@ export function createSearch(deps: {
    */
   async function sweep(from?: string): Promise<void> {
     if (sweeping) {
-      // One is running: it sweeps again from here when it ends (the smallest start wins).
+      // One is running: it sweeps again from here when it ends (the smallest start wins), and
+      // this resolves then, so a flush waiting for these hooks waits until they are indexed.
       sweepAgain = sweepAgain === undefined || (from ?? "") < sweepAgain ? (from ?? "") : sweepAgain;
-      return;
+      againDone ??= Promise.withResolvers<void>();
+      return againDone.promise;
     }
     sweeping = true;
     try {
@@ -215,8 +225,10 @@ export function createSearch(deps: {
     } finally {
       sweeping = false;
       const again = sweepAgain;
-      sweepAgain = undefined;
-      if (again !== undefined && !closed) void sweep(again);
+      const waiting = againDone;
+      (sweepAgain = undefined), (againDone = undefined);
+      if (again !== undefined && !closed) void sweep(again).then(waiting?.resolve);
+      else waiting?.resolve();
     }
   }
 
@@ -241,7 +253,9 @@ export function createSearch(deps: {
   return {
     /** Ids of a search's page, newest first, once what this instance caught is indexed. */
     async search(query: SearchQuery): Promise<string[]> {
-      await flush();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([flush(), new Promise((resolve) => (timer = setTimeout(resolve, FLUSH_WAIT_MS)))]);
+      clearTimeout(timer);
       return store.search(query);
     },
     /** Indexes hooks stored without being caught (imports), soon. */

@@ -85,9 +85,12 @@ export function matchExpression(terms: SearchTerms, channel?: string, eventType?
   for (const w of terms.words) for (const g of trigrams(w)) grams.add(g);
   const fields = channel === undefined ? [...terms.terms] : [...terms.terms, { name: "channel", value: fieldText(channel), prefix: false }];
   // An event type asked exactly is also a `type:` term, lower case: a superset the check narrows.
-  const prefix = eventType?.endsWith("*") ?? false;
-  const type = eventType === undefined ? "" : fieldText(prefix ? eventType.slice(0, -1) : eventType);
-  if (eventType !== undefined && type.length <= MAX_FIELD_VALUE) fields.push({ name: "type", value: type, prefix });
+  // A prefix is left to the check: "*" matches hooks of no known type, which have no `type` line
+  // (and a type whose lower case passes MAX_FIELD_VALUE has none either).
+  if (eventType !== undefined && !eventType.endsWith("*")) {
+    const type = fieldText(eventType);
+    if (type.length <= MAX_FIELD_VALUE) fields.push({ name: "type", value: type, prefix: false });
+  }
   for (const t of fields) {
     if (!t.prefix) for (const g of trigrams(exactKey(t.name, t.value))) grams.add(g);
     else for (const g of [nameKey(t.name), ...trigrams(t.value)]) grams.add(g);

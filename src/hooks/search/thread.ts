@@ -30,6 +30,7 @@ export type ToIndexer =
 export type FromIndexer =
   | { type: "done"; seq: number }
   | { type: "took"; bytes: number }
+  | { type: "took-ids" }
   | { type: "warn"; message: string; fields?: Record<string, unknown> }
   | { type: "fatal"; error: string }
   | { type: "closed" };
@@ -63,7 +64,7 @@ self.onmessage = async (event: MessageEvent<ToIndexer>) => {
     if (m.type === "open") return open(m);
     if (!search) return;
     if (m.type === "caught") search.enqueue(m.rows), post({ type: "took", bytes: m.bytes });
-    else if (m.type === "left-out") search.leftOut(m.ids);
+    else if (m.type === "left-out") search.leftOut(m.ids), post({ type: "took-ids" });
     else if (m.type === "start") search.start();
     else if (m.type === "flush") await search.flush(), post({ type: "done", seq: m.seq });
     else if (m.type === "sweep") await search.sweep(m.from), post({ type: "done", seq: m.seq });

@@ -1,15 +1,9 @@
 import type { ChangeSink } from "../../db/changes";
 import type { Log } from "../../lib/log";
-import { GATHER_MS, type Search, type Source } from "./index";
+import { FLUSH_WAIT_MS, GATHER_MS, type Search, type Source } from "./index";
 import type { SearchStore } from "./store";
 import type { FromIndexer, ToIndexer } from "./thread";
 
-/**
- * How long a search waits for the index thread to catch up, at most. The thread runs at a lower
- * priority: when catching takes every core it falls behind, and a search then answers from what it
- * indexed so far (the newest hooks may be missing) rather than hang until the flood ends.
- */
-export const FLUSH_WAIT_MS = 3000;
 /**
  * Bytes of caught rows handed over that the thread has not taken yet, at most. A thread starved of
  * CPU during a flood takes no messages: past this, only ids are handed over (a sweep reads the
@@ -66,6 +60,8 @@ export function createThreadedSearch(deps: {
     for (const resolve of pending.values()) resolve();
     pending.clear();
     inFlight = 0;
+    // Started again, the thread sweeps every hook: ids held back need not be handed over.
+    (heldFrom = undefined), (idsTaken = true);
     worker.terminate();
     if (closed) return void onClosed?.();
     // Started again after a pause that doubles with each failure in a row; its start indexes every
@@ -85,6 +81,7 @@ export function createThreadedSearch(deps: {
       const m = event.data;
       if (m.type === "done") pending.get(m.seq)?.(), pending.delete(m.seq);
       else if (m.type === "took") inFlight -= m.bytes;
+      else if (m.type === "took-ids") (idsTaken = true), postHeldIds();
       else if (m.type === "warn") log.warn(m.message, m.fields);
       else if (m.type === "fatal") stop(m.error);
       else onClosed?.();
@@ -106,6 +103,27 @@ export function createThreadedSearch(deps: {
     });
   }
 
+  /**
+   * Ids left out while the thread has not taken the last ids handed over: only the smallest is
+   * kept (the thread sweeps every hook above it), so a starved thread's queue holds one such
+   * message, not one per batch of a flood.
+   */
+  let idsTaken = true;
+  let heldFrom: string | undefined;
+
+  function handOverIds(ids: readonly string[]): void {
+    let smallest = ids[0]!;
+    for (const id of ids) if (id < smallest) smallest = id;
+    if (heldFrom === undefined || smallest < heldFrom) heldFrom = smallest;
+    if (idsTaken) postHeldIds();
+  }
+
+  function postHeldIds(): void {
+    if (heldFrom === undefined || dead) return;
+    post({ type: "left-out", ids: [heldFrom] });
+    (heldFrom = undefined), (idsTaken = false);
+  }
+
   /** Rows gathered for the next message, their bytes, and the timer that posts them. */
   let gathered: Source[] = [];
   let gatheredBytes = 0;
@@ -119,7 +137,7 @@ export function createThreadedSearch(deps: {
     const bytes = gatheredBytes;
     (gathered = []), (gatheredBytes = 0);
     if (dead) return;
-    if (inFlight + bytes > maxInFlight) return post({ type: "left-out", ids: rows.map((r) => r.id) });
+    if (inFlight + bytes > maxInFlight) return handOverIds(rows.map((r) => r.id));
     inFlight += bytes;
     post({ type: "caught", bytes, rows });
   }
@@ -144,13 +162,14 @@ export function createThreadedSearch(deps: {
   async function flush(): Promise<void> {
     if (confirmed >= handed) return;
     handOver();
+    postHeldIds();
     const target = handed;
     await ask("flush");
     confirmed = Math.max(confirmed, target);
   }
 
   return {
-    leftOut: (ids: readonly string[]) => void (dead || closed || ids.length === 0 || (handed++, post({ type: "left-out", ids: [...ids] }))),
+    leftOut: (ids: readonly string[]) => void (dead || closed || ids.length === 0 || (handed++, handOverIds(ids))),
     async search(query) {
       let timer: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([flush(), new Promise((resolve) => (timer = setTimeout(resolve, FLUSH_WAIT_MS)))]);
@@ -167,6 +186,7 @@ export function createThreadedSearch(deps: {
       closed = true;
       clearTimeout(restartTimer);
       handOver();
+      postHeldIds();
       if (dead) return;
       await new Promise<void>((resolve) => {
         const timeout = setTimeout(() => stop("it did not close within 10 s"), 10_000);

@@ -156,6 +156,8 @@ const QUERIES: { q: string; f?: Omit<SearchQuery, "terms" | "limit" | "after">; 
   { q: "invoice", f: { eventType: "invoice.*", channel: "stripe" } },
   { q: "", f: { since: T0 + 10_000, eventType: "charge.*" } },
   { q: "", f: { since: T0, eventType: "Charge.refunded" }, none: true },
+  // "*" alone is every event type, the empty one (no type known) included.
+  { q: "hookshot", f: { eventType: "*" } },
 ];
 
 for (const backend of contractBackends(
