@@ -78,7 +78,7 @@ export function createApp(deps: AppDeps) {
   const live = createLive({ store, hooks: () => hooks, heartbeatMs: deps.heartbeatMs });
   const channels = createChannelService({ config, store, clock, runner, deleteBatch: deps.channelDeleteBatch });
   const hooks = createHookService({ store, clock, runner });
-  runner.bind(hooks.outcomes, { raw: hooks.raw });
+  runner.bind(hooks.outcomes, { raw: hooks.raw, rawMany: hooks.rawMany });
   // The search index, kept after caught batches commit (hooks/search): catching never waits for it.
   const search = createSearch({
     store: storage.search,

@@ -1,3 +1,4 @@
+import type { RawHook } from "../hooks/store";
 import type { Clock } from "../lib/clock";
 import type { Log } from "../lib/log";
 import type { Activity } from "../lib/terminal";
@@ -42,8 +43,9 @@ export function createAttempts(deps: AttemptsDeps) {
   let reader: HookReader | null = null;
   const settle = createSettler({ ...deps, outcomes: () => outcomes!, reader: () => reader! });
 
-  async function execute(row: AttemptRow, handler: Handler): Promise<void> {
-    const hook = await reader!.raw(row.hookId);
+  /** Runs one claimed attempt; `read` is the hook read with the others claimed together (undefined: gone, or read alone). */
+  async function execute(row: AttemptRow, handler: Handler, read?: Promise<Map<string, RawHook>>): Promise<void> {
+    const hook = read ? (await read).get(row.hookId) : await reader!.raw(row.hookId);
     if (!hook) return;
     let result: AttemptResult;
     const startedAt = clock.now();
@@ -85,7 +87,11 @@ export function createAttempts(deps: AttemptsDeps) {
     for (const [name, handler] of handlers) {
       const free = handler.policy.concurrency - (active.get(name) ?? 0);
       if (free <= 0 || handler.ready?.() === false) continue;
-      for (const row of await queue.claimDue(name, now, free, handler.policy.concurrency)) track(name, execute(row, handler)), started++;
+      const rows = await queue.claimDue(name, now, free, handler.policy.concurrency);
+      // The hooks of the attempts claimed together are read in one statement.
+      const read =
+        rows.length > 1 && reader.rawMany ? reader.rawMany(rows.map((r) => r.hookId)).then((hooks) => new Map(hooks.map((h) => [h.id, h]))) : undefined;
+      for (const row of rows) track(name, execute(row, handler, read)), started++;
     }
     // A handler removed from the config since: give up so its hooks do not stay pending for ever.
     for (const [name, dueAt] of await queue.nextDue()) {

@@ -39,6 +39,8 @@ export interface AttemptQueue extends Transactor {
   queueNext(row: AttemptRow, dueAt: number): Promise<void>;
   /** The latest attempt of each handler of the hook, by handler name. */
   latest(hookId: string): Promise<AttemptRow[]>;
+  /** The latest attempt of each handler of each of these hooks, in one statement (a batch being settled); rows of hooks gone are left out. */
+  latestOf(hookIds: readonly string[]): Promise<AttemptRow[]>;
   /** Every channel that holds hooks or was declared. */
   channelNames(): Promise<string[]>;
   /** A first attempt of `handler` for each pending hook of the channel that never had one; resolves to how many. */
@@ -118,6 +120,15 @@ export function createAttemptQueue(db: Db): AttemptQueue {
          AND attempt = (SELECT MAX(attempt) FROM attempts b WHERE b.hook_id = a.hook_id AND b.handler = a.handler)
          ORDER BY handler`,
       ).all(hookId) as AttemptRow[];
+    },
+
+    async latestOf(hookIds: readonly string[]): Promise<AttemptRow[]> {
+      if (hookIds.length === 0) return [];
+      return q(
+        `SELECT ${COLUMNS} FROM attempts a WHERE hook_id IN (SELECT value FROM json_each(?))
+         AND attempt = (SELECT MAX(attempt) FROM attempts b WHERE b.hook_id = a.hook_id AND b.handler = a.handler)
+         ORDER BY hook_id, handler`,
+      ).all(JSON.stringify(hookIds)) as AttemptRow[];
     },
 
     /** Every channel that holds hooks or was declared (the channels table). */

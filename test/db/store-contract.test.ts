@@ -294,8 +294,17 @@ for (const [name, make] of Object.entries(backends)) {
       expect(await queue.transaction(() => queue.finish(claimed[0]!.id, "succeeded", result, 31))).toBe(false);
       expect((await queue.list(batch[0]!.id)).map((a) => [a.outcome, a.httpStatus, a.excerpt])).toEqual([["succeeded", 200, "ok"]]);
       expect((await queue.latest(batch[0]!.id)).map((a) => a.attempt)).toEqual([1]);
+      // A batch's latest attempts in one read: each handler's last of each hook, none of a hook gone.
+      await queue.transaction(() => queue.queueNext(claimed[0]!, 50));
+      const latest = await queue.latestOf([batch[0]!.id, batch[1]!.id, "no-such-hook"]);
+      expect(latest.map((a) => [a.hookId, a.attempt, a.outcome]).sort()).toEqual([
+        [batch[0]!.id, 2, "queued"],
+        [batch[1]!.id, 1, "running"],
+      ]);
+      expect(await queue.latestOf([])).toEqual([]);
+      expect((await hooks.getHooks([batch[2]!.id, batch[0]!.id, "no-such-hook"])).map((h) => h.id).sort()).toEqual([batch[0]!.id, batch[2]!.id].sort());
       expect(await queue.requeueInterrupted(Number.MAX_SAFE_INTEGER)).toBe(1); // the other claim's holder is gone
-      expect(await queue.depth()).toBe(2);
+      expect(await queue.depth()).toBe(3);
       await queue.transaction(() => queue.cancel(batch[2]!.id, 40));
       expect((await queue.list(batch[2]!.id)).map((a) => a.outcome)).toEqual(["cancelled"]);
     });

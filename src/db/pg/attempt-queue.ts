@@ -49,6 +49,14 @@ export function createPgAttemptQueue(t: PgTransactor, opts: { owner: string; lea
       ])) as AttemptRow[];
     },
 
+    async latestOf(hookIds) {
+      if (hookIds.length === 0) return [];
+      return (await x().unsafe(
+        `SELECT DISTINCT ON (hook_id, handler) ${COLUMNS} FROM attempts WHERE hook_id = ANY($1::text[]) ORDER BY hook_id, handler, attempt DESC`,
+        [hookIds],
+      )) as AttemptRow[];
+    },
+
     async channelNames() {
       return ((await x().unsafe(`SELECT name FROM channels`)) as { name: string }[]).map((r) => r.name);
     },
