@@ -215,6 +215,7 @@ export function createApp(deps: AppDeps) {
     // A relay key made or revoked here: its handlers are attached or detached once the keys are read.
     if (change.kind === "state" && change.part === "api_keys") reloader.mark("api_keys");
     if (change.kind === "caught") {
+      relayHub.caught(change.hooks.length);
       metrics.committed(change.hooks);
       activity.caught(change.hooks);
     } else if (change.kind === "refusal") {

@@ -18,8 +18,19 @@ import type { Claim, RelayListener, RelayStore } from "./store";
 
 export { busyMessage, type RelayState } from "./state";
 
-/** Relay attempts in flight per listener: hooks sent and not acknowledged yet. */
-export const RELAY_WINDOW = 256;
+/** Relay attempts in flight per listener: hooks sent and not acknowledged yet (a backlog streams without waiting on round trips). */
+export const RELAY_WINDOW = 1024;
+/**
+ * Catching goes first: while this instance catches more than BUSY_RATE hooks a second (counted over
+ * BUSY_MS), each listener gets at most BUSY_WINDOW hooks in flight and BUSY_SEND_RATE a second. A
+ * steady stream is relayed as it comes; in a flood the relay lags and catches up once it ends,
+ * instead of taking half of catching's throughput (each relayed hook costs upstream a claim, a
+ * send and a settlement, about as much as catching it).
+ */
+export const BUSY_WINDOW = 16;
+const BUSY_RATE = 2_000;
+const BUSY_SEND_RATE = 500;
+const BUSY_MS = 250;
 /** Bytes the socket may hold unsent before the next hook waits for it to drain (large bodies). */
 const HIGH_WATER = 8 * 1024 * 1024;
 
@@ -43,6 +54,8 @@ type Session = {
   /** Sends waiting for the socket to drain. */
   drained: (() => void)[];
   closed: boolean;
+  /** While catching is busy, when the next hook may be sent (performance.now()). */
+  nextSendAt: number;
 };
 
 export function createRelayHub(deps: { store: RelayStore; runner: Runner; clock: Clock; log: Log; instance: string; maxBody: number }) {
@@ -51,6 +64,9 @@ export function createRelayHub(deps: { store: RelayStore; runner: Runner; clock:
   /** Relays of the keys, by handler name: attached to the runner. */
   const relays = new Map<string, { label: string; channel: string }>();
   const counts = new Map<string, RelayCounts>();
+  /** Hooks caught here since `since`, and until when catching counts as busy. */
+  const catching = { since: 0, count: 0, busyUntil: 0 };
+  const busy = () => performance.now() < catching.busyUntil;
   const countOf = (handler: string) => counts.get(handler) ?? (counts.set(handler, { delivered: 0, acknowledged: 0 }), counts.get(handler)!);
 
   function handlerFor(name: string): Handler {
@@ -58,7 +74,15 @@ export function createRelayHub(deps: { store: RelayStore; runner: Runner; clock:
       name,
       kind: "relay",
       // Never given up for the laptop being away (it is not run then); a laptop that cannot store a hook is retried.
-      policy: { maxAttempts: 1000, backoff: { initial: 1_000, max: 60_000 }, concurrency: RELAY_WINDOW, timeout: 0 },
+      policy: {
+        maxAttempts: 1000,
+        backoff: { initial: 1_000, max: 60_000 },
+        // Read at each claim: the window narrows while catching is busy.
+        get concurrency() {
+          return busy() ? BUSY_WINDOW : RELAY_WINDOW;
+        },
+        timeout: 0,
+      },
       ready: () => sessions.has(name),
       async run(hook) {
         const session = sessions.get(name);
@@ -66,6 +90,10 @@ export function createRelayHub(deps: { store: RelayStore; runner: Runner; clock:
         if (!session) return released;
         // A laptop reading slower than hooks come (large bodies): wait for the socket to drain.
         while (!session.closed && session.ws.getBufferedAmount() > HIGH_WATER) await new Promise<void>((r) => session.drained.push(r));
+        // Catching is busy: space the sends out (BUSY_SEND_RATE).
+        const wait = busy() ? session.nextSendAt - performance.now() : 0;
+        session.nextSendAt = Math.max(performance.now(), session.nextSendAt) + 1000 / BUSY_SEND_RATE;
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
         if (session.closed) return released;
         return new Promise<AttemptResult>((resolve) => {
           const waiting = session.pending.get(hook.id);
@@ -135,7 +163,17 @@ export function createRelayHub(deps: { store: RelayStore; runner: Runner; clock:
       }
       // The same laptop connected again (a lost connection not noticed yet): the new one takes over.
       const old = sessions.get(d.handler);
-      const session: Session = { ws, data: d, connectedAt: now, pending: new Map(), lastHeard: now, caughtUp: false, drained: [], closed: false };
+      const session: Session = {
+        ws,
+        data: d,
+        connectedAt: now,
+        pending: new Map(),
+        lastHeard: now,
+        caughtUp: false,
+        drained: [],
+        closed: false,
+        nextSendAt: 0,
+      };
       sessions.set(d.handler, session);
       if (old) releaseAll(old), old.ws.close(CLOSE_BUSY, "the same listener connected again");
       const { count } = await runner.backlog(d.handler);
@@ -202,6 +240,13 @@ export function createRelayHub(deps: { store: RelayStore; runner: Runner; clock:
   return {
     sync,
     websocket,
+    /** This instance caught `n` hooks (the change sink's local `caught`): the relay yields while catching is busy. */
+    caught(n: number): void {
+      const now = performance.now();
+      if (now - catching.since > BUSY_MS) (catching.since = now), (catching.count = 0);
+      catching.count += n;
+      if (catching.count > (BUSY_RATE * BUSY_MS) / 1000) catching.busyUntil = now + BUSY_MS;
+    },
     /** Every relay of the keys, with its listener (on any instance) and what waits for it. */
     state: () => relayStates({ store, runner, clock, relays, countOf }),
     /** Whether the relay's listener is connected here (tests, the endpoint). */
