@@ -294,7 +294,7 @@ export function createApp(deps: AppDeps) {
   /** Waits until every caught hook is committed and on disk. */
   async function close(): Promise<void> {
     live.streams.close();
-    relayHub.close();
+    await relayHub.close();
     await writer.drain();
     await search.close();
   }

@@ -12,7 +12,7 @@ import type { Clock } from "../lib/clock";
 import type { Log } from "../lib/log";
 import type { Runner } from "../runner";
 import type { AttemptResult, Handler } from "../runner/handlers";
-import { CLOSE_BUSY, encodeHook, HEARTBEAT_MS, parseControl, RELAY_SILENCE_MS, relayHandlerName, type Control } from "./protocol";
+import { CLOSE_BUSY, CLOSE_REFUSED, encodeHook, HEARTBEAT_MS, parseControl, RELAY_SILENCE_MS, relayHandlerName, type Control } from "./protocol";
 import { busyMessage, type RelayCounts, relayStates } from "./state";
 import type { Claim, RelayListener, RelayStore } from "./store";
 
@@ -118,12 +118,20 @@ export function createRelayHub(deps: { store: RelayStore; runner: Runner; clock:
       if (wanted.has(name)) continue;
       relays.delete(name);
       runner.detach(r.channel, name);
-      sessions.get(name)?.ws.close(4403, "the relay key was revoked");
+      const revoked = !keys.some((k) => k.label === r.label);
+      sessions.get(name)?.ws.close(CLOSE_REFUSED, revoked ? "the relay key was revoked" : "the relay key no longer relays this channel");
+      // Its deliveries end, so their hooks settle by their other handlers instead of waiting for ever.
+      const reason = revoked ? `relay key "${r.label}" was revoked` : `relay key "${r.label}" no longer relays channel "${r.channel}"`;
+      runner
+        .endDeliveries(name, reason)
+        .catch((error) => log.error("relay: could not end the deliveries of a revoked relay", { handler: name, error: String(error) }));
     }
     for (const [name, r] of wanted) {
       if (relays.has(name)) continue;
       relays.set(name, r);
-      runner.attach(r.channel, handlerFor(name));
+      runner
+        .attach(r.channel, handlerFor(name))
+        .catch((error) => log.error("relay: could not queue the pending hooks of a new relay", { handler: name, error: String(error) }));
     }
   }
 
@@ -176,6 +184,8 @@ export function createRelayHub(deps: { store: RelayStore; runner: Runner; clock:
       };
       sessions.set(d.handler, session);
       if (old) releaseAll(old), old.ws.close(CLOSE_BUSY, "the same listener connected again");
+      // What another instance sent on the connection this one replaces will never be acknowledged there.
+      await runner.takeOver(d.handler).catch((error) => log.warn("relay: could not take over the deliveries in flight elsewhere", { error: String(error) }));
       const { count } = await runner.backlog(d.handler);
       send(ws, { type: "hello", waiting: count, channel: d.channel, max_body: deps.maxBody });
       log.info(`relay: ${d.host} listens on ${d.channel} (key ${d.label}), ${count} waiting`);
@@ -256,9 +266,17 @@ export function createRelayHub(deps: { store: RelayStore; runner: Runner; clock:
       const l = (await store.list()).find((x) => x.handler === handler);
       return l && l.listener !== listener && l.seenAt >= clock.now() - 3 * HEARTBEAT_MS ? l : undefined;
     },
-    close(): void {
+    /**
+     * Stopping: each listener's hooks in flight go back to the queue (the runner's stop waits for
+     * that) and its relay is let go at once, so the laptop takes it over on another instance (or
+     * this one restarted) without waiting for its heartbeats to go stale.
+     */
+    async close(): Promise<void> {
       clearInterval(timer);
-      for (const s of sessions.values()) s.ws.close(1001, "upstream is stopping");
+      const closing = [...sessions.values()];
+      sessions.clear();
+      for (const s of closing) releaseAll(s), s.ws.close(1001, "upstream is stopping");
+      await Promise.allSettled(closing.map((s) => store.release(s.data.handler, s.data.listener, instance)));
     },
   };
 }

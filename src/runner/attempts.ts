@@ -4,12 +4,12 @@ import type { Log } from "../lib/log";
 import type { Activity } from "../lib/terminal";
 import type { AttemptResult, Handler } from "./handlers";
 import { errorMessage } from "./handlers/types";
-import type { AttemptQueue, AttemptRow, Outcome } from "./queue";
+import { type AttemptQueue, type AttemptRow, holdsHook, type Outcome, RELAY_PREFIX } from "./queue";
 import { createSettler } from "./settle";
 import type { HookOutcomes, HookReader } from "./types";
 
-/** Handler names of relays ("relay:<key label>:<channel>"): never given up for being unknown here. */
-export const RELAY_PREFIX = "relay:";
+/** Relays' handler names are never given up for being unknown here (another instance may know the key). */
+export { RELAY_PREFIX } from "./queue";
 
 /** How many attempts of handlers no longer configured are given up per turn. */
 const ORPHAN_BATCH = 100;
@@ -142,6 +142,8 @@ export function createAttempts(deps: AttemptsDeps) {
       const latest = await queue.latest(hookId);
       let queued = 0;
       for (const a of latest) {
+        // A relay no longer relaying the channel (its key revoked) is not run again.
+        if (a.handler.startsWith(RELAY_PREFIX) && !channelHandlers.includes(a.handler)) continue;
         if (a.outcome === "failed" || a.outcome === "gave_up" || a.outcome === "cancelled") {
           await queue.queueRound(hookId, a.handler, a.attempt, now);
           queued++;
@@ -151,7 +153,18 @@ export function createAttempts(deps: AttemptsDeps) {
       for (const name of channelHandlers) {
         if (!tried.has(name)) await queue.queueRound(hookId, name, 0, now), queued++;
       }
-      if (queued === 0 && latest.length > 0 && latest.every((a) => a.outcome === "succeeded")) await outcomes?.handled(hookId);
+      if (queued === 0 && latest.some((a) => a.outcome === "succeeded") && !latest.some(holdsHook)) await outcomes?.handled(hookId);
+    },
+
+    /**
+     * In transaction: of these hooks, whose deliveries of a relay just ended, those whose every
+     * other handler succeeded (one at least) are handled; a hook with no other handler stays
+     * pending, as hooks of a channel without handlers do.
+     */
+    async settleEnded(hookIds: readonly string[]): Promise<void> {
+      const latest = new Map<string, AttemptRow[]>();
+      for (const a of await queue.latestOf(hookIds)) latest.set(a.hookId, [...(latest.get(a.hookId) ?? []), a]);
+      for (const [id, rows] of latest) if (rows.some((a) => a.outcome === "succeeded") && !rows.some(holdsHook)) await outcomes?.handled(id);
     },
 
     async settle(): Promise<void> {

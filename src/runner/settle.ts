@@ -3,7 +3,7 @@ import type { Clock } from "../lib/clock";
 import type { Activity } from "../lib/terminal";
 import { nextDelay } from "./backoff";
 import type { AttemptResult, HandlerPolicy } from "./handlers";
-import type { AttemptQueue, AttemptRow, Outcome } from "./queue";
+import { type AttemptQueue, type AttemptRow, holdsHook, type Outcome } from "./queue";
 import type { HookOutcomes, HookReader } from "./types";
 
 /** Most results settled in one transaction (a relay acknowledgement carries up to 256). */
@@ -89,7 +89,7 @@ export function createSettler(deps: SettlerDeps) {
     }
     if (succeeded.size === 0) return;
     const unfinished = new Set<string>();
-    for (const a of await deps.queue.latestOf([...succeeded.keys()])) if (a.outcome !== "succeeded") unfinished.add(a.hookId);
+    for (const a of await deps.queue.latestOf([...succeeded.keys()])) if (holdsHook(a)) unfinished.add(a.hookId);
     for (const [id, hook] of succeeded) if (!unfinished.has(id)) await deps.outcomes().handled(id, hook);
   }
 
