@@ -175,4 +175,26 @@ describe.skipIf(!pgAvailable)("upstream on PostgreSQL with two instances", () =>
     expect(stored.length).toBe(200);
     expect(new Set(stored)).toEqual(new Set(ids));
   });
+
+  test("an instance SIGKILLed with hooks in flight to its listener: the laptop, reconnected to the other, gets them without waiting for the attempt lease", async () => {
+    const { freshDatabase } = await import("../helpers/postgres");
+    const url = await freshDatabase();
+    // A lease far longer than the test: only the takeover on reconnection can deliver what b held.
+    const a = await startUpstream({ pgUrl: url, attemptLease: "10m" });
+    const b = await startUpstream({ pgUrl: url, attemptLease: "10m" });
+    const app = startApp();
+    const lap = await startLaptop(b.publicUrl, app.url);
+    await eventually(async () => connections(lap) === 1, 10_000, "connected to b");
+    // The laptop stops reading: b sends the hooks and holds their attempts, unacknowledged.
+    process.kill(lap.proc.pid, "SIGSTOP");
+    const ids = await sendMany(b, 20);
+    const relayOutcome = async (id: string) =>
+      ((await a.call("GET", `/v1/hooks/${id}/attempts`)).json as { handler: string; outcome: string }[]).find((x) => x.handler.startsWith("relay:"))?.outcome;
+    await eventually(async () => (await Promise.all(ids.map(relayOutcome))).every((o) => o === "running"), 10_000, "in flight on b");
+    await b.kill();
+    await lap.kill();
+    const moved = await startLaptop(a.publicUrl, app.url, lap.dir);
+    await eventually(async () => (await stats(a)).handled === 20, 30_000, "handled through a");
+    expect(new Set(await allIds(moved))).toEqual(new Set(ids));
+  });
 });
