@@ -63,7 +63,9 @@ event_type_field = "type"          # or event_type_header = "Acme-Event"
 \`\`\`
 
 Every key is in \`mailroom check-config\`'s vocabulary; \`signed\` must cover \`{body}\` or \`{form}\`
-(a signature that does not cover the body proves nothing about it).
+(a signature that does not cover the body proves nothing about it). A scheme that signs \`{form}\`
+refuses a non-empty body that is not \`application/x-www-form-urlencoded\` (its fields would be
+unsigned), unless a preset's URL carries the body's hash (Twilio's \`bodySHA256\` for JSON).
 
 ## Handshakes
 

@@ -1,23 +1,12 @@
+import type { HookWire } from "../hooks/model";
+
 /**
  * How `mailroom hooks show` prints a hook: its line, headers, events and the body decoded for
  * reading (JSON indented, text as text, anything else as a hex dump). `hooks body` prints the
  * exact bytes instead.
  */
-export type WireHook = {
-  id: string;
-  channel: string;
-  status: string;
-  method: string;
-  query: string;
-  headers: Record<string, string>;
-  content_type: string;
-  body: string;
-  payload?: Record<string, unknown> | null;
-  ip: string;
-  created_at: string;
-  finalized_at?: string | null;
-  events: { kind: string; actor: string; message: string; created_at: string }[];
-};
+/** A hook as the management API answers it (the TypeBox model's type: erased, nothing loaded). */
+export type WireHook = HookWire;
 
 /** The body's length in bytes, from its base64 (without decoding it). */
 export const bodySize = (hook: Pick<WireHook, "body">): number =>

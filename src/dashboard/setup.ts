@@ -1,7 +1,7 @@
 import { AppError } from "../lib/errors";
 import type { Clock } from "../lib/clock";
 import { constantTimeEqual, randomToken, sha256Hex } from "../lib/secrets";
-import type { SettingStore } from "./store";
+import type { SettingStore, UserStore } from "./store";
 import type { User, Users } from "./users";
 
 /** How long a setup link stays valid (across restarts) unless used first. */
@@ -15,6 +15,9 @@ export type SetupLink = { token?: string; expiresAt: number };
 
 const ADD_USER = "or run `mailroom user add EMAIL --role admin`";
 
+const voidLink = () =>
+  new AppError("unauthenticated", `this setup link is void (used, replaced by a newer one, or incomplete): use the last link Mailroom printed, ${ADD_USER}`);
+
 /**
  * The first admin: while there is no user, start-up prints a one-time setup link holding a random
  * token (in the URL's fragment, so it is never sent in a request line or a Referer). Whoever opens
@@ -23,7 +26,7 @@ const ADD_USER = "or run `mailroom user add EMAIL --role admin`";
  * a PostgreSQL database) until it is used or expires; the token itself is kept in the credentials
  * file beside the data file, readable by its owner only, so a restart prints the same link.
  */
-export function createSetup(deps: { users: Users; store: SettingStore; clock: Clock }) {
+export function createSetup(deps: { users: Users; store: SettingStore & Pick<UserStore, "insertFirstUser">; clock: Clock }) {
   const { users, store, clock } = deps;
   const pending = async () => (await store.readSetting<Pending | null>("setup")) ?? undefined;
 
@@ -31,11 +34,7 @@ export function createSetup(deps: { users: Users; store: SettingStore; clock: Cl
   async function check(given: string): Promise<Pending> {
     if ((await users.count()) > 0) throw new AppError("failed_precondition", "the first admin exists already: sign in");
     const stored = await pending();
-    if (!stored || !constantTimeEqual(sha256Hex(given), stored.sha256))
-      throw new AppError(
-        "unauthenticated",
-        `this setup link is void (used, replaced by a newer one, or incomplete): use the last link Mailroom printed, ${ADD_USER}`,
-      );
+    if (!stored || !constantTimeEqual(sha256Hex(given), stored.sha256)) throw voidLink();
     if (stored.expires_at <= clock.now())
       throw new AppError(
         "unauthenticated",
@@ -68,10 +67,14 @@ export function createSetup(deps: { users: Users; store: SettingStore; clock: Cl
     check: async (given: string): Promise<void> => void (await check(given)),
     /** Throws failed_precondition once a user exists, unauthenticated for a void or expired link. */
     async complete(given: string, email: string, password: string): Promise<User> {
-      await check(given);
-      const user = await users.add(email, "admin", password);
-      await store.writeSetting("setup", null);
-      return user;
+      const stored = await check(given);
+      // The user is added and the link taken in one transaction: of two racing with one link
+      // (two tabs, two instances), one becomes the admin and the other is told the link is void.
+      return users.add(email, "admin", password, async (row) => {
+        const outcome = await store.insertFirstUser(row, stored);
+        if (outcome === "void") throw voidLink();
+        return outcome === "added";
+      });
     },
   };
 }

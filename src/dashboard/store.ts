@@ -21,6 +21,12 @@ export interface UserStore {
   listUsers(): Promise<UserRow[]>;
   /** false when the e-mail address is taken (nothing changes then). */
   insertUser(row: UserRow): Promise<boolean>;
+  /**
+   * The first admin, by the setup link: inserts the user and deletes the `setup` setting together,
+   * only while that setting still holds `setup` (as written). "void" when it no longer does (of two
+   * racing, one adds), "taken" for an address taken; nothing changes but for "added".
+   */
+  insertFirstUser(row: UserRow, setup: unknown): Promise<"added" | "taken" | "void">;
   /** Removes the user and their sessions together; false when there was no such user. */
   deleteUser(email: string): Promise<boolean>;
   /** Sets the password's hash and ends the user's sessions together; false when there is no such user. */
@@ -90,6 +96,22 @@ export function createDashboardStore(db: Db): DashboardStore {
           row.createdAt,
         );
         return usersChanged(added.changes > 0);
+      }),
+    insertFirstUser: (row, setup) =>
+      transaction(async () => {
+        const link = q("SELECT 1 FROM dashboard_settings WHERE key = 'setup' AND value = ?").get(JSON.stringify(setup));
+        if (!link) return "void" as const;
+        const added = q("INSERT INTO users (email, role, password_hash, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (email) DO NOTHING").run(
+          row.email,
+          row.role,
+          row.passwordHash,
+          row.createdAt,
+        );
+        if (added.changes === 0) return "taken" as const;
+        q("DELETE FROM dashboard_settings WHERE key = 'setup'").run();
+        report(sql, { kind: "state", part: "setup" });
+        usersChanged(true);
+        return "added" as const;
       }),
     deleteUser: (email) =>
       transaction(async () => {

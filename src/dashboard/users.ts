@@ -84,8 +84,11 @@ export function createUsers(deps: { store: UserStore; config: Config; clock: Clo
       for (const r of await store.listUsers()) if (!configured.has(r.email)) all.push(fromRow(r));
       return all.sort((a, b) => a.email.localeCompare(b.email));
     },
-    /** Throws invalid_argument for a bad e-mail or a short password, failed_precondition when the e-mail is taken. */
-    async add(email: string, role: Role, password: string): Promise<User> {
+    /**
+     * Throws invalid_argument for a bad e-mail or a short password, failed_precondition when the
+     * e-mail is taken. `insert` stores the row instead of the store's insertUser (the setup link's).
+     */
+    async add(email: string, role: Role, password: string, insert = store.insertUser): Promise<User> {
       if (!new RegExp(EMAIL_PATTERN).test(email) || email.length > 254) throw invalid("email: must be an e-mail address");
       checkPassword(password);
       const key = email.toLowerCase();
@@ -93,7 +96,7 @@ export function createUsers(deps: { store: UserStore; config: Config; clock: Clo
       if (await find(key)) throw taken();
       const passwordHash = await Bun.password.hash(password, { algorithm: "argon2id" });
       // Another request may have added the same address while the hash was computed.
-      if (!(await store.insertUser({ email: key, role, passwordHash, createdAt: clock.now() }))) throw taken();
+      if (!(await insert({ email: key, role, passwordHash, createdAt: clock.now() }))) throw taken();
       return (await find(key))!;
     },
     /** Removes a stored user and ends their sessions; throws for an unknown or configured one. */

@@ -1,5 +1,5 @@
 import type { Clock } from "../lib/clock";
-import { notFound, precondition, type AppError } from "../lib/errors";
+import { AppError, notFound, precondition } from "../lib/errors";
 import type { HookOutcomes, HookRunner } from "../runner/types";
 import { hookSummaryJson, toWireHook, type HookWire } from "./model";
 import { decodePayload } from "./payload";
@@ -155,17 +155,27 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
     },
     /** Throws not_found, or failed_precondition when the channel has no handlers to deliver to. */
     async redeliver(id: string, actor: string): Promise<HookWire> {
-      await store.transaction(async () => {
-        const hook = await load(id);
-        if (!runner.hasHandlers(hook.channel)) {
-          throw precondition(`cannot redeliver a hook of channel "${hook.channel}": it has no handlers`);
+      // Any status may be redelivered: when a delivery settles the hook between this read and the
+      // write (on PostgreSQL, another connection can), read it again rather than answer 409.
+      for (let left = REDELIVER_TRIES; ; left--) {
+        try {
+          await store.transaction(async () => {
+            const hook = await load(id);
+            if (!runner.hasHandlers(hook.channel)) {
+              throw precondition(`cannot redeliver a hook of channel "${hook.channel}": it has no handlers`);
+            }
+            const now = clock.now();
+            await runner.cancel(id);
+            await runner.queueRedelivery(id, hook.channel);
+            // Thrown, so the transaction's cancel and queue are rolled back too.
+            if (!(await store.setStatus(hook, "pending", null))) throw raced("redeliver", hook);
+            await store.addEvent({ hookId: id, kind: "retried", actor, message: REDELIVERED, createdAt: now });
+          });
+          break;
+        } catch (error) {
+          if (left <= 1 || !(error instanceof Raced)) throw error;
         }
-        const now = clock.now();
-        await runner.cancel(id);
-        await runner.queueRedelivery(id, hook.channel);
-        if (!(await store.setStatus(hook, "pending", null))) throw raced("redeliver", hook);
-        await store.addEvent({ hookId: id, kind: "retried", actor, message: REDELIVERED, createdAt: now });
-      });
+      }
       runner.notify();
       return get(id);
     },
@@ -188,8 +198,14 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
  * transition from the wrong status.
  */
 function raced(name: string, hook: RawHook): AppError {
-  return precondition(`cannot ${name} hook "${hook.id}": another request changed it meanwhile (it was ${hook.status}); read it again`);
+  return new Raced("failed_precondition", `cannot ${name} hook "${hook.id}": another request changed it meanwhile (it was ${hook.status}); read it again`);
 }
+
+/** raced()'s error, told apart from other failed preconditions. */
+class Raced extends AppError {}
+
+/** Times RedeliverHook reads a hook again when its status changed meanwhile, before answering 409. */
+const REDELIVER_TRIES = 5;
 
 /** The message of the `retried` event RedeliverHook records (the spec's event kinds are kept). */
 export const REDELIVERED = "redelivered to every handler of the channel";

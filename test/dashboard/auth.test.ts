@@ -195,6 +195,21 @@ describe("first admin", () => {
     expect((await app.call("GET", "/ui/api/setup", undefined, {})).json).toEqual({ needed: false });
   });
 
+  test("two people opening one setup link at once: one becomes the admin, the other is told the link is void", async () => {
+    const app = createTestApp();
+    const token = (await app.dashboard.setup.issue())!.token!;
+    // Both pass the link's check before either stored its user (the password hash takes a while).
+    const answers = await Promise.all(
+      ["first@example.com", "second@example.com", "third@example.com"].map((email) =>
+        app.call("POST", "/ui/api/setup", { token, email, password: "long enough password" }, ORIGIN),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 401, 401]);
+    expect(answers.find((a) => a.status === 401)!.json.message).toStartWith("this setup link is void");
+    const admins = (await app.dashboard.users.list()).map((u) => `${u.email} ${u.role}`);
+    expect(admins).toEqual([`${answers.find((a) => a.status === 200)!.json.email} admin`]);
+  });
+
   test("a setup link is valid until used or expired; the setup page can ask at once whether it is void", async () => {
     const app = createTestApp();
     const check = async (token: string) => app.call("POST", "/ui/api/setup/check", { token }, ORIGIN);

@@ -19,12 +19,20 @@ function recordingLog() {
 const autocheckpoint = (db: ReturnType<typeof openDatabase>) =>
   (db.$client.query("PRAGMA wal_autocheckpoint").get() as { wal_autocheckpoint: number }).wal_autocheckpoint;
 
-/** Waits until the database file stopped growing for 200 ms (the thread copied what it could). */
-async function settled(path: string) {
-  let size = -1;
-  for (let i = 0; i < 100 && statSync(path).size !== size; i++) {
-    size = statSync(path).size;
-    await Bun.sleep(200);
+/**
+ * Waits until the database file holds every page the database has (PRAGMA page_count, which
+ * counts what is still only in the WAL): the thread copied all of it. Fails after 60 s.
+ */
+async function copied(db: ReturnType<typeof openDatabase>, path: string) {
+  const sql = db.$client;
+  const bytes = () => {
+    const r = sql.query("SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()").get() as { n: number };
+    return r.n;
+  };
+  const deadline = Date.now() + 60_000;
+  while (statSync(path).size < bytes()) {
+    if (Date.now() > deadline) throw new Error(`the checkpoint thread copied ${statSync(path).size} of ${bytes()} bytes in 60 s`);
+    await Bun.sleep(20);
   }
 }
 
@@ -50,12 +58,12 @@ test("the checkpoint thread copies the WAL into the database file, and the WAL s
   expect(HIGH_MARK_PAGES * 4096).toBeGreaterThan(20_000_000);
   const before = statSync(path).size;
   write(db, 3000); // ~9 MB: without a checkpoint, all of it would stay in the WAL
-  await settled(path);
+  await copied(db, path);
   expect(statSync(path).size).toBeGreaterThan(before + 8_000_000);
   const walAfterFirst = statSync(`${path}-wal`).size;
   // Once all of it was copied, the next writes start the WAL over instead of growing it.
   write(db, 3000);
-  await settled(path);
+  await copied(db, path);
   expect(statSync(path).size).toBeGreaterThan(before + 17_000_000);
   expect(statSync(`${path}-wal`).size).toBeLessThan(walAfterFirst * 1.3);
   const count = db.$client.query("SELECT count(*) AS n FROM filler").get() as { n: number };

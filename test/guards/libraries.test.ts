@@ -162,6 +162,14 @@ describe("providers' libraries agree with Mailroom", () => {
     expect(twilio.validateRequestWithBody(token, json.headers["x-twilio-signature"]!, json.url!, JSON_BODY)).toBe(true);
     expect(await run(json)).toEqual({ ok: true });
     expect(reason(await run({ ...json, body: JSON_BODY.replace("evt_1", "evt_2") }))).toMatch(/bodySHA256/);
+    // A body that is neither a form nor hashed in the URL would pass unsigned: a signature of the URL
+    // alone (an empty form) must not carry any other body.
+    const urlOnly = twilio.getExpectedTwilioSignature(token, URL_, {});
+    expect(await run({ body: "", headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": urlOnly } })).toEqual({ ok: true });
+    for (const contentType of ["text/plain", "application/json"]) {
+      const refused = await run({ body: "anything at all", headers: { "content-type": contentType, "x-twilio-signature": urlOnly } });
+      expect(reason(refused)).toMatch(/body is not form-encoded and there is no bodySHA256 query parameter/);
+    }
   });
 
   test("SendGrid: @sendgrid/eventwebhook verifies Mailroom's ECDSA P-256 signature", async () => {

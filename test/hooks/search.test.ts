@@ -54,6 +54,11 @@ test("a hook is found by its words and fields as soon as its sender has the 200;
     ["q=%22open", "not closed"],
     ["q=payload.x:", "needs a value"],
     ["since=yesterday", "since: must be an RFC 3339 time"],
+    // Impossible dates and times are refused, not rolled over into March or the next day.
+    ["since=2026-02-30T00:00:00Z", "since: must be an RFC 3339 time"],
+    ["until=2026-11-26T24:00:00Z", "until: must be an RFC 3339 time"],
+    ["until=2026-11-26T10:00:00%2B24:00", "until: must be an RFC 3339 time"],
+    ["since=2026-11-26T10:00:00", "since: must be an RFC 3339 time"],
     [`q=${"x".repeat(1001)}`, "q: must be"],
   ] as const) {
     const r = await t.call("GET", `/v1/hooks?${query}`);

@@ -7,6 +7,8 @@ type SessionRecord = { token_sha256: string; email: string; stamp: string; creat
 
 const toUser = (r: UserRecord): UserRow => ({ email: r.email, role: r.role, passwordHash: r.password_hash, createdAt: num(r.created_at) });
 
+class AddressTaken extends Error {}
+
 /** PostgreSQL's side of DashboardStore (users, sessions, settings). */
 export function createPgDashboardStore(t: PgTransactor): DashboardStore {
   const x = () => t.exec();
@@ -33,6 +35,28 @@ export function createPgDashboardStore(t: PgTransactor): DashboardStore {
       ]);
       return usersChanged(added.count > 0);
     },
+    insertFirstUser: (row, setup) =>
+      t
+        .transaction(async () => {
+          // Taking the link first locks its row: a racing setup waits here, then finds it gone.
+          const taken = await x().unsafe("DELETE FROM dashboard_settings WHERE key = 'setup' AND value = $1", [JSON.stringify(setup)]);
+          if (taken.count === 0) return "void" as const;
+          const added = await x().unsafe("INSERT INTO users (email, role, password_hash, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (email) DO NOTHING", [
+            row.email,
+            row.role,
+            row.passwordHash,
+            row.createdAt,
+          ]);
+          // An address taken: the transaction is rolled back, the link kept.
+          if (added.count === 0) throw new AddressTaken();
+          report(t.sql, { kind: "state", part: "setup" });
+          usersChanged(true);
+          return "added" as const;
+        })
+        .catch((error) => {
+          if (error instanceof AddressTaken) return "taken" as const;
+          throw error;
+        }),
     deleteUser: (email) =>
       t.transaction(async () => {
         const removed = (await x().unsafe("DELETE FROM users WHERE email = $1", [email])).count > 0;

@@ -1,5 +1,6 @@
 import { Elysia, t, type Static } from "elysia";
 import { NAME_PATTERN, NAME_RULE } from "../../config/schema";
+import { parseRfc3339 } from "../../lib/clock";
 import { invalid } from "../../lib/errors";
 import { HOOK_ID_PATTERN } from "../../lib/ids";
 import { queryInt, queryIntegerSchema } from "../../lib/query-int";
@@ -62,11 +63,10 @@ const errors = { ...hookErrors, 409: ErrorBody };
 /** A time parameter in ms; throws invalid_argument unless it is an RFC 3339 time. */
 function timeParam(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  const ms = RFC3339.test(value) ? Date.parse(value) : Number.NaN;
-  if (Number.isNaN(ms)) throw invalid(`invalid query: ${name}: must be an RFC 3339 time such as 2026-11-26T10:00:00Z`);
+  const ms = parseRfc3339(value);
+  if (ms === undefined) throw invalid(`invalid query: ${name}: must be an RFC 3339 time such as 2026-11-26T10:00:00Z`);
   return ms;
 }
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
 
 /**
  * The ids of a list's page: the plain list, or a search when `q`, `since` or `until` is given.

@@ -14,7 +14,7 @@ export interface TransferStore {
   /**
    * In transaction: stores each hook whose id is not taken, with its events, creates its channel
    * when new (with `guardsOfNewChannel`) and counts it by its status; a taken id is skipped.
-   * Resolves to the ids stored. Reports each stored hook once committed. Rejects with the
+   * Resolves to the ids stored (in no set order). Reports each stored hook once committed. Rejects with the
    * database's error.
    */
   importHooks(rows: readonly TransferHook[], guardsOfNewChannel: (channel: string) => string[]): Promise<string[]>;

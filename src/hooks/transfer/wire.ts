@@ -1,6 +1,6 @@
 import { t } from "elysia";
 import { Value } from "@sinclair/typebox/value";
-import { toRfc3339 } from "../../lib/clock";
+import { parseRfc3339, toRfc3339 } from "../../lib/clock";
 import { ChannelName, Event, HookId, HookStatus } from "../model";
 import type { EventKind } from "../status";
 import type { TransferHook } from "./store";
@@ -51,9 +51,9 @@ export function exportLine(h: TransferHook): string {
 }
 
 function time(text: string, what: string): number {
-  const ms = Date.parse(text);
-  // The offset is required: without one Date.parse reads local time, and the import would depend on the machine's zone.
-  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/i.test(text) || Number.isNaN(ms)) throw new Error(`${what}: must be an RFC 3339 time`);
+  // The offset is required: without one the import would depend on the machine's zone.
+  const ms = parseRfc3339(text);
+  if (ms === undefined) throw new Error(`${what}: must be an RFC 3339 time`);
   return ms;
 }
 

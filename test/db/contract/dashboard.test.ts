@@ -64,6 +64,28 @@ for (const backend of contractBackends(createDashboardStore, createPgDashboardSt
       expect(await store.readSetting<string[]>("default_guards")).toEqual(["sig", "ips"]);
     });
 
+    test("the first admin by the setup link: added with the link taken together; racing setups on two instances make one admin", async () => {
+      const { store, another } = await backend.open();
+      const other = await another();
+      const link = { sha256: "abc", expires_at: 5000 };
+      await store.writeSetting("setup", link);
+      // A stale link (another one was written since) adds nobody.
+      expect(await store.insertFirstUser(user("eve@example.com", { role: "admin" }), { sha256: "old", expires_at: 5000 })).toBe("void");
+      // An address taken keeps the link.
+      await store.insertUser(user("zoe@example.com"));
+      expect(await store.insertFirstUser(user("zoe@example.com", { role: "admin" }), link)).toBe("taken");
+      expect(await store.readSetting("setup")).toEqual(link);
+      await store.deleteUser("zoe@example.com");
+      const raced = await race(
+        Array.from({ length: 10 }, (_, i) => (i % 2 ? store : other).insertFirstUser(user(`admin${i}@example.com`, { role: "admin" }), link)),
+      );
+      expect(raced.errors).toEqual([]);
+      expect(raced.values.filter((v) => v === "added")).toHaveLength(1);
+      expect(raced.values.filter((v) => v === "void")).toHaveLength(9);
+      expect((await store.listUsers()).map((u) => u.email)).toEqual([`admin${raced.values.indexOf("added")}@example.com`]);
+      expect(await store.readSetting("setup")).toBeUndefined();
+    });
+
     test("racing inserts of one user and writes of one setting on two instances: one user, one of the values", async () => {
       const { store, another } = await backend.open();
       const other = await another();

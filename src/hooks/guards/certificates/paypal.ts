@@ -1,4 +1,5 @@
 import { verify } from "node:crypto";
+import { parseRfc3339 } from "../../../lib/clock";
 import { parseDuration } from "../../../lib/units";
 import type { Guard, GuardVerdict } from "../types";
 import { header, PASS, unauthenticated } from "../verdict";
@@ -43,8 +44,8 @@ export function createPaypalGuard(config: PaypalGuardConfig, deps: CertificateDe
     }
     if (!ok) return unauthenticated("PAYPAL-TRANSMISSION-SIG does not match the transmission id, time, webhook id and body");
     if (toleranceMs === 0) return PASS;
-    const at = Date.parse(time);
-    if (Number.isNaN(at)) return unauthenticated("PAYPAL-TRANSMISSION-TIME is not an RFC 3339 time");
+    const at = parseRfc3339(time);
+    if (at === undefined) return unauthenticated("PAYPAL-TRANSMISSION-TIME is not an RFC 3339 time");
     const skew = Math.abs(deps.clock.now() - at);
     if (skew <= toleranceMs) return PASS;
     return unauthenticated(`PAYPAL-TRANSMISSION-TIME is ${Math.round(skew / 1000)}s away from now, beyond the tolerance of ${toleranceMs / 1000}s`);

@@ -5,7 +5,7 @@ import type { GuardInput, GuardVerdict } from "../types";
 import { matchesAny, PASS, unauthenticated } from "../verdict";
 import { isAsymmetric, publicKeyOf, secretKey } from "./keys";
 import { collectSignatures, type Found, neededHeaders, readHeaders } from "./read";
-import { compileSigned, describeSigned, jsonField, type SignedContext, signedParts } from "./signed";
+import { compileSigned, describeSigned, isForm, jsonField, type SignedContext, signedParts } from "./signed";
 import { timestampMs } from "./timestamps";
 import type { Scheme } from "./types";
 
@@ -37,6 +37,7 @@ export function compileScheme(
   const needed = neededHeaders(scheme, pieces);
   const what = scheme.what ?? describeSigned(pieces);
   const asymmetric = isAsymmetric(scheme);
+  const signsForm = pieces.some((p) => p.kind === "form");
   const hmacKey = asymmetric || scheme.algorithm === "token" ? undefined : secretKey(scheme, keys.secret!);
   const publicKey: KeyObject | undefined = asymmetric ? publicKeyOf(scheme, keys.publicKey!) : undefined;
   const digest = scheme.algorithm.startsWith("hmac-") ? (scheme.algorithm.slice(5) as "sha1" | "sha256" | "sha512") : "sha256";
@@ -112,12 +113,25 @@ export function compileScheme(
     const parts = signedParts(pieces, context);
     const absent = pieces.findIndex((p, i) => parts[i] === undefined && p.kind === "json");
     if (absent >= 0) return unauthenticated(`the body has no field ${(pieces[absent] as { path: string }).path}`);
+    if (signsForm && !formSigned(input)) {
+      const hash = scheme.bodyHashQuery !== undefined ? ` and there is no ${scheme.bodyHashQuery} query parameter` : "";
+      return unauthenticated(`the body is not form-encoded${hash}: the ${what} would not cover it`);
+    }
     if (scheme.bodyHashQuery !== undefined && !bodyHashMatches(scheme.bodyHashQuery, input)) {
       return unauthenticated(`the body does not match its ${scheme.bodyHashQuery} query parameter`);
     }
     if (scheme.algorithm === "ed25519") return verdict(matchesEd25519(parts as (string | Uint8Array)[], found), found, timestamp);
     return verdict(matches(parts as (string | Uint8Array)[], found), found, timestamp);
   };
+
+  /**
+   * Whether a scheme that signs `{form}` covers this body: a form, an empty body, or (Twilio's
+   * JSON) a body whose hash the URL carries. Any other body would pass unsigned.
+   */
+  function formSigned(input: GuardInput): boolean {
+    if (input.body.byteLength === 0 || isForm(input.headers)) return true;
+    return scheme.bodyHashQuery !== undefined && new URLSearchParams(input.query).has(scheme.bodyHashQuery);
+  }
 
   /** The verdict once the signature was judged: its mismatch, else the timestamp's age. */
   function verdict(matched: boolean, found: Found, timestamp: string | undefined): GuardVerdict {
@@ -140,6 +154,7 @@ const FORMAT_WORDS = { unix: "a Unix time in seconds", "unix-ms": "a Unix time i
 /** Twilio's JSON bodies: the signed URL carries the body's hex SHA-256 in a query parameter. */
 function bodyHashMatches(param: string, input: GuardInput): boolean {
   const given = new URLSearchParams(input.query).get(param);
-  if (given === null) return !(input.headers.get("content-type") ?? "").includes("json");
+  // Without it the body is a form (or empty), which the signature covers (formSigned).
+  if (given === null) return true;
   return constantTimeEqual(createHash("sha256").update(input.body).digest("hex"), given.toLowerCase());
 }

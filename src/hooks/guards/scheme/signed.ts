@@ -82,7 +82,7 @@ export function sortedForm(body: Uint8Array): string {
   return pairs.map(([k, v]) => k + v).join("");
 }
 
-function isForm(headers: Headers): boolean {
+export function isForm(headers: Headers): boolean {
   return (headers.get("content-type") ?? "").toLowerCase().startsWith("application/x-www-form-urlencoded");
 }
 
