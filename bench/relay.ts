@@ -8,12 +8,13 @@
  * 2. catch-up: the laptop stopped, --backlog hooks of 1 KiB caught upstream, the laptop started:
  *    hooks per second until upstream shows every one handled (acknowledged by the laptop), and
  *    each process's largest RSS meanwhile (sampled every 100 ms).
- * 3. ingest: wrk on upstream's public listener (1 KiB POSTs, --connections, --duration s), once with
- *    no listener connected and once with the laptop connected and receiving: requests/s of each.
+ * 3. ingest: wrk on upstream's public listener (1 KiB POSTs, --connections, --duration s), with no
+ *    listener connected and with the laptop connected and receiving, alternated --rounds times:
+ *    the median requests/s of each.
  *
  * --cpu-prof DIR runs both from source under `bun --cpu-prof-md`, each writing its profile to DIR as it stops.
  *
- *   bun run bench/relay.ts [--rate 500] [--live 10] [--backlog 100000] [--duration 10] [--connections 64] [--full] [--no-build] [--only live|catchup|ingest] [--cpu-prof DIR]
+ *   bun run bench/relay.ts [--rate 500] [--live 10] [--backlog 100000] [--duration 10] [--connections 64] [--rounds 3] [--full] [--no-build] [--only live|catchup|ingest] [--cpu-prof DIR]
  */
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -29,6 +30,7 @@ const { values: args } = parseArgs({
     backlog: { type: "string", default: "100000" },
     duration: { type: "string", default: "10" },
     connections: { type: "string", default: "64" },
+    rounds: { type: "string", default: "3" },
     full: { type: "boolean", default: false },
     "no-build": { type: "boolean", default: false },
     only: { type: "string" },
@@ -218,22 +220,28 @@ async function wrk(url: string, seconds: number): Promise<number> {
   return r.requests / (r.duration_us / 1e6);
 }
 
+/** Catching rates alone and with a listener, alternated over --rounds rounds (a fresh upstream each time), so drift in the machine's load hits both alike. */
 async function ingest(): Promise<void> {
   ensureWrk();
   const seconds = Number(args.duration);
-  const alone = await upstream();
-  await wrk(alone.publicUrl!, 2);
-  const without = await wrk(alone.publicUrl!, seconds);
-  await alone.stop();
-  const up = await upstream();
-  const lap = await laptop(up.publicUrl!);
-  await wrk(up.publicUrl!, 2);
-  const withListener = await wrk(up.publicUrl!, seconds);
+  const rates = { without: [] as number[], with: [] as number[] };
+  for (let round = 1; round <= Number(args.rounds); round++) {
+    const alone = await upstream();
+    await wrk(alone.publicUrl!, 2);
+    rates.without.push(await wrk(alone.publicUrl!, seconds));
+    await alone.stop();
+    const up = await upstream();
+    const lap = await laptop(up.publicUrl!);
+    await wrk(up.publicUrl!, 2);
+    rates.with.push(await wrk(up.publicUrl!, seconds));
+    await lap.stop();
+    await up.stop();
+    console.log(`ingest round ${round}: no listener ${fmt(rates.without.at(-1)!, 0)} req/s, listener connected ${fmt(rates.with.at(-1)!, 0)} req/s`);
+  }
+  const [without, withListener] = [percentile(rates.without, 50), percentile(rates.with, 50)];
   console.log(
-    `ingest (wrk, ${args.connections} connections, ${seconds} s): no listener ${fmt(without, 0)} req/s; listener connected and receiving ${fmt(withListener, 0)} req/s (${fmt((100 * withListener) / without, 0)}%)`,
+    `ingest (wrk, ${args.connections} connections, ${seconds} s, median of ${args.rounds} alternated rounds): no listener ${fmt(without, 0)} req/s; listener connected and receiving ${fmt(withListener, 0)} req/s (${fmt((100 * withListener) / without, 0)}%)`,
   );
-  await lap.stop();
-  await up.stop();
 }
 
 if (!args["no-build"]) buildBinary();
