@@ -22,12 +22,13 @@ export { busyMessage, type RelayState } from "./state";
 export const RELAY_WINDOW = 1024;
 /**
  * Catching goes first: while this instance catches more than BUSY_RATE hooks a second (counted over
- * BUSY_MS), each listener gets at most BUSY_WINDOW hooks in flight and BUSY_SEND_RATE a second. A
- * steady stream is relayed as it comes; in a flood the relay lags and catches up once it ends,
- * instead of taking half of catching's throughput (each relayed hook costs upstream a claim, a
- * send and a settlement, about as much as catching it).
+ * BUSY_MS), each listener gets at most BUSY_WINDOW hooks in flight, sent in one burst every
+ * BUSY_WINDOW / BUSY_SEND_RATE seconds (so their claim, their acknowledgement and their settling
+ * are one transaction each, not one per hook). A steady stream is relayed as it comes; in a flood
+ * the relay lags and catches up once it ends, instead of taking half of catching's throughput
+ * (each relayed hook costs upstream about as much as catching it).
  */
-export const BUSY_WINDOW = 16;
+export const BUSY_WINDOW = 64;
 const BUSY_RATE = 2_000;
 const BUSY_SEND_RATE = 500;
 const BUSY_MS = 250;
@@ -54,8 +55,9 @@ type Session = {
   /** Sends waiting for the socket to drain. */
   drained: (() => void)[];
   closed: boolean;
-  /** While catching is busy, when the next hook may be sent (performance.now()). */
-  nextSendAt: number;
+  /** While catching is busy: when the current burst of sends ends (performance.now()), and how many it has left. */
+  burstEnds: number;
+  burstLeft: number;
 };
 
 export function createRelayHub(deps: { store: RelayStore; runner: Runner; clock: Clock; log: Log; instance: string; maxBody: number }) {
@@ -90,10 +92,16 @@ export function createRelayHub(deps: { store: RelayStore; runner: Runner; clock:
         if (!session) return released;
         // A laptop reading slower than hooks come (large bodies): wait for the socket to drain.
         while (!session.closed && session.ws.getBufferedAmount() > HIGH_WATER) await new Promise<void>((r) => session.drained.push(r));
-        // Catching is busy: space the sends out (BUSY_SEND_RATE).
-        const wait = busy() ? session.nextSendAt - performance.now() : 0;
-        session.nextSendAt = Math.max(performance.now(), session.nextSendAt) + 1000 / BUSY_SEND_RATE;
-        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        // Catching is busy: wait for a burst with room (BUSY_WINDOW every BUSY_WINDOW / BUSY_SEND_RATE s).
+        while (!session.closed && busy()) {
+          const now = performance.now();
+          if (now >= session.burstEnds) (session.burstEnds = now + (1000 * BUSY_WINDOW) / BUSY_SEND_RATE), (session.burstLeft = BUSY_WINDOW);
+          if (session.burstLeft > 0) {
+            session.burstLeft--;
+            break;
+          }
+          await new Promise((r) => setTimeout(r, session.burstEnds - now));
+        }
         if (session.closed) return released;
         return new Promise<AttemptResult>((resolve) => {
           const waiting = session.pending.get(hook.id);
@@ -180,7 +188,8 @@ export function createRelayHub(deps: { store: RelayStore; runner: Runner; clock:
         caughtUp: false,
         drained: [],
         closed: false,
-        nextSendAt: 0,
+        burstEnds: 0,
+        burstLeft: 0,
       };
       sessions.set(d.handler, session);
       if (old) releaseAll(old), old.ws.close(CLOSE_BUSY, "the same listener connected again");
