@@ -19,7 +19,7 @@ import type { Claim, RelayListener, RelayStore } from "./store";
 export { busyMessage, type RelayState } from "./state";
 
 /** Relay attempts in flight per listener: hooks sent and not acknowledged yet (a backlog streams without waiting on round trips). */
-export const RELAY_WINDOW = 1024;
+export const RELAY_WINDOW = 256;
 /**
  * Catching goes first: while this instance catches more than BUSY_RATE hooks a second (counted over
  * BUSY_MS), each listener gets at most BUSY_WINDOW hooks in flight, sent in one burst every

@@ -6,7 +6,7 @@ import type { AttemptResult, HandlerPolicy } from "./handlers";
 import { type AttemptQueue, type AttemptRow, holdsHook, type Outcome } from "./queue";
 import type { HookOutcomes, HookReader } from "./types";
 
-/** Most results settled in one transaction (a relay acknowledgement carries up to 1,024). */
+/** Most results settled in one transaction (a relay acknowledgement carries up to 256). */
 export const SETTLE_BATCH = 64;
 
 export type SettlerDeps = {
