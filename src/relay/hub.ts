@@ -30,7 +30,7 @@ export const RELAY_WINDOW = 256;
  */
 export const BUSY_WINDOW = 64;
 const BUSY_RATE = 2_000;
-const BUSY_SEND_RATE = 500;
+const BUSY_SEND_RATE = 200;
 const BUSY_MS = 250;
 /** Bytes the socket may hold unsent before the next hook waits for it to drain (large bodies). */
 const HIGH_WATER = 8 * 1024 * 1024;
