@@ -114,6 +114,21 @@ test("upstream SIGKILLed and restarted: the laptop says it lost the connection, 
   await eventually(async () => [...first, ...second].every((id) => app.ids().has(id)), 20_000, "the app got every hook");
 });
 
+test("upstream stopped with SIGTERM lets its relay go: another laptop with the key connects to it restarted at its first try, no 409", async () => {
+  const up = await startUpstream();
+  const app = startApp();
+  const lap = await startLaptop(up.publicUrl, app.url);
+  await eventually(async () => connections(lap) === 1, 10_000, "connected");
+  up.proc.kill("SIGTERM");
+  await up.proc.exited;
+  await lap.kill();
+  const up2 = await startUpstream({ dir: up.dir, ports: up.ports });
+  // Another laptop (its own data, so its own listener id): the relay is free, not held by the first one.
+  const other = await startLaptop(up2.publicUrl, app.url);
+  await eventually(async () => connections(other) === 1, 30_000, "the other laptop connected");
+  expect(other.errors()).not.toContain("cannot connect");
+});
+
 test("the app down for 60 s loses nothing: the laptop's forward retries outlast it", async () => {
   const up = await startUpstream();
   const app = startApp();
