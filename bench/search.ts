@@ -1,172 +1,180 @@
 /**
- * Search benchmark (docs/search.md): fills a SQLite data file with N hooks (JSON bodies of about
- * 1 KiB from a vocabulary, a rare word in one hook of 50,000), indexes them all through the
- * indexer's sweep (a database that predates the index), then measures, through the search store:
- * a rare free word (p50, p99), a field term (`payload.order:N`, one match; p50, p99) and a common
- * word; the index's size on disk (the data file's growth); and the index's lag while hooks are
- * caught at a given rate (each caught batch is reported to the change sink as the catching writer
- * does; lag = from the report to the index's commit).
+ * Search benchmark (docs/search.md), one run for every figure of the search's targets on SQLite:
+ * fills a data file with N hooks (JSON bodies of about 1 KiB from a vocabulary, a rare word in one
+ * hook of 50,000; kept with --keep DIR and reused), removes its index file, then, through the same
+ * pieces the executable runs (the index thread, createApp, requests through app.handle):
+ * - indexing every hook by the index thread's sweep (this thread idle): hooks/s and CPU per hook;
+ * - the index file's size on disk;
+ * - the indexer's rate on caught batches: BURST hooks reported to the change sink at once, as the
+ *   catching writer reports them, until a search finds them all (the rate it keeps up with, given a core);
+ * - searches over GET /v1/hooks?q=: a rare word, a field term, more (p50, p99);
+ * - opening a hook as the split view does (GET /v1/hooks/ID and /v1/hooks/ID/attempts at once).
+ * The lag under catching load is bench/search-lag.ts. With --postgres, the same on a throwaway
+ * PostgreSQL cluster (indexed on this thread, as PostgreSQL instances do; no burst).
  *
- *   bun run bench/search.ts [--hooks 1000000] [--rate 20000] [--seconds 10] [--queries 50] [--keep PATH]
- *
- * Catching with the index on against without it: bench/ingest.ts --compare PATH with PATH an
- * executable built from a commit before the index (docs/search.md has the command).
+ *   bun run bench/search.ts [--hooks 1000000] [--queries 50] [--burst 20000] [--keep DIR] [--postgres]
  */
+import { Database } from "bun:sqlite";
+import { SQL } from "bun";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { monotonicFactory } from "ulid";
+import { createApp } from "../src/app";
+import { buildConfig } from "../src/config/load";
 import { openDatabase } from "../src/db/open";
 import { createSqliteStorage } from "../src/db/sqlite-storage";
+import type { Storage } from "../src/db/storage";
 import { createSearch } from "../src/hooks/search";
-import { parseSearch } from "../src/hooks/search/query";
-import type { SearchStore } from "../src/hooks/search/store";
+import { createThreadedSearch } from "../src/hooks/search/threaded";
+import { migratePostgres } from "../src/db/pg/migrate";
+import { openPostgres } from "../src/db/pg/open";
+import { createPostgresStorage } from "../src/db/pg/storage";
+import { monotonicFactory } from "ulid";
+import { startPostgresCluster, type PostgresCluster } from "../test/helpers/postgres";
 import { systemClock } from "../src/lib/clock";
 import { silentLog } from "../src/lib/log";
-import { fmt, median, percentile } from "./lib";
+import { createMetrics } from "../src/metrics";
+import { createRunner } from "../src/runner";
+import { fillPostgres, fillSqlite, RARE_EVERY, WORDS } from "./search-fill";
+import { fmt, median, percentile, TOKEN } from "./lib";
 
 const { values: args } = parseArgs({
   options: {
     hooks: { type: "string", default: "1000000" },
-    rate: { type: "string", default: "20000" },
-    seconds: { type: "string", default: "10" },
     queries: { type: "string", default: "50" },
+    burst: { type: "string", default: "20000" },
     keep: { type: "string" },
+    postgres: { type: "boolean", default: false },
   },
 });
 const N = Number(args.hooks);
-const WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango".split(" ");
-const RARE_EVERY = 50_000;
+const THREAD = new URL("../src/hooks/search/thread.ts", import.meta.url).href;
+const dir = args.keep ?? mkdtempSync(join(tmpdir(), "mailroom-search-bench-"));
+const path = join(dir, "mailroom.db");
+const size = (p: string) => statSync(p, { throwIfNoEntry: false })?.size ?? 0;
+const cpuMs = () => {
+  const c = process.cpuUsage();
+  return (c.user + c.system) / 1000;
+};
 
-function fill(path: string): void {
+let t0 = performance.now();
+let cpu0 = 0;
+let storage: Storage;
+let cluster: PostgresCluster | undefined;
+/** Indexes every hook (the start-up sweep) and prints its rate and CPU (this process's: both threads). */
+async function sweepAll(search: { sweep(): Promise<void>; close(): Promise<void> }, who: string): Promise<void> {
+  (t0 = performance.now()), (cpu0 = cpuMs());
+  await search.sweep();
+  const s = (performance.now() - t0) / 1000;
+  const cpu = cpuMs() - cpu0;
+  await search.close();
+  console.log(`indexed ${N} hooks by ${who} in ${fmt(s, 1)} s: ${fmt(N / s, 0)} hooks/s, ${fmt((cpu * 1000) / N, 0)} µs CPU per hook in this process`);
+}
+if (args.postgres) {
+  cluster = await startPostgresCluster({ durable: true });
+  const admin = new SQL(cluster.url, { max: 1 });
+  await admin.unsafe("CREATE DATABASE bench_search");
+  await admin.close();
+  const url = new URL(cluster.url);
+  url.pathname = "/bench_search";
+  const sql = await openPostgres(url.toString());
+  await migratePostgres(sql);
+  storage = await createPostgresStorage(sql, { instance: "bench", leaseMs: 60_000, log: silentLog });
+  await fillPostgres(sql, N);
+  console.log(`PostgreSQL 15+ (a throwaway cluster, durable defaults): filled ${N} hooks in ${fmt((performance.now() - t0) / 1000, 1)} s`);
+  const read = (id: string) => storage.hooks.getHook(id);
+  await sweepAll(createSearch({ store: storage.search, read, clock: systemClock, log: silentLog }), "this thread (PostgreSQL's own CPU not counted)");
+  console.log(`index on disk: ${fmt((await storage.search.sizeBytes())! / 2 ** 20, 0)} MiB (hook_search and its trigram indexes)`);
+} else {
+  if (!size(path)) await fillSqlite(path, N), console.log(`filled ${N} hooks in ${fmt((performance.now() - t0) / 1000, 1)} s`);
+  for (const suffix of ["", "-wal", "-shm"]) rmSync(`${path}-search${suffix}`, { force: true });
   const db = openDatabase({ path, durability: "normal" });
-  const sql = db.$client;
-  sql.run("PRAGMA synchronous = OFF");
-  const insert = sql.prepare(
-    `INSERT INTO hooks (id, channel, status, method, query, headers, body, ip, created_at, event_type) VALUES (?, ?, 'pending', 'POST', ?, ?, ?, ?, ?, ?)`,
-  );
-  const next = monotonicFactory();
-  const start = Date.now() - 7 * 86_400_000;
-  let seed = 1;
-  const rnd = (k: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff), (seed >>> 8) % k);
-  for (let done = 0; done < N; ) {
-    sql.transaction(() => {
-      for (const end = Math.min(N, done + 50_000); done < end; done++) {
-        const at = start + Math.floor((done * 7 * 86_400_000) / N);
-        const words = Array.from({ length: 120 }, () => WORDS[rnd(WORDS.length)]).join(" ");
-        const rare = done % RARE_EVERY === 7 ? ` zanzibar${done}` : "";
-        const type = ["order.paid", "order.created", "refund.created"][rnd(3)]!;
-        const body = `{"type":"${type}","order":${done},"customer":"cus_${rnd(5000)}","note":"${words}${rare}"}`;
-        const headers = `{"content-type":"application/json","user-agent":"Shop-Hookshot/1.0","x-shop-topic":"${type}"}`;
-        const channel = `shop-${rnd(20)}`;
-        insert.run(next(at).toLowerCase(), channel, `channel=${channel}`, headers, Buffer.from(body), `203.0.113.${rnd(250)}`, at, type);
-      }
-    })();
-  }
-  sql.run("PRAGMA wal_checkpoint(TRUNCATE)");
-  sql.close();
+  storage = createSqliteStorage(db, { path, durability: "normal", searchThreadUrl: THREAD });
+  const thread = storage.searchThread!;
+  await sweepAll(createThreadedSearch({ store: storage.search, thread, changes: storage.changes, log: silentLog }), "the index thread's sweep");
+  const index = size(`${path}-search`) + size(`${path}-search-wal`);
+  console.log(`index on disk: ${fmt(index / 2 ** 20, 0)} MiB (data file ${fmt(size(path) / 2 ** 20, 0)} MiB: ${fmt(index / size(path), 2)} times)`);
 }
 
-const fileBytes = (path: string) => statSync(path).size + (statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0);
+const config = buildConfig({ api_keys: [{ label: "bench", token: TOKEN }], storage: { path: args.postgres ? ":memory:" : path } }, {});
+const metrics = createMetrics(config);
+const runner = createRunner({ config, queue: storage.attempts, clock: systemClock, log: silentLog, metrics });
+const built = createApp({ config, storage, clock: systemClock, log: silentLog, runner, metrics });
+await built.ready;
+const get = async (url: string) => {
+  const res = await built.app.handle(new Request(`http://localhost${url}`, { headers: { authorization: `Bearer ${TOKEN}` } }));
+  if (res.status !== 200) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+  return res.json() as Promise<{ id: string }[]>;
+};
+await built.search.flush();
 
-async function timed(store: SearchStore, q: string, times: number): Promise<{ p50: number; p99: number; found: number }> {
+if (!args.postgres) {
+  // Caught batches of 64 reported at once, as the writer reports them; a search then waits until
+  // the thread indexed them all.
+  const burst = Number(args.burst);
+  const next = monotonicFactory();
+  const rows = Array.from({ length: burst }, (_, i) => ({
+    id: next().toLowerCase(),
+    channel: "burst",
+    method: "POST",
+    query: "",
+    headers: '{"content-type":"application/json"}',
+    body: Buffer.from(`{"n":${i},"note":"${WORDS.join(" ")} ${WORDS.slice(0, 8).join(" ")} burst${i}"}`),
+    ip: "127.0.0.1",
+    createdAt: Date.now(),
+    eventType: "",
+  }));
+  const sql = new Database(path);
+  const insert = sql.prepare(
+    "INSERT INTO hooks (id, channel, status, method, query, headers, body, ip, created_at, event_type) VALUES (?, 'burst', 'pending', 'POST', '', ?, ?, '127.0.0.1', ?, '')",
+  );
+  sql.transaction(() => rows.forEach((r) => insert.run(r.id, r.headers, r.body, r.createdAt)))();
+  sql.close();
+  (t0 = performance.now()), (cpu0 = cpuMs());
+  for (let i = 0; i < burst; i += 64) storage.changes.emit({ kind: "caught", hooks: rows.slice(i, i + 64) });
+  const found = await get(`/v1/hooks?q=burst${burst - 1}`);
+  const s = (performance.now() - t0) / 1000;
+  console.log(
+    `caught batches indexed by the thread: ${burst} hooks in ${fmt(s, 2)} s, ${fmt(burst / s, 0)} hooks/s, ${fmt(((cpuMs() - cpu0) * 1000) / burst, 0)} µs CPU per hook in this process (found: ${found.length})`,
+  );
+}
+
+async function timed(q: string, times: number): Promise<{ p50: number; p99: number; found: number }> {
   const ms: number[] = [];
   let found = 0;
   for (let i = 0; i < times; i++) {
-    const query = q.replace("#", String(((i * 7919) % N) + 1));
-    const t0 = performance.now();
-    found = (await store.search({ terms: parseSearch(query), limit: 50 })).length;
-    ms.push(performance.now() - t0);
+    const t = performance.now();
+    found = (await get(`/v1/hooks?limit=50&q=${encodeURIComponent(q.replace("#", String(((i * 7919) % N) + 1)))}`)).length;
+    ms.push(performance.now() - t);
   }
   return { p50: median(ms), p99: percentile(ms, 99), found };
 }
-
-const dir = args.keep ?? mkdtempSync(join(tmpdir(), "mailroom-search-bench-"));
-const path = join(dir, "mailroom.db");
-let t0 = performance.now();
-if (!args.keep || !statSync(path, { throwIfNoEntry: false })) {
-  fill(path);
-  console.log(`filled ${N} hooks in ${fmt((performance.now() - t0) / 1000, 1)} s`);
-}
-const db = openDatabase({ path, durability: "normal" });
-const storage = createSqliteStorage(db, { path, durability: "normal" });
-const before = fileBytes(path);
-const search = createSearch({ store: storage.search, changes: storage.changes, read: (id) => storage.hooks.getHook(id), clock: systemClock, log: silentLog });
-t0 = performance.now();
-await search.sweep();
-db.$client.run("PRAGMA wal_checkpoint(TRUNCATE)");
-const indexS = (performance.now() - t0) / 1000;
-const after = fileBytes(path);
-console.log(
-  `indexed in ${fmt(indexS, 1)} s (${fmt(N / indexS, 0)} hooks/s by the sweep); index on disk ${fmt((after - before) / 2 ** 20, 0)} MiB (data file ${fmt(before / 2 ** 20, 0)} MiB before)`,
-);
-
 const times = Number(args.queries);
 for (const [label, q] of [
-  ["rare word", `zanzibar${RARE_EVERY * Math.min(3, Math.floor((N - 8) / RARE_EVERY)) + 7}`], // one that was filled
+  ["rare word", `zanzibar${RARE_EVERY * Math.min(3, Math.floor((N - 8) / RARE_EVERY)) + 7}`],
   ["field term payload.order:N", "payload.order:#"],
   ["field term + word", "payload.order:# hookshot"],
+  ["prefix term payload.customer:cus_42*", "payload.customer:cus_42*"],
   ["common word (page of 50)", "foxtrot"],
   ["type: term (page of 50)", "type:refund.created"],
+  ["absent word", "qwertyuiop"],
 ] as const) {
-  const r = await timed(storage.search, q, times);
-  console.log(`${label.padEnd(30)} p50 ${fmt(r.p50)} ms  p99 ${fmt(r.p99)} ms  (${r.found} found)`);
+  const r = await timed(q, times);
+  console.log(`GET /v1/hooks?q=${label.padEnd(36)} p50 ${fmt(r.p50)} ms  p99 ${fmt(r.p99)} ms  (${r.found} found)`);
 }
 
-// Lag while catching at --rate: batches inserted and reported every 10 ms, as the writer does.
-const rate = Number(args.rate);
-const perBatch = Math.max(1, Math.round(rate / 100));
-const reported = new Map<string, number>();
-const lags: number[] = [];
-const index = storage.search.index;
-storage.search.index = async (docs) => {
-  await index(docs);
-  const now = performance.now();
-  for (const d of docs) {
-    const at = reported.get(d.id);
-    if (at !== undefined) lags.push(now - at), reported.delete(d.id);
-  }
-};
-const live = createSearch({ store: storage.search, changes: storage.changes, read: (id) => storage.hooks.getHook(id), clock: systemClock, log: silentLog });
-const next = monotonicFactory();
-const insert = db.$client.prepare(
-  `INSERT INTO hooks (id, channel, status, method, query, headers, body, ip, created_at, event_type) VALUES (?, 'live', 'pending', 'POST', '', ?, ?, '127.0.0.1', ?, '')`,
-);
-const headers = '{"content-type":"application/json"}';
-const end = performance.now() + Number(args.seconds) * 1000;
-let sent = 0;
-while (performance.now() < end) {
-  const tick = performance.now();
-  const rows = Array.from({ length: perBatch }, (_, i) => {
-    const body = Buffer.from(`{"n":${sent + i},"note":"${WORDS.join(" ")} ${WORDS.join(" ")}"}`);
-    return {
-      id: next(Date.now()).toLowerCase(),
-      channel: "live",
-      method: "POST",
-      query: "",
-      headers,
-      body,
-      ip: "127.0.0.1",
-      createdAt: Date.now(),
-      eventType: "",
-    };
-  });
-  db.$client.transaction(() => {
-    for (const r of rows) insert.run(r.id, r.headers, r.body, r.createdAt);
-  })();
-  const at = performance.now();
-  for (const r of rows) reported.set(r.id, at);
-  storage.changes.emit({ kind: "caught", hooks: rows });
-  sent += rows.length;
-  await new Promise((r) => setTimeout(r, Math.max(0, 10 - (performance.now() - tick))));
+// Opening a hook in the split view: its two requests at once, for hooks all over the data.
+const ids: string[] = [];
+for (let i = 0; ids.length < times && i < times * 4; i++) ids.push(...(await get(`/v1/hooks?limit=1&q=payload.order:${(i * 104729) % N}`)).map((h) => h.id));
+const open: number[] = [];
+for (const id of ids) {
+  const t = performance.now();
+  await Promise.all([get(`/v1/hooks/${id}`), get(`/v1/hooks/${id}/attempts`)]);
+  open.push(performance.now() - t);
 }
-await live.flush();
-const seconds = Number(args.seconds);
-console.log(
-  `lag at ${fmt(sent / seconds, 0)} hooks/s offered (${rate} asked): p50 ${fmt(median(lags))} ms, p99 ${fmt(percentile(lags, 99))} ms, max ${fmt(Math.max(...lags))} ms; ${reported.size} not indexed at the end`,
-);
-await live.close();
-await search.close();
+console.log(`opening a hook (GET /v1/hooks/ID and /attempts at once): p50 ${fmt(median(open))} ms, p99 ${fmt(percentile(open, 99))} ms (${open.length} hooks)`);
+await built.close();
 await storage.close();
+await cluster?.stop();
 if (!args.keep) rmSync(dir, { recursive: true, force: true });

@@ -72,8 +72,8 @@ unsigned), unless a preset's URL carries the body's hash (Twilio's \`bodySHA256\
 Some senders first check that the endpoint is theirs. On a channel with such a guard, the catching
 endpoint answers as the provider's documentation shows; a handshake is verified where the provider
 signs it (Discord, Slack, Zoom, Twitch: a bad signature is 401), is kept with the refusals as a
-\`handshake\` entry (\`GET /v1/refusals\`, status 200), and is never stored as a hook, so no handler
-sees it. See the Handshake column; docs/guards.md has the details.
+\`kind: "handshake"\` entry (\`GET /v1/refusals?kind=handshake\`, status 200), and is never stored
+as a hook, so no handler sees it. See the Handshake column; docs/guards.md has the details.
 
 ## Senders that sign with a certificate
 

@@ -36,7 +36,7 @@ async function step<T>(label: string, fn: () => T | Promise<T>): Promise<T> {
 /** The executable for `target`, built into dist/stage/bin/<target>/. */
 function buildExecutable(target: Target): string {
   const out = join(STAGE, "bin", target, executableName(target));
-  const entries = ["src/main.ts", "src/db/checkpoint-thread.ts"];
+  const entries = ["src/main.ts", "src/db/checkpoint-thread.ts", "src/hooks/search/thread.ts"];
   run([process.execPath, "build", ...entries, "--compile", "--bytecode", "--sourcemap", `--target=bun-${target}`, "--outfile", out]);
   chmodSync(out, 0o755);
   return out;

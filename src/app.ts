@@ -9,6 +9,7 @@ import type { Runner } from "./runner";
 import { createChannelService } from "./hooks/channels";
 import { createHookService } from "./hooks/service";
 import { createSearch } from "./hooks/search";
+import { createThreadedSearch } from "./hooks/search/threaded";
 import { createTransfer } from "./hooks/transfer";
 import { createBatchWriter } from "./hooks/writer";
 import { createCatcher } from "./hooks/catch";
@@ -80,15 +81,18 @@ export function createApp(deps: AppDeps) {
   const hooks = createHookService({ store, clock, runner });
   runner.bind(hooks.outcomes, { raw: hooks.raw, rawMany: hooks.rawMany });
   // The search index, kept after caught batches commit (hooks/search): catching never waits for it.
-  const search = createSearch({
-    store: storage.search,
-    changes,
-    read: (id) => store.getHook(id),
-    clock,
-    log,
-    gatherMs: deps.searchGatherMs,
-    maxWaitingBytes: deps.searchMaxWaitingBytes,
-  });
+  // With SQLite's index thread, it is written there (hooks/search/threaded.ts); else on this thread.
+  const search = storage.searchThread
+    ? createThreadedSearch({ store: storage.search, thread: storage.searchThread, changes, log })
+    : createSearch({
+        store: storage.search,
+        changes,
+        read: (id) => store.getHook(id),
+        clock,
+        log,
+        gatherMs: deps.searchGatherMs,
+        maxWaitingBytes: deps.searchMaxWaitingBytes,
+      });
 
   const responses = createResponses({ config, store: storage.responses, clock });
   const dedup = createDedup({ config, store: storage.dedup, clock });
@@ -219,8 +223,8 @@ export function createApp(deps: AppDeps) {
       metrics.committed(change.hooks);
       activity.caught(change.hooks);
     } else if (change.kind === "refusal") {
-      // A handshake answered is kept with the refusals (status 200) but was not refused.
-      if (change.refusal.status >= 400) metrics.refused(change.refusal.channel, change.refusal.guard);
+      // A handshake answered is kept with the refusals but was not refused.
+      if (change.refusal.kind === "refused") metrics.refused(change.refusal.channel, change.refusal.guard);
       activity.refused(change.refusal);
     }
   });

@@ -36,6 +36,13 @@ import { startRelayClient, type RelayClient } from "./relay/client";
 import { listenerIdentity } from "./relay/identity";
 
 /** A command that reads the config (or, for a health check with --url, none). */
+/**
+ * A thread's module, by its path under src/. The threads are also entry points of `npm run build`:
+ * inside the executable a relative specifier names the embedded one (import.meta.url names the
+ * source file there, because of --bytecode, and a Worker made from it reads the file from disk).
+ */
+const threadModule = (path: string) => (Bun.main.startsWith("/$bunfs/") ? `./${path}` : new URL(`./${path}`, import.meta.url).href);
+
 export type ServerCommand = Exclude<Command, { kind: "help" | "version" | "error" }>;
 
 /**
@@ -92,8 +99,10 @@ export async function runCommand(command: ServerCommand): Promise<number> {
   if (taken) return (console.error(inUse(taken.host, taken.port)), 1);
   let opened;
   try {
-    // The checkpoint thread is also an entry point of `npm run build`, at this path inside the executable too.
-    opened = await openStorage(config, log, { checkpointThreadUrl: new URL("./db/checkpoint-thread.ts", import.meta.url).href });
+    opened = await openStorage(config, log, {
+      checkpointThreadUrl: threadModule("db/checkpoint-thread.ts"),
+      searchThreadUrl: threadModule("hooks/search/thread.ts"),
+    });
   } catch (error) {
     if (!(error instanceof StorageOpenError)) throw error;
     return (stdout.flush(), console.error(`mailroom: ${error.message}`), 1);

@@ -1,4 +1,5 @@
 import type { HookWire } from "../hooks/model";
+import { printable, printableLines } from "../lib/terminal";
 
 /**
  * How `mailroom hooks show` prints a hook: its line, headers, events and the body decoded for
@@ -61,11 +62,12 @@ export function formatHook(hook: WireHook): string {
     `${hook.id}  ${hook.status}  channel ${hook.channel}`,
     `${hook.method} /?${hook.query}  from ${hook.ip || "unknown"}  at ${hook.created_at}${hook.finalized_at ? `  finalized ${hook.finalized_at}` : ""}`,
     "",
-    ...Object.entries(hook.headers).map(([k, v]) => `${k}: ${v}`),
+    ...Object.entries(hook.headers).map(([k, v]) => printable(`${k}: ${v}`)),
     "",
     `body: ${bytes.length} bytes${body.as === "empty" ? "" : `, shown as ${body.as}`}`,
   ];
-  if (body.text) lines.push(body.text);
+  // For reading: a sender's control and format characters as escapes (`hooks body` prints the bytes).
+  if (body.text) lines.push(printableLines(body.text));
   if (hook.events.length > 0) {
     lines.push("", "events:");
     for (const e of hook.events) lines.push(`  ${e.created_at}  ${e.kind}${e.actor ? ` by ${e.actor}` : ""}${e.message ? `: ${e.message}` : ""}`);
@@ -75,5 +77,13 @@ export function formatHook(hook: WireHook): string {
 
 /** One line per hook for `hooks ls`. */
 export function formatHookRow(hook: WireHook): string {
-  return [hook.id, hook.created_at, hook.channel, hook.status.padEnd(9), hook.method.padEnd(6), `${bodySize(hook)} B`, hook.content_type || "-"].join("  ");
+  return [
+    hook.id,
+    hook.created_at,
+    hook.channel,
+    hook.status.padEnd(9),
+    hook.method.padEnd(6),
+    `${bodySize(hook)} B`,
+    printable(hook.content_type || "-"),
+  ].join("  ");
 }

@@ -1,3 +1,4 @@
+import { printable } from "../lib/terminal";
 import { noMore, parseFlags } from "./args";
 import { ClientError, type Client } from "./client";
 import type { Io } from "./io";
@@ -30,8 +31,8 @@ export function formatTailLine(hook: WireHook & { event_type?: string }): string
     hook.id,
     hook.status.padEnd(9),
     `${bodySize(hook)} B`,
-    hook.content_type || "-",
-    hook.event_type || "-",
+    printable(hook.content_type || "-"),
+    printable(hook.event_type || "-"),
   ].join("  ");
 }
 

@@ -21,7 +21,7 @@ export type OpenedStorage = { storage: Storage; describe: string; instance: stri
  * for this process. Throws StorageOpenError when the file is in use, or the database cannot be
  * reached, is too old or refuses the credentials.
  */
-export async function openStorage(config: Config, log: Log, opts: { checkpointThreadUrl: string }): Promise<OpenedStorage> {
+export async function openStorage(config: Config, log: Log, opts: { checkpointThreadUrl: string; searchThreadUrl?: string }): Promise<OpenedStorage> {
   const instance = ulid().toLowerCase();
   const { url } = config.storage;
   if (url) {
@@ -45,6 +45,12 @@ export async function openStorage(config: Config, log: Log, opts: { checkpointTh
     throw error;
   }
   const db = openDatabase({ path, durability });
-  const storage = createSqliteStorage(db, { path, durability, lock, checkpoints: { log, threadUrl: opts.checkpointThreadUrl } });
+  const storage = createSqliteStorage(db, {
+    path,
+    durability,
+    lock,
+    checkpoints: { log, threadUrl: opts.checkpointThreadUrl },
+    searchThreadUrl: opts.searchThreadUrl,
+  });
   return { storage, instance, describe: `${path} (durability ${durability})` };
 }

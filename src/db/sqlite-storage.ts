@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import { Database } from "bun:sqlite";
 import type { Log } from "../lib/log";
 import type { Storage } from "./storage";
 import type { Db } from "./open";
@@ -8,6 +8,7 @@ import { localFeed } from "./feed";
 import { changesOf } from "./transactor";
 import { createHookStore } from "../hooks/store";
 import { createSearchStore } from "../hooks/search/store";
+import { attachSearchIndex, searchIndexPath } from "../hooks/search/index-file";
 import { createTransferStore } from "../hooks/transfer/store";
 import { createAttemptQueue } from "../runner/queue";
 import { createTranslateStore } from "../translate/store";
@@ -27,6 +28,11 @@ export type SqliteStorageOptions = {
   syncWal?: () => Promise<void>;
   /** Checkpoints off the event loop (main.ts); the thread's module URL, as the executable holds it. */
   checkpoints?: { log: Log; threadUrl: string };
+  /**
+   * The search index thread's module URL, as the executable holds it (main.ts): the index is
+   * written there; without it (tests, commands), by this thread.
+   */
+  searchThreadUrl?: string;
   /** The data file's lock (db/lock.ts), released by close(). */
   lock?: Database;
 };
@@ -42,10 +48,22 @@ export function createSqliteStorage(db: Db, opts: SqliteStorageOptions): Storage
     opts.checkpoints && opts.path !== ":memory:"
       ? startCheckpointer({ sql: db.$client, path: opts.path, log: opts.checkpoints.log, threadUrl: opts.checkpoints.threadUrl })
       : undefined;
+  // The index's own file (hooks/search/index-file.ts): with the thread, searches read it through a
+  // connection of their own, so that the main connection's write transactions never lock it.
+  const indexPath = searchIndexPath(opts.path);
+  const threaded = opts.searchThreadUrl !== undefined && opts.path !== ":memory:";
+  const reader = threaded ? new Database(opts.path, { readonly: true, strict: true }) : undefined;
+  attachSearchIndex(db.$client, indexPath, true);
+  if (reader) {
+    db.$client.run("DETACH DATABASE search");
+    reader.run("PRAGMA busy_timeout = 5000");
+    attachSearchIndex(reader, indexPath);
+  }
   return {
     dialect: "sqlite",
     hooks: createHookStore(db, { unsynced: walSync !== undefined }),
-    search: createSearchStore(db),
+    search: createSearchStore(reader ?? db),
+    searchThread: threaded ? { url: opts.searchThreadUrl!, dataPath: opts.path, indexPath } : undefined,
     transfer: createTransferStore(db),
     attempts: createAttemptQueue(db),
     translate: createTranslateStore(db),
@@ -65,6 +83,7 @@ export function createSqliteStorage(db: Db, opts: SqliteStorageOptions): Storage
     async close() {
       walSync?.close();
       await checkpointer?.close();
+      reader?.close();
       db.$client.close();
       opts.lock?.close();
     },

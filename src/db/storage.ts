@@ -27,6 +27,11 @@ export interface Storage {
   readonly hooks: HookStore;
   /** The search index (hooks/search), written after hooks commit. */
   readonly search: SearchStore;
+  /**
+   * SQLite with an index thread (hooks/search/thread.ts): the index is written there, on
+   * connections of its own, and `search` only reads it; absent when this thread writes it.
+   */
+  readonly searchThread?: { url: string; dataPath: string; indexPath: string };
   /** Hooks stored whole: import, and hooks sent from another (hooks/transfer). */
   readonly transfer: TransferStore;
   readonly attempts: AttemptQueue;

@@ -5,22 +5,13 @@ import type { Clock } from "../lib/clock";
 import { notFound, precondition } from "../lib/errors";
 import { randomToken, sha256Hex } from "../lib/secrets";
 import type { ApiKeyStore, KeyGrant } from "./api-key-store";
+import type { ApiKeyInfo } from "./api-key-info";
 import { configuredApiKeys, LOCAL_KEY, type ApiKey, type KeySource } from "./auth";
 
 /** Last use is written to the database at most this often per key (it is kept in memory meanwhile). */
 export const LAST_USE_WRITE_MS = 60_000;
 
-export type ApiKeyInfo = {
-  label: string;
-  /** config: the TOML file's (read-only); local: the one generated for this machine's CLI; dashboard: created by an admin. */
-  source: "config" | "local" | "dashboard";
-  created_at: string | null;
-  last_used_at: string | null;
-  /** Present for a scoped key (["relay"]); absent: full access. */
-  scopes?: string[];
-  /** The channels a scoped key may reach. */
-  channels?: string[];
-};
+export type { ApiKeyInfo };
 
 /**
  * The label of this instance's local key (the CLI's, saved in the credentials file beside the data

@@ -2,6 +2,7 @@ import type { Config } from "../config/schema";
 import { NAME_PATTERN, NAME_RULE } from "../config/schema";
 import type { Clock } from "../lib/clock";
 import type { Log } from "../lib/log";
+import { printable } from "../lib/terminal";
 import { parseDuration, parseSize } from "../lib/units";
 import type { ChannelService, ChannelState } from "./channels";
 import type { Dedup } from "./dedup";
@@ -31,10 +32,13 @@ type GuardPlan = {
 
 const CHANNEL_RE = new RegExp(NAME_PATTERN);
 
-/** In check-config's words, with what was refused (JSON-quoted, cut at 80 characters). */
+/** JSON-quoted, and format characters (bidirectional overrides, zero-width) written as escapes too, so the text reads as what it is. */
+const quoted = (text: string) => printable(JSON.stringify(text));
+
+/** In check-config's words, with what was refused (quoted, cut at 80 characters). */
 export function channelNameProblem(name: string): string {
-  if (name.length > 64) return `channel names are at most 64 characters: got ${name.length} (${JSON.stringify(`${name.slice(0, 20)}...`)})`;
-  return `channel names are ${NAME_RULE}: got ${JSON.stringify(name.slice(0, 80))}`;
+  if (name.length > 64) return `channel names are at most 64 characters: got ${name.length} (${quoted(`${name.slice(0, 20)}...`)})`;
+  return `channel names are ${NAME_RULE}: got ${quoted(name.slice(0, 80))}`;
 }
 const NO_BODY = new Uint8Array(0);
 const CORS = { "access-control-allow-origin": "*" };
@@ -77,7 +81,7 @@ export function createCatcher(deps: {
     // Refusals before any guard ran are recorded too, with the request's headers (redacted).
     const refused = (channel: string, kind: "invalid_argument" | "unavailable" | "payload_too_large", message: string, plan?: GuardPlan, extra = {}) => {
       const status = kind === "invalid_argument" ? 400 : kind === "unavailable" ? 503 : 413;
-      record(request, query, plan, { channel, guard: "", status, reason: message, ip, method });
+      record(request, query, plan, { kind: "refused", channel, guard: "", status, reason: message, ip, method });
       return errorResponse(kind, message, { ...extra, ...CORS });
     };
     if (bodyDropped(request)) {
@@ -231,7 +235,7 @@ export function createCatcher(deps: {
     reason: string,
     headers: Record<string, string> = {},
   ): Response {
-    record(request, query, plan, { channel, guard: guard.name, status, reason, ip, method });
+    record(request, query, plan, { kind: "refused", channel, guard: guard.name, status, reason, ip, method });
     const kind =
       status === 401
         ? "unauthenticated"
@@ -246,8 +250,9 @@ export function createCatcher(deps: {
   }
 
   /**
-   * A handshake answered: kept with the refusals (status 200 or the answer's, the reason saying
-   * which handshake), never as a hook, so no handler sees it.
+   * A handshake answered: kept with the refusals as kind "handshake" (status 200 or the answer's,
+   * the reason saying which handshake; one the guard refused, a wrong verify_token, is "refused"),
+   * never as a hook, so no handler sees it.
    */
   function handshake(
     request: Request,
@@ -259,7 +264,9 @@ export function createCatcher(deps: {
     method: string,
     answer: { response: Response; what: string },
   ): Response {
-    record(request, query, plan, { channel, guard: guard.name, status: answer.response.status, reason: `handshake: ${answer.what}`, ip, method });
+    const { status } = answer.response;
+    const kind = status < 300 ? "handshake" : "refused";
+    record(request, query, plan, { kind, channel, guard: guard.name, status, reason: `handshake: ${answer.what}`, ip, method });
     for (const [k, v] of Object.entries(CORS)) answer.response.headers.set(k, v);
     return answer.response;
   }

@@ -42,12 +42,16 @@ export const EVENT_TYPE_FIELDS: readonly string[] = ["event.type", "event_type",
 
 const PLAIN = /^[\w./:@-]+$/;
 
-/** Printable, trimmed, at most EVENT_TYPE_MAX characters. */
+/**
+ * Printable (no control character, C1 included: U+009B is a terminal's CSI), trimmed, at most
+ * EVENT_TYPE_MAX characters. Format characters (\p{Cf}: bidirectional overrides, zero-width
+ * spaces and joiners) go too: a label must read as what it is, and an
+ * unterminated right-to-left override would turn the text after it around.
+ */
 export function cleanEventType(value: string | undefined): string {
   if (!value) return "";
   if (value.length <= EVENT_TYPE_MAX && PLAIN.test(value)) return value;
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
-  const clean = value.replace(/[\u0000-\u001f\u007f]/g, "").trim();
+  const clean = value.replace(/[\p{Cc}\p{Cf}]/gu, "").trim();
   return clean.length > EVENT_TYPE_MAX ? clean.slice(0, EVENT_TYPE_MAX) : clean;
 }
 

@@ -10,7 +10,7 @@ export type LogFormat = "text" | "json";
 export type Level = "info" | "warn" | "error";
 
 export type CaughtLine = { id: string; channel: string; method: string; headers: string; body: Uint8Array; createdAt: number };
-export type RefusedLine = { id: string; channel: string; guard: string; status: number; reason: string; ip: string; method: string };
+export type RefusedLine = { id: string; kind: string; channel: string; guard: string; status: number; reason: string; ip: string; method: string };
 export type AttemptLine = {
   hookId: string;
   channel: string;
@@ -53,12 +53,21 @@ export function contentTypeOf(headersJson: string): string {
   return m ? m[1]!.replace(/\\(.)/g, "$1") : "";
 }
 
-const CONTROL = /[\x00-\x1f\x7f-\x9f]/g;
+/** Control characters, and format characters (\p{Cf}: bidirectional overrides, zero-width), which would hide or reorder what a line says. */
+const CONTROL = /[\x00-\x1f\x7f-\x9f\p{Cf}]/gu;
 const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
-/** Text a sender chose (a refused channel name, a content type) with its control characters written as escapes. */
+const escapeCode = (code: number) =>
+  code < 0x100 ? `\\x${code.toString(16).padStart(2, "0")}` : code < 0x10000 ? `\\u${code.toString(16).padStart(4, "0")}` : `\\u{${code.toString(16)}}`;
+
+/** Text a sender chose (a refused channel name, a content type) with its control and format characters written as escapes. */
 export function printable(text: string): string {
-  return text.replace(CONTROL, (c) => NAMED[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+  return text.replace(CONTROL, (c) => NAMED[c] ?? escapeCode(c.codePointAt(0)!));
+}
+
+/** Like printable(), for text of several lines (a body shown for reading): line breaks and tabs stay. */
+export function printableLines(text: string): string {
+  return text.replace(CONTROL, (c) => (c === "\n" || c === "\t" ? c : (NAMED[c] ?? escapeCode(c.codePointAt(0)!))));
 }
 
 const pad2 = (n: number) => String(n).padStart(2, "0");
@@ -129,6 +138,12 @@ export function createTerminal(opts: TerminalOptions): { activity: Activity; log
     },
     refused(r) {
       const by = r.guard ? ` by guard ${r.guard}` : "";
+      if (r.kind === "handshake") {
+        // A provider's challenge answered: not a refusal, and nothing to warn about.
+        if (!shown("info")) return;
+        const text = `${r.method} ${r.channel} handshake answered${by}: ${r.status} ${r.reason} (from ${r.ip || "unknown"}; refusal ${r.id})`;
+        return opts.write(format(now(), "info", "handshake", text, { ...r }));
+      }
       const text = `${r.method} ${r.channel} refused${by}: ${r.status} ${r.reason} (from ${r.ip || "unknown"}; refusal ${r.id})`;
       opts.write(format(now(), "warn", "refused", text, { ...r }));
     },

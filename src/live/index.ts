@@ -128,6 +128,7 @@ export function createLive(deps: { store: HookStore; hooks: () => HookService; h
 export function refusalJson(r: RefusalInput, now: number): string {
   return JSON.stringify({
     id: r.id,
+    kind: r.kind,
     channel: r.channel,
     guard: r.guard,
     status: r.status,

@@ -189,7 +189,8 @@ const operations: Record<string, Operation> = {
     summary: "List refused requests",
     description:
       "Mailroom's extension: the most recent refused requests (never caught), by a guard or by the catching endpoint itself (400, 413, 503; `guard` is then empty), " +
-      "newest first, with their headers and query (credentials redacted); `limit` defaults to 50.",
+      "and the providers' handshakes answered (`kind` `handshake`, status 200: Slack url_verification, Discord PING, Meta hub.challenge...; every other entry is `refused`), " +
+      "newest first, with their headers and query (credentials redacted); `channel`, `guard`, `status` and `kind` filter; `limit` defaults to 50.",
   },
   "GET /v1/hooks/export": {
     operationId: "HookService_ExportHooks",

@@ -32,8 +32,9 @@ export function managementClient(url: string, token: string) {
       retry: (id: string) => call<Hook>("POST", `/hooks/${name(id)}/retry`),
       delete: (id: string) => call<Record<string, never>>("DELETE", `/hooks/${name(id)}`),
     },
-    /** Requests refused by a guard, newest first, with the reason. */
-    refusals: (q: { channel?: string; guard?: string; limit?: number } = {}) => call<Refusal[]>("GET", `/refusals${query(q)}`),
+    /** Requests refused by a guard (and handshakes answered: `kind`), newest first, with the reason. */
+    refusals: (q: { channel?: string; guard?: string; status?: number; kind?: Refusal["kind"]; limit?: number } = {}) =>
+      call<Refusal[]>("GET", `/refusals${query(q)}`),
   };
 }
 

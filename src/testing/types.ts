@@ -34,9 +34,11 @@ export type Hook = {
   source_id?: string;
 };
 
-/** A request a guard refused (GET /v1/refusals): never stored as a hook. */
+/** A request a guard refused, or a provider's handshake answered (GET /v1/refusals): never stored as a hook. */
 export type Refusal = {
   id: string;
+  /** "refused", or "handshake": a provider's challenge answered with a 2xx. */
+  kind: "refused" | "handshake";
   channel: string;
   guard: string;
   status: number;

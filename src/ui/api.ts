@@ -20,14 +20,8 @@ export type Attempt = {
   error: string;
 };
 export type Me = { email: string; role: "admin" | "member" };
-export type ApiKey = {
-  label: string;
-  source: "config" | "local" | "dashboard";
-  created_at: string | null;
-  last_used_at: string | null;
-  scopes?: string[];
-  channels?: string[];
-};
+/** The server's own type (it imports nothing), so the two cannot drift. */
+export type { ApiKeyInfo as ApiKey } from "../hooks/api-key-info";
 export type User = { email: string; role: "admin" | "member"; read_only: boolean; created_at: string | null };
 
 export class ApiError extends Error {

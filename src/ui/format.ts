@@ -57,3 +57,32 @@ export function relative(iso: string, now: number = Date.now()): string {
   else return date(d, new Date(now));
   return s >= 0 ? `${text} ago` : `in ${text}`;
 }
+
+/**
+ * Characters that turn text around or hide it: the bidirectional marks, embeddings, overrides and
+ * isolates, the zero-width space, the word joiner and the byte order mark. (Zero-width joiners and
+ * non-joiners stay: emoji and several scripts need them, and they move nothing.)
+ */
+const HIDDEN = /[\u061c\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g;
+const escapeHidden = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+
+/**
+ * Text a sender chose, shown as text with the characters that hide or turn text around written as
+ * \u escapes: a sender cannot hide text or turn what follows around (an unterminated right-to-left
+ * override would).
+ *
+ * @example visible("a\u202eb") === "a\\u202eb"
+ */
+export function visible(text: string): string {
+  return text.replace(HIDDEN, escapeHidden);
+}
+
+/**
+ * A value as JSON shows it, with visible()'s escapes too: still valid JSON ("" for
+ * undefined).
+ *
+ * @example jsonString("a\u202eb") === '"a\\u202eb"'
+ */
+export function jsonString(value: unknown): string {
+  return visible(JSON.stringify(value) ?? "");
+}

@@ -48,7 +48,11 @@ function App() {
   const [me, setMe] = useState<Me | null | undefined>(undefined);
   useEffect(() => {
     whenSignedOut(() => setMe(null));
-    api<Me>("GET", "/session").then(setMe, () => setMe(null));
+    // 204 (undefined here) when nobody is signed in.
+    api<Me | undefined>("GET", "/session").then(
+      (m) => setMe(m ?? null),
+      () => setMe(null),
+    );
   }, []);
   const path = url.pathname.replace(/\/+$/, "");
   if (path === "/ui/setup") return <Setup onDone={(m) => (setMe(m), navigate("/ui/hooks"))} />;

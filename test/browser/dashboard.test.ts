@@ -4,6 +4,7 @@ import type { Browser, Page } from "playwright-core";
 import { buildBinary, removeTempDirs, startProcess, tempDir, type Running } from "../helpers/binary";
 import { storageToml } from "../helpers/target";
 import { browserAvailable, launch, SHOTS } from "./browser";
+import { axeViolations, documentScrollsSideways, watch } from "./sweep";
 
 const ADMIN = { email: "ada@example.com", password: "correct horse battery" };
 const MEMBER = { email: "max@example.com", password: "another good one" };
@@ -61,6 +62,16 @@ describe.skipIf(!browserAvailable())("the dashboard in a browser", () => {
 
   test("the first admin is created with the setup link printed at start-up", async () => {
     const link = /(http:\/\/\S+\/ui\/setup#setup_\S+)/.exec(app.output())![1]!;
+    // On a phone first, in both themes (the link stays good until it is used): nothing sideways, nothing for axe, nothing in the console.
+    for (const colorScheme of ["light", "dark"] as const) {
+      const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme });
+      const p = await phone.newPage();
+      const seen = watch(p);
+      await p.goto(link);
+      await p.getByRole("button", { name: "Create admin" }).waitFor();
+      expect([colorScheme, await documentScrollsSideways(p), await axeViolations(p), seen.errors]).toEqual([colorScheme, false, [], []]);
+      await phone.close();
+    }
     const res = await page.goto(link);
     const headers = res!.headers();
     expect(headers["content-security-policy"]).toContain("frame-ancestors 'none'");

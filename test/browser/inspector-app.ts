@@ -10,9 +10,9 @@ export const ATTACK = `<script>alert(1)</script><img src=x onerror=alert(1)>`;
 
 /**
  * The executable with an admin of the config file and a channel `signed` behind an hmac guard `sig`
- * (secret "s3cret", header x-sig), for the inspector's browser tests.
+ * (secret "s3cret", header x-sig), and `moreToml`, for the inspector's browser tests.
  */
-export async function startInspectorApp(prefix: string): Promise<Running> {
+export async function startInspectorApp(prefix: string, moreToml = ""): Promise<Running> {
   const bin = await buildBinary();
   const dir = tempDir(prefix);
   await Bun.write(
@@ -21,7 +21,7 @@ export async function startInspectorApp(prefix: string): Promise<Running> {
       `[[users]]\nemail = "${ADMIN.email}"\nrole = "admin"\npassword_env = "ADMIN_PASSWORD"\n` +
       `[[api_keys]]\nlabel = "tests"\ntoken = "${TOKEN}"\n` +
       `[[guards]]\nname = "sig"\nkind = "hmac"\nsecret = "s3cret"\nheader = "x-sig"\n` +
-      `[[channels]]\nname = "signed"\nguards = ["sig"]\n`,
+      `[[channels]]\nname = "signed"\nguards = ["sig"]\n${moreToml}`,
   );
   return startProcess([bin, "--config", "mailroom.toml"], dir, { ADMIN_PASSWORD: ADMIN.password });
 }

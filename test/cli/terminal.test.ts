@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { createTerminal } from "../../src/lib/terminal";
+import { createTerminal, printable } from "../../src/lib/terminal";
 import { removeTempDirs } from "../helpers/binary";
 import { createReceiver } from "../runner/receiver";
 import { serveFromSource, waitForOutput } from "./run";
@@ -97,6 +97,21 @@ describe("createTerminal", () => {
     expect(lines(false)).toMatch(/WARN {2}handler cmd h \(c\) attempt 2 failed, will retry exit 3 12 ms: exit code 3\n$/);
     expect(lines(false)).not.toContain("\x1b[");
     expect(lines(true)).toContain("\x1b[33mWARN ");
+  });
+  test("a handshake answered is an info line of its own, not a refusal; quiet leaves it out", () => {
+    for (const quiet of [false, true]) {
+      const out: string[] = [];
+      const { activity } = createTerminal({ format: "text", quiet, color: false, write: (t) => out.push(t), now: () => 0 });
+      const r = { id: "r1", channel: "slack", guard: "slack", status: 200, reason: "handshake: url_verification answered", ip: "10.0.0.1", method: "POST" };
+      activity.refused({ ...r, kind: "handshake" });
+      activity.refused({ ...r, kind: "refused", status: 401, reason: "bad signature" });
+      const text = out.join("");
+      expect(text.includes("INFO  handshake POST slack handshake answered by guard slack: 200 handshake: url_verification answered")).toBe(!quiet);
+      expect(text).toMatch(/WARN {2}refused POST slack refused by guard slack: 401 bad signature/);
+    }
+  });
+  test("control and format characters a sender chose are written as escapes", () => {
+    expect(printable("a\nb\u0085c\u202ed\u200be\u{e0041}")).toBe("a\\nb\\x85c\\u202ed\\u200be\\u{e0041}");
   });
   test("a batch of caught hooks is one write", () => {
     const writes: string[] = [];

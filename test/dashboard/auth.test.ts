@@ -34,6 +34,17 @@ describe("dashboard sessions", () => {
     expect(wrong.headers.get("set-cookie")).toBeNull();
   });
 
+  test("who am I: 204 without a body when nobody is signed in (no error for the sign-in page to log), 401 stays for the rest", async () => {
+    const app = await dashboardApp();
+    for (const cookie of [undefined, "mailroom_session=mrs_not-a-session"]) {
+      const res = await app.call("GET", "/ui/api/session", undefined, cookie ? { cookie } : {});
+      expect([res.status, res.text]).toEqual([204, ""]);
+    }
+    expect((await app.call("GET", "/ui/api/hooks")).status).toBe(401);
+    await app.call("DELETE", "/ui/api/session", undefined, app.admin);
+    expect((await app.call("GET", "/ui/api/session", undefined, app.admin)).status).toBe(204);
+  });
+
   test("sign-out ends the session", async () => {
     const app = await dashboardApp();
     const out = await app.call("DELETE", "/ui/api/session", undefined, app.admin);
@@ -117,7 +128,9 @@ describe("dashboard sessions", () => {
 describe("dashboard and API credentials are separate", () => {
   test("a bearer token never opens the dashboard endpoints", async () => {
     const app = await dashboardApp();
-    for (const path of ["/ui/api/session", "/ui/api/hooks", "/ui/api/channels", "/ui/api/refusals", "/ui/api/users", "/ui/api/info"]) {
+    // "Who am I" says nobody is signed in (204); the rest refuse.
+    expect((await app.call("GET", "/ui/api/session", undefined, AUTH)).status).toBe(204);
+    for (const path of ["/ui/api/hooks", "/ui/api/channels", "/ui/api/refusals", "/ui/api/users", "/ui/api/info"]) {
       const res = await app.call("GET", path, undefined, AUTH);
       expect(res.status).toBe(401);
       expect(res.json.code).toBe(16);

@@ -1,6 +1,8 @@
 import type { Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Me } from "../../src/dashboard/routes/session";
 import type { ApiKeyInfo } from "../../src/dashboard/routes/api-keys";
 import * as hooks from "../../src/hooks/model";
@@ -39,13 +41,19 @@ test("the dashboard's wire types are the TypeBox models' Static types", () => {
     same<ui.Refusal, Static<typeof Refusal>>(true),
     reads<ui.Attempt, Static<typeof Attempt>>(true),
     reads<ui.Me, Static<typeof Me>>(true),
-    reads<ui.ApiKey, Static<typeof ApiKeyInfo>>(true),
+    same<ui.ApiKey, Static<typeof ApiKeyInfo>>(true),
     // @ts-expect-error a property the model lacks is caught
     reads<ui.Attempt & { retries: number }, Static<typeof Attempt>>(true),
     // @ts-expect-error so is a property the model sends as another type
     reads<Omit<ui.Attempt, "attempt"> & { attempt: string }, Static<typeof Attempt>>(true),
   ];
   expect(checks.every(Boolean)).toBe(true);
+});
+
+test("the dashboard declares no API key shape of its own: it takes the server's type", () => {
+  const source = readFileSync(join(import.meta.dir, "../../src/ui/api.ts"), "utf8");
+  expect(source).toContain('export type { ApiKeyInfo as ApiKey } from "../hooks/api-key-info";');
+  expect(source).not.toMatch(/type ApiKey\s*=/);
 });
 
 test("the statuses and event kinds the models accept are the lists of hooks/status.ts", () => {

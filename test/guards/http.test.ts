@@ -85,6 +85,7 @@ describe("guards on the catching endpoint", () => {
     expect(res.status).toBe(200);
     expect(res.json).toEqual([
       {
+        kind: "refused",
         channel: "github",
         guard: "gh",
         status: 401,

@@ -4,6 +4,7 @@ import { createRefusals, createRefusalStore } from "../../src/hooks/guards";
 import { createFakeClock } from "../helpers/clock";
 
 const refusal = (n: number, channel = "c") => ({
+  kind: "refused" as const,
   id: `01jd0000000000000000000${String(n).padStart(3, "0")}`,
   channel,
   guard: "sig",

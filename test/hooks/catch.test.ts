@@ -87,6 +87,9 @@ describe("catching endpoint over a real socket", () => {
     }
     const channels = (await t.call("GET", "/v1/channels")).json.map((c: any) => c.name);
     expect(channels).not.toContain("Upper");
+    // A right-to-left override or a zero-width space in the name is written as an escape, so the reason reads as what was sent.
+    const hidden = await fetch(`${url}/?channel=${encodeURIComponent("\u202eabc\u200b")}`, { method: "POST", body: "x" });
+    expect(((await hidden.json()) as any).message).toEndWith('got "\\u202eabc\\u200b"');
   });
 
   test("bodies over max_body get 413 (declared length or chunked) and are not stored", async () => {

@@ -46,15 +46,24 @@ describe("handshakes at the catching endpoint", () => {
   const hooksOf = async (channel: string) => (await t.call("GET", `/v1/hooks?channel=${channel}`)).json as unknown[];
   const lastRefusal = async (channel: string) => (await t.call("GET", `/v1/refusals?channel=${channel}&limit=1`)).json[0];
 
-  test("Slack url_verification: the challenge back, recorded with the refusals (status 200), never a hook", async () => {
+  test("Slack url_verification: the challenge back, recorded with the refusals as kind handshake (status 200), never a hook", async () => {
     const res = await signed("slack", '{"token":"x","challenge":"3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P","type":"url_verification"}');
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ challenge: "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P" });
     expect(await hooksOf("slack")).toEqual([]);
-    expect(await lastRefusal("slack")).toMatchObject({ guard: "slack", status: 200, reason: "handshake: url_verification answered", method: "POST" });
+    const answered = { kind: "handshake", guard: "slack", status: 200, reason: "handshake: url_verification answered", method: "POST" };
+    expect(await lastRefusal("slack")).toMatchObject(answered);
+    // `kind` filters: handshakes answered apart from refusals.
+    expect((await t.call("GET", "/v1/refusals?channel=slack&kind=handshake")).json).toMatchObject([answered]);
+    expect((await t.call("GET", "/v1/refusals?channel=slack&kind=refused")).json).toEqual([]);
+    expect((await t.call("GET", "/v1/refusals?kind=answered")).status).toBe(400);
     // Unsigned, it is refused as any request would be.
     const forged = await fetch(`${base}/?channel=slack`, { method: "POST", body: '{"type":"url_verification","challenge":"x"}' });
     expect(forged.status).toBe(401);
+    expect(await lastRefusal("slack")).toMatchObject({ kind: "refused", status: 401 });
+    // The metrics count the refusal only: the handshake was answered, not refused.
+    const metrics = (await t.call("GET", "/metrics")).text;
+    expect(metrics).toMatch(/^mailroom_hooks_refused_total\{channel="slack",guard="slack"\} 1$/m);
   });
 
   test("Zoom endpoint.url_validation: plainToken and its HMAC-SHA256 (hex) with the secret token", async () => {
@@ -72,7 +81,7 @@ describe("handshakes at the catching endpoint", () => {
     const wrong = await fetch(`${base}/?channel=meta&hub.mode=subscribe&hub.challenge=1158201444&hub.verify_token=guess`);
     expect(wrong.status).toBe(403);
     expect(await hooksOf("meta")).toEqual([]);
-    expect(await lastRefusal("meta")).toMatchObject({ status: 403, reason: "handshake: hub.challenge refused: wrong verify_token" });
+    expect(await lastRefusal("meta")).toMatchObject({ kind: "refused", status: 403, reason: "handshake: hub.challenge refused: wrong verify_token" });
   });
 
   test("X CRC: response_token is sha256= and the base64 HMAC-SHA256 of crc_token with the consumer secret", async () => {

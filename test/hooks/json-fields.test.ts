@@ -27,5 +27,9 @@ describe("jsonStrings: string fields of a JSON object in one scan", () => {
   test("event types are printable and at most EVENT_TYPE_MAX characters", () => {
     expect(detectEventType({}, bytes(`{"type":"${"x".repeat(300)}"}`))).toHaveLength(EVENT_TYPE_MAX);
     expect(detectEventType({ "x-github-event": "  push " }, bytes("{}"))).toBe("push");
+    // Format characters go: a right-to-left override, zero-width spaces and joiners.
+    expect(detectEventType({}, bytes('{"type":"\u202einvoice\u200b.paid\u200d"}'))).toBe("invoice.paid");
+    // C1 controls too: U+009B is a terminal's CSI, which `mailroom tail` would print.
+    expect(detectEventType({}, bytes('{"type":"invoice\u009b31m.paid\u0085"}'))).toBe("invoice31m.paid");
   });
 });

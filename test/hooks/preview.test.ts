@@ -8,6 +8,10 @@ test("bodyPreview: one line of the first 100 characters; control characters and 
   expect(bodyPreview(enc("x".repeat(150)))).toBe("x".repeat(100));
   expect(bodyPreview(enc("é✓😀".repeat(50)))).toBe([..."é✓😀".repeat(50)].slice(0, 100).join(""));
   expect(bodyPreview(enc("bell\u0007 and escape\u001b[31m red"))).toBe("bell\uFFFD and escape\uFFFD[31m red");
+  // A right-to-left override or a zero-width space would hide or turn the text around; a zero-width joiner (emoji) stays.
+  expect(bodyPreview(enc('{"type":"\u202egnp.exe\u200b👨\u200d👩"} and enough readable text beside it'))).toBe(
+    '{"type":"\uFFFDgnp.exe\uFFFD👨\u200d👩"} and enough readable text beside it',
+  );
   expect(bodyPreview(new Uint8Array([0x61, 0x62, 0xff, 0x63, ...enc(" plenty of readable text around it")]))).toBe(
     "ab\uFFFDc plenty of readable text around it",
   );
@@ -18,4 +22,9 @@ test("bodyPreview: one line of the first 100 characters; control characters and 
   const cut = enc(`${"a".repeat(PREVIEW_BYTES - 1)}é`).subarray(0, PREVIEW_BYTES);
   expect(bodyPreview(cut)).toBe("a".repeat(100));
   expect(bodyPreview(enc('<p onclick="x">&lt;hi&gt;</p>'))).toBe('<p onclick="x">&lt;hi&gt;</p>'); // text, for the page to escape
+});
+
+test("bodyPreview: Hebrew or Arabic text with its right-to-left marks keeps a preview (the marks are shown as U+FFFD, not counted as unreadable)", () => {
+  const text = '{"msg":"\u200fשלום\u200f \u200fעולם\u200f"}';
+  expect(bodyPreview(enc(text))).toBe('{"msg":"\uFFFDשלום\uFFFD \uFFFDעולם\uFFFD"}');
 });

@@ -33,6 +33,13 @@ test("a hook is found by its words and fields as soon as its sender has the 200;
   expect((await search("q=header.x-github-event:pull*&channel=stripe")).length).toBe(0);
   expect((await search("q=method:post+ip:127.0.0.1")).length).toBe(8);
   expect((await search("q=mailroom&status=handled")).length).toBe(0);
+  // event_type means with a search what it means without one: exact and case-sensitive, or a prefix.
+  expect((await search("event_type=pull_request")).length).toBe(2);
+  expect((await search("q=mailroom&event_type=pull_request")).length).toBe(2);
+  expect((await search("q=mailroom&event_type=Pull_Request")).length).toBe(0);
+  expect((await search("event_type=Pull_Request")).length).toBe(0);
+  expect((await search("q=mailroom&event_type=pull*")).length).toBe(2);
+  expect((await search("q=mailroom&event_type=Pull*")).length).toBe(0);
 
   // Newest first, paged with after, as summaries.
   const first = await search("q=common&limit=2&fields=summary");

@@ -37,6 +37,15 @@ test("a NUL in method, query, ip, event_type or an event is refused with the fie
   expect(() => parseLine(JSON.stringify({ ...line, events }))).toThrow("/events/0/message: must not contain NUL");
 });
 
+test("an imported event type loses its format characters as a caught one does (an export of an earlier version kept them); headers and body stay exact", () => {
+  const headers = { "x-github-event": "push\u202eevil" };
+  const body = Buffer.from('{"type":"a\u202eb"}').toString("base64");
+  const hook = parseLine(JSON.stringify({ ...line, headers, body, event_type: "push\u202e\u200bevil" }));
+  expect(hook.eventType).toBe("pushevil");
+  expect(hook.headers).toEqual(headers);
+  expect(Buffer.from(hook.body).toString("base64")).toBe(body);
+});
+
 for (const backend of contractBackends(createTransferStore, (t) => createPgTransferStore(t, 4))) {
   describe(backend.name, () => {
     test("a line that parses is stored", async () => {

@@ -123,6 +123,9 @@ describe("webhook responses match webhooks.json", () => {
     expect((await w("ChannelService_GetDedup", { path: "/v1/channels/shop/dedup" })).status).toBe(200);
     expect((await w("ChannelService_GetDedup", { path: "/v1/channels/shop/dedup?x=1" })).status).toBe(400);
     expect((await w("RefusalService_ListRefusals", { path: "/v1/refusals?limit=x" })).status).toBe(400);
+    const refused = await w("RefusalService_ListRefusals", { path: "/v1/refusals?kind=refused" });
+    expect([refused.status, refused.json.length > 0, refused.json.every((r: { kind: string }) => r.kind === "refused")]).toEqual([200, true, true]);
+    expect((await w("RefusalService_ListRefusals", { path: "/v1/refusals?kind=answered" })).status).toBe(400);
     const refusal = (await w("RefusalService_ListRefusals", { path: "/v1/refusals?status=400" })).json[0];
     expect((await w("RefusalService_GetRefusal", { path: `/v1/refusals/${refusal.id}` })).status).toBe(200);
     expect((await w("RefusalService_GetRefusal", { path: `/v1/refusals/${UNKNOWN_ID}` })).status).toBe(404);

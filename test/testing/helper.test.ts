@@ -110,6 +110,9 @@ describe("waitForHook", () => {
     expect(message).toContain("Refused by guards (1, newest first):");
     expect(message).toMatch(/POST github: guard github answered 401: X-Hub-Signature-256 does not match the body/);
     expect((error as WaitForHookTimeout).refused).toHaveLength(1);
+    // Each entry says whether it was refused or a provider's handshake answered; `kind` filters.
+    expect((await mr.api.refusals({ channel: "github", kind: "refused" })).map((r) => [r.kind, r.status])).toEqual([["refused", 401]]);
+    expect(await mr.api.refusals({ channel: "github", kind: "handshake" })).toEqual([]);
   });
 
   test("an empty channel says that nothing arrived and nothing was refused", async () => {

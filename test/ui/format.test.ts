@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { exact, relative, size } from "../../src/ui/format";
+import { exact, jsonString, relative, size, visible } from "../../src/ui/format";
 
 describe("the dashboard's one format for sizes and times", () => {
   test("sizes are in human units, one decimal below 100", () => {
@@ -30,5 +30,16 @@ describe("the dashboard's one format for sizes and times", () => {
 
   test("the exact time names the date, the time to the second and the zone", () => {
     expect(exact("2026-11-26T10:53:52.120Z")).toMatch(/^2026-11-2\d \d\d:\d\d:52 [+-]\d\d:\d\d$/);
+  });
+
+  test("text and JSON a sender chose show what hides or turns text around as escapes (zero-width joiners stay); JSON stays valid", () => {
+    const sent = "\u202egnp.exe\u200b<b>\u2066x\u2069 👨\u200d👩";
+    expect(jsonString(sent)).toBe('"\\u202egnp.exe\\u200b<b>\\u2066x\\u2069 👨\u200d👩"');
+    expect(JSON.parse(jsonString(sent))).toBe(sent);
+    expect(jsonString('plain "quoted"\n')).toBe(JSON.stringify('plain "quoted"\n'));
+    expect(jsonString({ [sent]: [sent] })).toBe(`{${jsonString(sent)}:[${jsonString(sent)}]}`);
+    expect(jsonString(undefined)).toBe("");
+    // As text (a refused channel name, a header, a translation's text): the same escapes, nothing else changed.
+    expect(visible(`${sent} "ok"`)).toBe('\\u202egnp.exe\\u200b<b>\\u2066x\\u2069 👨\u200d👩 "ok"');
   });
 });

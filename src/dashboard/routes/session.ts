@@ -66,60 +66,64 @@ export function sessionRoutes({ gate, sessions, users, setup, accountIpThrottle,
     return await signedIn(user, request, set, device);
   }
 
-  return new Elysia()
-    .use(
-      new Elysia()
-        .use(gate.requireSession())
-        .get("/session", async ({ request }) => me(await gate.check(request)), { query: NoQuery, response: { 200: Me, ...errors } }),
-    )
-    .use(
-      new Elysia()
-        .use(gate.openBody)
-        .get("/setup", async () => ({ needed: await setup.needed() }), {
-          query: NoQuery,
-          response: { 200: t.Object({ needed: t.Boolean() }, strict), ...errors },
-        })
-        // The setup page asks at once, before the form is filled in, whether its link is still good.
-        .post("/setup/check", async ({ body }) => (await setup.check(body.token), { valid: true }), {
-          query: NoQuery,
-          body: t.Object({ token: SetupToken }, strict),
-          response: { 200: t.Object({ valid: t.Literal(true) }, strict), ...errors },
-        })
-        .post("/setup", async ({ body, request, set }) => await signedIn(await setup.complete(body.token, body.email, body.password), request, set), {
-          query: NoQuery,
-          body: t.Object({ token: SetupToken, email: Email, password: Password }, strict),
-          response: { 200: Me, ...errors },
-        })
-        .post(
-          "/session",
-          async ({ body, request, set }) => {
-            const device = await devices.verify(cookieValue(request.headers.get("cookie"), DEVICE_COOKIE), body.email);
-            if (device) return signInFromDevice(device, body, request, set);
-            const ip = throttledAddress(ipOf(request));
-            const account = `account:${body.email.toLowerCase()}`;
-            const accountFromIp = `${account}|ip:${ip}`;
-            const wait = Math.max(accountIpThrottle.wait(accountFromIp), accountThrottle.wait(account), ipThrottle.wait(`ip:${ip}`));
-            if (wait > 0) throw new AppError("rate_limited", `too many failed sign-ins: try again in ${wait} s`, { retryAfter: wait });
-            const user = await users.verify(body.email, body.password);
-            if (!user) {
-              accountIpThrottle.fail(accountFromIp);
-              accountThrottle.fail(account);
-              ipThrottle.fail(`ip:${ip}`);
-              throw new AppError("unauthenticated", "wrong e-mail or password");
-            }
-            accountIpThrottle.clear(accountFromIp);
-            return await signedIn(user, request, set);
-          },
-          { query: NoQuery, body: t.Object({ email: Email, password: Password }, strict), response: { 200: Me, ...errors } },
-        )
-        .delete(
-          "/session",
-          async ({ request, set }) => {
-            await sessions.end(cookieValue(request.headers.get("cookie"), SESSION_COOKIE));
-            set.headers["set-cookie"] = sessionCookie(null, gate.secure(request));
-            return {};
-          },
-          { query: NoQuery, body: NoBody, response: { 200: t.Object({}, strict), ...errors } },
-        ),
-    );
+  return new Elysia().use(
+    new Elysia()
+      .use(gate.openBody)
+      // "Who am I", asked by every page load before anyone may have signed in: 204 (no body) when
+      // nobody is, so the sign-in page opens without an error; 401 stays for what needs a session.
+      .get(
+        "/session",
+        async ({ request, status }) => {
+          const user = await sessions.userOf(cookieValue(request.headers.get("cookie"), SESSION_COOKIE));
+          return user ? me(user) : status(204, undefined);
+        },
+        { query: NoQuery, response: { 200: Me, 204: t.Undefined(), ...errors } },
+      )
+      .get("/setup", async () => ({ needed: await setup.needed() }), {
+        query: NoQuery,
+        response: { 200: t.Object({ needed: t.Boolean() }, strict), ...errors },
+      })
+      // The setup page asks at once, before the form is filled in, whether its link is still good.
+      .post("/setup/check", async ({ body }) => (await setup.check(body.token), { valid: true }), {
+        query: NoQuery,
+        body: t.Object({ token: SetupToken }, strict),
+        response: { 200: t.Object({ valid: t.Literal(true) }, strict), ...errors },
+      })
+      .post("/setup", async ({ body, request, set }) => await signedIn(await setup.complete(body.token, body.email, body.password), request, set), {
+        query: NoQuery,
+        body: t.Object({ token: SetupToken, email: Email, password: Password }, strict),
+        response: { 200: Me, ...errors },
+      })
+      .post(
+        "/session",
+        async ({ body, request, set }) => {
+          const device = await devices.verify(cookieValue(request.headers.get("cookie"), DEVICE_COOKIE), body.email);
+          if (device) return signInFromDevice(device, body, request, set);
+          const ip = throttledAddress(ipOf(request));
+          const account = `account:${body.email.toLowerCase()}`;
+          const accountFromIp = `${account}|ip:${ip}`;
+          const wait = Math.max(accountIpThrottle.wait(accountFromIp), accountThrottle.wait(account), ipThrottle.wait(`ip:${ip}`));
+          if (wait > 0) throw new AppError("rate_limited", `too many failed sign-ins: try again in ${wait} s`, { retryAfter: wait });
+          const user = await users.verify(body.email, body.password);
+          if (!user) {
+            accountIpThrottle.fail(accountFromIp);
+            accountThrottle.fail(account);
+            ipThrottle.fail(`ip:${ip}`);
+            throw new AppError("unauthenticated", "wrong e-mail or password");
+          }
+          accountIpThrottle.clear(accountFromIp);
+          return await signedIn(user, request, set);
+        },
+        { query: NoQuery, body: t.Object({ email: Email, password: Password }, strict), response: { 200: Me, ...errors } },
+      )
+      .delete(
+        "/session",
+        async ({ request, set }) => {
+          await sessions.end(cookieValue(request.headers.get("cookie"), SESSION_COOKIE));
+          set.headers["set-cookie"] = sessionCookie(null, gate.secure(request));
+          return {};
+        },
+        { query: NoQuery, body: NoBody, response: { 200: t.Object({}, strict), ...errors } },
+      ),
+  );
 }

@@ -10,6 +10,7 @@ export function createPgRefusalStore(t: PgTransactor): RefusalStore {
         if (batch.length > 0) {
           const values = batch.map((r) => ({
             ref: r.id,
+            kind: r.kind,
             channel: r.channel,
             guard: r.guard,
             status: r.status,
@@ -25,12 +26,13 @@ export function createPgRefusalStore(t: PgTransactor): RefusalStore {
         }
         await x().unsafe("DELETE FROM refusals WHERE id <= (SELECT id FROM refusals ORDER BY id DESC LIMIT 1 OFFSET $1)", [kept]);
       }),
-    async list({ channel, guard, status, limit }) {
+    async list({ channel, guard, status, kind, limit }) {
       const where: string[] = [];
       const args: unknown[] = [limit];
       if (channel !== undefined) args.push(channel), where.push(`channel = $${args.length}`);
       if (guard !== undefined) args.push(guard), where.push(`guard = $${args.length}`);
       if (status !== undefined) args.push(status), where.push(`status = $${args.length}`);
+      if (kind !== undefined) args.push(kind), where.push(`kind = $${args.length}`);
       const rows = (await x().unsafe(
         `SELECT ${REFUSAL_COLUMNS} FROM refusals ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY id DESC LIMIT $1`,
         args,

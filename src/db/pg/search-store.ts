@@ -1,7 +1,24 @@
 import { ulidFloor } from "../../lib/ids";
+import type { SearchDoc } from "../../hooks/search/document";
 import { hasTerms } from "../../hooks/search/query";
+import { eventTypeCondition } from "../../hooks/store";
 import type { SearchQuery, SearchStore } from "../../hooks/search/store";
 import type { PgTransactor } from "./transactor";
+
+/**
+ * The token an exact field line is also stored as on PostgreSQL: a 64-bit hash in 11 base64url
+ * characters, between spaces. Its trigrams are rare, where the line shares its name's trigrams with
+ * every hook, so an exact field term reads short lists (rows stored before keep matching: the
+ * token is the one `fields` always held here).
+ */
+export function fieldToken(line: string): string {
+  const bytes = new Uint8Array(8);
+  new DataView(bytes.buffer).setBigUint64(0, BigInt.asUintN(64, BigInt(Bun.hash.wyhash(line))));
+  return ` ${Buffer.from(bytes).toString("base64url")} `;
+}
+
+/** What `hook_search.fields` holds: the document's lines, then each line's token. */
+const storedFields = (d: SearchDoc) => d.fields + d.lines.map(([n, v]) => fieldToken(`${n}=${v}`)).join("");
 
 /** A LIKE pattern holding `needle` anywhere (`\` escapes). */
 const containing = (needle: string) => `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -25,7 +42,7 @@ export function createPgSearchStore(t: PgTransactor): SearchStore {
          SELECT u.id, u.text, u.fields FROM unnest($1::text[], $2::text[], $3::text[]) AS u(id, text, fields)
          JOIN hooks h ON h.id = u.id FOR KEY SHARE OF h
          ON CONFLICT (id) DO NOTHING`,
-        [docs.map((d) => d.id), docs.map((d) => d.text), docs.map((d) => d.fields)],
+        [docs.map((d) => d.id), docs.map((d) => d.text), docs.map(storedFields)],
       );
     },
 
@@ -43,9 +60,15 @@ export function createPgSearchStore(t: PgTransactor): SearchStore {
       const where: string[] = [];
       const terms = hasTerms(query.terms);
       for (const w of query.terms.words) where.push(`s.text LIKE ${arg(containing(w))}`);
-      for (const f of query.terms.fields) where.push(`s.fields LIKE ${arg(containing(f))}`);
+      for (const t of query.terms.terms) {
+        const needle = t.prefix ? `\n${t.name}=${t.value}` : fieldToken(`${t.name}=${t.value}`);
+        where.push(`s.fields LIKE ${arg(containing(needle))}`);
+      }
       if (query.channel !== undefined) where.push(`h.channel = ${arg(query.channel)}`);
       if (query.status !== undefined) where.push(`h.status = ${arg(query.status)}`);
+      let n = args.length;
+      const type = eventTypeCondition(query.eventType, () => `$${++n}`);
+      if (type.sql) where.push(type.sql.replace(/^ AND /, "").replaceAll("event_type", "h.event_type")), args.push(...type.args);
       if (query.after !== undefined) where.push(`h.id < ${arg(query.after)}`);
       if (query.since !== undefined) where.push(`h.id >= ${arg(ulidFloor(Math.ceil(query.since)))}`);
       if (query.until !== undefined) where.push(`h.id < ${arg(ulidFloor(Math.ceil(query.until)))}`);

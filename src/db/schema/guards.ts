@@ -20,6 +20,8 @@ export const refusals = sqliteTable(
     /** The request's query string and headers (JSON), secrets redacted. */
     query: text("query").notNull().default(""),
     headers: text("headers").notNull().default("{}"),
+    /** "refused", or "handshake": a provider's challenge answered (hooks/guards/types.ts). */
+    kind: text("kind").notNull().default("refused"),
   },
   (t) => [index("refusals_channel_id").on(t.channel, t.id)],
 );

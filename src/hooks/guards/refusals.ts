@@ -55,6 +55,7 @@ export function createRefusals(deps: { store: RefusalStore; clock: Clock; log?: 
       try {
         buffer.push({
           id: refusal.id,
+          kind: refusal.kind,
           query: refusal.query.slice(0, 4096),
           headers: refusal.headers,
           channel: refusal.channel.slice(0, 64),

@@ -55,11 +55,21 @@ export interface Guard {
 }
 
 /**
+ * What a record of the refusals is: a request refused, or a provider's handshake (Slack's
+ * url_verification, Discord's PING, Meta's hub.challenge...) answered with a 2xx, kept beside the
+ * refusals since it is not a hook either. A handshake refused (a wrong verify_token) is "refused".
+ */
+export const REFUSAL_KINDS = ["refused", "handshake"] as const;
+export type RefusalKind = (typeof REFUSAL_KINDS)[number];
+
+/**
  * One refused request, as listed by the management interface: by a guard (`guard` names it), or
  * by the catching endpoint itself (`guard` is ""): a bad channel name or a GET with a body (400),
- * a body over the limit (413), a paused or misconfigured channel (503).
+ * a body over the limit (413), a paused or misconfigured channel (503). Or a handshake answered
+ * (`kind` "handshake").
  */
 export type RefusalInput = {
+  kind: RefusalKind;
   /** Its public id, a lowercase ULID ("" for refusals stored before ids were kept). */
   id: string;
   channel: string;

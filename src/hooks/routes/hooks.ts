@@ -7,7 +7,7 @@ import { queryInt, queryIntegerSchema } from "../../lib/query-int";
 import { jsonArrayResponse } from "../../lib/json-stream";
 import { Empty, ErrorBody, HookListOut, HookOut, hookStatusSchema, NoBody, NoQuery } from "../model";
 import { HOOK_STATUSES } from "../status";
-import { MAX_QUERY_LENGTH, parseSearch, typeNeedle } from "../search/query";
+import { MAX_QUERY_LENGTH, parseSearch } from "../search/query";
 import type { ManagementDeps } from "./deps";
 
 const strict = { additionalProperties: false } as const;
@@ -80,10 +80,18 @@ export function listPage(
   const { channel, status, after } = query;
   const eventType = query.event_type;
   if (query.q === undefined && query.since === undefined && query.until === undefined) return deps.hooks.listIds({ channel, status, eventType, after, limit });
-  // With a search, event_type is its field term `type:` (which ignores case).
+  // event_type means what it means without a search: exact, or a prefix with "*" (not `type:`, which ignores case).
   const terms = parseSearch(query.q ?? "");
-  if (eventType !== undefined) terms.fields.push(typeNeedle(eventType));
-  return deps.search.search({ terms, channel, status, after, limit, since: timeParam("since", query.since), until: timeParam("until", query.until) });
+  return deps.search.search({
+    terms,
+    channel,
+    status,
+    eventType,
+    after,
+    limit,
+    since: timeParam("since", query.since),
+    until: timeParam("until", query.until),
+  });
 }
 
 export function hookRoutes({ auth, hooks, search }: ManagementDeps) {

@@ -21,6 +21,7 @@ const listQuery = t.Object(
     channel: name("channel"),
     guard: name("guard"),
     status: t.Optional(queryIntegerSchema(STATUS, STATUS_ERROR)),
+    kind: t.Optional(t.Union([t.Literal("refused"), t.Literal("handshake")], { error: 'kind: must be "refused" or "handshake"' })),
     limit: t.Optional(queryIntegerSchema(LIMIT, LIMIT_ERROR)),
   },
   strict,
@@ -30,6 +31,10 @@ const listQuery = t.Object(
 export const Refusal = t.Object(
   {
     id: t.String({ description: 'A lowercase ULID; "" for refusals stored before refusals had ids' }),
+    kind: t.Union([t.Literal("refused"), t.Literal("handshake")], {
+      description:
+        '"refused": the request was refused; "handshake": a provider\'s challenge (Slack url_verification, Discord PING, Meta hub.challenge...) answered with a 2xx, kept here since it is not a hook either',
+    }),
     channel: t.String(),
     guard: t.String(),
     status: t.Integer(),
@@ -45,6 +50,7 @@ export const Refusal = t.Object(
 
 const toWire = (r: StoredRefusal) => ({
   id: r.id,
+  kind: r.kind,
   channel: r.channel,
   guard: r.guard,
   status: r.status,
@@ -59,8 +65,9 @@ const params = t.Object({ id: t.String({ pattern: HOOK_ID_PATTERN, error: "id: m
 
 /**
  * GET /v1/refusals: the most recent refused requests (by a guard, or by the catching endpoint: 400,
- * 413, 503), newest first, so that a user can see why a provider's delivery was not caught.
- * `channel`, `guard` and `status` filter; `limit` defaults to 50. GET /v1/refusals/{id}: one.
+ * 413, 503) and handshakes answered, newest first, so that a user can see why a provider's
+ * delivery was not caught. `channel`, `guard`, `status` and `kind` filter; `limit` defaults to 50.
+ * GET /v1/refusals/{id}: one.
  */
 export function refusalRoutes({ auth, refusals }: ManagementDeps) {
   return new Elysia()
@@ -73,6 +80,7 @@ export function refusalRoutes({ auth, refusals }: ManagementDeps) {
             channel: query.channel,
             guard: query.guard,
             status: query.status === undefined ? undefined : queryInt(query.status, STATUS, () => invalid(`invalid query: ${STATUS_ERROR}`)),
+            kind: query.kind,
             limit: queryInt(query.limit, LIMIT, () => invalid(`invalid query: ${LIMIT_ERROR}`)),
           })
         ).map(toWire),

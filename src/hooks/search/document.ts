@@ -1,11 +1,11 @@
-import { fieldText, fieldToken } from "./query";
+import { exactKey, fieldText, nameKey } from "./query";
 
 /**
- * What the search index holds for a hook: `text` (free words are looked for in it) and `fields`
- * (one line per field term it can match). Both lower case, so SQLite's trigram index and
- * PostgreSQL's LIKE agree with each other and with a plain `includes`.
+ * A hook's document: `text` (free words are looked for in it) and `fields` (one line per field
+ * term it can match, `\nname=value\n`), both lower case, so SQLite's candidates, PostgreSQL's LIKE
+ * and a plain `includes` agree; `lines` are the fields' names and values, for SQLite's keys.
  */
-export type SearchDoc = { id: string; text: string; fields: string };
+export type SearchDoc = { id: string; text: string; fields: string; lines: [name: string, value: string][] };
 
 /** How much of a body is searchable by free words. */
 export const TEXT_BODY_BYTES = 1024 * 1024;
@@ -58,9 +58,9 @@ export function searchDoc(
   h: { id: string; channel: string; method: string; query: string; ip: string; headers: Record<string, string>; body: Uint8Array; eventType: string },
   payload: Record<string, unknown> | null,
 ): SearchDoc {
-  const lines: string[] = [];
+  const lines: [string, string][] = [];
   const add = (name: string, value: string) => {
-    if (value.length <= MAX_FIELD_VALUE) lines.push(`${fieldText(name)}=${fieldText(value)}`);
+    if (value.length <= MAX_FIELD_VALUE) lines.push([fieldText(name), fieldText(value)]);
     return lines.length < MAX_FIELDS;
   };
   add("channel", h.channel);
@@ -69,5 +69,26 @@ export function searchDoc(
   if (h.eventType) add("type", h.eventType);
   for (const [k, v] of Object.entries(h.headers)) add(`header.${k}`, v);
   if (payload) payloadLeaves(payload, (path, value) => add(`payload.${path}`, value));
-  return { id: h.id, text: searchText(h), fields: `\n${lines.join("\n")}\n${lines.map(fieldToken).join("")}` };
+  return { id: h.id, text: searchText(h), fields: `\n${lines.map(([n, v]) => `${n}=${v}`).join("\n")}\n`, lines };
+}
+
+/** Texts longer than this are not searched for each field's value (keys.ts holds the value instead). */
+const LOOKUP_CHARS = 64 * 1024;
+
+/**
+ * What SQLite's index holds beside the text: for each field line its exact key (a term
+ * `name:value`), its name's key (a prefix term `name:value*`), and the value itself when the text
+ * does not hold it already (JSON escapes, form encoding, a body past TEXT_BODY_BYTES, the method,
+ * the ip): a prefix term looks for its value's trigrams in the text or here. The payload's values
+ * are mostly in the text already, so they are not indexed twice.
+ */
+export function searchKeys(doc: SearchDoc): string {
+  const keys = new Set<string>();
+  const look = doc.text.length <= LOOKUP_CHARS;
+  for (const [name, value] of doc.lines) {
+    keys.add(exactKey(name, value));
+    keys.add(nameKey(name));
+    if (!look || !doc.text.includes(value)) keys.add(value);
+  }
+  return [...keys].join("\n");
 }

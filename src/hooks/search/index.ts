@@ -21,6 +21,8 @@ export const GATHER_MS = 20;
 /** How often, and how far back, hooks caught here or elsewhere but not indexed are looked for. */
 const SWEEP_MS = 30_000;
 const SWEEP_BACK_MS = 5 * 60_000;
+/** Sweeps between two purges of deleted hooks' entries (every 10 minutes). */
+const PURGE_EVERY = 20;
 /** Hooks looked at per statement of a sweep. */
 const SCAN = 5000;
 /**
@@ -39,7 +41,8 @@ const MAX_WAITING_BYTES = 16 * 1024 * 1024;
 const ROW_BYTES = 512;
 const rowBytes = (r: Source | CaughtRow) => r.body.byteLength + (typeof r.headers === "string" ? r.headers.length : 0) + ROW_BYTES;
 
-type Source = Pick<RawHook, "id" | "channel" | "method" | "query" | "ip" | "headers" | "body" | "eventType">;
+/** A hook as the indexer reads it: headers as an object, or as their JSON (a caught row, a row read back). */
+export type Source = Pick<RawHook, "id" | "channel" | "method" | "query" | "ip" | "body" | "eventType"> & { headers: RawHook["headers"] | string };
 
 /**
  * The search index's upkeep and reads. Caught batches are indexed after they are durable (the
@@ -51,8 +54,9 @@ type Source = Pick<RawHook, "id" | "channel" | "method" | "query" | "ip" | "head
  */
 export function createSearch(deps: {
   store: SearchStore;
-  changes: ChangeSink;
-  read: (id: string) => Promise<RawHook | undefined>;
+  /** The sink whose caught batches are indexed (none in the index thread: threaded.ts hands them over). */
+  changes?: ChangeSink;
+  read: (id: string) => Promise<Source | undefined>;
   clock: Clock;
   log: Log;
   /** How long caught hooks wait to be indexed together (GATHER_MS; tests that watch the catching path alone lengthen it). */
@@ -65,6 +69,8 @@ export function createSearch(deps: {
   const { store, log } = deps;
   /** Caught rows, as the sink handed them: nothing is parsed or decoded until they are indexed. */
   const waiting: (Source | CaughtRow)[] = [];
+  /** The ids in `waiting`. */
+  const queued = new Set<string>();
   /** The bodies' bytes in `waiting`, until their batch is indexed. */
   let waitingBytes = 0;
   /** Set when caught hooks were left out of `waiting`: the id after which a sweep finds them. */
@@ -82,11 +88,12 @@ export function createSearch(deps: {
   let sweeper: ReturnType<typeof setInterval> | undefined;
   let sweeping = false;
   let sweepAgain: string | undefined;
+  let purging = false;
   let lastCaughtAt = Number.NEGATIVE_INFINITY;
   const share = () => (waiters.length > 0 || closed || performance.now() - lastCaughtAt > BUSY_MS ? 1 : BUSY_SHARE);
 
   async function docs(rows: readonly Source[]): Promise<SearchDoc[]> {
-    return Promise.all(rows.map(async (h) => searchDoc(h, await decodePayload(h.headers, h.body))));
+    return Promise.all(rows.map(fromCaught).map(async (h) => searchDoc(h, await decodePayload(h.headers, h.body))));
   }
 
   function settle(): void {
@@ -106,11 +113,11 @@ export function createSearch(deps: {
           const startedAt = performance.now();
           const rows = waiting.splice(0, BATCH);
           try {
-            await store.index(await docs(rows.map(fromCaught)));
+            await store.index(await docs(rows));
           } catch (error) {
             log.warn("could not index hooks for search; they will be indexed later", { count: rows.length, error: String(error) });
           }
-          for (const r of rows) waitingBytes -= rowBytes(r);
+          for (const r of rows) (waitingBytes -= rowBytes(r)), queued.delete(r.id);
           done += rows.length;
           settle();
           await restAfter(startedAt, share());
@@ -143,6 +150,7 @@ export function createSearch(deps: {
       handed++;
       if (behind === undefined && waitingBytes + rowBytes(r) <= maxWaitingBytes) {
         waiting.push(r);
+        queued.add(r.id);
         waitingBytes += rowBytes(r);
         lastQueued = r.id;
       } else {
@@ -153,7 +161,20 @@ export function createSearch(deps: {
     timer ??= setTimeout(() => void pump(), gatherMs);
   }
 
-  deps.changes.subscribe((change, origin) => {
+  /** Hooks stored but not handed over (their ids only, the smallest first): a sweep indexes them. */
+  function leftOut(ids: readonly string[]): void {
+    if (closed || ids.length === 0) return;
+    handed += ids.length;
+    dropped += ids.length;
+    // Every id above this one, and so the smallest of these, is swept (ids all have 26 characters).
+    let smallest = ids[0]!;
+    for (const id of ids) if (id < smallest) smallest = id;
+    const from = smallest.slice(0, -1);
+    behind = behind === undefined || from < behind ? from : behind;
+    timer ??= setTimeout(() => void pump(), gatherMs);
+  }
+
+  deps.changes?.subscribe((change, origin) => {
     if (origin !== "local" || change.kind !== "caught") return;
     lastCaughtAt = performance.now();
     enqueue(change.hooks);
@@ -176,13 +197,15 @@ export function createSearch(deps: {
         const { ids, last } = await store.unindexed(after, SCAN);
         if (last === undefined) break;
         after = last;
-        if (ids.length === 0) {
+        // Hooks waiting in the queue are indexed from it: a sweep during a backlog skips them.
+        const todo = ids.filter((id) => !queued.has(id));
+        if (todo.length === 0) {
           await new Promise((r) => setTimeout(r, 0));
           continue;
         }
-        for (let i = 0; i < ids.length && !closed; i += BATCH) {
+        for (let i = 0; i < todo.length && !closed; i += BATCH) {
           const startedAt = performance.now();
-          const rows = (await Promise.all(ids.slice(i, i + BATCH).map(deps.read))).filter((h): h is RawHook => h !== undefined);
+          const rows = (await Promise.all(todo.slice(i, i + BATCH).map(deps.read))).filter((h) => h !== undefined);
           await store.index(await docs(rows));
           await restAfter(startedAt, share());
         }
@@ -197,6 +220,24 @@ export function createSearch(deps: {
     }
   }
 
+  /** Removes the entries of deleted hooks (store.purge), SCAN at a time with rests like indexing's. */
+  async function purge(): Promise<void> {
+    if (!store.purge || purging) return;
+    purging = true;
+    try {
+      for (let after: number | undefined; !closed; ) {
+        const startedAt = performance.now();
+        after = await store.purge(after, SCAN);
+        if (after === undefined) break;
+        await restAfter(startedAt, share());
+      }
+    } catch (error) {
+      log.warn("could not remove deleted hooks from the search index", { error: String(error) });
+    } finally {
+      purging = false;
+    }
+  }
+
   return {
     /** Ids of a search's page, newest first, once what this instance caught is indexed. */
     async search(query: SearchQuery): Promise<string[]> {
@@ -205,12 +246,24 @@ export function createSearch(deps: {
     },
     /** Indexes hooks stored without being caught (imports), soon. */
     enqueue,
+    leftOut,
     /** Resolves once what waits now is indexed. */
     flush,
-    /** Starts the sweeps: of every hook at once, then of the last SWEEP_BACK_MS every SWEEP_MS. */
+    /**
+     * Starts the sweeps: of every hook at once, then every SWEEP_MS of the hooks caught since the
+     * sweep before last (SWEEP_BACK_MS at most: under a steady flood a sweep reads a minute of
+     * hooks, not five); and the purge of deleted hooks' entries, at once and every PURGE_EVERY sweeps.
+     */
     start(): void {
-      void sweep();
-      sweeper = setInterval(() => void sweep(ulidFloor(deps.clock.now() - SWEEP_BACK_MS)), SWEEP_MS);
+      void sweep().then(purge);
+      let sweeps = 0;
+      let last = deps.clock.now();
+      sweeper = setInterval(() => {
+        const now = deps.clock.now();
+        const from = ulidFloor(Math.max(now - SWEEP_BACK_MS, last - SWEEP_MS));
+        last = now;
+        void sweep(from).then(() => (++sweeps % PURGE_EVERY === 0 ? purge() : undefined));
+      }, SWEEP_MS);
       sweeper.unref?.();
     },
     sweep,
@@ -224,8 +277,8 @@ export function createSearch(deps: {
 }
 
 /** A caught row (headers as JSON text) as the document builder reads it. */
-function fromCaught(h: Source | CaughtRow): Source {
-  if (typeof h.headers !== "string") return h as Source;
+function fromCaught(h: Source | CaughtRow): Source & { headers: RawHook["headers"] } {
+  if (typeof h.headers !== "string") return h as Source & { headers: RawHook["headers"] };
   return { id: h.id, channel: h.channel, method: h.method, query: h.query, ip: h.ip, headers: JSON.parse(h.headers), body: h.body, eventType: h.eventType };
 }
 

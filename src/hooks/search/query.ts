@@ -3,27 +3,33 @@ import { invalid } from "../../lib/errors";
 /**
  * A search (`q` of ListHooks) as the index reads it: needles, each a substring that must occur in a
  * hook's text (body, headers, query string) or in its fields (document.ts). An exact field term's
- * needle is its line's token (` <hash> `, see fieldToken); a prefix term's is its line's start
+ * needle is its whole line (`\nmethod=post\n`); a prefix term's is its line's start
  * (`\nheader.user-agent=stripe`). `terms` keeps each field term as written, lower case.
  */
 export type FieldTerm = { name: string; value: string; prefix: boolean };
 export type SearchTerms = { words: string[]; fields: string[]; terms: FieldTerm[] };
 
 /**
- * The token an exact field line is also indexed as: a 64-bit hash in 11 base64url characters,
- * between spaces. Its trigrams are rare (the index is case-sensitive), so an exact field term reads
- * short lists, where the line itself shares its name's trigrams with every hook.
+ * SQLite's keys (document.ts searchKeys): a field line's exact key, 5 capital letters (a hash of the
+ * line), and its name's key, 3 (a hash of the name). The text is lower case, so their trigrams
+ * occur in keys only: an exact term reads short lists (12 million keys), a prefix term the hooks
+ * holding that field. A hash shared by two lines only adds candidates; the check removes them.
  */
-export function fieldToken(line: string): string {
-  const hash = Bun.hash.wyhash(line);
-  const bytes = new Uint8Array(8);
-  new DataView(bytes.buffer).setBigUint64(0, BigInt.asUintN(64, BigInt(hash)));
-  return ` ${Buffer.from(bytes).toString("base64url")} `;
+export function exactKey(name: string, value: string): string {
+  return capitals(Bun.hash.xxHash32(`${name}=${value}`), 5);
+}
+export function nameKey(name: string): string {
+  return capitals(Bun.hash.xxHash32(name, 1), 3);
+}
+function capitals(hash: number, n: number): string {
+  let out = "";
+  for (let i = 0; i < n; i++) (out += String.fromCharCode(65 + (hash % 26))), (hash = Math.floor(hash / 26));
+  return out;
 }
 
-/** The needle of a field term (fieldText'ed name and value). */
+/** The needle of a field term (fieldText'ed name and value): its line, or its line's start. */
 export function fieldNeedle(name: string, value: string, prefix: boolean): string {
-  return prefix ? `\n${name}=${value}` : fieldToken(`${name}=${value}`);
+  return prefix ? `\n${name}=${value}` : `\n${name}=${value}\n`;
 }
 
 export const MAX_QUERY_LENGTH = 1000;
@@ -62,7 +68,7 @@ function tokens(q: string): string[] {
  * without a value, or a word under MIN_WORD_LENGTH characters.
  *
  * @example parseSearch('invoice payload.customer:cus_1 header.user-agent:stripe*')
- *   // { words: ["invoice"], fields: ["\npayload.customer=cus_1\n", "\nheader.user-agent=stripe"] }
+ *   // { words: ["invoice"], fields: ["\npayload.customer=cus_1\n", "\nheader.user-agent=stripe"], terms: [...] }
  */
 export function parseSearch(q: string): SearchTerms {
   if (q.length > MAX_QUERY_LENGTH) throw invalid(`invalid query: q: must be at most ${MAX_QUERY_LENGTH} characters`);
@@ -75,9 +81,7 @@ export function parseSearch(q: string): SearchTerms {
       if (value === "" || value === "*") throw invalid(`invalid query: q: the term "${name}:" needs a value`);
       const prefix = value.endsWith("*");
       if (prefix) value = value.slice(0, -1);
-      const term = { name: fieldText(name), value: fieldText(value), prefix };
-      terms.terms.push(term);
-      terms.fields.push(fieldNeedle(term.name, term.value, prefix));
+      addTerm(terms, { name: fieldText(name), value: fieldText(value), prefix });
       continue;
     }
     if ([...token].length < MIN_WORD_LENGTH) throw invalid(`invalid query: q: "${token}" is too short; words need at least ${MIN_WORD_LENGTH} characters`);
@@ -86,10 +90,10 @@ export function parseSearch(q: string): SearchTerms {
   return terms;
 }
 
-/** The field needle of an event type, as `type:VALUE` makes it (a trailing `*`: a prefix). */
-export function typeNeedle(value: string): string {
-  const prefix = value.endsWith("*");
-  return fieldNeedle("type", fieldText(prefix ? value.slice(0, -1) : value), prefix);
+/** Adds the field term `name:value` (fieldText'ed; `prefix`: `value*`) to `terms`. */
+export function addTerm(terms: SearchTerms, term: FieldTerm): void {
+  terms.terms.push(term);
+  terms.fields.push(fieldNeedle(term.name, term.value, term.prefix));
 }
 
 export const hasTerms = (t: SearchTerms): boolean => t.words.length > 0 || t.fields.length > 0;

@@ -3,20 +3,34 @@ import { decodePayload } from "../payload";
 import { searchDoc } from "./document";
 import type { SearchTerms } from "./query";
 
-type Row = { id: string; channel: string; method: string; query: string; headers: string; body: Uint8Array; ip: string; event_type: string };
+/** The plain list's `event_type`: equal, or a prefix (in characters) when it ends with "*" (hooks/store.ts eventTypeCondition). */
+export function eventTypeHolds(have: string, wanted: string | undefined): boolean {
+  if (wanted === undefined) return true;
+  if (!wanted.endsWith("*")) return have === wanted;
+  const prefix = [...wanted.slice(0, -1)];
+  return [...have].slice(0, prefix.length).join("") === prefix.join("");
+}
+
+/** The filters a candidate is checked against beside the terms. */
+export type RecheckFilters = { channel?: string; status?: string; eventType?: string };
+
+type Row = { id: string; channel: string; status: string; method: string; query: string; headers: string; body: Uint8Array; ip: string; event_type: string };
 
 /**
  * The check of SQLite's candidates (the index keeps trigrams without positions, store.ts): the ids
  * among `ids` whose hook's document (document.ts, built again from the hook) holds every word in its
- * text and every field needle in its fields, and whose channel is `channel` when one is asked.
+ * text and every field needle in its fields, and whose channel, status and event type are those
+ * asked (`eventType` exactly, as the plain list does). A deleted hook is not read, so entries the
+ * index still holds for it match nothing.
  */
 export function createRecheck(sql: Database) {
-  const read = sql.prepare("SELECT id, channel, method, query, headers, body, ip, event_type FROM hooks WHERE id IN (SELECT value FROM json_each(?))");
-  return async (ids: readonly string[], terms: SearchTerms, channel?: string): Promise<Set<string>> => {
+  const read = sql.prepare("SELECT id, channel, status, method, query, headers, body, ip, event_type FROM hooks WHERE id IN (SELECT value FROM json_each(?))");
+  return async (ids: readonly string[], terms: SearchTerms, f: RecheckFilters): Promise<Set<string>> => {
     const held = new Set<string>();
     if (ids.length === 0) return held;
     for (const r of read.all(JSON.stringify(ids)) as Row[]) {
-      if (channel !== undefined && r.channel !== channel) continue;
+      if ((f.channel !== undefined && r.channel !== f.channel) || (f.status !== undefined && r.status !== f.status)) continue;
+      if (!eventTypeHolds(r.event_type, f.eventType)) continue;
       const headers = JSON.parse(r.headers) as Record<string, string>;
       const hook = { id: r.id, channel: r.channel, method: r.method, query: r.query, ip: r.ip, headers, body: r.body, eventType: r.event_type };
       const doc = searchDoc(hook, terms.fields.length > 0 ? await decodePayload(headers, r.body) : null);

@@ -1,12 +1,12 @@
 import type { Database } from "bun:sqlite";
-import type { Db } from "../../db/open";
 import { statementCache } from "../../db/statements";
 import { sqliteTransactor, type Transactor } from "../../db/transactor";
 import { ulidFloor, ulidTime } from "../../lib/ids";
 import type { HookStatus } from "../status";
-import type { SearchDoc } from "./document";
+import { eventTypeCondition } from "../store";
+import { MAX_FIELD_VALUE, searchKeys, type SearchDoc } from "./document";
 import { createRecheck } from "./recheck";
-import { fieldNeedle, fieldText, hasTerms, type SearchTerms } from "./query";
+import { exactKey, fieldText, hasTerms, nameKey, type SearchTerms } from "./query";
 
 /**
  * A search: terms (query.ts) and the list's filters. `since`/`until` are times in ms: hooks caught
@@ -16,6 +16,8 @@ export type SearchQuery = {
   terms: SearchTerms;
   channel?: string;
   status?: HookStatus;
+  /** The plain list's `event_type`: exact and case-sensitive, or a prefix with a trailing `*`. */
+  eventType?: string;
   after?: string;
   since?: number;
   until?: number;
@@ -27,7 +29,10 @@ export type SearchQuery = {
  * hooks commit, never inside a caught batch. Rejects with the database's error when it fails.
  */
 export interface SearchStore extends Transactor {
-  /** Indexes these hooks; one already indexed, or gone meanwhile, is skipped. */
+  /**
+   * Indexes these hooks; one already indexed is skipped. A hook deleted meanwhile is skipped
+   * (PostgreSQL) or leaves an entry that matches nothing until the purge removes it (SQLite).
+   */
   index(docs: readonly SearchDoc[]): Promise<void>;
   /**
    * Of the next `scan` hooks by id above `after` (from the first when undefined), those not indexed
@@ -36,8 +41,14 @@ export interface SearchStore extends Transactor {
   unindexed(after: string | undefined, scan: number): Promise<{ ids: string[]; last?: string }>;
   /** Ids of the matching hooks, newest first, after `after`, at most `limit`. */
   search(query: SearchQuery): Promise<string[]>;
-  /** Bytes the index takes on disk, when the database can tell (SQLite's dbstat), else undefined. */
+  /** Bytes the index takes on disk, when the database can tell, else undefined. */
   sizeBytes(): Promise<number | undefined>;
+  /**
+   * Removes the entries of deleted hooks among the next `scan` entries above `after` (SQLite: its
+   * index is a file of its own, no trigger reaches it); the last entry looked at, undefined at the end.
+   * PostgreSQL deletes them with their hooks and has none.
+   */
+  purge?(after: number | undefined, scan: number): Promise<number | undefined>;
 }
 
 /**
@@ -64,14 +75,24 @@ export function trigrams(needle: string): string[] {
 }
 
 /**
- * The FTS5 query of a search's candidates: every trigram of every needle (the index has
- * `detail=none`: no positions, so no phrases and no column filters). A hook holding a needle holds
- * all its trigrams, so the candidates include every match; each is checked against its document.
+ * The FTS5 query of a search's candidates: every trigram of every word, of every exact field term's
+ * key, and of every prefix term's name key and value (document.ts searchKeys; the index has
+ * `detail=none`: no positions, so no phrases and no column filters). A hook that matches holds all
+ * of them, so the candidates include every match; each is checked against its document.
  */
-export function matchExpression(terms: SearchTerms, channel?: string): string {
-  const needles = [...terms.words, ...terms.fields];
-  if (channel !== undefined) needles.push(fieldNeedle("channel", fieldText(channel), false));
-  return [...new Set(needles.flatMap(trigrams))].map(phrase).join(" AND ");
+export function matchExpression(terms: SearchTerms, channel?: string, eventType?: string): string {
+  const grams = new Set<string>();
+  for (const w of terms.words) for (const g of trigrams(w)) grams.add(g);
+  const fields = channel === undefined ? [...terms.terms] : [...terms.terms, { name: "channel", value: fieldText(channel), prefix: false }];
+  // An event type asked exactly is also a `type:` term, lower case: a superset the check narrows.
+  const prefix = eventType?.endsWith("*") ?? false;
+  const type = eventType === undefined ? "" : fieldText(prefix ? eventType.slice(0, -1) : eventType);
+  if (eventType !== undefined && type.length <= MAX_FIELD_VALUE) fields.push({ name: "type", value: type, prefix });
+  for (const t of fields) {
+    if (!t.prefix) for (const g of trigrams(exactKey(t.name, t.value))) grams.add(g);
+    else for (const g of [nameKey(t.name), ...trigrams(t.value)]) grams.add(g);
+  }
+  return [...grams].map(phrase).join(" AND ");
 }
 
 /** The id bounds of a query's `after`, `since` and `until` (ids sort by their time). */
@@ -79,17 +100,36 @@ export function idBounds(q: SearchQuery): { below?: string; fromMs?: number; bef
   return { below: q.after, fromMs: q.since, beforeMs: q.until };
 }
 
-/** SQLite's side: the FTS5 table `search_index`, and `search_rows` from its rowids to hook ids (custom migration). */
-export function createSearchStore(db: Db): SearchStore {
-  const sql: Database = db.$client;
+/** A deferred transaction around `fn` (whose statements all run before its first await). */
+const ownTransaction = (sql: Database) => async (fn: () => Promise<void>) => {
+  sql.run("BEGIN");
+  try {
+    await fn();
+    sql.run("COMMIT");
+  } catch (error) {
+    if (sql.inTransaction) sql.run("ROLLBACK");
+    throw error;
+  }
+};
+
+/**
+ * SQLite's side: the FTS5 table `search_index`, and `search_rows` from its rowids to hook ids, in
+ * the index's own file attached as `search` (index-file.ts) to `sql`, whose main database holds the
+ * hooks. `ownWrites`: the connection writes nothing but the index (the index thread), so a batch is
+ * a plain deferred transaction that locks the index file only; else batches join the connection's
+ * transactor like every other write.
+ */
+export function createSearchStore(conn: Database | { $client: Database }, opts: { ownWrites?: boolean } = {}): SearchStore {
+  const sql: Database = "$client" in conn ? conn.$client : conn;
   const q = statementCache(sql);
   const transactor = sqliteTransactor(sql);
+  const write = opts.ownWrites ? ownTransaction(sql) : transactor.transaction;
   // Prepared once here: indexing, which runs between catches, prepares nothing.
-  const reserve = sql.prepare("SELECT max(n) AS n FROM search_rows WHERE n >= ? AND n < ?");
-  const claim = sql.prepare(
-    "INSERT INTO search_rows (n, hook_id) SELECT ?, ? WHERE EXISTS (SELECT 1 FROM hooks WHERE id = ?) ON CONFLICT (hook_id) DO NOTHING",
-  );
-  const put = sql.prepare("INSERT INTO search_index (rowid, text, fields) VALUES (?, ?, ?)");
+  const reserve = sql.prepare("SELECT max(n) AS n FROM search.search_rows WHERE n >= ? AND n < ?");
+  // The hooks are not looked up: writing the index reads nothing from the data file (no read
+  // transaction on it per batch beside the catching writer).
+  const claim = sql.prepare("INSERT INTO search.search_rows (n, hook_id) VALUES (?, ?) ON CONFLICT (hook_id) DO NOTHING");
+  const put = sql.prepare("INSERT INTO search.search_index (rowid, text, fields) VALUES (?, ?, ?)");
   const recheck = createRecheck(sql);
 
   /** Plain filters on hooks when there is no term (only since/until). */
@@ -102,15 +142,17 @@ export function createSearchStore(db: Db): SearchStore {
     if (b.below !== undefined) where.push("id < ?"), args.push(b.below);
     if (b.fromMs !== undefined) where.push("id >= ?"), args.push(ulidFloor(Math.ceil(b.fromMs)));
     if (b.beforeMs !== undefined) where.push("id < ?"), args.push(ulidFloor(Math.ceil(b.beforeMs)));
+    const type = eventTypeCondition(query.eventType, () => "?");
+    if (type.sql) where.push(type.sql.replace(/^ AND /, "")), args.push(...type.args);
     const text = `SELECT id FROM hooks ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY id DESC LIMIT ?`;
     return (q(text).values(...args, query.limit) as [string][]).map(([id]) => id);
   }
 
+  /** Candidates, newest first (`status` is left to the recheck, which reads the hooks anyway). */
   function matches(query: SearchQuery, match: string, top: number, bottom: number, limit: number): { id: string; n: number }[] {
-    const statusJoin = query.status !== undefined ? " JOIN hooks h ON h.id = r.hook_id AND h.status = ?" : "";
-    const args: (string | number)[] = query.status !== undefined ? [query.status] : [];
-    let text = `SELECT r.hook_id AS id, s.rowid AS n FROM search_index s JOIN search_rows r ON r.n = s.rowid${statusJoin}
-      WHERE search_index MATCH ? AND s.rowid < ? AND s.rowid >= ?`;
+    const args: (string | number)[] = [];
+    let text = `SELECT r.hook_id AS id, s.rowid AS n FROM search.search_index s JOIN search.search_rows r ON r.n = s.rowid
+      WHERE s.search_index MATCH ? AND s.rowid < ? AND s.rowid >= ?`;
     args.push(match, top, bottom);
     if (query.after !== undefined) (text += " AND r.hook_id < ?"), args.push(query.after);
     text += " ORDER BY s.rowid DESC LIMIT ?";
@@ -122,7 +164,7 @@ export function createSearchStore(db: Db): SearchStore {
     transaction: transactor.transaction,
 
     async index(docs) {
-      await transactor.transaction(async () => {
+      await write(async () => {
         // The next free rowid of each millisecond, read once per millisecond of the batch.
         const free = new Map<number, number>();
         const claimed: [number, SearchDoc][] = [];
@@ -136,25 +178,25 @@ export function createSearchStore(db: Db): SearchStore {
             n = last === null ? base : last + 1;
           }
           if (n >= base + PER_MS) continue; // PER_MS hooks in one millisecond: the rest are not searchable
-          if (claim.run(n, d.id, d.id).changes === 0) continue;
+          if (claim.run(n, d.id).changes === 0) continue;
           claimed.push([n, d]);
           free.set(base, n + 1);
         }
         // FTS5 writes its pending rows out as a new segment at every savepoint, which each claim
         // (an upsert) opens: written after all the claims, the batch becomes one segment.
-        for (const [n, d] of claimed) put.run(n, d.text, d.fields);
+        for (const [n, d] of claimed) put.run(n, d.text, searchKeys(d));
       });
     },
 
     async unindexed(after, scan) {
-      const text = `SELECT id, EXISTS (SELECT 1 FROM search_rows r WHERE r.hook_id = h.id) AS done
-        FROM hooks h WHERE id > ? ORDER BY id LIMIT ?`;
+      const text = `SELECT id, EXISTS (SELECT 1 FROM search.search_rows r WHERE r.hook_id = h.id) AS done
+        FROM main.hooks h WHERE id > ? ORDER BY id LIMIT ?`;
       const rows = q(text).values(after ?? "", scan) as [string, number][];
       return { ids: rows.filter(([, done]) => !done).map(([id]) => id), last: rows[rows.length - 1]?.[0] };
     },
 
     async search(query) {
-      const match = hasTerms(query.terms) ? matchExpression(query.terms, query.channel) : "";
+      const match = hasTerms(query.terms) ? matchExpression(query.terms, query.channel, query.eventType) : "";
       if (!match) return plain(query);
       let top = Number.MAX_SAFE_INTEGER;
       if (query.after !== undefined) top = Math.min(top, rowOf(ulidTime(query.after) + 1));
@@ -169,7 +211,7 @@ export function createSearchStore(db: Db): SearchStore {
           const held = await recheck(
             rows.map((r) => r.id),
             query.terms,
-            query.channel,
+            query,
           );
           for (const r of rows) if (held.has(r.id)) found.push(r);
           if (rows.length < chunk) return to;
@@ -192,12 +234,21 @@ export function createSearchStore(db: Db): SearchStore {
     },
 
     async sizeBytes() {
-      try {
-        const r = q("SELECT sum(pgsize) AS n FROM dbstat WHERE name LIKE 'search_%'").get() as { n: number | null };
-        return r.n ?? 0;
-      } catch {
-        return undefined;
+      const pages = q("PRAGMA search.page_count").get() as { page_count: number };
+      const size = q("PRAGMA search.page_size").get() as { page_size: number };
+      return pages.page_count * size.page_size;
+    },
+
+    async purge(after, scan) {
+      const rows = q(`SELECT n, EXISTS (SELECT 1 FROM main.hooks h WHERE h.id = r.hook_id) AS kept
+        FROM search.search_rows r WHERE n > ? ORDER BY n LIMIT ?`).values(after ?? Number.MIN_SAFE_INTEGER, scan) as [number, number][];
+      const gone = rows.filter(([, kept]) => !kept).map(([n]) => n);
+      if (gone.length > 0) {
+        await write(async () => {
+          for (const n of gone) q("DELETE FROM search.search_index WHERE rowid = ?").run(n), q("DELETE FROM search.search_rows WHERE n = ?").run(n);
+        });
       }
+      return rows[rows.length - 1]?.[0];
     },
   };
 }

@@ -1,6 +1,7 @@
 import { t } from "elysia";
 import { Value } from "@sinclair/typebox/value";
 import { parseRfc3339, toRfc3339 } from "../../lib/clock";
+import { cleanEventType } from "../event-type";
 import { ChannelName, Event, HookId, HookStatus } from "../model";
 import type { EventKind } from "../status";
 import type { TransferHook } from "./store";
@@ -93,7 +94,8 @@ export function parseLine(text: string): TransferHook {
     ip: value.ip,
     createdAt: time(value.created_at, "/created_at"),
     finalizedAt: value.finalized_at ? time(value.finalized_at, "/finalized_at") : null,
-    eventType: value.event_type ?? "",
+    // Derived from the hook, cleaned as catching cleans it (an earlier version kept format characters).
+    eventType: cleanEventType(value.event_type),
     sourceId: value.source_id ?? null,
     events: value.events.map((e) => ({
       hookId: value.id,

@@ -1,5 +1,6 @@
 /** @jsxImportSource preact */
 import { useState } from "preact/hooks";
+import { jsonString } from "../format";
 import { Scroller } from "./scroller";
 
 /** Children shown at once under one node; more on request (a 1 MB array would be tens of thousands of rows). */
@@ -30,7 +31,7 @@ function Node({ name, value, level, depth, last }: { name: string | undefined; v
   const key =
     name === undefined ? null : (
       <>
-        <span class="k">{JSON.stringify(name)}</span>
+        <span class="k">{jsonString(name)}</span>
         <span class="p">: </span>
       </>
     );
@@ -105,7 +106,7 @@ function Scalar({ value }: { value: null | boolean | number | string }) {
   if (value === null) return <span class="z">null</span>;
   if (typeof value === "boolean") return <span class="b">{String(value)}</span>;
   if (typeof value === "number") return <span class="n">{String(value)}</span>;
-  const text = JSON.stringify(value);
+  const text = jsonString(value);
   if (all || text.length <= LONG) return <span class="s">{text}</span>;
   return (
     <>

@@ -1,6 +1,7 @@
 /** @jsxImportSource preact */
+import { visible } from "../format";
 
-/** Names and values (headers, query parameters, form fields) as a table, as text. */
+/** Names and values (headers, query parameters, form fields) as a table, as text (format characters as escapes). */
 export function KvTable({ label, rows, empty }: { label: string; rows: [string, string][]; empty: string }) {
   if (rows.length === 0) return <p class="muted">{empty}</p>;
   return (
@@ -9,8 +10,8 @@ export function KvTable({ label, rows, empty }: { label: string; rows: [string, 
         <tbody>
           {rows.map(([k, v], i) => (
             <tr key={i}>
-              <th scope="row">{k}</th>
-              <td>{v}</td>
+              <th scope="row">{visible(k)}</th>
+              <td>{visible(v)}</td>
             </tr>
           ))}
         </tbody>

@@ -3,6 +3,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api, type ApiKey } from "../api";
 import { Time } from "../parts/time";
 import { useConfirm } from "../parts/dialog";
+import { Notice } from "../parts/notice";
 
 const SOURCES = { config: "config file", local: "this machine's CLI", dashboard: "dashboard" } as const;
 
@@ -43,11 +44,7 @@ export function ApiKeys() {
     <section>
       <h1>API keys</h1>
       {asking}
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Notice error={error} />
       {created && (
         <div class="card" role="status">
           <p>
@@ -61,7 +58,7 @@ export function ApiKeys() {
       {/* Wider than a phone with the scopes column: a region the keyboard can scroll. */}
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard to be scrolled (WCAG 2.1.1; axe-core's scrollable-region-focusable) */}
       <section class="scroll" tabIndex={0} aria-label="API keys, scrollable">
-        <table aria-label="API keys">
+        <table class="cards" aria-label="API keys">
           <thead>
             <tr>
               <th>Label</th>
@@ -75,11 +72,11 @@ export function ApiKeys() {
           <tbody>
             {keys.map((k) => (
               <tr key={k.label}>
-                <td>{k.label}</td>
-                <td>{SOURCES[k.source]}</td>
-                <td>{k.scopes ? `relay: ${(k.channels ?? []).join(", ")}` : "full"}</td>
-                <td>{k.created_at ? <Time at={k.created_at} /> : <span class="muted">-</span>}</td>
-                <td>
+                <td data-label="Label">{k.label}</td>
+                <td data-label="From">{SOURCES[k.source]}</td>
+                <td data-label="Access">{k.scopes ? `relay: ${(k.channels ?? []).join(", ")}` : "full"}</td>
+                <td data-label="Created">{k.created_at ? <Time at={k.created_at} /> : <span class="muted">-</span>}</td>
+                <td data-label="Last use">
                   <Time at={k.last_used_at} />
                 </td>
                 <td>

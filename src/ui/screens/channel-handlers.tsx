@@ -4,7 +4,8 @@ import { api } from "../api";
 import { link } from "../router";
 import { headersOf } from "../body";
 import { fieldOf } from "../guard-fields";
-import { Dialog } from "../parts/dialog";
+import { useConfirm } from "../parts/dialog";
+import { FormEnd, Notice } from "../parts/notice";
 import { type FieldErrors, fieldErrors } from "../parts/field";
 
 const DURATION = /^\d+(ms|s|m|h|d)$/;
@@ -28,7 +29,7 @@ export function ChannelHandlers({ channel }: { channel: string }) {
   const [handlers, setHandlers] = useState<Forward[] | null>(null);
   const [loadError, setLoadError] = useState("");
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [removing, setRemoving] = useState<Forward | undefined>();
+  const [ask, asking] = useConfirm();
   const [note, setNote] = useState("");
   const load = () => api<Forward[]>("GET", `/channels/${channel}/handlers`).then(setHandlers, (e) => setLoadError(e.message));
   useEffect(() => void load(), [channel]);
@@ -76,7 +77,7 @@ export function ChannelHandlers({ channel }: { channel: string }) {
     }
   }
   async function remove(h: Forward) {
-    setRemoving(undefined);
+    if (!(await ask(`Remove forward handler ${h.name}?`, `Hooks of ${channel} are no longer sent to ${h.url}.`, "Remove the handler"))) return;
     try {
       await api("DELETE", `/channels/${channel}/handlers/${h.name}`);
       setNote(`Forward handler ${h.name} removed.`);
@@ -95,14 +96,9 @@ export function ChannelHandlers({ channel }: { channel: string }) {
         </a>
       </p>
       <h1>Forward handlers of {channel}</h1>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
-      {note && <p role="status">{note}</p>}
+      <Notice error={error} note={note} />
       <div class="scroll">
-        <table aria-label="Forward handlers">
+        <table class="cards" aria-label="Forward handlers">
           <thead>
             <tr>
               <th>Name</th>
@@ -117,18 +113,18 @@ export function ChannelHandlers({ channel }: { channel: string }) {
           <tbody>
             {(handlers ?? []).map((h) => (
               <tr key={h.name}>
-                <td>{h.name}</td>
-                <td>
+                <td data-label="Name">{h.name}</td>
+                <td data-label="URL">
                   <code>{h.url}</code>
                 </td>
-                <td>{Object.keys(h.headers).join(", ") || <span class="muted">none</span>}</td>
-                <td>{h.max_attempts}</td>
-                <td>
+                <td data-label="Headers">{Object.keys(h.headers).join(", ") || <span class="muted">none</span>}</td>
+                <td data-label="Max attempts">{h.max_attempts}</td>
+                <td data-label="Backoff">
                   {h.backoff.initial} to {h.backoff.max}
                 </td>
-                <td>{h.timeout}</td>
+                <td data-label="Timeout">{h.timeout}</td>
                 <td>
-                  <button aria-label={`Remove ${h.name}`} onClick={() => setRemoving(h)}>
+                  <button aria-label={`Remove ${h.name}`} onClick={() => remove(h)}>
                     Remove
                   </button>
                 </td>
@@ -138,21 +134,7 @@ export function ChannelHandlers({ channel }: { channel: string }) {
         </table>
       </div>
       {handlers?.length === 0 && <p class="muted">No forward handler added here: hooks of {channel} get only the config file's handlers.</p>}
-      {removing && (
-        <Dialog title={`Remove forward handler ${removing.name}?`} onClose={() => setRemoving(undefined)}>
-          <p>
-            Hooks of {channel} are no longer sent to {removing.url}.
-          </p>
-          <div class="actions">
-            <button type="button" class="danger solid" onClick={() => remove(removing)}>
-              Remove the handler
-            </button>
-            <button type="button" onClick={() => setRemoving(undefined)}>
-              Cancel
-            </button>
-          </div>
-        </Dialog>
-      )}
+      {asking}
       <form class="card" onSubmit={add} noValidate>
         <h2>Add a forward handler</h2>
         <div class="row">
@@ -194,11 +176,7 @@ export function ChannelHandlers({ channel }: { channel: string }) {
             {message("timeout")}
           </label>
         </div>
-        <div class="actions">
-          <button type="submit" class="primary">
-            Add handler
-          </button>
-        </div>
+        <FormEnd submit="Add handler" />
       </form>
     </section>
   );

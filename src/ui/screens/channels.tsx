@@ -4,14 +4,23 @@ import { api, type Channel, type Me } from "../api";
 import { link } from "../router";
 import { useStream } from "../live";
 import { ChannelExtras } from "./channel-extras";
-import { Dialog } from "../parts/dialog";
+import { useConfirm } from "../parts/dialog";
 import { RelayStatus } from "./relay-status";
+import { Notice } from "../parts/notice";
+
+/** The counts of a channel's hooks by status, as columns; the optional ones are left out on narrow screens. */
+const STATS = [
+  ["pending", "Pending", false],
+  ["handled", "Handled", true],
+  ["failed", "Failed", false],
+  ["discarded", "Discarded", true],
+] as const;
 
 export function Channels({ me }: { me: Me }) {
   const [channels, setChannels] = useState<Channel[]>([]);
   const [base, setBase] = useState(location.origin);
   const [error, setError] = useState("");
-  const [deleting, setDeleting] = useState<Channel | undefined>();
+  const [ask, asking] = useConfirm();
   const load = () => api<Channel[]>("GET", "/channels").then(setChannels, (e) => setError(e.message));
   useEffect(() => {
     void load();
@@ -30,7 +39,11 @@ export function Channels({ me }: { me: Me }) {
     [],
   );
   async function act(c: Channel, what: "pause" | "resume" | "delete") {
-    setDeleting(undefined);
+    if (what === "delete") {
+      const hooks = Object.values(c.stats).reduce((a, b) => a + BigInt(b), 0n);
+      const text = `Its ${hooks} hook(s) and their events go for good. A sender's next hook creates the channel again.`;
+      if (!(await ask(`Delete channel ${c.name}?`, text, "Delete the channel"))) return;
+    }
     try {
       if (what === "delete") {
         await api("DELETE", `/channels/${c.name}`);
@@ -47,26 +60,23 @@ export function Channels({ me }: { me: Me }) {
     <section>
       <h1>Channels</h1>
       <RelayStatus />
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Notice error={error} />
       {channels.length > 0 && (
         <p class="muted">
           Senders post to <code>{base}/?channel=NAME</code>; a channel's Copy button gives its whole URL.
         </p>
       )}
       <div class="scroll">
-        <table>
+        <table class="cards">
           <thead>
             <tr>
               <th>Channel</th>
               <th>URL</th>
-              <th class="num">Pending</th>
-              <th class="num opt">Handled</th>
-              <th class="num">Failed</th>
-              <th class="num opt">Discarded</th>
+              {STATS.map(([status, label, optional]) => (
+                <th key={status} class={optional ? "num opt" : "num"}>
+                  {label}
+                </th>
+              ))}
               <th class="opt">Guards</th>
               <th>Senders get</th>
               <th>State</th>
@@ -78,31 +88,42 @@ export function Channels({ me }: { me: Me }) {
               const url = `${base}/?channel=${c.name}`;
               return (
                 <tr key={c.name}>
-                  <td class="name">
+                  <td data-label="Channel" class="name">
                     <a href={`/ui/hooks?channel=${c.name}`} title={c.name}>
                       {c.name}
                     </a>
                   </td>
-                  <td class="url">
+                  <td data-label="URL" class="url">
                     <code title={url}>?channel={c.name}</code>{" "}
-                    <button aria-label={`Copy URL of ${c.name}`} onClick={() => navigator.clipboard?.writeText(url)}>
+                    <button type="button" aria-label={`Copy URL of ${c.name}`} onClick={() => navigator.clipboard?.writeText(url)}>
                       Copy
                     </button>
                   </td>
-                  <td class="num">{c.stats.pending}</td>
-                  <td class="num opt">{c.stats.handled}</td>
-                  <td class="num">{c.stats.failed}</td>
-                  <td class="num opt">{c.stats.discarded}</td>
-                  <td class="opt">{c.guards.join(", ") || <span class="muted">none</span>}</td>
-                  <td>
+                  {STATS.map(([status, label, optional]) => (
+                    <td key={status} data-label={label} class={optional ? "num opt" : "num"}>
+                      {c.stats[status]}
+                    </td>
+                  ))}
+                  <td data-label="Guards" class="opt">
+                    {c.guards.join(", ") || <span class="muted">none</span>}
+                  </td>
+                  <td data-label="Senders get">
                     <ChannelExtras name={c.name} />
                   </td>
-                  <td>
+                  <td data-label="State">
                     <span class={`status status-${c.paused ? "paused" : "catching"}`}>{c.paused ? "paused" : "catching"}</span>
                   </td>
                   <td class="row-actions">
-                    {c.paused ? <button onClick={() => act(c, "resume")}>Resume</button> : <button onClick={() => act(c, "pause")}>Pause</button>}
-                    <button aria-label={`Delete ${c.name}`} onClick={() => setDeleting(c)}>
+                    {c.paused ? (
+                      <button type="button" onClick={() => act(c, "resume")}>
+                        Resume
+                      </button>
+                    ) : (
+                      <button type="button" onClick={() => act(c, "pause")}>
+                        Pause
+                      </button>
+                    )}
+                    <button type="button" aria-label={`Delete ${c.name}`} onClick={() => act(c, "delete")}>
                       Delete
                     </button>
                     {me.role === "admin" && (
@@ -117,25 +138,7 @@ export function Channels({ me }: { me: Me }) {
           </tbody>
         </table>
       </div>
-      {deleting && (
-        <Dialog title={`Delete channel ${deleting.name}?`} onClose={() => setDeleting(undefined)}>
-          <p>
-            Its{" "}
-            {Object.values(deleting.stats)
-              .reduce((a, b) => a + BigInt(b), 0n)
-              .toString()}{" "}
-            hook(s) and their events go for good. A sender's next hook creates the channel again.
-          </p>
-          <div class="actions">
-            <button type="button" class="danger solid" onClick={() => act(deleting, "delete")}>
-              Delete the channel
-            </button>
-            <button type="button" onClick={() => setDeleting(undefined)}>
-              Cancel
-            </button>
-          </div>
-        </Dialog>
-      )}
+      {asking}
       {channels.length === 0 && (
         <p class="muted">
           No channel yet: send a hook to <code>{base}/?channel=NAME</code>.

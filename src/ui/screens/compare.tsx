@@ -6,17 +6,18 @@ import { bytesOf } from "../body";
 import { size } from "../format";
 import { Time } from "../parts/time";
 import { link } from "../router";
+import { jsonString } from "../format";
 
 const MARK: Record<DiffChange["kind"], string> = { added: "+ added", removed: "− removed", changed: "~ changed" };
 
 /** A path as one reads it: data.items[1].sku (a key that is no plain word in brackets). */
 function pathText(path: string[]): string {
   if (path.length === 0) return "(the whole value)";
-  return path.map((k, i) => (/^\d+$/.test(k) ? `[${k}]` : /^[A-Za-z_$][\w$-]*$/.test(k) ? `${i ? "." : ""}${k}` : `[${JSON.stringify(k)}]`)).join("");
+  return path.map((k, i) => (/^\d+$/.test(k) ? `[${k}]` : /^[A-Za-z_$][\w$-]*$/.test(k) ? `${i ? "." : ""}${k}` : `[${jsonString(k)}]`)).join("");
 }
 /** A value as JSON, cut at 2,000 characters (a text body can be a megabyte). */
 const shown = (v: unknown) => {
-  const text = v === undefined ? "" : JSON.stringify(v);
+  const text = jsonString(v);
   return text.length > 2000 ? `${text.slice(0, 2000)}… (${text.length.toLocaleString("en")} characters)` : text;
 };
 

@@ -7,6 +7,7 @@ import { fieldErrors } from "../parts/field";
 import { KvTable } from "../parts/kv-table";
 import { navigate } from "../router";
 import { Scroller } from "../parts/scroller";
+import { FormEnd } from "../parts/notice";
 
 /** The answer of a replay: what the URL answered (its body base64), or why nothing came back. */
 type Answer = { status: number; headers: Record<string, string>; body: string; duration_ms?: number };
@@ -128,19 +129,7 @@ export function EditSend({ hook, onClose }: { hook: Hook; onClose: () => void })
           <textarea rows={8} value={body} onInput={(e) => setBody((e.target as HTMLTextAreaElement).value)} />
         </label>
       )}
-      {errors.form && (
-        <p class="error" role="alert">
-          {errors.form}
-        </p>
-      )}
-      <div class="actions">
-        <button type="submit" class="primary" disabled={busy}>
-          {to === "url" ? "Send to the URL" : "Send into the channel"}
-        </button>
-        <button type="button" onClick={onClose}>
-          Close
-        </button>
-      </div>
+      <FormEnd error={errors.form} submit={to === "url" ? "Send to the URL" : "Send into the channel"} onCancel={onClose} cancel="Close" busy={busy} />
       {answer && answered && (
         <section aria-label="Answer">
           <h3>

@@ -3,6 +3,7 @@ import { useState } from "preact/hooks";
 import { api } from "../api";
 import { fieldOf, formFields, type GuardKind, settingsOf } from "../guard-fields";
 import { type FieldErrors, fieldErrors } from "../parts/field";
+import { FormEnd } from "../parts/notice";
 
 const NAME = /^[a-z0-9]+([_-][a-z0-9]+)*$/;
 
@@ -91,16 +92,7 @@ export function GuardForm({ kinds, onCreated }: { kinds: GuardKind[]; onCreated:
           {message("secret")}
         </label>
       )}
-      {errors.form && (
-        <p class="error" role="alert">
-          {errors.form}
-        </p>
-      )}
-      <div class="actions">
-        <button type="submit" class="primary">
-          Create guard
-        </button>
-      </div>
+      <FormEnd error={errors.form} submit="Create guard" />
     </form>
   );
 }

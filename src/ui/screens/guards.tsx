@@ -1,7 +1,8 @@
 /** @jsxImportSource preact */
 import { useEffect, useState } from "preact/hooks";
 import { api, type Channel } from "../api";
-import { Dialog } from "../parts/dialog";
+import { useConfirm } from "../parts/dialog";
+import { Notice } from "../parts/notice";
 import type { GuardKind } from "../guard-fields";
 import { GuardForm } from "./guard-form";
 
@@ -21,7 +22,7 @@ const names = (text: string) =>
 export function Guards() {
   const [list, setList] = useState<GuardList | null>(null);
   const [channels, setChannels] = useState<Channel[]>([]);
-  const [removing, setRemoving] = useState<Guard | undefined>();
+  const [ask, asking] = useConfirm();
   const [error, setError] = useState("");
   const [note, setNote] = useState("");
   const load = () =>
@@ -34,7 +35,7 @@ export function Guards() {
   const fail = (e: unknown) => (setNote(""), setError((e as Error).message));
 
   async function remove(g: Guard) {
-    setRemoving(undefined);
+    if (!(await ask(`Remove guard ${g.name}?`, "Channels that list it must drop it first: a guard in use cannot be removed.", "Remove the guard"))) return;
     await api("DELETE", `/guards/${g.name}`).then(() => done(`Guard ${g.name} removed.`), fail);
   }
   async function assign(e: Event, channel: string) {
@@ -51,24 +52,15 @@ export function Guards() {
     return (
       <section>
         <h1>Guards</h1>
-        {error && (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        )}
+        <Notice error={error} />
       </section>
     );
   return (
     <section>
       <h1>Guards</h1>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
-      {note && <p role="status">{note}</p>}
+      <Notice error={error} note={note} />
       <div class="scroll">
-        <table aria-label="Guards">
+        <table class="cards" aria-label="Guards">
           <thead>
             <tr>
               <th>Name</th>
@@ -81,19 +73,19 @@ export function Guards() {
           <tbody>
             {list.guards.map((g) => (
               <tr key={g.name}>
-                <td>{g.name}</td>
-                <td>{g.kind}</td>
-                <td>
+                <td data-label="Name">{g.name}</td>
+                <td data-label="Kind">{g.kind}</td>
+                <td data-label="Settings">
                   {Object.entries(g.settings)
                     .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(", ") : String(v)}`)
                     .join(" · ") || <span class="muted">defaults</span>}
                 </td>
-                <td>{g.has_secret ? "set (write-only)" : <span class="muted">none</span>}</td>
+                <td data-label="Secret">{g.has_secret ? "set (write-only)" : <span class="muted">none</span>}</td>
                 <td>
                   {g.read_only ? (
                     <span class="muted">config file</span>
                   ) : (
-                    <button aria-label={`Remove ${g.name}`} onClick={() => setRemoving(g)}>
+                    <button aria-label={`Remove ${g.name}`} onClick={() => remove(g)}>
                       Remove
                     </button>
                   )}
@@ -104,23 +96,11 @@ export function Guards() {
         </table>
       </div>
       {list.guards.length === 0 && <p class="muted">No guard yet.</p>}
-      {removing && (
-        <Dialog title={`Remove guard ${removing.name}?`} onClose={() => setRemoving(undefined)}>
-          <p>Channels that list it must drop it first: a guard in use cannot be removed.</p>
-          <div class="actions">
-            <button type="button" class="danger solid" onClick={() => remove(removing)}>
-              Remove the guard
-            </button>
-            <button type="button" onClick={() => setRemoving(undefined)}>
-              Cancel
-            </button>
-          </div>
-        </Dialog>
-      )}
+      {asking}
       <GuardForm kinds={list.kinds} onCreated={(name) => done(`Guard ${name} created.`)} />
       <h2>Guards of channels</h2>
       <div class="scroll">
-        <table aria-label="Guards of channels">
+        <table class="cards" aria-label="Guards of channels">
           <thead>
             <tr>
               <th>Channel</th>
@@ -130,8 +110,8 @@ export function Guards() {
           <tbody>
             {channels.map((c) => (
               <tr key={c.name}>
-                <td>{c.name}</td>
-                <td>
+                <td data-label="Channel">{c.name}</td>
+                <td data-label="Guards (comma-separated)">
                   <form class="actions" onSubmit={(e) => assign(e, c.name)}>
                     <input name="guards" aria-label={`Guards of ${c.name}`} value={c.guards.join(", ")} />
                     <button type="submit" aria-label={`Save guards of ${c.name}`}>

@@ -2,7 +2,7 @@
 import { useMemo, useState } from "preact/hooks";
 import type { Hook } from "../api";
 import { curlOf, HEX_BYTES, viewBody } from "../body";
-import { size } from "../format";
+import { size, visible } from "../format";
 import { CopyButton } from "../parts/copy";
 import { useBaseUrl } from "../parts/first-curl";
 import { JsonTree } from "../parts/json-tree";
@@ -88,7 +88,7 @@ export function HookBody({ hook, bytes }: { hook: Hook; bytes: Uint8Array<ArrayB
           </CopyButton>
         </div>
         <Scroller label="Curl command">
-          <pre>{curl.length > 4096 ? `${curl.slice(0, 4096)}…\n(shortened here; the copy has all of it)` : curl}</pre>
+          <pre>{visible(curl.length > 4096 ? `${curl.slice(0, 4096)}…\n(shortened here; the copy has all of it)` : curl)}</pre>
         </Scroller>
       </details>
     </>
@@ -103,7 +103,8 @@ function Clipped({ text, wide = false }: { text: string; wide?: boolean }) {
   return (
     <>
       <Scroller label="Body">
-        <pre class={wide ? "hex" : undefined}>{shown}</pre>
+        {/* A sender's characters that turn text around are shown as escapes (the copy is the bytes). */}
+        <pre class={wide ? "hex" : undefined}>{visible(shown)}</pre>
       </Scroller>
       {cut && (
         <p class="clipped muted">

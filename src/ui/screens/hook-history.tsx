@@ -11,7 +11,7 @@ export function HookHistory({ hook, attempts }: { hook: Hook; attempts: Attempt[
         <p class="muted">No handler ran on this hook.</p>
       ) : (
         <div class="scroll">
-          <table aria-label="Attempts">
+          <table class="cards" aria-label="Attempts">
             <thead>
               <tr>
                 <th>Handler</th>
@@ -26,17 +26,17 @@ export function HookHistory({ hook, attempts }: { hook: Hook; attempts: Attempt[
             <tbody>
               {attempts.map((a, i) => (
                 <tr key={i}>
-                  <td>{a.handler}</td>
-                  <td>{a.attempt}</td>
-                  <td>{a.outcome}</td>
-                  <td>{a.http_status ?? a.exit_code ?? ""}</td>
-                  <td class="when">
+                  <td data-label="Handler">{a.handler}</td>
+                  <td data-label="#">{a.attempt}</td>
+                  <td data-label="Outcome">{a.outcome}</td>
+                  <td data-label="Status">{a.http_status ?? a.exit_code ?? ""}</td>
+                  <td data-label="When" class="when">
                     <Time at={a.due_at} />
                   </td>
-                  <td>
+                  <td data-label="Excerpt">
                     <code>{a.excerpt}</code>
                   </td>
-                  <td>{a.error}</td>
+                  <td data-label="Error">{a.error}</td>
                 </tr>
               ))}
             </tbody>

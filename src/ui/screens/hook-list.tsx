@@ -2,7 +2,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { HOOK_STATUSES } from "../../hooks/status";
 import { api, type Channel } from "../api";
-import { size } from "../format";
+import { size, visible } from "../format";
 import { FirstCurl } from "../parts/first-curl";
 import { Time } from "../parts/time";
 import { RANGES, type Filters, type Row } from "./hook-list-data";
@@ -103,9 +103,9 @@ export function HookList({ f, hooks, loaded, cursor, openId, picked, setFilter, 
               <input type="checkbox" aria-label={`Compare ${h.id}`} checked={picked.includes(h.id)} onChange={() => pick(h.id)} />
               <a class="row" href={`/ui/hooks/${h.id}${location.search}`} onClick={(e) => (e.preventDefault(), open(h.id))}>
                 <span class="row-line">
-                  <span class="row-what" title={`${h.channel}${h.event_type ? ` · ${h.event_type}` : ""}`}>
+                  <span class="row-what" title={`${h.channel}${h.event_type ? ` · ${visible(h.event_type)}` : ""}`}>
                     {h.channel}
-                    {h.event_type && <span class="event"> · {h.event_type}</span>}
+                    {h.event_type && <span class="event"> · {visible(h.event_type)}</span>}
                   </span>
                   <Time at={h.created_at} class="when row-meta" />
                 </span>

@@ -12,6 +12,8 @@ import { EditSend } from "./edit-send";
 import { HookActions } from "./hook-actions";
 import { HookBody } from "./hook-body";
 import { HookHistory } from "./hook-history";
+import { Notice } from "../parts/notice";
+import { visible } from "../format";
 
 type Shown = Hook & { event_type?: string | null; source_id?: string | null };
 
@@ -70,7 +72,7 @@ export function HookDetail({
       <div class="hook-head">
         <h1>
           {hook.channel}
-          {hook.event_type && <span class="muted"> · {hook.event_type}</span>}
+          {hook.event_type && <span class="muted"> · {visible(hook.event_type)}</span>}
         </h1>
         <span class={`status status-${hook.status}`}>{hook.status}</span>
         <span class="pager">
@@ -110,11 +112,7 @@ export function HookDetail({
         )}
       </div>
       <HookActions hook={hook} onChanged={(h) => (setHook(h), setError(""))} onDeleted={onClose} onEdit={() => setEditing(true)} onError={setError} />
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Notice error={error} />
       {editing && <EditSend hook={hook} onClose={() => setEditing(false)} />}
       <HookBody hook={hook} bytes={bytes} />
       <div class="section-head">

@@ -6,6 +6,7 @@ import { Bulk } from "./bulk";
 import { HookDetail } from "./hook";
 import { HookList } from "./hook-list";
 import { filtersOf, type Filters, useHookList } from "./hook-list-data";
+import { Notice } from "../parts/notice";
 
 /**
  * The inspector: the hooks list and the open hook side by side on a wide screen, one of them on a
@@ -83,11 +84,7 @@ export function Hooks({ url, id }: { url: URL; id?: string }) {
           </span>
         </div>
         <Bulk channel={f.channel} status={f.status} onDone={load} />
-        {error && (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        )}
+        <Notice error={error} />
         {picked.length > 0 && (
           <div class="compare-bar" role="status">
             <span>{picked.length === 1 ? "Pick one more hook to compare." : "Two hooks picked."}</span>

@@ -5,7 +5,8 @@ import { CopyButton } from "../parts/copy";
 import { KvTable, queryRows } from "../parts/kv-table";
 import { Time } from "../parts/time";
 import { link } from "../router";
-import type { RefusalRow } from "./refusals";
+import { RefusalStatus, type RefusalRow } from "./refusals";
+import { visible } from "../format";
 
 type Detail = RefusalRow & { query?: string; headers?: Record<string, string> };
 
@@ -42,9 +43,9 @@ export function RefusalScreen({ id }: { id: string }) {
       {back}
       <div class="hook-head">
         <h1>
-          {r.method} refused on {r.channel || "no channel"}
+          {r.method} {r.kind === "handshake" ? "handshake answered" : "refused"} on {visible(r.channel) || "no channel"}
         </h1>
-        <span class="status status-failed">{r.status}</span>
+        <RefusalStatus r={r} />
       </div>
       <div class="hook-sub">
         <span>
@@ -54,7 +55,7 @@ export function RefusalScreen({ id }: { id: string }) {
         <span>{r.guard ? `by guard ${r.guard}` : "by Mailroom itself"}</span>
       </div>
       <h2>Reason</h2>
-      <p class="wrap">{r.reason}</p>
+      <p class="wrap">{visible(r.reason)}</p>
       <div class="section-head">
         <h2>Headers</h2>
         <CopyButton text={headers.map(([k, v]) => `${k}: ${v}`).join("\n")} label="Copy the headers" />

@@ -3,6 +3,7 @@ import { useState } from "preact/hooks";
 import { fieldOf } from "../guard-fields";
 import { type FieldErrors, fieldErrors } from "../parts/field";
 import { headersOf } from "../body";
+import { FormEnd } from "../parts/notice";
 
 /** A channel's custom response as PUT /channels/{name}/response takes it (docs/misbehave.md). */
 export type ResponseSetting = {
@@ -143,19 +144,7 @@ export function ResponseForm({
           Add a step
         </button>
       </fieldset>
-      {errors.form && (
-        <p class="error" role="alert">
-          {errors.form}
-        </p>
-      )}
-      <div class="actions">
-        <button type="submit" class="primary">
-          Save response of {channel}
-        </button>
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormEnd error={errors.form} submit={`Save response of ${channel}`} onCancel={onCancel} />
     </form>
   );
 }

@@ -2,6 +2,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, ApiError, type Me } from "../api";
 import { link } from "../router";
+import { Notice } from "../parts/notice";
 
 /**
  * The first admin, from the one-time link printed at start-up (its token is the URL's fragment).
@@ -55,11 +56,7 @@ export function Setup({ onDone }: { onDone: (me: Me) => void }) {
         Password
         <input name="password" type="password" autocomplete="new-password" minLength={8} required />
       </label>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Notice error={error} />
       <button type="submit" class="primary">
         Create admin
       </button>

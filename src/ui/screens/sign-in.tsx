@@ -2,6 +2,7 @@
 import { useState } from "preact/hooks";
 import { api, type Me } from "../api";
 import { Mark } from "../parts/mark";
+import { Notice } from "../parts/notice";
 
 export function SignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
   const [error, setError] = useState("");
@@ -27,11 +28,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
         Password
         <input name="password" type="password" autocomplete="current-password" required />
       </label>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Notice error={error} />
       <button type="submit" class="primary">
         Sign in
       </button>

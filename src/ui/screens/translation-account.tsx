@@ -4,6 +4,8 @@ import { api, type Me, type TAccountDetail } from "../api";
 import { link } from "../router";
 import { money, TranslationNav } from "./translation";
 import { Time } from "../parts/time";
+import { Notice } from "../parts/notice";
+import { visible } from "../format";
 
 /** One account: its money, its ledger (newest first), its orders; admins top up or set the balance. */
 export function TranslationAccount({ id, me }: { id: string; me: Me }) {
@@ -46,12 +48,7 @@ export function TranslationAccount({ id, me }: { id: string; me: Me }) {
     <section>
       <TranslationNav current="accounts" />
       <h1>Account {a.id}</h1>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
-      {note && <p role="status">{note}</p>}
+      <Notice error={error} note={note} />
       <div class="scroll">
         <table aria-label="Account">
           <tbody>
@@ -97,7 +94,7 @@ export function TranslationAccount({ id, me }: { id: string; me: Me }) {
         <p class="muted">No order.</p>
       ) : (
         <div class="scroll">
-          <table aria-label="Orders">
+          <table class="cards" aria-label="Orders">
             <thead>
               <tr>
                 <th>Order</th>
@@ -111,18 +108,18 @@ export function TranslationAccount({ id, me }: { id: string; me: Me }) {
             <tbody>
               {detail.orders.map((o) => (
                 <tr key={o.id}>
-                  <td>
+                  <td data-label="Order">
                     <a href={`/ui/translation/orders/${o.id}`} onClick={link}>
                       #{o.id}
                     </a>
                   </td>
-                  <td>{o.status}</td>
-                  <td>
+                  <td data-label="Status">{o.status}</td>
+                  <td data-label="Languages">
                     {o.source_language} → {o.target_language}
                   </td>
-                  <td>{money(o.price ?? 0)}</td>
-                  <td>{o.snippet}</td>
-                  <td>
+                  <td data-label="Price">{money(o.price ?? 0)}</td>
+                  <td data-label="Text">{visible(o.snippet)}</td>
+                  <td data-label="Created">
                     <Time at={o.created_at} />
                   </td>
                 </tr>
@@ -133,7 +130,7 @@ export function TranslationAccount({ id, me }: { id: string; me: Me }) {
       )}
       <h2>Ledger</h2>
       <div class="scroll">
-        <table aria-label="Ledger">
+        <table class="cards" aria-label="Ledger">
           <thead>
             <tr>
               <th>When</th>
@@ -149,11 +146,11 @@ export function TranslationAccount({ id, me }: { id: string; me: Me }) {
           <tbody>
             {detail.entries.map((e) => (
               <tr key={e.id}>
-                <td>
+                <td data-label="When">
                   <Time at={e.time} />
                 </td>
-                <td>{e.entry}</td>
-                <td>
+                <td data-label="Entry">{e.entry}</td>
+                <td data-label="Order">
                   {e.order_id === undefined ? (
                     ""
                   ) : (
@@ -162,11 +159,11 @@ export function TranslationAccount({ id, me }: { id: string; me: Me }) {
                     </a>
                   )}
                 </td>
-                <td>{money(e.balance_change)}</td>
-                <td>{money(e.reserved_change)}</td>
-                <td>{money(e.balance)}</td>
-                <td>{money(e.reserved)}</td>
-                <td>{e.actor}</td>
+                <td data-label="Balance change">{money(e.balance_change)}</td>
+                <td data-label="Reserved change">{money(e.reserved_change)}</td>
+                <td data-label="Balance">{money(e.balance)}</td>
+                <td data-label="Reserved">{money(e.reserved)}</td>
+                <td data-label="Actor">{e.actor}</td>
               </tr>
             ))}
           </tbody>

@@ -4,6 +4,8 @@ import { api, type Me, type TOrder } from "../api";
 import { link } from "../router";
 import { money, TranslationNav } from "./translation";
 import { Time } from "../parts/time";
+import { Notice } from "../parts/notice";
+import { visible } from "../format";
 
 /**
  * One order: its source and target text (as text, never HTML), money, times and comments. The
@@ -47,11 +49,7 @@ export function TranslationOrder({ id, me }: { id: string; me: Me }) {
       <h1>
         Order #{order.id} <span class="status">{order.status}</span>
       </h1>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Notice error={error} />
       {open && (
         <div class="actions">
           <button onClick={() => act("accept")}>Accept as {me.email}</button>
@@ -116,7 +114,7 @@ export function TranslationOrder({ id, me }: { id: string; me: Me }) {
         </table>
       </div>
       <h2>Source text</h2>
-      <pre aria-label="Source text">{order.source_text}</pre>
+      <pre aria-label="Source text">{visible(order.source_text)}</pre>
       {order.target_text !== undefined && (
         <>
           <h2>Target text</h2>
@@ -137,7 +135,7 @@ export function TranslationOrder({ id, me }: { id: string; me: Me }) {
         <p class="muted">No comment.</p>
       ) : (
         <div class="scroll">
-          <table aria-label="Comments">
+          <table class="cards" aria-label="Comments">
             <thead>
               <tr>
                 <th>When</th>
@@ -148,11 +146,11 @@ export function TranslationOrder({ id, me }: { id: string; me: Me }) {
             <tbody>
               {order.comments.map((c) => (
                 <tr key={c.id}>
-                  <td>
+                  <td data-label="When">
                     <Time at={c.time} />
                   </td>
-                  <td>{c.role}</td>
-                  <td>{c.text}</td>
+                  <td data-label="Role">{c.role}</td>
+                  <td data-label="Text">{c.text}</td>
                 </tr>
               ))}
             </tbody>

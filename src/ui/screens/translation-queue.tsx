@@ -3,6 +3,8 @@ import { useEffect, useState } from "preact/hooks";
 import { api, type Me, type TOrderSummary } from "../api";
 import { link, navigate } from "../router";
 import { money, TranslationNav } from "./translation";
+import { Notice } from "../parts/notice";
+import { visible } from "../format";
 
 /** The translator's queue of the signed-in user: open orders (QUEUE, REVISION) and those they hold or completed. */
 export function TranslationQueue({ me }: { me: Me }) {
@@ -26,13 +28,9 @@ export function TranslationQueue({ me }: { me: Me }) {
       <p class="muted">
         You work as translator <strong>{me.email}</strong>.
       </p>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Notice error={error} />
       <div class="scroll">
-        <table aria-label="Queue">
+        <table class="cards" aria-label="Queue">
           <thead>
             <tr>
               <th>Order</th>
@@ -47,18 +45,18 @@ export function TranslationQueue({ me }: { me: Me }) {
           <tbody>
             {(orders ?? []).map((o) => (
               <tr key={o.id}>
-                <td>
+                <td data-label="Order">
                   <a href={`/ui/translation/orders/${o.id}`} onClick={link}>
                     #{o.id}
                   </a>
                 </td>
-                <td>{o.status}</td>
-                <td>
+                <td data-label="Status">{o.status}</td>
+                <td data-label="Languages">
                   {o.source_language} → {o.target_language}
                 </td>
-                <td>{o.volume}</td>
-                <td>{o.snippet}</td>
-                <td>{o.translator ?? ""}</td>
+                <td data-label="Volume">{o.volume}</td>
+                <td data-label="Text">{visible(o.snippet)}</td>
+                <td data-label="Translator">{o.translator ?? ""}</td>
                 <td>
                   {(o.status === "QUEUE" || o.status === "REVISION") && (
                     <button aria-label={`Accept order ${o.id}`} onClick={() => accept(o.id)}>

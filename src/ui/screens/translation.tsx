@@ -3,6 +3,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api, type Me, type TAccount } from "../api";
 import { link } from "../router";
 import { useConfirm } from "../parts/dialog";
+import { Notice } from "../parts/notice";
 
 export const money = (dollars: number) => `${dollars < 0 ? "-" : ""}$${Math.abs(dollars).toFixed(2)}`;
 
@@ -50,12 +51,7 @@ export function TranslationAccounts({ me }: { me: Me }) {
       <h1>Translation</h1>
       {asking}
       <TranslationNav current="accounts" />
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
-      {note && <p role="status">{note}</p>}
+      <Notice error={error} note={note} />
       {maintenance !== null && (
         <p>
           Maintenance: <strong>{maintenance ? "on (customers and translators get 503)" : "off"}</strong>{" "}
@@ -63,7 +59,7 @@ export function TranslationAccounts({ me }: { me: Me }) {
         </p>
       )}
       <div class="scroll">
-        <table aria-label="Accounts">
+        <table class="cards" aria-label="Accounts">
           <thead>
             <tr>
               <th>Account</th>
@@ -75,14 +71,14 @@ export function TranslationAccounts({ me }: { me: Me }) {
           <tbody>
             {(accounts ?? []).map((a) => (
               <tr key={a.id}>
-                <td>
+                <td data-label="Account">
                   <a href={`/ui/translation/accounts/${a.id}`} onClick={link}>
                     Account {a.id}
                   </a>
                 </td>
-                <td>{money(a.balance)}</td>
-                <td>{money(a.reserved)}</td>
-                <td>{a.balance_overdraft_allowed ? "allowed" : "no"}</td>
+                <td data-label="Balance">{money(a.balance)}</td>
+                <td data-label="Reserved">{money(a.reserved)}</td>
+                <td data-label="Overdraft">{a.balance_overdraft_allowed ? "allowed" : "no"}</td>
               </tr>
             ))}
           </tbody>

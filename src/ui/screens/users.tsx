@@ -2,6 +2,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, type Me, type User } from "../api";
 import { useConfirm } from "../parts/dialog";
+import { Notice } from "../parts/notice";
 
 export function Users({ me }: { me: Me }) {
   const [users, setUsers] = useState<User[]>([]);
@@ -30,13 +31,9 @@ export function Users({ me }: { me: Me }) {
     <section>
       <h1>Users</h1>
       {asking}
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Notice error={error} />
       <div class="scroll">
-        <table aria-label="Users">
+        <table class="cards" aria-label="Users">
           <thead>
             <tr>
               <th>E-mail</th>
@@ -47,8 +44,8 @@ export function Users({ me }: { me: Me }) {
           <tbody>
             {users.map((u) => (
               <tr key={u.email}>
-                <td>{u.email}</td>
-                <td>{u.role}</td>
+                <td data-label="E-mail">{u.email}</td>
+                <td data-label="Role">{u.role}</td>
                 <td>{u.read_only ? <span class="muted">config file</span> : u.email !== me.email && <button onClick={() => remove(u)}>Remove</button>}</td>
               </tr>
             ))}

@@ -9,6 +9,7 @@ afterEach(closeBackends);
 
 const refusal = (n: number, over: Partial<Refusal> = {}): Refusal => ({
   id: `01jd0000000000000000000${String(n).padStart(3, "0")}`,
+  kind: "refused",
   query: "channel=gh&token=[redacted]",
   headers: { "content-type": "application/json", "x-hub-signature-256": "sha256=00" },
   channel: "gh",
@@ -34,6 +35,17 @@ for (const backend of contractBackends(createRefusalStore, createPgRefusalStore)
       expect(await store.list({ guard: "ips", limit: 10 })).toEqual([refusal(3, { guard: "ips", status: 403 })]);
       expect(await store.list({ channel: "shop", guard: "ips", limit: 10 })).toEqual([]);
       expect(await store.list({ status: 403, limit: 10 })).toEqual([refusal(3, { guard: "ips", status: 403 })]);
+    });
+
+    test("a handshake answered is kept as kind handshake, and `kind` filters", async () => {
+      const { store } = await backend.open();
+      const slack = refusal(2, { kind: "handshake", guard: "slack", status: 200, reason: "handshake: url_verification answered" });
+      await store.insert([refusal(1), slack, refusal(3, { status: 403 })], 100);
+      expect(await store.list({ kind: "handshake", limit: 10 })).toEqual([slack]);
+      expect((await store.list({ kind: "refused", limit: 10 })).map((r) => r.createdAt)).toEqual([1003, 1001]);
+      expect(await store.list({ kind: "handshake", channel: "shop", limit: 10 })).toEqual([]);
+      expect((await store.list({ limit: 10 })).map((r) => r.kind)).toEqual(["refused", "handshake", "refused"]);
+      expect(await store.get(slack.id)).toEqual(slack);
     });
 
     test("get: one refusal by its id, with its query and headers; undefined for an unknown id", async () => {

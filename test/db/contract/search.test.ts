@@ -14,6 +14,7 @@ import { decodePayload } from "../../../src/hooks/payload";
 import { searchDoc } from "../../../src/hooks/search/document";
 import { parseSearch } from "../../../src/hooks/search/query";
 import { createSearchStore, type SearchQuery } from "../../../src/hooks/search/store";
+import { attachSearchIndex } from "../../../src/hooks/search/index-file";
 import { createHookStore, type HookStatus, type NewHook, type RawHook } from "../../../src/hooks/store";
 import { closeBackends, contractBackends } from "./backends";
 
@@ -89,6 +90,8 @@ async function matches(h: RawHook, q: string, f: Omit<SearchQuery, "terms" | "li
   if (f.status !== undefined && h.status !== f.status) return false;
   if (f.since !== undefined && h.createdAt < f.since) return false;
   if (f.until !== undefined && h.createdAt >= f.until) return false;
+  // event_type as the plain list applies it: exact and case-sensitive, or a prefix with "*".
+  if (f.eventType !== undefined && !(f.eventType.endsWith("*") ? h.eventType.startsWith(f.eventType.slice(0, -1)) : h.eventType === f.eventType)) return false;
   const payload = await decodePayload(h.headers, h.body);
   const text = `${h.query}\n${Object.entries(h.headers)
     .map(([k, v]) => `${k}: ${v}\n`)
@@ -114,7 +117,8 @@ async function matches(h: RawHook, q: string, f: Omit<SearchQuery, "terms" | "li
   return true;
 }
 
-const QUERIES: { q: string; f?: Omit<SearchQuery, "terms" | "limit" | "after"> }[] = [
+/** `none`: a query that must find nothing (the others must find something, else they test little). */
+const QUERIES: { q: string; f?: Omit<SearchQuery, "terms" | "limit" | "after">; none?: boolean }[] = [
   { q: "invoice" },
   // SQLite's index answers hooks holding every trigram of a word ("abab" holds those of "ababa");
   // the check against each hook's document leaves only the hooks that hold the word.
@@ -145,10 +149,18 @@ const QUERIES: { q: string; f?: Omit<SearchQuery, "terms" | "limit" | "after"> }
   { q: "", f: { since: T0 + 10_000, until: T0 + 20_001 } },
   { q: "", f: { since: T0 + 30_000, status: "failed", channel: "github" } },
   { q: "nothing-like-this" },
+  { q: "hookshot", f: { eventType: "push" } },
+  { q: "hookshot", f: { eventType: "Push" }, none: true },
+  { q: "type:Push", f: { eventType: "pull*" }, none: true },
+  { q: "type:PULL_request", f: { eventType: "pull*" } },
+  { q: "invoice", f: { eventType: "invoice.*", channel: "stripe" } },
+  { q: "", f: { since: T0 + 10_000, eventType: "charge.*" } },
+  { q: "", f: { since: T0, eventType: "Charge.refunded" }, none: true },
 ];
 
 for (const backend of contractBackends(
-  (db) => ({ hooks: createHookStore(db), search: createSearchStore(db) }),
+  // SQLite's index is a database of its own, attached to the connection (in memory here).
+  (db) => (attachSearchIndex(db.$client, ":memory:", true), { hooks: createHookStore(db), search: createSearchStore(db) }),
   (t) => ({ hooks: createPgHookStore(t), search: createPgSearchStore(t) }),
 )) {
   describe(`search on ${backend.name}`, () => {
@@ -185,7 +197,7 @@ for (const backend of contractBackends(
 
       const all = (await Promise.all(made.map((h) => store.hooks.getHook(h.id)))).filter((h): h is RawHook => h !== undefined);
       all.sort((a, b) => (a.id < b.id ? 1 : -1));
-      for (const { q, f = {} } of QUERIES) {
+      for (const { q, f = {}, none = false } of QUERIES) {
         const expected: string[] = [];
         for (const h of all) if (await matches(h, q, f)) expected.push(h.id);
         const got: string[] = [];
@@ -196,7 +208,7 @@ for (const backend of contractBackends(
           after = ids[ids.length - 1];
         }
         expect({ q, f, got }).toEqual({ q, f, got: expected });
-        if (!["nothing-like-this", "payload.a.b:dotted"].includes(q)) expect({ q, found: expected.length > 0 }).toEqual({ q, found: true });
+        if (!["nothing-like-this", "payload.a.b:dotted"].includes(q)) expect({ q, f, found: expected.length > 0 }).toEqual({ q, f, found: !none });
       }
     }, 60_000);
   });

@@ -17,6 +17,7 @@ export const refusals = pgTable(
     ref: text("ref").notNull().default(""),
     query: text("query").notNull().default(""),
     headers: text("headers").notNull().default("{}"),
+    kind: text("kind").notNull().default("refused"),
   },
   (t) => [index("refusals_channel_id").on(t.channel, t.id)],
 );

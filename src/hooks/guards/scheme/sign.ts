@@ -30,7 +30,14 @@ export function signRequest(
       added[p.name] = /(^|-)id$/.test(p.name) && /^(webhook|svix)-/.test(p.name) ? `msg_${crypto.randomUUID().replaceAll("-", "")}` : crypto.randomUUID();
   }
   let url = req.url;
-  if (scheme.bodyHashQuery && (req.headers["content-type"] ?? "").includes("json")) {
+  // A body {form} does not cover (not a form, not empty) goes through the URL's body hash, as the
+  // guard expects (engine.ts formSigned), or cannot be signed at all.
+  const isForm = (req.headers["content-type"] ?? "").toLowerCase().startsWith("application/x-www-form-urlencoded");
+  if (pieces.some((p) => p.kind === "form") && req.body.byteLength > 0 && !isForm) {
+    if (!scheme.bodyHashQuery)
+      throw new Error(
+        "this provider signs form fields: send the body as application/x-www-form-urlencoded (--header 'content-type: application/x-www-form-urlencoded')",
+      );
     url += `${url.includes("?") ? "&" : "?"}${scheme.bodyHashQuery}=${createHash("sha256").update(req.body).digest("hex")}`;
   }
   // A timestamp in the body (Linear's webhookTimestamp) is the body's business: it is signed with it.

@@ -1,0 +1,1 @@
+ALTER TABLE `refusals` ADD `kind` text DEFAULT 'refused' NOT NULL;

@@ -1,0 +1,65 @@
+import type { Database } from "bun:sqlite";
+import { chmodSync, closeSync, existsSync, openSync, rmSync } from "node:fs";
+
+/**
+ * SQLite's search index lives in a file of its own next to the data file (`mailroom.db-search`,
+ * with its own `-wal` and `-shm`), attached as `search` to the connections that read or write it:
+ * the index thread's write transactions then never hold the data file's write lock that catching
+ * takes. It is derived data: a missing, unreadable or older index file is made again, empty, and
+ * the start-up sweep indexes every hook into it. An in-memory database keeps it in memory.
+ */
+export function searchIndexPath(dataPath: string): string {
+  return dataPath === ":memory:" ? ":memory:" : `${dataPath}-search`;
+}
+
+/** The index's layout; another value in the file's user_version makes it again. */
+const FORMAT = 2;
+const SCHEMA = [
+  "CREATE TABLE IF NOT EXISTS search.search_rows (n INTEGER PRIMARY KEY NOT NULL, hook_id TEXT NOT NULL UNIQUE)",
+  "CREATE VIRTUAL TABLE IF NOT EXISTS search.search_index USING fts5(text, fields, content='', contentless_delete=1, detail=none, tokenize='trigram case_sensitive 1')",
+];
+
+/**
+ * Attaches the index file at `path` to `sql` as `search`. With `create`, makes its tables when
+ * missing, and makes the file again when it cannot be read or holds another format (one process
+ * does this, before any other connection attaches it).
+ */
+export function attachSearchIndex(sql: Database, path: string, create = false): void {
+  if (!create) return attach(sql, path);
+  if (path !== ":memory:") ownerOnly(path);
+  try {
+    attach(sql, path);
+    prepare(sql, path);
+  } catch {
+    // SQLite may refuse a damaged file at ATTACH or at its first read.
+    if ((sql.query("PRAGMA database_list").all() as { name: string }[]).some((d) => d.name === "search")) sql.run("DETACH DATABASE search");
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(`${path}${suffix}`, { force: true });
+    ownerOnly(path);
+    attach(sql, path);
+    prepare(sql, path);
+  }
+}
+
+function attach(sql: Database, path: string): void {
+  sql.run("ATTACH DATABASE ? AS search", [path]);
+  // Derived data: a batch a power cut loses is indexed again by the sweep, so no sync per batch.
+  sql.run("PRAGMA search.synchronous = NORMAL");
+}
+
+/** Readable by its owner only, as the data file (db/open.ts): it holds the hooks' text. SQLite gives -wal and -shm its mode. */
+function ownerOnly(path: string): void {
+  closeSync(openSync(path, "a", 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600);
+}
+
+function prepare(sql: Database, path: string): void {
+  const { user_version: version } = sql.query("PRAGMA search.user_version").get() as { user_version: number };
+  const { n: tables } = sql.query("SELECT count(*) AS n FROM search.sqlite_master").get() as { n: number };
+  if (tables > 0 && version !== FORMAT) throw new Error(`the search index file holds format ${version}`);
+  if (path !== ":memory:") sql.run("PRAGMA search.journal_mode = WAL"), sql.run("PRAGMA search.journal_size_limit = 67108864");
+  for (const statement of SCHEMA) sql.run(statement);
+  sql.run(`PRAGMA search.user_version = ${FORMAT}`);
+  // Reads the tables once: a damaged file fails here rather than in the first search.
+  sql.query("SELECT count(*) FROM search.search_index WHERE search_index MATCH 'abc'").get();
+  sql.query("SELECT max(n) FROM search.search_rows").get();
+}

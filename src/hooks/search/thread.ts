@@ -1,0 +1,79 @@
+/**
+ * The search index thread (a Bun Worker): builds the hooks' documents and writes the index (FTS5)
+ * on connections of its own, off the thread that catches (hooks/search/threaded.ts starts it).
+ * It runs the same indexer as a thread-less instance (index.ts), reading the hooks from the data
+ * file and writing only the index's own file (index-file.ts), at a lower scheduling priority:
+ * when the cores are busy, catching gets them first.
+ *
+ * Messages in: "open" once, "caught" (rows as the change sink reported them), "left-out" (ids of
+ * hooks to sweep), "flush", "sweep" and "start"; "close". Out: "took" for each "caught" (the bytes
+ * it held are the thread's now), "done" for each flush or sweep, "warn", "fatal" if it cannot
+ * work, "closed".
+ */
+import { Database } from "bun:sqlite";
+import { systemClock } from "../../lib/clock";
+import type { Log } from "../../lib/log";
+import { lowerThreadPriority } from "../../lib/thread-priority";
+import { createSearch, type Search, type Source } from "./index";
+import { attachSearchIndex } from "./index-file";
+import { createSearchStore } from "./store";
+
+declare const self: Worker;
+
+export type ToIndexer =
+  | { type: "open"; dataPath: string; indexPath: string }
+  | { type: "caught"; rows: Source[]; bytes: number }
+  | { type: "left-out"; ids: string[] }
+  | { type: "flush" | "sweep"; seq: number; from?: string }
+  | { type: "start" }
+  | { type: "close" };
+export type FromIndexer =
+  | { type: "done"; seq: number }
+  | { type: "took"; bytes: number }
+  | { type: "warn"; message: string; fields?: Record<string, unknown> }
+  | { type: "fatal"; error: string }
+  | { type: "closed" };
+
+const post = (message: FromIndexer) => self.postMessage(message);
+const log: Log = {
+  info() {},
+  warn: (message, fields) => post({ type: "warn", message, fields }),
+  error: (message, fields) => post({ type: "warn", message, fields }),
+};
+let sql: Database | undefined;
+let search: Search | undefined;
+
+function open(m: Extract<ToIndexer, { type: "open" }>): void {
+  lowerThreadPriority();
+  sql = new Database(m.dataPath, { create: false, strict: true });
+  sql.run("PRAGMA busy_timeout = 5000");
+  attachSearchIndex(sql, m.indexPath);
+  const read = sql.prepare("SELECT id, channel, method, query, headers, body, ip, event_type AS eventType FROM main.hooks WHERE id = ?");
+  search = createSearch({
+    store: createSearchStore(sql, { ownWrites: true }),
+    read: async (id) => (read.get(id) as Source | null) ?? undefined,
+    clock: systemClock,
+    log,
+  });
+}
+
+self.onmessage = async (event: MessageEvent<ToIndexer>) => {
+  const m = event.data;
+  try {
+    if (m.type === "open") return open(m);
+    if (!search) return;
+    if (m.type === "caught") search.enqueue(m.rows), post({ type: "took", bytes: m.bytes });
+    else if (m.type === "left-out") search.leftOut(m.ids);
+    else if (m.type === "start") search.start();
+    else if (m.type === "flush") await search.flush(), post({ type: "done", seq: m.seq });
+    else if (m.type === "sweep") await search.sweep(m.from), post({ type: "done", seq: m.seq });
+    else if (m.type === "close") {
+      await search.close();
+      sql?.close(false);
+      (search = undefined), (sql = undefined);
+      post({ type: "closed" });
+    }
+  } catch (error) {
+    post({ type: "fatal", error: String(error) });
+  }
+};

@@ -1,0 +1,180 @@
+import type { ChangeSink } from "../../db/changes";
+import type { Log } from "../../lib/log";
+import { GATHER_MS, type Search, type Source } from "./index";
+import type { SearchStore } from "./store";
+import type { FromIndexer, ToIndexer } from "./thread";
+
+/**
+ * How long a search waits for the index thread to catch up, at most. The thread runs at a lower
+ * priority: when catching takes every core it falls behind, and a search then answers from what it
+ * indexed so far (the newest hooks may be missing) rather than hang until the flood ends.
+ */
+export const FLUSH_WAIT_MS = 3000;
+/**
+ * Bytes of caught rows handed over that the thread has not taken yet, at most. A thread starved of
+ * CPU during a flood takes no messages: past this, only ids are handed over (a sweep reads the
+ * hooks back), so memory stays bounded however long the flood lasts.
+ */
+const MAX_IN_FLIGHT_BYTES = 32 * 1024 * 1024;
+/** A failed index thread is started again after RESTART_FIRST_MS, doubling with each failure in a row up to RESTART_MAX_MS. */
+const RESTART_FIRST_MS = 1000;
+const RESTART_MAX_MS = 60_000;
+/** A thread that ran this long before failing starts the doubling over. */
+const RESTART_RESET_MS = 5 * 60_000;
+
+/**
+ * The search index written by its own thread (thread.ts), for SQLite with a data file: caught
+ * batches are handed over as the change sink reports them, those of GATHER_MS in one message (the
+ * thread that catches builds no document and writes no index), and searches read the index through `store`,
+ * a connection of their own. A search first waits until the thread indexed every batch handed to
+ * it before (FLUSH_WAIT_MS at most), so a hook is found as soon as its sender has the 200. If the
+ * thread fails, the error is logged, searches find what was indexed until then, and the thread is
+ * started again (after 1 s, doubling up to 60 s while it keeps failing), indexing what it missed.
+ */
+export function createThreadedSearch(deps: {
+  store: SearchStore;
+  thread: { url: string; dataPath: string; indexPath: string };
+  changes: ChangeSink;
+  log: Log;
+  /** MAX_IN_FLIGHT_BYTES (tests make it small). */
+  maxInFlightBytes?: number;
+}): Search {
+  const { store, log } = deps;
+  const maxInFlight = deps.maxInFlightBytes ?? MAX_IN_FLIGHT_BYTES;
+  let worker: Worker;
+  /** Whether a thread is running (false from its failure until it was started again). */
+  let dead = false;
+  let closed = false;
+  /** Batches handed over, and how many of them the thread had when it last answered a flush. */
+  let handed = 0;
+  let confirmed = 0;
+  let seq = 0;
+  let inFlight = 0;
+  const pending = new Map<number, () => void>();
+  let onClosed: (() => void) | undefined;
+  /** Failures in a row (a thread that ran RESTART_RESET_MS counts as a fresh start), and the timer that starts it again. */
+  let failures = 0;
+  let startedAt = 0;
+  let restartTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Whether `start` was asked: a thread started again then indexes what is not indexed yet. */
+  let started = false;
+  const post = (message: ToIndexer) => worker.postMessage(message);
+
+  function stop(why: string): void {
+    if (dead) return;
+    dead = true;
+    for (const resolve of pending.values()) resolve();
+    pending.clear();
+    inFlight = 0;
+    worker.terminate();
+    if (closed) return void onClosed?.();
+    // Started again after a pause that doubles with each failure in a row; its start indexes every
+    // hook not indexed yet, those lost with the failed thread included.
+    if (performance.now() - startedAt > RESTART_RESET_MS) failures = 0;
+    const waitMs = Math.min(RESTART_MAX_MS, RESTART_FIRST_MS * 2 ** failures++);
+    log.error(`the search index thread stopped; starting it again in ${waitMs / 1000}s (searches find the hooks indexed until now)`, { error: why });
+    restartTimer = setTimeout(spawn, waitMs);
+  }
+
+  function spawn(): void {
+    restartTimer = undefined;
+    worker = new Worker(deps.thread.url);
+    dead = false;
+    startedAt = performance.now();
+    worker.onmessage = (event: MessageEvent<FromIndexer>) => {
+      const m = event.data;
+      if (m.type === "done") pending.get(m.seq)?.(), pending.delete(m.seq);
+      else if (m.type === "took") inFlight -= m.bytes;
+      else if (m.type === "warn") log.warn(m.message, m.fields);
+      else if (m.type === "fatal") stop(m.error);
+      else onClosed?.();
+    };
+    worker.onerror = (event) => stop(event.message);
+    // Not unref()'d: with an unref()'d worker, Bun's main thread spun (a core's worth of CPU, measured).
+    post({ type: "open", dataPath: deps.thread.dataPath, indexPath: deps.thread.indexPath });
+    if (started) post({ type: "start" });
+  }
+  spawn();
+
+  /** Asks the thread for a flush or a sweep; resolves once it answered (at once if it stopped). */
+  function ask(type: "flush" | "sweep", from?: string): Promise<void> {
+    if (dead) return Promise.resolve();
+    const n = ++seq;
+    return new Promise<void>((resolve) => {
+      pending.set(n, resolve);
+      post({ type, seq: n, from });
+    });
+  }
+
+  /** Rows gathered for the next message, their bytes, and the timer that posts them. */
+  let gathered: Source[] = [];
+  let gatheredBytes = 0;
+  let gatherTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /** Posts what was gathered: one message for every batch caught in GATHER_MS. */
+  function handOver(): void {
+    if (gatherTimer) clearTimeout(gatherTimer), (gatherTimer = undefined);
+    if (gathered.length === 0) return;
+    const rows = gathered;
+    const bytes = gatheredBytes;
+    (gathered = []), (gatheredBytes = 0);
+    if (dead) return;
+    if (inFlight + bytes > maxInFlight) return post({ type: "left-out", ids: rows.map((r) => r.id) });
+    inFlight += bytes;
+    post({ type: "caught", bytes, rows });
+  }
+
+  function enqueue(rows: readonly Source[]): void {
+    if (dead || closed || rows.length === 0) return;
+    handed++;
+    for (const r of rows) {
+      // Only what the index reads crosses over. Structured clone copies a body's whole buffer,
+      // which may hold more than the body: such a body is copied alone first.
+      const whole = r.body.byteOffset === 0 && r.body.byteLength === r.body.buffer.byteLength;
+      const body = whole ? r.body : r.body.slice();
+      gathered.push({ id: r.id, channel: r.channel, method: r.method, query: r.query, ip: r.ip, headers: r.headers, body, eventType: r.eventType });
+      gatheredBytes += body.byteLength + (typeof r.headers === "string" ? r.headers.length : 256) + 256;
+    }
+    gatherTimer ??= setTimeout(handOver, GATHER_MS);
+  }
+  deps.changes.subscribe((change, origin) => {
+    if (origin === "local" && change.kind === "caught") enqueue(change.hooks);
+  });
+
+  async function flush(): Promise<void> {
+    if (confirmed >= handed) return;
+    handOver();
+    const target = handed;
+    await ask("flush");
+    confirmed = Math.max(confirmed, target);
+  }
+
+  return {
+    leftOut: (ids: readonly string[]) => void (dead || closed || ids.length === 0 || (handed++, post({ type: "left-out", ids: [...ids] }))),
+    async search(query) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([flush(), new Promise((resolve) => (timer = setTimeout(resolve, FLUSH_WAIT_MS)))]);
+      clearTimeout(timer);
+      return store.search(query);
+    },
+    enqueue,
+    flush,
+    start: () => void ((started = true), dead || post({ type: "start" })),
+    sweep: (from?: string) => ask("sweep", from),
+    indexSize: () => store.sizeBytes(),
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      clearTimeout(restartTimer);
+      handOver();
+      if (dead) return;
+      await new Promise<void>((resolve) => {
+        const timeout = setTimeout(() => stop("it did not close within 10 s"), 10_000);
+        onClosed = () => (clearTimeout(timeout), resolve());
+        post({ type: "close" });
+      });
+      dead = true;
+      worker.terminate();
+    },
+  };
+}

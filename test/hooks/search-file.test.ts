@@ -1,0 +1,150 @@
+/**
+ * SQLite's search index in its own file, written by the index thread (src/hooks/search): caught
+ * hooks are found once their batch is reported; a lost or damaged index file costs only indexing
+ * again; entries of deleted hooks are purged; the file is readable by its owner only.
+ */
+import { afterEach, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { monotonicFactory } from "ulid";
+import { openDatabase } from "../../src/db/open";
+import { createSqliteStorage } from "../../src/db/sqlite-storage";
+import { parseSearch } from "../../src/hooks/search/query";
+import { createThreadedSearch } from "../../src/hooks/search/threaded";
+import type { NewHook } from "../../src/hooks/store";
+import { type Log, silentLog } from "../../src/lib/log";
+
+const THREAD = new URL("../../src/hooks/search/thread.ts", import.meta.url).href;
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function open(path: string, maxInFlightBytes?: number, thread = THREAD, log: Log = silentLog) {
+  const db = openDatabase({ path, durability: "normal" });
+  const storage = createSqliteStorage(db, { path, durability: "normal", searchThreadUrl: thread });
+  const search = createThreadedSearch({ store: storage.search, thread: storage.searchThread!, changes: storage.changes, log, maxInFlightBytes });
+  return { storage, search, close: async () => (await search.close(), await storage.close()) };
+}
+
+const next = monotonicFactory();
+function hooks(n: number): NewHook[] {
+  return Array.from({ length: n }, (_, i) => {
+    const createdAt = Date.now();
+    const body = Buffer.from(JSON.stringify({ order: i, note: `marker${i} "quoted"` }));
+    return {
+      id: next(createdAt).toLowerCase(),
+      channel: "shop",
+      method: "POST",
+      query: "",
+      headers: '{"content-type":"application/json"}',
+      body,
+      ip: "127.0.0.1",
+      createdAt,
+      eventType: "",
+    };
+  });
+}
+
+const ids = async (s: ReturnType<typeof open>, q: string) => (await s.search.search({ terms: parseSearch(q), limit: 100 })).length;
+
+test("hooks reported caught are found through the index thread; a lost, then a damaged index file is made again and filled by the sweep", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "mailroom-search-file-"));
+  dirs.push(dir);
+  const path = join(dir, "mailroom.db");
+  let s = open(path);
+  const made = hooks(150);
+  await s.storage.hooks.insertHooks(made, () => []);
+  for (let i = 0; i < made.length; i += 64) s.storage.changes.emit({ kind: "caught", hooks: made.slice(i, i + 64) });
+  expect(await ids(s, "marker149")).toBe(1);
+  expect(await ids(s, "payload.order:7")).toBe(1);
+  // A decoded value the raw body does not hold as such (a JSON escape) is found by its prefix too.
+  expect(await ids(s, 'payload.note:"marker3 ""quo*"')).toBe(1);
+  expect(await ids(s, 'payload.note:"marker3 ""quoted"""')).toBe(1);
+  expect(statSync(`${path}-search`).mode & 0o777).toBe(0o600);
+  await s.close();
+
+  for (const damage of [() => rmSync(`${path}-search`), () => writeFileSync(`${path}-search`, "not a database at all".repeat(500))]) {
+    for (const suffix of ["-wal", "-shm"]) rmSync(`${path}-search${suffix}`, { force: true });
+    damage();
+    s = open(path);
+    expect(await ids(s, "marker42")).toBe(0);
+    await s.search.sweep();
+    expect(await ids(s, "marker42")).toBe(1);
+    expect(await ids(s, "payload.order:149")).toBe(1);
+    await s.close();
+  }
+  expect(existsSync(`${path}-search`)).toBe(true);
+}, 30_000);
+
+test("the entries of deleted hooks are purged from the index file; their hooks are not found meanwhile", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "mailroom-search-file-"));
+  dirs.push(dir);
+  const path = join(dir, "mailroom.db");
+  const s = open(path);
+  const made = hooks(20);
+  await s.storage.hooks.insertHooks(made, () => []);
+  await s.search.sweep();
+  const gone = made.filter((_, i) => i % 4 === 0);
+  await s.storage.hooks.deleteHooks(gone.map((h) => ({ id: h.id, channel: h.channel, status: "pending" })));
+  expect(await ids(s, "marker")).toBe(15);
+  const reader = openDatabase({ path, durability: "normal" }).$client;
+  reader.run("ATTACH DATABASE ? AS search", [`${path}-search`]);
+  const count = () => (reader.query("SELECT count(*) AS n FROM search.search_rows").get() as { n: number }).n;
+  expect(count()).toBe(20);
+  // The index thread purges at start and every 10 minutes; here its connection's store does it at once.
+  const writer = openDatabase({ path, durability: "normal" });
+  const { attachSearchIndex } = await import("../../src/hooks/search/index-file");
+  const { createSearchStore } = await import("../../src/hooks/search/store");
+  attachSearchIndex(writer.$client, `${path}-search`);
+  expect(await createSearchStore(writer.$client, { ownWrites: true }).purge!(undefined, 1000)).toBeDefined();
+  expect(count()).toBe(15);
+  expect(await ids(s, "marker")).toBe(15);
+  writer.$client.close();
+  reader.close();
+  await s.close();
+}, 30_000);
+
+test("hooks handed to the index thread as ids only (past the bytes it has not taken yet) are read back by a sweep: every one is found", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "mailroom-search-file-"));
+  dirs.push(dir);
+  const path = join(dir, "mailroom.db");
+  // One byte: no batch fits, so every one is handed over as its ids.
+  const s = open(path, 1);
+  const made = hooks(200);
+  await s.storage.hooks.insertHooks(made, () => []);
+  for (let i = 0; i < made.length; i += 64) s.storage.changes.emit({ kind: "caught", hooks: made.slice(i, i + 64) });
+  for (const i of [0, 63, 64, 199]) expect(await ids(s, `marker${i}`)).toBe(1);
+  expect(await ids(s, "payload.order:150")).toBe(1);
+  await s.close();
+}, 30_000);
+
+test("an index thread that fails is started again and indexes what it missed; searches answer meanwhile", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "mailroom-search-file-"));
+  dirs.push(dir);
+  const path = join(dir, "mailroom.db");
+  const errors: string[] = [];
+  const log: Log = { info() {}, warn() {}, error: (message) => void errors.push(message) };
+  const failing = new URL("./fixtures/failing-search-thread.ts", import.meta.url).href;
+  const s = open(path, undefined, failing, log);
+  const made = hooks(100);
+  await s.storage.hooks.insertHooks(made, () => []);
+  // The first batch handed over brings the thread down, with the hooks it held.
+  s.storage.changes.emit({ kind: "caught", hooks: made.slice(0, 50) });
+  const deadline = Date.now() + 20_000;
+  while (errors.length === 0 && Date.now() < deadline) await Bun.sleep(20);
+  expect(errors).toEqual(["the search index thread stopped; starting it again in 1s (searches find the hooks indexed until now)"]);
+  // Nothing was indexed (the start's sweep, asked now, waits for the thread to be started again).
+  s.search.start();
+  expect(await ids(s, "marker")).toBe(0);
+  // Started again, it indexes what it lost (its start sweeps every hook not indexed yet) ...
+  while ((await ids(s, "marker49")) === 0 && Date.now() < deadline) await Bun.sleep(50);
+  expect(await ids(s, "marker")).toBe(100);
+  // ... and takes caught batches as before.
+  const later = hooks(3).map((h) => ({ ...h, body: Buffer.from(JSON.stringify({ note: "afterwards" })) }));
+  await s.storage.hooks.insertHooks(later, () => []);
+  s.storage.changes.emit({ kind: "caught", hooks: later });
+  expect(await ids(s, "afterwards")).toBe(3);
+  await s.close();
+}, 30_000);
