@@ -16,7 +16,7 @@
  *
  *   bun run bench/relay.ts [--rate 500] [--live 10] [--backlog 100000] [--duration 10] [--connections 64] [--rounds 3] [--full] [--no-build] [--only live|catchup|ingest] [--cpu-prof DIR]
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -70,8 +70,15 @@ async function start(argv: string[], dir: string): Promise<Proc> {
   };
 }
 
+/** Data folders made here, removed when the script exits (a 100,000-hook backlog leaves hundreds of MiB). */
+const folders: string[] = [];
+process.on("exit", () => {
+  for (const d of folders) rmSync(d, { recursive: true, force: true });
+});
+
 function folder(prefix: string, toml: string): string {
   const d = mkdtempSync(join(tmpdir(), prefix));
+  folders.push(d);
   writeFileSync(join(d, "mailroom.toml"), toml);
   return d;
 }
