@@ -8,16 +8,19 @@
  * 2. catch-up: the laptop stopped, --backlog hooks of 1 KiB caught upstream, the laptop started:
  *    hooks per second until upstream shows every one handled (acknowledged by the laptop), and
  *    each process's largest RSS meanwhile (sampled every 100 ms).
- * 3. ingest: wrk on upstream's public listener (1 KiB POSTs, --connections, --duration s), once with
- *    no listener connected and once with the laptop connected and receiving: requests/s of each.
+ * 3. ingest: wrk on upstream's public listener (1 KiB POSTs, --connections, --duration s), with no
+ *    listener connected and with the laptop connected and receiving, alternated --rounds times:
+ *    the median requests/s of each.
  *
- *   bun run bench/relay.ts [--rate 500] [--live 10] [--backlog 100000] [--duration 10] [--connections 64] [--full] [--no-build] [--only live|catchup|ingest]
+ * --cpu-prof DIR runs both from source under `bun --cpu-prof-md`, each writing its profile to DIR as it stops.
+ *
+ *   bun run bench/relay.ts [--rate 500] [--live 10] [--backlog 100000] [--duration 10] [--connections 64] [--rounds 3] [--full] [--no-build] [--only live|catchup|ingest] [--cpu-prof DIR]
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { AUTH, BIN, buildBinary, fmt, percentile, TOKEN } from "./lib";
+import { AUTH, BIN, buildBinary, fmt, percentile, ROOT, TOKEN } from "./lib";
 import { ensureWrk } from "./wrk";
 
 const { values: args } = parseArgs({
@@ -27,9 +30,11 @@ const { values: args } = parseArgs({
     backlog: { type: "string", default: "100000" },
     duration: { type: "string", default: "10" },
     connections: { type: "string", default: "64" },
+    rounds: { type: "string", default: "3" },
     full: { type: "boolean", default: false },
     "no-build": { type: "boolean", default: false },
     only: { type: "string" },
+    "cpu-prof": { type: "string" },
   },
 });
 const RELAY_TOKEN = "bench-relay-token-0123";
@@ -37,6 +42,9 @@ const durability = args.full ? "full" : "normal";
 const runs = (what: string) => !args.only || args.only === what;
 
 type Proc = { url: string; publicUrl?: string; pid: number; stop(): Promise<void> };
+
+/** The executable, or with --cpu-prof DIR the source under `bun --cpu-prof-md` (a profile per process in DIR, written as it stops). */
+const MAILROOM = args["cpu-prof"] ? [process.execPath, "--cpu-prof-md", `--cpu-prof-dir=${args["cpu-prof"]}`, join(ROOT, "src/main.ts")] : [BIN];
 
 /** Spawns argv in `dir` and resolves once it printed where it listens (and its public listener, if any). */
 async function start(argv: string[], dir: string): Promise<Proc> {
@@ -62,8 +70,15 @@ async function start(argv: string[], dir: string): Promise<Proc> {
   };
 }
 
+/** Data folders made here, removed when the script exits (a 100,000-hook backlog leaves hundreds of MiB). */
+const folders: string[] = [];
+process.on("exit", () => {
+  for (const d of folders) rmSync(d, { recursive: true, force: true });
+});
+
 function folder(prefix: string, toml: string): string {
   const d = mkdtempSync(join(tmpdir(), prefix));
+  folders.push(d);
   writeFileSync(join(d, "mailroom.toml"), toml);
   return d;
 }
@@ -75,12 +90,12 @@ function upstream(): Promise<Proc> {
     `[server]\nport = 0\n[server.public]\nport = 0\n[storage]\npath = "data/up.db"\ndurability = "${durability}"\n` +
       `[[api_keys]]\nlabel = "bench"\ntoken = "${TOKEN}"\n[[api_keys]]\nlabel = "laptop"\ntoken = "${RELAY_TOKEN}"\nscopes = ["relay"]\nchannels = ["bench"]\n`,
   );
-  return start([BIN, "serve", "--quiet", "--config", join(d, "mailroom.toml")], d);
+  return start([...MAILROOM, "serve", "--quiet", "--config", join(d, "mailroom.toml")], d);
 }
 
 /** A laptop on a fresh data folder (unless `d` is given). */
 function laptop(up: string, forwardTo?: string, d = newLaptopFolder()): Promise<Proc> {
-  const argv = [BIN, "listen", up, "--channel", "bench", "--token", RELAY_TOKEN, "--quiet", "--config", join(d, "mailroom.toml")];
+  const argv = [...MAILROOM, "listen", up, "--channel", "bench", "--token", RELAY_TOKEN, "--quiet", "--config", join(d, "mailroom.toml")];
   if (forwardTo) argv.push("--forward-to", forwardTo);
   return start(argv, d);
 }
@@ -101,6 +116,12 @@ async function sendMany(url: string, n: number, inFlight = 64): Promise<void> {
       while (next++ < n) await (await send(url)).arrayBuffer();
     }),
   );
+}
+
+/** User+system CPU seconds the process has used so far (/proc/PID/stat, clock ticks of 1/100 s). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 function rssMiB(pid: number): number {
@@ -171,6 +192,8 @@ async function catchUp(): Promise<void> {
   await sendMany(up.publicUrl!, n);
   console.log(`catch-up: ${n} hooks of 1 KiB caught upstream with no listener in ${fmt((performance.now() - t0) / 1000, 1)} s`);
   const peaks = { up: rssMiB(up.pid), laptop: 0 };
+  console.log(`catch-up: upstream's RSS once the backlog is caught: ${fmt(peaks.up, 0)} MiB`);
+  const upCpu0 = cpuSeconds(up.pid);
   const t1 = performance.now();
   const lap = await laptop(up.publicUrl!);
   const sampler = setInterval(() => {
@@ -179,10 +202,14 @@ async function catchUp(): Promise<void> {
   }, 100);
   await until("the backlog handled upstream", async () => (await handled(up.url)) >= n, 600_000);
   const seconds = (performance.now() - t1) / 1000;
+  const cpu = { up: cpuSeconds(up.pid) - upCpu0, laptop: cpuSeconds(lap.pid) };
   clearInterval(sampler);
   const stored = await handled(lap.url).catch(() => Number.NaN);
   console.log(
     `catch-up: ${n} hooks drained in ${fmt(seconds, 1)} s = ${fmt(n / seconds, 0)} hooks/s (laptop start included); largest RSS: upstream ${fmt(peaks.up, 0)} MiB, laptop ${fmt(peaks.laptop, 0)} MiB (laptop holds ${stored === 0 ? "its hooks pending: no handler" : stored})`,
+  );
+  console.log(
+    `catch-up: CPU time (user+sys) per hook: upstream ${fmt((1e6 * cpu.up) / n, 0)} us, laptop ${fmt((1e6 * cpu.laptop) / n, 0)} us (laptop start included)`,
   );
   await lap.stop();
   await up.stop();
@@ -200,22 +227,28 @@ async function wrk(url: string, seconds: number): Promise<number> {
   return r.requests / (r.duration_us / 1e6);
 }
 
+/** Catching rates alone and with a listener, alternated over --rounds rounds (a fresh upstream each time), so drift in the machine's load hits both alike. */
 async function ingest(): Promise<void> {
   ensureWrk();
   const seconds = Number(args.duration);
-  const alone = await upstream();
-  await wrk(alone.publicUrl!, 2);
-  const without = await wrk(alone.publicUrl!, seconds);
-  await alone.stop();
-  const up = await upstream();
-  const lap = await laptop(up.publicUrl!);
-  await wrk(up.publicUrl!, 2);
-  const withListener = await wrk(up.publicUrl!, seconds);
+  const rates = { without: [] as number[], with: [] as number[] };
+  for (let round = 1; round <= Number(args.rounds); round++) {
+    const alone = await upstream();
+    await wrk(alone.publicUrl!, 2);
+    rates.without.push(await wrk(alone.publicUrl!, seconds));
+    await alone.stop();
+    const up = await upstream();
+    const lap = await laptop(up.publicUrl!);
+    await wrk(up.publicUrl!, 2);
+    rates.with.push(await wrk(up.publicUrl!, seconds));
+    await lap.stop();
+    await up.stop();
+    console.log(`ingest round ${round}: no listener ${fmt(rates.without.at(-1)!, 0)} req/s, listener connected ${fmt(rates.with.at(-1)!, 0)} req/s`);
+  }
+  const [without, withListener] = [percentile(rates.without, 50), percentile(rates.with, 50)];
   console.log(
-    `ingest (wrk, ${args.connections} connections, ${seconds} s): no listener ${fmt(without, 0)} req/s; listener connected and receiving ${fmt(withListener, 0)} req/s (${fmt((100 * withListener) / without, 0)}%)`,
+    `ingest (wrk, ${args.connections} connections, ${seconds} s, median of ${args.rounds} alternated rounds): no listener ${fmt(without, 0)} req/s; listener connected and receiving ${fmt(withListener, 0)} req/s (${fmt((100 * withListener) / without, 0)}%)`,
   );
-  await lap.stop();
-  await up.stop();
 }
 
 if (!args["no-build"]) buildBinary();

@@ -79,7 +79,7 @@ export function createApp(deps: AppDeps) {
   const live = createLive({ store, hooks: () => hooks, heartbeatMs: deps.heartbeatMs });
   const channels = createChannelService({ config, store, clock, runner, deleteBatch: deps.channelDeleteBatch });
   const hooks = createHookService({ store, clock, runner });
-  runner.bind(hooks.outcomes, { raw: hooks.raw });
+  runner.bind(hooks.outcomes, { raw: hooks.raw, rawMany: hooks.rawMany });
   // The search index, kept after caught batches commit (hooks/search): catching never waits for it.
   // With SQLite's index thread, it is written there (hooks/search/threaded.ts); else on this thread.
   const search = storage.searchThread
@@ -219,6 +219,7 @@ export function createApp(deps: AppDeps) {
     // A relay key made or revoked here: its handlers are attached or detached once the keys are read.
     if (change.kind === "state" && change.part === "api_keys") reloader.mark("api_keys");
     if (change.kind === "caught") {
+      relayHub.caught(change.hooks.length);
       metrics.committed(change.hooks);
       activity.caught(change.hooks);
     } else if (change.kind === "refusal") {
@@ -297,7 +298,7 @@ export function createApp(deps: AppDeps) {
   /** Waits until every caught hook is committed and on disk. */
   async function close(): Promise<void> {
     live.streams.close();
-    relayHub.close();
+    await relayHub.close();
     await writer.drain();
     await search.close();
   }

@@ -165,6 +165,7 @@ export async function runCommand(command: ServerCommand): Promise<number> {
     // A channel's delayed answers (up to 5 minutes) go out now or within the grace, with their status.
     built.catcher.cutDelays(DELAY_GRACE_MS);
     built.live.streams.close(); // open streams would otherwise keep server.stop waiting
+    await built.relayHub.close(); // so would relay listeners' sockets; their hooks in flight are queued again and their relays let go
     await Promise.all(relayClients.map((c) => c.stop()));
     await server.stop(false);
     await publicServer?.stop(false);

@@ -71,9 +71,10 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
   }
 
   const outcomes: HookOutcomes = {
-    handled(id) {
+    handled(id, known) {
       return store.transaction(async () => {
-        const hook = await store.getHook(id);
+        // A hook known as pending need not be read again (the change is compare-and-set on it); any other status may be stale.
+        const hook = known?.status === "pending" ? known : await store.getHook(id);
         if (hook?.status !== "pending") return;
         const now = clock.now();
         if (!(await store.setStatus(hook, "handled", now))) return;
@@ -123,6 +124,7 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
       return changed;
     },
     raw: (id: string) => store.getHook(id),
+    rawMany: (ids: readonly string[]) => store.getHooks(ids),
     /** The ids of a page of hooks, newest first; find() reads each when its turn comes. */
     listIds: (query: ListQuery): Promise<string[]> => store.listHookIds(query),
     /** A hook as the API shows it, or undefined when it is gone (deleted since its page was listed). */

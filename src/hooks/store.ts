@@ -68,6 +68,8 @@ export interface HookStore extends Transactor {
   /** In transaction: stores caught hooks and counts them as pending, once per channel per batch. */
   insertHooks(rows: readonly NewHook[], guardsOfNewChannel: (channel: string) => string[]): Promise<void>;
   getHook(id: string): Promise<RawHook | undefined>;
+  /** These hooks, in one statement, in no particular order; those gone are left out. */
+  getHooks(ids: readonly string[]): Promise<RawHook[]>;
   /** A hook without its body, with the body's size (a live list's summary: no body is read). */
   getHookSummary(id: string): Promise<HookSummaryRow | undefined>;
   /** Ids of a page, newest first. */
@@ -297,6 +299,11 @@ export function createHookStore(db: Db, opts: { unsynced?: boolean } = {}): Hook
     async getHook(id: string): Promise<RawHook | undefined> {
       const r = q(`SELECT ${HOOK_COLUMNS} FROM hooks WHERE id = ?`).get(id) as HookRecord | null;
       return r ? toRaw(r) : undefined;
+    },
+
+    async getHooks(ids: readonly string[]): Promise<RawHook[]> {
+      if (ids.length === 0) return [];
+      return (q(`SELECT ${HOOK_COLUMNS} FROM hooks WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids)) as HookRecord[]).map(toRaw);
     },
 
     async getHookSummary(id: string): Promise<HookSummaryRow | undefined> {

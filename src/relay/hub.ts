@@ -12,14 +12,26 @@ import type { Clock } from "../lib/clock";
 import type { Log } from "../lib/log";
 import type { Runner } from "../runner";
 import type { AttemptResult, Handler } from "../runner/handlers";
-import { CLOSE_BUSY, encodeHook, HEARTBEAT_MS, parseControl, RELAY_SILENCE_MS, relayHandlerName, type Control } from "./protocol";
+import { CLOSE_BUSY, CLOSE_REFUSED, encodeHook, HEARTBEAT_MS, parseControl, RELAY_SILENCE_MS, relayHandlerName, type Control } from "./protocol";
 import { busyMessage, type RelayCounts, relayStates } from "./state";
 import type { Claim, RelayListener, RelayStore } from "./store";
 
 export { busyMessage, type RelayState } from "./state";
 
-/** Relay attempts in flight per listener: hooks sent and not acknowledged yet. */
+/** Relay attempts in flight per listener: hooks sent and not acknowledged yet (a backlog streams without waiting on round trips). */
 export const RELAY_WINDOW = 256;
+/**
+ * Catching goes first: while this instance catches more than BUSY_RATE hooks a second (counted over
+ * BUSY_MS), each listener gets at most BUSY_WINDOW hooks in flight, sent in one burst every
+ * BUSY_WINDOW / BUSY_SEND_RATE seconds (so their claim, their acknowledgement and their settling
+ * are one transaction each, not one per hook). A steady stream is relayed as it comes; in a flood
+ * the relay lags and catches up once it ends, instead of taking half of catching's throughput
+ * (each relayed hook costs upstream about as much as catching it).
+ */
+export const BUSY_WINDOW = 64;
+const BUSY_RATE = 2_000;
+const BUSY_SEND_RATE = 200;
+const BUSY_MS = 250;
 /** Bytes the socket may hold unsent before the next hook waits for it to drain (large bodies). */
 const HIGH_WATER = 8 * 1024 * 1024;
 
@@ -43,6 +55,9 @@ type Session = {
   /** Sends waiting for the socket to drain. */
   drained: (() => void)[];
   closed: boolean;
+  /** While catching is busy: when the current burst of sends ends (performance.now()), and how many it has left. */
+  burstEnds: number;
+  burstLeft: number;
 };
 
 export function createRelayHub(deps: { store: RelayStore; runner: Runner; clock: Clock; log: Log; instance: string; maxBody: number }) {
@@ -51,6 +66,9 @@ export function createRelayHub(deps: { store: RelayStore; runner: Runner; clock:
   /** Relays of the keys, by handler name: attached to the runner. */
   const relays = new Map<string, { label: string; channel: string }>();
   const counts = new Map<string, RelayCounts>();
+  /** Hooks caught here since `since`, and until when catching counts as busy. */
+  const catching = { since: 0, count: 0, busyUntil: 0 };
+  const busy = () => performance.now() < catching.busyUntil;
   const countOf = (handler: string) => counts.get(handler) ?? (counts.set(handler, { delivered: 0, acknowledged: 0 }), counts.get(handler)!);
 
   function handlerFor(name: string): Handler {
@@ -58,7 +76,15 @@ export function createRelayHub(deps: { store: RelayStore; runner: Runner; clock:
       name,
       kind: "relay",
       // Never given up for the laptop being away (it is not run then); a laptop that cannot store a hook is retried.
-      policy: { maxAttempts: 1000, backoff: { initial: 1_000, max: 60_000 }, concurrency: RELAY_WINDOW, timeout: 0 },
+      policy: {
+        maxAttempts: 1000,
+        backoff: { initial: 1_000, max: 60_000 },
+        // Read at each claim: the window narrows while catching is busy.
+        get concurrency() {
+          return busy() ? BUSY_WINDOW : RELAY_WINDOW;
+        },
+        timeout: 0,
+      },
       ready: () => sessions.has(name),
       async run(hook) {
         const session = sessions.get(name);
@@ -66,6 +92,16 @@ export function createRelayHub(deps: { store: RelayStore; runner: Runner; clock:
         if (!session) return released;
         // A laptop reading slower than hooks come (large bodies): wait for the socket to drain.
         while (!session.closed && session.ws.getBufferedAmount() > HIGH_WATER) await new Promise<void>((r) => session.drained.push(r));
+        // Catching is busy: wait for a burst with room (BUSY_WINDOW every BUSY_WINDOW / BUSY_SEND_RATE s).
+        while (!session.closed && busy()) {
+          const now = performance.now();
+          if (now >= session.burstEnds) (session.burstEnds = now + (1000 * BUSY_WINDOW) / BUSY_SEND_RATE), (session.burstLeft = BUSY_WINDOW);
+          if (session.burstLeft > 0) {
+            session.burstLeft--;
+            break;
+          }
+          await new Promise((r) => setTimeout(r, session.burstEnds - now));
+        }
         if (session.closed) return released;
         return new Promise<AttemptResult>((resolve) => {
           const waiting = session.pending.get(hook.id);
@@ -90,12 +126,20 @@ export function createRelayHub(deps: { store: RelayStore; runner: Runner; clock:
       if (wanted.has(name)) continue;
       relays.delete(name);
       runner.detach(r.channel, name);
-      sessions.get(name)?.ws.close(4403, "the relay key was revoked");
+      const revoked = !keys.some((k) => k.label === r.label);
+      sessions.get(name)?.ws.close(CLOSE_REFUSED, revoked ? "the relay key was revoked" : "the relay key no longer relays this channel");
+      // Its deliveries end, so their hooks settle by their other handlers instead of waiting for ever.
+      const reason = revoked ? `relay key "${r.label}" was revoked` : `relay key "${r.label}" no longer relays channel "${r.channel}"`;
+      runner
+        .endDeliveries(name, reason)
+        .catch((error) => log.error("relay: could not end the deliveries of a revoked relay", { handler: name, error: String(error) }));
     }
     for (const [name, r] of wanted) {
       if (relays.has(name)) continue;
       relays.set(name, r);
-      runner.attach(r.channel, handlerFor(name));
+      runner
+        .attach(r.channel, handlerFor(name))
+        .catch((error) => log.error("relay: could not queue the pending hooks of a new relay", { handler: name, error: String(error) }));
     }
   }
 
@@ -135,9 +179,22 @@ export function createRelayHub(deps: { store: RelayStore; runner: Runner; clock:
       }
       // The same laptop connected again (a lost connection not noticed yet): the new one takes over.
       const old = sessions.get(d.handler);
-      const session: Session = { ws, data: d, connectedAt: now, pending: new Map(), lastHeard: now, caughtUp: false, drained: [], closed: false };
+      const session: Session = {
+        ws,
+        data: d,
+        connectedAt: now,
+        pending: new Map(),
+        lastHeard: now,
+        caughtUp: false,
+        drained: [],
+        closed: false,
+        burstEnds: 0,
+        burstLeft: 0,
+      };
       sessions.set(d.handler, session);
       if (old) releaseAll(old), old.ws.close(CLOSE_BUSY, "the same listener connected again");
+      // What another instance sent on the connection this one replaces will never be acknowledged there.
+      await runner.takeOver(d.handler).catch((error) => log.warn("relay: could not take over the deliveries in flight elsewhere", { error: String(error) }));
       const { count } = await runner.backlog(d.handler);
       send(ws, { type: "hello", waiting: count, channel: d.channel, max_body: deps.maxBody });
       log.info(`relay: ${d.host} listens on ${d.channel} (key ${d.label}), ${count} waiting`);
@@ -202,6 +259,13 @@ export function createRelayHub(deps: { store: RelayStore; runner: Runner; clock:
   return {
     sync,
     websocket,
+    /** This instance caught `n` hooks (the change sink's local `caught`): the relay yields while catching is busy. */
+    caught(n: number): void {
+      const now = performance.now();
+      if (now - catching.since > BUSY_MS) (catching.since = now), (catching.count = 0);
+      catching.count += n;
+      if (catching.count > (BUSY_RATE * BUSY_MS) / 1000) catching.busyUntil = now + BUSY_MS;
+    },
     /** Every relay of the keys, with its listener (on any instance) and what waits for it. */
     state: () => relayStates({ store, runner, clock, relays, countOf }),
     /** Whether the relay's listener is connected here (tests, the endpoint). */
@@ -211,9 +275,17 @@ export function createRelayHub(deps: { store: RelayStore; runner: Runner; clock:
       const l = (await store.list()).find((x) => x.handler === handler);
       return l && l.listener !== listener && l.seenAt >= clock.now() - 3 * HEARTBEAT_MS ? l : undefined;
     },
-    close(): void {
+    /**
+     * Stopping: each listener's hooks in flight go back to the queue (the runner's stop waits for
+     * that) and its relay is let go at once, so the laptop takes it over on another instance (or
+     * this one restarted) without waiting for its heartbeats to go stale.
+     */
+    async close(): Promise<void> {
       clearInterval(timer);
-      for (const s of sessions.values()) s.ws.close(1001, "upstream is stopping");
+      const closing = [...sessions.values()];
+      sessions.clear();
+      for (const s of closing) releaseAll(s), s.ws.close(1001, "upstream is stopping");
+      await Promise.allSettled(closing.map((s) => store.release(s.data.handler, s.data.listener, instance)));
     },
   };
 }

@@ -1,14 +1,15 @@
+import type { RawHook } from "../hooks/store";
 import type { Clock } from "../lib/clock";
 import type { Log } from "../lib/log";
 import type { Activity } from "../lib/terminal";
 import type { AttemptResult, Handler } from "./handlers";
 import { errorMessage } from "./handlers/types";
-import type { AttemptQueue, AttemptRow, Outcome } from "./queue";
+import { type AttemptQueue, type AttemptRow, holdsHook, type Outcome, RELAY_PREFIX } from "./queue";
 import { createSettler } from "./settle";
 import type { HookOutcomes, HookReader } from "./types";
 
-/** Handler names of relays ("relay:<key label>:<channel>"): never given up for being unknown here. */
-export const RELAY_PREFIX = "relay:";
+/** Relays' handler names are never given up for being unknown here (another instance may know the key). */
+export { RELAY_PREFIX } from "./queue";
 
 /** How many attempts of handlers no longer configured are given up per turn. */
 const ORPHAN_BATCH = 100;
@@ -42,8 +43,9 @@ export function createAttempts(deps: AttemptsDeps) {
   let reader: HookReader | null = null;
   const settle = createSettler({ ...deps, outcomes: () => outcomes!, reader: () => reader! });
 
-  async function execute(row: AttemptRow, handler: Handler): Promise<void> {
-    const hook = await reader!.raw(row.hookId);
+  /** Runs one claimed attempt; `read` is the hook read with the others claimed together (undefined: gone, or read alone). */
+  async function execute(row: AttemptRow, handler: Handler, read?: Promise<Map<string, RawHook>>): Promise<void> {
+    const hook = read ? (await read).get(row.hookId) : await reader!.raw(row.hookId);
     if (!hook) return;
     let result: AttemptResult;
     const startedAt = clock.now();
@@ -85,7 +87,11 @@ export function createAttempts(deps: AttemptsDeps) {
     for (const [name, handler] of handlers) {
       const free = handler.policy.concurrency - (active.get(name) ?? 0);
       if (free <= 0 || handler.ready?.() === false) continue;
-      for (const row of await queue.claimDue(name, now, free, handler.policy.concurrency)) track(name, execute(row, handler)), started++;
+      const rows = await queue.claimDue(name, now, free, handler.policy.concurrency);
+      // The hooks of the attempts claimed together are read in one statement.
+      const read =
+        rows.length > 1 && reader.rawMany ? reader.rawMany(rows.map((r) => r.hookId)).then((hooks) => new Map(hooks.map((h) => [h.id, h]))) : undefined;
+      for (const row of rows) track(name, execute(row, handler, read)), started++;
     }
     // A handler removed from the config since: give up so its hooks do not stay pending for ever.
     for (const [name, dueAt] of await queue.nextDue()) {
@@ -136,6 +142,8 @@ export function createAttempts(deps: AttemptsDeps) {
       const latest = await queue.latest(hookId);
       let queued = 0;
       for (const a of latest) {
+        // A relay no longer relaying the channel (its key revoked) is not run again.
+        if (a.handler.startsWith(RELAY_PREFIX) && !channelHandlers.includes(a.handler)) continue;
         if (a.outcome === "failed" || a.outcome === "gave_up" || a.outcome === "cancelled") {
           await queue.queueRound(hookId, a.handler, a.attempt, now);
           queued++;
@@ -145,7 +153,18 @@ export function createAttempts(deps: AttemptsDeps) {
       for (const name of channelHandlers) {
         if (!tried.has(name)) await queue.queueRound(hookId, name, 0, now), queued++;
       }
-      if (queued === 0 && latest.length > 0 && latest.every((a) => a.outcome === "succeeded")) await outcomes?.handled(hookId);
+      if (queued === 0 && latest.some((a) => a.outcome === "succeeded") && !latest.some(holdsHook)) await outcomes?.handled(hookId);
+    },
+
+    /**
+     * In transaction: of these hooks, whose deliveries of a relay just ended, those whose every
+     * other handler succeeded (one at least) are handled; a hook with no other handler stays
+     * pending, as hooks of a channel without handlers do.
+     */
+    async settleEnded(hookIds: readonly string[]): Promise<void> {
+      const latest = new Map<string, AttemptRow[]>();
+      for (const a of await queue.latestOf(hookIds)) latest.set(a.hookId, [...(latest.get(a.hookId) ?? []), a]);
+      for (const [id, rows] of latest) if (rows.some((a) => a.outcome === "succeeded") && !rows.some(holdsHook)) await outcomes?.handled(id);
     },
 
     async settle(): Promise<void> {

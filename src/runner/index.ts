@@ -5,7 +5,7 @@ import type { Activity } from "../lib/terminal";
 import { createAttempts } from "./attempts";
 import { createHandlers, type Handler } from "./handlers";
 import type { ForwardConfig } from "../config/handlers";
-import type { AttemptQueue, AttemptRow, Outcome } from "./queue";
+import { type AttemptQueue, type AttemptRow, type Outcome, RELAY_PREFIX } from "./queue";
 import type { HookOutcomes, HookReader, HookRunner, Worker } from "./types";
 import { createWorkerSet } from "./workers";
 
@@ -36,10 +36,21 @@ export interface Runner extends HookRunner {
   addForward(channel: string, config: ForwardConfig): void;
   /** Takes a forward handler added by addForward off its channel. */
   removeForward(channel: string, name: string): void;
-  /** Adds a handler built elsewhere (a relay) to a channel, for hooks caught from now on and retries. */
-  attach(channel: string, handler: Handler): void;
+  /**
+   * Adds a handler built elsewhere (a relay) to a channel: hooks caught from now on, retries, and
+   * the channel's pending hooks that never had an attempt of it (as a restart gives them).
+   */
+  attach(channel: string, handler: Handler): Promise<void>;
   /** Takes a handler added by attach off its channel. */
   detach(channel: string, name: string): void;
+  /**
+   * Ends every attempt of the handler still waiting (queued or running), as `cancelled` with
+   * `reason`, and settles their hooks by their other handlers (handled when each of those
+   * succeeded); resolves to how many attempts ended. A relay whose key was revoked.
+   */
+  endDeliveries(name: string, reason: string): Promise<number>;
+  /** The handler's attempts running under other instances' claims are queued again (AttemptQueue.takeOver). */
+  takeOver(name: string): Promise<number>;
   /** How many attempts of the handler wait (queued or running), and the due time of the oldest. */
   backlog(handler: string): Promise<{ count: number; oldest: number | null }>;
 }
@@ -70,6 +81,8 @@ export type RunnerDeps = {
 
 /** The loop sleeps at most this long, so a clock jump or a missed wake-up costs little. */
 const MAX_SLEEP_MS = 60_000;
+/** Attempts ended per transaction by endDeliveries. */
+const END_BATCH = 500;
 /** How soon the loop looks again at due attempts it could not claim (their handler is busy elsewhere). */
 const BUSY_RETRY_MS = 100;
 
@@ -127,6 +140,27 @@ export function createRunner(deps: RunnerDeps): Runner {
       for (const name of handlersOf(channel)) if (!fromNowOn.has(name)) late += await queue.queueUnattempted(channel, name, clock.now());
     }
     if (late > 0) log.info("pending hooks get handlers configured since they were caught", { count: late });
+    // Relays whose key was revoked, or no longer names the channel, while Mailroom was stopped.
+    for (const name of (await queue.nextDue()).keys()) {
+      if (name.startsWith(RELAY_PREFIX) && !handlers.has(name))
+        await endDeliveries(name, `${name} is no longer relayed (its key was removed or no longer names the channel)`);
+    }
+  }
+
+  async function endDeliveries(name: string, reason: string): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const n = await queue.transaction(async () => {
+        const ids = await queue.endHandler(name, reason, clock.now(), END_BATCH);
+        await attempts.settleEnded([...new Set(ids)]);
+        return ids.length;
+      });
+      total += n;
+      if (n < END_BATCH) break;
+      await new Promise<void>((r) => setImmediate(r));
+    }
+    if (total > 0) log.info(`${name}: ${total} deliveries ended (${reason})`);
+    return total;
   }
 
   function sleep(ms: number): Promise<void> {
@@ -215,12 +249,22 @@ export function createRunner(deps: RunnerDeps): Runner {
       else forwards.delete(channel);
       handlers.delete(name);
     },
-    attach(channel, handler) {
+    async attach(channel, handler) {
       handlers.set(handler.name, handler);
       forwards.set(channel, [...(forwards.get(channel) ?? []).filter((n) => n !== handler.name), handler.name]);
+      // Before the first start, recover() does it for every handler.
+      if (!recovered) return;
+      const n = await queue.queueUnattempted(channel, handler.name, clock.now());
+      if (n > 0) log.info(`${handler.name}: ${n} pending hooks get a delivery`), wake();
     },
     detach(channel, name) {
       this.removeForward(channel, name);
+    },
+    endDeliveries,
+    async takeOver(name) {
+      const n = await queue.takeOver(name);
+      if (n > 0) log.info(`${name}: ${n} deliveries in flight on another instance are sent again from here`), wake();
+      return n;
     },
     backlog: (handler) => queue.backlog(handler),
     async tick() {

@@ -11,6 +11,17 @@ import type { AttemptResult } from "./handlers";
  */
 export type Outcome = "queued" | "running" | "succeeded" | "failed" | "gave_up" | "cancelled";
 
+/** Handler names of relays ("relay:<key label>:<channel>"). */
+export const RELAY_PREFIX = "relay:";
+
+/**
+ * Whether an attempt, the latest of its handler on a hook, keeps the hook from being handled:
+ * anything but a success, except a relay delivery that ended (cancelled) because its key was
+ * revoked or no longer relays the channel: the hook is then settled by its other handlers.
+ */
+export const holdsHook = (a: Pick<AttemptRow, "outcome" | "handler">): boolean =>
+  a.outcome !== "succeeded" && !(a.outcome === "cancelled" && a.handler.startsWith(RELAY_PREFIX));
+
 export type AttemptRow = {
   id: number;
   hookId: string;
@@ -39,6 +50,8 @@ export interface AttemptQueue extends Transactor {
   queueNext(row: AttemptRow, dueAt: number): Promise<void>;
   /** The latest attempt of each handler of the hook, by handler name. */
   latest(hookId: string): Promise<AttemptRow[]>;
+  /** The latest attempt of each handler of each of these hooks, in one statement (a batch being settled); rows of hooks gone are left out. */
+  latestOf(hookIds: readonly string[]): Promise<AttemptRow[]>;
   /** Every channel that holds hooks or was declared. */
   channelNames(): Promise<string[]>;
   /** A first attempt of `handler` for each pending hook of the channel that never had one; resolves to how many. */
@@ -47,6 +60,12 @@ export interface AttemptQueue extends Transactor {
   cancel(hookId: string, now: number): Promise<void>;
   /** In transaction: cancels the queued attempts of the channel's hooks up to `upTo`. */
   cancelChannel(channel: string, upTo: string, now: number): Promise<void>;
+  /**
+   * In transaction: ends at most `limit` of the handler's attempts still waiting (queued, or running
+   * on any instance) as `cancelled` with `error` (a relay whose key was revoked); resolves to their
+   * hooks' ids (fewer than `limit`: none is left).
+   */
+  endHandler(handler: string, error: string, now: number, limit: number): Promise<string[]>;
   /**
    * Claims (queued -> running, by this process) the oldest due attempts of one handler: at most
    * `limit`, and no more than `concurrency` running for the handler in all (across instances
@@ -74,6 +93,12 @@ export interface AttemptQueue extends Transactor {
    * was, its due time kept (so the oldest stays first); false when it is no longer this process's.
    */
   release(id: number): Promise<boolean>;
+  /**
+   * The handler's attempts running under other instances' claims go back to the queue, due as they
+   * were; resolves to how many. A relay's listener connected here: the connection that carried
+   * them is gone, so their acknowledgements cannot come (SQLite: one process holds every claim, 0).
+   */
+  takeOver(handler: string): Promise<number>;
   /** How many attempts of the handler wait (queued or running), and the earliest due time among them (null when none). */
   backlog(handler: string): Promise<{ count: number; oldest: number | null }>;
   /** Every attempt of the hook, in the order they were queued. */
@@ -120,6 +145,15 @@ export function createAttemptQueue(db: Db): AttemptQueue {
       ).all(hookId) as AttemptRow[];
     },
 
+    async latestOf(hookIds: readonly string[]): Promise<AttemptRow[]> {
+      if (hookIds.length === 0) return [];
+      return q(
+        `SELECT ${COLUMNS} FROM attempts a WHERE hook_id IN (SELECT value FROM json_each(?))
+         AND attempt = (SELECT MAX(attempt) FROM attempts b WHERE b.hook_id = a.hook_id AND b.handler = a.handler)
+         ORDER BY hook_id, handler`,
+      ).all(JSON.stringify(hookIds)) as AttemptRow[];
+    },
+
     /** Every channel that holds hooks or was declared (the channels table). */
     async channelNames(): Promise<string[]> {
       return (q(`SELECT name FROM channels`).all() as { name: string }[]).map((r) => r.name);
@@ -151,6 +185,15 @@ export function createAttemptQueue(db: Db): AttemptQueue {
         `UPDATE attempts SET outcome = 'cancelled', finished_at = ?
          WHERE outcome = 'queued' AND hook_id <= ? AND (SELECT channel FROM hooks WHERE id = attempts.hook_id) = ?`,
       ).run(now, upTo, channel);
+    },
+
+    async endHandler(handler: string, error: string, now: number, limit: number): Promise<string[]> {
+      return (
+        q(
+          `UPDATE attempts SET outcome = 'cancelled', finished_at = ?, error = ?
+           WHERE id IN (SELECT id FROM attempts WHERE outcome IN ('queued', 'running') AND handler = ? LIMIT ?) RETURNING hook_id AS hookId`,
+        ).all(now, error, handler, limit) as { hookId: string }[]
+      ).map((r) => r.hookId);
     },
 
     // In its own transaction (a turn of the connection): the count and the claims see one state.
@@ -208,6 +251,10 @@ export function createAttemptQueue(db: Db): AttemptQueue {
 
     async release(id: number): Promise<boolean> {
       return q(`UPDATE attempts SET outcome = 'queued', started_at = NULL WHERE id = ? AND outcome = 'running'`).run(id).changes > 0;
+    },
+
+    async takeOver(): Promise<number> {
+      return 0;
     },
 
     async backlog(handler: string) {

@@ -3,7 +3,7 @@ import type { Clock } from "../lib/clock";
 import type { Activity } from "../lib/terminal";
 import { nextDelay } from "./backoff";
 import type { AttemptResult, HandlerPolicy } from "./handlers";
-import type { AttemptQueue, AttemptRow, Outcome } from "./queue";
+import { type AttemptQueue, type AttemptRow, holdsHook, type Outcome } from "./queue";
 import type { HookOutcomes, HookReader } from "./types";
 
 /** Most results settled in one transaction (a relay acknowledgement carries up to 256). */
@@ -40,8 +40,12 @@ export function createSettler(deps: SettlerDeps) {
   const waiting: Settling[] = [];
   let scheduled = false;
 
-  /** Records one result inside the caller's transaction; resolves to its outcome, undefined when nothing was recorded. */
-  async function record(s: Settling): Promise<Outcome | undefined> {
+  /**
+   * Records one result inside the caller's transaction; resolves to its outcome, undefined when
+   * nothing was recorded. A success is only noted in `succeeded`: whether its hook is handled is
+   * decided for the whole batch at once (recordBatch).
+   */
+  async function record(s: Settling, succeeded: Map<string, RawHook | undefined>): Promise<Outcome | undefined> {
     const { row, policy, result } = s;
     const now = deps.clock.now();
     const hook = result.ok && s.hook ? s.hook : await deps.reader().raw(row.hookId);
@@ -66,10 +70,27 @@ export function createSettler(deps: SettlerDeps) {
     } else if (outcome === "gave_up") {
       const after = tries === 1 ? "after 1 attempt" : `after ${tries} attempts`;
       await deps.outcomes().failed(row.hookId, row.handler, `gave up ${after}: ${result.error}`);
-    } else if (outcome === "succeeded" && (await deps.queue.latest(row.hookId)).every((a) => a.outcome === "succeeded")) {
-      await deps.outcomes().handled(row.hookId);
+    } else if (outcome === "succeeded") {
+      succeeded.set(row.hookId, hook);
     }
     return outcome;
+  }
+
+  /**
+   * Records a batch inside the caller's transaction; then the hooks whose attempts succeeded are
+   * handled when the latest attempt of every handler succeeded, read for the whole batch in one
+   * statement (two handlers of one hook settling together are both seen).
+   */
+  async function recordBatch(batch: readonly Settling[], finished: [string, Outcome][]): Promise<void> {
+    const succeeded = new Map<string, RawHook | undefined>();
+    for (const s of batch) {
+      const outcome = await record(s, succeeded);
+      if (outcome) finished.push([s.row.handler, outcome]);
+    }
+    if (succeeded.size === 0) return;
+    const unfinished = new Set<string>();
+    for (const a of await deps.queue.latestOf([...succeeded.keys()])) if (holdsHook(a)) unfinished.add(a.hookId);
+    for (const [id, hook] of succeeded) if (!unfinished.has(id)) await deps.outcomes().handled(id, hook);
   }
 
   /** Settles a batch in one transaction; once committed, tells the metrics and the waiting attempts. */
@@ -77,10 +98,7 @@ export function createSettler(deps: SettlerDeps) {
     const finished: [string, Outcome][] = [];
     await deps.queue.transaction(async () => {
       finished.length = 0;
-      for (const s of batch) {
-        const outcome = await record(s);
-        if (outcome) finished.push([s.row.handler, outcome]);
-      }
+      await recordBatch(batch, finished);
     });
     // Once committed: a transaction that failed recorded nothing.
     for (const [handler, outcome] of finished) deps.onFinished?.(handler, outcome);

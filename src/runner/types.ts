@@ -38,8 +38,12 @@ export interface HookRunner {
 
 /** What the runner reports back; implemented by the hook service. Both are no-ops unless the hook is pending. */
 export interface HookOutcomes {
-  /** Every handler succeeded: status handled, event `handled` with empty actor, finalized_at set. */
-  handled(hookId: string): Promise<void>;
+  /**
+   * Every handler succeeded: status handled, event `handled` with empty actor, finalized_at set.
+   * `known` is the hook as the caller read it in this transaction or before (its status is only a
+   * starting point: the change is compare-and-set on it), which spares reading it again.
+   */
+  handled(hookId: string, known?: RawHook): Promise<void>;
   /** A handler gave up: status failed, event `failed` with the handler's name as actor. */
   failed(hookId: string, handler: string, message: string): Promise<void>;
 }
@@ -47,4 +51,6 @@ export interface HookOutcomes {
 /** What the runner reads of a hook to hand it to handlers; implemented by the hook service. */
 export interface HookReader {
   raw(id: string): Promise<RawHook | undefined>;
+  /** These hooks in one read (the attempts claimed together); those gone are left out. */
+  rawMany?(ids: readonly string[]): Promise<RawHook[]>;
 }

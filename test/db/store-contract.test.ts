@@ -15,12 +15,19 @@ import { freshDatabase } from "../helpers/postgres";
 import { changesOf } from "../../src/db/transactor";
 import type { ChangeSink } from "../../src/db/changes";
 
-type Backend = { hooks: HookStore; queue: AttemptQueue; changes: ChangeSink; close(): Promise<void> };
+/** `elsewhere`: the queue as another process sharing the database sees it (SQLite has one process per data file). */
+type Backend = { hooks: HookStore; queue: AttemptQueue; elsewhere: AttemptQueue; changes: ChangeSink; close(): Promise<void> };
 
 const backends: Record<string, () => Promise<Backend>> = {
   sqlite: async () => {
     const db = openDatabase({ path: ":memory:", durability: "normal" });
-    return { hooks: createHookStore(db), queue: createAttemptQueue(db), changes: changesOf(db.$client), close: async () => db.$client.close() };
+    return {
+      hooks: createHookStore(db),
+      queue: createAttemptQueue(db),
+      elsewhere: createAttemptQueue(db),
+      changes: changesOf(db.$client),
+      close: async () => db.$client.close(),
+    };
   },
   postgres: async () => {
     const sql = await openPostgres(await freshDatabase());
@@ -29,6 +36,7 @@ const backends: Record<string, () => Promise<Backend>> = {
     return {
       hooks: createPgHookStore(t),
       queue: createPgAttemptQueue(t, { owner: "test", leaseMs: 30_000 }),
+      elsewhere: createPgAttemptQueue(t, { owner: "other", leaseMs: 30_000 }),
       changes: changesOf(sql),
       close: () => sql.close(),
     };
@@ -294,10 +302,45 @@ for (const [name, make] of Object.entries(backends)) {
       expect(await queue.transaction(() => queue.finish(claimed[0]!.id, "succeeded", result, 31))).toBe(false);
       expect((await queue.list(batch[0]!.id)).map((a) => [a.outcome, a.httpStatus, a.excerpt])).toEqual([["succeeded", 200, "ok"]]);
       expect((await queue.latest(batch[0]!.id)).map((a) => a.attempt)).toEqual([1]);
+      // A batch's latest attempts in one read: each handler's last of each hook, none of a hook gone.
+      await queue.transaction(() => queue.queueNext(claimed[0]!, 50));
+      const latest = await queue.latestOf([batch[0]!.id, batch[1]!.id, "no-such-hook"]);
+      expect(latest.map((a) => [a.hookId, a.attempt, a.outcome]).sort()).toEqual([
+        [batch[0]!.id, 2, "queued"],
+        [batch[1]!.id, 1, "running"],
+      ]);
+      expect(await queue.latestOf([])).toEqual([]);
+      expect((await hooks.getHooks([batch[2]!.id, batch[0]!.id, "no-such-hook"])).map((h) => h.id).sort()).toEqual([batch[0]!.id, batch[2]!.id].sort());
       expect(await queue.requeueInterrupted(Number.MAX_SAFE_INTEGER)).toBe(1); // the other claim's holder is gone
-      expect(await queue.depth()).toBe(2);
+      expect(await queue.depth()).toBe(3);
       await queue.transaction(() => queue.cancel(batch[2]!.id, 40));
       expect((await queue.list(batch[2]!.id)).map((a) => a.outcome)).toEqual(["cancelled"]);
+    });
+
+    test("a relay's waiting attempts end with the reason, queued and running alike, in batches; running ones claimed elsewhere are taken over", async () => {
+      const { hooks, queue, elsewhere } = await start();
+      const batch = [hook("rq", 6000), hook("rq", 6001), hook("rq", 6002)];
+      await hooks.transaction(async () => {
+        await hooks.insertHooks(batch, () => []);
+        for (const h of batch) await queue.queueRound(h.id, "relay:laptop:rq", 0, 10), await queue.queueRound(h.id, "app", 0, 10);
+      });
+      // Claimed by another instance: taken over where the queue has several (PostgreSQL), left alone on SQLite's one process.
+      const [claimed] = await elsewhere.claimDue("relay:laptop:rq", 20, 1, 256);
+      expect(await queue.takeOver("relay:laptop:rq")).toBe(name === "postgres" ? 1 : 0);
+      expect(await elsewhere.takeOver("relay:laptop:rq")).toBe(0); // nothing runs elsewhere than "elsewhere" now
+      expect((await queue.list(claimed!.hookId)).find((a) => a.handler === "relay:laptop:rq")!.outcome).toBe(name === "postgres" ? "queued" : "running");
+      const first = await queue.transaction(() => queue.endHandler("relay:laptop:rq", 'relay key "laptop" was revoked', 30, 2));
+      const rest = await queue.transaction(() => queue.endHandler("relay:laptop:rq", 'relay key "laptop" was revoked', 30, 2));
+      expect([...first, ...rest].sort()).toEqual(batch.map((h) => h.id).sort());
+      expect(rest).toHaveLength(1);
+      for (const h of batch) {
+        const [relay, app] = [
+          (await queue.list(h.id)).find((a) => a.handler.startsWith("relay:"))!,
+          (await queue.list(h.id)).find((a) => a.handler === "app")!,
+        ];
+        expect([relay.outcome, relay.error, relay.finishedAt, app.outcome]).toEqual(["cancelled", 'relay key "laptop" was revoked', 30, "queued"]);
+      }
+      expect(await queue.transaction(() => queue.endHandler("relay:laptop:rq", "again", 40, 2))).toEqual([]);
     });
   });
 }

@@ -114,6 +114,21 @@ test("upstream SIGKILLed and restarted: the laptop says it lost the connection, 
   await eventually(async () => [...first, ...second].every((id) => app.ids().has(id)), 20_000, "the app got every hook");
 });
 
+test("upstream stopped with SIGTERM lets its relay go: another laptop with the key connects to it restarted at its first try, no 409", async () => {
+  const up = await startUpstream();
+  const app = startApp();
+  const lap = await startLaptop(up.publicUrl, app.url);
+  await eventually(async () => connections(lap) === 1, 10_000, "connected");
+  up.proc.kill("SIGTERM");
+  await up.proc.exited;
+  await lap.kill();
+  const up2 = await startUpstream({ dir: up.dir, ports: up.ports });
+  // Another laptop (its own data, so its own listener id): the relay is free, not held by the first one.
+  const other = await startLaptop(up2.publicUrl, app.url);
+  await eventually(async () => connections(other) === 1, 30_000, "the other laptop connected");
+  expect(other.errors()).not.toContain("cannot connect");
+});
+
 test("the app down for 60 s loses nothing: the laptop's forward retries outlast it", async () => {
   const up = await startUpstream();
   const app = startApp();
@@ -174,5 +189,27 @@ describe.skipIf(!pgAvailable)("upstream on PostgreSQL with two instances", () =>
     const stored = await allIds(moved);
     expect(stored.length).toBe(200);
     expect(new Set(stored)).toEqual(new Set(ids));
+  });
+
+  test("an instance SIGKILLed with hooks in flight to its listener: the laptop, reconnected to the other, gets them without waiting for the attempt lease", async () => {
+    const { freshDatabase } = await import("../helpers/postgres");
+    const url = await freshDatabase();
+    // A lease far longer than the test: only the takeover on reconnection can deliver what b held.
+    const a = await startUpstream({ pgUrl: url, attemptLease: "10m" });
+    const b = await startUpstream({ pgUrl: url, attemptLease: "10m" });
+    const app = startApp();
+    const lap = await startLaptop(b.publicUrl, app.url);
+    await eventually(async () => connections(lap) === 1, 10_000, "connected to b");
+    // The laptop stops reading: b sends the hooks and holds their attempts, unacknowledged.
+    process.kill(lap.proc.pid, "SIGSTOP");
+    const ids = await sendMany(b, 20);
+    const relayOutcome = async (id: string) =>
+      ((await a.call("GET", `/v1/hooks/${id}/attempts`)).json as { handler: string; outcome: string }[]).find((x) => x.handler.startsWith("relay:"))?.outcome;
+    await eventually(async () => (await Promise.all(ids.map(relayOutcome))).every((o) => o === "running"), 10_000, "in flight on b");
+    await b.kill();
+    await lap.kill();
+    const moved = await startLaptop(a.publicUrl, app.url, lap.dir);
+    await eventually(async () => (await stats(a)).handled === 20, 30_000, "handled through a");
+    expect(new Set(await allIds(moved))).toEqual(new Set(ids));
   });
 });

@@ -36,11 +36,18 @@ async function run(argv: string[], dir: string) {
 export type Upstream = Awaited<ReturnType<typeof startUpstream>>;
 
 /** The upstream Mailroom: `dir` and `ports` again restart it on the same data and addresses. */
-export async function startUpstream(opts: { dir?: string; ports?: { main: number; public: number }; pgUrl?: string; maxBody?: string } = {}) {
+export async function startUpstream(
+  opts: { dir?: string; ports?: { main: number; public: number }; pgUrl?: string; maxBody?: string; attemptLease?: string } = {},
+) {
   const dir = opts.dir ?? tempDir("mailroom-upstream-");
   const config = {
     server: { host: "127.0.0.1", port: opts.ports?.main ?? 0, public: { host: "127.0.0.1", port: opts.ports?.public ?? 0 } },
-    storage: { path: join(dir, "data", "up.db"), durability: "normal", ...(opts.pgUrl ? { url: opts.pgUrl } : {}) },
+    storage: {
+      path: join(dir, "data", "up.db"),
+      durability: "normal",
+      ...(opts.pgUrl ? { url: opts.pgUrl } : {}),
+      ...(opts.attemptLease ? { attempt_lease: opts.attemptLease } : {}),
+    },
     ...(opts.maxBody ? { hooks: { max_body: opts.maxBody } } : {}),
     api_keys: [
       { label: "test", token: TOKEN },

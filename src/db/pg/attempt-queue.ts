@@ -49,6 +49,33 @@ export function createPgAttemptQueue(t: PgTransactor, opts: { owner: string; lea
       ])) as AttemptRow[];
     },
 
+    async latestOf(hookIds) {
+      if (hookIds.length === 0) return [];
+      return (await x().unsafe(
+        `SELECT DISTINCT ON (hook_id, handler) ${COLUMNS} FROM attempts WHERE hook_id = ANY($1::text[]) ORDER BY hook_id, handler, attempt DESC`,
+        [hookIds],
+      )) as AttemptRow[];
+    },
+
+    async endHandler(handler, error, now, limit) {
+      const rows = (await x().unsafe(
+        `UPDATE attempts SET outcome = 'cancelled', finished_at = $1, error = $2, lease_owner = NULL, lease_until = NULL
+         WHERE id IN (SELECT id FROM attempts WHERE outcome IN ('queued', 'running') AND handler = $3 LIMIT $4) RETURNING hook_id AS "hookId"`,
+        [now, error, handler, limit],
+      )) as { hookId: string }[];
+      return rows.map((r) => r.hookId);
+    },
+
+    async takeOver(handler) {
+      return (
+        await x().unsafe(
+          `UPDATE attempts SET outcome = 'queued', started_at = NULL, lease_owner = NULL, lease_until = NULL
+           WHERE outcome = 'running' AND handler = $1 AND lease_owner <> $2`,
+          [handler, owner],
+        )
+      ).count;
+    },
+
     async channelNames() {
       return ((await x().unsafe(`SELECT name FROM channels`)) as { name: string }[]).map((r) => r.name);
     },

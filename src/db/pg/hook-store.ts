@@ -240,6 +240,11 @@ export function createPgHookStore(t: PgTransactor): HookStore {
       return r ? toRaw(r) : undefined;
     },
 
+    async getHooks(ids) {
+      if (ids.length === 0) return [];
+      return ((await x().unsafe(`SELECT ${HOOK_COLUMNS} FROM hooks WHERE id = ANY($1::text[])`, [ids])) as HookRecord[]).map(toRaw);
+    },
+
     async getHookSummary(id) {
       const [r] = (await x().unsafe(`SELECT ${SUMMARY_COLUMNS} FROM hooks WHERE id = $1`, [id])) as (Omit<HookRecord, "body"> & {
         size: number;
