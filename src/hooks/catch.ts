@@ -50,6 +50,9 @@ const okHeaders = new Headers({ "content-type": "application/json", ...CORS });
  * read the exact body bytes within the limit, run the other guards, hand the hook to the batched
  * writer and answer 200 `{"id"}` once its batch has committed. Nothing is parsed for display here.
  */
+/** What a refusal records of the request besides its verdict: read once per request. */
+type Sender = { request: Request; query: string; ip: string; method: string };
+
 export function createCatcher(deps: {
   config: Config;
   channels: ChannelService;
@@ -78,10 +81,11 @@ export function createCatcher(deps: {
     }
     if (method === "HEAD") return new Response(null, { status: 405, headers: { allow: "GET, POST, PUT, PATCH, DELETE, OPTIONS", ...CORS } });
     const ip = senderIp(request, socketIp, trustProxy);
+    const sender: Sender = { request, query, ip, method };
     // Refusals before any guard ran are recorded too, with the request's headers (redacted).
     const refused = (channel: string, kind: "invalid_argument" | "unavailable" | "payload_too_large", message: string, plan?: GuardPlan, extra = {}) => {
       const status = kind === "invalid_argument" ? 400 : kind === "unavailable" ? 503 : 413;
-      record(request, query, plan, { kind: "refused", channel, guard: "", status, reason: message, ip, method });
+      record(sender, plan, { kind: "refused", channel, guard: "", status, reason: message });
       return errorResponse(kind, message, { ...extra, ...CORS });
     };
     if (bodyDropped(request)) {
@@ -102,30 +106,30 @@ export function createCatcher(deps: {
     // An unsigned challenge (Meta's hub.challenge, X's CRC...) is answered before any guard judges it.
     for (const guard of plan.handshakes) {
       const answer = guard.handshake!.before?.({ method, query, headers: request.headers });
-      if (answer) return handshake(request, query, plan, guard, channel, ip, method, answer);
+      if (answer) return handshake(sender, plan, guard, channel, answer);
     }
 
     // Guards that judge no body go first, so that a refused sender's body is never read.
     for (const guard of plan.beforeBody) {
       const verdict = await guard.check({ method, query, headers: request.headers, body: NO_BODY, ip, url });
-      if (!verdict.ok) return refuse(request, query, plan, guard, channel, ip, method, verdict.status, verdict.reason, verdict.headers);
+      if (!verdict.ok) return refuse(sender, plan, guard, channel, verdict.status, verdict.reason, verdict.headers);
     }
 
     const read = await readBody(request, plan.limit);
     if (read === "too_large") {
       const why = `body larger than ${plan.limit} bytes`;
-      return plan.limitGuard ? refuse(request, query, plan, plan.limitGuard, channel, ip, method, 413, why) : refused(channel, "payload_too_large", why, plan);
+      return plan.limitGuard ? refuse(sender, plan, plan.limitGuard, channel, 413, why) : refused(channel, "payload_too_large", why, plan);
     }
     if (read === "aborted") return refused(channel, "invalid_argument", "the request body could not be read", plan);
 
     for (const guard of plan.afterBody) {
       const verdict = await guard.check({ method, query, headers: request.headers, body: read, ip, url });
-      if (!verdict.ok) return refuse(request, query, plan, guard, channel, ip, method, verdict.status, verdict.reason, verdict.headers);
+      if (!verdict.ok) return refuse(sender, plan, guard, channel, verdict.status, verdict.reason, verdict.headers);
     }
     // A signed challenge (Slack's url_verification, Discord's PING...) passed its guard: answered, not kept as a hook.
     for (const guard of plan.handshakes) {
       const answer = await guard.handshake!.after?.({ method, query, headers: request.headers, body: read });
-      if (answer) return handshake(request, query, plan, guard, channel, ip, method, answer);
+      if (answer) return handshake(sender, plan, guard, channel, answer);
     }
 
     // A repeat of a delivery the channel already stored is answered as the first was (hooks/dedup.ts).
@@ -215,27 +219,25 @@ export function createCatcher(deps: {
   }
 
   /** Records a refusal with the request's query and headers, the channel's secrets and any credential redacted. */
-  function record(request: Request, query: string, plan: GuardPlan | undefined, r: Omit<RefusalInput, "id" | "query" | "headers">): void {
+  function record(sender: Sender, plan: GuardPlan | undefined, r: Omit<RefusalInput, "id" | "query" | "headers" | "ip" | "method">): void {
+    const { request, query, ip, method } = sender;
     // Without the channel's plan (a bad channel name, a missing guard), every guard's credentials are redacted.
     const all = plan ? undefined : [...guards.values()];
     const secretQuery = all ? all.flatMap((g) => g.secretQuery ?? []) : plan?.secretQuery;
     const secretHeaders = all ? all.flatMap((g) => g.secretHeaders ?? []) : plan?.secretHeaders;
-    refusals.record({ ...r, id: nextId(), query: redactRefusedQuery(query, secretQuery), headers: redactHeaders(request.headers, secretHeaders) });
+    refusals.record({ ...r, ip, method, id: nextId(), query: redactRefusedQuery(query, secretQuery), headers: redactHeaders(request.headers, secretHeaders) });
   }
 
   function refuse(
-    request: Request,
-    query: string,
+    sender: Sender,
     plan: GuardPlan,
     guard: Guard,
     channel: string,
-    ip: string,
-    method: string,
     status: number,
     reason: string,
     headers: Record<string, string> = {},
   ): Response {
-    record(request, query, plan, { kind: "refused", channel, guard: guard.name, status, reason, ip, method });
+    record(sender, plan, { kind: "refused", channel, guard: guard.name, status, reason });
     const kind =
       status === 401
         ? "unauthenticated"
@@ -254,19 +256,10 @@ export function createCatcher(deps: {
    * the reason saying which handshake; one the guard refused, a wrong verify_token, is "refused"),
    * never as a hook, so no handler sees it.
    */
-  function handshake(
-    request: Request,
-    query: string,
-    plan: GuardPlan,
-    guard: Guard,
-    channel: string,
-    ip: string,
-    method: string,
-    answer: { response: Response; what: string },
-  ): Response {
+  function handshake(sender: Sender, plan: GuardPlan, guard: Guard, channel: string, answer: { response: Response; what: string }): Response {
     const { status } = answer.response;
     const kind = status < 300 ? "handshake" : "refused";
-    record(request, query, plan, { kind, channel, guard: guard.name, status, reason: `handshake: ${answer.what}`, ip, method });
+    record(sender, plan, { kind, channel, guard: guard.name, status, reason: `handshake: ${answer.what}` });
     for (const [k, v] of Object.entries(CORS)) answer.response.headers.set(k, v);
     return answer.response;
   }
