@@ -4,6 +4,7 @@ import { NAME_PATTERN } from "../config/schema";
 import { toRfc3339 } from "../lib/clock";
 import { HOOK_ID_PATTERN } from "../lib/ids";
 import { EVENT_KINDS, HOOK_STATUSES } from "./status";
+import type { Refusal } from "./guards/types";
 import type { ChannelRow, EventRow, RawHook } from "./store";
 
 /** The spec's resources, exactly: these models are the only shapes the management API writes. */
@@ -199,4 +200,21 @@ let lastTime = "";
 function rfc3339Cached(ms: number): string {
   if (ms !== lastMs) (lastMs = ms), (lastTime = toRfc3339(ms));
   return lastTime;
+}
+
+/** A stored refusal as ListRefusals, GetRefusal and the stream's `refusal` events show it. */
+export function toWireRefusal(r: Refusal) {
+  return {
+    id: r.id,
+    kind: r.kind,
+    channel: r.channel,
+    guard: r.guard,
+    status: r.status,
+    reason: r.reason,
+    created_at: toRfc3339(r.createdAt),
+    ip: r.ip,
+    method: r.method,
+    query: r.query,
+    headers: r.headers,
+  };
 }

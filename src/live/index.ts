@@ -1,10 +1,9 @@
 import type { RefusalInput } from "../hooks/guards/types";
 import type { CaughtRow, Change as Committed } from "../db/changes";
-import { hookSummaryJson, toWireChannel } from "../hooks/model";
+import { hookSummaryJson, toWireChannel, toWireRefusal } from "../hooks/model";
 import { bodyPreview, PREVIEW_BYTES } from "../hooks/preview";
 import type { HookService } from "../hooks/service";
 import type { HookStore } from "../hooks/store";
-import { toRfc3339 } from "../lib/clock";
 import { createChangeLog, type Change, type Rendered } from "./bus";
 import { createStreams } from "./stream";
 
@@ -126,19 +125,7 @@ export function createLive(deps: { store: HookStore; hooks: () => HookService; h
 
 /** The Refusal as ListRefusals shows it, as JSON (what a `refusal` change carries). */
 export function refusalJson(r: RefusalInput, now: number): string {
-  return JSON.stringify({
-    id: r.id,
-    kind: r.kind,
-    channel: r.channel,
-    guard: r.guard,
-    status: r.status,
-    reason: r.reason,
-    created_at: toRfc3339(now),
-    ip: r.ip,
-    method: r.method,
-    query: r.query,
-    headers: r.headers,
-  });
+  return JSON.stringify(toWireRefusal({ ...r, createdAt: now }));
 }
 
 export type Live = ReturnType<typeof createLive>;

@@ -1,12 +1,10 @@
 import { Elysia, t } from "elysia";
 import { NAME_PATTERN } from "../../config/schema";
-import { toRfc3339 } from "../../lib/clock";
 import { invalid, notFound } from "../../lib/errors";
 import { HOOK_ID_PATTERN } from "../../lib/ids";
-import type { Refusal as StoredRefusal } from "../guards/types";
 import { queryInt, queryIntegerSchema } from "../../lib/query-int";
 import { REFUSALS_KEPT } from "../guards";
-import { ErrorBody, NoQuery } from "../model";
+import { ErrorBody, NoQuery, toWireRefusal } from "../model";
 import type { ManagementDeps } from "./deps";
 
 const strict = { additionalProperties: false } as const;
@@ -48,19 +46,6 @@ export const Refusal = t.Object(
   strict,
 );
 
-const toWire = (r: StoredRefusal) => ({
-  id: r.id,
-  kind: r.kind,
-  channel: r.channel,
-  guard: r.guard,
-  status: r.status,
-  reason: r.reason,
-  created_at: toRfc3339(r.createdAt),
-  ip: r.ip,
-  method: r.method,
-  query: r.query,
-  headers: r.headers,
-});
 const params = t.Object({ id: t.String({ pattern: HOOK_ID_PATTERN, error: "id: must be a refusal id (a lowercase ULID)" }) }, strict);
 
 /**
@@ -83,7 +68,7 @@ export function refusalRoutes({ auth, refusals }: ManagementDeps) {
             kind: query.kind,
             limit: queryInt(query.limit, LIMIT, () => invalid(`invalid query: ${LIMIT_ERROR}`)),
           })
-        ).map(toWire),
+        ).map(toWireRefusal),
       { query: listQuery, response: { 200: t.Array(Refusal), 400: ErrorBody, 401: ErrorBody } },
     )
     .get(
@@ -91,7 +76,7 @@ export function refusalRoutes({ auth, refusals }: ManagementDeps) {
       async ({ params }) => {
         const r = await refusals.get(params.id);
         if (!r) throw notFound(`refusal "${params.id}" not found (only the newest ${REFUSALS_KEPT} are kept)`);
-        return toWire(r);
+        return toWireRefusal(r);
       },
       { params, query: NoQuery, response: { 200: Refusal, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody } },
     );
