@@ -32,6 +32,7 @@ import { createRunner } from "./runner";
 import { defaultHealthUrl, healthcheck } from "./healthcheck";
 import { serve, serveMetrics, servePublic } from "./server";
 import { portTaken } from "./lib/port";
+import { keepMemoryDown } from "./lib/memory";
 import { startRelayClient, type RelayClient } from "./relay/client";
 import { listenerIdentity } from "./relay/identity";
 
@@ -140,6 +141,8 @@ export async function runCommand(command: ServerCommand): Promise<number> {
   }
   const metricsServer = built.metricsApp && serveMetrics(built.metricsApp, splitListen(config.metrics.listen!));
   runner.start();
+  // A flood's garbage is given back once it is over the soft mark (lib/memory.ts).
+  const memory = keepMemoryDown();
   // [[relays]] and `mailroom listen`: this Mailroom receives upstream channels into its own store.
   const identity = config.relays.length > 0 ? listenerIdentity(config.storage.path, clock.now()) : undefined;
   const relayClients: RelayClient[] = config.relays.flatMap((r) =>
@@ -173,6 +176,7 @@ export async function runCommand(command: ServerCommand): Promise<number> {
     await built.close();
     await runner.stop();
     await storage.close();
+    memory.stop();
     log.info("stopped");
     stdout.flush();
     process.exit(0);

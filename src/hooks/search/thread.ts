@@ -13,6 +13,7 @@
 import { Database } from "bun:sqlite";
 import { systemClock } from "../../lib/clock";
 import type { Log } from "../../lib/log";
+import { keepMemoryDown } from "../../lib/memory";
 import { lowerThreadPriority } from "../../lib/thread-priority";
 import { createSearch, type Search, type Source } from "./index";
 import { attachSearchIndex } from "./index-file";
@@ -46,6 +47,8 @@ let search: Search | undefined;
 
 function open(m: Extract<ToIndexer, { type: "open" }>): void {
   lowerThreadPriority();
+  // This thread's heap is its own: its garbage is collected here (lib/memory.ts).
+  keepMemoryDown();
   sql = new Database(m.dataPath, { create: false, strict: true });
   sql.run("PRAGMA busy_timeout = 5000");
   attachSearchIndex(sql, m.indexPath);
