@@ -10,11 +10,13 @@
  *    each process's largest RSS meanwhile (sampled every 100 ms).
  * 3. ingest: wrk on upstream's public listener (1 KiB POSTs, --connections, --duration s), with no
  *    listener connected and with the laptop connected and receiving, alternated --rounds times:
- *    the median requests/s of each.
+ *    the median requests/s of each. Each measured run follows a 2 s warm-up and starts once the
+ *    warm-up's hooks are indexed and, with a listener, relayed (--no-settle: at once, so the
+ *    laptop still catches up the warm-up's hooks on the same cores while the run is measured).
  *
  * --cpu-prof DIR runs both from source under `bun --cpu-prof-md`, each writing its profile to DIR as it stops.
  *
- *   bun run bench/relay.ts [--rate 500] [--live 10] [--backlog 100000] [--duration 10] [--connections 64] [--rounds 3] [--full] [--no-build] [--only live|catchup|ingest] [--cpu-prof DIR]
+ *   bun run bench/relay.ts [--rate 500] [--live 10] [--backlog 100000] [--duration 10] [--connections 64] [--rounds 3] [--full] [--no-build] [--no-settle] [--only live|catchup|ingest] [--cpu-prof DIR]
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -33,6 +35,7 @@ const { values: args } = parseArgs({
     rounds: { type: "string", default: "3" },
     full: { type: "boolean", default: false },
     "no-build": { type: "boolean", default: false },
+    "no-settle": { type: "boolean", default: false },
     only: { type: "string" },
     "cpu-prof": { type: "string" },
   },
@@ -106,6 +109,22 @@ const newLaptopFolder = () =>
   );
 
 const handled = async (url: string) => Number(((await (await fetch(`${url}/v1/channels/bench`, { headers: AUTH })).json()) as any).stats?.handled ?? 0);
+/**
+ * Waits until what a warm-up left behind is done, so the measured round starts from the same state
+ * with and without a listener: the search index caught up (a search waits for it), and with a
+ * listener, every hook relayed (none pending upstream). Resolves to the seconds it took.
+ */
+async function settled(url: string, relayed: boolean): Promise<number> {
+  const t0 = performance.now();
+  if (relayed)
+    await until(
+      "the warm-up's hooks relayed",
+      async () => Number(((await (await fetch(`${url}/v1/channels/bench`, { headers: AUTH })).json()) as any).stats?.pending ?? 0) === 0,
+      120_000,
+    );
+  await (await fetch(`${url}/v1/hooks?channel=bench&q=settled`, { headers: AUTH })).arrayBuffer();
+  return (performance.now() - t0) / 1000;
+}
 const body1k = `{"event":"order.created","data":"${"x".repeat(1024 - 34)}"}`;
 const send = (url: string) => fetch(`${url}/?channel=bench`, { method: "POST", body: body1k, headers: { "content-type": "application/json" } });
 
@@ -232,18 +251,23 @@ async function ingest(): Promise<void> {
   ensureWrk();
   const seconds = Number(args.duration);
   const rates = { without: [] as number[], with: [] as number[] };
+  const waits = { without: [] as number[], with: [] as number[] };
+  const settle = !args["no-settle"];
   for (let round = 1; round <= Number(args.rounds); round++) {
     const alone = await upstream();
     await wrk(alone.publicUrl!, 2);
+    if (settle) waits.without.push(await settled(alone.url, false));
     rates.without.push(await wrk(alone.publicUrl!, seconds));
     await alone.stop();
     const up = await upstream();
     const lap = await laptop(up.publicUrl!);
     await wrk(up.publicUrl!, 2);
+    if (settle) waits.with.push(await settled(up.url, true));
     rates.with.push(await wrk(up.publicUrl!, seconds));
     await lap.stop();
     await up.stop();
-    console.log(`ingest round ${round}: no listener ${fmt(rates.without.at(-1)!, 0)} req/s, listener connected ${fmt(rates.with.at(-1)!, 0)} req/s`);
+    const waited = settle ? ` (after the warm-up settled in ${fmt(waits.without.at(-1)!, 1)} s and ${fmt(waits.with.at(-1)!, 1)} s)` : "";
+    console.log(`ingest round ${round}: no listener ${fmt(rates.without.at(-1)!, 0)} req/s, listener connected ${fmt(rates.with.at(-1)!, 0)} req/s${waited}`);
   }
   const [without, withListener] = [percentile(rates.without, 50), percentile(rates.with, 50)];
   console.log(
