@@ -317,6 +317,19 @@ for (const [name, make] of Object.entries(backends)) {
       expect((await queue.list(batch[2]!.id)).map((a) => a.outcome)).toEqual(["cancelled"]);
     });
 
+    test("a handler attached on two instances at once queues one first attempt per pending hook, not two", async () => {
+      const { hooks, queue, elsewhere } = await start();
+      for (let round = 0; round < 5; round++) {
+        const channel = `attach${round}`;
+        const batch = Array.from({ length: 200 }, (_, i) => hook(channel, 7000 + i));
+        await hooks.transaction(() => hooks.insertHooks(batch, () => []));
+        const counts = await Promise.all([queue.queueUnattempted(channel, "relay:laptop:a", 10), elsewhere.queueUnattempted(channel, "relay:laptop:a", 10)]);
+        expect(counts[0] + counts[1]).toBe(200);
+        for (const h of [batch[0]!, batch[199]!]) expect((await queue.list(h.id)).map((a) => [a.handler, a.attempt])).toEqual([["relay:laptop:a", 1]]);
+        expect(await queue.backlog("relay:laptop:a")).toMatchObject({ count: 200 * (round + 1) });
+      }
+    });
+
     test("a relay's waiting attempts end with the reason, queued and running alike, in batches; running ones claimed elsewhere are taken over", async () => {
       const { hooks, queue, elsewhere } = await start();
       const batch = [hook("rq", 6000), hook("rq", 6001), hook("rq", 6002)];

@@ -80,15 +80,20 @@ export function createPgAttemptQueue(t: PgTransactor, opts: { owner: string; lea
       return ((await x().unsafe(`SELECT name FROM channels`)) as { name: string }[]).map((r) => r.name);
     },
 
-    async queueUnattempted(channel, handler, now) {
-      return (
-        await x().unsafe(
-          `INSERT INTO attempts (hook_id, handler, attempt, round_start, outcome, due_at)
-         SELECT id, $1, 1, 1, 'queued', $2 FROM hooks h WHERE channel = $3 AND status = 'pending'
-         AND NOT EXISTS (SELECT 1 FROM attempts a WHERE a.hook_id = h.id AND a.handler = $1)`,
-          [handler, now, channel],
-        )
-      ).count;
+    // Instances attach a handler at once (a relay key made at run time): the handler's lock makes
+    // the second wait, and its statement (a snapshot of its own) then sees the first's attempts.
+    queueUnattempted(channel, handler, now) {
+      return t.transaction(async () => {
+        await x().unsafe(`SELECT pg_advisory_xact_lock($1, hashtext($2))`, [LOCK_SPACE.handler, handler]);
+        return (
+          await x().unsafe(
+            `INSERT INTO attempts (hook_id, handler, attempt, round_start, outcome, due_at)
+           SELECT id, $1, 1, 1, 'queued', $2 FROM hooks h WHERE channel = $3 AND status = 'pending'
+           AND NOT EXISTS (SELECT 1 FROM attempts a WHERE a.hook_id = h.id AND a.handler = $1)`,
+            [handler, now, channel],
+          )
+        ).count;
+      });
     },
 
     async cancel(hookId, now) {
