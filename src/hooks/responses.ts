@@ -1,5 +1,5 @@
 import type { Config } from "../config/schema";
-import { responseProblems, type ResponseSettingValue, type ResponseStepValue } from "../config/misbehave";
+import { RESERVED_HEADERS, responseProblems, type ResponseSettingValue, type ResponseStepValue } from "../config/misbehave";
 import type { Clock } from "../lib/clock";
 import { invalid, precondition } from "../lib/errors";
 import { parseDuration } from "../lib/units";
@@ -26,10 +26,17 @@ const CORS = { "access-control-allow-origin": "*" };
 /** Statuses whose responses have no body. */
 const NO_BODY = new Set([204, 205, 304]);
 
+/**
+ * A setting's headers without the reserved ones. Settings are checked when they are set, but one
+ * stored by an older version (or by an older instance sharing PostgreSQL) may hold a header that is
+ * reserved now: it is never sent.
+ */
+const sendable = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).filter(([name]) => !RESERVED_HEADERS.has(name.toLowerCase())));
+
 function compile(a: ResponseStepValue, base?: Answer): Answer {
   return {
     status: a.status ?? base?.status ?? 200,
-    headers: a.headers ?? base?.headers ?? {},
+    headers: a.headers ? sendable(a.headers) : (base?.headers ?? {}),
     body: a.body ?? base?.body,
     delayMs: a.delay !== undefined ? parseDuration(a.delay)! : (base?.delayMs ?? 0),
     store: a.store ?? base?.store ?? true,

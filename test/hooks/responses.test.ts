@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -232,6 +233,32 @@ test("a response set through the API survives a restart; its sequence starts ove
     expect(view.json).toEqual({ channel: "kept", source: "api", response: { status: 200, sequence: [{ status: 503 }] }, answered: 0 });
     expect((await second.post("kept")).status).toBe(503);
     second.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a response stored before a header was reserved never sends it: no credential prompt or pinned policy on the dashboard's origin", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "mailroom-responses-"));
+  try {
+    const dbPath = join(dir, "mailroom.db");
+    createTestApp({}, { dbPath }).close();
+    // As an older version stored it (or an older instance sharing the database).
+    const db = new Database(dbPath);
+    const setting = {
+      status: 401,
+      headers: { "WWW-Authenticate": 'Basic realm="Mailroom"', "x-kept": "1" },
+      sequence: [{ status: 200, headers: { "Strict-Transport-Security": "max-age=31536000", "x-step": "2" } }],
+    };
+    db.run("INSERT INTO channel_responses (channel, setting, updated_at) VALUES ('legacy', ?, 1)", [JSON.stringify(setting)]);
+    db.close();
+    const app = createTestApp({}, { dbPath });
+    // The sequence's step first, then the setting itself.
+    const first = await app.post("legacy");
+    expect([first.status, first.headers.get("strict-transport-security"), first.headers.get("x-step")]).toEqual([200, null, "2"]);
+    const second = await app.post("legacy");
+    expect([second.status, second.headers.get("www-authenticate"), second.headers.get("x-kept")]).toEqual([401, null, "1"]);
+    app.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
