@@ -9,7 +9,8 @@ export type RelaySnapshot = { upstream: RelayState[]; listening: ListenState[] }
  * The relay's metrics on both sides. Upstream, per relay ("relay:<key>:<channel>"): connected,
  * waiting (attempts queued for the listener), lag (age of the oldest waiting hook), delivered
  * (hooks sent) and acknowledged (committed by the laptop). On the laptop, per upstream channel:
- * connected, received, acknowledged and lag (since upstream caught the last hook received).
+ * connected, waiting (what upstream said it holds, less what came since), received, acknowledged
+ * and lag (0 once caught up; else the age of the last hook received, or the time since the connection was lost).
  */
 export function registerRelayGauges(registry: ReturnType<typeof createRegistry>, read: () => RelaySnapshot): void {
   const up = (f: (r: RelayState) => number) => () => read().upstream.map((r) => [[r.handler], f(r)] as const);
@@ -54,6 +55,12 @@ export function registerRelayGauges(registry: ReturnType<typeof createRegistry>,
     down((l) => Number(l.connected)),
   );
   registry.gauge(
+    "mailroom_listen_waiting",
+    "hooks upstream holds for this Mailroom and has not sent yet (0 once caught up; while not connected, as of the last connection)",
+    labels,
+    down((l) => l.waiting),
+  );
+  registry.gauge(
     "mailroom_listen_received_total",
     "hooks received from upstream (a repeat counts again)",
     labels,
@@ -69,7 +76,7 @@ export function registerRelayGauges(registry: ReturnType<typeof createRegistry>,
   );
   registry.gauge(
     "mailroom_listen_lag_seconds",
-    "seconds since upstream caught the last hook received",
+    "seconds this Mailroom is behind upstream: 0 once caught up; else the age of the last hook received, or the time since the connection was lost",
     labels,
     down((l) => l.lag_seconds),
   );

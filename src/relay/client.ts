@@ -26,7 +26,17 @@ export type ListenState = {
   last_error: string | null;
   received: number;
   acknowledged: number;
-  /** Seconds between upstream catching the last hook received and now. */
+  /**
+   * Hooks upstream holds for this laptop and has not sent yet: what it said were waiting when the
+   * connection opened, less those received since; 0 once caught up. While not connected, the count
+   * of the last connection.
+   */
+  waiting: number;
+  /**
+   * How far behind upstream this laptop is, in seconds: 0 once caught up; while catching up, the age
+   * of the last hook received (the oldest are sent first); while not connected, the time since the
+   * connection was lost (or since the start, before any).
+   */
   lag_seconds: number;
 };
 
@@ -56,9 +66,12 @@ export function startRelayClient(deps: {
     last_error: null,
     received: 0,
     acknowledged: 0,
+    waiting: 0,
     lag_seconds: 0,
   };
+  /** When upstream caught the last hook received on this connection (0: none yet), and when the last connection was lost (or the client started). */
   let lastCaughtAt = 0;
+  let lostAt = clock.now();
   let stopped = false;
   let socket: WebSocket | undefined;
   let wakeSleep: (() => void) | undefined;
@@ -102,6 +115,8 @@ export function startRelayClient(deps: {
       const flush = () => {
         flushing = false;
         if (acks.length === 0) return;
+        // Closed meanwhile: upstream sends these again on the next connection, and they are acknowledged then.
+        if (ws.readyState !== WebSocket.OPEN) return void (acks = []);
         state.acknowledged += acks.length;
         send({ type: "ack", ids: acks });
         acks = [];
@@ -122,9 +137,11 @@ export function startRelayClient(deps: {
             accepted = true;
             state.connected = true;
             state.last_error = null;
+            state.waiting = control.waiting;
             log.info(`relay: connected to ${base}, ${control.waiting} waiting`, { channel: target.channel });
           } else if (control?.type === "caught_up") {
             state.caught_up = true;
+            state.waiting = 0;
             log.info("relay: caught up", { channel: target.channel });
           } else if (control?.type === "error") reason = control.message;
           return;
@@ -138,6 +155,7 @@ export function startRelayClient(deps: {
           return;
         }
         state.received++;
+        if (!state.caught_up && state.waiting > 0) state.waiting--;
         lastCaughtAt = Math.max(lastCaughtAt, hook.createdAt);
         store(hook).then(
           () => {
@@ -152,8 +170,10 @@ export function startRelayClient(deps: {
       };
       ws.onclose = (event) => {
         clearInterval(beat);
+        if (state.connected) lostAt = clock.now();
         state.connected = false;
         state.caught_up = false;
+        lastCaughtAt = 0;
         socket = undefined;
         resolve({ accepted, reason: reason || event.reason || `closed (${event.code})` });
       };
@@ -196,7 +216,8 @@ export function startRelayClient(deps: {
 
   return {
     state(): ListenState {
-      return { ...state, lag_seconds: lastCaughtAt ? Math.max(0, (clock.now() - lastCaughtAt) / 1000) : 0 };
+      const behindSince = !state.connected ? lostAt : state.caught_up ? undefined : lastCaughtAt || lostAt;
+      return { ...state, lag_seconds: behindSince === undefined ? 0 : Math.max(0, (clock.now() - behindSince) / 1000) };
     },
     /** Closes the connection (what was not acknowledged is sent again next time) and waits for the loop. */
     async stop(): Promise<void> {

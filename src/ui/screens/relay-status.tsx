@@ -11,7 +11,7 @@ type Relays = {
     waiting: number;
     lag_seconds: number;
   }[];
-  listening: { url: string; channel: string; connected: boolean; caught_up: boolean; last_error: string | null; received: number }[];
+  listening: { url: string; channel: string; connected: boolean; caught_up: boolean; last_error: string | null; received: number; waiting: number }[];
 };
 
 /** How often the relay lines are read again (they change with connections, not with hooks). */
@@ -43,8 +43,12 @@ export function RelayStatus() {
       {relays.listening.map((l) => (
         <li key={`${l.url} ${l.channel}`}>
           Receiving <code>{l.channel}</code> from {l.url}:{" "}
-          {l.connected ? (l.caught_up ? "connected, caught up" : "connected, catching up") : `not connected${l.last_error ? ` (${l.last_error})` : ""}`},{" "}
-          {l.received} received
+          {l.connected
+            ? l.caught_up
+              ? "connected, caught up"
+              : `connected, catching up (${l.waiting} waiting)`
+            : `not connected${l.last_error ? ` (${l.last_error})` : ""}`}
+          , {l.received} received
         </li>
       ))}
     </ul>
