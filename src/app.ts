@@ -18,7 +18,7 @@ import { createDedup } from "./hooks/dedup";
 import { createRetention } from "./hooks/retention";
 import { hooksErrorResponse } from "./hooks/errors";
 import { managementRoutes } from "./hooks/routes";
-import { admits, requireApiKey } from "./hooks/auth";
+import { admits, refuseScopedKey, requireApiKey } from "./hooks/auth";
 import { createApiKeys } from "./hooks/api-keys";
 import { createLive } from "./live";
 import type { StatePart } from "./db/changes";
@@ -246,8 +246,11 @@ export function createApp(deps: AppDeps) {
     })
     .onAfterHandle({ as: "global" }, (ctx) => void translated.response(ctx))
     // Requests wait for start-up's reads (main.ts listens only after them; app.handle in tests may come first).
-    .onRequest(async () => {
+    .onRequest(async ({ request }) => {
       if (!started) await ready;
+      // A relay key opens the relay endpoint only (server.ts routes it before this app): a route that
+      // takes no API key (the dashboard's API, /docs) refuses it too, as the management API does.
+      if (request.headers.has("authorization")) refuseScopedKey(apiKeys.source, request, translate.isTranslatePath);
     })
     .all("/", ({ request, server }) => catcher.handle(request, server?.requestIP(request)?.address ?? ""), { parse: "none" })
     .use(

@@ -65,6 +65,19 @@ export function outOfScope(key: ApiKey): AppError {
 }
 
 /**
+ * Throws permission_denied when the request's bearer token is a scoped key's (a relay key), on any
+ * route but the catching endpoint and those of `ownTokens` (the translation API, whose tokens are
+ * its own: it answers any other token 401). Keys known to this instance only: a key made elsewhere
+ * a moment ago is refused by the route's own check.
+ */
+export function refuseScopedKey(keys: KeySource, request: Request, ownTokens: (path: string) => boolean): void {
+  const key = authenticate(keys.keys, bearerToken(request.headers.get("authorization")!));
+  if (!key?.grant) return;
+  const path = new URL(request.url).pathname;
+  if (path !== "/" && !ownTokens(path)) throw outOfScope(key);
+}
+
+/**
  * Throws unauthenticated unless the request carries a key's token, permission_denied when the key
  * is scoped (a relay key opens the relay endpoint only); rejects with the database's error.
  */

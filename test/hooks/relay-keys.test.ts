@@ -8,7 +8,7 @@ const RELAY_TOKEN = "relay-only-token-123456";
 const RELAY = { authorization: `Bearer ${RELAY_TOKEN}` };
 
 // The route table is read from the app in process; the requests go to the target (MAILROOM_TEST_TARGET).
-test("a relay key gets 403 on every management route, the live stream and /metrics, even for its own channel; a key without scopes keeps full access", async () => {
+test("a relay key gets 403 on every management route, the live stream, /metrics, the dashboard's API, /docs and /openapi, even for its own channel; a key without scopes keeps full access", async () => {
   const t = await startTarget({
     api_keys: [
       { label: "test", token: "test-token-0123456789" },
@@ -27,6 +27,19 @@ test("a relay key gets 403 on every management route, the live stream and /metri
     expect([method, path, res.status, res.json?.code]).toEqual([method, path, 403, 7]);
     expect(res.json.message).toContain('API key "laptop" may only relay');
   }
+  // Routes that take no API key refuse it too: the dashboard's API, /docs, /openapi. The translation
+  // API has tokens of its own and answers a relay key as any token it did not issue.
+  const others = (createTestApp().app.routes as { method: string; path: string }[]).filter(
+    (r) => r.method !== "ALL" && /^\/(ui\/api|docs|openapi)(\/|$)/.test(r.path),
+  );
+  expect(others.length).toBeGreaterThanOrEqual(60);
+  for (const { method, path } of others) {
+    const concrete = path.replace(":id", id!).replace(/:(name|label|email|action|file|handler)/g, "stripe");
+    const res = await t.call(method, concrete, method === "GET" ? undefined : "{}", RELAY);
+    expect([method, path, res.status, res.json?.code]).toEqual([method, path, 403, 7]);
+  }
+  for (const path of ["/api/v1/account", "/v1/account", "/translator/v1/orders"])
+    expect([path, (await t.call("GET", path, undefined, RELAY)).status]).toEqual([path, 401]);
   expect((await t.call("GET", "/v1/channels", undefined, full)).status).toBe(200);
   expect((await t.call("GET", `/v1/hooks/${id}`, undefined, full)).json.channel).toBe("stripe");
   // Nothing the relay key asked for changed anything.
