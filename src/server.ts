@@ -1,6 +1,7 @@
 import type { Server } from "bun";
 import type { App } from "./app";
 import type { RelaySocketData } from "./relay/hub";
+import { PUBLIC_LANDING_PAGE } from "./hooks/landing";
 import { dashboardRoutes } from "./dashboard/page";
 import dashboardPage from "./ui/index.html";
 
@@ -95,6 +96,10 @@ export function servePublic(built: Pick<App, "catcher" | "relay">, opts: { host:
       const url = request.url;
       const start = url.indexOf("/", url.indexOf("//") + 2);
       const c = url.charCodeAt(start + 1);
+      // GET / (and GET /?): the health check and a page that says what this is, without the private listener's links.
+      const bare = Number.isNaN(c) || (c === 63 && url.length === start + 2);
+      if (bare && (request.method === "GET" || request.method === "HEAD"))
+        return new Response(request.method === "HEAD" ? null : PUBLIC_LANDING_PAGE, { headers: { "content-type": "text/html; charset=utf-8" } });
       if (Number.isNaN(c) || c === 63) return built.catcher.handle(request, server.requestIP(original)?.address ?? "");
       if (url.startsWith(relay.prefix, start)) return relay.handle(request, original, server);
       return new Response(NOT_PUBLIC, { status: 404, headers: { "content-type": "application/json" } });

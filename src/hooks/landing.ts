@@ -13,3 +13,15 @@ export const LANDING_PAGE = `<!doctype html>
 <p>The APIs (webhook management and translation ordering) are described at <a href="/docs">/docs</a>, and as OpenAPI 3.1 documents listed at <a href="/openapi/">/openapi/</a>.</p>
 </body></html>
 `;
+
+/**
+ * What a browser sees at GET / on the public listener ([server.public]): no link, since the
+ * dashboard, the APIs and the docs are not served there, and nothing that says they exist.
+ */
+export const PUBLIC_LANDING_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Webhooks</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem;color:#222}code{background:#f3f3f3;padding:0 .25rem}</style>
+</head><body>
+<p>This address catches webhooks: send them to <code>/?channel=NAME</code>.</p>
+</body></html>
+`;

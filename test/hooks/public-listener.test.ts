@@ -24,10 +24,17 @@ describe("the public listener", () => {
     expect(hook.json).toMatchObject({ id, channel: "stripe" });
   });
 
-  test("answers GET / (the health check) and the landing page", async () => {
-    const res = await fetch(`${pub}/`);
-    expect(res.status).toBe(200);
-    await res.arrayBuffer();
+  test("answers GET / (the health check) with a page that links to nothing it does not serve", async () => {
+    for (const path of ["/", "/?"]) {
+      const res = await fetch(`${pub}${path}`);
+      const page = await res.text();
+      expect([path, res.status, res.headers.get("content-type")]).toEqual([path, 200, "text/html; charset=utf-8"]);
+      expect(page).toContain("/?channel=NAME");
+      expect(page).not.toMatch(/href|\/ui|\/docs|\/openapi|\/v1|dashboard/i);
+    }
+    expect((await fetch(`${pub}/`, { method: "HEAD" })).status).toBe(200);
+    // The private listener's page still points to the dashboard and the docs.
+    expect(await (await t.fetch("/")).text()).toContain('href="/ui/"');
   });
 
   test("answers 404 to the dashboard, the APIs, metrics and the docs, whatever credentials come with them", async () => {
