@@ -40,6 +40,13 @@ export type ListenState = {
   lag_seconds: number;
 };
 
+/** Why a connection closed without a reason of its own, from its close code. */
+function closedWithout(code: number): string {
+  if (code === 1006) return "the connection dropped without a word: upstream stopped, or the network failed";
+  if (code === 1001) return "upstream is going away (stopping or restarting)";
+  return `closed (${code})`;
+}
+
 export function startRelayClient(deps: {
   target: RelayTarget;
   identity: ListenerIdentity;
@@ -175,7 +182,7 @@ export function startRelayClient(deps: {
         state.caught_up = false;
         lastCaughtAt = 0;
         socket = undefined;
-        resolve({ accepted, reason: reason || event.reason || `closed (${event.code})` });
+        resolve({ accepted, reason: reason || event.reason || closedWithout(event.code) });
       };
     });
   }
@@ -209,7 +216,8 @@ export function startRelayClient(deps: {
       if (accepted) failures = 0;
       state.last_error = reason;
       const delay = reconnectDelay(failures++);
-      log.warn(`relay: lost; reconnecting in ${delay / 1000}s (${reason})`, { channel: target.channel });
+      if (accepted) log.warn(`relay: lost; reconnecting in ${delay / 1000}s (${reason})`, { channel: target.channel });
+      else log.warn(`relay: cannot connect to ${base} (channel ${target.channel}): ${reason}; retrying in ${delay / 1000}s`);
       await sleep(delay);
     }
   })();

@@ -106,6 +106,8 @@ test("upstream SIGKILLed and restarted: the laptop says it lost the connection, 
   await eventually(async () => (await stats(up)).handled === 20, 20_000, "first hooks handled");
   await up.kill();
   await eventually(async () => lap.errors().includes("relay: lost; reconnecting in 2s"), 30_000, "the lost line");
+  // Why, in words: a killed upstream closes no connection properly.
+  expect(lap.errors()).toContain("relay: lost; reconnecting in 2s (the connection dropped without a word: upstream stopped, or the network failed)");
   const up2 = await startUpstream({ dir: up.dir, ports: up.ports });
   await eventually(async () => connections(lap) === 2, 30_000, "reconnected");
   const second = await sendMany(up2, 20, 20);
