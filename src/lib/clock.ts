@@ -16,7 +16,8 @@ const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:
 /**
  * An RFC 3339 date-time (section 5.6) in ms since the epoch, or undefined when it is not one:
  * the offset is required, and impossible dates and times (2026-02-30, 24:00, +24:00) are refused
- * rather than rolled over as Date.parse does. A leap second (:60) reads as the next second.
+ * rather than rolled over as Date.parse does. A leap second (:60), only at 23:59 UTC on a month's
+ * last day, reads as the next second.
  *
  * @example parseRfc3339("2026-11-26T10:00:00.5+01:00") // Date.UTC(2026, 10, 26, 9, 0, 0, 500)
  */
@@ -37,5 +38,12 @@ export function parseRfc3339(text: string): number | undefined {
   // Set field by field: Date.UTC would map years 0-99 to 1900-1999.
   const at = new Date(0);
   at.setUTCFullYear(year, month - 1, day);
-  return at.setUTCHours(hour, minute, second, fraction) - offset;
+  const ms = at.setUTCHours(hour, minute, second, fraction) - offset;
+  // A leap second is inserted at 23:59:60 UTC on the last day of a month only (in UTC: 23:59:60Z, or its local time with an offset).
+  if (second === 60) {
+    const before = new Date(ms - 1000);
+    const lastOfMonth = new Date(ms).getUTCDate() === 1;
+    if (before.getUTCHours() !== 23 || before.getUTCMinutes() !== 59 || !lastOfMonth) return undefined;
+  }
+  return ms;
 }

@@ -10,6 +10,9 @@ test("RFC 3339 times read to the millisecond, with their offset", () => {
   // Years before 100 are not taken for 1900-1999; a leap second reads as the next second.
   expect(new Date(parseRfc3339("0050-01-01T00:00:00Z")!).toISOString()).toBe("0050-01-01T00:00:00.000Z");
   expect(parseRfc3339("2026-12-31T23:59:60Z")).toBe(Date.UTC(2027, 0, 1));
+  expect(parseRfc3339("2016-06-30T23:59:60.5Z")).toBe(Date.UTC(2016, 6, 1, 0, 0, 0, 500));
+  // The same leap second in a local time (RFC 3339 section 5.7's example).
+  expect(parseRfc3339("1990-12-31T15:59:60-08:00")).toBe(Date.UTC(1991, 0, 1));
 });
 
 test("impossible dates, times and offsets, and times without an offset, are not RFC 3339 times", () => {
@@ -24,6 +27,10 @@ test("impossible dates, times and offsets, and times without an offset, are not 
     "2026-01-01T24:00:00Z",
     "2026-01-01T23:60:00Z",
     "2026-01-01T23:59:61Z",
+    // A leap second anywhere but 23:59 UTC on a month's last day.
+    "2026-11-26T10:00:60Z",
+    "2026-12-30T23:59:60Z",
+    "2026-12-31T23:59:60+01:00",
     "2026-01-01T00:00:00+24:00",
     "2026-01-01T00:00:00+01:60",
     "2026-01-01T00:00:00",
