@@ -109,7 +109,7 @@ export function Refusals({ url }: { url: URL }) {
                 <th>Guard</th>
                 <th>Reason</th>
                 <th class="opt">Method</th>
-                <th class="opt">Ip</th>
+                <th class="opt">IP</th>
                 <th>
                   <span class="sr-only">Details</span>
                 </th>
@@ -134,7 +134,7 @@ export function Refusals({ url }: { url: URL }) {
                   <td data-label="Method" class="opt">
                     {r.method}
                   </td>
-                  <td data-label="Ip" class="opt">
+                  <td data-label="IP" class="opt">
                     {r.ip}
                   </td>
                   <td>
