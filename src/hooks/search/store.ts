@@ -1,4 +1,5 @@
 import type { Database } from "bun:sqlite";
+import { statSync } from "node:fs";
 import { statementCache } from "../../db/statements";
 import { sqliteTransactor, type Transactor } from "../../db/transactor";
 import { ulidFloor, ulidTime } from "../../lib/ids";
@@ -236,10 +237,13 @@ export function createSearchStore(conn: Database | { $client: Database }, opts: 
         .slice(0, query.limit);
     },
 
+    /** The index's pages and its write-ahead log (not yet copied back into its file). */
     async sizeBytes() {
       const pages = q("PRAGMA search.page_count").get() as { page_count: number };
       const size = q("PRAGMA search.page_size").get() as { page_size: number };
-      return pages.page_count * size.page_size;
+      const file = (q("PRAGMA database_list").all() as { name: string; file: string }[]).find((d) => d.name === "search")?.file;
+      const wal = file ? (statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0) : 0;
+      return pages.page_count * size.page_size + wal;
     },
 
     async purge(after, scan) {
