@@ -43,15 +43,21 @@ export const EVENT_TYPE_FIELDS: readonly string[] = ["event.type", "event_type",
 const PLAIN = /^[\w./:@-]+$/;
 
 /**
+ * Control and format characters, except a zero-width joiner between two emoji (captured), which
+ * makes them one (👩‍💻): it hides nothing and turns nothing around.
+ */
+const FORMAT = /(\u200D(?<=[\p{Extended_Pictographic}\p{Emoji_Modifier}]\uFE0F?\u200D)(?=\p{Extended_Pictographic}))|[\p{Cc}\p{Cf}]/gu;
+
+/**
  * Printable (no control character, C1 included: U+009B is a terminal's CSI), trimmed, at most
  * EVENT_TYPE_MAX characters. Format characters (\p{Cf}: bidirectional overrides, zero-width
- * spaces and joiners) go too: a label must read as what it is, and an
- * unterminated right-to-left override would turn the text after it around.
+ * spaces and joiners) go too, but for a joiner inside an emoji: a label must read as what it is,
+ * and an unterminated right-to-left override would turn the text after it around.
  */
 export function cleanEventType(value: string | undefined): string {
   if (!value) return "";
   if (value.length <= EVENT_TYPE_MAX && PLAIN.test(value)) return value;
-  const clean = value.replace(/[\p{Cc}\p{Cf}]/gu, "").trim();
+  const clean = value.replace(FORMAT, (_, joiner) => joiner ?? "").trim();
   return clean.length > EVENT_TYPE_MAX ? clean.slice(0, EVENT_TYPE_MAX) : clean;
 }
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sign } from "@octokit/webhooks-methods";
 import { createHmac } from "node:crypto";
+import { cleanEventType } from "../../src/hooks/event-type";
 import { AUTH, startTarget, type Target } from "../helpers/target";
 import { sseReader } from "../live/sse";
 
@@ -98,4 +99,15 @@ describe("event_type: each caught hook says what its sender says happened", () =
     const text = (await t.fetch("/metrics", { headers: AUTH }).then((r) => r.text())) as string;
     expect(text).toMatch(/mailroom_hooks_caught_by_event_type_total\{channel="counted",event_type="a\.b"\} 1/);
   });
+});
+
+test("an event type keeps an emoji's zero-width joiners and loses every other format or control character", () => {
+  const coder = "\u{1F469}\u200D\u{1F4BB}"; // woman technologist: one emoji of two joined
+  const family = "\u{1F468}\u{1F3FD}\u200D\u{1F469}\uFE0F\u200D\u{1F467}";
+  expect(cleanEventType(`deploy ${coder}`)).toBe(`deploy ${coder}`);
+  expect(cleanEventType(family)).toBe(family);
+  // A joiner that joins no emoji, a zero-width space, a right-to-left override, a C1 control.
+  expect(cleanEventType("order\u200D.paid")).toBe("order.paid");
+  expect(cleanEventType(`\u200D${coder}\u200D`)).toBe(coder);
+  expect(cleanEventType("order\u200b.paid\u202egnp.exe\u009b")).toBe("order.paidgnp.exe");
 });
