@@ -9,8 +9,8 @@ export type RelaySnapshot = { upstream: RelayState[]; listening: ListenState[] }
  * The relay's metrics on both sides. Upstream, per relay ("relay:<key>:<channel>"): connected,
  * waiting (attempts queued for the listener), lag (age of the oldest waiting hook), delivered
  * (hooks sent) and acknowledged (committed by the laptop). On the laptop, per upstream channel:
- * connected, waiting (what upstream said it holds, less what came since), received, acknowledged
- * and lag (0 once caught up; else the age of the last hook received, or the time since the connection was lost).
+ * connected, waiting and lag (what upstream holds for it and the oldest's age, as upstream last
+ * said; not connected, the time since the connection was lost), received and acknowledged.
  */
 export function registerRelayGauges(registry: ReturnType<typeof createRegistry>, read: () => RelaySnapshot): void {
   const up = (f: (r: RelayState) => number) => () => read().upstream.map((r) => [[r.handler], f(r)] as const);
@@ -56,7 +56,7 @@ export function registerRelayGauges(registry: ReturnType<typeof createRegistry>,
   );
   registry.gauge(
     "mailroom_listen_waiting",
-    "hooks upstream holds for this Mailroom and has not sent yet (0 once caught up; while not connected, as of the last connection)",
+    "hooks upstream holds for this Mailroom, queued or not acknowledged yet, as upstream last said (while not connected, as of the last connection)",
     labels,
     down((l) => l.waiting),
   );
@@ -76,7 +76,7 @@ export function registerRelayGauges(registry: ReturnType<typeof createRegistry>,
   );
   registry.gauge(
     "mailroom_listen_lag_seconds",
-    "seconds this Mailroom is behind upstream: 0 once caught up; else the age of the last hook received, or the time since the connection was lost",
+    "age of the oldest hook upstream holds for this Mailroom (0 when none), as upstream last said plus the time since; while not connected, the time since the connection was lost",
     labels,
     down((l) => l.lag_seconds),
   );

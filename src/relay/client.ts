@@ -27,15 +27,15 @@ export type ListenState = {
   received: number;
   acknowledged: number;
   /**
-   * Hooks upstream holds for this laptop and has not sent yet: what it said were waiting when the
-   * connection opened, less those received since; 0 once caught up. While not connected, the count
-   * of the last connection.
+   * Hooks upstream holds for this laptop (queued, or sent and not acknowledged yet), as upstream last
+   * said (at connecting, then with each heartbeat: every 5 s). While not connected, as of the last
+   * connection.
    */
   waiting: number;
   /**
-   * How far behind upstream this laptop is, in seconds: 0 once caught up; while catching up, the age
-   * of the last hook received (the oldest are sent first); while not connected, the time since the
-   * connection was lost (or since the start, before any).
+   * How far behind upstream this laptop is, in seconds: the age of the oldest hook upstream holds for
+   * it (0 when none), as upstream last said, plus the time since; while not connected, the time since
+   * the connection was lost (or since the start, before any).
    */
   lag_seconds: number;
 };
@@ -76,9 +76,17 @@ export function startRelayClient(deps: {
     waiting: 0,
     lag_seconds: 0,
   };
-  /** When upstream caught the last hook received on this connection (0: none yet), and when the last connection was lost (or the client started). */
-  let lastCaughtAt = 0;
+  /** When upstream last said what waits (its lag then), and when the last connection was lost (or the client started). */
+  let toldAt = 0;
+  let toldLag = 0;
   let lostAt = clock.now();
+  /** What upstream says waits, with hello and each heartbeat (an older upstream says it with hello only). */
+  let heartbeatsTell = false;
+  const told = (waiting: number | undefined, lag: number | undefined) => {
+    if (typeof waiting !== "number") return;
+    state.waiting = waiting;
+    (toldLag = typeof lag === "number" ? lag : 0), (toldAt = clock.now());
+  };
   let stopped = false;
   let socket: WebSocket | undefined;
   let wakeSleep: (() => void) | undefined;
@@ -144,12 +152,16 @@ export function startRelayClient(deps: {
             accepted = true;
             state.connected = true;
             state.last_error = null;
-            state.waiting = control.waiting;
+            told(control.waiting, control.lag_seconds);
             log.info(`relay: connected to ${base}, ${control.waiting} waiting`, { channel: target.channel });
           } else if (control?.type === "caught_up") {
             state.caught_up = true;
-            state.waiting = 0;
+            // An older upstream's heartbeats say nothing of what waits: caught up, nothing does.
+            if (!heartbeatsTell) told(0, 0);
             log.info("relay: caught up", { channel: target.channel });
+          } else if (control?.type === "heartbeat" && typeof control.waiting === "number") {
+            heartbeatsTell = true;
+            told(control.waiting, control.lag_seconds);
           } else if (control?.type === "error") reason = control.message;
           return;
         }
@@ -162,8 +174,6 @@ export function startRelayClient(deps: {
           return;
         }
         state.received++;
-        if (!state.caught_up && state.waiting > 0) state.waiting--;
-        lastCaughtAt = Math.max(lastCaughtAt, hook.createdAt);
         store(hook).then(
           () => {
             acks.push(hook.id);
@@ -180,7 +190,6 @@ export function startRelayClient(deps: {
         if (state.connected) lostAt = clock.now();
         state.connected = false;
         state.caught_up = false;
-        lastCaughtAt = 0;
         socket = undefined;
         resolve({ accepted, reason: reason || event.reason || closedWithout(event.code) });
       };
@@ -224,8 +233,9 @@ export function startRelayClient(deps: {
 
   return {
     state(): ListenState {
-      const behindSince = !state.connected ? lostAt : state.caught_up ? undefined : lastCaughtAt || lostAt;
-      return { ...state, lag_seconds: behindSince === undefined ? 0 : Math.max(0, (clock.now() - behindSince) / 1000) };
+      const now = clock.now();
+      const lag = !state.connected ? (now - lostAt) / 1000 : state.waiting === 0 ? 0 : toldLag + (now - toldAt) / 1000;
+      return { ...state, lag_seconds: Math.max(0, lag) };
     },
     /** Closes the connection (what was not acknowledged is sent again next time) and waits for the loop. */
     async stop(): Promise<void> {

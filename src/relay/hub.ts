@@ -144,6 +144,8 @@ export function createRelayHub(deps: { store: RelayStore; runner: Runner; clock:
   }
 
   const send = (ws: ServerWebSocket<RelaySocketData>, message: Control) => ws.send(JSON.stringify(message));
+  /** Seconds since the oldest waiting delivery was due (its hook caught, or its retry due), 0 when none waits. */
+  const lagOf = (oldest: number | null, now: number) => (oldest === null ? 0 : Math.max(0, (now - oldest) / 1000));
 
   /** Sends caught_up once nothing is in flight and nothing waits (the attempts acknowledged have settled). */
   async function checkCaughtUp(session: Session): Promise<void> {
@@ -195,8 +197,8 @@ export function createRelayHub(deps: { store: RelayStore; runner: Runner; clock:
       if (old) releaseAll(old), old.ws.close(CLOSE_BUSY, "the same listener connected again");
       // What another instance sent on the connection this one replaces will never be acknowledged there.
       await runner.takeOver(d.handler).catch((error) => log.warn("relay: could not take over the deliveries in flight elsewhere", { error: String(error) }));
-      const { count } = await runner.backlog(d.handler);
-      send(ws, { type: "hello", waiting: count, channel: d.channel, max_body: deps.maxBody });
+      const { count, oldest } = await runner.backlog(d.handler);
+      send(ws, { type: "hello", waiting: count, channel: d.channel, max_body: deps.maxBody, lag_seconds: lagOf(oldest, clock.now()) });
       log.info(`relay: ${d.host} listens on ${d.channel} (key ${d.label}), ${count} waiting`);
       runner.notify();
       void checkCaughtUp(session);
@@ -244,7 +246,10 @@ export function createRelayHub(deps: { store: RelayStore; runner: Runner; clock:
         session.ws.close(4408, "no heartbeat from the listener");
         continue;
       }
-      send(session.ws, { type: "heartbeat" });
+      runner.backlog(session.data.handler).then(
+        ({ count, oldest }) => send(session.ws, { type: "heartbeat", waiting: count, lag_seconds: lagOf(oldest, clock.now()) }),
+        () => send(session.ws, { type: "heartbeat" }),
+      );
       store
         .touch(session.data.handler, session.data.listener, instance, now)
         .then((mine) => {

@@ -21,12 +21,12 @@ export const CLOSE_BUSY = 4409;
 export const CLOSE_REFUSED = 4403;
 
 export type Control =
-  /** upstream: the relay is this listener's; `waiting` hooks are queued for it. */
-  | { type: "hello"; waiting: number; channel: string; max_body: number }
+  /** upstream: the relay is this listener's; `waiting` hooks are queued for it, the oldest `lag_seconds` old (older versions: no lag). */
+  | { type: "hello"; waiting: number; channel: string; max_body: number; lag_seconds?: number }
   /** upstream: everything waiting when the laptop connected has been acknowledged. */
   | { type: "caught_up" }
-  /** both ways, every HEARTBEAT_MS. */
-  | { type: "heartbeat" }
+  /** both ways, every HEARTBEAT_MS; upstream's says what waits for the listener (queued or in flight) and the oldest's age (older versions: neither). */
+  | { type: "heartbeat"; waiting?: number; lag_seconds?: number }
   /** laptop: these hooks are committed to its store. */
   | { type: "ack"; ids: string[] }
   /** laptop: this hook could not be stored (upstream tries again later). */

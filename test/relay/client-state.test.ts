@@ -24,7 +24,7 @@ async function until(check: () => boolean): Promise<void> {
   }
 }
 
-test("waiting counts down from what upstream said to 0 once caught up; lag is the last hook's age while catching up, 0 caught up, and the time since the connection was lost", async () => {
+test("waiting and lag are what upstream last said (at connecting, then with each heartbeat), aged since; not connected, lag is the time since the connection was lost", async () => {
   const clock = createFakeClock();
   let peer: ServerWebSocket<unknown> | undefined;
   const acks: string[] = [];
@@ -38,7 +38,7 @@ test("waiting counts down from what upstream said to 0 once caught up; lag is th
     websocket: {
       open(ws) {
         peer = ws;
-        ws.send(JSON.stringify({ type: "hello", waiting: 3, channel: "stripe", max_body: 1024 }));
+        ws.send(JSON.stringify({ type: "hello", waiting: 3, channel: "stripe", max_body: 1024, lag_seconds: 90 }));
       },
       message(_ws, text) {
         const m = JSON.parse(String(text));
@@ -58,11 +58,14 @@ test("waiting counts down from what upstream said to 0 once caught up; lag is th
     log: silentLog,
   });
   stops.push(() => client.stop());
+  const heard = async (message: object, check: () => boolean) => (peer!.send(JSON.stringify(message)), await until(check));
 
   await until(() => client.state().connected);
-  expect(client.state()).toMatchObject({ waiting: 3, caught_up: false });
-  const now = clock.now();
-  const hook = (id: string, ageMs: number) =>
+  expect(client.state()).toMatchObject({ waiting: 3, lag_seconds: 90, caught_up: false });
+  clock.advance(2_000);
+  expect(client.state().lag_seconds).toBe(92);
+  // Hooks received, a repeat among them, change nothing until upstream says so.
+  const hook = (id: string) =>
     encodeHook({
       id,
       channel: "stripe",
@@ -70,22 +73,25 @@ test("waiting counts down from what upstream said to 0 once caught up; lag is th
       query: "",
       headers: {},
       ip: "10.0.0.1",
-      createdAt: now - ageMs,
+      createdAt: clock.now() - 90_000,
       eventType: "",
       body: new Uint8Array([1]),
     });
-  peer!.send(hook("01jz0000000000000000000001", 90_000));
-  peer!.send(hook("01jz0000000000000000000002", 60_000));
-  await until(() => acks.length === 2);
-  expect(client.state()).toMatchObject({ waiting: 1, received: 2, acknowledged: 2, lag_seconds: 60 });
-
-  peer!.send(JSON.stringify({ type: "caught_up" }));
-  await until(() => client.state().caught_up);
-  clock.advance(120_000); // a quiet channel: caught up is not behind
+  for (const id of ["01jz0000000000000000000001", "01jz0000000000000000000001", "01jz0000000000000000000002"]) peer!.send(hook(id));
+  await until(() => acks.length === 3);
+  expect(client.state()).toMatchObject({ waiting: 3, received: 3, acknowledged: 3 });
+  await heard({ type: "heartbeat", waiting: 1, lag_seconds: 30 }, () => client.state().waiting === 1);
+  expect(client.state().lag_seconds).toBe(30);
+  await heard({ type: "caught_up" }, () => client.state().caught_up);
+  await heard({ type: "heartbeat", waiting: 0, lag_seconds: 0 }, () => client.state().waiting === 0);
+  clock.advance(120_000); // a quiet channel: nothing waiting is not behind
   expect(client.state()).toMatchObject({ waiting: 0, lag_seconds: 0 });
+  // A flood after caught up: upstream holds hooks back, and says so.
+  await heard({ type: "heartbeat", waiting: 500, lag_seconds: 4 }, () => client.state().waiting === 500);
+  expect(client.state()).toMatchObject({ caught_up: true, lag_seconds: 4 });
 
   peer!.close(1011, "upstream stopping");
   await until(() => !client.state().connected);
   clock.advance(45_000);
-  expect(client.state()).toMatchObject({ connected: false, lag_seconds: 45 });
+  expect(client.state()).toMatchObject({ connected: false, waiting: 500, lag_seconds: 45 });
 });

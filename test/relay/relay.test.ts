@@ -92,6 +92,11 @@ test("the laptop SIGKILLed while hooks flow, 1,000 hooks sent while it is down, 
   await eventually(async () => (await stats(up)).handled === ids.length, 60_000, "every hook handled upstream");
   expect(again.output()).toMatch(/relay: connected to \S+, \d+ waiting/);
   await eventually(async () => again.output().includes("relay: caught up"), 10_000, "caught up");
+  // Upstream's heartbeats tell the laptop what still waits: it said 1,000 or so at connecting.
+  const listen = (name: string) => async () =>
+    new RegExp(`^mailroom_listen_${name}\\{upstream="${up.publicUrl}",channel="stripe"\\} 0$`, "m").test((await again.call("GET", "/metrics")).text);
+  await eventually(listen("waiting"), 15_000, "the laptop's waiting metric at 0");
+  expect(await listen("lag_seconds")()).toBe(true);
   const stored = await allIds(again);
   expect(stored.length).toBe(ids.length);
   expect(new Set(stored)).toEqual(new Set(ids));
