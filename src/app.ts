@@ -283,6 +283,8 @@ export function createApp(deps: AppDeps) {
     config.metrics.enabled && config.metrics.listen
       ? new Elysia({ normalize: false })
           .onError(({ error, code, request }) => hooksErrorResponse(error, code, log, request))
+          // As on the main listener: a relay key gets 403, even where metrics need no key.
+          .onRequest(({ request }) => void (request.headers.has("authorization") && refuseScopedKey(apiKeys.source, request, () => false)))
           .use(metricsRoutes(metrics, metricsKeys))
       : undefined;
 

@@ -88,6 +88,22 @@ describe("GET /metrics", () => {
     parseScrape(await res.text());
   });
 
+  test("a relay key gets 403 on [metrics] listen too, with or without metrics auth", async () => {
+    const relay = { headers: { authorization: "Bearer relay-metrics-token-01" } };
+    for (const auth of [true, false]) {
+      const t = createTestApp({
+        metrics: { listen: "127.0.0.1:0", auth },
+        api_keys: [
+          { label: "test", token: "test-token-0123456789" },
+          { label: "laptop", token: "relay-metrics-token-01", scopes: ["relay"], channels: ["stripe"] },
+        ],
+      });
+      const res = await t.metricsApp!.handle(new Request("http://localhost/metrics", relay));
+      expect([auth, res.status, ((await res.json()) as { code: number }).code]).toEqual([auth, 403, 7]);
+      t.close();
+    }
+  });
+
   test("caught hooks move the caught counter, the batch size, the catch duration and the stats gauge", async () => {
     const t = createTestApp();
     const before = await scrape(t);
