@@ -110,4 +110,8 @@ test("an event type keeps an emoji's zero-width joiners and loses every other fo
   expect(cleanEventType("order\u200D.paid")).toBe("order.paid");
   expect(cleanEventType(`\u200D${coder}\u200D`)).toBe(coder);
   expect(cleanEventType("order\u200b.paid\u202egnp.exe\u009b")).toBe("order.paidgnp.exe");
+  // Cut at 128 characters: never inside a character, never on a joiner.
+  expect(cleanEventType(`${"a".repeat(127)}${coder}`)).toBe("a".repeat(127));
+  expect(cleanEventType(`${"a".repeat(126)}${coder}`)).toBe(`${"a".repeat(126)}\u{1F469}`);
+  expect(cleanEventType(`${"a".repeat(200)}\u200D`)).toBe("a".repeat(128));
 });
