@@ -237,7 +237,7 @@ export function createSearchStore(conn: Database | { $client: Database }, opts: 
         .slice(0, query.limit);
     },
 
-    /** The index's pages and its write-ahead log (not yet copied back into its file). */
+    /** The index on disk: its pages and its write-ahead log (which keeps up to 64 MiB after a checkpoint). */
     async sizeBytes() {
       const pages = q("PRAGMA search.page_count").get() as { page_count: number };
       const size = q("PRAGMA search.page_size").get() as { page_size: number };
