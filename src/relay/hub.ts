@@ -13,7 +13,7 @@ import type { Log } from "../lib/log";
 import type { Runner } from "../runner";
 import type { AttemptResult, Handler } from "../runner/handlers";
 import { CLOSE_BUSY, CLOSE_REFUSED, encodeHook, HEARTBEAT_MS, parseControl, RELAY_SILENCE_MS, relayHandlerName, type Control } from "./protocol";
-import { busyMessage, type RelayCounts, relayStates } from "./state";
+import { busyMessage, lagSeconds, type RelayCounts, relayStates } from "./state";
 import type { Claim, RelayListener, RelayStore } from "./store";
 
 export { busyMessage, type RelayState } from "./state";
@@ -144,8 +144,6 @@ export function createRelayHub(deps: { store: RelayStore; runner: Runner; clock:
   }
 
   const send = (ws: ServerWebSocket<RelaySocketData>, message: Control) => ws.send(JSON.stringify(message));
-  /** Seconds since the oldest waiting delivery was due (its hook caught, or its retry due), 0 when none waits. */
-  const lagOf = (oldest: number | null, now: number) => (oldest === null ? 0 : Math.max(0, (now - oldest) / 1000));
 
   /** Sends caught_up once nothing is in flight and nothing waits (the attempts acknowledged have settled). */
   async function checkCaughtUp(session: Session): Promise<void> {
@@ -198,7 +196,7 @@ export function createRelayHub(deps: { store: RelayStore; runner: Runner; clock:
       // What another instance sent on the connection this one replaces will never be acknowledged there.
       await runner.takeOver(d.handler).catch((error) => log.warn("relay: could not take over the deliveries in flight elsewhere", { error: String(error) }));
       const { count, oldest } = await runner.backlog(d.handler);
-      send(ws, { type: "hello", waiting: count, channel: d.channel, max_body: deps.maxBody, lag_seconds: lagOf(oldest, clock.now()) });
+      send(ws, { type: "hello", waiting: count, channel: d.channel, max_body: deps.maxBody, lag_seconds: lagSeconds(oldest, clock.now()) });
       log.info(`relay: ${d.host} listens on ${d.channel} (key ${d.label}), ${count} waiting`);
       runner.notify();
       void checkCaughtUp(session);
@@ -247,7 +245,7 @@ export function createRelayHub(deps: { store: RelayStore; runner: Runner; clock:
         continue;
       }
       runner.backlog(session.data.handler).then(
-        ({ count, oldest }) => send(session.ws, { type: "heartbeat", waiting: count, lag_seconds: lagOf(oldest, clock.now()) }),
+        ({ count, oldest }) => send(session.ws, { type: "heartbeat", waiting: count, lag_seconds: lagSeconds(oldest, clock.now()) }),
         () => send(session.ws, { type: "heartbeat" }),
       );
       store

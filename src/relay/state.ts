@@ -45,7 +45,7 @@ export async function relayStates(deps: {
       connected,
       listener: connected ? { host: l!.host, started_at: iso(l!.startedAt), connected_at: iso(l!.connectedAt) } : null,
       waiting: count,
-      lag_seconds: oldest === null ? 0 : Math.max(0, (now - oldest) / 1000),
+      lag_seconds: lagSeconds(oldest, now),
       delivered: c.delivered,
       acknowledged: c.acknowledged,
     });
@@ -54,6 +54,9 @@ export async function relayStates(deps: {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** A relay's lag: seconds since its oldest waiting delivery was due (its hook caught, or its retry due), 0 when none waits. */
+export const lagSeconds = (oldest: number | null, now: number) => (oldest === null ? 0 : Math.max(0, (now - oldest) / 1000));
 
 /** The clear error a second listener gets: who listens already, and since when. */
 export function busyMessage(channel: string, holder: RelayListener): string {
