@@ -1,4 +1,5 @@
 import { createFieldReader } from "./json-fields";
+import { CONTROL } from "../lib/terminal";
 
 /**
  * A hook's event type (`push`, `invoice.paid`, `orders/create`): where the sender says what
@@ -46,7 +47,6 @@ const PLAIN = /^[\w./:@-]+$/;
  * Control and format characters, except a zero-width joiner between two emoji (captured), which
  * makes them one (👩‍💻): it hides nothing and turns nothing around.
  */
-const CONTROL = /[\p{Cc}\p{Cf}]/gu;
 const FORMAT = /(\u200D(?<=[\p{Extended_Pictographic}\p{Emoji_Modifier}]\uFE0F?\u200D)(?=\p{Extended_Pictographic}))|[\p{Cc}\p{Cf}]/gu;
 
 /**

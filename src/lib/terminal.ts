@@ -54,7 +54,7 @@ export function contentTypeOf(headersJson: string): string {
 }
 
 /** Control characters, and format characters (\p{Cf}: bidirectional overrides, zero-width), which would hide or reorder what a line says. */
-const CONTROL = /[\x00-\x1f\x7f-\x9f\p{Cf}]/gu;
+export const CONTROL = /[\x00-\x1f\x7f-\x9f\p{Cf}]/gu;
 const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
 const escapeCode = (code: number) =>
