@@ -16,6 +16,10 @@ export function providersDoc(): string {
     ...[...PRESETS.values()].map((p) => ({ ...p, scheme: describeScheme(p.scheme), handshake: describeHandshake(p), config: configExample(p) })),
     ...CERTIFICATE_PROVIDERS,
   ].sort((a, b) => a.kind.localeCompare(b.kind));
+  const unsigned = [...PRESETS.values()]
+    .filter((p) => p.scheme.algorithm === "token" || !/\{(body|form)\}/.test(p.scheme.signed))
+    .sort((a, b) => a.kind.localeCompare(b.kind))
+    .map((p) => `| \`${p.kind}\` | ${cell(describeScheme(p.scheme))} |`);
   const rows = all.map(
     (p) => `| \`${p.kind}\` | ${cell(p.title)} | ${cell(p.scheme)} | \`${cell(p.config)}\` | ${cell(p.handshake || "none")} | [source](${p.source}) |`,
   );
@@ -74,6 +78,34 @@ endpoint answers as the provider's documentation shows; a handshake is verified 
 signs it (Discord, Slack, Zoom, Twitch: a bad signature is 401), is kept with the refusals as a
 \`kind: "handshake"\` entry (\`GET /v1/refusals?kind=handshake\`, status 200), and is never stored
 as a hook, so no handler sees it. See the Handshake column; docs/guards.md has the details.
+
+## Presets that do not sign the body
+
+A guard proves what its scheme covers, and no more. These ${unsigned.length} presets check a token the
+provider sends as it is (in a header, a query parameter or a body field), or, as Mailgun does,
+sign a timestamp and a random token but not the event. Whoever has seen one of their requests (a
+proxy's log, a tunnel's inspector, a copied curl command) can send any body with the same token and
+pass, for as long as the token is valid (Mailgun's: within \`tolerance\` of its timestamp).
+
+| Kind | What is checked |
+|---|---|
+${unsigned.join("\n")}
+
+\`paypal\` (below) signs a CRC32 of the body: a checksum, not a signature, so a body changed to
+keep the CRC32 passes too.
+
+What to do with them:
+
+- Serve the catching endpoint over HTTPS only, and treat the token as a password: rotate it at the
+  provider if a request carrying it was ever shown. (Mailroom stores a token sent in a header or
+  a query parameter redacted; one in the body is stored with the body.)
+- Narrow who may send: add an \`ip-allow\` guard with the provider's published address ranges to
+  the channel's guards (every guard must pass).
+- Take the body as a notice, not as the truth: before acting on an event, fetch what it names from
+  the provider's API (Microsoft Graph's notifications carry only resource ids for that reason;
+  Mailgun's events API, GitLab's and Okta's APIs answer the same). For Mailgun also keep
+  \`tolerance\` short (\`"60s"\`), and for PayPal set one (off by default) and confirm the event
+  with PayPal's verify-webhook-signature API.
 
 ## Senders that sign with a certificate
 

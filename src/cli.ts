@@ -2,7 +2,7 @@
  * The arguments of the commands that read the config (serve, check-config, migrate, healthcheck,
  * user add), as run.ts takes them. Their usage lines are in cli/commands.ts.
  */
-import { didYouMean } from "./cli/suggest";
+import { didYouMean } from "./lib/suggest";
 
 export type ServeOptions = {
   config?: string;

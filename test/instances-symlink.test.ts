@@ -1,5 +1,5 @@
 import { afterAll, expect, test } from "bun:test";
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildBinary, removeTempDirs, startProcess, tempDir } from "./helpers/binary";
 
@@ -50,4 +50,30 @@ test("a second instance reaching the running one's data file through a symlink (
   const third = await startProcess([bin], configured(join(root, "b"), "link.db"));
   third.proc.kill("SIGTERM");
   expect(await third.proc.exited).toBe(0);
+}, 60_000);
+
+test("a hard link to the running one's data file is refused (and the file is, while it has two names)", async () => {
+  const bin = await buildBinary();
+  const root = tempDir("mailroom-hardlink-");
+  const first = await startProcess([bin], configured(join(root, "a"), "data/hooks.db"));
+  const other = configured(join(root, "b"), "hard.db");
+  linkSync(join(root, "a/data/hooks.db"), join(other, "hard.db"));
+  try {
+    const second = await refused([bin], other);
+    expect(second.code).toBe(1);
+    expect(second.err).toContain("the data file hard.db has 2 hard links");
+    expect(second.out).not.toContain("listening on");
+    // The first one is unharmed.
+    expect((await fetch(`${first.url}/?channel=still`, { method: "POST", body: "{}" })).status).toBe(200);
+  } finally {
+    first.proc.kill("SIGTERM");
+    await first.proc.exited;
+  }
+  // Restarted on its own name, the first one is refused too while the other name exists; once it is gone, it starts.
+  expect((await refused([bin], join(root, "a"))).err).toContain("the data file data/hooks.db has 2 hard links");
+  unlinkSync(join(other, "hard.db"));
+  const again = await startProcess([bin], join(root, "a"));
+  expect((await fetch(`${again.url}/?channel=still`, { method: "POST", body: "{}" })).status).toBe(200);
+  again.proc.kill("SIGTERM");
+  expect(await again.proc.exited).toBe(0);
 }, 60_000);

@@ -25,9 +25,9 @@ export function readCredentials(path: string): Credentials | undefined {
   }
 }
 
-/** Writes the file readable by its owner only (created so, and chmod'ed if it existed). */
+/** Writes the file readable by its owner only (created so, and chmod'ed if it existed), in a folder of the owner's (700 when created here, as the data file's). */
 export function writeCredentials(path: string, credentials: Credentials): void {
-  mkdirSync(dirname(path), { recursive: true });
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   writeFileSync(path, JSON.stringify(credentials, null, 2) + "\n", { mode: 0o600 });
   chmodSync(path, 0o600);
 }

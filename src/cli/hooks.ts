@@ -1,6 +1,6 @@
 import { UsageError, noMore, parseFlags, required, unknownSubcommand } from "./args";
 import { ClientError, type Client } from "./client";
-import { didYouMean } from "./suggest";
+import { didYouMean } from "../lib/suggest";
 import type { Io } from "./io";
 import { bodyBytes, formatHook, formatHookRow, type WireHook } from "./show";
 import { diffHooks } from "../lib/diff";

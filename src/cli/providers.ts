@@ -1,3 +1,4 @@
+import { didYouMean } from "../lib/suggest";
 import { CERTIFICATE_PROVIDERS } from "../hooks/guards/certificates/table";
 import { PRESETS } from "../hooks/guards/providers";
 import { configExample, describeHandshake, describeScheme } from "../hooks/guards/scheme/describe";
@@ -12,13 +13,18 @@ export function providersCommand(argv: string[], io: Io): number {
   const p = parseFlags(argv, { json: "bool" });
   noMore(p, 1);
   const kind = p.positional[0];
-  const all = [
+  const every = [
     ...[...PRESETS.values()].map((x) => ({ ...x, scheme: describeScheme(x.scheme), handshake: describeHandshake(x), config: configExample(x) })),
     ...CERTIFICATE_PROVIDERS,
-  ]
-    .sort((a, b) => a.kind.localeCompare(b.kind))
-    .filter((x) => kind === undefined || x.kind === kind);
-  if (kind !== undefined && all.length === 0) throw new UsageError(`providers: unknown provider ${kind}; mailroom providers lists them`);
+  ].sort((a, b) => a.kind.localeCompare(b.kind));
+  const all = every.filter((x) => kind === undefined || x.kind === kind);
+  if (kind !== undefined && all.length === 0) {
+    const near = didYouMean(
+      kind,
+      every.map((x) => x.kind),
+    );
+    throw new UsageError(`providers: unknown provider ${kind}${near || "; mailroom providers lists them"}`);
+  }
   if (p.bools.has("json")) {
     const rows = all.map((x) => ({
       kind: x.kind,

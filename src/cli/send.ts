@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { UsageError, noMore, parseFlags, required } from "./args";
 import type { Client } from "./client";
 import type { Io } from "./io";
-import { PROVIDERS, signFor } from "./sign";
+import { PROVIDERS, signFor, unknownSigner } from "./sign";
 
 const DEFAULT_BODY = '{"test":true,"sent_by":"mailroom send"}';
 
@@ -46,7 +46,7 @@ export async function sendCommand(argv: string[], client: Client, io: Io): Promi
   const channel = required(p, 0, "channel (mailroom send CHANNEL)");
   noMore(p, 1);
   const provider = p.values.sign;
-  if (provider !== undefined && !PROVIDERS.includes(provider)) throw new UsageError(`--sign: unknown provider ${provider}; mailroom providers lists them`);
+  if (provider !== undefined && !PROVIDERS.includes(provider)) throw new UsageError(`--sign: ${unknownSigner(provider)}`);
   const secret = p.values.secret ?? (provider ? io.env.MAILROOM_SIGN_SECRET : undefined);
   const privateKey = p.values["private-key"] === undefined ? undefined : readKey(p.values["private-key"]);
   if (provider && !secret && !privateKey)

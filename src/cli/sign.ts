@@ -1,3 +1,4 @@
+import { didYouMean } from "../lib/suggest";
 import { PRESETS } from "../hooks/guards/providers";
 import { signRequest, type Unsigned } from "../hooks/guards/scheme/sign";
 
@@ -7,6 +8,12 @@ import { signRequest, type Unsigned } from "../hooks/guards/scheme/sign";
  * sent as given and, when the provider signs them (an id, an event), signed as given.
  */
 export const PROVIDERS: readonly string[] = [...PRESETS.keys()];
+
+/** `unknown provider githb (did you mean github?)`, else where the providers are listed. */
+export function unknownSigner(provider: string): string {
+  const near = didYouMean(provider, PROVIDERS);
+  return `unknown provider ${provider}${near || "; mailroom providers lists them"}`;
+}
 export type Provider = string;
 
 /** Headers a provider's own deliveries carry besides the signature, when the caller gave none. */
@@ -27,7 +34,7 @@ export function signFor(
   now = Date.now(),
 ): { headers: Record<string, string>; url: string } {
   const preset = PRESETS.get(provider);
-  if (!preset) throw new Error(`unknown provider ${provider} (mailroom providers lists them)`);
+  if (!preset) throw new Error(unknownSigner(provider));
   const headers = { ...DEFAULTS[provider]?.(), ...req.headers };
   const signed = signRequest(preset.scheme, keys, { ...req, headers }, now);
   return { headers: { ...headers, ...signed.headers }, url: signed.url };

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { buildEvent, parseValue, TriggerError, triggerList } from "../triggers";
+import { buildEvent, parseValue, TriggerError, triggerList, unknownProvider } from "../triggers";
 import { UsageError, noMore, parseFlags, required } from "./args";
 import type { Client } from "./client";
 import type { Io } from "./io";
@@ -24,7 +24,7 @@ export async function triggerCommand(argv: string[], client: Client, io: Io): Pr
     noMore(p, 1);
     const only = p.positional[0];
     const all = (await triggerList()).filter((x) => only === undefined || x.provider === only);
-    if (all.length === 0) throw new UsageError(`trigger: unknown provider ${only}`);
+    if (all.length === 0) throw new UsageError(`trigger: ${unknownProvider(only!)}`);
     for (const { provider, events } of all) io.out(`${provider}\n${events.map((e) => `  ${e}\n`).join("")}`);
     return 0;
   }

@@ -8,7 +8,10 @@ import { dedupProblems, responseProblems } from "./misbehave";
 import { postgresUrlProblem } from "./postgres-url";
 import { ConfigError, type Problem } from "./problems";
 import { guardProblems } from "../hooks/guards";
+import { CERTIFICATE_PROVIDERS } from "../hooks/guards/certificates/table";
+import { PRESETS } from "../hooks/guards/providers";
 import { systemClock } from "../lib/clock";
+import { didYouMean } from "../lib/suggest";
 import { parse as parseSmolToml } from "smol-toml";
 
 export { ConfigError, type Problem } from "./problems";
@@ -70,7 +73,9 @@ function check(schema: TSchema, value: unknown, prefix: string): Problem[] {
   for (const e of Value.Errors(schema, value)) {
     const path = keyPath(e.path, prefix);
     if (e.message === "Unexpected property") {
-      problems.push({ path, message: "unknown key" });
+      // TypeBox names the object's schema: its properties are the keys that were possible here.
+      const known = Object.keys((e.schema as { properties?: Record<string, unknown> }).properties ?? {});
+      problems.push({ path, message: `unknown key${didYouMean(e.path.slice(e.path.lastIndexOf("/") + 1), known)}` });
       continue;
     }
     // A missing required key is reported on the key, not on its parent.
@@ -138,8 +143,7 @@ export function checkKinded(
     names.add(e.name);
     const schema = kinds[e.kind];
     if (!schema) {
-      const known = Object.keys(kinds).sort().join(", ") || "none available";
-      problems.push({ path: `${at}.kind`, message: `unknown kind "${e.kind}" (one of: ${known})` });
+      problems.push({ path: `${at}.kind`, message: unknownKind(e.kind, Object.keys(kinds), section) });
       return;
     }
     Value.Default(schema, entry);
@@ -152,25 +156,42 @@ export function checkKinded(
   return problems;
 }
 
+/**
+ * `unknown kind "githubb" (did you mean github?)`; with no close name, the kinds when they are
+ * few, else where to find them (the guard kinds are some 140).
+ */
+export function unknownKind(kind: unknown, known: readonly string[], section: string): string {
+  const typed = String(kind);
+  const near = typeof kind === "string" ? didYouMean(typed, known) : "";
+  if (near) return `unknown kind "${typed}"${near}`;
+  if (known.length <= 12) return `unknown kind "${typed}" (one of: ${[...known].sort().join(", ") || "none available"})`;
+  const noun = section.replace(/s$/, "");
+  // `mailroom providers` lists the named providers; the few kinds besides them are named here.
+  const others = known.filter((k) => !PRESETS.has(k) && !CERTIFICATE_PROVIDERS.some((c) => c.kind === k)).sort();
+  return `unknown kind "${typed}": none of the ${known.length} ${noun} kinds is close (\`mailroom providers\` lists the providers; the others are ${others.join(", ")})`;
+}
+
 function crossCheck(config: Config): Problem[] {
   const problems: Problem[] = [];
   const guards = new Set(config.guards.map((g) => g.name));
   const handlers = new Set(config.handlers.map((h) => h.name));
+  const unknownGuard = (g: string) => `unknown guard "${g}"${didYouMean(g, [...guards])}`;
+  const unknownHandler = (h: string) => `unknown handler "${h}"${didYouMean(h, [...handlers])}`;
   config.hooks.default_guards.forEach((g, i) => {
-    if (!guards.has(g)) problems.push({ path: `hooks.default_guards[${i}]`, message: `unknown guard "${g}"` });
+    if (!guards.has(g)) problems.push({ path: `hooks.default_guards[${i}]`, message: unknownGuard(g) });
   });
   config.hooks.default_handlers.forEach((h, i) => {
-    if (!handlers.has(h)) problems.push({ path: `hooks.default_handlers[${i}]`, message: `unknown handler "${h}"` });
+    if (!handlers.has(h)) problems.push({ path: `hooks.default_handlers[${i}]`, message: unknownHandler(h) });
   });
   const channels = new Set<string>();
   config.channels.forEach((c, i) => {
     if (channels.has(c.name)) problems.push({ path: `channels[${i}].name`, message: `duplicate channel "${c.name}"` });
     channels.add(c.name);
     c.guards.forEach((g, j) => {
-      if (!guards.has(g)) problems.push({ path: `channels[${i}].guards[${j}]`, message: `unknown guard "${g}"` });
+      if (!guards.has(g)) problems.push({ path: `channels[${i}].guards[${j}]`, message: unknownGuard(g) });
     });
     c.handlers.forEach((h, j) => {
-      if (!handlers.has(h)) problems.push({ path: `channels[${i}].handlers[${j}]`, message: `unknown handler "${h}"` });
+      if (!handlers.has(h)) problems.push({ path: `channels[${i}].handlers[${j}]`, message: unknownHandler(h) });
     });
     if (c.response) problems.push(...responseProblems(c.response, `channels[${i}].response`));
     if (c.dedup) problems.push(...dedupProblems(c.dedup, `channels[${i}].dedup`));

@@ -1,8 +1,8 @@
 import { Database } from "bun:sqlite";
-import { chmodSync, lstatSync, mkdirSync, readlinkSync, realpathSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 
-/** Thrown by lockDataFile when another process holds the data file. */
+/** Thrown by lockDataFile when another process holds the data file, or could (a hard link to it). */
 export class DataFileInUse extends Error {}
 
 /**
@@ -10,12 +10,20 @@ export class DataFileInUse extends Error {}
  * as the returned connection stays open: one Mailroom per data file. Two would each batch and
  * count on their own, and their in-memory channel states would disagree. The OS drops the lock
  * with the process, so a restart after a crash (kill -9) is never refused. The lock is taken
- * beside the file's real path, so a symlink to the file or to its folder finds the same lock.
- * Throws DataFileInUse.
+ * beside the file's real path, so a symlink to the file or to its folder finds the same lock. A
+ * hard link is another path to the same file that no lock by path can see (and SQLite keeps its
+ * WAL by path: two names would each have their own), so a data file with more than one link is
+ * refused. Throws DataFileInUse.
  */
 export function lockDataFile(path: string): Database {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const real = realDataPath(path);
+  const links = linksOf(real);
+  if (links > 1) {
+    throw new DataFileInUse(
+      `the data file ${path} has ${links} hard links (other names for the same file, through which another Mailroom could open it beside this one); remove the other names (find them with: find / -samefile ${real}) and start again`,
+    );
+  }
   const lockPath = `${real}.lock`;
   const lock = new Database(lockPath, { create: true });
   chmodSync(lockPath, 0o600);
@@ -35,6 +43,16 @@ export function lockDataFile(path: string): Database {
     throw error;
   }
   return lock;
+}
+
+/** How many names (hard links) the file has; 0 when it does not exist yet. */
+function linksOf(path: string): number {
+  try {
+    return statSync(path).nlink;
+  } catch (error) {
+    if ((error as { code?: string }).code === "ENOENT") return 0;
+    throw error;
+  }
 }
 
 /**

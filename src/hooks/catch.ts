@@ -15,7 +15,7 @@ import { bodyDropped, readBody } from "./read-body";
 import { REDACTED, redactHeaders, redactQuery, redactRefusedQuery } from "./redact";
 import { createDelays } from "./delays";
 import { answerResponse, type Responses } from "./responses";
-import type { BatchWriter } from "./writer";
+import { type BatchWriter, SenderGone } from "./writer";
 
 type GuardPlan = {
   beforeBody: Guard[];
@@ -148,27 +148,42 @@ export function createCatcher(deps: {
     const headers = headersJsonOf(all, plan.secretHeaders);
     const id = nextId();
     try {
-      await writer.write({
-        id,
-        channel,
-        method,
-        query: stored,
-        headers,
-        body: read,
-        ip,
-        createdAt: clock.now(),
-        deliveryId,
-        contentType: request.headers.get("content-type"),
-        eventType,
-      });
+      await writer.write(
+        {
+          id,
+          channel,
+          method,
+          query: stored,
+          headers,
+          body: read,
+          ip,
+          createdAt: clock.now(),
+          deliveryId,
+          contentType: request.headers.get("content-type"),
+          eventType,
+        },
+        () => request.signal.aborted,
+      );
     } catch (error) {
       claim?.settle(undefined);
+      if (error instanceof SenderGone) return gone(channel);
       log.error("could not store a hook", { channel, error: String(error) });
       return errorResponse("unavailable", "the hook could not be stored; try again", { "retry-after": "1", ...CORS });
     }
     claim?.settle(id);
     if (answer) return delayed(answerResponse(answer, id), answer.delayMs);
     return new Response(`{"id":"${id}"}`, { headers: okHeaders });
+  }
+
+  /**
+   * A hook whose connection closed before its batch was taken is not stored: its answer could
+   * never be sent, and the sender's retry must not make a second copy. Bun closes a connection,
+   * unanswered, when a pipelined request arrives behind an answer still pending (every hook's is,
+   * until its batch commits), so two POSTs sent in one write store nothing and are both retried.
+   */
+  function gone(channel: string): Response {
+    log.warn("hook not stored: its connection closed before it was committed (a pipelined request, or the sender gave up)", { channel });
+    return errorResponse("unavailable", "the connection closed before the hook was stored", CORS);
   }
 
   /**

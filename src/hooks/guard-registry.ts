@@ -1,7 +1,7 @@
 import { GUARD_KINDS } from "../config/guards";
 import { PRESETS } from "./guards/providers";
 import { isAsymmetric } from "./guards/scheme/keys";
-import { checkKinded, ConfigError, type Problem } from "../config/load";
+import { checkKinded, ConfigError, type Problem, unknownKind } from "../config/load";
 import type { Config } from "../config/schema";
 import type { Clock } from "../lib/clock";
 import { invalid, notFound, precondition } from "../lib/errors";
@@ -103,7 +103,7 @@ export function createGuardRegistry(deps: { config: Config; store: GuardStore; c
 
   /** Checks settings: no secret or environment variable in them (the secret has its own field). */
   function cleanSettings(kind: string, settings: Record<string, unknown>): Record<string, unknown> {
-    if (!GUARD_KINDS[kind]) throw invalid(`kind: unknown kind "${kind}" (one of: ${Object.keys(GUARD_KINDS).sort().join(", ")})`);
+    if (!GUARD_KINDS[kind]) throw invalid(`kind: ${unknownKind(kind, Object.keys(GUARD_KINDS), "guards")}`);
     for (const key of Object.keys(settings)) {
       if (key === "name" || key === "kind") throw invalid(`settings.${key}: give it beside settings, not inside`);
       if (key === SECRET_KEY[kind]) throw invalid(`settings.${key}: send it as "secret"`);

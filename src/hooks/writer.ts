@@ -15,12 +15,24 @@ import type { NewHook } from "./store";
  * counters that drain() waits on are kept in `finally` blocks.
  */
 export type BatchWriter = {
-  write(hook: NewHook): Promise<void>;
+  /**
+   * Stores `hook` with the next batch. `gone`, asked when the batch is taken, says whether the
+   * sender can no longer be answered: such a hook is left out and its promise rejects with
+   * SenderGone, so a hook is not stored when its answer could never be sent.
+   */
+  write(hook: NewHook, gone?: () => boolean): Promise<void>;
   /** Resolves once nothing is queued or waiting to be durable. */
   drain(): Promise<void>;
 };
 
-type Entry = { hook: NewHook; resolve: () => void; reject: (e: unknown) => void };
+/** Why a hook was left out of its batch: its sender's connection closed before the batch was taken. */
+export class SenderGone extends Error {
+  constructor() {
+    super("the connection closed before the hook was stored");
+  }
+}
+
+type Entry = { hook: NewHook; resolve: () => void; reject: (e: unknown) => void; gone?: () => boolean };
 type AfterCommit = (() => void) | void;
 
 export function createBatchWriter(opts: {
@@ -51,14 +63,21 @@ export function createBatchWriter(opts: {
   let idle: (() => void)[] = [];
 
   function take(): Entry[] {
+    let batch: Entry[];
     if (queue.length <= opts.batchMax) {
-      const all = queue;
+      batch = queue;
       queue = [];
-      return all;
+    } else {
+      batch = queue.slice(0, opts.batchMax);
+      queue = queue.slice(opts.batchMax);
     }
-    const batch = queue.slice(0, opts.batchMax);
-    queue = queue.slice(opts.batchMax);
-    return batch;
+    if (!batch.some((b) => b.gone?.())) return batch;
+    const kept: Entry[] = [];
+    for (const b of batch) {
+      if (b.gone?.()) b.reject(new SenderGone());
+      else kept.push(b);
+    }
+    return kept;
   }
 
   function wakeIdle(): void {
@@ -88,6 +107,7 @@ export function createBatchWriter(opts: {
     try {
       while (queue.length > 0) {
         const batch = take();
+        if (batch.length === 0) continue;
         let then: AfterCommit;
         let ready: Promise<void> | undefined;
         try {
@@ -119,9 +139,9 @@ export function createBatchWriter(opts: {
   }
 
   return {
-    write(hook) {
+    write(hook, gone) {
       return new Promise<void>((resolve, reject) => {
-        queue.push({ hook, resolve, reject });
+        queue.push(gone ? { hook, resolve, reject, gone } : { hook, resolve, reject });
         // A lane starts on the next turn, so that a burst of this turn fills its batch; another
         // starts while the running ones commit, up to `lanes`.
         if (running < lanes && (running === 0 || !starting)) {

@@ -22,6 +22,8 @@ export type AttemptLine = {
   exitCode?: number;
   ms: number;
   error?: string;
+  /** When the next attempt comes, for a failed one that has one (none: gave up, or the hook was discarded). */
+  nextInMs?: number;
 };
 
 /** What the service reports as it works; silentActivity in tests. */
@@ -106,6 +108,16 @@ export function coalesce(write: (text: string) => void, ms = 50): { write: (text
   };
 }
 
+/** `850 ms`, `1 s`, `1.5 s`, `45 s`, `3 min`, `2 h`: how long until something, as a person says it. */
+export function spokenDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const s = ms / 1000;
+  if (s < 10) return `${Number(s.toFixed(1))} s`;
+  if (s < 60) return `${Math.round(s)} s`;
+  if (s < 3600) return `${Math.round(s / 60)} min`;
+  return `${Number((s / 3600).toFixed(1))} h`;
+}
+
 export function createTerminal(opts: TerminalOptions): { activity: Activity; log: Log } {
   const now = opts.now ?? Date.now;
   const writeError = opts.writeError ?? opts.write;
@@ -150,11 +162,19 @@ export function createTerminal(opts: TerminalOptions): { activity: Activity; log
     attempt(a) {
       const level: Level = a.outcome === "succeeded" ? "info" : a.outcome === "gave_up" ? "error" : "warn";
       if (!shown(level)) return;
+      // `attempt 1 succeeded after 14 ms: HTTP 200`, `attempt 1 failed after 2 ms: connection refused; next in 1 s`.
       const result = a.httpStatus !== undefined ? `HTTP ${a.httpStatus}` : a.exitCode !== undefined ? `exit ${a.exitCode}` : "";
-      const outcome = a.outcome === "failed" ? "failed, will retry" : a.outcome === "gave_up" ? "gave up" : "succeeded";
-      const parts = [`${a.handler} ${a.hookId} (${a.channel}) attempt ${a.attempt} ${outcome}`, result, `${a.ms} ms`];
-      if (a.outcome !== "succeeded" && a.error) parts.push(`: ${a.error}`);
-      const text = parts.filter(Boolean).join(" ").replace(" :", ":");
+      const why = a.outcome === "succeeded" ? result : a.error || result;
+      const then =
+        a.outcome === "gave_up"
+          ? "; gave up"
+          : a.outcome === "failed"
+            ? a.nextInMs === undefined
+              ? "; no next attempt"
+              : `; next in ${spokenDuration(a.nextInMs)}`
+            : "";
+      const ended = a.outcome === "succeeded" ? "succeeded" : "failed";
+      const text = `${a.handler} ${a.hookId} (${a.channel}) attempt ${a.attempt} ${ended} after ${a.ms} ms${why ? `: ${why}` : ""}${then}`;
       opts.write(
         format(now(), level, "handler", text, {
           handler: a.handler,
@@ -166,6 +186,7 @@ export function createTerminal(opts: TerminalOptions): { activity: Activity; log
           exit_code: a.exitCode,
           ms: a.ms,
           error: a.outcome === "succeeded" ? undefined : a.error,
+          next_in_ms: a.nextInMs,
         }),
       );
     },

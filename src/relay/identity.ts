@@ -21,7 +21,7 @@ export function listenerIdentity(dataPath: string, startedAt: number): ListenerI
   const listener = randomToken("")
     .replace(/[^A-Za-z0-9_-]/g, "")
     .slice(0, 32);
-  mkdirSync(dirname(file), { recursive: true });
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   writeFileSync(file, `${listener}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
   return { listener, host, startedAt };

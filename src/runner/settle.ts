@@ -54,6 +54,7 @@ export function createSettler(deps: SettlerDeps) {
     const outcome: Outcome = result.ok ? "succeeded" : !policy || tries >= policy.maxAttempts ? "gave_up" : "failed";
     // The row is gone (the hook was deleted) or no longer this process's.
     if (!(await deps.queue.finish(row.id, outcome, result, now))) return undefined;
+    const next = outcome === "failed" && hook.status !== "discarded" ? nextDelay(tries, policy!.backoff, result.retryAfter, deps.random) : undefined;
     deps.activity?.attempt({
       hookId: row.hookId,
       channel: hook.channel,
@@ -64,9 +65,10 @@ export function createSettler(deps: SettlerDeps) {
       exitCode: result.exitCode,
       ms: Math.max(0, now - s.startedAt),
       error: result.error,
+      ...(next === undefined ? {} : { nextInMs: next }),
     });
-    if (outcome === "failed" && hook.status !== "discarded") {
-      await deps.queue.queueNext(row, now + nextDelay(tries, policy!.backoff, result.retryAfter, deps.random));
+    if (next !== undefined) {
+      await deps.queue.queueNext(row, now + next);
     } else if (outcome === "gave_up") {
       const after = tries === 1 ? "after 1 attempt" : `after ${tries} attempts`;
       await deps.outcomes().failed(row.hookId, row.handler, `gave up ${after}: ${result.error}`);

@@ -1,4 +1,4 @@
-import { PROVIDERS, signFor } from "../cli/sign";
+import { PROVIDERS, signFor, unknownSigner } from "../cli/sign";
 
 export type SendOptions = {
   /** Extra request headers (they win over the signature's). */
@@ -56,7 +56,7 @@ export async function sendHook(url: string, channel: string, body: string | Uint
   let target = `${url}/?${q}`;
   let sent = headers;
   for (const [provider, key] of Object.entries(opts.sign ?? {})) {
-    if (!PROVIDERS.includes(provider)) throw new Error(`send: unknown provider ${provider} (mailroom providers lists them)`);
+    if (!PROVIDERS.includes(provider)) throw new Error(`send: ${unknownSigner(provider)}`);
     if (key === undefined) continue;
     const signed = signFor(provider, typeof key === "string" ? { secret: key } : key, { url: target, method, headers: sent, body: bytes });
     sent = signed.headers;

@@ -4,6 +4,7 @@ import { DISCORD, SENDGRID, TWILIO, ZOOM } from "./events/messaging";
 import { SHOPIFY } from "./events/shopify";
 import { SLACK } from "./events/slack";
 import { STRIPE } from "./events/stripe";
+import { didYouMean, suggest } from "../lib/suggest";
 import { fresh } from "./fresh";
 import { githubEvents } from "./github";
 import type { EventFactory } from "./types";
@@ -34,6 +35,12 @@ export const TRIGGER_PROVIDERS = Object.keys(CATALOG);
 /** Thrown for an unknown provider or event, or an override that cannot apply. */
 export class TriggerError extends Error {}
 
+/** `unknown provider stirpe (did you mean stripe?)`, else with the providers there are. */
+export function unknownProvider(provider: string): string {
+  const near = didYouMean(provider, TRIGGER_PROVIDERS);
+  return near ? `unknown provider ${provider}${near}` : `unknown provider ${provider}; one of ${TRIGGER_PROVIDERS.join(", ")}`;
+}
+
 /** Every provider with its events, sorted. */
 export async function triggerList(): Promise<{ provider: string; events: string[] }[]> {
   return Promise.all(TRIGGER_PROVIDERS.map(async (provider) => ({ provider, events: Object.keys(await CATALOG[provider]!()).sort() })));
@@ -47,10 +54,13 @@ export type Built = { body: Uint8Array; contentType: string; headers: Record<str
  */
 export async function buildEvent(provider: string, event: string, overrides: Record<string, unknown> = {}, now = Date.now()): Promise<Built> {
   const load = CATALOG[provider];
-  if (!load) throw new TriggerError(`unknown provider ${provider}; one of ${TRIGGER_PROVIDERS.join(", ")}`);
+  if (!load) throw new TriggerError(unknownProvider(provider));
   const events = await load();
   const make = events[event];
-  if (!make) throw new TriggerError(`${provider} has no event ${event}; mailroom trigger --list shows them`);
+  if (!make) {
+    const near = suggest(event, Object.keys(events));
+    throw new TriggerError(`${provider} has no event ${event}${near ? ` (did you mean ${near}?)` : `; mailroom trigger --list ${provider} shows them`}`);
+  }
   const sample = make(fresh(now));
   if (sample.form) {
     const fields = { ...sample.body, ...Object.fromEntries(Object.entries(overrides).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)])) };

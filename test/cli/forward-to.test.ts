@@ -17,7 +17,7 @@ test("serve --forward-to URL forwards every caught hook, of any channel, without
     expect(run.output()).toContain(`forward:  every channel -> ${app.url}`);
     const id = await post(run.url, "anything", '{"n":1}');
     // The first answer is a 503: the forward handler's retries deliver it.
-    await waitForOutput(run, new RegExp(`forward-to ${id} \\(anything\\) attempt 2 succeeded HTTP 200`));
+    await waitForOutput(run, new RegExp(`forward-to ${id} \\(anything\\) attempt 2 succeeded after \\d+ ms: HTTP 200`));
     expect(app.received).toHaveLength(2);
     expect(new TextDecoder().decode(app.received[1]!.body)).toBe('{"n":1}');
     expect(app.received[1]!.method).toBe("POST");

@@ -82,6 +82,8 @@ describe("mailroom send --sign PROVIDER", () => {
     const unknown = await runCli(["send", "c", "--sign", "nope", "--secret", "s"]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toStartWith("mailroom: --sign: unknown provider nope");
+    const close = await runCli(["send", "c", "--sign", "githb", "--secret", "s"]);
+    expect([close.code, close.stderr]).toEqual([2, expect.stringContaining("--sign: unknown provider githb (did you mean github?)")]);
     const keyless = await runCli(["send", "c", "--sign", "discord"]);
     expect(keyless.stderr).toStartWith("mailroom: --sign discord needs --secret S");
   });
@@ -104,6 +106,13 @@ describe("mailroom providers", () => {
     expect(sns).toContain("handshake: `SubscriptionConfirmation` (with `confirm_subscription = true`)");
     expect(sns).toContain("SignatureVersion 1 SHA1withRSA, 2 SHA256withRSA");
     expect(json.find((p: { kind: string }) => p.kind === "meta").config).toContain('verify_token = "..."');
+  });
+
+  test("a mistyped provider is answered with the close one", async () => {
+    const close = await runCli(["providers", "stirpe"]);
+    expect([close.code, close.stderr]).toEqual([2, expect.stringContaining("providers: unknown provider stirpe (did you mean stripe?)")]);
+    const far = await runCli(["providers", "zzzzzz"]);
+    expect(far.stderr).toContain("providers: unknown provider zzzzzz; mailroom providers lists them");
   });
 });
 
@@ -144,5 +153,12 @@ describe("mailroom trigger", async () => {
     const bad = await cli(["trigger", "stripe", "nope"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toStartWith("mailroom: trigger: stripe has no event nope");
+    // Close names are suggested: providers and events, with --list too.
+    const event = await cli(["trigger", "stripe", "invoice.piad"]);
+    expect([event.code, event.stderr]).toEqual([2, expect.stringContaining("trigger: stripe has no event invoice.piad (did you mean invoice.paid?)")]);
+    const provider = await cli(["trigger", "stirpe", "invoice.paid"]);
+    expect([provider.code, provider.stderr]).toEqual([2, expect.stringContaining("trigger: unknown provider stirpe (did you mean stripe?)")]);
+    const listed = await cli(["trigger", "--list", "githb"]);
+    expect([listed.code, listed.stderr]).toEqual([2, expect.stringContaining("trigger: unknown provider githb (did you mean github?)")]);
   });
 });

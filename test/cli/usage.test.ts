@@ -5,7 +5,7 @@ import { parseArgs } from "../../src/cli";
 import { COMMANDS } from "../../src/cli/commands";
 import { runCli as dispatch } from "../../src/cli/dispatch";
 import type { Io } from "../../src/cli/io";
-import { suggest } from "../../src/cli/suggest";
+import { suggest } from "../../src/lib/suggest";
 import { removeTempDirs, tempDir } from "../helpers/binary";
 import { runCli } from "./run";
 

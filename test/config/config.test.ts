@@ -57,11 +57,37 @@ handlers = []
       extra: 1,
     });
     expect(found).toContain("server.port: expected integer");
-    expect(found).toContain("server.hots: unknown key");
+    expect(found).toContain("server.hots: unknown key (did you mean host?)");
     expect(found).toContain('storage.durability: must be one of "full", "normal"');
     expect(found).toContain('hooks.max_body: must be a number of bytes or a size such as "512KB", "10MB"');
     expect(found.some((p) => p.startsWith("channels[0].name: must be lowercase"))).toBe(true);
     expect(found).toContain("extra: unknown key");
+  });
+
+  test("did you mean: a close key, guard kind, guard or handler name is named; a far one is not", () => {
+    const found = problems({
+      server: { prot: 8080 },
+      storage: { duarbility: "full" },
+      guards: [
+        { name: "gh", kind: "githubb", secret: "s" },
+        { name: "far", kind: "zzzzzzzz", secret: "s" },
+      ],
+      handlers: [{ name: "run", kind: "comand", argv: ["true"] }],
+      channels: [{ name: "a", guards: ["gh2"], handlers: ["runn"] }],
+      hooks: { default_guards: ["nothing-like-it"] },
+    });
+    expect(found).toContain("server.prot: unknown key (did you mean port?)");
+    expect(found).toContain("storage.duarbility: unknown key (did you mean durability?)");
+    expect(found).toContain('guards[0].kind: unknown kind "githubb" (did you mean github?)');
+    // No close name: not 140 names, but where they are.
+    const far = found.find((p) => p.startsWith("guards[1].kind"))!;
+    expect(far).toMatch(/^guards\[1\]\.kind: unknown kind "zzzzzzzz": none of the \d+ guard kinds is close \(`mailroom providers` lists the providers/);
+    expect(far).toContain("the others are basic-auth, content-type, hmac, ip-allow");
+    expect(far.length).toBeLessThan(250);
+    expect(found).toContain('handlers[0].kind: unknown kind "comand" (did you mean command?)');
+    expect(found).toContain('channels[0].guards[0]: unknown guard "gh2" (did you mean gh?)');
+    expect(found).toContain('channels[0].handlers[0]: unknown handler "runn" (did you mean run?)');
+    expect(found).toContain('hooks.default_guards[0]: unknown guard "nothing-like-it"');
   });
 
   test("cross references: unknown guards and handlers, duplicate names", () => {

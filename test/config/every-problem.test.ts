@@ -56,7 +56,7 @@ test("every bad entry of an ip-allow list, and every preset's missing key, in on
     "guards[1].secret: give secret or secret_env",
     "guards[2].public_key: does not parse as the hex Ed25519 key",
     "guards[3].public_key: give public_key or public_key_env",
-    "guards[4].verify_tokn: unknown key",
+    "guards[4].verify_tokn: unknown key (did you mean verify_token?)",
   ]);
 });
 

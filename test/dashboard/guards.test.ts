@@ -176,6 +176,14 @@ describe("guards in the dashboard", () => {
     expect((await app.call("PUT", "/ui/api/channels/none/guards", { guards: [] }, app.admin)).status).toBe(404);
   });
 
+  test("a guard kind mistyped in the dashboard is answered with the close one, not every kind", async () => {
+    const app = await dashboardApp();
+    const res = await app.call("POST", "/ui/api/guards", { name: "x", kind: "githubb", secret: "x" }, app.admin);
+    expect([res.status, res.json.code]).toEqual([400, 3]);
+    expect(res.json.message).toContain('unknown kind "githubb" (did you mean github?)');
+    expect(res.json.message).not.toContain("stripe");
+  });
+
   test("only admins, with a session from this origin", async () => {
     const app = await dashboardApp();
     expect((await app.call("GET", "/ui/api/guards", undefined, app.member)).status).toBe(403);

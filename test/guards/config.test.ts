@@ -80,7 +80,7 @@ describe("[[guards]] config", () => {
         { name: "c", kind: "hmac", secret: "s", header: "x", algorithm: "md5" },
       ],
     });
-    expect(problems).toContain("guards[0].secrte: unknown key");
+    expect(problems).toContain("guards[0].secrte: unknown key (did you mean secret?)");
     expect(problems.some((p) => p.startsWith("guards[1].tolerance:"))).toBe(true);
     expect(problems.some((p) => p.startsWith("guards[2].algorithm:"))).toBe(true);
   });

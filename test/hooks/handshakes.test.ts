@@ -89,6 +89,22 @@ describe("handshakes at the catching endpoint", () => {
     expect(await res.json()).toEqual({ response_token: `sha256=${createHmac("sha256", SECRET).update("challenge-123").digest("base64")}` });
   });
 
+  test("X CRC is no signing oracle: its answer for crc_token=true does not sign a body `true`; a signed JSON object still passes", async () => {
+    for (const token of ["true", "12345", "null", "abc"]) {
+      const crc = (await (await fetch(`${base}/?channel=x&crc_token=${token}`)).json()) as { response_token: string };
+      const replayed = await fetch(`${base}/?channel=x`, { method: "POST", headers: { "x-twitter-webhooks-signature": crc.response_token }, body: token });
+      expect(replayed.status).toBe(415);
+      expect(await lastRefusal("x")).toMatchObject({ kind: "refused", guard: "x", status: 415, reason: expect.stringContaining("not a JSON object") });
+    }
+    expect(await hooksOf("x")).toEqual([]);
+    for (const body of ["[1]", '"text"', ""]) expect((await signed("x", body)).status).toBe(415);
+    const event = await signed("x", '{"for_user_id":"2244994945","tweet_create_events":[]}');
+    expect(event.status).toBe(200);
+    expect(await hooksOf("x")).toHaveLength(1);
+    // A JSON object with a wrong signature is refused as before.
+    expect((await fetch(`${base}/?channel=x`, { method: "POST", headers: { "x-twitter-webhooks-signature": "sha256=AAAA" }, body: "{}" })).status).toBe(401);
+  });
+
   test("Discord PING: PONG when signed; 401 on a bad signature, as Discord requires", async () => {
     const res = await signed("discord", '{"id":"1","application_id":"2","type":1,"version":1}');
     expect([res.status, await res.json()]).toEqual([200, { type: 1 }]);

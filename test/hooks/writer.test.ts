@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { createBatchWriter } from "../../src/hooks/writer";
+import { createBatchWriter, SenderGone } from "../../src/hooks/writer";
 import type { NewHook } from "../../src/hooks/store";
 import { silentLog } from "../../src/lib/log";
 
@@ -22,6 +22,23 @@ describe("group commit", () => {
     await Promise.all(["a", "b", "c"].map((id) => w.write(hook(id))));
     await w.write(hook("d"));
     expect(batches).toEqual([["a", "b", "c"], ["d"]]);
+  });
+
+  test("a hook whose sender is gone when its batch is taken is left out and rejects with SenderGone; the others commit", async () => {
+    const batches: string[][] = [];
+    const w = createBatchWriter({ log: silentLog, batchMax: 100, commit: (b) => void batches.push(b.map((h) => h.id)) });
+    let closed = false;
+    const writes = [w.write(hook("a")), w.write(hook("b"), () => closed), w.write(hook("c"), () => false)];
+    closed = true; // after the write, before the batch is taken: as a pipelined request's close comes
+    const results = await Promise.allSettled(writes);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(SenderGone);
+    expect(batches).toEqual([["a", "c"]]);
+    // A batch of gone senders only commits nothing, and the writer goes on.
+    await expect(w.write(hook("d"), () => true)).rejects.toBeInstanceOf(SenderGone);
+    await w.write(hook("e"));
+    expect(batches).toEqual([["a", "c"], ["e"]]);
+    await w.drain();
   });
 
   test("batch_max caps a batch", async () => {

@@ -4,6 +4,7 @@
  */
 import { afterEach, expect, test } from "bun:test";
 import { SQL } from "bun";
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import { buildBinary } from "../helpers/binary";
 import { eventually, killInstances, newDatabase, startInstance } from "../helpers/instances";
@@ -20,6 +21,12 @@ test("a hook caught by one instance is listed, shown and acted on by another at 
   expect((await b.call("POST", `/v1/hooks/${id}/discard`)).status).toBe(200);
   expect((await a.call("GET", `/v1/hooks/${id}`)).json.status).toBe("discarded");
   expect((await a.call("GET", "/v1/channels/gh")).json.stats).toMatchObject({ pending: "0", discarded: "1" });
+});
+
+test("an instance on PostgreSQL creates the folder of its CLI credentials for its owner only (700), as one on SQLite does", async () => {
+  const a = await startInstance(await newDatabase());
+  expect((statSync(join(a.dir, "data")).mode & 0o777).toString(8)).toBe("700");
+  expect((statSync(join(a.dir, "data", "mailroom.credentials.json")).mode & 0o777).toString(8)).toBe("600");
 });
 
 test("pausing a channel on one instance applies on the others within a second", async () => {

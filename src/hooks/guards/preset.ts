@@ -7,7 +7,30 @@ import { compileScheme, type SchemeDeps } from "./scheme/engine";
 import { isAsymmetric } from "./scheme/keys";
 import type { Scheme } from "./scheme/types";
 import type { Guard } from "./types";
-import { GuardConfigError } from "./verdict";
+import { GuardConfigError, refuse } from "./verdict";
+
+/** True when the body is one JSON object (not an array, a string, a number, true, false or null). */
+function isJsonObject(body: Uint8Array): boolean {
+  let i = 0;
+  while (i < body.length && (body[i] === 0x20 || body[i] === 0x09 || body[i] === 0x0a || body[i] === 0x0d)) i++;
+  if (body[i] !== 0x7b) return false; // "{": the cheap refusal of everything a CRC token can be
+  try {
+    const v: unknown = JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString("utf8"));
+    return v !== null && typeof v === "object" && !Array.isArray(v);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Refuses a body that is not a JSON object before the signature is checked: a provider whose
+ * handshake signs a token of the sender's choosing (X's CRC) would otherwise have signed, for
+ * anyone, a body such as `true` or `12345`.
+ */
+function jsonObjectsOnly(guard: Guard, title: string): Guard {
+  const reason = `the body is not a JSON object: ${title} sends only JSON objects (a CRC answer is not a signature of a body)`;
+  return { ...guard, check: (input) => (isJsonObject(input.body) ? guard.check(input) : refuse(415, reason)) };
+}
 
 function keysOf(scheme: Scheme, config: { secret?: string; public_key?: string }) {
   if (isAsymmetric(scheme)) {
@@ -35,7 +58,8 @@ function schemeGuard(
 
 /** `kind = "<provider>"`: a named provider's scheme with the entry's secret or public key. */
 export function createPresetGuard(preset: Preset, config: PresetGuardConfig, deps: SchemeDeps): Guard {
-  const guard = schemeGuard(config.name, preset.kind, preset.scheme, config, deps);
+  const signed = schemeGuard(config.name, preset.kind, preset.scheme, config, deps);
+  const guard = preset.jsonObjectBody ? jsonObjectsOnly(signed, preset.title) : signed;
   const verifyToken = typeof config.verify_token === "string" ? config.verify_token : undefined;
   return {
     ...guard,

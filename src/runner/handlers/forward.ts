@@ -4,7 +4,8 @@ import type { RawHook } from "../../hooks/store";
 import { REDACTED } from "../../hooks/redact";
 import { parseRetryAfter } from "../backoff";
 import { readResponseExcerpt } from "../excerpt";
-import { errorMessage, withoutEnvKeys, type AttemptContext, type AttemptResult, type HandlerPolicy } from "./types";
+import { fetchFailure } from "../../lib/fetch-error";
+import { withoutEnvKeys, type AttemptContext, type AttemptResult, type HandlerPolicy } from "./types";
 
 /** Headers that describe one connection, not the hook (RFC 9110 section 7.6.1), and those fetch sets itself. */
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade", "host", "content-length", "expect"]);
@@ -58,7 +59,7 @@ export function createForward(config: ForwardConfig, policy: HandlerPolicy) {
       });
     } catch (error) {
       const timedOut = signal.aborted;
-      return { ok: false, excerpt: "", error: timedOut ? `no answer within ${policy.timeout} ms` : errorMessage(error) };
+      return { ok: false, excerpt: "", error: timedOut ? `no answer within ${policy.timeout} ms` : fetchFailure(error) };
     }
     const excerpt = await readResponseExcerpt(res);
     const ok = res.status >= 200 && res.status < 300;

@@ -25,6 +25,7 @@ export const PLATFORMS: Preset[] = [
     title: "X (Twitter) Account Activity",
     scheme: bodySigned("x-twitter-webhooks-signature", "hmac-sha256", "base64", "sha256="),
     handshake: "x-crc",
+    jsonObjectBody: true,
     key: "the app's consumer secret (API secret key)",
     source: "https://docs.x.com/x-api/webhooks/introduction#challenge-response-checks",
   },

@@ -11,6 +11,12 @@ export type Preset = {
   scheme: Scheme;
   eventType?: EventTypeRule;
   handshake?: Handshake;
+  /**
+   * The provider sends only JSON objects, and its handshake answers the HMAC of a sender-chosen
+   * token with the signing key (X's CRC): any other body is refused, so an answer given to anyone
+   * is never a valid signature of a body that could be stored.
+   */
+  jsonObjectBody?: true;
   /** What `secret` (or `public_key`) is, in the provider's words. */
   key: string;
   /** Keys besides secret / public_key and tolerance (text values): name -> what it is. */

@@ -46,7 +46,7 @@ const HANDSHAKES: Record<string, string> = {
   slack: "`url_verification`: answers the challenge",
   zoom: "`endpoint.url_validation`: answers plainToken with its HMAC",
   meta: "GET `hub.challenge` with `verify_token`",
-  "x-crc": "GET `crc_token` of up to 256 base64 or URL-safe characters: answers `sha256=` HMAC",
+  "x-crc": "GET `crc_token` of up to 256 base64 or URL-safe characters: answers `sha256=` HMAC; a body not a JSON object is refused (415)",
   discord: "PING (type 1): answers PONG; bad signature 401",
   twitch: "`webhook_callback_verification`: answers the challenge",
   "microsoft-graph": "`validationToken`: echoes it",

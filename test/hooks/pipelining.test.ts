@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { connect } from "node:net";
+import { startTarget, type Target } from "../helpers/target";
+
+/**
+ * HTTP/1.1 pipelining at the catching endpoint, over a raw socket (node:net), on every target:
+ * two POSTs sent in one write. Whatever the server can do with them (answer both; answer the first
+ * with `Connection: close` and leave the second unread; answer neither and close), a hook it
+ * stores is one it answered: never a stored hook whose sender saw no answer and will send it again.
+ */
+
+let t: Target;
+let port: number;
+beforeAll(async () => {
+  t = await startTarget({ channels: [{ name: "pipe" }, { name: "control" }] });
+  port = Number(new URL(await t.url()).port);
+}, 60_000);
+afterAll(() => t.stop());
+
+type Answer = { status: number; headers: Record<string, string>; body: string };
+
+/** Parses the complete responses in `text` (each with a Content-Length). */
+function answers(text: string): Answer[] {
+  const out: Answer[] = [];
+  let at = 0;
+  for (;;) {
+    const end = text.indexOf("\r\n\r\n", at);
+    if (end < 0) return out;
+    const [status, ...lines] = text.slice(at, end).split("\r\n");
+    const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
+    const length = Number(headers["content-length"] ?? 0);
+    if (text.length < end + 4 + length) return out;
+    out.push({ status: Number(status!.split(" ")[1]), headers, body: text.slice(end + 4, end + 4 + length) });
+    at = end + 4 + length;
+  }
+}
+
+/** Writes `text` in one write; resolves with the answers once both came or the server closed. */
+function exchange(text: string): Promise<Answer[]> {
+  const { promise, resolve } = Promise.withResolvers<Answer[]>();
+  let got = "";
+  const socket = connect(port, "127.0.0.1", () => socket.write(text));
+  socket.on("data", (d) => {
+    got += d.toString("latin1");
+    if (answers(got).length === 2) socket.end();
+  });
+  socket.on("close", () => resolve(answers(got)));
+  socket.on("error", () => {});
+  return promise;
+}
+
+const post = (n: number) => {
+  const body = `{"n":${n}}`;
+  return `POST /?channel=pipe HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+};
+
+test("two pipelined POSTs in one write: every stored hook was answered, and an answer that leaves a request unread says Connection: close", async () => {
+  const got = await exchange(post(1) + post(2));
+  // A hook sent after the pipelined ones went through the same writer: once it is answered, the
+  // pipelined ones were stored or left out.
+  expect((await t.post("control", "{}")).status).toBe(200);
+
+  const answered = got.filter((a) => a.status === 200).map((a) => (JSON.parse(a.body) as { id: string }).id);
+  const stored = ((await t.call("GET", "/v1/hooks?channel=pipe")).json as { id: string }[]).map((h) => h.id);
+  expect(stored.toSorted()).toEqual(answered.toSorted());
+  if (got.length === 1) {
+    expect(got[0]!.headers.connection).toBe("close");
+    expect(stored).toHaveLength(1);
+  }
+  // The sender sends both again, one at a time: each stored once.
+  for (const n of [1, 2]) expect((await t.post("pipe", `{"n":${n}}`, { "content-type": "application/json" })).status).toBe(200);
+  const bodies = ((await t.call("GET", "/v1/hooks?channel=pipe")).json as { payload: unknown }[]).map((h) => JSON.stringify(h.payload));
+  expect(bodies.toSorted()).toEqual(['{"n":1}', '{"n":2}']);
+});
