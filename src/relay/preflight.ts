@@ -40,3 +40,21 @@ export async function preflight(endpoint: string, headers: Record<string, string
   // Upstream's words are printed on this terminal: no control character of theirs reaches it.
   return { message: `${res.status} ${printable(String(message).slice(0, 300))}`, permanent: PERMANENT.has(res.status) };
 }
+
+/**
+ * Why a relay URL is refused without `insecure`, or undefined: plain http:// to a host that is not
+ * this machine carries the relay key and every hook unencrypted, and lets anyone on the path write
+ * hooks into the laptop's store. Loopback (localhost, 127.0.0.0/8, [::1]) never leaves the machine.
+ */
+export function plainUpstreamProblem(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined; // the URL's own check says what is wrong with it
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "ws:") return undefined;
+  const host = parsed.hostname.toLowerCase();
+  if (host === "localhost" || host.endsWith(".localhost") || host === "[::1]" || /^127(?:\.\d{1,3}){3}$/.test(host)) return undefined;
+  return `${parsed.protocol}// to ${host}, which is not this machine: the relay key and every hook would cross the network unencrypted, and anyone on the way could write hooks here. Use https://, or allow it on a network you trust`;
+}
