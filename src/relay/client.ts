@@ -146,8 +146,8 @@ export function startRelayClient(deps: {
       let accepted = false;
       let refusedFrame = false;
       let reason = "";
-      /** The largest body this connection takes: this Mailroom's, or less if upstream's hello said so. */
-      let maxBody = deps.maxBody;
+      /** The largest body upstream's hello said it catches. */
+      let announcedMaxBody = Number.POSITIVE_INFINITY;
       /** Refuses what upstream sent: nothing more of this connection is read or acknowledged. */
       const refuse = (why: string) => {
         refusedFrame = true;
@@ -188,7 +188,7 @@ export function startRelayClient(deps: {
             state.connected = true;
             state.last_error = null;
             // What upstream catches at most: a larger body cannot be one of its hooks.
-            if (count(control.max_body)) maxBody = Math.min(maxBody, control.max_body);
+            if (count(control.max_body)) announcedMaxBody = control.max_body;
             if (count(control.max_body) && control.max_body > deps.maxBody)
               log.warn(
                 `relay: upstream takes bodies up to ${control.max_body} bytes, this Mailroom up to ${deps.maxBody}: a larger hook would be refused here; raise [hooks] max_body`,
@@ -208,8 +208,17 @@ export function startRelayClient(deps: {
           return;
         }
         if (!accepted) return refuse("a hook before hello");
-        const hook = checkFrame(new Uint8Array(event.data as ArrayBuffer), { channel: target.channel, maxBody, now: clock.now() });
+        const hook = checkFrame(new Uint8Array(event.data as ArrayBuffer), {
+          channel: target.channel,
+          announcedMaxBody,
+          maxBody: deps.maxBody,
+          now: clock.now(),
+        });
         if (typeof hook === "string") return refuse(hook);
+        if ("tooLarge" in hook) {
+          log.warn(`relay: not storing hook ${hook.id}: ${hook.tooLarge}`, { channel: target.channel });
+          return void send({ type: "nack", id: hook.id, error: hook.tooLarge });
+        }
         state.received++;
         store(hook).then(
           () => {

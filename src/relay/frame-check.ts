@@ -44,21 +44,33 @@ const IP = /^[\x21-\x7e]*$/;
 export type FrameContext = {
   /** The channel this connection asked for: the only one a frame may name. */
   channel: string;
-  /** The smaller of this Mailroom's `[hooks] max_body` and what upstream's hello announced. */
+  /** What upstream's hello announced: a larger body cannot be one of its hooks. */
+  announcedMaxBody: number;
+  /** This Mailroom's `[hooks] max_body`. */
   maxBody: number;
   /** The laptop's clock (ms). */
   now: number;
 };
 
-/** The hook a frame carries, or why it is refused (in words, for the log; no part of the frame quoted at length). */
-export function checkFrame(frame: Uint8Array, ctx: FrameContext): RelayedHook | string {
+/**
+ * A well-formed hook this Mailroom will not store: its body is within what upstream announced but
+ * over this Mailroom's own `[hooks] max_body` (the two configs differ). Not acknowledged (a nack,
+ * with the reason): upstream retries it with backoff while the other hooks flow.
+ */
+export type TooLarge = { id: string; tooLarge: string };
+
+/**
+ * The hook a frame carries, a TooLarge, or why the frame is refused (in words, for the log; no
+ * part of the frame quoted at length).
+ */
+export function checkFrame(frame: Uint8Array, ctx: FrameContext): RelayedHook | TooLarge | string {
   // Sizes first, from the length prefix: nothing is parsed of a frame over the limits.
   if (frame.byteLength < 4) return "the frame is shorter than its length prefix";
   const metaLength = new DataView(frame.buffer, frame.byteOffset, frame.byteLength).getUint32(0);
   if (metaLength > FRAME_OVERHEAD) return `the frame's header is ${metaLength} bytes (at most ${FRAME_OVERHEAD})`;
   if (4 + metaLength > frame.byteLength) return "the frame is shorter than its header";
   const bodyLength = frame.byteLength - 4 - metaLength;
-  if (bodyLength > ctx.maxBody) return `the body is ${bodyLength} bytes, larger than ${ctx.maxBody} (max_body)`;
+  if (bodyLength > ctx.announcedMaxBody) return `the body is ${bodyLength} bytes, larger than ${ctx.announcedMaxBody} (the max_body of upstream's hello)`;
   let meta: Record<string, unknown>;
   try {
     meta = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(frame.subarray(4, 4 + metaLength)));
@@ -88,6 +100,7 @@ export function checkFrame(frame: Uint8Array, ctx: FrameContext): RelayedHook | 
   if (parts) return parts;
   if (query.length > RELAY_MAX_QUERY || !QUERY.test(query)) return "the query holds a character no request target holds, or is longer than 64 KiB";
   if (ip.length > RELAY_MAX_IP || !IP.test(ip)) return "ip is not an address";
+  if (bodyLength > ctx.maxBody) return { id, tooLarge: `the body is ${bodyLength} bytes, larger than this Mailroom's [hooks] max_body (${ctx.maxBody})` };
   return {
     id,
     channel,

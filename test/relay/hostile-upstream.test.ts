@@ -77,7 +77,6 @@ const HOSTILE: { name: string; frame: () => Uint8Array; reason: RegExp; noHello?
     reason: /the body is 62914560 bytes, larger than 1024/,
     maxBody: 1024,
   },
-  { name: "a body over the laptop's own max_body", frame: () => encodeHook(good({ body: new Uint8Array(64 * 1024 + 1) })), reason: /larger than 65536/ },
   { name: "a query with CR LF", frame: () => encodeHook(good({ query: "channel=stripe\r\nx" })), reason: /the query holds a character/ },
   { name: "an ip with an escape", frame: () => encodeHook(good({ ip: "\u001b[2J" })), reason: /ip is not an address/ },
   { name: "a header that is not JSON", frame: () => new Uint8Array([0, 0, 0, 2, 0x7b, 0x7b]), reason: /the frame's header is not JSON/ },
@@ -156,3 +155,56 @@ test("every hostile frame is refused: nothing stored or acknowledged, the reason
   const listed = await laptop.call("GET", "/v1/hooks?channel=stripe&fields=summary");
   expect((listed.json as { event_type?: string }[])[0]?.event_type).toBe("invoice.paid[31m");
 }, 90_000);
+
+test("a well-formed hook over the laptop's own max_body (within upstream's) is not stored and not acknowledged: a nack says why, and the hooks after it flow", async () => {
+  const acks: string[] = [];
+  const nacks: { type: string; id: string; error: string }[] = [];
+  const big = good({ body: new Uint8Array(64 * 1024 + 1) });
+  const small = good();
+  const upstream = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch(req, server) {
+      if (req.headers.get("upgrade") === "websocket") return server.upgrade(req) ? undefined : new Response("no", { status: 400 });
+      return Response.json({ channel: "stripe", waiting: 2, max_body: 1 << 20 });
+    },
+    websocket: {
+      open(ws) {
+        ws.send(JSON.stringify({ type: "hello", waiting: 2, channel: "stripe", max_body: 1 << 20 }));
+        ws.send(encodeHook(big));
+        ws.send(encodeHook(small));
+      },
+      message(_ws, text) {
+        const m = JSON.parse(String(text));
+        if (m.type === "ack") acks.push(...m.ids);
+        if (m.type === "nack") nacks.push(m);
+      },
+    },
+  });
+  cleanup.push(() => upstream.stop(true));
+  const logged: string[] = [];
+  const log: Log = { info: () => {}, warn: (m) => void logged.push(m), error: (m) => void logged.push(m) };
+  const laptop = createTestApp({ hooks: { max_body: "64KB" } });
+  cleanup.push(laptop.close);
+  const client = startRelayClient({
+    target: { url: `http://127.0.0.1:${upstream.port}`, channel: "stripe", token: "mr_test" },
+    identity: { listener: "laptop-test-1", host: "ada-laptop", startedAt: 1 },
+    writer: laptop.writer,
+    stored: async (id) => (await laptop.storage.hooks.getHookSummary(id)) !== undefined,
+    maxBody: 64 * 1024,
+    clock: systemClock,
+    log,
+  });
+  cleanup.push(() => client.stop());
+
+  await eventually(async () => acks.includes(small.id), 10_000, "the small hook acknowledged");
+  const why = "the body is 65537 bytes, larger than this Mailroom's [hooks] max_body (65536)";
+  expect(nacks).toEqual([{ type: "nack", id: big.id, error: why }]);
+  expect(acks).toEqual([small.id]);
+  expect(client.state()).toMatchObject({ connected: true });
+  expect(logged).toContain(
+    "relay: upstream takes bodies up to 1048576 bytes, this Mailroom up to 65536: a larger hook would be refused here; raise [hooks] max_body",
+  );
+  expect(logged).toContain(`relay: not storing hook ${big.id}: ${why}`);
+  expect((await laptop.call("GET", `/v1/hooks/${big.id}`)).status).toBe(404);
+});

@@ -66,11 +66,15 @@ export async function startUpstream(
 
 export type Laptop = Awaited<ReturnType<typeof startLaptop>>;
 
-/** `mailroom listen` to the upstream's public listener, forwarding to `appUrl`; `dir` again restarts it on the same data. */
-export async function startLaptop(upstreamUrl: string, appUrl: string, dir = tempDir("mailroom-laptop-")) {
+/**
+ * `mailroom listen` to the upstream's public listener, forwarding to `appUrl`; `dir` again restarts
+ * it on the same data; `maxBody` is its own `[hooks] max_body`.
+ */
+export async function startLaptop(upstreamUrl: string, appUrl: string, dir = tempDir("mailroom-laptop-"), maxBody?: string) {
   const config = {
     server: { host: "127.0.0.1", port: 0 },
     storage: { path: join(dir, "data", "laptop.db"), durability: "normal" },
+    ...(maxBody ? { hooks: { max_body: maxBody } } : {}),
     api_keys: [{ label: "test", token: TOKEN }],
   };
   writeFileSync(join(dir, "mailroom.toml"), stringify(config));
