@@ -3,6 +3,7 @@
  * user add), as run.ts takes them. Their usage lines are in cli/commands.ts.
  */
 import { didYouMean } from "./lib/suggest";
+import { plainUpstreamProblem } from "./lib/plain-upstream";
 
 export type ServeOptions = {
   config?: string;
@@ -17,7 +18,7 @@ export type ServeOptions = {
 
 export type Command =
   | ({ kind: "serve" | "check-config" | "healthcheck" | "migrate"; url?: string } & ServeOptions)
-  | ({ kind: "listen"; relay: { url: string; channel: string; token: string } } & ServeOptions)
+  | ({ kind: "listen"; relay: { url: string; channel: string; token: string; insecure?: boolean } } & ServeOptions)
   | { kind: "user-add"; email: string; role: "admin" | "member"; passwordStdin: boolean; config?: string }
   | { kind: "help" }
   | { kind: "version" }
@@ -77,7 +78,7 @@ export function parsePid(value: string): number | undefined {
   return /^[1-9][0-9]{0,9}$/.test(value) && Number(value) <= 2 ** 31 ? Number(value) : undefined;
 }
 
-/** `listen URL --channel C --token T [--forward-to URL]` and serve's other flags (their --channel is the relayed one). */
+/** `listen URL --channel C --token T [--forward-to URL] [--insecure]` and serve's other flags (their --channel is the relayed one). */
 function parseListen(args: string[]): Command {
   const url = args.shift();
   if (!url || url.startsWith("-"))
@@ -85,9 +86,14 @@ function parseListen(args: string[]): Command {
   if (!/^https?:\/\/[^\s/?#]+(?:\/[^\s?#]*)?$/.test(url)) return { kind: "error", message: `listen: not an http:// or https:// URL: ${url}` };
   let channel: string | undefined;
   let token: string | undefined;
+  let insecure = false;
   const rest: string[] = [];
   while (args.length > 0) {
     const flag = args.shift()!;
+    if (flag === "--insecure") {
+      insecure = true;
+      continue;
+    }
     const [name, inline] = flag.includes("=") ? [flag.slice(0, flag.indexOf("=")), flag.slice(flag.indexOf("=") + 1)] : [flag, undefined];
     if (name !== "--channel" && name !== "--token") {
       rest.push(flag);
@@ -100,11 +106,13 @@ function parseListen(args: string[]): Command {
   }
   if (!channel) return { kind: "error", message: "listen: --channel NAME says which upstream channel to receive" };
   if (!token) return { kind: "error", message: "listen: --token TOKEN: a relay key of upstream (mailroom token create --scope relay there)" };
+  const plain = plainUpstreamProblem(url);
+  if (plain && !insecure) return { kind: "error", message: `listen: ${url} is plain ${plain} with --insecure` };
   const serve = parseArgs(["serve", ...rest]);
   if (serve.kind === "error") return { ...serve, message: serve.message.replace("for serve:", "for listen:") };
   if (serve.kind !== "serve") return serve;
   const forwardTo = serve.forwardTo && { url: serve.forwardTo.url, channel };
-  return { ...serve, kind: "listen", relay: { url, channel, token }, forwardTo };
+  return { ...serve, kind: "listen", relay: { url, channel, token, ...(insecure ? { insecure } : {}) }, forwardTo };
 }
 
 /** `user add EMAIL [--role admin|member] [--password-stdin] [--config FILE]` */

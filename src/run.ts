@@ -33,6 +33,7 @@ import { defaultHealthUrl, healthcheck } from "./healthcheck";
 import { serve, serveMetrics, servePublic } from "./server";
 import { portTaken } from "./lib/port";
 import { keepMemoryDown } from "./lib/memory";
+import { parseSize } from "./lib/units";
 import { startRelayClient, type RelayClient } from "./relay/client";
 import { listenerIdentity } from "./relay/identity";
 
@@ -152,6 +153,7 @@ export async function runCommand(command: ServerCommand): Promise<number> {
         identity: identity!,
         writer: built.writer,
         stored: async (id) => (await storage.hooks.getHookSummary(id)) !== undefined,
+        maxBody: parseSize(config.hooks.max_body)!,
         clock,
         log,
       }),
@@ -161,7 +163,7 @@ export async function runCommand(command: ServerCommand): Promise<number> {
 
   // Installed before the line that says it listens: whoever starts Mailroom may stop it from then on.
   let stopping = false;
-  const stop = async (reason: string) => {
+  const stop = async (reason: string, code = 0) => {
     if (stopping) return;
     stopping = true;
     log.info(`${reason}: finishing in-flight requests (delayed answers within ${DELAY_GRACE_MS / 1000} s; a second signal stops at once)`);
@@ -179,8 +181,18 @@ export async function runCommand(command: ServerCommand): Promise<number> {
     memory.stop();
     log.info("stopped");
     stdout.flush();
-    process.exit(0);
+    process.exit(code);
   };
+  // `listen` is there for its relay: a refusal no retry can change (a wrong token, a channel the
+  // key does not name) ends it with status 1 instead of retrying for ever. `serve`'s [[relays]]
+  // stop trying and say why (the log, the dashboard's relay state).
+  if (command.kind === "listen")
+    for (const c of relayClients)
+      void c.refused.then((message) => {
+        if (message === undefined) return;
+        console.error(`mailroom listen: ${message}`);
+        void stop("the relay was refused", 1);
+      });
   // The second signal does not wait: whoever sends it wants the process gone (hooks already answered are committed).
   const onSignal = (signal: "SIGINT" | "SIGTERM") => {
     if (!stopping) return void stop(signal);

@@ -54,14 +54,17 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: "listen",
     usage: `  mailroom listen URL --channel C --token T [--forward-to URL] [--config FILE] [--port N]
-                                                           run a local Mailroom receiving channel C of the
+           [--insecure]                                  run a local Mailroom receiving channel C of the
                                                            Mailroom at URL (a relay key); nothing is lost
                                                            while away; --forward-to URL with retries`,
     details: `Dials out to URL (upstream's public listener, or its one listener): no public port here. Each hook
 is stored here under upstream's id, with its method, query, headers, exact body, sender address and
 catch time, then acknowledged; upstream keeps it waiting while this is away. --forward-to retries for
 about 6.5 minutes (1 s doubling to 15 s, 30 attempts). One listener per key and channel: a second is
-told the first one's host and start time. See docs/relay.md.
+told the first one's host and start time. URL is https://, or http:// to this machine; --insecure
+allows plain http:// to another host (the token and the hooks then cross the network unencrypted).
+A wrong token, a channel the key does not name or one upstream does not know ends listen with
+status 1; an unreachable upstream is retried. See docs/relay.md.
 ${CONFIG_DETAILS}`,
     run: server("listen"),
   },

@@ -12,6 +12,7 @@ import { CERTIFICATE_PROVIDERS } from "../hooks/guards/certificates/table";
 import { PRESETS } from "../hooks/guards/providers";
 import { systemClock } from "../lib/clock";
 import { didYouMean } from "../lib/suggest";
+import { plainUpstreamProblem } from "../lib/plain-upstream";
 import { parse as parseSmolToml } from "smol-toml";
 
 export { ConfigError, type Problem } from "./problems";
@@ -21,7 +22,7 @@ export type Overrides = {
   port?: number;
   forwardTo?: { url: string; channel?: string };
   /** `mailroom listen URL --channel C --token T`: one more [[relays]] entry. */
-  relay?: { url: string; channel: string; token: string };
+  relay?: { url: string; channel: string; token: string; insecure?: boolean };
 };
 
 /**
@@ -220,6 +221,8 @@ function crossCheck(config: Config): Problem[] {
   config.relays.forEach((r, i) => {
     // An unset token_env is reported by resolveEnvSecrets.
     if ((r.token ?? r.token_env) === undefined) problems.push({ path: `relays[${i}]`, message: "give token or token_env: a relay key of upstream" });
+    const plain = r.insecure ? undefined : plainUpstreamProblem(r.url);
+    if (plain) problems.push({ path: `relays[${i}].url`, message: `plain ${plain} with insecure = true` });
   });
   const emails = new Set<string>();
   config.users.forEach((u, i) => {
@@ -266,7 +269,8 @@ export function buildConfig(raw: unknown, env: Env = {}, overrides: Overrides = 
   const forwardTo = overrides.forwardTo ? addForwardTo(tree, overrides.forwardTo, section) : undefined;
   if (overrides.relay) {
     const relays = (Array.isArray(tree.relays) ? tree.relays : (tree.relays = [])) as unknown[];
-    relays.push({ url: overrides.relay.url, channels: [overrides.relay.channel], token: overrides.relay.token });
+    const { url, channel, token, insecure } = overrides.relay;
+    relays.push({ url, channels: [channel], token, ...(insecure ? { insecure } : {}) });
   }
   resolveEnvSecrets(tree, env, "", problems);
   const config = Value.Default(ConfigSchema, tree) as Config;

@@ -206,6 +206,9 @@ const Relay = t.Object(
     channels: t.Array(Name("channel name"), { minItems: 1, uniqueItems: true, description: "upstream channels to relay here, each stored under its own name" }),
     token: t.Optional(t.String({ minLength: 8, description: 'a relay key of upstream (scopes = ["relay"]) for these channels' })),
     token_env: t.Optional(t.String({ description: "environment variable holding the token" })),
+    insecure: t.Optional(
+      t.Boolean({ description: "allow a plain http:// url to a host that is not loopback: the token and the hooks cross the network unencrypted" }),
+    ),
   },
   strict,
 );

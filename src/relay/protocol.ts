@@ -5,7 +5,7 @@
  *   of JSON (id, channel, method, query, headers, ip, created_at, event_type), then the exact body bytes.
  * - both ways, text: JSON control messages (Control below).
  *
- * Pure functions: they throw RelayProtocolError on a frame they cannot read, nothing else.
+ * Pure functions. The laptop reads a hook frame with relay/frame-check.ts, which also checks it.
  */
 import type { RawHook } from "../hooks/store";
 
@@ -34,8 +34,6 @@ export type Control =
   /** upstream: why it is about to close the connection (a close frame's reason holds 123 bytes only). */
   | { type: "error"; message: string };
 
-export class RelayProtocolError extends Error {}
-
 /** A hook as it travels: the upstream hook's own id, request, sender address and catch time. */
 export type RelayedHook = Pick<RawHook, "id" | "channel" | "method" | "query" | "headers" | "body" | "ip" | "createdAt" | "eventType">;
 
@@ -57,39 +55,6 @@ export function encodeHook(hook: RelayedHook): Uint8Array {
   out.set(meta, 4);
   out.set(hook.body, 4 + meta.byteLength);
   return out;
-}
-
-/** Throws RelayProtocolError on a frame that is not one encodeHook made. */
-export function decodeHook(frame: Uint8Array): RelayedHook {
-  if (frame.byteLength < 4) throw new RelayProtocolError("frame shorter than its length prefix");
-  const length = new DataView(frame.buffer, frame.byteOffset, frame.byteLength).getUint32(0);
-  if (4 + length > frame.byteLength) throw new RelayProtocolError("frame shorter than its header");
-  let meta: Record<string, unknown>;
-  try {
-    meta = JSON.parse(new TextDecoder().decode(frame.subarray(4, 4 + length)));
-  } catch {
-    throw new RelayProtocolError("frame header is not JSON");
-  }
-  const str = (k: string) => {
-    if (typeof meta[k] !== "string") throw new RelayProtocolError(`frame header: ${k} is not a string`);
-    return meta[k] as string;
-  };
-  const headers = meta.headers;
-  if (typeof headers !== "object" || headers === null || Object.values(headers).some((v) => typeof v !== "string"))
-    throw new RelayProtocolError("frame header: headers is not an object of strings");
-  if (typeof meta.created_at !== "number") throw new RelayProtocolError("frame header: created_at is not a number");
-  return {
-    id: str("id"),
-    channel: str("channel"),
-    method: str("method"),
-    query: str("query"),
-    headers: headers as Record<string, string>,
-    ip: str("ip"),
-    createdAt: meta.created_at,
-    // As upstream's guards and rules read it (a sender's event type, "" when unknown).
-    eventType: typeof meta.event_type === "string" ? meta.event_type : "",
-    body: frame.slice(4 + length),
-  };
 }
 
 /** A control message, or undefined for text that is not one (ignored: a newer peer may send more). */

@@ -112,4 +112,11 @@ test("[[relays]] entries are checked: a URL, channel names, and a token or token
   ]);
   expect(problems({ url: "ftp://x", channels: ["stripe"], token: "relay-token-0123" })).toEqual(["relays[0].url: must be an http:// or https:// URL"]);
   expect(problems({ url: "https://x", channels: [], token: "relay-token-0123" }).join()).toContain("relays[0].channels");
+  // Plain http:// leaves the machine unencrypted: refused unless said so; loopback never leaves it.
+  expect(problems({ url: "http://hooks.example.com", channels: ["stripe"], token: "relay-token-0123" })).toEqual([
+    "relays[0].url: plain http:// to hooks.example.com, which is not this machine: the relay key and every hook would cross the network unencrypted, and anyone on the way could write hooks here. Use https://, or allow it on a network you trust with insecure = true",
+  ]);
+  expect(problems({ url: "http://hooks.example.com", channels: ["stripe"], token: "relay-token-0123", insecure: true })).toEqual([]);
+  for (const url of ["http://127.0.0.1:8081", "http://localhost:8081", "http://[::1]:8081", "http://127.0.0.2"])
+    expect([url, problems({ url, channels: ["stripe"], token: "relay-token-0123" })]).toEqual([url, []]);
 });

@@ -54,6 +54,7 @@ test("waiting and lag are what upstream last said (at connecting, then with each
     identity: { listener: "laptop-0001", host: "laptop", startedAt: clock.now() },
     writer,
     stored: async (id) => written.includes(id),
+    maxBody: 1 << 20,
     clock,
     log: silentLog,
   });

@@ -63,10 +63,10 @@ test("a hook sent upstream reaches the app with the same method, headers and byt
   expect(lapMetrics).toContain(`mailroom_listen_acknowledged_total{upstream="${up.publicUrl}",channel="stripe"} 1`);
 });
 
-test("a body of upstream's max_body travels whole", async () => {
+test("a body of upstream's max_body travels whole (the laptop's own max_body as large)", async () => {
   const up = await startUpstream({ maxBody: "24MB" });
   const app = startApp();
-  const lap = await startLaptop(up.publicUrl, app.url);
+  const lap = await startLaptop(up.publicUrl, app.url, undefined, "24MB");
   const body = new Uint8Array(24 * 1024 * 1024).map((_, i) => i % 251);
   const res = await up.send(body, { "content-type": "application/octet-stream" });
   expect(res.status).toBe(200);

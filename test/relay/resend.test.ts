@@ -69,6 +69,7 @@ test("hooks acknowledged together but never settled upstream are sent again: the
     identity: { listener: "laptop-test-1", host: "ada-laptop", startedAt: 1 },
     writer: laptop.writer,
     stored: async (id) => (await laptop.storage.hooks.getHookSummary(id)) !== undefined,
+    maxBody: 1 << 20,
     clock: systemClock,
     log: silentLog,
   });

@@ -66,11 +66,15 @@ export async function startUpstream(
 
 export type Laptop = Awaited<ReturnType<typeof startLaptop>>;
 
-/** `mailroom listen` to the upstream's public listener, forwarding to `appUrl`; `dir` again restarts it on the same data. */
-export async function startLaptop(upstreamUrl: string, appUrl: string, dir = tempDir("mailroom-laptop-")) {
+/**
+ * `mailroom listen` to the upstream's public listener, forwarding to `appUrl`; `dir` again restarts
+ * it on the same data; `maxBody` is its own `[hooks] max_body`.
+ */
+export async function startLaptop(upstreamUrl: string, appUrl: string, dir = tempDir("mailroom-laptop-"), maxBody?: string) {
   const config = {
     server: { host: "127.0.0.1", port: 0 },
     storage: { path: join(dir, "data", "laptop.db"), durability: "normal" },
+    ...(maxBody ? { hooks: { max_body: maxBody } } : {}),
     api_keys: [{ label: "test", token: TOKEN }],
   };
   writeFileSync(join(dir, "mailroom.toml"), stringify(config));
@@ -130,3 +134,20 @@ export function startApp() {
 }
 
 export { AUTH };
+
+/**
+ * `mailroom listen` to `upstreamUrl` run until it exits by itself (within `ms`, else killed): its
+ * status and output. For refusals that must end it.
+ */
+export async function runLaptopToExit(upstreamUrl: string, opts: { channel: string; token: string; ms?: number }) {
+  const dir = tempDir("mailroom-laptop-");
+  const config = { server: { host: "127.0.0.1", port: 0 }, storage: { path: join(dir, "data", "laptop.db"), durability: "normal" } };
+  writeFileSync(join(dir, "mailroom.toml"), stringify(config));
+  const bin = await buildBinary();
+  const argv = [bin, "listen", upstreamUrl, "--channel", opts.channel, "--token", opts.token, "--config", join(dir, "mailroom.toml")];
+  const proc = Bun.spawn(argv, { cwd: dir, stdin: "ignore", stdout: "pipe", stderr: "pipe", env: { ...process.env, MAILROOM_DATABASE_URL: "" } });
+  const timer = setTimeout(() => proc.kill("SIGKILL"), opts.ms ?? 30_000);
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  clearTimeout(timer);
+  return { code, stdout, stderr, killed: proc.signalCode === "SIGKILL" };
+}
