@@ -3,6 +3,7 @@ import type { Channel, ErrorBody, Hook, HookExtended, HookStatus, Refusal } from
 
 /** `include: "extensions"` answers HookExtended items (with `event_type`), else the spec's Hook. */
 export type ListHooks = { channel?: string; status?: HookStatus; limit?: number; after?: string; include?: "extensions" };
+type Plain = Record<never, never>;
 type Shown<Q> = Q extends { include: "extensions" } ? HookExtended : Hook;
 
 /**
@@ -28,9 +29,9 @@ export function managementClient(url: string, token: string) {
     },
     hooks: {
       /** Newest first; pass the last id as `after` for the next page. */
-      list: <Q extends ListHooks = {}>(q: Q = {} as Q) => call<Shown<Q>[]>("GET", `/hooks${query(q)}`),
+      list: <Q extends ListHooks = Plain>(q: Q = {} as Q) => call<Shown<Q>[]>("GET", `/hooks${query(q)}`),
       /** `{ include: "extensions" }` answers HookExtended (with `event_type`). */
-      get: <Q extends { include?: "extensions" } = {}>(id: string, q: Q = {} as Q) => call<Shown<Q>>("GET", `/hooks/${name(id)}${query(q)}`),
+      get: <Q extends { include?: "extensions" } = Plain>(id: string, q: Q = {} as Q) => call<Shown<Q>>("GET", `/hooks/${name(id)}${query(q)}`),
       discard: (id: string) => call<Hook>("POST", `/hooks/${name(id)}/discard`),
       retry: (id: string) => call<Hook>("POST", `/hooks/${name(id)}/retry`),
       delete: (id: string) => call<Record<string, never>>("DELETE", `/hooks/${name(id)}`),
