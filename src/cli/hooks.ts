@@ -2,7 +2,7 @@ import { UsageError, noMore, parseFlags, required, unknownSubcommand } from "./a
 import { ClientError, type Client } from "./client";
 import { didYouMean } from "../lib/suggest";
 import type { Io } from "./io";
-import { bodyBytes, formatHook, formatHookRow, type WireHook } from "./show";
+import { bodyBytes, formatHook, formatHookRow, type ExtendedHook, type WireHook } from "./show";
 import { diffHooks } from "../lib/diff";
 import { formatHookDiff } from "./diff";
 
@@ -32,7 +32,9 @@ export async function hooksCommand(argv: string[], client: Client, io: Io): Prom
       const q = new URLSearchParams();
       for (const k of ["channel", "status", "limit", "after", "since", "until"]) if (p.values[k] !== undefined) q.set(k, p.values[k]!);
       if (p.values.search !== undefined) q.set("q", p.values.search);
-      const hooks = await client.call<WireHook[]>("GET", `/v1/hooks${q.size ? `?${q}` : ""}`);
+      // Each line shows the event type, an extension field the API answers only when asked.
+      q.set("include", "extensions");
+      const hooks = await client.call<ExtendedHook[]>("GET", `/v1/hooks?${q}`);
       if (p.bools.has("json")) return (io.out(JSON.stringify(hooks, null, 2) + "\n"), 0);
       if (hooks.length === 0) {
         // An empty list of a channel that does not exist is most often a misspelt name.
@@ -46,7 +48,8 @@ export async function hooksCommand(argv: string[], client: Client, io: Io): Prom
     case "body": {
       const p = parseFlags(rest, sub === "show" ? { json: "bool" } : {});
       noMore(p, 1);
-      const hook = await client.call<WireHook>("GET", `/v1/hooks/${id(required(p, 0, "hook id"))}`);
+      // `show` shows the event type (an extension field); `body` needs only the spec's Hook.
+      const hook = await client.call<ExtendedHook>("GET", `/v1/hooks/${id(required(p, 0, "hook id"))}${sub === "show" ? "?include=extensions" : ""}`);
       if (sub === "body") return (io.outBytes(bodyBytes(hook)), 0);
       io.out(p.bools.has("json") ? JSON.stringify(hook, null, 2) + "\n" : formatHook(hook));
       return 0;

@@ -1,4 +1,4 @@
-import type { HookWire } from "../hooks/model";
+import type { HookExtendedWire, HookWire } from "../hooks/model";
 import { printable, printableLines } from "../lib/terminal";
 
 /**
@@ -8,6 +8,8 @@ import { printable, printableLines } from "../lib/terminal";
  */
 /** A hook as the management API answers it (the TypeBox model's type: erased, nothing loaded). */
 export type WireHook = HookWire;
+/** With `include=extensions` (what `hooks ls` and `hooks show` ask for), or from the stream. */
+export type ExtendedHook = HookExtendedWire;
 
 /** The body's length in bytes, from its base64 (without decoding it). */
 export const bodySize = (hook: Pick<WireHook, "body">): number =>
@@ -55,11 +57,11 @@ export function readableBody(bytes: Uint8Array, contentType: string): { as: "emp
   return { as: "binary", text: hexDump(bytes) };
 }
 
-export function formatHook(hook: WireHook): string {
+export function formatHook(hook: WireHook & Partial<ExtendedHook>): string {
   const bytes = bodyBytes(hook);
   const body = readableBody(bytes, hook.content_type);
   const lines = [
-    `${hook.id}  ${hook.status}  channel ${hook.channel}`,
+    `${hook.id}  ${hook.status}  channel ${hook.channel}${hook.event_type ? `  event ${printable(hook.event_type)}` : ""}${hook.source_id ? `  sent from ${hook.source_id}` : ""}`,
     `${hook.method} /?${hook.query}  from ${hook.ip || "unknown"}  at ${hook.created_at}${hook.finalized_at ? `  finalized ${hook.finalized_at}` : ""}`,
     "",
     ...Object.entries(hook.headers).map(([k, v]) => printable(`${k}: ${v}`)),
@@ -75,8 +77,8 @@ export function formatHook(hook: WireHook): string {
   return lines.join("\n") + "\n";
 }
 
-/** One line per hook for `hooks ls`. */
-export function formatHookRow(hook: WireHook): string {
+/** One line per hook for `hooks ls`: the id first (`cut -d' ' -f1`), the event type last ("-" when unknown). */
+export function formatHookRow(hook: WireHook & Partial<ExtendedHook>): string {
   return [
     hook.id,
     hook.created_at,
@@ -85,5 +87,6 @@ export function formatHookRow(hook: WireHook): string {
     hook.method.padEnd(6),
     `${bodySize(hook)} B`,
     printable(hook.content_type || "-"),
+    printable(hook.event_type || "-"),
   ].join("  ");
 }

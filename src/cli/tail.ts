@@ -2,7 +2,7 @@ import { printable } from "../lib/terminal";
 import { noMore, parseFlags } from "./args";
 import { ClientError, type Client } from "./client";
 import type { Io } from "./io";
-import { bodySize, type WireHook } from "./show";
+import { bodySize, type ExtendedHook, type WireHook } from "./show";
 import { readEvents } from "./sse";
 
 /** The first wait before reconnecting, doubled up to MAX_RETRY_MS while Mailroom stays away. */
@@ -23,7 +23,7 @@ function clockTime(iso: string): string {
 }
 
 /** One line per hook: time caught, method, channel, id, status, size, content type, event type. */
-export function formatTailLine(hook: WireHook & { event_type?: string }): string {
+export function formatTailLine(hook: WireHook & Partial<ExtendedHook>): string {
   return [
     clockTime(hook.created_at),
     hook.method.padEnd(6),
@@ -66,7 +66,7 @@ export async function tailCommand(argv: string[], client: Client, io: Io, signal
   /** id -> the status last printed. */
   const shown = new Map<string, string>();
 
-  function print(hook: WireHook): void {
+  function print(hook: ExtendedHook): void {
     if (shown.get(hook.id) === hook.status) return;
     shown.delete(hook.id);
     shown.set(hook.id, hook.status);
@@ -78,7 +78,9 @@ export async function tailCommand(argv: string[], client: Client, io: Io, signal
   async function catchUp(): Promise<void> {
     const q = new URLSearchParams(filter);
     q.set("limit", "100");
-    const page = await client.call<WireHook[]>("GET", `/v1/hooks?${q}`);
+    // With the event type, as the stream's hooks have it.
+    q.set("include", "extensions");
+    const page = await client.call<ExtendedHook[]>("GET", `/v1/hooks?${q}`);
     for (const hook of page.reverse()) if (Date.parse(hook.created_at) >= startedAt - 1000) print(hook);
   }
 
@@ -96,7 +98,7 @@ export async function tailCommand(argv: string[], client: Client, io: Io, signal
       wait = FIRST_RETRY_MS;
       for await (const e of readEvents(res.body!)) {
         if (e.id) lastId = e.id;
-        if (e.event === "hook") print(JSON.parse(e.data) as WireHook);
+        if (e.event === "hook") print(JSON.parse(e.data) as ExtendedHook);
         else if (e.event === "reset") await catchUp();
       }
     } catch (error) {

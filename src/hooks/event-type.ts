@@ -19,6 +19,13 @@ export type EventTypeRule = {
   header?: string;
   /** Dotted paths of string fields of a JSON body, in order of preference. */
   body?: readonly string[];
+  /**
+   * Fields of a JSON body whose first string follows the header's value after a dot: GitHub's
+   * `action` makes `X-GitHub-Event: pull_request` `pull_request.opened`. Without one, the header's value.
+   */
+  action?: readonly string[];
+  /** Worked out from a body no field names it in (Twilio's forms); "" when it cannot tell. */
+  derive?: (headers: HeaderRecord, body: Uint8Array) => string;
 };
 
 /** Headers that name the event, as senders send them (the first present wins). */
@@ -37,6 +44,9 @@ export const EVENT_TYPE_HEADERS = [
   "x-event-type",
   "x-webhook-event",
 ] as const;
+
+/** Headers whose event has an action in the body, and where (GitHub's `action`, as its preset reads it). */
+const HEADER_ACTIONS: Readonly<Record<string, readonly string[]>> = { "x-github-event": ["action"] };
 
 /** Body fields that name the event, in order of preference (Slack's `event.type` before its `type`). */
 export const EVENT_TYPE_FIELDS: readonly string[] = ["event.type", "event_type", "eventType", "type", "event", "topic"];
@@ -103,20 +113,55 @@ function headerOf(headers: HeaderRecord, name: string): string | undefined {
   return typeof v === "string" ? v : undefined;
 }
 
+/** A header's event with its action from the body when there is one (`pull_request.opened`). */
+function withAction(value: string, body: Uint8Array, action: readonly string[] | undefined): string {
+  const done = action && firstField(body, action);
+  return cleanEventType(done ? `${value}.${done}` : value);
+}
+
 /** The event type by one provider's rule; "" when its place is empty. */
 export function eventTypeBy(rule: EventTypeRule, headers: HeaderRecord, body: Uint8Array): string {
   if (rule.header !== undefined) {
     const value = headerOf(headers, rule.header);
-    if (value) return cleanEventType(value);
+    if (value) return withAction(value, body, rule.action);
   }
-  return rule.body ? cleanEventType(firstField(body, rule.body)) : "";
+  const found = rule.body ? cleanEventType(firstField(body, rule.body)) : "";
+  return found || (rule.derive ? rule.derive(headers, body) : "");
 }
 
-/** The event type of a hook no preset guard describes: a well-known header, else a common body field. */
+/**
+ * The event type of a hook no preset guard describes: a well-known header (with GitHub's action),
+ * else a common field of a JSON body, else a Twilio form's.
+ */
 export function detectEventType(headers: HeaderRecord, body: Uint8Array): string {
   for (const name of EVENT_TYPE_HEADERS) {
     const value = headerOf(headers, name);
-    if (value) return cleanEventType(value);
+    if (value) return withAction(value, body, HEADER_ACTIONS[name]);
   }
-  return cleanEventType(firstField(body, EVENT_TYPE_FIELDS));
+  return isJson(body) ? cleanEventType(firstField(body, EVENT_TYPE_FIELDS)) : twilioEventType(headers, body);
+}
+
+const FORM = "application/x-www-form-urlencoded";
+const TWILIO_ACCOUNT = /^AC[0-9a-z]{32}$/i;
+
+/**
+ * Twilio's form callbacks (messages, calls, recordings) name no event: it is the resource their
+ * Sid fields show, then its status (`message.received`, `message.delivered`, `call.ringing`,
+ * `recording.completed`). Only a form with a Twilio AccountSid, of at most EVENT_TYPE_SCAN_MAX
+ * bytes, is read; "" otherwise.
+ */
+export function twilioEventType(headers: HeaderRecord, body: Uint8Array): string {
+  const type = headerOf(headers, "content-type");
+  if (!type?.toLowerCase().startsWith(FORM) || body.byteLength > EVENT_TYPE_SCAN_MAX) return "";
+  const f = new URLSearchParams(new TextDecoder().decode(body));
+  if (!TWILIO_ACCOUNT.test(f.get("AccountSid") ?? "")) return "";
+  const [resource, status] = f.has("RecordingSid")
+    ? ["recording", f.get("RecordingStatus")]
+    : f.has("CallSid")
+      ? ["call", f.get("CallStatus")]
+      : f.has("MessageSid") || f.has("SmsSid")
+        ? ["message", f.get("MessageStatus") ?? f.get("SmsStatus")]
+        : [];
+  if (!resource) return "";
+  return cleanEventType(status ? `${resource}.${status}` : resource);
 }

@@ -34,6 +34,7 @@ export const Event = t.Object(
   strict,
 );
 
+/** The spec's Hook, exactly ("No other properties are allowed on a Hook"): what every route answers by default. */
 export const Hook = t.Object(
   {
     id: HookId,
@@ -49,17 +50,26 @@ export const Hook = t.Object(
     created_at: t.String(),
     finalized_at: t.Optional(t.Union([t.String(), t.Null()])),
     events: t.Array(Event),
-    source_id: t.Optional(t.String({ pattern: HOOK_ID_PATTERN, description: "Extension: the hook this one was made from (SendHook)" })),
-    event_type: t.Optional(
-      t.String({
-        maxLength: 128,
-        description:
-          "Extension: the sender's event type (`push`, `invoice.paid`, `orders/create`), where its preset guard or a well-known header or body field says it; empty when unknown (docs/catching.md)",
-      }),
-    ),
   },
   strict,
 );
+
+/**
+ * Mailroom's extension fields of a hook: answered only where a client asks for them
+ * (`include=extensions` of ListHooks and GetHook), and by the extensions' own answers (SendHook,
+ * the stream). A later extension field goes here, never on Hook.
+ */
+export const HOOK_EXTENSIONS = {
+  event_type: t.String({
+    maxLength: 128,
+    description:
+      "The sender's event type (`push`, `pull_request.opened`, `invoice.paid`, `orders/create`), where its preset guard or a well-known header or body field says it; empty when unknown (docs/catching.md)",
+  }),
+  source_id: t.Optional(t.String({ pattern: HOOK_ID_PATTERN, description: "The hook this one was made from (SendHook)" })),
+};
+
+/** Hook with Mailroom's extension fields (`include=extensions`). */
+export const HookExtended = t.Object({ ...Hook.properties, ...HOOK_EXTENSIONS }, strict);
 
 /**
  * A hook's summary (`fields=summary` of ListHooks, live streams): the resource without body,
@@ -77,7 +87,7 @@ export const HookSummary = t.Object(
     created_at: t.String(),
     finalized_at: t.Optional(t.String()),
     size: t.Integer({ minimum: 0, description: "Bytes of the body" }),
-    event_type: t.String({ maxLength: 128, description: "The sender's event type, empty when unknown (as Hook's)" }),
+    event_type: t.String({ maxLength: 128, description: "The sender's event type, empty when unknown (as HookExtended's)" }),
     preview: t.String({
       maxLength: 400,
       description:
@@ -95,9 +105,13 @@ export const HookSummary = t.Object(
  * logged the whole hook (bench/hook-reads.ts).
  */
 export const HookOut = t.Object(Hook.properties, { ...strict, noValidate: true });
-export const HookListOut = t.Union([t.Array(Hook), t.Array(HookSummary)], {
+/** GetHook's answer: Hook, or with `include=extensions` HookExtended (documented, not checked: see HookOut). */
+export const HookOrExtendedOut = t.Union([Hook, HookExtended], { noValidate: true, description: "Hook, or with `include=extensions` HookExtended" });
+/** SendHook's answer: the new hook with its `source_id` (SendHook is itself an extension). */
+export const HookExtendedOut = t.Object(HookExtended.properties, { ...strict, noValidate: true });
+export const HookListOut = t.Union([t.Array(Hook), t.Array(HookExtended), t.Array(HookSummary)], {
   noValidate: true,
-  description: "Hooks, or with `fields=summary` their summaries",
+  description: "Hooks; with `include=extensions` HookExtended items; with `fields=summary` their summaries",
 });
 
 export const ErrorBody = t.Object({ code: t.Integer(), message: t.String(), details: t.Array(t.Unknown()) }, strict);
@@ -108,6 +122,7 @@ export const NoBody = t.Object({}, { ...strict, error: "this operation takes no 
 
 export type ChannelWire = Static<typeof Channel>;
 export type HookWire = Static<typeof Hook>;
+export type HookExtendedWire = Static<typeof HookExtended>;
 export type EventWire = Static<typeof Event>;
 
 export function toWireChannel(c: ChannelRow): ChannelWire {
@@ -129,8 +144,9 @@ export function mediaTypeOf(contentType: string | null | undefined): string {
   return (contentType ?? "").split(";")[0]!.trim().toLowerCase();
 }
 
-export function toWireHook(h: RawHook, events: readonly EventRow[], payload: Record<string, unknown> | null): HookWire {
-  const wire: HookWire = {
+/** A stored hook as the API shows it, with its extension fields (plainHook leaves them out). */
+export function toWireHook(h: RawHook, events: readonly EventRow[], payload: Record<string, unknown> | null): HookExtendedWire {
+  const wire: HookExtendedWire = {
     id: h.id,
     channel: h.channel,
     status: h.status,
@@ -154,6 +170,14 @@ export function toWireHook(h: RawHook, events: readonly EventRow[], payload: Rec
   if (h.sourceId) wire.source_id = h.sourceId;
   return wire;
 }
+
+/** The spec's Hook of an extended one: every extension field (HOOK_EXTENSIONS) left out. */
+export function plainHook(h: HookExtendedWire): HookWire {
+  const plain: Record<string, unknown> = { ...h };
+  for (const key of EXTENSION_KEYS) delete plain[key];
+  return plain as HookWire;
+}
+const EXTENSION_KEYS = Object.keys(HOOK_EXTENSIONS);
 
 /**
  * The summary of a hook (`fields=summary`): the resource without body, payload, headers and

@@ -1,7 +1,7 @@
 import type { Clock } from "../lib/clock";
 import { AppError, notFound, precondition } from "../lib/errors";
 import type { HookOutcomes, HookRunner } from "../runner/types";
-import { hookSummaryJson, toWireHook, type HookWire } from "./model";
+import { hookSummaryJson, toWireHook, type HookExtendedWire } from "./model";
 import { decodePayload } from "./payload";
 import { bodyPreview } from "./preview";
 import { TRANSITION_FROM } from "./status";
@@ -32,12 +32,12 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
     return hook;
   }
 
-  async function wire(hooks: RawHook[]): Promise<HookWire[]> {
+  async function wire(hooks: RawHook[]): Promise<HookExtendedWire[]> {
     const events = await store.eventsOf(hooks.map((h) => h.id));
     return Promise.all(hooks.map(async (h) => toWireHook(h, events.get(h.id) ?? [], await decodePayload(h.headers, h.body))));
   }
 
-  async function get(id: string): Promise<HookWire> {
+  async function get(id: string): Promise<HookExtendedWire> {
     return (await wire([await load(id)]))[0]!;
   }
 
@@ -128,7 +128,7 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
     /** The ids of a page of hooks, newest first; find() reads each when its turn comes. */
     listIds: (query: ListQuery): Promise<string[]> => store.listHookIds(query),
     /** A hook as the API shows it, or undefined when it is gone (deleted since its page was listed). */
-    async find(id: string): Promise<HookWire | undefined> {
+    async find(id: string): Promise<HookExtendedWire | undefined> {
       const hook = await store.getHook(id);
       return hook ? (await wire([hook]))[0] : undefined;
     },
@@ -144,17 +144,17 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
         if (!(await store.deleteHook(hook))) throw notFound(`hook "${id}" not found`);
       });
     },
-    async discard(id: string, actor: string): Promise<HookWire> {
+    async discard(id: string, actor: string): Promise<HookExtendedWire> {
       await transition(id, "discard", TRANSITION_FROM.discard, "discarded", { kind: "discarded", actor }, () => runner.cancel(id));
       return get(id);
     },
-    async retry(id: string, actor: string): Promise<HookWire> {
+    async retry(id: string, actor: string): Promise<HookExtendedWire> {
       await transition(id, "retry", TRANSITION_FROM.retry, "pending", { kind: "retried", actor }, (h) => runner.queueRetry(id, h.channel));
       runner.notify();
       return get(id);
     },
     /** Throws not_found, or failed_precondition when the channel has no handlers to deliver to. */
-    async redeliver(id: string, actor: string): Promise<HookWire> {
+    async redeliver(id: string, actor: string): Promise<HookExtendedWire> {
       // Any status may be redelivered: when a delivery settles the hook between this read and the
       // write (on PostgreSQL, another connection can), read it again rather than answer 409.
       for (let left = REDELIVER_TRIES; ; left--) {
@@ -179,12 +179,12 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
       runner.notify();
       return get(id);
     },
-    async process(id: string, actor: string): Promise<HookWire> {
+    async process(id: string, actor: string): Promise<HookExtendedWire> {
       await requireNoHandlers(id, "process");
       await transition(id, "process", TRANSITION_FROM.process, "handled", { kind: "handled", actor });
       return get(id);
     },
-    async fail(id: string, actor: string, message: string): Promise<HookWire> {
+    async fail(id: string, actor: string, message: string): Promise<HookExtendedWire> {
       await requireNoHandlers(id, "fail");
       await transition(id, "fail", TRANSITION_FROM.fail, "failed", { kind: "failed", actor, message });
       return get(id);

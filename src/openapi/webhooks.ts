@@ -1,7 +1,7 @@
 import { t } from "elysia";
 import { MANAGEMENT_MAX_BODY } from "../hooks/auth";
 import { STATUS } from "../hooks/errors";
-import { Channel, ChannelName, ChannelStats, Empty, ErrorBody, Event, Hook, HookId, HookSummary } from "../hooks/model";
+import { Channel, ChannelName, ChannelStats, Empty, ErrorBody, Event, Hook, HookExtended, HookId, HookSummary } from "../hooks/model";
 import { Attempt } from "../hooks/routes/attempts";
 import { Refusal } from "../hooks/routes/refusals";
 import { ImportReport } from "../hooks/routes/transfer";
@@ -124,9 +124,17 @@ const operations: Record<string, Operation> = {
     description:
       "Newest first. Pass the last id of a page as `after` for older hooks; a page shorter than `limit` (default 50) is the last. " +
       "Mailroom's extensions: `q` searches (free words in bodies, headers and query strings; field terms `payload.PATH:VALUE`, `header.NAME:VALUE`, " +
-      "`type:`, `method:`, `ip:`, `channel:`), `since` and `until` bound the time caught, and `fields=summary` answers HookSummary items.",
+      "`type:`, `method:`, `ip:`, `channel:`), `since` and `until` bound the time caught, `event_type` filters by the sender's event type, " +
+      "`fields=summary` answers HookSummary items, and `include=extensions` answers HookExtended items (the Hook with Mailroom's extension fields, " +
+      "`event_type` and `source_id`). Without `include` every item is exactly the Hook resource: no other property.",
   },
-  "GET /v1/hooks/:id": { operationId: "HookService_GetHook", summary: "Get a hook" },
+  "GET /v1/hooks/:id": {
+    operationId: "HookService_GetHook",
+    summary: "Get a hook",
+    description:
+      "Exactly the Hook resource (no other property); with `include=extensions` (Mailroom's extension) HookExtended, the Hook with Mailroom's extension fields " +
+      "(`event_type`, `source_id`).",
+  },
   "DELETE /v1/hooks/:id": { operationId: "HookService_DeleteHook", summary: "Delete a hook", description: "Permanently." },
   "POST /v1/hooks/:id/discard": transition("HookService_DiscardHook", "Discard", "From pending or failed; queued handler attempts are cancelled."),
   "POST /v1/hooks/:id/retry": transition(
@@ -159,7 +167,7 @@ const operations: Record<string, Operation> = {
     operationId: "StreamService_Stream",
     summary: "Follow hooks and channels live",
     description:
-      "Mailroom's extension: Server-Sent Events. Event `hook` carries the Hook resource whenever a hook is caught or changes " +
+      "Mailroom's extension: Server-Sent Events. Event `hook` carries the HookExtended resource (or with `fields=summary` HookSummary) whenever a hook is caught or changes " +
       "status (filtered by `channel` and `status` as in ListHooks), `channel` the Channel resource whenever its stats or state " +
       "change; `refusal` the refused request as ListRefusals shows it (filtered by `channel`); `hook-deleted` and `channel-deleted` name what went; `reset` asks the client to reload its lists. Each event's " +
       "`id` resumes with `Last-Event-ID`. A comment line is sent as a heartbeat.",
@@ -219,7 +227,7 @@ const operations: Record<string, Operation> = {
     summary: "Send a hook into a channel as a new hook",
     description:
       "Mailroom's extension (edit and send): a new hook in `channel` made from this one, with `method`, `headers` and `body` (base64) as given, else the source's; " +
-      "caught now (the channel's handlers run, its guards do not), its `source_id` naming the source. 400 for a paused channel.",
+      "caught now (the channel's handlers run, its guards do not), answered as HookExtended, its `source_id` naming the source. 400 for a paused channel.",
   },
   "POST /v1/hooks/:id/replay": {
     operationId: "HookService_ReplayHook",
@@ -251,6 +259,7 @@ export const webhooksDocument: DocumentDef = {
     Channel,
     ChannelStats,
     Hook,
+    HookExtended,
     HookSummary,
     ExportedHook,
     ImportReport,

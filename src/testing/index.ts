@@ -16,7 +16,7 @@ import { instanceDir, mailroomCommand, startServer } from "./process";
 import { sendHook, triggerHook, type SendOptions, type TriggerOptions } from "./send";
 import { translateHelper, type TranslateHelper } from "./translate";
 import { waitForHook, type WaitForHook } from "./wait";
-import type { Hook } from "./types";
+import type { HookExtended } from "./types";
 
 export type StartOptions = {
   /** The config as TOML text or as an object of the same shape (default: none, every default). */
@@ -51,7 +51,7 @@ export type Mailroom = {
    */
   trigger(provider: string, event: string, opts?: TriggerOptions): Promise<Response>;
   /** The first hook that matches, stored or arriving later; rejects after `timeout` listing what arrived and was refused. */
-  waitForHook(opts: WaitForHook): Promise<Hook>;
+  waitForHook(opts: WaitForHook): Promise<HookExtended>;
   /** The management API under /v1. */
   api: ManagementClient;
   /** fetch() relative to `url`, with the management token unless you give an Authorization header. */

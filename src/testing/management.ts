@@ -1,7 +1,10 @@
 import { jsonCaller, MailroomApiError, query } from "./http";
-import type { Channel, ErrorBody, Hook, HookStatus, Refusal } from "./types";
+import type { Channel, ErrorBody, Hook, HookExtended, HookStatus, Refusal } from "./types";
 
-export type ListHooks = { channel?: string; status?: HookStatus; limit?: number; after?: string };
+/** `include: "extensions"` answers HookExtended items (with `event_type`), else the spec's Hook. */
+export type ListHooks = { channel?: string; status?: HookStatus; limit?: number; after?: string; include?: "extensions" };
+type Plain = Record<never, never>;
+type Shown<Q> = Q extends { include: "extensions" } ? HookExtended : Hook;
 
 /**
  * A typed client of the management API under /v1 (bearer token). Every method resolves with the
@@ -26,8 +29,9 @@ export function managementClient(url: string, token: string) {
     },
     hooks: {
       /** Newest first; pass the last id as `after` for the next page. */
-      list: (q: ListHooks = {}) => call<Hook[]>("GET", `/hooks${query(q)}`),
-      get: (id: string) => call<Hook>("GET", `/hooks/${name(id)}`),
+      list: <Q extends ListHooks = Plain>(q: Q = {} as Q) => call<Shown<Q>[]>("GET", `/hooks${query(q)}`),
+      /** `{ include: "extensions" }` answers HookExtended (with `event_type`). */
+      get: <Q extends { include?: "extensions" } = Plain>(id: string, q: Q = {} as Q) => call<Shown<Q>>("GET", `/hooks/${name(id)}${query(q)}`),
       discard: (id: string) => call<Hook>("POST", `/hooks/${name(id)}/discard`),
       retry: (id: string) => call<Hook>("POST", `/hooks/${name(id)}/retry`),
       delete: (id: string) => call<Record<string, never>>("DELETE", `/hooks/${name(id)}`),

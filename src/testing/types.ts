@@ -29,8 +29,13 @@ export type Hook = {
   created_at: string;
   finalized_at?: string | null;
   events: HookEvent[];
-  /** The sender's event type (`push`, `invoice.paid`); empty when unknown (an extension). */
-  event_type?: string;
+};
+
+/** A Hook with Mailroom's extension fields: what `include=extensions`, the live stream and waitForHook answer. */
+export type HookExtended = Hook & {
+  /** The sender's event type (`push`, `pull_request.opened`, `invoice.paid`); empty when unknown. */
+  event_type: string;
+  /** The hook this one was made from (edit and send). */
   source_id?: string;
 };
 

@@ -1,5 +1,5 @@
 import type { ManagementClient } from "./management";
-import type { Hook, HookStatus } from "./types";
+import type { HookExtended as Hook, HookStatus } from "./types";
 
 export type WaitForHook = {
   /** Only hooks of this channel (default: any channel). */
@@ -44,7 +44,8 @@ export async function waitForHook(url: string, token: string, api: ManagementCli
     if (!res.ok || !res.body) throw new Error(`waitForHook: GET /v1/stream answered ${res.status}: ${await res.text()}`);
     const reader = res.body.getReader();
     try {
-      const stored = await api.hooks.list({ channel: o.channel, status: o.status, limit: 100 });
+      // With the extension fields, as the stream sends them: `where` sees the same fields either way.
+      const stored = await api.hooks.list({ channel: o.channel, status: o.status, limit: 100, include: "extensions" });
       const found = stored.reverse().find((h) => matches(h, o));
       if (found) return found;
       for await (const event of events(reader)) {
@@ -97,7 +98,7 @@ async function timeoutError(api: ManagementClient, o: WaitForHook, timeout: numb
   const where = o.channel ? `channel "${o.channel}"` : "any channel";
   const wanted = [o.status && `status ${o.status}`, o.where && "the where condition"].filter(Boolean).join(" and ");
   const [arrived, refused] = await Promise.all([
-    api.hooks.list({ channel: o.channel, limit: 20 }).catch(() => [] as Hook[]),
+    api.hooks.list({ channel: o.channel, limit: 20, include: "extensions" }).catch(() => [] as Hook[]),
     api.refusals({ channel: o.channel, limit: 20 }).catch(() => []),
   ]);
   const lines = [`waitForHook: no hook in ${where}${wanted ? ` with ${wanted}` : ""} within ${timeout} ms.`];

@@ -7,7 +7,7 @@ import type { HookStatus } from "../hooks/status";
  * test/testing/types.test.ts holds equal to the server's TypeBox models; the dashboard's own
  * shapes below are held to theirs by test/dashboard/wire-types.test.ts.
  */
-export type { Channel, Hook, HookEvent, Refusal } from "../testing/types";
+export type { Channel, Hook, HookEvent, HookExtended, Refusal } from "../testing/types";
 export type Status = HookStatus;
 export type Attempt = {
   handler: string;

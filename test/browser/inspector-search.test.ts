@@ -52,6 +52,16 @@ describe.skipIf(!browserAvailable())("the inspector with the server's search, re
     expect(await page.locator(`li[data-id="${ids.push}"]`).innerText()).toContain("github · push");
   }, 30_000);
 
+  test("a hook's screen asks for the event type (an extension field) and keeps it when a transition answers the plain Hook", async () => {
+    await page.goto(`${app.url}/ui/hooks/${ids.push}`);
+    const heading = page.locator("article .hook-head h1");
+    await heading.getByText("push").waitFor();
+    await page.getByRole("button", { name: "Discard" }).click();
+    await page.locator("article .hook-head .status-discarded").waitFor();
+    expect(await heading.innerText()).toBe("github · push");
+    expect(seen.errors).toEqual([]);
+  }, 30_000);
+
   test("every refusal is listed, a bad channel name and a paused channel too, each with a link to its headers, secrets redacted", async () => {
     const forged = await fetch(`${app.url}/?channel=signed`, { method: "POST", body: "{}", headers: { "x-sig": "forged", authorization: "Bearer hunter2" } });
     expect(forged.status).toBe(401);

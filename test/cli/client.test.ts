@@ -46,7 +46,12 @@ describe("the CLI against a running Mailroom, with the credentials serve wrote",
     const misspelt = await cli(["hooks", "ls", "--channel", "githbu"]);
     expect(misspelt.code).toBe(1);
     expect(misspelt.stderr).toStartWith('mailroom: no channel named "githbu" (did you mean github?); channels: ');
-    expect(ls.stdout).toMatch(new RegExp(`^${id}  \\S+  github  pending +POST +25 B  application/json$`, "m"));
+    // The event type is the last field (an extension the command asks for); the id stays the first,
+    // so `mailroom hooks ls --limit 1 | cut -d' ' -f1` prints it.
+    expect(ls.stdout).toMatch(new RegExp(`^${id}  \\S+  github  pending +POST +25 B  application/json  ping$`, "m"));
+    expect(ls.stdout.split("\n")[0]!.split(" ")[0]).toBe(id);
+    const show = await cli(["hooks", "show", id]);
+    expect(show.stdout.split("\n")[0]).toBe(`${id}  pending  channel github  event ping`);
     const wrong = await cli(["send", "github", "--sign", "github", "--secret", "not-the-secret"]);
     expect(wrong.code).toBe(1);
     expect(wrong.stdout).toStartWith("401 ");

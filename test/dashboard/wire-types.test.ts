@@ -35,6 +35,7 @@ const reads = <View, Model>(ok: Reads<View, Model>) => ok;
 test("the dashboard's wire types are the TypeBox models' Static types", () => {
   const checks = [
     same<ui.Hook, Static<typeof hooks.Hook>>(true),
+    same<ui.HookExtended, Static<typeof hooks.HookExtended>>(true),
     same<ui.Channel, Static<typeof hooks.Channel>>(true),
     same<ui.HookEvent, Static<typeof hooks.Event>>(true),
     same<ui.Status, Static<typeof hooks.HookStatus>>(true),

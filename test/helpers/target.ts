@@ -27,6 +27,7 @@ import { serve, servePublic } from "../../src/server";
 import { buildBinary, startProcess } from "./binary";
 import { freshDatabase } from "./postgres";
 import { AUTH, httpClient, TOKEN, type FetchPath, type Reply } from "./client";
+import { documentedAnswer, specViolation } from "./spec";
 
 export { AUTH, TOKEN, type Reply };
 
@@ -170,7 +171,24 @@ async function startExecutable(raw: Record<string, any>, opts: TargetOptions, na
 }
 
 function withClient(name: TargetName, fetchPath: FetchPath, rest: Pick<Target, "url" | "publicUrl" | "output" | "stop">): Target {
-  return { name, ...httpClient(fetchPath), ...rest };
+  return { name, ...httpClient(checkedAgainstSpec(fetchPath)), ...rest };
+}
+
+/**
+ * Every 200 answer of a route the interface document describes is checked against its tables
+ * (test/helpers/spec.ts: no property besides the document's) before the test sees it, unless the
+ * request asked for more (`include=extensions`, `fields=summary`). An answer that is not what the
+ * document says rejects the request, which fails the test that made it.
+ */
+function checkedAgainstSpec(fetchPath: FetchPath): FetchPath {
+  return async (path, init) => {
+    const res = await fetchPath(path, init);
+    const method = init?.method ?? "GET";
+    if (res.status !== 200 || !documentedAnswer(method, path)) return res;
+    const violation = specViolation(method, path, await res.clone().text());
+    if (violation) throw new Error(`answer outside the interface document: ${violation}`);
+    return res;
+  };
 }
 
 /**

@@ -30,13 +30,18 @@ describe("event_type: each caught hook says what its sender says happened", () =
   }, 60_000);
   afterAll(() => t.stop());
 
-  const hookOf = async (id: string) => (await t.call("GET", `/v1/hooks/${id}`)).json;
+  // event_type is an extension field: answered when asked for.
+  const hookOf = async (id: string) => (await t.call("GET", `/v1/hooks/${id}?include=extensions`)).json;
 
-  test("a GitHub guard reads X-GitHub-Event; a Stripe guard the body's type, wherever it is in the object", async () => {
-    const body = '{"action":"opened","issue":{"type":"not this"}}';
+  test("a GitHub guard reads X-GitHub-Event and the body's action; a Stripe guard the body's type, wherever it is in the object", async () => {
+    const body = '{"issue":{"type":"not this","action":"nor this"},"action":"opened"}';
     const gh = await t.call("POST", "/?channel=github", body, { "x-hub-signature-256": await sign(GH, body), "x-github-event": "issues" });
     expect(gh.status).toBe(200);
-    expect((await hookOf(gh.json.id)).event_type).toBe("issues");
+    expect((await hookOf(gh.json.id)).event_type).toBe("issues.opened");
+    // An event without an action is the header's alone.
+    const push = '{"ref":"refs/heads/main"}';
+    const pushed = await t.call("POST", "/?channel=github", push, { "x-hub-signature-256": await sign(GH, push), "x-github-event": "push" });
+    expect((await hookOf(pushed.json.id)).event_type).toBe("push");
 
     const event = JSON.stringify({ id: "evt_1", object: "event", data: { object: { type: "card" } }, type: "invoice.paid" });
     const ts = Math.floor(Date.now() / 1000);
@@ -48,6 +53,12 @@ describe("event_type: each caught hook says what its sender says happened", () =
 
   test("without a preset guard: well-known headers, then common body fields; empty when unknown", async () => {
     const cases: [Record<string, string>, string, string][] = [
+      [{ "x-github-event": "pull_request" }, '{"action":"opened","number":1}', "pull_request.opened"],
+      [{ "x-github-event": "ping" }, '{"zen":"Keep it simple."}', "ping"],
+      [{ "x-gitea-event": "pull_request" }, '{"action":"opened"}', "pull_request"],
+      [{ "content-type": "application/x-www-form-urlencoded" }, `AccountSid=AC${"0".repeat(32)}&MessageSid=SM1&SmsStatus=received&Body=hi`, "message.received"],
+      [{ "content-type": "application/x-www-form-urlencoded" }, `AccountSid=AC${"0".repeat(32)}&CallSid=CA1&CallStatus=ringing`, "call.ringing"],
+      [{ "content-type": "application/x-www-form-urlencoded" }, "AccountSid=nope&CallSid=CA1&CallStatus=ringing", ""],
       [{ "x-shopify-topic": "orders/create" }, "{}", "orders/create"],
       [{ "x-gitlab-event": "Push Hook" }, "{}", "Push Hook"],
       [{ "x-event-key": "repo:push" }, '{"type":"ignored"}', "repo:push"],
@@ -73,7 +84,7 @@ describe("event_type: each caught hook says what its sender says happened", () =
     }
     const summaries = (await t.call("GET", "/v1/hooks?channel=filtered&fields=summary")).json;
     expect(summaries.map((h: { event_type: string }) => h.event_type)).toEqual(["customer.created", "charge.succeeded", "charge.failed"]);
-    const types = async (q: string) => (await t.call("GET", `/v1/hooks?${q}`)).json.map((h: { event_type: string }) => h.event_type);
+    const types = async (q: string) => (await t.call("GET", `/v1/hooks?${q}&include=extensions`)).json.map((h: { event_type: string }) => h.event_type);
     expect(await types("channel=filtered&event_type=charge.failed")).toEqual(["charge.failed"]);
     expect(await types("channel=filtered&event_type=charge.*")).toEqual(["charge.succeeded", "charge.failed"]);
     expect(await types("channel=filtered&status=pending&event_type=customer.created")).toEqual(["customer.created"]);

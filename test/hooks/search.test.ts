@@ -27,17 +27,19 @@ test("a hook is found by its words and fields as soon as its sender has the 200;
   expect((await search("q=RARE123")).map((h) => h.channel)).toEqual(["stripe"]);
   expect((await search("q=payload.data.object.customer:cus_rare123")).length).toBe(1);
   expect((await search("q=type:invoice.paid")).length).toBe(1);
-  expect((await search("q=type:pull_request+payload.action:closed")).length).toBe(1);
+  expect((await search("q=type:pull_request.closed+payload.action:closed")).length).toBe(1);
   expect((await search("q=mailroom+opened")).length).toBe(1);
   expect((await search("q=header.x-github-event:pull*&channel=gh")).length).toBe(2);
   expect((await search("q=header.x-github-event:pull*&channel=stripe")).length).toBe(0);
   expect((await search("q=method:post+ip:127.0.0.1")).length).toBe(8);
   expect((await search("q=mailroom&status=handled")).length).toBe(0);
   // event_type means with a search what it means without one: exact and case-sensitive, or a prefix.
-  expect((await search("event_type=pull_request")).length).toBe(2);
-  expect((await search("q=mailroom&event_type=pull_request")).length).toBe(2);
-  expect((await search("q=mailroom&event_type=Pull_Request")).length).toBe(0);
-  expect((await search("event_type=Pull_Request")).length).toBe(0);
+  // (GitHub's event type carries the action: pull_request.opened.)
+  expect((await search("event_type=pull_request.opened")).length).toBe(1);
+  expect((await search("q=mailroom&event_type=pull_request.closed")).length).toBe(1);
+  expect((await search("q=mailroom&event_type=pull_request")).length).toBe(0);
+  expect((await search("q=mailroom&event_type=Pull_Request.opened")).length).toBe(0);
+  expect((await search("event_type=Pull_Request.opened")).length).toBe(0);
   expect((await search("q=mailroom&event_type=pull*")).length).toBe(2);
   expect((await search("q=mailroom&event_type=Pull*")).length).toBe(0);
 

@@ -19,8 +19,10 @@ test("send: a new hook in the channel, edited as asked, linked to its source, se
   expect(sent.json).toMatchObject({ channel: "staging", method: "PUT", status: "pending", source_id: source, payload: { order: "ord_10" } });
   expect(sent.json.headers["x-trace"]).toBe("1");
   expect(sent.json.id).not.toBe(source);
-  expect((await t.call("GET", `/v1/hooks/${sent.json.id}`)).json.source_id).toBe(source);
-  expect((await t.call("GET", `/v1/hooks/${source}`)).json.source_id).toBeUndefined();
+  // source_id is an extension field: GetHook answers it when asked (include=extensions).
+  expect((await t.call("GET", `/v1/hooks/${sent.json.id}?include=extensions`)).json.source_id).toBe(source);
+  expect((await t.call("GET", `/v1/hooks/${sent.json.id}`)).json.source_id).toBeUndefined();
+  expect((await t.call("GET", `/v1/hooks/${source}?include=extensions`)).json.source_id).toBeUndefined();
   expect((await t.call("GET", "/v1/hooks?q=ord_10")).json.map((h: { id: string }) => h.id)).toEqual([sent.json.id]);
   expect((await t.call("GET", "/v1/channels/staging")).json.stats.pending).toBe("1");
   // Unchanged fields are the source's; a channel's guards do not judge what a user sends.

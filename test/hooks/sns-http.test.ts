@@ -32,7 +32,7 @@ describe("aws-sns at the catching endpoint", () => {
   test("a signed notification is caught with its Subject as event type; a forged one gets 401", async () => {
     const res = await post(notification(key));
     expect(res.status).toBe(200);
-    const hooks = (await t.call("GET", "/v1/hooks?channel=sns")).json as { event_type: string }[];
+    const hooks = (await t.call("GET", "/v1/hooks?channel=sns&include=extensions")).json as { event_type: string }[];
     expect(hooks.map((h) => h.event_type)).toEqual(["order.created"]);
     const forged = await post({ ...notification(key), Message: "forged" });
     expect(forged.status).toBe(401);

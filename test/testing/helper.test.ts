@@ -76,7 +76,7 @@ describe("trigger", () => {
     expect(res.status).toBe(200);
     const { id } = (await res.json()) as { id: string };
     const hook = await mr.waitForHook({ channel: "github", where: (h) => h.id === id });
-    expect(hook.event_type).toBe("issues");
+    expect(hook.event_type).toBe("issues.labeled");
     expect((hook.payload as { issue: { title: string } }).issue.title).toBe("From the helper");
   });
 });

@@ -23,6 +23,7 @@ test("the helper's types are the TypeBox models' Static types", () => {
   const checks = [
     same<helper.Channel, Static<typeof hooks.Channel>>(true),
     same<helper.Hook, Static<typeof hooks.Hook>>(true),
+    same<helper.HookExtended, Static<typeof hooks.HookExtended>>(true),
     // @ts-expect-error a field the model does not have is caught
     same<helper.Hook & { extra: 1 }, Static<typeof hooks.Hook>>(true),
     same<helper.HookEvent, Static<typeof hooks.Event>>(true),

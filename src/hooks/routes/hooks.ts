@@ -5,7 +5,19 @@ import { invalid } from "../../lib/errors";
 import { HOOK_ID_PATTERN } from "../../lib/ids";
 import { queryInt, queryIntegerSchema } from "../../lib/query-int";
 import { jsonArrayResponse } from "../../lib/json-stream";
-import { Empty, ErrorBody, HookListOut, HookOut, hookStatusSchema, NoBody, NoQuery } from "../model";
+import {
+  Empty,
+  ErrorBody,
+  HookListOut,
+  HookOrExtendedOut,
+  HookOut,
+  hookStatusSchema,
+  NoBody,
+  NoQuery,
+  plainHook,
+  type HookExtendedWire,
+  type HookWire,
+} from "../model";
 import { HOOK_STATUSES } from "../status";
 import { MAX_QUERY_LENGTH, parseSearch } from "../search/query";
 import type { ManagementDeps } from "./deps";
@@ -16,6 +28,14 @@ const params = t.Object({ id: hookId }, strict);
 const LIMIT_ERROR = "limit: must be an integer from 1 to 100";
 const LIMIT = { min: 1, max: 100, fallback: 50 };
 const afterId = t.String({ pattern: HOOK_ID_PATTERN, error: "after: must be a hook id (a lowercase ULID)" });
+/** `include=extensions`: Mailroom's extension fields (HOOK_EXTENSIONS) on each Hook besides the spec's. */
+const include = t.Optional(
+  t.Literal("extensions", {
+    error: "include: must be extensions",
+    description: "`extensions`: each hook also carries Mailroom's extension fields (`event_type`, `source_id`): HookExtended instead of Hook",
+  }),
+);
+const getQuery = t.Object({ include }, strict);
 export const listQuery = t.Object(
   {
     channel: t.Optional(t.String({ maxLength: 64, pattern: NAME_PATTERN, error: `channel: channel names are ${NAME_RULE}, at most 64 characters` })),
@@ -49,6 +69,7 @@ export const listQuery = t.Object(
         description: "Hooks without body, payload, headers and events, with `size` (bytes of the body): what a list needs, read without the bodies",
       }),
     ),
+    include,
   },
   strict,
 );
@@ -74,7 +95,7 @@ function timeParam(name: string, value: string | undefined): number | undefined 
  */
 export function listPage(
   deps: Pick<ManagementDeps, "hooks" | "search">,
-  query: Omit<Static<typeof listQuery>, "fields" | "after" | "limit"> & { after?: string; limit?: string },
+  query: Omit<Static<typeof listQuery>, "fields" | "include" | "after" | "limit"> & { after?: string; limit?: string },
 ): Promise<string[]> {
   const limit = queryInt(query.limit, LIMIT, () => invalid(`invalid query: ${LIMIT_ERROR}`));
   const { channel, status, after } = query;
@@ -94,6 +115,12 @@ export function listPage(
   });
 }
 
+/** The hook as asked: the spec's Hook, or with `include=extensions` every extension field too. */
+const shown =
+  (extended: boolean) =>
+  (h: HookExtendedWire): HookWire | HookExtendedWire =>
+    extended ? h : plainHook(h);
+
 export function hookRoutes({ auth, hooks, search }: ManagementDeps) {
   return (
     new Elysia()
@@ -110,14 +137,22 @@ export function hookRoutes({ auth, hooks, search }: ManagementDeps) {
               (i) => hooks.findSummary(ids[i]!),
               (json) => json,
             );
-          return jsonArrayResponse(ids.length, (i) => hooks.find(ids[i]!));
+          const as = shown(query.include === "extensions");
+          return jsonArrayResponse(ids.length, async (i) => {
+            const hook = await hooks.find(ids[i]!);
+            return hook && as(hook);
+          });
         },
         {
           query: listQuery,
           response: { 200: HookListOut, ...listErrors },
         },
       )
-      .get("/hooks/:id", ({ params }) => hooks.get(params.id), { params, query: NoQuery, response: { 200: HookOut, ...hookErrors } })
+      .get("/hooks/:id", async ({ params, query }) => shown(query.include === "extensions")(await hooks.get(params.id)), {
+        params,
+        query: getQuery,
+        response: { 200: HookOrExtendedOut, ...hookErrors },
+      })
       .delete(
         "/hooks/:id",
         async ({ params }) => {
@@ -126,32 +161,32 @@ export function hookRoutes({ auth, hooks, search }: ManagementDeps) {
         },
         { params, query: NoQuery, body: NoBody, response: { 200: Empty, ...hookErrors } },
       )
-      .post("/hooks/:id/discard", ({ params, actor }) => hooks.discard(params.id, actor), {
+      .post("/hooks/:id/discard", async ({ params, actor }) => plainHook(await hooks.discard(params.id, actor)), {
         params,
         query: NoQuery,
         body: NoBody,
         response: { 200: HookOut, ...errors },
       })
-      .post("/hooks/:id/retry", ({ params, actor }) => hooks.retry(params.id, actor), {
+      .post("/hooks/:id/retry", async ({ params, actor }) => plainHook(await hooks.retry(params.id, actor)), {
         params,
         query: NoQuery,
         body: NoBody,
         response: { 200: HookOut, ...errors },
       })
       // An extension beside RetryHook: delivers again whatever the status (docs/management-api.md).
-      .post("/hooks/:id/redeliver", ({ params, actor }) => hooks.redeliver(params.id, actor), {
+      .post("/hooks/:id/redeliver", async ({ params, actor }) => plainHook(await hooks.redeliver(params.id, actor)), {
         params,
         query: NoQuery,
         body: NoBody,
         response: { 200: HookOut, ...errors },
       })
-      .post("/hooks/:id/process", ({ params, actor }) => hooks.process(params.id, actor), {
+      .post("/hooks/:id/process", async ({ params, actor }) => plainHook(await hooks.process(params.id, actor)), {
         params,
         query: NoQuery,
         body: NoBody,
         response: { 200: HookOut, ...errors },
       })
-      .post("/hooks/:id/fail", ({ params, actor, body }) => hooks.fail(params.id, actor, body.message), {
+      .post("/hooks/:id/fail", async ({ params, actor, body }) => plainHook(await hooks.fail(params.id, actor, body.message)), {
         params,
         query: NoQuery,
         body: failBody,

@@ -2,7 +2,7 @@ import { Elysia, t } from "elysia";
 import { NAME_PATTERN, NAME_RULE } from "../../config/schema";
 import { invalid, notFound } from "../../lib/errors";
 import { HOOK_ID_PATTERN } from "../../lib/ids";
-import { ErrorBody, HookOut, NoQuery } from "../model";
+import { ErrorBody, HookExtendedOut, NoQuery } from "../model";
 import { replay } from "../transfer/replay";
 import type { ManagementDeps } from "./deps";
 
@@ -62,7 +62,7 @@ export function sendRoutes({ auth, hooks, transfer, clock }: ManagementDeps) {
           { channel: t.String({ maxLength: 64, pattern: NAME_PATTERN, error: `channel: channel names are ${NAME_RULE}, at most 64 characters` }), ...edits },
           strict,
         ),
-        response: { 200: HookOut, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
+        response: { 200: HookExtendedOut, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
       },
     )
     .post(

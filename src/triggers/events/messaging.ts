@@ -1,6 +1,10 @@
 import type { EventFactory, Fresh, Sample } from "../types";
 
-/** Twilio's form-encoded callbacks, from twilio.com/docs/messaging/guides/webhook-request and voice/twiml#request-parameters. */
+/**
+ * Twilio's form-encoded callbacks, from twilio.com/docs/messaging/guides/webhook-request and
+ * voice/twiml#request-parameters. Each is named for the event type Mailroom reads from it
+ * (hooks/event-type.ts twilioEventType: the resource, then its status).
+ */
 const account = (f: Fresh) => f.id("AC", 32).toLowerCase();
 const sms = (f: Fresh, extra: Record<string, string>): Sample => ({
   form: true,
@@ -32,8 +36,8 @@ const call = (f: Fresh, extra: Record<string, string>): Sample => ({
 
 export const TWILIO: Record<string, EventFactory> = {
   "message.received": (f) => sms(f, { Body: "Hello from Twilio", NumMedia: "0", NumSegments: "1", SmsStatus: "received", FromCountry: "US", ToCountry: "US" }),
-  "message.status": (f) => sms(f, { MessageStatus: "delivered", SmsStatus: "delivered" }),
-  "call.incoming": (f) => call(f, { CallStatus: "ringing" }),
+  "message.delivered": (f) => sms(f, { MessageStatus: "delivered", SmsStatus: "delivered" }),
+  "call.ringing": (f) => call(f, { CallStatus: "ringing" }),
   "call.completed": (f) => call(f, { CallStatus: "completed", CallDuration: "42", Duration: "1" }),
   "recording.completed": (f) => ({
     form: true,

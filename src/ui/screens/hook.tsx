@@ -1,6 +1,6 @@
 /** @jsxImportSource preact */
 import { useEffect, useMemo, useState } from "preact/hooks";
-import { api, type Attempt, type Channel, type Hook } from "../api";
+import { api, type Attempt, type Channel, type Hook, type HookExtended } from "../api";
 import { bytesOf } from "../body";
 import { useStream } from "../live";
 import { link } from "../router";
@@ -14,8 +14,6 @@ import { HookBody } from "./hook-body";
 import { HookHistory } from "./hook-history";
 import { Notice } from "../parts/notice";
 import { visible } from "../format";
-
-type Shown = Hook & { event_type?: string | null; source_id?: string | null };
 
 /** One hook: what its sender sent (as text, never as HTML), its guards, attempts and events, and actions. */
 export function HookDetail({
@@ -31,13 +29,14 @@ export function HookDetail({
   older?: string;
   open: (id: string) => void;
 }) {
-  const [hook, setHook] = useState<Shown | undefined>();
+  const [hook, setHook] = useState<HookExtended | undefined>();
   const [attempts, setAttempts] = useState<Attempt[]>([]);
   const [guards, setGuards] = useState<string[] | undefined>();
   const [editing, setEditing] = useState(false);
   const [error, setError] = useState("");
   const load = () => {
-    api<Shown>("GET", `/hooks/${id}`).then(setHook, (e) => setError(e.message));
+    // The event type and the source are extension fields: the API answers them when asked.
+    api<HookExtended>("GET", `/hooks/${id}?include=extensions`).then(setHook, (e) => setError(e.message));
     api<Attempt[]>("GET", `/hooks/${id}/attempts`).then(setAttempts, () => undefined);
   };
   useEffect(load, [id]);
@@ -111,7 +110,13 @@ export function HookDetail({
           </span>
         )}
       </div>
-      <HookActions hook={hook} onChanged={(h) => (setHook(h), setError(""))} onDeleted={onClose} onEdit={() => setEditing(true)} onError={setError} />
+      <HookActions
+        hook={hook}
+        onChanged={(h) => (setHook(withExtensions(h, hook)), setError(""))}
+        onDeleted={onClose}
+        onEdit={() => setEditing(true)}
+        onError={setError}
+      />
       <Notice error={error} />
       {editing && <EditSend hook={hook} onClose={() => setEditing(false)} />}
       <HookBody hook={hook} bytes={bytes} />
@@ -136,4 +141,9 @@ export function HookDetail({
       <HookHistory hook={hook} attempts={attempts} />
     </article>
   );
+}
+
+/** A transition's answer (the spec's Hook) with the extension fields shown before: they never change once caught. */
+function withExtensions(h: Hook, before: HookExtended): HookExtended {
+  return { ...h, event_type: before.event_type, ...(before.source_id ? { source_id: before.source_id } : {}) };
 }

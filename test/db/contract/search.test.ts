@@ -39,9 +39,12 @@ function makeHooks(n: number): NewHook[] {
     const kind = rnd(4);
     if (kind === 0) {
       headers["content-type"] = "application/json";
-      headers["x-github-event"] = rnd(2) ? "push" : "pull_request";
+      const event = rnd(2) ? "push" : "pull_request";
+      headers["x-github-event"] = event;
+      // As GitHub sends them: a pull request has an action (its event type pull_request.<action>), a push a ref.
+      const named = event === "push" ? { ref: word } : { action: word };
       body = new TextEncoder().encode(
-        JSON.stringify({ action: word, n: rnd(5), ok: rnd(2) === 1, data: { items: [{ sku: `S${rnd(4)}` }, { sku: "X" }], note: null } }),
+        JSON.stringify({ ...named, n: rnd(5), ok: rnd(2) === 1, data: { items: [{ sku: `S${rnd(4)}` }, { sku: "X" }], note: null } }),
       );
     } else if (kind === 1) {
       headers["content-type"] = "application/json; charset=utf-8";
@@ -143,7 +146,7 @@ const QUERIES: { q: string; f?: Omit<SearchQuery, "terms" | "limit" | "after">; 
   { q: "header.user-agent:github*", f: { status: "handled" } },
   { q: "type:push" },
   { q: "type:invoice.paid", f: { channel: "stripe", status: "pending" } },
-  { q: "type:pull_request ip:10.0.0.1" },
+  { q: "type:pull_request* ip:10.0.0.1" },
   { q: "method:get", f: { since: T0 + 40_000, until: T0 + 90_000 } },
   { q: "channel:shop abc" },
   { q: "", f: { since: T0 + 10_000, until: T0 + 20_001 } },
@@ -152,7 +155,7 @@ const QUERIES: { q: string; f?: Omit<SearchQuery, "terms" | "limit" | "after">; 
   { q: "hookshot", f: { eventType: "push" } },
   { q: "hookshot", f: { eventType: "Push" }, none: true },
   { q: "type:Push", f: { eventType: "pull*" }, none: true },
-  { q: "type:PULL_request", f: { eventType: "pull*" } },
+  { q: "type:PULL_request.Zebra", f: { eventType: "pull*" } },
   { q: "invoice", f: { eventType: "invoice.*", channel: "stripe" } },
   { q: "", f: { since: T0 + 10_000, eventType: "charge.*" } },
   { q: "", f: { since: T0, eventType: "Charge.refunded" }, none: true },

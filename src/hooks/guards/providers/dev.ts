@@ -6,7 +6,7 @@ export const DEV: Preset[] = [
     kind: "github",
     title: "GitHub",
     scheme: bodySigned("X-Hub-Signature-256", "hmac-sha256", "hex", "sha256="),
-    eventType: { header: "x-github-event" },
+    eventType: { header: "x-github-event", action: ["action"] },
     key: "the webhook's secret, as entered on GitHub",
     source: "https://docs.github.com/en/webhooks/using-webhooks/validating-webhook-deliveries",
   },

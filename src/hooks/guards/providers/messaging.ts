@@ -1,4 +1,5 @@
 import { bodySigned, type Preset, SVIX, tokenIn } from "./types";
+import { twilioEventType } from "../../event-type";
 
 /** Chat, voice, e-mail and meetings. */
 export const MESSAGING: Preset[] = [
@@ -37,6 +38,7 @@ export const MESSAGING: Preset[] = [
     kind: "twilio",
     title: "Twilio",
     scheme: { algorithm: "hmac-sha1", signed: "{url}{form}", header: "X-Twilio-Signature", encoding: "base64", bodyHashQuery: "bodySHA256" },
+    eventType: { derive: twilioEventType },
     key: "the account's auth token",
     source: "https://www.twilio.com/docs/usage/webhooks/webhooks-security#validating-signatures-from-twilio",
   },
