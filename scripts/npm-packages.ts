@@ -23,10 +23,15 @@ export function run(argv: string[], cwd = ROOT): string {
   return proc.stdout.toString();
 }
 
+/** The processes of runAsync still running: an interrupted release stops them (release.ts). */
+export const running = new Set<Bun.Subprocess>();
+
 /** As run(), without blocking: for steps that may run beside each other. */
 export async function runAsync(argv: string[], cwd = ROOT): Promise<string> {
   const proc = Bun.spawn(argv, { cwd, stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } });
+  running.add(proc);
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  running.delete(proc);
   if (code !== 0) throw new Error(`${argv.join(" ")} failed (${code}):\n${err}${out}`);
   return out;
 }

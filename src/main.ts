@@ -7,15 +7,16 @@
  */
 import "./production";
 import { runCli } from "./cli/dispatch";
-import { processIo } from "./cli/io";
+import { exitAfterOutput, processIo } from "./cli/io";
 import { VERSION } from "./lib/version";
 
+// A command's output may still be on its way into a pipe when it returns: the process exits once it was written.
 runCli(Bun.argv.slice(2), processIo, VERSION).then(
   (code) => {
-    if (code >= 0) process.exit(code);
+    if (code >= 0) return exitAfterOutput(code);
   },
   (error) => {
-    console.error("mailroom: could not start:", error instanceof Error ? error.message : error);
-    process.exit(1);
+    processIo.err(`mailroom: could not start: ${error instanceof Error ? error.message : error}\n`);
+    return exitAfterOutput(1);
   },
 );

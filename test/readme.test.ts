@@ -17,6 +17,10 @@ import { expect, test } from "bun:test";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { Glob } from "bun";
+import { COMMANDS } from "../src/cli/commands";
+import { CERTIFICATE_PROVIDERS } from "../src/hooks/guards/certificates/table";
+import { PRESETS } from "../src/hooks/guards/providers";
 import { readmeBlocks, scriptOf } from "./helpers/readme";
 
 const ROOT = join(import.meta.dir, "..");
@@ -51,6 +55,39 @@ test("the README's blocks are found with their notes", () => {
     ["skip", "x", undefined, undefined],
   ]);
   expect(() => readmeBlocks(["<!-- readme: stop -->", "```sh", "x", "```"].join("\n"))).toThrow("unknown readme note");
+});
+
+/** `mailroom NAME SUB` pairs of usage lines (`hooks ls|show` gives `hooks ls` and `hooks show`). */
+function commandsOf(lines: string[]): Set<string> {
+  const found = new Set<string>();
+  for (const line of lines) {
+    const words = /^\s*mailroom (.*)$/.exec(line)?.[1]?.split(/\s+/) ?? [];
+    const name = words[0]?.replace(/^\[(serve)\]$/, "$1");
+    if (!name || !/^[a-z][a-z-]*$/.test(name)) continue;
+    const subs = /^([a-z][a-z-]*(\|[a-z-]+)*|--list)$/.test(words[1] ?? "") ? words[1]!.split("|") : [""];
+    for (const sub of subs) found.add(`${name} ${sub}`.trim());
+  }
+  return found;
+}
+
+test("the README's command block lists every command and subcommand of mailroom --help", () => {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const block = readme.slice(readme.indexOf("The executable's commands"));
+  const listed = commandsOf(block.slice(0, block.indexOf("\n```\n", block.indexOf("```") + 3)).split("\n"));
+  const help = commandsOf(COMMANDS.flatMap((c) => c.usage.split("\n")));
+  expect(help).toContain("token create");
+  expect(help).toContain("trigger --list");
+  expect([...help].filter((c) => !listed.has(c))).toEqual([]);
+});
+
+test("the README and docs/ give one provider count, the code's", () => {
+  const count = PRESETS.size + CERTIFICATE_PROVIDERS.length;
+  const files = ["README.md", ...new Glob("docs/*.md").scanSync(ROOT)];
+  const said = files.flatMap((f) =>
+    [...readFileSync(join(ROOT, f), "utf8").matchAll(/\b(\d+) (?:named )?(?:providers|senders)\b|providers \((\d+)\)/g)].map((m) => `${f}: ${m[1] ?? m[2]}`),
+  );
+  expect(said.length).toBeGreaterThan(2);
+  expect(said.filter((s) => !s.endsWith(`: ${count}`))).toEqual([]);
 });
 
 test("every shell example of the README runs when pasted in order into a fresh copy", async () => {
@@ -90,4 +127,4 @@ test("every shell example of the README runs when pasted in order into a fresh c
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}, 240_000);
+}, 480_000);

@@ -24,8 +24,12 @@ export async function exportCommand(argv: string[], client: Client, io: Io): Pro
   const fd = p.values.output ? openSync(p.values.output, "w") : undefined;
   try {
     for await (const chunk of res.body!) {
-      if (fd === undefined) io.outBytes(chunk);
-      else writeSync(fd, chunk);
+      if (fd !== undefined) writeSync(fd, chunk);
+      else {
+        // A reader slower than Mailroom holds the export back instead of the whole of it waiting here.
+        io.outBytes(chunk);
+        await io.written();
+      }
     }
   } finally {
     if (fd !== undefined) closeSync(fd);

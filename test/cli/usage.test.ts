@@ -15,7 +15,15 @@ afterAll(removeTempDirs);
 async function inProcess(argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = "";
   let err = "";
-  const io: Io = { out: (t) => void (out += t), outBytes: () => {}, err: (t) => void (err += t), stdin: async () => new Uint8Array(), env: {}, now: Date.now };
+  const io: Io = {
+    out: (t) => void (out += t),
+    outBytes: () => {},
+    err: (t) => void (err += t),
+    written: async () => {},
+    stdin: async () => new Uint8Array(),
+    env: {},
+    now: Date.now,
+  };
   const code = await dispatch(argv, io, "9.9.9");
   return { code, out, err };
 }

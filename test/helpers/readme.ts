@@ -31,8 +31,8 @@ export function scriptOf(blocks: Block[]): string {
     'stop_bg() { local p="${bg[$1]:-}"; [ -n "$p" ] || return 0; kill -TERM -- -"$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; unset "bg[$1]"; }',
     'stop_all() { for n in "${!bg[@]}"; do stop_bg "$n"; done; }',
     "trap 'rc=$?; stop_all; exit $rc' EXIT",
-    // Waits up to 60 s for a background block's text; shows its output if it never comes.
-    'ready() { for _ in $(seq 600); do grep -qF -- "$2" "$1" && return 0; sleep 0.1; done; echo "never printed: $2"; cat "$1"; return 1; }',
+    // Waits up to 180 s for a background block's text (the first one runs npm install); shows its output if it never comes.
+    'ready() { for _ in $(seq 1800); do grep -qF -- "$2" "$1" && return 0; sleep 0.1; done; echo "never printed: $2"; cat "$1"; return 1; }',
   ];
   blocks.forEach((b, n) => {
     if (b.mode === "skip") return;
