@@ -85,13 +85,24 @@ export async function runCommand(command: ServerCommand): Promise<number> {
   if (parentEnv && parentPid === undefined) return (console.error(`mailroom: MAILROOM_PARENT_PID: not a process id: ${parentEnv}`), 2);
 
   const clock = systemClock;
-  const stdout = coalesce((text) => void process.stdout.write(text));
+  // A server outlives its log's reader (`mailroom serve | head -1`): a closed stdout or stderr stops
+  // that stream's lines, never the server; any other write error is said once on the other stream.
+  const gone = { stdout: false, stderr: false };
+  for (const name of ["stdout", "stderr"] as const) {
+    process[name].on("error", (error: NodeJS.ErrnoException) => {
+      if (gone[name]) return;
+      gone[name] = true;
+      const other = name === "stdout" ? "stderr" : "stdout";
+      if (error.code !== "EPIPE" && !gone[other]) process[other].write(`mailroom: ${name} failed (${error.code ?? error.message}); its log lines stop\n`);
+    });
+  }
+  const stdout = coalesce((text) => void (gone.stdout || process.stdout.write(text)));
   const { activity, log } = createTerminal({
     format: command.logFormat ?? "text",
     quiet: command.quiet ?? false,
     color: process.stdout.isTTY === true && !process.env.NO_COLOR,
     write: stdout.write,
-    writeError: (text) => (stdout.flush(), void process.stderr.write(text)),
+    writeError: (text) => (stdout.flush(), void (gone.stderr || process.stderr.write(text))),
   });
   // Before storage is opened: a command that fails creates nothing (no data folder).
   const listens = [

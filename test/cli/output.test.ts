@@ -112,3 +112,44 @@ describe("output into a pipe, a slow reader, a reader that goes away, a full dev
     }
   });
 });
+
+test("serve | head -1: the server outlives its log's reader and keeps catching", async () => {
+  const dir = tempDir("mailroom-serve-pipe-");
+  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = probe.port;
+  probe.stop(true);
+  await Bun.write(join(dir, "m.toml"), `[server]\nhost = "127.0.0.1"\nport = ${port}\n[storage]\npath = "data/m.db"\n`);
+  const script = `{ "$BUN" "$MAIN" serve --config "$D/m.toml" 2>"$D/stderr" & echo $! >"$D/pid"; wait; } | head -1 >/dev/null`;
+  const sh = Bun.spawn(["sh", "-c", script], {
+    cwd: dir,
+    env: { ...process.env, D: dir, BUN: process.execPath, MAIN },
+    stdin: "ignore",
+    stdout: "ignore",
+    stderr: "inherit",
+  });
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    let up = false;
+    for (const deadline = Date.now() + 30_000; !up && Date.now() < deadline; ) {
+      up = await fetch(`${url}/`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (!up) await Bun.sleep(50);
+    }
+    expect(up).toBe(true);
+    // Each hook is a log line into the pipe whose reader is gone.
+    for (let i = 0; i < 10; i++) {
+      const caught = await fetch(`${url}/?channel=piped`, { method: "POST", body: `{"n":${i}}` });
+      expect(caught.status).toBe(200);
+    }
+    expect((await fetch(`${url}/`)).ok).toBe(true);
+    expect(readFileSync(join(dir, "stderr"), "utf8")).not.toContain("EPIPE");
+  } finally {
+    const pid = Number(readFileSync(join(dir, "pid"), "utf8"));
+    try {
+      process.kill(pid, "SIGTERM");
+    } catch {}
+    await sh.exited;
+  }
+});
