@@ -13,6 +13,7 @@ import { createUsers } from "./dashboard/users";
 import { randomToken } from "./lib/secrets";
 import { saveLocalCredentials } from "./cli/token";
 import { credentialsPath, readCredentials } from "./cli/credentials";
+import { processIo } from "./cli/io";
 import { setupLines } from "./dashboard/setup";
 import { ConfigError, FORWARD_TO, loadConfig } from "./config/load";
 import { splitListen } from "./config/schema";
@@ -251,9 +252,15 @@ export async function runCommand(command: ServerCommand): Promise<number> {
 
 const inUse = (host: string, port: number) => `mailroom: port ${port} on ${host} is already in use (another Mailroom?); stop it or choose another with --port`;
 
+/**
+ * A line of a command that ends (check-config, migrate, healthcheck, user add) on stdout, through the
+ * same sink as the client commands: main.ts exits once it was written, and a write error is said.
+ */
+const say = (line: string) => processIo.out(`${line}\n`);
+
 /** The config is valid; for PostgreSQL, the database also answers and is recent enough. */
 async function checkConfig(config: Config, source: string): Promise<number> {
-  if (!config.storage.url) return (console.log(`${source}: ok`), 0);
+  if (!config.storage.url) return (say(`${source}: ok`), 0);
   try {
     const sql = await openPostgres(config.storage.url, { max: 1 });
     await sql.close();
@@ -261,7 +268,7 @@ async function checkConfig(config: Config, source: string): Promise<number> {
     if (!(error instanceof PostgresOpenError)) throw error;
     return (console.error(`mailroom: ${source}: [storage] url: ${error.message}`), 1);
   }
-  return (console.log(`${source}: ok (${redactPostgresUrl(config.storage.url)} answers)`), 0);
+  return (say(`${source}: ok (${redactPostgresUrl(config.storage.url)} answers)`), 0);
 }
 
 /** `mailroom migrate`: applies what is missing and exits (deploys that migrate before starting instances). */
@@ -276,7 +283,7 @@ async function migrateOnly(config: Config): Promise<number> {
       if (!(error instanceof DataFileInUse)) throw error;
       return (console.error(`mailroom: ${error.message}`), 1);
     }
-    return (console.log(`mailroom: ${config.storage.path} is migrated`), 0);
+    return (say(`mailroom: ${config.storage.path} is migrated`), 0);
   }
   try {
     const sql = await openPostgres(config.storage.url, { max: 1 });
@@ -289,12 +296,12 @@ async function migrateOnly(config: Config): Promise<number> {
     if (!(error instanceof PostgresOpenError)) throw error;
     return (console.error(`mailroom: migrate: ${error.message}`), 1);
   }
-  return (console.log(`mailroom: ${redactPostgresUrl(config.storage.url)} is migrated`), 0);
+  return (say(`mailroom: ${redactPostgresUrl(config.storage.url)} is migrated`), 0);
 }
 
 async function check(url: string): Promise<number> {
   const result = await healthcheck(url);
-  if (result.ok) return (console.log(`mailroom: healthcheck: ${result.message}`), 0);
+  if (result.ok) return (say(`mailroom: healthcheck: ${result.message}`), 0);
   return (console.error(`mailroom: healthcheck: ${result.message}`), 1);
 }
 
@@ -323,8 +330,8 @@ async function addUser(command: Extract<Command, { kind: "user-add" }>, config: 
   try {
     const users = createUsers({ store, config, clock: systemClock });
     await users.add(command.email, command.role, password);
-    console.log(`added ${command.role} ${command.email.toLowerCase()}`);
-    if (!command.passwordStdin) console.log(`  password (shown once): ${password}`);
+    say(`added ${command.role} ${command.email.toLowerCase()}`);
+    if (!command.passwordStdin) say(`  password (shown once): ${password}`);
     return 0;
   } catch (error) {
     console.error(`mailroom: user add: ${error instanceof Error ? error.message : error}`);

@@ -103,7 +103,7 @@ describe("output into a pipe, a slow reader, a reader that goes away, a full dev
   });
 
   test.skipIf(!existsSync("/dev/full"))("> /dev/full: the write error is said on stderr, the status is not 0", async () => {
-    for (const args of [["hooks", "body", id!], ["export"], ["providers", "--json"]]) {
+    for (const args of [["hooks", "body", id!], ["export"], ["providers", "--json"], ["check-config", "--config", "mailroom.toml"]]) {
       const out = Bun.file("/dev/full");
       const proc = Bun.spawn([process.execPath, MAIN, ...args], { cwd: served.dir, stdin: "ignore", stdout: out, stderr: "pipe" });
       const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
