@@ -170,7 +170,19 @@ export function createApp(deps: AppDeps) {
     guards: guardRegistry,
     forwards,
     translate: translate.services,
-    management: { channels, hooks, search, transfer, refusals, runner, clock, keepOpen: (r) => connections.keepOpen(r), responses, dedup },
+    management: {
+      channels,
+      hooks,
+      search,
+      transfer,
+      refusals,
+      runner,
+      clock,
+      keepOpen: (r) => connections.keepOpen(r),
+      responses,
+      dedup,
+      allowLinkLocal: config.server.allow_link_local,
+    },
     relays: () => relayState(),
   });
 
@@ -263,6 +275,7 @@ export function createApp(deps: AppDeps) {
         runner,
         clock,
         keepOpen: (r) => connections.keepOpen(r),
+        allowLinkLocal: config.server.allow_link_local,
         responses,
         dedup,
       }),

@@ -1,3 +1,6 @@
+import { lookup } from "node:dns/promises";
+import { BlockList, isIP } from "node:net";
+
 /**
  * Whether a forward handler's target can ever be sent to: the check of the config file, of the
  * dashboard's forwards API and of the runner, so that a setting every attempt would fail on is
@@ -5,6 +8,8 @@
  * must accept it (a space in the host, a port above 65535, a header name with a space, a value
  * with CR or LF, or a character above U+00FF all make fetch throw), and the URL must be http or
  * https. Messages never quote a header's value (it may be a token) nor the URL (it may hold one).
+ * Where it may be sent is judged below it (outboundProblem): never to a link-local address or a
+ * cloud metadata service unless `[server] allow_link_local`, for every request a hook makes.
  *
  * @example forwardTargetProblems("http://exa mple.com/x", {}) // [{ path: "url", message: "the host must not contain spaces" }]
  */
@@ -63,4 +68,82 @@ export function forwardTargetProblems(url: string, headers: Record<string, strin
     }
   }
   return problems;
+}
+
+/**
+ * Link-local addresses: where cloud metadata services answer (169.254.169.254 hands out a cloud
+ * machine's credentials), also as an IPv4-mapped or NAT64 IPv6 address. Plus the metadata services'
+ * other addresses: AWS's over IPv6 (fd00:ec2::254) and Alibaba Cloud's (100.100.100.200).
+ */
+const LINK_LOCAL = new BlockList();
+LINK_LOCAL.addSubnet("169.254.0.0", 16, "ipv4");
+LINK_LOCAL.addSubnet("fe80::", 10, "ipv6");
+LINK_LOCAL.addSubnet("64:ff9b::a9fe:0", 112, "ipv6");
+LINK_LOCAL.addAddress("fd00:ec2::254", "ipv6");
+LINK_LOCAL.addAddress("100.100.100.200", "ipv4");
+
+/** Host names of cloud metadata services (compared lowercase, without a trailing dot). */
+const METADATA_NAMES = new Set([
+  "metadata",
+  "metadata.google.internal",
+  "metadata.goog",
+  "metadata.azure.internal",
+  "instance-data",
+  "instance-data.ec2.internal",
+  "metadata.tencentyun.com",
+  "metadata.platformequinix.com",
+]);
+
+/** How a host name is resolved: its addresses, or a rejection when it has none. */
+export type Resolve = (host: string) => Promise<string[]>;
+const systemResolve: Resolve = async (host) => (await lookup(host, { all: true })).map((a) => a.address);
+
+/** The why of every link-local refusal, with what to set to allow it. */
+const LINK_LOCAL_RULE = "Mailroom does not send to link-local addresses or cloud metadata services unless [server] allow_link_local = true";
+
+function isLinkLocal(address: string): boolean {
+  const bare = address.replace(/^\[(.*)\]$/, "$1");
+  const family = isIP(bare);
+  return family !== 0 && LINK_LOCAL.check(bare, family === 4 ? "ipv4" : "ipv6");
+}
+
+/**
+ * Why `url`'s host is link-local or a metadata service, judged by its name or address alone (no
+ * DNS): the config file's check, where nothing is resolved. Undefined when it is not, or when the
+ * URL does not parse (urlProblem says so). The URL parser's reading counts, so that
+ * `http://2852039166/` and `http://[::ffff:a9fe:a9fe]/` are 169.254.169.254 too.
+ */
+export function linkLocalProblem(url: string): string | undefined {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase().replace(/\.$/, "");
+  } catch {
+    return undefined;
+  }
+  if (METADATA_NAMES.has(host)) return `the host ${host} is a cloud metadata service: ${LINK_LOCAL_RULE}`;
+  if (isLinkLocal(host)) return `${host} is a link-local address: ${LINK_LOCAL_RULE}`;
+  return undefined;
+}
+
+/**
+ * Why Mailroom must not send a request to `url` now, or undefined: the host's name or address
+ * (linkLocalProblem), then every address the name resolves to, so that a name pointing at
+ * 169.254.169.254 is refused too. A name that does not resolve is no problem of this check (the
+ * request fails on its own). All of it is skipped with `[server] allow_link_local = true`.
+ * Resolved once, before the request: a DNS server answering otherwise a moment later is not seen.
+ */
+export async function outboundProblem(url: string, options: { allowLinkLocal: boolean; resolve?: Resolve }): Promise<string | undefined> {
+  if (options.allowLinkLocal) return undefined;
+  const named = linkLocalProblem(url);
+  if (named) return named;
+  let host: string;
+  try {
+    host = new URL(url).hostname.replace(/^\[(.*)\]$/, "$1");
+  } catch {
+    return undefined;
+  }
+  if (isIP(host) !== 0) return undefined;
+  const addresses = await (options.resolve ?? systemResolve)(host).catch(() => [] as string[]);
+  const bad = addresses.find(isLinkLocal);
+  return bad ? `${host} resolves to ${bad}, a link-local address: ${LINK_LOCAL_RULE}` : undefined;
 }

@@ -3,6 +3,8 @@ import type { TObject, TSchema } from "@sinclair/typebox";
 import { ConfigSchema, LOCAL_KEY_LABEL, type Config } from "./schema";
 import { GUARD_KINDS } from "./guards";
 import { HANDLER_CHECKS, HANDLER_KINDS } from "./handlers";
+import { linkLocalProblem } from "./forward-target";
+import { urlPatternProblem } from "./url-pattern";
 import { translateProblems } from "./translate";
 import { dedupProblems, responseProblems } from "./misbehave";
 import { postgresUrlProblem } from "./postgres-url";
@@ -235,6 +237,26 @@ function crossCheck(config: Config): Problem[] {
 }
 
 /**
+ * Where Mailroom may send: a forward handler's host is not link-local nor a metadata service (by
+ * its name or address; the runner checks what the name resolves to at each attempt) unless
+ * `[server] allow_link_local`, and `[dashboard] member_send_to` holds URL patterns.
+ */
+function outboundProblems(config: Config): Problem[] {
+  const problems: Problem[] = [];
+  if (!config.server.allow_link_local)
+    config.handlers.forEach((h, i) => {
+      const url = (h as { url?: unknown }).url;
+      const problem = h.kind === "forward" && typeof url === "string" ? linkLocalProblem(url) : undefined;
+      if (problem) problems.push({ path: `handlers[${i}].url`, message: problem });
+    });
+  config.dashboard.member_send_to.forEach((pattern, i) => {
+    const problem = urlPatternProblem(pattern);
+    if (problem) problems.push({ path: `dashboard.member_send_to[${i}]`, message: problem });
+  });
+  return problems;
+}
+
+/**
  * `[storage] url` as the driver will read it (config/postgres-url.ts), once the schema accepted it.
  * Its problems (the schema's too) say which environment variable the URL came from, if one did.
  */
@@ -288,6 +310,7 @@ export function buildConfig(raw: unknown, env: Env = {}, overrides: Overrides = 
   problems.push(...safely(() => checkKinded(list(config.guards), GUARD_KINDS, "guards")));
   problems.push(...safely(() => checkKinded(list(config.handlers), HANDLER_KINDS, "handlers", HANDLER_CHECKS)));
   problems.push(...safely(() => crossCheck(config)));
+  problems.push(...safely(() => outboundProblems(config)));
   const clean = (at: string) => !problems.some((p) => p.path === at || p.path.startsWith(`${at}.`) || p.path.startsWith(`${at}[`));
   list(config.guards).forEach((guard, i) => {
     if (!clean(`guards[${i}]`)) return;

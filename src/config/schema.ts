@@ -45,6 +45,11 @@ const Server = t.Object(
       default: false,
       description: "take the sender ip from the right-most X-Forwarded-For entry (else the last Forwarded for=), which the proxy added",
     }),
+    allow_link_local: t.Boolean({
+      default: false,
+      description:
+        "let forward handlers, replays and edit-and-send reach link-local addresses (169.254.0.0/16, fe80::/10) and cloud metadata services (metadata.google.internal...)",
+    }),
     public: t.Optional(
       t.Object(
         {
@@ -213,6 +218,17 @@ const Relay = t.Object(
   strict,
 );
 
+const Dashboard = t.Object(
+  {
+    member_send_to: t.Array(t.String({ description: 'a URL pattern such as "http://localhost:*"' }), {
+      default: [],
+      description:
+        "URLs a member may send a hook to (replay, edit and send), as patterns with * for any part of the host, any port or any path; admins may send anywhere",
+    }),
+  },
+  { ...strict, default: {} },
+);
+
 /** A guard or handler entry before its kind's own schema is applied. */
 const Kinded = t.Object({ name: Name("name"), kind: t.String({ description: "kind" }) }, { additionalProperties: true });
 
@@ -229,6 +245,7 @@ export const ConfigSchema = t.Object(
     translate: TranslateSection,
     metrics: Metrics,
     relays: t.Array(Relay, { default: [], description: "upstream Mailrooms whose channels this one receives (mailroom listen)" }),
+    dashboard: Dashboard,
   },
   strict,
 );

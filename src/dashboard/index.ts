@@ -10,7 +10,9 @@ import { hookRoutes } from "../hooks/routes/hooks";
 import { exportRoutes } from "../hooks/routes/transfer";
 import { sendRoutes } from "../hooks/routes/send";
 import { refusalRoutes } from "../hooks/routes/refusals";
-import { createGate } from "./gate";
+import { createGate, type Gate } from "./gate";
+import { AppError } from "../lib/errors";
+import { urlPatternMatches } from "../config/url-pattern";
 import type { DashboardDeps } from "./deps";
 import { senderIp } from "../hooks/catch";
 import { createSessions } from "./sessions";
@@ -39,6 +41,24 @@ export type { DashboardDeps } from "./deps";
 
 /** Where the dashboard's JSON endpoints live (the page itself is served under /ui by server.ts). */
 export const DASHBOARD_API = "/ui/api";
+
+/**
+ * Who may send a hook to a URL from the dashboard (replay, edit and send): an admin, as for adding
+ * a forward handler, since Mailroom's request answers from wherever it runs (127.0.0.1, the
+ * internal network); a member only to `[dashboard] member_send_to`. Throws permission_denied.
+ */
+function memberSendsTo(config: Config, gate: Gate) {
+  const patterns = config.dashboard.member_send_to;
+  return (request: Request, url: string): void => {
+    if (gate.userOf(request)?.role === "admin") return;
+    if (patterns.some((p) => urlPatternMatches(p, url))) return;
+    const allowed = patterns.length > 0 ? `URLs matching [dashboard] member_send_to (${patterns.join(", ")})` : "no URL ([dashboard] member_send_to is empty)";
+    throw new AppError(
+      "permission_denied",
+      `only an admin may send a hook to a URL, as only an admin adds a forward handler; a member may send it into a channel, or to ${allowed}`,
+    );
+  };
+}
 
 /**
  * The dashboard's server side: users, sessions, the first-admin setup, and JSON endpoints under
@@ -78,7 +98,12 @@ export function createDashboard(deps: {
     deviceThrottle: createThrottle({ clock, limit: SIGN_IN_LIMITS.device, windowMs: SIGN_IN_LIMITS.windowMs }),
     devices: createDevices(store),
   };
-  const management = { ...deps.management, auth: gate.requireSession(), admin: gate.requireSession("admin") } as unknown as ManagementDeps;
+  const management = {
+    ...deps.management,
+    auth: gate.requireSession(),
+    admin: gate.requireSession("admin"),
+    sendsTo: memberSendsTo(config, gate),
+  } as unknown as ManagementDeps;
   const routes = new Elysia({ prefix: DASHBOARD_API })
     .use(sessionRoutes(own))
     .use(userRoutes(own))

@@ -3,7 +3,8 @@ import { checkKinded } from "../config/load";
 import { printable } from "../config/printable";
 import type { Config } from "../config/schema";
 import type { Clock } from "../lib/clock";
-import { invalid, notFound, precondition } from "../lib/errors";
+import { outboundProblem } from "../config/forward-target";
+import { AppError, invalid, notFound, precondition } from "../lib/errors";
 import { parseDuration } from "../lib/units";
 import type { Runner } from "../runner";
 import type { ForwardRow, ForwardStore } from "./forward-store";
@@ -60,7 +61,10 @@ export function createForwards(deps: { config: Config; store: ForwardStore; cloc
       loaded = now;
     },
     list: async (channel?: string): Promise<ForwardInfo[]> => (await store.list()).filter((r) => !channel || r.channel === channel).map(toInfo),
-    /** Throws invalid_argument for another kind or bad settings, failed_precondition for a name taken. */
+    /**
+     * Throws invalid_argument for another kind or bad settings, permission_denied for a link-local
+     * target (config/forward-target.ts) unless `[server] allow_link_local`, failed_precondition for a name taken.
+     */
     async add(channel: string, entry: Record<string, unknown>): Promise<ForwardInfo> {
       if (entry.kind !== undefined && entry.kind !== "forward") {
         throw invalid(`kind: only forward handlers can be added in the dashboard; ${String(entry.kind)} handlers are set in the config file`);
@@ -72,6 +76,8 @@ export function createForwards(deps: { config: Config; store: ForwardStore; cloc
       const said = problems.map((p) => printable([p.path.replace(/^handler\[0\]\.?/, ""), p.message].filter(Boolean).join(": ")));
       if (problems.length > 0) throw invalid(said.join("; "));
       const f = forward as unknown as ForwardConfig;
+      const forbidden = await outboundProblem(f.url, { allowLinkLocal: config.server.allow_link_local });
+      if (forbidden) throw new AppError("permission_denied", `url: ${forbidden}`);
       const taken = () => precondition(`handler "${f.name}" exists already`);
       if (configured.has(f.name) || (await store.get(f.name))) throw taken();
       const row: Row = {

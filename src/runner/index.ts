@@ -93,7 +93,8 @@ const BUSY_RETRY_MS = 100;
 export function createRunner(deps: RunnerDeps): Runner {
   const { config, clock, log } = deps;
   const { queue } = deps;
-  const handlers = createHandlers(config.handlers, deps.baseDir ?? process.cwd());
+  const outbound = { allowLinkLocal: config.server.allow_link_local };
+  const handlers = createHandlers(config.handlers, deps.baseDir ?? process.cwd(), outbound);
   const channelHandlers = new Map(config.channels.map((c) => [c.name, c.handlers]));
   /** Channels not in the config (created by their first hook) get [hooks] default_handlers. */
   const defaultHandlers = config.hooks.default_handlers;
@@ -239,7 +240,7 @@ export function createRunner(deps: RunnerDeps): Runner {
     },
     addWorker: (worker) => workers.add(worker),
     addForward(channel, forward) {
-      const built = createHandlers([{ ...forward, kind: "forward" } as unknown as Config["handlers"][number]], process.cwd());
+      const built = createHandlers([{ ...forward, kind: "forward" } as unknown as Config["handlers"][number]], process.cwd(), outbound);
       handlers.set(forward.name, built.get(forward.name)!);
       forwards.set(channel, [...(forwards.get(channel) ?? []).filter((n) => n !== forward.name), forward.name]);
     },

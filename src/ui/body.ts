@@ -1,3 +1,6 @@
+import { isHeaderName, isHeaderValue, isMethodToken } from "../lib/http-syntax";
+import { shellCommand } from "../lib/shell";
+
 /** How a hook's body is shown: formatted JSON, form fields, text, or hex for binary. Never as HTML. */
 export type BodyView = { kind: "json" | "form" | "text" | "hex" | "empty"; text: string; fields?: [string, string][] };
 
@@ -57,18 +60,44 @@ export function textOf(bytes: Uint8Array): string | undefined {
 export const HOP_HEADERS = new Set(["host", "content-length", "connection", "accept-encoding", "transfer-encoding"]);
 
 /**
- * The hook as a curl command aimed at `url`: the same method, headers and body. A text body is
- * written as it is (one quoted argument, readable); a binary one is read from the file Download saves.
+ * What a pasted command cannot carry as it is: control characters but tab and LF (a terminal acts
+ * on them when pasted: CR ends the line, ^U erases it) and C1 controls (U+009B is a terminal's CSI).
+ */
+const UNPASTEABLE = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
+
+/** The URL's arguments: controls and spaces percent-encoded (as a sender's were), and `--url` before one that would read as an option. */
+function urlArgs(url: string): string[] {
+  const clean = url.replace(/[\x00-\x20\x7f-\x9f]/g, (c) => encodeURIComponent(c));
+  return clean.startsWith("-") ? ["--url", clean] : [clean];
+}
+
+/**
+ * The hook as a curl command aimed at `url`: the same method, headers and body, every argument
+ * quoted for a POSIX shell (lib/shell.ts), so that pasting it runs curl and nothing else. A text
+ * body is written as it is (one quoted argument, readable); a binary one, or one a paste would
+ * change (a CR, another control character), is read from the file Download saves. A method or
+ * header no HTTP parser would accept (only an import of an older version could have stored one)
+ * is left out.
  */
 export function curlOf(h: { id: string; method: string; headers: Record<string, string> }, url: string, bytes: Uint8Array): string {
-  const q = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
-  const parts = [`curl -X ${h.method} ${q(url)}`];
-  for (const [k, v] of Object.entries(h.headers)) if (!HOP_HEADERS.has(k)) parts.push(`-H ${q(`${k}: ${v}`)}`);
+  const lines = [isMethodToken(h.method) ? ["curl", "-X", h.method, ...urlArgs(url)] : ["curl", ...urlArgs(url)]];
+  for (const [k, v] of Object.entries(h.headers)) {
+    if (!HOP_HEADERS.has(k) && isHeaderName(k) && isHeaderValue(v) && !UNPASTEABLE.test(v)) lines.push(["-H", `${k}: ${v}`]);
+  }
   if (bytes.length > 0) {
     const text = textOf(bytes);
-    parts.push(text === undefined ? `--data-binary @${h.id}.body` : `--data-raw ${q(text)}`);
+    lines.push(text === undefined || UNPASTEABLE.test(text) ? ["--data-binary", `@${h.id}.body`] : ["--data-raw", text]);
   }
-  return parts.join(" \\\n  ");
+  return shellCommand(lines);
+}
+
+/** The first hook to send, to `base` (this server) and `channel` (else demo), quoted as curlOf's. */
+export function firstCurlOf(base: string, channel?: string): string {
+  return shellCommand([
+    ["curl", "-X", "POST", ...urlArgs(`${base}/?channel=${encodeURIComponent(channel || "demo")}`)],
+    ["-H", "content-type: application/json"],
+    ["-d", '{"type":"order.created","order":{"id":42,"total":"19.90"}}'],
+  ]);
 }
 
 /** "Name: value" lines to headers; throws on a line without a colon. */

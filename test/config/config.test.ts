@@ -16,7 +16,8 @@ function problems(raw: unknown, env: Record<string, string> = {}): string[] {
 describe("config", () => {
   test("defaults: 127.0.0.1:8080, data/mailroom.db, full durability, 10MB bodies", () => {
     const c = buildConfig({});
-    expect(c.server).toEqual({ host: "127.0.0.1", port: 8080, trust_proxy: false });
+    expect(c.server).toEqual({ host: "127.0.0.1", port: 8080, trust_proxy: false, allow_link_local: false });
+    expect(c.dashboard).toEqual({ member_send_to: [] });
     expect(c.storage.path).toBe("data/mailroom.db");
     expect(c.storage.durability).toBe("full");
     expect(parseSize(c.hooks.max_body)).toBe(10 * 1024 * 1024);

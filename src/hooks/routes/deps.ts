@@ -18,6 +18,14 @@ export type ManagementDeps = {
    * origin): the dashboard's admin session; absent, `auth` (an API key without scopes has full access).
    */
   admin?: ReturnType<typeof requireApiKey>;
+  /**
+   * Throws permission_denied unless the request may send a hook to `url` (replay, edit and send to
+   * a URL), as the dashboard's members may only to `[dashboard] member_send_to`; absent, anyone
+   * `auth` lets in may (an API key without scopes, as for adding a forward handler).
+   */
+  sendsTo?: (request: Request, url: string) => void;
+  /** `[server] allow_link_local`: whether a replay may reach link-local addresses and metadata services. */
+  allowLinkLocal: boolean;
   channels: ChannelService;
   hooks: HookService;
   search: Search;

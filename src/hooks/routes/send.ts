@@ -41,8 +41,11 @@ export const ReplayAnswer = t.Union([
  * Edit and send: POST /hooks/{id}/send makes a new hook in a channel from this one (method, headers
  * and body as given, else the source's), linked to it by `source_id`; POST /hooks/{id}/replay sends
  * it to a URL and answers what came back. Both bodies are small JSON (the management API's 64 KiB).
+ * Sending to a URL is what adding a forward handler is: `sendsTo` decides who may (the dashboard's
+ * admins; members only to `[dashboard] member_send_to`), and no one reaches a link-local address
+ * unless `[server] allow_link_local` (hooks/transfer/replay.ts).
  */
-export function sendRoutes({ auth, hooks, transfer, clock }: ManagementDeps) {
+export function sendRoutes({ auth, hooks, transfer, clock, sendsTo, allowLinkLocal }: ManagementDeps) {
   return new Elysia()
     .use(auth)
     .post(
@@ -67,16 +70,17 @@ export function sendRoutes({ auth, hooks, transfer, clock }: ManagementDeps) {
     )
     .post(
       "/hooks/:id/replay",
-      async ({ params, body }) => {
+      async ({ params, body, request }) => {
+        sendsTo?.(request, body.url);
         const hook = await hooks.raw(params.id);
         if (!hook) throw notFound(`hook "${params.id}" not found`);
-        return replay(hook, { url: body.url, method: body.method, headers: body.headers, body: bytes(body.body) }, () => clock.now());
+        return replay(hook, { url: body.url, method: body.method, headers: body.headers, body: bytes(body.body) }, { allowLinkLocal, now: () => clock.now() });
       },
       {
         params,
         query: NoQuery,
         body: t.Object({ url: t.String({ maxLength: 2048, error: "url: must be an http:// or https:// URL of at most 2048 characters" }), ...edits }, strict),
-        response: { 200: ReplayAnswer, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
+        response: { 200: ReplayAnswer, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
       },
     );
 }

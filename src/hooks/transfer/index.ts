@@ -1,6 +1,7 @@
 import type { Clock } from "../../lib/clock";
 import { detectEventType } from "../event-type";
 import { invalid, notFound } from "../../lib/errors";
+import { requestPartsProblem } from "../../lib/http-syntax";
 import type { HookRunner } from "../../runner/types";
 import type { ChannelService } from "../channels";
 import type { Search } from "../search";
@@ -78,11 +79,14 @@ export function createTransfer(deps: {
     /**
      * A new hook in `input.channel` made from hook `sourceId` (method, headers, body as given, else
      * the source's), caught now from `ip`, linked to its source; the channel's handlers run for it.
-     * Throws not_found for an unknown source, invalid_argument for a paused channel.
+     * Throws not_found for an unknown source, invalid_argument for a method or headers an HTTP
+     * parser would refuse (lib/http-syntax.ts) or a paused channel.
      */
     async send(sourceId: string, input: SendInput, ip: string): Promise<string> {
       const source = await hooks.getHook(sourceId);
       if (!source) throw notFound(`hook "${sourceId}" not found`);
+      const problem = requestPartsProblem(input.method ?? source.method, input.headers ?? {});
+      if (problem) throw invalid(problem);
       if (channels.stateOf(input.channel).paused) throw invalid(`channel "${input.channel}" is paused`);
       const id = deps.nextId();
       const row: TransferHook = {

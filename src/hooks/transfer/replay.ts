@@ -1,5 +1,6 @@
-import { forwardTargetProblems } from "../../config/forward-target";
-import { invalid } from "../../lib/errors";
+import { forwardTargetProblems, outboundProblem, type Resolve } from "../../config/forward-target";
+import { AppError, invalid } from "../../lib/errors";
+import { requestPartsProblem } from "../../lib/http-syntax";
 import { REDACTED } from "../redact";
 import type { RawHook } from "../store";
 
@@ -9,6 +10,8 @@ export type ReplayResult =
   | { error: string; duration_ms: number };
 
 export type ReplayInput = { url: string; method?: string; headers?: Record<string, string>; body?: Uint8Array };
+/** `[server] allow_link_local`, and how host names are resolved to judge it. */
+export type ReplayOutbound = { allowLinkLocal: boolean; resolve?: Resolve; now?: () => number };
 
 /** Bytes of the target's answer kept; the rest is dropped (`truncated`). */
 export const REPLAY_ANSWER_MAX = 1024 * 1024;
@@ -18,11 +21,16 @@ const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "te
 /**
  * Sends a hook (edited or not) to a URL and answers what came back: the edit-and-send's "send to a
  * URL". The target is checked as a forward handler's (config/forward-target.ts); redirects are not
- * followed; credentials stored redacted are not sent. Throws invalid_argument for a target fetch
- * would refuse; a target that cannot be reached is an answer with `error`, not a failure.
+ * followed; credentials stored redacted are not sent. Throws invalid_argument for a method or
+ * headers an HTTP parser would refuse or a target fetch would refuse, permission_denied for a
+ * link-local target or metadata service (unless `allowLinkLocal`); a target that cannot be reached
+ * is an answer with `error`, not a failure.
  */
-export async function replay(hook: RawHook, input: ReplayInput, now: () => number = Date.now): Promise<ReplayResult> {
+export async function replay(hook: RawHook, input: ReplayInput, outbound: ReplayOutbound): Promise<ReplayResult> {
+  const now = outbound.now ?? Date.now;
   const method = input.method ?? hook.method;
+  const edited = requestPartsProblem(method, input.headers ?? {});
+  if (edited) throw invalid(edited);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(input.headers ?? hook.headers)) {
     const lower = name.toLowerCase();
@@ -31,6 +39,8 @@ export async function replay(hook: RawHook, input: ReplayInput, now: () => numbe
   }
   const problems = forwardTargetProblems(input.url, headers);
   if (problems.length > 0) throw invalid(problems.map((p) => [p.path, p.message].filter(Boolean).join(": ")).join("; "));
+  const forbidden = await outboundProblem(input.url, outbound);
+  if (forbidden) throw new AppError("permission_denied", `url: ${forbidden}`);
   const bodyless = method === "GET" || method === "HEAD";
   const started = now();
   let res: Response;

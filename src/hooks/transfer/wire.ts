@@ -1,6 +1,7 @@
 import { t } from "elysia";
 import { Value } from "@sinclair/typebox/value";
 import { parseRfc3339, toRfc3339 } from "../../lib/clock";
+import { requestPartsProblem } from "../../lib/http-syntax";
 import { cleanEventType } from "../event-type";
 import { ChannelName, Event, HookId, HookStatus } from "../model";
 import type { EventKind } from "../status";
@@ -31,6 +32,8 @@ export const ExportedHook = t.Object(
 );
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+/** A request target's query as catching stores it: no space, no C0 or C1 control, no DEL. */
+const QUERY = /^[^\x00-\x20\x7f-\x9f]*$/;
 
 export function exportLine(h: TransferHook): string {
   const line: Record<string, unknown> = {
@@ -83,6 +86,11 @@ export function parseLine(text: string): TransferHook {
     ]),
   ];
   for (const [where, text] of texts) if (text?.includes("\0")) throw new Error(`${where}: must not contain NUL`);
+  // What the catching endpoint's HTTP parser lets through, and nothing else: a method or header that
+  // could not have been caught would be sent on by handlers and written into copied curl commands.
+  const parts = requestPartsProblem(value.method, value.headers);
+  if (parts) throw new Error(`${parts.startsWith("the method") ? "/method" : "/headers"}: ${parts}`);
+  if (!QUERY.test(value.query)) throw new Error("/query: must not contain spaces or control characters (a caught query has them percent-encoded)");
   return {
     id: value.id,
     channel: value.channel,

@@ -1,4 +1,4 @@
-import { forwardTargetProblems } from "../../config/forward-target";
+import { forwardTargetProblems, outboundProblem, type Resolve } from "../../config/forward-target";
 import type { ForwardConfig } from "../../config/handlers";
 import type { RawHook } from "../../hooks/store";
 import { REDACTED } from "../../hooks/redact";
@@ -36,16 +36,23 @@ export function forwardHeaders(hook: RawHook, attempt: number, configured: Recor
   return out;
 }
 
+/** Where a forward may send: `[server] allow_link_local`, and how names are resolved to judge it. */
+export type Outbound = { allowLinkLocal: boolean; resolve?: Resolve };
+
 /**
  * Sends the hook with its original method and body bytes; any 2xx is success. Redirects are not followed.
  * A target fetch refuses (config/forward-target.ts; the config and the dashboard refuse it, but a
- * forward stored by an older version may have one) fails every attempt saying what is wrong.
+ * forward stored by an older version may have one) fails every attempt saying what is wrong. So
+ * does a host that is, or resolves to, a link-local address (checked at each attempt: what a name
+ * resolves to may change) unless `outbound.allowLinkLocal`.
  */
-export function createForward(config: ForwardConfig, policy: HandlerPolicy) {
+export function createForward(config: ForwardConfig, policy: HandlerPolicy, outbound: Outbound = { allowLinkLocal: false }) {
   const problems = forwardTargetProblems(config.url, config.headers);
   const refused = problems.map((p) => [p.path, p.message].filter(Boolean).join(": ")).join("; ");
   return async function run(hook: RawHook, { attempt, now }: AttemptContext): Promise<AttemptResult> {
     if (refused) return { ok: false, excerpt: "", error: `the handler's settings cannot be sent: ${refused}` };
+    const forbidden = await outboundProblem(config.url, outbound);
+    if (forbidden) return { ok: false, excerpt: "", error: `not sent: ${forbidden}` };
     const bodyless = hook.method === "GET" || hook.method === "HEAD";
     let res: Response;
     const signal = AbortSignal.timeout(policy.timeout);

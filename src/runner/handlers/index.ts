@@ -2,7 +2,7 @@ import type { Config } from "../../config/schema";
 import type { HandlerConfig } from "../../config/handlers";
 import { parseDuration } from "../../lib/units";
 import { createCommand } from "./command";
-import { createForward } from "./forward";
+import { createForward, type Outbound } from "./forward";
 import { createModule } from "./module";
 import type { Handler, HandlerPolicy } from "./types";
 
@@ -20,9 +20,9 @@ function policyOf(c: HandlerConfig): HandlerPolicy {
 /**
  * Builds every configured handler by name. The config was validated by the loader (each entry
  * against its kind's schema), so nothing here throws; `baseDir` resolves relative paths
- * (the config file's directory).
+ * (the config file's directory); `outbound` is where forwards may send (`[server] allow_link_local`).
  */
-export function createHandlers(configs: Config["handlers"], baseDir: string): Map<string, Handler> {
+export function createHandlers(configs: Config["handlers"], baseDir: string, outbound: Outbound = { allowLinkLocal: false }): Map<string, Handler> {
   const out = new Map<string, Handler>();
   for (const raw of configs) {
     const config = raw as unknown as HandlerConfig;
@@ -30,7 +30,7 @@ export function createHandlers(configs: Config["handlers"], baseDir: string): Ma
     let run: Handler["run"];
     switch (config.kind) {
       case "forward":
-        run = createForward(config, policy);
+        run = createForward(config, policy, outbound);
         break;
       case "command":
         run = createCommand(config, policy, baseDir);

@@ -1,6 +1,7 @@
 /** @jsxImportSource preact */
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api";
+import { firstCurlOf } from "../body";
 import { CopyButton } from "./copy";
 import { Scroller } from "./scroller";
 
@@ -21,7 +22,7 @@ export function useBaseUrl(): string {
 /** The empty state: the first hook to send, with this server's real URL, ready to copy. */
 export function FirstCurl({ channel }: { channel?: string }) {
   const base = useBaseUrl();
-  const cmd = `curl -X POST '${base}/?channel=${channel || "demo"}' \\\n  -H 'content-type: application/json' \\\n  -d '{"type":"order.created","order":{"id":42,"total":"19.90"}}'`;
+  const cmd = firstCurlOf(base, channel);
   return (
     <div class="empty">
       <h2>No hooks yet</h2>
