@@ -216,7 +216,8 @@ for (const backend of contractBackends(
 
     test("hooks deleted while another instance indexes them, in any order, are deleted: no deadlock between the two", async () => {
       const { store, transaction, another } = await backend.open();
-      const other = await another();
+      // On SQLite one connection is every instance's (the factory would attach the index again).
+      const other = backend.name === "postgres" ? await another() : store;
       const errors: string[] = [];
       for (let round = 0; round < 12; round++) {
         const made = makeHooks(150);
