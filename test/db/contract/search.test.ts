@@ -231,7 +231,7 @@ for (const backend of contractBackends(
         // The deletion goes oldest first (a channel's deletion, retention); the index gets hooks in
         // whatever order they were caught or swept in: here newest first.
         const keys = made.map((h) => ({ id: h.id, channel: h.channel, status: "pending" as const }));
-        const { errors: failed } = await race([transaction(() => store.hooks.deleteHooks(keys)), other.search.index(docs.toReversed())]);
+        const { errors: failed } = await race<unknown>([transaction(() => store.hooks.deleteHooks(keys)), other.search.index(docs.toReversed())]);
         errors.push(...failed.map(String));
         const kept = (await Promise.all(made.map((h) => store.hooks.getHook(h.id)))).filter((h) => h !== undefined).length;
         if (kept > 0) errors.push(`round ${round}: ${kept} of ${made.length} hooks not deleted`);
