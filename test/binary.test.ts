@@ -80,15 +80,24 @@ test("SIGTERM lets a request in flight finish: its hook is answered 200 and kept
     socket: { data: (_s, chunk) => void (answer += chunk.toString()) },
   });
   const body = JSON.stringify({ slow: "upload" });
-  socket.write(`POST /?channel=slow HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
-  await Bun.sleep(200);
+  // With `expect: 100-continue` (as curl sends a larger body), the server's "100 Continue" says the
+  // request reached its handler: from then on it is in flight.
+  socket.write(
+    `POST /?channel=slow HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\nexpect: 100-continue\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
+  );
+  const until = async (what: string, done: () => boolean) => {
+    for (const deadline = Date.now() + 15_000; !done(); await Bun.sleep(20))
+      if (Date.now() > deadline) throw new Error(`no ${what}: ${answer}\n${run.output()}`);
+  };
+  await until("100 Continue", () => answer.startsWith("HTTP/1.1 100 Continue\r\n\r\n"));
   run.proc.kill("SIGTERM");
-  await Bun.sleep(200);
+  // The rest of the body arrives once the server is stopping.
+  await until("stopping line", () => run.output().includes("SIGTERM: finishing in-flight requests"));
   socket.write(body.slice(5));
-  const deadline = Date.now() + 5000;
-  while (!answer.includes("\r\n\r\n{") && Date.now() < deadline) await Bun.sleep(20);
+  await until("answer", () => answer.includes("\r\n\r\n{"));
   socket.end();
   expect(await run.proc.exited).toBe(0);
+  answer = answer.slice("HTTP/1.1 100 Continue\r\n\r\n".length);
   expect(answer).toStartWith("HTTP/1.1 200");
   const id = /"id":"([0-9a-z]{26})"/.exec(answer)![1]!;
   const again = await startProcess([bin], dir);

@@ -1,7 +1,9 @@
 /**
  * One change, one place: every mutating operation of every interface (management API, dashboard
  * API, command line, runner) shows on a live stream of the instance it was made on at once, and,
- * on PostgreSQL, on a second instance sharing the database within a second. Settings that streams
+ * on PostgreSQL, on a second instance sharing the database (through the change feed, the only way
+ * it gets there). The deadlines (EVENT_MS) only bound a failure on a busy machine; they are no
+ * claim about how soon. Settings that streams
  * do not show (responses, guards, forwards, API keys, default guards) are checked by what the second
  * instance does with them. The executables are what users run: each backend starts the compiled one.
  */
@@ -27,6 +29,9 @@ type Node = {
   seen(pred: (e: SseEvent) => boolean, ms?: number): Promise<SseEvent>;
   stop(): void;
 };
+
+/** How long a test waits for an event or a setting to show before it fails. */
+const EVENT_MS = 10_000;
 
 /** A receiver for forward handlers: 200 to /ok, 200 after a second to /slow, 500 to anything else. */
 const receiver = Bun.serve({
@@ -74,7 +79,7 @@ async function start(storage: Record<string, unknown> | ((dir: string) => Record
     call: client.call,
     post: client.post,
     ui: (method, path, body) => client.call(method, `/ui/api${path}`, body, { cookie, origin: run.url }),
-    seen: (pred, ms = 1000) => Promise.race([stream.next(pred), Bun.sleep(ms).then(() => Promise.reject(new Error(`no such event within ${ms} ms`)))]),
+    seen: (pred, ms = EVENT_MS) => Promise.race([stream.next(pred), Bun.sleep(ms).then(() => Promise.reject(new Error(`no such event within ${ms} ms`)))]),
     stop() {
       stream.cancel();
       run.proc.kill("SIGKILL");
@@ -174,7 +179,7 @@ const ROWS: Row[] = [
     name: "RedeliverHook (API)",
     act: async ({ a }) => {
       const id = await caught(a, "slow");
-      await a.seen(hookEvent(id, "handled"), 5000);
+      await a.seen(hookEvent(id, "handled"));
       await ok(a.call("POST", `/v1/hooks/${id}/redeliver`));
       const retried = withEvent(id, "retried");
       return (e) => retried(e) && JSON.parse(e.data).status === "pending";
@@ -283,7 +288,7 @@ const SETTINGS: SettingRow[] = [
       (ctx as Ctx & { token?: string }).token = token;
       const other = ctx.b ?? ctx.a;
       await within(
-        1000,
+        EVENT_MS,
         "the new key works",
         async () => (await other.call("GET", "/v1/channels", undefined, { authorization: `Bearer ${token}` })).status === 200,
       );
@@ -301,18 +306,17 @@ async function walk(nodes: () => { a: Node; b?: Node }) {
       const { a, b } = nodes();
       const ctx = { a, b, n: ++n };
       const pred = await row.act(ctx);
-      // At once on the instance that made the change (a second is the deadline, not a wait).
-      await a.seen(pred, 5000);
-      if (b) await b.seen(pred, 1000);
-    });
+      await a.seen(pred);
+      if (b) await b.seen(pred);
+    }, 30_000);
   }
   for (const row of SETTINGS) {
     test(row.name, async () => {
       const { a, b } = nodes();
       const ctx = { a, b, n: ++n };
       await row.act(ctx);
-      await within(1000, `${row.name} on ${b ? "the other instance" : "this instance"}`, () => row.holds(b ?? a, ctx));
-    });
+      await within(EVENT_MS, `${row.name} on ${b ? "the other instance" : "this instance"}`, () => row.holds(b ?? a, ctx));
+    }, 30_000);
   }
 }
 

@@ -26,8 +26,9 @@ test("a singleton worker runs on one instance at a time; when the holder's conne
   const simulator = singleton(sqlB, other.worker);
   expect(await simulator.tick(3)).toBe(1003);
   await sqlA.close({ timeout: 0 }); // the holder dies: its session, and the lock with it, end
-  // The server ends the dead session a moment later; B's next tries take the lock then.
-  for (let now = 4; b.runs.length === 0 && now < 200; now++) {
+  // The server ends the dead session a moment later; B's next tries take the lock then (the
+  // deadline only bounds a failure).
+  for (let now = 4, deadline = Date.now() + 15_000; b.runs.length === 0 && Date.now() < deadline; now++) {
     await onB.tick(now);
     if (b.runs.length === 0) await Bun.sleep(25);
   }
@@ -45,17 +46,28 @@ test("the change feed: a change published by one instance reaches the others onc
   const got: { at: string; topic: string | null; key: string }[] = [];
   a.subscribe((topic, key) => got.push({ at: "a", topic, key }));
   b.subscribe((topic, key) => got.push({ at: "b", topic, key }));
-  a.publish("channel", "orders");
-  const long = Array.from({ length: 900 }, (_, i) => `gh/01jz${String(i).padStart(22, "0")}`).join(",");
-  b.publish("caught", long);
-  const deadline = Date.now() + 5000;
   const joined = () =>
     got
       .filter((g) => g.topic === "caught")
       .map((p) => p.key)
       .join(",");
-  while (joined().length < long.length && Date.now() < deadline) await Bun.sleep(10);
-  expect(got.filter((g) => g.topic === "channel")).toEqual([{ at: "b", topic: "channel", key: "orders" }]);
+  const until = async (what: string, done: () => boolean) => {
+    for (const deadline = Date.now() + 10_000; !done(); await Bun.sleep(10)) if (Date.now() > deadline) throw new Error(`${what}: ${JSON.stringify(got)}`);
+  };
+  const atB = (key: string) => () => got.some((g) => g.at === "b" && g.topic === "channel" && g.key === key);
+  // Each wait is for a notification committed after the one an instance must not deliver to
+  // itself; a listener gets notifications in commit order, so by then it had its own.
+  a.publish("channel", "orders");
+  await until("orders at b", atB("orders"));
+  const long = Array.from({ length: 900 }, (_, i) => `gh/01jz${String(i).padStart(22, "0")}`).join(",");
+  b.publish("caught", long);
+  await until("the long key at a", () => joined().length >= long.length);
+  a.publish("channel", "after");
+  await until("after at b", atB("after"));
+  expect(got.filter((g) => g.topic === "channel")).toEqual([
+    { at: "b", topic: "channel", key: "orders" },
+    { at: "b", topic: "channel", key: "after" },
+  ]);
   // A key over the size of one notification arrives in parts, cut between entries.
   const parts = got.filter((g) => g.topic === "caught");
   expect(parts.every((p) => p.at === "a")).toBe(true);

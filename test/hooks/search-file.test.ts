@@ -49,6 +49,11 @@ function hooks(n: number): NewHook[] {
 }
 
 const ids = async (s: ReturnType<typeof open>, q: string) => (await s.search.search({ terms: parseSearch(q), limit: 100 })).length;
+/**
+ * Waits until the index thread has taken everything handed to it: what a search waits for, at most
+ * FLUSH_WAIT_MS (then it answers from what is indexed), which a busy machine can outlast.
+ */
+const indexed = (s: ReturnType<typeof open>) => s.search.flush();
 
 test("hooks reported caught are found through the index thread; a lost, then a damaged index file is made again and filled by the sweep", async () => {
   const dir = mkdtempSync(join(tmpdir(), "mailroom-search-file-"));
@@ -58,6 +63,7 @@ test("hooks reported caught are found through the index thread; a lost, then a d
   const made = hooks(150);
   await s.storage.hooks.insertHooks(made, () => []);
   for (let i = 0; i < made.length; i += 64) s.storage.changes.emit({ kind: "caught", hooks: made.slice(i, i + 64) });
+  await indexed(s);
   expect(await ids(s, "marker149")).toBe(1);
   expect(await ids(s, "payload.order:7")).toBe(1);
   // A decoded value the raw body does not hold as such (a JSON escape) is found by its prefix too.
@@ -120,6 +126,7 @@ test("hooks handed to the index thread as ids only (past the bytes it has not ta
   const made = hooks(200);
   await s.storage.hooks.insertHooks(made, () => []);
   for (let i = 0; i < made.length; i += 64) s.storage.changes.emit({ kind: "caught", hooks: made.slice(i, i + 64) });
+  await indexed(s);
   for (const i of [0, 63, 64, 199]) expect(await ids(s, `marker${i}`)).toBe(1);
   expect(await ids(s, "payload.order:150")).toBe(1);
   await s.close();
@@ -151,6 +158,7 @@ test("an index thread that fails is started again and indexes what it missed; se
   const later = hooks(3).map((h) => ({ ...h, body: Buffer.from(JSON.stringify({ note: "afterwards" })) }));
   await s.storage.hooks.insertHooks(later, () => []);
   s.storage.changes.emit({ kind: "caught", hooks: later });
+  await indexed(s);
   expect(await ids(s, "afterwards")).toBe(3);
   await s.close();
 }, 30_000);
@@ -172,6 +180,7 @@ test("an index file that cannot be written (here a folder in its place) does not
   const made = hooks(10);
   await storage.hooks.insertHooks(made, () => []);
   storage.changes.emit({ kind: "caught", hooks: made });
+  await search.flush();
   expect((await search.search({ terms: parseSearch("marker7"), limit: 10 })).length).toBe(1);
   await search.close();
   await storage.close();
@@ -199,7 +208,7 @@ test("hooks left out while the index thread is starved cost one message, not one
   await s.close();
 }, 30_000);
 
-test("hooks left out while the start-up sweep runs are found by the next search: it waits for the sweep that takes them", async () => {
+test("hooks left out while the start-up sweep runs are found by the next search: what it waits for includes the sweep that takes them", async () => {
   const dir = mkdtempSync(join(tmpdir(), "mailroom-search-file-"));
   dirs.push(dir);
   const path = join(dir, "mailroom.db");
@@ -211,6 +220,7 @@ test("hooks left out while the start-up sweep runs are found by the next search:
   await s.storage.hooks.insertHooks(made, () => []);
   s.search.leftOut(made.map((h) => h.id));
   writeFileSync(`${path}.go`, "");
+  await indexed(s);
   expect(await ids(s, "latecomer")).toBe(10);
   await s.close();
 }, 30_000);

@@ -41,12 +41,17 @@ test("collects while above the soft mark, never below it; a collection that took
 
 test("the timer checks every interval and stops with stop()", async () => {
   let checks = 0;
-  const keeper = keepMemoryDown({ softMarkBytes: 150, everyMs: 10, rss: () => (checks++, 0), collect: () => {} });
-  await Bun.sleep(200);
+  let thirdCheck = () => {};
+  const checked = new Promise<void>((r) => (thirdCheck = r));
+  const keeper = keepMemoryDown({ softMarkBytes: 150, everyMs: 10, rss: () => (++checks === 3 && thirdCheck(), 0), collect: () => {} });
+  await checked;
   keeper.stop();
-  expect(checks).toBeGreaterThan(0);
   const stopped = checks;
-  await Bun.sleep(50);
+  // A timer of the same interval started now fires five times: the keeper's would have fired by then.
+  await new Promise<void>((r) => {
+    let fired = 0;
+    const control = setInterval(() => ++fired === 5 && (clearInterval(control), r()), 10);
+  });
   expect(checks).toBe(stopped);
 });
 

@@ -113,7 +113,7 @@ test("token reset on PostgreSQL re-issues the local token there; the old one sto
     expect(code).toBe(0);
     const fresh = out.trim();
     for (const i of [a, b]) {
-      await eventually(async () => (await i.call("GET", "/v1/channels", undefined, bearer(old))).status === 401, 1000, "the old token refused");
+      await eventually(async () => (await i.call("GET", "/v1/channels", undefined, bearer(old))).status === 401, 10_000, "the old token refused");
       expect((await i.call("GET", "/v1/channels", undefined, bearer(fresh))).status).toBe(200);
     }
   } finally {

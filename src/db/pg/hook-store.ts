@@ -320,7 +320,11 @@ export function createPgHookStore(t: PgTransactor): HookStore {
     async deleteHooks(keys) {
       if (keys.length === 0) return 0;
       // Counted by the status each hook has now (the keys may be older than a change made meanwhile).
-      const gone = (await x().unsafe(`DELETE FROM hooks WHERE id = ANY($1) RETURNING id, channel, status`, [keys.map((k) => k.id)])) as {
+      // Rows locked in id order, as the search index locks them (search-store.ts): no deadlock.
+      const gone = (await x().unsafe(
+        `DELETE FROM hooks WHERE id IN (SELECT id FROM hooks WHERE id = ANY($1) ORDER BY id FOR UPDATE) RETURNING id, channel, status`,
+        [keys.map((k) => k.id)],
+      )) as {
         id: string;
         channel: string;
         status: HookStatus;
@@ -387,7 +391,7 @@ export function createPgHookStore(t: PgTransactor): HookStore {
     },
 
     async deleteChannel(name) {
-      await x().unsafe(`DELETE FROM hooks WHERE channel = $1`, [name]);
+      await x().unsafe(`DELETE FROM hooks WHERE id IN (SELECT id FROM hooks WHERE channel = $1 ORDER BY id FOR UPDATE)`, [name]);
       await x().unsafe(`DELETE FROM channel_counts WHERE channel = $1`, [name]);
       if ((await x().unsafe(`DELETE FROM channels WHERE name = $1`, [name])).count === 0) return false;
       report(t.sql, { kind: "channel", name });

@@ -36,11 +36,13 @@ export function createPgSearchStore(t: PgTransactor): SearchStore {
 
     async index(docs) {
       if (docs.length === 0) return;
-      // FOR KEY SHARE: a hook deleted meanwhile is skipped instead of failing the foreign key.
+      // FOR KEY SHARE: a hook deleted meanwhile is skipped instead of failing the foreign key. The
+      // rows are locked in id order, as deleteHooks locks them: in the order of `docs`, a deletion
+      // running beside it deadlocked (and one of the two failed).
       await x().unsafe(
         `INSERT INTO hook_search (id, text, fields)
          SELECT u.id, u.text, u.fields FROM unnest($1::text[], $2::text[], $3::text[]) AS u(id, text, fields)
-         JOIN hooks h ON h.id = u.id FOR KEY SHARE OF h
+         JOIN (SELECT id FROM hooks WHERE id = ANY($1) ORDER BY id FOR KEY SHARE) h ON h.id = u.id
          ON CONFLICT (id) DO NOTHING`,
         [docs.map((d) => d.id), docs.map((d) => d.text), docs.map(storedFields)],
       );

@@ -16,7 +16,7 @@ import { parseSearch } from "../../../src/hooks/search/query";
 import { createSearchStore, type SearchQuery } from "../../../src/hooks/search/store";
 import { attachSearchIndex } from "../../../src/hooks/search/index-file";
 import { createHookStore, type HookStatus, type NewHook, type RawHook } from "../../../src/hooks/store";
-import { closeBackends, contractBackends } from "./backends";
+import { closeBackends, contractBackends, race } from "./backends";
 
 afterEach(closeBackends);
 
@@ -215,6 +215,31 @@ for (const backend of contractBackends(
         expect({ q, f, got }).toEqual({ q, f, got: expected });
         if (!["nothing-like-this", "payload.a.b:dotted"].includes(q)) expect({ q, f, found: expected.length > 0 }).toEqual({ q, f, found: !none });
       }
+    }, 60_000);
+
+    test("hooks deleted while another instance indexes them, in any order, are deleted: no deadlock between the two", async () => {
+      const { store, transaction, another } = await backend.open();
+      // On SQLite one connection is every instance's (the factory would attach the index again).
+      const other = backend.name === "postgres" ? await another() : store;
+      const errors: string[] = [];
+      for (let round = 0; round < 12; round++) {
+        const made = makeHooks(150);
+        await transaction(() => store.hooks.insertHooks(made, () => []));
+        const docs = await Promise.all(
+          made.map(async (n) => {
+            const h = (await store.hooks.getHook(n.id))!;
+            return searchDoc(h, await decodePayload(h.headers, h.body));
+          }),
+        );
+        // The deletion goes oldest first (a channel's deletion, retention); the index gets hooks in
+        // whatever order they were caught or swept in: here newest first.
+        const keys = made.map((h) => ({ id: h.id, channel: h.channel, status: "pending" as const }));
+        const { errors: failed } = await race<unknown>([transaction(() => store.hooks.deleteHooks(keys)), other.search.index(docs.toReversed())]);
+        errors.push(...failed.map(String));
+        const kept = (await Promise.all(made.map((h) => store.hooks.getHook(h.id)))).filter((h) => h !== undefined).length;
+        if (kept > 0) errors.push(`round ${round}: ${kept} of ${made.length} hooks not deleted`);
+      }
+      expect(errors).toEqual([]);
     }, 60_000);
   });
 }
