@@ -294,7 +294,10 @@ async function main() {
         const of = (name: string) => targets.find((t) => t.name === `${name} durability=${durability}`)!.runs;
         const [mine, theirs] = [of("mailroom"), of(label)];
         const ratio = (key: "rps" | "p50" | "p99") => mine.map((r, i) => r[key] / theirs[i]![key]);
-        const line = (key: "rps" | "p50" | "p99") => `${key} ${fmt(median(ratio(key)), 2)}x (${ratio(key).map((x) => fmt(x, 2)).join(", ")})`;
+        const line = (key: "rps" | "p50" | "p99") =>
+          `${key} ${fmt(median(ratio(key)), 2)}x (${ratio(key)
+            .map((x) => fmt(x, 2))
+            .join(", ")})`;
         console.log(`  mailroom against ${label}, durability=${durability}, round by round: ${line("rps")}; ${line("p50")}; ${line("p99")}`);
       }
     }
