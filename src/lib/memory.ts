@@ -15,9 +15,9 @@
  * A collection stops its thread: every request that arrives meanwhile waits for it. While the
  * thread that serves is busy serving (`busy`: at least BUSY_REQUESTS requests since the previous
  * check), collections take at most BUSY_SHARE of its time instead, too few requests for its p99
- * to see them: at 5%, one each second of 25 to 50 ms tripled catching's p99 under a flood (8-9 ms
- * to 24-31 ms, docs/benchmarks.md). A relay catching up is not served requests (its hooks come
- * over one WebSocket) and keeps the 5%.
+ * to see them: at 5%, one of 36 to 60 ms each second under a flood was most of why catching's p99
+ * went from 9-10 ms to 35 (docs/benchmarks.md). A relay catching up is not served requests (its
+ * hooks come over one WebSocket) and keeps the 5%.
  */
 export const SOFT_MARK_BYTES = 160 * 1024 * 1024;
 export const EVERY_MS = 1000;
