@@ -27,15 +27,21 @@
  * the guard's check is the only difference), and its share of the unguarded "normal" server is printed.
  *
  * With --compare PATH, another executable (for example one built from an earlier commit) runs both
- * durabilities beside dist/mailroom, in the same alternating rounds: a before/after in one run.
+ * durabilities beside dist/mailroom, in the same alternating rounds: a before/after in one run
+ * (--no-baseline leaves the raw Bun.serve out: more rounds of the two in the same time).
+ * With --compare-commit REF, the script builds that commit's executable itself (a temporary git
+ * worktree with this tree's node_modules linked, its own build script, removed afterwards) and
+ * compares it the same way. Both may be given more than once. Each compared executable's p50 and
+ * p99 are also printed against dist/mailroom's round by round (the rounds ran back to back, so the
+ * machine's slow drifts touch both alike).
  *
- *   bun run bench/ingest.ts [--rounds 5] [--duration 10] [--connections 64] [--streams 50 [--stream-query fields=summary] [--stream-decode] [--stream-nice] [--streams-only]] [--pin] [--guard] [--compare PATH] [--postgres] [--no-build] [--no-reference]
+ *   bun run bench/ingest.ts [--rounds 5] [--duration 10] [--connections 64] [--streams 50 [--stream-query fields=summary] [--stream-decode] [--stream-nice] [--streams-only]] [--pin] [--guard] [--compare PATH]... [--compare-commit REF]... [--postgres] [--no-build] [--no-reference] [--no-baseline]
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
-import { AUTH, BIN, buildBinary, fmt, mailroomDir, median, pad, peakRssMiB, percentile, start, type Started } from "./lib";
+import { AUTH, BIN, buildBinary, buildCommit, fmt, mailroomDir, median, pad, peakRssMiB, percentile, start, type Started } from "./lib";
 import { ensureWrk } from "./wrk";
 import { holdStreams, holdStreamsNiced, type Held } from "./stream-readers";
 import { SQL } from "bun";
@@ -65,7 +71,9 @@ const { values: args } = parseArgs({
     "stream-nice": { type: "boolean", default: false },
     "streams-only": { type: "boolean", default: false },
     pin: { type: "boolean", default: false },
-    compare: { type: "string" },
+    compare: { type: "string", multiple: true, default: [] },
+    "compare-commit": { type: "string", multiple: true, default: [] },
+    "no-baseline": { type: "boolean", default: false },
     postgres: { type: "boolean", default: false },
     guard: { type: "boolean", default: false },
   },
@@ -84,6 +92,9 @@ if (args.pin && Bun.spawnSync(["taskset", "-a", "-p", "-c", `1-${cores - 1}`, St
 }
 if (args["streams-only"] && !(streams > 0)) throw new Error("--streams-only needs --streams N");
 if (args["streams-only"] && args.postgres) throw new Error("--streams-only runs the SQLite server only: leave out --postgres");
+
+/** The executables compared with dist/mailroom: [label, path], from --compare and --compare-commit. */
+const compared: [string, string][] = args.compare.map((path, i) => [args.compare.length > 1 ? `compare${i + 1}` : "compare", path]);
 
 /**
  * The stream readers (bench/stream-readers.ts): in this process, or with --stream-nice in a child
@@ -179,9 +190,15 @@ async function main() {
     console.log("building dist/mailroom ...");
     buildBinary();
   }
+  for (const ref of args["compare-commit"]) {
+    console.log(`building ${ref} in a temporary worktree ...`);
+    const built = buildCommit(ref);
+    process.on("exit", () => built.dispose());
+    compared.push([built.commit, built.bin]);
+  }
   const targets: { name: string; server: Started; more?: Started[]; runs: Run[]; streams?: boolean }[] = [];
   const streamsOnly = args["streams-only"] && streams > 0;
-  if (!streamsOnly) {
+  if (!streamsOnly && !args["no-baseline"]) {
     const baseline = await start([...serverCpus, process.execPath, join(import.meta.dir, "baseline.ts")]);
     targets.push({ name: "baseline (raw Bun.serve)", server: baseline, runs: [] });
   }
@@ -190,7 +207,7 @@ async function main() {
     targets.push({ name: "reference: reads, stores 0", server: reference, runs: [] });
   }
   for (const durability of streamsOnly ? (["normal"] as const) : (["full", "normal"] as const)) {
-    for (const [label, bin] of [["mailroom", BIN], ...(args.compare ? [["compare", args.compare]] : [])] as [string, string][]) {
+    for (const [label, bin] of [["mailroom", BIN], ...compared] as [string, string][]) {
       const dir = mailroomDir({ durability });
       process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
       targets.push({ name: `${label} durability=${durability}`, server: await start([...serverCpus, bin], { cwd: dir }), runs: [] });
@@ -217,7 +234,7 @@ async function main() {
   // same process, data file and warm-up, so the difference is the streams' alone.
   const read = new Map<string, { bytes: number; dropped: number }>();
   if (streams > 0) {
-    for (const label of ["mailroom", ...(args.compare ? ["compare"] : [])]) {
+    for (const label of ["mailroom", ...compared.map(([label]) => label)]) {
       const normal = targets.find((t) => t.name === `${label} durability=normal`)!;
       targets.push({ name: `${label} normal + ${streams} streams`, server: normal.server, runs: [], streams: true });
       read.set(label, { bytes: 0, dropped: 0 });
@@ -257,7 +274,8 @@ async function main() {
         );
       }
     }
-    const base = median(targets[0]!.runs.map((r) => r.rps));
+    const baseline = targets.find((t) => t.name.startsWith("baseline"));
+    const base = baseline ? median(baseline.runs.map((r) => r.rps)) : NaN;
     console.log(`\nmedians over ${rounds} rounds (1 KiB JSON POST /?channel=bench, ${connections} connections):`);
     console.log(
       `  ${"target".padEnd(26)} ${pad("req/s", 8)} ${pad("p50 ms", 8)} ${pad("p99 ms", 8)} ${pad("share", 7)} ${pad("peak RSS", 10)} ${pad("cpu µs/req", 11)}`,
@@ -267,8 +285,21 @@ async function main() {
       const rss = peakRssMiB(t.server.pid);
       console.log(
         `  ${t.name.padEnd(26)} ${pad(fmt(rps, 0), 8)} ${pad(fmt(median(t.runs.map((r) => r.p50))), 8)} ${pad(fmt(median(t.runs.map((r) => r.p99))), 8)} ` +
-          `${pad(streamsOnly ? "-" : fmt((100 * rps) / base, 1) + "%", 7)} ${pad(fmt(rss, 1) + " MB", 10)} ${pad(fmt(median(t.runs.map((r) => r.cpuUs ?? NaN)), 1), 11)}`,
+          `${pad(Number.isNaN(base) ? "-" : fmt((100 * rps) / base, 1) + "%", 7)} ${pad(fmt(rss, 1) + " MB", 10)} ${pad(fmt(median(t.runs.map((r) => r.cpuUs ?? NaN)), 1), 11)}`,
       );
+    }
+    // Each compared executable against dist/mailroom, round by round: their runs were back to back.
+    for (const [label] of compared) {
+      for (const durability of streamsOnly ? ["normal"] : ["full", "normal"]) {
+        const of = (name: string) => targets.find((t) => t.name === `${name} durability=${durability}`)!.runs;
+        const [mine, theirs] = [of("mailroom"), of(label)];
+        const ratio = (key: "rps" | "p50" | "p99") => mine.map((r, i) => r[key] / theirs[i]![key]);
+        const line = (key: "rps" | "p50" | "p99") =>
+          `${key} ${fmt(median(ratio(key)), 2)}x (${ratio(key)
+            .map((x) => fmt(x, 2))
+            .join(", ")})`;
+        console.log(`  mailroom against ${label}, durability=${durability}, round by round: ${line("rps")}; ${line("p50")}; ${line("p99")}`);
+      }
     }
     if (args.postgres) {
       const of = (name: string) => median(targets.find((t) => t.name === name)!.runs.map((r) => r.rps));
@@ -307,7 +338,7 @@ async function main() {
       );
     }
     // Every 2xx wrk counted must be stored (requests still in flight when wrk stops may add a few more).
-    for (const t of targets.filter((t) => /^(mailroom|compare|postgres)/.test(t.name) && !t.streams)) {
+    for (const t of targets.filter((t) => !/^(baseline|reference)/.test(t.name) && !t.streams)) {
       const ch = (await (await fetch(`${t.server.url}/v1/channels/bench`, { headers: AUTH })).json()) as { stats: { pending: string } };
       const answered = targets.filter((o) => o.server === t.server).reduce((n, o) => n + o.runs.reduce((m, r) => m + r.ok, 0), 0);
       console.log(`  ${t.name}: ${ch.stats.pending} hooks stored, ${answered} 2xx counted by wrk in the measured runs (plus warm-up)`);

@@ -2,7 +2,7 @@
  * Shared pieces of the benchmarks: building the executable, starting processes that print where
  * they listen, a Mailroom config in a temp directory, peak memory, and small statistics.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -15,6 +15,35 @@ export const AUTH = { authorization: `Bearer ${TOKEN}` };
 export function buildBinary(): void {
   const res = Bun.spawnSync(["npm", "run", "--silent", "build"], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
   if (res.exitCode !== 0) throw new Error(`npm run build failed:\n${res.stderr.toString()}`);
+}
+
+/**
+ * Builds another commit's executable as its own package.json's build script does (`bun build
+ * --compile`): a temporary git worktree of REF with this tree's node_modules linked in, removed
+ * afterwards. Returns the executable, copied into a temp folder, and its short commit; the caller
+ * removes the folder (`dispose`).
+ */
+export function buildCommit(ref: string): { bin: string; commit: string; dispose(): void } {
+  const git = (...argv: string[]) => {
+    const res = Bun.spawnSync(["git", ...argv], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+    if (res.exitCode !== 0) throw new Error(`git ${argv.join(" ")} failed:\n${res.stderr.toString()}`);
+    return res.stdout.toString().trim();
+  };
+  const commit = git("rev-parse", "--short", "--verify", `${ref}^{commit}`);
+  const out = mkdtempSync(join(tmpdir(), `mailroom-bench-${commit}-`));
+  const tree = join(out, "tree");
+  git("worktree", "add", "--detach", tree, commit);
+  try {
+    symlinkSync(realpathSync(join(ROOT, "node_modules")), join(tree, "node_modules"));
+    const res = Bun.spawnSync(["npm", "run", "--silent", "build"], { cwd: tree, stdout: "pipe", stderr: "pipe" });
+    if (res.exitCode !== 0) throw new Error(`npm run build of ${commit} failed:\n${res.stderr.toString()}`);
+    copyFileSync(join(tree, "dist/mailroom"), join(out, "mailroom"));
+  } finally {
+    Bun.spawnSync(["git", "worktree", "remove", "--force", tree], { cwd: ROOT, stdout: "ignore", stderr: "ignore" });
+    rmSync(tree, { recursive: true, force: true });
+    Bun.spawnSync(["git", "worktree", "prune"], { cwd: ROOT, stdout: "ignore", stderr: "ignore" });
+  }
+  return { bin: join(out, "mailroom"), commit, dispose: () => rmSync(out, { recursive: true, force: true }) };
 }
 
 export type Started = { url: string; pid: number; proc: Bun.Subprocess; startMs: number; stop(): Promise<void> };

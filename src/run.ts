@@ -33,7 +33,7 @@ import { createRunner } from "./runner";
 import { defaultHealthUrl, healthcheck } from "./healthcheck";
 import { serve, serveMetrics, servePublic } from "./server";
 import { portTaken } from "./lib/port";
-import { keepMemoryDown } from "./lib/memory";
+import { busyServing, keepMemoryDown } from "./lib/memory";
 import { parseSize } from "./lib/units";
 import { startRelayClient, type RelayClient } from "./relay/client";
 import { listenerIdentity } from "./relay/identity";
@@ -134,9 +134,11 @@ export async function runCommand(command: ServerCommand): Promise<number> {
   await built.ready;
   const keys = built.apiKeys.source.keys;
   const generated = built.apiKeys.generated();
+  /** Requests both listeners received: the memory keeper collects less while they come fast. */
+  const served = { requests: 0 };
   let server;
   try {
-    server = serve(built, { host: config.server.host, port: config.server.port });
+    server = serve(built, { host: config.server.host, port: config.server.port, served });
   } catch (error) {
     if ((error as { code?: string }).code !== "EADDRINUSE") throw error;
     console.error(inUse(config.server.host, config.server.port));
@@ -145,7 +147,7 @@ export async function runCommand(command: ServerCommand): Promise<number> {
   let publicServer;
   const pub = config.server.public;
   try {
-    publicServer = pub && servePublic(built, { host: pub.host, port: pub.port });
+    publicServer = pub && servePublic(built, { host: pub.host, port: pub.port, served });
   } catch (error) {
     if ((error as { code?: string }).code !== "EADDRINUSE") throw error;
     await server.stop(true);
@@ -154,8 +156,8 @@ export async function runCommand(command: ServerCommand): Promise<number> {
   }
   const metricsServer = built.metricsApp && serveMetrics(built.metricsApp, splitListen(config.metrics.listen!));
   runner.start();
-  // A flood's garbage is given back once it is over the soft mark (lib/memory.ts).
-  const memory = keepMemoryDown();
+  // A flood's garbage is given back once it is over the soft mark, rarely while requests come fast (lib/memory.ts).
+  const memory = keepMemoryDown({ busy: busyServing(served) });
   // [[relays]] and `mailroom listen`: this Mailroom receives upstream channels into its own store.
   const identity = config.relays.length > 0 ? listenerIdentity(config.storage.path, clock.now()) : undefined;
   const relayClients: RelayClient[] = config.relays.flatMap((r) =>

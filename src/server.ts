@@ -18,9 +18,11 @@ const SERVER_MAX_BODY = Number.MAX_SAFE_INTEGER;
  */
 export function serve(
   built: Pick<App, "app" | "catcher" | "connections" | "dashboard" | "relay">,
-  opts: { host: string; port: number; idleTimeout?: number },
+  opts: { host: string; port: number; idleTimeout?: number; served?: { requests: number } },
 ): Server<RelaySocketData> {
   const { app, catcher, relay } = built;
+  /** Requests received, for the memory keeper's busy probe (lib/memory.ts). */
+  const served = opts.served ?? { requests: 0 };
   /** Requests given a new URL below, to the ones Bun received (which Bun's timeout knows). */
   const received = new WeakMap<Request, Request>();
   const server: Server<RelaySocketData> = Bun.serve<RelaySocketData>({
@@ -35,6 +37,7 @@ export function serve(
     development: false,
     // The dashboard's page and assets (an HTML import), and its JSON endpoints through Elysia.
     routes: dashboardRoutes(dashboardPage, (original, server) => {
+      served.requests++;
       // As in fetch below: without a Host header Bun gives the bare path, which nothing past here reads.
       const request = absolute(original);
       if (request !== original) received.set(request, original);
@@ -43,6 +46,7 @@ export function serve(
       return app.fetch(request);
     }),
     fetch(original, server) {
+      served.requests++;
       // Without a Host header (HTTP/1.0) or with an invalid one, Bun gives the bare path as the
       // URL; everything past this point, Elysia's router included, reads an absolute one.
       const request = absolute(original);
@@ -83,8 +87,12 @@ const NOT_PUBLIC = '{"code":5,"message":"not found: this listener serves only th
  * and the relay endpoint; everything else (the dashboard, the management and
  * translation APIs, metrics, the docs) answers 404 here, whatever credentials it carries.
  */
-export function servePublic(built: Pick<App, "catcher" | "relay">, opts: { host: string; port: number }): Server<RelaySocketData> {
+export function servePublic(
+  built: Pick<App, "catcher" | "relay">,
+  opts: { host: string; port: number; served?: { requests: number } },
+): Server<RelaySocketData> {
   const { relay } = built;
+  const served = opts.served ?? { requests: 0 };
   return Bun.serve<RelaySocketData>({
     hostname: opts.host,
     port: opts.port,
@@ -92,6 +100,7 @@ export function servePublic(built: Pick<App, "catcher" | "relay">, opts: { host:
     reusePort: false,
     development: false,
     fetch(original, server) {
+      served.requests++;
       const request = absolute(original);
       const url = request.url;
       const start = url.indexOf("/", url.indexOf("//") + 2);

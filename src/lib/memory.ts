@@ -11,29 +11,65 @@
  * pays nothing; above it, a collection costs its thread 20 to 60 ms. Collections take at most
  * 5% of their thread's time: with much live data a collection takes longer (90 ms at 180 MiB,
  * 230 to 290 ms at 400, measured), and the next waits 20 times as long.
+ *
+ * A collection stops its thread: every request that arrives meanwhile waits for it. While the
+ * thread that serves is busy serving (`busy`: at least BUSY_REQUESTS requests since the previous
+ * check), collections take at most BUSY_SHARE of its time instead, too few requests for its p99
+ * to see them: at 5%, one of 36 to 60 ms each second under a flood was most of why catching's p99
+ * went from 9-10 ms to 35 (docs/benchmarks.md). A relay catching up is not served requests (its
+ * hooks come over one WebSocket) and keeps the 5%.
  */
 export const SOFT_MARK_BYTES = 160 * 1024 * 1024;
 export const EVERY_MS = 1000;
+/** Requests served since the previous check (EVERY_MS) from which the thread counts as busy: a flood, not a dashboard or a poll. */
+export const BUSY_REQUESTS = 100;
 
 export type MemoryKeeper = { stop(): void /** One check, as the timer makes it (tests). */; tick(): void };
 
 /** Collections take at most this share of their thread's time: one that took 90 ms waits 1.8 s before the next. */
 const MAX_SHARE = 0.05;
+/** While the thread is busy serving: one that took 30 ms waits 6 s. */
+const BUSY_SHARE = 0.005;
+
+/**
+ * A `busy` probe for keepMemoryDown over a count of requests served (server.ts counts them): busy
+ * when at least BUSY_REQUESTS came since the previous call. Called once per check.
+ */
+export function busyServing(served: { requests: number }): () => boolean {
+  let seen = served.requests;
+  return () => {
+    const came = served.requests - seen;
+    seen = served.requests;
+    return came >= BUSY_REQUESTS;
+  };
+}
 
 export function keepMemoryDown(
-  opts: { softMarkBytes?: number; everyMs?: number; rss?: () => number; collect?: () => void; now?: () => number } = {},
+  opts: {
+    softMarkBytes?: number;
+    everyMs?: number;
+    rss?: () => number;
+    collect?: () => void;
+    now?: () => number;
+    /** Whether the thread is busy serving (called at each check); never, if not given. */
+    busy?: () => boolean;
+  } = {},
 ): MemoryKeeper {
   const mark = opts.softMarkBytes ?? SOFT_MARK_BYTES;
   const rss = opts.rss ?? (() => process.memoryUsage.rss());
   const collect = opts.collect ?? (() => Bun.gc(true));
   const now = opts.now ?? (() => performance.now());
-  /** No collection before then: a process with much live data (a long collection) collects less often. */
-  let nextAt = Number.NEGATIVE_INFINITY;
+  const busy = opts.busy ?? (() => false);
+  /** When the last collection started and how long it took: the next waits for its share of the time since. */
+  let lastAt = Number.NEGATIVE_INFINITY;
+  let took = 0;
   const tick = () => {
-    if (now() < nextAt || rss() <= mark) return;
-    const started = now();
+    // Asked at every check, so that its window is one interval.
+    const share = busy() ? BUSY_SHARE : MAX_SHARE;
+    if (now() < lastAt + took / share || rss() <= mark) return;
+    lastAt = now();
     collect();
-    nextAt = started + (now() - started) / MAX_SHARE;
+    took = now() - lastAt;
   };
   const timer = setInterval(tick, opts.everyMs ?? EVERY_MS);
   // Never what keeps the process (or the thread) alive.

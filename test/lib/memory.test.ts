@@ -5,7 +5,7 @@
  */
 import { expect, test } from "bun:test";
 import { join } from "node:path";
-import { keepMemoryDown } from "../../src/lib/memory";
+import { BUSY_REQUESTS, busyServing, keepMemoryDown } from "../../src/lib/memory";
 
 test("collects while above the soft mark, never below it; a collection that took long makes the next wait 20 times as long", () => {
   let rss = 100;
@@ -37,6 +37,56 @@ test("collects while above the soft mark, never below it; a collection that took
   for (let i = 0; i < 11; i++) second();
   expect(at).toEqual([2000, 3000, 4000, 6000, 11000, 16000]);
   keeper.stop();
+});
+
+test("while the thread is busy serving, a collection waits 200 times as long as the last one took; idle again, 20 times", () => {
+  let clock = 0;
+  let busy = false;
+  const at: number[] = [];
+  const keeper = keepMemoryDown({
+    softMarkBytes: 150,
+    everyMs: 60_000,
+    rss: () => 200,
+    now: () => clock,
+    busy: () => busy,
+    collect: () => void (at.push(clock), (clock += 30)),
+  });
+  const second = () => ((clock = Math.ceil((clock + 1) / 1000) * 1000), keeper.tick());
+  second();
+  second();
+  expect(at).toEqual([1000, 2000]);
+  // A flood: 30 ms took, the next waits 6 s (0.5% of the thread), not 600 ms.
+  busy = true;
+  for (let i = 0; i < 10; i++) second();
+  expect(at).toEqual([1000, 2000, 8000]);
+  // The flood is over: one each second again.
+  busy = false;
+  second();
+  second();
+  expect(at).toEqual([1000, 2000, 8000, 13000, 14000]);
+  keeper.stop();
+});
+
+test("the keeper asks whether the thread is busy at every check, above the mark or not", () => {
+  let asked = 0;
+  const keeper = keepMemoryDown({ softMarkBytes: 150, everyMs: 60_000, rss: () => 100, busy: () => (asked++, false), collect: () => {} });
+  keeper.tick();
+  keeper.tick();
+  expect(asked).toBe(2);
+  keeper.stop();
+});
+
+test("busyServing: busy when BUSY_REQUESTS or more requests came since the previous call", () => {
+  const served = { requests: 5 };
+  const busy = busyServing(served);
+  expect(busy()).toBe(false);
+  served.requests += BUSY_REQUESTS - 1; // a dashboard or a poll
+  expect(busy()).toBe(false);
+  served.requests += BUSY_REQUESTS;
+  expect(busy()).toBe(true);
+  // Counted since the previous call, not since the start.
+  served.requests += 1;
+  expect(busy()).toBe(false);
 });
 
 test("the timer checks every interval and stops with stop()", async () => {
