@@ -98,6 +98,34 @@ describe("link-local addresses and metadata services", () => {
     expect(v1.json.message).toContain(LINK_LOCAL_RULE);
   });
 
+  test("a redirect is never followed: a target that redirects to a metadata service or another internal URL answers its 3xx", async () => {
+    const inside = receiver({ status: 200, body: "internal secret" });
+    const app = await dashboardApp();
+    const [id] = await app.catchHooks("app", 1);
+    for (const [status, location] of [
+      [302, "http://169.254.169.254/latest/meta-data/"],
+      [307, inside.url],
+      [308, "http://metadata.google.internal/computeMetadata/v1/"],
+    ] as const) {
+      const redirecting = receiver({ status, headers: { location } });
+      for (const [who, path, auth] of [
+        ["admin", "/ui/api", app.admin],
+        ["full key", "/v1", AUTH],
+      ] as const) {
+        const res = await app.call("POST", `${path}/hooks/${id}/replay`, { url: redirecting.url }, auth);
+        expect({ who, status: res.status, answered: res.json.status, location: res.json.headers?.location }).toEqual({
+          who,
+          status: 200,
+          answered: status,
+          location,
+        });
+        expect(res.text).not.toContain(b64("internal secret"));
+      }
+      expect(redirecting.received).toHaveLength(2);
+    }
+    expect(inside.received).toHaveLength(0);
+  });
+
   test("with [server] allow_link_local = true the request is made", async () => {
     const app = await dashboardApp({ server: { allow_link_local: true } });
     const [id] = await app.catchHooks("app", 1);

@@ -58,6 +58,29 @@ test("import: a method that is not a token, a header name with CR LF, a value wi
   await t.stop();
 }, 30_000);
 
+test("import: an ip holding a control character (a terminal escape `hooks show` would print) or a space is refused, as a relay frame's is", async () => {
+  const t = await startTarget();
+  const lines = [
+    line(ID(11), { ip: "192.0.2.1\u001b]0;owned\u0007" }),
+    line(ID(12), { ip: "192.0.2.1\r\nx" }),
+    line(ID(13), { ip: "a b" }),
+    line(ID(14), { ip: "" }),
+  ];
+  const res = await t.call("POST", "/v1/hooks/import", `${lines.join("\n")}\n`, ndjson);
+  const refused = "/ip: must be an address: visible ASCII without spaces";
+  expect(res.json).toEqual({
+    imported: 1,
+    skipped: 0,
+    failed: [
+      { line: 1, message: refused },
+      { line: 2, message: refused },
+      { line: 3, message: refused },
+    ],
+  });
+  for (const n of [11, 12, 13]) expect((await t.call("GET", `/v1/hooks/${ID(n)}`)).status).toBe(404);
+  await t.stop();
+}, 30_000);
+
 test("edit and send: an edited header name with CR LF or a value with one is a 400, and no hook is made", async () => {
   const t = await startTarget();
   const source = ((await (await t.post("orders", "{}", { "content-type": "application/json" })).json()) as { id: string }).id;

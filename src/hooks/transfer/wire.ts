@@ -34,6 +34,8 @@ export const ExportedHook = t.Object(
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 /** A request target's query as catching stores it: no space, no C0 or C1 control, no DEL. */
 const QUERY = /^[^\x00-\x20\x7f-\x9f]*$/;
+/** A sender's address as catching stores it (and a relay frame must hold it): visible ASCII, no space. */
+const IP = /^[\x21-\x7e]*$/;
 
 export function exportLine(h: TransferHook): string {
   const line: Record<string, unknown> = {
@@ -91,6 +93,8 @@ export function parseLine(text: string): TransferHook {
   const parts = requestPartsProblem(value.method, value.headers);
   if (parts) throw new Error(`${parts.startsWith("the method") ? "/method" : "/headers"}: ${parts}`);
   if (!QUERY.test(value.query)) throw new Error("/query: must not contain spaces or control characters (a caught query has them percent-encoded)");
+  // Printed as it is (hooks show, the dashboard): a control character would be a terminal's escape.
+  if (!IP.test(value.ip)) throw new Error("/ip: must be an address: visible ASCII without spaces");
   return {
     id: value.id,
     channel: value.channel,
