@@ -21,9 +21,11 @@ export function pack(rows: readonly Source[]): Pack {
   let bodyBytes = 0;
   for (let i = 0; i < count; i++) bodyBytes += rows[i]!.body.byteLength;
   const head = count * PER_ROW * 4;
-  const buffer = new ArrayBuffer(head + bodyBytes);
+  // Not zero-filled (a third of the hand-off's cost on 1 KiB bodies, measured): every byte is
+  // written below, the lengths then the bodies.
+  const bytes = Bun.allocUnsafe(head + bodyBytes);
+  const buffer = bytes.buffer as ArrayBuffer;
   const lengths = new Uint32Array(buffer, 0, count * PER_ROW);
-  const bytes = new Uint8Array(buffer);
   const parts = new Array<string>(count * FIELDS);
   let at = head;
   for (let i = 0, l = 0, p = 0; i < count; i++) {
