@@ -117,6 +117,35 @@ test("the entries of deleted hooks are purged from the index file; their hooks a
   await s.close();
 }, 30_000);
 
+test("every field of a caught hook reaches the index thread as caught: text beyond ASCII, a body within a larger buffer, an empty body", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "mailroom-search-file-"));
+  dirs.push(dir);
+  const path = join(dir, "mailroom.db");
+  const s = open(path);
+  const [a, b, c] = hooks(3) as [NewHook, NewHook, NewHook];
+  // A body that is a view of a larger buffer: only the view is the hook's body.
+  const shared = Buffer.from(`{"w":"outsidebefore"}{"w":"insideview"}{"w":"outsideafter"}`);
+  Object.assign(a, { channel: "bücher", method: "PUT", query: "q=été", ip: "2001:db8::7", eventType: "commande.créée", headers: '{"x-note":"naïve 🚚"}' });
+  Object.assign(b, { body: shared.subarray(21, 40), eventType: "order.paid" });
+  Object.assign(c, { body: new Uint8Array(0), eventType: "ping.empty", headers: '{"x-empty":"yes"}' });
+  await s.storage.hooks.insertHooks([a, b, c], () => []);
+  s.storage.changes.emit({ kind: "caught", hooks: [a, b, c] });
+  await indexed(s);
+  const only = (q: string) => s.search.search({ terms: parseSearch(q), limit: 100 });
+  expect(await only("channel:bücher")).toEqual([a.id]);
+  expect(await only("method:PUT")).toEqual([a.id]);
+  expect(await only("ip:2001:db8::7")).toEqual([a.id]);
+  expect(await only("type:commande.créée")).toEqual([a.id]);
+  expect(await only('header.x-note:"naïve 🚚"')).toEqual([a.id]);
+  expect(await only("insideview")).toEqual([b.id]);
+  expect(await only("outsidebefore")).toEqual([]);
+  expect(await only("outsideafter")).toEqual([]);
+  expect(await only("type:order.paid")).toEqual([b.id]);
+  expect(await only("type:ping.empty")).toEqual([c.id]);
+  expect(await only("header.x-empty:yes")).toEqual([c.id]);
+  await s.close();
+}, 30_000);
+
 test("hooks handed to the index thread as ids only (past the bytes it has not taken yet) are read back by a sweep: every one is found", async () => {
   const dir = mkdtempSync(join(tmpdir(), "mailroom-search-file-"));
   dirs.push(dir);

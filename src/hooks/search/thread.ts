@@ -5,7 +5,7 @@
  * file and writing only the index's own file (index-file.ts), at a lower scheduling priority:
  * when the cores are busy, catching gets them first.
  *
- * Messages in: "open" once, "caught" (rows as the change sink reported them), "left-out" (ids of
+ * Messages in: "open" once, "caught" (rows as the change sink reported them, packed: pack.ts), "left-out" (ids of
  * hooks to sweep), "flush", "sweep" and "start"; "close". Out: "took" for each "caught" (the bytes
  * it held are the thread's now), "done" for each flush or sweep, "warn", "fatal" if it cannot
  * work, "closed".
@@ -17,13 +17,14 @@ import { keepMemoryDown } from "../../lib/memory";
 import { lowerThreadPriority } from "../../lib/thread-priority";
 import { createSearch, type Search, type Source } from "./index";
 import { attachSearchIndex } from "./index-file";
+import { type Pack, unpack } from "./pack";
 import { createSearchStore } from "./store";
 
 declare const self: Worker;
 
 export type ToIndexer =
   | { type: "open"; dataPath: string; indexPath: string }
-  | { type: "caught"; rows: Source[]; bytes: number }
+  | ({ type: "caught"; bytes: number } & Pack)
   | { type: "left-out"; ids: string[] }
   | { type: "flush" | "sweep"; seq: number; from?: string }
   | { type: "start" }
@@ -66,7 +67,7 @@ self.onmessage = async (event: MessageEvent<ToIndexer>) => {
   try {
     if (m.type === "open") return open(m);
     if (!search) return;
-    if (m.type === "caught") search.enqueue(m.rows), post({ type: "took", bytes: m.bytes });
+    if (m.type === "caught") search.enqueue(unpack(m)), post({ type: "took", bytes: m.bytes });
     else if (m.type === "left-out") search.leftOut(m.ids), post({ type: "took-ids" });
     else if (m.type === "start") search.start();
     else if (m.type === "flush") await search.flush(), post({ type: "done", seq: m.seq });

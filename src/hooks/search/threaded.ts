@@ -1,6 +1,7 @@
 import type { ChangeSink } from "../../db/changes";
 import type { Log } from "../../lib/log";
 import { FLUSH_WAIT_MS, GATHER_MS, type Search, type Source } from "./index";
+import { pack } from "./pack";
 import type { SearchStore } from "./store";
 import type { FromIndexer, ToIndexer } from "./thread";
 
@@ -124,12 +125,18 @@ export function createThreadedSearch(deps: {
     (heldFrom = undefined), (idsTaken = false);
   }
 
-  /** Rows gathered for the next message, their bytes, and the timer that posts them. */
+  /**
+   * Rows gathered for the next message (the rows as the sink reported them: nothing is copied
+   * until they are packed), their bytes, and the timer that posts them.
+   */
   let gathered: Source[] = [];
   let gatheredBytes = 0;
   let gatherTimer: ReturnType<typeof setTimeout> | undefined;
 
-  /** Posts what was gathered: one message for every batch caught in GATHER_MS. */
+  /**
+   * Posts what was gathered: one message for every batch caught in GATHER_MS, its rows packed into
+   * one buffer that is transferred, not copied (pack.ts).
+   */
   function handOver(): void {
     if (gatherTimer) clearTimeout(gatherTimer), (gatherTimer = undefined);
     if (gathered.length === 0) return;
@@ -139,19 +146,16 @@ export function createThreadedSearch(deps: {
     if (dead) return;
     if (inFlight + bytes > maxInFlight) return handOverIds(rows.map((r) => r.id));
     inFlight += bytes;
-    post({ type: "caught", bytes, rows });
+    const packed = pack(rows);
+    worker.postMessage({ type: "caught", bytes, ...packed } satisfies ToIndexer, [packed.buffer]);
   }
 
   function enqueue(rows: readonly Source[]): void {
     if (dead || closed || rows.length === 0) return;
     handed++;
     for (const r of rows) {
-      // Only what the index reads crosses over. Structured clone copies a body's whole buffer,
-      // which may hold more than the body: such a body is copied alone first.
-      const whole = r.body.byteOffset === 0 && r.body.byteLength === r.body.buffer.byteLength;
-      const body = whole ? r.body : r.body.slice();
-      gathered.push({ id: r.id, channel: r.channel, method: r.method, query: r.query, ip: r.ip, headers: r.headers, body, eventType: r.eventType });
-      gatheredBytes += body.byteLength + (typeof r.headers === "string" ? r.headers.length : 256) + 256;
+      gathered.push(r);
+      gatheredBytes += r.body.byteLength + (typeof r.headers === "string" ? r.headers.length : 256) + 256;
     }
     gatherTimer ??= setTimeout(handOver, GATHER_MS);
   }
