@@ -17,7 +17,7 @@ import { createResponses } from "./hooks/responses";
 import { createDedup } from "./hooks/dedup";
 import { createRetention } from "./hooks/retention";
 import { hooksErrorResponse } from "./hooks/errors";
-import { managementRoutes } from "./hooks/routes";
+import { type ManagementDeps, managementRoutes } from "./hooks/routes";
 import { admits, refuseScopedKey, requireApiKey } from "./hooks/auth";
 import { createApiKeys } from "./hooks/api-keys";
 import { createLive } from "./live";
@@ -161,6 +161,20 @@ export function createApp(deps: AppDeps) {
   });
   const dashboardStore = storage.dashboard;
   const forwards = createForwards({ config, store: storage.forwards, clock, runner });
+  // What the management routes are given, once: the API mounts them behind its keys, the dashboard behind its sessions.
+  const management: Omit<ManagementDeps, "auth"> = {
+    channels,
+    hooks,
+    search,
+    transfer,
+    refusals,
+    runner,
+    clock,
+    keepOpen: (r) => connections.keepOpen(r),
+    responses,
+    dedup,
+    allowLinkLocal: config.server.allow_link_local,
+  };
   const dashboard = createDashboard({
     config,
     store: dashboardStore,
@@ -170,19 +184,7 @@ export function createApp(deps: AppDeps) {
     guards: guardRegistry,
     forwards,
     translate: translate.services,
-    management: {
-      channels,
-      hooks,
-      search,
-      transfer,
-      refusals,
-      runner,
-      clock,
-      keepOpen: (r) => connections.keepOpen(r),
-      responses,
-      dedup,
-      allowLinkLocal: config.server.allow_link_local,
-    },
+    management,
     relays: () => relayState(),
   });
 
@@ -265,21 +267,7 @@ export function createApp(deps: AppDeps) {
       if (request.headers.has("authorization")) refuseScopedKey(apiKeys.source, request, translate.isTranslatePath);
     })
     .all("/", ({ request, server }) => catcher.handle(request, server?.requestIP(request)?.address ?? ""), { parse: "none" })
-    .use(
-      managementRoutes(apiKeys.source, {
-        channels,
-        hooks,
-        search,
-        transfer,
-        refusals,
-        runner,
-        clock,
-        keepOpen: (r) => connections.keepOpen(r),
-        allowLinkLocal: config.server.allow_link_local,
-        responses,
-        dedup,
-      }),
-    )
+    .use(managementRoutes(apiKeys.source, management))
     .use(new Elysia({ prefix: "/v1" }).use(streamRoutes(requireApiKey(apiKeys.source), live, (request) => admits(apiKeys.source, request))))
     .use(translate.routes)
     .use(dashboard.routes)
