@@ -83,6 +83,29 @@ const HOSTILE: { name: string; frame: () => Uint8Array; reason: RegExp; noHello?
   { name: "a hook before hello", frame: () => encodeHook(good()), reason: /a hook before hello/, noHello: true },
 ];
 
+/**
+ * The laptop: a whole Mailroom in this process (bodies up to 64 KB) whose relay client dials the
+ * fake upstream on `port` for channel stripe; what it logs is kept in `logged`.
+ */
+function startLaptop(port: number | undefined, retryDelay?: (failures: number) => number) {
+  const logged: string[] = [];
+  const log: Log = { info: () => {}, warn: (m) => void logged.push(m), error: (m) => void logged.push(m) };
+  const laptop = createTestApp({ hooks: { max_body: "64KB" } });
+  cleanup.push(laptop.close);
+  const client = startRelayClient({
+    target: { url: `http://127.0.0.1:${port}`, channel: "stripe", token: "mr_test" },
+    identity: { listener: "laptop-test-1", host: "ada-laptop", startedAt: 1 },
+    writer: laptop.writer,
+    stored: async (id) => (await laptop.storage.hooks.getHookSummary(id)) !== undefined,
+    maxBody: 64 * 1024,
+    clock: systemClock,
+    log,
+    ...(retryDelay ? { retryDelay } : {}),
+  });
+  cleanup.push(() => client.stop());
+  return { laptop, client, logged };
+}
+
 test("every hostile frame is refused: nothing stored or acknowledged, the reason logged, the connection dropped; a good hook after reconnecting is stored", async () => {
   type Conn = { acks: string[]; closed?: number };
   const conns: Conn[] = [];
@@ -112,23 +135,9 @@ test("every hostile frame is refused: nothing stored or acknowledged, the reason
   });
   cleanup.push(() => upstream.stop(true));
 
-  const logged: string[] = [];
-  const log: Log = { info: () => {}, warn: (m) => void logged.push(m), error: (m) => void logged.push(m) };
-  const laptop = createTestApp({ hooks: { max_body: "64KB" } });
   /** The failures in a row the laptop counted before each reconnection (its backoff grows with them). */
   const waits: number[] = [];
-  cleanup.push(laptop.close);
-  const client = startRelayClient({
-    target: { url: `http://127.0.0.1:${upstream.port}`, channel: "stripe", token: "mr_test" },
-    identity: { listener: "laptop-test-1", host: "ada-laptop", startedAt: 1 },
-    writer: laptop.writer,
-    stored: async (id) => (await laptop.storage.hooks.getHookSummary(id)) !== undefined,
-    maxBody: 64 * 1024,
-    clock: systemClock,
-    log,
-    retryDelay: (failures) => (waits.push(failures), 0),
-  });
-  cleanup.push(() => client.stop());
+  const { laptop, logged } = startLaptop(upstream.port, (failures) => (waits.push(failures), 0));
 
   await eventually(async () => conns[HOSTILE.length]?.acks.includes(finalHook.id) ?? false, 60_000, "the good hook acknowledged after the hostile ones");
   HOSTILE.forEach((hostile, i) => {
@@ -182,20 +191,7 @@ test("a well-formed hook over the laptop's own max_body (within upstream's) is n
     },
   });
   cleanup.push(() => upstream.stop(true));
-  const logged: string[] = [];
-  const log: Log = { info: () => {}, warn: (m) => void logged.push(m), error: (m) => void logged.push(m) };
-  const laptop = createTestApp({ hooks: { max_body: "64KB" } });
-  cleanup.push(laptop.close);
-  const client = startRelayClient({
-    target: { url: `http://127.0.0.1:${upstream.port}`, channel: "stripe", token: "mr_test" },
-    identity: { listener: "laptop-test-1", host: "ada-laptop", startedAt: 1 },
-    writer: laptop.writer,
-    stored: async (id) => (await laptop.storage.hooks.getHookSummary(id)) !== undefined,
-    maxBody: 64 * 1024,
-    clock: systemClock,
-    log,
-  });
-  cleanup.push(() => client.stop());
+  const { laptop, client, logged } = startLaptop(upstream.port);
 
   await eventually(async () => acks.includes(small.id), 10_000, "the small hook acknowledged");
   const why = "the body is 65537 bytes, larger than this Mailroom's [hooks] max_body (65536)";
