@@ -3,6 +3,6 @@ import { defineConfig } from "drizzle-kit";
 /** The PostgreSQL schema and its migrations; drizzle.config.ts is SQLite's. */
 export default defineConfig({
   dialect: "postgresql",
-  schema: "./src/db/pg/schema/index.ts",
+  schema: "./src/schema/pg/index.ts",
   out: "./drizzle-pg",
 });

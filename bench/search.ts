@@ -25,8 +25,8 @@ import { buildConfig } from "../src/config/load";
 import { openDatabase } from "../src/db/open";
 import { createSqliteStorage } from "../src/db/sqlite-storage";
 import type { Storage } from "../src/db/storage";
-import { createSearch } from "../src/hooks/search";
-import { createThreadedSearch } from "../src/hooks/search/threaded";
+import { createSearch } from "../src/search";
+import { createThreadedSearch } from "../src/search/threaded";
 import { migratePostgres } from "../src/db/pg/migrate";
 import { openPostgres } from "../src/db/pg/open";
 import { createPostgresStorage } from "../src/db/pg/storage";
@@ -49,7 +49,7 @@ const { values: args } = parseArgs({
   },
 });
 const N = Number(args.hooks);
-const THREAD = new URL("../src/hooks/search/thread.ts", import.meta.url).href;
+const THREAD = new URL("../src/search/thread.ts", import.meta.url).href;
 const dir = args.keep ?? mkdtempSync(join(tmpdir(), "mailroom-search-bench-"));
 const path = join(dir, "mailroom.db");
 const size = (p: string) => statSync(p, { throwIfNoEntry: false })?.size ?? 0;

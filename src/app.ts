@@ -8,13 +8,13 @@ import { createIdFactory } from "./lib/ids";
 import type { Runner } from "./runner";
 import { createChannelService } from "./hooks/channels";
 import { createHookService } from "./hooks/service";
-import { createSearch } from "./hooks/search";
-import { createThreadedSearch } from "./hooks/search/threaded";
-import { createTransfer } from "./hooks/transfer";
+import { createSearch } from "./search";
+import { createThreadedSearch } from "./search/threaded";
+import { createTransfer } from "./transfer";
 import { createBatchWriter } from "./hooks/writer";
 import { createCatcher } from "./hooks/catch";
-import { createResponses } from "./hooks/responses";
-import { createDedup } from "./hooks/dedup";
+import { createResponses } from "./responses/index";
+import { createDedup } from "./dedup/index";
 import { createRetention } from "./hooks/retention";
 import { hooksErrorResponse } from "./hooks/errors";
 import { type ManagementDeps, managementRoutes } from "./hooks/routes";
@@ -35,7 +35,7 @@ import { metricsRoutes } from "./metrics/routes";
 import { createDashboard } from "./dashboard";
 import { createDashboardStore } from "./dashboard/store";
 import { createGuardRegistry } from "./hooks/guard-registry";
-import { createForwards } from "./hooks/forwards";
+import { createForwards } from "./forwards/index";
 import { createRelayHub } from "./relay/hub";
 import { createRelayEndpoint } from "./relay/endpoint";
 import type { ListenState } from "./relay/client";
@@ -53,7 +53,7 @@ export type AppDeps = {
   metrics?: Metrics;
   /** How often live streams send a heartbeat (tests shorten it); 15 s by default. */
   heartbeatMs?: number;
-  /** How long caught hooks wait to be indexed for search (hooks/search; tests lengthen it). */
+  /** How long caught hooks wait to be indexed for search (search/; tests lengthen it). */
   searchGatherMs?: number;
   /** Bodies held in memory for the search index, at most (tests make it small). */
   searchMaxWaitingBytes?: number;
@@ -80,8 +80,8 @@ export function createApp(deps: AppDeps) {
   const channels = createChannelService({ config, store, clock, runner, deleteBatch: deps.channelDeleteBatch });
   const hooks = createHookService({ store, clock, runner });
   runner.bind(hooks.outcomes, { raw: hooks.raw, rawMany: hooks.rawMany });
-  // The search index, kept after caught batches commit (hooks/search): catching never waits for it.
-  // With SQLite's index thread, it is written there (hooks/search/threaded.ts); else on this thread.
+  // The search index, kept after caught batches commit (search/): catching never waits for it.
+  // With SQLite's index thread, it is written there (search/threaded.ts); else on this thread.
   const search = storage.searchThread
     ? createThreadedSearch({ store: storage.search, thread: storage.searchThread, changes, log })
     : createSearch({

@@ -29,7 +29,7 @@ import { guardRoutes } from "./routes/guards";
 import { handlerRoutes } from "./routes/handlers";
 import { translateRoutes } from "./routes/translate";
 import type { TranslateServices } from "../translate";
-import type { Forwards } from "../hooks/forwards";
+import type { Forwards } from "../forwards/index";
 import type { GuardRegistry } from "../hooks/guard-registry";
 import type { ApiKeys } from "../hooks/api-keys";
 import { VERSION } from "../lib/version";

@@ -1,14 +1,14 @@
 import type { HookStore } from "../hooks/store";
-import type { SearchStore } from "../hooks/search/store";
-import type { TransferStore } from "../hooks/transfer/store";
+import type { SearchStore } from "../search/store";
+import type { TransferStore } from "../transfer/store";
 import type { AttemptQueue } from "../runner/queue";
 import type { TranslateStore } from "../translate/contract";
 import type { DashboardStore } from "../dashboard/store";
 import type { ApiKeyStore } from "../hooks/api-key-store";
 import type { GuardStore } from "../hooks/guard-store";
-import type { ForwardStore } from "../hooks/forward-store";
-import type { ResponseStore } from "../hooks/response-store";
-import type { DedupStore } from "../hooks/dedup-store";
+import type { ForwardStore } from "../forwards/store";
+import type { ResponseStore } from "../responses/store";
+import type { DedupStore } from "../dedup/store";
 import type { RefusalStore } from "../hooks/guards/refusal-store";
 import type { RelayStore } from "../relay/store";
 import type { Worker } from "../runner/types";
@@ -25,14 +25,14 @@ import type { Log } from "../lib/log";
 export interface Storage {
   readonly dialect: "sqlite" | "postgres";
   readonly hooks: HookStore;
-  /** The search index (hooks/search), written after hooks commit. */
+  /** The search index (search/), written after hooks commit. */
   readonly search: SearchStore;
   /**
-   * SQLite with an index thread (hooks/search/thread.ts): the index is written there, on
+   * SQLite with an index thread (search/thread.ts): the index is written there, on
    * connections of its own, and `search` only reads it; absent when this thread writes it.
    */
   readonly searchThread?: { url: string; dataPath: string; indexPath: string };
-  /** Hooks stored whole: import, and hooks sent from another (hooks/transfer). */
+  /** Hooks stored whole: import, and hooks sent from another (transfer/). */
   readonly transfer: TransferStore;
   readonly attempts: AttemptQueue;
   readonly translate: TranslateStore;

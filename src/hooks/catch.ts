@@ -5,7 +5,7 @@ import type { Log } from "../lib/log";
 import { printable } from "../lib/terminal";
 import { parseDuration, parseSize } from "../lib/units";
 import type { ChannelService, ChannelState } from "./channels";
-import type { Dedup } from "./dedup";
+import type { Dedup } from "../dedup/index";
 import { errorResponse } from "./errors";
 import { detectEventType, type EventTypeRule, eventTypeBy, type HeaderRecord } from "./event-type";
 import type { Guard, Refusals } from "./guards";
@@ -14,7 +14,7 @@ import { LANDING_PAGE } from "./landing";
 import { bodyDropped, readBody } from "./read-body";
 import { REDACTED, redactHeaders, redactQuery, redactRefusedQuery } from "./redact";
 import { createDelays } from "./delays";
-import { answerResponse, type Responses } from "./responses";
+import { answerResponse, type Responses } from "../responses/index";
 import { type BatchWriter, SenderGone } from "./writer";
 
 type GuardPlan = {
@@ -132,7 +132,7 @@ export function createCatcher(deps: {
       if (answer) return handshake(sender, plan, guard, channel, answer);
     }
 
-    // A repeat of a delivery the channel already stored is answered as the first was (hooks/dedup.ts).
+    // A repeat of a delivery the channel already stored is answered as the first was (dedup/index.ts).
     const deliveryId = dedup.keyOf(channel, request.headers, read);
     const claim = deliveryId === undefined ? undefined : await dedup.claim(channel, deliveryId);
     if (claim && "first" in claim) return new Response(`{"id":"${claim.first}"}`, { headers: okHeaders });

@@ -26,14 +26,14 @@ export type RawHook = {
   finalizedAt: number | null;
   /** The sender's event type, "" when unknown (hooks/event-type.ts). */
   eventType: string;
-  /** The hook this one was made from (edit and send, hooks/transfer), else absent or null. */
+  /** The hook this one was made from (edit and send, transfer/), else absent or null. */
   sourceId?: string | null;
 };
 
 /** A hook as the writer receives it; `headers` is already serialised JSON. */
 export type NewHook = Omit<RawHook, "headers" | "status" | "finalizedAt"> & {
   headers: string;
-  /** The provider's delivery id, on a deduplicating channel (hooks/dedup.ts records it with the hook). */
+  /** The provider's delivery id, on a deduplicating channel (dedup/index.ts records it with the hook). */
   deliveryId?: string;
   /** Its Content-Type header as the catcher read it, for live summaries (stored only within `headers`). */
   contentType?: string | null;

@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { LEDGER_ENTRIES, ORDER_STATUSES } from "../db/schema/translate";
+import { LEDGER_ENTRIES, ORDER_STATUSES } from "../schema/sqlite/translate";
 import { CATEGORIES, TONES } from "../translate/model";
 
 /**

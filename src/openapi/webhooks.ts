@@ -6,7 +6,7 @@ import { Attempt } from "../hooks/routes/attempts";
 import { Refusal } from "../hooks/routes/refusals";
 import { ImportReport } from "../hooks/routes/transfer";
 import { ReplayAnswer } from "../hooks/routes/send";
-import { ExportedHook } from "../hooks/transfer/wire";
+import { ExportedHook } from "../transfer/wire";
 import { ChannelDedup, ChannelResponse } from "../hooks/routes/responses";
 import { apiOf } from "../translate/gate";
 import type { DocumentDef, ErrorStatus, Operation } from "./generate";

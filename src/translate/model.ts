@@ -1,5 +1,5 @@
 import { Type as t } from "@sinclair/typebox";
-import { ORDER_STATUSES } from "../db/schema/translate";
+import { ORDER_STATUSES } from "../schema/sqlite/translate";
 import { queryIntegerSchema } from "../lib/query-int";
 import { PAGE, PAGE_ERROR, PER_PAGE, PER_PAGE_ERROR } from "./check";
 

@@ -9,7 +9,7 @@ import {
   translateComments as comments,
   translateLedger as ledger,
   translateOrders as orders,
-} from "../db/schema";
+} from "../schema/sqlite";
 import type { AccountRow, Move, TranslateStore } from "./contract";
 
 /**

@@ -5,7 +5,7 @@ import { drizzle } from "drizzle-orm/bun-sql";
 import { eq } from "drizzle-orm";
 import { migratePostgres } from "../../src/db/pg/migrate";
 import { openPostgres, PostgresOpenError, redactPostgresUrl } from "../../src/db/pg/open";
-import * as schema from "../../src/db/pg/schema";
+import * as schema from "../../src/schema/pg";
 import { embeddedMigrations } from "../../src/db/migrations.macro";
 import { freshDatabase } from "../helpers/postgres";
 

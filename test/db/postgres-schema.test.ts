@@ -1,10 +1,10 @@
 import { expect, test } from "bun:test";
 import { getTableConfig as pgConfig, PgTable } from "drizzle-orm/pg-core";
 import { getTableConfig as sqliteConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
-import * as pg from "../../src/db/pg/schema";
-import * as sqlite from "../../src/db/schema";
+import * as pg from "../../src/schema/pg";
+import * as sqlite from "../../src/schema/sqlite";
 
-/** What the PostgreSQL schema adds or leaves out on purpose (src/db/pg/schema/*.ts say why). */
+/** What the PostgreSQL schema adds or leaves out on purpose (src/schema/pg/*.ts say why). */
 const PG_ONLY_TABLES = ["channel_counts"];
 // deliveries.pending: a delivery id claimed by one instance and not yet stored (SQLite, one process, keeps claims in memory).
 const PG_ONLY_COLUMNS = ["attempts.lease_owner", "attempts.lease_until", "deliveries.pending"];

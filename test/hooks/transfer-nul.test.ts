@@ -5,8 +5,8 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { createPgTransferStore } from "../../src/db/pg/transfer-store";
-import { createTransferStore } from "../../src/hooks/transfer/store";
-import { parseLine } from "../../src/hooks/transfer/wire";
+import { createTransferStore } from "../../src/transfer/store";
+import { parseLine } from "../../src/transfer/wire";
 import { closeBackends, contractBackends } from "../db/contract/backends";
 
 afterEach(closeBackends);

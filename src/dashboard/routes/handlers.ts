@@ -2,7 +2,7 @@ import { Elysia, t } from "elysia";
 import { NAME_PATTERN } from "../../config/schema";
 import { ErrorBody, NoBody, NoQuery } from "../../hooks/model";
 import type { ChannelService } from "../../hooks/channels";
-import type { Forwards } from "../../hooks/forwards";
+import type { Forwards } from "../../forwards/index";
 import type { Gate } from "../gate";
 
 const strict = { additionalProperties: false } as const;

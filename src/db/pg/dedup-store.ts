@@ -1,4 +1,4 @@
-import type { DedupStore } from "../../hooks/dedup-store";
+import type { DedupStore } from "../../dedup/store";
 import { num, type PgTransactor } from "./transactor";
 
 /**

@@ -1,4 +1,4 @@
-import type { ForwardRow, ForwardStore } from "../../hooks/forward-store";
+import type { ForwardRow, ForwardStore } from "../../forwards/store";
 import { report } from "../transactor";
 import { num, type PgTransactor } from "./transactor";
 

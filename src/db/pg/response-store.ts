@@ -1,4 +1,4 @@
-import type { ResponseStore } from "../../hooks/response-store";
+import type { ResponseStore } from "../../responses/store";
 import { report } from "../transactor";
 import type { PgTransactor } from "./transactor";
 

@@ -10,7 +10,7 @@ import {
   translateComments as comments,
   translateLedger as ledger,
   translateOrders as orders,
-} from "./schema";
+} from "../../schema/pg";
 import { LOCK_SPACE } from "./attempt-queue";
 import type { PgTransactor } from "./transactor";
 

@@ -2,12 +2,12 @@ import type { Clock } from "../../lib/clock";
 import type { Runner } from "../../runner";
 import type { requireApiKey } from "../auth";
 import type { ChannelService } from "../channels";
-import type { Dedup } from "../dedup";
+import type { Dedup } from "../../dedup/index";
 import type { Refusals } from "../guards";
-import type { Responses } from "../responses";
+import type { Responses } from "../../responses/index";
 import type { HookService } from "../service";
-import type { Search } from "../search";
-import type { Transfer } from "../transfer";
+import type { Search } from "../../search";
+import type { Transfer } from "../../transfer";
 
 /** What the management API's route plugins are given (by managementRoutes, or by the dashboard with its session gate). */
 export type ManagementDeps = {

@@ -19,7 +19,7 @@ import {
   type HookWire,
 } from "../model";
 import { HOOK_STATUSES } from "../status";
-import { MAX_QUERY_LENGTH, parseSearch } from "../search/query";
+import { MAX_QUERY_LENGTH, parseSearch } from "../../search/query";
 import type { ManagementDeps } from "./deps";
 
 const strict = { additionalProperties: false } as const;

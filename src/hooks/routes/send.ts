@@ -3,7 +3,7 @@ import { NAME_PATTERN, NAME_RULE } from "../../config/schema";
 import { invalid, notFound } from "../../lib/errors";
 import { HOOK_ID_PATTERN } from "../../lib/ids";
 import { ErrorBody, HookExtendedOut, NoQuery } from "../model";
-import { replay } from "../transfer/replay";
+import { replay } from "../../transfer/replay";
 import type { ManagementDeps } from "./deps";
 
 const strict = { additionalProperties: false } as const;
@@ -43,7 +43,7 @@ export const ReplayAnswer = t.Union([
  * it to a URL and answers what came back. Both bodies are small JSON (the management API's 64 KiB).
  * Sending to a URL is what adding a forward handler is: `sendsTo` decides who may (the dashboard's
  * admins; members only to `[dashboard] member_send_to`), and no one reaches a link-local address
- * unless `[server] allow_link_local` (hooks/transfer/replay.ts).
+ * unless `[server] allow_link_local` (transfer/replay.ts).
  */
 export function sendRoutes({ auth, hooks, transfer, clock, sendsTo, allowLinkLocal }: ManagementDeps) {
   return new Elysia()

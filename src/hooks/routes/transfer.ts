@@ -4,8 +4,8 @@ import { HOOK_ID_PATTERN } from "../../lib/ids";
 import { IMPORT_PATH } from "../auth";
 import { ErrorBody } from "../model";
 import { readBody } from "../read-body";
-import { HAR_CLOSE, HAR_OPEN, harEntry } from "../transfer/har";
-import { exportLine } from "../transfer/wire";
+import { HAR_CLOSE, HAR_OPEN, harEntry } from "../../transfer/har";
+import { exportLine } from "../../transfer/wire";
 import type { ManagementDeps } from "./deps";
 import { listPage, listQuery } from "./hooks";
 

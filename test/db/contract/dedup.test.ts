@@ -1,10 +1,10 @@
 /**
- * DedupStore's contract (src/hooks/dedup-store.ts) on SQLite and PostgreSQL: what each method
+ * DedupStore's contract (src/dedup/store.ts) on SQLite and PostgreSQL: what each method
  * returns, and claims of one delivery id racing, on one instance and on two.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { createPgDedupStore } from "../../../src/db/pg/dedup-store";
-import { createDedupStore, type DedupStore } from "../../../src/hooks/dedup-store";
+import { createDedupStore, type DedupStore } from "../../../src/dedup/store";
 import { closeBackends, contractBackends, race } from "./backends";
 
 afterEach(closeBackends);

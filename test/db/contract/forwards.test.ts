@@ -1,7 +1,7 @@
-/** ForwardStore's contract (src/hooks/forward-store.ts) on SQLite and PostgreSQL, with racing inserts of one name. */
+/** ForwardStore's contract (src/forwards/store.ts) on SQLite and PostgreSQL, with racing inserts of one name. */
 import { afterEach, describe, expect, test } from "bun:test";
 import { createPgForwardStore } from "../../../src/db/pg/forward-store";
-import { createForwardStore, type ForwardRow } from "../../../src/hooks/forward-store";
+import { createForwardStore, type ForwardRow } from "../../../src/forwards/store";
 import { closeBackends, contractBackends, race } from "./backends";
 
 afterEach(closeBackends);

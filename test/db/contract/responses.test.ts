@@ -1,7 +1,7 @@
-/** ResponseStore's contract (src/hooks/response-store.ts) on SQLite and PostgreSQL, with racing saves of one channel. */
+/** ResponseStore's contract (src/responses/store.ts) on SQLite and PostgreSQL, with racing saves of one channel. */
 import { afterEach, describe, expect, test } from "bun:test";
 import { createPgResponseStore } from "../../../src/db/pg/response-store";
-import { createResponseStore } from "../../../src/hooks/response-store";
+import { createResponseStore } from "../../../src/responses/store";
 import { closeBackends, contractBackends, race } from "./backends";
 
 afterEach(closeBackends);

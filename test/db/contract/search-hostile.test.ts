@@ -9,10 +9,10 @@ import { monotonicFactory } from "ulid";
 import { createPgHookStore } from "../../../src/db/pg/hook-store";
 import { createPgSearchStore } from "../../../src/db/pg/search-store";
 import { decodePayload } from "../../../src/hooks/payload";
-import { searchDoc } from "../../../src/hooks/search/document";
-import { attachSearchIndex } from "../../../src/hooks/search/index-file";
-import { parseSearch } from "../../../src/hooks/search/query";
-import { createSearchStore } from "../../../src/hooks/search/store";
+import { searchDoc } from "../../../src/search/document";
+import { attachSearchIndex } from "../../../src/search/index-file";
+import { parseSearch } from "../../../src/search/query";
+import { createSearchStore } from "../../../src/search/store";
 import { createHookStore, type NewHook } from "../../../src/hooks/store";
 import { closeBackends, contractBackends } from "./backends";
 

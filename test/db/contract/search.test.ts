@@ -1,5 +1,5 @@
 /**
- * The search index (src/hooks/search) on SQLite and PostgreSQL: every filter of a search, alone
+ * The search index (src/search) on SQLite and PostgreSQL: every filter of a search, alone
  * and combined, paged with `after`, gives exactly what a full scan of the hooks with the documented
  * rules gives. Hooks are indexed in shuffled order (ids of one millisecond out of rowid order),
  * some change status and some are deleted after being indexed. Some hooks hold every trigram of a
@@ -11,10 +11,10 @@ import { createPgHookStore } from "../../../src/db/pg/hook-store";
 import { createPgSearchStore } from "../../../src/db/pg/search-store";
 import { detectEventType } from "../../../src/hooks/event-type";
 import { decodePayload } from "../../../src/hooks/payload";
-import { searchDoc } from "../../../src/hooks/search/document";
-import { parseSearch } from "../../../src/hooks/search/query";
-import { createSearchStore, type SearchQuery } from "../../../src/hooks/search/store";
-import { attachSearchIndex } from "../../../src/hooks/search/index-file";
+import { searchDoc } from "../../../src/search/document";
+import { parseSearch } from "../../../src/search/query";
+import { createSearchStore, type SearchQuery } from "../../../src/search/store";
+import { attachSearchIndex } from "../../../src/search/index-file";
 import { createHookStore, type HookStatus, type NewHook, type RawHook } from "../../../src/hooks/store";
 import { closeBackends, contractBackends, race } from "./backends";
 

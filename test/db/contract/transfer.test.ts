@@ -1,12 +1,12 @@
 /**
- * TransferStore's contract (src/hooks/transfer/store.ts: import and send-as-new-hook) on SQLite and
+ * TransferStore's contract (src/transfer/store.ts: import and send-as-new-hook) on SQLite and
  * PostgreSQL: hooks stored whole with their ids, events and counts; an id taken is skipped; two
  * importers of one export at once, on two instances, store each hook once.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { createPgTransferStore } from "../../../src/db/pg/transfer-store";
 import { sqliteTransactor } from "../../../src/db/transactor";
-import { createTransferStore, type TransferHook } from "../../../src/hooks/transfer/store";
+import { createTransferStore, type TransferHook } from "../../../src/transfer/store";
 import { closeBackends, contractBackends, race } from "./backends";
 
 afterEach(closeBackends);

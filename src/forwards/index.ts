@@ -7,7 +7,7 @@ import { outboundProblem } from "../config/forward-target";
 import { AppError, invalid, notFound, precondition } from "../lib/errors";
 import { parseDuration } from "../lib/units";
 import type { Runner } from "../runner";
-import type { ForwardRow, ForwardStore } from "./forward-store";
+import type { ForwardRow, ForwardStore } from "./store";
 
 export type ForwardInfo = {
   name: string;

@@ -1,8 +1,8 @@
-import { forwardTargetProblems, outboundProblem, type Resolve } from "../../config/forward-target";
-import { AppError, invalid } from "../../lib/errors";
-import { requestPartsProblem } from "../../lib/http-syntax";
-import { REDACTED } from "../redact";
-import type { RawHook } from "../store";
+import { forwardTargetProblems, outboundProblem, type Resolve } from "../config/forward-target";
+import { AppError, invalid } from "../lib/errors";
+import { requestPartsProblem } from "../lib/http-syntax";
+import { REDACTED } from "../hooks/redact";
+import type { RawHook } from "../hooks/store";
 
 /** What a replay answers: the target's answer, or why there was none. */
 export type ReplayResult =

@@ -8,7 +8,7 @@
  * Layout of the buffer: a Uint32Array of FIELDS + 1 numbers per row (the UTF-16 length of each text
  * field, in FIELDS' order, then the body's byte length), then the bodies.
  */
-import type { Source } from "./index";
+import type { Source } from ".";
 
 const FIELDS = 7;
 const PER_ROW = FIELDS + 1;

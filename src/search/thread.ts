@@ -1,6 +1,6 @@
 /**
  * The search index thread (a Bun Worker): builds the hooks' documents and writes the index (FTS5)
- * on connections of its own, off the thread that catches (hooks/search/threaded.ts starts it).
+ * on connections of its own, off the thread that catches (search/threaded.ts starts it).
  * It runs the same indexer as a thread-less instance (index.ts), reading the hooks from the data
  * file and writing only the index's own file (index-file.ts), at a lower scheduling priority:
  * when the cores are busy, catching gets them first.
@@ -11,11 +11,11 @@
  * work, "closed".
  */
 import { Database } from "bun:sqlite";
-import { systemClock } from "../../lib/clock";
-import type { Log } from "../../lib/log";
-import { keepMemoryDown } from "../../lib/memory";
-import { lowerThreadPriority } from "../../lib/thread-priority";
-import { createSearch, type Search, type Source } from "./index";
+import { systemClock } from "../lib/clock";
+import type { Log } from "../lib/log";
+import { keepMemoryDown } from "../lib/memory";
+import { lowerThreadPriority } from "../lib/thread-priority";
+import { createSearch, type Search, type Source } from ".";
 import { attachSearchIndex } from "./index-file";
 import { type Pack, unpack } from "./pack";
 import { createSearchStore } from "./store";

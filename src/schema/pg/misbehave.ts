@@ -18,7 +18,7 @@ export const deliveries = pgTable(
     hookId: text("hook_id").notNull(),
     /**
      * True while the delivery id is claimed by a hook being stored (hook_id is then the claim's
-     * token); false once that hook committed (hook_id is its id). See hooks/dedup.ts.
+     * token); false once that hook committed (hook_id is its id). See dedup/index.ts.
      */
     pending: boolean("pending").notNull().default(false),
     createdAt: ms("created_at").notNull(),

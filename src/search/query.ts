@@ -1,4 +1,4 @@
-import { invalid } from "../../lib/errors";
+import { invalid } from "../lib/errors";
 
 /**
  * A search (`q` of ListHooks) as the index reads it: needles, each a substring that must occur in a

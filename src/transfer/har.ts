@@ -1,6 +1,6 @@
-import { toRfc3339 } from "../../lib/clock";
-import { VERSION } from "../../lib/version";
-import { mediaType } from "../model";
+import { toRfc3339 } from "../lib/clock";
+import { VERSION } from "../lib/version";
+import { mediaType } from "../hooks/model";
 import type { TransferHook } from "./store";
 
 /** What a HAR 1.2 document opens and closes with around its entries (streamed between). */

@@ -1,7 +1,7 @@
-import type { Db } from "../../db/open";
-import { statementCache } from "../../db/statements";
-import { report } from "../../db/transactor";
-import type { EventRow, RawHook } from "../store";
+import type { Db } from "../db/open";
+import { statementCache } from "../db/statements";
+import { report } from "../db/transactor";
+import type { EventRow, RawHook } from "../hooks/store";
 
 /** A hook as an export holds it: the stored row, its events, and the hook it was made from. */
 export type TransferHook = RawHook & { events: EventRow[]; sourceId: string | null };

@@ -1,5 +1,5 @@
 import type { Database } from "bun:sqlite";
-import { decodePayload } from "../payload";
+import { decodePayload } from "../hooks/payload";
 import { searchDoc } from "./document";
 import type { SearchTerms } from "./query";
 

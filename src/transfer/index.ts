@@ -1,11 +1,11 @@
-import type { Clock } from "../../lib/clock";
-import { detectEventType } from "../event-type";
-import { invalid, notFound } from "../../lib/errors";
-import { requestPartsProblem } from "../../lib/http-syntax";
-import type { HookRunner } from "../../runner/types";
-import type { ChannelService } from "../channels";
+import type { Clock } from "../lib/clock";
+import { detectEventType } from "../hooks/event-type";
+import { invalid, notFound } from "../lib/errors";
+import { requestPartsProblem } from "../lib/http-syntax";
+import type { HookRunner } from "../runner/types";
+import type { ChannelService } from "../hooks/channels";
 import type { Search } from "../search";
-import type { HookStore } from "../store";
+import type { HookStore } from "../hooks/store";
 import type { TransferHook, TransferStore } from "./store";
 import { parseLine } from "./wire";
 

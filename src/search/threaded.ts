@@ -1,6 +1,6 @@
-import type { ChangeSink } from "../../db/changes";
-import type { Log } from "../../lib/log";
-import { FLUSH_WAIT_MS, GATHER_MS, type Search, type Source } from "./index";
+import type { ChangeSink } from "../db/changes";
+import type { Log } from "../lib/log";
+import { FLUSH_WAIT_MS, GATHER_MS, type Search, type Source } from ".";
 import { pack } from "./pack";
 import type { SearchStore } from "./store";
 import type { FromIndexer, ToIndexer } from "./thread";

@@ -3,7 +3,7 @@ import { RESERVED_HEADERS, responseProblems, type ResponseSettingValue, type Res
 import type { Clock } from "../lib/clock";
 import { invalid, precondition } from "../lib/errors";
 import { parseDuration } from "../lib/units";
-import type { ResponseStore } from "./response-store";
+import type { ResponseStore } from "./store";
 
 /**
  * Custom responses per channel: the status, headers, body and delay a sender receives once its

@@ -1,10 +1,10 @@
-import type { CaughtRow, ChangeSink } from "../../db/changes";
-import type { Clock } from "../../lib/clock";
-import { ulidFloor } from "../../lib/ids";
-import type { Log } from "../../lib/log";
-import { restAfter } from "../../lib/pace";
-import { decodePayload } from "../payload";
-import type { RawHook } from "../store";
+import type { CaughtRow, ChangeSink } from "../db/changes";
+import type { Clock } from "../lib/clock";
+import { ulidFloor } from "../lib/ids";
+import type { Log } from "../lib/log";
+import { restAfter } from "../lib/pace";
+import { decodePayload } from "../hooks/payload";
+import type { RawHook } from "../hooks/store";
 import { searchDoc, type SearchDoc } from "./document";
 import type { SearchQuery, SearchStore } from "./store";
 

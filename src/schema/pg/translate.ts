@@ -1,5 +1,5 @@
 import { boolean, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
-import { LEDGER_ENTRIES, type ORDER_STATUSES } from "../../schema/translate";
+import { LEDGER_ENTRIES, type ORDER_STATUSES } from "../sqlite/translate";
 import { int8, key, ms } from "./columns";
 
 /**

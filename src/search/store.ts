@@ -1,10 +1,10 @@
 import type { Database } from "bun:sqlite";
 import { statSync } from "node:fs";
-import { statementCache } from "../../db/statements";
-import { sqliteTransactor, type Transactor } from "../../db/transactor";
-import { ulidFloor, ulidTime } from "../../lib/ids";
-import type { HookStatus } from "../status";
-import { eventTypeCondition } from "../store";
+import { statementCache } from "../db/statements";
+import { sqliteTransactor, type Transactor } from "../db/transactor";
+import { ulidFloor, ulidTime } from "../lib/ids";
+import type { HookStatus } from "../hooks/status";
+import { eventTypeCondition } from "../hooks/store";
 import { MAX_FIELD_VALUE, searchKeys, type SearchDoc } from "./document";
 import { createRecheck } from "./recheck";
 import { exactKey, fieldText, hasTerms, nameKey, type SearchTerms } from "./query";

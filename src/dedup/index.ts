@@ -4,8 +4,8 @@ import { toRfc3339 } from "../lib/clock";
 import { parseDuration } from "../lib/units";
 import { restAfter } from "../lib/pace";
 import type { Worker } from "../runner/types";
-import type { NewHook } from "./store";
-import type { DedupStore } from "./dedup-store";
+import type { NewHook } from "../hooks/store";
+import type { DedupStore } from "./store";
 
 /**
  * Deduplication by the provider's delivery id, per channel (`dedup = { window, header }` in the

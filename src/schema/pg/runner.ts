@@ -1,5 +1,5 @@
 import { index, integer, pgTable, text } from "drizzle-orm/pg-core";
-import type { ATTEMPT_OUTCOMES } from "../../schema/runner";
+import type { ATTEMPT_OUTCOMES } from "../sqlite/runner";
 import { int8, key, ms } from "./columns";
 import { hooks } from "./hooks";
 

@@ -1,10 +1,10 @@
 import { t } from "elysia";
 import { Value } from "@sinclair/typebox/value";
-import { parseRfc3339, toRfc3339 } from "../../lib/clock";
-import { requestPartsProblem } from "../../lib/http-syntax";
-import { cleanEventType } from "../event-type";
-import { ChannelName, Event, HookId, HookStatus } from "../model";
-import type { EventKind } from "../status";
+import { parseRfc3339, toRfc3339 } from "../lib/clock";
+import { requestPartsProblem } from "../lib/http-syntax";
+import { cleanEventType } from "../hooks/event-type";
+import { ChannelName, Event, HookId, HookStatus } from "../hooks/model";
+import type { EventKind } from "../hooks/status";
 import type { TransferHook } from "./store";
 
 /**
