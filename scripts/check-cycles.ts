@@ -9,9 +9,16 @@
  *   src/hooks/guards/index.ts -> src/config/load.ts  import type
  *
  * Options: `--project <tsconfig>` (repeatable; replaces the two above), `--root <dir>` (only files
- * under it; default src), `--folders` (also print the cycle groups of top-level folders under root,
- * with the file imports behind each edge; informational, the exit status counts file cycles only).
+ * under it; default src), and two checks that also fail the run:
+ *
+ * - `--folders`: no group of top-level units under root may import each other (a unit is a folder
+ *   directly under root, or a file directly under it such as run.ts), type-only imports included.
+ *   Each group is printed with every file import behind each of its edges.
+ * - `--layers <file.md>`: every import between two units goes down or sideways in the layer list of
+ *   that file (see parseLayers; docs/architecture.md has it), never up; a unit no layer names fails.
+ *   Each upward import is printed.
  */
+import { readFileSync } from "node:fs";
 import { dirname, relative, resolve, sep } from "node:path";
 import ts from "typescript";
 
@@ -147,17 +154,109 @@ export function folderGraph(graph: Graph, root: string): Graph {
   return folders;
 }
 
+/** The top-level unit under root a file belongs to: its folder, or the file itself when it lies directly under root. */
+export const unitOf = (file: string, root: string) => relative(root, file).split(sep)[0]!;
+/** How a unit is written in the layer list and in messages: `lib/` for a folder, `run.ts` for a file. */
+export const unitName = (unit: string) => (/\.[cm]?[jt]sx?$/.test(unit) ? unit : `${unit}/`);
+
+/**
+ * The layers written in a markdown file, bottom first: the fenced block after the line
+ * `<!-- layers: bottom to top -->` (or `top to bottom`). In it, a line that does not start with a
+ * space begins a layer: the units it names (`lib/` for a folder under root, `app.ts` for a file
+ * directly under it, several separated by commas) up to the first run of two spaces, then what the
+ * layer is; an indented line goes on with that description. Units are returned without the slash.
+ */
+export function parseLayers(markdown: string): string[][] {
+  const lines = markdown.split("\n");
+  const at = lines.findIndex((l) => /^<!--\s*layers:\s*(bottom to top|top to bottom)\s*-->\s*$/.test(l.trim()));
+  if (at < 0) throw new Error("no line `<!-- layers: bottom to top -->` (or `top to bottom`) before the layer list");
+  const topFirst = lines[at]!.includes("top to bottom");
+  const open = lines.findIndex((l, i) => i > at && l.startsWith("```"));
+  const close = lines.findIndex((l, i) => i > open && l.startsWith("```"));
+  if (open < 0 || close < 0) throw new Error("the layers line is not followed by a fenced block");
+  const layers: string[][] = [];
+  const seen = new Set<string>();
+  for (const line of lines.slice(open + 1, close)) {
+    if (line.trim() === "" || /^\s/.test(line)) continue;
+    const units = line
+      .split(/ {2,}|\t/)[0]!
+      .split(",")
+      .map((u) => u.trim());
+    for (const unit of units) {
+      if (!/^[\w.-]+\/$/.test(unit) && !/^[\w.-]+\.[cm]?[jt]sx?$/.test(unit))
+        throw new Error(`layer line "${line.trim()}": "${unit}" is neither a folder (name/) nor a file (name.ts)`);
+      const name = unit.replace(/\/$/, "");
+      if (seen.has(name)) throw new Error(`${unit} is in two layers`);
+      seen.add(name);
+    }
+    layers.push(units.map((u) => u.replace(/\/$/, "")));
+  }
+  if (layers.length === 0) throw new Error("the layer list is empty");
+  return topFirst ? layers.reverse() : layers;
+}
+
+export type LayerReport = {
+  /** File imports from a unit to a unit of a higher layer, grouped by the pair of units. */
+  upward: { from: string; to: string; imports: { from: string; to: string; kind: EdgeKind }[] }[];
+  /** Units under root that no layer names, with their number of files. */
+  unlisted: { unit: string; files: number }[];
+  /** Units a layer names that are not under root (a layer still to be made, or a stale list). */
+  absent: string[];
+};
+
+/** Checks every import between two units against the layers (bottom first): an import may go down or sideways, never up. */
+export function checkLayers(graph: Graph, root: string, layers: string[][]): LayerReport {
+  const level = new Map(layers.flatMap((units, i) => units.map((u) => [u, i] as const)));
+  const upward = new Map<string, LayerReport["upward"][number]>();
+  const counts = new Map<string, number>();
+  for (const [from, edges] of graph) {
+    const a = unitOf(from, root);
+    counts.set(a, (counts.get(a) ?? 0) + 1);
+    for (const [to, kind] of edges) {
+      const b = unitOf(to, root);
+      const la = level.get(a);
+      const lb = level.get(b);
+      if (a === b || la === undefined || lb === undefined || lb <= la) continue;
+      const key = `${a}\0${b}`;
+      const group = upward.get(key) ?? { from: a, to: b, imports: [] };
+      upward.set(key, group);
+      group.imports.push({ from, to, kind });
+    }
+  }
+  return {
+    upward: [...upward.values()].sort((x, y) => x.from.localeCompare(y.from) || x.to.localeCompare(y.to)),
+    unlisted: [...counts]
+      .filter(([u]) => !level.has(u))
+      .map(([unit, files]) => ({ unit, files }))
+      .sort((x, y) => x.unit.localeCompare(y.unit)),
+    absent: [...level.keys()].filter((u) => !counts.has(u)).sort(),
+  };
+}
+
+const USAGE = "usage: check-cycles [--project tsconfig.json]... [--root src] [--folders] [--layers docs/architecture.md]";
+
 function main(argv: string[]): number {
   const projects: string[] = [];
   let root = "src";
   let folders = false;
+  let layersFile: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--project" && argv[i + 1]) projects.push(argv[++i]!);
     else if (arg === "--root" && argv[i + 1]) root = argv[++i]!;
     else if (arg === "--folders") folders = true;
+    else if (arg === "--layers" && argv[i + 1]) layersFile = argv[++i]!;
     else {
-      console.error(`check-cycles: unknown argument ${arg}; usage: check-cycles [--project tsconfig.json]... [--root src] [--folders]`);
+      console.error(`check-cycles: unknown argument ${arg}; ${USAGE}`);
+      return 2;
+    }
+  }
+  let layers: string[][] | undefined;
+  if (layersFile) {
+    try {
+      layers = parseLayers(readFileSync(layersFile, "utf8"));
+    } catch (error) {
+      console.error(`check-cycles: ${layersFile}: ${(error as Error).message}`);
       return 2;
     }
   }
@@ -168,40 +267,67 @@ function main(argv: string[]): number {
     rootDir,
   );
   const name = (f: string) => relative(process.cwd(), f);
+  const imports = (list: { from: string; to: string; kind: EdgeKind }[], indent: string) => {
+    const width = Math.max(...list.map((e) => name(e.from).length + name(e.to).length));
+    for (const e of list) console.log(`${indent}${`${name(e.from)} -> ${name(e.to)}`.padEnd(width + 4)}  ${e.kind}`);
+  };
   const cycles = findCycles(graph);
   for (const [i, cycle] of cycles.entries()) {
     const edges = cycle.slice(1).map((to, j) => ({ from: cycle[j]!, to, kind: graph.get(cycle[j]!)!.get(to)! }));
     // A cycle loads in a loop only when every edge of it loads the next file.
     const typeEdges = edges.filter((e) => isTypeOnly(e.kind)).length;
     console.log(`cycle ${i + 1} (${typeEdges === 0 ? "at run time" : `${typeEdges} of ${edges.length} edges type-only`}):`);
-    const width = Math.max(...edges.map((e) => name(e.from).length + name(e.to).length));
-    for (const e of edges) console.log(`  ${`${name(e.from)} -> ${name(e.to)}`.padEnd(width + 4)}  ${e.kind}`);
+    imports(edges, "  ");
   }
   const groups = cycleGroups(graph);
   if (groups.length > 0) {
     console.log(`\n${cycles.length} cycle(s) in ${groups.length} group(s) of files that import each other:`);
     for (const group of groups) console.log(`  ${group.length} files: ${group.map(name).join(", ")}`);
   }
+  if (cycles.length === 0) console.log(`no import cycles among ${graph.size} files under ${root}`);
+  let failed = cycles.length > 0;
+
   if (folders) {
     const tops = folderGraph(graph, rootDir);
     const folderGroups = cycleGroups(tops);
-    console.log(folderGroups.length ? `\nfolders under ${root} that import each other:` : `\nno cycles among the folders under ${root}`);
-    const top = (f: string) => relative(rootDir, f).split(sep)[0]!;
+    if (folderGroups.length === 0) console.log(`no cycles among the ${tops.size} folders and files directly under ${root}`);
+    else console.log(`\n${folderGroups.length} group(s) of folders under ${root} that import each other:`);
     for (const group of folderGroups) {
-      console.log(`  ${group.join(", ")}`);
+      console.log(`  ${group.map(unitName).join(", ")}`);
       for (const from of group)
-        for (const [to, kind] of tops.get(from)!) {
+        for (const [to, kind] of [...tops.get(from)!].sort(([x], [y]) => x.localeCompare(y))) {
           if (!group.includes(to)) continue;
-          // The file imports that make this folder edge, so whoever breaks it knows where to look.
-          const files = [...graph].flatMap(([f, edges]) =>
-            top(f) === from ? [...edges].filter(([t]) => top(t) === to).map(([t, k]) => `${name(f)} -> ${name(t)}${isTypeOnly(k) ? " (type)" : ""}`) : [],
+          // Every file import that makes this folder edge, so whoever breaks it knows where to look.
+          const behind = [...graph].flatMap(([f, edges]) =>
+            unitOf(f, rootDir) === from ? [...edges].filter(([t]) => unitOf(t, rootDir) === to).map(([t, k]) => ({ from: f, to: t, kind: k })) : [],
           );
-          console.log(`    ${from} -> ${to}${isTypeOnly(kind) ? "  (types only)" : ""}: ${files.length} import(s), e.g. ${files.slice(0, 2).join("; ")}`);
+          console.log(`    ${unitName(from)} -> ${unitName(to)}${isTypeOnly(kind) ? " (types only)" : ""}: ${behind.length} import(s)`);
+          imports(behind, "      ");
         }
     }
+    failed ||= folderGroups.length > 0;
   }
-  if (cycles.length === 0) console.log(`no import cycles among ${graph.size} files under ${root}`);
-  return cycles.length > 0 ? 1 : 0;
+
+  if (layers && layersFile) {
+    const report = checkLayers(graph, rootDir, layers);
+    const count = report.upward.reduce((n, g) => n + g.imports.length, 0);
+    if (report.upward.length > 0) {
+      console.log(`\n${count} import(s) from a lower layer to a higher one (the layers of ${layersFile}):`);
+      for (const group of report.upward) {
+        console.log(`  ${unitName(group.from)} -> ${unitName(group.to)}: ${group.imports.length} import(s)`);
+        imports(group.imports, "    ");
+      }
+    }
+    if (report.unlisted.length > 0) {
+      console.log(`\nunder ${root} but in no layer of ${layersFile}:`);
+      for (const u of report.unlisted) console.log(`  ${unitName(u.unit)} (${u.files} file(s))`);
+    }
+    if (report.absent.length > 0) console.log(`\n(in the layers of ${layersFile}, not under ${root} yet: ${report.absent.map(unitName).join(", ")})`);
+    if (report.upward.length === 0 && report.unlisted.length === 0)
+      console.log(`every import under ${root} follows the ${layers.length} layers of ${layersFile}`);
+    failed ||= report.upward.length > 0 || report.unlisted.length > 0;
+  }
+  return failed ? 1 : 0;
 }
 
 if (import.meta.main) process.exit(main(process.argv.slice(2)));

@@ -8,6 +8,9 @@
  *   no command), no browser and no PostgreSQL. `npm run test:quick` runs them from source.
  * - postgres files need the test cluster (freshDatabase, startInstance and the like).
  *
+ * `bun scripts/test-files.ts` prints the figures of docs/testing.md that are counted, not timed: test
+ * files and `test(` calls per folder, and per run of `npm test`.
+ *
  * @example
  * classify("test/hooks/management.test.ts") // { target: true, quick: true, postgres: false }
  */
@@ -48,3 +51,33 @@ export function classify(path: string, root = process.cwd()): TestFile {
 export function testFiles(root = process.cwd()): TestFile[] {
   return [...new Glob("test/**/*.test.ts").scanSync(root)].sort().map((f) => classify(f, root));
 }
+
+/** The `test(` calls written in a file (`test.each(...)(`, `test.skipIf(...)(` too); loops and `.each` run some of them more than once. */
+export function testCalls(text: string): number {
+  return (text.match(/^\s*test(\.(each|skipIf|if|serial|concurrent)(\([^)]*\))?)?\(/gm) ?? []).length;
+}
+
+function printCounts(): void {
+  const files = testFiles().map((f) => ({ ...f, tests: testCalls(readFileSync(f.path, "utf8")) }));
+  type Files = typeof files;
+  const sum = (list: Files) => list.reduce((n, f) => n + f.tests, 0);
+  const cell = (list: Files) => (list.length ? `${list.length} (${sum(list)})` : "");
+  const folders = Map.groupBy(files, (f) => (f.path.split("/").length > 2 ? `test/${f.path.split("/")[1]}/` : "test/*.test.ts"));
+  console.log("| folder | files (`test(` calls) | target suites | in process | need PostgreSQL | browser |");
+  console.log("|---|---|---|---|---|---|");
+  for (const [folder, list] of [...folders].sort(([a], [b]) => a.localeCompare(b)))
+    console.log(
+      `| ${folder} | ${cell(list)} | ${cell(list.filter((f) => f.target))} | ${cell(list.filter((f) => f.quick))} | ${cell(list.filter((f) => f.postgres))} | ${cell(list.filter((f) => f.browser))} |`,
+    );
+  console.log(
+    `| **all** | **${cell(files)}** | ${cell(files.filter((f) => f.target))} | ${cell(files.filter((f) => f.quick))} | ${cell(files.filter((f) => f.postgres))} | ${cell(files.filter((f) => f.browser))} |`,
+  );
+  const shared = files.filter((f) => f.target);
+  console.log("\n| run of `npm test` | files (`test(` calls) |\n|---|---|");
+  console.log(`| source, in-process suites | ${cell(files.filter((f) => f.quick))} |`);
+  console.log(`| source, suites that start processes | ${cell(files.filter((f) => !f.quick))} |`);
+  console.log(`| executable | ${cell(shared)} |`);
+  console.log(`| executable-pg (the target suites and the browser tests) | ${cell([...shared, ...files.filter((f) => f.browser)])} |`);
+}
+
+if (import.meta.main) printCounts();
