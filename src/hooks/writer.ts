@@ -109,21 +109,33 @@ export function createBatchWriter(opts: {
     answer(batch, then);
   }
 
+  /**
+   * Takes back the hooks whose senders are gone, then asks again: a sender can leave while the
+   * retraction commits. A hook `retract` kept (or could not take back) is not offered again.
+   */
   async function retracted(batch: Entry[], then: AfterCommit): Promise<void> {
-    const lost = batch.filter((b) => b.gone?.());
-    let back: ReadonlySet<string> = new Set();
-    try {
-      back = new Set(await opts.retract!(lost.map((b) => b.hook)));
-    } catch (error) {
-      log.error("hooks whose senders left before they were answered could not be taken back (they stay stored)", {
-        hooks: lost.length,
-        error: String(error),
-      });
-    }
-    const kept: Entry[] = [];
-    for (const b of batch) {
-      if (back.has(b.hook.id)) b.reject(new SenderGone());
-      else kept.push(b);
+    let kept = batch;
+    const offered = new Set<Entry>();
+    for (;;) {
+      const lost = kept.filter((b) => !offered.has(b) && b.gone?.());
+      if (lost.length === 0) break;
+      for (const b of lost) offered.add(b);
+      let back: ReadonlySet<string>;
+      try {
+        back = new Set(await opts.retract!(lost.map((b) => b.hook)));
+      } catch (error) {
+        log.error("hooks whose senders left before they were answered could not be taken back (they stay stored)", {
+          hooks: lost.length,
+          error: String(error),
+        });
+        continue;
+      }
+      const next: Entry[] = [];
+      for (const b of kept) {
+        if (back.has(b.hook.id)) b.reject(new SenderGone());
+        else next.push(b);
+      }
+      kept = next;
     }
     answer(kept, then);
   }
