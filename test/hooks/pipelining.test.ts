@@ -116,15 +116,21 @@ test("connections sending their second POST while other batches commit: the hook
     }
     for (const ids of await Promise.all(ends)) answered.push(...ids);
   }
-  // A hook taken back is committed a moment before (it is listed until then), and on PostgreSQL
-  // batches commit side by side: wait for the lists to agree, then compare (a failure shows both).
+  // A hook sent after them went through the same writer. A hook taken back is committed a moment
+  // before (listed and counted until then), and on PostgreSQL batches commit side by side: wait
+  // for the listing and the counters to agree with the answers, then compare (a failure shows both).
+  expect((await t.post("control", "{}")).status).toBe(200);
   const expected = answered.toSorted();
-  const agree = async () => {
-    const stored = (await storedIds("burst")).toSorted();
-    return Bun.deepEquals(stored, expected) ? stored : undefined;
+  const observed = async () => {
+    const stats = ((await t.call("GET", "/v1/channels/burst")).json as { stats: Record<string, string> }).stats;
+    return { listed: (await storedIds("burst")).toSorted(), counted: Object.values(stats).reduce((sum, n) => sum + Number(n), 0) };
   };
-  const stored = await eventually("the hooks listed to be those answered", agree, 5_000).catch(async () => (await storedIds("burst")).toSorted());
-  expect(stored).toEqual(expected);
-  const stats = ((await t.call("GET", "/v1/channels/burst")).json as { stats: Record<string, string> }).stats;
-  expect(Object.values(stats).reduce((sum, n) => sum + Number(n), 0)).toBe(answered.length);
+  const agree = async () => {
+    const o = await observed();
+    return Bun.deepEquals(o, { listed: expected, counted: expected.length }) ? o : undefined;
+  };
+  expect(await eventually("the hooks listed and counted to be those answered", agree, 5_000).catch(observed)).toEqual({
+    listed: expected,
+    counted: expected.length,
+  });
 }, 60_000);
