@@ -106,12 +106,19 @@ export function createApp(deps: AppDeps) {
       });
       // Only hooks with handlers give the runner new work (retention and the simulator poll on
       // their own), and only once the batch is durable: no handler sees a hook a crash could lose.
-      return () => {
+      return (kept) => {
         if (queued) runner.notify();
-        changes.emit({ kind: "caught", hooks: batch });
+        changes.emit({ kind: "caught", hooks: kept });
       };
     },
     durable: storage.durable,
+    // A hook whose sender left before its answer (a pipelined request closed the connection) is
+    // taken back, unless it carries a delivery id: the sender's retry is then answered with its id.
+    async retract(lost) {
+      const ids = lost.filter((h) => h.deliveryId === undefined).map((h) => h.id);
+      if (ids.length > 0) await store.transaction(() => store.retractCaught(ids));
+      return ids;
+    },
     lanes: storage.commitLanes,
     log,
   });

@@ -102,6 +102,12 @@ export interface HookStore extends Transactor {
   deleteHooks(keys: readonly HookKey[]): Promise<number>;
   /** In transaction: deletes the hook with its events and attempts; false when it was gone already. Reports it. */
   deleteHook(hook: RawHook): Promise<boolean>;
+  /**
+   * In transaction: takes back hooks of a committed caught batch that were never announced (their
+   * senders left before they were answered): deletes them with their events and attempts and takes
+   * each off its channel's counter by the status it has now. Reports nothing: nobody was told of them.
+   */
+  retractCaught(ids: readonly string[]): Promise<void>;
   listChannels(): Promise<ChannelRow[]>;
   /** Every channel, oldest first. */
   channelsOldestFirst(): Promise<ChannelRow[]>;
@@ -395,6 +401,13 @@ export function createHookStore(db: Db, opts: { unsynced?: boolean } = {}): Hook
         q(`UPDATE channels SET ${status} = ${status} - ? WHERE name = ?`).run(n, channel);
       }
       return deleted;
+    },
+
+    async retractCaught(ids: readonly string[]): Promise<void> {
+      for (const id of ids) {
+        const gone = q("DELETE FROM hooks WHERE id = ? RETURNING channel, status").get(id) as { channel: string; status: HookStatus } | null;
+        if (gone) q(`UPDATE channels SET ${gone.status} = ${gone.status} - 1 WHERE name = ?`).run(gone.channel);
+      }
     },
 
     /** In transaction: deletes the hook and its events; false when it did not exist. */

@@ -16,16 +16,17 @@ import type { NewHook } from "./store";
  */
 export type BatchWriter = {
   /**
-   * Stores `hook` with the next batch. `gone`, asked when the batch is taken, says whether the
-   * sender can no longer be answered: such a hook is left out and its promise rejects with
-   * SenderGone, so a hook is not stored when its answer could never be sent.
+   * Stores `hook` with the next batch. `gone` says whether the sender can no longer be answered:
+   * asked when the batch is taken (such a hook is left out) and again once the batch is durable
+   * (such a hook is taken back with `retract`, when it takes it); either way its promise rejects
+   * with SenderGone, so a hook is not kept when its answer could never be sent.
    */
   write(hook: NewHook, gone?: () => boolean): Promise<void>;
   /** Resolves once nothing is queued or waiting to be durable. */
   drain(): Promise<void>;
 };
 
-/** Why a hook was left out of its batch: its sender's connection closed before the batch was taken. */
+/** Why a hook was left out of its batch, or taken back: its sender's connection closed before it was answered. */
 export class SenderGone extends Error {
   constructor() {
     super("the connection closed before the hook was stored");
@@ -33,7 +34,8 @@ export class SenderGone extends Error {
 }
 
 type Entry = { hook: NewHook; resolve: () => void; reject: (e: unknown) => void; gone?: () => boolean };
-type AfterCommit = (() => void) | void;
+/** Called with the hooks kept (those not taken back), once, when there is any. */
+type AfterCommit = ((kept: readonly NewHook[]) => void) | void;
 
 export function createBatchWriter(opts: {
   batchMax: number;
@@ -45,6 +47,12 @@ export function createBatchWriter(opts: {
   commit(batch: NewHook[]): Promise<AfterCommit> | AfterCommit;
   /** Resolves once what commit() wrote is on disk; rejects (or throws) to fail the batch. */
   durable?(): Promise<void>;
+  /**
+   * Takes back hooks of a durable batch whose senders left meanwhile (a pipelined request arrived
+   * while the batch was committed), before anyone is told of them; resolves to the ids it took
+   * back (those it keeps are answered as the others). What it throws is logged: they stay stored.
+   */
+  retract?(hooks: readonly NewHook[]): Promise<readonly string[]>;
   /**
    * Batches committing at once (1 by default). PostgreSQL answers commits over the network and
    * syncs concurrent commits together, so there several transactions in flight keep it busy.
@@ -91,12 +99,53 @@ export function createBatchWriter(opts: {
     for (const b of batch) b.reject(error);
   }
 
+  /**
+   * Once the batch is durable: takes back the hooks whose senders left (retracted), answers the
+   * others, then runs the observers with them. Asking `gone` costs no database work; only a batch
+   * with a sender gone waits for another transaction.
+   */
+  function settle(batch: Entry[], then: AfterCommit): Promise<void> | void {
+    if (opts.retract && batch.some((b) => b.gone?.())) return retracted(batch, then);
+    answer(batch, then);
+  }
+
+  /**
+   * Takes back the hooks whose senders are gone, then asks again: a sender can leave while the
+   * retraction commits. A hook `retract` kept (or could not take back) is not offered again.
+   */
+  async function retracted(batch: Entry[], then: AfterCommit): Promise<void> {
+    let kept = batch;
+    const offered = new Set<Entry>();
+    for (;;) {
+      const lost = kept.filter((b) => !offered.has(b) && b.gone?.());
+      if (lost.length === 0) break;
+      for (const b of lost) offered.add(b);
+      let back: ReadonlySet<string>;
+      try {
+        back = new Set(await opts.retract!(lost.map((b) => b.hook)));
+      } catch (error) {
+        log.error("hooks whose senders left before they were answered could not be taken back (they stay stored)", {
+          hooks: lost.length,
+          error: String(error),
+        });
+        continue;
+      }
+      const next: Entry[] = [];
+      for (const b of kept) {
+        if (back.has(b.hook.id)) b.reject(new SenderGone());
+        else next.push(b);
+      }
+      kept = next;
+    }
+    answer(kept, then);
+  }
+
   /** Answers the senders, then runs the observers: a throw there is logged and goes no further. */
-  function settle(batch: Entry[], then: AfterCommit): void {
+  function answer(batch: Entry[], then: AfterCommit): void {
     for (const b of batch) b.resolve();
-    if (!then) return;
+    if (!then || batch.length === 0) return;
     try {
-      then();
+      then(batch.map((b) => b.hook));
     } catch (error) {
       log.error("an observer of committed hooks failed (the hooks are stored)", { hooks: batch.length, error: String(error) });
     }
@@ -118,7 +167,8 @@ export function createBatchWriter(opts: {
           continue;
         }
         if (!ready) {
-          settle(batch, then);
+          const settling = settle(batch, then);
+          if (settling) await settling;
           continue;
         }
         syncing++;

@@ -284,6 +284,23 @@ for (const [name, make] of Object.entries(backends)) {
       expect(seen).toEqual(["hook handled", "hook deleted", "channel rep"]);
     });
 
+    test("retractCaught takes back hooks of a caught batch: rows, attempts and counters go, nothing is reported", async () => {
+      const b = await start();
+      const { hooks, queue } = b;
+      const seen: string[] = [];
+      b.changes.subscribe((c) => seen.push(c.kind));
+      const batch = [hook("back", 9000), hook("back", 9001), hook("back", 9002)];
+      await hooks.caughtTransaction(async () => {
+        await hooks.insertHooks(batch, () => []);
+        for (const h of batch) await queue.queueRound(h.id, "fwd", 0, 10);
+      });
+      await hooks.transaction(() => hooks.retractCaught([batch[0]!.id, batch[2]!.id, "gone-already"]));
+      expect(seen).toEqual([]);
+      expect(await hooks.getHooks(batch.map((h) => h.id))).toEqual([expect.objectContaining({ id: batch[1]!.id })]);
+      expect((await hooks.getChannel("back"))!.stats).toEqual({ pending: 1, handled: 0, failed: 0, discarded: 0 });
+      expect((await queue.latestOf(batch.map((h) => h.id))).map((a) => a.hookId)).toEqual([batch[1]!.id]);
+    });
+
     test("the queue: claims respect the concurrency limit; finish records once; interrupted ones come back", async () => {
       const { hooks, queue } = await start();
       const batch = [hook("q", 5000), hook("q", 5001), hook("q", 5002)];

@@ -128,6 +128,62 @@ describe("durable batches (durability = full)", () => {
   });
 });
 
+describe("a sender gone while its batch commits (a pipelined request came meanwhile)", () => {
+  for (const durable of [false, true]) {
+    test(`its hook is taken back before anyone is answered or told; the others are answered (durable: ${durable})`, async () => {
+      const order: string[] = [];
+      let closed = false;
+      const w = createBatchWriter({
+        log: silentLog,
+        batchMax: 100,
+        commit: () => {
+          closed = true; // after the batch was taken
+          return (kept) => void order.push(`told ${kept.map((h) => h.id)}`);
+        },
+        durable: durable ? async () => {} : undefined,
+        retract: async (hooks) => (order.push(`retracted ${hooks.map((h) => h.id)}`), hooks.map((h) => h.id)),
+      });
+      const results = await Promise.allSettled([
+        w.write(hook("a")).then(() => order.push("answered a")),
+        w.write(hook("b"), () => closed),
+        w.write(hook("c"), () => false).then(() => order.push("answered c")),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+      expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(SenderGone);
+      expect(order).toEqual(["retracted b", "told a,c", "answered a", "answered c"]);
+      await w.drain();
+    });
+  }
+
+  test("a hook retract keeps, or cannot take back, is answered as the others (it is stored); a batch taken back wholly is told nothing", async () => {
+    const told: string[][] = [];
+    const errors: string[] = [];
+    let calls = 0;
+    let closed = false;
+    const w = createBatchWriter({
+      log: { error: (message: string) => void errors.push(message) },
+      batchMax: 100,
+      commit: () => {
+        closed = true;
+        return (kept) => void told.push(kept.map((h) => h.id));
+      },
+      retract: async (hooks) => {
+        if (++calls === 1) return [];
+        if (calls === 2) throw new Error("disk full");
+        return hooks.map((h) => h.id);
+      },
+    });
+    /** A hook whose connection closes while its batch commits. */
+    const closing = (id: string) => ((closed = false), w.write(hook(id), () => closed));
+    await closing("kept");
+    await closing("stuck");
+    await expect(closing("back")).rejects.toBeInstanceOf(SenderGone);
+    expect(told).toEqual([["kept"], ["stuck"]]);
+    expect(errors).toHaveLength(1);
+    await w.drain();
+  });
+});
+
 describe("nothing a batch does stalls the writer", () => {
   /**
    * Settles within the deadline, or says "hung" (the writer used to leave senders waiting forever).

@@ -338,6 +338,17 @@ export function createPgHookStore(t: PgTransactor): HookStore {
       return gone.length;
     },
 
+    async retractCaught(ids) {
+      if (ids.length === 0) return;
+      const gone = (await x().unsafe(
+        `DELETE FROM hooks WHERE id IN (SELECT id FROM hooks WHERE id = ANY($1) ORDER BY id FOR UPDATE) RETURNING channel, status`,
+        [ids],
+      )) as { channel: string; status: HookStatus }[];
+      const d: Deltas = new Map();
+      for (const g of gone) addDelta(d, g.channel, g.status, -1);
+      await count(d);
+    },
+
     async deleteHook(hook) {
       const gone = (await x().unsafe(`DELETE FROM hooks WHERE id = $1 RETURNING status`, [hook.id])) as { status: HookStatus }[];
       if (gone.length === 0) return false;
