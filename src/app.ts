@@ -4,42 +4,21 @@ import type { Storage } from "./db/storage";
 import type { Clock } from "./lib/clock";
 import type { Log } from "./lib/log";
 import { silentActivity, type Activity } from "./lib/terminal";
-import { createIdFactory } from "./lib/ids";
 import type { Runner } from "./runner";
-import { createChannelService } from "./hooks/channels";
-import { createHookService } from "./hooks/service";
-import { createSearch } from "./search";
-import { createThreadedSearch } from "./search/threaded";
-import { createTransfer } from "./transfer";
-import { createBatchWriter } from "./hooks/writer";
-import { createCatcher } from "./hooks/catch";
-import { createResponses } from "./responses/index";
-import { createDedup } from "./dedup/index";
-import { createRetention } from "./hooks/retention";
-import { hooksErrorResponse } from "./hooks/errors";
-import { type ManagementDeps, managementRoutes } from "./hooks/routes";
-import { admits, refuseScopedKey, requireApiKey } from "./hooks/auth";
-import { createApiKeys } from "./hooks/api-keys";
-import { createLive } from "./live";
-import type { StatePart } from "./db/changes";
-import { connectFeed } from "./db/feed-changes";
-import { createReloader } from "./lib/reloader";
-import { streamRoutes } from "./live/routes";
-import { createGuards, createRefusals, createRefusalStore } from "./hooks/guards";
-import { createTranslate } from "./translate";
-import { openapiRoutes } from "./openapi";
-import type { RouteInfo } from "./openapi/generate";
+import { refuseScopedKey } from "./hooks/auth";
 import { createMetrics, type Metrics } from "./metrics";
-import { timedCatcher, translateCounter } from "./metrics/instrument";
-import { metricsRoutes } from "./metrics/routes";
-import { createDashboard } from "./dashboard";
-import { createDashboardStore } from "./dashboard/store";
-import { createGuardRegistry } from "./hooks/guard-registry";
-import { createForwards } from "./forwards/index";
-import { createRelayHub } from "./relay/hub";
-import { createRelayEndpoint } from "./relay/endpoint";
-import type { ListenState } from "./relay/client";
-import { parseSize } from "./lib/units";
+import type { Base } from "./compose/base";
+import { createSearchService } from "./compose/search";
+import { createWebhookService } from "./compose/webhooks";
+import { createLiveService } from "./compose/live";
+import { createTranslateService } from "./compose/translate";
+import { createRelayService } from "./compose/relay";
+import { createDashboardService } from "./compose/dashboard";
+import { createMetricsService } from "./compose/metrics";
+import { createOpenapiService } from "./compose/openapi";
+import { connectRunner } from "./compose/runner";
+import { subscribeToChanges } from "./compose/changes";
+import { createUnrouted } from "./compose/unrouted";
 
 export type AppDeps = {
   config: Config;
@@ -64,255 +43,58 @@ export type AppDeps = {
 };
 
 /**
- * Composes both services on one Elysia instance. Never listens and never reads the environment:
- * main.ts and the tests hand it everything.
+ * Composes both services on one Elysia instance, each service in its own module (compose/), in
+ * the order of what they need. Never listens and never reads the environment: main.ts and the
+ * tests hand it everything.
  */
 export function createApp(deps: AppDeps) {
-  const { config, storage, clock, log, runner } = deps;
-  const metrics = deps.metrics ?? createMetrics(config);
-  const activity = deps.activity ?? silentActivity;
-  const store = storage.hooks;
-  // Every committed change reaches one sink (db/changes.ts); the streams, the other instances,
-  // metrics and the terminal subscribe below.
-  const changes = storage.changes;
-  changes.setLog(log);
-  const live = createLive({ store, hooks: () => hooks, heartbeatMs: deps.heartbeatMs });
-  const channels = createChannelService({ config, store, clock, runner, deleteBatch: deps.channelDeleteBatch });
-  const hooks = createHookService({ store, clock, runner });
-  runner.bind(hooks.outcomes, { raw: hooks.raw, rawMany: hooks.rawMany });
-  // The search index, kept after caught batches commit (search/): catching never waits for it.
-  // With SQLite's index thread, it is written there (search/threaded.ts); else on this thread.
-  const search = storage.searchThread
-    ? createThreadedSearch({ store: storage.search, thread: storage.searchThread, changes, log })
-    : createSearch({
-        store: storage.search,
-        changes,
-        read: (id) => store.getHook(id),
-        clock,
-        log,
-        gatherMs: deps.searchGatherMs,
-        maxWaitingBytes: deps.searchMaxWaitingBytes,
-      });
-
-  const responses = createResponses({ config, store: storage.responses, clock });
-  const dedup = createDedup({ config, store: storage.dedup, clock });
-  const writer = createBatchWriter({
-    batchMax: config.storage.batch_max,
-    async commit(batch) {
-      const queued = await store.caughtTransaction(async () => {
-        await store.insertHooks(batch, channels.guardsForNew);
-        await dedup.record(batch);
-        return runner.queueCaught(batch);
-      });
-      // Only hooks with handlers give the runner new work (retention and the simulator poll on
-      // their own), and only once the batch is durable: no handler sees a hook a crash could lose.
-      return (kept) => {
-        if (queued) runner.notify();
-        changes.emit({ kind: "caught", hooks: kept });
-      };
-    },
-    durable: storage.durable,
-    // A hook whose sender left before its answer (a pipelined request closed the connection) is
-    // taken back, unless it carries a delivery id: the sender's retry is then answered with its id.
-    async retract(lost) {
-      const ids = lost.filter((h) => h.deliveryId === undefined).map((h) => h.id);
-      if (ids.length > 0) await store.transaction(() => store.retractCaught(ids));
-      return ids;
-    },
-    lanes: storage.commitLanes,
-    log,
-  });
-  const nextId = createIdFactory(clock);
-  const transfer = createTransfer({ store: storage.transfer, hooks: store, channels, search, runner, clock, nextId });
-  const guards = createGuards(config.guards, { clock, log, publicUrl: config.server.public_url });
-  // Guards defined in the dashboard join the same map; a change makes the catcher plan again.
-  const guardRegistry = createGuardRegistry({ config, store: storage.guards, clock, log, guards, changed: () => catcher.invalidatePlans() });
-  // A refusal is stored, counted, printed and streamed: its observers in one place.
-  const stored = createRefusals({ store: storage.refusals, clock });
-  const refusals: typeof stored = {
-    ...stored,
-    record(r) {
-      stored.record(r);
-      changes.emit({ kind: "refusal", refusal: r, at: clock.now() });
-    },
-  };
-  const catcher = timedCatcher(createCatcher({ config, channels, guards, refusals, writer, nextId, clock, log, responses, dedup }), metrics);
-  const watchMetrics = () =>
-    metrics.watch({
-      channels: () => store.channelsOldestFirst(),
-      storageBytes: () => store.storageBytes(),
-      queueDepth: () => runner.queueDepth(),
-      deduplicated: () => dedup.droppedCounts(),
-      relays: relayState,
-    });
-  /** The relays as the dashboards and metrics show them: upstream's, and this Mailroom's own listens. */
-  const relayState = async () => ({ upstream: await relayHub.state(), listening: listens.map((l) => l.state()) });
-
-  /** Lifts a connection's idle timeout for one request; serve() sets it (app.handle has no connection). */
-  const connections = { keepOpen: (_request: Request): void => {} };
-
-  // One live set of API keys for every bearer route: a key created or revoked in the dashboard
-  // works, or stops working, on the next request.
-  const apiKeys = createApiKeys({ config, store: storage.apiKeys, clock });
-  const translate = createTranslate({ config, store: storage.translate, clock, log });
-  /** This Mailroom's own relay clients ([[relays]], mailroom listen), which run.ts starts: the dashboard shows them. */
-  const listens: { state(): ListenState }[] = [];
-  // Relays: a handler per relay key and channel, and the endpoint their listeners connect to.
-  const maxBody = parseSize(config.hooks.max_body)!;
-  const relayHub = createRelayHub({ store: storage.relays, runner, clock, log, instance: deps.instance ?? crypto.randomUUID(), maxBody });
-  const relay = createRelayEndpoint({
-    keys: apiKeys.source,
-    hub: relayHub,
-    channelKnown: async (name) => config.channels.some((c) => c.name === name) || (await store.getChannel(name)) !== undefined,
-    maxBody,
-  });
-  const dashboardStore = storage.dashboard;
-  const forwards = createForwards({ config, store: storage.forwards, clock, runner });
-  // What the management routes are given, once: the API mounts them behind its keys, the dashboard behind its sessions.
-  const management: Omit<ManagementDeps, "auth"> = {
-    channels,
-    hooks,
-    search,
-    transfer,
-    refusals,
-    runner,
-    clock,
-    keepOpen: (r) => connections.keepOpen(r),
-    responses,
-    dedup,
-    allowLinkLocal: config.server.allow_link_local,
-  };
-  const dashboard = createDashboard({
+  const { config, storage, log, runner } = deps;
+  const base: Base = {
     config,
-    store: dashboardStore,
-    clock,
-    live,
-    apiKeys,
-    guards: guardRegistry,
-    forwards,
-    translate: translate.services,
-    management,
-    relays: () => relayState(),
-  });
-
-  // The simulator and retention run on one instance at a time among those sharing the database.
-  if (translate.worker) runner.addWorker(storage.singleton(translate.worker));
-  runner.addWorker(storage.singleton(createRetention({ config, store, log })));
-  runner.addWorker(dedup.worker);
-
-  const translated = translateCounter(metrics);
-  const metricsKeys = config.metrics.auth ? apiKeys.source : undefined;
-  const metricsOnMain = config.metrics.enabled && !config.metrics.listen;
-  /**
-   * What this instance keeps in memory of the shared state, by part, read again when another
-   * instance changed it (the change feed) or, all of it, after the feed's connection was lost.
-   */
-  const reloads: Record<StatePart | "channels", () => Promise<unknown>> = {
-    channels: () => channels.reload(),
-    guards: () => guardRegistry.load(),
-    forwards: () => forwards.load(),
-    responses: () => responses.load(),
-    api_keys: async () => {
-      if (apiKeys.source.reload) apiKeys.source.keys = await apiKeys.source.reload();
-      relayHub.sync(apiKeys.source.keys);
-    },
-    users: async () => {},
-    relays: async () => {},
-    dedup: () => dedup.load(),
-    // Read from the database at each use.
-    setup: async () => {},
-    default_guards: async () => {
-      const defaults = await dashboardStore.readSetting<string[]>("default_guards");
-      if (defaults && !(await channels.defaultGuards()).read_only) await channels.setDefaultGuards(defaults);
-    },
+    storage,
+    clock: deps.clock,
+    log,
+    runner,
+    metrics: deps.metrics ?? createMetrics(config),
+    activity: deps.activity ?? silentActivity,
   };
-  const reloader = createReloader(reloads, log);
-
-  changes.subscribe((change, origin) => {
-    live.apply(change);
-    if (origin === "remote") {
-      if (change.kind === "channel") reloader.mark("channels");
-      else if (change.kind === "state") reloader.mark(change.part);
-      // A hook another instance caught may be for a relay whose listener is connected here.
-      else if (change.kind === "caught") runner.notify();
-      return;
-    }
-    // A relay key made or revoked here: its handlers are attached or detached once the keys are read.
-    if (change.kind === "state" && change.part === "api_keys") reloader.mark("api_keys");
-    if (change.kind === "caught") {
-      relayHub.caught(change.hooks.length);
-      metrics.committed(change.hooks);
-      activity.caught(change.hooks);
-    } else if (change.kind === "refusal") {
-      // A handshake answered is kept with the refusals but was not refused.
-      if (change.refusal.kind === "refused") metrics.refused(change.refusal.channel, change.refusal.guard);
-      activity.refused(change.refusal);
-    }
-  });
-  // Instances sharing a database tell each other what changed (SQLite has only this one).
-  if (storage.dialect === "postgres") connectFeed(storage.feed, changes, () => reloader.markAll());
+  storage.changes.setLog(log);
+  const search = createSearchService(base, { gatherMs: deps.searchGatherMs, maxWaitingBytes: deps.searchMaxWaitingBytes });
+  const webhooks = createWebhookService(base, { search, channelDeleteBatch: deps.channelDeleteBatch });
+  const { live, routes: streams } = createLiveService(base, { hooks: webhooks.hooks, apiKeys: webhooks.apiKeys, heartbeatMs: deps.heartbeatMs });
+  const translate = createTranslateService(base);
+  const relay = createRelayService(base, { apiKeys: webhooks.apiKeys, instance: deps.instance ?? crypto.randomUUID() });
+  const dashboard = createDashboardService(base, { webhooks, live, translate, relay });
+  const metrics = createMetricsService(base, { webhooks, relay });
+  const openapi = createOpenapiService(base, () => app.routes);
+  connectRunner(base, { webhooks, translate });
+  subscribeToChanges(base, { webhooks, live, relay, loadDefaultGuards: dashboard.loadDefaultGuards });
 
   let started = false;
   // standardHostname off: Elysia would otherwise skip 11 characters of the URL to find the path, which a
   // Host of three characters or fewer ("x", "api") defeats: requests were routed by a shifted path.
   const app = new Elysia({ normalize: false, handler: { standardHostname: false } })
-    .onError(({ error, code, request, route }) => {
-      const path = new URL(request.url).pathname;
-      if (translate.isTranslatePath(path)) {
-        const response = translate.errorResponse(error, code);
-        translated.error(path, route, response.status);
-        return response;
-      }
-      return hooksErrorResponse(error, code, log, request, methodsOf);
-    })
-    .onAfterHandle({ as: "global" }, (ctx) => void translated.response(ctx))
     // Requests wait for start-up's reads (main.ts listens only after them; app.handle in tests may come first).
     .onRequest(async ({ request }) => {
       if (!started) await ready;
       // A relay key opens the relay endpoint only (server.ts routes it before this app): a route that
       // takes no API key (the dashboard's API, /docs) refuses it too, as the management API does.
-      if (request.headers.has("authorization")) refuseScopedKey(apiKeys.source, request, translate.isTranslatePath);
+      if (request.headers.has("authorization")) refuseScopedKey(webhooks.apiKeys.source, request, translate.owns);
     })
-    .all("/", ({ request, server }) => catcher.handle(request, server?.requestIP(request)?.address ?? ""), { parse: "none" })
-    .use(managementRoutes(apiKeys.source, management))
-    .use(new Elysia({ prefix: "/v1" }).use(streamRoutes(requireApiKey(apiKeys.source), live, (request) => admits(apiKeys.source, request))))
+    // Each API answers its own routes' errors in its own format (its onError); the last handler, what no route saw.
+    .use(webhooks.routes)
+    .use(streams)
     .use(translate.routes)
     .use(dashboard.routes)
-    .use(openapiRoutes(allRoutes));
-  if (metricsOnMain) app.use(metricsRoutes(metrics, metricsKeys));
-
-  /** The whole route table, for the OpenAPI documents (read on their first request, when it is complete). */
-  function allRoutes(): readonly RouteInfo[] {
-    return app.routes;
-  }
-
-  /** /metrics on its own listener ([metrics] listen), with the same error body; main.ts serves it. */
-  const metricsApp =
-    config.metrics.enabled && config.metrics.listen
-      ? new Elysia({ normalize: false })
-          .onError(({ error, code, request }) => hooksErrorResponse(error, code, log, request))
-          // As on the main listener: a relay key gets 403, even where metrics need no key.
-          .onRequest(({ request }) => void (request.headers.has("authorization") && refuseScopedKey(apiKeys.source, request, () => false)))
-          .use(metricsRoutes(metrics, metricsKeys))
-      : undefined;
-
-  /** The management routes as patterns, built on first use (the app is complete by then). */
-  let routeTable: { pattern: RegExp; method: string }[] | undefined;
-  /** Methods with a management route on this path (GET also allows HEAD). */
-  function methodsOf(path: string): string[] {
-    routeTable ??= app.routes
-      .filter((r) => r.method !== "ALL" && (r.path.startsWith("/v1/") || r.path === "/metrics") && !translate.isTranslatePath(r.path))
-      .map((r) => ({ method: r.method, pattern: new RegExp(`^${r.path.replace(/:[^/]+/g, "[^/]+")}$`) }));
-    const methods = routeTable.filter((r) => r.pattern.test(path)).map((r) => r.method);
-    if (methods.includes("GET")) methods.push("HEAD");
-    return [...new Set(methods)];
-  }
+    .use(openapi.routes);
+  if (metrics.routes) app.use(metrics.routes);
+  app.onError(createUnrouted(base, { translate, routes: () => app.routes }));
 
   /** Waits until every caught hook is committed and on disk. */
   async function close(): Promise<void> {
     live.streams.close();
-    await relayHub.close();
-    await writer.drain();
+    await relay.hub.close();
+    await webhooks.writer.drain();
     await search.close();
   }
 
@@ -324,37 +106,37 @@ export function createApp(deps: AppDeps) {
    * guards. main.ts and the tests await it before serving.
    */
   const ready: Promise<void> = (async () => {
-    await channels.init();
+    await webhooks.init();
     await translate.init();
-    await Promise.all([guardRegistry.load(), forwards.load(), responses.load(), dedup.load(), apiKeys.load()]);
-    relayHub.sync(apiKeys.source.keys);
-    const defaults = await dashboardStore.readSetting<string[]>("default_guards");
+    await webhooks.load();
+    relay.sync();
     // The config file's default guards win over those set in the dashboard.
-    if (defaults && !(await channels.defaultGuards()).read_only) await channels.setDefaultGuards(defaults);
-    await watchMetrics();
+    await dashboard.loadDefaultGuards();
+    await metrics.watch();
     search.start();
     started = true;
   })();
   // Whoever awaits it sees a failure (main.ts exits with it); nobody else must crash on it.
   ready.catch(() => {});
 
+  const { apiKeys, catcher, connections, writer, hooks, channels, store, responses, dedup } = webhooks;
   return {
     app,
     ready,
     apiKeys,
     catcher,
-    relay,
-    relayHub,
-    listens,
+    relay: relay.endpoint,
+    relayHub: relay.hub,
+    listens: relay.listens,
     connections,
     writer,
     hooks,
     search,
     channels,
     store,
-    metrics,
-    metricsApp,
-    dashboard,
+    metrics: base.metrics,
+    metricsApp: metrics.app,
+    dashboard: dashboard.dashboard,
     live,
     responses,
     dedup,

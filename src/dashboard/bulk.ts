@@ -1,4 +1,4 @@
-import type { AnyElysia } from "elysia";
+import type { SignIn } from "../hooks/auth";
 import type { ChannelService } from "../hooks/channels";
 import type { BulkAction, HookService } from "../hooks/service";
 import type { HookStatus } from "../hooks/store";
@@ -9,7 +9,7 @@ export const BULK_BATCH = 200;
 
 export type BulkDeps = {
   /** The session gate; gives routes `actor` (the user's e-mail). */
-  auth: AnyElysia;
+  auth: SignIn;
   hooks: HookService;
   channels: ChannelService;
 };

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { Config } from "../config/schema";
 import { AppError } from "../lib/errors";
-import { parseBody, refuseRepeatedParameters } from "../hooks/auth";
+import { parseBody, refuseRepeatedParameters, signIn, type SignIn } from "../hooks/auth";
 import { cookieValue, SESSION_COOKIE, type Sessions } from "./sessions";
 import type { Role, User } from "./users";
 
@@ -42,17 +42,8 @@ export function createGate(deps: { config: Config; sessions: Sessions }) {
    * Requires a session on every route registered after it, checked before the body is read, and
    * gives routes `actor`: the user's e-mail address, which events record.
    */
-  function requireSession(role?: Role) {
-    return new Elysia()
-      .onParse({ as: "scoped" }, async ({ request }) => {
-        await check(request, role);
-        return parseBody(request);
-      })
-      .derive({ as: "scoped" }, async ({ request }) => {
-        const user = await check(request, role);
-        refuseRepeatedParameters(request.url);
-        return { actor: user.email };
-      });
+  function requireSession(role?: Role): SignIn {
+    return signIn(async (request) => (await check(request, role)).email);
   }
 
   /** For routes open without a session (sign-in, first-admin setup): the Origin check and the body. */

@@ -98,12 +98,12 @@ export function createDashboard(deps: {
     deviceThrottle: createThrottle({ clock, limit: SIGN_IN_LIMITS.device, windowMs: SIGN_IN_LIMITS.windowMs }),
     devices: createDevices(store),
   };
-  const management = {
+  const management: ManagementDeps = {
     ...deps.management,
     auth: gate.requireSession(),
     admin: gate.requireSession("admin"),
     sendsTo: memberSendsTo(config, gate),
-  } as unknown as ManagementDeps;
+  };
   const routes = new Elysia({ prefix: DASHBOARD_API })
     .use(sessionRoutes(own))
     .use(userRoutes(own))

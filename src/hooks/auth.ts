@@ -134,25 +134,38 @@ export async function parseBody(request: Request): Promise<unknown> {
 }
 
 /**
- * Requires `Authorization: Bearer <token>` on every route registered after it. Credentials are
- * checked before the body is read (onParse) and again before validation (derive, for requests
- * without a body), which also gives routes `actor` ("api:<label>") and refuses a query parameter
- * given twice.
+ * How a caller signs in, as the plugin a route plugin uses first: `identify` finds who the caller
+ * is (an API key's token for programs, requireApiKey; a session for people, the dashboard's gate)
+ * or throws. It runs before the body is read (onParse) and again before validation (derive, for
+ * requests without a body: `identify` remembers its answer per request), gives routes `actor` (the
+ * name events record) and refuses a query parameter given twice. Routes shared by the management
+ * API and the dashboard take a SignIn, so either mounts them.
  */
-export function requireApiKey(source: readonly ApiKey[] | KeySource) {
-  const keys: KeySource = Array.isArray(source) ? { keys: source } : (source as KeySource);
-  /** Keys found by onParse, so that derive does not hash the token a second time. */
-  const checked = new WeakMap<Request, ApiKey>();
+export function signIn(identify: (request: Request) => Promise<string>) {
   return new Elysia()
     .onParse({ as: "scoped" }, async ({ request }) => {
-      checked.set(request, await check(keys, request));
+      await identify(request);
       return parseBody(request);
     })
     .derive({ as: "scoped" }, async ({ request }) => {
-      const key = checked.get(request) ?? (await check(keys, request));
+      const actor = await identify(request);
       refuseRepeatedParameters(request.url);
-      return { actor: `api:${key.label}` };
+      return { actor };
     });
+}
+
+export type SignIn = ReturnType<typeof signIn>;
+
+/** Requires `Authorization: Bearer <token>` on every route registered after it; `actor` is "api:<label>". */
+export function requireApiKey(source: readonly ApiKey[] | KeySource): SignIn {
+  const keys: KeySource = Array.isArray(source) ? { keys: source } : (source as KeySource);
+  /** Keys found by onParse, so that derive does not hash the token a second time. */
+  const checked = new WeakMap<Request, ApiKey>();
+  return signIn(async (request) => {
+    let key = checked.get(request);
+    if (!key) checked.set(request, (key = await check(keys, request)));
+    return `api:${key.label}`;
+  });
 }
 
 /** A query parameter given twice is a 400: neither value would silently win over the other. */

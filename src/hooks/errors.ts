@@ -110,3 +110,11 @@ export function hooksErrorResponse(
   }
   return errorResponse("internal", `internal error (request id ${requestId})`);
 }
+
+/**
+ * The webhook service's error handler, for the onError of each of its APIs (catching, the
+ * management API, its live streams, the dashboard's API): a route's errors, in this format.
+ */
+export function webhookErrors(log: Log) {
+  return ({ error, code, request }: { error: unknown; code: string | number; request: Request }): Response => hooksErrorResponse(error, code, log, request);
+}

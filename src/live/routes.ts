@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import { NAME_PATTERN } from "../config/schema";
+import type { SignIn } from "../hooks/auth";
 import { hookStatusSchema } from "../hooks/model";
 import { HOOK_STATUSES } from "../hooks/status";
 import { HOOK_ID_PATTERN } from "../lib/ids";
@@ -43,7 +44,7 @@ export const streamQuery = t.Object(
  * credential (`actor`: the key's label, the user's e-mail) and in all; past either limit the
  * answer is 429 (live/limits.ts).
  */
-export function streamRoutes(auth: Elysia<any, any, any, any, any, any, any>, live: Pick<Live, "streams">, stillAdmitted?: (request: Request) => boolean) {
+export function streamRoutes(auth: SignIn, live: Pick<Live, "streams">, stillAdmitted?: (request: Request) => boolean) {
   return new Elysia().use(auth).get(
     "/stream",
     (ctx) => {
@@ -52,7 +53,7 @@ export function streamRoutes(auth: Elysia<any, any, any, any, any, any, any>, li
       const deflate = acceptsDeflate(request.headers.get("accept-encoding"));
       const filter = { ...query, latest: query.latest === undefined ? undefined : Number(query.latest) };
       // A key and a user are told apart by the path they came in by.
-      const credential = `${new URL(request.url).pathname} ${(ctx as { actor?: string }).actor ?? ""}`;
+      const credential = `${new URL(request.url).pathname} ${ctx.actor}`;
       const body = live.streams.open(filter, request.headers.get("last-event-id"), {
         credential,
         deflate,

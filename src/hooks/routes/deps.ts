@@ -1,6 +1,6 @@
 import type { Clock } from "../../lib/clock";
 import type { Runner } from "../../runner";
-import type { requireApiKey } from "../auth";
+import type { SignIn } from "../auth";
 import type { ChannelService } from "../channels";
 import type { Dedup } from "../../dedup/index";
 import type { Refusals } from "../guards";
@@ -11,13 +11,16 @@ import type { Transfer } from "../../transfer";
 
 /** What the management API's route plugins are given (by managementRoutes, or by the dashboard with its session gate). */
 export type ManagementDeps = {
-  /** Each route plugin uses this first: it gives handlers `actor` and refuses bad tokens. */
-  auth: ReturnType<typeof requireApiKey>;
+  /**
+   * How a caller signs in, which each route plugin uses first: an API key (the management API) or
+   * a session (the dashboard). It gives handlers `actor` and refuses a caller it does not know.
+   */
+  auth: SignIn;
   /**
    * The gate of admin actions (a channel's custom response, which answers on the dashboard's
    * origin): the dashboard's admin session; absent, `auth` (an API key without scopes has full access).
    */
-  admin?: ReturnType<typeof requireApiKey>;
+  admin?: SignIn;
   /**
    * Throws permission_denied unless the request may send a hook to `url` (replay, edit and send to
    * a URL), as the dashboard's members may only to `[dashboard] member_send_to`; absent, anyone

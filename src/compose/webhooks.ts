@@ -1,0 +1,123 @@
+import { Elysia } from "elysia";
+import { createDedup } from "../dedup/index";
+import { createForwards } from "../forwards/index";
+import { createApiKeys } from "../hooks/api-keys";
+import { createCatcher } from "../hooks/catch";
+import { createChannelService } from "../hooks/channels";
+import { webhookErrors } from "../hooks/errors";
+import { createGuardRegistry } from "../hooks/guard-registry";
+import { createGuards, createRefusals } from "../hooks/guards";
+import { type ManagementDeps, managementRoutes } from "../hooks/routes";
+import { createHookService } from "../hooks/service";
+import { createBatchWriter } from "../hooks/writer";
+import { createIdFactory } from "../lib/ids";
+import { timedCatcher } from "../metrics/instrument";
+import { createResponses } from "../responses/index";
+import { createTransfer } from "../transfer";
+import type { Base } from "./base";
+import type { SearchService } from "./search";
+
+/**
+ * The webhook service: catching (`/`: guards, custom responses, dedup, the batched writer) and
+ * the management API under /v1 behind the API keys, each with its own error handler. Also what
+ * the other services share of it: the channels, hooks, API keys, guards and forwards.
+ */
+export function createWebhookService(base: Base, { search, channelDeleteBatch }: { search: SearchService; channelDeleteBatch?: number }) {
+  const { config, storage, clock, log, runner, metrics } = base;
+  const { changes } = storage;
+  const store = storage.hooks;
+  const channels = createChannelService({ config, store, clock, runner, deleteBatch: channelDeleteBatch });
+  const hooks = createHookService({ store, clock, runner });
+  const responses = createResponses({ config, store: storage.responses, clock });
+  const dedup = createDedup({ config, store: storage.dedup, clock });
+  const writer = createBatchWriter({
+    batchMax: config.storage.batch_max,
+    async commit(batch) {
+      const queued = await store.caughtTransaction(async () => {
+        await store.insertHooks(batch, channels.guardsForNew);
+        await dedup.record(batch);
+        return runner.queueCaught(batch);
+      });
+      // Only hooks with handlers give the runner new work (retention and the simulator poll on
+      // their own), and only once the batch is durable: no handler sees a hook a crash could lose.
+      return (kept) => {
+        if (queued) runner.notify();
+        changes.emit({ kind: "caught", hooks: kept });
+      };
+    },
+    durable: storage.durable,
+    // A hook whose sender left before its answer (a pipelined request closed the connection) is
+    // taken back, unless it carries a delivery id: the sender's retry is then answered with its id.
+    async retract(lost) {
+      const ids = lost.filter((h) => h.deliveryId === undefined).map((h) => h.id);
+      if (ids.length > 0) await store.transaction(() => store.retractCaught(ids));
+      return ids;
+    },
+    lanes: storage.commitLanes,
+    log,
+  });
+  const nextId = createIdFactory(clock);
+  const transfer = createTransfer({ store: storage.transfer, hooks: store, channels, search, runner, clock, nextId });
+  const guards = createGuards(config.guards, { clock, log, publicUrl: config.server.public_url });
+  // Guards defined in the dashboard join the same map; a change makes the catcher plan again.
+  const guardRegistry = createGuardRegistry({ config, store: storage.guards, clock, log, guards, changed: () => catcher.invalidatePlans() });
+  // A refusal is stored, counted, printed and streamed: its observers in one place.
+  const stored = createRefusals({ store: storage.refusals, clock });
+  const refusals: typeof stored = {
+    ...stored,
+    record(r) {
+      stored.record(r);
+      changes.emit({ kind: "refusal", refusal: r, at: clock.now() });
+    },
+  };
+  const catcher = timedCatcher(createCatcher({ config, channels, guards, refusals, writer, nextId, clock, log, responses, dedup }), metrics);
+
+  /** Lifts a connection's idle timeout for one request; serve() sets it (app.handle has no connection). */
+  const connections = { keepOpen: (_request: Request): void => {} };
+  // One live set of API keys for every bearer route: a key created or revoked in the dashboard
+  // works, or stops working, on the next request.
+  const apiKeys = createApiKeys({ config, store: storage.apiKeys, clock });
+  const forwards = createForwards({ config, store: storage.forwards, clock, runner });
+  // What the management routes are given, once: the API mounts them behind its keys, the dashboard behind its sessions.
+  const management: Omit<ManagementDeps, "auth"> = {
+    channels,
+    hooks,
+    search,
+    transfer,
+    refusals,
+    runner,
+    clock,
+    keepOpen: (r) => connections.keepOpen(r),
+    responses,
+    dedup,
+    allowLinkLocal: config.server.allow_link_local,
+  };
+
+  const errors = webhookErrors(log);
+  const routes = new Elysia()
+    .use(new Elysia().onError(errors).all("/", ({ request, server }) => catcher.handle(request, server?.requestIP(request)?.address ?? ""), { parse: "none" }))
+    .use(new Elysia().onError(errors).use(managementRoutes(apiKeys.source, management)));
+
+  return {
+    store,
+    channels,
+    hooks,
+    search,
+    responses,
+    dedup,
+    writer,
+    guardRegistry,
+    catcher,
+    connections,
+    apiKeys,
+    forwards,
+    management,
+    routes,
+    /** Start-up's first read: the configured channels declared and every channel's state loaded. */
+    init: () => channels.init(),
+    /** Start-up's reads after the channels: guards, forwards and responses of the dashboard, dedup counts, the API keys. */
+    load: () => Promise.all([guardRegistry.load(), forwards.load(), responses.load(), dedup.load(), apiKeys.load()]),
+  };
+}
+
+export type WebhookService = ReturnType<typeof createWebhookService>;
