@@ -21,7 +21,7 @@ import { type ManagementDeps, managementRoutes } from "./hooks/routes";
 import { admits, refuseScopedKey, requireApiKey } from "./hooks/auth";
 import { createApiKeys } from "./hooks/api-keys";
 import { createLive } from "./live";
-import type { StatePart } from "./db/changes";
+import type { StatePart } from "./hooks/changes";
 import { connectFeed } from "./db/feed-changes";
 import { createReloader } from "./lib/reloader";
 import { streamRoutes } from "./live/routes";
@@ -72,7 +72,7 @@ export function createApp(deps: AppDeps) {
   const metrics = deps.metrics ?? createMetrics(config);
   const activity = deps.activity ?? silentActivity;
   const store = storage.hooks;
-  // Every committed change reaches one sink (db/changes.ts); the streams, the other instances,
+  // Every committed change reaches one sink (hooks/changes.ts); the streams, the other instances,
   // metrics and the terminal subscribe below.
   const changes = storage.changes;
   changes.setLog(log);

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Database } from "bun:sqlite";
-import { createChangeSink, type Change, type ChangeSink } from "./changes";
+import { createChangeSink, type Change, type ChangeSink } from "../hooks/changes";
 
 /**
  * How the stores run a unit of work, on either backend. Store methods are async; the ones marked

@@ -1,4 +1,4 @@
-import type { CaughtRow, ChangeSink } from "../db/changes";
+import type { CaughtRow, ChangeSink } from "../hooks/changes";
 import type { Clock } from "../lib/clock";
 import { ulidFloor } from "../lib/ids";
 import type { Log } from "../lib/log";
