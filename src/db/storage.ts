@@ -11,7 +11,7 @@ import type { ResponseStore } from "../responses/store";
 import type { DedupStore } from "../dedup/store";
 import type { RefusalStore } from "../hooks/guards/refusal-store";
 import type { RelayStore } from "../relay/store";
-import type { Worker } from "../runner/types";
+import type { Worker } from "../lib/worker";
 import type { ChangeFeed } from "./feed";
 import type { ChangeSink } from "../hooks/changes";
 import type { Log } from "../lib/log";

@@ -3,7 +3,7 @@ import type { Clock } from "../lib/clock";
 import { toRfc3339 } from "../lib/clock";
 import { parseDuration } from "../lib/units";
 import { restAfter } from "../lib/pace";
-import type { Worker } from "../runner/types";
+import type { Worker } from "../lib/worker";
 import type { NewHook } from "../hooks/store";
 import type { DedupStore } from "./store";
 
