@@ -4,10 +4,10 @@ import type { ManagementDeps } from "./deps";
 import { channelRoutes } from "./channels";
 import { hookRoutes } from "./hooks";
 import { refusalRoutes } from "./refusals";
-import { attemptRoutes } from "./attempts";
-import { channelExtraRoutes } from "./responses";
-import { exportRoutes, importRoutes } from "./transfer";
-import { sendRoutes } from "./send";
+import { attemptRoutes } from "../../runner/routes";
+import { channelExtraRoutes } from "../../responses/routes";
+import { exportRoutes, importRoutes } from "../../transfer/routes";
+import { sendRoutes } from "../../transfer/send-routes";
 
 export type { ManagementDeps } from "./deps";
 

@@ -1,10 +1,10 @@
 import { Elysia, t, type Static } from "elysia";
-import { HOOK_ID_PATTERN } from "../../lib/ids";
-import { toRfc3339 } from "../../lib/clock";
-import { notFound } from "../../lib/errors";
-import type { AttemptRow } from "../../runner";
-import { ErrorBody, NoQuery } from "../model";
-import type { ManagementDeps } from "./deps";
+import { HOOK_ID_PATTERN } from "../lib/ids";
+import { toRfc3339 } from "../lib/clock";
+import { notFound } from "../lib/errors";
+import type { AttemptRow } from "./index";
+import { ErrorBody, NoQuery } from "../hooks/model";
+import type { ManagementDeps } from "../hooks/routes/deps";
 
 const strict = { additionalProperties: false } as const;
 const params = t.Object({ id: t.String({ pattern: HOOK_ID_PATTERN, error: "id: must be a lowercase ULID (26 characters)" }) }, strict);

@@ -1,13 +1,13 @@
 import { Elysia, t } from "elysia";
-import { invalid, notFound } from "../../lib/errors";
-import { HOOK_ID_PATTERN } from "../../lib/ids";
-import { IMPORT_PATH } from "../auth";
-import { ErrorBody } from "../model";
-import { readBody } from "../read-body";
-import { HAR_CLOSE, HAR_OPEN, harEntry } from "../../transfer/har";
-import { exportLine } from "../../transfer/wire";
-import type { ManagementDeps } from "./deps";
-import { listPage, listQuery } from "./hooks";
+import { invalid, notFound } from "../lib/errors";
+import { HOOK_ID_PATTERN } from "../lib/ids";
+import { IMPORT_PATH } from "../hooks/auth";
+import { ErrorBody } from "../hooks/model";
+import { readBody } from "../hooks/read-body";
+import { HAR_CLOSE, HAR_OPEN, harEntry } from "./har";
+import { exportLine } from "./wire";
+import type { ManagementDeps } from "../hooks/routes/deps";
+import { listPage, listQuery } from "../hooks/routes/hooks";
 
 /** The largest import a request may carry (JSON lines). */
 export const IMPORT_MAX_BYTES = 64 * 1024 * 1024;

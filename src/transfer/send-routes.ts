@@ -1,10 +1,10 @@
 import { Elysia, t } from "elysia";
-import { NAME_PATTERN, NAME_RULE } from "../../config/schema";
-import { invalid, notFound } from "../../lib/errors";
-import { HOOK_ID_PATTERN } from "../../lib/ids";
-import { ErrorBody, HookExtendedOut, NoQuery } from "../model";
-import { replay } from "../../transfer/replay";
-import type { ManagementDeps } from "./deps";
+import { NAME_PATTERN, NAME_RULE } from "../config/schema";
+import { invalid, notFound } from "../lib/errors";
+import { HOOK_ID_PATTERN } from "../lib/ids";
+import { ErrorBody, HookExtendedOut, NoQuery } from "../hooks/model";
+import { replay } from "./replay";
+import type { ManagementDeps } from "../hooks/routes/deps";
 
 const strict = { additionalProperties: false } as const;
 const params = t.Object({ id: t.String({ pattern: HOOK_ID_PATTERN, error: "id: must be a lowercase ULID (26 characters)" }) }, strict);

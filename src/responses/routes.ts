@@ -1,8 +1,8 @@
-import { NAME_RULE } from "../../config/schema";
+import { NAME_RULE } from "../config/schema";
 import { Elysia, t } from "elysia";
-import { ResponseSetting } from "../../config/misbehave";
-import { ChannelName, ErrorBody, NoBody, NoQuery } from "../model";
-import type { ManagementDeps } from "./deps";
+import { ResponseSetting } from "../config/misbehave";
+import { ChannelName, ErrorBody, NoBody, NoQuery } from "../hooks/model";
+import type { ManagementDeps } from "../hooks/routes/deps";
 
 const params = t.Object(
   { name: t.String({ ...ChannelName, error: `name: channel names are ${NAME_RULE}, at most 64 characters` }) },
