@@ -8,7 +8,7 @@ import { createIdFactory } from "./lib/ids";
 import type { Runner } from "./runner";
 import { createChannelService } from "./hooks/channels";
 import { createHookService } from "./hooks/service";
-import { createSearch } from "./search";
+import { createSearch, hookSearch } from "./search";
 import { createThreadedSearch } from "./search/threaded";
 import { createTransfer } from "./transfer";
 import { createBatchWriter } from "./hooks/writer";
@@ -17,7 +17,14 @@ import { createResponses } from "./responses/index";
 import { createDedup } from "./dedup/index";
 import { createRetention } from "./hooks/retention";
 import { hooksErrorResponse } from "./hooks/errors";
-import { type ManagementDeps, managementRoutes } from "./hooks/routes";
+import { channelRoutes } from "./hooks/routes/channels";
+import { hookRoutes } from "./hooks/routes/hooks";
+import { refusalRoutes } from "./hooks/routes/refusals";
+import { responseRoutes } from "./responses/routes";
+import { dedupRoutes } from "./dedup/routes";
+import { exportRoutes, importRoutes } from "./transfer/routes";
+import { sendRoutes } from "./transfer/send-routes";
+import { attemptRoutes } from "./runner/routes";
 import { admits, refuseScopedKey, requireApiKey } from "./hooks/auth";
 import { createApiKeys } from "./hooks/api-keys";
 import { createLive } from "./live";
@@ -32,7 +39,7 @@ import type { RouteInfo } from "./openapi/generate";
 import { createMetrics, type Metrics } from "./metrics";
 import { timedCatcher, translateCounter } from "./metrics/instrument";
 import { metricsRoutes } from "./metrics/routes";
-import { createDashboard } from "./dashboard";
+import { createDashboard, type SharedRouteDeps } from "./dashboard";
 import { createDashboardStore } from "./dashboard/store";
 import { createGuardRegistry } from "./hooks/guard-registry";
 import { createForwards } from "./forwards/index";
@@ -162,10 +169,10 @@ export function createApp(deps: AppDeps) {
   const dashboardStore = storage.dashboard;
   const forwards = createForwards({ config, store: storage.forwards, clock, runner });
   // What the management routes are given, once: the API mounts them behind its keys, the dashboard behind its sessions.
-  const management: Omit<ManagementDeps, "auth"> = {
+  const management: SharedRouteDeps = {
     channels,
     hooks,
-    search,
+    search: hookSearch(search),
     transfer,
     refusals,
     runner,
@@ -173,8 +180,22 @@ export function createApp(deps: AppDeps) {
     keepOpen: (r) => connections.keepOpen(r),
     responses,
     dedup,
+    onChannelDeleted: [(name) => responses.forget(name), (name) => dedup.forget(name)],
     allowLinkLocal: config.server.allow_link_local,
   };
+  // The management API under /v1: hooks' routes and those of the services built on hooks, each
+  // behind an API key (a test walks every /v1 route of the app and checks it answers 401 without one).
+  const api = { ...management, auth: requireApiKey(apiKeys.source) };
+  const managementApi = new Elysia({ prefix: "/v1" })
+    .use(channelRoutes(api))
+    .use(responseRoutes(api))
+    .use(dedupRoutes(api))
+    .use(exportRoutes(api))
+    .use(importRoutes(api))
+    .use(hookRoutes(api))
+    .use(sendRoutes(api))
+    .use(refusalRoutes(api))
+    .use(attemptRoutes(api));
   const dashboard = createDashboard({
     config,
     store: dashboardStore,
@@ -267,7 +288,7 @@ export function createApp(deps: AppDeps) {
       if (request.headers.has("authorization")) refuseScopedKey(apiKeys.source, request, translate.isTranslatePath);
     })
     .all("/", ({ request, server }) => catcher.handle(request, server?.requestIP(request)?.address ?? ""), { parse: "none" })
-    .use(managementRoutes(apiKeys.source, management))
+    .use(managementApi)
     .use(new Elysia({ prefix: "/v1" }).use(streamRoutes(requireApiKey(apiKeys.source), live, (request) => admits(apiKeys.source, request))))
     .use(translate.routes)
     .use(dashboard.routes)

@@ -7,7 +7,8 @@ import { Refusal } from "../hooks/routes/refusals";
 import { ImportReport } from "../transfer/routes";
 import { ReplayAnswer } from "../transfer/send-routes";
 import { ExportedHook } from "../transfer/wire";
-import { ChannelDedup, ChannelResponse } from "../responses/routes";
+import { ChannelDedup } from "../dedup/routes";
+import { ChannelResponse } from "../responses/routes";
 import { apiOf } from "../translate/gate";
 import type { DocumentDef, ErrorStatus, Operation } from "./generate";
 

@@ -2,7 +2,7 @@ import { Elysia, t, type Static } from "elysia";
 import { HOOK_ID_PATTERN } from "../lib/ids";
 import { toRfc3339 } from "../lib/clock";
 import { notFound } from "../lib/errors";
-import type { AttemptRow } from "./index";
+import type { AttemptRow, Runner } from "./index";
 import { ErrorBody, NoQuery } from "../hooks/model";
 import type { ManagementDeps } from "../hooks/routes/deps";
 
@@ -46,7 +46,7 @@ export function toWireAttempt(a: AttemptRow): AttemptWire {
 }
 
 /** GET /v1/hooks/{id}/attempts: every handler attempt of a hook, oldest first; 404 for an unknown hook. */
-export function attemptRoutes({ auth, hooks, runner }: ManagementDeps) {
+export function attemptRoutes({ auth, hooks, runner }: Pick<ManagementDeps, "auth" | "hooks"> & { runner: Pick<Runner, "attempts"> }) {
   return new Elysia().use(auth).get(
     "/hooks/:id/attempts",
     async ({ params }) => {
