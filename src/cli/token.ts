@@ -11,8 +11,8 @@ import { sha256Hex } from "../lib/secrets";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { UsageError, noMore, parseFlags, unknownSubcommand } from "./args";
-import { credentialsPath, localUrl, readCredentials, writeCredentials } from "./credentials";
-import type { Io } from "./io";
+import { credentialsPath, localUrl, readCredentials, writeCredentials } from "../lib/credentials";
+import type { Io } from "../lib/io";
 import { tokenCreate } from "./token-create";
 
 /**
