@@ -7,7 +7,7 @@
  */
 import "./production";
 import { runCli } from "./cli/dispatch";
-import { exitAfterOutput, processIo } from "./cli/io";
+import { exitAfterOutput, processIo } from "./lib/io";
 import { VERSION } from "./lib/version";
 
 // A command's output may still be on its way into a pipe when it returns: the process exits once it was written.

@@ -1,7 +1,7 @@
 /** Runs a client command: the Mailroom it calls, and the errors it answered with. */
 import { UsageError } from "./args";
 import { ClientError, createClient, type Client } from "./client";
-import type { Io } from "./io";
+import type { Io } from "../lib/io";
 import { resolveTarget } from "./target";
 
 /** Takes --url, --token and --config out of argv, wherever they are. Throws UsageError. */

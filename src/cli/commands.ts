@@ -5,7 +5,7 @@
  * mistake load nothing but this table. To add a command, add an entry here.
  */
 import type { Client } from "./client";
-import type { Io } from "./io";
+import type { Io } from "../lib/io";
 
 export type CommandEntry = {
   name: string;

@@ -6,7 +6,7 @@
 import { UsageError } from "./args";
 import { COMMANDS, findCommand } from "./commands";
 import { commandHelp, mainHelp, usageMistake } from "./help";
-import type { Io } from "./io";
+import type { Io } from "../lib/io";
 import { didYouMean } from "../lib/suggest";
 
 /** Flags every command takes before or after its name; their values are not command names. */

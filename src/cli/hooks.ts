@@ -1,7 +1,7 @@
 import { UsageError, noMore, parseFlags, required, unknownSubcommand } from "./args";
 import { ClientError, type Client } from "./client";
 import { didYouMean } from "../lib/suggest";
-import type { Io } from "./io";
+import type { Io } from "../lib/io";
 import { bodyBytes, formatHook, formatHookRow, type ExtendedHook, type WireHook } from "./show";
 import { diffHooks } from "../lib/diff";
 import { formatHookDiff } from "./diff";

@@ -3,7 +3,7 @@ import { CERTIFICATE_PROVIDERS } from "../hooks/guards/certificates/table";
 import { PRESETS } from "../hooks/guards/providers";
 import { configExample, describeHandshake, describeScheme } from "../hooks/guards/scheme/describe";
 import { UsageError, noMore, parseFlags } from "./args";
-import type { Io } from "./io";
+import type { Io } from "../lib/io";
 
 /**
  * `mailroom providers [KIND] [--json]`: every named provider with its scheme (one line each), or

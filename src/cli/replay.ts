@@ -1,6 +1,6 @@
 import { UsageError, noMore, parseFlags, required } from "./args";
 import type { Client } from "./client";
-import type { Io } from "./io";
+import type { Io } from "../lib/io";
 import { bodyBytes, type WireHook } from "./show";
 import { signatureAge } from "./sign";
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { UsageError, noMore, parseFlags, required } from "./args";
 import type { Client } from "./client";
-import type { Io } from "./io";
+import type { Io } from "../lib/io";
 import { PROVIDERS, signFor, unknownSigner } from "./sign";
 
 const DEFAULT_BODY = '{"test":true,"sent_by":"mailroom send"}';

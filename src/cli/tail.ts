@@ -1,7 +1,7 @@
 import { printable } from "../lib/terminal";
 import { noMore, parseFlags } from "./args";
 import { ClientError, type Client } from "./client";
-import type { Io } from "./io";
+import type { Io } from "../lib/io";
 import { bodySize, type ExtendedHook, type WireHook } from "./show";
 import { readEvents } from "./sse";
 

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { credentialsPath, readCredentials } from "./credentials";
+import { credentialsPath, readCredentials } from "../lib/credentials";
 import type { Target } from "./client";
 
 export const DEFAULT_URL = "http://127.0.0.1:8080";

@@ -3,7 +3,7 @@ import { createKey } from "../hooks/api-keys";
 import type { ApiKeyStore, KeyGrant } from "../hooks/api-key-store";
 import { AppError } from "../lib/errors";
 import { UsageError, noMore, parseFlags } from "./args";
-import type { Io } from "./io";
+import type { Io } from "../lib/io";
 
 /** Where `token create` stores the key: the configured database's key store, and how to let go of it. */
 export type KeyStoreHandle = { store: ApiKeyStore; announce(): Promise<void>; close(): Promise<void> };

@@ -1,6 +1,6 @@
 /** `mailroom token ...`: the data file of the config serve would read, then token.ts. */
 import { ConfigError, loadConfig } from "../config/load";
-import type { Io } from "./io";
+import type { Io } from "../lib/io";
 import { type StorageOf, tokenCommand } from "./token";
 
 /** The data file, host and port of the config `serve` would read. Throws ConfigError. */

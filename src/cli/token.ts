@@ -7,47 +7,12 @@ import { pgTransactor } from "../db/pg/transactor";
 import { createPgApiKeyStore } from "../db/pg/api-key-store";
 import { FEED_CHANNEL } from "../db/pg/feed";
 import { encode } from "../db/feed-changes";
-import { sha256Hex } from "../lib/secrets";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { UsageError, noMore, parseFlags, unknownSubcommand } from "./args";
-import { credentialsPath, localUrl, readCredentials, writeCredentials } from "./credentials";
-import type { Io } from "./io";
+import { credentialsPath, localUrl, readCredentials, writeCredentials } from "../lib/credentials";
+import type { Io } from "../lib/io";
 import { tokenCreate } from "./token-create";
-
-/**
- * At start-up: the credentials file next to the data file gets the URL the server listens on and
- * the local token (the one just generated, or the one the file already holds if it still matches).
- * Returns the lines `serve` prints about it; the token itself only when it was generated now.
- */
-export function saveLocalCredentials(opts: {
-  dbPath: string;
-  host: string;
-  port: number;
-  localSha256?: string;
-  generated?: string;
-  /** The pending setup link's token (none once a dashboard user exists). */
-  setup?: string;
-}): string[] {
-  if (opts.dbPath === ":memory:") {
-    return opts.generated ? [`  local token (kept in memory only): Authorization: Bearer ${opts.generated}`] : [];
-  }
-  const path = credentialsPath(opts.dbPath);
-  const existing = readCredentials(path);
-  const token = opts.generated ?? (existing?.token && opts.localSha256 === sha256Hex(existing.token) ? existing.token : undefined);
-  writeCredentials(path, { url: localUrl(opts.host, opts.port), token, setup: opts.setup });
-  if (opts.generated) {
-    return [
-      "",
-      "  A management API token was created for this machine (only its hash is stored in the database).",
-      `  It is saved in ${path} (readable by you only), where the mailroom CLI finds it:`,
-      `    Authorization: Bearer ${opts.generated}`,
-      "",
-    ];
-  }
-  if (!token) return [`  local token: not in ${path} any more; \`mailroom token reset\` issues a new one`];
-  return [`  local token: in ${path}`];
-}
 
 /**
  * `mailroom token reset`: a new local token replaces the old one (which stops working at once,

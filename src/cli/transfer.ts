@@ -1,7 +1,7 @@
 import { openSync, closeSync, writeSync } from "node:fs";
 import { UsageError, noMore, parseFlags } from "./args";
 import type { Client } from "./client";
-import type { Io } from "./io";
+import type { Io } from "../lib/io";
 
 /** `mailroom export [--search Q] [--channel C] [--status S] [--since T] [--until T] [--id ID] [--format jsonl|har] [--output FILE]` */
 export async function exportCommand(argv: string[], client: Client, io: Io): Promise<number> {

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { buildEvent, parseValue, TriggerError, triggerList, unknownProvider } from "../triggers";
 import { UsageError, noMore, parseFlags, required } from "./args";
 import type { Client } from "./client";
-import type { Io } from "./io";
+import type { Io } from "../lib/io";
 import { parseHeader } from "./send";
 import { signFor } from "./sign";
 

@@ -1,4 +1,4 @@
-import type { StatePart } from "../db/changes";
+import type { StatePart } from "../hooks/changes";
 import { connectFeed } from "../db/feed-changes";
 import type { Live } from "../live";
 import { createReloader } from "../lib/reloader";
@@ -7,7 +7,7 @@ import type { RelayService } from "./relay";
 import type { WebhookService } from "./webhooks";
 
 /**
- * Who hears of each committed change (db/changes.ts: one sink): the live streams, the relays,
+ * Who hears of each committed change (hooks/changes.ts: one sink): the live streams, the relays,
  * metrics and the terminal; and what this instance reads again of the shared state it keeps in
  * memory when another instance changed it (the change feed) or, all of it, after the feed's
  * connection was lost.

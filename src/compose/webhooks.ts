@@ -7,7 +7,17 @@ import { createChannelService } from "../hooks/channels";
 import { webhookErrors } from "../hooks/errors";
 import { createGuardRegistry } from "../hooks/guard-registry";
 import { createGuards, createRefusals } from "../hooks/guards";
-import { type ManagementDeps, managementRoutes } from "../hooks/routes";
+import { channelRoutes } from "../hooks/routes/channels";
+import { hookRoutes } from "../hooks/routes/hooks";
+import { refusalRoutes } from "../hooks/routes/refusals";
+import { requireApiKey } from "../hooks/auth";
+import { responseRoutes } from "../responses/routes";
+import { dedupRoutes } from "../dedup/routes";
+import { exportRoutes, importRoutes } from "../transfer/routes";
+import { sendRoutes } from "../transfer/send-routes";
+import { attemptRoutes } from "../runner/routes";
+import { hookSearch } from "../search";
+import type { SharedRouteDeps } from "../dashboard";
 import { createHookService } from "../hooks/service";
 import { createBatchWriter } from "../hooks/writer";
 import { createIdFactory } from "../lib/ids";
@@ -79,10 +89,10 @@ export function createWebhookService(base: Base, { search, channelDeleteBatch }:
   const apiKeys = createApiKeys({ config, store: storage.apiKeys, clock });
   const forwards = createForwards({ config, store: storage.forwards, clock, runner });
   // What the management routes are given, once: the API mounts them behind its keys, the dashboard behind its sessions.
-  const management: Omit<ManagementDeps, "auth"> = {
+  const management: SharedRouteDeps = {
     channels,
     hooks,
-    search,
+    search: hookSearch(search),
     transfer,
     refusals,
     runner,
@@ -90,13 +100,27 @@ export function createWebhookService(base: Base, { search, channelDeleteBatch }:
     keepOpen: (r) => connections.keepOpen(r),
     responses,
     dedup,
+    onChannelDeleted: [(name) => responses.forget(name), (name) => dedup.forget(name)],
     allowLinkLocal: config.server.allow_link_local,
   };
+  // The management API under /v1: hooks' routes and those of the services built on hooks, each
+  // behind an API key (a test walks every /v1 route of the app and checks it answers 401 without one).
+  const api = { ...management, auth: requireApiKey(apiKeys.source) };
+  const managementApi = new Elysia({ prefix: "/v1" })
+    .use(channelRoutes(api))
+    .use(responseRoutes(api))
+    .use(dedupRoutes(api))
+    .use(exportRoutes(api))
+    .use(importRoutes(api))
+    .use(hookRoutes(api))
+    .use(sendRoutes(api))
+    .use(refusalRoutes(api))
+    .use(attemptRoutes(api));
 
   const errors = webhookErrors(log);
   const routes = new Elysia()
     .use(new Elysia().onError(errors).all("/", ({ request, server }) => catcher.handle(request, server?.requestIP(request)?.address ?? ""), { parse: "none" }))
-    .use(new Elysia().onError(errors).use(managementRoutes(apiKeys.source, management)));
+    .use(new Elysia().onError(errors).use(managementApi));
 
   return {
     store,

@@ -3,12 +3,13 @@ import type { Config } from "../config/schema";
 import type { Clock } from "../lib/clock";
 import { ErrorBody, NoQuery } from "../hooks/model";
 import type { ManagementDeps } from "../hooks/routes/deps";
-import { attemptRoutes } from "../hooks/routes/attempts";
+import { attemptRoutes } from "../runner/routes";
 import { channelRoutes } from "../hooks/routes/channels";
-import { channelExtraRoutes } from "../hooks/routes/responses";
+import { responseRoutes } from "../responses/routes";
+import { dedupRoutes } from "../dedup/routes";
 import { hookRoutes } from "../hooks/routes/hooks";
-import { exportRoutes } from "../hooks/routes/transfer";
-import { sendRoutes } from "../hooks/routes/send";
+import { exportRoutes } from "../transfer/routes";
+import { sendRoutes } from "../transfer/send-routes";
 import { refusalRoutes } from "../hooks/routes/refusals";
 import { createGate, type Gate } from "./gate";
 import { AppError } from "../lib/errors";
@@ -30,6 +31,10 @@ import { handlerRoutes } from "./routes/handlers";
 import { translateRoutes } from "./routes/translate";
 import type { TranslateServices } from "../translate";
 import type { Forwards } from "../forwards/index";
+import type { Responses } from "../responses/index";
+import type { Dedup } from "../dedup/index";
+import type { Transfer } from "../transfer";
+import type { Runner } from "../runner";
 import type { GuardRegistry } from "../hooks/guard-registry";
 import type { ApiKeys } from "../hooks/api-keys";
 import { VERSION } from "../lib/version";
@@ -38,6 +43,12 @@ import { streamRoutes } from "../live/routes";
 import type { RelaySnapshot } from "../metrics/relay";
 
 export type { DashboardDeps } from "./deps";
+
+/**
+ * What the route plugins the dashboard shares with the management API are given, but their gate:
+ * hooks' own (ManagementDeps) and the services built on hooks whose routes are shared too.
+ */
+export type SharedRouteDeps = Omit<ManagementDeps, "auth"> & { transfer: Transfer; responses: Responses; dedup: Dedup; runner: Runner };
 
 /** Where the dashboard's JSON endpoints live (the page itself is served under /ui by server.ts). */
 export const DASHBOARD_API = "/ui/api";
@@ -75,7 +86,7 @@ export function createDashboard(deps: {
   guards: GuardRegistry;
   forwards: Forwards;
   translate: TranslateServices;
-  management: Omit<ManagementDeps, "auth">;
+  management: SharedRouteDeps;
   /** The relays (upstream's and this Mailroom's own listens), for GET /ui/api/relays. */
   relays: () => Promise<RelaySnapshot>;
 }) {
@@ -98,12 +109,12 @@ export function createDashboard(deps: {
     deviceThrottle: createThrottle({ clock, limit: SIGN_IN_LIMITS.device, windowMs: SIGN_IN_LIMITS.windowMs }),
     devices: createDevices(store),
   };
-  const management: ManagementDeps = {
+  const management = {
     ...deps.management,
     auth: gate.requireSession(),
     admin: gate.requireSession("admin"),
     sendsTo: memberSendsTo(config, gate),
-  };
+  } satisfies ManagementDeps;
   const routes = new Elysia({ prefix: DASHBOARD_API })
     .use(sessionRoutes(own))
     .use(userRoutes(own))
@@ -118,7 +129,8 @@ export function createDashboard(deps: {
     .use(new Elysia().use(gate.requireSession()).get("/relays", () => deps.relays(), { query: NoQuery }))
     .use(channelRoutes(management))
     // A channel's custom response and its deduplication counter (Mailroom's extensions), as under /v1.
-    .use(channelExtraRoutes(management))
+    .use(responseRoutes(management))
+    .use(dedupRoutes(management))
     .use(exportRoutes(management))
     .use(hookRoutes(management))
     .use(sendRoutes(management))

@@ -1,4 +1,4 @@
-import type { Change, ChangeSink } from "./changes";
+import type { Change, ChangeSink } from "../hooks/changes";
 import type { ChangeFeed } from "./feed";
 
 /**

@@ -11,9 +11,9 @@ import type { ResponseStore } from "../responses/store";
 import type { DedupStore } from "../dedup/store";
 import type { RefusalStore } from "../hooks/guards/refusal-store";
 import type { RelayStore } from "../relay/store";
-import type { Worker } from "../runner/types";
+import type { Worker } from "../lib/worker";
 import type { ChangeFeed } from "./feed";
-import type { ChangeSink } from "./changes";
+import type { ChangeSink } from "../hooks/changes";
 import type { Log } from "../lib/log";
 
 /**
@@ -45,7 +45,7 @@ export interface Storage {
   readonly refusals: RefusalStore;
   readonly relays: RelayStore;
   /**
-   * Where every store on this database reports what changed, once committed (db/changes.ts);
+   * Where every store on this database reports what changed, once committed (hooks/changes.ts);
    * services and the change feed subscribe.
    */
   readonly changes: ChangeSink & { setLog(log: Pick<Log, "error">): void };

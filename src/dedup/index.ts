@@ -3,7 +3,8 @@ import type { Clock } from "../lib/clock";
 import { toRfc3339 } from "../lib/clock";
 import { parseDuration } from "../lib/units";
 import { restAfter } from "../lib/pace";
-import type { Worker } from "../runner/types";
+import type { Worker } from "../lib/worker";
+import type { DeliveryClaim as Claim } from "../hooks/deliveries";
 import type { NewHook } from "../hooks/store";
 import type { DedupStore } from "./store";
 
@@ -48,7 +49,6 @@ const CLAIM_POLL_MAX_MS = 100;
 export const MAX_DELIVERY_ID = 256;
 
 type Setting = { windowMs: number; window: string; header?: string };
-type Claim = { first: string } | { settle(id: string | undefined): void };
 
 const AUTO_HEADERS: [string, string][] = [
   ["x-github-delivery", "github"],

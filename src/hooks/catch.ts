@@ -5,7 +5,7 @@ import type { Log } from "../lib/log";
 import { printable } from "../lib/terminal";
 import { parseDuration, parseSize } from "../lib/units";
 import type { ChannelService, ChannelState } from "./channels";
-import type { Dedup } from "../dedup/index";
+import type { DeliveryDedup } from "./deliveries";
 import { errorResponse } from "./errors";
 import { detectEventType, type EventTypeRule, eventTypeBy, type HeaderRecord } from "./event-type";
 import type { Guard, Refusals } from "./guards";
@@ -14,7 +14,7 @@ import { LANDING_PAGE } from "./landing";
 import { bodyDropped, readBody } from "./read-body";
 import { REDACTED, redactHeaders, redactQuery, redactRefusedQuery } from "./redact";
 import { createDelays } from "./delays";
-import { answerResponse, type Responses } from "../responses/index";
+import { answerResponse, type CustomResponses } from "./answer";
 import { type BatchWriter, SenderGone } from "./writer";
 
 type GuardPlan = {
@@ -62,8 +62,8 @@ export function createCatcher(deps: {
   nextId: () => string;
   clock: Clock;
   log: Log;
-  responses: Responses;
-  dedup: Dedup;
+  responses: CustomResponses;
+  dedup: DeliveryDedup;
 }) {
   const { config, channels, guards, refusals, writer, nextId, clock, log, responses, dedup } = deps;
   const maxBody = parseSize(config.hooks.max_body)!;

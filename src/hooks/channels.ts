@@ -2,7 +2,7 @@ import type { Config } from "../config/schema";
 import type { Clock } from "../lib/clock";
 import { notFound, precondition } from "../lib/errors";
 import { restAfter } from "../lib/pace";
-import type { HookRunner } from "../runner/types";
+import type { HookRunner } from "./runner";
 import { heldBy, type ChannelRow, type HookStore } from "./store";
 
 /**

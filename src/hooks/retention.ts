@@ -3,7 +3,7 @@ import type { Log } from "../lib/log";
 import { parseDuration } from "../lib/units";
 import { ulidFloor } from "../lib/ids";
 import { restAfter } from "../lib/pace";
-import type { Worker } from "../runner/types";
+import type { Worker } from "../lib/worker";
 import type { HookKey, HookStore } from "./store";
 
 /** Hooks deleted per transaction: short enough that the catching endpoint never waits long for the lock. */

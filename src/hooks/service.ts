@@ -1,6 +1,6 @@
 import type { Clock } from "../lib/clock";
 import { AppError, notFound, precondition } from "../lib/errors";
-import type { HookOutcomes, HookRunner } from "../runner/types";
+import type { HookOutcomes, HookRunner } from "./runner";
 import { hookSummaryJson, toWireHook, type HookExtendedWire } from "./model";
 import { decodePayload } from "./payload";
 import { bodyPreview } from "./preview";

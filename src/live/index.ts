@@ -1,5 +1,5 @@
 import type { RefusalInput } from "../hooks/guards/types";
-import type { CaughtRow, Change as Committed } from "../db/changes";
+import type { CaughtRow, Change as Committed } from "../hooks/changes";
 import { hookSummaryJson, toWireChannel, toWireRefusal } from "../hooks/model";
 import { bodyPreview, PREVIEW_BYTES } from "../hooks/preview";
 import type { HookService } from "../hooks/service";
@@ -8,7 +8,7 @@ import { createChangeLog, type Change, type Rendered } from "./bus";
 import { createStreams } from "./stream";
 
 /**
- * Live updates: every committed change (the change sink, db/changes.ts; this instance's and the
+ * Live updates: every committed change (the change sink, hooks/changes.ts; this instance's and the
  * other instances' through the change feed) is recorded in a log of keys by `apply`, and streams
  * send them, reading what they show when they send it.
  */

@@ -2,12 +2,13 @@ import { t } from "elysia";
 import { MANAGEMENT_MAX_BODY } from "../hooks/auth";
 import { STATUS } from "../hooks/errors";
 import { Channel, ChannelName, ChannelStats, Empty, ErrorBody, Event, Hook, HookExtended, HookId, HookSummary } from "../hooks/model";
-import { Attempt } from "../hooks/routes/attempts";
+import { Attempt } from "../runner/routes";
 import { Refusal } from "../hooks/routes/refusals";
-import { ImportReport } from "../hooks/routes/transfer";
-import { ReplayAnswer } from "../hooks/routes/send";
+import { ImportReport } from "../transfer/routes";
+import { ReplayAnswer } from "../transfer/send-routes";
 import { ExportedHook } from "../transfer/wire";
-import { ChannelDedup, ChannelResponse } from "../hooks/routes/responses";
+import { ChannelDedup } from "../dedup/routes";
+import { ChannelResponse } from "../responses/routes";
 import { apiOf } from "../translate/gate";
 import type { DocumentDef, ErrorStatus, Operation } from "./generate";
 

@@ -3,6 +3,7 @@ import { RESERVED_HEADERS, responseProblems, type ResponseSettingValue, type Res
 import type { Clock } from "../lib/clock";
 import { invalid, precondition } from "../lib/errors";
 import { parseDuration } from "../lib/units";
+import type { Answer } from "../hooks/answer";
 import type { ResponseStore } from "./store";
 
 /**
@@ -15,16 +16,11 @@ import type { ResponseStore } from "./store";
  * put again and when Mailroom starts. Each request that passed the channel's guards takes the
  * next step, in the order requests get there (a failed write still used its step).
  */
-export type Answer = { status: number; headers: Record<string, string>; body?: string; delayMs: number; store: boolean };
 export type ResponseSource = "default" | "config" | "api";
 export type ResponseView = { channel: string; source: ResponseSource; response: ResponseSettingValue; answered: number };
 
 /** `raw`: the stored text of a setting set through the API (a reload keeps an unchanged one as it is). */
 type Entry = { setting: ResponseSettingValue; source: "config" | "api"; base: Answer; steps: Answer[]; answered: number; raw?: string };
-
-const CORS = { "access-control-allow-origin": "*" };
-/** Statuses whose responses have no body. */
-const NO_BODY = new Set([204, 205, 304]);
 
 /**
  * A setting's headers without the reserved ones. Settings are checked when they are set, but one
@@ -128,27 +124,3 @@ export function createResponses(deps: { config: Config; store: ResponseStore; cl
 }
 
 export type Responses = ReturnType<typeof createResponses>;
-
-/**
- * The response for an answer: `{{id}}` in the body becomes the hook id ("" when not stored);
- * without a body, `{"id"}` (or `{}` when not stored) as JSON. A custom body is text/plain unless
- * the headers say otherwise.
- */
-export function answerResponse(a: Answer, id: string | undefined): Response {
-  const headers = new Headers(CORS);
-  let body: string | null;
-  if (a.body === undefined) {
-    body = id === undefined ? "{}" : `{"id":"${id}"}`;
-    headers.set("content-type", "application/json");
-  } else {
-    body = a.body.replaceAll("{{id}}", id ?? "");
-    headers.set("content-type", "text/plain; charset=utf-8");
-  }
-  for (const [name, value] of Object.entries(a.headers)) headers.set(name, value);
-  // The catching endpoint shares the dashboard's origin, and anyone with an API key sets this body:
-  // a browser must never run it, whatever content type it says it is.
-  headers.set("content-security-policy", "sandbox; default-src 'none'; frame-ancestors 'none'");
-  headers.set("x-content-type-options", "nosniff");
-  if (NO_BODY.has(a.status)) body = null;
-  return new Response(body, { status: a.status, headers });
-}

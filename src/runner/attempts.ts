@@ -6,7 +6,7 @@ import type { AttemptResult, Handler } from "./handlers";
 import { errorMessage } from "./handlers/types";
 import { type AttemptQueue, type AttemptRow, holdsHook, type Outcome, RELAY_PREFIX } from "./queue";
 import { createSettler } from "./settle";
-import type { HookOutcomes, HookReader } from "./types";
+import type { HookOutcomes, HookReader } from "../hooks/runner";
 
 /** Relays' handler names are never given up for being unknown here (another instance may know the key). */
 export { RELAY_PREFIX } from "./queue";

@@ -6,10 +6,10 @@ import { createAttempts } from "./attempts";
 import { createHandlers, type Handler } from "./handlers";
 import type { ForwardConfig } from "../config/handlers";
 import { type AttemptQueue, type AttemptRow, type Outcome, RELAY_PREFIX } from "./queue";
-import type { HookOutcomes, HookReader, HookRunner, Worker } from "./types";
+import type { HookOutcomes, HookReader, HookRunner } from "../hooks/runner";
+import type { Worker } from "../lib/worker";
 import { createWorkerSet } from "./workers";
 
-export type { HookOutcomes, HookReader, HookRunner, Worker } from "./types";
 export type { AttemptRow, Outcome } from "./queue";
 
 export interface Runner extends HookRunner {

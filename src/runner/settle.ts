@@ -4,7 +4,7 @@ import type { Activity } from "../lib/terminal";
 import { nextDelay } from "./backoff";
 import type { AttemptResult, HandlerPolicy } from "./handlers";
 import { type AttemptQueue, type AttemptRow, holdsHook, type Outcome } from "./queue";
-import type { HookOutcomes, HookReader } from "./types";
+import type { HookOutcomes, HookReader } from "../hooks/runner";
 
 /** Most results settled in one transaction (a relay acknowledgement carries up to 256). */
 export const SETTLE_BATCH = 64;

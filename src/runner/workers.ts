@@ -1,5 +1,5 @@
 import type { Log } from "../lib/log";
-import type { Worker } from "./types";
+import type { Worker } from "../lib/worker";
 
 /**
  * How often the loop calls a worker at the latest. Other modules may create work without

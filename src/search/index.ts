@@ -1,11 +1,13 @@
-import type { CaughtRow, ChangeSink } from "../db/changes";
+import type { CaughtRow, ChangeSink } from "../hooks/changes";
 import type { Clock } from "../lib/clock";
 import { ulidFloor } from "../lib/ids";
 import type { Log } from "../lib/log";
 import { restAfter } from "../lib/pace";
 import { decodePayload } from "../hooks/payload";
+import type { HookSearch } from "../hooks/hook-search";
 import type { RawHook } from "../hooks/store";
 import { searchDoc, type SearchDoc } from "./document";
+import { parseSearch } from "./query";
 import type { SearchQuery, SearchStore } from "./store";
 
 export { parseSearch, hasTerms, type SearchTerms } from "./query";
@@ -297,3 +299,13 @@ function fromCaught(h: Source | CaughtRow): Source & { headers: RawHook["headers
 }
 
 export type Search = ReturnType<typeof createSearch>;
+
+/** The search the hook list reads (hooks/hook-search.ts), over either index (this one or threaded.ts). */
+export function hookSearch(search: Pick<Search, "search">): HookSearch {
+  return {
+    read(q) {
+      const terms = parseSearch(q);
+      return (page) => search.search({ ...page, terms });
+    },
+  };
+}

@@ -1,3 +1,4 @@
+import { MAX_QUERY_LENGTH } from "../hooks/hook-search";
 import { invalid } from "../lib/errors";
 
 /**
@@ -32,7 +33,6 @@ export function fieldNeedle(name: string, value: string, prefix: boolean): strin
   return prefix ? `\n${name}=${value}` : `\n${name}=${value}\n`;
 }
 
-export const MAX_QUERY_LENGTH = 1000;
 /** The trigram index cannot look up shorter words. */
 export const MIN_WORD_LENGTH = 3;
 const FIELD_NAME = /^(payload\.[^:\s]+|header\.[^:\s]+|type|method|ip|channel)$/i;

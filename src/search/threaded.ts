@@ -1,4 +1,4 @@
-import type { ChangeSink } from "../db/changes";
+import type { ChangeSink } from "../hooks/changes";
 import type { Log } from "../lib/log";
 import { FLUSH_WAIT_MS, GATHER_MS, type Search, type Source } from ".";
 import { pack } from "./pack";

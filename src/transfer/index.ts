@@ -2,7 +2,7 @@ import type { Clock } from "../lib/clock";
 import { detectEventType } from "../hooks/event-type";
 import { invalid, notFound } from "../lib/errors";
 import { requestPartsProblem } from "../lib/http-syntax";
-import type { HookRunner } from "../runner/types";
+import type { HookRunner } from "../hooks/runner";
 import type { ChannelService } from "../hooks/channels";
 import type { Search } from "../search";
 import type { HookStore } from "../hooks/store";

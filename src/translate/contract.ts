@@ -1,4 +1,4 @@
-import type { Transactor } from "../db/transactor";
+import type { Transactor } from "../lib/transactor";
 
 /**
  * The translation service's storage contract, met by SQLite (store.ts) and, later, PostgreSQL.

@@ -4,7 +4,7 @@ import { ConfigError } from "../config/load";
 import { translateProblems } from "../config/translate";
 import type { Clock } from "../lib/clock";
 import type { Log } from "../lib/log";
-import type { Worker } from "../runner/types";
+import type { Worker } from "../lib/worker";
 import { createAccountService } from "./accounts";
 import { createKeyring } from "./auth";
 import { createErrorResponse } from "./errors";

@@ -1,7 +1,7 @@
 import type { TranslateConfig } from "../config/translate";
 import type { Log } from "../lib/log";
 import { parseDuration } from "../lib/units";
-import type { Worker } from "../runner/types";
+import type { Worker } from "../lib/worker";
 import type { TranslateStore } from "./contract";
 import { pseudoTranslate, type ResourceType } from "./resource";
 import type { WorkService } from "./work";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { parseArgs } from "../../src/cli";
 import { COMMANDS } from "../../src/cli/commands";
 import { runCli as dispatch } from "../../src/cli/dispatch";
-import type { Io } from "../../src/cli/io";
+import type { Io } from "../../src/lib/io";
 import { suggest } from "../../src/lib/suggest";
 import { removeTempDirs, tempDir } from "../helpers/binary";
 import { runCli } from "./run";

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { Me } from "../../src/dashboard/routes/session";
 import type { ApiKeyInfo } from "../../src/dashboard/routes/api-keys";
 import * as hooks from "../../src/hooks/model";
-import type { Attempt } from "../../src/hooks/routes/attempts";
+import type { Attempt } from "../../src/runner/routes";
 import type { Refusal } from "../../src/hooks/routes/refusals";
 import { canTransition, EVENT_KINDS, HOOK_STATUSES, TRANSITION_FROM, type HookStatus, type Transition } from "../../src/hooks/status";
 import { HOOK_STATUSES as STORE_STATUSES } from "../../src/hooks/store";

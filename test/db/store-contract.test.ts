@@ -13,7 +13,7 @@ import { createPgHookStore } from "../../src/db/pg/hook-store";
 import { createPgAttemptQueue } from "../../src/db/pg/attempt-queue";
 import { freshDatabase } from "../helpers/postgres";
 import { changesOf } from "../../src/db/transactor";
-import type { ChangeSink } from "../../src/db/changes";
+import type { ChangeSink } from "../../src/hooks/changes";
 
 /** `elsewhere`: the queue as another process sharing the database sees it (SQLite has one process per data file). */
 type Backend = { hooks: HookStore; queue: AttemptQueue; elsewhere: AttemptQueue; changes: ChangeSink; close(): Promise<void> };

@@ -1,7 +1,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { connect } from "node:net";
 import { join } from "node:path";
-import type { Change } from "../../src/db/changes";
+import type { Change } from "../../src/hooks/changes";
 import { createTestApp } from "../helpers/app";
 import { removeTempDirs, tempDir } from "../helpers/binary";
 

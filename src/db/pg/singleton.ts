@@ -1,5 +1,5 @@
 import type { SQL } from "bun";
-import type { Worker } from "../../runner/types";
+import type { Worker } from "../../lib/worker";
 import { LOCK_SPACE } from "./attempt-queue";
 
 /** How often an instance that does not hold a singleton's lock tries again. */

@@ -13,7 +13,7 @@ const listErrors = { 400: ErrorBody, 401: ErrorBody };
 const errors = { ...listErrors, 404: ErrorBody };
 
 /** ChannelService_*: list, get, delete, pause, resume. Pause and resume are idempotent. */
-export function channelRoutes({ auth, channels, keepOpen, responses, dedup }: ManagementDeps) {
+export function channelRoutes({ auth, channels, keepOpen, onChannelDeleted }: ManagementDeps) {
   return new Elysia()
     .use(auth)
     .get("/channels", async () => (await channels.list()).map(toWireChannel), { query: NoQuery, response: { 200: t.Array(Channel), ...listErrors } })
@@ -29,8 +29,7 @@ export function channelRoutes({ auth, channels, keepOpen, responses, dedup }: Ma
         keepOpen(request);
         await channels.delete(params.name);
         // Its custom response and remembered delivery ids go with it (Mailroom's extensions).
-        await responses.forget(params.name);
-        await dedup.forget(params.name);
+        for (const forget of onChannelDeleted) await forget(params.name);
         return {};
       },
       { params, query: NoQuery, body: NoBody, response: { 200: Empty, ...errors } },

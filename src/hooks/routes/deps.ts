@@ -1,15 +1,15 @@
 import type { Clock } from "../../lib/clock";
-import type { Runner } from "../../runner";
 import type { SignIn } from "../auth";
 import type { ChannelService } from "../channels";
-import type { Dedup } from "../../dedup/index";
 import type { Refusals } from "../guards";
-import type { Responses } from "../../responses/index";
+import type { HookSearch } from "../hook-search";
 import type { HookService } from "../service";
-import type { Search } from "../../search";
-import type { Transfer } from "../../transfer";
 
-/** What the management API's route plugins are given (by managementRoutes, or by the dashboard with its session gate). */
+/**
+ * What the management API's route plugins are given (by the composition behind API keys, or by the
+ * dashboard with its session gate). The route plugins of the services built on hooks (transfer/,
+ * responses/, dedup/, runner/) take these and their own service.
+ */
 export type ManagementDeps = {
   /**
    * How a caller signs in, which each route plugin uses first: an API key (the management API) or
@@ -31,13 +31,14 @@ export type ManagementDeps = {
   allowLinkLocal: boolean;
   channels: ChannelService;
   hooks: HookService;
-  search: Search;
-  transfer: Transfer;
+  search: HookSearch;
   refusals: Refusals;
-  runner: Runner;
   clock: Clock;
   /** Keeps a request's connection open however long its handler takes (no idle timeout). */
   keepOpen: (request: Request) => void;
-  responses: Responses;
-  dedup: Dedup;
+  /**
+   * Called in order once a channel is deleted: what the services built on hooks keep of it goes
+   * too (its custom response, its remembered delivery ids).
+   */
+  onChannelDeleted: readonly ((channel: string) => Promise<void>)[];
 };

@@ -19,7 +19,7 @@ import {
   type HookWire,
 } from "../model";
 import { HOOK_STATUSES } from "../status";
-import { MAX_QUERY_LENGTH, parseSearch } from "../../search/query";
+import { MAX_QUERY_LENGTH } from "../hook-search";
 import type { ManagementDeps } from "./deps";
 
 const strict = { additionalProperties: false } as const;
@@ -102,9 +102,8 @@ export function listPage(
   const eventType = query.event_type;
   if (query.q === undefined && query.since === undefined && query.until === undefined) return deps.hooks.listIds({ channel, status, eventType, after, limit });
   // event_type means what it means without a search: exact, or a prefix with "*" (not `type:`, which ignores case).
-  const terms = parseSearch(query.q ?? "");
-  return deps.search.search({
-    terms,
+  const find = deps.search.read(query.q ?? "");
+  return find({
     channel,
     status,
     eventType,

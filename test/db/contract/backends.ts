@@ -15,7 +15,7 @@ import { migratePostgres } from "../../../src/db/pg/migrate";
 import { openPostgres } from "../../../src/db/pg/open";
 import { pgTransactor, type PgTransactor } from "../../../src/db/pg/transactor";
 import { changesOf, sqliteTransactor } from "../../../src/db/transactor";
-import type { ChangeSink } from "../../../src/db/changes";
+import type { ChangeSink } from "../../../src/hooks/changes";
 import { freshDatabase } from "../../helpers/postgres";
 
 export type Backend<S> = {

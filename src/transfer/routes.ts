@@ -1,13 +1,14 @@
 import { Elysia, t } from "elysia";
-import { invalid, notFound } from "../../lib/errors";
-import { HOOK_ID_PATTERN } from "../../lib/ids";
-import { IMPORT_PATH } from "../auth";
-import { ErrorBody } from "../model";
-import { readBody } from "../read-body";
-import { HAR_CLOSE, HAR_OPEN, harEntry } from "../../transfer/har";
-import { exportLine } from "../../transfer/wire";
-import type { ManagementDeps } from "./deps";
-import { listPage, listQuery } from "./hooks";
+import { invalid, notFound } from "../lib/errors";
+import { HOOK_ID_PATTERN } from "../lib/ids";
+import { IMPORT_PATH } from "../hooks/auth";
+import { ErrorBody } from "../hooks/model";
+import { readBody } from "../hooks/read-body";
+import { HAR_CLOSE, HAR_OPEN, harEntry } from "./har";
+import { exportLine } from "./wire";
+import type { ManagementDeps } from "../hooks/routes/deps";
+import type { Transfer } from "./index";
+import { listPage, listQuery } from "../hooks/routes/hooks";
 
 /** The largest import a request may carry (JSON lines). */
 export const IMPORT_MAX_BYTES = 64 * 1024 * 1024;
@@ -36,7 +37,7 @@ export const ImportReport = t.Object(
  * GET /hooks/export: every hook of a search or list (or one `id`), newest first, streamed as JSON
  * lines or as a HAR 1.2 document; nothing is held but a page of ids and the hook being written.
  */
-export function exportRoutes({ auth, hooks, search, transfer }: ManagementDeps) {
+export function exportRoutes({ auth, hooks, search, transfer }: Pick<ManagementDeps, "auth" | "hooks" | "search"> & { transfer: Transfer }) {
   return new Elysia().use(auth).get(
     "/hooks/export",
     async ({ query, request }) => {
@@ -96,7 +97,7 @@ export function exportRoutes({ auth, hooks, search, transfer }: ManagementDeps) 
 }
 
 /** POST /hooks/import (the management API only): JSON lines as export writes them. */
-export function importRoutes({ auth, transfer }: ManagementDeps) {
+export function importRoutes({ auth, transfer }: Pick<ManagementDeps, "auth"> & { transfer: Transfer }) {
   return new Elysia().use(auth).post(
     IMPORT_PATH.slice("/v1".length),
     async ({ request }) => {

@@ -1,8 +1,9 @@
-import { NAME_RULE } from "../../config/schema";
+import { NAME_RULE } from "../config/schema";
 import { Elysia, t } from "elysia";
-import { ResponseSetting } from "../../config/misbehave";
-import { ChannelName, ErrorBody, NoBody, NoQuery } from "../model";
-import type { ManagementDeps } from "./deps";
+import { ResponseSetting } from "../config/misbehave";
+import { ChannelName, ErrorBody, NoBody, NoQuery } from "../hooks/model";
+import type { ManagementDeps } from "../hooks/routes/deps";
+import type { Responses } from "./index";
 
 const params = t.Object(
   { name: t.String({ ...ChannelName, error: `name: channel names are ${NAME_RULE}, at most 64 characters` }) },
@@ -24,30 +25,16 @@ export const ChannelResponse = t.Object(
   { additionalProperties: false },
 );
 
-/** A channel's deduplication setting and how many repeats it dropped. */
-export const ChannelDedup = t.Object(
-  {
-    channel: ChannelName,
-    enabled: t.Boolean(),
-    window: t.Optional(t.String()),
-    header: t.Optional(t.String()),
-    dropped: t.String({ pattern: "^[0-9]+$" }),
-    last_dropped_at: t.Union([t.String(), t.Null()]),
-  },
-  { additionalProperties: false },
-);
-
 /**
- * Mailroom's extensions to a channel (the Channel resource keeps the spec's properties): its
- * custom response (GET, PUT, DELETE) and its deduplication counter (GET). Any valid channel name
- * is accepted, before its first hook too, so a test can set the answer before sending. Changing
- * the response is an admin action (`admin`): it answers senders on the dashboard's origin.
+ * A channel's custom response (GET, PUT, DELETE), Mailroom's extension to the channel (the Channel
+ * resource keeps the spec's properties). Any valid channel name is accepted, before its first hook
+ * too, so a test can set the answer before sending. Changing the response is an admin action
+ * (`admin`): it answers senders on the dashboard's origin.
  */
-export function channelExtraRoutes({ auth, admin, responses, dedup }: ManagementDeps) {
+export function responseRoutes({ auth, admin, responses }: Pick<ManagementDeps, "auth" | "admin"> & { responses: Responses }) {
   const reads = new Elysia()
     .use(auth)
-    .get("/channels/:name/response", ({ params }) => responses.get(params.name), { params, query: NoQuery, response: { 200: ChannelResponse, ...errors } })
-    .get("/channels/:name/dedup", ({ params }) => dedup.view(params.name), { params, query: NoQuery, response: { 200: ChannelDedup, ...errors } });
+    .get("/channels/:name/response", ({ params }) => responses.get(params.name), { params, query: NoQuery, response: { 200: ChannelResponse, ...errors } });
   const writes = new Elysia()
     .use(admin ?? auth)
     .put("/channels/:name/response", ({ params, body }) => responses.put(params.name, body), {

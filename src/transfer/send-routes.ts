@@ -1,10 +1,11 @@
 import { Elysia, t } from "elysia";
-import { NAME_PATTERN, NAME_RULE } from "../../config/schema";
-import { invalid, notFound } from "../../lib/errors";
-import { HOOK_ID_PATTERN } from "../../lib/ids";
-import { ErrorBody, HookExtendedOut, NoQuery } from "../model";
-import { replay } from "../../transfer/replay";
-import type { ManagementDeps } from "./deps";
+import { NAME_PATTERN, NAME_RULE } from "../config/schema";
+import { invalid, notFound } from "../lib/errors";
+import { HOOK_ID_PATTERN } from "../lib/ids";
+import { ErrorBody, HookExtendedOut, NoQuery } from "../hooks/model";
+import { replay } from "./replay";
+import type { ManagementDeps } from "../hooks/routes/deps";
+import type { Transfer } from "./index";
 
 const strict = { additionalProperties: false } as const;
 const params = t.Object({ id: t.String({ pattern: HOOK_ID_PATTERN, error: "id: must be a lowercase ULID (26 characters)" }) }, strict);
@@ -45,7 +46,14 @@ export const ReplayAnswer = t.Union([
  * admins; members only to `[dashboard] member_send_to`), and no one reaches a link-local address
  * unless `[server] allow_link_local` (transfer/replay.ts).
  */
-export function sendRoutes({ auth, hooks, transfer, clock, sendsTo, allowLinkLocal }: ManagementDeps) {
+export function sendRoutes({
+  auth,
+  hooks,
+  transfer,
+  clock,
+  sendsTo,
+  allowLinkLocal,
+}: Pick<ManagementDeps, "auth" | "hooks" | "clock" | "sendsTo" | "allowLinkLocal"> & { transfer: Transfer }) {
   return new Elysia()
     .use(auth)
     .post(

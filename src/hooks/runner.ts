@@ -1,21 +1,11 @@
-import type { RawHook } from "../hooks/store";
+import type { RawHook } from "./store";
 
 /**
- * What the rest of Mailroom sees of the in-process runner. The runner never imports Elysia;
- * HTTP code reaches it only through HookRunner, and tests drive it with tick() and a fake clock.
+ * What the hook service needs of the in-process runner, and what it gives back: declared here, so
+ * that hooks/ never imports runner/ (runner/index.ts implements HookRunner, and the composition
+ * hands it in). The hook service reaches the runner only through HookRunner, and tests drive
+ * the runner with tick() and a fake clock.
  */
-
-/** Durable background work the runner drives (handler attempts, the translation simulator, retention). */
-export interface Worker {
-  readonly name: string;
-  /**
-   * Does the work due at `now` (ms since epoch) and resolves to the time of the next due work,
-   * or null when nothing is scheduled. State lives in the database, so a restart resumes.
-   * The loop calls it when that time comes, on notify(), and at least every second (work may
-   * be created without telling the runner), so it must do only what is due; tick() calls it once.
-   */
-  tick(now: number): Promise<number | null>;
-}
 
 /** How the hook service tells the runner about hooks. The `in transaction` calls run inside the
  * caller's transaction (db/transactor.ts) so that queueing commits or rolls back with the change. */

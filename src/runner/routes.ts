@@ -1,10 +1,10 @@
 import { Elysia, t, type Static } from "elysia";
-import { HOOK_ID_PATTERN } from "../../lib/ids";
-import { toRfc3339 } from "../../lib/clock";
-import { notFound } from "../../lib/errors";
-import type { AttemptRow } from "../../runner";
-import { ErrorBody, NoQuery } from "../model";
-import type { ManagementDeps } from "./deps";
+import { HOOK_ID_PATTERN } from "../lib/ids";
+import { toRfc3339 } from "../lib/clock";
+import { notFound } from "../lib/errors";
+import type { AttemptRow, Runner } from "./index";
+import { ErrorBody, NoQuery } from "../hooks/model";
+import type { ManagementDeps } from "../hooks/routes/deps";
 
 const strict = { additionalProperties: false } as const;
 const params = t.Object({ id: t.String({ pattern: HOOK_ID_PATTERN, error: "id: must be a lowercase ULID (26 characters)" }) }, strict);
@@ -46,7 +46,7 @@ export function toWireAttempt(a: AttemptRow): AttemptWire {
 }
 
 /** GET /v1/hooks/{id}/attempts: every handler attempt of a hook, oldest first; 404 for an unknown hook. */
-export function attemptRoutes({ auth, hooks, runner }: ManagementDeps) {
+export function attemptRoutes({ auth, hooks, runner }: Pick<ManagementDeps, "auth" | "hooks"> & { runner: Pick<Runner, "attempts"> }) {
   return new Elysia().use(auth).get(
     "/hooks/:id/attempts",
     async ({ params }) => {

@@ -1,5 +1,5 @@
-import type { RefusalInput } from "../hooks/guards/types";
-import type { HookStatus } from "../hooks/status";
+import type { RefusalInput } from "./guards/types";
+import type { HookStatus } from "./status";
 import type { Log } from "../lib/log";
 
 /**

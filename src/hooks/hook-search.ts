@@ -1,0 +1,28 @@
+import type { HookStatus } from "./status";
+
+/** The longest search (`q` of ListHooks) the APIs take. */
+export const MAX_QUERY_LENGTH = 1000;
+
+/** A page of a search: the plain list's filters, and the times `since` (inclusive) and `until` in ms. */
+export type HookSearchPage = {
+  channel?: string;
+  status?: HookStatus;
+  /** The plain list's `event_type`: exact and case-sensitive, or a prefix with a trailing `*`. */
+  eventType?: string;
+  after?: string;
+  since?: number;
+  until?: number;
+  limit: number;
+};
+
+/**
+ * What the hook list needs of search (`q`, `since` and `until` of ListHooks): declared here so that
+ * hooks/ never imports search/ (search/index.ts hookSearch fills it; the composition hands it in).
+ */
+export interface HookSearch {
+  /**
+   * Reads a search (`q`); throws invalid_argument when it is not one. The function it returns
+   * finds the ids of a page of the hooks matching it, newest first.
+   */
+  read(q: string): (page: HookSearchPage) => Promise<string[]>;
+}
