@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import type { Database, Statement } from "bun:sqlite";
-import { statementCache } from "../db/statements";
-import type { Db } from "../db/open";
+import { statementCache } from "../db/sqlite/statements";
+import type { Db } from "../db/sqlite/open";
 import { report, sqliteTransactor, type Transactor } from "../db/transactor";
 import { HOOK_STATUSES, type HookStatus } from "./status";
 import { PREVIEW_BYTES } from "./preview";

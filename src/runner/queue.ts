@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
-import { statementCache } from "../db/statements";
-import type { Db } from "../db/open";
+import { statementCache } from "../db/sqlite/statements";
+import type { Db } from "../db/sqlite/open";
 import { sqliteTransactor, type Transactor } from "../db/transactor";
 import type { AttemptResult } from "./handlers";
 

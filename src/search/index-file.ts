@@ -80,7 +80,7 @@ function attach(sql: Database, path: string): void {
   sql.run("PRAGMA search.synchronous = NORMAL");
 }
 
-/** Readable by its owner only, as the data file (db/open.ts): it holds the hooks' text. SQLite gives -wal and -shm its mode. */
+/** Readable by its owner only, as the data file (db/sqlite/open.ts): it holds the hooks' text. SQLite gives -wal and -shm its mode. */
 function ownerOnly(path: string): void {
   closeSync(openSync(path, "a", 0o600));
   for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600);

@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { statSync } from "node:fs";
-import { statementCache } from "../db/statements";
+import { statementCache } from "../db/sqlite/statements";
 import { sqliteTransactor, type Transactor } from "../db/transactor";
 import { ulidFloor, ulidTime } from "../lib/ids";
 import type { HookStatus } from "../hooks/status";

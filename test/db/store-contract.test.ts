@@ -3,7 +3,7 @@
  * same on SQLite (in memory) and on PostgreSQL (a fresh database on the test cluster).
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { openDatabase } from "../../src/db/open";
+import { openDatabase } from "../../src/db/sqlite/open";
 import { createHookStore, type HookStore, type NewHook, type RawHook } from "../../src/hooks/store";
 import { createAttemptQueue, type AttemptQueue } from "../../src/runner/queue";
 import { openPostgres } from "../../src/db/pg/open";

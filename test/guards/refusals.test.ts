@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { openDatabase } from "../../src/db/open";
+import { openDatabase } from "../../src/db/sqlite/open";
 import { createRefusals, createRefusalStore } from "../../src/hooks/guards";
 import { createFakeClock } from "../helpers/clock";
 

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { openDatabase } from "../../src/db/open";
+import { openDatabase } from "../../src/db/sqlite/open";
 import { createHookStore, HOOK_STATUSES, type HookStatus, type NewHook } from "../../src/hooks/store";
 import { createIdFactory } from "../../src/lib/ids";
 import { createFakeClock } from "../helpers/clock";

@@ -8,15 +8,15 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { monotonicFactory } from "ulid";
-import { openDatabase } from "../../src/db/open";
-import { createSqliteStorage } from "../../src/db/sqlite-storage";
+import { openDatabase } from "../../src/db/sqlite/open";
+import { createSqliteStorage } from "../../src/db/sqlite/storage";
 import { parseSearch } from "../../src/search/query";
 import { createThreadedSearch } from "../../src/search/threaded";
 import type { NewHook } from "../../src/hooks/store";
 import { type Log, silentLog } from "../../src/lib/log";
 
 const THREAD = new URL("../../src/search/thread.ts", import.meta.url).href;
-const CHECKPOINTS = new URL("../../src/db/checkpoint-thread.ts", import.meta.url).href;
+const CHECKPOINTS = new URL("../../src/db/sqlite/checkpoint-thread.ts", import.meta.url).href;
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
