@@ -49,7 +49,7 @@ const { values: args } = parseArgs({
   },
 });
 const N = Number(args.hooks);
-const THREAD = new URL("../src/search/thread.ts", import.meta.url).href;
+const THREAD = new URL("../src/db/sqlite/search-thread.ts", import.meta.url).href;
 const dir = args.keep ?? mkdtempSync(join(tmpdir(), "mailroom-search-bench-"));
 const path = join(dir, "mailroom.db");
 const size = (p: string) => statSync(p, { throwIfNoEntry: false })?.size ?? 0;

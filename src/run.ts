@@ -117,7 +117,7 @@ export async function runCommand(command: ServerCommand): Promise<number> {
   try {
     opened = await openStorage(config, log, {
       checkpointThreadUrl: threadModule("db/sqlite/checkpoint-thread.ts"),
-      searchThreadUrl: threadModule("search/thread.ts"),
+      searchThreadUrl: threadModule("db/sqlite/search-thread.ts"),
     });
   } catch (error) {
     if (!(error instanceof StorageOpenError)) throw error;

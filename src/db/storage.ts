@@ -1,7 +1,7 @@
-import type { HookStore } from "../hooks/store";
-import type { SearchStore } from "../search/store";
-import type { TransferStore } from "../transfer/store";
-import type { AttemptQueue } from "../runner/queue";
+import type { HookStore } from "./sqlite/hook-store";
+import type { SearchStore } from "./sqlite/search-store";
+import type { TransferStore } from "./sqlite/transfer-store";
+import type { AttemptQueue } from "./sqlite/attempt-queue";
 import type { TranslateStore } from "../translate/contract";
 import type { DashboardStore } from "../dashboard/store";
 import type { ApiKeyStore } from "../hooks/api-key-store";
@@ -9,7 +9,7 @@ import type { GuardStore } from "../hooks/guard-store";
 import type { ForwardStore } from "../forwards/store";
 import type { ResponseStore } from "../responses/store";
 import type { DedupStore } from "../dedup/store";
-import type { RefusalStore } from "../hooks/guards/refusal-store";
+import type { RefusalStore } from "./sqlite/refusal-store";
 import type { RelayStore } from "../relay/store";
 import type { Worker } from "../runner/types";
 import type { ChangeFeed } from "./feed";
@@ -28,7 +28,7 @@ export interface Storage {
   /** The search index (search/), written after hooks commit. */
   readonly search: SearchStore;
   /**
-   * SQLite with an index thread (search/thread.ts): the index is written there, on
+   * SQLite with an index thread (db/sqlite/search-thread.ts): the index is written there, on
    * connections of its own, and `search` only reads it; absent when this thread writes it.
    */
   readonly searchThread?: { url: string; dataPath: string; indexPath: string };

@@ -1,15 +1,15 @@
-import type { RawHook } from "../hooks/store";
+import type { RawHook } from "../db/sqlite/hook-store";
 import type { Clock } from "../lib/clock";
 import type { Log } from "../lib/log";
 import type { Activity } from "../lib/terminal";
 import type { AttemptResult, Handler } from "./handlers";
 import { errorMessage } from "./handlers/types";
-import { type AttemptQueue, type AttemptRow, holdsHook, type Outcome, RELAY_PREFIX } from "./queue";
+import { type AttemptQueue, type AttemptRow, holdsHook, type Outcome, RELAY_PREFIX } from "../db/sqlite/attempt-queue";
 import { createSettler } from "./settle";
 import type { HookOutcomes, HookReader } from "./types";
 
 /** Relays' handler names are never given up for being unknown here (another instance may know the key). */
-export { RELAY_PREFIX } from "./queue";
+export { RELAY_PREFIX } from "../db/sqlite/attempt-queue";
 
 /** How many attempts of handlers no longer configured are given up per turn. */
 const ORPHAN_BATCH = 100;

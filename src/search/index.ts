@@ -4,12 +4,12 @@ import { ulidFloor } from "../lib/ids";
 import type { Log } from "../lib/log";
 import { restAfter } from "../lib/pace";
 import { decodePayload } from "../hooks/payload";
-import type { RawHook } from "../hooks/store";
+import type { RawHook } from "../db/sqlite/hook-store";
 import { searchDoc, type SearchDoc } from "./document";
-import type { SearchQuery, SearchStore } from "./store";
+import type { SearchQuery, SearchStore } from "../db/sqlite/search-store";
 
 export { parseSearch, hasTerms, type SearchTerms } from "./query";
-export type { SearchQuery, SearchStore } from "./store";
+export type { SearchQuery, SearchStore } from "../db/sqlite/search-store";
 
 /**
  * Hooks indexed per transaction: enough to amortise the commit, few enough that one holds the

@@ -2,8 +2,8 @@ import type { ChangeSink } from "../db/changes";
 import type { Log } from "../lib/log";
 import { FLUSH_WAIT_MS, GATHER_MS, type Search, type Source } from ".";
 import { pack } from "./pack";
-import type { SearchStore } from "./store";
-import type { FromIndexer, ToIndexer } from "./thread";
+import type { SearchStore } from "../db/sqlite/search-store";
+import type { FromIndexer, ToIndexer } from "../db/sqlite/search-thread";
 
 /**
  * Bytes of caught rows handed over that the thread has not taken yet, at most. A thread starved of
@@ -18,7 +18,7 @@ const RESTART_MAX_MS = 60_000;
 const RESTART_RESET_MS = 5 * 60_000;
 
 /**
- * The search index written by its own thread (thread.ts), for SQLite with a data file: caught
+ * The search index written by its own thread (db/sqlite/search-thread.ts), for SQLite with a data file: caught
  * batches are handed over as the change sink reports them, those of GATHER_MS in one message (the
  * thread that catches builds no document and writes no index), and searches read the index through `store`,
  * a connection of their own. A search first waits until the thread indexed every batch handed to

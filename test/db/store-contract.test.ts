@@ -4,8 +4,8 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { openDatabase } from "../../src/db/sqlite/open";
-import { createHookStore, type HookStore, type NewHook, type RawHook } from "../../src/hooks/store";
-import { createAttemptQueue, type AttemptQueue } from "../../src/runner/queue";
+import { createHookStore, type HookStore, type NewHook, type RawHook } from "../../src/db/sqlite/hook-store";
+import { createAttemptQueue, type AttemptQueue } from "../../src/db/sqlite/attempt-queue";
 import { openPostgres } from "../../src/db/pg/open";
 import { migratePostgres } from "../../src/db/pg/migrate";
 import { pgTransactor } from "../../src/db/pg/transactor";

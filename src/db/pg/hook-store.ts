@@ -9,7 +9,7 @@ import {
   type ListQuery,
   type NewHook,
   type RawHook,
-} from "../../hooks/store";
+} from "../sqlite/hook-store";
 import { report } from "../transactor";
 import { PREVIEW_BYTES } from "../../hooks/preview";
 import { num, type PgTransactor } from "./transactor";

@@ -1,8 +1,8 @@
 import { ulidFloor } from "../../lib/ids";
 import type { SearchDoc } from "../../search/document";
 import { hasTerms } from "../../search/query";
-import { eventTypeCondition } from "../../hooks/store";
-import type { SearchQuery, SearchStore } from "../../search/store";
+import { eventTypeCondition } from "../sqlite/hook-store";
+import type { SearchQuery, SearchStore } from "../sqlite/search-store";
 import type { PgTransactor } from "./transactor";
 
 /**

@@ -1,8 +1,8 @@
 import type { Database } from "bun:sqlite";
-import { statementCache } from "../db/sqlite/statements";
-import type { Db } from "../db/sqlite/open";
-import { sqliteTransactor, type Transactor } from "../db/transactor";
-import type { AttemptResult } from "./handlers";
+import { statementCache } from "./statements";
+import type { Db } from "./open";
+import { sqliteTransactor, type Transactor } from "../transactor";
+import type { AttemptResult } from "../../runner/handlers";
 
 /**
  * The attempts table as the runner's durable queue. Methods marked "in transaction" are called

@@ -1,10 +1,10 @@
 import { statSync } from "node:fs";
 import type { Database, Statement } from "bun:sqlite";
-import { statementCache } from "../db/sqlite/statements";
-import type { Db } from "../db/sqlite/open";
-import { report, sqliteTransactor, type Transactor } from "../db/transactor";
-import { HOOK_STATUSES, type HookStatus } from "./status";
-import { PREVIEW_BYTES } from "./preview";
+import { statementCache } from "./statements";
+import type { Db } from "./open";
+import { report, sqliteTransactor, type Transactor } from "../transactor";
+import { HOOK_STATUSES, type HookStatus } from "../../hooks/status";
+import { PREVIEW_BYTES } from "../../hooks/preview";
 
 /**
  * The webhook service's storage. Plain SQL through prepared statements, so the same contract

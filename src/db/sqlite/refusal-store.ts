@@ -1,7 +1,7 @@
-import type { Db } from "../../db/sqlite/open";
-import { statementCache } from "../../db/sqlite/statements";
-import { sqliteTransactor } from "../../db/transactor";
-import type { Refusal, RefusalKind } from "./types";
+import type { Db } from "./open";
+import { statementCache } from "./statements";
+import { sqliteTransactor } from "../transactor";
+import type { Refusal, RefusalKind } from "../../hooks/guards/types";
 
 export type RefusalQuery = { channel?: string; guard?: string; status?: number; kind?: RefusalKind; limit: number };
 

@@ -1,13 +1,13 @@
 import type { Database } from "bun:sqlite";
 import { statSync } from "node:fs";
-import { statementCache } from "../db/sqlite/statements";
-import { sqliteTransactor, type Transactor } from "../db/transactor";
-import { ulidFloor, ulidTime } from "../lib/ids";
-import type { HookStatus } from "../hooks/status";
-import { eventTypeCondition } from "../hooks/store";
-import { MAX_FIELD_VALUE, searchKeys, type SearchDoc } from "./document";
-import { createRecheck } from "./recheck";
-import { exactKey, fieldText, hasTerms, nameKey, type SearchTerms } from "./query";
+import { statementCache } from "./statements";
+import { sqliteTransactor, type Transactor } from "../transactor";
+import { ulidFloor, ulidTime } from "../../lib/ids";
+import type { HookStatus } from "../../hooks/status";
+import { eventTypeCondition } from "./hook-store";
+import { MAX_FIELD_VALUE, searchKeys, type SearchDoc } from "../../search/document";
+import { createRecheck } from "./search-recheck";
+import { exactKey, fieldText, hasTerms, nameKey, type SearchTerms } from "../../search/query";
 
 /**
  * A search: terms (query.ts) and the list's filters. `since`/`until` are times in ms: hooks caught
@@ -118,7 +118,7 @@ const ownTransaction = (sql: Database) => async (fn: () => Promise<void>) => {
 
 /**
  * SQLite's side: the FTS5 table `search_index`, and `search_rows` from its rowids to hook ids, in
- * the index's own file attached as `search` (index-file.ts) to `sql`, whose main database holds the
+ * the index's own file attached as `search` (search-index-file.ts) to `sql`, whose main database holds the
  * hooks. `ownWrites`: the connection writes nothing but the index (the index thread), so a batch is
  * a plain deferred transaction that locks the index file only; else batches join the connection's
  * transactor like every other write.

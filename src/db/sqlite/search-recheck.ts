@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
-import { decodePayload } from "../hooks/payload";
-import { searchDoc } from "./document";
-import type { SearchTerms } from "./query";
+import { decodePayload } from "../../hooks/payload";
+import { searchDoc } from "../../search/document";
+import type { SearchTerms } from "../../search/query";
 
 /** The plain list's `event_type`: equal, or a prefix (in characters) when it ends with "*" (hooks/store.ts eventTypeCondition). */
 export function eventTypeHolds(have: string, wanted: string | undefined): boolean {

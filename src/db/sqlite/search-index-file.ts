@@ -2,7 +2,7 @@ import type { Database } from "bun:sqlite";
 import { chmodSync, closeSync, existsSync, mkdtempSync, openSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Log } from "../lib/log";
+import type { Log } from "../../lib/log";
 
 /**
  * SQLite's search index lives in a file of its own next to the data file (`mailroom.db-search`,
