@@ -1,7 +1,7 @@
 import type { AnyElysia } from "elysia";
 import type { ChannelService } from "../hooks/channels";
 import type { BulkAction, HookService } from "../hooks/service";
-import type { HookStatus } from "../db/sqlite/hook-store";
+import type { HookStatus } from "../hooks/store";
 import { restAfter } from "../lib/pace";
 
 /** Hooks changed per transaction: the write lock is never held for long, and catching goes on between. */

@@ -1,4 +1,4 @@
-import type { HookStore } from "./sqlite/hook-store";
+import type { HookStore } from "../hooks/store";
 import type { SearchStore } from "./sqlite/search-store";
 import type { TransferStore } from "./sqlite/transfer-store";
 import type { AttemptQueue } from "./sqlite/attempt-queue";

@@ -4,7 +4,7 @@ import { toRfc3339 } from "../lib/clock";
 import { parseDuration } from "../lib/units";
 import { restAfter } from "../lib/pace";
 import type { Worker } from "../runner/types";
-import type { NewHook } from "../db/sqlite/hook-store";
+import type { NewHook } from "../hooks/store";
 import type { DedupStore } from "./store";
 
 /**

@@ -3,7 +3,7 @@ import type { Clock } from "../lib/clock";
 import { notFound, precondition } from "../lib/errors";
 import { restAfter } from "../lib/pace";
 import type { HookRunner } from "../runner/types";
-import { heldBy, type ChannelRow, type HookStore } from "../db/sqlite/hook-store";
+import { heldBy, type ChannelRow, type HookStore } from "./store";
 
 /**
  * Channels: the stored rows plus an in-memory map of name -> {paused, guards} that the

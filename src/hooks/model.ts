@@ -5,7 +5,7 @@ import { toRfc3339 } from "../lib/clock";
 import { HOOK_ID_PATTERN } from "../lib/ids";
 import { EVENT_KINDS, HOOK_STATUSES } from "./status";
 import type { Refusal } from "./guards/types";
-import type { ChannelRow, EventRow, RawHook } from "../db/sqlite/hook-store";
+import type { ChannelRow, EventRow, RawHook } from "./store";
 
 /** The spec's resources, exactly: these models are the only shapes the management API writes. */
 

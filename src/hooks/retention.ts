@@ -4,7 +4,7 @@ import { parseDuration } from "../lib/units";
 import { ulidFloor } from "../lib/ids";
 import { restAfter } from "../lib/pace";
 import type { Worker } from "../runner/types";
-import type { HookKey, HookStore } from "../db/sqlite/hook-store";
+import type { HookKey, HookStore } from "./store";
 
 /** Hooks deleted per transaction: short enough that the catching endpoint never waits long for the lock. */
 export const RETENTION_BATCH = 500;

@@ -5,7 +5,7 @@ import { hookSummaryJson, toWireHook, type HookExtendedWire } from "./model";
 import { decodePayload } from "./payload";
 import { bodyPreview } from "./preview";
 import { TRANSITION_FROM } from "./status";
-import type { HookStatus, HookStore, ListQuery, RawHook } from "../db/sqlite/hook-store";
+import type { HookStatus, HookStore, ListQuery, RawHook } from "./store";
 
 /**
  * Hook operations and their state machine. Every change happens in one transaction with its

@@ -1,5 +1,5 @@
 import type { Log } from "../lib/log";
-import type { NewHook } from "../db/sqlite/hook-store";
+import type { NewHook } from "./store";
 
 /**
  * Group commit: hooks caught in the same turn of the event loop share one transaction.

@@ -1,4 +1,4 @@
-import type { HookStatus } from "../db/sqlite/hook-store";
+import type { HookStatus } from "../hooks/store";
 
 /**
  * What changed, in order: a hook caught or changed (or deleted), a channel's stats or state.

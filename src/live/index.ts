@@ -3,7 +3,7 @@ import type { CaughtRow, Change as Committed } from "../db/changes";
 import { hookSummaryJson, toWireChannel, toWireRefusal } from "../hooks/model";
 import { bodyPreview, PREVIEW_BYTES } from "../hooks/preview";
 import type { HookService } from "../hooks/service";
-import type { HookStore } from "../db/sqlite/hook-store";
+import type { HookStore } from "../hooks/store";
 import { createChangeLog, type Change, type Rendered } from "./bus";
 import { createStreams } from "./stream";
 

@@ -1,4 +1,4 @@
-import type { HookStatus } from "../db/sqlite/hook-store";
+import type { HookStatus } from "../hooks/store";
 import type { Change, ChangeLog, Rendered } from "./bus";
 
 /**

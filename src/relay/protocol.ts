@@ -7,7 +7,7 @@
  *
  * Pure functions. The laptop reads a hook frame with relay/frame-check.ts, which also checks it.
  */
-import type { RawHook } from "../db/sqlite/hook-store";
+import type { RawHook } from "../hooks/store";
 
 /** Where the relay endpoint lives (on both listeners): `${RELAY_PATH}/channels/{name}`. */
 export const RELAY_PATH = "/relay/v1";

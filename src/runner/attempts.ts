@@ -1,4 +1,4 @@
-import type { RawHook } from "../db/sqlite/hook-store";
+import type { RawHook } from "../hooks/store";
 import type { Clock } from "../lib/clock";
 import type { Log } from "../lib/log";
 import type { Activity } from "../lib/terminal";

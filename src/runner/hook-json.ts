@@ -1,6 +1,6 @@
 import { toRfc3339 } from "../lib/clock";
 import { mediaType } from "../hooks/model";
-import type { RawHook } from "../db/sqlite/hook-store";
+import type { RawHook } from "../hooks/store";
 
 /**
  * The hook as `command` handlers read it on standard input and `module` handlers receive it.

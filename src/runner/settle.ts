@@ -1,4 +1,4 @@
-import type { RawHook } from "../db/sqlite/hook-store";
+import type { RawHook } from "../hooks/store";
 import type { Clock } from "../lib/clock";
 import type { Activity } from "../lib/terminal";
 import { nextDelay } from "./backoff";

@@ -1,4 +1,4 @@
-import type { RawHook } from "../db/sqlite/hook-store";
+import type { RawHook } from "../hooks/store";
 
 /**
  * What the rest of Mailroom sees of the in-process runner. The runner never imports Elysia;

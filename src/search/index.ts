@@ -4,7 +4,7 @@ import { ulidFloor } from "../lib/ids";
 import type { Log } from "../lib/log";
 import { restAfter } from "../lib/pace";
 import { decodePayload } from "../hooks/payload";
-import type { RawHook } from "../db/sqlite/hook-store";
+import type { RawHook } from "../hooks/store";
 import { searchDoc, type SearchDoc } from "./document";
 import type { SearchQuery, SearchStore } from "../db/sqlite/search-store";
 

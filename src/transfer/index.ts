@@ -5,7 +5,7 @@ import { requestPartsProblem } from "../lib/http-syntax";
 import type { HookRunner } from "../runner/types";
 import type { ChannelService } from "../hooks/channels";
 import type { Search } from "../search";
-import type { HookStore } from "../db/sqlite/hook-store";
+import type { HookStore } from "../hooks/store";
 import type { TransferHook, TransferStore } from "../db/sqlite/transfer-store";
 import { parseLine } from "./wire";
 

@@ -2,7 +2,7 @@ import { forwardTargetProblems, outboundProblem, type Resolve } from "../config/
 import { AppError, invalid } from "../lib/errors";
 import { requestPartsProblem } from "../lib/http-syntax";
 import { REDACTED } from "../hooks/redact";
-import type { RawHook } from "../db/sqlite/hook-store";
+import type { RawHook } from "../hooks/store";
 
 /** What a replay answers: the target's answer, or why there was none. */
 export type ReplayResult =

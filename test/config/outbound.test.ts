@@ -7,7 +7,7 @@ import { linkLocalProblem, outboundProblem } from "../../src/config/forward-targ
 import { urlPatternMatches, urlPatternProblem } from "../../src/config/url-pattern";
 import { createForward } from "../../src/runner/handlers/forward";
 import type { ForwardConfig } from "../../src/config/handlers";
-import type { RawHook } from "../../src/db/sqlite/hook-store";
+import type { RawHook } from "../../src/hooks/store";
 
 const RULE = "Mailroom does not send to link-local addresses or cloud metadata services unless [server] allow_link_local = true";
 const resolvesTo =

@@ -9,7 +9,7 @@ import * as hooks from "../../src/hooks/model";
 import type { Attempt } from "../../src/hooks/routes/attempts";
 import type { Refusal } from "../../src/hooks/routes/refusals";
 import { canTransition, EVENT_KINDS, HOOK_STATUSES, TRANSITION_FROM, type HookStatus, type Transition } from "../../src/hooks/status";
-import { HOOK_STATUSES as STORE_STATUSES } from "../../src/db/sqlite/hook-store";
+import { HOOK_STATUSES as STORE_STATUSES } from "../../src/hooks/store";
 import type * as ui from "../../src/ui/api";
 import { createTestApp } from "../helpers/app";
 

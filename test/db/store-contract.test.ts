@@ -4,7 +4,8 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { openDatabase } from "../../src/db/sqlite/open";
-import { createHookStore, type HookStore, type NewHook, type RawHook } from "../../src/db/sqlite/hook-store";
+import { createHookStore } from "../../src/db/sqlite/hook-store";
+import { type HookStore, type NewHook, type RawHook } from "../../src/hooks/store";
 import { createAttemptQueue, type AttemptQueue } from "../../src/db/sqlite/attempt-queue";
 import { openPostgres } from "../../src/db/pg/open";
 import { migratePostgres } from "../../src/db/pg/migrate";

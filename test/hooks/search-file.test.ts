@@ -12,7 +12,7 @@ import { openDatabase } from "../../src/db/sqlite/open";
 import { createSqliteStorage } from "../../src/db/sqlite/storage";
 import { parseSearch } from "../../src/search/query";
 import { createThreadedSearch } from "../../src/search/threaded";
-import type { NewHook } from "../../src/db/sqlite/hook-store";
+import type { NewHook } from "../../src/hooks/store";
 import { type Log, silentLog } from "../../src/lib/log";
 
 const THREAD = new URL("../../src/db/sqlite/search-thread.ts", import.meta.url).href;

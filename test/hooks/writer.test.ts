@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { createBatchWriter, SenderGone } from "../../src/hooks/writer";
-import type { NewHook } from "../../src/db/sqlite/hook-store";
+import type { NewHook } from "../../src/hooks/store";
 import { silentLog } from "../../src/lib/log";
 
 const hook = (id: string): NewHook => ({

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildConfig } from "../../src/config/load";
 import { createHandlers } from "../../src/runner/handlers";
-import type { RawHook } from "../../src/db/sqlite/hook-store";
+import type { RawHook } from "../../src/hooks/store";
 import { createRunnerApp } from "./setup";
 
 const dirs: string[] = [];

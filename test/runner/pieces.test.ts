@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { RawHook } from "../../src/db/sqlite/hook-store";
+import type { RawHook } from "../../src/hooks/store";
 import { forwardHeaders } from "../../src/runner/handlers/forward";
 import { toHookJson } from "../../src/runner/hook-json";
 import { clip, readBounded } from "../../src/runner/excerpt";

@@ -4,7 +4,7 @@ import { statementCache } from "./statements";
 import { sqliteTransactor, type Transactor } from "../transactor";
 import { ulidFloor, ulidTime } from "../../lib/ids";
 import type { HookStatus } from "../../hooks/status";
-import { eventTypeCondition } from "./hook-store";
+import { eventTypeCondition } from "../event-type";
 import { MAX_FIELD_VALUE, searchKeys, type SearchDoc } from "../../search/document";
 import { createRecheck } from "./search-recheck";
 import { exactKey, fieldText, hasTerms, nameKey, type SearchTerms } from "../../search/query";

@@ -1,7 +1,7 @@
 import type { Db } from "./open";
 import { statementCache } from "./statements";
 import { report } from "../transactor";
-import type { EventRow, RawHook } from "./hook-store";
+import type { EventRow, RawHook } from "../../hooks/store";
 
 /** A hook as an export holds it: the stored row, its events, and the hook it was made from. */
 export type TransferHook = RawHook & { events: EventRow[]; sourceId: string | null };

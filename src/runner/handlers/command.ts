@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import type { CommandConfig } from "../../config/handlers";
-import type { RawHook } from "../../db/sqlite/hook-store";
+import type { RawHook } from "../../hooks/store";
 import { EXCERPT_MAX, readBounded } from "../excerpt";
 import { toHookJson } from "../hook-json";
 import { errorMessage, withoutEnvKeys, type AttemptContext, type AttemptResult, type HandlerPolicy } from "./types";

@@ -1,6 +1,6 @@
 import { forwardTargetProblems, outboundProblem, type Resolve } from "../../config/forward-target";
 import type { ForwardConfig } from "../../config/handlers";
-import type { RawHook } from "../../db/sqlite/hook-store";
+import type { RawHook } from "../../hooks/store";
 import { REDACTED } from "../../hooks/redact";
 import { parseRetryAfter } from "../backoff";
 import { readResponseExcerpt } from "../excerpt";

@@ -1,7 +1,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ModuleConfig } from "../../config/handlers";
-import type { RawHook } from "../../db/sqlite/hook-store";
+import type { RawHook } from "../../hooks/store";
 import { clip, ERROR_MAX } from "../excerpt";
 import { toHookJson, type HookJson } from "../hook-json";
 import { errorMessage, type AttemptContext, type AttemptResult, type HandlerPolicy } from "./types";

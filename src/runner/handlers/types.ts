@@ -1,4 +1,4 @@
-import type { RawHook } from "../../db/sqlite/hook-store";
+import type { RawHook } from "../../hooks/store";
 
 /** Retry policy of one handler, in milliseconds. */
 export type HandlerPolicy = {

@@ -13,7 +13,8 @@ import { searchDoc } from "../../../src/search/document";
 import { attachSearchIndex } from "../../../src/db/sqlite/search-index-file";
 import { parseSearch } from "../../../src/search/query";
 import { createSearchStore } from "../../../src/db/sqlite/search-store";
-import { createHookStore, type NewHook } from "../../../src/db/sqlite/hook-store";
+import { createHookStore } from "../../../src/db/sqlite/hook-store";
+import { type NewHook } from "../../../src/hooks/store";
 import { closeBackends, contractBackends } from "./backends";
 
 afterEach(closeBackends);

@@ -15,7 +15,8 @@ import { searchDoc } from "../../../src/search/document";
 import { parseSearch } from "../../../src/search/query";
 import { createSearchStore, type SearchQuery } from "../../../src/db/sqlite/search-store";
 import { attachSearchIndex } from "../../../src/db/sqlite/search-index-file";
-import { createHookStore, type HookStatus, type NewHook, type RawHook } from "../../../src/db/sqlite/hook-store";
+import { createHookStore } from "../../../src/db/sqlite/hook-store";
+import { type HookStatus, type NewHook, type RawHook } from "../../../src/hooks/store";
 import { closeBackends, contractBackends, race } from "./backends";
 
 afterEach(closeBackends);
