@@ -1,7 +1,7 @@
 import type { HookStore } from "../hooks/store";
 import type { SearchStore } from "./sqlite/search-store";
 import type { TransferStore } from "./sqlite/transfer-store";
-import type { AttemptQueue } from "./sqlite/attempt-queue";
+import type { AttemptQueue } from "../runner/queue";
 import type { TranslateStore } from "../translate/contract";
 import type { DashboardStore } from "../dashboard/store";
 import type { ApiKeyStore } from "../hooks/api-key-store";

@@ -4,12 +4,12 @@ import type { Log } from "../lib/log";
 import type { Activity } from "../lib/terminal";
 import type { AttemptResult, Handler } from "./handlers";
 import { errorMessage } from "./handlers/types";
-import { type AttemptQueue, type AttemptRow, holdsHook, type Outcome, RELAY_PREFIX } from "../db/sqlite/attempt-queue";
+import { type AttemptQueue, type AttemptRow, holdsHook, type Outcome, RELAY_PREFIX } from "./queue";
 import { createSettler } from "./settle";
 import type { HookOutcomes, HookReader } from "./types";
 
 /** Relays' handler names are never given up for being unknown here (another instance may know the key). */
-export { RELAY_PREFIX } from "../db/sqlite/attempt-queue";
+export { RELAY_PREFIX } from "./queue";
 
 /** How many attempts of handlers no longer configured are given up per turn. */
 const ORPHAN_BATCH = 100;

@@ -5,12 +5,12 @@ import type { Activity } from "../lib/terminal";
 import { createAttempts } from "./attempts";
 import { createHandlers, type Handler } from "./handlers";
 import type { ForwardConfig } from "../config/handlers";
-import { type AttemptQueue, type AttemptRow, type Outcome, RELAY_PREFIX } from "../db/sqlite/attempt-queue";
+import { type AttemptQueue, type AttemptRow, type Outcome, RELAY_PREFIX } from "./queue";
 import type { HookOutcomes, HookReader, HookRunner, Worker } from "./types";
 import { createWorkerSet } from "./workers";
 
 export type { HookOutcomes, HookReader, HookRunner, Worker } from "./types";
-export type { AttemptRow, Outcome } from "../db/sqlite/attempt-queue";
+export type { AttemptRow, Outcome } from "./queue";
 
 export interface Runner extends HookRunner {
   /** Connects the runner to the hook service; called once before start() or tick(). */

@@ -3,7 +3,7 @@ import type { Clock } from "../lib/clock";
 import type { Activity } from "../lib/terminal";
 import { nextDelay } from "./backoff";
 import type { AttemptResult, HandlerPolicy } from "./handlers";
-import { type AttemptQueue, type AttemptRow, holdsHook, type Outcome } from "../db/sqlite/attempt-queue";
+import { type AttemptQueue, type AttemptRow, holdsHook, type Outcome } from "./queue";
 import type { HookOutcomes, HookReader } from "./types";
 
 /** Most results settled in one transaction (a relay acknowledgement carries up to 256). */

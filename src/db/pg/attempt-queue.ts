@@ -1,4 +1,4 @@
-import type { AttemptQueue, AttemptRow } from "../sqlite/attempt-queue";
+import type { AttemptQueue, AttemptRow } from "../../runner/queue";
 import type { PgTransactor } from "./transactor";
 
 /**
