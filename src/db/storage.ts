@@ -1,5 +1,5 @@
 import type { HookStore } from "../hooks/store";
-import type { SearchStore } from "./sqlite/search-store";
+import type { SearchStore } from "../search/store";
 import type { TransferStore } from "./sqlite/transfer-store";
 import type { AttemptQueue } from "../runner/queue";
 import type { TranslateStore } from "../translate/contract";

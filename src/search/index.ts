@@ -6,10 +6,10 @@ import { restAfter } from "../lib/pace";
 import { decodePayload } from "../hooks/payload";
 import type { RawHook } from "../hooks/store";
 import { searchDoc, type SearchDoc } from "./document";
-import type { SearchQuery, SearchStore } from "../db/sqlite/search-store";
+import type { SearchQuery, SearchStore } from "./store";
 
 export { parseSearch, hasTerms, type SearchTerms } from "./query";
-export type { SearchQuery, SearchStore } from "../db/sqlite/search-store";
+export type { SearchQuery, SearchStore } from "./store";
 
 /**
  * Hooks indexed per transaction: enough to amortise the commit, few enough that one holds the

@@ -1,9 +1,24 @@
 import type { ChangeSink } from "../db/changes";
 import type { Log } from "../lib/log";
 import { FLUSH_WAIT_MS, GATHER_MS, type Search, type Source } from ".";
-import { pack } from "./pack";
-import type { SearchStore } from "../db/sqlite/search-store";
-import type { FromIndexer, ToIndexer } from "../db/sqlite/search-thread";
+import { pack, type Pack } from "./pack";
+import type { SearchStore } from "./store";
+
+/** Messages to the index thread (db/sqlite/search-thread.ts says what each asks) and from it. */
+export type ToIndexer =
+  | { type: "open"; dataPath: string; indexPath: string }
+  | ({ type: "caught"; bytes: number } & Pack)
+  | { type: "left-out"; ids: string[] }
+  | { type: "flush" | "sweep"; seq: number; from?: string }
+  | { type: "start" }
+  | { type: "close" };
+export type FromIndexer =
+  | { type: "done"; seq: number }
+  | { type: "took"; bytes: number }
+  | { type: "took-ids" }
+  | { type: "warn"; message: string; fields?: Record<string, unknown> }
+  | { type: "fatal"; error: string }
+  | { type: "closed" };
 
 /**
  * Bytes of caught rows handed over that the thread has not taken yet, at most. A thread starved of

@@ -17,25 +17,11 @@ import { keepMemoryDown } from "../../lib/memory";
 import { lowerThreadPriority } from "../../lib/thread-priority";
 import { createSearch, type Search, type Source } from "../../search";
 import { attachSearchIndex } from "./search-index-file";
-import { type Pack, unpack } from "../../search/pack";
+import { unpack } from "../../search/pack";
+import type { FromIndexer, ToIndexer } from "../../search/threaded";
 import { createSearchStore } from "./search-store";
 
 declare const self: Worker;
-
-export type ToIndexer =
-  | { type: "open"; dataPath: string; indexPath: string }
-  | ({ type: "caught"; bytes: number } & Pack)
-  | { type: "left-out"; ids: string[] }
-  | { type: "flush" | "sweep"; seq: number; from?: string }
-  | { type: "start" }
-  | { type: "close" };
-export type FromIndexer =
-  | { type: "done"; seq: number }
-  | { type: "took"; bytes: number }
-  | { type: "took-ids" }
-  | { type: "warn"; message: string; fields?: Record<string, unknown> }
-  | { type: "fatal"; error: string }
-  | { type: "closed" };
 
 const post = (message: FromIndexer) => self.postMessage(message);
 const log: Log = {
