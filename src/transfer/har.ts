@@ -1,7 +1,7 @@
 import { toRfc3339 } from "../lib/clock";
 import { VERSION } from "../lib/version";
 import { mediaType } from "../hooks/model";
-import type { TransferHook } from "../db/sqlite/transfer-store";
+import type { TransferHook } from "./store";
 
 /** What a HAR 1.2 document opens and closes with around its entries (streamed between). */
 export const HAR_OPEN = `{"log":{"version":"1.2","creator":{"name":"mailroom","version":${JSON.stringify(VERSION)}},"entries":[`;

@@ -6,7 +6,7 @@ import type { HookRunner } from "../runner/types";
 import type { ChannelService } from "../hooks/channels";
 import type { Search } from "../search";
 import type { HookStore } from "../hooks/store";
-import type { TransferHook, TransferStore } from "../db/sqlite/transfer-store";
+import type { TransferHook, TransferStore } from "./store";
 import { parseLine } from "./wire";
 
 export type ImportReport = { imported: number; skipped: number; failed: { line: number; message: string }[] };

@@ -5,7 +5,7 @@ import { requestPartsProblem } from "../lib/http-syntax";
 import { cleanEventType } from "../hooks/event-type";
 import { ChannelName, Event, HookId, HookStatus } from "../hooks/model";
 import type { EventKind } from "../hooks/status";
-import type { TransferHook } from "../db/sqlite/transfer-store";
+import type { TransferHook } from "./store";
 
 /**
  * One line of a JSON lines export: the Hook resource without `payload` (body is the base64 of the

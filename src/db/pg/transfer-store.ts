@@ -1,5 +1,5 @@
 import { HOOK_STATUSES } from "../../hooks/status";
-import type { TransferHook, TransferStore } from "../sqlite/transfer-store";
+import type { TransferHook, TransferStore } from "../../transfer/store";
 import { report } from "../transactor";
 import type { PgTransactor } from "./transactor";
 

@@ -1,25 +1,9 @@
 import type { Db } from "./open";
 import { statementCache } from "./statements";
 import { report } from "../transactor";
-import type { EventRow, RawHook } from "../../hooks/store";
+import type { TransferStore } from "../../transfer/store";
 
-/** A hook as an export holds it: the stored row, its events, and the hook it was made from. */
-export type TransferHook = RawHook & { events: EventRow[]; sourceId: string | null };
-
-/**
- * Stores hooks whole (import, and a hook sent into a channel from another): ids, statuses, times,
- * headers, exact bodies and events kept. Met by SQLite and PostgreSQL (db/pg/transfer-store.ts).
- */
-export interface TransferStore {
-  /**
-   * In transaction: stores each hook whose id is not taken, with its events, creates its channel
-   * when new (with `guardsOfNewChannel`) and counts it by its status; a taken id is skipped.
-   * Resolves to the ids stored (in no set order). Reports each stored hook once committed. Rejects with the
-   * database's error.
-   */
-  importHooks(rows: readonly TransferHook[], guardsOfNewChannel: (channel: string) => string[]): Promise<string[]>;
-}
-
+/** TransferStore's SQLite side (transfer/store.ts). */
 export function createTransferStore(db: Db): TransferStore {
   const sql = db.$client;
   const q = statementCache(sql);
