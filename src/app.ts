@@ -25,7 +25,7 @@ import type { StatePart } from "./db/changes";
 import { connectFeed } from "./db/feed-changes";
 import { createReloader } from "./lib/reloader";
 import { streamRoutes } from "./live/routes";
-import { createGuards, createRefusals, createRefusalStore } from "./hooks/guards";
+import { createGuards, createRefusals } from "./hooks/guards";
 import { createTranslate } from "./translate";
 import { openapiRoutes } from "./openapi";
 import type { RouteInfo } from "./openapi/generate";

@@ -1,6 +1,6 @@
 import type { HookStore } from "../hooks/store";
 import type { SearchStore } from "../search/store";
-import type { TransferStore } from "./sqlite/transfer-store";
+import type { TransferStore } from "../transfer/store";
 import type { AttemptQueue } from "../runner/queue";
 import type { TranslateStore } from "../translate/contract";
 import type { DashboardStore } from "../dashboard/store";
@@ -9,7 +9,7 @@ import type { GuardStore } from "../hooks/guard-store";
 import type { ForwardStore } from "../forwards/store";
 import type { ResponseStore } from "../responses/store";
 import type { DedupStore } from "../dedup/store";
-import type { RefusalStore } from "./sqlite/refusal-store";
+import type { RefusalStore } from "../hooks/guards/refusal-store";
 import type { RelayStore } from "../relay/store";
 import type { Worker } from "../runner/types";
 import type { ChangeFeed } from "./feed";

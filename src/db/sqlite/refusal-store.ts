@@ -1,32 +1,10 @@
 import type { Db } from "./open";
 import { statementCache } from "./statements";
 import { sqliteTransactor } from "../transactor";
-import type { Refusal, RefusalKind } from "../../hooks/guards/types";
+import type { RefusalStore } from "../../hooks/guards/refusal-store";
+import { REFUSAL_COLUMNS, toRefusal, type RefusalRecord } from "../refusal-rows";
 
-export type RefusalQuery = { channel?: string; guard?: string; status?: number; kind?: RefusalKind; limit: number };
-
-/**
- * Storage of the requests guards refused, newest kept. Both methods are async; any rejects with
- * the database's own error (nothing is then committed).
- */
-export interface RefusalStore {
-  /** In a transaction of its own: stores the batch, then deletes all but the newest `kept`. */
-  insert(batch: readonly Refusal[], kept: number): Promise<void>;
-  /** The newest first, of one channel, guard, status and/or kind when given, at most `limit`. */
-  list(query: RefusalQuery): Promise<Refusal[]>;
-  /** The refusal with this id, or undefined. */
-  get(id: string): Promise<Refusal | undefined>;
-}
-
-export type RefusalRecord = Omit<Refusal, "createdAt" | "headers" | "id"> & { ref: string; headers: string; created_at: number | string };
-export const REFUSAL_COLUMNS = "ref, kind, channel, guard, status, reason, ip, method, query, headers, created_at";
-
-/** A stored row as a Refusal. */
-export function toRefusal({ ref, headers, created_at, ...r }: RefusalRecord): Refusal {
-  return { id: ref, ...r, headers: JSON.parse(headers), createdAt: Number(created_at) };
-}
-
-/** The SQLite side. */
+/** RefusalStore's SQLite side (hooks/guards/refusal-store.ts). */
 export function createRefusalStore(db: Db): RefusalStore {
   const sql = db.$client;
   const q = statementCache(sql);

@@ -1,9 +1,9 @@
 import type { Clock } from "../../lib/clock";
 import type { Log } from "../../lib/log";
-import type { RefusalQuery, RefusalStore } from "../../db/sqlite/refusal-store";
+import type { RefusalQuery, RefusalStore } from "./refusal-store";
 import type { Refusal, RefusalInput } from "./types";
 
-export type { RefusalQuery } from "../../db/sqlite/refusal-store";
+export type { RefusalQuery } from "./refusal-store";
 
 /** How many refusals are kept, newest first; older ones are deleted as new ones come. */
 export const REFUSALS_KEPT = 1000;

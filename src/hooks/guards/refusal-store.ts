@@ -1,0 +1,17 @@
+import type { Refusal, RefusalKind } from "./types";
+
+export type RefusalQuery = { channel?: string; guard?: string; status?: number; kind?: RefusalKind; limit: number };
+
+/**
+ * Storage of the requests guards refused, newest kept, met by SQLite and PostgreSQL (db/sqlite/ and
+ * db/pg/refusal-store.ts). Every method is async; any rejects with
+ * the database's own error (nothing is then committed).
+ */
+export interface RefusalStore {
+  /** In a transaction of its own: stores the batch, then deletes all but the newest `kept`. */
+  insert(batch: readonly Refusal[], kept: number): Promise<void>;
+  /** The newest first, of one channel, guard, status and/or kind when given, at most `limit`. */
+  list(query: RefusalQuery): Promise<Refusal[]>;
+  /** The refusal with this id, or undefined. */
+  get(id: string): Promise<Refusal | undefined>;
+}
