@@ -5,9 +5,9 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { openDatabase } from "../../src/db/sqlite/open";
 import { createHookStore } from "../../src/db/sqlite/hook-store";
-import { type HookStore, type NewHook, type RawHook } from "../../src/hooks/store";
+import type { HookStore, NewHook, RawHook } from "../../src/hooks/store";
 import { createAttemptQueue } from "../../src/db/sqlite/attempt-queue";
-import { type AttemptQueue } from "../../src/runner/queue";
+import type { AttemptQueue } from "../../src/runner/queue";
 import { openPostgres } from "../../src/db/pg/open";
 import { migratePostgres } from "../../src/db/pg/migrate";
 import { pgTransactor } from "../../src/db/pg/transactor";

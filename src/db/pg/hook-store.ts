@@ -1,5 +1,15 @@
 import { eventTypeCondition } from "../event-type";
-import { HOOK_STATUSES, type ChannelRow, type EventRow, type HookKey, type HookStatus, type HookStore, type ListQuery, type NewHook, type RawHook } from "../../hooks/store";
+import {
+  HOOK_STATUSES,
+  type ChannelRow,
+  type EventRow,
+  type HookKey,
+  type HookStatus,
+  type HookStore,
+  type ListQuery,
+  type NewHook,
+  type RawHook,
+} from "../../hooks/store";
 import { report } from "../transactor";
 import { PREVIEW_BYTES } from "../../hooks/preview";
 import { num, type PgTransactor } from "./transactor";

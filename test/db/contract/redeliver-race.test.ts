@@ -7,7 +7,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { createPgHookStore } from "../../../src/db/pg/hook-store";
 import { createHookService } from "../../../src/hooks/service";
 import { createHookStore } from "../../../src/db/sqlite/hook-store";
-import { type NewHook } from "../../../src/hooks/store";
+import type { NewHook } from "../../../src/hooks/store";
 import type { HookRunner } from "../../../src/runner/types";
 import { closeBackends, contractBackends } from "./backends";
 

@@ -14,7 +14,7 @@ import { attachSearchIndex } from "../../../src/db/sqlite/search-index-file";
 import { parseSearch } from "../../../src/search/query";
 import { createSearchStore } from "../../../src/db/sqlite/search-store";
 import { createHookStore } from "../../../src/db/sqlite/hook-store";
-import { type NewHook } from "../../../src/hooks/store";
+import type { NewHook } from "../../../src/hooks/store";
 import { closeBackends, contractBackends } from "./backends";
 
 afterEach(closeBackends);

@@ -14,10 +14,10 @@ import { decodePayload } from "../../../src/hooks/payload";
 import { searchDoc } from "../../../src/search/document";
 import { parseSearch } from "../../../src/search/query";
 import { createSearchStore } from "../../../src/db/sqlite/search-store";
-import { type SearchQuery } from "../../../src/search/store";
+import type { SearchQuery } from "../../../src/search/store";
 import { attachSearchIndex } from "../../../src/db/sqlite/search-index-file";
 import { createHookStore } from "../../../src/db/sqlite/hook-store";
-import { type HookStatus, type NewHook, type RawHook } from "../../../src/hooks/store";
+import type { HookStatus, NewHook, RawHook } from "../../../src/hooks/store";
 import { closeBackends, contractBackends, race } from "./backends";
 
 afterEach(closeBackends);
