@@ -18,7 +18,7 @@ type Row = { id: string; channel: string; status: string; method: string; query:
 
 /**
  * The check of SQLite's candidates (the index keeps trigrams without positions, search-store.ts): the ids
- * among `ids` whose hook's document (document.ts, built again from the hook) holds every word in its
+ * among `ids` whose hook's document (search/document.ts, built again from the hook) holds every word in its
  * text and every field needle in its fields, and whose channel, status and event type are those
  * asked (`eventType` exactly, as the plain list does). A deleted hook is not read, so entries the
  * index still holds for it match nothing.

@@ -34,7 +34,7 @@ export function trigrams(needle: string): string[] {
 
 /**
  * The FTS5 query of a search's candidates: every trigram of every word, of every exact field term's
- * key, and of every prefix term's name key and value (document.ts searchKeys; the index has
+ * key, and of every prefix term's name key and value (search/document.ts searchKeys; the index has
  * `detail=none`: no positions, so no phrases and no column filters). A hook that matches holds all
  * of them, so the candidates include every match; each is checked against its document.
  */
