@@ -4,7 +4,7 @@
  * event for each finalized or failed hook, and channel counters set to the exact counts.
  */
 import { monotonicFactory } from "ulid";
-import { openDatabase } from "../src/db/open";
+import { openDatabase } from "../src/db/sqlite/open";
 
 export const STATUSES = ["pending", "handled", "failed", "discarded"] as const;
 /** Share of hooks in each status, in STATUSES order. */

@@ -11,8 +11,8 @@ import { Database } from "bun:sqlite";
 import { rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { openDatabase } from "../src/db/open";
-import { createHookStore } from "../src/hooks/store";
+import { openDatabase } from "../src/db/sqlite/open";
+import { createHookStore } from "../src/db/sqlite/hook-store";
 import { fillHooks } from "./fill";
 import { AUTH, BIN, buildBinary, fmt, mailroomDir, median, pad, peakRssMiB, percentile, start } from "./lib";
 

@@ -5,7 +5,7 @@
  */
 import type { SQL } from "bun";
 import { monotonicFactory } from "ulid";
-import { openDatabase } from "../src/db/open";
+import { openDatabase } from "../src/db/sqlite/open";
 
 export const WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango".split(" ");
 export const RARE_EVERY = 50_000;

@@ -22,8 +22,8 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { createApp } from "../src/app";
 import { buildConfig } from "../src/config/load";
-import { openDatabase } from "../src/db/open";
-import { createSqliteStorage } from "../src/db/sqlite-storage";
+import { openDatabase } from "../src/db/sqlite/open";
+import { createSqliteStorage } from "../src/db/sqlite/storage";
 import type { Storage } from "../src/db/storage";
 import { createSearch } from "../src/search";
 import { createThreadedSearch } from "../src/search/threaded";
@@ -49,7 +49,7 @@ const { values: args } = parseArgs({
   },
 });
 const N = Number(args.hooks);
-const THREAD = new URL("../src/search/thread.ts", import.meta.url).href;
+const THREAD = new URL("../src/db/sqlite/search-thread.ts", import.meta.url).href;
 const dir = args.keep ?? mkdtempSync(join(tmpdir(), "mailroom-search-bench-"));
 const path = join(dir, "mailroom.db");
 const size = (p: string) => statSync(p, { throwIfNoEntry: false })?.size ?? 0;

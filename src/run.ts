@@ -17,8 +17,8 @@ import { setupLines } from "./dashboard/setup";
 import { ConfigError, FORWARD_TO, loadConfig } from "./config/load";
 import { splitListen } from "./config/schema";
 import { openStorage, StorageOpenError } from "./db/open-storage";
-import { DataFileInUse, lockDataFile } from "./db/lock";
-import { openDatabase } from "./db/open";
+import { DataFileInUse, lockDataFile } from "./db/sqlite/lock";
+import { openDatabase } from "./db/sqlite/open";
 import { openPostgres, PostgresOpenError, redactPostgresUrl } from "./db/pg/open";
 import { migratePostgres } from "./db/pg/migrate";
 import { DELAY_GRACE_MS } from "./hooks/delays";
@@ -115,8 +115,8 @@ export async function runCommand(command: ServerCommand): Promise<number> {
   let opened;
   try {
     opened = await openStorage(config, log, {
-      checkpointThreadUrl: threadModule("db/checkpoint-thread.ts"),
-      searchThreadUrl: threadModule("search/thread.ts"),
+      checkpointThreadUrl: threadModule("db/sqlite/checkpoint-thread.ts"),
+      searchThreadUrl: threadModule("db/sqlite/search-thread.ts"),
     });
   } catch (error) {
     if (!(error instanceof StorageOpenError)) throw error;

@@ -9,9 +9,9 @@ import { fileURLToPath } from "node:url";
 import { threadModule } from "../src/run";
 
 test("inside the executable a thread is the embedded entry point, whatever the system's paths; from the sources, the file", () => {
-  expect(threadModule("search/thread.ts", true)).toBe("./search/thread.ts");
-  expect(threadModule("db/checkpoint-thread.ts", true)).toBe("./db/checkpoint-thread.ts");
-  const url = threadModule("search/thread.ts");
+  expect(threadModule("db/sqlite/search-thread.ts", true)).toBe("./db/sqlite/search-thread.ts");
+  expect(threadModule("db/sqlite/checkpoint-thread.ts", true)).toBe("./db/sqlite/checkpoint-thread.ts");
+  const url = threadModule("db/sqlite/search-thread.ts");
   expect(Bun.isStandaloneExecutable).toBe(false);
   expect(existsSync(fileURLToPath(url))).toBe(true);
 });

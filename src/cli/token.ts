@@ -1,5 +1,5 @@
 import { issueLocalToken, localKeyLabel } from "../hooks/api-keys";
-import { openDatabase } from "../db/open";
+import { openDatabase } from "../db/sqlite/open";
 import { createApiKeyStore } from "../hooks/api-key-store";
 import { openPostgres, PostgresOpenError } from "../db/pg/open";
 import { migratePostgres } from "../db/pg/migrate";

@@ -1,5 +1,5 @@
-import type { Db } from "../db/open";
-import { statementCache } from "../db/statements";
+import type { Db } from "../db/sqlite/open";
+import { statementCache } from "../db/sqlite/statements";
 import { report, sqliteTransactor } from "../db/transactor";
 
 /**

@@ -19,7 +19,7 @@ import type { Log } from "../lib/log";
 /**
  * Everything Mailroom keeps, as one bundle of stores over one database: the storage contract the
  * services depend on (each store's interface says what its methods return and throw). SQLite
- * (db/sqlite-storage.ts) and PostgreSQL (db/pg/storage.ts) build it; nothing else knows a driver.
+ * (db/sqlite/storage.ts) and PostgreSQL (db/pg/storage.ts) build it; nothing else knows a driver.
  * All stores of a bundle share its transactions.
  */
 export interface Storage {
@@ -28,7 +28,7 @@ export interface Storage {
   /** The search index (search/), written after hooks commit. */
   readonly search: SearchStore;
   /**
-   * SQLite with an index thread (search/thread.ts): the index is written there, on
+   * SQLite with an index thread (db/sqlite/search-thread.ts): the index is written there, on
    * connections of its own, and `search` only reads it; absent when this thread writes it.
    */
   readonly searchThread?: { url: string; dataPath: string; indexPath: string };

@@ -78,7 +78,7 @@ export function runInside<T>(t: OpenTransaction, fn: () => Promise<T>): Promise<
 export interface SqliteTransactor extends Transactor {
   /**
    * Like transaction, with `synchronous = NORMAL` for this commit on a connection set to FULL: it
-   * does not wait for the disk, the caller syncs the WAL itself (db/wal-sync.ts) before it
+   * does not wait for the disk, the caller syncs the WAL itself (db/sqlite/wal-sync.ts) before it
    * reports success. The level is set before BEGIN and back after COMMIT, while this transaction
    * has its turn, so no other commits at the lower level by accident.
    */

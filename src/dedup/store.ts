@@ -1,5 +1,5 @@
-import type { Db } from "../db/open";
-import { statementCache } from "../db/statements";
+import type { Db } from "../db/sqlite/open";
+import { statementCache } from "../db/sqlite/statements";
 import { sqliteTransactor } from "../db/transactor";
 
 /** A delivery id remembered with the hook it was first stored as (time in ms). */

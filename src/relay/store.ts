@@ -1,5 +1,5 @@
-import type { Db } from "../db/open";
-import { statementCache } from "../db/statements";
+import type { Db } from "../db/sqlite/open";
+import { statementCache } from "../db/sqlite/statements";
 import { report, sqliteTransactor } from "../db/transactor";
 
 /** Who listens on a relay: the laptop (its id, host and start) and the instance holding its connection. Times in ms. */

@@ -1,5 +1,5 @@
 /**
- * Caught rows packed for the index thread (threaded.ts hands them over, thread.ts unpacks them):
+ * Caught rows packed for the index thread (threaded.ts hands them over, db/sqlite/search-thread.ts unpacks them):
  * the bodies copied one after the other into one ArrayBuffer, which the message transfers rather
  * than copies, and every text field of every row joined into one string. The serving thread then
  * makes three objects per batch (the buffer, the string and the message) instead of a row object

@@ -1,9 +1,24 @@
 import type { ChangeSink } from "../hooks/changes";
 import type { Log } from "../lib/log";
 import { FLUSH_WAIT_MS, GATHER_MS, type Search, type Source } from ".";
-import { pack } from "./pack";
+import { pack, type Pack } from "./pack";
 import type { SearchStore } from "./store";
-import type { FromIndexer, ToIndexer } from "./thread";
+
+/** Messages to the index thread (db/sqlite/search-thread.ts says what each asks) and from it. */
+export type ToIndexer =
+  | { type: "open"; dataPath: string; indexPath: string }
+  | ({ type: "caught"; bytes: number } & Pack)
+  | { type: "left-out"; ids: string[] }
+  | { type: "flush" | "sweep"; seq: number; from?: string }
+  | { type: "start" }
+  | { type: "close" };
+export type FromIndexer =
+  | { type: "done"; seq: number }
+  | { type: "took"; bytes: number }
+  | { type: "took-ids" }
+  | { type: "warn"; message: string; fields?: Record<string, unknown> }
+  | { type: "fatal"; error: string }
+  | { type: "closed" };
 
 /**
  * Bytes of caught rows handed over that the thread has not taken yet, at most. A thread starved of
@@ -18,7 +33,7 @@ const RESTART_MAX_MS = 60_000;
 const RESTART_RESET_MS = 5 * 60_000;
 
 /**
- * The search index written by its own thread (thread.ts), for SQLite with a data file: caught
+ * The search index written by its own thread (db/sqlite/search-thread.ts), for SQLite with a data file: caught
  * batches are handed over as the change sink reports them, those of GATHER_MS in one message (the
  * thread that catches builds no document and writes no index), and searches read the index through `store`,
  * a connection of their own. A search first waits until the thread indexed every batch handed to

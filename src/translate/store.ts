@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
-import type { Db } from "../db/open";
+import type { Db } from "../db/sqlite/open";
 import { sqliteTransactor } from "../db/transactor";
 import {
   translateAccountKeys as accountKeys,

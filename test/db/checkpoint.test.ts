@@ -1,14 +1,14 @@
 import { afterAll, expect, test } from "bun:test";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { HIGH_MARK_PAGES, startCheckpointer } from "../../src/db/checkpoint";
-import { openDatabase } from "../../src/db/open";
+import { HIGH_MARK_PAGES, startCheckpointer } from "../../src/db/sqlite/checkpoint";
+import { openDatabase } from "../../src/db/sqlite/open";
 import type { Log } from "../../src/lib/log";
 import { removeTempDirs, tempDir } from "../helpers/binary";
 
 afterAll(removeTempDirs);
 
-const THREAD = new URL("../../src/db/checkpoint-thread.ts", import.meta.url).href;
+const THREAD = new URL("../../src/db/sqlite/checkpoint-thread.ts", import.meta.url).href;
 
 function recordingLog() {
   const errors: string[] = [];

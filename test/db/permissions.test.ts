@@ -2,8 +2,8 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase } from "../../src/db/open";
-import { lockDataFile } from "../../src/db/lock";
+import { openDatabase } from "../../src/db/sqlite/open";
+import { lockDataFile } from "../../src/db/sqlite/lock";
 
 const dir = mkdtempSync(join(tmpdir(), "mailroom-perms-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -3,9 +3,11 @@
  * same on SQLite (in memory) and on PostgreSQL (a fresh database on the test cluster).
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { openDatabase } from "../../src/db/open";
-import { createHookStore, type HookStore, type NewHook, type RawHook } from "../../src/hooks/store";
-import { createAttemptQueue, type AttemptQueue } from "../../src/runner/queue";
+import { openDatabase } from "../../src/db/sqlite/open";
+import { createHookStore } from "../../src/db/sqlite/hook-store";
+import type { HookStore, NewHook, RawHook } from "../../src/hooks/store";
+import { createAttemptQueue } from "../../src/db/sqlite/attempt-queue";
+import type { AttemptQueue } from "../../src/runner/queue";
 import { openPostgres } from "../../src/db/pg/open";
 import { migratePostgres } from "../../src/db/pg/migrate";
 import { pgTransactor } from "../../src/db/pg/transactor";

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { openDatabase } from "../../src/db/open";
-import { createRefusals, createRefusalStore } from "../../src/hooks/guards";
+import { openDatabase } from "../../src/db/sqlite/open";
+import { createRefusals } from "../../src/hooks/guards";
+import { createRefusalStore } from "../../src/db/sqlite/refusal-store";
 import { createFakeClock } from "../helpers/clock";
 
 const refusal = (n: number, channel = "c") => ({

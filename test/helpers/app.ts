@@ -1,6 +1,6 @@
 import { buildConfig } from "../../src/config/load";
-import { openDatabase } from "../../src/db/open";
-import { createSqliteStorage } from "../../src/db/sqlite-storage";
+import { openDatabase } from "../../src/db/sqlite/open";
+import { createSqliteStorage } from "../../src/db/sqlite/storage";
 import { createApp } from "../../src/app";
 import { createRunner } from "../../src/runner";
 import { silentLog, type Log } from "../../src/lib/log";

@@ -1,6 +1,7 @@
 import { expect, test } from "bun:test";
-import { openDatabase } from "../../src/db/open";
-import { createHookStore, HOOK_STATUSES, type HookStatus, type NewHook } from "../../src/hooks/store";
+import { openDatabase } from "../../src/db/sqlite/open";
+import { createHookStore } from "../../src/db/sqlite/hook-store";
+import { HOOK_STATUSES, type HookStatus, type NewHook } from "../../src/hooks/store";
 import { createIdFactory } from "../../src/lib/ids";
 import { createFakeClock } from "../helpers/clock";
 

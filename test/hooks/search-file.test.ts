@@ -8,15 +8,15 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { monotonicFactory } from "ulid";
-import { openDatabase } from "../../src/db/open";
-import { createSqliteStorage } from "../../src/db/sqlite-storage";
+import { openDatabase } from "../../src/db/sqlite/open";
+import { createSqliteStorage } from "../../src/db/sqlite/storage";
 import { parseSearch } from "../../src/search/query";
 import { createThreadedSearch } from "../../src/search/threaded";
 import type { NewHook } from "../../src/hooks/store";
 import { type Log, silentLog } from "../../src/lib/log";
 
-const THREAD = new URL("../../src/search/thread.ts", import.meta.url).href;
-const CHECKPOINTS = new URL("../../src/db/checkpoint-thread.ts", import.meta.url).href;
+const THREAD = new URL("../../src/db/sqlite/search-thread.ts", import.meta.url).href;
+const CHECKPOINTS = new URL("../../src/db/sqlite/checkpoint-thread.ts", import.meta.url).href;
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
@@ -106,8 +106,8 @@ test("the entries of deleted hooks are purged from the index file; their hooks a
   expect(count()).toBe(20);
   // The index thread purges at start and every 10 minutes; here its connection's store does it at once.
   const writer = openDatabase({ path, durability: "normal" });
-  const { attachSearchIndex } = await import("../../src/search/index-file");
-  const { createSearchStore } = await import("../../src/search/store");
+  const { attachSearchIndex } = await import("../../src/db/sqlite/search-index-file");
+  const { createSearchStore } = await import("../../src/db/sqlite/search-store");
   attachSearchIndex(writer.$client, `${path}-search`);
   expect(await createSearchStore(writer.$client, { ownWrites: true }).purge!(undefined, 1000)).toBeDefined();
   expect(count()).toBe(15);

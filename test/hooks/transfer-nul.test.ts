@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { createPgTransferStore } from "../../src/db/pg/transfer-store";
-import { createTransferStore } from "../../src/transfer/store";
+import { createTransferStore } from "../../src/db/sqlite/transfer-store";
 import { parseLine } from "../../src/transfer/wire";
 import { closeBackends, contractBackends } from "../db/contract/backends";
 

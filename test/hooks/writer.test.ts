@@ -252,7 +252,7 @@ describe("nothing a batch does stalls the writer", () => {
 
 describe("WAL sync", () => {
   test("calls during a running sync share the next one, which starts after it", async () => {
-    const { createWalSync } = await import("../../src/db/wal-sync");
+    const { createWalSync } = await import("../../src/db/sqlite/wal-sync");
     const started: (() => void)[] = [];
     const wal = createWalSync("unused", () => new Promise<void>((resolve) => started.push(resolve)));
     const a = wal.sync();
@@ -272,7 +272,7 @@ describe("WAL sync", () => {
   });
 
   test("syncs a real WAL file", async () => {
-    const { createWalSync } = await import("../../src/db/wal-sync");
+    const { createWalSync } = await import("../../src/db/sqlite/wal-sync");
     const { mkdtempSync, writeFileSync, rmSync } = await import("node:fs");
     const { tmpdir } = await import("node:os");
     const dir = mkdtempSync(`${tmpdir()}/mailroom-wal-`);

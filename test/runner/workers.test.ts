@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { buildConfig } from "../../src/config/load";
-import { openDatabase } from "../../src/db/open";
+import { openDatabase } from "../../src/db/sqlite/open";
 import { systemClock } from "../../src/lib/clock";
 import { silentLog } from "../../src/lib/log";
-import { createAttemptQueue } from "../../src/runner/queue";
+import { createAttemptQueue } from "../../src/db/sqlite/attempt-queue";
 import { createRunner } from "../../src/runner";
 import { createFakeClock } from "../helpers/clock";
 

@@ -4,7 +4,7 @@
  * writer) are in store-races.test.ts.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { openDatabase } from "../../src/db/open";
+import { openDatabase } from "../../src/db/sqlite/open";
 import { migratePostgres } from "../../src/db/pg/migrate";
 import { openPostgres } from "../../src/db/pg/open";
 import { createPgTranslateStore } from "../../src/db/pg/translate-store";

@@ -1,5 +1,5 @@
+import { eventTypeCondition } from "../event-type";
 import {
-  eventTypeCondition,
   HOOK_STATUSES,
   type ChannelRow,
   type EventRow,

@@ -1,4 +1,5 @@
-import { REFUSAL_COLUMNS, toRefusal, type RefusalRecord, type RefusalStore } from "../../hooks/guards/refusal-store";
+import { REFUSAL_COLUMNS, toRefusal, type RefusalRecord } from "../refusal-rows";
+import type { RefusalStore } from "../../hooks/guards/refusal-store";
 import type { PgTransactor } from "./transactor";
 
 /** PostgreSQL's side of RefusalStore: a batch is one multi-row statement. */

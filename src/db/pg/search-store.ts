@@ -1,7 +1,7 @@
 import { ulidFloor } from "../../lib/ids";
 import type { SearchDoc } from "../../search/document";
 import { hasTerms } from "../../search/query";
-import { eventTypeCondition } from "../../hooks/store";
+import { eventTypeCondition } from "../event-type";
 import type { SearchQuery, SearchStore } from "../../search/store";
 import type { PgTransactor } from "./transactor";
 

@@ -18,7 +18,7 @@ import { GuardConfigError, unauthenticated } from "./verdict";
 
 export type { Guard, GuardInput, GuardVerdict, Refusal, RefusalInput } from "./types";
 export { createRefusals, REFUSALS_KEPT, type Refusals, type RefusalQuery } from "./refusals";
-export { createRefusalStore, type RefusalStore } from "./refusal-store";
+export type { RefusalStore } from "./refusal-store";
 
 /**
  * `log` receives the errors of checks that threw (the app passes it; config checks need none);

@@ -41,7 +41,7 @@ export const hooks = sqliteTable(
     sourceId: text("source_id"),
   },
   // One secondary index: each one more costs the catching endpoint a b-tree insert per hook and
-  // more WAL pages per commit. Lists by channel alone or status alone merge its ranges (store.ts).
+  // more WAL pages per commit. Lists by channel alone or status alone merge its ranges (db/sqlite/hook-store.ts).
   (t) => [index("hooks_channel_status_id").on(t.channel, t.status, t.id)],
 );
 

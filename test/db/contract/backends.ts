@@ -10,7 +10,7 @@
  * afterEach(closeBackends);
  * for (const backend of contractBackends(createGuardStore, createPgGuardStore)) describe(backend.name, () => ...)
  */
-import { openDatabase, type Db } from "../../../src/db/open";
+import { openDatabase, type Db } from "../../../src/db/sqlite/open";
 import { migratePostgres } from "../../../src/db/pg/migrate";
 import { openPostgres } from "../../../src/db/pg/open";
 import { pgTransactor, type PgTransactor } from "../../../src/db/pg/transactor";

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { createPgHookStore } from "../../../src/db/pg/hook-store";
-import { createHookStore } from "../../../src/hooks/store";
+import { createHookStore } from "../../../src/db/sqlite/hook-store";
 import { closeBackends, contractBackends, race } from "./backends";
 
 afterEach(closeBackends);

@@ -6,7 +6,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { createPgHookStore } from "../../../src/db/pg/hook-store";
 import { createHookService } from "../../../src/hooks/service";
-import { createHookStore, type NewHook } from "../../../src/hooks/store";
+import { createHookStore } from "../../../src/db/sqlite/hook-store";
+import type { NewHook } from "../../../src/hooks/store";
 import type { HookRunner } from "../../../src/hooks/runner";
 import { closeBackends, contractBackends } from "./backends";
 

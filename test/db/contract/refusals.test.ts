@@ -1,7 +1,7 @@
 /** RefusalStore's contract (src/hooks/guards/refusal-store.ts) on SQLite and PostgreSQL. */
 import { afterEach, describe, expect, test } from "bun:test";
 import { createPgRefusalStore } from "../../../src/db/pg/refusal-store";
-import { createRefusalStore } from "../../../src/hooks/guards/refusal-store";
+import { createRefusalStore } from "../../../src/db/sqlite/refusal-store";
 import type { Refusal } from "../../../src/hooks/guards/types";
 import { closeBackends, contractBackends } from "./backends";
 

@@ -10,10 +10,11 @@ import { createPgHookStore } from "../../../src/db/pg/hook-store";
 import { createPgSearchStore } from "../../../src/db/pg/search-store";
 import { decodePayload } from "../../../src/hooks/payload";
 import { searchDoc } from "../../../src/search/document";
-import { attachSearchIndex } from "../../../src/search/index-file";
+import { attachSearchIndex } from "../../../src/db/sqlite/search-index-file";
 import { parseSearch } from "../../../src/search/query";
-import { createSearchStore } from "../../../src/search/store";
-import { createHookStore, type NewHook } from "../../../src/hooks/store";
+import { createSearchStore } from "../../../src/db/sqlite/search-store";
+import { createHookStore } from "../../../src/db/sqlite/hook-store";
+import type { NewHook } from "../../../src/hooks/store";
 import { closeBackends, contractBackends } from "./backends";
 
 afterEach(closeBackends);

@@ -13,9 +13,11 @@ import { detectEventType } from "../../../src/hooks/event-type";
 import { decodePayload } from "../../../src/hooks/payload";
 import { searchDoc } from "../../../src/search/document";
 import { parseSearch } from "../../../src/search/query";
-import { createSearchStore, type SearchQuery } from "../../../src/search/store";
-import { attachSearchIndex } from "../../../src/search/index-file";
-import { createHookStore, type HookStatus, type NewHook, type RawHook } from "../../../src/hooks/store";
+import { createSearchStore } from "../../../src/db/sqlite/search-store";
+import type { SearchQuery } from "../../../src/search/store";
+import { attachSearchIndex } from "../../../src/db/sqlite/search-index-file";
+import { createHookStore } from "../../../src/db/sqlite/hook-store";
+import type { HookStatus, NewHook, RawHook } from "../../../src/hooks/store";
 import { closeBackends, contractBackends, race } from "./backends";
 
 afterEach(closeBackends);

@@ -2,7 +2,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { createPgHookStore } from "../../../src/db/pg/hook-store";
 import { bodyPreview, PREVIEW_BYTES } from "../../../src/hooks/preview";
-import { createHookStore, type NewHook } from "../../../src/hooks/store";
+import { createHookStore } from "../../../src/db/sqlite/hook-store";
+import type { NewHook } from "../../../src/hooks/store";
 import { closeBackends, contractBackends } from "./backends";
 
 afterEach(closeBackends);

@@ -6,7 +6,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { createPgTransferStore } from "../../../src/db/pg/transfer-store";
 import { sqliteTransactor } from "../../../src/db/transactor";
-import { createTransferStore, type TransferHook } from "../../../src/transfer/store";
+import { createTransferStore } from "../../../src/db/sqlite/transfer-store";
+import type { TransferHook } from "../../../src/transfer/store";
 import { closeBackends, contractBackends, race } from "./backends";
 
 afterEach(closeBackends);

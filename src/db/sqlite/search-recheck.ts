@@ -1,9 +1,9 @@
 import type { Database } from "bun:sqlite";
-import { decodePayload } from "../hooks/payload";
-import { searchDoc } from "./document";
-import type { SearchTerms } from "./query";
+import { decodePayload } from "../../hooks/payload";
+import { searchDoc } from "../../search/document";
+import type { SearchTerms } from "../../search/query";
 
-/** The plain list's `event_type`: equal, or a prefix (in characters) when it ends with "*" (hooks/store.ts eventTypeCondition). */
+/** The plain list's `event_type`: equal, or a prefix (in characters) when it ends with "*" (db/event-type.ts eventTypeCondition). */
 export function eventTypeHolds(have: string, wanted: string | undefined): boolean {
   if (wanted === undefined) return true;
   if (!wanted.endsWith("*")) return have === wanted;
@@ -17,8 +17,8 @@ export type RecheckFilters = { channel?: string; status?: string; eventType?: st
 type Row = { id: string; channel: string; status: string; method: string; query: string; headers: string; body: Uint8Array; ip: string; event_type: string };
 
 /**
- * The check of SQLite's candidates (the index keeps trigrams without positions, store.ts): the ids
- * among `ids` whose hook's document (document.ts, built again from the hook) holds every word in its
+ * The check of SQLite's candidates (the index keeps trigrams without positions, search-store.ts): the ids
+ * among `ids` whose hook's document (search/document.ts, built again from the hook) holds every word in its
  * text and every field needle in its fields, and whose channel, status and event type are those
  * asked (`eventType` exactly, as the plain list does). A deleted hook is not read, so entries the
  * index still holds for it match nothing.

@@ -1,5 +1,5 @@
 import type { Database } from "bun:sqlite";
-import type { Log } from "../lib/log";
+import type { Log } from "../../lib/log";
 import type { FromCheckpointer, ToCheckpointer } from "./checkpoint-thread";
 
 /** SQLite's own default, used again whenever the checkpoint thread is not running. */
@@ -15,7 +15,7 @@ export type Checkpointer = { close(): Promise<void> };
 
 /**
  * Moves WAL checkpoints off the main thread: starts the checkpoint thread (`threadUrl`, the
- * module db/checkpoint-thread.ts) on a connection of its own and raises the main connection's
+ * module db/sqlite/checkpoint-thread.ts) on a connection of its own and raises the main connection's
  * automatic checkpoint to a high mark. If the thread cannot start or fails, the main connection
  * checkpoints by itself again, as SQLite does by default.
  */

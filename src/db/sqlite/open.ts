@@ -2,8 +2,8 @@ import { Database } from "bun:sqlite";
 import { chmodSync, existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
-import * as schema from "../schema/sqlite";
-import { embeddedMigrations } from "./migrations.macro" with { type: "macro" };
+import * as schema from "../../schema/sqlite";
+import { embeddedMigrations } from "../migrations.macro" with { type: "macro" };
 
 export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
 

@@ -1,41 +1,27 @@
 /**
  * The search index thread (a Bun Worker): builds the hooks' documents and writes the index (FTS5)
  * on connections of its own, off the thread that catches (search/threaded.ts starts it).
- * It runs the same indexer as a thread-less instance (index.ts), reading the hooks from the data
- * file and writing only the index's own file (index-file.ts), at a lower scheduling priority:
+ * It runs the same indexer as a thread-less instance (search/index.ts), reading the hooks from the data
+ * file and writing only the index's own file (search-index-file.ts), at a lower scheduling priority:
  * when the cores are busy, catching gets them first.
  *
- * Messages in: "open" once, "caught" (rows as the change sink reported them, packed: pack.ts), "left-out" (ids of
+ * Messages in: "open" once, "caught" (rows as the change sink reported them, packed: search/pack.ts), "left-out" (ids of
  * hooks to sweep), "flush", "sweep" and "start"; "close". Out: "took" for each "caught" (the bytes
  * it held are the thread's now), "done" for each flush or sweep, "warn", "fatal" if it cannot
  * work, "closed".
  */
 import { Database } from "bun:sqlite";
-import { systemClock } from "../lib/clock";
-import type { Log } from "../lib/log";
-import { keepMemoryDown } from "../lib/memory";
-import { lowerThreadPriority } from "../lib/thread-priority";
-import { createSearch, type Search, type Source } from ".";
-import { attachSearchIndex } from "./index-file";
-import { type Pack, unpack } from "./pack";
-import { createSearchStore } from "./store";
+import { systemClock } from "../../lib/clock";
+import type { Log } from "../../lib/log";
+import { keepMemoryDown } from "../../lib/memory";
+import { lowerThreadPriority } from "../../lib/thread-priority";
+import { createSearch, type Search, type Source } from "../../search";
+import { attachSearchIndex } from "./search-index-file";
+import { unpack } from "../../search/pack";
+import type { FromIndexer, ToIndexer } from "../../search/threaded";
+import { createSearchStore } from "./search-store";
 
 declare const self: Worker;
-
-export type ToIndexer =
-  | { type: "open"; dataPath: string; indexPath: string }
-  | ({ type: "caught"; bytes: number } & Pack)
-  | { type: "left-out"; ids: string[] }
-  | { type: "flush" | "sweep"; seq: number; from?: string }
-  | { type: "start" }
-  | { type: "close" };
-export type FromIndexer =
-  | { type: "done"; seq: number }
-  | { type: "took"; bytes: number }
-  | { type: "took-ids" }
-  | { type: "warn"; message: string; fields?: Record<string, unknown> }
-  | { type: "fatal"; error: string }
-  | { type: "closed" };
 
 const post = (message: FromIndexer) => self.postMessage(message);
 const log: Log = {

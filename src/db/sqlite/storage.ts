@@ -1,25 +1,25 @@
 import { Database } from "bun:sqlite";
-import type { Log } from "../lib/log";
-import type { Storage } from "./storage";
+import type { Log } from "../../lib/log";
+import type { Storage } from "../storage";
 import type { Db } from "./open";
 import { createWalSync } from "./wal-sync";
 import { startCheckpointer, type Checkpointer } from "./checkpoint";
-import { localFeed } from "./feed";
-import { changesOf } from "./transactor";
-import { createHookStore } from "../hooks/store";
-import { createSearchStore } from "../search/store";
-import { attachSearchIndex, openSearchIndex } from "../search/index-file";
-import { createTransferStore } from "../transfer/store";
-import { createAttemptQueue } from "../runner/queue";
-import { createTranslateStore } from "../translate/store";
-import { createDashboardStore } from "../dashboard/store";
-import { createApiKeyStore } from "../hooks/api-key-store";
-import { createGuardStore } from "../hooks/guard-store";
-import { createForwardStore } from "../forwards/store";
-import { createResponseStore } from "../responses/store";
-import { createDedupStore } from "../dedup/store";
-import { createRefusalStore } from "../hooks/guards/refusal-store";
-import { createRelayStore } from "../relay/store";
+import { localFeed } from "../feed";
+import { changesOf } from "../transactor";
+import { createHookStore } from "./hook-store";
+import { createSearchStore } from "./search-store";
+import { attachSearchIndex, openSearchIndex } from "./search-index-file";
+import { createTransferStore } from "./transfer-store";
+import { createAttemptQueue } from "./attempt-queue";
+import { createTranslateStore } from "../../translate/store";
+import { createDashboardStore } from "../../dashboard/store";
+import { createApiKeyStore } from "../../hooks/api-key-store";
+import { createGuardStore } from "../../hooks/guard-store";
+import { createForwardStore } from "../../forwards/store";
+import { createResponseStore } from "../../responses/store";
+import { createDedupStore } from "../../dedup/store";
+import { createRefusalStore } from "./refusal-store";
+import { createRelayStore } from "../../relay/store";
 
 export type SqliteStorageOptions = {
   path: string;
@@ -48,7 +48,7 @@ export function createSqliteStorage(db: Db, opts: SqliteStorageOptions): Storage
     opts.checkpoints && opts.path !== ":memory:"
       ? startCheckpointer({ sql: db.$client, path: opts.path, log: opts.checkpoints.log, threadUrl: opts.checkpoints.threadUrl })
       : undefined;
-  // The index's own file (search/index-file.ts): with the thread, searches read it through a
+  // The index's own file (db/sqlite/search-index-file.ts): with the thread, searches read it through a
   // connection of their own, so that the main connection's write transactions never lock it.
   // It is derived data: one that cannot be used is kept elsewhere until a restart (openSearchIndex).
   const index = openSearchIndex(db.$client, opts.path, opts.checkpoints?.log);

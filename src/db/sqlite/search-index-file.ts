@@ -2,7 +2,7 @@ import type { Database } from "bun:sqlite";
 import { chmodSync, closeSync, existsSync, mkdtempSync, openSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Log } from "../lib/log";
+import type { Log } from "../../lib/log";
 
 /**
  * SQLite's search index lives in a file of its own next to the data file (`mailroom.db-search`,
@@ -80,7 +80,7 @@ function attach(sql: Database, path: string): void {
   sql.run("PRAGMA search.synchronous = NORMAL");
 }
 
-/** Readable by its owner only, as the data file (db/open.ts): it holds the hooks' text. SQLite gives -wal and -shm its mode. */
+/** Readable by its owner only, as the data file (db/sqlite/open.ts): it holds the hooks' text. SQLite gives -wal and -shm its mode. */
 function ownerOnly(path: string): void {
   closeSync(openSync(path, "a", 0o600));
   for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600);

@@ -1,0 +1,218 @@
+import type { Database } from "bun:sqlite";
+import { statSync } from "node:fs";
+import { statementCache } from "./statements";
+import { sqliteTransactor } from "../transactor";
+import { ulidFloor, ulidTime } from "../../lib/ids";
+import { eventTypeCondition } from "../event-type";
+import { MAX_FIELD_VALUE, searchKeys, type SearchDoc } from "../../search/document";
+import { exactKey, fieldText, hasTerms, nameKey, type SearchTerms } from "../../search/query";
+import type { SearchQuery, SearchStore } from "../../search/store";
+import { createRecheck } from "./search-recheck";
+
+/**
+ * FTS5 rowids order the index by time: the id's millisecond since EPOCH times PER_MS, plus a
+ * counter within the millisecond. FTS5 walks a match in rowid order, so a page of the newest
+ * matches reads only them. Rowids stay within JavaScript's exact integers (2^53) for ids of
+ * 1990 to 2059; hooks with other times are not indexed.
+ */
+const PER_MS = 8192;
+const EPOCH = Date.UTC(2025, 0, 1);
+const SPAN_MS = Math.floor(Number.MAX_SAFE_INTEGER / PER_MS) - 1;
+/** The first rowid of a millisecond (clamped: bounds of a search may lie anywhere). */
+const rowOf = (ms: number) => Math.max(-SPAN_MS, Math.min(SPAN_MS, Math.ceil(ms) - EPOCH)) * PER_MS;
+
+/** An FTS5 string: double quotes doubled. */
+const phrase = (s: string) => `"${s.replaceAll('"', '""')}"`;
+
+/** The distinct trigrams of a needle, by code point, as FTS5's trigram tokenizer cuts text. */
+export function trigrams(needle: string): string[] {
+  const cps = Array.from(needle);
+  const out = new Set<string>();
+  for (let i = 0; i + 3 <= cps.length; i++) out.add(cps[i]! + cps[i + 1]! + cps[i + 2]!);
+  return [...out];
+}
+
+/**
+ * The FTS5 query of a search's candidates: every trigram of every word, of every exact field term's
+ * key, and of every prefix term's name key and value (search/document.ts searchKeys; the index has
+ * `detail=none`: no positions, so no phrases and no column filters). A hook that matches holds all
+ * of them, so the candidates include every match; each is checked against its document.
+ */
+export function matchExpression(terms: SearchTerms, channel?: string, eventType?: string): string {
+  const grams = new Set<string>();
+  for (const w of terms.words) for (const g of trigrams(w)) grams.add(g);
+  const fields = channel === undefined ? [...terms.terms] : [...terms.terms, { name: "channel", value: fieldText(channel), prefix: false }];
+  // An event type asked exactly is also a `type:` term, lower case: a superset the check narrows.
+  // A prefix is left to the check: "*" matches hooks of no known type, which have no `type` line
+  // (and a type whose lower case passes MAX_FIELD_VALUE has none either).
+  if (eventType !== undefined && !eventType.endsWith("*")) {
+    const type = fieldText(eventType);
+    if (type.length <= MAX_FIELD_VALUE) fields.push({ name: "type", value: type, prefix: false });
+  }
+  for (const t of fields) {
+    if (!t.prefix) for (const g of trigrams(exactKey(t.name, t.value))) grams.add(g);
+    else for (const g of [nameKey(t.name), ...trigrams(t.value)]) grams.add(g);
+  }
+  return [...grams].map(phrase).join(" AND ");
+}
+
+/** The id bounds of a query's `after`, `since` and `until` (ids sort by their time). */
+export function idBounds(q: SearchQuery): { below?: string; fromMs?: number; beforeMs?: number } {
+  return { below: q.after, fromMs: q.since, beforeMs: q.until };
+}
+
+/** A deferred transaction around `fn` (whose statements all run before its first await). */
+const ownTransaction = (sql: Database) => async (fn: () => Promise<void>) => {
+  sql.run("BEGIN");
+  try {
+    await fn();
+    sql.run("COMMIT");
+  } catch (error) {
+    if (sql.inTransaction) sql.run("ROLLBACK");
+    throw error;
+  }
+};
+
+/**
+ * SQLite's side: the FTS5 table `search_index`, and `search_rows` from its rowids to hook ids, in
+ * the index's own file attached as `search` (search-index-file.ts) to `sql`, whose main database holds the
+ * hooks. `ownWrites`: the connection writes nothing but the index (the index thread), so a batch is
+ * a plain deferred transaction that locks the index file only; else batches join the connection's
+ * transactor like every other write.
+ */
+export function createSearchStore(conn: Database | { $client: Database }, opts: { ownWrites?: boolean } = {}): SearchStore {
+  const sql: Database = "$client" in conn ? conn.$client : conn;
+  const q = statementCache(sql);
+  const transactor = sqliteTransactor(sql);
+  const write = opts.ownWrites ? ownTransaction(sql) : transactor.transaction;
+  // Prepared once here: indexing, which runs between catches, prepares nothing.
+  const reserve = sql.prepare("SELECT max(n) AS n FROM search.search_rows WHERE n >= ? AND n < ?");
+  // The hooks are not looked up: writing the index reads nothing from the data file (no read
+  // transaction on it per batch beside the catching writer).
+  const claim = sql.prepare("INSERT INTO search.search_rows (n, hook_id) VALUES (?, ?) ON CONFLICT (hook_id) DO NOTHING");
+  const put = sql.prepare("INSERT INTO search.search_index (rowid, text, fields) VALUES (?, ?, ?)");
+  const recheck = createRecheck(sql);
+
+  /** Plain filters on hooks when there is no term (only since/until). */
+  function plain(query: SearchQuery): string[] {
+    const where: string[] = [];
+    const args: (string | number)[] = [];
+    const b = idBounds(query);
+    if (query.channel !== undefined) where.push("channel = ?"), args.push(query.channel);
+    if (query.status !== undefined) where.push("status = ?"), args.push(query.status);
+    if (b.below !== undefined) where.push("id < ?"), args.push(b.below);
+    if (b.fromMs !== undefined) where.push("id >= ?"), args.push(ulidFloor(Math.ceil(b.fromMs)));
+    if (b.beforeMs !== undefined) where.push("id < ?"), args.push(ulidFloor(Math.ceil(b.beforeMs)));
+    const type = eventTypeCondition(query.eventType, () => "?");
+    if (type.sql) where.push(type.sql.replace(/^ AND /, "")), args.push(...type.args);
+    const text = `SELECT id FROM hooks ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY id DESC LIMIT ?`;
+    return (q(text).values(...args, query.limit) as [string][]).map(([id]) => id);
+  }
+
+  /** Candidates, newest first (`status` is left to the recheck, which reads the hooks anyway). */
+  function matches(query: SearchQuery, match: string, top: number, bottom: number, limit: number): { id: string; n: number }[] {
+    const args: (string | number)[] = [];
+    let text = `SELECT r.hook_id AS id, s.rowid AS n FROM search.search_index s JOIN search.search_rows r ON r.n = s.rowid
+      WHERE s.search_index MATCH ? AND s.rowid < ? AND s.rowid >= ?`;
+    args.push(match, top, bottom);
+    if (query.after !== undefined) (text += " AND r.hook_id < ?"), args.push(query.after);
+    text += " ORDER BY s.rowid DESC LIMIT ?";
+    return q(text).all(...args, limit) as { id: string; n: number }[];
+  }
+
+  return {
+    dialect: "sqlite",
+    transaction: transactor.transaction,
+
+    async index(docs) {
+      await write(async () => {
+        // The next free rowid of each millisecond, read once per millisecond of the batch.
+        const free = new Map<number, number>();
+        const claimed: [number, SearchDoc][] = [];
+        for (const d of docs) {
+          const ms = ulidTime(d.id) - EPOCH;
+          if (ms <= -SPAN_MS || ms >= SPAN_MS - 1) continue;
+          const base = ms * PER_MS;
+          let n = free.get(base);
+          if (n === undefined) {
+            const last = (reserve.get(base, base + PER_MS) as { n: number | null }).n;
+            n = last === null ? base : last + 1;
+          }
+          if (n >= base + PER_MS) continue; // PER_MS hooks in one millisecond: the rest are not searchable
+          if (claim.run(n, d.id).changes === 0) continue;
+          claimed.push([n, d]);
+          free.set(base, n + 1);
+        }
+        // FTS5 writes its pending rows out as a new segment at every savepoint, which each claim
+        // (an upsert) opens: written after all the claims, the batch becomes one segment.
+        for (const [n, d] of claimed) put.run(n, d.text, searchKeys(d));
+      });
+    },
+
+    async unindexed(after, scan) {
+      const text = `SELECT id, EXISTS (SELECT 1 FROM search.search_rows r WHERE r.hook_id = h.id) AS done
+        FROM main.hooks h WHERE id > ? ORDER BY id LIMIT ?`;
+      const rows = q(text).values(after ?? "", scan) as [string, number][];
+      return { ids: rows.filter(([, done]) => !done).map(([id]) => id), last: rows[rows.length - 1]?.[0] };
+    },
+
+    async search(query) {
+      const match = hasTerms(query.terms) ? matchExpression(query.terms, query.channel, query.eventType) : "";
+      if (!match) return plain(query);
+      let top = Number.MAX_SAFE_INTEGER;
+      if (query.after !== undefined) top = Math.min(top, rowOf(ulidTime(query.after) + 1));
+      if (query.until !== undefined) top = Math.min(top, rowOf(query.until));
+      const bottom = query.since !== undefined ? rowOf(query.since) : Number.MIN_SAFE_INTEGER;
+      if (top <= bottom) return [];
+      const found: { id: string; n: number }[] = [];
+      /** Reads candidates below rowid `from` down to `to`, newest first, until `enough` match; where it stopped. */
+      const walk = async (from: number, to: number, enough: number): Promise<number> => {
+        for (let chunk = query.limit + 8; found.length < enough; chunk = Math.min(chunk * 4, 4096)) {
+          const rows = matches(query, match, from, to, chunk);
+          const held = await recheck(
+            rows.map((r) => r.id),
+            query.terms,
+            query,
+          );
+          for (const r of rows) if (held.has(r.id)) found.push(r);
+          if (rows.length < chunk) return to;
+          from = rows[rows.length - 1]!.n;
+        }
+        return from;
+      };
+      const stop = await walk(top, bottom, query.limit);
+      if (found.length >= query.limit) {
+        // Rowids order by millisecond, ids within one millisecond may not follow them: the rest of
+        // the limit-th match's millisecond is read too, and the page is cut by id.
+        const floor = Math.floor(found[query.limit - 1]!.n / PER_MS) * PER_MS; // floor of a negative rowid too
+        if (stop > floor) await walk(stop, floor, Number.POSITIVE_INFINITY);
+      }
+      const rows = found;
+      return rows
+        .map((r) => r.id)
+        .sort((a, b) => (a < b ? 1 : a > b ? -1 : 0))
+        .slice(0, query.limit);
+    },
+
+    /** The index on disk: its pages and its write-ahead log (which keeps up to 64 MiB after a checkpoint). */
+    async sizeBytes() {
+      const pages = q("PRAGMA search.page_count").get() as { page_count: number };
+      const size = q("PRAGMA search.page_size").get() as { page_size: number };
+      const file = (q("PRAGMA database_list").all() as { name: string; file: string }[]).find((d) => d.name === "search")?.file;
+      const wal = file ? (statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0) : 0;
+      return pages.page_count * size.page_size + wal;
+    },
+
+    async purge(after, scan) {
+      const rows = q(`SELECT n, EXISTS (SELECT 1 FROM main.hooks h WHERE h.id = r.hook_id) AS kept
+        FROM search.search_rows r WHERE n > ? ORDER BY n LIMIT ?`).values(after ?? Number.MIN_SAFE_INTEGER, scan) as [number, number][];
+      const gone = rows.filter(([, kept]) => !kept).map(([n]) => n);
+      if (gone.length > 0) {
+        await write(async () => {
+          for (const n of gone) q("DELETE FROM search.search_index WHERE rowid = ?").run(n), q("DELETE FROM search.search_rows WHERE n = ?").run(n);
+        });
+      }
+      return rows[rows.length - 1]?.[0];
+    },
+  };
+}
