@@ -3,7 +3,7 @@ import { noMore, parseFlags } from "./args";
 import { ClientError, type Client } from "./client";
 import type { Io } from "./io";
 import { bodySize, type ExtendedHook, type WireHook } from "./show";
-import { readEvents } from "./sse";
+import { readEvents } from "../lib/sse";
 
 /** The first wait before reconnecting, doubled up to MAX_RETRY_MS while Mailroom stays away. */
 const FIRST_RETRY_MS = 250;
