@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { backoffDelay, nextDelay, parseRetryAfter, RETRY_AFTER_CAP } from "../../src/runner/backoff";
+import { backoffDelay, nextDelay, parseRetryAfter, RETRY_AFTER_CAP } from "../../src/lib/backoff";
 
 const policy = { initial: 1000, max: 60_000 };
 const fixed = (r: number) => () => r;
