@@ -1,5 +1,5 @@
 /** Runs a client command: the Mailroom it calls, and the errors it answered with. */
-import { UsageError } from "./args";
+import { UsageError } from "../lib/args";
 import { ClientError, createClient, type Client } from "./client";
 import type { Io } from "./io";
 import { resolveTarget } from "./target";

@@ -1,7 +1,7 @@
 import { doublingDelay } from "../lib/backoff";
 import { readEvents } from "../lib/sse";
 import { printable } from "../lib/terminal";
-import { noMore, parseFlags } from "./args";
+import { noMore, parseFlags } from "../lib/args";
 import { ClientError, type Client } from "./client";
 import type { Io } from "./io";
 import { bodySize, type ExtendedHook, type WireHook } from "./show";

@@ -10,7 +10,7 @@ import { encode } from "../db/feed-changes";
 import { sha256Hex } from "../lib/secrets";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { UsageError, noMore, parseFlags, unknownSubcommand } from "./args";
+import { UsageError, noMore, parseFlags, unknownSubcommand } from "../lib/args";
 import { credentialsPath, localUrl, readCredentials, writeCredentials } from "./credentials";
 import type { Io } from "./io";
 import { tokenCreate } from "./token-create";

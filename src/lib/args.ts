@@ -1,4 +1,4 @@
-import { didYouMean } from "../lib/suggest";
+import { didYouMean } from "./suggest";
 
 /**
  * A small flag parser for the client commands: `--name value`, `--name=value`, boolean flags,
