@@ -2,6 +2,7 @@
  * The arguments of the commands that read the config (serve, check-config, migrate, healthcheck,
  * user add), as run.ts takes them. Their usage lines are in cli/commands.ts.
  */
+import { type FlagSpec, parseFlags, takeFlags, UsageError } from "./lib/args";
 import { didYouMean } from "./lib/suggest";
 import { plainUpstreamProblem } from "./lib/plain-upstream";
 
@@ -24,7 +25,30 @@ export type Command =
   | { kind: "version" }
   | { kind: "error"; message: string };
 
-const SERVE_FLAGS = ["--config", "--host", "--port", "--log-format", "--forward-to", "--channel", "--parent-pid"];
+/** The flags of each command, in the order "did you mean" weighs them. */
+const SERVE_FLAGS: FlagSpec = {
+  config: "value",
+  host: "value",
+  port: "value",
+  "log-format": "value",
+  "forward-to": "value",
+  channel: "value",
+  "parent-pid": "value",
+  quiet: "bool",
+};
+const FLAGS: Record<"serve" | "check-config" | "healthcheck" | "migrate", FlagSpec> = {
+  serve: SERVE_FLAGS,
+  "check-config": { config: "value" },
+  healthcheck: { config: "value", url: "value" },
+  migrate: { config: "value" },
+};
+
+/** The values serve refuses, as they come (a later mistake is not reached). */
+const SERVE_CHECKS: Record<string, (value: string) => string | undefined> = {
+  "log-format": (v) => (v === "text" || v === "json" ? undefined : `--log-format: must be text or json, not ${v}`),
+  "parent-pid": (v) => (parsePid(v) === undefined ? `--parent-pid: not a process id: ${v}` : undefined),
+  port: (v) => (Number.isInteger(Number(v)) && Number(v) >= 0 && Number(v) <= 65535 ? undefined : `--port: not a port: ${v}`),
+};
 
 /** Parses argv (without the runtime and script); never throws. */
 export function parseArgs(argv: readonly string[]): Command {
@@ -33,44 +57,43 @@ export function parseArgs(argv: readonly string[]): Command {
   if (args.includes("--version") || args.includes("-v")) return { kind: "version" };
   if (args[0] === "user") return parseUserAdd(args.slice(1));
   if (args[0] === "listen") return parseListen(args.slice(1));
-  let kind = "serve" as "serve" | "check-config" | "healthcheck" | "migrate";
+  let kind = "serve" as keyof typeof FLAGS;
   if (args[0] === "serve" || args[0] === "check-config" || args[0] === "healthcheck" || args[0] === "migrate") kind = args.shift() as typeof kind;
   else if (args[0] !== undefined && !args[0].startsWith("-")) return { kind: "error", message: `unknown command: ${args[0]}` };
-  const bools = kind === "serve" ? ["--quiet"] : [];
-  /** Flags that take a value, per command. */
-  const known = kind === "serve" ? SERVE_FLAGS : kind === "healthcheck" ? ["--config", "--url"] : ["--config"];
+  const known = Object.keys(FLAGS[kind]).map((k) => `--${k}`);
+  const parsed = usage(() =>
+    parseFlags(args, FLAGS[kind], {
+      notAFlag: (arg) => `unexpected argument: ${arg}`,
+      unknown: (name) => `unknown flag for ${kind}: ${name}${didYouMean(name, known)}`,
+      check: (name, value) => SERVE_CHECKS[name]?.(value),
+    }),
+  );
+  if ("message" in parsed) return parsed;
+  const { config, url, host, port, channel } = parsed.values;
   const out: { kind: typeof kind; url?: string } & ServeOptions = { kind };
-  while (args.length > 0) {
-    const flag = args.shift()!;
-    if (flag === "--quiet" && kind === "serve") {
-      out.quiet = true;
-      continue;
-    }
-    const [name, inline] = flag.includes("=") ? [flag.slice(0, flag.indexOf("=")), flag.slice(flag.indexOf("=") + 1)] : [flag, undefined];
-    if (!name.startsWith("-")) return { kind: "error", message: `unexpected argument: ${flag}` };
-    if (!known.includes(name)) return { kind: "error", message: `unknown flag for ${kind}: ${name}${didYouMean(name, [...known, ...bools])}` };
-    const value = inline ?? args.shift();
-    if (value === undefined) return { kind: "error", message: `${name} needs a value` };
-    if (name === "--config") out.config = value;
-    else if (name === "--url" && kind === "healthcheck") out.url = value;
-    else if (name === "--forward-to" && kind === "serve") out.forwardTo = { ...out.forwardTo, url: value };
-    else if (name === "--channel" && kind === "serve") out.forwardTo = { url: "", ...out.forwardTo, channel: value };
-    else if (name === "--log-format" && kind === "serve") {
-      if (value !== "text" && value !== "json") return { kind: "error", message: `--log-format: must be text or json, not ${value}` };
-      out.logFormat = value;
-    } else if (name === "--host" && kind === "serve") out.host = value;
-    else if (name === "--parent-pid" && kind === "serve") {
-      const pid = parsePid(value);
-      if (pid === undefined) return { kind: "error", message: `--parent-pid: not a process id: ${value}` };
-      out.parentPid = pid;
-    } else if (name === "--port" && kind === "serve") {
-      const port = Number(value);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) return { kind: "error", message: `--port: not a port: ${value}` };
-      out.port = port;
-    } else return { kind: "error", message: `unknown argument: ${flag}` };
-  }
+  if (config !== undefined) out.config = config;
+  if (url !== undefined) out.url = url;
+  if (parsed.bools.has("quiet")) out.quiet = true;
+  const logFormat = parsed.values["log-format"];
+  if (logFormat !== undefined) out.logFormat = logFormat as "text" | "json";
+  const forwardTo = parsed.values["forward-to"];
+  if (forwardTo !== undefined || channel !== undefined) out.forwardTo = { url: forwardTo ?? "", ...(channel !== undefined ? { channel } : {}) };
+  if (host !== undefined) out.host = host;
+  const parentPid = parsed.values["parent-pid"];
+  if (parentPid !== undefined) out.parentPid = parsePid(parentPid);
+  if (port !== undefined) out.port = Number(port);
   if (out.forwardTo && !out.forwardTo.url) return { kind: "error", message: "--channel is only used with --forward-to URL" };
   return out;
+}
+
+/** What `parse` returns, or the message of the UsageError it throws. */
+function usage<T>(parse: () => T): T | { kind: "error"; message: string } {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof UsageError) return { kind: "error", message: error.message };
+    throw error;
+  }
 }
 
 /** A process id as --parent-pid or MAILROOM_PARENT_PID gives it: a positive decimal integer. */
@@ -84,26 +107,11 @@ function parseListen(args: string[]): Command {
   if (!url || url.startsWith("-"))
     return { kind: "error", message: "listen: give the upstream Mailroom's URL, as mailroom listen https://hooks.example.com --channel C --token T" };
   if (!/^https?:\/\/[^\s/?#]+(?:\/[^\s?#]*)?$/.test(url)) return { kind: "error", message: `listen: not an http:// or https:// URL: ${url}` };
-  let channel: string | undefined;
-  let token: string | undefined;
-  let insecure = false;
-  const rest: string[] = [];
-  while (args.length > 0) {
-    const flag = args.shift()!;
-    if (flag === "--insecure") {
-      insecure = true;
-      continue;
-    }
-    const [name, inline] = flag.includes("=") ? [flag.slice(0, flag.indexOf("=")), flag.slice(flag.indexOf("=") + 1)] : [flag, undefined];
-    if (name !== "--channel" && name !== "--token") {
-      rest.push(flag);
-      continue;
-    }
-    const value = inline ?? args.shift();
-    if (value === undefined) return { kind: "error", message: `${name} needs a value` };
-    if (name === "--channel") channel = value;
-    else token = value;
-  }
+  const taken = usage(() => takeFlags(args, { channel: "value", token: "value", insecure: "bool" }));
+  if ("message" in taken) return taken;
+  const { rest } = taken;
+  const { channel, token } = taken.values;
+  const insecure = taken.bools.has("insecure");
   if (!channel) return { kind: "error", message: "listen: --channel NAME says which upstream channel to receive" };
   if (!token) return { kind: "error", message: "listen: --token TOKEN: a relay key of upstream (mailroom token create --scope relay there)" };
   const plain = plainUpstreamProblem(url);
@@ -122,18 +130,26 @@ function parseUserAdd(args: string[]): Command {
     return { kind: "error", message: sub === undefined ? "user needs a subcommand: add" : `unknown user subcommand: ${sub}${didYouMean(sub, ["add"])}` };
   const email = args.shift();
   if (!email || email.startsWith("-")) return { kind: "error", message: "user add: give the user's e-mail address" };
-  const out: Extract<Command, { kind: "user-add" }> = { kind: "user-add", email, role: "member", passwordStdin: false };
-  while (args.length > 0) {
-    const flag = args.shift()!;
-    if (flag === "--password-stdin") out.passwordStdin = true;
-    else if (flag === "--role" || flag === "--config") {
-      const value = args.shift();
-      if (value === undefined) return { kind: "error", message: `${flag} needs a value` };
-      if (flag === "--config") out.config = value;
-      else if (value === "admin" || value === "member") out.role = value;
-      else return { kind: "error", message: `--role: must be admin or member, not ${value}` };
-    } else
-      return { kind: "error", message: `unknown argument: ${flag}${flag.startsWith("-") ? didYouMean(flag, ["--role", "--password-stdin", "--config"]) : ""}` };
-  }
+  const flags = ["--role", "--password-stdin", "--config"];
+  const parsed = usage(() =>
+    parseFlags(
+      args,
+      { role: "value", "password-stdin": "bool", config: "value" },
+      {
+        notAFlag: (arg) => `unknown argument: ${arg}`,
+        unknown: (_, arg) => `unknown argument: ${arg}${didYouMean(arg, flags)}`,
+        check: (name, v) => (name !== "role" || v === "admin" || v === "member" ? undefined : `--role: must be admin or member, not ${v}`),
+      },
+    ),
+  );
+  if ("message" in parsed) return parsed;
+  const { role = "member", config } = parsed.values;
+  const out: Extract<Command, { kind: "user-add" }> = {
+    kind: "user-add",
+    email,
+    role: role as "admin" | "member",
+    passwordStdin: parsed.bools.has("password-stdin"),
+  };
+  if (config !== undefined) out.config = config;
   return out;
 }

@@ -1,25 +1,13 @@
 /** Runs a client command: the Mailroom it calls, and the errors it answered with. */
-import { UsageError } from "./args";
+import { takeFlags } from "../lib/args";
 import { ClientError, createClient, type Client } from "./client";
 import type { Io } from "../lib/io";
 import { resolveTarget } from "./target";
 
 /** Takes --url, --token and --config out of argv, wherever they are. Throws UsageError. */
 export function globalFlags(argv: readonly string[]): { rest: string[]; url?: string; token?: string; config?: string } {
-  const rest: string[] = [];
-  const out: { url?: string; token?: string; config?: string } = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const m = /^--(url|token|config)(?:=(.*))?$/.exec(arg);
-    if (!m) {
-      rest.push(arg);
-      continue;
-    }
-    const value = m[2] ?? argv[++i];
-    if (value === undefined) throw new UsageError(`--${m[1]} needs a value`);
-    out[m[1] as "url" | "token" | "config"] = value;
-  }
-  return { rest, ...out };
+  const { rest, values } = takeFlags(argv, { url: "value", token: "value", config: "value" });
+  return { rest, ...values };
 }
 
 /** Resolves to the exit code: 1 when Mailroom refused or could not be reached. Throws UsageError. */

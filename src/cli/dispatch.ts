@@ -3,7 +3,7 @@
  * `--version`, a usage mistake (its one line, with "did you mean", and where the usage is: exit
  * code 2), or the command itself, whose module is loaded only then.
  */
-import { UsageError } from "./args";
+import { UsageError } from "../lib/args";
 import { COMMANDS, findCommand } from "./commands";
 import { commandHelp, mainHelp, usageMistake } from "./help";
 import type { Io } from "../lib/io";

@@ -1,4 +1,4 @@
-import { UsageError, noMore, parseFlags, required, unknownSubcommand } from "./args";
+import { UsageError, noMore, parseFlags, required, unknownSubcommand } from "../lib/args";
 import { ClientError, type Client } from "./client";
 import { didYouMean } from "../lib/suggest";
 import type { Io } from "../lib/io";

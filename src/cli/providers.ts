@@ -2,7 +2,7 @@ import { didYouMean } from "../lib/suggest";
 import { CERTIFICATE_PROVIDERS } from "../hooks/guards/certificates/table";
 import { PRESETS } from "../hooks/guards/providers";
 import { configExample, describeHandshake, describeScheme } from "../hooks/guards/scheme/describe";
-import { UsageError, noMore, parseFlags } from "./args";
+import { UsageError, noMore, parseFlags } from "../lib/args";
 import type { Io } from "../lib/io";
 
 /**

@@ -1,4 +1,4 @@
-import { UsageError, noMore, parseFlags, required } from "./args";
+import { UsageError, noMore, parseFlags, required } from "../lib/args";
 import type { Client } from "./client";
 import type { Io } from "../lib/io";
 import { bodyBytes, type WireHook } from "./show";

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { UsageError, noMore, parseFlags, required } from "./args";
+import { UsageError, noMore, parseFlags, required } from "../lib/args";
 import type { Client } from "./client";
 import type { Io } from "../lib/io";
 import { PROVIDERS, signFor, unknownSigner } from "./sign";

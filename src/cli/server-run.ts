@@ -1,6 +1,6 @@
 /** The commands of run.ts: parsed here, run there (which loads the server and the storage). */
 import { parseArgs } from "../cli";
-import { UsageError } from "./args";
+import { UsageError } from "../lib/args";
 
 /** `argv` starts with the command's name. Throws UsageError. */
 export async function serverCommand(argv: string[]): Promise<number> {

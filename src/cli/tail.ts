@@ -1,13 +1,13 @@
+import { doublingDelay } from "../lib/backoff";
+import { readEvents } from "../lib/sse";
 import { printable } from "../lib/terminal";
-import { noMore, parseFlags } from "./args";
+import { noMore, parseFlags } from "../lib/args";
 import { ClientError, type Client } from "./client";
 import type { Io } from "../lib/io";
 import { bodySize, type ExtendedHook, type WireHook } from "./show";
-import { readEvents } from "./sse";
 
-/** The first wait before reconnecting, doubled up to MAX_RETRY_MS while Mailroom stays away. */
-const FIRST_RETRY_MS = 250;
-const MAX_RETRY_MS = 5_000;
+/** The wait before reconnecting: 250 ms, doubled up to 5 s while Mailroom stays away. */
+const RETRY = { initial: 250, max: 5_000 };
 /** Hooks whose last printed status is remembered, so a change that kept the status prints nothing. */
 const REMEMBERED = 10_000;
 
@@ -88,14 +88,14 @@ export async function tailCommand(argv: string[], client: Client, io: Io, signal
   let lastId: string | undefined;
   let connected = false;
   let online = false;
-  let wait = FIRST_RETRY_MS;
+  let failures = 0;
   while (!signal.aborted) {
     try {
       const res = await client.stream(path, lastId, signal);
       if (!res.ok) throw await client.errorOf(res);
       io.err(connected ? "mailroom: reconnected\n" : `following hooks at ${client.base}${filter.size ? ` (${filter})` : ""}; Ctrl-C to stop\n`);
       connected = online = true;
-      wait = FIRST_RETRY_MS;
+      failures = 0;
       for await (const e of readEvents(res.body!)) {
         if (e.id) lastId = e.id;
         if (e.event === "hook") print(JSON.parse(e.data) as ExtendedHook);
@@ -109,8 +109,7 @@ export async function tailCommand(argv: string[], client: Client, io: Io, signal
     if (signal.aborted) break;
     if (online) io.err(`mailroom: connection to ${client.base} lost; reconnecting\n`);
     online = false;
-    await pause(wait, signal);
-    wait = Math.min(wait * 2, MAX_RETRY_MS);
+    await pause(doublingDelay(failures++, RETRY), signal);
   }
   return 0;
 }

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
+import { parseToml } from "../lib/toml";
 import { credentialsPath, readCredentials } from "../lib/credentials";
 import type { Target } from "./client";
 
@@ -14,7 +15,7 @@ export function localDbPath(configFlag: string | undefined, env: Record<string, 
   const file = configFlag ?? env.MAILROOM_CONFIG ?? "mailroom.toml";
   if (!existsSync(file)) return DEFAULT_DB;
   try {
-    const parsed = Bun.TOML.parse(readFileSync(file, "utf8")) as { storage?: { path?: unknown } };
+    const parsed = parseToml(readFileSync(file, "utf8"), file) as { storage?: { path?: unknown } };
     return typeof parsed.storage?.path === "string" ? parsed.storage.path : DEFAULT_DB;
   } catch {
     return DEFAULT_DB;

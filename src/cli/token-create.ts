@@ -2,7 +2,7 @@ import { NAME_PATTERN } from "../config/schema";
 import { createKey } from "../hooks/api-keys";
 import type { ApiKeyStore, KeyGrant } from "../hooks/api-key-store";
 import { AppError } from "../lib/errors";
-import { UsageError, noMore, parseFlags } from "./args";
+import { UsageError, noMore, parseFlags } from "../lib/args";
 import type { Io } from "../lib/io";
 
 /** Where `token create` stores the key: the configured database's key store, and how to let go of it. */

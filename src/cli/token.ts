@@ -9,7 +9,7 @@ import { FEED_CHANNEL } from "../db/pg/feed";
 import { encode } from "../db/feed-changes";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { UsageError, noMore, parseFlags, unknownSubcommand } from "./args";
+import { UsageError, noMore, parseFlags, unknownSubcommand } from "../lib/args";
 import { credentialsPath, localUrl, readCredentials, writeCredentials } from "../lib/credentials";
 import type { Io } from "../lib/io";
 import { tokenCreate } from "./token-create";

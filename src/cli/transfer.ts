@@ -1,5 +1,5 @@
 import { openSync, closeSync, writeSync } from "node:fs";
-import { UsageError, noMore, parseFlags } from "./args";
+import { UsageError, noMore, parseFlags } from "../lib/args";
 import type { Client } from "./client";
 import type { Io } from "../lib/io";
 

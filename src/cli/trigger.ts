@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { buildEvent, parseValue, TriggerError, triggerList, unknownProvider } from "../triggers";
-import { UsageError, noMore, parseFlags, required } from "./args";
+import { UsageError, noMore, parseFlags, required } from "../lib/args";
 import type { Client } from "./client";
 import type { Io } from "../lib/io";
 import { parseHeader } from "./send";

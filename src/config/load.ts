@@ -15,7 +15,7 @@ import { PRESETS } from "../hooks/guards/providers";
 import { systemClock } from "../lib/clock";
 import { didYouMean } from "../lib/suggest";
 import { plainUpstreamProblem } from "../lib/plain-upstream";
-import { parse as parseSmolToml } from "smol-toml";
+import { parseToml as parseTomlText, TomlError } from "../lib/toml";
 
 export { ConfigError, type Problem } from "./problems";
 
@@ -323,38 +323,14 @@ export function buildConfig(raw: unknown, env: Env = {}, overrides: Overrides = 
   return config;
 }
 
-/**
- * Parses TOML text; a syntax error becomes a ConfigError naming the file. Bun's parser quotes an
- * unquoted value in its message ("Strings must be quoted: \"...\""), and that value may be a
- * secret written without quotes: it is replaced by the line it is on.
- */
+/** Parses TOML text (lib/toml.ts); a syntax error becomes a ConfigError naming the file. */
 export function parseToml(text: string, file: string): unknown {
   try {
-    return Bun.TOML.parse(text);
+    return parseTomlText(text, file);
   } catch (error) {
-    let message = (error as Error).message;
-    const quoted = /"([^"]+)"/.exec(message)?.[1];
-    if (quoted !== undefined) {
-      const at = text.indexOf(quoted);
-      const where = at < 0 ? "the value is not shown" : `the value on line ${text.slice(0, at).split("\n").length} is not shown`;
-      message = message.replace(`"${quoted}"`, `(${where})`);
-    }
-    throw new ConfigError([{ path: "", message: `${file}${where(text)}: ${message}` }]);
+    if (error instanceof TomlError) throw new ConfigError([{ path: "", message: error.message }]);
+    throw error;
   }
-}
-
-/**
- * `:LINE:COLUMN` of a TOML syntax error, from smol-toml's parser (Bun's does not say where); only
- * its position is used, never its message, which quotes the line (a secret may be on it).
- */
-function where(text: string): string {
-  try {
-    parseSmolToml(text);
-  } catch (error) {
-    const { line, column } = error as { line?: unknown; column?: unknown };
-    if (typeof line === "number" && typeof column === "number") return `:${line}:${column}`;
-  }
-  return "";
 }
 
 /** Reads the file if given or if ./mailroom.toml exists; built-in defaults otherwise. */

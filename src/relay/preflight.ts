@@ -3,11 +3,12 @@
  * WebSocket handshake tells the client nothing, the preflight's answer says why (wrong token, not a
  * relay key, unknown channel, another listener, unreachable).
  */
+import { doublingDelay } from "../lib/backoff";
 import { printable } from "../lib/terminal";
 
 /** Seconds between reconnections: 2, 4, 8, 16, then 30 (reset once a connection was accepted). */
 export function reconnectDelay(failures: number): number {
-  return Math.min(30_000, 2_000 * 2 ** Math.max(0, failures));
+  return doublingDelay(failures, { initial: 2_000, max: 30_000 });
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { RawHook } from "../hooks/store";
 import type { Clock } from "../lib/clock";
 import type { Activity } from "../lib/terminal";
-import { nextDelay } from "./backoff";
+import { nextDelay } from "../lib/backoff";
 import type { AttemptResult, HandlerPolicy } from "./handlers";
 import { type AttemptQueue, type AttemptRow, holdsHook, type Outcome } from "./queue";
 import type { HookOutcomes, HookReader } from "../hooks/runner";

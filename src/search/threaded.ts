@@ -1,4 +1,5 @@
 import type { ChangeSink } from "../hooks/changes";
+import { doublingDelay } from "../lib/backoff";
 import type { Log } from "../lib/log";
 import { FLUSH_WAIT_MS, GATHER_MS, type Search, type Source } from ".";
 import { pack, type Pack } from "./pack";
@@ -83,7 +84,7 @@ export function createThreadedSearch(deps: {
     // Started again after a pause that doubles with each failure in a row; its start indexes every
     // hook not indexed yet, those lost with the failed thread included.
     if (performance.now() - startedAt > RESTART_RESET_MS) failures = 0;
-    const waitMs = Math.min(RESTART_MAX_MS, RESTART_FIRST_MS * 2 ** failures++);
+    const waitMs = doublingDelay(failures++, { initial: RESTART_FIRST_MS, max: RESTART_MAX_MS });
     log.error(`the search index thread stopped; starting it again in ${waitMs / 1000}s (searches find the hooks indexed until now)`, { error: why });
     restartTimer = setTimeout(spawn, waitMs);
   }

@@ -1,3 +1,4 @@
+import { readEvents } from "../lib/sse";
 import type { ManagementClient } from "./management";
 import type { HookExtended as Hook, HookStatus } from "./types";
 
@@ -42,20 +43,19 @@ export async function waitForHook(url: string, token: string, api: ManagementCli
     if (o.status) q.set("status", o.status);
     const res = await fetch(`${url}/v1/stream?${q}`, { headers: { authorization: `Bearer ${token}`, accept: "text/event-stream" }, signal: abort.signal });
     if (!res.ok || !res.body) throw new Error(`waitForHook: GET /v1/stream answered ${res.status}: ${await res.text()}`);
-    const reader = res.body.getReader();
     try {
       // With the extension fields, as the stream sends them: `where` sees the same fields either way.
       const stored = await api.hooks.list({ channel: o.channel, status: o.status, limit: 100, include: "extensions" });
       const found = stored.reverse().find((h) => matches(h, o));
       if (found) return found;
-      for await (const event of events(reader)) {
-        if (event.type !== "hook") continue;
+      for await (const event of readEvents(res.body)) {
+        if (event.event !== "hook") continue;
         const hook = JSON.parse(event.data) as Hook;
         if (matches(hook, o)) return hook;
       }
       throw new Error("waitForHook: the live stream ended (the server is stopping)");
     } finally {
-      await reader.cancel().catch(() => {});
+      await res.body.cancel().catch(() => {});
     }
   } catch (error) {
     if (!abort.signal.aborted) throw error;
@@ -63,29 +63,6 @@ export async function waitForHook(url: string, token: string, api: ManagementCli
   } finally {
     clearTimeout(timer);
     abort.abort();
-  }
-}
-
-/** Server-Sent Events of a stream, one { type, data } per event. */
-async function* events(reader: { read(): Promise<{ done: boolean; value?: Uint8Array }> }): AsyncGenerator<{ type: string; data: string }> {
-  const decoder = new TextDecoder();
-  let buffer = "";
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return;
-    buffer += decoder.decode(value, { stream: true });
-    let end;
-    while ((end = buffer.indexOf("\n\n")) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      let type = "message";
-      const data: string[] = [];
-      for (const line of block.split("\n")) {
-        if (line.startsWith("event:")) type = line.slice(6).trim();
-        else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
-      }
-      if (data.length > 0) yield { type, data: data.join("\n") };
-    }
   }
 }
 

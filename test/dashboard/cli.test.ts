@@ -19,3 +19,14 @@ test("mailroom user add EMAIL --role admin", () => {
   expect(parseArgs(["user", "add"]).kind).toBe("error");
   expect(parseArgs(["user", "remove", "x@y.z"]).kind).toBe("error");
 });
+
+test("user add takes --role=admin and --config=FILE as every other command takes a flag's value", () => {
+  expect(parseArgs(["user", "add", "ada@example.com", "--role=admin", "--config=m.toml"])).toEqual({
+    kind: "user-add",
+    email: "ada@example.com",
+    role: "admin",
+    passwordStdin: false,
+    config: "m.toml",
+  });
+  expect(parseArgs(["user", "add", "ada@example.com", "--password-stdin=yes"])).toEqual({ kind: "error", message: "--password-stdin takes no value" });
+});

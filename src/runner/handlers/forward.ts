@@ -2,7 +2,7 @@ import { forwardTargetProblems, outboundProblem, type Resolve } from "../../conf
 import type { ForwardConfig } from "../../config/handlers";
 import type { RawHook } from "../../hooks/store";
 import { REDACTED } from "../../hooks/redact";
-import { parseRetryAfter } from "../backoff";
+import { parseRetryAfter } from "../../lib/backoff";
 import { readResponseExcerpt } from "../excerpt";
 import { fetchFailure } from "../../lib/fetch-error";
 import { withoutEnvKeys, type AttemptContext, type AttemptResult, type HandlerPolicy } from "./types";

@@ -20,6 +20,15 @@ export function Notice({ error, note }: { error?: string; note?: string }) {
 }
 
 /**
+ * What a screen shows until its data has come: "Loading…", or the error that stopped it.
+ *
+ * @example if (!hook) return <Loading error={error} />;
+ */
+export function Loading({ error }: { error?: string }) {
+  return error ? <Notice error={error} /> : <p class="muted">Loading…</p>;
+}
+
+/**
  * The end of a form: the error of the whole form, then its submit button (and Cancel, with
  * `onCancel`, labelled `cancel`); `busy` disables the submit button while the form is sent. Errors of one field are shown next to it (parts/field.tsx).
  */

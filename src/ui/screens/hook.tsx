@@ -12,7 +12,7 @@ import { EditSend } from "./edit-send";
 import { HookActions } from "./hook-actions";
 import { HookBody } from "./hook-body";
 import { HookHistory } from "./hook-history";
-import { Notice } from "../parts/notice";
+import { Loading, Notice } from "../parts/notice";
 import { visible } from "../format";
 
 /** One hook: what its sender sent (as text, never as HTML), its guards, attempts and events, and actions. */
@@ -51,14 +51,7 @@ export function HookDetail({
   useStream(`?fields=summary&hook=${encodeURIComponent(id)}`, { hook: (h) => (h as Hook).id === id && load(), reset: load }, [id]);
   // Decoded once per body, not on every render (a 1 MB body costs tens of ms each time).
   const bytes = useMemo(() => bytesOf(hook?.body ?? ""), [hook?.body]);
-  if (!hook)
-    return error ? (
-      <p class="error" role="alert">
-        {error}
-      </p>
-    ) : (
-      <p class="muted">Loading…</p>
-    );
+  if (!hook) return <Loading error={error} />;
   const headerRows = Object.entries(hook.headers);
   const headerText = headerRows.map(([k, v]) => `${k}: ${v}`).join("\n");
   return (

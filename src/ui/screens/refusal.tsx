@@ -3,6 +3,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api } from "../api";
 import { CopyButton } from "../parts/copy";
 import { KvTable, queryRows } from "../parts/kv-table";
+import { Loading } from "../parts/notice";
 import { Time } from "../parts/time";
 import { link } from "../router";
 import { RefusalStatus, type RefusalRow } from "./refusals";
@@ -28,13 +29,7 @@ export function RefusalScreen({ id }: { id: string }) {
     return (
       <section>
         {back}
-        {error ? (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        ) : (
-          <p class="muted">Loading…</p>
-        )}
+        <Loading error={error} />
       </section>
     );
   const headers = Object.entries(r.headers ?? {});

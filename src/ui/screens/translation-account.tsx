@@ -4,7 +4,7 @@ import { api, type Me, type TAccountDetail } from "../api";
 import { link } from "../router";
 import { money, TranslationNav } from "./translation";
 import { Time } from "../parts/time";
-import { Notice } from "../parts/notice";
+import { Loading, Notice } from "../parts/notice";
 import { visible } from "../format";
 
 /** One account: its money, its ledger (newest first), its orders; admins top up or set the balance. */
@@ -34,13 +34,7 @@ export function TranslationAccount({ id, me }: { id: string; me: Me }) {
     return (
       <section>
         <TranslationNav current="accounts" />
-        {error ? (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        ) : (
-          <p class="muted">Loading…</p>
-        )}
+        <Loading error={error} />
       </section>
     );
   const a = detail.account;

@@ -4,7 +4,7 @@ import { api, type Me, type TOrder } from "../api";
 import { link } from "../router";
 import { money, TranslationNav } from "./translation";
 import { Time } from "../parts/time";
-import { Notice } from "../parts/notice";
+import { Loading, Notice } from "../parts/notice";
 import { visible } from "../format";
 
 /**
@@ -32,13 +32,7 @@ export function TranslationOrder({ id, me }: { id: string; me: Me }) {
     return (
       <section>
         <TranslationNav current="queue" />
-        {error ? (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        ) : (
-          <p class="muted">Loading…</p>
-        )}
+        <Loading error={error} />
       </section>
     );
   const open = order.status === "QUEUE" || order.status === "REVISION";

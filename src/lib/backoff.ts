@@ -9,13 +9,23 @@ export type BackoffPolicy = { initial: number; max: number };
 export const RETRY_AFTER_CAP = 24 * 3_600_000;
 
 /**
+ * The wait after `failures` failures in a row, without jitter: `initial` after none (the first
+ * wait), doubling with each one up to `max`.
+ *
+ * @example [0, 1, 2, 3, 4].map((n) => doublingDelay(n, { initial: 2000, max: 30_000 })) // 2000, 4000, 8000, 16000, 30000
+ */
+export function doublingDelay(failures: number, policy: BackoffPolicy): number {
+  return Math.min(policy.max, policy.initial * 2 ** Math.max(0, Math.min(failures, 52)));
+}
+
+/**
  * Delay before the attempt that follows failed try number `tries` (1-based, within the round).
  * The ceiling doubles from `initial` up to `max`; the delay is drawn between half the ceiling and
  * the ceiling ("equal jitter", so retries of many hooks spread out), and never below `initial`.
  */
 export function backoffDelay(tries: number, policy: BackoffPolicy, random: () => number): number {
   const { initial, max } = policy;
-  const ceiling = Math.min(max, initial * 2 ** Math.max(0, Math.min(tries - 1, 52)));
+  const ceiling = doublingDelay(tries - 1, policy);
   const drawn = ceiling / 2 + random() * (ceiling / 2);
   return Math.round(Math.min(max, Math.max(initial, drawn)));
 }

@@ -1,8 +1,17 @@
 import { describe, expect, test } from "bun:test";
-import { backoffDelay, nextDelay, parseRetryAfter, RETRY_AFTER_CAP } from "../../src/runner/backoff";
+import { backoffDelay, doublingDelay, nextDelay, parseRetryAfter, RETRY_AFTER_CAP } from "../../src/lib/backoff";
 
 const policy = { initial: 1000, max: 60_000 };
 const fixed = (r: number) => () => r;
+
+describe("doublingDelay", () => {
+  test("initial after no failure, doubling with each up to max, with no jitter", () => {
+    expect([0, 1, 2, 3, 4, 5, 6].map((n) => doublingDelay(n, policy))).toEqual([1000, 2000, 4000, 8000, 16000, 32000, 60000]);
+    expect(doublingDelay(-1, policy)).toBe(1000);
+    expect(doublingDelay(100_000, policy)).toBe(60_000); // no overflow to Infinity/NaN
+    expect(doublingDelay(100_000, { initial: 0, max: 1000 })).toBe(0);
+  });
+});
 
 describe("backoffDelay", () => {
   test("the ceiling doubles from initial to max; the jitter draws between half the ceiling and the ceiling", () => {
