@@ -1,7 +1,7 @@
 import { Value } from "@sinclair/typebox/value";
 import type { TObject, TSchema } from "@sinclair/typebox";
 import { ConfigSchema, LOCAL_KEY_LABEL, type Config } from "./schema";
-import { GUARD_KINDS } from "./guards";
+import { GUARD_KINDS } from "../hooks/guards/kinds";
 import { HANDLER_CHECKS, HANDLER_KINDS } from "./handlers";
 import { linkLocalProblem } from "./forward-target";
 import { urlPatternProblem } from "./url-pattern";

@@ -1,4 +1,4 @@
-import { GUARD_KINDS } from "../config/guards";
+import { GUARD_KINDS } from "./guards/kinds";
 import { PRESETS } from "./guards/providers";
 import { isAsymmetric } from "./guards/scheme/keys";
 import { checkKinded, ConfigError, type Problem, unknownKind } from "../config/load";

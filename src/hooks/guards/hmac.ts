@@ -1,4 +1,4 @@
-import type { HmacGuardConfig } from "../../config/guards";
+import type { HmacGuardConfig } from "./kinds";
 import type { Clock } from "../../lib/clock";
 import { parseDuration } from "../../lib/units";
 import type { Guard, GuardInput } from "./types";

@@ -1,6 +1,6 @@
 import type { Config } from "../../config/schema";
-import type * as Kinds from "../../config/guards";
-import type { SchemeGuardConfig } from "../../config/scheme-guard";
+import type * as Kinds from "./kinds";
+import type { SchemeGuardConfig } from "./scheme-kind";
 import { ConfigError, type Problem } from "../../config/problems";
 import type { Clock } from "../../lib/clock";
 import type { Log } from "../../lib/log";

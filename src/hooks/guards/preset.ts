@@ -1,5 +1,5 @@
-import type { PresetGuardConfig } from "../../config/guards";
-import type { SchemeGuardConfig } from "../../config/scheme-guard";
+import type { PresetGuardConfig } from "./kinds";
+import type { SchemeGuardConfig } from "./scheme-kind";
 import { parseDuration } from "../../lib/units";
 import { createHandshake } from "../handshakes";
 import type { Preset } from "./providers";

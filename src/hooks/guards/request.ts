@@ -1,4 +1,4 @@
-import type { ContentTypeGuardConfig, MaxBodyGuardConfig, MethodGuardConfig } from "../../config/guards";
+import type { ContentTypeGuardConfig, MaxBodyGuardConfig, MethodGuardConfig } from "./kinds";
 import { parseSize } from "../../lib/units";
 import type { Guard } from "./types";
 import { PASS, refuse } from "./verdict";

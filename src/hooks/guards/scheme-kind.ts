@@ -1,5 +1,5 @@
 import { Type as t, type Static } from "@sinclair/typebox";
-import { common, HeaderName, secret, strict, tolerance } from "./guard-keys";
+import { common, HeaderName, secret, strict, tolerance } from "./kind-keys";
 
 const lits = <T extends string>(values: readonly T[], description: string, def?: T) =>
   t.Union(

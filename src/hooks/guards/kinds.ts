@@ -1,10 +1,10 @@
 import { Type as t, type Static } from "@sinclair/typebox";
 import type { TObject, TProperties } from "@sinclair/typebox";
-import { PRESETS, type Preset } from "../hooks/guards/providers";
-import { Size } from "./schema";
-import { common, HEADER_NAME, HeaderName, secret, strict, tolerance } from "./guard-keys";
-import { PaypalGuard, SnsGuard } from "./certificate-guards";
-import { SchemeGuard } from "./scheme-guard";
+import { PRESETS, type Preset } from "./providers";
+import { Size } from "../../config/schema";
+import { common, HEADER_NAME, HeaderName, secret, strict, tolerance } from "./kind-keys";
+import { PaypalGuard, SnsGuard } from "./certificate-kinds";
+import { SchemeGuard } from "./scheme-kind";
 
 /**
  * Schema of a [[guards]] entry for each guard kind. Each includes `name` and `kind` and refuses
