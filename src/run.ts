@@ -15,7 +15,7 @@ import { saveLocalCredentials } from "./cli/token";
 import { credentialsPath, readCredentials } from "./cli/credentials";
 import { processIo } from "./cli/io";
 import { setupLines } from "./dashboard/setup";
-import { ConfigError, FORWARD_TO, loadConfig } from "./config/load";
+import { ConfigError, FORWARD_TO, loadConfig } from "./load-config";
 import { splitListen } from "./config/schema";
 import { openStorage, StorageOpenError } from "./db/open-storage";
 import { DataFileInUse, lockDataFile } from "./db/lock";

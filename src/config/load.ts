@@ -1,23 +1,19 @@
 import { Value } from "@sinclair/typebox/value";
 import type { TObject, TSchema } from "@sinclair/typebox";
 import { ConfigSchema, LOCAL_KEY_LABEL, type Config } from "./schema";
-import { GUARD_KINDS } from "../hooks/guards/kinds";
 import { HANDLER_CHECKS, HANDLER_KINDS } from "./handlers";
 import { linkLocalProblem } from "./forward-target";
 import { urlPatternProblem } from "./url-pattern";
-import { translateProblems } from "./translate";
 import { dedupProblems, responseProblems } from "./misbehave";
 import { postgresUrlProblem } from "./postgres-url";
 import { ConfigError, type Problem } from "./problems";
-import { guardProblems } from "../hooks/guards";
-import { CERTIFICATE_PROVIDERS } from "../hooks/guards/certificates/table";
-import { PRESETS } from "../hooks/guards/providers";
-import { systemClock } from "../lib/clock";
+import type { ConfigChecks } from "./checks";
 import { didYouMean } from "../lib/suggest";
 import { plainUpstreamProblem } from "../lib/plain-upstream";
 import { parse as parseSmolToml } from "smol-toml";
 
 export { ConfigError, type Problem } from "./problems";
+export type { ConfigChecks, GuardChecks } from "./checks";
 
 export type Overrides = {
   host?: string;
@@ -130,12 +126,14 @@ function resolveEnvSecrets(node: unknown, env: Env, path: string, problems: Prob
 /**
  * The problems of guard or handler entries against their kind's schema (defaults are filled in
  * place), then, for an entry its schema accepts, against its kind's check in `more` if any.
+ * `others`: what an unknown kind's message names when the kinds are many (see unknownKind).
  */
 export function checkKinded(
   list: unknown[],
   kinds: Record<string, TObject>,
   section: string,
   more: Record<string, (entry: Record<string, unknown>) => Problem[]> = {},
+  others: readonly string[] = [],
 ): Problem[] {
   const problems: Problem[] = [];
   const names = new Set<string>();
@@ -146,7 +144,7 @@ export function checkKinded(
     names.add(e.name);
     const schema = kinds[e.kind];
     if (!schema) {
-      problems.push({ path: `${at}.kind`, message: unknownKind(e.kind, Object.keys(kinds), section) });
+      problems.push({ path: `${at}.kind`, message: unknownKind(e.kind, Object.keys(kinds), section, others) });
       return;
     }
     Value.Default(schema, entry);
@@ -161,17 +159,16 @@ export function checkKinded(
 
 /**
  * `unknown kind "githubb" (did you mean github?)`; with no close name, the kinds when they are
- * few, else where to find them (the guard kinds are some 140).
+ * few, else where to find them (the guard kinds are some 140): `mailroom providers`, and the
+ * `others` besides its providers.
  */
-export function unknownKind(kind: unknown, known: readonly string[], section: string): string {
+export function unknownKind(kind: unknown, known: readonly string[], section: string, others: readonly string[] = []): string {
   const typed = String(kind);
   const near = typeof kind === "string" ? didYouMean(typed, known) : "";
   if (near) return `unknown kind "${typed}"${near}`;
   if (known.length <= 12) return `unknown kind "${typed}" (one of: ${[...known].sort().join(", ") || "none available"})`;
   const noun = section.replace(/s$/, "");
-  // `mailroom providers` lists the named providers; the few kinds besides them are named here.
-  const others = known.filter((k) => !PRESETS.has(k) && !CERTIFICATE_PROVIDERS.some((c) => c.kind === k)).sort();
-  return `unknown kind "${typed}": none of the ${known.length} ${noun} kinds is close (\`mailroom providers\` lists the providers; the others are ${others.join(", ")})`;
+  return `unknown kind "${typed}": none of the ${known.length} ${noun} kinds is close (\`mailroom providers\` lists the providers; the others are ${[...others].sort().join(", ")})`;
 }
 
 function crossCheck(config: Config): Problem[] {
@@ -270,10 +267,10 @@ function storageUrlProblems(config: Config, env: Env, problems: Problem[]): Prob
 }
 
 /**
- * Builds the config from defaults < file < environment < command line and validates it once.
- * Throws ConfigError listing every problem with its key path.
+ * Builds the config from defaults < file < environment < command line and validates it once,
+ * with the services' own checks in `checks`. Throws ConfigError listing every problem with its key path.
  */
-export function buildConfig(raw: unknown, env: Env = {}, overrides: Overrides = {}): Config {
+export function buildConfig(raw: unknown, env: Env, overrides: Overrides, checks: ConfigChecks): Config {
   const problems: Problem[] = [];
   const tree = (raw && typeof raw === "object" ? structuredClone(raw) : {}) as Record<string, any>;
   const section = (k: string) => (tree[k] && typeof tree[k] === "object" ? tree[k] : (tree[k] = {}));
@@ -307,7 +304,7 @@ export function buildConfig(raw: unknown, env: Env = {}, overrides: Overrides = 
     }
   };
   const list = <T>(v: T[]): T[] => (Array.isArray(v) ? v : []);
-  problems.push(...safely(() => checkKinded(list(config.guards), GUARD_KINDS, "guards")));
+  problems.push(...safely(() => checkKinded(list(config.guards), checks.guards.kinds, "guards", {}, checks.guards.others)));
   problems.push(...safely(() => checkKinded(list(config.handlers), HANDLER_KINDS, "handlers", HANDLER_CHECKS)));
   problems.push(...safely(() => crossCheck(config)));
   problems.push(...safely(() => outboundProblems(config)));
@@ -315,9 +312,10 @@ export function buildConfig(raw: unknown, env: Env = {}, overrides: Overrides = 
   list(config.guards).forEach((guard, i) => {
     if (!clean(`guards[${i}]`)) return;
     // What a schema cannot say (a secret or its _env given, CIDR blocks, whsec_ secrets...).
-    for (const p of safely(() => guardProblems([guard], { clock: systemClock }))) problems.push({ ...p, path: p.path.replace(/^guards\[0\]/, `guards[${i}]`) });
+    for (const p of safely(() => checks.guards.problems(guard)))
+      problems.push({ path: p.path ? `guards[${i}].${p.path}` : `guards[${i}]`, message: p.message });
   });
-  problems.push(...safely(() => translateProblems(config.translate)));
+  problems.push(...safely(() => checks.translate(config.translate)));
   const all = storageUrlProblems(config, env, problems).map((p) => (p.path === forwardTo ? { ...p, path: "--forward-to" } : p));
   if (all.length > 0) throw new ConfigError(dedupeExact(all));
   return config;
@@ -358,12 +356,12 @@ function where(text: string): string {
 }
 
 /** Reads the file if given or if ./mailroom.toml exists; built-in defaults otherwise. */
-export async function loadConfig(file: string | undefined, env: Env, overrides: Overrides = {}): Promise<{ config: Config; source: string }> {
+export async function loadConfig(file: string | undefined, env: Env, overrides: Overrides, checks: ConfigChecks): Promise<{ config: Config; source: string }> {
   const path = file ?? env.MAILROOM_CONFIG ?? "mailroom.toml";
   const handle = Bun.file(path);
   if (!(await handle.exists())) {
     if (file ?? env.MAILROOM_CONFIG) throw new ConfigError([{ path: "", message: `config file ${path} not found` }]);
-    return { config: buildConfig({}, env, overrides), source: "built-in defaults" };
+    return { config: buildConfig({}, env, overrides, checks), source: "built-in defaults" };
   }
-  return { config: buildConfig(parseToml(await handle.text(), path), env, overrides), source: path };
+  return { config: buildConfig(parseToml(await handle.text(), path), env, overrides, checks), source: path };
 }

@@ -1,8 +1,6 @@
 import { Type as t, type Static } from "@sinclair/typebox";
 import { DURATION_PATTERN, SIZE_PATTERN } from "../lib/units";
-import { LANGUAGE_CODES } from "../translate/languages";
-import { wholeCents, wholeRateUnits } from "../translate/money";
-import { FaultRule, faultProblems } from "./faults";
+import { FaultRule } from "./faults";
 
 /**
  * The [translate] section: the translation ordering service. Accounts are seeded into the
@@ -103,52 +101,3 @@ export const TranslateSection = t.Object(
 );
 
 export type TranslateConfig = Static<typeof TranslateSection>;
-
-type Problem = { path: string; message: string };
-
-/** Checks what the schema cannot: unique ids, names and keys, known languages, whole cents and rate units. */
-export function translateProblems(c: TranslateConfig): Problem[] {
-  const problems: Problem[] = [];
-  const at = (path: string, message: string) => problems.push({ path: `translate.${path}`, message });
-  const keys = new Set<string>();
-  const key = (path: string, value: string | undefined) => {
-    if (value === undefined) return;
-    if (keys.has(value)) at(path, "this API key is already used by another account, translator or admin");
-    keys.add(value);
-  };
-  const ids = new Set<number>();
-  c.accounts.forEach((a, i) => {
-    if (ids.has(a.id)) at(`accounts[${i}].id`, `duplicate account id ${a.id}`);
-    ids.add(a.id);
-    if (!wholeCents(a.balance)) at(`accounts[${i}].balance`, "use whole cents");
-    a.api_keys.forEach((k, j) => {
-      key(`accounts[${i}].api_keys[${j}]`, k);
-    });
-    key(`accounts[${i}].api_key`, a.api_key);
-  });
-  const names = new Set<string>();
-  c.translators.forEach((tr, i) => {
-    if (names.has(tr.name)) at(`translators[${i}].name`, `duplicate translator "${tr.name}"`);
-    names.add(tr.name);
-    if (tr.api_key === undefined) at(`translators[${i}]`, "give api_key or api_key_env");
-    key(`translators[${i}].api_key`, tr.api_key);
-  });
-  if (c.simulator.enabled && names.has(c.simulator.name)) at("simulator.name", `a translator is already named "${c.simulator.name}"`);
-  c.admins.forEach((ad, i) => {
-    if (ad.api_key === undefined) at(`admins[${i}]`, "give api_key or api_key_env");
-    key(`admins[${i}].api_key`, ad.api_key);
-  });
-  const RATE_DECIMALS = "use at most four decimals (rates are kept in 1/10000 dollar)";
-  if (!wholeRateUnits(c.rates.default)) at("rates.default", RATE_DECIMALS);
-  const pairs = new Set<string>();
-  c.rates.pairs.forEach((p, i) => {
-    if (!wholeRateUnits(p.rate)) at(`rates.pairs[${i}].rate`, RATE_DECIMALS);
-    if (!LANGUAGE_CODES.has(p.source)) at(`rates.pairs[${i}].source`, `unknown language "${p.source}"`);
-    if (!LANGUAGE_CODES.has(p.target)) at(`rates.pairs[${i}].target`, `unknown language "${p.target}"`);
-    if (p.source === p.target) at(`rates.pairs[${i}]`, "source and target are the same language");
-    if (pairs.has(`${p.source}>${p.target}`)) at(`rates.pairs[${i}]`, "duplicate pair");
-    pairs.add(`${p.source}>${p.target}`);
-  });
-  problems.push(...faultProblems(c.faults, "translate.faults"));
-  return problems;
-}

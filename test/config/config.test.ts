@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { buildConfig, ConfigError, parseToml } from "../../src/config/load";
+import { buildConfig, ConfigError, parseToml } from "../../src/load-config";
 import { parseDuration, parseSize } from "../../src/lib/units";
 import { parseArgs } from "../../src/cli";
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { buildConfig, ConfigError } from "../../src/config/load";
+import { buildConfig, ConfigError } from "../../src/load-config";
 
 function problems(raw: Record<string, unknown>, env: Record<string, string> = {}): string[] {
   try {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { buildConfig, ConfigError } from "../../src/config/load";
-import { translateProblems } from "../../src/config/translate";
+import { buildConfig, ConfigError } from "../../src/load-config";
+import { translateProblems } from "../../src/translate/config-checks";
 import { createTestApp } from "../helpers/app";
 import { basic, translateConfig } from "./setup";
 
