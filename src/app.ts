@@ -39,7 +39,6 @@ import { createForwards } from "./forwards/index";
 import { createRelayHub } from "./relay/hub";
 import { createRelayEndpoint } from "./relay/endpoint";
 import type { ListenState } from "./relay/client";
-import { parseSize } from "./lib/units";
 
 export type AppDeps = {
   config: Config;
@@ -151,7 +150,7 @@ export function createApp(deps: AppDeps) {
   /** This Mailroom's own relay clients ([[relays]], mailroom listen), which run.ts starts: the dashboard shows them. */
   const listens: { state(): ListenState }[] = [];
   // Relays: a handler per relay key and channel, and the endpoint their listeners connect to.
-  const maxBody = parseSize(config.hooks.max_body)!;
+  const maxBody = config.hooks.max_body;
   const relayHub = createRelayHub({ store: storage.relays, runner, clock, log, instance: deps.instance ?? crypto.randomUUID(), maxBody });
   const relay = createRelayEndpoint({
     keys: apiKeys.source,

@@ -16,7 +16,6 @@ import { credentialsPath, readCredentials } from "./cli/credentials";
 import { processIo } from "./cli/io";
 import { setupLines } from "./dashboard/setup";
 import { ConfigError, FORWARD_TO, loadConfig } from "./load-config";
-import { splitListen } from "./config/schema";
 import { openStorage, StorageOpenError } from "./db/open-storage";
 import { DataFileInUse, lockDataFile } from "./db/lock";
 import { openDatabase } from "./db/open";
@@ -34,7 +33,6 @@ import { defaultHealthUrl, healthcheck } from "./healthcheck";
 import { serve, serveMetrics, servePublic } from "./server";
 import { portTaken } from "./lib/port";
 import { busyServing, keepMemoryDown } from "./lib/memory";
-import { parseSize } from "./lib/units";
 import { startRelayClient, type RelayClient } from "./relay/client";
 import { listenerIdentity } from "./relay/identity";
 
@@ -109,7 +107,7 @@ export async function runCommand(command: ServerCommand): Promise<number> {
   const listens = [
     { host: config.server.host, port: config.server.port },
     ...(config.server.public ? [config.server.public] : []),
-    ...(config.metrics.listen ? [splitListen(config.metrics.listen)] : []),
+    ...(config.metrics.listen ? [config.metrics.listen] : []),
   ];
   const taken = listens.find((l) => portTaken(l.host, l.port));
   if (taken) return (console.error(inUse(taken.host, taken.port)), 1);
@@ -154,7 +152,7 @@ export async function runCommand(command: ServerCommand): Promise<number> {
     console.error(inUse(pub!.host, pub!.port));
     return 1;
   }
-  const metricsServer = built.metricsApp && serveMetrics(built.metricsApp, splitListen(config.metrics.listen!));
+  const metricsServer = built.metricsApp && serveMetrics(built.metricsApp, config.metrics.listen!);
   runner.start();
   // A flood's garbage is given back once it is over the soft mark, rarely while requests come fast (lib/memory.ts).
   const memory = keepMemoryDown({ busy: busyServing(served) });
@@ -167,7 +165,7 @@ export async function runCommand(command: ServerCommand): Promise<number> {
         identity: identity!,
         writer: built.writer,
         stored: async (id) => (await storage.hooks.getHookSummary(id)) !== undefined,
-        maxBody: parseSize(config.hooks.max_body)!,
+        maxBody: config.hooks.max_body,
         clock,
         log,
       }),

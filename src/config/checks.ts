@@ -1,6 +1,6 @@
 import type { TObject } from "@sinclair/typebox";
 import type { Problem } from "./problems";
-import type { TranslateConfig } from "./translate";
+import type { TranslateInput } from "./translate";
 
 /**
  * What the loader asks of the services whose settings it reads but does not know: each service's
@@ -10,7 +10,7 @@ import type { TranslateConfig } from "./translate";
 export type ConfigChecks = {
   guards: GuardChecks;
   /** What the [translate] schema cannot say (known languages, whole cents); paths from the root ("translate.rates..."). */
-  translate: (section: TranslateConfig) => Problem[];
+  translate: (section: TranslateInput) => Problem[];
 };
 
 export type GuardChecks = {

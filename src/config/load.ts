@@ -1,7 +1,7 @@
 import { Value } from "@sinclair/typebox/value";
 import type { TObject, TSchema } from "@sinclair/typebox";
-import { ConfigSchema, LOCAL_KEY_LABEL, type Config } from "./schema";
-import { HANDLER_CHECKS, HANDLER_KINDS } from "./handlers";
+import { ConfigSchema, LOCAL_KEY_LABEL, type Config, type ConfigInput } from "./schema";
+import { HANDLER_CHECKS, HANDLER_KINDS, type HandlerConfig } from "./handlers";
 import { linkLocalProblem } from "./forward-target";
 import { urlPatternProblem } from "./url-pattern";
 import { dedupProblems, responseProblems } from "./misbehave";
@@ -171,7 +171,7 @@ export function unknownKind(kind: unknown, known: readonly string[], section: st
   return `unknown kind "${typed}": none of the ${known.length} ${noun} kinds is close (\`mailroom providers\` lists the providers; the others are ${[...others].sort().join(", ")})`;
 }
 
-function crossCheck(config: Config): Problem[] {
+function crossCheck(config: ConfigInput): Problem[] {
   const problems: Problem[] = [];
   const guards = new Set(config.guards.map((g) => g.name));
   const handlers = new Set(config.handlers.map((h) => h.name));
@@ -238,7 +238,7 @@ function crossCheck(config: Config): Problem[] {
  * its name or address; the runner checks what the name resolves to at each attempt) unless
  * `[server] allow_link_local`, and `[dashboard] member_send_to` holds URL patterns.
  */
-function outboundProblems(config: Config): Problem[] {
+function outboundProblems(config: ConfigInput): Problem[] {
   const problems: Problem[] = [];
   if (!config.server.allow_link_local)
     config.handlers.forEach((h, i) => {
@@ -257,7 +257,7 @@ function outboundProblems(config: Config): Problem[] {
  * `[storage] url` as the driver will read it (config/postgres-url.ts), once the schema accepted it.
  * Its problems (the schema's too) say which environment variable the URL came from, if one did.
  */
-function storageUrlProblems(config: Config, env: Env, problems: Problem[]): Problem[] {
+function storageUrlProblems(config: ConfigInput, env: Env, problems: Problem[]): Problem[] {
   const url = config.storage?.url;
   const at = "storage.url";
   const problem = typeof url === "string" && !problems.some((p) => p.path === at) ? postgresUrlProblem(url) : undefined;
@@ -292,7 +292,7 @@ export function buildConfig(raw: unknown, env: Env, overrides: Overrides, checks
     relays.push({ url, channels: [channel], token, ...(insecure ? { insecure } : {}) });
   }
   resolveEnvSecrets(tree, env, "", problems);
-  const config = Value.Default(ConfigSchema, tree) as Config;
+  const config = Value.Default(ConfigSchema, tree) as ConfigInput;
   problems.push(...check(ConfigSchema, config, ""));
   // Every check runs, whatever the others found: a check whose input is malformed (already a
   // problem above) throws and is skipped, and the guards are built only from entries without problems.
@@ -318,7 +318,22 @@ export function buildConfig(raw: unknown, env: Env, overrides: Overrides, checks
   problems.push(...safely(() => checks.translate(config.translate)));
   const all = storageUrlProblems(config, env, problems).map((p) => (p.path === forwardTo ? { ...p, path: "--forward-to" } : p));
   if (all.length > 0) throw new ConfigError(dedupeExact(all));
-  return config;
+  return resolve(config);
+}
+
+/**
+ * The one conversion of a config without problems into what the code uses: each value by its
+ * schema (config/values.ts: durations to milliseconds, sizes to bytes, URL patterns compiled),
+ * each handler by its kind's. Guards stay as written: createGuards converts them by their kind.
+ */
+function resolve(input: ConfigInput): Config {
+  const { handlers, ...rest } = Value.Decode(ConfigSchema, input);
+  return { ...rest, handlers: handlers.map((h) => decodeKinded(HANDLER_KINDS, h) as HandlerConfig) };
+}
+
+/** A guard or handler entry its kind's schema accepted (checkKinded found no problem), converted by that schema. */
+export function decodeKinded(kinds: Record<string, TObject>, entry: Record<string, unknown>): Record<string, unknown> {
+  return Value.Decode(kinds[entry.kind as string]!, entry) as Record<string, unknown>;
 }
 
 /**

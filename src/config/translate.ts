@@ -1,5 +1,5 @@
-import { Type as t, type Static } from "@sinclair/typebox";
-import { DURATION_PATTERN, SIZE_PATTERN } from "../lib/units";
+import { Type as t, type Static, type StaticDecode } from "@sinclair/typebox";
+import { DurationValue, SizeValue } from "./values";
 import { FaultRule } from "./faults";
 
 /**
@@ -11,7 +11,7 @@ const strict = { additionalProperties: false } as const;
 const Key = (description: string) => t.Optional(t.String({ minLength: 8, description }));
 const KeyEnv = t.Optional(t.String({ description: "environment variable holding api_key (the loader resolves it)" }));
 const Dollars = (description: string, def?: number) => t.Number({ minimum: -1e9, maximum: 1e9, description, ...(def === undefined ? {} : { default: def }) });
-const Duration = (def: string, description: string) => t.String({ pattern: DURATION_PATTERN, default: def, description });
+const Duration = (def: string, description: string) => DurationValue({ default: def, description });
 
 const Account = t.Object(
   {
@@ -88,7 +88,7 @@ export const TranslateSection = t.Object(
   {
     maintenance: t.Boolean({ default: false, description: "answer 503 on the customer and translator APIs" }),
     maintenance_retry_after: Duration("60s", "Retry-After sent with the maintenance 503"),
-    max_body: t.Union([t.Integer({ minimum: 1 }), t.String({ pattern: SIZE_PATTERN })], { default: "30MB", description: "larger request bodies get 413" }),
+    max_body: SizeValue({ default: "30MB", description: "larger request bodies get 413" }, 1),
     accounts: t.Array(Account, { default: [] }),
     rates: Rates,
     translators: t.Array(Translator, { default: [] }),
@@ -100,4 +100,7 @@ export const TranslateSection = t.Object(
   { ...strict, default: {} },
 );
 
-export type TranslateConfig = Static<typeof TranslateSection>;
+/** [translate] as the file writes it (what its checks read). */
+export type TranslateInput = Static<typeof TranslateSection>;
+/** [translate] as the loader converts it: durations in milliseconds, max_body in bytes. */
+export type TranslateConfig = StaticDecode<typeof TranslateSection>;

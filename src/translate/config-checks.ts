@@ -1,4 +1,9 @@
-import type { TranslateConfig } from "../config/translate";
+import type { TranslateInput } from "../config/translate";
+
+/** What the checks read of [translate]: none of the durations and sizes, so that the loaded config is checked too. */
+type Checked = Omit<TranslateInput, "maintenance_retry_after" | "max_body" | "simulator" | "rate_limit"> & {
+  simulator: Pick<TranslateInput["simulator"], "enabled" | "name">;
+};
 import { faultProblems } from "../config/faults";
 import type { Problem } from "../config/problems";
 import { LANGUAGE_CODES } from "./languages";
@@ -8,7 +13,7 @@ import { wholeCents, wholeRateUnits } from "./money";
  * The translation service's part of the loader's checks (config/checks.ts), run by createTranslate
  * too. Checks what the schema cannot: unique ids, names and keys, known languages, whole cents and rate units.
  */
-export function translateProblems(c: TranslateConfig): Problem[] {
+export function translateProblems(c: Checked): Problem[] {
   const problems: Problem[] = [];
   const at = (path: string, message: string) => problems.push({ path: `translate.${path}`, message });
   const keys = new Set<string>();
