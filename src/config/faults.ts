@@ -54,6 +54,18 @@ export const FaultRule = t.Object(
 );
 export type FaultRuleValue = Static<typeof FaultRule>;
 
+/**
+ * A rule's durations in what the code uses: the latency in milliseconds (0 without one) and the
+ * Retry-After in whole seconds (1 s by default). The rules come from the config and from
+ * PUT /admin/v1/faults in the same written form, so both are converted here, beside their schema.
+ */
+export function faultTimings(rule: FaultRuleValue): { latencyMs: number; retryAfterSeconds: number } {
+  return {
+    latencyMs: rule.latency === undefined ? 0 : parseDuration(rule.latency)!,
+    retryAfterSeconds: Math.ceil(parseDuration(rule.retry_after ?? "1s")! / 1000),
+  };
+}
+
 /** What the schema cannot say; paths relative to `at`. */
 export function faultProblems(rules: readonly FaultRuleValue[], at: string): { path: string; message: string }[] {
   const problems: { path: string; message: string }[] = [];

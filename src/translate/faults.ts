@@ -1,7 +1,6 @@
-import { faultProblems, type FaultRuleValue } from "../config/faults";
+import { faultProblems, type FaultRuleValue, faultTimings } from "../config/faults";
 import type { TranslateConfig } from "../config/translate";
 import { invalid } from "../lib/errors";
-import { parseDuration } from "../lib/units";
 import { translateError } from "./errors";
 
 /**
@@ -22,6 +21,7 @@ type Rule = {
   method?: string;
   path?: RegExp;
   latencyMs: number;
+  retryAfterSeconds: number;
   remaining?: number;
   draw?: () => number;
   fired: number;
@@ -62,7 +62,7 @@ function compile(rule: FaultRuleValue, random: () => number): Rule {
     rule,
     method,
     path,
-    latencyMs: rule.latency === undefined ? 0 : parseDuration(rule.latency)!,
+    ...faultTimings(rule),
     remaining: rule.count,
     draw: rule.rate === undefined ? undefined : rule.seed === undefined ? random : seeded(rule.seed),
     fired: 0,
@@ -112,7 +112,7 @@ export function createFaults(deps: { config: TranslateConfig; random?: () => num
         if (!error) return;
         const status = error.rule.error!;
         const headers: Record<string, string> = {};
-        if (status !== 500) headers["retry-after"] = String(Math.ceil(parseDuration(error.rule.retry_after ?? "1s")! / 1000));
+        if (status !== 500) headers["retry-after"] = String(error.retryAfterSeconds);
         throw translateError(TEXT[status][0], TEXT[status][1], headers);
       });
     },
