@@ -20,7 +20,7 @@ describe("config", () => {
     expect(c.dashboard).toEqual({ member_send_to: [] });
     expect(c.storage.path).toBe("data/mailroom.db");
     expect(c.storage.durability).toBe("full");
-    expect(parseSize(c.hooks.max_body)).toBe(10 * 1024 * 1024);
+    expect(c.hooks.max_body).toBe(10 * 1024 * 1024);
     expect(c.channels).toEqual([]);
   });
 
