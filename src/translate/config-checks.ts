@@ -4,7 +4,7 @@ import type { TranslateInput } from "../config/translate";
 type Checked = Omit<TranslateInput, "maintenance_retry_after" | "max_body" | "simulator" | "rate_limit"> & {
   simulator: Pick<TranslateInput["simulator"], "enabled" | "name">;
 };
-import { faultProblems } from "../config/faults";
+import { type FaultRuleValue, faultTimings } from "../config/faults";
 import type { Problem } from "../config/problems";
 import { LANGUAGE_CODES } from "./languages";
 import { wholeCents, wholeRateUnits } from "./money";
@@ -56,5 +56,26 @@ export function translateProblems(c: Checked): Problem[] {
     pairs.add(`${p.source}>${p.target}`);
   });
   problems.push(...faultProblems(c.faults, "translate.faults"));
+  return problems;
+}
+
+/** Longest added latency. */
+export const MAX_LATENCY_MS = 60_000;
+
+/** What the schema of [[translate.faults]] and PUT /admin/v1/faults cannot say; paths relative to `at`. */
+export function faultProblems(rules: readonly FaultRuleValue[], at: string): { path: string; message: string }[] {
+  const problems: { path: string; message: string }[] = [];
+  rules.forEach((r, i) => {
+    const here = `${at}[${i}]`;
+    if (r.error === undefined && r.latency === undefined) problems.push({ path: here, message: "give error, latency or both" });
+    if (r.count !== undefined && r.rate !== undefined) problems.push({ path: here, message: "give count or rate, not both" });
+    if (r.seed !== undefined && r.rate === undefined) problems.push({ path: `${here}.seed`, message: "a seed needs a rate" });
+    if (r.retry_after !== undefined && r.error !== 429 && r.error !== 503)
+      problems.push({ path: `${here}.retry_after`, message: "only a 429 or 503 has a Retry-After" });
+    const { latencyMs, retryAfterMs } = faultTimings(r);
+    if (r.latency !== undefined && latencyMs > MAX_LATENCY_MS) problems.push({ path: `${here}.latency`, message: "must be at most 60s" });
+    // A Retry-After is whole seconds; a day is longer than any client waits.
+    if (retryAfterMs !== undefined && !(retryAfterMs <= 86_400_000)) problems.push({ path: `${here}.retry_after`, message: "must be at most 1d" });
+  });
   return problems;
 }

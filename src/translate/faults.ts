@@ -1,4 +1,5 @@
-import { faultProblems, type FaultRuleValue, faultTimings } from "../config/faults";
+import { type FaultRuleValue, faultTimings } from "../config/faults";
+import { faultProblems } from "./config-checks";
 import type { TranslateConfig } from "../config/translate";
 import { invalid } from "../lib/errors";
 import { translateError } from "./errors";
@@ -21,7 +22,7 @@ type Rule = {
   method?: string;
   path?: RegExp;
   latencyMs: number;
-  retryAfterSeconds: number;
+  retryAfterMs: number | undefined;
   remaining?: number;
   draw?: () => number;
   fired: number;
@@ -112,7 +113,7 @@ export function createFaults(deps: { config: TranslateConfig; random?: () => num
         if (!error) return;
         const status = error.rule.error!;
         const headers: Record<string, string> = {};
-        if (status !== 500) headers["retry-after"] = String(error.retryAfterSeconds);
+        if (status !== 500) headers["retry-after"] = String(Math.ceil((error.retryAfterMs ?? 1000) / 1000));
         throw translateError(TEXT[status][0], TEXT[status][1], headers);
       });
     },
