@@ -13,7 +13,6 @@ import { plainUpstreamProblem } from "../lib/plain-upstream";
 import { parse as parseSmolToml } from "smol-toml";
 
 export { ConfigError, type Problem } from "./problems";
-export type { ConfigChecks, GuardChecks } from "./checks";
 
 export type Overrides = {
   host?: string;

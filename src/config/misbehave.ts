@@ -1,4 +1,4 @@
-import { Type as t, type Static, type StaticDecode } from "@sinclair/typebox";
+import { Type as t, type Static } from "@sinclair/typebox";
 import { DURATION_PATTERN, parseDuration } from "../lib/units";
 
 /**
@@ -110,10 +110,8 @@ export const DedupSetting = t
   .Transform(DedupFields)
   .Decode((s) => ({ ...s, window_ms: parseDuration(s.window)! }))
   .Encode(({ window_ms: _, ...s }) => s);
-/** As the file writes it. */
+/** As the file writes it (loaded, it also has window_ms). */
 export type DedupSettingValue = Static<typeof DedupSetting>;
-/** As the loader converts it. */
-export type DedupSettingLoaded = StaticDecode<typeof DedupSetting>;
 
 /** The longest dedup window. */
 export const MAX_DEDUP_WINDOW_MS = 90 * 86_400_000;
