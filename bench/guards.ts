@@ -8,7 +8,7 @@
  */
 import { generateKeyPairSync } from "node:crypto";
 import { parseArgs } from "node:util";
-import { buildConfig } from "../src/config/load";
+import { buildConfig } from "../src/load-config";
 import { detectEventType } from "../src/hooks/event-type";
 import { createGuards, type GuardInput } from "../src/hooks/guards";
 import { PRESETS } from "../src/hooks/guards/providers";

@@ -21,7 +21,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { createApp } from "../src/app";
-import { buildConfig } from "../src/config/load";
+import { buildConfig } from "../src/load-config";
 import { openDatabase } from "../src/db/sqlite/open";
 import { createSqliteStorage } from "../src/db/sqlite/storage";
 import type { Storage } from "../src/db/storage";

@@ -14,8 +14,7 @@ import { randomToken } from "./lib/secrets";
 import { credentialsPath, readCredentials, saveLocalCredentials } from "./lib/credentials";
 import { processIo } from "./lib/io";
 import { setupLines } from "./dashboard/setup";
-import { ConfigError, FORWARD_TO, loadConfig } from "./config/load";
-import { splitListen } from "./config/schema";
+import { ConfigError, FORWARD_TO, loadConfig } from "./load-config";
 import { openStorage, StorageOpenError } from "./db/open-storage";
 import { DataFileInUse, lockDataFile } from "./db/sqlite/lock";
 import { openDatabase } from "./db/sqlite/open";
@@ -33,7 +32,6 @@ import { defaultHealthUrl, healthcheck } from "./healthcheck";
 import { serve, serveMetrics, servePublic } from "./server";
 import { portTaken } from "./lib/port";
 import { busyServing, keepMemoryDown } from "./lib/memory";
-import { parseSize } from "./lib/units";
 import { startRelayClient, type RelayClient } from "./relay/client";
 import { listenerIdentity } from "./relay/identity";
 
@@ -108,7 +106,7 @@ export async function runCommand(command: ServerCommand): Promise<number> {
   const listens = [
     { host: config.server.host, port: config.server.port },
     ...(config.server.public ? [config.server.public] : []),
-    ...(config.metrics.listen ? [splitListen(config.metrics.listen)] : []),
+    ...(config.metrics.listen ? [config.metrics.listen] : []),
   ];
   const taken = listens.find((l) => portTaken(l.host, l.port));
   if (taken) return (console.error(inUse(taken.host, taken.port)), 1);
@@ -153,7 +151,7 @@ export async function runCommand(command: ServerCommand): Promise<number> {
     console.error(inUse(pub!.host, pub!.port));
     return 1;
   }
-  const metricsServer = built.metricsApp && serveMetrics(built.metricsApp, splitListen(config.metrics.listen!));
+  const metricsServer = built.metricsApp && serveMetrics(built.metricsApp, config.metrics.listen!);
   runner.start();
   // A flood's garbage is given back once it is over the soft mark, rarely while requests come fast (lib/memory.ts).
   const memory = keepMemoryDown({ busy: busyServing(served) });
@@ -166,7 +164,7 @@ export async function runCommand(command: ServerCommand): Promise<number> {
         identity: identity!,
         writer: built.writer,
         stored: async (id) => (await storage.hooks.getHookSummary(id)) !== undefined,
-        maxBody: parseSize(config.hooks.max_body)!,
+        maxBody: config.hooks.max_body,
         clock,
         log,
       }),

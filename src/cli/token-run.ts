@@ -1,5 +1,5 @@
 /** `mailroom token ...`: the data file of the config serve would read, then token.ts. */
-import { ConfigError, loadConfig } from "../config/load";
+import { ConfigError, loadConfig } from "../load-config";
 import type { Io } from "../lib/io";
 import { type StorageOf, tokenCommand } from "./token";
 

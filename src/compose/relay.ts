@@ -1,5 +1,4 @@
 import type { ApiKeys } from "../hooks/api-keys";
-import { parseSize } from "../lib/units";
 import type { ListenState } from "../relay/client";
 import { createRelayEndpoint } from "../relay/endpoint";
 import { createRelayHub } from "../relay/hub";
@@ -11,7 +10,7 @@ import type { Base } from "./base";
  * listen), which run.ts starts and the dashboard and metrics show.
  */
 export function createRelayService({ config, storage, clock, log, runner }: Base, { apiKeys, instance }: { apiKeys: ApiKeys; instance: string }) {
-  const maxBody = parseSize(config.hooks.max_body)!;
+  const maxBody = config.hooks.max_body;
   const hub = createRelayHub({ store: storage.relays, runner, clock, log, instance, maxBody });
   const endpoint = createRelayEndpoint({
     keys: apiKeys.source,

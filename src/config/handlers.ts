@@ -1,7 +1,7 @@
-import { Type as t, type Static } from "@sinclair/typebox";
+import { Type as t, type StaticDecode } from "@sinclair/typebox";
 import type { TObject } from "@sinclair/typebox";
 import { forwardTargetProblems, type TargetProblem } from "./forward-target";
-import { Duration, Name } from "./schema";
+import { Duration, Name } from "./values";
 
 /**
  * Schema of a [[handlers]] entry for each handler kind. Each includes `name` and `kind` and
@@ -86,7 +86,8 @@ export const HANDLER_CHECKS: Record<string, (entry: Record<string, unknown>) => 
   forward: (f) => forwardTargetProblems(f.url as string, f.headers as Record<string, string>),
 };
 
-export type ForwardConfig = Static<typeof Forward>;
-export type CommandConfig = Static<typeof Command>;
-export type ModuleConfig = Static<typeof Module>;
+/** A handler entry as the loader converts it: durations in milliseconds. */
+export type ForwardConfig = StaticDecode<typeof Forward>;
+export type CommandConfig = StaticDecode<typeof Command>;
+export type ModuleConfig = StaticDecode<typeof Module>;
 export type HandlerConfig = ForwardConfig | CommandConfig | ModuleConfig;

@@ -1,18 +1,13 @@
 import { Value } from "@sinclair/typebox/value";
 import type { TObject, TSchema } from "@sinclair/typebox";
-import { ConfigSchema, LOCAL_KEY_LABEL, type Config } from "./schema";
-import { GUARD_KINDS } from "./guards";
-import { HANDLER_CHECKS, HANDLER_KINDS } from "./handlers";
+import { ConfigSchema, LOCAL_KEY_LABEL, type Config, type ConfigInput } from "./schema";
+import { HANDLER_CHECKS, HANDLER_KINDS, type HandlerConfig } from "./handlers";
 import { linkLocalProblem } from "./forward-target";
 import { urlPatternProblem } from "./url-pattern";
-import { translateProblems } from "./translate";
 import { dedupProblems, responseProblems } from "./misbehave";
 import { postgresUrlProblem } from "./postgres-url";
 import { ConfigError, type Problem } from "./problems";
-import { guardProblems } from "../hooks/guards";
-import { CERTIFICATE_PROVIDERS } from "../hooks/guards/certificates/table";
-import { PRESETS } from "../hooks/guards/providers";
-import { systemClock } from "../lib/clock";
+import type { ConfigChecks } from "./checks";
 import { didYouMean } from "../lib/suggest";
 import { plainUpstreamProblem } from "../lib/plain-upstream";
 import { parseToml as parseTomlText, TomlError } from "../lib/toml";
@@ -130,12 +125,14 @@ function resolveEnvSecrets(node: unknown, env: Env, path: string, problems: Prob
 /**
  * The problems of guard or handler entries against their kind's schema (defaults are filled in
  * place), then, for an entry its schema accepts, against its kind's check in `more` if any.
+ * `others`: what an unknown kind's message names when the kinds are many (see unknownKind).
  */
 export function checkKinded(
   list: unknown[],
   kinds: Record<string, TObject>,
   section: string,
   more: Record<string, (entry: Record<string, unknown>) => Problem[]> = {},
+  others: readonly string[] = [],
 ): Problem[] {
   const problems: Problem[] = [];
   const names = new Set<string>();
@@ -146,7 +143,7 @@ export function checkKinded(
     names.add(e.name);
     const schema = kinds[e.kind];
     if (!schema) {
-      problems.push({ path: `${at}.kind`, message: unknownKind(e.kind, Object.keys(kinds), section) });
+      problems.push({ path: `${at}.kind`, message: unknownKind(e.kind, Object.keys(kinds), section, others) });
       return;
     }
     Value.Default(schema, entry);
@@ -161,20 +158,19 @@ export function checkKinded(
 
 /**
  * `unknown kind "githubb" (did you mean github?)`; with no close name, the kinds when they are
- * few, else where to find them (the guard kinds are some 140).
+ * few, else where to find them (the guard kinds are some 140): `mailroom providers`, and the
+ * `others` besides its providers.
  */
-export function unknownKind(kind: unknown, known: readonly string[], section: string): string {
+export function unknownKind(kind: unknown, known: readonly string[], section: string, others: readonly string[] = []): string {
   const typed = String(kind);
   const near = typeof kind === "string" ? didYouMean(typed, known) : "";
   if (near) return `unknown kind "${typed}"${near}`;
   if (known.length <= 12) return `unknown kind "${typed}" (one of: ${[...known].sort().join(", ") || "none available"})`;
   const noun = section.replace(/s$/, "");
-  // `mailroom providers` lists the named providers; the few kinds besides them are named here.
-  const others = known.filter((k) => !PRESETS.has(k) && !CERTIFICATE_PROVIDERS.some((c) => c.kind === k)).sort();
-  return `unknown kind "${typed}": none of the ${known.length} ${noun} kinds is close (\`mailroom providers\` lists the providers; the others are ${others.join(", ")})`;
+  return `unknown kind "${typed}": none of the ${known.length} ${noun} kinds is close (\`mailroom providers\` lists the providers; the others are ${[...others].sort().join(", ")})`;
 }
 
-function crossCheck(config: Config): Problem[] {
+function crossCheck(config: ConfigInput): Problem[] {
   const problems: Problem[] = [];
   const guards = new Set(config.guards.map((g) => g.name));
   const handlers = new Set(config.handlers.map((h) => h.name));
@@ -241,7 +237,7 @@ function crossCheck(config: Config): Problem[] {
  * its name or address; the runner checks what the name resolves to at each attempt) unless
  * `[server] allow_link_local`, and `[dashboard] member_send_to` holds URL patterns.
  */
-function outboundProblems(config: Config): Problem[] {
+function outboundProblems(config: ConfigInput): Problem[] {
   const problems: Problem[] = [];
   if (!config.server.allow_link_local)
     config.handlers.forEach((h, i) => {
@@ -260,7 +256,7 @@ function outboundProblems(config: Config): Problem[] {
  * `[storage] url` as the driver will read it (config/postgres-url.ts), once the schema accepted it.
  * Its problems (the schema's too) say which environment variable the URL came from, if one did.
  */
-function storageUrlProblems(config: Config, env: Env, problems: Problem[]): Problem[] {
+function storageUrlProblems(config: ConfigInput, env: Env, problems: Problem[]): Problem[] {
   const url = config.storage?.url;
   const at = "storage.url";
   const problem = typeof url === "string" && !problems.some((p) => p.path === at) ? postgresUrlProblem(url) : undefined;
@@ -270,10 +266,10 @@ function storageUrlProblems(config: Config, env: Env, problems: Problem[]): Prob
 }
 
 /**
- * Builds the config from defaults < file < environment < command line and validates it once.
- * Throws ConfigError listing every problem with its key path.
+ * Builds the config from defaults < file < environment < command line and validates it once,
+ * with the services' own checks in `checks`. Throws ConfigError listing every problem with its key path.
  */
-export function buildConfig(raw: unknown, env: Env = {}, overrides: Overrides = {}): Config {
+export function buildConfig(raw: unknown, env: Env, overrides: Overrides, checks: ConfigChecks): Config {
   const problems: Problem[] = [];
   const tree = (raw && typeof raw === "object" ? structuredClone(raw) : {}) as Record<string, any>;
   const section = (k: string) => (tree[k] && typeof tree[k] === "object" ? tree[k] : (tree[k] = {}));
@@ -295,7 +291,7 @@ export function buildConfig(raw: unknown, env: Env = {}, overrides: Overrides = 
     relays.push({ url, channels: [channel], token, ...(insecure ? { insecure } : {}) });
   }
   resolveEnvSecrets(tree, env, "", problems);
-  const config = Value.Default(ConfigSchema, tree) as Config;
+  const config = Value.Default(ConfigSchema, tree) as ConfigInput;
   problems.push(...check(ConfigSchema, config, ""));
   // Every check runs, whatever the others found: a check whose input is malformed (already a
   // problem above) throws and is skipped, and the guards are built only from entries without problems.
@@ -307,7 +303,7 @@ export function buildConfig(raw: unknown, env: Env = {}, overrides: Overrides = 
     }
   };
   const list = <T>(v: T[]): T[] => (Array.isArray(v) ? v : []);
-  problems.push(...safely(() => checkKinded(list(config.guards), GUARD_KINDS, "guards")));
+  problems.push(...safely(() => checkKinded(list(config.guards), checks.guards.kinds, "guards", {}, checks.guards.others)));
   problems.push(...safely(() => checkKinded(list(config.handlers), HANDLER_KINDS, "handlers", HANDLER_CHECKS)));
   problems.push(...safely(() => crossCheck(config)));
   problems.push(...safely(() => outboundProblems(config)));
@@ -315,12 +311,28 @@ export function buildConfig(raw: unknown, env: Env = {}, overrides: Overrides = 
   list(config.guards).forEach((guard, i) => {
     if (!clean(`guards[${i}]`)) return;
     // What a schema cannot say (a secret or its _env given, CIDR blocks, whsec_ secrets...).
-    for (const p of safely(() => guardProblems([guard], { clock: systemClock }))) problems.push({ ...p, path: p.path.replace(/^guards\[0\]/, `guards[${i}]`) });
+    for (const p of safely(() => checks.guards.problems(guard)))
+      problems.push({ path: p.path ? `guards[${i}].${p.path}` : `guards[${i}]`, message: p.message });
   });
-  problems.push(...safely(() => translateProblems(config.translate)));
+  problems.push(...safely(() => checks.translate(config.translate)));
   const all = storageUrlProblems(config, env, problems).map((p) => (p.path === forwardTo ? { ...p, path: "--forward-to" } : p));
   if (all.length > 0) throw new ConfigError(dedupeExact(all));
-  return config;
+  return resolve(config);
+}
+
+/**
+ * The one conversion of a config without problems into what the code uses: each value by its
+ * schema (config/values.ts: durations to milliseconds, sizes to bytes, URL patterns compiled),
+ * each handler by its kind's. Guards stay as written: createGuards converts them by their kind.
+ */
+function resolve(input: ConfigInput): Config {
+  const { handlers, ...rest } = Value.Decode(ConfigSchema, input);
+  return { ...rest, handlers: handlers.map((h) => decodeKinded(HANDLER_KINDS, h) as HandlerConfig) };
+}
+
+/** A guard or handler entry its kind's schema accepted (checkKinded found no problem), converted by that schema. */
+export function decodeKinded(kinds: Record<string, TObject>, entry: Record<string, unknown>): Record<string, unknown> {
+  return Value.Decode(kinds[entry.kind as string]!, entry) as Record<string, unknown>;
 }
 
 /** Parses TOML text (lib/toml.ts); a syntax error becomes a ConfigError naming the file. */
@@ -334,12 +346,12 @@ export function parseToml(text: string, file: string): unknown {
 }
 
 /** Reads the file if given or if ./mailroom.toml exists; built-in defaults otherwise. */
-export async function loadConfig(file: string | undefined, env: Env, overrides: Overrides = {}): Promise<{ config: Config; source: string }> {
+export async function loadConfig(file: string | undefined, env: Env, overrides: Overrides, checks: ConfigChecks): Promise<{ config: Config; source: string }> {
   const path = file ?? env.MAILROOM_CONFIG ?? "mailroom.toml";
   const handle = Bun.file(path);
   if (!(await handle.exists())) {
     if (file ?? env.MAILROOM_CONFIG) throw new ConfigError([{ path: "", message: `config file ${path} not found` }]);
-    return { config: buildConfig({}, env, overrides), source: "built-in defaults" };
+    return { config: buildConfig({}, env, overrides, checks), source: "built-in defaults" };
   }
-  return { config: buildConfig(parseToml(await handle.text(), path), env, overrides), source: path };
+  return { config: buildConfig(parseToml(await handle.text(), path), env, overrides, checks), source: path };
 }

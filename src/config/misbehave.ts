@@ -77,7 +77,16 @@ export const ResponseSetting = t.Object(
 export type ResponseSettingValue = Static<typeof ResponseSetting>;
 export type ResponseStepValue = Static<typeof ResponseStep>;
 
-export const DedupSetting = t.Object(
+/**
+ * An answer's delay in milliseconds, undefined when it gives none. A response setting comes from
+ * the config, from PUT .../response and from the database in the same written form (and is shown
+ * back so), so each source's is converted here, beside its schema.
+ */
+export function answerDelayMs(answer: ResponseStepValue): number | undefined {
+  return answer.delay === undefined ? undefined : parseDuration(answer.delay);
+}
+
+const DedupFields = t.Object(
   {
     window: t.String({
       pattern: DURATION_PATTERN,
@@ -95,6 +104,13 @@ export const DedupSetting = t.Object(
   },
   { ...strict, description: "deduplication by the provider's delivery id" },
 );
+
+/** A channel's dedup setting; loaded, it also holds its window in milliseconds (`window` stays as written: the API shows it). */
+export const DedupSetting = t
+  .Transform(DedupFields)
+  .Decode((s) => ({ ...s, window_ms: parseDuration(s.window)! }))
+  .Encode(({ window_ms: _, ...s }) => s);
+/** As the file writes it (loaded, it also has window_ms). */
 export type DedupSettingValue = Static<typeof DedupSetting>;
 
 /** The longest dedup window. */

@@ -1,34 +1,17 @@
-import { Type as t, type Static } from "@sinclair/typebox";
-import { DURATION_PATTERN, SIZE_PATTERN } from "../lib/units";
+import { Type as t, type Static, type StaticDecode } from "@sinclair/typebox";
+import type { HandlerConfig } from "./handlers";
+import { Duration, DurationValue, Name, Size, UrlPatternValue } from "./values";
 import { TranslateSection } from "./translate";
 import { DedupSetting, ResponseSetting } from "./misbehave";
+
+export { Duration, Name, NAME_PATTERN, NAME_RULE, Size } from "./values";
 
 /**
  * The TOML file's schema. Every key has a default and a description; objects refuse unknown
  * keys. Guards and handlers are checked per `kind` against GUARD_KINDS / HANDLER_KINDS by the
  * loader, since TypeBox's union errors would not say which key is wrong.
  */
-export const NAME_PATTERN = "^[a-z0-9]+(?:[_-][a-z0-9]+)*$";
-/** What NAME_PATTERN allows, in words (check-config, the catching endpoint and the API say it so). */
-export const NAME_RULE = "lowercase letters and digits, words joined by - or _";
 const strict = { additionalProperties: false } as const;
-
-/** `problem` is what the loader says when a value does not fit (TypeBox's own words are vague for patterns and unions). */
-export const Name = (description: string) =>
-  t.String({
-    maxLength: 64,
-    pattern: NAME_PATTERN,
-    description,
-    problem: `must be ${NAME_RULE}, at most 64 characters`,
-  });
-export const Duration = (def: string, description: string) =>
-  t.String({ pattern: DURATION_PATTERN, default: def, description, problem: 'must be a duration such as "500ms", "10s", "5m", "1h"' });
-export const Size = (def: string, description: string) =>
-  t.Union([t.Integer({ minimum: 0 }), t.String({ pattern: SIZE_PATTERN })], {
-    default: def,
-    description,
-    problem: 'must be a number of bytes or a size such as "512KB", "10MB"',
-  });
 
 const Server = t.Object(
   {
@@ -126,9 +109,7 @@ const Hooks = t.Object(
       description: "handlers of channels not declared in [[channels]] (created by their first hook)",
     }),
     paused_retry_after: Duration("60s", "Retry-After sent with 503 by a paused channel"),
-    retention: t.Optional(
-      t.String({ pattern: DURATION_PATTERN, description: "delete hooks older than this (finalized or not)", problem: 'must be a duration such as "30d"' }),
-    ),
+    retention: t.Optional(DurationValue({ description: "delete hooks older than this (finalized or not)", problem: 'must be a duration such as "30d"' })),
     max_hooks_per_channel: t.Optional(t.Integer({ minimum: 1, description: "keep at most this many hooks per channel, oldest deleted first" })),
   },
   { ...strict, default: {} },
@@ -153,11 +134,16 @@ const Metrics = t.Object(
       description: "require a management API token (Authorization: Bearer) for /metrics; false opens it to anyone who reaches it",
     }),
     listen: t.Optional(
-      t.String({
-        pattern: "^(\\[[0-9a-fA-F:.]+\\]|[^\\s:\\[\\]]+):(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})$",
-        description: 'serve /metrics on this "host:port" of its own instead of the main listener',
-        problem: 'must be "host:port", such as "127.0.0.1:9464"',
-      }),
+      t
+        .Transform(
+          t.String({
+            pattern: "^(\\[[0-9a-fA-F:.]+\\]|[^\\s:\\[\\]]+):(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})$",
+            description: 'serve /metrics on this "host:port" of its own instead of the main listener',
+            problem: 'must be "host:port", such as "127.0.0.1:9464"',
+          }),
+        )
+        .Decode(splitListen)
+        .Encode(({ host, port }) => (host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`)),
     ),
     channel_labels: t.Integer({
       minimum: 0,
@@ -220,7 +206,7 @@ const Relay = t.Object(
 
 const Dashboard = t.Object(
   {
-    member_send_to: t.Array(t.String({ description: 'a URL pattern such as "http://localhost:*"' }), {
+    member_send_to: t.Array(UrlPatternValue('a URL pattern such as "http://localhost:*"'), {
       default: [],
       description:
         "URLs a member may send a hook to (replay, edit and send), as patterns with * for any part of the host, any port or any path; admins may send anywhere",
@@ -250,7 +236,14 @@ export const ConfigSchema = t.Object(
   strict,
 );
 
-export type Config = Static<typeof ConfigSchema>;
+/** The config as the file writes it, defaults filled in: durations and sizes as text. */
+export type ConfigInput = Static<typeof ConfigSchema>;
+/**
+ * The config the code reads, as the loader leaves it: durations in milliseconds, sizes in bytes,
+ * `[metrics] listen` as host and port, URL patterns compiled, each handler converted by its kind's
+ * schema. Guards stay as written (their kinds' schemas are the guards' own: createGuards converts them).
+ */
+export type Config = Omit<StaticDecode<typeof ConfigSchema>, "handlers"> & { handlers: HandlerConfig[] };
 export type UserConfig = Static<typeof User>;
 export type ApiKeyConfig = Static<typeof ApiKey>;
 export type ChannelConfig = Static<typeof Channel>;

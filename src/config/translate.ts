@@ -1,8 +1,6 @@
-import { Type as t, type Static } from "@sinclair/typebox";
-import { DURATION_PATTERN, SIZE_PATTERN } from "../lib/units";
-import { LANGUAGE_CODES } from "../translate/languages";
-import { wholeCents, wholeRateUnits } from "../translate/money";
-import { FaultRule, faultProblems } from "./faults";
+import { Type as t, type Static, type StaticDecode } from "@sinclair/typebox";
+import { DurationValue, SizeValue } from "./values";
+import { FaultRule } from "./faults";
 
 /**
  * The [translate] section: the translation ordering service. Accounts are seeded into the
@@ -13,7 +11,7 @@ const strict = { additionalProperties: false } as const;
 const Key = (description: string) => t.Optional(t.String({ minLength: 8, description }));
 const KeyEnv = t.Optional(t.String({ description: "environment variable holding api_key (the loader resolves it)" }));
 const Dollars = (description: string, def?: number) => t.Number({ minimum: -1e9, maximum: 1e9, description, ...(def === undefined ? {} : { default: def }) });
-const Duration = (def: string, description: string) => t.String({ pattern: DURATION_PATTERN, default: def, description });
+const Duration = (def: string, description: string) => DurationValue({ default: def, description });
 
 const Account = t.Object(
   {
@@ -90,7 +88,7 @@ export const TranslateSection = t.Object(
   {
     maintenance: t.Boolean({ default: false, description: "answer 503 on the customer and translator APIs" }),
     maintenance_retry_after: Duration("60s", "Retry-After sent with the maintenance 503"),
-    max_body: t.Union([t.Integer({ minimum: 1 }), t.String({ pattern: SIZE_PATTERN })], { default: "30MB", description: "larger request bodies get 413" }),
+    max_body: SizeValue({ default: "30MB", description: "larger request bodies get 413" }, 1),
     accounts: t.Array(Account, { default: [] }),
     rates: Rates,
     translators: t.Array(Translator, { default: [] }),
@@ -102,53 +100,7 @@ export const TranslateSection = t.Object(
   { ...strict, default: {} },
 );
 
-export type TranslateConfig = Static<typeof TranslateSection>;
-
-type Problem = { path: string; message: string };
-
-/** Checks what the schema cannot: unique ids, names and keys, known languages, whole cents and rate units. */
-export function translateProblems(c: TranslateConfig): Problem[] {
-  const problems: Problem[] = [];
-  const at = (path: string, message: string) => problems.push({ path: `translate.${path}`, message });
-  const keys = new Set<string>();
-  const key = (path: string, value: string | undefined) => {
-    if (value === undefined) return;
-    if (keys.has(value)) at(path, "this API key is already used by another account, translator or admin");
-    keys.add(value);
-  };
-  const ids = new Set<number>();
-  c.accounts.forEach((a, i) => {
-    if (ids.has(a.id)) at(`accounts[${i}].id`, `duplicate account id ${a.id}`);
-    ids.add(a.id);
-    if (!wholeCents(a.balance)) at(`accounts[${i}].balance`, "use whole cents");
-    a.api_keys.forEach((k, j) => {
-      key(`accounts[${i}].api_keys[${j}]`, k);
-    });
-    key(`accounts[${i}].api_key`, a.api_key);
-  });
-  const names = new Set<string>();
-  c.translators.forEach((tr, i) => {
-    if (names.has(tr.name)) at(`translators[${i}].name`, `duplicate translator "${tr.name}"`);
-    names.add(tr.name);
-    if (tr.api_key === undefined) at(`translators[${i}]`, "give api_key or api_key_env");
-    key(`translators[${i}].api_key`, tr.api_key);
-  });
-  if (c.simulator.enabled && names.has(c.simulator.name)) at("simulator.name", `a translator is already named "${c.simulator.name}"`);
-  c.admins.forEach((ad, i) => {
-    if (ad.api_key === undefined) at(`admins[${i}]`, "give api_key or api_key_env");
-    key(`admins[${i}].api_key`, ad.api_key);
-  });
-  const RATE_DECIMALS = "use at most four decimals (rates are kept in 1/10000 dollar)";
-  if (!wholeRateUnits(c.rates.default)) at("rates.default", RATE_DECIMALS);
-  const pairs = new Set<string>();
-  c.rates.pairs.forEach((p, i) => {
-    if (!wholeRateUnits(p.rate)) at(`rates.pairs[${i}].rate`, RATE_DECIMALS);
-    if (!LANGUAGE_CODES.has(p.source)) at(`rates.pairs[${i}].source`, `unknown language "${p.source}"`);
-    if (!LANGUAGE_CODES.has(p.target)) at(`rates.pairs[${i}].target`, `unknown language "${p.target}"`);
-    if (p.source === p.target) at(`rates.pairs[${i}]`, "source and target are the same language");
-    if (pairs.has(`${p.source}>${p.target}`)) at(`rates.pairs[${i}]`, "duplicate pair");
-    pairs.add(`${p.source}>${p.target}`);
-  });
-  problems.push(...faultProblems(c.faults, "translate.faults"));
-  return problems;
-}
+/** [translate] as the file writes it (what its checks read). */
+export type TranslateInput = Static<typeof TranslateSection>;
+/** [translate] as the loader converts it: durations in milliseconds, max_body in bytes. */
+export type TranslateConfig = StaticDecode<typeof TranslateSection>;

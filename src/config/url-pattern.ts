@@ -45,9 +45,20 @@ export function urlPatternProblem(pattern: string): string | undefined {
   return parse(pattern) ? undefined : URL_PATTERN_RULE;
 }
 
+/** A pattern parsed once: `matches` tells whether a URL matches it (a pattern that is not one matches nothing). */
+export type UrlPattern = { pattern: string; matches: (url: string) => boolean };
+
+export function compileUrlPattern(pattern: string): UrlPattern {
+  const p = parse(pattern);
+  return { pattern, matches: (url) => matchesParsed(p, url) };
+}
+
 /** Whether `url` matches `pattern` (a pattern that is not one matches nothing). */
 export function urlPatternMatches(pattern: string, url: string): boolean {
-  const p = parse(pattern);
+  return matchesParsed(parse(pattern), url);
+}
+
+function matchesParsed(p: Parsed | undefined, url: string): boolean {
   let u: URL;
   try {
     u = new URL(url);

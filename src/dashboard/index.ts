@@ -13,7 +13,6 @@ import { sendRoutes } from "../transfer/send-routes";
 import { refusalRoutes } from "../hooks/routes/refusals";
 import { createGate, type Gate } from "./gate";
 import { AppError } from "../lib/errors";
-import { urlPatternMatches } from "../config/url-pattern";
 import type { DashboardDeps } from "./deps";
 import { senderIp } from "../hooks/catch";
 import { createSessions } from "./sessions";
@@ -62,8 +61,11 @@ function memberSendsTo(config: Config, gate: Gate) {
   const patterns = config.dashboard.member_send_to;
   return (request: Request, url: string): void => {
     if (gate.userOf(request)?.role === "admin") return;
-    if (patterns.some((p) => urlPatternMatches(p, url))) return;
-    const allowed = patterns.length > 0 ? `URLs matching [dashboard] member_send_to (${patterns.join(", ")})` : "no URL ([dashboard] member_send_to is empty)";
+    if (patterns.some((p) => p.matches(url))) return;
+    const allowed =
+      patterns.length > 0
+        ? `URLs matching [dashboard] member_send_to (${patterns.map((p) => p.pattern).join(", ")})`
+        : "no URL ([dashboard] member_send_to is empty)";
     throw new AppError(
       "permission_denied",
       `only an admin may send a hook to a URL, as only an admin adds a forward handler; a member may send it into a channel, or to ${allowed}`,

@@ -1,7 +1,6 @@
 import { ulid } from "ulid";
 import type { Config } from "../config/schema";
 import type { Log } from "../lib/log";
-import { parseDuration } from "../lib/units";
 import type { Storage } from "./storage";
 import { openDatabase } from "./sqlite/open";
 import { DataFileInUse, lockDataFile } from "./sqlite/lock";
@@ -28,7 +27,7 @@ export async function openStorage(config: Config, log: Log, opts: { checkpointTh
     try {
       const sql = await openPostgres(url);
       await migratePostgres(sql);
-      const storage = await createPostgresStorage(sql, { instance, leaseMs: parseDuration(config.storage.attempt_lease)!, log });
+      const storage = await createPostgresStorage(sql, { instance, leaseMs: config.storage.attempt_lease, log });
       return { storage, instance, describe: `${redactPostgresUrl(url)} (PostgreSQL; instance ${instance})` };
     } catch (error) {
       if (error instanceof PostgresOpenError) throw new StorageOpenError(error.message);

@@ -1,7 +1,6 @@
 import type { Config } from "../config/schema";
 import type { Clock } from "../lib/clock";
 import { toRfc3339 } from "../lib/clock";
-import { parseDuration } from "../lib/units";
 import { restAfter } from "../lib/pace";
 import type { Worker } from "../lib/worker";
 import type { DeliveryClaim as Claim } from "../hooks/deliveries";
@@ -61,7 +60,7 @@ export function createDedup(deps: { config: Config; store: DedupStore; clock: Cl
   const { config, clock, store } = deps;
   const settings = new Map<string, Setting>();
   for (const c of config.channels) {
-    if (c.dedup) settings.set(c.name, { windowMs: parseDuration(c.dedup.window)!, window: c.dedup.window, header: c.dedup.header?.toLowerCase() });
+    if (c.dedup) settings.set(c.name, { windowMs: c.dedup.window_ms, window: c.dedup.window, header: c.dedup.header?.toLowerCase() });
   }
   /** Repeats dropped per channel, as the database last told this process. */
   let dropped = new Map<string, number>();

@@ -1,11 +1,10 @@
 import { HANDLER_CHECKS, HANDLER_KINDS, type ForwardConfig } from "../config/handlers";
-import { checkKinded } from "../config/load";
+import { checkKinded, decodeKinded } from "../config/load";
 import { printable } from "../config/printable";
 import type { Config } from "../config/schema";
 import type { Clock } from "../lib/clock";
 import { outboundProblem } from "../config/forward-target";
 import { AppError, invalid, notFound, precondition } from "../lib/errors";
-import { parseDuration } from "../lib/units";
 import type { Runner } from "../runner";
 import type { ForwardRow, ForwardStore } from "./store";
 
@@ -28,13 +27,19 @@ const toConfig = (r: Row): ForwardConfig => ({
   headers: JSON.parse(r.headers),
   max_attempts: r.maxAttempts,
   concurrency: 4,
+  backoff: { initial: r.backoffInitialMs, max: r.backoffMaxMs },
+  timeout: r.timeoutMs,
+});
+/** What the API shows: the durations written back as milliseconds ("1000ms"), as they were stored. */
+const toInfo = (r: Row): ForwardInfo => ({
+  name: r.name,
+  url: r.url,
+  headers: JSON.parse(r.headers),
+  max_attempts: r.maxAttempts,
   backoff: { initial: `${r.backoffInitialMs}ms`, max: `${r.backoffMaxMs}ms` },
   timeout: `${r.timeoutMs}ms`,
+  channel: r.channel,
 });
-const toInfo = (r: Row): ForwardInfo => {
-  const { kind: _k, concurrency: _c, url_env: _u, ...rest } = toConfig(r);
-  return { ...rest, channel: r.channel } as ForwardInfo;
-};
 
 /**
  * Forward handlers added to a channel in the dashboard (URL, headers, retry policy), stored and
@@ -75,7 +80,7 @@ export function createForwards(deps: { config: Config; store: ForwardStore; cloc
       // Every problem, each as "<key>: <what is wrong>" (the entry's own problems without a key).
       const said = problems.map((p) => printable([p.path.replace(/^handler\[0\]\.?/, ""), p.message].filter(Boolean).join(": ")));
       if (problems.length > 0) throw invalid(said.join("; "));
-      const f = forward as unknown as ForwardConfig;
+      const f = decodeKinded(HANDLER_KINDS, forward) as ForwardConfig;
       const forbidden = await outboundProblem(f.url, { allowLinkLocal: config.server.allow_link_local });
       if (forbidden) throw new AppError("permission_denied", `url: ${forbidden}`);
       const taken = () => precondition(`handler "${f.name}" exists already`);
@@ -86,9 +91,9 @@ export function createForwards(deps: { config: Config; store: ForwardStore; cloc
         url: f.url,
         headers: JSON.stringify(f.headers),
         maxAttempts: f.max_attempts,
-        backoffInitialMs: parseDuration(f.backoff.initial)!,
-        backoffMaxMs: parseDuration(f.backoff.max)!,
-        timeoutMs: parseDuration(f.timeout)!,
+        backoffInitialMs: f.backoff.initial,
+        backoffMaxMs: f.backoff.max,
+        timeoutMs: f.timeout,
         createdAt: clock.now(),
       };
       if (!(await store.insert(row))) throw taken();

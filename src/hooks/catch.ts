@@ -3,7 +3,6 @@ import { NAME_PATTERN, NAME_RULE } from "../config/schema";
 import type { Clock } from "../lib/clock";
 import type { Log } from "../lib/log";
 import { printable } from "../lib/terminal";
-import { parseDuration, parseSize } from "../lib/units";
 import type { ChannelService, ChannelState } from "./channels";
 import type { DeliveryDedup } from "./deliveries";
 import { errorResponse } from "./errors";
@@ -66,8 +65,8 @@ export function createCatcher(deps: {
   dedup: DeliveryDedup;
 }) {
   const { config, channels, guards, refusals, writer, nextId, clock, log, responses, dedup } = deps;
-  const maxBody = parseSize(config.hooks.max_body)!;
-  const retryAfter = String(Math.ceil(parseDuration(config.hooks.paused_retry_after)! / 1000));
+  const maxBody = config.hooks.max_body;
+  const retryAfter = String(Math.ceil(config.hooks.paused_retry_after / 1000));
   const trustProxy = config.server.trust_proxy;
 
   async function handle(request: Request, socketIp: string): Promise<Response> {

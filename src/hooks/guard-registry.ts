@@ -1,4 +1,5 @@
-import { GUARD_KINDS } from "../config/guards";
+import { GUARD_KINDS_BESIDES_PROVIDERS } from "./guards/config-checks";
+import { GUARD_KINDS } from "./guards/kinds";
 import { PRESETS } from "./guards/providers";
 import { isAsymmetric } from "./guards/scheme/keys";
 import { checkKinded, ConfigError, type Problem, unknownKind } from "../config/load";
@@ -43,7 +44,7 @@ export function createGuardRegistry(deps: { config: Config; store: GuardStore; c
 
   /** The guard an entry builds; throws invalid_argument naming the setting at fault. */
   function build(entry: Record<string, unknown>): Guard {
-    const problems: Problem[] = checkKinded([entry], GUARD_KINDS, "guard");
+    const problems: Problem[] = checkKinded([entry], GUARD_KINDS, "guard", {}, GUARD_KINDS_BESIDES_PROVIDERS);
     if (problems.length === 0) {
       try {
         return createGuards([entry as Config["guards"][number]], { clock, log, publicUrl: config.server.public_url }).get(entry.name as string)!;
@@ -103,7 +104,7 @@ export function createGuardRegistry(deps: { config: Config; store: GuardStore; c
 
   /** Checks settings: no secret or environment variable in them (the secret has its own field). */
   function cleanSettings(kind: string, settings: Record<string, unknown>): Record<string, unknown> {
-    if (!GUARD_KINDS[kind]) throw invalid(`kind: ${unknownKind(kind, Object.keys(GUARD_KINDS), "guards")}`);
+    if (!GUARD_KINDS[kind]) throw invalid(`kind: ${unknownKind(kind, Object.keys(GUARD_KINDS), "guards", GUARD_KINDS_BESIDES_PROVIDERS)}`);
     for (const key of Object.keys(settings)) {
       if (key === "name" || key === "kind") throw invalid(`settings.${key}: give it beside settings, not inside`);
       if (key === SECRET_KEY[kind]) throw invalid(`settings.${key}: send it as "secret"`);

@@ -1,6 +1,5 @@
 import type { Config } from "../config/schema";
 import type { Log } from "../lib/log";
-import { parseDuration } from "../lib/units";
 import { ulidFloor } from "../lib/ids";
 import { restAfter } from "../lib/pace";
 import type { Worker } from "../lib/worker";
@@ -34,7 +33,7 @@ export function createRetention(deps: {
   const { config, store, log } = deps;
   const batchSize = deps.batchSize ?? RETENTION_BATCH;
   const batchesPerTick = deps.batchesPerTick ?? BATCHES_PER_TICK;
-  const maxAge = config.hooks.retention === undefined ? undefined : parseDuration(config.hooks.retention);
+  const maxAge = config.hooks.retention;
   const maxPerChannel = config.hooks.max_hooks_per_channel;
   let nextCheck = 0;
 

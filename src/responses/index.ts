@@ -1,8 +1,7 @@
 import type { Config } from "../config/schema";
-import { RESERVED_HEADERS, responseProblems, type ResponseSettingValue, type ResponseStepValue } from "../config/misbehave";
+import { answerDelayMs, RESERVED_HEADERS, responseProblems, type ResponseSettingValue, type ResponseStepValue } from "../config/misbehave";
 import type { Clock } from "../lib/clock";
 import { invalid, precondition } from "../lib/errors";
-import { parseDuration } from "../lib/units";
 import type { Answer } from "../hooks/answer";
 import type { ResponseStore } from "./store";
 
@@ -34,7 +33,7 @@ function compile(a: ResponseStepValue, base?: Answer): Answer {
     status: a.status ?? base?.status ?? 200,
     headers: a.headers ? sendable(a.headers) : (base?.headers ?? {}),
     body: a.body ?? base?.body,
-    delayMs: a.delay !== undefined ? parseDuration(a.delay)! : (base?.delayMs ?? 0),
+    delayMs: answerDelayMs(a) ?? base?.delayMs ?? 0,
     store: a.store ?? base?.store ?? true,
   };
 }

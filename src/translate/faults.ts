@@ -1,7 +1,7 @@
-import { faultProblems, type FaultRuleValue } from "../config/faults";
+import { type FaultRuleValue, faultTimings } from "../config/faults";
+import { faultProblems } from "./config-checks";
 import type { TranslateConfig } from "../config/translate";
 import { invalid } from "../lib/errors";
-import { parseDuration } from "../lib/units";
 import { translateError } from "./errors";
 
 /**
@@ -22,6 +22,7 @@ type Rule = {
   method?: string;
   path?: RegExp;
   latencyMs: number;
+  retryAfterMs: number | undefined;
   remaining?: number;
   draw?: () => number;
   fired: number;
@@ -62,7 +63,7 @@ function compile(rule: FaultRuleValue, random: () => number): Rule {
     rule,
     method,
     path,
-    latencyMs: rule.latency === undefined ? 0 : parseDuration(rule.latency)!,
+    ...faultTimings(rule),
     remaining: rule.count,
     draw: rule.rate === undefined ? undefined : rule.seed === undefined ? random : seeded(rule.seed),
     fired: 0,
@@ -112,7 +113,7 @@ export function createFaults(deps: { config: TranslateConfig; random?: () => num
         if (!error) return;
         const status = error.rule.error!;
         const headers: Record<string, string> = {};
-        if (status !== 500) headers["retry-after"] = String(Math.ceil(parseDuration(error.rule.retry_after ?? "1s")! / 1000));
+        if (status !== 500) headers["retry-after"] = String(Math.ceil((error.retryAfterMs ?? 1000) / 1000));
         throw translateError(TEXT[status][0], TEXT[status][1], headers);
       });
     },

@@ -1,7 +1,6 @@
 import type { TranslateConfig } from "../config/translate";
 import type { Clock } from "../lib/clock";
 import { BODY_PROBLEM, parseJsonBytes } from "../lib/json";
-import { parseDuration, parseSize } from "../lib/units";
 import { acceptsJson } from "./accept";
 import type { Keyring, Principal } from "./auth";
 import { presentedKey } from "./auth";
@@ -41,9 +40,9 @@ const isRates = (path: string) => path === "/v1/rates" || path === "/api/v1/rate
  */
 export function createGate({ config, keyring, clock }: { config: TranslateConfig; keyring: Keyring; clock: Clock }) {
   const principals = new WeakMap<Request, Principal>();
-  const limit = createRateLimiter(config.rate_limit.requests, parseDuration(config.rate_limit.per)!);
-  const maxBody = parseSize(config.max_body)!;
-  const retryAfter = String(Math.ceil(parseDuration(config.maintenance_retry_after)! / 1000));
+  const limit = createRateLimiter(config.rate_limit.requests, config.rate_limit.per);
+  const maxBody = config.max_body;
+  const retryAfter = String(Math.ceil(config.maintenance_retry_after / 1000));
   const tooLarge = () => translateError("payload_too_large", `the request body is larger than ${maxBody} bytes`);
 
   /** Throws the translation error of the first check that fails. */

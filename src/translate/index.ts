@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { Config } from "../config/schema";
 import { ConfigError } from "../config/load";
-import { translateProblems } from "../config/translate";
+import { translateProblems } from "./config-checks";
 import type { Clock } from "../lib/clock";
 import type { Log } from "../lib/log";
 import type { Worker } from "../lib/worker";

@@ -1,6 +1,5 @@
 import type { TranslateConfig } from "../config/translate";
 import type { Log } from "../lib/log";
-import { parseDuration } from "../lib/units";
 import type { Worker } from "../lib/worker";
 import type { TranslateStore } from "./contract";
 import { pseudoTranslate, type ResourceType } from "./resource";
@@ -26,8 +25,8 @@ const BATCH = 100;
 export function createSimulator(deps: { config: TranslateConfig["simulator"]; store: TranslateStore; work: WorkService; log: Log }): Simulator {
   const { store, work, log } = deps;
   const name = deps.config.name;
-  const acceptAfter = parseDuration(deps.config.accept_after)!;
-  const completeAfter = parseDuration(deps.config.complete_after)!;
+  const acceptAfter = deps.config.accept_after;
+  const completeAfter = deps.config.complete_after;
   // New orders arrive without telling the runner, so look again at least this often.
   const poll = Math.min(Math.max(acceptAfter, 100), 1000);
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { buildConfig, ConfigError, parseToml } from "../../src/config/load";
+import { buildConfig, ConfigError, parseToml } from "../../src/load-config";
 import { parseDuration, parseSize } from "../../src/lib/units";
 import { parseArgs } from "../../src/cli";
 
@@ -20,7 +20,7 @@ describe("config", () => {
     expect(c.dashboard).toEqual({ member_send_to: [] });
     expect(c.storage.path).toBe("data/mailroom.db");
     expect(c.storage.durability).toBe("full");
-    expect(parseSize(c.hooks.max_body)).toBe(10 * 1024 * 1024);
+    expect(c.hooks.max_body).toBe(10 * 1024 * 1024);
     expect(c.channels).toEqual([]);
   });
 

@@ -1,7 +1,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildConfig, ConfigError } from "../../src/config/load";
+import { buildConfig, ConfigError } from "../../src/load-config";
 import { removeTempDirs, tempDir } from "../helpers/binary";
 import { runCli } from "../cli/run";
 

@@ -2,7 +2,7 @@ import { afterAll, expect, test } from "bun:test";
 import { copyFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { removeTempDirs, tempDir } from "../helpers/binary";
-import { buildConfig, parseToml } from "../../src/config/load";
+import { buildConfig, parseToml } from "../../src/load-config";
 
 afterAll(removeTempDirs);
 

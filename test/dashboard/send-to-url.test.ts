@@ -65,7 +65,7 @@ describe("members and URLs", () => {
   });
 
   test("member_send_to holds URL patterns: check-config refuses one that is not", async () => {
-    const { buildConfig, ConfigError } = await import("../../src/config/load");
+    const { buildConfig, ConfigError } = await import("../../src/load-config");
     try {
       buildConfig({ dashboard: { member_send_to: ["http://localhost:*", "localhost:3000", "http://a.example:99999/"] } });
       throw new Error("accepted");
@@ -143,7 +143,7 @@ describe("link-local addresses and metadata services", () => {
     expect(res.json).toEqual({ code: 7, message: `url: 169.254.169.254 is a link-local address: ${LINK_LOCAL_RULE}`, details: [] });
     expect((await app.call("GET", "/ui/api/channels/app/handlers", undefined, app.admin)).json).toEqual([]);
 
-    const { buildConfig, ConfigError } = await import("../../src/config/load");
+    const { buildConfig, ConfigError } = await import("../../src/load-config");
     const problems = (run: () => unknown) => {
       try {
         run();

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import type { TObject, TSchema } from "@sinclair/typebox";
-import { GUARD_KINDS } from "../../src/config/guards";
+import { GUARD_KINDS } from "../../src/hooks/guards/kinds";
 import { PRESETS } from "../../src/hooks/guards/providers";
-import { buildConfig, ConfigError } from "../../src/config/load";
+import { buildConfig, ConfigError } from "../../src/load-config";
 import { createGuards, guardProblems } from "../../src/hooks/guards";
 import { createFakeClock } from "../helpers/clock";
 

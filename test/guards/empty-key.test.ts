@@ -3,7 +3,7 @@
  * empty HMAC key, which anyone can sign with: it is a config error naming the key, like a missing secret.
  */
 import { expect, test } from "bun:test";
-import { buildConfig } from "../../src/config/load";
+import { buildConfig } from "../../src/load-config";
 
 for (const secret_encoding of ["utf8", "base64", "hex"]) {
   test(`a secret that is only its prefix is refused (${secret_encoding})`, () => {

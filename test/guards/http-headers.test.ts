@@ -23,7 +23,7 @@ test("refusals carry the guard's headers: WWW-Authenticate for basic-auth, Allow
 });
 
 test("check-config reports guard problems the schema cannot express", async () => {
-  const { buildConfig, ConfigError } = await import("../../src/config/load");
+  const { buildConfig, ConfigError } = await import("../../src/load-config");
   let problems: string[] = [];
   try {
     buildConfig({ guards: [{ name: "gh", kind: "github" }] });

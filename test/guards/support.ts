@@ -1,5 +1,5 @@
 import { expect } from "bun:test";
-import { buildConfig } from "../../src/config/load";
+import { buildConfig } from "../../src/load-config";
 import { createGuards, type Guard, type GuardInput, type GuardVerdict } from "../../src/hooks/guards";
 import { createFakeClock, type FakeClock } from "../helpers/clock";
 

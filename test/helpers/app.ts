@@ -1,4 +1,4 @@
-import { buildConfig } from "../../src/config/load";
+import { buildConfig } from "../../src/load-config";
 import { openDatabase } from "../../src/db/sqlite/open";
 import { createSqliteStorage } from "../../src/db/sqlite/storage";
 import { createApp } from "../../src/app";

@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stringify } from "smol-toml";
-import { buildConfig } from "../../src/config/load";
+import { buildConfig } from "../../src/load-config";
 import { openDatabase } from "../../src/db/sqlite/open";
 import { createSqliteStorage } from "../../src/db/sqlite/storage";
 import { createApp } from "../../src/app";

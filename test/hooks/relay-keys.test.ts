@@ -47,7 +47,7 @@ test("a relay key gets 403 on every management route, the live stream, /metrics,
 });
 
 test("the config file's relay keys are checked: scopes need channels, channels need scopes, the only scope is relay", async () => {
-  const { buildConfig } = await import("../../src/config/load");
+  const { buildConfig } = await import("../../src/load-config");
   const problems = (key: Record<string, unknown>) => {
     try {
       buildConfig({ api_keys: [{ label: "k", token: "0123456789", ...key }] });
@@ -95,7 +95,7 @@ test("the relay endpoint says why a listener would be refused, on both listeners
 });
 
 test("[[relays]] entries are checked: a URL, channel names, and a token or token_env", async () => {
-  const { buildConfig } = await import("../../src/config/load");
+  const { buildConfig } = await import("../../src/load-config");
   const problems = (relay: Record<string, unknown>, env: Record<string, string> = {}) => {
     try {
       buildConfig({ relays: [relay] }, env);

@@ -3,7 +3,7 @@ import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildConfig, type ConfigError } from "../../src/config/load";
+import { buildConfig, type ConfigError } from "../../src/load-config";
 import { createTestApp } from "../helpers/app";
 import { startTarget, type Target } from "../helpers/target";
 

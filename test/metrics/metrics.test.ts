@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { AUTH, createTestApp, type TestApp } from "../helpers/app";
-import { buildConfig, type ConfigError } from "../../src/config/load";
+import { buildConfig, type ConfigError } from "../../src/load-config";
 import { splitListen } from "../../src/config/schema";
 import { parseScrape, sample } from "./scrape";
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { buildConfig, ConfigError } from "../../src/config/load";
+import { buildConfig, ConfigError } from "../../src/load-config";
 
 function problems(raw: Record<string, unknown>, env: Record<string, string> = {}): string[] {
   try {
@@ -12,7 +12,7 @@ function problems(raw: Record<string, unknown>, env: Record<string, string> = {}
 }
 
 describe("[[handlers]] config", () => {
-  test("defaults fill every kind's policy", () => {
+  test("defaults fill every kind's policy (durations in milliseconds, as the loader converts them)", () => {
     const config = buildConfig({
       handlers: [
         { name: "f", kind: "forward", url: "http://127.0.0.1:3000/webhooks" },
@@ -26,12 +26,12 @@ describe("[[handlers]] config", () => {
       url: "http://127.0.0.1:3000/webhooks",
       headers: {},
       max_attempts: 5,
-      backoff: { initial: "1s", max: "10m" },
+      backoff: { initial: 1000, max: 600_000 },
       concurrency: 4,
-      timeout: "10s",
+      timeout: 10_000,
     } as any);
-    expect(config.handlers[1]).toMatchObject({ argv: ["./deploy.sh"], env: {}, timeout: "30s", max_attempts: 5 });
-    expect(config.handlers[2]).toMatchObject({ path: "handlers/m.ts", timeout: "30s", backoff: { initial: "1s", max: "10m" } });
+    expect(config.handlers[1]).toMatchObject({ argv: ["./deploy.sh"], env: {}, timeout: 30_000, max_attempts: 5 });
+    expect(config.handlers[2]).toMatchObject({ path: "handlers/m.ts", timeout: 30_000, backoff: { initial: 1000, max: 600_000 } });
   });
 
   test("unknown keys, keys of another kind and bad values are reported with their paths", () => {

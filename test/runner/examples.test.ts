@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { sign } from "@octokit/webhooks-methods";
-import { buildConfig } from "../../src/config/load";
+import { buildConfig } from "../../src/load-config";
 import { createReceiver } from "./receiver";
 import { createRunnerApp } from "./setup";
 

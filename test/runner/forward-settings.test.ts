@@ -11,8 +11,8 @@ test("a forward whose settings fetch refuses (stored before they were checked) f
     headers: { "x-token": "s3cret\r\nx-evil: 1" },
     max_attempts: 1,
     concurrency: 1,
-    backoff: { initial: "1s", max: "1s" },
-    timeout: "1s",
+    backoff: { initial: 1000, max: 1000 },
+    timeout: 1000,
   });
   const id = await t.send("gh", new TextEncoder().encode("{}"), {});
   await t.runner.tick();

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildConfig } from "../../src/config/load";
+import { buildConfig } from "../../src/load-config";
 import { createHandlers } from "../../src/runner/handlers";
 import type { RawHook } from "../../src/hooks/store";
 import { createRunnerApp } from "./setup";

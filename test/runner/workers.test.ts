@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { buildConfig } from "../../src/config/load";
+import { buildConfig } from "../../src/load-config";
 import { openDatabase } from "../../src/db/sqlite/open";
 import { systemClock } from "../../src/lib/clock";
 import { silentLog } from "../../src/lib/log";

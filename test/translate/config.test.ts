@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { buildConfig, ConfigError } from "../../src/config/load";
-import { translateProblems } from "../../src/config/translate";
+import { buildConfig, ConfigError } from "../../src/load-config";
+import { translateProblems } from "../../src/translate/config-checks";
 import { createTestApp } from "../helpers/app";
 import { basic, translateConfig } from "./setup";
 
@@ -15,18 +15,18 @@ const problems = (translate: unknown, env: Record<string, string> = {}) => {
 };
 
 describe("[translate] config", () => {
-  test("has defaults for every key", () => {
+  test("has defaults for every key (durations in milliseconds, sizes in bytes, as the loader converts them)", () => {
     const c = buildConfig({}).translate;
     expect(c).toEqual({
       maintenance: false,
-      maintenance_retry_after: "60s",
-      max_body: "30MB",
+      maintenance_retry_after: 60_000,
+      max_body: 30 * 1024 * 1024,
       accounts: [],
       rates: { default: 20, pairs_only: false, pairs: [] },
       translators: [],
       admins: [],
-      simulator: { enabled: false, name: "Simulator", accept_after: "2s", complete_after: "5s" },
-      rate_limit: { requests: 100, per: "1s" },
+      simulator: { enabled: false, name: "Simulator", accept_after: 2000, complete_after: 5000 },
+      rate_limit: { requests: 100, per: 1000 },
       faults: [],
     });
   });

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { buildConfig, type ConfigError } from "../../src/config/load";
+import { buildConfig, type ConfigError } from "../../src/load-config";
 import { createTranslateApp, translateConfig } from "./setup";
 
 // A bad fault rule is told in the same words by check-config and by PUT /admin/v1/faults.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { buildConfig, type ConfigError } from "../../src/config/load";
+import { buildConfig, type ConfigError } from "../../src/load-config";
 import { ADMIN, basic, CUSTOMER, startTranslate, translateConfig } from "./setup";
 
 // Faults of the translation API. Runs on every target (MAILROOM_TEST_TARGET).

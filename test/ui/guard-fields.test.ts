@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { GUARD_KINDS } from "../../src/config/guards";
+import { GUARD_KINDS } from "../../src/hooks/guards/kinds";
 import { fieldOf, formFields, GUARD_FIELDS, settingsOf } from "../../src/ui/guard-fields";
 
 describe("the guard form's fields", () => {

@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
 import { NAME_PATTERN } from "../../config/schema";
-import { GUARD_KINDS } from "../../config/guards";
+import { GUARD_KINDS } from "../../hooks/guards/kinds";
 import { Channel, ErrorBody, NoBody, NoQuery, toWireChannel } from "../../hooks/model";
 import type { ChannelService } from "../../hooks/channels";
 import { SECRET_KEY, type GuardRegistry } from "../../hooks/guard-registry";

@@ -1,4 +1,4 @@
-import type { BasicAuthGuardConfig, TokenGuardConfig } from "../../config/guards";
+import type { BasicAuthGuardConfig, TokenGuardConfig } from "./kinds";
 import { constantTimeEqual, sha256Hex } from "../../lib/secrets";
 import type { Guard } from "./types";
 import { PASS, header, refuse, requireSecret, unauthenticated } from "./verdict";

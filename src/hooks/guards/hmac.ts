@@ -1,6 +1,5 @@
-import type { HmacGuardConfig } from "../../config/guards";
+import type { HmacGuardConfig } from "./kinds";
 import type { Clock } from "../../lib/clock";
-import { parseDuration } from "../../lib/units";
 import type { Guard, GuardInput } from "./types";
 import { GuardConfigError, PASS, header, hmac, matchesAny, requireSecret, timestampProblem, unauthenticated } from "./verdict";
 
@@ -56,7 +55,7 @@ export function createHmacGuard(config: HmacGuardConfig, { clock }: { clock: Clo
   const key = decodeSecret(requireSecret(config.secret), config.secret_encoding);
   const timestampHeader = config.timestamp_header?.toLowerCase();
   const { pieces, needs } = compileTemplate(config.signed, timestampHeader);
-  const tolerance = parseDuration(config.tolerance)!;
+  const tolerance = config.tolerance;
   const sigHeader = config.header.toLowerCase();
   return {
     name: config.name,

@@ -1,6 +1,8 @@
 import type { Config } from "../../config/schema";
-import type * as Kinds from "../../config/guards";
-import type { SchemeGuardConfig } from "../../config/scheme-guard";
+import type * as Kinds from "./kinds";
+import { GUARD_KINDS } from "./kinds";
+import { Value } from "@sinclair/typebox/value";
+import type { SchemeGuardConfig } from "./scheme-kind";
 import { ConfigError, type Problem } from "../../config/problems";
 import type { Clock } from "../../lib/clock";
 import type { Log } from "../../lib/log";
@@ -66,10 +68,16 @@ function build(configs: Config["guards"], deps: Deps): { guards: Map<string, Gua
   const guards = new Map<string, Guard>();
   const problems: Problem[] = [];
   configs.forEach((config, i) => {
-    const factory = FACTORIES[config.kind];
-    if (!factory) return problems.push({ path: `guards[${i}].kind`, message: `unknown kind "${config.kind}"` });
+    const kind = config.kind;
+    const factory = FACTORIES[kind];
+    const schema = GUARD_KINDS[kind];
+    if (!factory || !schema) return problems.push({ path: `guards[${i}].kind`, message: `unknown kind "${config.kind}"` });
+    // The loader or the registry checked the entry against its kind's schema; it is converted here
+    // by that schema (durations to milliseconds, sizes to bytes), as the loader converts the rest.
+    const entry = Value.Default(schema, structuredClone(config));
+    if (!Value.Check(schema, entry)) return problems.push({ path: `guards[${i}]`, message: `not a valid ${kind} guard entry` });
     try {
-      guards.set(config.name, contained(factory(config, deps), deps.log));
+      guards.set(config.name, contained(factory(Value.Decode(schema, entry), deps), deps.log));
     } catch (error) {
       if (!(error instanceof GuardConfigError)) throw error;
       problems.push({ path: `guards[${i}].${error.key}`, message: error.message });

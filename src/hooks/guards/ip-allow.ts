@@ -1,4 +1,4 @@
-import type { IpAllowGuardConfig } from "../../config/guards";
+import type { IpAllowGuardConfig } from "./kinds";
 import { cidrContains, parseCidr, parseIp, type Cidr } from "./cidr";
 import type { Guard } from "./types";
 import { GuardConfigError, PASS, refuse } from "./verdict";

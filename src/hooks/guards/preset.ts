@@ -1,6 +1,5 @@
-import type { PresetGuardConfig } from "../../config/guards";
-import type { SchemeGuardConfig } from "../../config/scheme-guard";
-import { parseDuration } from "../../lib/units";
+import type { PresetGuardConfig } from "./kinds";
+import type { SchemeGuardConfig } from "./scheme-kind";
 import { createHandshake } from "../handshakes";
 import type { Preset } from "./providers";
 import { compileScheme, type SchemeDeps } from "./scheme/engine";
@@ -41,15 +40,18 @@ function keysOf(scheme: Scheme, config: { secret?: string; public_key?: string }
   return { secret: config.secret };
 }
 
+/** The tolerance of an entry that reached a factory without its kind's defaults (the schemas give one whenever a timestamp is signed). */
+const DEFAULT_TOLERANCE_MS = 300_000;
+
 /** A guard by one scheme; throws GuardConfigError for a key or template that cannot work. */
 function schemeGuard(
   name: string,
   kind: string,
   scheme: Scheme,
-  config: { secret?: string; public_key?: string; tolerance?: string },
+  config: { secret?: string; public_key?: string; tolerance?: number },
   deps: SchemeDeps,
 ): Guard {
-  const check = compileScheme(scheme, keysOf(scheme, config), parseDuration(config.tolerance ?? scheme.tolerance ?? "300s")!, deps);
+  const check = compileScheme(scheme, keysOf(scheme, config), config.tolerance ?? DEFAULT_TOLERANCE_MS, deps);
   // A shared token sent as it is must not be stored readable.
   const token = scheme.algorithm === "token" && scheme.header ? [scheme.header.toLowerCase()] : undefined;
   const tokenQuery = scheme.algorithm === "token" && scheme.query !== undefined ? [scheme.query] : undefined;

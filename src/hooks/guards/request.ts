@@ -1,5 +1,4 @@
-import type { ContentTypeGuardConfig, MaxBodyGuardConfig, MethodGuardConfig } from "../../config/guards";
-import { parseSize } from "../../lib/units";
+import type { ContentTypeGuardConfig, MaxBodyGuardConfig, MethodGuardConfig } from "./kinds";
 import type { Guard } from "./types";
 import { PASS, refuse } from "./verdict";
 
@@ -50,7 +49,7 @@ export function createContentTypeGuard(config: ContentTypeGuardConfig): Guard {
  * a larger body is never buffered; check() says the same for a body that reached it anyway.
  */
 export function createMaxBodyGuard(config: MaxBodyGuardConfig): Guard {
-  const maxBody = parseSize(config.max)!;
+  const maxBody = config.max;
   return {
     name: config.name,
     kind: config.kind,

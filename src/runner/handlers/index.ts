@@ -1,6 +1,5 @@
 import type { Config } from "../../config/schema";
 import type { HandlerConfig } from "../../config/handlers";
-import { parseDuration } from "../../lib/units";
 import { createCommand } from "./command";
 import { createForward, type Outbound } from "./forward";
 import { createModule } from "./module";
@@ -11,9 +10,9 @@ export type { AttemptContext, AttemptResult, Handler, HandlerPolicy } from "./ty
 function policyOf(c: HandlerConfig): HandlerPolicy {
   return {
     maxAttempts: c.max_attempts,
-    backoff: { initial: parseDuration(c.backoff.initial)!, max: parseDuration(c.backoff.max)! },
+    backoff: { initial: c.backoff.initial, max: c.backoff.max },
     concurrency: c.concurrency,
-    timeout: parseDuration(c.timeout)!,
+    timeout: c.timeout,
   };
 }
 

@@ -1,6 +1,5 @@
 import { verify } from "node:crypto";
 import { parseRfc3339 } from "../../../lib/clock";
-import { parseDuration } from "../../../lib/units";
 import type { Guard, GuardVerdict } from "../types";
 import { header, PASS, unauthenticated } from "../verdict";
 import { type CertificateConfig, checked, hostProblem, keySource } from "./source";
@@ -27,7 +26,7 @@ export function createPaypalGuard(config: PaypalGuardConfig, deps: CertificateDe
     () => keySource(config, paypalCertUrlProblem, deps.certificates),
     [...(webhookId ? [] : [{ key: "webhook_id", message: "give the webhook's id (from the app's Webhooks page): PayPal signs it" }])],
   );
-  const toleranceMs = parseDuration(config.tolerance ?? "0s")!;
+  const toleranceMs = config.tolerance ?? 0;
 
   async function check(headers: Headers, body: Uint8Array): Promise<GuardVerdict> {
     const missing = HEADERS.filter((h) => header(headers, h) === undefined);

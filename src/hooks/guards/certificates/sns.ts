@@ -1,6 +1,5 @@
 import { verify } from "node:crypto";
 import type { Clock } from "../../../lib/clock";
-import { parseDuration } from "../../../lib/units";
 import type { Guard, GuardVerdict, HandshakeHandler } from "../types";
 import { PASS, unauthenticated } from "../verdict";
 import { type CertificateFetcher, defaultFetcher } from "./fetcher";
@@ -57,7 +56,7 @@ export function createSnsGuard(config: SnsGuardConfig, deps: CertificateDeps): G
     () => keySource(config, snsCertUrlProblem, deps.certificates),
     [...(topic ? [] : [{ key: "topic_arn", message: "give the ARN of the topic whose messages are accepted (any AWS account can make SNS sign a message)" }])],
   );
-  const toleranceMs = parseDuration(config.tolerance ?? "0s")!;
+  const toleranceMs = config.tolerance ?? 0;
 
   async function check(body: Uint8Array): Promise<GuardVerdict> {
     const message = parse(body);

@@ -3,7 +3,7 @@ import { GuardConfigError } from "../config-error";
 import { type CertificateFetcher, configuredKey, defaultFetcher } from "./fetcher";
 
 /** Keys shared by the certificate-signed kinds (aws-sns, paypal). */
-export type CertificateConfig = { name: string; kind: string; certificate?: string; fetch_certificate?: boolean; tolerance?: string };
+export type CertificateConfig = { name: string; kind: string; certificate?: string; fetch_certificate?: boolean; tolerance?: number };
 
 /**
  * Where a certificate-signed guard gets its key: the configured certificate, or (only with

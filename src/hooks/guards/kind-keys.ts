@@ -1,5 +1,5 @@
 import { Type as t } from "@sinclair/typebox";
-import { Duration, Name } from "./schema";
+import { Duration, Name } from "../../config/schema";
 
 /** Keys every [[guards]] kind shares. */
 export const strict = { additionalProperties: false } as const;

@@ -1,10 +1,10 @@
-import { Type as t, type Static } from "@sinclair/typebox";
+import { Type as t, type StaticDecode } from "@sinclair/typebox";
 import type { TObject, TProperties } from "@sinclair/typebox";
-import { PRESETS, type Preset } from "../hooks/guards/providers";
-import { Size } from "./schema";
-import { common, HEADER_NAME, HeaderName, secret, strict, tolerance } from "./guard-keys";
-import { PaypalGuard, SnsGuard } from "./certificate-guards";
-import { SchemeGuard } from "./scheme-guard";
+import { PRESETS, type Preset } from "./providers";
+import { Size } from "../../config/schema";
+import { common, HEADER_NAME, HeaderName, secret, strict, tolerance } from "./kind-keys";
+import { PaypalGuard, SnsGuard } from "./certificate-kinds";
+import { SchemeGuard } from "./scheme-kind";
 
 /**
  * Schema of a [[guards]] entry for each guard kind. Each includes `name` and `kind` and refuses
@@ -100,13 +100,13 @@ export const ContentTypeGuard = t.Object(
 
 export const MaxBodyGuard = t.Object({ ...common("max-body"), max: Size("1MB", "larger bodies get 413; below [hooks] max_body to matter") }, strict);
 
-export type HmacGuardConfig = Static<typeof HmacGuard>;
-export type BasicAuthGuardConfig = Static<typeof BasicAuthGuard>;
-export type TokenGuardConfig = Static<typeof TokenGuard>;
-export type IpAllowGuardConfig = Static<typeof IpAllowGuard>;
-export type MethodGuardConfig = Static<typeof MethodGuard>;
-export type ContentTypeGuardConfig = Static<typeof ContentTypeGuard>;
-export type MaxBodyGuardConfig = Static<typeof MaxBodyGuard>;
+export type HmacGuardConfig = StaticDecode<typeof HmacGuard>;
+export type BasicAuthGuardConfig = StaticDecode<typeof BasicAuthGuard>;
+export type TokenGuardConfig = StaticDecode<typeof TokenGuard>;
+export type IpAllowGuardConfig = StaticDecode<typeof IpAllowGuard>;
+export type MethodGuardConfig = StaticDecode<typeof MethodGuard>;
+export type ContentTypeGuardConfig = StaticDecode<typeof ContentTypeGuard>;
+export type MaxBodyGuardConfig = StaticDecode<typeof MaxBodyGuard>;
 
 /** A named provider's entry: its secret or public key, the tolerance when it signs a timestamp, and its own keys. */
 function presetSchema(preset: Preset): TObject {
@@ -144,5 +144,5 @@ export const GUARD_KINDS: Record<string, TObject> = {
   "max-body": MaxBodyGuard,
 };
 
-/** A preset's entry as the loader leaves it (secret_env and public_key_env resolved). */
-export type PresetGuardConfig = { name: string; kind: string; secret?: string; public_key?: string; tolerance?: string; [key: string]: unknown };
+/** A preset's entry as createGuards hands it over (secret_env and public_key_env resolved, the tolerance in milliseconds). */
+export type PresetGuardConfig = { name: string; kind: string; secret?: string; public_key?: string; tolerance?: number; [key: string]: unknown };

@@ -1,5 +1,5 @@
-import { Type as t, type Static } from "@sinclair/typebox";
-import { common, HeaderName, secret, strict, tolerance } from "./guard-keys";
+import { Type as t, type StaticDecode } from "@sinclair/typebox";
+import { common, HeaderName, secret, strict, tolerance } from "./kind-keys";
 
 const lits = <T extends string>(values: readonly T[], description: string, def?: T) =>
   t.Union(
@@ -56,4 +56,4 @@ export const SchemeGuard = t.Object(
   strict,
 );
 
-export type SchemeGuardConfig = Static<typeof SchemeGuard>;
+export type SchemeGuardConfig = StaticDecode<typeof SchemeGuard>;

@@ -1,5 +1,5 @@
 import { Type as t } from "@sinclair/typebox";
-import { common, strict, tolerance } from "./guard-keys";
+import { common, strict, tolerance } from "./kind-keys";
 
 /** Keys of the kinds that sign with a provider's certificate (hooks/guards/certificates). */
 const certificate = {

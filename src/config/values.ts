@@ -1,0 +1,51 @@
+import { type SchemaOptions, type StringOptions, Type as t } from "@sinclair/typebox";
+import { DURATION_PATTERN, parseDuration, parseSize, SIZE_PATTERN } from "../lib/units";
+import { compileUrlPattern } from "./url-pattern";
+
+/**
+ * The kinds of value the TOML file writes as text and the code uses as something else: each
+ * schema checks the text and converts it (TypeBox's Transform), once, in the loader (Value.Decode).
+ * The config the code reads (config/schema.ts's Config) holds durations in milliseconds, sizes in
+ * bytes and URL patterns compiled; the file's own form is ConfigInput.
+ */
+export const NAME_PATTERN = "^[a-z0-9]+(?:[_-][a-z0-9]+)*$";
+/** What NAME_PATTERN allows, in words (check-config, the catching endpoint and the API say it so). */
+export const NAME_RULE = "lowercase letters and digits, words joined by - or _";
+
+/** `problem` is what the loader says when a value does not fit (TypeBox's own words are vague for patterns and unions). */
+export const Name = (description: string) =>
+  t.String({
+    maxLength: 64,
+    pattern: NAME_PATTERN,
+    description,
+    problem: `must be ${NAME_RULE}, at most 64 characters`,
+  });
+const DURATION_PROBLEM = 'must be a duration such as "500ms", "10s", "5m", "1h"';
+
+/** A duration such as "500ms", "10s", "5m", "1h", "30d": milliseconds once loaded. */
+export const Duration = (def: string, description: string) => DurationValue({ default: def, description, problem: DURATION_PROBLEM });
+
+/** A duration with the string schema's options as given (`default`, `problem`...): milliseconds once loaded. */
+export const DurationValue = (options: StringOptions) =>
+  t
+    .Transform(t.String({ ...options, pattern: DURATION_PATTERN }))
+    .Decode((text) => parseDuration(text)!)
+    .Encode((ms) => `${ms}ms`);
+
+/** A number of bytes or a size such as "512KB", "10MB" (1 KB = 1024 bytes): bytes once loaded. */
+export const Size = (def: string, description: string) =>
+  SizeValue({ default: def, description, problem: 'must be a number of bytes or a size such as "512KB", "10MB"' });
+
+/** A size with the union's options as given and the least number of bytes: bytes once loaded. */
+export const SizeValue = (options: SchemaOptions, minimum = 0) =>
+  t
+    .Transform(t.Union([t.Integer({ minimum }), t.String({ pattern: SIZE_PATTERN })], options))
+    .Decode((value) => parseSize(value)!)
+    .Encode((bytes) => bytes);
+
+/** A `[dashboard] member_send_to` URL pattern (config/url-pattern.ts): compiled once loaded. */
+export const UrlPatternValue = (description: string) =>
+  t
+    .Transform(t.String({ description }))
+    .Decode((pattern) => compileUrlPattern(pattern))
+    .Encode((compiled) => compiled.pattern);
