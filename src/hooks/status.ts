@@ -1,15 +1,13 @@
 /**
  * A hook's statuses and its events' kinds, written out once. The TypeBox models (hooks/model.ts),
- * the stores, the metrics and the dashboard derive theirs from these lists. This module imports
- * nothing, so anything may import it, the dashboard's bundle included.
+ * the stores, the metrics and the dashboard derive theirs from these lists. It imports only
+ * schema/statuses.ts, which imports nothing, so the dashboard's bundle may import it too.
  */
 
-/** In the order lists, channel stats and metrics show them. */
-export const HOOK_STATUSES = ["pending", "handled", "failed", "discarded"] as const;
-export type HookStatus = (typeof HOOK_STATUSES)[number];
+import type { HookStatus } from "../schema/statuses";
 
-export const EVENT_KINDS = ["handled", "discarded", "retried", "failed"] as const;
-export type EventKind = (typeof EVENT_KINDS)[number];
+// The lists themselves live with the tables that constrain their columns (schema/ sits below hooks/).
+export { EVENT_KINDS, HOOK_STATUSES, type EventKind, type HookStatus } from "../schema/statuses";
 
 /** The statuses each action on a hook starts from; from any other it answers 409. */
 export const TRANSITION_FROM = {

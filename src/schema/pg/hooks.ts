@@ -1,5 +1,5 @@
 import { boolean, index, pgTable, primaryKey, smallint, text } from "drizzle-orm/pg-core";
-import { EVENT_KINDS, type HookStatus } from "../../hooks/status";
+import { EVENT_KINDS, type HookStatus } from "../statuses";
 import { bytea, int8, key, ms } from "./columns";
 
 /** The PostgreSQL twin of ../../schema/hooks.ts: same tables, columns and indexes. */

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { blob, index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { EVENT_KINDS, HOOK_STATUSES } from "../../hooks/status";
+import { EVENT_KINDS, HOOK_STATUSES } from "../statuses";
 
 /** Times are integer milliseconds since the epoch; the wire models turn them into RFC 3339. */
 
