@@ -14,7 +14,8 @@ import { createAttemptQueue } from "../runner/queue";
 import { createTranslateStore } from "../translate/store";
 import { createDashboardStore } from "../dashboard/store";
 import { createApiKeyStore } from "../hooks/api-key-store";
-import { createGuardStore } from "../hooks/guard-store";
+import { createGuardStore } from "./stores/guards";
+import { sqliteDialect } from "./stores/dialect";
 import { createForwardStore } from "../forwards/store";
 import { createResponseStore } from "../responses/store";
 import { createDedupStore } from "../dedup/store";
@@ -70,7 +71,7 @@ export function createSqliteStorage(db: Db, opts: SqliteStorageOptions): Storage
     translate: createTranslateStore(db),
     dashboard: createDashboardStore(db),
     apiKeys: createApiKeyStore(db),
-    guards: createGuardStore(db),
+    guards: createGuardStore(sqliteDialect(db.$client)),
     forwards: createForwardStore(db),
     responses: createResponseStore(db),
     dedup: createDedupStore(db),

@@ -13,7 +13,8 @@ import { createPgAttemptQueue } from "./attempt-queue";
 import { createPgTranslateStore } from "./translate-store";
 import { createPgDashboardStore } from "./dashboard-store";
 import { createPgApiKeyStore } from "./api-key-store";
-import { createPgGuardStore } from "./guard-store";
+import { createGuardStore } from "../stores/guards";
+import { pgDialect } from "../stores/dialect";
 import { createPgForwardStore } from "./forward-store";
 import { createPgResponseStore } from "./response-store";
 import { createPgDedupStore } from "./dedup-store";
@@ -42,6 +43,7 @@ export type PostgresStorageOptions = {
  */
 export async function createPostgresStorage(sql: SQL, opts: PostgresStorageOptions): Promise<Storage> {
   const t = pgTransactor(sql);
+  const d = pgDialect(t);
   const feed = await pgFeed(sql, opts.instance, opts.log);
   const singletons: ReturnType<typeof singleton>[] = [];
   return {
@@ -53,7 +55,7 @@ export async function createPostgresStorage(sql: SQL, opts: PostgresStorageOptio
     translate: createPgTranslateStore(t),
     dashboard: createPgDashboardStore(t),
     apiKeys: createPgApiKeyStore(t),
-    guards: createPgGuardStore(t),
+    guards: createGuardStore(d),
     forwards: createPgForwardStore(t),
     responses: createPgResponseStore(t),
     dedup: createPgDedupStore(t),
