@@ -16,8 +16,8 @@ import { createDashboardStore } from "../dashboard/store";
 import { createApiKeyStore } from "../hooks/api-key-store";
 import { createGuardStore } from "./stores/guards";
 import { sqliteDialect } from "./stores/dialect";
-import { createForwardStore } from "../forwards/store";
-import { createResponseStore } from "../responses/store";
+import { createForwardStore } from "./stores/forwards";
+import { createResponseStore } from "./stores/responses";
 import { createDedupStore } from "../dedup/store";
 import { createRefusalStore } from "../hooks/guards/refusal-store";
 import { createRelayStore } from "../relay/store";
@@ -61,6 +61,7 @@ export function createSqliteStorage(db: Db, opts: SqliteStorageOptions): Storage
     reader.run("PRAGMA busy_timeout = 5000");
     attachSearchIndex(reader, indexPath);
   }
+  const d = sqliteDialect(db.$client);
   return {
     dialect: "sqlite",
     hooks: createHookStore(db, { unsynced: walSync !== undefined }),
@@ -71,9 +72,9 @@ export function createSqliteStorage(db: Db, opts: SqliteStorageOptions): Storage
     translate: createTranslateStore(db),
     dashboard: createDashboardStore(db),
     apiKeys: createApiKeyStore(db),
-    guards: createGuardStore(sqliteDialect(db.$client)),
-    forwards: createForwardStore(db),
-    responses: createResponseStore(db),
+    guards: createGuardStore(d),
+    forwards: createForwardStore(d),
+    responses: createResponseStore(d),
     dedup: createDedupStore(db),
     refusals: createRefusalStore(db),
     relays: createRelayStore(db),

@@ -15,8 +15,8 @@ import { createPgDashboardStore } from "./dashboard-store";
 import { createPgApiKeyStore } from "./api-key-store";
 import { createGuardStore } from "../stores/guards";
 import { pgDialect } from "../stores/dialect";
-import { createPgForwardStore } from "./forward-store";
-import { createPgResponseStore } from "./response-store";
+import { createForwardStore } from "../stores/forwards";
+import { createResponseStore } from "../stores/responses";
 import { createPgDedupStore } from "./dedup-store";
 import { createPgRefusalStore } from "./refusal-store";
 import { createPgRelayStore } from "./relay-store";
@@ -56,8 +56,8 @@ export async function createPostgresStorage(sql: SQL, opts: PostgresStorageOptio
     dashboard: createPgDashboardStore(t),
     apiKeys: createPgApiKeyStore(t),
     guards: createGuardStore(d),
-    forwards: createPgForwardStore(t),
-    responses: createPgResponseStore(t),
+    forwards: createForwardStore(d),
+    responses: createResponseStore(d),
     dedup: createPgDedupStore(t),
     refusals: createPgRefusalStore(t),
     relays: createPgRelayStore(t),
