@@ -20,7 +20,7 @@ import { createForwardStore } from "./stores/forwards";
 import { createResponseStore } from "./stores/responses";
 import { createDedupStore } from "../dedup/store";
 import { createRefusalStore } from "../hooks/guards/refusal-store";
-import { createRelayStore } from "../relay/store";
+import { createRelayStore } from "./stores/relays";
 
 export type SqliteStorageOptions = {
   path: string;
@@ -77,7 +77,7 @@ export function createSqliteStorage(db: Db, opts: SqliteStorageOptions): Storage
     responses: createResponseStore(d),
     dedup: createDedupStore(db),
     refusals: createRefusalStore(db),
-    relays: createRelayStore(db),
+    relays: createRelayStore(d),
     changes: changesOf(db.$client),
     feed: localFeed(),
     durable: walSync ? () => walSync.sync() : undefined,

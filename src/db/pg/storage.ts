@@ -19,7 +19,7 @@ import { createForwardStore } from "../stores/forwards";
 import { createResponseStore } from "../stores/responses";
 import { createPgDedupStore } from "./dedup-store";
 import { createPgRefusalStore } from "./refusal-store";
-import { createPgRelayStore } from "./relay-store";
+import { createRelayStore } from "../stores/relays";
 
 /**
  * Caught batches in flight at once per instance. Measured on 2 cores with PostgreSQL beside (bench:ingest
@@ -60,7 +60,7 @@ export async function createPostgresStorage(sql: SQL, opts: PostgresStorageOptio
     responses: createResponseStore(d),
     dedup: createPgDedupStore(t),
     refusals: createPgRefusalStore(t),
-    relays: createPgRelayStore(t),
+    relays: createRelayStore(d),
     changes: changesOf(sql),
     feed,
     commitLanes: COMMIT_LANES,
