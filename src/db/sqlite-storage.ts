@@ -13,7 +13,7 @@ import { createTransferStore } from "../transfer/store";
 import { createAttemptQueue } from "../runner/queue";
 import { createTranslateStore } from "../translate/store";
 import { createDashboardStore } from "../dashboard/store";
-import { createApiKeyStore } from "../hooks/api-key-store";
+import { createApiKeyStore } from "./stores/api-keys";
 import { createGuardStore } from "./stores/guards";
 import { sqliteDialect } from "./stores/dialect";
 import { createForwardStore } from "./stores/forwards";
@@ -71,7 +71,7 @@ export function createSqliteStorage(db: Db, opts: SqliteStorageOptions): Storage
     attempts: createAttemptQueue(db),
     translate: createTranslateStore(db),
     dashboard: createDashboardStore(db),
-    apiKeys: createApiKeyStore(db),
+    apiKeys: createApiKeyStore(d),
     guards: createGuardStore(d),
     forwards: createForwardStore(d),
     responses: createResponseStore(d),

@@ -12,7 +12,7 @@ import { COUNTER_SLOTS } from "./hook-store";
 import { createPgAttemptQueue } from "./attempt-queue";
 import { createPgTranslateStore } from "./translate-store";
 import { createPgDashboardStore } from "./dashboard-store";
-import { createPgApiKeyStore } from "./api-key-store";
+import { createApiKeyStore } from "../stores/api-keys";
 import { createGuardStore } from "../stores/guards";
 import { pgDialect } from "../stores/dialect";
 import { createForwardStore } from "../stores/forwards";
@@ -54,7 +54,7 @@ export async function createPostgresStorage(sql: SQL, opts: PostgresStorageOptio
     attempts: createPgAttemptQueue(t, { owner: opts.instance, leaseMs: opts.leaseMs }),
     translate: createPgTranslateStore(t),
     dashboard: createPgDashboardStore(t),
-    apiKeys: createPgApiKeyStore(t),
+    apiKeys: createApiKeyStore(d),
     guards: createGuardStore(d),
     forwards: createForwardStore(d),
     responses: createResponseStore(d),
