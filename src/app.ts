@@ -33,7 +33,6 @@ import { createMetrics, type Metrics } from "./metrics";
 import { timedCatcher, translateCounter } from "./metrics/instrument";
 import { metricsRoutes } from "./metrics/routes";
 import { createDashboard } from "./dashboard";
-import { createDashboardStore } from "./dashboard/store";
 import { createGuardRegistry } from "./hooks/guard-registry";
 import { createForwards } from "./forwards/index";
 import { createRelayHub } from "./relay/hub";

@@ -12,7 +12,7 @@ import { attachSearchIndex, openSearchIndex } from "../search/index-file";
 import { createTransferStore } from "../transfer/store";
 import { createAttemptQueue } from "../runner/queue";
 import { createTranslateStore } from "../translate/store";
-import { createDashboardStore } from "../dashboard/store";
+import { createDashboardStore } from "./stores/dashboard";
 import { createApiKeyStore } from "./stores/api-keys";
 import { createGuardStore } from "./stores/guards";
 import { sqliteDialect } from "./stores/dialect";
@@ -70,7 +70,7 @@ export function createSqliteStorage(db: Db, opts: SqliteStorageOptions): Storage
     transfer: createTransferStore(db),
     attempts: createAttemptQueue(db),
     translate: createTranslateStore(db),
-    dashboard: createDashboardStore(db),
+    dashboard: createDashboardStore(d),
     apiKeys: createApiKeyStore(d),
     guards: createGuardStore(d),
     forwards: createForwardStore(d),

@@ -11,7 +11,7 @@ import { createPgTransferStore } from "./transfer-store";
 import { COUNTER_SLOTS } from "./hook-store";
 import { createPgAttemptQueue } from "./attempt-queue";
 import { createPgTranslateStore } from "./translate-store";
-import { createPgDashboardStore } from "./dashboard-store";
+import { createDashboardStore } from "../stores/dashboard";
 import { createApiKeyStore } from "../stores/api-keys";
 import { createGuardStore } from "../stores/guards";
 import { pgDialect } from "../stores/dialect";
@@ -53,7 +53,7 @@ export async function createPostgresStorage(sql: SQL, opts: PostgresStorageOptio
     transfer: createPgTransferStore(t, COUNTER_SLOTS),
     attempts: createPgAttemptQueue(t, { owner: opts.instance, leaseMs: opts.leaseMs }),
     translate: createPgTranslateStore(t),
-    dashboard: createPgDashboardStore(t),
+    dashboard: createDashboardStore(d),
     apiKeys: createApiKeyStore(d),
     guards: createGuardStore(d),
     forwards: createForwardStore(d),
