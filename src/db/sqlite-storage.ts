@@ -18,7 +18,8 @@ import { createGuardStore } from "./stores/guards";
 import { sqliteDialect } from "./stores/dialect";
 import { createForwardStore } from "./stores/forwards";
 import { createResponseStore } from "./stores/responses";
-import { createDedupStore } from "../dedup/store";
+import { createDedupStore } from "./stores/dedup";
+import { sqliteDeliveryIds } from "./sqlite/dedup-deliveries";
 import { createRefusalStore } from "../hooks/guards/refusal-store";
 import { createRelayStore } from "./stores/relays";
 
@@ -75,7 +76,7 @@ export function createSqliteStorage(db: Db, opts: SqliteStorageOptions): Storage
     guards: createGuardStore(d),
     forwards: createForwardStore(d),
     responses: createResponseStore(d),
-    dedup: createDedupStore(db),
+    dedup: createDedupStore(d, sqliteDeliveryIds(db.$client)),
     refusals: createRefusalStore(db),
     relays: createRelayStore(d),
     changes: changesOf(db.$client),

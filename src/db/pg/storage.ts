@@ -17,7 +17,8 @@ import { createGuardStore } from "../stores/guards";
 import { pgDialect } from "../stores/dialect";
 import { createForwardStore } from "../stores/forwards";
 import { createResponseStore } from "../stores/responses";
-import { createPgDedupStore } from "./dedup-store";
+import { createDedupStore } from "../stores/dedup";
+import { pgDeliveryIds } from "./dedup-deliveries";
 import { createPgRefusalStore } from "./refusal-store";
 import { createRelayStore } from "../stores/relays";
 
@@ -58,7 +59,7 @@ export async function createPostgresStorage(sql: SQL, opts: PostgresStorageOptio
     guards: createGuardStore(d),
     forwards: createForwardStore(d),
     responses: createResponseStore(d),
-    dedup: createPgDedupStore(t),
+    dedup: createDedupStore(d, pgDeliveryIds(t)),
     refusals: createPgRefusalStore(t),
     relays: createRelayStore(d),
     changes: changesOf(sql),
