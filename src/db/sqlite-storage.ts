@@ -11,7 +11,7 @@ import { createSearchStore } from "../search/store";
 import { attachSearchIndex, openSearchIndex } from "../search/index-file";
 import { createTransferStore } from "../transfer/store";
 import { createAttemptQueue } from "../runner/queue";
-import { createTranslateStore } from "../translate/store";
+import { createTranslateStore } from "./sqlite/translate-store";
 import { createDashboardStore } from "./stores/dashboard";
 import { createApiKeyStore } from "./stores/api-keys";
 import { createGuardStore } from "./stores/guards";

@@ -1,8 +1,8 @@
 import type { Transactor } from "../db/transactor";
 
 /**
- * The translation service's storage contract, met by SQLite (store.ts) and, later, PostgreSQL.
- * Services depend on this, never on a driver. Money is integer cents; times are integer
+ * The translation service's storage contract, met by SQLite (db/sqlite/translate-store.ts) and
+ * PostgreSQL (db/pg/translate-store.ts). Services depend on this, never on a driver. Money is integer cents; times are integer
  * milliseconds since the epoch.
  */
 

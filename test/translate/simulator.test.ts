@@ -6,7 +6,7 @@ import { createTestApp } from "../helpers/app";
 import { createTranslate } from "../../src/translate";
 import { silentLog } from "../../src/lib/log";
 import { CUSTOMER, basic, translateConfig } from "./setup";
-import { createTranslateStore } from "../../src/translate/store";
+import { createTranslateStore } from "../../src/db/sqlite/translate-store";
 
 const T0 = Date.parse("2026-01-01T00:00:00Z");
 const simulator = { enabled: true, accept_after: "2s", complete_after: "5s" };

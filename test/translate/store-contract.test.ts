@@ -10,7 +10,7 @@ import { openPostgres } from "../../src/db/pg/open";
 import { createPgTranslateStore } from "../../src/db/pg/translate-store";
 import { pgTransactor } from "../../src/db/pg/transactor";
 import type { TranslateStore } from "../../src/translate/contract";
-import { createTranslateStore } from "../../src/translate/store";
+import { createTranslateStore } from "../../src/db/sqlite/translate-store";
 import { freshDatabase } from "../helpers/postgres";
 import { newOrder } from "./new-order";
 

@@ -19,7 +19,7 @@ const clients = new WeakMap<SQL, BunSQLDatabase>();
 /**
  * The translation store on PostgreSQL (translate/contract.ts says what each method returns and
  * throws), written with drizzle over the pg-core tables, statement for statement like the SQLite
- * store. Each call runs on the flow's open transaction, or the pool outside one (t.exec()).
+ * store (db/sqlite/translate-store.ts says why the two are not one). Each call runs on the flow's open transaction, or the pool outside one (t.exec()).
  *
  * What SQLite gets from its one writer, PostgreSQL gets from row locks, READ COMMITTED:
  * - accountForUpdate locks the account row until the commit, so two instances placing orders on

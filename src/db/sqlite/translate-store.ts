@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
-import type { Db } from "../db/open";
-import { sqliteTransactor } from "../db/transactor";
+import type { Db } from "../open";
+import { sqliteTransactor } from "../transactor";
 import {
   translateAccountKeys as accountKeys,
   translateAccounts as accounts,
@@ -9,11 +9,20 @@ import {
   translateComments as comments,
   translateLedger as ledger,
   translateOrders as orders,
-} from "../schema/sqlite";
-import type { AccountRow, Move, TranslateStore } from "./contract";
+} from "../../schema/sqlite";
+import type { AccountRow, Move, TranslateStore } from "../../translate/contract";
 
 /**
- * The translation store on SQLite (contract.ts says what each method returns and throws).
+ * The translation store on SQLite (translate/contract.ts says what each method returns and
+ * throws), beside PostgreSQL's (db/pg/translate-store.ts) rather than written once with the
+ * other stores (db/stores/dialect.ts): it is drizzle's query builder over the schema already, its
+ * rows are the schema's, and what is left to share is what that layer does not serve: queries
+ * built per call (optional filters, IN lists of any length, a patch of any columns). A third of
+ * its methods differ by design besides: clear (TRUNCATE ... RESTART IDENTITY there, DELETE and
+ * sqlite_sequence here), an order inserted with its id (OVERRIDING SYSTEM VALUE and setval there),
+ * and the locks PostgreSQL takes (accountForUpdate, createAccount's advisory lock, deleteOrder's
+ * attachments) where SQLite's transactions take turns.
+ *
  * bun:sqlite answers synchronously, so the methods run their statement and resolve at once;
  * transactions take turns on the one connection (db/transactor.ts) and BEGIN IMMEDIATE holds the
  * write lock, so reading an account and then moving its money needs no row lock here.
