@@ -21,19 +21,22 @@ import { report, sqliteTransactor } from "../transactor";
  *
  * - each statement is rendered ONCE, when the store is made, by drizzle's own dialect
  *   (`?` or `$1`), with `sql.placeholder`s for its parameters: SQLite keeps it as a prepared
- *   statement, PostgreSQL sends the same text each time (Bun's client prepares it per connection).
- *   Hot paths (api key lookups, dedup counters) keep the prepared-statement speed of hand-written SQL;
+ *   statement, PostgreSQL sends the same text each time (Bun's client keeps it as a named prepared
+ *   statement per connection). Hot paths (api key lookups, dedup counters) keep the speed of
+ *   hand-written SQL: the template is not built again per call, as the builder's would be;
  * - rows are read positionally and decoded by the selected columns (`mapFromDriverValue`: int8 as
  *   a JS number on PostgreSQL), so a store's rows have the schema's row types ($inferSelect);
  * - `transaction` joins the caller's transaction (db/transactor.ts, db/pg/transactor.ts), and
  *   `write` gives a single write statement what each backend needs to be atomic and take its turn;
- * - what the two dialects spell differently is a fragment here (`forUpdate`), not a branch in a store.
+ * - what the two dialects spell differently is a fragment here (`forUpdate`), not a branch in a
+ *   store; a statement one dialect lacks is written in SQL both read (api key touch: a WHERE
+ *   instead of GREATEST or two-argument max). What a backend keeps its own way stays its own,
+ *   beside the other in db/sqlite/ and db/pg/ (dedup's claims, the translation store).
  *
  * Column references render qualified ("table"."column"), which is valid where an expression is;
  * an INSERT's column list, a SET target and an ON CONFLICT target take `name(column)`.
  */
 export interface Dialect {
-  readonly name: "sqlite" | "postgres";
   /** This backend's tables, as a shared store names them (the same columns and rows on both). */
   readonly tables: Tables;
   /** ` FOR UPDATE` on PostgreSQL (locks the rows read until the commit); nothing on SQLite, whose transactions take turns. */
@@ -89,7 +92,7 @@ export type Row<F extends Fields> = { -readonly [K in keyof F]: ValueOf<F[K]> };
 
 /**
  * A table as a shared store sees it: drizzle's Table (it renders its name) with its columns typed
- * without their dialect. Its row is `Row<Columns<T>>`, which is the schema's $inferSelect.
+ * without their dialect. Its row, `Row<ColumnsOf<...>>`, is the schema's $inferSelect.
  */
 type Shared<T extends Table> = Table & { readonly [K in keyof T["_"]["columns"]]: Column<T["_"]["columns"][K]["_"]> };
 
@@ -194,7 +197,6 @@ export function sqliteDialect(client: Database): Dialect {
   };
   const bind = (params: unknown[], values: Params) => fillPlaceholders(params, values) as never[];
   return {
-    name: "sqlite",
     tables: liteTables,
     forUpdate: sql``,
     prepare(build) {
@@ -236,7 +238,6 @@ export function pgDialect(t: PgTransactor): Dialect {
     return { text, params };
   };
   return {
-    name: "postgres",
     tables: pgTables,
     forUpdate: sql` FOR UPDATE`,
     prepare(build) {
