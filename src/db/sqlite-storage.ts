@@ -11,7 +11,7 @@ import { createSearchStore } from "../search/store";
 import { attachSearchIndex, openSearchIndex } from "../search/index-file";
 import { createTransferStore } from "../transfer/store";
 import { createAttemptQueue } from "../runner/queue";
-import { createTranslateStore } from "./sqlite/translate-store";
+import { createTranslateStore } from "./stores/translate";
 import { createDashboardStore } from "./stores/dashboard";
 import { createApiKeyStore } from "./stores/api-keys";
 import { createGuardStore } from "./stores/guards";
@@ -70,7 +70,7 @@ export function createSqliteStorage(db: Db, opts: SqliteStorageOptions): Storage
     searchThread: threaded ? { url: opts.searchThreadUrl!, dataPath: opts.path, indexPath } : undefined,
     transfer: createTransferStore(db),
     attempts: createAttemptQueue(db),
-    translate: createTranslateStore(db),
+    translate: createTranslateStore(d),
     dashboard: createDashboardStore(d),
     apiKeys: createApiKeyStore(d),
     guards: createGuardStore(d),

@@ -2,8 +2,8 @@ import type { Transactor } from "../db/transactor";
 import type { translateAccounts, translateAttachments, translateLedger, translateOrders } from "../schema/sqlite";
 
 /**
- * The translation service's storage contract, met by SQLite (db/sqlite/translate-store.ts) and
- * PostgreSQL (db/pg/translate-store.ts). Services depend on this, never on a driver. Money is integer cents; times are integer
+ * The translation service's storage contract, met on both backends by db/stores/translate.ts.
+ * Services depend on this, never on a driver. Money is integer cents; times are integer
  * milliseconds since the epoch.
  */
 

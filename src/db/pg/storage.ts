@@ -10,7 +10,7 @@ import { createPgSearchStore } from "./search-store";
 import { createPgTransferStore } from "./transfer-store";
 import { COUNTER_SLOTS } from "./hook-store";
 import { createPgAttemptQueue } from "./attempt-queue";
-import { createPgTranslateStore } from "./translate-store";
+import { createTranslateStore } from "../stores/translate";
 import { createDashboardStore } from "../stores/dashboard";
 import { createApiKeyStore } from "../stores/api-keys";
 import { createGuardStore } from "../stores/guards";
@@ -53,7 +53,7 @@ export async function createPostgresStorage(sql: SQL, opts: PostgresStorageOptio
     search: createPgSearchStore(t),
     transfer: createPgTransferStore(t, COUNTER_SLOTS),
     attempts: createPgAttemptQueue(t, { owner: opts.instance, leaseMs: opts.leaseMs }),
-    translate: createPgTranslateStore(t),
+    translate: createTranslateStore(d),
     dashboard: createDashboardStore(d),
     apiKeys: createApiKeyStore(d),
     guards: createGuardStore(d),

@@ -1,10 +1,11 @@
 import type { Database, Statement as SqliteStatement } from "bun:sqlite";
-import { Column, type DriverValueDecoder, fillPlaceholders, is, sql, type Placeholder, type SQL, type Table } from "drizzle-orm";
+import { Column, type DriverValueDecoder, fillPlaceholders, getTableName, is, sql, type Placeholder, type SQL, type Table } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import * as pgSchema from "../../schema/pg";
 import * as liteSchema from "../../schema/sqlite";
 import type { Change } from "../changes";
+import { LOCK_SPACE } from "../pg/attempt-queue";
 import type { PgTransactor } from "../pg/transactor";
 import { report, sqliteTransactor } from "../transactor";
 
@@ -28,15 +29,19 @@ import { report, sqliteTransactor } from "../transactor";
  *   a JS number on PostgreSQL), so a store's rows have the schema's row types ($inferSelect);
  * - `transaction` joins the caller's transaction (db/transactor.ts, db/pg/transactor.ts), and
  *   `write` gives a single write statement what each backend needs to be atomic and take its turn;
- * - what the two dialects spell differently is a fragment here (`forUpdate`), not a branch in a
- *   store; a statement one dialect lacks is written in SQL both read (api key touch: a WHERE
- *   instead of GREATEST or two-argument max). What a backend keeps its own way stays its own,
- *   beside the other in db/sqlite/ and db/pg/ (dedup's claims, the translation store).
+ * - a query whose text varies per call (optional filters, IN lists of any length, a patch of any
+ *   columns) is rendered per call (`rows`, `run`), its values encoded by their columns;
+ * - what the two dialects spell differently is a fragment or a method here (`forUpdate`,
+ *   `overriding`, `lock`, `clear`, `idsPast`), not a branch in a store; a statement one dialect
+ *   lacks is written in SQL both read (api key touch: a WHERE instead of GREATEST or two-argument
+ *   max). What a backend keeps its own way stays its own, beside the other in db/sqlite/ and
+ *   db/pg/ (dedup's claims).
  *
  * Column references render qualified ("table"."column"), which is valid where an expression is;
  * an INSERT's column list, a SET target and an ON CONFLICT target take `name(column)`.
  */
 export interface Dialect {
+  readonly dialect: "sqlite" | "postgres";
   /** This backend's tables, as a shared store names them (the same columns and rows on both). */
   readonly tables: Tables;
   /** ` FOR UPDATE` on PostgreSQL (locks the rows read until the commit); nothing on SQLite, whose transactions take turns. */
@@ -48,6 +53,27 @@ export interface Dialect {
    * `build` gets the rendered list (for SELECT or RETURNING) and names its parameters through `p`.
    */
   query<F extends Fields, P extends Params = Record<never, never>>(fields: F, build: (list: SQL, p: Placeholders<P>) => SQL): Query<P, Row<F>>;
+  /** Rows of a query built per call (its text varies): rendered each time, `fields` decoded as `query`'s. */
+  rows<F extends Fields>(fields: F, build: (list: SQL) => SQL): Promise<Row<F>[]>;
+  /** A statement built per call; resolves to how many rows it changed. */
+  run(query: SQL): Promise<number>;
+  /** ` OVERRIDING SYSTEM VALUE` on PostgreSQL, where an INSERT may set a GENERATED ALWAYS id only so; nothing on SQLite. */
+  readonly overriding: SQL;
+  /**
+   * After an insert that chose the table's `id`: moves its sequence past it on PostgreSQL (the next
+   * generated id follows it, as SQLite's AUTOINCREMENT does by itself); nothing on SQLite.
+   */
+  idsPast(table: Table, id: number): Promise<void>;
+  /**
+   * In transaction: a lock held until the transaction ends (PostgreSQL: an advisory lock of the
+   * space); nothing on SQLite, whose transactions take turns.
+   */
+  lock(space: keyof typeof LOCK_SPACE): Promise<void>;
+  /**
+   * In transaction: deletes every row of the tables (listed so that references go first) and starts
+   * their generated ids again from 1 (PostgreSQL: one TRUNCATE ... RESTART IDENTITY).
+   */
+  clear(tables: Table[]): Promise<void>;
   /**
    * Runs fn in one transaction, or in a savepoint of the caller's (db/transactor.ts): commits when
    * it resolves, rolls back and rethrows when it rejects.
@@ -107,6 +133,13 @@ const SHARED = [
   "users",
   "sessions",
   "dashboardSettings",
+  "translateAccounts",
+  "translateOrders",
+  "translateComments",
+  "translateAttachments",
+  "translateCommentAttachments",
+  "translateLedger",
+  "translateAccountKeys",
 ] as const;
 type SharedName = (typeof SHARED)[number];
 export type Tables = { readonly [K in SharedName]: Shared<(typeof liteSchema)[K]> };
@@ -123,6 +156,13 @@ const sameRows: { [K in SharedName]: Same<(typeof liteSchema)[K]["$inferSelect"]
   users: true,
   sessions: true,
   dashboardSettings: true,
+  translateAccounts: true,
+  translateOrders: true,
+  translateComments: true,
+  translateAttachments: true,
+  translateCommentAttachments: true,
+  translateLedger: true,
+  translateAccountKeys: true,
 };
 void sameRows;
 
@@ -161,6 +201,43 @@ export function rowValues(table: Table): SQL {
   )})`;
 }
 
+/** Defined values of `row` with the table's columns of their keys (a value left undefined takes the column's default). */
+function present(table: Table, row: Record<string, unknown>): [Column, unknown][] {
+  const columns = columnsOf(table) as Record<string, Column>;
+  return Object.entries(row).flatMap(([k, v]) => {
+    if (v === undefined) return [];
+    const column = columns[k];
+    if (!column) throw new Error(`no column ${k} in ${getTableName(table)}`);
+    return [[column, v] as [Column, unknown]];
+  });
+}
+
+/**
+ * `(c1, c2) VALUES (v1, v2), (...)`: an INSERT of rows built per call, each value encoded by its
+ * column; the columns are those the first row defines (every row defines the same). `between`
+ * goes before VALUES (the dialect's `overriding`).
+ */
+export function valuesOf(table: Table, rows: Record<string, unknown>[], between: SQL = sql``): SQL {
+  const columns = present(table, rows[0]!).map(([c]) => c);
+  const keys = Object.entries(rows[0]!).flatMap(([k, v]) => (v === undefined ? [] : [k]));
+  const tuples = rows.map(
+    (r) =>
+      sql`(${sql.join(
+        keys.map((k, i) => sql.param(r[k], columns[i]!)),
+        sql`, `,
+      )})`,
+  );
+  return sql`${names(...columns)}${between} VALUES ${sql.join(tuples, sql`, `)}`;
+}
+
+/** `c1 = v1, c2 = v2`: an UPDATE's SET of a patch built per call, each value encoded by its column. */
+export function setOf(table: Table, patch: Record<string, unknown>): SQL {
+  return sql.join(
+    present(table, patch).map(([c, v]) => sql`${name(c)} = ${sql.param(v, c)}`),
+    sql`, `,
+  );
+}
+
 /** Renders fields as a list and decodes a row of their values, in order. */
 function selection(fields: Fields): { list: SQL; decode(values: unknown[]): Record<string, unknown> } {
   const entries = Object.entries(fields);
@@ -197,8 +274,28 @@ export function sqliteDialect(client: Database): Dialect {
   };
   const bind = (params: unknown[], values: Params) => fillPlaceholders(params, values) as never[];
   return {
+    dialect: "sqlite",
     tables: liteTables,
     forUpdate: sql``,
+    overriding: sql``,
+    async rows(fields, build) {
+      const { list, decode } = selection(fields);
+      const { sql: text, params } = liteDialect.sqlToQuery(build(list));
+      // Prepared per call, as drizzle's own session does: the texts vary, none is kept.
+      return (client.prepare(text).values(...(params as never[])) as unknown[][]).map(decode) as never;
+    },
+    async run(query) {
+      const { sql: text, params } = liteDialect.sqlToQuery(query);
+      return client.prepare(text).run(...(params as never[])).changes;
+    },
+    idsPast: async () => {},
+    lock: async () => {},
+    async clear(tables) {
+      for (const table of tables) client.run(`DELETE FROM "${getTableName(table)}"`);
+      // AUTOINCREMENT keeps its counters in sqlite_sequence.
+      const names = tables.map(getTableName);
+      client.query(`DELETE FROM sqlite_sequence WHERE name IN (${names.map(() => "?").join(", ")})`).run(...names);
+    },
     prepare(build) {
       const { statement, params } = render(build(placeholders));
       return { run: async (values) => statement.run(...bind(params, values)).changes };
@@ -237,9 +334,32 @@ export function pgDialect(t: PgTransactor): Dialect {
     const { sql: text, params } = pgDialectRender.sqlToQuery(query);
     return { text, params };
   };
+  const exec = async (query: SQL) => {
+    const { text, params } = render(query);
+    return t.exec().unsafe(text, params);
+  };
   return {
+    dialect: "postgres",
     tables: pgTables,
     forUpdate: sql` FOR UPDATE`,
+    overriding: sql` OVERRIDING SYSTEM VALUE`,
+    async rows(fields, build) {
+      const { list, decode } = selection(fields);
+      const { text, params } = render(build(list));
+      return ((await t.exec().unsafe(text, params).values()) as unknown[][]).map(decode) as never;
+    },
+    run: async (query) => (await exec(query)).count,
+    async idsPast(table, id) {
+      const sequence = `${getTableName(table)}_id_seq`;
+      await t.exec().unsafe(`SELECT setval('${sequence}', $1) WHERE $1 > (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM ${sequence})`, [id]);
+    },
+    async lock(space) {
+      await t.exec().unsafe("SELECT pg_advisory_xact_lock($1, 0)", [LOCK_SPACE[space]]);
+    },
+    async clear(tables) {
+      // One statement for tables that reference each other; the identities start again from 1.
+      await t.exec().unsafe(`TRUNCATE ${tables.map((table) => `"${getTableName(table)}"`).join(", ")} RESTART IDENTITY`);
+    },
     prepare(build) {
       const { text, params } = render(build(placeholders));
       return { run: async (values) => (await t.exec().unsafe(text, fillPlaceholders(params, values))).count };
