@@ -20,7 +20,7 @@ import { report, sqliteTransactor } from "../transactor";
  * dialect-neutral, over the schemas' own tables and columns (schema/sqlite and schema/pg: same
  * names, same row types, checked below), and this module is the small dialect layer under it:
  *
- * - each statement is rendered ONCE, when the store is made, by drizzle's own dialect
+ * - each statement is rendered once, when the store is made, by drizzle's own dialect
  *   (`?` or `$1`), with `sql.placeholder`s for its parameters: SQLite keeps it as a prepared
  *   statement, PostgreSQL sends the same text each time (Bun's client keeps it as a named prepared
  *   statement per connection). Hot paths (api key lookups, dedup counters) keep the speed of
@@ -41,6 +41,7 @@ import { report, sqliteTransactor } from "../transactor";
  * an INSERT's column list, a SET target and an ON CONFLICT target take `name(column)`.
  */
 export interface Dialect {
+  /** Which backend this is (a Transactor's `dialect`). */
   readonly dialect: "sqlite" | "postgres";
   /** This backend's tables, as a shared store names them (the same columns and rows on both). */
   readonly tables: Tables;
@@ -95,26 +96,26 @@ export interface Dialect {
   changedElsewhere(): () => boolean;
 }
 
-export type Params = Record<string, unknown>;
+type Params = Record<string, unknown>;
 /** A statement's parameters by name, each a drizzle placeholder. */
 export type Placeholders<P extends Params> = { readonly [K in keyof P]: Placeholder<K & string, P[K]> };
 
-export interface Statement<P extends Params> {
+interface Statement<P extends Params> {
   /** Runs it; resolves to how many rows it changed. */
   run(params: P): Promise<number>;
 }
 
-export interface Query<P extends Params, R> {
+interface Query<P extends Params, R> {
   all(params: P): Promise<R[]>;
   /** The first row, or undefined. */
   get(params: P): Promise<R | undefined>;
 }
 
 type Field = Column | SQL<unknown>;
-export type Fields = Record<string, Field>;
+type Fields = Record<string, Field>;
 type ValueOf<F> = F extends Column ? (F["_"]["notNull"] extends true ? F["_"]["data"] : F["_"]["data"] | null) : F extends SQL<infer T> ? T : never;
 /** The row `fields` decode to. */
-export type Row<F extends Fields> = { -readonly [K in keyof F]: ValueOf<F[K]> };
+type Row<F extends Fields> = { -readonly [K in keyof F]: ValueOf<F[K]> };
 
 /**
  * A table as a shared store sees it: drizzle's Table (it renders its name) with its columns typed
@@ -142,7 +143,7 @@ const SHARED = [
   "translateAccountKeys",
 ] as const;
 type SharedName = (typeof SHARED)[number];
-export type Tables = { readonly [K in SharedName]: Shared<(typeof liteSchema)[K]> };
+type Tables = { readonly [K in SharedName]: Shared<(typeof liteSchema)[K]> };
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 /** Fails to compile when a shared table's row differs between the two schemas. */
@@ -182,7 +183,7 @@ export const names = (...columns: Column[]): SQL => sql`(${sql.join(columns.map(
 /** `excluded.c`: the value an upsert tried to insert into the column. */
 export const excluded = (column: Column): SQL => sql`excluded.${name(column)}`;
 
-export type ColumnsOf<T> = { [K in keyof T as T[K] extends Column ? K : never]: T[K] };
+type ColumnsOf<T> = { [K in keyof T as T[K] extends Column ? K : never]: T[K] };
 
 /** The columns of a table by key (the fields of a whole row). */
 export function columnsOf<T extends Table>(table: T): ColumnsOf<T> {
