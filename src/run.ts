@@ -21,8 +21,9 @@ import { openDatabase } from "./db/sqlite/open";
 import { openPostgres, PostgresOpenError, redactPostgresUrl } from "./db/pg/open";
 import { migratePostgres } from "./db/pg/migrate";
 import { DELAY_GRACE_MS } from "./hooks/delays";
-import { createDashboardStore, type DashboardStore } from "./dashboard/store";
-import { createPgDashboardStore } from "./db/pg/dashboard-store";
+import type { DashboardStore } from "./dashboard/store";
+import { createDashboardStore } from "./db/stores/dashboard";
+import { pgDialect, sqliteDialect } from "./db/stores/dialect";
 import { pgTransactor } from "./db/pg/transactor";
 import { systemClock } from "./lib/clock";
 import { coalesce, createTerminal } from "./lib/terminal";
@@ -315,7 +316,7 @@ async function addUser(command: Extract<Command, { kind: "user-add" }>, config: 
     try {
       const sql = await openPostgres(config.storage.url, { max: 2 });
       await migratePostgres(sql);
-      store = createPgDashboardStore(pgTransactor(sql));
+      store = createDashboardStore(pgDialect(pgTransactor(sql)));
       close = () => sql.close();
     } catch (error) {
       if (!(error instanceof PostgresOpenError)) throw error;
@@ -323,7 +324,7 @@ async function addUser(command: Extract<Command, { kind: "user-add" }>, config: 
     }
   } else {
     const db = openDatabase({ path: config.storage.path, durability: config.storage.durability });
-    store = createDashboardStore(db);
+    store = createDashboardStore(sqliteDialect(db.$client));
     close = async () => db.$client.close();
   }
   try {

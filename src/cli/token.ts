@@ -1,10 +1,10 @@
 import { issueLocalToken, localKeyLabel } from "../hooks/api-keys";
 import { openDatabase } from "../db/sqlite/open";
-import { createApiKeyStore } from "../hooks/api-key-store";
+import { createApiKeyStore } from "../db/stores/api-keys";
+import { pgDialect, sqliteDialect } from "../db/stores/dialect";
 import { openPostgres, PostgresOpenError } from "../db/pg/open";
 import { migratePostgres } from "../db/pg/migrate";
 import { pgTransactor } from "../db/pg/transactor";
-import { createPgApiKeyStore } from "../db/pg/api-key-store";
 import { FEED_CHANNEL } from "../db/pg/feed";
 import { encode } from "../db/feed-changes";
 import { existsSync } from "node:fs";
@@ -47,7 +47,7 @@ export async function tokenCommand(argv: string[], io: Io, storageOf: StorageOf)
   const db = opened ? undefined : openDatabase({ path: storage.path, durability: "full" });
   try {
     const label = localKeyLabel(storage);
-    const token = await issueLocalToken(opened?.store ?? createApiKeyStore(db!), label, io.now());
+    const token = await issueLocalToken(opened?.store ?? createApiKeyStore(sqliteDialect(db!.$client)), label, io.now());
     await opened?.announce();
     const saved = readCredentials(file);
     writeCredentials(file, { url: saved?.url ?? localUrl(storage.host, storage.port), token, setup: saved?.setup });
@@ -77,7 +77,7 @@ async function openKeys(storageOf: StorageOf, io: Io, config?: string) {
   const configured = new Set(storage.labels ?? []);
   if (storage.url) return { handle: await openPgKeys(storage.url), configured };
   const db = openDatabase({ path: storage.path, durability: "full" });
-  return { handle: { store: createApiKeyStore(db), announce: async () => {}, close: async () => db.$client.close() }, configured };
+  return { handle: { store: createApiKeyStore(sqliteDialect(db.$client)), announce: async () => {}, close: async () => db.$client.close() }, configured };
 }
 
 /** Where the data was expected, and how to point there. */
@@ -104,7 +104,7 @@ async function openPgKeys(url: string) {
   await migratePostgres(sql);
   const db = sql;
   return {
-    store: createPgApiKeyStore(pgTransactor(db)),
+    store: createApiKeyStore(pgDialect(pgTransactor(db))),
     // As an instance announces a change of the keys (db/feed-changes.ts), from a sender named "cli".
     announce: () => db.notify(FEED_CHANNEL, `cli\n${encode({ kind: "state", part: "api_keys" }).join("\n")}`),
     close: () => db.close(),

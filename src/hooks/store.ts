@@ -1,4 +1,4 @@
-import type { Transactor } from "../db/transactor";
+import type { Transactor } from "../lib/transactor";
 import { HOOK_STATUSES, type HookStatus } from "./status";
 
 /**

@@ -1,4 +1,4 @@
-import type { Transactor } from "../db/transactor";
+import type { Transactor } from "../lib/transactor";
 import type { HookStatus } from "../hooks/status";
 import type { SearchDoc } from "./document";
 import type { SearchTerms } from "./query";

@@ -1,7 +1,8 @@
 import type { Transactor } from "../lib/transactor";
+import type { translateAccounts, translateAttachments, translateLedger, translateOrders } from "../schema/sqlite";
 
 /**
- * The translation service's storage contract, met by SQLite (store.ts) and, later, PostgreSQL.
+ * The translation service's storage contract, met on both backends by db/stores/translate.ts.
  * Services depend on this, never on a driver. Money is integer cents; times are integer
  * milliseconds since the epoch.
  */
@@ -10,55 +11,21 @@ export type OrderStatus = "QUEUE" | "PROGRESS" | "DONE" | "REVISION";
 export type LedgerEntry = "opening" | "top_up" | "set_balance" | "reserve" | "release" | "spend";
 export type Role = "CUSTOMER" | "TRANSLATOR" | "ADMIN";
 
-export type AccountRow = { id: number; balance: number; reserved: number; overdraft: boolean; createdAt: number };
+/** The rows are the schema's (schema/sqlite/translate.ts; PostgreSQL's has the same). */
+export type AccountRow = typeof translateAccounts.$inferSelect;
 
-export type OrderRow = {
-  id: number;
-  accountId: number;
-  status: OrderStatus;
-  sourceLanguage: string;
-  targetLanguage: string;
-  /** "text/plain" when the client sent `text` rather than a resource. */
-  resourceType: string;
-  resourceMetadata: string | null;
-  sourceText: string;
-  snippet: string;
-  targetText: string | null;
-  volume: number;
-  price: number;
-  /** Whether the price has been spent (the order was completed once); a revision costs nothing more. */
-  paid: boolean;
-  tone: string | null;
-  limit: number | null;
-  category: string | null;
-  translator: string | null;
-  createdAt: number;
-  acceptedAt: number | null;
-  completedAt: number | null;
-  /** When the order entered its current status; the simulator's timers run from here. */
-  statusAt: number;
-};
+export type OrderRow = typeof translateOrders.$inferSelect;
 
 /** A new order: the id is the store's; columns with a default may be left out. */
 export type NewOrder = Omit<OrderRow, "id" | "paid" | "targetText" | "translator" | "acceptedAt" | "completedAt"> &
   Partial<Pick<OrderRow, "id" | "paid" | "targetText" | "translator" | "acceptedAt" | "completedAt">>;
 
-export type LedgerRow = {
-  id: number;
-  accountId: number;
-  orderId: number | null;
-  entry: LedgerEntry;
-  balanceDelta: number;
-  reservedDelta: number;
-  balanceAfter: number;
-  reservedAfter: number;
-  actor: string;
-  createdAt: number;
-};
+export type LedgerRow = typeof translateLedger.$inferSelect;
 
 /** An image as stored once and linked from comments. */
-export type AttachmentRow = { type: string; name: string; weight: number; size: string; data: string };
+export type AttachmentRow = Omit<typeof translateAttachments.$inferSelect, "id">;
 
+/** Not a row: a comment with the images it links. */
 export type CommentRow = { id: number; orderId: number; role: Role; author: string; text: string; createdAt: number; attachments: AttachmentRow[] };
 
 export type OrderQuery = {

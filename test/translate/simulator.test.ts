@@ -6,7 +6,8 @@ import { createTestApp } from "../helpers/app";
 import { createTranslate } from "../../src/translate";
 import { silentLog } from "../../src/lib/log";
 import { CUSTOMER, basic, translateConfig } from "./setup";
-import { createTranslateStore } from "../../src/translate/store";
+import { sqliteDialect } from "../../src/db/stores/dialect";
+import { createTranslateStore } from "../../src/db/stores/translate";
 
 const T0 = Date.parse("2026-01-01T00:00:00Z");
 const simulator = { enabled: true, accept_after: "2s", complete_after: "5s" };
@@ -14,7 +15,7 @@ const simulator = { enabled: true, accept_after: "2s", complete_after: "5s" };
 /** The app's own simulator worker, built from the same config and database. */
 function setup(dbPath?: string) {
   const app = createTestApp({ translate: translateConfig({ simulator }) }, { dbPath });
-  const { worker } = createTranslate({ config: app.config, store: createTranslateStore(app.db), clock: app.clock, log: silentLog });
+  const { worker } = createTranslate({ config: app.config, store: createTranslateStore(sqliteDialect(app.db.$client)), clock: app.clock, log: silentLog });
   const get = async (id: number) => (await app.call("GET", `/v1/orders/${id}`, undefined, basic(CUSTOMER))).json;
   const place = (body: object) => app.call("POST", "/v1/translate", { source_language: "en", target_languages: ["de"], ...body }, basic(CUSTOMER));
   return { app, worker: worker!, get, place };
@@ -23,7 +24,9 @@ function setup(dbPath?: string) {
 describe("simulated translator", () => {
   test("is off by default", () => {
     const app = createTestApp({ translate: translateConfig() });
-    expect(createTranslate({ config: app.config, store: createTranslateStore(app.db), clock: app.clock, log: silentLog }).worker).toBeNull();
+    expect(
+      createTranslate({ config: app.config, store: createTranslateStore(sqliteDialect(app.db.$client)), clock: app.clock, log: silentLog }).worker,
+    ).toBeNull();
   });
 
   test("accepts after accept_after and completes after complete_after with a pseudo-translation", async () => {

@@ -7,10 +7,10 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { openDatabase } from "../../src/db/sqlite/open";
 import { migratePostgres } from "../../src/db/pg/migrate";
 import { openPostgres } from "../../src/db/pg/open";
-import { createPgTranslateStore } from "../../src/db/pg/translate-store";
 import { pgTransactor } from "../../src/db/pg/transactor";
 import type { TranslateStore } from "../../src/translate/contract";
-import { createTranslateStore } from "../../src/translate/store";
+import { pgDialect, sqliteDialect } from "../../src/db/stores/dialect";
+import { createTranslateStore } from "../../src/db/stores/translate";
 import { freshDatabase } from "../helpers/postgres";
 import { newOrder } from "./new-order";
 
@@ -27,8 +27,8 @@ const backends: Record<string, () => Promise<Backend>> = {
   sqlite: async () => {
     const db = openDatabase({ path: ":memory:", durability: "normal" });
     return {
-      store: createTranslateStore(db),
-      another: async () => createTranslateStore(db),
+      store: createTranslateStore(sqliteDialect(db.$client)),
+      another: async () => createTranslateStore(sqliteDialect(db.$client)),
       count: async (table) => (db.$client.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n,
       close: async () => db.$client.close(),
     };
@@ -39,11 +39,11 @@ const backends: Record<string, () => Promise<Backend>> = {
     await migratePostgres(sql);
     const others: { close(): Promise<void> }[] = [];
     return {
-      store: createPgTranslateStore(pgTransactor(sql)),
+      store: createTranslateStore(pgDialect(pgTransactor(sql))),
       async another() {
         const other = await openPostgres(url);
         others.push(other);
-        return createPgTranslateStore(pgTransactor(other));
+        return createTranslateStore(pgDialect(pgTransactor(other)));
       },
       count: async (table) => Number((await sql.unsafe(`SELECT count(*) AS n FROM ${table}`))[0].n),
       async close() {

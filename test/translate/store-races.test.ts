@@ -8,7 +8,8 @@ import type { SQL } from "bun";
 import { afterAll, describe, expect, test } from "bun:test";
 import { migratePostgres } from "../../src/db/pg/migrate";
 import { openPostgres } from "../../src/db/pg/open";
-import { createPgTranslateStore } from "../../src/db/pg/translate-store";
+import { pgDialect } from "../../src/db/stores/dialect";
+import { createTranslateStore } from "../../src/db/stores/translate";
 import { pgTransactor } from "../../src/db/pg/transactor";
 import type { TranslateStore } from "../../src/translate/contract";
 import { freshDatabase } from "../helpers/postgres";
@@ -25,7 +26,7 @@ async function instances(): Promise<{ a: TranslateStore; b: TranslateStore; watc
   const [one, two] = [await openPostgres(url), await openPostgres(url)];
   pools.push(one, two);
   await migratePostgres(one);
-  return { a: createPgTranslateStore(pgTransactor(one)), b: createPgTranslateStore(pgTransactor(two)), watch: one };
+  return { a: createTranslateStore(pgDialect(pgTransactor(one))), b: createTranslateStore(pgDialect(pgTransactor(two))), watch: one };
 }
 
 /** Resolves once some session of this database waits for a lock (polled: there is no event to wait on). */

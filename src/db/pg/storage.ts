@@ -10,15 +10,17 @@ import { createPgSearchStore } from "./search-store";
 import { createPgTransferStore } from "./transfer-store";
 import { COUNTER_SLOTS } from "./hook-store";
 import { createPgAttemptQueue } from "./attempt-queue";
-import { createPgTranslateStore } from "./translate-store";
-import { createPgDashboardStore } from "./dashboard-store";
-import { createPgApiKeyStore } from "./api-key-store";
-import { createPgGuardStore } from "./guard-store";
-import { createPgForwardStore } from "./forward-store";
-import { createPgResponseStore } from "./response-store";
-import { createPgDedupStore } from "./dedup-store";
+import { createTranslateStore } from "../stores/translate";
+import { createDashboardStore } from "../stores/dashboard";
+import { createApiKeyStore } from "../stores/api-keys";
+import { createGuardStore } from "../stores/guards";
+import { pgDialect } from "../stores/dialect";
+import { createForwardStore } from "../stores/forwards";
+import { createResponseStore } from "../stores/responses";
+import { createDedupStore } from "../stores/dedup";
+import { pgDeliveryIds } from "./dedup-deliveries";
 import { createPgRefusalStore } from "./refusal-store";
-import { createPgRelayStore } from "./relay-store";
+import { createRelayStore } from "../stores/relays";
 
 /**
  * Caught batches in flight at once per instance. Measured on 2 cores with PostgreSQL beside (bench:ingest
@@ -42,6 +44,7 @@ export type PostgresStorageOptions = {
  */
 export async function createPostgresStorage(sql: SQL, opts: PostgresStorageOptions): Promise<Storage> {
   const t = pgTransactor(sql);
+  const d = pgDialect(t);
   const feed = await pgFeed(sql, opts.instance, opts.log);
   const singletons: ReturnType<typeof singleton>[] = [];
   return {
@@ -50,15 +53,15 @@ export async function createPostgresStorage(sql: SQL, opts: PostgresStorageOptio
     search: createPgSearchStore(t),
     transfer: createPgTransferStore(t, COUNTER_SLOTS),
     attempts: createPgAttemptQueue(t, { owner: opts.instance, leaseMs: opts.leaseMs }),
-    translate: createPgTranslateStore(t),
-    dashboard: createPgDashboardStore(t),
-    apiKeys: createPgApiKeyStore(t),
-    guards: createPgGuardStore(t),
-    forwards: createPgForwardStore(t),
-    responses: createPgResponseStore(t),
-    dedup: createPgDedupStore(t),
+    translate: createTranslateStore(d),
+    dashboard: createDashboardStore(d),
+    apiKeys: createApiKeyStore(d),
+    guards: createGuardStore(d),
+    forwards: createForwardStore(d),
+    responses: createResponseStore(d),
+    dedup: createDedupStore(d, pgDeliveryIds(t)),
     refusals: createPgRefusalStore(t),
-    relays: createPgRelayStore(t),
+    relays: createRelayStore(d),
     changes: changesOf(sql),
     feed,
     commitLanes: COMMIT_LANES,

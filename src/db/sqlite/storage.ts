@@ -11,15 +11,17 @@ import { createSearchStore } from "./search-store";
 import { attachSearchIndex, openSearchIndex } from "./search-index-file";
 import { createTransferStore } from "./transfer-store";
 import { createAttemptQueue } from "./attempt-queue";
-import { createTranslateStore } from "../../translate/store";
-import { createDashboardStore } from "../../dashboard/store";
-import { createApiKeyStore } from "../../hooks/api-key-store";
-import { createGuardStore } from "../../hooks/guard-store";
-import { createForwardStore } from "../../forwards/store";
-import { createResponseStore } from "../../responses/store";
-import { createDedupStore } from "../../dedup/store";
 import { createRefusalStore } from "./refusal-store";
-import { createRelayStore } from "../../relay/store";
+import { sqliteDeliveryIds } from "./dedup-deliveries";
+import { createTranslateStore } from "../stores/translate";
+import { createDashboardStore } from "../stores/dashboard";
+import { createApiKeyStore } from "../stores/api-keys";
+import { createGuardStore } from "../stores/guards";
+import { sqliteDialect } from "../stores/dialect";
+import { createForwardStore } from "../stores/forwards";
+import { createResponseStore } from "../stores/responses";
+import { createDedupStore } from "../stores/dedup";
+import { createRelayStore } from "../stores/relays";
 
 export type SqliteStorageOptions = {
   path: string;
@@ -60,6 +62,7 @@ export function createSqliteStorage(db: Db, opts: SqliteStorageOptions): Storage
     reader.run("PRAGMA busy_timeout = 5000");
     attachSearchIndex(reader, indexPath);
   }
+  const d = sqliteDialect(db.$client);
   return {
     dialect: "sqlite",
     hooks: createHookStore(db, { unsynced: walSync !== undefined }),
@@ -67,15 +70,15 @@ export function createSqliteStorage(db: Db, opts: SqliteStorageOptions): Storage
     searchThread: threaded ? { url: opts.searchThreadUrl!, dataPath: opts.path, indexPath } : undefined,
     transfer: createTransferStore(db),
     attempts: createAttemptQueue(db),
-    translate: createTranslateStore(db),
-    dashboard: createDashboardStore(db),
-    apiKeys: createApiKeyStore(db),
-    guards: createGuardStore(db),
-    forwards: createForwardStore(db),
-    responses: createResponseStore(db),
-    dedup: createDedupStore(db),
+    translate: createTranslateStore(d),
+    dashboard: createDashboardStore(d),
+    apiKeys: createApiKeyStore(d),
+    guards: createGuardStore(d),
+    forwards: createForwardStore(d),
+    responses: createResponseStore(d),
+    dedup: createDedupStore(d, sqliteDeliveryIds(db.$client)),
     refusals: createRefusalStore(db),
-    relays: createRelayStore(db),
+    relays: createRelayStore(d),
     changes: changesOf(db.$client),
     feed: localFeed(),
     durable: walSync ? () => walSync.sync() : undefined,

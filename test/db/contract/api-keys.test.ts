@@ -3,13 +3,16 @@
  * writes of one label.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { createPgApiKeyStore } from "../../../src/db/pg/api-key-store";
-import { createApiKeyStore } from "../../../src/hooks/api-key-store";
+import { createApiKeyStore } from "../../../src/db/stores/api-keys";
+import { pgDialect, sqliteDialect } from "../../../src/db/stores/dialect";
 import { closeBackends, contractBackends, race } from "./backends";
 
 afterEach(closeBackends);
 
-for (const backend of contractBackends(createApiKeyStore, createPgApiKeyStore)) {
+for (const backend of contractBackends(
+  (db) => createApiKeyStore(sqliteDialect(db.$client)),
+  (t) => createApiKeyStore(pgDialect(t)),
+)) {
   describe(`api key store on ${backend.name}`, () => {
     test("insert stores a key once (false for a label taken); list is by label", async () => {
       const { store } = await backend.open();

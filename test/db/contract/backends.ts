@@ -8,7 +8,8 @@
  *
  * @example
  * afterEach(closeBackends);
- * for (const backend of contractBackends(createGuardStore, createPgGuardStore)) describe(backend.name, () => ...)
+ * for (const backend of contractBackends((db) => createGuardStore(sqliteDialect(db.$client)), (t) => createGuardStore(pgDialect(t))))
+ *   describe(backend.name, () => ...)
  */
 import { openDatabase, type Db } from "../../../src/db/sqlite/open";
 import { migratePostgres } from "../../../src/db/pg/migrate";

@@ -3,8 +3,9 @@
  * PostgreSQL, with racing writes of one user and one setting.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { createDashboardStore, type SessionRow, type UserRow } from "../../../src/dashboard/store";
-import { createPgDashboardStore } from "../../../src/db/pg/dashboard-store";
+import type { SessionRow, UserRow } from "../../../src/dashboard/store";
+import { createDashboardStore } from "../../../src/db/stores/dashboard";
+import { pgDialect, sqliteDialect } from "../../../src/db/stores/dialect";
 import { closeBackends, contractBackends, race } from "./backends";
 
 afterEach(closeBackends);
@@ -12,7 +13,10 @@ afterEach(closeBackends);
 const user = (email: string, over: Partial<UserRow> = {}): UserRow => ({ email, role: "member", passwordHash: "$argon2id$x", createdAt: 1000, ...over });
 const session = (token: string, email: string, expiresAt = 10_000): SessionRow => ({ tokenSha256: token, email, stamp: "s1", createdAt: 1000, expiresAt });
 
-for (const backend of contractBackends(createDashboardStore, createPgDashboardStore)) {
+for (const backend of contractBackends(
+  (db) => createDashboardStore(sqliteDialect(db.$client)),
+  (t) => createDashboardStore(pgDialect(t)),
+)) {
   describe(`dashboard store on ${backend.name}`, () => {
     test("users: insert once (false for an address taken), read, count and list by address", async () => {
       const { store } = await backend.open();

@@ -3,8 +3,11 @@
  * returns, and claims of one delivery id racing, on one instance and on two.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { createPgDedupStore } from "../../../src/db/pg/dedup-store";
-import { createDedupStore, type DedupStore } from "../../../src/dedup/store";
+import { pgDeliveryIds } from "../../../src/db/pg/dedup-deliveries";
+import { sqliteDeliveryIds } from "../../../src/db/sqlite/dedup-deliveries";
+import { createDedupStore } from "../../../src/db/stores/dedup";
+import { pgDialect, sqliteDialect } from "../../../src/db/stores/dialect";
+import type { DedupStore } from "../../../src/dedup/store";
 import { closeBackends, contractBackends, race } from "./backends";
 
 afterEach(closeBackends);
@@ -16,7 +19,10 @@ const claimAt = (store: DedupStore, token: string, at = T, id = "github:d1", cha
   store.claim({ channel, deliveryId: id, hookId: token, createdAt: at }, at - HOUR, at - STALE);
 const row = (hookId: string, at = T, deliveryId = "github:d1", channel = "gh") => ({ channel, deliveryId, hookId, createdAt: at });
 
-for (const backend of contractBackends(createDedupStore, createPgDedupStore)) {
+for (const backend of contractBackends(
+  (db) => createDedupStore(sqliteDialect(db.$client), sqliteDeliveryIds(db.$client)),
+  (t) => createDedupStore(pgDialect(t), pgDeliveryIds(t)),
+)) {
   describe(`dedup store on ${backend.name}`, () => {
     test("claim: the first caller claims; others see it pending; once recorded and committed, everyone gets the hook's id", async () => {
       const { store, transaction } = await backend.open();

@@ -1,7 +1,8 @@
 /** ForwardStore's contract (src/forwards/store.ts) on SQLite and PostgreSQL, with racing inserts of one name. */
 import { afterEach, describe, expect, test } from "bun:test";
-import { createPgForwardStore } from "../../../src/db/pg/forward-store";
-import { createForwardStore, type ForwardRow } from "../../../src/forwards/store";
+import { pgDialect, sqliteDialect } from "../../../src/db/stores/dialect";
+import { createForwardStore } from "../../../src/db/stores/forwards";
+import type { ForwardRow } from "../../../src/forwards/store";
 import { closeBackends, contractBackends, race } from "./backends";
 
 afterEach(closeBackends);
@@ -19,7 +20,10 @@ const forward = (name: string, over: Partial<ForwardRow> = {}): ForwardRow => ({
   ...over,
 });
 
-for (const backend of contractBackends(createForwardStore, createPgForwardStore)) {
+for (const backend of contractBackends(
+  (db) => createForwardStore(sqliteDialect(db.$client)),
+  (t) => createForwardStore(pgDialect(t)),
+)) {
   describe(`forward store on ${backend.name}`, () => {
     test("insert stores a handler once (false for a name taken); get and list read it back exactly, list by name", async () => {
       const { store } = await backend.open();

@@ -1,7 +1,8 @@
 /** GuardStore's contract (src/hooks/guard-store.ts) on SQLite and PostgreSQL, with racing writes of one name. */
 import { afterEach, describe, expect, test } from "bun:test";
-import { createPgGuardStore } from "../../../src/db/pg/guard-store";
-import { createGuardStore, type GuardRow } from "../../../src/hooks/guard-store";
+import type { GuardRow } from "../../../src/hooks/guard-store";
+import { pgDialect, sqliteDialect } from "../../../src/db/stores/dialect";
+import { createGuardStore } from "../../../src/db/stores/guards";
 import { closeBackends, contractBackends, race } from "./backends";
 
 afterEach(closeBackends);
@@ -16,7 +17,10 @@ const guard = (name: string, over: Partial<GuardRow> = {}): GuardRow => ({
   ...over,
 });
 
-for (const backend of contractBackends(createGuardStore, createPgGuardStore)) {
+for (const backend of contractBackends(
+  (db) => createGuardStore(sqliteDialect(db.$client)),
+  (t) => createGuardStore(pgDialect(t)),
+)) {
   describe(`guard store on ${backend.name}`, () => {
     test("insert stores a guard once (false for a name taken); get and list read it back, list by name", async () => {
       const { store } = await backend.open();

@@ -3,8 +3,8 @@
  * taken over by the same listener or once stale, with racing claims of two laptops.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { createPgRelayStore } from "../../../src/db/pg/relay-store";
-import { createRelayStore } from "../../../src/relay/store";
+import { pgDialect, sqliteDialect } from "../../../src/db/stores/dialect";
+import { createRelayStore } from "../../../src/db/stores/relays";
 import { closeBackends, contractBackends, race } from "./backends";
 
 afterEach(closeBackends);
@@ -18,7 +18,10 @@ const who = (listener: string, instance = "i1", connectedAt = 1000) => ({
   instance,
 });
 
-for (const backend of contractBackends(createRelayStore, createPgRelayStore)) {
+for (const backend of contractBackends(
+  (db) => createRelayStore(sqliteDialect(db.$client)),
+  (t) => createRelayStore(pgDialect(t)),
+)) {
   describe(`relay store on ${backend.name}`, () => {
     test("the first claim holds the relay; another listener is told who holds it; the same listener takes it over, on another instance too", async () => {
       const { store, another } = await backend.open();

@@ -1,12 +1,15 @@
 /** ResponseStore's contract (src/responses/store.ts) on SQLite and PostgreSQL, with racing saves of one channel. */
 import { afterEach, describe, expect, test } from "bun:test";
-import { createPgResponseStore } from "../../../src/db/pg/response-store";
-import { createResponseStore } from "../../../src/responses/store";
+import { pgDialect, sqliteDialect } from "../../../src/db/stores/dialect";
+import { createResponseStore } from "../../../src/db/stores/responses";
 import { closeBackends, contractBackends, race } from "./backends";
 
 afterEach(closeBackends);
 
-for (const backend of contractBackends(createResponseStore, createPgResponseStore)) {
+for (const backend of contractBackends(
+  (db) => createResponseStore(sqliteDialect(db.$client)),
+  (t) => createResponseStore(pgDialect(t)),
+)) {
   describe(`response store on ${backend.name}`, () => {
     test("save stores or replaces a channel's setting; list is by channel; remove of none is no error", async () => {
       const { store } = await backend.open();

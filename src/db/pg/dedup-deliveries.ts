@@ -1,14 +1,14 @@
-import type { DedupStore } from "../../dedup/store";
-import { num, type PgTransactor } from "./transactor";
+import type { DeliveryIds } from "../stores/dedup";
+import type { PgTransactor } from "./transactor";
 
 /**
- * PostgreSQL's side of DedupStore. A claim is the `deliveries` row itself, inserted pending (its
- * hook_id the claim's token) by one statement: of several instances claiming one delivery id at
- * once, the unique key lets exactly one insert it; `record` (in the hook's batch) makes it the
- * hook's, so nobody reads the hook's id before the hook is committed. Counters are single
- * statements, safe under concurrent instances.
+ * PostgreSQL's delivery ids and claims (db/stores/dedup.ts says why they are the backend's own).
+ * A claim is the `deliveries` row itself, inserted pending (its hook_id the claim's token) by one
+ * statement: of several instances claiming one delivery id at once, the unique key lets exactly
+ * one insert it; `record` (in the hook's batch, one statement through unnest) makes it the hook's,
+ * so nobody reads the hook's id before the hook is committed.
  */
-export function createPgDedupStore(t: PgTransactor): DedupStore {
+export function pgDeliveryIds(t: PgTransactor): DeliveryIds {
   const x = () => t.exec();
   return {
     async claim(row, windowStart, staleBefore) {
@@ -52,24 +52,6 @@ export function createPgDedupStore(t: PgTransactor): DedupStore {
         0
       );
     },
-    async countDrop(channel, at) {
-      const [r] = (await x().unsafe(
-        `INSERT INTO dedup_stats (channel, dropped, last_dropped_at) VALUES ($1, 1, $2)
-         ON CONFLICT (channel) DO UPDATE SET dropped = dedup_stats.dropped + 1, last_dropped_at = excluded.last_dropped_at RETURNING dropped::float8 AS dropped`,
-        [channel, at],
-      )) as { dropped: number }[];
-      return r!.dropped;
-    },
-    async stats(channel) {
-      const [r] = (await x().unsafe(`SELECT dropped::float8 AS dropped, last_dropped_at AS "lastDroppedAt" FROM dedup_stats WHERE channel = $1`, [
-        channel,
-      ])) as { dropped: number; lastDroppedAt: string | null }[];
-      return r ? { dropped: r.dropped, lastDroppedAt: num(r.lastDroppedAt) } : undefined;
-    },
-    async droppedCounts() {
-      const rows = (await x().unsafe("SELECT channel, dropped::float8 AS dropped FROM dedup_stats")) as { channel: string; dropped: number }[];
-      return new Map(rows.map((r) => [r.channel, r.dropped]));
-    },
     async channels() {
       return ((await x().unsafe("SELECT DISTINCT channel FROM deliveries")) as { channel: string }[]).map((r) => r.channel);
     },
@@ -82,10 +64,8 @@ export function createPgDedupStore(t: PgTransactor): DedupStore {
         )
       ).count;
     },
-    forget: (channel) =>
-      t.transaction(async () => {
-        await x().unsafe("DELETE FROM deliveries WHERE channel = $1", [channel]);
-        await x().unsafe("DELETE FROM dedup_stats WHERE channel = $1", [channel]);
-      }),
+    async forget(channel) {
+      await x().unsafe("DELETE FROM deliveries WHERE channel = $1", [channel]);
+    },
   };
 }
