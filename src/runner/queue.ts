@@ -1,4 +1,4 @@
-import type { Transactor } from "../db/transactor";
+import type { Transactor } from "../lib/transactor";
 import type { ATTEMPT_OUTCOMES, attempts } from "../schema/sqlite/runner";
 import type { AttemptResult } from "./handlers";
 
