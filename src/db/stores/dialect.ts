@@ -32,10 +32,10 @@ import { report, sqliteTransactor } from "../transactor";
  * - a query whose text varies per call (optional filters, IN lists of any length, a patch of any
  *   columns) is rendered per call (`rows`, `run`), its values encoded by their columns;
  * - what the two dialects spell differently is a fragment or a method here (`forUpdate`,
- *   `overriding`, `lock`, `clear`, `idsPast`), not a branch in a store; a statement one dialect
+ *   `overriding`, `anyOf`, `lock`, `clear`, `idsPast`), not a branch in a store; a statement one dialect
  *   lacks is written in SQL both read (api key touch: a WHERE instead of GREATEST or two-argument
  *   max). What a backend keeps its own way stays its own, beside the other in db/sqlite/ and
- *   db/pg/ (dedup's claims).
+ *   db/pg/ (dedup's claims, the hook store's catching and channel counters).
  *
  * Column references render qualified ("table"."column"), which is valid where an expression is;
  * an INSERT's column list, a SET target and an ON CONFLICT target take `name(column)`.
@@ -58,6 +58,12 @@ export interface Dialect {
   rows<F extends Fields>(fields: F, build: (list: SQL) => SQL): Promise<Row<F>[]>;
   /** A statement built per call; resolves to how many rows it changed. */
   run(query: SQL): Promise<number>;
+  /**
+   * `column` is one of a list of texts given as one parameter, so that a statement for lists of
+   * any length is one text, prepared once: SQLite reads the list as JSON (`IN (SELECT value FROM
+   * json_each(?))`, the list is encoded so), PostgreSQL as an array (`= ANY($1::text[])`).
+   */
+  anyOf(column: Column, list: Placeholder<string, readonly string[]>): SQL;
   /** ` OVERRIDING SYSTEM VALUE` on PostgreSQL, where an INSERT may set a GENERATED ALWAYS id only so; nothing on SQLite. */
   readonly overriding: SQL;
   /**
@@ -141,9 +147,23 @@ const SHARED = [
   "translateCommentAttachments",
   "translateLedger",
   "translateAccountKeys",
+  "hooks",
+  "events",
+  "refusals",
 ] as const;
 type SharedName = (typeof SHARED)[number];
-type Tables = { readonly [K in SharedName]: Shared<(typeof liteSchema)[K]> };
+
+/**
+ * Tables whose columns differ, seen by a shared store as the columns both backends have: SQLite's
+ * channels row holds its hook counters, PostgreSQL keeps them in channel_counts (db/pg/hook-store.ts).
+ */
+const COMMON = ["channels"] as const;
+type CommonName = (typeof COMMON)[number];
+type CommonKeys<K extends CommonName> = keyof (typeof liteSchema)[K]["_"]["columns"] & keyof (typeof pgSchema)[K]["_"]["columns"];
+/** A table with only the columns `C` of its own. */
+type Subset<T extends Table, C extends keyof T["_"]["columns"]> = Table & { readonly [K in C]: Column<T["_"]["columns"][K]["_"]> };
+
+type Tables = { readonly [K in SharedName]: Shared<(typeof liteSchema)[K]> } & { readonly [K in CommonName]: Subset<(typeof liteSchema)[K], CommonKeys<K>> };
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 /** Fails to compile when a shared table's row differs between the two schemas. */
@@ -164,10 +184,21 @@ const sameRows: { [K in SharedName]: Same<(typeof liteSchema)[K]["$inferSelect"]
   translateCommentAttachments: true,
   translateLedger: true,
   translateAccountKeys: true,
+  hooks: true,
+  events: true,
+  refusals: true,
 };
 void sameRows;
+/** Fails to compile when a column both backends have reads differently. */
+const sameCommon: {
+  [K in CommonName]: Same<
+    Pick<(typeof liteSchema)[K]["$inferSelect"], CommonKeys<K> & keyof (typeof liteSchema)[K]["$inferSelect"]>,
+    Pick<(typeof pgSchema)[K]["$inferSelect"], CommonKeys<K> & keyof (typeof pgSchema)[K]["$inferSelect"]>
+  >;
+} = { channels: true };
+void sameCommon;
 
-const pick = (schema: Record<SharedName, Table>) => Object.fromEntries(SHARED.map((k) => [k, schema[k]])) as unknown as Tables;
+const pick = (schema: Record<SharedName | CommonName, Table>) => Object.fromEntries([...SHARED, ...COMMON].map((k) => [k, schema[k]])) as unknown as Tables;
 const liteTables = pick(liteSchema);
 const pgTables = pick(pgSchema);
 
@@ -263,6 +294,9 @@ function selection(fields: Fields): { list: SQL; decode(values: unknown[]): Reco
   };
 }
 
+/** Encodes a list parameter as JSON text (SQLite's `anyOf`). */
+const asJson = { mapToDriverValue: (list: unknown) => JSON.stringify(list) };
+
 const liteDialect = new SQLiteSyncDialect();
 const pgDialectRender = new PgDialect();
 
@@ -279,6 +313,7 @@ export function sqliteDialect(client: Database): Dialect {
     tables: liteTables,
     forUpdate: sql``,
     overriding: sql``,
+    anyOf: (column, list) => sql`${column} IN (SELECT value FROM json_each(${sql.param(list, asJson)}))`,
     async rows(fields, build) {
       const { list, decode } = selection(fields);
       const { sql: text, params } = liteDialect.sqlToQuery(build(list));
@@ -344,6 +379,7 @@ export function pgDialect(t: PgTransactor): Dialect {
     tables: pgTables,
     forUpdate: sql` FOR UPDATE`,
     overriding: sql` OVERRIDING SYSTEM VALUE`,
+    anyOf: (column, list) => sql`${column} = ANY(${list}::text[])`,
     async rows(fields, build) {
       const { list, decode } = selection(fields);
       const { text, params } = render(build(list));
