@@ -1,5 +1,5 @@
 import type { Database, Statement as SqliteStatement } from "bun:sqlite";
-import { Column, type DriverValueDecoder, fillPlaceholders, getTableName, is, sql, type Placeholder, type SQL, type Table } from "drizzle-orm";
+import { Column, type DriverValueDecoder, fillPlaceholders, getTableName, is, noopDecoder, sql, type Placeholder, type SQL, type Table } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import * as pgSchema from "../../schema/pg";
@@ -25,8 +25,9 @@ import { report, sqliteTransactor } from "../transactor";
  *   statement, PostgreSQL sends the same text each time (Bun's client keeps it as a named prepared
  *   statement per connection). Hot paths (api key lookups, dedup counters) keep the speed of
  *   hand-written SQL: the template is not built again per call, as the builder's would be;
- * - rows are read positionally and decoded by the selected columns (`mapFromDriverValue`: int8 as
- *   a JS number on PostgreSQL), so a store's rows have the schema's row types ($inferSelect);
+ * - rows are read positionally (a SQLite statement prepared once: as objects named by the keys,
+ *   which its driver builds faster) and decoded by the selected columns (`mapFromDriverValue`:
+ *   int8 as a JS number on PostgreSQL), so a store's rows have the schema's row types ($inferSelect);
  * - `transaction` joins the caller's transaction (db/transactor.ts, db/pg/transactor.ts), and
  *   `write` gives a single write statement what each backend needs to be atomic and take its turn;
  * - a query whose text varies per call (optional filters, IN lists of any length, a patch of any
@@ -270,6 +271,9 @@ export function setOf(table: Table, patch: Record<string, unknown>): SQL {
   );
 }
 
+/** Column's own decoding: the value as the driver gave it (columns that convert override it). */
+const asIs = Column.prototype.mapFromDriverValue;
+
 /** Renders fields as a list and decodes a row of their values, in order. */
 function selection(fields: Fields): { list: SQL; decode(values: unknown[]): Record<string, unknown> } {
   const entries = Object.entries(fields);
@@ -277,18 +281,46 @@ function selection(fields: Fields): { list: SQL; decode(values: unknown[]): Reco
     entries.map(([, f]) => f),
     sql`, `,
   );
-  const decoders = entries.map(
-    ([k, f]) => [k, is(f, Column) ? (f as Column) : (f as unknown as { decoder: DriverValueDecoder<unknown, unknown> }).decoder] as const,
-  );
+  const keys = entries.map(([k]) => k);
+  // A column that reads values as they come (text, plain integers) is not called per value: rows
+  // of hooks are read on the API's and the dashboard's hot paths.
+  const decoders = entries.map(([, f]) => {
+    const d = is(f, Column) ? (f as Column) : (f as unknown as { decoder: DriverValueDecoder<unknown, unknown> }).decoder;
+    return d.mapFromDriverValue === asIs || d.mapFromDriverValue === noopDecoder.mapFromDriverValue ? undefined : d;
+  });
   return {
     list,
     decode(values) {
       const row: Record<string, unknown> = {};
-      for (let i = 0; i < decoders.length; i++) {
-        const [k, d] = decoders[i]!;
+      for (let i = 0; i < keys.length; i++) {
         const v = values[i];
-        row[k] = v === null || v === undefined ? null : d.mapFromDriverValue(v);
+        const d = decoders[i];
+        row[keys[i]!] = v === null || v === undefined ? null : d ? d.mapFromDriverValue(v) : v;
       }
+      return row;
+    },
+  };
+}
+
+/**
+ * Renders fields as a list named by their keys (`expr AS "key"`), for a driver that reads rows as
+ * objects by those names (SQLite's prepared statements: cheaper than reading arrays and building
+ * the objects again), and decodes such a row in place: only its fields whose columns convert.
+ */
+function namedSelection(fields: Fields): { list: SQL; decode(row: Record<string, unknown>): Record<string, unknown> } {
+  const entries = Object.entries(fields);
+  const list = sql.join(
+    entries.map(([k, f]) => sql`${f} AS ${sql.identifier(k)}`),
+    sql`, `,
+  );
+  const converting = entries.flatMap(([k, f]) => {
+    const d = is(f, Column) ? (f as Column) : (f as unknown as { decoder: DriverValueDecoder<unknown, unknown> }).decoder;
+    return d.mapFromDriverValue === asIs || d.mapFromDriverValue === noopDecoder.mapFromDriverValue ? [] : [[k, d] as const];
+  });
+  return {
+    list,
+    decode(row) {
+      for (const [k, d] of converting) if (row[k] !== null) row[k] = d.mapFromDriverValue(row[k]);
       return row;
     },
   };
@@ -337,12 +369,12 @@ export function sqliteDialect(client: Database): Dialect {
       return { run: async (values) => statement.run(...bind(params, values)).changes };
     },
     query(fields, build) {
-      const { list, decode } = selection(fields);
+      const { list, decode } = namedSelection(fields);
       const { statement, params } = render(build(list, placeholders));
       return {
-        all: async (values) => (statement.values(...bind(params, values)) as unknown[][]).map(decode) as never,
+        all: async (values) => (statement.all(...bind(params, values)) as Record<string, unknown>[]).map(decode) as never,
         async get(values) {
-          const [first] = statement.values(...bind(params, values)) as unknown[][];
+          const first = statement.get(...bind(params, values)) as Record<string, unknown> | null;
           return first ? (decode(first) as never) : undefined;
         },
       };

@@ -61,7 +61,8 @@ export function createHookStore(d: Dialect, own: HookBackend): HookStore {
     status: h.status,
     method: h.method,
     query: h.query,
-    headers: h.headers,
+    // Parsed as it is read: no second object per row.
+    headers: sql<Record<string, string>>`${h.headers}`.mapWith(JSON.parse),
     // As the driver reads it: SQLite's blob mode "buffer" would copy each body into a Buffer.
     body: sql<Uint8Array>`${h.body}`,
     ip: h.ip,
@@ -71,7 +72,6 @@ export function createHookStore(d: Dialect, own: HookBackend): HookStore {
     sourceId: h.sourceId,
   };
   const { body: _, ...summary } = row;
-  const toRaw = <R extends { headers: string }>(r: R) => ({ ...r, headers: JSON.parse(r.headers) as Record<string, string> });
 
   const getHook = d.query<typeof row, { id: string }>(row, (cols, p) => sql`SELECT ${cols} FROM ${h} WHERE ${h.id} = ${p.id}`);
   const getHooks = d.query<typeof row, { ids: readonly string[] }>(row, (cols, p) => sql`SELECT ${cols} FROM ${h} WHERE ${d.anyOf(h.id, p.ids)}`);
@@ -148,18 +148,18 @@ export function createHookStore(d: Dialect, own: HookBackend): HookStore {
     insertHooks: own.insertHooks,
 
     async getHook(id) {
-      const r = await getHook.get({ id });
-      return r ? toRaw(r) : undefined;
+      return getHook.get({ id });
     },
 
     async getHooks(ids) {
       if (ids.length === 0) return [];
-      return (await getHooks.all({ ids })).map(toRaw);
+      return getHooks.all({ ids });
     },
 
     async getHookSummary(id) {
       const r = await getSummary.get({ id });
-      return r ? { ...toRaw(r), head: r.head ?? new Uint8Array(0) } : undefined;
+      if (r) r.head ??= new Uint8Array(0);
+      return r;
     },
 
     listHookIds: own.listHookIds,
@@ -168,7 +168,7 @@ export function createHookStore(d: Dialect, own: HookBackend): HookStore {
     async listHooks(query) {
       const ids = await own.listHookIds(query);
       if (ids.length === 0) return [];
-      return (await pageOf.all({ ids })).map(toRaw);
+      return pageOf.all({ ids });
     },
 
     async eventsOf(ids) {
