@@ -1,18 +1,8 @@
 import { eventTypeCondition } from "../event-type";
-import {
-  HOOK_STATUSES,
-  type ChannelRow,
-  type EventRow,
-  type HookKey,
-  type HookStatus,
-  type HookStore,
-  type ListQuery,
-  type NewHook,
-  type RawHook,
-} from "../../hooks/store";
-import { report } from "../transactor";
-import { PREVIEW_BYTES } from "../../hooks/preview";
-import { num, type PgTransactor } from "./transactor";
+import { HOOK_STATUSES, type ChannelRow, type HookKey, type HookStatus, type HookStore, type ListQuery, type NewHook } from "../../hooks/store";
+import { pgDialect } from "../stores/dialect";
+import { addDelta, createHookStore as sharedHookStore, type Deltas } from "../stores/hooks";
+import type { PgTransactor } from "./transactor";
 
 /**
  * PostgreSQL's side of HookStore. Channel counters are striped: each write adds its deltas to one
@@ -35,25 +25,8 @@ const INSERT_BATCH = `WITH new_channels AS (
   FROM unnest($6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $12::int[], $13::int[], $14::text[], $15::bigint[], $16::text[])
     AS u(i, c, m, q, h, s, l, ip, t, e)`;
 
-type HookRecord = {
-  id: string;
-  channel: string;
-  status: HookStatus;
-  method: string;
-  query: string;
-  headers: string;
-  body: Uint8Array;
-  ip: string;
-  created_at: string;
-  finalized_at: string | null;
-  event_type: string;
-  source_id: string | null;
-};
 type ChannelRecord = { name: string; paused: boolean; guards: string; pending: number; handled: number; failed: number; discarded: number };
 
-const HOOK_COLUMNS = "id, channel, status, method, query, headers, body, ip, created_at, finalized_at, event_type, source_id";
-const SUMMARY_COLUMNS = `id, channel, status, method, query, headers, octet_length(body)::float8 AS size, substring(body from 1 for ${PREVIEW_BYTES}) AS head, ip, created_at, finalized_at, event_type, source_id`;
-const EMPTY = new Uint8Array(0);
 /** Every channel with its counters summed over the slots (float8: the client reads int8 as text). */
 const CHANNELS = `SELECT c.name, c.paused, c.guards, c.created_at,
     COALESCE(s.pending, 0)::float8 AS pending, COALESCE(s.handled, 0)::float8 AS handled,
@@ -62,23 +35,6 @@ const CHANNELS = `SELECT c.name, c.paused, c.guards, c.created_at,
     SELECT channel, SUM(pending) AS pending, SUM(handled) AS handled, SUM(failed) AS failed, SUM(discarded) AS discarded
     FROM channel_counts GROUP BY channel
   ) s ON s.channel = c.name`;
-
-function toRaw(r: HookRecord): RawHook {
-  return {
-    id: r.id,
-    channel: r.channel,
-    status: r.status,
-    method: r.method,
-    query: r.query,
-    headers: JSON.parse(r.headers),
-    body: r.body,
-    ip: r.ip,
-    createdAt: num(r.created_at),
-    finalizedAt: num(r.finalized_at),
-    eventType: r.event_type,
-    sourceId: r.source_id,
-  };
-}
 
 function toChannel(r: ChannelRecord): ChannelRow {
   return {
@@ -89,15 +45,10 @@ function toChannel(r: ChannelRecord): ChannelRow {
   };
 }
 
-/** Deltas of the four counters, by channel. */
-type Deltas = Map<string, Record<HookStatus, number>>;
-
-function addDelta(d: Deltas, channel: string, status: HookStatus, n: number): void {
-  let row = d.get(channel);
-  if (!row) d.set(channel, (row = { pending: 0, handled: 0, failed: 0, discarded: 0 }));
-  row[status] += n;
-}
-
+/**
+ * HookStore's PostgreSQL side: its own parts (db/stores/hooks.ts says which, and why) under the
+ * statements written once for both backends.
+ */
 export function createPgHookStore(t: PgTransactor): HookStore {
   const x = () => t.exec();
 
@@ -205,18 +156,7 @@ export function createPgHookStore(t: PgTransactor): HookStore {
     return (rows as { id: string }[]).map((r) => r.id);
   }
 
-  async function upsertChannel(name: string, guards: string[], now: number): Promise<boolean> {
-    const set = await x().unsafe(
-      `INSERT INTO channels (name, guards, created_at) VALUES ($1, $2, $3)
-       ON CONFLICT (name) DO UPDATE SET guards = excluded.guards WHERE channels.deleting_since IS NULL`,
-      [name, JSON.stringify(guards), now],
-    );
-    if (set.count === 0) return false;
-    report(t.sql, { kind: "channel", name });
-    return true;
-  }
-
-  return {
+  return sharedHookStore(pgDialect(t), {
     dialect: "postgres",
     transaction: t.transaction,
     // A commit is durable when PostgreSQL answers it (synchronous_commit on): nothing to sync after.
@@ -235,74 +175,11 @@ export function createPgHookStore(t: PgTransactor): HookStore {
       }
     },
 
-    async getHook(id) {
-      const [r] = (await x().unsafe(`SELECT ${HOOK_COLUMNS} FROM hooks WHERE id = $1`, [id])) as HookRecord[];
-      return r ? toRaw(r) : undefined;
-    },
-
-    async getHooks(ids) {
-      if (ids.length === 0) return [];
-      return ((await x().unsafe(`SELECT ${HOOK_COLUMNS} FROM hooks WHERE id = ANY($1::text[])`, [ids])) as HookRecord[]).map(toRaw);
-    },
-
-    async getHookSummary(id) {
-      const [r] = (await x().unsafe(`SELECT ${SUMMARY_COLUMNS} FROM hooks WHERE id = $1`, [id])) as (Omit<HookRecord, "body"> & {
-        size: number;
-        head: Uint8Array | null;
-      })[];
-      if (!r) return undefined;
-      const { body: _, ...summary } = toRaw({ ...r, body: EMPTY });
-      return { ...summary, size: Number(r.size), head: r.head ? new Uint8Array(r.head) : EMPTY };
-    },
+    count,
 
     listHookIds,
 
-    async listHooks(query) {
-      const ids = await listHookIds(query);
-      if (ids.length === 0) return [];
-      const rows = (await x().unsafe(`SELECT ${HOOK_COLUMNS} FROM hooks WHERE id = ANY($1) ORDER BY id DESC`, [ids])) as HookRecord[];
-      return rows.map(toRaw);
-    },
-
-    async eventsOf(ids) {
-      const out = new Map<string, EventRow[]>(ids.map((id) => [id, []]));
-      if (ids.length === 0) return out;
-      const rows = (await x().unsafe(
-        `SELECT hook_id AS "hookId", kind, actor, message, created_at AS "createdAt" FROM events WHERE hook_id = ANY($1) ORDER BY id`,
-        [[...ids]],
-      )) as (EventRow & { createdAt: string })[];
-      for (const e of rows) out.get(e.hookId)?.push({ ...e, createdAt: num(e.createdAt) });
-      return out;
-    },
-
-    async setStatus(hook, to, finalizedAt) {
-      // Under READ COMMITTED, a racing transition waits for the row's lock, then sees the status the
-      // winner committed: its WHERE no longer matches and it changes nothing.
-      const moved = await x().unsafe(`UPDATE hooks SET status = $1, finalized_at = $2 WHERE id = $3 AND status = $4`, [to, finalizedAt, hook.id, hook.status]);
-      if (moved.count === 0) return false;
-      report(t.sql, { kind: "hook", id: hook.id, channel: hook.channel, status: to });
-      const d: Deltas = new Map();
-      addDelta(d, hook.channel, hook.status, -1);
-      addDelta(d, hook.channel, to, 1);
-      await count(d);
-      return true;
-    },
-
-    async addEvent(e) {
-      await x().unsafe(`INSERT INTO events (hook_id, kind, actor, message, created_at) VALUES ($1, $2, $3, $4, $5)`, [
-        e.hookId,
-        e.kind,
-        e.actor,
-        e.message,
-        e.createdAt,
-      ]);
-    },
-
     oldestKeys: (channel, limit) => channelKeys(channel, "asc", limit),
-
-    async keysBelow(id, limit) {
-      return (await x().unsafe(`SELECT id, channel, status FROM hooks WHERE id < $1 ORDER BY id LIMIT $2`, [id, limit])) as HookKey[];
-    },
 
     async overfull(max) {
       const rows = await x().unsafe(
@@ -315,48 +192,6 @@ export function createPgHookStore(t: PgTransactor): HookStore {
 
     async newestId(channel) {
       return (await channelKeys(channel, "desc", 1))[0]?.id;
-    },
-
-    async deleteHooks(keys) {
-      if (keys.length === 0) return 0;
-      // Counted by the status each hook has now (the keys may be older than a change made meanwhile).
-      // Rows locked in id order, as the search index locks them (search-store.ts): no deadlock.
-      const gone = (await x().unsafe(
-        `DELETE FROM hooks WHERE id IN (SELECT id FROM hooks WHERE id = ANY($1) ORDER BY id FOR UPDATE) RETURNING id, channel, status`,
-        [keys.map((k) => k.id)],
-      )) as {
-        id: string;
-        channel: string;
-        status: HookStatus;
-      }[];
-      const d: Deltas = new Map();
-      for (const g of gone) {
-        addDelta(d, g.channel, g.status, -1);
-        report(t.sql, { kind: "hook", id: g.id, channel: g.channel, deleted: true });
-      }
-      await count(d);
-      return gone.length;
-    },
-
-    async retractCaught(ids) {
-      if (ids.length === 0) return;
-      const gone = (await x().unsafe(
-        `DELETE FROM hooks WHERE id IN (SELECT id FROM hooks WHERE id = ANY($1) ORDER BY id FOR UPDATE) RETURNING channel, status`,
-        [ids],
-      )) as { channel: string; status: HookStatus }[];
-      const d: Deltas = new Map();
-      for (const g of gone) addDelta(d, g.channel, g.status, -1);
-      await count(d);
-    },
-
-    async deleteHook(hook) {
-      const gone = (await x().unsafe(`DELETE FROM hooks WHERE id = $1 RETURNING status`, [hook.id])) as { status: HookStatus }[];
-      if (gone.length === 0) return false;
-      const d: Deltas = new Map();
-      addDelta(d, hook.channel, gone[0]!.status, -1);
-      await count(d);
-      report(t.sql, { kind: "hook", id: hook.id, channel: hook.channel, deleted: true });
-      return true;
     },
 
     async listChannels() {
@@ -377,36 +212,10 @@ export function createPgHookStore(t: PgTransactor): HookStore {
       return r ? toChannel(r) : undefined;
     },
 
-    upsertChannel,
-
-    async setPaused(name, paused) {
-      // A deletion's mark set at once waits for this row's lock, or this for its: never both.
-      if ((await x().unsafe(`UPDATE channels SET paused = $1 WHERE name = $2 AND (NOT $1 OR deleting_since IS NULL)`, [paused, name])).count === 0)
-        return false;
-      report(t.sql, { kind: "channel", name });
-      return true;
-    },
-
-    async beginDeletion(name, at, staleBefore) {
-      const marked = await x().unsafe(`UPDATE channels SET deleting_since = $1 WHERE name = $2 AND (deleting_since IS NULL OR deleting_since < $3)`, [
-        at,
-        name,
-        staleBefore,
-      ]);
-      if (marked.count > 0) return "begun";
-      return (await x().unsafe(`SELECT 1 FROM channels WHERE name = $1`, [name])).length > 0 ? "busy" : "missing";
-    },
-
-    async endDeletion(name) {
-      await x().unsafe(`UPDATE channels SET deleting_since = NULL WHERE name = $1`, [name]);
-    },
-
-    async deleteChannel(name) {
+    /** The hooks locked in id order, as the search index locks them (search-store.ts): no deadlock; then the counter slots. */
+    async dropHooksOf(name) {
       await x().unsafe(`DELETE FROM hooks WHERE id IN (SELECT id FROM hooks WHERE channel = $1 ORDER BY id FOR UPDATE)`, [name]);
       await x().unsafe(`DELETE FROM channel_counts WHERE channel = $1`, [name]);
-      if ((await x().unsafe(`DELETE FROM channels WHERE name = $1`, [name])).count === 0) return false;
-      report(t.sql, { kind: "channel", name });
-      return true;
     },
-  };
+  });
 }

@@ -2,33 +2,13 @@ import { statSync } from "node:fs";
 import type { Database, Statement } from "bun:sqlite";
 import { statementCache } from "./statements";
 import type { Db } from "./open";
-import { report, sqliteTransactor } from "../transactor";
+import { sqliteTransactor } from "../transactor";
+import { sqliteDialect } from "../stores/dialect";
+import { createHookStore as sharedHookStore, type Deltas } from "../stores/hooks";
 import { eventTypeCondition } from "../event-type";
-import { PREVIEW_BYTES } from "../../hooks/preview";
-import {
-  HOOK_STATUSES,
-  type ChannelRow,
-  type EventRow,
-  type HookKey,
-  type HookStatus,
-  type HookStore,
-  type HookSummaryRow,
-  type ListQuery,
-  type NewHook,
-  type RawHook,
-} from "../../hooks/store";
+import { HOOK_STATUSES, type ChannelRow, type HookKey, type HookStatus, type HookStore, type ListQuery, type NewHook } from "../../hooks/store";
 
-type HookRecord = Omit<RawHook, "headers" | "finalizedAt" | "createdAt" | "eventType" | "sourceId"> & {
-  source_id: string | null;
-  headers: string;
-  created_at: number;
-  finalized_at: number | null;
-  event_type: string;
-};
 type ChannelRecord = { name: string; paused: number; guards: string; pending: number; handled: number; failed: number; discarded: number };
-
-const HOOK_COLUMNS = "id, channel, status, method, query, headers, body, ip, created_at, finalized_at, event_type, source_id";
-const SUMMARY_COLUMNS = `id, channel, status, method, query, headers, length(body) AS size, substr(body, 1, ${PREVIEW_BYTES}) AS head, ip, created_at, finalized_at, event_type, source_id`;
 
 /**
  * Keys of one channel's hooks, newest ("desc") or oldest ("asc") first, strictly beyond `after`, at
@@ -71,25 +51,6 @@ function fileSize(path: string): number {
   }
 }
 
-const EMPTY = new Uint8Array(0);
-
-function toRaw(r: HookRecord): RawHook {
-  return {
-    id: r.id,
-    channel: r.channel,
-    status: r.status,
-    method: r.method,
-    query: r.query,
-    headers: JSON.parse(r.headers),
-    body: r.body,
-    ip: r.ip,
-    createdAt: r.created_at,
-    finalizedAt: r.finalized_at,
-    eventType: r.event_type,
-    sourceId: r.source_id,
-  };
-}
-
 function toChannel(r: ChannelRecord): ChannelRow {
   return {
     name: r.name,
@@ -99,7 +60,11 @@ function toChannel(r: ChannelRecord): ChannelRow {
   };
 }
 
-/** HookStore's SQLite side (hooks/store.ts); `unsynced` commits caught batches without waiting for the disk (see wal-sync). */
+/**
+ * HookStore's SQLite side: its own parts (db/stores/hooks.ts says which, and why) under the
+ * statements written once for both backends. `unsynced` commits caught batches without waiting for
+ * the disk (see wal-sync).
+ */
 export function createHookStore(db: Db, opts: { unsynced?: boolean } = {}): HookStore {
   const sql: Database = db.$client;
   const q = statementCache(sql);
@@ -110,6 +75,10 @@ export function createHookStore(db: Db, opts: { unsynced?: boolean } = {}): Hook
      VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?)`,
   );
   const ensureChannel = sql.prepare(`INSERT INTO channels (name, guards, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING`);
+  // The counters are columns of the channel's row: transactions take turns on one connection.
+  const addCounts = sql.prepare(
+    "UPDATE channels SET pending = pending + ?, handled = handled + ?, failed = failed + ?, discarded = discarded + ? WHERE name = ?",
+  );
 
   /**
    * Ids of a page, newest first. A channel and a status, or neither, is one index range (the
@@ -141,7 +110,7 @@ export function createHookStore(db: Db, opts: { unsynced?: boolean } = {}): Hook
     return keys.map((k) => k.id);
   }
 
-  return {
+  return sharedHookStore(sqliteDialect(sql), {
     dialect: "sqlite",
     transaction: transactor.transaction,
     caughtTransaction: opts.unsynced ? transactor.transactionUnsynced : transactor.transaction,
@@ -159,68 +128,15 @@ export function createHookStore(db: Db, opts: { unsynced?: boolean } = {}): Hook
       }
     },
 
-    async getHook(id: string): Promise<RawHook | undefined> {
-      const r = q(`SELECT ${HOOK_COLUMNS} FROM hooks WHERE id = ?`).get(id) as HookRecord | null;
-      return r ? toRaw(r) : undefined;
-    },
-
-    async getHooks(ids: readonly string[]): Promise<RawHook[]> {
-      if (ids.length === 0) return [];
-      return (q(`SELECT ${HOOK_COLUMNS} FROM hooks WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids)) as HookRecord[]).map(toRaw);
-    },
-
-    async getHookSummary(id: string): Promise<HookSummaryRow | undefined> {
-      const r = q(`SELECT ${SUMMARY_COLUMNS} FROM hooks WHERE id = ?`).get(id) as (Omit<HookRecord, "body"> & { size: number; head: Uint8Array | null }) | null;
-      if (!r) return undefined;
-      const { body: _, ...summary } = toRaw({ ...r, body: EMPTY });
-      // substr of an empty blob is NULL.
-      return { ...summary, size: r.size, head: r.head ?? EMPTY };
+    async count(deltas: Deltas): Promise<void> {
+      for (const [channel, v] of deltas) addCounts.run(v.pending, v.handled, v.failed, v.discarded, channel);
     },
 
     listHookIds: async (query: ListQuery): Promise<string[]> => listHookIds(query),
 
-    /** The hooks of a page, newest first (listHookIds, then the rows). */
-    async listHooks(query: ListQuery): Promise<RawHook[]> {
-      const ids = listHookIds(query);
-      if (ids.length === 0) return [];
-      const rows = q(`SELECT ${HOOK_COLUMNS} FROM hooks WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id DESC`).all(
-        JSON.stringify(ids),
-      ) as HookRecord[];
-      return rows.map(toRaw);
-    },
-
-    /** Events of the given hooks, oldest first per hook. */
-    async eventsOf(ids: readonly string[]): Promise<Map<string, EventRow[]>> {
-      const out = new Map<string, EventRow[]>(ids.map((id) => [id, []]));
-      if (ids.length === 0) return out;
-      const rows = q(
-        `SELECT hook_id AS hookId, kind, actor, message, created_at AS createdAt FROM events
-         WHERE hook_id IN (${ids.map(() => "?").join(",")}) ORDER BY id`,
-      ).all(...ids) as EventRow[];
-      for (const e of rows) out.get(e.hookId)?.push(e);
-      return out;
-    },
-
-    async setStatus(hook: RawHook, to: HookStatus, finalizedAt: number | null): Promise<boolean> {
-      if (q("UPDATE hooks SET status = ?, finalized_at = ? WHERE id = ? AND status = ?").run(to, finalizedAt, hook.id, hook.status).changes === 0) return false;
-      q(`UPDATE channels SET ${hook.status} = ${hook.status} - 1, ${to} = ${to} + 1 WHERE name = ?`).run(hook.channel);
-      report(sql, { kind: "hook", id: hook.id, channel: hook.channel, status: to });
-      return true;
-    },
-
-    /** In transaction. */
-    async addEvent(e: EventRow): Promise<void> {
-      q("INSERT INTO events (hook_id, kind, actor, message, created_at) VALUES (?, ?, ?, ?, ?)").run(e.hookId, e.kind, e.actor, e.message, e.createdAt);
-    },
-
     /** Keys of a channel's hooks, oldest first, at most `limit`. */
     async oldestKeys(channel: string, limit: number): Promise<HookKey[]> {
       return channelKeys(q, channel, "asc", limit);
-    },
-
-    /** Keys of the oldest hooks of all channels with ids below `id`, oldest first (the primary key's range). */
-    async keysBelow(id: string, limit: number): Promise<HookKey[]> {
-      return q(`SELECT id, channel, status FROM hooks WHERE id < ? ORDER BY id LIMIT ?`).all(id, limit) as HookKey[];
     },
 
     /** Channels holding more than `max` hooks, with how many are over, from the counters. */
@@ -234,46 +150,6 @@ export function createHookStore(db: Db, opts: { unsynced?: boolean } = {}): Hook
     /** The id of a channel's newest hook. */
     async newestId(channel: string): Promise<string | undefined> {
       return channelKeys(q, channel, "desc", 1)[0]?.id;
-    },
-
-    /**
-     * In transaction: deletes these hooks (their events and attempts go by foreign key cascade) and
-     * takes them off their channels' counters, once per channel and status. Read the keys inside the
-     * same transaction, so that each hook is counted by its current status.
-     */
-    async deleteHooks(keys: readonly HookKey[]): Promise<number> {
-      const perStatus = new Map<string, number>();
-      let deleted = 0;
-      for (const k of keys) {
-        // Counted by the status each hook has now, as on PostgreSQL; a hook already gone is not counted.
-        const gone = q("DELETE FROM hooks WHERE id = ? RETURNING channel, status").get(k.id) as { channel: string; status: HookStatus } | null;
-        if (!gone) continue;
-        deleted++;
-        const key = `${gone.channel}\n${gone.status}`;
-        perStatus.set(key, (perStatus.get(key) ?? 0) + 1);
-        report(sql, { kind: "hook", id: k.id, channel: gone.channel, deleted: true });
-      }
-      for (const [key, n] of perStatus) {
-        const [channel, status] = key.split("\n") as [string, HookStatus];
-        q(`UPDATE channels SET ${status} = ${status} - ? WHERE name = ?`).run(n, channel);
-      }
-      return deleted;
-    },
-
-    async retractCaught(ids: readonly string[]): Promise<void> {
-      for (const id of ids) {
-        const gone = q("DELETE FROM hooks WHERE id = ? RETURNING channel, status").get(id) as { channel: string; status: HookStatus } | null;
-        if (gone) q(`UPDATE channels SET ${gone.status} = ${gone.status} - 1 WHERE name = ?`).run(gone.channel);
-      }
-    },
-
-    /** In transaction: deletes the hook and its events; false when it did not exist. */
-    async deleteHook(hook: RawHook): Promise<boolean> {
-      const gone = q("DELETE FROM hooks WHERE id = ? RETURNING status").get(hook.id) as { status: HookStatus } | null;
-      if (!gone) return false;
-      q(`UPDATE channels SET ${gone.status} = ${gone.status} - 1 WHERE name = ?`).run(hook.channel);
-      report(sql, { kind: "hook", id: hook.id, channel: hook.channel, deleted: true });
-      return true;
     },
 
     async listChannels(): Promise<ChannelRow[]> {
@@ -297,38 +173,10 @@ export function createHookStore(db: Db, opts: { unsynced?: boolean } = {}): Hook
       return r ? toChannel(r) : undefined;
     },
 
-    /** Creates the channel if absent, then sets its guards (configured channels, at start-up). */
-    async upsertChannel(name: string, guards: string[], now: number): Promise<boolean> {
-      ensureChannel.run(name, JSON.stringify(guards), now);
-      if (q("UPDATE channels SET guards = ? WHERE name = ? AND deleting_since IS NULL").run(JSON.stringify(guards), name).changes === 0) return false;
-      report(sql, { kind: "channel", name });
-      return true;
-    },
-
-    async setPaused(name: string, paused: boolean): Promise<boolean> {
-      if (q("UPDATE channels SET paused = ? WHERE name = ? AND (? = 0 OR deleting_since IS NULL)").run(paused ? 1 : 0, name, paused ? 1 : 0).changes === 0)
-        return false;
-      report(sql, { kind: "channel", name });
-      return true;
-    },
-
-    async beginDeletion(name: string, at: number, staleBefore: number): Promise<"begun" | "busy" | "missing"> {
-      const marked = q("UPDATE channels SET deleting_since = ? WHERE name = ? AND (deleting_since IS NULL OR deleting_since < ?)").run(at, name, staleBefore);
-      if (marked.changes > 0) return "begun";
-      return q("SELECT 1 FROM channels WHERE name = ?").get(name) ? "busy" : "missing";
-    },
-
-    async endDeletion(name: string): Promise<void> {
-      q("UPDATE channels SET deleting_since = NULL WHERE name = ?").run(name);
-    },
-
-    /** In transaction: removes the channel, its hooks and their events; false when absent. */
-    async deleteChannel(name: string): Promise<boolean> {
+    /** The events go first, as one range of their index, rather than by a cascade per hook. */
+    async dropHooksOf(name: string): Promise<void> {
       q("DELETE FROM events WHERE hook_id IN (SELECT id FROM hooks WHERE channel = ?)").run(name);
       q("DELETE FROM hooks WHERE channel = ?").run(name);
-      if (q("DELETE FROM channels WHERE name = ?").run(name).changes === 0) return false;
-      report(sql, { kind: "channel", name });
-      return true;
     },
-  };
+  });
 }

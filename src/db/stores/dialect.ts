@@ -1,5 +1,5 @@
 import type { Database, Statement as SqliteStatement } from "bun:sqlite";
-import { Column, type DriverValueDecoder, fillPlaceholders, getTableName, is, sql, type Placeholder, type SQL, type Table } from "drizzle-orm";
+import { Column, type DriverValueDecoder, fillPlaceholders, getTableName, is, noopDecoder, sql, type Placeholder, type SQL, type Table } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import * as pgSchema from "../../schema/pg";
@@ -25,17 +25,18 @@ import { report, sqliteTransactor } from "../transactor";
  *   statement, PostgreSQL sends the same text each time (Bun's client keeps it as a named prepared
  *   statement per connection). Hot paths (api key lookups, dedup counters) keep the speed of
  *   hand-written SQL: the template is not built again per call, as the builder's would be;
- * - rows are read positionally and decoded by the selected columns (`mapFromDriverValue`: int8 as
- *   a JS number on PostgreSQL), so a store's rows have the schema's row types ($inferSelect);
+ * - rows are read positionally (a SQLite statement prepared once: as objects named by the keys,
+ *   which its driver builds faster) and decoded by the selected columns (`mapFromDriverValue`:
+ *   int8 as a JS number on PostgreSQL), so a store's rows have the schema's row types ($inferSelect);
  * - `transaction` joins the caller's transaction (db/transactor.ts, db/pg/transactor.ts), and
  *   `write` gives a single write statement what each backend needs to be atomic and take its turn;
  * - a query whose text varies per call (optional filters, IN lists of any length, a patch of any
  *   columns) is rendered per call (`rows`, `run`), its values encoded by their columns;
  * - what the two dialects spell differently is a fragment or a method here (`forUpdate`,
- *   `overriding`, `lock`, `clear`, `idsPast`), not a branch in a store; a statement one dialect
+ *   `overriding`, `anyOf`, `lock`, `clear`, `idsPast`), not a branch in a store; a statement one dialect
  *   lacks is written in SQL both read (api key touch: a WHERE instead of GREATEST or two-argument
  *   max). What a backend keeps its own way stays its own, beside the other in db/sqlite/ and
- *   db/pg/ (dedup's claims).
+ *   db/pg/ (dedup's claims, the hook store's catching and channel counters).
  *
  * Column references render qualified ("table"."column"), which is valid where an expression is;
  * an INSERT's column list, a SET target and an ON CONFLICT target take `name(column)`.
@@ -58,6 +59,12 @@ export interface Dialect {
   rows<F extends Fields>(fields: F, build: (list: SQL) => SQL): Promise<Row<F>[]>;
   /** A statement built per call; resolves to how many rows it changed. */
   run(query: SQL): Promise<number>;
+  /**
+   * `column` is one of a list of texts given as one parameter, so that a statement for lists of
+   * any length is one text, prepared once: SQLite reads the list as JSON (`IN (SELECT value FROM
+   * json_each(?))`, the list is encoded so), PostgreSQL as an array (`= ANY($1::text[])`).
+   */
+  anyOf(column: Column, list: Placeholder<string, readonly string[]>): SQL;
   /** ` OVERRIDING SYSTEM VALUE` on PostgreSQL, where an INSERT may set a GENERATED ALWAYS id only so; nothing on SQLite. */
   readonly overriding: SQL;
   /**
@@ -141,9 +148,23 @@ const SHARED = [
   "translateCommentAttachments",
   "translateLedger",
   "translateAccountKeys",
+  "hooks",
+  "events",
+  "refusals",
 ] as const;
 type SharedName = (typeof SHARED)[number];
-type Tables = { readonly [K in SharedName]: Shared<(typeof liteSchema)[K]> };
+
+/**
+ * Tables whose columns differ, seen by a shared store as the columns both backends have: SQLite's
+ * channels row holds its hook counters, PostgreSQL keeps them in channel_counts (db/pg/hook-store.ts).
+ */
+const COMMON = ["channels"] as const;
+type CommonName = (typeof COMMON)[number];
+type CommonKeys<K extends CommonName> = keyof (typeof liteSchema)[K]["_"]["columns"] & keyof (typeof pgSchema)[K]["_"]["columns"];
+/** A table with only the columns `C` of its own. */
+type Subset<T extends Table, C extends keyof T["_"]["columns"]> = Table & { readonly [K in C]: Column<T["_"]["columns"][K]["_"]> };
+
+type Tables = { readonly [K in SharedName]: Shared<(typeof liteSchema)[K]> } & { readonly [K in CommonName]: Subset<(typeof liteSchema)[K], CommonKeys<K>> };
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 /** Fails to compile when a shared table's row differs between the two schemas. */
@@ -164,10 +185,21 @@ const sameRows: { [K in SharedName]: Same<(typeof liteSchema)[K]["$inferSelect"]
   translateCommentAttachments: true,
   translateLedger: true,
   translateAccountKeys: true,
+  hooks: true,
+  events: true,
+  refusals: true,
 };
 void sameRows;
+/** Fails to compile when a column both backends have reads differently. */
+const sameCommon: {
+  [K in CommonName]: Same<
+    Pick<(typeof liteSchema)[K]["$inferSelect"], CommonKeys<K> & keyof (typeof liteSchema)[K]["$inferSelect"]>,
+    Pick<(typeof pgSchema)[K]["$inferSelect"], CommonKeys<K> & keyof (typeof pgSchema)[K]["$inferSelect"]>
+  >;
+} = { channels: true };
+void sameCommon;
 
-const pick = (schema: Record<SharedName, Table>) => Object.fromEntries(SHARED.map((k) => [k, schema[k]])) as unknown as Tables;
+const pick = (schema: Record<SharedName | CommonName, Table>) => Object.fromEntries([...SHARED, ...COMMON].map((k) => [k, schema[k]])) as unknown as Tables;
 const liteTables = pick(liteSchema);
 const pgTables = pick(pgSchema);
 
@@ -239,6 +271,9 @@ export function setOf(table: Table, patch: Record<string, unknown>): SQL {
   );
 }
 
+/** Column's own decoding: the value as the driver gave it (columns that convert override it). */
+const asIs = Column.prototype.mapFromDriverValue;
+
 /** Renders fields as a list and decodes a row of their values, in order. */
 function selection(fields: Fields): { list: SQL; decode(values: unknown[]): Record<string, unknown> } {
   const entries = Object.entries(fields);
@@ -246,22 +281,53 @@ function selection(fields: Fields): { list: SQL; decode(values: unknown[]): Reco
     entries.map(([, f]) => f),
     sql`, `,
   );
-  const decoders = entries.map(
-    ([k, f]) => [k, is(f, Column) ? (f as Column) : (f as unknown as { decoder: DriverValueDecoder<unknown, unknown> }).decoder] as const,
-  );
+  const keys = entries.map(([k]) => k);
+  // A column that reads values as they come (text, plain integers) is not called per value: rows
+  // of hooks are read on the API's and the dashboard's hot paths.
+  const decoders = entries.map(([, f]) => {
+    const d = is(f, Column) ? (f as Column) : (f as unknown as { decoder: DriverValueDecoder<unknown, unknown> }).decoder;
+    return d.mapFromDriverValue === asIs || d.mapFromDriverValue === noopDecoder.mapFromDriverValue ? undefined : d;
+  });
   return {
     list,
     decode(values) {
       const row: Record<string, unknown> = {};
-      for (let i = 0; i < decoders.length; i++) {
-        const [k, d] = decoders[i]!;
+      for (let i = 0; i < keys.length; i++) {
         const v = values[i];
-        row[k] = v === null || v === undefined ? null : d.mapFromDriverValue(v);
+        const d = decoders[i];
+        row[keys[i]!] = v === null || v === undefined ? null : d ? d.mapFromDriverValue(v) : v;
       }
       return row;
     },
   };
 }
+
+/**
+ * Renders fields as a list named by their keys (`expr AS "key"`), for a driver that reads rows as
+ * objects by those names (SQLite's prepared statements: cheaper than reading arrays and building
+ * the objects again), and decodes such a row in place: only its fields whose columns convert.
+ */
+function namedSelection(fields: Fields): { list: SQL; decode(row: Record<string, unknown>): Record<string, unknown> } {
+  const entries = Object.entries(fields);
+  const list = sql.join(
+    entries.map(([k, f]) => sql`${f} AS ${sql.identifier(k)}`),
+    sql`, `,
+  );
+  const converting = entries.flatMap(([k, f]) => {
+    const d = is(f, Column) ? (f as Column) : (f as unknown as { decoder: DriverValueDecoder<unknown, unknown> }).decoder;
+    return d.mapFromDriverValue === asIs || d.mapFromDriverValue === noopDecoder.mapFromDriverValue ? [] : [[k, d] as const];
+  });
+  return {
+    list,
+    decode(row) {
+      for (const [k, d] of converting) if (row[k] !== null) row[k] = d.mapFromDriverValue(row[k]);
+      return row;
+    },
+  };
+}
+
+/** Encodes a list parameter as JSON text (SQLite's `anyOf`). */
+const asJson = { mapToDriverValue: (list: unknown) => JSON.stringify(list) };
 
 const liteDialect = new SQLiteSyncDialect();
 const pgDialectRender = new PgDialect();
@@ -279,6 +345,7 @@ export function sqliteDialect(client: Database): Dialect {
     tables: liteTables,
     forUpdate: sql``,
     overriding: sql``,
+    anyOf: (column, list) => sql`${column} IN (SELECT value FROM json_each(${sql.param(list, asJson)}))`,
     async rows(fields, build) {
       const { list, decode } = selection(fields);
       const { sql: text, params } = liteDialect.sqlToQuery(build(list));
@@ -302,12 +369,12 @@ export function sqliteDialect(client: Database): Dialect {
       return { run: async (values) => statement.run(...bind(params, values)).changes };
     },
     query(fields, build) {
-      const { list, decode } = selection(fields);
+      const { list, decode } = namedSelection(fields);
       const { statement, params } = render(build(list, placeholders));
       return {
-        all: async (values) => (statement.values(...bind(params, values)) as unknown[][]).map(decode) as never,
+        all: async (values) => (statement.all(...bind(params, values)) as Record<string, unknown>[]).map(decode) as never,
         async get(values) {
-          const [first] = statement.values(...bind(params, values)) as unknown[][];
+          const first = statement.get(...bind(params, values)) as Record<string, unknown> | null;
           return first ? (decode(first) as never) : undefined;
         },
       };
@@ -344,6 +411,7 @@ export function pgDialect(t: PgTransactor): Dialect {
     tables: pgTables,
     forUpdate: sql` FOR UPDATE`,
     overriding: sql` OVERRIDING SYSTEM VALUE`,
+    anyOf: (column, list) => sql`${column} = ANY(${list}::text[])`,
     async rows(fields, build) {
       const { list, decode } = selection(fields);
       const { text, params } = render(build(list));

@@ -1,0 +1,62 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { RefusalStore } from "../../hooks/guards/refusal-store";
+import type { Refusal, RefusalKind } from "../../hooks/guards/types";
+import type { Dialect } from "./dialect";
+
+/**
+ * How a backend stores a batch of refusals, in the caller's transaction: its own way (SQLite runs
+ * a statement prepared once per row, PostgreSQL sends the batch as one multi-row statement: a
+ * round trip per row would be a round trip per refused request).
+ */
+export type InsertRefusals = (batch: readonly Refusal[]) => Promise<void>;
+
+/** RefusalStore on either backend (hooks/guards/refusal-store.ts says what each method returns). */
+export function createRefusalStore(d: Dialect, insert: InsertRefusals): RefusalStore {
+  const r = d.tables.refusals;
+  const row = {
+    ref: r.ref,
+    kind: r.kind,
+    channel: r.channel,
+    guard: r.guard,
+    status: r.status,
+    reason: r.reason,
+    ip: r.ip,
+    method: r.method,
+    query: r.query,
+    headers: r.headers,
+    createdAt: r.createdAt,
+  };
+  /** A row as a Refusal: its public id is `ref` (`id` orders the rows), its headers JSON. */
+  const toRefusal = ({ ref, kind, headers, ...rest }: Omit<Refusal, "id" | "kind" | "headers"> & { ref: string; kind: string; headers: string }): Refusal => ({
+    ...rest,
+    id: ref,
+    kind: kind as RefusalKind,
+    headers: JSON.parse(headers),
+  });
+  // At most `kept` rows: no index needed.
+  const get = d.query<typeof row, { ref: string }>(row, (cols, p) => sql`SELECT ${cols} FROM ${r} WHERE ${r.ref} = ${p.ref}`);
+  // Deletes everything older than the `kept`-th newest row (a no-op while there are fewer).
+  const trim = d.prepare<{ kept: number }>(
+    (p) => sql`DELETE FROM ${r} WHERE ${r.id} <= (SELECT ${r.id} FROM ${r} ORDER BY ${r.id} DESC LIMIT 1 OFFSET ${p.kept})`,
+  );
+  return {
+    insert: (batch, kept) =>
+      d.transaction(async () => {
+        if (batch.length > 0) await insert(batch);
+        await trim.run({ kept });
+      }),
+    async list({ channel, guard, status, kind, limit }) {
+      const where: SQL[] = [];
+      if (channel !== undefined) where.push(sql`${r.channel} = ${channel}`);
+      if (guard !== undefined) where.push(sql`${r.guard} = ${guard}`);
+      if (status !== undefined) where.push(sql`${r.status} = ${status}`);
+      if (kind !== undefined) where.push(sql`${r.kind} = ${kind}`);
+      const filter = where.length > 0 ? sql` WHERE ${sql.join(where, sql` AND `)}` : sql``;
+      return (await d.rows(row, (cols) => sql`SELECT ${cols} FROM ${r}${filter} ORDER BY ${r.id} DESC LIMIT ${limit}`)).map(toRefusal);
+    },
+    async get(ref) {
+      const found = await get.get({ ref });
+      return found ? toRefusal(found) : undefined;
+    },
+  };
+}
