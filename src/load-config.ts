@@ -22,4 +22,4 @@ export function loadConfig(file: string | undefined, env: Env, overrides: Overri
   return load(file, env, overrides, CONFIG_CHECKS);
 }
 
-export { ConfigError, FORWARD_TO, parseToml } from "./config/load";
+export { ConfigError, FORWARD_TO, forwardRouteName, parseToml } from "./config/load";

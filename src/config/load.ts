@@ -38,8 +38,8 @@ export const FORWARD_TO_PATIENCE = { max_attempts: 30, backoff: { initial: "1s",
 /** The name of the forward handler `serve --forward-to` adds. */
 export const FORWARD_TO = "forward-to";
 
-/** One route of `--forward PATTERN=URL`: the url, the `when` query its pattern stands for (none: every hook), and the flag as problems name it. */
-export type ForwardRoute = { url: string; when?: string; flag: string };
+/** One route of `--forward PATTERN=URL`: its pattern and url, the `when` query the pattern stands for (none: every hook), and the flag as problems name it. */
+export type ForwardRoute = { pattern: string; url: string; when?: string; flag: string };
 
 /** The names of the handlers of `--forward-to` and `--forward` routes, in order: forward-to, forward-to-2, ... */
 export const forwardRouteName = (i: number): string => (i === 0 ? FORWARD_TO : `${FORWARD_TO}-${i + 1}`);
@@ -325,7 +325,7 @@ export function buildConfig(raw: unknown, env: Env, overrides: Overrides, checks
   }
   if (overrides.host !== undefined) section("server").host = overrides.host;
   if (overrides.port !== undefined) section("server").port = overrides.port;
-  const routes = overrides.forward?.routes ?? (overrides.forwardTo ? [{ url: overrides.forwardTo.url, flag: "--forward-to" }] : []);
+  const routes = overrides.forward?.routes ?? (overrides.forwardTo ? [{ pattern: "*", url: overrides.forwardTo.url, flag: "--forward-to" }] : []);
   const flags = addForwardTo(tree, routes, overrides.forward ? overrides.forward.channel : overrides.forwardTo?.channel, section);
   if (overrides.relay) {
     const relays = (Array.isArray(tree.relays) ? tree.relays : (tree.relays = [])) as unknown[];
