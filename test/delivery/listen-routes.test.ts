@@ -30,9 +30,9 @@ test("listen with two routes delivers each hook to the first route whose event t
   // Every hook ends handled on the laptop: each route either took it or passed it over.
   for (const id of ids) await eventually(async () => (await lap.call("GET", `/v1/hooks/${id}`)).json.status === "handled", 20_000, `${id} handled`);
   // The event type term ignores case, as the search's does: INVOICE.finalized is an invoice.
-  const wanted = [0, 2, 4].map((i) => ids[i]);
+  const wanted = [0, 2, 4].map((i) => ids[i]!);
   expect(billing.received.map((r) => r.id).sort()).toEqual(wanted.sort());
-  expect(rest.received.map((r) => r.id).sort()).toEqual([1, 3].map((i) => ids[i]).sort());
+  expect(rest.received.map((r) => r.id).sort()).toEqual([1, 3].map((i) => ids[i]!).sort());
   for (const [i, id] of ids.entries()) {
     const attempts = ((await lap.call("GET", `/v1/hooks/${id}/attempts`)).json as { handler: string; outcome: string }[]).map((a) => [a.handler, a.outcome]);
     const first = wanted.includes(id);
