@@ -59,18 +59,19 @@ export function createSettler(deps: SettlerDeps) {
     if (!(await deps.queue.finish(row.id, outcome, result, now))) return undefined;
     const next = outcome === "failed" && hook.status !== "discarded" ? nextDelay(tries, policy!.backoff, result.retryAfter, deps.random) : undefined;
     // A handler that did not want the hook has nothing to show on the terminal.
-    if (outcome !== "skipped") deps.activity?.attempt({
-      hookId: row.hookId,
-      channel: hook.channel,
-      handler: row.handler,
-      attempt: row.attempt,
-      outcome,
-      httpStatus: result.httpStatus,
-      exitCode: result.exitCode,
-      ms: Math.max(0, now - s.startedAt),
-      error: result.error,
-      ...(next === undefined ? {} : { nextInMs: next }),
-    });
+    if (outcome !== "skipped")
+      deps.activity?.attempt({
+        hookId: row.hookId,
+        channel: hook.channel,
+        handler: row.handler,
+        attempt: row.attempt,
+        outcome,
+        httpStatus: result.httpStatus,
+        exitCode: result.exitCode,
+        ms: Math.max(0, now - s.startedAt),
+        error: result.error,
+        ...(next === undefined ? {} : { nextInMs: next }),
+      });
     if (next !== undefined) {
       await deps.queue.queueNext(row, now + next);
     } else if (outcome === "gave_up") {

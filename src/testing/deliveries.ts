@@ -24,7 +24,8 @@ export type ForwardOptions = {
 export function forwardFlags(options: ForwardOptions): string[] {
   const { forwardTo, forwardChannel, resign, chaos } = options;
   if (forwardTo === undefined) {
-    if (resign || chaos || forwardChannel) throw new Error("mailroom-webhooks/testing: resign, chaos and forwardChannel apply to what forwardTo sends; give forwardTo");
+    if (resign || chaos || forwardChannel)
+      throw new Error("mailroom-webhooks/testing: resign, chaos and forwardChannel apply to what forwardTo sends; give forwardTo");
     return [];
   }
   const flags = typeof forwardTo === "string" ? ["--forward-to", forwardTo] : forwardTo.flatMap(([pattern, url]) => ["--forward", `${pattern}=${url}`]);

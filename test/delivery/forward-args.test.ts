@@ -1,9 +1,11 @@
 import { expect, test } from "bun:test";
 import { parseArgs } from "../../src/cli";
-import { buildConfig, ConfigError } from "../../src/load-config";
+import { buildConfig, type ConfigError } from "../../src/load-config";
 
 test("serve --forward PATTERN=URL, repeated: routes in order, a --forward-to URL last, --channel for them all", () => {
-  expect(parseArgs(["serve", "--forward", "invoice.*=http://x/billing", "--forward-to", "http://x/rest", "--forward=Push Hook=http://x/gl", "--channel", "c"])).toEqual({
+  expect(
+    parseArgs(["serve", "--forward", "invoice.*=http://x/billing", "--forward-to", "http://x/rest", "--forward=Push Hook=http://x/gl", "--channel", "c"]),
+  ).toEqual({
     kind: "serve",
     forward: {
       routes: [
@@ -39,7 +41,11 @@ test("a route's problems name its flag; each route is a forward handler of every
   expect(problems(() => buildConfig({}, {}, { forward: { routes: [route("a.*", "ftp://x"), route("*", "http://127.0.0.1:1/")] } }))).toEqual([
     { path: "--forward a.*", message: "must be an http:// or https:// URL" },
   ]);
-  const config = buildConfig({ channels: [{ name: "gh" }] }, {}, { forward: { routes: [route("invoice.*", "http://127.0.0.1:1/a"), route("invoice.paid", "http://127.0.0.1:1/b"), route("*", "http://127.0.0.1:1/c")] } });
+  const config = buildConfig(
+    { channels: [{ name: "gh" }] },
+    {},
+    { forward: { routes: [route("invoice.*", "http://127.0.0.1:1/a"), route("invoice.paid", "http://127.0.0.1:1/b"), route("*", "http://127.0.0.1:1/c")] } },
+  );
   expect(config.channels[0]!.handlers).toEqual(["forward-to", "forward-to-2", "forward-to-3"]);
   expect(config.hooks.default_handlers).toEqual(["forward-to", "forward-to-2", "forward-to-3"]);
   const hook = (eventType: string) => ({ id: "h", channel: "gh", method: "POST", query: "", ip: "", headers: {}, body: new Uint8Array(), eventType });

@@ -14,7 +14,8 @@ async function checkConfig(toml: string) {
   return runCli(["check-config", "--config", file], { env: { MAILROOM_DATABASE_URL: undefined, MAILROOM_DB: undefined } });
 }
 
-const handler = (when: string, kind = 'kind = "forward"\nurl = "http://127.0.0.1:3000/h"') => `[[handlers]]\nname = "h"\n${kind}\nwhen = ${JSON.stringify(when)}\n`;
+const handler = (when: string, kind = 'kind = "forward"\nurl = "http://127.0.0.1:3000/h"') =>
+  `[[handlers]]\nname = "h"\n${kind}\nwhen = ${JSON.stringify(when)}\n`;
 
 test("check-config refuses a when that does not parse, with the character where it goes wrong", async () => {
   const cases: [string, string][] = [

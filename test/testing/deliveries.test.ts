@@ -14,7 +14,12 @@ afterEach(async () => {
 test("forwardTo routes by event type, and deliveries() lists what reached each app with its status", async () => {
   const billing = receiver({ status: 200, body: "billed" });
   const rest = receiver({ status: 202 });
-  const mr = await startMailroom({ forwardTo: [["invoice.*", billing.url], ["*", rest.url]] });
+  const mr = await startMailroom({
+    forwardTo: [
+      ["invoice.*", billing.url],
+      ["*", rest.url],
+    ],
+  });
   stops.push(mr.stop);
   const channel = mr.channel();
   const ids: string[] = [];
@@ -59,15 +64,27 @@ test("resign and chaos are passed to serve as the flags issue 30 names; without 
       resign: { kind: "stripe", secret: "whsec_local" },
       chaos: { duplicate: 0.2, reorder: "2s", seed: 42 },
     }),
-  ).toEqual(["--forward-to", "http://127.0.0.1:3000/hooks", "--channel", "stripe", "--resign", "stripe", "--secret", "whsec_local", "--chaos", "duplicate=0.2,reorder=2s,seed=42"]);
-  expect(forwardFlags({ forwardTo: [["invoice.*", "http://a"], ["*", "http://b"]], chaos: "drop_first=1" })).toEqual([
-    "--forward",
-    "invoice.*=http://a",
-    "--forward",
-    "*=http://b",
+  ).toEqual([
+    "--forward-to",
+    "http://127.0.0.1:3000/hooks",
+    "--channel",
+    "stripe",
+    "--resign",
+    "stripe",
+    "--secret",
+    "whsec_local",
     "--chaos",
-    "drop_first=1",
+    "duplicate=0.2,reorder=2s,seed=42",
   ]);
+  expect(
+    forwardFlags({
+      forwardTo: [
+        ["invoice.*", "http://a"],
+        ["*", "http://b"],
+      ],
+      chaos: "drop_first=1",
+    }),
+  ).toEqual(["--forward", "invoice.*=http://a", "--forward", "*=http://b", "--chaos", "drop_first=1"]);
   expect(forwardFlags({})).toEqual([]);
   expect(() => forwardFlags({ chaos: "seed=1" })).toThrow("resign, chaos and forwardChannel apply to what forwardTo sends; give forwardTo");
 });
