@@ -5,6 +5,8 @@
 import { type FlagSpec, parseFlags, takeFlags, UsageError } from "./lib/args";
 import { didYouMean } from "./lib/suggest";
 import { plainUpstreamProblem } from "./lib/plain-upstream";
+import type { ForwardRoute } from "./config/load";
+import { forwardRoute, routeProblem } from "./delivery/routes";
 
 export type ServeOptions = {
   config?: string;
@@ -13,6 +15,8 @@ export type ServeOptions = {
   quiet?: boolean;
   logFormat?: "text" | "json";
   forwardTo?: { url: string; channel?: string };
+  /** `--forward PATTERN=URL ...` (then a `--forward-to URL` is the last route, and this holds it): first match wins. */
+  forward?: { routes: ForwardRoute[]; channel?: string };
   /** Stop gracefully once this process has ended (a test suite that started Mailroom and was killed). */
   parentPid?: number;
 };
@@ -32,6 +36,7 @@ const SERVE_FLAGS: FlagSpec = {
   port: "value",
   "log-format": "value",
   "forward-to": "value",
+  forward: "multi",
   channel: "value",
   "parent-pid": "value",
   quiet: "bool",
@@ -47,6 +52,7 @@ const FLAGS: Record<"serve" | "check-config" | "healthcheck" | "migrate", FlagSp
 const SERVE_CHECKS: Record<string, (value: string) => string | undefined> = {
   "log-format": (v) => (v === "text" || v === "json" ? undefined : `--log-format: must be text or json, not ${v}`),
   "parent-pid": (v) => (parsePid(v) === undefined ? `--parent-pid: not a process id: ${v}` : undefined),
+  forward: routeProblem,
   port: (v) => (Number.isInteger(Number(v)) && Number(v) >= 0 && Number(v) <= 65535 ? undefined : `--port: not a port: ${v}`),
 };
 
@@ -82,7 +88,10 @@ export function parseArgs(argv: readonly string[]): Command {
   const parentPid = parsed.values["parent-pid"];
   if (parentPid !== undefined) out.parentPid = parsePid(parentPid);
   if (port !== undefined) out.port = Number(port);
-  if (out.forwardTo && !out.forwardTo.url) return { kind: "error", message: "--channel is only used with --forward-to URL" };
+  const routes = parsed.multi.forward?.map(forwardRoute);
+  if (routes && out.forwardTo?.url) routes.push({ pattern: "*", url: out.forwardTo.url, flag: "--forward-to" });
+  if (routes) (out.forward = { routes, ...(channel !== undefined ? { channel } : {}) }), delete out.forwardTo;
+  if (out.forwardTo && !out.forwardTo.url) return { kind: "error", message: "--channel is only used with --forward-to URL or --forward" };
   return out;
 }
 
@@ -120,7 +129,8 @@ function parseListen(args: string[]): Command {
   if (serve.kind === "error") return { ...serve, message: serve.message.replace("for serve:", "for listen:") };
   if (serve.kind !== "serve") return serve;
   const forwardTo = serve.forwardTo && { url: serve.forwardTo.url, channel };
-  return { ...serve, kind: "listen", relay: { url, channel, token, ...(insecure ? { insecure } : {}) }, forwardTo };
+  const forward = serve.forward && { routes: serve.forward.routes, channel };
+  return { ...serve, kind: "listen", relay: { url, channel, token, ...(insecure ? { insecure } : {}) }, forwardTo, ...(forward ? { forward } : {}) };
 }
 
 /** `user add EMAIL [--role admin|member] [--password-stdin] [--config FILE]` */

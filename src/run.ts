@@ -14,7 +14,7 @@ import { randomToken } from "./lib/secrets";
 import { credentialsPath, readCredentials, saveLocalCredentials } from "./lib/credentials";
 import { processIo } from "./lib/io";
 import { setupLines } from "./dashboard/setup";
-import { ConfigError, FORWARD_TO, loadConfig } from "./load-config";
+import { ConfigError, FORWARD_TO, forwardRouteName, loadConfig } from "./load-config";
 import { openStorage, StorageOpenError } from "./db/open-storage";
 import { DataFileInUse, lockDataFile } from "./db/sqlite/lock";
 import { openDatabase } from "./db/sqlite/open";
@@ -63,7 +63,13 @@ export async function runCommand(command: ServerCommand): Promise<number> {
       process.env,
       command.kind === "user-add"
         ? {}
-        : { host: command.host, port: command.port, forwardTo: command.forwardTo, relay: command.kind === "listen" ? command.relay : undefined },
+        : {
+            host: command.host,
+            port: command.port,
+            forwardTo: command.forwardTo,
+            forward: command.forward,
+            relay: command.kind === "listen" ? command.relay : undefined,
+          },
     );
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
@@ -126,7 +132,7 @@ export async function runCommand(command: ServerCommand): Promise<number> {
   const baseDir = source === "built-in defaults" ? undefined : dirname(resolve(source));
   const metrics = createMetrics(config);
   // --forward-to forwards the hooks caught from now on, not every pending hook of the data file.
-  const fromNowOn = command.forwardTo ? [FORWARD_TO] : [];
+  const fromNowOn = command.forward ? command.forward.routes.map((_, i) => forwardRouteName(i)) : command.forwardTo ? [FORWARD_TO] : [];
   const runner = createRunner({ config, queue: storage.attempts, clock, log, baseDir, metrics, activity, fromNowOn });
   const built = createApp({ config, storage, clock, log, runner, metrics, activity });
   await built.ready;
@@ -222,6 +228,8 @@ export async function runCommand(command: ServerCommand): Promise<number> {
   for (const r of config.relays) console.log(`  relay:    ${r.channels.join(", ")} from ${r.url}`);
   if (command.forwardTo)
     console.log(`  forward:  ${command.forwardTo.channel ? `channel ${command.forwardTo.channel}` : "every channel"} -> ${command.forwardTo.url}`);
+  for (const r of command.forward?.routes ?? [])
+    console.log(`  forward:  ${command.forward!.channel ? `channel ${command.forward!.channel}` : "every channel"}, ${r.pattern} -> ${r.url}`);
   console.log(`  api keys: ${keys.map((k) => k.label).join(", ")}`);
   if (publicServer) console.log(`  public:   http://${publicServer.hostname}:${publicServer.port} (catching and relay only)`);
   if (config.metrics.enabled) {

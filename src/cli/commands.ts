@@ -47,6 +47,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     usage: `  mailroom [serve] [--config FILE] [--port N] [--host H]   run the service (the default command)
            [--quiet] [--log-format text|json]             warnings and errors only; JSON lines
            [--forward-to URL [--channel C]]              forward every caught hook (of C), with retries
+           [--forward PATTERN=URL]...                    routes by event type (invoice.*, *): first match wins
            [--parent-pid PID]                            stop when the process PID ends (test suites)`,
     details: CONFIG_DETAILS,
     run: server("serve"),
@@ -54,13 +55,15 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: "listen",
     usage: `  mailroom listen URL --channel C --token T [--forward-to URL] [--config FILE] [--port N]
-           [--insecure]                                  run a local Mailroom receiving channel C of the
+           [--forward PATTERN=URL]... [--insecure]        run a local Mailroom receiving channel C of the
                                                            Mailroom at URL (a relay key); nothing is lost
-                                                           while away; --forward-to URL with retries`,
+                                                           while away; --forward-to URL with retries,
+                                                           --forward routes by event type`,
     details: `Dials out to URL (upstream's public listener, or its one listener): no public port here. Each hook
 is stored here under upstream's id, with its method, query, headers, exact body, sender address and
 catch time, then acknowledged; upstream keeps it waiting while this is away. --forward-to retries for
-about 6.5 minutes (1 s doubling to 15 s, 30 attempts). One listener per key and channel: a second is
+about 6.5 minutes (1 s doubling to 15 s, 30 attempts). --forward 'invoice.*=URL' --forward '*=URL2'
+sends each hook to the first route whose event type pattern matches it (as serve does). One listener per key and channel: a second is
 told the first one's host and start time. URL is https://, or http:// to this machine; --insecure
 allows plain http:// to another host (the token and the hooks then cross the network unencrypted).
 A wrong token, a channel the key does not name or one upstream does not know ends listen with

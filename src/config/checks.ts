@@ -11,6 +11,34 @@ export type ConfigChecks = {
   guards: GuardChecks;
   /** What the [translate] schema cannot say (known languages, whole cents); paths from the root ("translate.rates..."). */
   translate: (section: TranslateInput) => Problem[];
+  /** A handler's `when` (a search query): checked, then compiled once when the config loads. */
+  when: WhenChecks;
+};
+
+/** A hook as a handler's `when` reads it (hooks/store.ts's RawHook has these). */
+export type MatchableHook = {
+  id: string;
+  channel: string;
+  method: string;
+  query: string;
+  ip: string;
+  headers: Record<string, string>;
+  body: Uint8Array;
+  eventType: string;
+};
+
+/** A handler's `when` as loaded: the query as written, and the test compiled from it. */
+export type HookMatcher = {
+  readonly query: string;
+  /** Whether the hook is one the handler wants; never rejects (a payload that does not decode has no payload fields). */
+  matches(hook: MatchableHook): Promise<boolean>;
+};
+
+export type WhenChecks = {
+  /** What is wrong with the query, saying where; undefined when it parses. */
+  problem(query: string): string | undefined;
+  /** The matcher of a query `problem` accepted. */
+  compile(query: string): HookMatcher;
 };
 
 export type GuardChecks = {

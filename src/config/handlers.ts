@@ -1,5 +1,6 @@
 import { Type as t, type StaticDecode } from "@sinclair/typebox";
 import type { TObject } from "@sinclair/typebox";
+import type { HookMatcher } from "./checks";
 import { forwardTargetProblems, type TargetProblem } from "./forward-target";
 import { Duration, Name } from "./values";
 
@@ -35,6 +36,12 @@ const common = <K extends string>(kind: K, timeout: string) => ({
   backoff: Backoff,
   concurrency: t.Integer({ minimum: 1, maximum: 1000, default: 4, description: "attempts of this handler running at once" }),
   timeout: Duration(timeout, "an attempt still running after this long fails"),
+  when: t.Optional(
+    t.String({
+      minLength: 1,
+      description: 'the hooks this handler runs on, a search query ("type:invoice.* payload.livemode:false"); every hook when absent',
+    }),
+  ),
 });
 
 const Forward = t.Object(
@@ -86,8 +93,9 @@ export const HANDLER_CHECKS: Record<string, (entry: Record<string, unknown>) => 
   forward: (f) => forwardTargetProblems(f.url as string, f.headers as Record<string, string>),
 };
 
-/** A handler entry as the loader converts it: durations in milliseconds. */
-export type ForwardConfig = StaticDecode<typeof Forward>;
-export type CommandConfig = StaticDecode<typeof Command>;
-export type ModuleConfig = StaticDecode<typeof Module>;
+/** A handler entry as the loader converts it: durations in milliseconds, `when` compiled (config/checks.ts WhenChecks). */
+type Loaded<T> = Omit<T, "when"> & { when?: HookMatcher };
+export type ForwardConfig = Loaded<StaticDecode<typeof Forward>>;
+export type CommandConfig = Loaded<StaticDecode<typeof Command>>;
+export type ModuleConfig = Loaded<StaticDecode<typeof Module>>;
 export type HandlerConfig = ForwardConfig | CommandConfig | ModuleConfig;

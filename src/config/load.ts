@@ -7,7 +7,7 @@ import { urlPatternProblem } from "./url-pattern";
 import { dedupProblems, responseProblems } from "./misbehave";
 import { postgresUrlProblem } from "./postgres-url";
 import { ConfigError, type Problem } from "./problems";
-import type { ConfigChecks } from "./checks";
+import type { ConfigChecks, HookMatcher, WhenChecks } from "./checks";
 import { didYouMean } from "../lib/suggest";
 import { plainUpstreamProblem } from "../lib/plain-upstream";
 import { parseToml as parseTomlText, TomlError } from "../lib/toml";
@@ -18,6 +18,11 @@ export type Overrides = {
   host?: string;
   port?: number;
   forwardTo?: { url: string; channel?: string };
+  /**
+   * `serve|listen --forward PATTERN=URL ...` (and a `--forward-to URL` given with them, last):
+   * forward handlers of which each hook goes to the first that wants it, for channel C or every channel.
+   */
+  forward?: { routes: ForwardRoute[]; channel?: string };
   /** `mailroom listen URL --channel C --token T`: one more [[relays]] entry. */
   relay?: { url: string; channel: string; token: string; insecure?: boolean };
 };
@@ -33,27 +38,63 @@ export const FORWARD_TO_PATIENCE = { max_attempts: 30, backoff: { initial: "1s",
 /** The name of the forward handler `serve --forward-to` adds. */
 export const FORWARD_TO = "forward-to";
 
+/** One route of `--forward PATTERN=URL`: its pattern and url, the `when` query the pattern stands for (none: every hook), and the flag as problems name it. */
+export type ForwardRoute = { pattern: string; url: string; when?: string; flag: string };
+
+/** The names of the handlers of `--forward-to` and `--forward` routes, in order: forward-to, forward-to-2, ... */
+export const forwardRouteName = (i: number): string => (i === 0 ? FORWARD_TO : `${FORWARD_TO}-${i + 1}`);
+
 /**
- * `serve --forward-to URL [--channel C]`: a forward handler (with the kind's default retries) for
- * channel C, or for every channel (the declared ones and [hooks] default_handlers), added to the
- * tree before it is validated, as if the file said so. Returns the key path of its url, which
- * problems call `--forward-to` instead.
+ * `serve --forward-to URL [--channel C]`, or `--forward PATTERN=URL` routes: a forward handler
+ * per route (with FORWARD_TO_PATIENCE) for channel C, or for every channel (the declared ones and
+ * [hooks] default_handlers), added to the tree before it is validated, as if the file said so.
+ * Returns, by each handler's key path, the flag its problems name instead.
  */
-function addForwardTo(tree: Record<string, any>, forward: { url: string; channel?: string }, section: (k: string) => any): string {
+function addForwardTo(tree: Record<string, any>, routes: ForwardRoute[], channel: string | undefined, section: (k: string) => any): Map<string, string> {
   const list = (Array.isArray(tree.handlers) ? tree.handlers : (tree.handlers = [])) as unknown[];
-  const at = `handlers[${list.push({ name: FORWARD_TO, kind: "forward", url: forward.url, ...structuredClone(FORWARD_TO_PATIENCE) }) - 1}].url`;
+  const flags = new Map<string, string>();
+  const names = routes.map((r, i) => {
+    const name = forwardRouteName(i);
+    const at = list.push({ name, kind: "forward", url: r.url, ...(r.when ? { when: r.when } : {}), ...structuredClone(FORWARD_TO_PATIENCE) }) - 1;
+    flags.set(`handlers[${at}]`, r.flag);
+    return name;
+  });
   const channels = (Array.isArray(tree.channels) ? tree.channels : (tree.channels = [])) as Record<string, any>[];
-  const add = (c: Record<string, any>) => (c.handlers = [...(Array.isArray(c.handlers) ? c.handlers : []), FORWARD_TO]);
-  if (forward.channel !== undefined) {
-    let entry = channels.find((c) => c?.name === forward.channel);
-    if (!entry) channels.push((entry = { name: forward.channel }));
+  const add = (c: Record<string, any>) => (c.handlers = [...(Array.isArray(c.handlers) ? c.handlers : []), ...names]);
+  if (channel !== undefined) {
+    let entry = channels.find((c) => c?.name === channel);
+    if (!entry) channels.push((entry = { name: channel }));
     add(entry);
-    return at;
+    return flags;
   }
   for (const c of channels) if (c && typeof c === "object") add(c);
   const hooks = section("hooks");
-  hooks.default_handlers = [...(Array.isArray(hooks.default_handlers) ? hooks.default_handlers : []), FORWARD_TO];
-  return at;
+  hooks.default_handlers = [...(Array.isArray(hooks.default_handlers) ? hooks.default_handlers : []), ...names];
+  return flags;
+}
+
+/**
+ * The `--forward` routes' matchers, first match wins: a route wants a hook its own `when` wants
+ * (every hook without one) and no earlier route wants.
+ */
+function firstMatchWins(handlers: HandlerConfig[], count: number): void {
+  const earlier: HookMatcher[] = [];
+  for (let i = 0; i < count; i++) {
+    const handler = handlers.find((h) => h.name === forwardRouteName(i));
+    if (!handler) continue;
+    const own = handler.when;
+    const before = [...earlier];
+    if (own) earlier.push(own);
+    else earlier.push({ query: "", matches: async () => true });
+    if (before.length === 0) continue;
+    handler.when = {
+      query: own?.query ?? "",
+      async matches(hook) {
+        for (const m of before) if (await m.matches(hook)) return false;
+        return own ? own.matches(hook) : true;
+      },
+    };
+  }
 }
 export type Env = Record<string, string | undefined>;
 
@@ -284,7 +325,8 @@ export function buildConfig(raw: unknown, env: Env, overrides: Overrides, checks
   }
   if (overrides.host !== undefined) section("server").host = overrides.host;
   if (overrides.port !== undefined) section("server").port = overrides.port;
-  const forwardTo = overrides.forwardTo ? addForwardTo(tree, overrides.forwardTo, section) : undefined;
+  const routes = overrides.forward?.routes ?? (overrides.forwardTo ? [{ pattern: "*", url: overrides.forwardTo.url, flag: "--forward-to" }] : []);
+  const flags = addForwardTo(tree, routes, overrides.forward ? overrides.forward.channel : overrides.forwardTo?.channel, section);
   if (overrides.relay) {
     const relays = (Array.isArray(tree.relays) ? tree.relays : (tree.relays = [])) as unknown[];
     const { url, channel, token, insecure } = overrides.relay;
@@ -305,6 +347,7 @@ export function buildConfig(raw: unknown, env: Env, overrides: Overrides, checks
   const list = <T>(v: T[]): T[] => (Array.isArray(v) ? v : []);
   problems.push(...safely(() => checkKinded(list(config.guards), checks.guards.kinds, "guards", {}, checks.guards.others)));
   problems.push(...safely(() => checkKinded(list(config.handlers), HANDLER_KINDS, "handlers", HANDLER_CHECKS)));
+  problems.push(...safely(() => whenProblems(list(config.handlers), checks.when)));
   problems.push(...safely(() => crossCheck(config)));
   problems.push(...safely(() => outboundProblems(config)));
   const clean = (at: string) => !problems.some((p) => p.path === at || p.path.startsWith(`${at}.`) || p.path.startsWith(`${at}[`));
@@ -315,19 +358,41 @@ export function buildConfig(raw: unknown, env: Env, overrides: Overrides, checks
       problems.push({ path: p.path ? `guards[${i}].${p.path}` : `guards[${i}]`, message: p.message });
   });
   problems.push(...safely(() => checks.translate(config.translate)));
-  const all = storageUrlProblems(config, env, problems).map((p) => (p.path === forwardTo ? { ...p, path: "--forward-to" } : p));
+  const all = storageUrlProblems(config, env, problems).map((p) => {
+    const at = /^handlers\[\d+\]/.exec(p.path)?.[0];
+    const flag = at === undefined ? undefined : flags.get(at);
+    return flag ? { ...p, path: flag } : p;
+  });
   if (all.length > 0) throw new ConfigError(dedupeExact(all));
-  return resolve(config);
+  const resolved = resolve(config, checks.when);
+  firstMatchWins(resolved.handlers, routes.length);
+  return resolved;
+}
+
+/** A handler's `when` that does not parse, saying where (the search service's check, registered in `checks`). */
+function whenProblems(handlers: unknown[], when: WhenChecks): Problem[] {
+  const problems: Problem[] = [];
+  handlers.forEach((h, i) => {
+    const query = (h as { when?: unknown } | null)?.when;
+    const problem = typeof query === "string" ? when.problem(query) : undefined;
+    if (problem) problems.push({ path: `handlers[${i}].when`, message: problem });
+  });
+  return problems;
 }
 
 /**
  * The one conversion of a config without problems into what the code uses: each value by its
  * schema (config/values.ts: durations to milliseconds, sizes to bytes, URL patterns compiled),
- * each handler by its kind's. Guards stay as written: createGuards converts them by their kind.
+ * each handler by its kind's and its `when` compiled. Guards stay as written: createGuards converts them by their kind.
  */
-function resolve(input: ConfigInput): Config {
+function resolve(input: ConfigInput, when: WhenChecks): Config {
   const { handlers, ...rest } = Value.Decode(ConfigSchema, input);
-  return { ...rest, handlers: handlers.map((h) => decodeKinded(HANDLER_KINDS, h) as HandlerConfig) };
+  return { ...rest, handlers: handlers.map((h) => compileWhen(decodeKinded(HANDLER_KINDS, h), when) as HandlerConfig) };
+}
+
+/** A decoded handler entry with its `when` query compiled (one `when.problem` accepted). */
+export function compileWhen(entry: Record<string, unknown>, when: WhenChecks): Record<string, unknown> {
+  return typeof entry.when === "string" ? { ...entry, when: when.compile(entry.when) } : entry;
 }
 
 /** A guard or handler entry its kind's schema accepted (checkKinded found no problem), converted by that schema. */

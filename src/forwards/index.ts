@@ -75,6 +75,8 @@ export function createForwards(deps: { config: Config; store: ForwardStore; cloc
         throw invalid(`kind: only forward handlers can be added in the dashboard; ${String(entry.kind)} handlers are set in the config file`);
       }
       for (const key of Object.keys(entry)) if (key.endsWith("_env")) throw invalid(`${key}: environment variables are for the config file only`);
+      // TODO: a forward's `when` needs a column of the forwards table to be kept; until then it is refused, not dropped.
+      if (entry.when !== undefined) throw invalid("when: forwards added here cannot have a when yet; set it on a [[handlers]] entry of the config file");
       const forward = { ...entry, kind: "forward" } as Record<string, unknown>;
       const problems = checkKinded([forward], HANDLER_KINDS, "handler", HANDLER_CHECKS);
       // Every problem, each as "<key>: <what is wrong>" (the entry's own problems without a key).

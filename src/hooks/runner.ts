@@ -32,8 +32,9 @@ export interface HookOutcomes {
    * Every handler succeeded: status handled, event `handled` with empty actor, finalized_at set.
    * `known` is the hook as the caller read it in this transaction or before (its status is only a
    * starting point: the change is compare-and-set on it), which spares reading it again.
+   * `message`: the event's, when there is something to say (no handler wanted the hook).
    */
-  handled(hookId: string, known?: RawHook): Promise<void>;
+  handled(hookId: string, known?: RawHook, message?: string): Promise<void>;
   /** A handler gave up: status failed, event `failed` with the handler's name as actor. */
   failed(hookId: string, handler: string, message: string): Promise<void>;
 }

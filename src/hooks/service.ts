@@ -71,14 +71,14 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
   }
 
   const outcomes: HookOutcomes = {
-    handled(id, known) {
+    handled(id, known, message = "") {
       return store.transaction(async () => {
         // A hook known as pending need not be read again (the change is compare-and-set on it); any other status may be stale.
         const hook = known?.status === "pending" ? known : await store.getHook(id);
         if (hook?.status !== "pending") return;
         const now = clock.now();
         if (!(await store.setStatus(hook, "handled", now))) return;
-        await store.addEvent({ hookId: id, kind: "handled", actor: "", message: "", createdAt: now });
+        await store.addEvent({ hookId: id, kind: "handled", actor: "", message, createdAt: now });
       });
     },
     failed(id, handler, message) {

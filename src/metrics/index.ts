@@ -55,7 +55,7 @@ export function createMetrics(config: Config) {
     ["channel", "event_type"],
   );
   const refused = registry.counter("mailroom_hooks_refused_total", "requests refused by a guard", ["channel", "guard"]);
-  const attempts = registry.counter("mailroom_handler_attempts_total", "handler attempts finished, by outcome (succeeded, failed, gave_up)", [
+  const attempts = registry.counter("mailroom_handler_attempts_total", "handler attempts finished, by outcome (succeeded, failed, gave_up, skipped)", [
     "handler",
     "outcome",
   ]);

@@ -4,7 +4,7 @@ import type { Log } from "../lib/log";
 import type { Activity } from "../lib/terminal";
 import type { AttemptResult, Handler } from "./handlers";
 import { errorMessage } from "./handlers/types";
-import { type AttemptQueue, type AttemptRow, holdsHook, type Outcome, RELAY_PREFIX } from "./queue";
+import { type AttemptQueue, type AttemptRow, holdsHook, type Outcome, RELAY_PREFIX, settledHook } from "./queue";
 import { createSettler } from "./settle";
 import type { HookOutcomes, HookReader } from "../hooks/runner";
 
@@ -50,7 +50,10 @@ export function createAttempts(deps: AttemptsDeps) {
     let result: AttemptResult;
     const startedAt = clock.now();
     try {
-      result = await handler.run(hook, { attempt: row.attempt, now: clock.now(), stopping: deps.stopping() });
+      result =
+        handler.when && !(await handler.when.matches(hook))
+          ? { ok: true, skipped: true, excerpt: "", error: "" }
+          : await handler.run(hook, { attempt: row.attempt, now: clock.now(), stopping: deps.stopping() });
     } catch (error) {
       result = { ok: false, excerpt: "", error: errorMessage(error) };
     }
@@ -153,7 +156,7 @@ export function createAttempts(deps: AttemptsDeps) {
       for (const name of channelHandlers) {
         if (!tried.has(name)) await queue.queueRound(hookId, name, 0, now), queued++;
       }
-      if (queued === 0 && latest.some((a) => a.outcome === "succeeded") && !latest.some(holdsHook)) await outcomes?.handled(hookId);
+      if (queued === 0 && latest.some(settledHook) && !latest.some(holdsHook)) await outcomes?.handled(hookId);
     },
 
     /**
@@ -164,7 +167,7 @@ export function createAttempts(deps: AttemptsDeps) {
     async settleEnded(hookIds: readonly string[]): Promise<void> {
       const latest = new Map<string, AttemptRow[]>();
       for (const a of await queue.latestOf(hookIds)) latest.set(a.hookId, [...(latest.get(a.hookId) ?? []), a]);
-      for (const [id, rows] of latest) if (rows.some((a) => a.outcome === "succeeded") && !rows.some(holdsHook)) await outcomes?.handled(id);
+      for (const [id, rows] of latest) if (rows.some(settledHook) && !rows.some(holdsHook)) await outcomes?.handled(id);
     },
 
     async settle(): Promise<void> {

@@ -18,7 +18,10 @@ export const RELAY_PREFIX = "relay:";
  * revoked or no longer relays the channel: the hook is then settled by its other handlers.
  */
 export const holdsHook = (a: Pick<AttemptRow, "outcome" | "handler">): boolean =>
-  a.outcome !== "succeeded" && !(a.outcome === "cancelled" && a.handler.startsWith(RELAY_PREFIX));
+  !settledHook(a) && !(a.outcome === "cancelled" && a.handler.startsWith(RELAY_PREFIX));
+
+/** Whether an attempt, the latest of its handler on a hook, is done with it: it succeeded, or the handler did not want the hook (its `when`). */
+export const settledHook = (a: Pick<AttemptRow, "outcome">): boolean => a.outcome === "succeeded" || a.outcome === "skipped";
 
 /** A row of the attempts table, as its drizzle schema infers it (PostgreSQL's adds lease columns the runner never sees). */
 export type AttemptRow = typeof attempts.$inferSelect;

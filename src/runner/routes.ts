@@ -15,9 +15,21 @@ export const Attempt = t.Object(
   {
     handler: t.String({ description: "name of the handler" }),
     attempt: t.Integer({ minimum: 1, description: "1, 2, ... per handler, counted across RetryHook rounds" }),
-    outcome: t.Union([t.Literal("queued"), t.Literal("running"), t.Literal("succeeded"), t.Literal("failed"), t.Literal("gave_up"), t.Literal("cancelled")], {
-      description: "failed: another attempt follows; gave_up: the handler stopped and the hook failed",
-    }),
+    outcome: t.Union(
+      [
+        t.Literal("queued"),
+        t.Literal("running"),
+        t.Literal("succeeded"),
+        t.Literal("failed"),
+        t.Literal("gave_up"),
+        t.Literal("cancelled"),
+        t.Literal("skipped"),
+      ],
+      {
+        description:
+          "failed: another attempt follows; gave_up: the handler stopped and the hook failed; skipped: the handler's when does not want the hook, nothing was sent",
+      },
+    ),
     due_at: t.String({ description: "when the attempt was or is due to run" }),
     started_at: Timestamp,
     finished_at: Timestamp,

@@ -6,6 +6,9 @@ import type { AttemptResult, HandlerPolicy } from "./handlers";
 import { type AttemptQueue, type AttemptRow, holdsHook, type Outcome } from "./queue";
 import type { HookOutcomes, HookReader } from "../hooks/runner";
 
+/** The `handled` event's message of a hook whose every handler's `when` passed it over. */
+export const NO_HANDLER_WANTS = "no handler wants this hook (their when does not match it)";
+
 /** Most results settled in one transaction (a relay acknowledgement carries up to 256). */
 export const SETTLE_BATCH = 64;
 
@@ -51,28 +54,30 @@ export function createSettler(deps: SettlerDeps) {
     const hook = result.ok && s.hook ? s.hook : await deps.reader().raw(row.hookId);
     if (!hook) return undefined; // deleted meanwhile, its attempts with it
     const tries = row.attempt - row.roundStart + 1;
-    const outcome: Outcome = result.ok ? "succeeded" : !policy || tries >= policy.maxAttempts ? "gave_up" : "failed";
+    const outcome: Outcome = result.skipped ? "skipped" : result.ok ? "succeeded" : !policy || tries >= policy.maxAttempts ? "gave_up" : "failed";
     // The row is gone (the hook was deleted) or no longer this process's.
     if (!(await deps.queue.finish(row.id, outcome, result, now))) return undefined;
     const next = outcome === "failed" && hook.status !== "discarded" ? nextDelay(tries, policy!.backoff, result.retryAfter, deps.random) : undefined;
-    deps.activity?.attempt({
-      hookId: row.hookId,
-      channel: hook.channel,
-      handler: row.handler,
-      attempt: row.attempt,
-      outcome,
-      httpStatus: result.httpStatus,
-      exitCode: result.exitCode,
-      ms: Math.max(0, now - s.startedAt),
-      error: result.error,
-      ...(next === undefined ? {} : { nextInMs: next }),
-    });
+    // A handler that did not want the hook has nothing to show on the terminal.
+    if (outcome !== "skipped")
+      deps.activity?.attempt({
+        hookId: row.hookId,
+        channel: hook.channel,
+        handler: row.handler,
+        attempt: row.attempt,
+        outcome,
+        httpStatus: result.httpStatus,
+        exitCode: result.exitCode,
+        ms: Math.max(0, now - s.startedAt),
+        error: result.error,
+        ...(next === undefined ? {} : { nextInMs: next }),
+      });
     if (next !== undefined) {
       await deps.queue.queueNext(row, now + next);
     } else if (outcome === "gave_up") {
       const after = tries === 1 ? "after 1 attempt" : `after ${tries} attempts`;
       await deps.outcomes().failed(row.hookId, row.handler, `gave up ${after}: ${result.error}`);
-    } else if (outcome === "succeeded") {
+    } else if (outcome === "succeeded" || outcome === "skipped") {
       succeeded.set(row.hookId, hook);
     }
     return outcome;
@@ -91,8 +96,13 @@ export function createSettler(deps: SettlerDeps) {
     }
     if (succeeded.size === 0) return;
     const unfinished = new Set<string>();
-    for (const a of await deps.queue.latestOf([...succeeded.keys()])) if (holdsHook(a)) unfinished.add(a.hookId);
-    for (const [id, hook] of succeeded) if (!unfinished.has(id)) await deps.outcomes().handled(id, hook);
+    /** Hooks one handler at least succeeded on (the others did not want them). */
+    const sent = new Set<string>();
+    for (const a of await deps.queue.latestOf([...succeeded.keys()])) {
+      if (holdsHook(a)) unfinished.add(a.hookId);
+      if (a.outcome === "succeeded") sent.add(a.hookId);
+    }
+    for (const [id, hook] of succeeded) if (!unfinished.has(id)) await deps.outcomes().handled(id, hook, sent.has(id) ? "" : NO_HANDLER_WANTS);
   }
 
   /** Settles a batch in one transaction; once committed, tells the metrics and the waiting attempts. */

@@ -1,4 +1,4 @@
-import { exactKey, fieldText, nameKey } from "./query";
+import { exactKey, fieldText, nameKey, type SearchTerms } from "./query";
 
 /**
  * A hook's document: `text` (free words are looked for in it) and `fields` (one line per field
@@ -70,6 +70,14 @@ export function searchDoc(
   for (const [k, v] of Object.entries(h.headers)) add(`header.${k}`, v);
   if (payload) payloadLeaves(payload, (path, value) => add(`payload.${path}`, value));
   return { id: h.id, text: searchText(h), fields: `\n${lines.map(([n, v]) => `${n}=${v}`).join("\n")}\n`, lines };
+}
+
+/**
+ * Whether a hook's document holds every word of `terms` in its text and every field needle in its
+ * fields: a search's finding, for one hook in memory (SQLite's recheck, a handler's `when`).
+ */
+export function docHolds(doc: Pick<SearchDoc, "text" | "fields">, terms: SearchTerms): boolean {
+  return terms.words.every((w) => doc.text.includes(w)) && terms.fields.every((f) => doc.fields.includes(f));
 }
 
 /** Texts longer than this are not searched for each field's value (keys.ts holds the value instead). */

@@ -42,24 +42,41 @@ export function fieldText(value: string): string {
   return value.toLowerCase().replace(/[\n\r\0]/g, " ");
 }
 
-/** Splits on whitespace, keeping double-quoted runs together (quotes removed; `""` inside is one `"`). */
-function tokens(q: string): string[] {
-  const out: string[] = [];
+/**
+ * A query that does not parse: what is wrong, and where (0-based index of the character of `q` at
+ * which the token at fault starts, or the unclosed quote). parseSearch turns it into the API's
+ * invalid_argument; a handler's `when` (check-config) says the position.
+ */
+export class QuerySyntaxError extends Error {
+  constructor(
+    message: string,
+    readonly position: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Splits on whitespace, keeping double-quoted runs together (quotes removed; `""` inside is one `"`); each token with where it starts. */
+function tokens(q: string): { text: string; at: number }[] {
+  const out: { text: string; at: number }[] = [];
   let current = "";
   let quoted = false;
   let started = false;
+  let at = 0;
+  let quoteAt = 0;
   for (let i = 0; i < q.length; i++) {
     const c = q[i]!;
+    if (!started && !current) at = i;
     if (c === '"') {
       if (quoted && q[i + 1] === '"') (current += '"'), i++;
-      else (quoted = !quoted), (started = true);
+      else (quoted = !quoted), (started = true), (quoteAt = quoted ? i : quoteAt);
     } else if (!quoted && /\s/.test(c)) {
-      if (started || current) out.push(current);
+      if (started || current) out.push({ text: current, at });
       (current = ""), (started = false);
     } else current += c;
   }
-  if (quoted) throw invalid("invalid query: q: a double quote is not closed");
-  if (started || current) out.push(current);
+  if (quoted) throw new QuerySyntaxError("a double quote is not closed", quoteAt);
+  if (started || current) out.push({ text: current, at });
   return out;
 }
 
@@ -72,19 +89,29 @@ function tokens(q: string): string[] {
  */
 export function parseSearch(q: string): SearchTerms {
   if (q.length > MAX_QUERY_LENGTH) throw invalid(`invalid query: q: must be at most ${MAX_QUERY_LENGTH} characters`);
+  try {
+    return parseTerms(q);
+  } catch (error) {
+    if (error instanceof QuerySyntaxError) throw invalid(`invalid query: q: ${error.message}`);
+    throw error;
+  }
+}
+
+/** parseSearch without the length limit; throws QuerySyntaxError (with the position) where parseSearch answers 400. */
+export function parseTerms(q: string): SearchTerms {
   const terms: SearchTerms = { words: [], fields: [], terms: [] };
-  for (const token of tokens(q)) {
+  for (const { text: token, at } of tokens(q)) {
     const colon = token.indexOf(":");
     const name = colon > 0 ? token.slice(0, colon) : "";
     if (name && FIELD_NAME.test(name)) {
       let value = token.slice(colon + 1);
-      if (value === "" || value === "*") throw invalid(`invalid query: q: the term "${name}:" needs a value`);
+      if (value === "" || value === "*") throw new QuerySyntaxError(`the term "${name}:" needs a value`, at);
       const prefix = value.endsWith("*");
       if (prefix) value = value.slice(0, -1);
       addTerm(terms, { name: fieldText(name), value: fieldText(value), prefix });
       continue;
     }
-    if ([...token].length < MIN_WORD_LENGTH) throw invalid(`invalid query: q: "${token}" is too short; words need at least ${MIN_WORD_LENGTH} characters`);
+    if ([...token].length < MIN_WORD_LENGTH) throw new QuerySyntaxError(`"${token}" is too short; words need at least ${MIN_WORD_LENGTH} characters`, at);
     terms.words.push(token.toLowerCase().replace(/\0/g, " "));
   }
   return terms;

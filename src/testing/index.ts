@@ -11,6 +11,7 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildConfig, randomKey, type MailroomConfig } from "./config";
+import { type DeliveriesQuery, type Delivery, type ForwardOptions, forwardFlags, listDeliveries } from "./deliveries";
 import { managementClient, type ManagementClient } from "./management";
 import { instanceDir, mailroomCommand, startServer } from "./process";
 import { sendHook, triggerHook, type SendOptions, type TriggerOptions } from "./send";
@@ -18,7 +19,7 @@ import { translateHelper, type TranslateHelper } from "./translate";
 import { waitForHook, type WaitForHook } from "./wait";
 import type { HookExtended } from "./types";
 
-export type StartOptions = {
+export type StartOptions = ForwardOptions & {
   /** The config as TOML text or as an object of the same shape (default: none, every default). */
   config?: string | MailroomConfig;
   /** The SQLite file (default: a fresh one in a temp folder removed at stop; ":memory:" keeps nothing). */
@@ -52,6 +53,13 @@ export type Mailroom = {
   trigger(provider: string, event: string, opts?: TriggerOptions): Promise<Response>;
   /** The first hook that matches, stored or arriving later; rejects after `timeout` listing what arrived and was refused. */
   waitForHook(opts: WaitForHook): Promise<HookExtended>;
+  /**
+   * What the handlers sent to the app (`forwardTo`'s and the config's): per hook, oldest first, every
+   * attempt made with the app's status (and the chaos action, when the server records it).
+   *
+   * @example const [d] = await mr.deliveries({ channel }); d.attempts.map((a) => a.http_status) // [503, 200]
+   */
+  deliveries(q?: DeliveriesQuery): Promise<Delivery[]>;
   /** The management API under /v1. */
   api: ManagementClient;
   /** fetch() relative to `url`, with the management token unless you give an Authorization header. */
@@ -74,6 +82,7 @@ let channels = 0;
  */
 export async function startMailroom(options: StartOptions = {}): Promise<Mailroom> {
   const command = mailroomCommand(options.command);
+  const flags = forwardFlags(options);
   const dir = instanceDir();
   const creds = { token: randomKey("mr_test_"), translateAdminKey: randomKey("tk_admin_"), translatorKey: randomKey("tk_translator_") };
   const configPath = join(dir, "mailroom.toml");
@@ -83,7 +92,7 @@ export async function startMailroom(options: StartOptions = {}): Promise<Mailroo
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
-  const server = await startServer(command, configPath, dir, options.startTimeout ?? 15_000);
+  const server = await startServer(command, configPath, dir, options.startTimeout ?? 15_000, flags);
   const { url } = server;
   const api = managementClient(url, creds.token);
   const stop = () => server.stop();
@@ -96,6 +105,7 @@ export async function startMailroom(options: StartOptions = {}): Promise<Mailroo
     send: (channel, body, opts) => sendHook(url, channel, body, opts),
     trigger: (provider, event, opts) => triggerHook(url, provider, event, opts),
     waitForHook: (opts) => waitForHook(url, creds.token, api, opts),
+    deliveries: (q) => listDeliveries(api, q),
     api,
     fetch(path, init = {}) {
       const headers = new Headers(init.headers);
@@ -112,6 +122,7 @@ export async function startMailroom(options: StartOptions = {}): Promise<Mailroo
 export { MailroomApiError, TranslateApiError } from "./http";
 export { WaitForHookTimeout, type WaitForHook } from "./wait";
 export type { SendOptions, TriggerOptions } from "./send";
+export type { DeliveriesQuery, Delivery, DeliveryAttempt, ForwardOptions } from "./deliveries";
 export type { MailroomConfig } from "./config";
 export type { ManagementClient, ListHooks } from "./management";
 export type { TestAccount, TranslateHelper } from "./translate";

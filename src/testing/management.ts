@@ -1,5 +1,5 @@
 import { jsonCaller, MailroomApiError, query } from "./http";
-import type { Channel, ErrorBody, Hook, HookExtended, HookStatus, Refusal } from "./types";
+import type { Attempt, Channel, ErrorBody, Hook, HookExtended, HookStatus, Refusal } from "./types";
 
 /** `include: "extensions"` answers HookExtended items (with `event_type`), else the spec's Hook. */
 export type ListHooks = { channel?: string; status?: HookStatus; limit?: number; after?: string; include?: "extensions" };
@@ -35,6 +35,8 @@ export function managementClient(url: string, token: string) {
       discard: (id: string) => call<Hook>("POST", `/hooks/${name(id)}/discard`),
       retry: (id: string) => call<Hook>("POST", `/hooks/${name(id)}/retry`),
       delete: (id: string) => call<Record<string, never>>("DELETE", `/hooks/${name(id)}`),
+      /** Every handler attempt of the hook, oldest first. */
+      attempts: (id: string) => call<Attempt[]>("GET", `/hooks/${name(id)}/attempts`),
     },
     /** Requests refused by a guard (and handshakes answered: `kind`), newest first, with the reason. */
     refusals: (q: { channel?: string; guard?: string; status?: number; kind?: Refusal["kind"]; limit?: number } = {}) =>

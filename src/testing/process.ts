@@ -91,10 +91,10 @@ let exitHandler = false;
  * and its folder removed here. Rejects with the server's output if it exits or is not ready
  * within `timeoutMs`.
  */
-export function startServer(argv: string[], configPath: string, dir: string, timeoutMs: number): Promise<Server> {
+export function startServer(argv: string[], configPath: string, dir: string, timeoutMs: number, flags: readonly string[] = []): Promise<Server> {
   const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1" };
   for (const name of OVERRIDES) delete env[name];
-  const child = spawn(argv[0]!, [...argv.slice(1), "serve", "--config", configPath, "--parent-pid", String(process.pid)], {
+  const child = spawn(argv[0]!, [...argv.slice(1), "serve", "--config", configPath, "--parent-pid", String(process.pid), ...flags], {
     cwd: dir,
     env,
     stdio: ["ignore", "pipe", "pipe"],

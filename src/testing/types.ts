@@ -39,6 +39,24 @@ export type HookExtended = Hook & {
   source_id?: string;
 };
 
+/** One handler attempt (GET /v1/hooks/{id}/attempts). */
+export type Attempt = {
+  handler: string;
+  /** 1, 2, ... per handler, counted across RetryHook rounds. */
+  attempt: number;
+  /** failed: another attempt follows; gave_up: the handler stopped and the hook failed; skipped: the handler's `when` does not want the hook. */
+  outcome: "queued" | "running" | "succeeded" | "failed" | "gave_up" | "cancelled" | "skipped";
+  due_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  /** forward: the app's answer. */
+  http_status: number | null;
+  /** command: the program's exit code. */
+  exit_code: number | null;
+  excerpt: string;
+  error: string;
+};
+
 /** A request a guard refused, or a provider's handshake answered (GET /v1/refusals): never stored as a hook. */
 export type Refusal = {
   id: string;

@@ -57,6 +57,15 @@ describe("forward handlers added in the dashboard", () => {
     expect((await app.call("GET", "/ui/api/channels/app/handlers", undefined, app.admin)).json).toEqual([]);
   });
 
+  test("a when is refused, not dropped: a forward added here has nowhere to keep it yet", async () => {
+    const app = await dashboardApp();
+    await app.catchHooks("app", 1);
+    const res = await app.call("POST", "/ui/api/channels/app/handlers", { name: "billing", url: "http://127.0.0.1:1/", when: "type:invoice.*" }, app.admin);
+    expect(res.status).toBe(400);
+    expect(res.json.message).toBe("when: forwards added here cannot have a when yet; set it on a [[handlers]] entry of the config file");
+    expect((await app.call("GET", "/ui/api/channels/app/handlers", undefined, app.admin)).json).toEqual([]);
+  });
+
   test("a URL or headers fetch would refuse are 400 in check-config's words, every problem named; nothing is stored", async () => {
     const app = await dashboardApp();
     await app.catchHooks("app", 1);

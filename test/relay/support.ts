@@ -67,10 +67,11 @@ export async function startUpstream(
 export type Laptop = Awaited<ReturnType<typeof startLaptop>>;
 
 /**
- * `mailroom listen` to the upstream's public listener, forwarding to `appUrl`; `dir` again restarts
- * it on the same data; `maxBody` is its own `[hooks] max_body`.
+ * `mailroom listen` to the upstream's public listener, forwarding to `appUrl` (or with these
+ * forwarding flags: `--forward PATTERN=URL ...`); `dir` again restarts it on the same data;
+ * `maxBody` is its own `[hooks] max_body`.
  */
-export async function startLaptop(upstreamUrl: string, appUrl: string, dir = tempDir("mailroom-laptop-"), maxBody?: string) {
+export async function startLaptop(upstreamUrl: string, appUrl: string | string[], dir = tempDir("mailroom-laptop-"), maxBody?: string) {
   const config = {
     server: { host: "127.0.0.1", port: 0 },
     storage: { path: join(dir, "data", "laptop.db"), durability: "normal" },
@@ -78,7 +79,8 @@ export async function startLaptop(upstreamUrl: string, appUrl: string, dir = tem
     api_keys: [{ label: "test", token: TOKEN }],
   };
   writeFileSync(join(dir, "mailroom.toml"), stringify(config));
-  const argv = ["listen", upstreamUrl, "--channel", "stripe", "--token", RELAY_TOKEN, "--forward-to", appUrl, "--config", join(dir, "mailroom.toml")];
+  const forward = typeof appUrl === "string" ? ["--forward-to", appUrl] : appUrl;
+  const argv = ["listen", upstreamUrl, "--channel", "stripe", "--token", RELAY_TOKEN, ...forward, "--config", join(dir, "mailroom.toml")];
   return run(argv, dir);
 }
 

@@ -2,6 +2,7 @@ import type { Static } from "@sinclair/typebox";
 import { expect, test } from "bun:test";
 import type * as hooks from "../../src/hooks/model";
 import type { Refusal } from "../../src/hooks/routes/refusals";
+import type { Attempt } from "../../src/runner/routes";
 import type * as tm from "../../src/openapi/translate-models";
 import type { CalculateA, TranslateA, TranslateB } from "../../src/translate/model";
 import type * as helper from "../../src/testing/types";
@@ -29,6 +30,7 @@ test("the helper's types are the TypeBox models' Static types", () => {
     same<helper.HookEvent, Static<typeof hooks.Event>>(true),
     same<helper.ErrorBody, Static<typeof hooks.ErrorBody>>(true),
     same<helper.Refusal, Static<typeof Refusal>>(true),
+    same<helper.Attempt, Static<typeof Attempt>>(true),
     same<helper.Account, Static<typeof tm.Account>>(true),
     same<helper.CreatedAccount, Static<typeof tm.CreatedAccount>>(true),
     same<helper.OrderSummary, Static<typeof tm.OrderSummary>>(true),

@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { decodePayload } from "../../hooks/payload";
-import { searchDoc } from "../../search/document";
+import { docHolds, searchDoc } from "../../search/document";
 import type { SearchTerms } from "../../search/query";
 
 /** The plain list's `event_type`: equal, or a prefix (in characters) when it ends with "*" (db/event-type.ts eventTypeCondition). */
@@ -34,7 +34,7 @@ export function createRecheck(sql: Database) {
       const headers = JSON.parse(r.headers) as Record<string, string>;
       const hook = { id: r.id, channel: r.channel, method: r.method, query: r.query, ip: r.ip, headers, body: r.body, eventType: r.event_type };
       const doc = searchDoc(hook, terms.fields.length > 0 ? await decodePayload(headers, r.body) : null);
-      if (terms.words.every((w) => doc.text.includes(w)) && terms.fields.every((f) => doc.fields.includes(f))) held.add(r.id);
+      if (docHolds(doc, terms)) held.add(r.id);
     }
     return held;
   };

@@ -38,7 +38,7 @@ export function createHandlers(configs: Config["handlers"], baseDir: string, out
         run = createModule(config, policy, baseDir);
         break;
     }
-    out.set(config.name, { name: config.name, kind: config.kind, policy, run });
+    out.set(config.name, { name: config.name, kind: config.kind, policy, run, ...(config.when ? { when: config.when } : {}) });
   }
   return out;
 }

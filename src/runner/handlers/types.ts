@@ -1,3 +1,4 @@
+import type { HookMatcher } from "../../config/checks";
 import type { RawHook } from "../../hooks/store";
 
 /** Retry policy of one handler, in milliseconds. */
@@ -29,6 +30,8 @@ export type AttemptResult = {
    * was, with nothing recorded and no retry counted, until the handler is ready again.
    */
   released?: boolean;
+  /** The handler does not want the hook (its `when`): nothing was sent, and the hook is not held by it. */
+  skipped?: boolean;
 };
 
 export type AttemptContext = {
@@ -51,6 +54,8 @@ export interface Handler {
    * connected to this instance: until then its attempts stay queued, neither run nor failed.
    */
   ready?(): boolean;
+  /** The hooks the handler wants (its `when`); absent: every hook. An attempt on another hook is `skipped`. */
+  readonly when?: HookMatcher;
 }
 
 /** Drops the `<key>_env` entries the config loader left beside the values it resolved. */

@@ -7,8 +7,9 @@ import { hooks } from "./hooks";
  *
  *   queued -> running -> succeeded | failed (another attempt queued) | gave_up
  *   queued -> cancelled (DiscardHook)
+ *   queued -> running -> skipped (the handler's `when` does not want the hook: nothing sent)
  */
-export const ATTEMPT_OUTCOMES = ["queued", "running", "succeeded", "failed", "gave_up", "cancelled"] as const;
+export const ATTEMPT_OUTCOMES = ["queued", "running", "succeeded", "failed", "gave_up", "cancelled", "skipped"] as const;
 
 export const attempts = sqliteTable(
   "attempts",

@@ -1,0 +1,43 @@
+import type { HookMatcher, MatchableHook, WhenChecks } from "../config/checks";
+import { decodePayload } from "../hooks/payload";
+import { MAX_QUERY_LENGTH } from "../hooks/hook-search";
+import { docHolds, searchDoc } from "../search/document";
+import { parseTerms, QuerySyntaxError, type SearchTerms } from "../search/query";
+
+/**
+ * A handler's `when`: a search query (the grammar of `GET /v1/hooks?q=`, search/query.ts), checked
+ * and compiled once when the config loads, then matched against one hook in memory by the same
+ * document a search builds (search/document.ts): a handler runs on the hooks a search with its
+ * `when` would find. Registered with the loader in src/load-config.ts.
+ */
+export const WHEN_CHECKS: WhenChecks = { problem: whenProblem, compile: compileWhen };
+
+/** What is wrong with `query` as a `when`, saying at which character (1-based); undefined when it parses. */
+export function whenProblem(query: string): string | undefined {
+  if (query.length > MAX_QUERY_LENGTH) return `must be at most ${MAX_QUERY_LENGTH} characters`;
+  let terms: SearchTerms;
+  try {
+    terms = parseTerms(query);
+  } catch (error) {
+    if (error instanceof QuerySyntaxError) return `does not parse at character ${error.position + 1}: ${error.message}`;
+    throw error;
+  }
+  if (terms.words.length === 0 && terms.fields.length === 0) return "needs at least one word or field term";
+  // `name:value` with another name is a free word: an event_type:... word would want no hook (the field is type:).
+  const at = query.toLowerCase().indexOf("event_type:");
+  if (terms.words.some((w) => w.startsWith("event_type:"))) return `does not parse at character ${at + 1}: the event type's term is type:VALUE ("event_type:" is searched as a word)`;
+  return undefined;
+}
+
+/** The matcher of a query whenProblem accepted (throws QuerySyntaxError for one it would refuse). */
+export function compileWhen(query: string): HookMatcher {
+  const terms = parseTerms(query);
+  // The payload is decoded only for a query that has payload terms.
+  const payload = terms.terms.some((t) => t.name.startsWith("payload."));
+  return {
+    query,
+    async matches(hook: MatchableHook): Promise<boolean> {
+      return docHolds(searchDoc(hook, payload ? await decodePayload(hook.headers, hook.body) : null), terms);
+    },
+  };
+}
