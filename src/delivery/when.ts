@@ -23,9 +23,6 @@ export function whenProblem(query: string): string | undefined {
     throw error;
   }
   if (terms.words.length === 0 && terms.fields.length === 0) return "needs at least one word or field term";
-  // `name:value` with another name is a free word: an event_type:... word would want no hook (the field is type:).
-  const at = query.toLowerCase().indexOf("event_type:");
-  if (terms.words.some((w) => w.startsWith("event_type:"))) return `does not parse at character ${at + 1}: the event type's term is type:VALUE ("event_type:" is searched as a word)`;
   return undefined;
 }
 

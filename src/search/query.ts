@@ -35,7 +35,9 @@ export function fieldNeedle(name: string, value: string, prefix: boolean): strin
 
 /** The trigram index cannot look up shorter words. */
 export const MIN_WORD_LENGTH = 3;
-const FIELD_NAME = /^(payload\.[^:\s]+|header\.[^:\s]+|type|method|ip|channel)$/i;
+const FIELD_NAME = /^(payload\.[^:\s]+|header\.[^:\s]+|type|event_type|event|method|ip|channel)$/i;
+/** Other names of a field: `event_type:` (the Hook extension's name) and `event:` are `type:`. */
+const FIELD_ALIASES: Record<string, string> = { event_type: "type", event: "type" };
 
 /** A field line's text: lower case, on one line, without NUL (PostgreSQL's text has none). */
 export function fieldText(value: string): string {
@@ -108,7 +110,8 @@ export function parseTerms(q: string): SearchTerms {
       if (value === "" || value === "*") throw new QuerySyntaxError(`the term "${name}:" needs a value`, at);
       const prefix = value.endsWith("*");
       if (prefix) value = value.slice(0, -1);
-      addTerm(terms, { name: fieldText(name), value: fieldText(value), prefix });
+      const lower = fieldText(name);
+      addTerm(terms, { name: FIELD_ALIASES[lower] ?? lower, value: fieldText(value), prefix });
       continue;
     }
     if ([...token].length < MIN_WORD_LENGTH) throw new QuerySyntaxError(`"${token}" is too short; words need at least ${MIN_WORD_LENGTH} characters`, at);

@@ -9,6 +9,8 @@ const TABLE: [name: string, when: string, wants: number[]][] = [
   ["invoices", "type:invoice.*", [0, 1]],
   ["paid", "type:invoice.paid", [0]],
   ["paid-any-case", "TYPE:Invoice.PAID", [0]],
+  ["event-type-name", "event_type:invoice.*", [0, 1]],
+  ["event-short", "event:invoice.paid", [0]],
   ["test-mode", "payload.data.object.livemode:false", [0, 2]],
   ["test-invoices", "type:invoice.* payload.data.object.livemode:false", [0]],
   ["refunds", "refund", [2]],

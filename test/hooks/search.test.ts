@@ -27,6 +27,9 @@ test("a hook is found by its words and fields as soon as its sender has the 200;
   expect((await search("q=RARE123")).map((h) => h.channel)).toEqual(["stripe"]);
   expect((await search("q=payload.data.object.customer:cus_rare123")).length).toBe(1);
   expect((await search("q=type:invoice.paid")).length).toBe(1);
+  // event_type: (the Hook extension's name) and event: are other names of type:.
+  expect((await search("q=event_type:invoice.paid")).length).toBe(1);
+  expect((await search("q=event:invoice.*")).length).toBe(1);
   expect((await search("q=type:pull_request.closed+payload.action:closed")).length).toBe(1);
   expect((await search("q=mailroom+opened")).length).toBe(1);
   expect((await search("q=header.x-github-event:pull*&channel=gh")).length).toBe(2);
