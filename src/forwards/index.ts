@@ -75,6 +75,8 @@ export function createForwards(deps: { config: Config; store: ForwardStore; cloc
         throw invalid(`kind: only forward handlers can be added in the dashboard; ${String(entry.kind)} handlers are set in the config file`);
       }
       for (const key of Object.keys(entry)) if (key.endsWith("_env")) throw invalid(`${key}: environment variables are for the config file only`);
+      // The stored forwards have no place for these yet (their table would need a column).
+      for (const key of ["rate", "breaker"]) if (key in entry) throw invalid(`${key}: set in the config file only, on a [[handlers]] forward`);
       const forward = { ...entry, kind: "forward" } as Record<string, unknown>;
       const problems = checkKinded([forward], HANDLER_KINDS, "handler", HANDLER_CHECKS);
       // Every problem, each as "<key>: <what is wrong>" (the entry's own problems without a key).

@@ -6,6 +6,7 @@ import { tempDir } from "../helpers/binary";
 import { parseScrape, sample } from "../metrics/scrape";
 import { receivers } from "../runner/receiver";
 import { createRunnerApp, forward } from "../runner/setup";
+import { dashboardApp } from "../dashboard/support";
 
 const receiver = receivers();
 const opened: (() => void)[] = [];
@@ -207,20 +208,38 @@ describe("pause and resume", () => {
     for (const id of [...ids, ...more]) expect((await second.hook(id)).status).toBe("handled");
   });
 
-  test("a forward added in the dashboard is listed, paused and resumed as the config's are", async () => {
+  test("the dashboard lists, pauses and resumes handlers (a forward added there too) behind its sessions; pausing is for admins", async () => {
     const target = receiver();
-    const t = app({ handlers: [], channels: [{ name: "c", handlers: [] }] });
-    const { call } = t;
-    // The dashboard adds forwards behind an admin session; the runner takes them as the API lists them.
-    t.runner.addForward("c", { name: "dash", kind: "forward", url: target.url, headers: {}, max_attempts: 5, concurrency: 4, backoff: { initial: 1000, max: 10_000 }, timeout: 10_000 } as any);
-    expect((await call("GET", "/v1/handlers")).json.map((h: any) => [h.name, h.channels])).toEqual([["dash", ["c"]]]);
-    await call("POST", "/v1/handlers/dash/pause");
+    const t = await dashboardApp({ handlers: [forward("conf", "http://127.0.0.1:9/x")], channels: [{ name: "c", handlers: ["conf"] }] });
+    opened.push(() => t.close());
+    expect((await t.call("POST", "/ui/api/channels/c/handlers", { name: "dash", url: target.url }, t.admin)).status).toBe(200);
+    let res = await t.call("GET", "/ui/api/handlers", undefined, t.member);
+    expect(res.status).toBe(200);
+    expect(res.json.map((h: any) => [h.name, h.kind, h.channels, h.state])).toEqual([
+      ["conf", "forward", ["c"], "active"],
+      ["dash", "forward", ["c"], "active"],
+    ]);
+    expect((await t.call("GET", "/ui/api/handlers", undefined, {})).status).toBe(401);
+    res = await t.call("POST", "/ui/api/handlers/dash/pause", undefined, t.member);
+    expect(res.status).toBe(403);
+    res = await t.call("POST", "/ui/api/handlers/dash/pause", undefined, t.admin);
+    expect(res.json.state).toBe("paused");
     const [id] = await t.catchHooks("c", 1);
     await t.runner.tick();
     expect(target.received).toHaveLength(0);
-    await call("POST", "/v1/handlers/dash/resume");
+    expect((await t.call("POST", "/ui/api/handlers/dash/resume", undefined, t.admin)).json.state).toBe("active");
     await t.runner.tick();
     expect(target.received).toHaveLength(1);
-    expect((await t.hook(id!)).status).toBe("handled");
+    expect((await t.call("GET", `/v1/hooks/${id}/attempts`)).json.find((a: any) => a.handler === "dash").outcome).toBe("succeeded");
+  });
+
+  test("a forward added in the dashboard refuses rate and breaker, which only the config file sets", async () => {
+    const t = await dashboardApp({ channels: [{ name: "c" }] });
+    opened.push(() => t.close());
+    for (const extra of [{ rate: "10/s" }, { breaker: { failures: 3 } }]) {
+      const res = await t.call("POST", "/ui/api/channels/c/handlers", { name: "dash", url: "http://127.0.0.1:9/x", ...extra }, t.admin);
+      expect(res.status).toBe(400);
+      expect(res.json.message).toBe(`${Object.keys(extra)[0]}: set in the config file only, on a [[handlers]] forward`);
+    }
   });
 });
