@@ -63,7 +63,9 @@ export function createControls(deps: ControlDeps) {
 
   /** Until the paused handlers are read (start-up), nothing starts: a restart never runs a paused handler. */
   let loaded = false;
+  const firstLoad = Promise.withResolvers<void>();
   const gate: AttemptGate = {
+    ready: () => firstLoad.promise,
     allow(handler, now, free) {
       if (!loaded || pauses.has(handler.name)) return 0;
       const { rate, breaker } = handler.policy;
@@ -132,6 +134,7 @@ export function createControls(deps: ControlDeps) {
     async load(): Promise<void> {
       await pauses.load();
       loaded = true;
+      firstLoad.resolve();
       runner.notify();
     },
     async list(): Promise<HandlerView[]> {

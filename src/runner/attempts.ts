@@ -119,6 +119,8 @@ export function createAttempts(deps: AttemptsDeps) {
     control(g: AttemptGate): void {
       gate = g;
     },
+    /** Resolves once the gate (if any) is ready. */
+    gateReady: (): Promise<void> => gate?.ready() ?? Promise.resolve(),
 
     /** Runs everything due at clock.now(), including follow-ups that become due meanwhile, and waits. */
     async runAllDue(): Promise<void> {

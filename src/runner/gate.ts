@@ -6,6 +6,8 @@ import type { Handler } from "./handlers";
  * circuit breaker), which the composition hands in (Runner.control).
  */
 export interface AttemptGate {
+  /** Resolves once the gate has read what it keeps (the paused handlers): the runner starts nothing before. */
+  ready(): Promise<void>;
   /** How many of `free` attempts of the handler may start at `now` (0 while paused, its breaker open, or its rate's next start later). */
   allow(handler: Handler, now: number, free: number): number;
   /** `count` attempts of the handler were claimed at `now`. */

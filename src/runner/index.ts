@@ -136,6 +136,8 @@ export function createRunner(deps: RunnerDeps): Runner {
 
   /** Attempts a previous process left running go back to the queue, once per runner. */
   async function recover(): Promise<void> {
+    // Nothing runs before the delivery controls read which handlers are paused.
+    await attempts.gateReady();
     if (recovered) return;
     recovered = true;
     const n = await queue.requeueInterrupted(clock.now());
