@@ -26,7 +26,7 @@ export function createPauses(setting: PausedSetting) {
     return inTurn(async () => {
       // Read again: another instance may have changed the setting since it was loaded.
       const now = new Set((await setting.read()) ?? []);
-      if (now.has(name) === on) return (paused = now), false;
+      if (now.has(name) === on) return ((paused = now), false);
       if (on) now.add(name);
       else now.delete(name);
       await setting.write([...now].sort());

@@ -5,7 +5,10 @@ import type { ManagementDeps } from "../hooks/routes/deps";
 import type { Controls } from "./controls";
 
 const strict = { additionalProperties: false } as const;
-const params = t.Object({ name: t.String({ maxLength: 64, pattern: NAME_PATTERN, error: `name: handler names are ${NAME_RULE}, at most 64 characters` }) }, strict);
+const params = t.Object(
+  { name: t.String({ maxLength: 64, pattern: NAME_PATTERN, error: `name: handler names are ${NAME_RULE}, at most 64 characters` }) },
+  strict,
+);
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 
 /** A handler of the config file or the dashboard, with its delivery controls (Mailroom's extension). */
@@ -52,7 +55,17 @@ export function handlerControlRoutes({ auth, admin, controls }: Pick<ManagementD
     .get("/handlers/:name", ({ params }) => controls.get(params.name), { params, query: NoQuery, response: { 200: HandlerInfo, ...errors } });
   const writes = new Elysia()
     .use(admin ?? auth)
-    .post("/handlers/:name/pause", ({ params }) => controls.pause(params.name), { params, query: NoQuery, body: NoBody, response: { 200: HandlerInfo, ...errors } })
-    .post("/handlers/:name/resume", ({ params }) => controls.resume(params.name), { params, query: NoQuery, body: NoBody, response: { 200: HandlerInfo, ...errors } });
+    .post("/handlers/:name/pause", ({ params }) => controls.pause(params.name), {
+      params,
+      query: NoQuery,
+      body: NoBody,
+      response: { 200: HandlerInfo, ...errors },
+    })
+    .post("/handlers/:name/resume", ({ params }) => controls.resume(params.name), {
+      params,
+      query: NoQuery,
+      body: NoBody,
+      response: { 200: HandlerInfo, ...errors },
+    });
   return new Elysia().use(reads).use(writes);
 }

@@ -127,7 +127,10 @@ describe("circuit breaker", () => {
 
   test("off unless configured: failures in a row never hold the handler", async () => {
     const target = receiver({ status: 500 });
-    const t = app({ handlers: [forward("app", target.url, { concurrency: 1, backoff: { initial: "1h", max: "1h" } })], channels: [{ name: "c", handlers: ["app"] }] });
+    const t = app({
+      handlers: [forward("app", target.url, { concurrency: 1, backoff: { initial: "1h", max: "1h" } })],
+      channels: [{ name: "c", handlers: ["app"] }],
+    });
     await t.catchHooks("c", 20);
     await t.runner.tick();
     expect(target.received).toHaveLength(20);

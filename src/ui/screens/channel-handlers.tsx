@@ -81,7 +81,7 @@ function Delivery({ channel, onError }: { channel: string; onError: (message: st
                 <td data-label="Waiting">{h.waiting}</td>
                 <td data-label="Rate">{h.rate ?? <span class="muted">none</span>}</td>
                 <td>
-                  <button aria-label={`${h.state === "paused" ? "Resume" : "Pause"} ${h.name}`} onClick={() => toggle(h)}>
+                  <button type="button" aria-label={`${h.state === "paused" ? "Resume" : "Pause"} ${h.name}`} onClick={() => toggle(h)}>
                     {h.state === "paused" ? "Resume" : "Pause"}
                   </button>
                 </td>
