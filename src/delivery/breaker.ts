@@ -3,7 +3,8 @@
  * off by default). Closed, it counts the handler's attempts failed in a row; at `failures` it opens:
  * the handler's attempts wait `cool_down` (queued, nothing is dropped), then it is half-open and
  * lets one attempt through. That attempt's success closes it; its failure opens it for another
- * cool-down. Attempts already running when it opened end as they do; their results are not counted.
+ * cool-down. Attempts already running when it opened end as they do; their results are not counted
+ * (those that end after the trial started are taken for its result: the gate does not tell attempts apart).
  *
  * Per instance: each instance sharing a PostgreSQL database counts the failures it sees.
  */
@@ -54,7 +55,8 @@ export function createBreakers(changed: (name: string, state: BreakerState, deta
     /** An attempt ended; resolves to true when its failure opened the breaker. */
     finished(name: string, setting: BreakerSetting, ok: boolean, now: number): boolean {
       const e = current(name, now);
-      if (e.state === "open") return false; // started before it opened
+      // Started before it opened: while open, and half-open until the trial starts, not counted.
+      if (e.state === "open" || (e.state === "half_open" && !e.trial)) return false;
       if (ok) {
         e.failures = 0;
         if (e.state === "half_open") (e.state = "closed"), (e.trial = false), changed(name, "closed", { failures: 0 });

@@ -70,7 +70,7 @@ export function createControls(deps: ControlDeps) {
       if (!loaded || pauses.has(handler.name)) return 0;
       const { rate, breaker } = handler.policy;
       let n = breaker ? breakers.allow(handler.name, now, free) : free;
-      if (rate && n > 0) n = pacer.allow(handler.name, rate, now, n);
+      if (rate && n > 0) n = pacer.allow(handler.name, now, n);
       return n;
     },
     started(handler, now, count) {

@@ -11,9 +11,8 @@ export function createPacer() {
   /** The earliest start of each paced handler's next attempt. */
   const next = new Map<string, number>();
   return {
-    /** How many of `free` attempts may start at `now` under `rate`: 1 once the next start has come, else 0. */
-    allow(name: string, rate: { count: number; per: number }, now: number, free: number): number {
-      void rate;
+    /** How many of `free` attempts may start at `now`: 1 once the next start has come, else 0. */
+    allow(name: string, now: number, free: number): number {
       return (next.get(name) ?? -Infinity) <= now ? Math.min(1, free) : 0;
     },
     /** `count` attempts started at `now`: the next one may start an interval after the last of them. */
