@@ -63,6 +63,15 @@ describe("rate", () => {
     for (const id of [a!, b!]) expect((await t.hook(id)).status).toBe("handled");
   });
 
+  test("the API shows each rate as the config writes it", async () => {
+    const rates = { a: "10/s", b: "600/m", c: "5/10s", d: "2/1500ms", e: "3 / 1.5s", f: "1/h" };
+    const t = app({
+      handlers: Object.entries(rates).map(([name, rate]) => forward(name, "http://127.0.0.1:9/x", { rate })),
+      channels: [{ name: "c", handlers: Object.keys(rates) }],
+    });
+    expect((await t.call("GET", "/v1/handlers")).json.map((h: any) => h.rate)).toEqual(["10/s", "600/m", "5/10s", "2/1500ms", "3/1500ms", "1/h"]);
+  });
+
   test("check-config refuses a rate that is not one, saying what it must be", () => {
     for (const rate of ["fast", "0/s", "10/", "10 per s"]) {
       let problem: ConfigError | undefined;
