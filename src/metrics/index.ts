@@ -68,9 +68,17 @@ export function createMetrics(config: Config) {
   let handlerStates: () => [string, string][] = () => [];
   registry.gauge(
     "mailroom_handler_state",
-    "1 for each handler's delivery state: active, paused (by a user), breaker_open or breaker_half_open",
+    "handlers in each delivery state: active, paused (by a user), breaker_open or breaker_half_open (1 for a handler of the config file)",
     ["handler", "state"],
-    () => handlerStates().map(([name, state]) => [[handlers.has(name) ? name : OTHER, state], 1] as const),
+    () => {
+      // Handlers added in the dashboard share one label: their states are summed under it.
+      const sums = new Map<string, number>();
+      for (const [name, state] of handlerStates()) {
+        const key = JSON.stringify([handlers.has(name) ? name : OTHER, state]);
+        sums.set(key, (sums.get(key) ?? 0) + 1);
+      }
+      return [...sums].map(([key, n]) => [JSON.parse(key) as [string, string], n] as const);
+    },
   );
   const catchSeconds = registry.histogram("mailroom_catch_duration_seconds", "catching endpoint: from the request to its answer, in seconds", CATCH_BUCKETS);
   const batches = registry.histogram("mailroom_commit_batch_size", "hooks per group commit", BATCH_BUCKETS);

@@ -245,6 +245,21 @@ describe("pause and resume", () => {
     expect((await t.call("GET", `/v1/hooks/${id}/attempts`)).json.find((a: any) => a.handler === "dash").outcome).toBe("succeeded");
   });
 
+  test("handlers added in the dashboard share one metric label: their states are summed, never two samples of one series", async () => {
+    const t = await dashboardApp({ handlers: [forward("conf", "http://127.0.0.1:9/x")], channels: [{ name: "c", handlers: ["conf"] }] });
+    opened.push(() => t.close());
+    for (const name of ["one", "two", "three"])
+      expect((await t.call("POST", "/ui/api/channels/c/handlers", { name, url: "http://127.0.0.1:9/x" }, t.admin)).status).toBe(200);
+    await t.call("POST", "/v1/handlers/three/pause");
+    const text = (await t.call("GET", "/metrics")).text;
+    const lines = text.split("\n").filter((l) => l.startsWith("mailroom_handler_state{"));
+    expect(lines.sort()).toEqual([
+      'mailroom_handler_state{handler="_other",state="active"} 2',
+      'mailroom_handler_state{handler="_other",state="paused"} 1',
+      'mailroom_handler_state{handler="conf",state="active"} 1',
+    ]);
+  });
+
   test("a forward added in the dashboard refuses rate and breaker, which only the config file sets", async () => {
     const t = await dashboardApp({ channels: [{ name: "c" }] });
     opened.push(() => t.close());
