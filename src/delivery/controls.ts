@@ -130,12 +130,14 @@ export function createControls(deps: ControlDeps) {
 
   return {
     gate,
-    /** Reads the paused handlers (start-up, and when another instance changed them); wakes the runner for those resumed. */
+    /** Reads the paused handlers (start-up, and when another instance changed them); on a reload wakes the runner for those resumed. */
     async load(): Promise<void> {
       await pauses.load();
+      // A reload (another instance paused or resumed): what was held may run now. The first read
+      // needs no wake-up: the runner waits for it (gate.ready) before its first turn.
+      if (loaded) runner.notify();
       loaded = true;
       firstLoad.resolve();
-      runner.notify();
     },
     async list(): Promise<HandlerView[]> {
       const all = runner.handlerList().sort((a, b) => a.handler.name.localeCompare(b.handler.name));
