@@ -14,6 +14,7 @@ import { createLiveService } from "./compose/live";
 import { createTranslateService } from "./compose/translate";
 import { createRelayService } from "./compose/relay";
 import { createDashboardService } from "./compose/dashboard";
+import { createDeliveryService } from "./compose/delivery";
 import { createMetricsService } from "./compose/metrics";
 import { createOpenapiService } from "./compose/openapi";
 import { connectRunner } from "./compose/runner";
@@ -64,11 +65,12 @@ export function createApp(deps: AppDeps) {
   const { live, routes: streams } = createLiveService(base, { hooks: webhooks.hooks, apiKeys: webhooks.apiKeys, heartbeatMs: deps.heartbeatMs });
   const translate = createTranslateService(base);
   const relay = createRelayService(base, { apiKeys: webhooks.apiKeys, instance: deps.instance ?? crypto.randomUUID() });
-  const dashboard = createDashboardService(base, { webhooks, live, translate, relay });
+  const delivery = createDeliveryService(base, { webhooks });
+  const dashboard = createDashboardService(base, { webhooks, live, translate, relay, delivery });
   const metrics = createMetricsService(base, { webhooks, relay });
   const openapi = createOpenapiService(base, () => app.routes);
   connectRunner(base, { webhooks, translate });
-  subscribeToChanges(base, { webhooks, live, relay, loadDefaultGuards: dashboard.loadDefaultGuards });
+  subscribeToChanges(base, { webhooks, live, relay, delivery, loadDefaultGuards: dashboard.loadDefaultGuards });
 
   let started = false;
   // standardHostname off: Elysia would otherwise skip 11 characters of the URL to find the path, which a
@@ -83,6 +85,7 @@ export function createApp(deps: AppDeps) {
     })
     // Each API answers its own routes' errors in its own format (its onError); the last handler, what no route saw.
     .use(webhooks.routes)
+    .use(delivery.routes)
     .use(streams)
     .use(translate.routes)
     .use(dashboard.routes)
@@ -109,6 +112,7 @@ export function createApp(deps: AppDeps) {
     await webhooks.init();
     await translate.init();
     await webhooks.load();
+    await delivery.load();
     relay.sync();
     // The config file's default guards win over those set in the dashboard.
     await dashboard.loadDefaultGuards();

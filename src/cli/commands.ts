@@ -120,6 +120,14 @@ ${CONFIG_DETAILS}`,
     run: client(async () => (await import("./hooks")).hooksCommand),
   },
   {
+    name: "handlers",
+    usage: `  mailroom handlers ls [--json]                            the handlers: state, attempts waiting, rate, channels
+  mailroom handlers pause|resume NAME                      hold a handler's attempts (kept across restarts) / let them run`,
+    details: "A paused handler's attempts wait, and new hooks queue theirs; resume runs them all. See docs/handlers.md.",
+    client: true,
+    run: client(async () => (await import("./handlers")).handlersCommand),
+  },
+  {
     name: "send",
     usage: `  mailroom send CHANNEL [--data @FILE|-|TEXT] [--header K:V]... [--method M]
                 [--sign PROVIDER --secret S | --private-key @FILE]  signed as the provider does`,

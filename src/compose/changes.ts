@@ -3,6 +3,7 @@ import { connectFeed } from "../db/feed-changes";
 import type { Live } from "../live";
 import { createReloader } from "../lib/reloader";
 import type { Base } from "./base";
+import type { DeliveryService } from "./delivery";
 import type { RelayService } from "./relay";
 import type { WebhookService } from "./webhooks";
 
@@ -14,7 +15,13 @@ import type { WebhookService } from "./webhooks";
  */
 export function subscribeToChanges(
   { storage, log, runner, metrics, activity }: Base,
-  { webhooks, live, relay, loadDefaultGuards }: { webhooks: WebhookService; live: Live; relay: RelayService; loadDefaultGuards: () => Promise<void> },
+  {
+    webhooks,
+    live,
+    relay,
+    delivery,
+    loadDefaultGuards,
+  }: { webhooks: WebhookService; live: Live; relay: RelayService; delivery: DeliveryService; loadDefaultGuards: () => Promise<void> },
 ): void {
   const { changes } = storage;
   const { apiKeys } = webhooks;
@@ -33,6 +40,7 @@ export function subscribeToChanges(
     // Read from the database at each use.
     setup: async () => {},
     default_guards: loadDefaultGuards,
+    paused_handlers: () => delivery.load(),
   };
   const reloader = createReloader(reloads, log);
 

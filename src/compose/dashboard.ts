@@ -3,6 +3,7 @@ import { createDashboard } from "../dashboard";
 import { webhookErrors } from "../hooks/errors";
 import type { Live } from "../live";
 import type { Base } from "./base";
+import type { DeliveryService } from "./delivery";
 import type { RelayService } from "./relay";
 import type { TranslateService } from "./translate";
 import type { WebhookService } from "./webhooks";
@@ -14,7 +15,13 @@ import type { WebhookService } from "./webhooks";
  */
 export function createDashboardService(
   { config, storage, clock, log }: Base,
-  { webhooks, live, translate, relay }: { webhooks: WebhookService; live: Live; translate: TranslateService; relay: RelayService },
+  {
+    webhooks,
+    live,
+    translate,
+    relay,
+    delivery,
+  }: { webhooks: WebhookService; live: Live; translate: TranslateService; relay: RelayService; delivery: DeliveryService },
 ) {
   const store = storage.dashboard;
   const dashboard = createDashboard({
@@ -28,6 +35,7 @@ export function createDashboardService(
     translate: translate.services,
     management: webhooks.management,
     relays: () => relay.state(),
+    handlerControls: delivery.dashboardRoutes,
   });
   const routes = new Elysia().onError(webhookErrors(log)).use(dashboard.routes);
 

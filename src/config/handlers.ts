@@ -2,7 +2,7 @@ import { Type as t, type StaticDecode } from "@sinclair/typebox";
 import type { TObject } from "@sinclair/typebox";
 import type { HookMatcher } from "./checks";
 import { forwardTargetProblems, type TargetProblem } from "./forward-target";
-import { Duration, Name } from "./values";
+import { Duration, Name, RateValue } from "./values";
 
 /**
  * Schema of a [[handlers]] entry for each handler kind. Each includes `name` and `kind` and
@@ -21,6 +21,19 @@ const Backoff = t.Object(
     max: Duration("10m", "longest delay between two attempts"),
   },
   { ...strict, default: {}, description: "exponential backoff with jitter, doubling from initial up to max" },
+);
+
+/**
+ * The circuit breaker (delivery/breaker.ts): off unless the handler has this table. After
+ * `failures` attempts in a row failed, the handler's attempts wait `cool_down`, then one goes
+ * through: its success closes the breaker, its failure opens it again.
+ */
+const Breaker = t.Object(
+  {
+    failures: t.Integer({ minimum: 1, maximum: 1000, default: 5, description: "attempts failed in a row that open the breaker" }),
+    cool_down: Duration("30s", "how long the handler's attempts wait once the breaker opened, before one goes through"),
+  },
+  { ...strict, description: "pause the handler after attempts failed in a row (off unless set)" },
 );
 
 /** Keys every handler kind has. */
@@ -42,6 +55,7 @@ const common = <K extends string>(kind: K, timeout: string) => ({
       description: 'the hooks this handler runs on, a search query ("type:invoice.* payload.livemode:false"); every hook when absent',
     }),
   ),
+  breaker: t.Optional(Breaker),
 });
 
 const Forward = t.Object(
@@ -54,6 +68,7 @@ const Forward = t.Object(
     }),
     url_env: t.Optional(t.String({ description: "environment variable holding the url" })),
     headers: StringTable("headers added to (or replacing) the hook's own headers"),
+    rate: t.Optional(RateValue('attempts started per span of time, at most ("10/s", "600/m", "5/10s"); the others wait, none is dropped')),
   },
   strict,
 );

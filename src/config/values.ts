@@ -49,3 +49,23 @@ export const UrlPatternValue = (description: string) =>
     .Transform(t.String({ description }))
     .Decode((pattern) => compileUrlPattern(pattern))
     .Encode((compiled) => compiled.pattern);
+
+/** A rate such as "10/s", "600/m", "5/10s": at most `count` per `per` milliseconds. */
+export type Rate = { count: number; per: number };
+export const RATE_PATTERN = "^\\s*[1-9]\\d*\\s*/\\s*(\\d+(\\.\\d+)?)?\\s*(ms|s|m|h|d)\\s*$";
+
+/** Returns the rate, or undefined when the text is not one (a count over a duration whose number may be left out: "10/s"). */
+export function parseRate(text: string): Rate | undefined {
+  const m = /^\s*([1-9]\d*)\s*\/\s*(.*)$/.exec(text);
+  if (!m) return undefined;
+  const span = m[2]!.trim();
+  const per = parseDuration(/^\d/.test(span) ? span : `1${span}`);
+  return per && per > 0 ? { count: Number(m[1]), per } : undefined;
+}
+
+/** A rate such as "10/s", "600/m" or "5/10s": { count, per } (per in milliseconds) once loaded. */
+export const RateValue = (description: string) =>
+  t
+    .Transform(t.String({ pattern: RATE_PATTERN, description, problem: 'must be a rate such as "10/s", "600/m" or "5/10s"' }))
+    .Decode((text) => parseRate(text)!)
+    .Encode((rate) => `${rate.count}/${rate.per}ms`);

@@ -1,4 +1,5 @@
 import { Elysia, t } from "elysia";
+import type { handlerControlRoutes } from "../delivery/handler-routes";
 import type { Config } from "../config/schema";
 import type { Clock } from "../lib/clock";
 import { ErrorBody, NoQuery } from "../hooks/model";
@@ -91,6 +92,8 @@ export function createDashboard(deps: {
   management: SharedRouteDeps;
   /** The relays (upstream's and this Mailroom's own listens), for GET /ui/api/relays. */
   relays: () => Promise<RelaySnapshot>;
+  /** The handlers' delivery controls (list, pause, resume: delivery/handler-routes.ts), given the session gates. */
+  handlerControls: (gates: Pick<ManagementDeps, "auth" | "admin">) => ReturnType<typeof handlerControlRoutes>;
 }) {
   const { config, store, clock } = deps;
   const users = createUsers({ store, config, clock });
@@ -140,6 +143,7 @@ export function createDashboard(deps: {
     .use(attemptRoutes(management))
     .use(guardRoutes({ gate, guards: deps.guards, channels: deps.management.channels, settings: store }))
     .use(handlerRoutes({ gate, forwards: deps.forwards, channels: deps.management.channels }))
+    .use(deps.handlerControls(management))
     .use(translateRoutes({ gate, services: deps.translate }))
     .use(bulkRoutes({ auth: gate.requireSession(), hooks: deps.management.hooks, channels: deps.management.channels }))
     .use(streamRoutes(gate.requireSession(), deps.live, gate.stillSignedIn()));

@@ -44,8 +44,9 @@ export interface SessionStore {
 /**
  * `setup`: the pending first-admin link (its token's hash and expiry; dashboard/setup.ts).
  * `device_key`: the key device cookies are signed with (dashboard/devices.ts).
+ * `paused_handlers`: the names of the handlers a user paused (delivery/pause.ts).
  */
-export type SettingKey = "default_guards" | "setup" | "device_key";
+export type SettingKey = "default_guards" | "setup" | "device_key" | "paused_handlers";
 
 export interface SettingStore {
   /** The setting's value (parsed JSON), or undefined when never set. */

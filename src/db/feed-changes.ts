@@ -1,4 +1,4 @@
-import type { Change, ChangeSink } from "../hooks/changes";
+import type { Change, ChangeSink, StatePart } from "../hooks/changes";
 import type { ChangeFeed } from "./feed";
 
 /**
@@ -36,7 +36,20 @@ export function encode(change: Change): [string, string] {
   }
 }
 
-const PARTS = new Set(["guards", "forwards", "responses", "api_keys", "users", "dedup", "default_guards", "setup", "relays"]);
+/** Every state part (a Record, so a part added to StatePart and not here fails to compile). */
+const PART_NAMES: Record<StatePart, true> = {
+  guards: true,
+  forwards: true,
+  responses: true,
+  api_keys: true,
+  users: true,
+  dedup: true,
+  default_guards: true,
+  setup: true,
+  relays: true,
+  paused_handlers: true,
+};
+const PARTS = new Set(Object.keys(PART_NAMES));
 
 /**
  * The changes a published topic and key stand for; nothing for what cannot be read (another

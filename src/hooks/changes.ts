@@ -39,7 +39,7 @@ export type CaughtRow = {
 };
 
 /** The shared settings each instance keeps in memory and reads again when another changed them. */
-export type StatePart = "guards" | "forwards" | "responses" | "api_keys" | "users" | "dedup" | "default_guards" | "setup" | "relays";
+export type StatePart = "guards" | "forwards" | "responses" | "api_keys" | "users" | "dedup" | "default_guards" | "setup" | "relays" | "paused_handlers";
 
 /**
  * `local`: made by this process. `remote`: another instance sharing the database made it (the

@@ -59,6 +59,27 @@ export function createMetrics(config: Config) {
     "handler",
     "outcome",
   ]);
+  const breakers = registry.counter(
+    "mailroom_handler_breaker_transitions_total",
+    "circuit breaker transitions of a handler, by the state entered (open, half_open, closed)",
+    ["handler", "state"],
+  );
+  /** Each handler's delivery state (delivery/controls.ts), once the composition hands it in. */
+  let handlerStates: () => [string, string][] = () => [];
+  registry.gauge(
+    "mailroom_handler_state",
+    "handlers in each delivery state: active, paused (by a user), breaker_open or breaker_half_open (1 for a handler of the config file)",
+    ["handler", "state"],
+    () => {
+      // Handlers added in the dashboard share one label: their states are summed under it.
+      const sums = new Map<string, number>();
+      for (const [name, state] of handlerStates()) {
+        const key = JSON.stringify([handlers.has(name) ? name : OTHER, state]);
+        sums.set(key, (sums.get(key) ?? 0) + 1);
+      }
+      return [...sums].map(([key, n]) => [JSON.parse(key) as [string, string], n] as const);
+    },
+  );
   const catchSeconds = registry.histogram("mailroom_catch_duration_seconds", "catching endpoint: from the request to its answer, in seconds", CATCH_BUCKETS);
   const batches = registry.histogram("mailroom_commit_batch_size", "hooks per group commit", BATCH_BUCKETS);
   const translate = registry.counter(
@@ -85,6 +106,14 @@ export function createMetrics(config: Config) {
     },
     attempt(handler: string, outcome: string): void {
       attempts.inc([handlers.has(handler) ? handler : OTHER, outcome]);
+    },
+    /** A handler's circuit breaker entered `state`. */
+    breaker(handler: string, state: string): void {
+      breakers.inc([handlers.has(handler) ? handler : OTHER, state]);
+    },
+    /** Where the handlers' states are read at scrape time. */
+    watchHandlers(read: () => [string, string][]): void {
+      handlerStates = read;
     },
     catchDuration(seconds: number): void {
       catchSeconds.observe(seconds);

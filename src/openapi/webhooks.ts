@@ -9,6 +9,7 @@ import { ReplayAnswer } from "../transfer/send-routes";
 import { ExportedHook } from "../transfer/wire";
 import { ChannelDedup } from "../dedup/routes";
 import { ChannelResponse } from "../responses/routes";
+import { HandlerInfo } from "../delivery/handler-routes";
 import { apiOf } from "../translate/gate";
 import type { DocumentDef, ErrorStatus, Operation } from "./generate";
 
@@ -238,6 +239,30 @@ const operations: Record<string, Operation> = {
       "to `url`, checked as a forward handler's target, without following redirects, and answers the status, headers and body (base64, at most 1 MiB) it got back within 10 s, " +
       "or `error` when it got none.",
   },
+  "GET /v1/handlers": {
+    operationId: "HandlerService_ListHandlers",
+    summary: "List handlers and their delivery state",
+    description:
+      "Mailroom's extension: every handler of the config file and of the dashboard, by name, with its channels, its state (`active`, `paused`, " +
+      "`breaker_open`, `breaker_half_open`), its `rate`, its circuit breaker and how many of its attempts wait (docs/handlers.md).",
+  },
+  "GET /v1/handlers/:name": {
+    operationId: "HandlerService_GetHandler",
+    summary: "Get a handler's delivery state",
+    description: "Mailroom's extension: one handler as ListHandlers shows it; 404 for a name no handler has.",
+  },
+  "POST /v1/handlers/:name/pause": {
+    operationId: "HandlerService_PauseHandler",
+    summary: "Pause a handler",
+    description:
+      "Mailroom's extension: the handler's attempts wait (queued, none dropped) and new hooks queue theirs, until it is resumed; kept across restarts " +
+      "and on every instance sharing the database. Pausing a paused handler changes nothing. An admin action in the dashboard.",
+  },
+  "POST /v1/handlers/:name/resume": {
+    operationId: "HandlerService_ResumeHandler",
+    summary: "Resume a handler",
+    description: "Mailroom's extension: what waited runs, at the handler's rate. Resuming a handler that is not paused changes nothing.",
+  },
   "GET /v1/refusals/:id": {
     operationId: "RefusalService_GetRefusal",
     summary: "Get a refused request",
@@ -271,6 +296,7 @@ export const webhooksDocument: DocumentDef = {
     CaughtHook,
     ChannelResponse,
     ChannelDedup,
+    HandlerInfo,
     Empty,
     Error: ErrorBody,
   },

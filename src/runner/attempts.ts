@@ -2,6 +2,7 @@ import type { RawHook } from "../hooks/store";
 import type { Clock } from "../lib/clock";
 import type { Log } from "../lib/log";
 import type { Activity } from "../lib/terminal";
+import type { AttemptGate } from "./gate";
 import type { AttemptResult, Handler } from "./handlers";
 import { errorMessage } from "./handlers/types";
 import { type AttemptQueue, type AttemptRow, holdsHook, type Outcome, RELAY_PREFIX, settledHook } from "./queue";
@@ -41,6 +42,8 @@ export function createAttempts(deps: AttemptsDeps) {
   const inflight = new Set<Promise<void>>();
   let outcomes: HookOutcomes | null = null;
   let reader: HookReader | null = null;
+  /** Pause, rate and breaker (delivery/), once the composition hands them in. */
+  let gate: AttemptGate | null = null;
   const settle = createSettler({ ...deps, outcomes: () => outcomes!, reader: () => reader! });
 
   /** Runs one claimed attempt; `read` is the hook read with the others claimed together (undefined: gone, or read alone). */
@@ -65,6 +68,8 @@ export function createAttempts(deps: AttemptsDeps) {
       await queue.release(row.id);
       return;
     }
+    const note = gate?.finished(handler, result.ok, clock.now());
+    if (note) result = { ...result, error: `${result.error}; ${note}` };
     await settle(row, handler.policy, result, startedAt, hook);
   }
 
@@ -88,9 +93,11 @@ export function createAttempts(deps: AttemptsDeps) {
     if (!reader) return 0;
     let started = 0;
     for (const [name, handler] of handlers) {
-      const free = handler.policy.concurrency - (active.get(name) ?? 0);
+      let free = handler.policy.concurrency - (active.get(name) ?? 0);
       if (free <= 0 || handler.ready?.() === false) continue;
+      if (gate && (free = gate.allow(handler, now, free)) <= 0) continue;
       const rows = await queue.claimDue(name, now, free, handler.policy.concurrency);
+      if (rows.length > 0) gate?.started(handler, now, rows.length);
       // The hooks of the attempts claimed together are read in one statement.
       const read =
         rows.length > 1 && reader.rawMany ? reader.rawMany(rows.map((r) => r.hookId)).then((hooks) => new Map(hooks.map((h) => [h.id, h]))) : undefined;
@@ -112,6 +119,11 @@ export function createAttempts(deps: AttemptsDeps) {
       reader = r;
     },
     launchDue,
+    control(g: AttemptGate): void {
+      gate = g;
+    },
+    /** Resolves once the gate (if any) is ready. */
+    gateReady: (): Promise<void> => gate?.ready() ?? Promise.resolve(),
 
     /** Runs everything due at clock.now(), including follow-ups that become due meanwhile, and waits. */
     async runAllDue(): Promise<void> {
@@ -130,7 +142,8 @@ export function createAttempts(deps: AttemptsDeps) {
         const handler = handlers.get(name);
         if (handler && ((active.get(name) ?? 0) >= handler.policy.concurrency || handler.ready?.() === false)) continue;
         if (!handler && name.startsWith(RELAY_PREFIX)) continue;
-        next = Math.min(next, dueAt);
+        // Paused, its breaker open, or its rate's next start later: then, at the earliest.
+        next = Math.min(next, handler && gate ? Math.max(dueAt, gate.nextStart(handler, clock.now())) : dueAt);
       }
       return next;
     },

@@ -9,8 +9,10 @@ import { type AttemptQueue, type AttemptRow, type Outcome, RELAY_PREFIX } from "
 import type { HookOutcomes, HookReader, HookRunner } from "../hooks/runner";
 import type { Worker } from "../lib/worker";
 import { createWorkerSet } from "./workers";
+import type { AttemptGate } from "./gate";
 
 export type { AttemptRow, Outcome } from "./queue";
+export type { AttemptGate } from "./gate";
 
 export interface Runner extends HookRunner {
   /** Connects the runner to the hook service; called once before start() or tick(). */
@@ -53,6 +55,10 @@ export interface Runner extends HookRunner {
   takeOver(name: string): Promise<number>;
   /** How many attempts of the handler wait (queued or running), and the due time of the oldest. */
   backlog(handler: string): Promise<{ count: number; oldest: number | null }>;
+  /** Hands in what else decides when attempts start (delivery/: pause, rate, breaker); once, before start() or tick(). */
+  control(gate: AttemptGate): void;
+  /** The handlers of the config and of the dashboard (no relay), each with the channels that use it. */
+  handlerList(): { handler: Handler; channels: string[] }[];
 }
 
 export type RunnerDeps = {
@@ -130,6 +136,8 @@ export function createRunner(deps: RunnerDeps): Runner {
 
   /** Attempts a previous process left running go back to the queue, once per runner. */
   async function recover(): Promise<void> {
+    // Nothing runs before the delivery controls read which handlers are paused.
+    await attempts.gateReady();
     if (recovered) return;
     recovered = true;
     const n = await queue.requeueInterrupted(clock.now());
@@ -268,6 +276,15 @@ export function createRunner(deps: RunnerDeps): Runner {
       return n;
     },
     backlog: (handler) => queue.backlog(handler),
+    control: (gate) => attempts.control(gate),
+    handlerList() {
+      const channels = new Map<string, string[]>();
+      const names = new Set([...channelHandlers.keys(), ...forwards.keys()]);
+      for (const channel of names) for (const name of handlersOf(channel)) channels.set(name, [...(channels.get(name) ?? []), channel]);
+      return [...handlers.values()]
+        .filter((h) => !h.name.startsWith(RELAY_PREFIX))
+        .map((handler) => ({ handler, channels: [...new Set(channels.get(handler.name) ?? [])] }));
+    },
     async tick() {
       await recover();
       await workers.runAll(clock.now());

@@ -19,6 +19,16 @@ export type Attempt = {
   excerpt: string;
   error: string;
 };
+/** A handler and its delivery state (GET /ui/api/handlers; delivery/handler-routes.ts HandlerInfo). */
+export type HandlerInfo = {
+  name: string;
+  kind: string;
+  channels: string[];
+  state: "active" | "paused" | "breaker_open" | "breaker_half_open";
+  rate: string | null;
+  breaker: { state: string; failures: number; threshold: number; cool_down: string; reopens_at: string | null } | null;
+  waiting: number;
+};
 export type Me = { email: string; role: "admin" | "member" };
 /** The server's own type (it imports nothing), so the two cannot drift. */
 export type { ApiKeyInfo as ApiKey } from "../hooks/api-key-info";

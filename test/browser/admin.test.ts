@@ -226,6 +226,13 @@ describe.skipIf(!browserAvailable())("the dashboard's admin screens in a browser
       expect(received.some((r) => r.body === '{"to":"forward"}' && r.token === "not-shown-again")).toBe(true);
 
       await page.goto(`${app.url}/ui/channels/fwd/handlers`);
+      // Delivery: the handler's state as a badge; Pause and Resume.
+      const delivery = page.getByRole("table", { name: "Delivery" }).getByRole("row", { name: /to-local/ });
+      await delivery.locator(".status-handled", { hasText: "active" }).waitFor();
+      await page.getByRole("button", { name: "Pause to-local" }).click();
+      await delivery.locator(".status-paused", { hasText: "paused" }).waitFor();
+      await page.getByRole("button", { name: "Resume to-local" }).click();
+      await delivery.locator(".status-handled", { hasText: "active" }).waitFor();
       await page.getByRole("button", { name: "Remove to-local" }).click();
       await page.getByRole("dialog").getByRole("button", { name: "Remove the handler" }).click();
       await page.getByRole("status").getByText("Forward handler to-local removed.").waitFor();

@@ -7,6 +7,7 @@ import type { Me } from "../../src/dashboard/routes/session";
 import type { ApiKeyInfo } from "../../src/dashboard/routes/api-keys";
 import * as hooks from "../../src/hooks/model";
 import type { Attempt } from "../../src/runner/routes";
+import type { HandlerInfo } from "../../src/delivery/handler-routes";
 import type { Refusal } from "../../src/hooks/routes/refusals";
 import { canTransition, EVENT_KINDS, HOOK_STATUSES, TRANSITION_FROM, type HookStatus, type Transition } from "../../src/hooks/status";
 import { HOOK_STATUSES as STORE_STATUSES } from "../../src/hooks/store";
@@ -42,6 +43,7 @@ test("the dashboard's wire types are the TypeBox models' Static types", () => {
     same<ui.Refusal, Static<typeof Refusal>>(true),
     reads<ui.Attempt, Static<typeof Attempt>>(true),
     reads<ui.Me, Static<typeof Me>>(true),
+    reads<ui.HandlerInfo, Static<typeof HandlerInfo>>(true),
     same<ui.ApiKey, Static<typeof ApiKeyInfo>>(true),
     // @ts-expect-error a property the model lacks is caught
     reads<ui.Attempt & { retries: number }, Static<typeof Attempt>>(true),

@@ -30,6 +30,8 @@ describe("GET /metrics", () => {
       "mailroom_hooks",
       "mailroom_handler_attempts_total",
       "mailroom_handler_queue_depth",
+      "mailroom_handler_breaker_transitions_total",
+      "mailroom_handler_state",
       "mailroom_catch_duration_seconds",
       "mailroom_commit_batch_size",
       "mailroom_translate_requests_total",

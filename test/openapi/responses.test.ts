@@ -164,6 +164,21 @@ describe("webhook responses match webhooks.json", () => {
     expect((await w("ChannelService_DeleteChannel", { path: "/v1/channels/shop" })).status).toBe(200);
     expect((await w("ChannelService_DeleteChannel", { path: "/v1/channels/BAD" })).status).toBe(400);
   });
+
+  test("handlers: list, get, pause and resume", async () => {
+    const via = await startTarget({
+      handlers: [{ name: "app", kind: "forward", url: "http://127.0.0.1:9/x", rate: "10/s", breaker: {} }],
+      channels: [{ name: "c", handlers: ["app"] }],
+    });
+    expect((await w("HandlerService_ListHandlers", { path: "/v1/handlers", via })).status).toBe(200);
+    expect((await w("HandlerService_ListHandlers", { path: "/v1/handlers", headers: {} })).status).toBe(401);
+    expect((await w("HandlerService_GetHandler", { path: "/v1/handlers/app", via })).status).toBe(200);
+    expect((await w("HandlerService_GetHandler", { path: "/v1/handlers/nope" })).status).toBe(404);
+    expect((await w("HandlerService_PauseHandler", { path: "/v1/handlers/app/pause", via })).json.state).toBe("paused");
+    expect((await w("HandlerService_PauseHandler", { path: "/v1/handlers/BAD/pause" })).status).toBe(400);
+    expect((await w("HandlerService_ResumeHandler", { path: "/v1/handlers/app/resume", via })).json.state).toBe("active");
+    expect((await w("HandlerService_ResumeHandler", { path: "/v1/handlers/nope/resume" })).status).toBe(404);
+  });
 });
 
 describe("translation responses match their documents", () => {

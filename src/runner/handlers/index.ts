@@ -13,6 +13,8 @@ function policyOf(c: HandlerConfig): HandlerPolicy {
     backoff: { initial: c.backoff.initial, max: c.backoff.max },
     concurrency: c.concurrency,
     timeout: c.timeout,
+    ...("rate" in c && c.rate ? { rate: c.rate } : {}),
+    ...(c.breaker ? { breaker: { failures: c.breaker.failures, coolDown: c.breaker.cool_down } } : {}),
   };
 }
 

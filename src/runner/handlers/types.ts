@@ -7,6 +7,10 @@ export type HandlerPolicy = {
   backoff: { initial: number; max: number };
   concurrency: number;
   timeout: number;
+  /** Attempts started per span of time at most (`rate`, forwards); none: as many as concurrency allows. */
+  rate?: { count: number; per: number };
+  /** The circuit breaker (`breaker`); none: off. */
+  breaker?: { failures: number; coolDown: number };
 };
 
 /** What one attempt produced; `ok` decides success. */

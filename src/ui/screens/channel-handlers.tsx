@@ -1,6 +1,6 @@
 /** @jsxImportSource preact */
 import { useEffect, useState } from "preact/hooks";
-import { api } from "../api";
+import { api, type HandlerInfo } from "../api";
 import { link } from "../router";
 import { headersOf } from "../body";
 import { fieldOf } from "../guard-fields";
@@ -20,10 +20,84 @@ export type Forward = {
   timeout: string;
 };
 
+/** What each delivery state is called in the handler list's badge. */
+const STATE_LABEL: Record<HandlerInfo["state"], string> = {
+  active: "active",
+  paused: "paused",
+  breaker_open: "breaker open",
+  breaker_half_open: "breaker half-open",
+};
+const STATE_CLASS: Record<HandlerInfo["state"], string> = { active: "handled", paused: "paused", breaker_open: "failed", breaker_half_open: "pending" };
+
+/**
+ * Every handler of the channel (the config file's and those added here) with its delivery state as
+ * a badge, its attempts waiting and rate, and Pause or Resume (paused handlers keep their attempts).
+ */
+function Delivery({ channel, onError }: { channel: string; onError: (message: string) => void }) {
+  const [handlers, setHandlers] = useState<HandlerInfo[] | null>(null);
+  const load = () =>
+    api<HandlerInfo[]>("GET", "/handlers").then(
+      (all) => setHandlers(all.filter((h) => h.channels.includes(channel))),
+      (e) => onError(e.message),
+    );
+  useEffect(() => void load(), [channel]);
+  async function toggle(h: HandlerInfo) {
+    try {
+      await api("POST", `/handlers/${h.name}/${h.state === "paused" ? "resume" : "pause"}`);
+      await load();
+    } catch (e) {
+      onError((e as Error).message);
+    }
+  }
+  if (!handlers || handlers.length === 0) return null;
+  return (
+    <>
+      <h2>Delivery</h2>
+      <div class="scroll">
+        <table class="cards" aria-label="Delivery">
+          <thead>
+            <tr>
+              <th>Handler</th>
+              <th>State</th>
+              <th>Waiting</th>
+              <th>Rate</th>
+              <th></th>
+            </tr>
+          </thead>
+          <tbody>
+            {handlers.map((h) => (
+              <tr key={h.name}>
+                <td data-label="Handler">
+                  {h.name} <span class="muted">{h.kind}</span>
+                </td>
+                <td data-label="State">
+                  <span
+                    class={`status status-${STATE_CLASS[h.state]}`}
+                    title={h.breaker?.reopens_at ? `one attempt goes through at ${h.breaker.reopens_at}` : undefined}
+                  >
+                    {STATE_LABEL[h.state]}
+                  </span>
+                </td>
+                <td data-label="Waiting">{h.waiting}</td>
+                <td data-label="Rate">{h.rate ?? <span class="muted">none</span>}</td>
+                <td>
+                  <button type="button" aria-label={`${h.state === "paused" ? "Resume" : "Pause"} ${h.name}`} onClick={() => toggle(h)}>
+                    {h.state === "paused" ? "Resume" : "Pause"}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
+
 /**
  * Forward handlers of one channel (admins): list, add (URL, headers, max attempts, backoff),
  * remove. Header values are sent, never shown (they often hold a token). Configured handlers live in
- * the config file and are not listed here.
+ * the config file: they are listed with the others only under Delivery (state, pause and resume).
  */
 export function ChannelHandlers({ channel }: { channel: string }) {
   const [handlers, setHandlers] = useState<Forward[] | null>(null);
@@ -97,6 +171,7 @@ export function ChannelHandlers({ channel }: { channel: string }) {
       </p>
       <h1>Forward handlers of {channel}</h1>
       <Notice error={error} note={note} />
+      <Delivery key={(handlers ?? []).map((h) => h.name).join(" ")} channel={channel} onError={(message) => setErrors({ form: message })} />
       <div class="scroll">
         <table class="cards" aria-label="Forward handlers">
           <thead>
