@@ -1,0 +1,2 @@
+ALTER TABLE "attempts" ADD COLUMN "resigned" text;--> statement-breakpoint
+ALTER TABLE "attempts" ADD COLUMN "chaos" text;

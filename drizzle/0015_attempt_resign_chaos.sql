@@ -1,0 +1,2 @@
+ALTER TABLE `attempts` ADD `resigned` text;--> statement-breakpoint
+ALTER TABLE `attempts` ADD `chaos` text;
