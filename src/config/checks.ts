@@ -11,6 +11,8 @@ export type ConfigChecks = {
   guards: GuardChecks;
   /** What the [translate] schema cannot say (known languages, whole cents); paths from the root ("translate.rates..."). */
   translate: (section: TranslateInput) => Problem[];
+  /** What a `resign` table's schema cannot say (a provider that can be re-signed, its key given); paths relative to the table. */
+  resign?: (entry: { kind: string; secret?: string; private_key?: string }) => Problem[];
 };
 
 export type GuardChecks = {

@@ -1,6 +1,7 @@
 import { Type as t, type StaticDecode } from "@sinclair/typebox";
 import type { TObject } from "@sinclair/typebox";
 import { forwardTargetProblems, type TargetProblem } from "./forward-target";
+import { Chaos, Resign } from "./delivery";
 import { Duration, Name } from "./values";
 
 /**
@@ -47,6 +48,8 @@ const Forward = t.Object(
     }),
     url_env: t.Optional(t.String({ description: "environment variable holding the url" })),
     headers: StringTable("headers added to (or replacing) the hook's own headers"),
+    resign: t.Optional(Resign),
+    chaos: t.Optional(Chaos),
   },
   strict,
 );

@@ -17,7 +17,8 @@ export { ConfigError, type Problem } from "./problems";
 export type Overrides = {
   host?: string;
   port?: number;
-  forwardTo?: { url: string; channel?: string };
+  /** `--resign KIND --secret S` and `--chaos 'duplicate=0.2,...'` apply to the forward --forward-to adds. */
+  forwardTo?: { url: string; channel?: string; resign?: { kind: string; secret?: string; private_key?: string }; chaos?: Record<string, unknown> };
   /** `mailroom listen URL --channel C --token T`: one more [[relays]] entry. */
   relay?: { url: string; channel: string; token: string; insecure?: boolean };
 };
@@ -39,9 +40,11 @@ export const FORWARD_TO = "forward-to";
  * tree before it is validated, as if the file said so. Returns the key path of its url, which
  * problems call `--forward-to` instead.
  */
-function addForwardTo(tree: Record<string, any>, forward: { url: string; channel?: string }, section: (k: string) => any): string {
+function addForwardTo(tree: Record<string, any>, forward: NonNullable<Overrides["forwardTo"]>, section: (k: string) => any): string {
   const list = (Array.isArray(tree.handlers) ? tree.handlers : (tree.handlers = [])) as unknown[];
-  const at = `handlers[${list.push({ name: FORWARD_TO, kind: "forward", url: forward.url, ...structuredClone(FORWARD_TO_PATIENCE) }) - 1}].url`;
+  const { resign, chaos } = forward;
+  const entry = { name: FORWARD_TO, kind: "forward", url: forward.url, ...structuredClone(FORWARD_TO_PATIENCE), ...(resign && { resign }), ...(chaos && { chaos }) };
+  const at = `handlers[${list.push(entry) - 1}].url`;
   const channels = (Array.isArray(tree.channels) ? tree.channels : (tree.channels = [])) as Record<string, any>[];
   const add = (c: Record<string, any>) => (c.handlers = [...(Array.isArray(c.handlers) ? c.handlers : []), FORWARD_TO]);
   if (forward.channel !== undefined) {
@@ -315,9 +318,31 @@ export function buildConfig(raw: unknown, env: Env, overrides: Overrides, checks
       problems.push({ path: p.path ? `guards[${i}].${p.path}` : `guards[${i}]`, message: p.message });
   });
   problems.push(...safely(() => checks.translate(config.translate)));
-  const all = storageUrlProblems(config, env, problems).map((p) => (p.path === forwardTo ? { ...p, path: "--forward-to" } : p));
+  if (checks.resign) problems.push(...safely(() => resignProblems(config, checks.resign!)));
+  const flag = forwardTo?.slice(0, -".url".length);
+  const all = storageUrlProblems(config, env, problems).map((p) =>
+    p.path === forwardTo
+      ? { ...p, path: "--forward-to" }
+      : flag && p.path.startsWith(`${flag}.resign`)
+        ? { ...p, path: `--resign${p.path.slice(`${flag}.resign`.length)}` }
+        : flag && p.path.startsWith(`${flag}.chaos`)
+          ? { ...p, path: `--chaos${p.path.slice(`${flag}.chaos`.length)}` }
+          : p,
+  );
   if (all.length > 0) throw new ConfigError(dedupeExact(all));
   return resolve(config);
+}
+
+/** The `resign` tables of forward handlers and channels, against the check the composition registered. */
+function resignProblems(config: ConfigInput, check: NonNullable<ConfigChecks["resign"]>): Problem[] {
+  const problems: Problem[] = [];
+  const at = (path: string, table: unknown) => {
+    if (!table || typeof table !== "object") return;
+    for (const p of check(table as { kind: string })) problems.push({ path: p.path ? `${path}.${p.path}` : path, message: p.message });
+  };
+  config.handlers.forEach((h, i) => at(`handlers[${i}].resign`, (h as Record<string, unknown>).resign));
+  config.channels.forEach((c, i) => at(`channels[${i}].resign`, c.resign));
+  return problems;
 }
 
 /**
