@@ -39,10 +39,14 @@ const Range = t
 export const Chaos = t.Object(
   {
     duplicate: t.Optional(t.Number({ minimum: 0, maximum: 1, description: "share of hooks delivered twice, with the same delivery id" })),
-    duplicate_after: t.Optional(DurationValue({ description: "how long after the first the duplicate comes (default: at once)", problem: 'must be a duration such as "2s"' })),
+    duplicate_after: t.Optional(
+      DurationValue({ description: "how long after the first the duplicate comes (default: at once)", problem: 'must be a duration such as "2s"' }),
+    ),
     reorder: t.Optional(DurationValue({ description: "hold hooks for this window and deliver them shuffled", problem: 'must be a duration such as "2s"' })),
     delay: t.Optional(Range),
-    drop_first: t.Optional(t.Integer({ minimum: 0, maximum: 100, description: "the first N attempts of each hook count as timed out (the app sees the retries)" })),
+    drop_first: t.Optional(
+      t.Integer({ minimum: 0, maximum: 100, description: "the first N attempts of each hook count as timed out (the app sees the retries)" }),
+    ),
     burst: t.Optional(t.Integer({ minimum: 2, maximum: 1000, description: "hold hooks until this many wait (at most 1 s) and deliver them at once" })),
     seed: t.Optional(t.Integer({ minimum: 0, maximum: 2 ** 48, description: "the same seed and the same hooks give the same actions" })),
   },

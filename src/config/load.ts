@@ -43,7 +43,14 @@ export const FORWARD_TO = "forward-to";
 function addForwardTo(tree: Record<string, any>, forward: NonNullable<Overrides["forwardTo"]>, section: (k: string) => any): string {
   const list = (Array.isArray(tree.handlers) ? tree.handlers : (tree.handlers = [])) as unknown[];
   const { resign, chaos } = forward;
-  const entry = { name: FORWARD_TO, kind: "forward", url: forward.url, ...structuredClone(FORWARD_TO_PATIENCE), ...(resign && { resign }), ...(chaos && { chaos }) };
+  const entry = {
+    name: FORWARD_TO,
+    kind: "forward",
+    url: forward.url,
+    ...structuredClone(FORWARD_TO_PATIENCE),
+    ...(resign && { resign }),
+    ...(chaos && { chaos }),
+  };
   const at = `handlers[${list.push(entry) - 1}].url`;
   const channels = (Array.isArray(tree.channels) ? tree.channels : (tree.channels = [])) as Record<string, any>[];
   const add = (c: Record<string, any>) => (c.handlers = [...(Array.isArray(c.handlers) ? c.handlers : []), FORWARD_TO]);

@@ -130,7 +130,8 @@ export function createChaos(settings: ChaosSettings, wait: (ms: number, stopping
       result = await sendOnce(key, context, prepare, send, actions).finally(turn.sent);
     } else result = await sendOnce(key, context, prepare, send, actions);
     if (result.interrupted) return result;
-    if (dropped) result = { ...result, ok: false, error: `chaos drop_first: the answer (${result.httpStatus ?? result.error}) was ignored, as if it timed out` };
+    if (dropped)
+      result = { ...result, ok: false, error: `chaos drop_first: the answer (${result.httpStatus ?? result.error}) was ignored, as if it timed out` };
     return actions.length ? { ...result, chaos: actions.join(",") } : result;
   };
 

@@ -11,7 +11,9 @@ export function resignConfigProblems(entry: { kind: string; secret?: string; pri
   if (problem) return [{ path: "kind", message: problem }];
   const key = keyOf(entry.kind);
   const other = key === "secret" ? "private_key" : "secret";
-  if (entry[key] === undefined) return [{ path: "", message: `${entry.kind} signs with ${key === "secret" ? "a shared secret" : "a private key (PEM)"}: give ${key} or ${key}_env` }];
-  if (entry[other] !== undefined) return [{ path: other, message: `${entry.kind} does not sign with a ${other === "secret" ? "shared secret" : "private key"}: give ${key}` }];
+  if (entry[key] === undefined)
+    return [{ path: "", message: `${entry.kind} signs with ${key === "secret" ? "a shared secret" : "a private key (PEM)"}: give ${key} or ${key}_env` }];
+  if (entry[other] !== undefined)
+    return [{ path: other, message: `${entry.kind} does not sign with a ${other === "secret" ? "shared secret" : "private key"}: give ${key}` }];
   return [];
 }

@@ -59,10 +59,11 @@ export function createMetrics(config: Config) {
     "handler",
     "outcome",
   ]);
-  const chaos = registry.counter("mailroom_delivery_chaos_total", "delivery chaos actions done by forward handlers (duplicate, reorder, delay, drop_first, burst)", [
-    "handler",
-    "action",
-  ]);
+  const chaos = registry.counter(
+    "mailroom_delivery_chaos_total",
+    "delivery chaos actions done by forward handlers (duplicate, reorder, delay, drop_first, burst)",
+    ["handler", "action"],
+  );
   const resigned = registry.counter("mailroom_delivery_resigned_total", "forward attempts re-signed, by the provider kind signed as", ["handler", "kind"]);
   const catchSeconds = registry.histogram("mailroom_catch_duration_seconds", "catching endpoint: from the request to its answer, in seconds", CATCH_BUCKETS);
   const batches = registry.histogram("mailroom_commit_batch_size", "hooks per group commit", BATCH_BUCKETS);

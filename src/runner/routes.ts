@@ -25,7 +25,9 @@ export const Attempt = t.Object(
     exit_code: t.Union([t.Integer(), t.Null()], { description: "command: the program's exit code" }),
     excerpt: t.String({ description: "the start of the answer, program output or returned value" }),
     error: t.String({ description: "why the attempt failed; empty otherwise" }),
-    resigned: t.Union([t.String(), t.Null()], { description: "forward: the provider kind the request was re-signed as (never the secret); null when sent as caught" }),
+    resigned: t.Union([t.String(), t.Null()], {
+      description: "forward: the provider kind the request was re-signed as (never the secret); null when sent as caught",
+    }),
     chaos: t.Union([t.String(), t.Null()], {
       description: "forward: what delivery chaos did (duplicate, reorder, delay, drop_first, burst; several joined by commas); null when nothing",
     }),

@@ -153,7 +153,18 @@ export function createPgAttemptQueue(t: PgTransactor, opts: { owner: string; lea
             `UPDATE attempts SET outcome = $1, finished_at = $2, http_status = $3, exit_code = $4, excerpt = $5, error = $6,
            resigned = $9, chaos = $10, lease_owner = NULL, lease_until = NULL
          WHERE id = $7 AND outcome = 'running' AND lease_owner = $8`,
-            [outcome, now, result.httpStatus ?? null, result.exitCode ?? null, result.excerpt, result.error, id, owner, result.resigned ?? null, result.chaos ?? null],
+            [
+              outcome,
+              now,
+              result.httpStatus ?? null,
+              result.exitCode ?? null,
+              result.excerpt,
+              result.error,
+              id,
+              owner,
+              result.resigned ?? null,
+              result.chaos ?? null,
+            ],
           )
         ).count > 0
       );
