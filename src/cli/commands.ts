@@ -47,6 +47,8 @@ export const COMMANDS: readonly CommandEntry[] = [
     usage: `  mailroom [serve] [--config FILE] [--port N] [--host H]   run the service (the default command)
            [--quiet] [--log-format text|json]             warnings and errors only; JSON lines
            [--forward-to URL [--channel C]]              forward every caught hook (of C), with retries
+             [--resign KIND --secret S|--private-key @PEM]  signed as provider KIND, fresh timestamp
+             [--chaos 'duplicate=0.2,reorder=2s,seed=42']  misbehave towards the app on purpose
            [--parent-pid PID]                            stop when the process PID ends (test suites)`,
     details: CONFIG_DETAILS,
     run: server("serve"),
@@ -56,7 +58,8 @@ export const COMMANDS: readonly CommandEntry[] = [
     usage: `  mailroom listen URL --channel C --token T [--forward-to URL] [--config FILE] [--port N]
            [--insecure]                                  run a local Mailroom receiving channel C of the
                                                            Mailroom at URL (a relay key); nothing is lost
-                                                           while away; --forward-to URL with retries`,
+                                                           while away; --forward-to URL with retries
+           (--resign, --secret, --private-key, --chaos as serve's)`,
     details: `Dials out to URL (upstream's public listener, or its one listener): no public port here. Each hook
 is stored here under upstream's id, with its method, query, headers, exact body, sender address and
 catch time, then acknowledged; upstream keeps it waiting while this is away. --forward-to retries for
@@ -149,7 +152,8 @@ Signed when a key is given (--secret, $MAILROOM_SIGN_SECRET, or --private-key fo
   },
   {
     name: "replay",
-    usage: "  mailroom replay ID --to URL                              send a stored hook again, byte for byte",
+    usage: `  mailroom replay ID --to URL                              send a stored hook again, byte for byte
+           [--resign KIND --secret S|--private-key @PEM]  signed afresh as provider KIND`,
     client: true,
     run: client(async () => (await import("./replay")).replayCommand),
   },
