@@ -24,6 +24,7 @@ const receiver = receivers();
 const HOUR = 3_600_000;
 const BODY = '{"id":"evt_1","type":"customer.created","data":{"name":"Zoë"}}';
 const bytes = (s: string) => new TextEncoder().encode(s);
+const text = (b: Uint8Array) => new TextDecoder().decode(b);
 const ORIGINAL = "the provider's own secret";
 
 type Got = { headers: Record<string, string>; body: string; url: string };
@@ -231,5 +232,34 @@ describe("what cannot be re-signed is refused by the config, saying why", () => 
     expect(refused({ kind: "strpe", secret: "s" })).toMatch(/unknown provider strpe \(did you mean stripe\?\)/);
     expect(refused({ kind: "discord", secret: "s" })).toMatch(/discord signs with a private key \(PEM\): give private_key/);
     expect(refused({ kind: "stripe" })).toMatch(/stripe signs with a shared secret: give secret or secret_env/);
+  });
+});
+
+describe("edit and send to a URL re-signs on request (POST /v1/hooks/{id}/replay with resign)", () => {
+  test("Stripe's library accepts the re-signed replay an hour later; a kind that cannot be re-signed is 400; the secret is never echoed", async () => {
+    const stripe = new Stripe("sk_test_unused");
+    const secret = "whsec_edit_and_send";
+    const app = receiver();
+    const t = createRunnerApp({ handlers: [], channels: [] });
+    t.clock.set(Date.now() - HOUR);
+    const stale = await stripe.webhooks.generateTestHeaderStringAsync({ payload: BODY, secret, timestamp: Math.floor(t.clock.now() / 1000) });
+    const id = await t.send("pay", BODY, { "stripe-signature": stale });
+    t.clock.advance(HOUR);
+    const res = await t.call("POST", `/v1/hooks/${id}/replay`, { url: app.url, resign: { kind: "stripe", secret } });
+    expect(res.status).toBe(200);
+    expect(res.json.status).toBe(200);
+    expect(res.text).not.toContain(secret);
+    const got = app.received[0]!;
+    await expect(stripe.webhooks.constructEventAsync(BODY, stale, secret, 300, undefined, t.clock.now())).rejects.toThrow(/tolerance/i);
+    expect((await stripe.webhooks.constructEventAsync(text(got.body), got.headers["stripe-signature"]!, secret, 300, undefined, t.clock.now())).id).toBe(
+      "evt_1",
+    );
+    const refused = await t.call("POST", `/v1/hooks/${id}/replay`, { url: app.url, resign: { kind: "mailgun", secret } });
+    expect(refused.status).toBe(400);
+    expect(refused.json).toEqual({ code: 3, message: expect.stringMatching(/^resign\.kind: mailgun carries its signature in the body/), details: [] });
+    expect(refused.text).not.toContain(secret);
+    const keyless = await t.call("POST", `/v1/hooks/${id}/replay`, { url: app.url, resign: { kind: "discord", secret } });
+    expect(keyless.json.message).toBe("resign.private_key: discord signs with a private key (PEM)");
+    expect(app.received).toHaveLength(1);
   });
 });
