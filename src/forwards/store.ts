@@ -13,6 +13,8 @@ export type ForwardRow = {
   backoffMaxMs: number;
   timeoutMs: number;
   createdAt: number;
+  /** JSON of the `chaos` table as written (the dashboard's chaos toggle), null when off. */
+  chaos: string | null;
 };
 
 /**
@@ -41,8 +43,9 @@ type ForwardRecord = {
   backoff_max_ms: number;
   timeout_ms: number;
   created_at: number;
+  chaos: string | null;
 };
-const COLUMNS = "name, channel, url, headers, max_attempts, backoff_initial_ms, backoff_max_ms, timeout_ms, created_at";
+const COLUMNS = "name, channel, url, headers, max_attempts, backoff_initial_ms, backoff_max_ms, timeout_ms, created_at, chaos";
 const toRow = (r: ForwardRecord): ForwardRow => ({
   name: r.name,
   channel: r.channel,
@@ -53,6 +56,7 @@ const toRow = (r: ForwardRecord): ForwardRow => ({
   backoffMaxMs: r.backoff_max_ms,
   timeoutMs: r.timeout_ms,
   createdAt: r.created_at,
+  chaos: r.chaos,
 });
 
 /** The SQLite side. */
@@ -72,7 +76,7 @@ export function createForwardStore(db: Db): ForwardStore {
     },
     insert: (r) =>
       transaction(async () => {
-        const added = q(`INSERT INTO dashboard_handlers (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING`).run(
+        const added = q(`INSERT INTO dashboard_handlers (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING`).run(
           r.name,
           r.channel,
           r.url,
@@ -82,6 +86,7 @@ export function createForwardStore(db: Db): ForwardStore {
           r.backoffMaxMs,
           r.timeoutMs,
           r.createdAt,
+          r.chaos,
         );
         return changed(added.changes > 0);
       }),

@@ -12,8 +12,9 @@ type ForwardRecord = {
   backoff_max_ms: string;
   timeout_ms: string;
   created_at: string;
+  chaos: string | null;
 };
-const COLUMNS = "name, channel, url, headers, max_attempts, backoff_initial_ms, backoff_max_ms, timeout_ms, created_at";
+const COLUMNS = "name, channel, url, headers, max_attempts, backoff_initial_ms, backoff_max_ms, timeout_ms, created_at, chaos";
 const toRow = (r: ForwardRecord): ForwardRow => ({
   name: r.name,
   channel: r.channel,
@@ -24,6 +25,7 @@ const toRow = (r: ForwardRecord): ForwardRow => ({
   backoffMaxMs: num(r.backoff_max_ms),
   timeoutMs: num(r.timeout_ms),
   createdAt: num(r.created_at),
+  chaos: r.chaos,
 });
 
 /** PostgreSQL's side of ForwardStore (forward handlers added in the dashboard). */
@@ -40,17 +42,10 @@ export function createPgForwardStore(t: PgTransactor): ForwardStore {
       return r ? toRow(r) : undefined;
     },
     async insert(r) {
-      const added = await x().unsafe(`INSERT INTO dashboard_handlers (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (name) DO NOTHING`, [
-        r.name,
-        r.channel,
-        r.url,
-        r.headers,
-        r.maxAttempts,
-        r.backoffInitialMs,
-        r.backoffMaxMs,
-        r.timeoutMs,
-        r.createdAt,
-      ]);
+      const added = await x().unsafe(
+        `INSERT INTO dashboard_handlers (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (name) DO NOTHING`,
+        [r.name, r.channel, r.url, r.headers, r.maxAttempts, r.backoffInitialMs, r.backoffMaxMs, r.timeoutMs, r.createdAt, r.chaos],
+      );
       return changed(added.count > 0);
     },
     async remove(name) {
