@@ -18,6 +18,10 @@ export type Attempt = {
   exit_code: number | null;
   excerpt: string;
   error: string;
+  /** The provider kind a forward re-signed as; null when sent as caught. */
+  resigned: string | null;
+  /** What delivery chaos did ("duplicate", "delay,duplicate"); null when nothing. */
+  chaos: string | null;
 };
 export type Me = { email: string; role: "admin" | "member" };
 /** The server's own type (it imports nothing), so the two cannot drift. */

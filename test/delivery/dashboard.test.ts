@@ -48,3 +48,25 @@ describe("the dashboard's forward handlers and chaos", () => {
     expect((await app.call("GET", "/ui/api/channels/app/handlers", undefined, app.admin)).json).toEqual([]);
   });
 });
+
+describe("edit and send's re-sign choice", () => {
+  test("GET /ui/api/resign-kinds lists the providers that can be re-signed with their key; signed in only", async () => {
+    const app = await dashboardApp();
+    const kinds = (await app.call("GET", "/ui/api/resign-kinds", undefined, app.member)).json as { kind: string; key: string }[];
+    expect(kinds).toContainEqual({ kind: "stripe", key: "secret" });
+    expect(kinds).toContainEqual({ kind: "discord", key: "private_key" });
+    expect(kinds.map((k) => k.kind)).not.toContain("linear");
+    expect(kinds.map((k) => k.kind)).not.toContain("mailgun");
+    expect(kinds.length).toBeGreaterThan(100);
+    expect((await app.call("GET", "/ui/api/resign-kinds", undefined, {})).status).toBe(401);
+  });
+
+  test("the dashboard's replay with resign sends a fresh signature in place of the caught one", async () => {
+    const target = receiver({ status: 200 });
+    const app = await dashboardApp();
+    const [id] = await app.catchHooks("app", 1);
+    const res = await app.call("POST", `/ui/api/hooks/${id}/replay`, { url: target.url, resign: { kind: "github", secret: "local" } }, app.admin);
+    expect(res.status).toBe(200);
+    expect(target.received[0]!.headers["x-hub-signature-256"]).toMatch(/^sha256=[0-9a-f]{64}$/);
+  });
+});
