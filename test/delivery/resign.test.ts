@@ -263,3 +263,34 @@ describe("edit and send to a URL re-signs on request (POST /v1/hooks/{id}/replay
     expect(app.received).toHaveLength(1);
   });
 });
+
+describe("a channel's resign", () => {
+  test("applies to every forward of the channel (a handler's own wins) and to a redelivery, which gets a fresh timestamp", async () => {
+    const secret = `whsec_${Buffer.from("channel key").toString("base64")}`;
+    const plain = receiver();
+    const own = receiver();
+    const t = createRunnerApp({
+      handlers: [forward("plain", plain.url), forward("own", own.url, { resign: { kind: "github", secret: "own-secret" } })],
+      channels: [{ name: "c", handlers: ["plain", "own"], resign: { kind: "standard-webhooks", secret } }],
+    });
+    t.clock.set(Date.now() - HOUR);
+    const id = await t.send("c");
+    await t.runner.tick();
+    t.clock.advance(HOUR);
+    expect((await t.call("POST", `/v1/hooks/${id}/redeliver`)).status).toBe(200);
+    await t.runner.tick();
+    expect(plain.received).toHaveLength(2);
+    const [first, again] = plain.received.map((r) => ({ body: text(r.body), headers: r.headers }));
+    expect(() => new StandardWebhook(secret).verify(first!.body, first!.headers)).toThrow(/too old|timestamp/i);
+    expect(new StandardWebhook(secret).verify(again!.body, again!.headers)).toEqual({ n: 1 });
+    expect(Number(again!.headers["webhook-timestamp"])).toBe(Math.floor(t.clock.now() / 1000));
+    expect(own.received[0]!.headers["webhook-signature"]).toBeUndefined();
+    expect(await octokitVerify("own-secret", text(own.received[0]!.body), own.received[0]!.headers["x-hub-signature-256"]!)).toBe(true);
+    expect((await t.attempts(id)).map((a) => [a.handler, a.resigned])).toEqual([
+      ["plain", "standard-webhooks"],
+      ["own", "github"],
+      ["plain", "standard-webhooks"],
+      ["own", "github"],
+    ]);
+  });
+});
