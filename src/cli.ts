@@ -5,7 +5,9 @@
 import { type FlagSpec, parseFlags, takeFlags, UsageError } from "./lib/args";
 import { didYouMean } from "./lib/suggest";
 import { plainUpstreamProblem } from "./lib/plain-upstream";
-import type { ForwardRoute } from "./config/load";
+import { readFileSync } from "node:fs";
+import { parseChaosFlag } from "./config/delivery";
+import type { Overrides } from "./config/load";
 import { forwardRoute, routeProblem } from "./delivery/routes";
 
 export type ServeOptions = {
@@ -14,9 +16,10 @@ export type ServeOptions = {
   host?: string;
   quiet?: boolean;
   logFormat?: "text" | "json";
-  forwardTo?: { url: string; channel?: string };
+  /** `--forward-to URL [--channel C] [--resign KIND --secret S|--private-key @PEM] [--chaos 'duplicate=0.2,...']` */
+  forwardTo?: NonNullable<Overrides["forwardTo"]>;
   /** `--forward PATTERN=URL ...` (then a `--forward-to URL` is the last route, and this holds it): first match wins. */
-  forward?: { routes: ForwardRoute[]; channel?: string };
+  forward?: NonNullable<Overrides["forward"]>;
   /** Stop gracefully once this process has ended (a test suite that started Mailroom and was killed). */
   parentPid?: number;
 };
@@ -39,6 +42,10 @@ const SERVE_FLAGS: FlagSpec = {
   forward: "multi",
   channel: "value",
   "parent-pid": "value",
+  resign: "value",
+  secret: "value",
+  "private-key": "value",
+  chaos: "value",
   quiet: "bool",
 };
 const FLAGS: Record<"serve" | "check-config" | "healthcheck" | "migrate", FlagSpec> = {
@@ -92,6 +99,44 @@ export function parseArgs(argv: readonly string[]): Command {
   if (routes && out.forwardTo?.url) routes.push({ pattern: "*", url: out.forwardTo.url, flag: "--forward-to" });
   if (routes) (out.forward = { routes, ...(channel !== undefined ? { channel } : {}) }), delete out.forwardTo;
   if (out.forwardTo && !out.forwardTo.url) return { kind: "error", message: "--channel is only used with --forward-to URL or --forward" };
+  const delivery = deliveryFlags(parsed.values);
+  if (typeof delivery === "string") return { kind: "error", message: delivery };
+  if (Object.keys(delivery).length > 0) {
+    // --resign and --chaos apply to every forward the flags make: --forward-to's, or each --forward route's.
+    const target = out.forward ?? out.forwardTo;
+    if (!target) return { kind: "error", message: `--${Object.keys(delivery)[0]} is only used with --forward-to URL or --forward` };
+    Object.assign(target, delivery);
+  }
+  return out;
+}
+
+/**
+ * `--resign KIND --secret S` (or `--private-key @FILE|PEM`) and `--chaos 'duplicate=0.2,seed=42'`:
+ * the forward's `resign` and `chaos` tables (the config loader checks them), or what is wrong.
+ */
+function deliveryFlags(values: Record<string, string | undefined>): { resign?: Record<string, string>; chaos?: Record<string, unknown> } | string {
+  const { resign, secret, chaos } = values;
+  const pem = values["private-key"];
+  const out: { resign?: { kind: string; secret?: string; private_key?: string }; chaos?: Record<string, unknown> } = {};
+  if (resign !== undefined) {
+    if (secret === undefined && pem === undefined)
+      return `--resign ${resign} needs --secret S, or --private-key @FILE for a provider that signs with a key pair`;
+    out.resign = { kind: resign, ...(secret !== undefined && { secret }) };
+    if (pem !== undefined) {
+      try {
+        out.resign.private_key = pem.startsWith("@") ? readFileSync(pem.slice(1), "utf8") : pem;
+      } catch (error) {
+        return `--private-key: cannot read ${pem.slice(1)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
+      }
+    }
+  } else if (secret !== undefined || pem !== undefined) return `--${secret !== undefined ? "secret" : "private-key"} is only used with --resign KIND`;
+  if (chaos !== undefined) {
+    try {
+      out.chaos = parseChaosFlag(chaos);
+    } catch (error) {
+      return `--chaos: ${(error as Error).message}`;
+    }
+  }
   return out;
 }
 
@@ -128,8 +173,8 @@ function parseListen(args: string[]): Command {
   const serve = parseArgs(["serve", ...rest]);
   if (serve.kind === "error") return { ...serve, message: serve.message.replace("for serve:", "for listen:") };
   if (serve.kind !== "serve") return serve;
-  const forwardTo = serve.forwardTo && { url: serve.forwardTo.url, channel };
-  const forward = serve.forward && { routes: serve.forward.routes, channel };
+  const forwardTo = serve.forwardTo && { ...serve.forwardTo, channel };
+  const forward = serve.forward && { ...serve.forward, channel };
   return { ...serve, kind: "listen", relay: { url, channel, token, ...(insecure ? { insecure } : {}) }, forwardTo, ...(forward ? { forward } : {}) };
 }
 

@@ -48,6 +48,8 @@ export const COMMANDS: readonly CommandEntry[] = [
            [--quiet] [--log-format text|json]             warnings and errors only; JSON lines
            [--forward-to URL [--channel C]]              forward every caught hook (of C), with retries
            [--forward PATTERN=URL]...                    routes by event type (invoice.*, *): first match wins
+             [--resign KIND --secret S|--private-key @PEM]  signed as provider KIND, fresh timestamp
+             [--chaos 'duplicate=0.2,reorder=2s,seed=42']  misbehave towards the app on purpose
            [--parent-pid PID]                            stop when the process PID ends (test suites)`,
     details: CONFIG_DETAILS,
     run: server("serve"),
@@ -58,7 +60,8 @@ export const COMMANDS: readonly CommandEntry[] = [
            [--forward PATTERN=URL]... [--insecure]        run a local Mailroom receiving channel C of the
                                                            Mailroom at URL (a relay key); nothing is lost
                                                            while away; --forward-to URL with retries,
-                                                           --forward routes by event type`,
+                                                           --forward routes by event type
+           (--resign, --secret, --private-key, --chaos as serve's)`,
     details: `Dials out to URL (upstream's public listener, or its one listener): no public port here. Each hook
 is stored here under upstream's id, with its method, query, headers, exact body, sender address and
 catch time, then acknowledged; upstream keeps it waiting while this is away. --forward-to retries for
@@ -160,7 +163,8 @@ Signed when a key is given (--secret, $MAILROOM_SIGN_SECRET, or --private-key fo
   },
   {
     name: "replay",
-    usage: "  mailroom replay ID --to URL                              send a stored hook again, byte for byte",
+    usage: `  mailroom replay ID --to URL                              send a stored hook again, byte for byte
+           [--resign KIND --secret S|--private-key @PEM]  signed afresh as provider KIND`,
     client: true,
     run: client(async () => (await import("./replay")).replayCommand),
   },

@@ -28,7 +28,7 @@ async function readData(value: string | undefined, io: Io): Promise<Uint8Array> 
 }
 
 /** `--private-key @FILE` or the PEM text itself. */
-function readKey(value: string): string {
+export function readKey(value: string): string {
   if (!value.startsWith("@")) return value;
   try {
     return readFileSync(value.slice(1), "utf8");

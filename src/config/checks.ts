@@ -13,6 +13,8 @@ export type ConfigChecks = {
   translate: (section: TranslateInput) => Problem[];
   /** A handler's `when` (a search query): checked, then compiled once when the config loads. */
   when: WhenChecks;
+  /** What a `resign` table's schema cannot say (a provider that can be re-signed, its key given); paths relative to the table. */
+  resign?: (entry: { kind: string; secret?: string; private_key?: string }) => Problem[];
 };
 
 /** A hook as a handler's `when` reads it (hooks/store.ts's RawHook has these). */

@@ -2,6 +2,7 @@ import { Type as t, type StaticDecode } from "@sinclair/typebox";
 import type { TObject } from "@sinclair/typebox";
 import type { HookMatcher } from "./checks";
 import { forwardTargetProblems, type TargetProblem } from "./forward-target";
+import { Chaos, Resign } from "./delivery";
 import { Duration, Name, RateValue } from "./values";
 
 /**
@@ -69,6 +70,8 @@ const Forward = t.Object(
     url_env: t.Optional(t.String({ description: "environment variable holding the url" })),
     headers: StringTable("headers added to (or replacing) the hook's own headers"),
     rate: t.Optional(RateValue('attempts started per span of time, at most ("10/s", "600/m", "5/10s"); the others wait, none is dropped')),
+    resign: t.Optional(Resign),
+    chaos: t.Optional(Chaos),
   },
   strict,
 );

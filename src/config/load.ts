@@ -17,12 +17,13 @@ export { ConfigError, type Problem } from "./problems";
 export type Overrides = {
   host?: string;
   port?: number;
-  forwardTo?: { url: string; channel?: string };
+  /** `--resign KIND --secret S` and `--chaos 'duplicate=0.2,...'` apply to the forward --forward-to adds (to each route's, with --forward). */
+  forwardTo?: { url: string; channel?: string } & Delivery;
   /**
    * `serve|listen --forward PATTERN=URL ...` (and a `--forward-to URL` given with them, last):
    * forward handlers of which each hook goes to the first that wants it, for channel C or every channel.
    */
-  forward?: { routes: ForwardRoute[]; channel?: string };
+  forward?: { routes: ForwardRoute[]; channel?: string } & Delivery;
   /** `mailroom listen URL --channel C --token T`: one more [[relays]] entry. */
   relay?: { url: string; channel: string; token: string; insecure?: boolean };
 };
@@ -39,6 +40,9 @@ export const FORWARD_TO_PATIENCE = { max_attempts: 30, backoff: { initial: "1s",
 export const FORWARD_TO = "forward-to";
 
 /** One route of `--forward PATTERN=URL`: its pattern and url, the `when` query the pattern stands for (none: every hook), and the flag as problems name it. */
+/** What `--resign` and `--chaos` add to the forward handlers the flags make. */
+export type Delivery = { resign?: { kind: string; secret?: string; private_key?: string }; chaos?: Record<string, unknown> };
+
 export type ForwardRoute = { pattern: string; url: string; when?: string; flag: string };
 
 /** The names of the handlers of `--forward-to` and `--forward` routes, in order: forward-to, forward-to-2, ... */
@@ -50,12 +54,27 @@ export const forwardRouteName = (i: number): string => (i === 0 ? FORWARD_TO : `
  * [hooks] default_handlers), added to the tree before it is validated, as if the file said so.
  * Returns, by each handler's key path, the flag its problems name instead.
  */
-function addForwardTo(tree: Record<string, any>, routes: ForwardRoute[], channel: string | undefined, section: (k: string) => any): Map<string, string> {
+function addForwardTo(
+  tree: Record<string, any>,
+  routes: ForwardRoute[],
+  channel: string | undefined,
+  { resign, chaos }: Delivery,
+  section: (k: string) => any,
+): Map<string, string> {
   const list = (Array.isArray(tree.handlers) ? tree.handlers : (tree.handlers = [])) as unknown[];
   const flags = new Map<string, string>();
   const names = routes.map((r, i) => {
     const name = forwardRouteName(i);
-    const at = list.push({ name, kind: "forward", url: r.url, ...(r.when ? { when: r.when } : {}), ...structuredClone(FORWARD_TO_PATIENCE) }) - 1;
+    const entry = {
+      name,
+      kind: "forward",
+      url: r.url,
+      ...(r.when ? { when: r.when } : {}),
+      ...structuredClone(FORWARD_TO_PATIENCE),
+      ...(resign && { resign }),
+      ...(chaos && { chaos }),
+    };
+    const at = list.push(entry) - 1;
     flags.set(`handlers[${at}]`, r.flag);
     return name;
   });
@@ -326,7 +345,8 @@ export function buildConfig(raw: unknown, env: Env, overrides: Overrides, checks
   if (overrides.host !== undefined) section("server").host = overrides.host;
   if (overrides.port !== undefined) section("server").port = overrides.port;
   const routes = overrides.forward?.routes ?? (overrides.forwardTo ? [{ pattern: "*", url: overrides.forwardTo.url, flag: "--forward-to" }] : []);
-  const flags = addForwardTo(tree, routes, overrides.forward ? overrides.forward.channel : overrides.forwardTo?.channel, section);
+  const given = overrides.forward ?? overrides.forwardTo;
+  const flags = addForwardTo(tree, routes, given?.channel, { resign: given?.resign, chaos: given?.chaos }, section);
   if (overrides.relay) {
     const relays = (Array.isArray(tree.relays) ? tree.relays : (tree.relays = [])) as unknown[];
     const { url, channel, token, insecure } = overrides.relay;
@@ -358,10 +378,14 @@ export function buildConfig(raw: unknown, env: Env, overrides: Overrides, checks
       problems.push({ path: p.path ? `guards[${i}].${p.path}` : `guards[${i}]`, message: p.message });
   });
   problems.push(...safely(() => checks.translate(config.translate)));
+  if (checks.resign) problems.push(...safely(() => resignProblems(config, checks.resign!)));
+  // A problem of a handler the flags added names the flag: --resign and --chaos their own keys.
   const all = storageUrlProblems(config, env, problems).map((p) => {
     const at = /^handlers\[\d+\]/.exec(p.path)?.[0];
     const flag = at === undefined ? undefined : flags.get(at);
-    return flag ? { ...p, path: flag } : p;
+    if (!flag || at === undefined) return p;
+    for (const key of ["resign", "chaos"]) if (p.path.startsWith(`${at}.${key}`)) return { ...p, path: `--${key}${p.path.slice(`${at}.${key}`.length)}` };
+    return { ...p, path: flag };
   });
   if (all.length > 0) throw new ConfigError(dedupeExact(all));
   const resolved = resolve(config, checks.when);
@@ -377,6 +401,18 @@ function whenProblems(handlers: unknown[], when: WhenChecks): Problem[] {
     const problem = typeof query === "string" ? when.problem(query) : undefined;
     if (problem) problems.push({ path: `handlers[${i}].when`, message: problem });
   });
+  return problems;
+}
+
+/** The `resign` tables of forward handlers and channels, against the check the composition registered. */
+function resignProblems(config: ConfigInput, check: NonNullable<ConfigChecks["resign"]>): Problem[] {
+  const problems: Problem[] = [];
+  const at = (path: string, table: unknown) => {
+    if (!table || typeof table !== "object") return;
+    for (const p of check(table as { kind: string })) problems.push({ path: p.path ? `${path}.${p.path}` : path, message: p.message });
+  };
+  config.handlers.forEach((h, i) => at(`handlers[${i}].resign`, (h as Record<string, unknown>).resign));
+  config.channels.forEach((c, i) => at(`channels[${i}].resign`, c.resign));
   return problems;
 }
 

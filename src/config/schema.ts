@@ -1,3 +1,4 @@
+import { Resign } from "./delivery";
 import { Type as t, type Static, type StaticDecode } from "@sinclair/typebox";
 import type { HandlerConfig } from "./handlers";
 import { Duration, DurationValue, Name, Size, UrlPatternValue } from "./values";
@@ -122,6 +123,7 @@ const Channel = t.Object(
     handlers: t.Array(Name("handler name"), { default: [], uniqueItems: true }),
     response: t.Optional(ResponseSetting),
     dedup: t.Optional(DedupSetting),
+    resign: t.Optional(Resign),
   },
   strict,
 );

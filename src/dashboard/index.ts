@@ -28,6 +28,7 @@ import { apiKeyRoutes } from "./routes/api-keys";
 import { bulkRoutes } from "./routes/bulk";
 import { guardRoutes } from "./routes/guards";
 import { handlerRoutes } from "./routes/handlers";
+import { resignKindRoutes } from "./routes/resign-kinds";
 import { translateRoutes } from "./routes/translate";
 import type { TranslateServices } from "../translate";
 import type { Forwards } from "../forwards/index";
@@ -144,6 +145,7 @@ export function createDashboard(deps: {
     .use(guardRoutes({ gate, guards: deps.guards, channels: deps.management.channels, settings: store }))
     .use(handlerRoutes({ gate, forwards: deps.forwards, channels: deps.management.channels }))
     .use(deps.handlerControls(management))
+    .use(resignKindRoutes({ gate }))
     .use(translateRoutes({ gate, services: deps.translate }))
     .use(bulkRoutes({ auth: gate.requireSession(), hooks: deps.management.hooks, channels: deps.management.channels }))
     .use(streamRoutes(gate.requireSession(), deps.live, gate.stillSignedIn()));

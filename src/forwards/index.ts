@@ -1,3 +1,5 @@
+import { Value } from "@sinclair/typebox/value";
+import { Chaos } from "../config/delivery";
 import { HANDLER_CHECKS, HANDLER_KINDS, type ForwardConfig } from "../config/handlers";
 import { checkKinded, decodeKinded } from "../config/load";
 import { printable } from "../config/printable";
@@ -16,11 +18,17 @@ export type ForwardInfo = {
   max_attempts: number;
   backoff: { initial: string; max: string };
   timeout: string;
+  /** The `chaos` table as written (the dashboard's chaos toggle), null when off. */
+  chaos: Record<string, unknown> | null;
 };
 
 type Row = ForwardRow;
 
+/** The stored chaos table, converted as the config loader converts it (durations in ms). */
+const chaosOf = (r: Row) => (r.chaos === null ? {} : { chaos: Value.Decode(Chaos, JSON.parse(r.chaos)) });
+
 const toConfig = (r: Row): ForwardConfig => ({
+  ...chaosOf(r),
   name: r.name,
   kind: "forward",
   url: r.url,
@@ -39,6 +47,7 @@ const toInfo = (r: Row): ForwardInfo => ({
   backoff: { initial: `${r.backoffInitialMs}ms`, max: `${r.backoffMaxMs}ms` },
   timeout: `${r.timeoutMs}ms`,
   channel: r.channel,
+  chaos: r.chaos === null ? null : JSON.parse(r.chaos),
 });
 
 /**
@@ -79,6 +88,8 @@ export function createForwards(deps: { config: Config; store: ForwardStore; cloc
       if (entry.when !== undefined) throw invalid("when: forwards added here cannot have a when yet; set it on a [[handlers]] entry of the config file");
       // The stored forwards have no place for these yet (their table would need a column).
       for (const key of ["rate", "breaker"]) if (key in entry) throw invalid(`${key}: set in the config file only, on a [[handlers]] forward`);
+      // Its secret would be stored in the database: re-signing is set in the config file (or per send).
+      if (entry.resign !== undefined) throw invalid("resign: re-signing is set in the config file, where its secret can come from the environment");
       const forward = { ...entry, kind: "forward" } as Record<string, unknown>;
       const problems = checkKinded([forward], HANDLER_KINDS, "handler", HANDLER_CHECKS);
       // Every problem, each as "<key>: <what is wrong>" (the entry's own problems without a key).
@@ -99,6 +110,7 @@ export function createForwards(deps: { config: Config; store: ForwardStore; cloc
         backoffMaxMs: f.backoff.max,
         timeoutMs: f.timeout,
         createdAt: clock.now(),
+        chaos: entry.chaos === undefined ? null : JSON.stringify(entry.chaos),
       };
       if (!(await store.insert(row))) throw taken();
       await runner.addForward(channel, toConfig(row));

@@ -80,6 +80,12 @@ export function createMetrics(config: Config) {
       return [...sums].map(([key, n]) => [JSON.parse(key) as [string, string], n] as const);
     },
   );
+  const chaos = registry.counter(
+    "mailroom_delivery_chaos_total",
+    "delivery chaos actions done by forward handlers (duplicate, reorder, delay, drop_first, burst)",
+    ["handler", "action"],
+  );
+  const resigned = registry.counter("mailroom_delivery_resigned_total", "forward attempts re-signed, by the provider kind signed as", ["handler", "kind"]);
   const catchSeconds = registry.histogram("mailroom_catch_duration_seconds", "catching endpoint: from the request to its answer, in seconds", CATCH_BUCKETS);
   const batches = registry.histogram("mailroom_commit_batch_size", "hooks per group commit", BATCH_BUCKETS);
   const translate = registry.counter(
@@ -114,6 +120,14 @@ export function createMetrics(config: Config) {
     /** Where the handlers' states are read at scrape time. */
     watchHandlers(read: () => [string, string][]): void {
       handlerStates = read;
+    },
+    /** A forward attempt re-signed as `kind` (delivery/). */
+    resigned(handler: string, kind: string): void {
+      resigned.inc([handlers.has(handler) ? handler : OTHER, kind]);
+    },
+    /** A delivery chaos action done on a forward attempt (delivery/). */
+    chaos(handler: string, action: string): void {
+      chaos.inc([handlers.has(handler) ? handler : OTHER, action]);
     },
     catchDuration(seconds: number): void {
       catchSeconds.observe(seconds);

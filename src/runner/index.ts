@@ -3,7 +3,7 @@ import type { Clock } from "../lib/clock";
 import type { Log } from "../lib/log";
 import type { Activity } from "../lib/terminal";
 import { createAttempts } from "./attempts";
-import { createHandlers, type Handler } from "./handlers";
+import { createHandlers, type DeliveryPort, type Handler } from "./handlers";
 import type { ForwardConfig } from "../config/handlers";
 import { type AttemptQueue, type AttemptRow, type Outcome, RELAY_PREFIX } from "./queue";
 import type { HookOutcomes, HookReader, HookRunner } from "../hooks/runner";
@@ -43,6 +43,11 @@ export interface Runner extends HookRunner {
    * the channel's pending hooks that never had an attempt of it (as a restart gives them).
    */
   attach(channel: string, handler: Handler): Promise<void>;
+  /**
+   * What forwards do to their requests on the way out (delivery/: re-signing, chaos); the
+   * composition hands it in once, before the first attempt. Without it a forward sends the hook as caught.
+   */
+  useDelivery(port: DeliveryPort): void;
   /** Takes a handler added by attach off its channel. */
   detach(channel: string, name: string): void;
   /**
@@ -100,7 +105,8 @@ export function createRunner(deps: RunnerDeps): Runner {
   const { config, clock, log } = deps;
   const { queue } = deps;
   const outbound = { allowLinkLocal: config.server.allow_link_local };
-  const handlers = createHandlers(config.handlers, deps.baseDir ?? process.cwd(), outbound);
+  let delivery: DeliveryPort | undefined;
+  const handlers = createHandlers(config.handlers, deps.baseDir ?? process.cwd(), outbound, () => delivery);
   const channelHandlers = new Map(config.channels.map((c) => [c.name, c.handlers]));
   /** Channels not in the config (created by their first hook) get [hooks] default_handlers. */
   const defaultHandlers = config.hooks.default_handlers;
@@ -248,7 +254,7 @@ export function createRunner(deps: RunnerDeps): Runner {
     },
     addWorker: (worker) => workers.add(worker),
     addForward(channel, forward) {
-      const built = createHandlers([{ ...forward, kind: "forward" } as unknown as Config["handlers"][number]], process.cwd(), outbound);
+      const built = createHandlers([{ ...forward, kind: "forward" } as unknown as Config["handlers"][number]], process.cwd(), outbound, () => delivery);
       handlers.set(forward.name, built.get(forward.name)!);
       forwards.set(channel, [...(forwards.get(channel) ?? []).filter((n) => n !== forward.name), forward.name]);
     },
@@ -265,6 +271,9 @@ export function createRunner(deps: RunnerDeps): Runner {
       if (!recovered) return;
       const n = await queue.queueUnattempted(channel, handler.name, clock.now());
       if (n > 0) log.info(`${handler.name}: ${n} pending hooks get a delivery`), wake();
+    },
+    useDelivery(port) {
+      delivery = port;
     },
     detach(channel, name) {
       this.removeForward(channel, name);

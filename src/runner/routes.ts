@@ -37,6 +37,12 @@ export const Attempt = t.Object(
     exit_code: t.Union([t.Integer(), t.Null()], { description: "command: the program's exit code" }),
     excerpt: t.String({ description: "the start of the answer, program output or returned value" }),
     error: t.String({ description: "why the attempt failed; empty otherwise" }),
+    resigned: t.Union([t.String(), t.Null()], {
+      description: "forward: the provider kind the request was re-signed as (never the secret); null when sent as caught",
+    }),
+    chaos: t.Union([t.String(), t.Null()], {
+      description: "forward: what delivery chaos did (duplicate, reorder, delay, drop_first, burst; several joined by commas); null when nothing",
+    }),
   },
   strict,
 );
@@ -54,6 +60,8 @@ export function toWireAttempt(a: AttemptRow): AttemptWire {
     exit_code: a.exitCode,
     excerpt: a.excerpt,
     error: a.error,
+    resigned: a.resigned ?? null,
+    chaos: a.chaos ?? null,
   };
 }
 

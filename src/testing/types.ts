@@ -55,6 +55,10 @@ export type Attempt = {
   exit_code: number | null;
   excerpt: string;
   error: string;
+  /** forward: the provider kind the request was re-signed as (never the secret); null when sent as caught. */
+  resigned: string | null;
+  /** forward: what delivery chaos did ("duplicate", "burst,delay"); null when nothing. */
+  chaos: string | null;
 };
 
 /** A request a guard refused, or a provider's handshake answered (GET /v1/refusals): never stored as a hook. */

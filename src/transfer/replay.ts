@@ -3,13 +3,14 @@ import { AppError, invalid } from "../lib/errors";
 import { requestPartsProblem } from "../lib/http-syntax";
 import { REDACTED } from "../hooks/redact";
 import type { RawHook } from "../hooks/store";
+import { keyOf, type ResignSettings, resignProblem, resignRequest } from "../delivery/resign";
 
 /** What a replay answers: the target's answer, or why there was none. */
 export type ReplayResult =
   | { status: number; headers: Record<string, string>; body: string; truncated: boolean; duration_ms: number }
   | { error: string; duration_ms: number };
 
-export type ReplayInput = { url: string; method?: string; headers?: Record<string, string>; body?: Uint8Array };
+export type ReplayInput = { url: string; method?: string; headers?: Record<string, string>; body?: Uint8Array; resign?: ResignSettings };
 /** `[server] allow_link_local`, and how host names are resolved to judge it. */
 export type ReplayOutbound = { allowLinkLocal: boolean; resolve?: Resolve; now?: () => number };
 
@@ -17,6 +18,27 @@ export type ReplayOutbound = { allowLinkLocal: boolean; resolve?: Resolve; now?:
 export const REPLAY_ANSWER_MAX = 1024 * 1024;
 export const REPLAY_TIMEOUT_MS = 10_000;
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade", "host", "content-length", "expect"]);
+
+/**
+ * The request signed as `resign.kind` with the user's key, a fresh timestamp and delivery ids
+ * (delivery/resign.ts); throws invalid_argument for a kind that cannot be re-signed or a missing key.
+ */
+function resigned<R extends { url: string; method: string; headers: Headers; body: Uint8Array | undefined }>(
+  request: R,
+  resign: ResignSettings,
+  hookId: string,
+  now: number,
+): R {
+  const problem = resignProblem(resign.kind);
+  if (problem) throw invalid(`resign.kind: ${problem}`);
+  const key = keyOf(resign.kind);
+  if (!resign[key]) throw invalid(`resign.${key}: ${resign.kind} signs with ${key === "secret" ? "a shared secret" : "a private key (PEM)"}`);
+  try {
+    return { ...request, ...resignRequest(request, resign, now, `${hookId}\0replay\0${crypto.randomUUID()}`) };
+  } catch (error) {
+    throw invalid(`resign: ${(error as Error).message}`);
+  }
+}
 
 /**
  * Sends a hook (edited or not) to a URL and answers what came back: the edit-and-send's "send to a
@@ -42,13 +64,15 @@ export async function replay(hook: RawHook, input: ReplayInput, outbound: Replay
   const forbidden = await outboundProblem(input.url, outbound);
   if (forbidden) throw new AppError("permission_denied", `url: ${forbidden}`);
   const bodyless = method === "GET" || method === "HEAD";
+  let request = { url: input.url, method, headers: new Headers(headers), body: bodyless ? undefined : (input.body ?? hook.body) };
+  if (input.resign) request = resigned(request, input.resign, hook.id, now());
   const started = now();
   let res: Response;
   try {
-    res = await fetch(input.url, {
+    res = await fetch(request.url, {
       method,
-      headers,
-      body: bodyless ? undefined : (input.body ?? hook.body),
+      headers: request.headers,
+      body: request.body,
       redirect: "manual",
       signal: AbortSignal.timeout(REPLAY_TIMEOUT_MS),
     });

@@ -17,6 +17,16 @@ const edits = {
 };
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
+/** Sign what is sent as a provider does, with the user's key (never stored, never echoed). */
+const ResignIn = t.Object(
+  {
+    kind: t.String({ maxLength: 64, description: "the provider whose signature is made (mailroom providers lists them)" }),
+    secret: t.Optional(t.String({ maxLength: 4096, description: "the shared secret (HMAC and token schemes)" })),
+    private_key: t.Optional(t.String({ maxLength: 16384, description: "the private key, PEM (Ed25519, ECDSA and RSA schemes)" })),
+  },
+  { ...strict, error: "resign: must be an object with kind and secret or private_key" },
+);
+
 /** A body given as base64; throws invalid_argument when it is not. */
 function bytes(body: string | undefined): Uint8Array | undefined {
   if (body === undefined) return undefined;
@@ -82,12 +92,20 @@ export function sendRoutes({
         sendsTo?.(request, body.url);
         const hook = await hooks.raw(params.id);
         if (!hook) throw notFound(`hook "${params.id}" not found`);
-        return replay(hook, { url: body.url, method: body.method, headers: body.headers, body: bytes(body.body) }, { allowLinkLocal, now: () => clock.now() });
+        const input = { url: body.url, method: body.method, headers: body.headers, body: bytes(body.body), resign: body.resign };
+        return replay(hook, input, { allowLinkLocal, now: () => clock.now() });
       },
       {
         params,
         query: NoQuery,
-        body: t.Object({ url: t.String({ maxLength: 2048, error: "url: must be an http:// or https:// URL of at most 2048 characters" }), ...edits }, strict),
+        body: t.Object(
+          {
+            url: t.String({ maxLength: 2048, error: "url: must be an http:// or https:// URL of at most 2048 characters" }),
+            ...edits,
+            resign: t.Optional(ResignIn),
+          },
+          strict,
+        ),
         response: { 200: ReplayAnswer, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
       },
     );

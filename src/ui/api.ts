@@ -18,6 +18,10 @@ export type Attempt = {
   exit_code: number | null;
   excerpt: string;
   error: string;
+  /** The provider kind a forward re-signed as; null when sent as caught. */
+  resigned: string | null;
+  /** What delivery chaos did ("duplicate", "delay,duplicate"); null when nothing. */
+  chaos: string | null;
 };
 /** A handler and its delivery state (GET /ui/api/handlers; delivery/handler-routes.ts HandlerInfo). */
 export type HandlerInfo = {

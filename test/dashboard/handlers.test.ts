@@ -24,6 +24,7 @@ describe("forward handlers added in the dashboard", () => {
       max_attempts: 3,
       backoff: { initial: "2000ms", max: "600000ms" },
       timeout: "10000ms",
+      chaos: null,
     });
     expect((await app.call("GET", "/ui/api/channels/app/handlers", undefined, app.admin)).json).toEqual([added.json]);
 

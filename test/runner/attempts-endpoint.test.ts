@@ -2,7 +2,20 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { createReceiver } from "./receiver";
 import { createRunnerApp, forward } from "./setup";
 
-const ATTEMPT_KEYS = ["attempt", "due_at", "error", "excerpt", "exit_code", "finished_at", "handler", "http_status", "outcome", "started_at"];
+const ATTEMPT_KEYS = [
+  "attempt",
+  "chaos",
+  "due_at",
+  "error",
+  "excerpt",
+  "exit_code",
+  "finished_at",
+  "handler",
+  "http_status",
+  "outcome",
+  "resigned",
+  "started_at",
+];
 const stops: (() => void)[] = [];
 afterEach(() => {
   while (stops.length) stops.pop()!();
@@ -29,6 +42,8 @@ describe("GET /v1/hooks/{id}/attempts", () => {
         exit_code: null,
         excerpt: "",
         error: "",
+        resigned: null,
+        chaos: null,
       },
     ]);
     await t.runner.tick();

@@ -18,6 +18,7 @@ const Forward = t.Object(
     max_attempts: t.Integer(),
     backoff: t.Object({ initial: t.String(), max: t.String() }),
     timeout: t.String(),
+    chaos: t.Union([t.Record(t.String(), t.Unknown()), t.Null()], { description: "delivery chaos towards the app, as written; null when off" }),
   },
   strict,
 );

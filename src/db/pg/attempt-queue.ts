@@ -13,7 +13,7 @@ import type { PgTransactor } from "./transactor";
  */
 const COLUMNS = `id::float8 AS id, hook_id AS "hookId", handler, attempt, round_start AS "roundStart", outcome,
   due_at::float8 AS "dueAt", started_at::float8 AS "startedAt", finished_at::float8 AS "finishedAt",
-  http_status AS "httpStatus", exit_code AS "exitCode", excerpt, error`;
+  http_status AS "httpStatus", exit_code AS "exitCode", excerpt, error, resigned, chaos`;
 
 /** Advisory lock keys live in one namespace per purpose (the first int4 of the two-key form). */
 export const LOCK_SPACE = { migrations: 1, handler: 2, singleton: 3, translateAccountIds: 4 } as const;
@@ -151,9 +151,20 @@ export function createPgAttemptQueue(t: PgTransactor, opts: { owner: string; lea
         (
           await x().unsafe(
             `UPDATE attempts SET outcome = $1, finished_at = $2, http_status = $3, exit_code = $4, excerpt = $5, error = $6,
-           lease_owner = NULL, lease_until = NULL
+           resigned = $9, chaos = $10, lease_owner = NULL, lease_until = NULL
          WHERE id = $7 AND outcome = 'running' AND lease_owner = $8`,
-            [outcome, now, result.httpStatus ?? null, result.exitCode ?? null, result.excerpt, result.error, id, owner],
+            [
+              outcome,
+              now,
+              result.httpStatus ?? null,
+              result.exitCode ?? null,
+              result.excerpt,
+              result.error,
+              id,
+              owner,
+              result.resigned ?? null,
+              result.chaos ?? null,
+            ],
           )
         ).count > 0
       );

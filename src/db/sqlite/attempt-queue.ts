@@ -6,7 +6,7 @@ import type { AttemptResult } from "../../runner/handlers";
 import type { AttemptQueue, AttemptRow, Outcome } from "../../runner/queue";
 
 const COLUMNS = `id, hook_id AS hookId, handler, attempt, round_start AS roundStart, outcome, due_at AS dueAt,
-  started_at AS startedAt, finished_at AS finishedAt, http_status AS httpStatus, exit_code AS exitCode, excerpt, error`;
+  started_at AS startedAt, finished_at AS finishedAt, http_status AS httpStatus, exit_code AS exitCode, excerpt, error, resigned, chaos`;
 
 /** The SQLite side of AttemptQueue (runner/queue.ts). */
 export function createAttemptQueue(db: Db): AttemptQueue {
@@ -133,9 +133,10 @@ export function createAttemptQueue(db: Db): AttemptQueue {
     async finish(id: number, outcome: Outcome, result: AttemptResult, now: number): Promise<boolean> {
       return (
         q(
-          `UPDATE attempts SET outcome = ?, finished_at = ?, http_status = ?, exit_code = ?, excerpt = ?, error = ?
+          `UPDATE attempts SET outcome = ?, finished_at = ?, http_status = ?, exit_code = ?, excerpt = ?, error = ?, resigned = ?, chaos = ?
            WHERE id = ? AND outcome = 'running'`,
-        ).run(outcome, now, result.httpStatus ?? null, result.exitCode ?? null, result.excerpt, result.error, id).changes > 0
+        ).run(outcome, now, result.httpStatus ?? null, result.exitCode ?? null, result.excerpt, result.error, result.resigned ?? null, result.chaos ?? null, id)
+          .changes > 0
       );
     },
 

@@ -5,7 +5,7 @@ import { REDACTED } from "../../hooks/redact";
 import { parseRetryAfter } from "../../lib/backoff";
 import { readResponseExcerpt } from "../excerpt";
 import { fetchFailure } from "../../lib/fetch-error";
-import { withoutEnvKeys, type AttemptContext, type AttemptResult, type HandlerPolicy } from "./types";
+import { withoutEnvKeys, type AttemptContext, type AttemptResult, type Deliver, type HandlerPolicy, type Outgoing } from "./types";
 
 /** Headers that describe one connection, not the hook (RFC 9110 section 7.6.1), and those fetch sets itself. */
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade", "host", "content-length", "expect"]);
@@ -46,36 +46,48 @@ export type Outbound = { allowLinkLocal: boolean; resolve?: Resolve };
  * does a host that is, or resolves to, a link-local address (checked at each attempt: what a name
  * resolves to may change) unless `outbound.allowLinkLocal`.
  */
-export function createForward(config: ForwardConfig, policy: HandlerPolicy, outbound: Outbound = { allowLinkLocal: false }) {
+export function createForward(
+  config: ForwardConfig,
+  policy: HandlerPolicy,
+  outbound: Outbound = { allowLinkLocal: false },
+  deliver: () => Deliver | undefined = () => undefined,
+) {
   const problems = forwardTargetProblems(config.url, config.headers);
   const refused = problems.map((p) => [p.path, p.message].filter(Boolean).join(": ")).join("; ");
-  return async function run(hook: RawHook, { attempt, now }: AttemptContext): Promise<AttemptResult> {
+  return async function run(hook: RawHook, context: AttemptContext): Promise<AttemptResult> {
     if (refused) return { ok: false, excerpt: "", error: `the handler's settings cannot be sent: ${refused}` };
     const forbidden = await outboundProblem(config.url, outbound);
     if (forbidden) return { ok: false, excerpt: "", error: `not sent: ${forbidden}` };
     const bodyless = hook.method === "GET" || hook.method === "HEAD";
-    let res: Response;
-    const signal = AbortSignal.timeout(policy.timeout);
-    try {
-      res = await fetch(config.url, {
-        method: hook.method,
-        headers: forwardHeaders(hook, attempt, config.headers),
-        body: bodyless ? undefined : hook.body,
-        redirect: "manual",
-        signal,
-      });
-    } catch (error) {
-      const timedOut = signal.aborted;
-      return { ok: false, excerpt: "", error: timedOut ? `no answer within ${policy.timeout} ms` : fetchFailure(error) };
-    }
-    const excerpt = await readResponseExcerpt(res);
-    const ok = res.status >= 200 && res.status < 300;
-    return {
-      ok,
-      httpStatus: res.status,
-      excerpt,
-      error: ok ? "" : `answered ${res.status}${res.statusText ? " " + res.statusText : ""}`,
-      retryAfter: ok ? undefined : parseRetryAfter(res.headers.get("retry-after"), now),
+    const request: Outgoing = {
+      url: config.url,
+      method: hook.method,
+      headers: forwardHeaders(hook, context.attempt, config.headers),
+      body: bodyless ? undefined : hook.body,
     };
+    const send = (r: Outgoing) => sendOnce(r, policy, context.now);
+    const through = deliver();
+    return through ? through(request, hook, context, send) : send(request);
+  };
+}
+
+/** One fetch of the request; any 2xx is success, redirects are not followed. */
+async function sendOnce(request: Outgoing, policy: HandlerPolicy, now: number): Promise<AttemptResult> {
+  let res: Response;
+  const signal = AbortSignal.timeout(policy.timeout);
+  try {
+    res = await fetch(request.url, { method: request.method, headers: request.headers, body: request.body, redirect: "manual", signal });
+  } catch (error) {
+    const timedOut = signal.aborted;
+    return { ok: false, excerpt: "", error: timedOut ? `no answer within ${policy.timeout} ms` : fetchFailure(error) };
+  }
+  const excerpt = await readResponseExcerpt(res);
+  const ok = res.status >= 200 && res.status < 300;
+  return {
+    ok,
+    httpStatus: res.status,
+    excerpt,
+    error: ok ? "" : `answered ${res.status}${res.statusText ? " " + res.statusText : ""}`,
+    retryAfter: ok ? undefined : parseRetryAfter(res.headers.get("retry-after"), now),
   };
 }

@@ -3,9 +3,9 @@ import type { HandlerConfig } from "../../config/handlers";
 import { createCommand } from "./command";
 import { createForward, type Outbound } from "./forward";
 import { createModule } from "./module";
-import type { Handler, HandlerPolicy } from "./types";
+import type { DeliveryPort, Handler, HandlerPolicy } from "./types";
 
-export type { AttemptContext, AttemptResult, Handler, HandlerPolicy } from "./types";
+export type { AttemptContext, AttemptResult, Deliver, DeliveryPort, Handler, HandlerPolicy, Outgoing, Send } from "./types";
 
 function policyOf(c: HandlerConfig): HandlerPolicy {
   return {
@@ -21,9 +21,15 @@ function policyOf(c: HandlerConfig): HandlerPolicy {
 /**
  * Builds every configured handler by name. The config was validated by the loader (each entry
  * against its kind's schema), so nothing here throws; `baseDir` resolves relative paths
- * (the config file's directory); `outbound` is where forwards may send (`[server] allow_link_local`).
+ * (the config file's directory); `outbound` is where forwards may send (`[server] allow_link_local`);
+ * `delivery` is read at each attempt (the composition hands it in after the runner is built).
  */
-export function createHandlers(configs: Config["handlers"], baseDir: string, outbound: Outbound = { allowLinkLocal: false }): Map<string, Handler> {
+export function createHandlers(
+  configs: Config["handlers"],
+  baseDir: string,
+  outbound: Outbound = { allowLinkLocal: false },
+  delivery: () => DeliveryPort | undefined = () => undefined,
+): Map<string, Handler> {
   const out = new Map<string, Handler>();
   for (const raw of configs) {
     const config = raw as unknown as HandlerConfig;
@@ -31,7 +37,18 @@ export function createHandlers(configs: Config["handlers"], baseDir: string, out
     let run: Handler["run"];
     switch (config.kind) {
       case "forward":
-        run = createForward(config, policy, outbound);
+        {
+          const forward = config;
+          let built: { port: DeliveryPort; deliver: ReturnType<DeliveryPort> } | undefined;
+          // Built once per port: a Deliver keeps state across attempts (a reorder window, the seeded draws).
+          const deliver = () => {
+            const port = delivery();
+            if (!port) return undefined;
+            if (built?.port !== port) built = { port, deliver: port(forward.name, forward) };
+            return built.deliver;
+          };
+          run = createForward(config, policy, outbound, deliver);
+        }
         break;
       case "command":
         run = createCommand(config, policy, baseDir);

@@ -1,4 +1,5 @@
 import type { HookMatcher } from "../../config/checks";
+import type { ForwardConfig } from "../../config/handlers";
 import type { RawHook } from "../../hooks/store";
 
 /** Retry policy of one handler, in milliseconds. */
@@ -36,6 +37,10 @@ export type AttemptResult = {
   released?: boolean;
   /** The handler does not want the hook (its `when`): nothing was sent, and the hook is not held by it. */
   skipped?: boolean;
+  /** The provider kind a forward re-signed the request as (delivery/resign.ts); never the secret. */
+  resigned?: string;
+  /** What delivery chaos did to the attempt (delivery/chaos.ts), e.g. "duplicate" or "delay,duplicate". */
+  chaos?: string;
 };
 
 export type AttemptContext = {
@@ -46,6 +51,22 @@ export type AttemptContext = {
   /** Aborted when the runner stops; a handler that can end its work at once does (command). */
   stopping?: AbortSignal;
 };
+
+/** One request a forward sends: the hook as the target will see it. */
+export type Outgoing = { url: string; method: string; headers: Headers; body: Uint8Array | undefined };
+
+/** Sends one request and reads the answer; failures are results, not exceptions. */
+export type Send = (request: Outgoing) => Promise<AttemptResult>;
+
+/**
+ * What happens to a forward's request between the hook and the wire: re-signing and delivery chaos
+ * (delivery/), handed in by the composition through Runner.useDelivery. It calls `send` once, more
+ * than once (a duplicate) or not at all, and says in the result what it did.
+ */
+export type Deliver = (request: Outgoing, hook: RawHook, context: AttemptContext, send: Send) => Promise<AttemptResult>;
+
+/** The Deliver of a forward handler by its name and settings; undefined: sent as built. */
+export type DeliveryPort = (handler: string, config: ForwardConfig) => Deliver | undefined;
 
 export interface Handler {
   readonly name: string;

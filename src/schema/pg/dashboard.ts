@@ -52,6 +52,8 @@ export const dashboardHandlers = pgTable(
     backoffMaxMs: ms("backoff_max_ms").notNull(),
     timeoutMs: ms("timeout_ms").notNull(),
     createdAt: ms("created_at").notNull(),
+    /** JSON of the handler's `chaos` table as written; null when off. */
+    chaos: text("chaos"),
   },
   (t) => [index("dashboard_handlers_channel").on(t.channel)],
 );

@@ -28,6 +28,8 @@ export const attempts = pgTable(
     exitCode: integer("exit_code"),
     excerpt: text("excerpt").notNull().default(""),
     error: text("error").notNull().default(""),
+    resigned: text("resigned"),
+    chaos: text("chaos"),
     leaseOwner: text("lease_owner"),
     leaseUntil: ms("lease_until"),
   },

@@ -60,6 +60,8 @@ export const dashboardHandlers = sqliteTable(
     backoffMaxMs: integer("backoff_max_ms").notNull(),
     timeoutMs: integer("timeout_ms").notNull(),
     createdAt: integer("created_at").notNull(),
+    /** JSON of the handler's `chaos` table as written (delivery/chaos.ts); null when off. */
+    chaos: text("chaos"),
   },
   (t) => [index("dashboard_handlers_channel").on(t.channel)],
 );

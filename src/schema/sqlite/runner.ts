@@ -33,6 +33,10 @@ export const attempts = sqliteTable(
     /** A bounded excerpt of the answer (response body, program output, returned value). */
     excerpt: text("excerpt").notNull().default(""),
     error: text("error").notNull().default(""),
+    /** The provider kind the attempt was re-signed as (delivery/resign.ts), never the secret; null when sent as caught. */
+    resigned: text("resigned"),
+    /** What delivery chaos did to this attempt (delivery/chaos.ts): duplicate, reorder, delay, drop_first, burst; null when none. */
+    chaos: text("chaos"),
   },
   (t) => [index("attempts_queue").on(t.outcome, t.handler, t.dueAt), index("attempts_hook").on(t.hookId, t.handler, t.attempt)],
 );

@@ -18,6 +18,7 @@ export type Forward = {
   max_attempts: number;
   backoff: { initial: string; max: string };
   timeout: string;
+  chaos: Record<string, unknown> | null;
 };
 
 /** What each delivery state is called in the handler list's badge. */
@@ -94,6 +95,21 @@ function Delivery({ channel, onError }: { channel: string; onError: (message: st
   );
 }
 
+/** The chaos fields of the form: the `chaos` table's keys, each as the config file writes it. */
+const CHAOS_FIELDS = [
+  { key: "duplicate", label: "Duplicate share", placeholder: "e.g. 0.2", number: true },
+  { key: "reorder", label: "Reorder window", placeholder: "e.g. 2s", number: false },
+  { key: "delay", label: "Delay range", placeholder: "e.g. 0-500ms", number: false },
+  { key: "drop_first", label: "Drop first attempts", placeholder: "e.g. 1", number: true },
+  { key: "seed", label: "Seed", placeholder: "e.g. 42", number: true },
+] as const;
+
+/** "duplicate 0.2, reorder 2s" */
+const chaosText = (chaos: Record<string, unknown>) =>
+  Object.entries(chaos)
+    .map(([k, v]) => `${k} ${String(v)}`)
+    .join(", ");
+
 /**
  * Forward handlers of one channel (admins): list, add (URL, headers, max attempts, backoff),
  * remove. Header values are sent, never shown (they often hold a token). Configured handlers live in
@@ -105,6 +121,7 @@ export function ChannelHandlers({ channel }: { channel: string }) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [ask, asking] = useConfirm();
   const [note, setNote] = useState("");
+  const [chaosOn, setChaosOn] = useState(false);
   const load = () => api<Forward[]>("GET", `/channels/${channel}/handlers`).then(setHandlers, (e) => setLoadError(e.message));
   useEffect(() => void load(), [channel]);
   async function add(e: Event) {
@@ -123,6 +140,15 @@ export function ChannelHandlers({ channel }: { channel: string }) {
     } catch (err) {
       found.headers = (err as Error).message;
     }
+    const chaos: Record<string, string | number> = {};
+    if (chaosOn) {
+      for (const f of CHAOS_FIELDS) {
+        const v = text(`chaos_${f.key}`);
+        if (!v) continue;
+        if (f.number && !/^\d+(\.\d+)?$/.test(v)) found[`chaos_${f.key}`] = "A number.";
+        chaos[f.key] = f.number ? Number(v) : v;
+      }
+    }
     setErrors(found);
     if (Object.keys(found).length > 0) return setNote("");
     try {
@@ -134,19 +160,24 @@ export function ChannelHandlers({ channel }: { channel: string }) {
         ...(text("max_attempts") ? { max_attempts: Number(text("max_attempts")) } : {}),
         ...(Object.keys(backoff).length > 0 ? { backoff } : {}),
         ...(text("timeout") ? { timeout: text("timeout") } : {}),
+        ...(chaosOn ? { chaos } : {}),
       });
       formEl.reset();
+      setChaosOn(false);
       setErrors({});
       setNote(`Forward handler ${text("name")} added.`);
       await load();
     } catch (err) {
       setNote("");
       const message = (err as Error).message;
-      const field = /backoff[./]max/.test(message)
-        ? "max"
-        : /backoff[./]initial/.test(message)
-          ? "initial"
-          : fieldOf(message, ["name", "url", "headers", "max_attempts", "timeout"]);
+      const chaosKey = /chaos[./](\w+)/.exec(message)?.[1];
+      const field = chaosKey
+        ? `chaos_${chaosKey}`
+        : /backoff[./]max/.test(message)
+          ? "max"
+          : /backoff[./]initial/.test(message)
+            ? "initial"
+            : fieldOf(message, ["name", "url", "headers", "max_attempts", "timeout"]);
       setErrors({ [field ?? "form"]: message });
     }
   }
@@ -182,6 +213,7 @@ export function ChannelHandlers({ channel }: { channel: string }) {
               <th>Max attempts</th>
               <th>Backoff</th>
               <th>Timeout</th>
+              <th>Chaos</th>
               <th></th>
             </tr>
           </thead>
@@ -198,6 +230,7 @@ export function ChannelHandlers({ channel }: { channel: string }) {
                   {h.backoff.initial} to {h.backoff.max}
                 </td>
                 <td data-label="Timeout">{h.timeout}</td>
+                <td data-label="Chaos">{h.chaos ? chaosText(h.chaos) : <span class="muted">off</span>}</td>
                 <td>
                   <button aria-label={`Remove ${h.name}`} onClick={() => remove(h)}>
                     Remove
@@ -251,6 +284,21 @@ export function ChannelHandlers({ channel }: { channel: string }) {
             {message("timeout")}
           </label>
         </div>
+        <label class="inline">
+          <input type="checkbox" name="chaos_on" checked={chaosOn} onChange={(e) => setChaosOn((e.target as HTMLInputElement).checked)} /> Delivery chaos:
+          deliver twice, late or out of order on purpose, as providers may
+        </label>
+        {chaosOn && (
+          <div class="row">
+            {CHAOS_FIELDS.map((f) => (
+              <label key={f.key}>
+                {f.label}
+                <input name={`chaos_${f.key}`} placeholder={f.placeholder} inputMode={f.number ? "decimal" : undefined} {...invalid(`chaos_${f.key}`)} />
+                {message(`chaos_${f.key}`)}
+              </label>
+            ))}
+          </div>
+        )}
         <FormEnd submit="Add handler" />
       </form>
     </section>

@@ -1,5 +1,5 @@
 /** @jsxImportSource preact */
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { api, type Hook } from "../api";
 import { bytesOf, HOP_HEADERS, headersOf, textOf, viewBody } from "../body";
 import { size } from "../format";
@@ -12,6 +12,8 @@ import { FormEnd } from "../parts/notice";
 /** The answer of a replay: what the URL answered (its body base64), or why nothing came back. */
 type Answer = { status: number; headers: Record<string, string>; body: string; duration_ms?: number };
 type ReplayAnswer = Answer | { error: string };
+/** A provider edit-and-send can sign as (GET /ui/api/resign-kinds), and the key it signs with. */
+type ResignKind = { kind: string; key: "secret" | "private_key" };
 
 const METHODS = ["POST", "PUT", "PATCH", "DELETE", "GET", "HEAD", "OPTIONS"];
 
@@ -38,6 +40,11 @@ export function EditSend({ hook, onClose }: { hook: Hook; onClose: () => void })
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [answer, setAnswer] = useState<Answer | undefined>();
   const [busy, setBusy] = useState(false);
+  const [kinds, setKinds] = useState<ResignKind[]>([]);
+  const [resign, setResign] = useState("");
+  const [secret, setSecret] = useState("");
+  useEffect(() => void api<ResignKind[]>("GET", "/resign-kinds").then(setKinds, () => undefined), []);
+  const keyOf = kinds.find((k) => k.kind === resign)?.key ?? "secret";
   async function send(e: Event) {
     e.preventDefault();
     const found: Record<string, string> = {};
@@ -49,13 +56,15 @@ export function EditSend({ hook, onClose }: { hook: Hook; onClose: () => void })
     }
     if (to === "url" && !/^https?:\/\/\S+$/.test(url.trim())) found.url = "An http or https URL, such as https://example.com/hooks";
     if (to === "channel" && !/^[a-z0-9]+([_-][a-z0-9]+)*$/.test(channel)) found.channel = "Lowercase letters and digits, words joined by - or _";
+    if (to === "url" && resign && !secret.trim()) found.secret = keyOf === "secret" ? "The secret to sign with." : "The private key (PEM) to sign with.";
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     const payload = { method, headers: parsed, body: text === undefined ? hook.body : base64(body) };
     setBusy(true);
     try {
       if (to === "url") {
-        const answered = await api<ReplayAnswer>("POST", `/hooks/${hook.id}/replay`, { ...payload, url: url.trim() });
+        const signing = resign ? { resign: { kind: resign, [keyOf]: keyOf === "secret" ? secret.trim() : secret } } : {};
+        const answered = await api<ReplayAnswer>("POST", `/hooks/${hook.id}/replay`, { ...payload, url: url.trim(), ...signing });
         if ("error" in answered) setErrors({ url: `No answer: ${answered.error}` });
         setAnswer("error" in answered ? undefined : answered);
       } else {
@@ -110,6 +119,37 @@ export function EditSend({ hook, onClose }: { hook: Hook; onClose: () => void })
           <input value={channel} onInput={(e) => setChannel((e.target as HTMLInputElement).value)} {...field("channel")} />
           {error("channel")}
         </label>
+      )}
+      {to === "url" && (
+        <div class="row">
+          <label>
+            Re-sign as
+            <select value={resign} onChange={(e) => setResign((e.target as HTMLSelectElement).value)}>
+              <option value="">no one: send the caught signature</option>
+              {kinds.map((k) => (
+                <option value={k.kind}>{k.kind}</option>
+              ))}
+            </select>
+          </label>
+          {resign && (
+            <label>
+              {keyOf === "secret" ? "Secret" : "Private key (PEM)"}
+              {keyOf === "secret" ? (
+                <input
+                  type="password"
+                  autoComplete="off"
+                  value={secret}
+                  onInput={(e) => setSecret((e.target as HTMLInputElement).value)}
+                  {...field("secret")}
+                />
+              ) : (
+                <textarea rows={4} value={secret} onInput={(e) => setSecret((e.target as HTMLTextAreaElement).value)} {...field("secret")} />
+              )}
+              {error("secret")}
+              <span class="hint">A fresh timestamp and delivery id; the caught signature is replaced. Not stored.</span>
+            </label>
+          )}
+        </div>
       )}
       <label>
         Headers (one "Name: value" a line)

@@ -26,7 +26,25 @@ export function HookHistory({ hook, attempts }: { hook: Hook; attempts: Attempt[
             <tbody>
               {attempts.map((a, i) => (
                 <tr key={i}>
-                  <td data-label="Handler">{a.handler}</td>
+                  <td data-label="Handler">
+                    {a.handler}
+                    {a.resigned && (
+                      <>
+                        {" "}
+                        <span class="tag" title={`signed afresh as ${a.resigned}`}>
+                          re-signed: {a.resigned}
+                        </span>
+                      </>
+                    )}
+                    {a.chaos && (
+                      <>
+                        {" "}
+                        <span class="tag" title="delivery chaos done on purpose">
+                          chaos: {a.chaos}
+                        </span>
+                      </>
+                    )}
+                  </td>
                   <td data-label="#">{a.attempt}</td>
                   <td data-label="Outcome">{a.outcome}</td>
                   <td data-label="Status">{a.http_status ?? a.exit_code ?? ""}</td>

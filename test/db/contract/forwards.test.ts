@@ -17,6 +17,7 @@ const forward = (name: string, over: Partial<ForwardRow> = {}): ForwardRow => ({
   backoffMaxMs: 3_600_000,
   timeoutMs: 30_000,
   createdAt: 1_700_000_000_000,
+  chaos: null,
   ...over,
 });
 
@@ -30,7 +31,7 @@ for (const backend of contractBackends(
       expect(await store.get("fwd")).toBeUndefined();
       expect(await store.list()).toEqual([]);
       expect(await store.insert(forward("fwd"))).toBe(true);
-      expect(await store.insert(forward("a-first", { channel: "*", headers: "{}" }))).toBe(true);
+      expect(await store.insert(forward("a-first", { channel: "*", headers: "{}", chaos: '{"duplicate":0.2,"reorder":"2s"}' }))).toBe(true);
       expect(await store.insert(forward("fwd", { url: "https://other.example/" }))).toBe(false);
       expect(await store.get("fwd")).toEqual(forward("fwd"));
       expect((await store.list()).map((f) => f.name)).toEqual(["a-first", "fwd"]);

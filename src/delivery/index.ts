@@ -1,0 +1,58 @@
+import type { Config } from "../config/schema";
+import type { Clock } from "../lib/clock";
+import type { AttemptResult, DeliveryPort, Outgoing } from "../runner/handlers";
+import { errorMessage } from "../runner/handlers/types";
+import { type ChaosSettings, createChaos } from "./chaos";
+import { type ResignSettings, resignRequest } from "./resign";
+
+/** Where delivery counts what it did (the metrics). */
+export type DeliveryCounts = {
+  resigned(handler: string, kind: string): void;
+  chaos(handler: string, action: string): void;
+};
+
+export type DeliveryDeps = {
+  config: Pick<Config, "channels">;
+  clock: Clock;
+  counts?: DeliveryCounts;
+};
+
+/** Waits `ms` (a real timer: chaos happens in real time); false when `stopping` aborted first. */
+function wait(ms: number, stopping?: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (stopping?.aborted) return resolve(false);
+    const timer = setTimeout(() => (stopping?.removeEventListener("abort", stop), resolve(true)), ms);
+    const stop = () => (clearTimeout(timer), resolve(false));
+    stopping?.addEventListener("abort", stop, { once: true });
+  });
+}
+
+/**
+ * What forwards do on the way out, handed to the runner (Runner.useDelivery): re-sign as the
+ * handler's `resign` says, else its hook's channel's; deliver with the handler's `chaos`. The
+ * result says what was done (`resigned`, `chaos`), recorded on the attempt and counted.
+ */
+export function createDelivery({ config, clock, counts }: DeliveryDeps): DeliveryPort {
+  const byChannel = new Map<string, ResignSettings>();
+  for (const c of config.channels) if (c.resign) byChannel.set(c.name, c.resign as ResignSettings);
+  return (name, forward) => {
+    const own = forward.resign as ResignSettings | undefined;
+    const chaos = forward.chaos ? createChaos(forward.chaos as ChaosSettings, wait) : undefined;
+    if (!own && byChannel.size === 0 && !chaos) return undefined;
+    return async (request, hook, context, send) => {
+      const resign = own ?? byChannel.get(hook.channel);
+      // Signed at the moment it leaves (after any chaos delay): the timestamp is fresh; the ids stay per hook and handler.
+      const prepare = (): Outgoing => (resign ? resignRequest(request, resign, clock.now(), `${hook.id}\0${name}`) : request);
+      let result: AttemptResult;
+      try {
+        result = chaos ? await chaos(hook, context, prepare, send) : await send(prepare());
+      } catch (error) {
+        return { ok: false, excerpt: "", error: `not sent: cannot sign as ${resign?.kind}: ${errorMessage(error)}` };
+      }
+      if (result.interrupted) return result;
+      if (resign) (result = { ...result, resigned: resign.kind }), counts?.resigned(name, resign.kind);
+      for (const action of result.chaos?.split(",") ?? []) counts?.chaos(name, action);
+      return result;
+    };
+  };
+}
