@@ -13,7 +13,7 @@
  * Options: `--update` writes the baseline from this run (after removing a duplicate or an export,
  * or accepting a new one). The commands run are node_modules/.bin/jscpd and node_modules/.bin/knip;
  * the environment variables JSCPD and KNIP replace them (a command line split on spaces, e.g.
- * `JSCPD="npx -y jscpd@5.3.3"`).
+ * `JSCPD="npx -y jscpd@4.3.0"`).
  */
 import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -29,7 +29,6 @@ const JSCPD_ARGS = [
   "**/node_modules/**,dist/**,examples/**,drizzle/**,drizzle-pg/**",
   "--reporters",
   "json",
-  "--no-tips",
   "--silent",
 ];
 const KNIP_ARGS = ["--exports", "--reporter", "json", "--no-progress"];
