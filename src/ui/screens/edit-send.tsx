@@ -131,20 +131,18 @@ export function EditSend({ hook, onClose }: { hook: Hook; onClose: () => void })
               ))}
             </select>
           </label>
-          {resign && (
+          {resign && keyOf === "secret" && (
             <label>
-              {keyOf === "secret" ? "Secret" : "Private key (PEM)"}
-              {keyOf === "secret" ? (
-                <input
-                  type="password"
-                  autoComplete="off"
-                  value={secret}
-                  onInput={(e) => setSecret((e.target as HTMLInputElement).value)}
-                  {...field("secret")}
-                />
-              ) : (
-                <textarea rows={4} value={secret} onInput={(e) => setSecret((e.target as HTMLTextAreaElement).value)} {...field("secret")} />
-              )}
+              Secret
+              <input type="password" autoComplete="off" value={secret} onInput={(e) => setSecret((e.target as HTMLInputElement).value)} {...field("secret")} />
+              {error("secret")}
+              <span class="hint">A fresh timestamp and delivery id; the caught signature is replaced. Not stored.</span>
+            </label>
+          )}
+          {resign && keyOf !== "secret" && (
+            <label>
+              Private key (PEM)
+              <textarea rows={4} value={secret} onInput={(e) => setSecret((e.target as HTMLTextAreaElement).value)} {...field("secret")} />
               {error("secret")}
               <span class="hint">A fresh timestamp and delivery id; the caught signature is replaced. Not stored.</span>
             </label>
