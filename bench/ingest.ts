@@ -26,6 +26,11 @@
  * channel (every request then carries X-Hub-Signature-256 and X-GitHub-Event, for every target, so
  * the guard's check is the only difference), and its share of the unguarded "normal" server is printed.
  *
+ * With --deliver, two more targets run: the durability "normal" server whose "bench" channel has a
+ * forward handler to a local sink, and the same with the forward re-signing as Stripe and with
+ * delivery chaos on (issue 30); the second's share of the first is printed (the work happens in the
+ * runner, off the catching path: it should stay at 95% or more).
+ *
  * With --compare PATH, another executable (for example one built from an earlier commit) runs both
  * durabilities beside dist/mailroom, in the same alternating rounds: a before/after in one run
  * (--no-baseline leaves the raw Bun.serve out: more rounds of the two in the same time).
@@ -76,6 +81,7 @@ const { values: args } = parseArgs({
     "no-baseline": { type: "boolean", default: false },
     postgres: { type: "boolean", default: false },
     guard: { type: "boolean", default: false },
+    deliver: { type: "boolean", default: false },
   },
 });
 const rounds = Number(args.rounds);
@@ -219,6 +225,23 @@ async function main() {
     process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
     targets.push({ name: "mailroom normal + github", server: await start([...serverCpus, BIN], { cwd: dir }), runs: [] });
   }
+  if (args.deliver) {
+    // The app the forwards deliver to: answers at once, in this process.
+    const sink = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("ok") });
+    process.on("exit", () => void sink.stop(true));
+    const forward = (more: string) =>
+      `[[handlers]]\nname = "app"\nkind = "forward"\nurl = "http://127.0.0.1:${sink.port}/hooks"\nconcurrency = 16\n${more}` +
+      `[[channels]]\nname = "bench"\nhandlers = ["app"]\n`;
+    const resigned = `resign = { kind = "stripe", secret = "whsec_bench" }\nchaos = { duplicate = 0.2, delay = "0-20ms", seed = 42 }\n`;
+    for (const [name, extra] of [
+      ["mailroom normal + forward", forward("")],
+      ["mailroom normal + forward re-signed, chaos", forward(resigned)],
+    ]) {
+      const dir = mailroomDir({ durability: "normal", extra });
+      process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+      targets.push({ name: name!, server: await start([...serverCpus, BIN], { cwd: dir }), runs: [] });
+    }
+  }
   let cluster: Awaited<ReturnType<typeof startPostgresCluster>> | undefined;
   if (args.postgres) {
     // PostgreSQL's defaults: fsync, synchronous_commit and full_page_writes on, as durable as durability=full.
@@ -317,6 +340,15 @@ async function main() {
       const paired = plain.map((r, i) => (100 * guarded[i]!.rps) / r.rps);
       console.log(
         `  github guard: ${fmt(rps1, 0)} req/s against ${fmt(rps0, 0)} without, ${fmt((100 * rps1) / rps0, 1)}% (round by round: ${paired.map((p) => fmt(p, 1)).join(", ")}%)`,
+      );
+    }
+    if (args.deliver) {
+      const of = (name: string) => targets.find((t) => t.name === name)!.runs;
+      const [plain, resigned] = [of("mailroom normal + forward"), of("mailroom normal + forward re-signed, chaos")];
+      const [rps0, rps1] = [median(plain.map((r) => r.rps)), median(resigned.map((r) => r.rps))];
+      const paired = plain.map((r, i) => (100 * resigned[i]!.rps) / r.rps);
+      console.log(
+        `  forward re-signed with chaos: ${fmt(rps1, 0)} req/s caught against ${fmt(rps0, 0)} with a plain forward, ${fmt((100 * rps1) / rps0, 1)}% (round by round: ${paired.map((p) => fmt(p, 1)).join(", ")}%)`,
       );
     }
     for (const [label, tally] of read) {

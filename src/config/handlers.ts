@@ -108,8 +108,16 @@ export const HANDLER_KINDS: Record<string, TObject> = { forward: Forward, comman
  * entry. A forward's URL and headers must be ones fetch sends (config/forward-target.ts).
  */
 export const HANDLER_CHECKS: Record<string, (entry: Record<string, unknown>) => TargetProblem[]> = {
-  forward: (f) => forwardTargetProblems(f.url as string, f.headers as Record<string, string>),
+  forward: (f) => [...forwardTargetProblems(f.url as string, f.headers as Record<string, string>), ...chaosProblems(f)],
 };
+
+/** A chaos that drops every attempt would fail every hook: drop_first must leave one attempt at least. */
+function chaosProblems(f: Record<string, unknown>): TargetProblem[] {
+  const drop = (f.chaos as { drop_first?: unknown } | undefined)?.drop_first;
+  const max = f.max_attempts as number;
+  if (typeof drop !== "number" || drop < max) return [];
+  return [{ path: "chaos.drop_first", message: `must be less than max_attempts (${max}): every attempt would be dropped and every hook fail` }];
+}
 
 /** A handler entry as the loader converts it: durations in milliseconds, `when` compiled (config/checks.ts WhenChecks). */
 type Loaded<T> = Omit<T, "when"> & { when?: HookMatcher };

@@ -28,7 +28,7 @@ export type ChaosAction = (typeof CHAOS_ACTIONS)[number];
 
 /** The longest a burst waits for its N hooks. */
 const BURST_WAIT_MS = 1000;
-/** Hooks whose seeding key is remembered (across their retries); the oldest are forgotten past this. */
+/** Hooks whose seeding key is remembered (across their retries), and contents counted; the oldest are forgotten past this. */
 const REMEMBERED = 100_000;
 
 type Sender = (request: Outgoing) => Promise<AttemptResult>;
@@ -61,6 +61,7 @@ export function createChaos(settings: ChaosSettings, wait: (ms: number, stopping
     const content = createHash("sha256").update(`${hook.method}\0${hook.query}\0`).update(hook.body).digest("hex");
     const n = (seen.get(content) ?? 0) + 1;
     seen.set(content, n);
+    if (seen.size > REMEMBERED) seen.delete(seen.keys().next().value!);
     const key = `${content}:${n}`;
     keys.set(hook.id, key);
     if (keys.size > REMEMBERED) keys.delete(keys.keys().next().value!);

@@ -2,7 +2,7 @@ import type { Config } from "../config/schema";
 import type { Clock } from "../lib/clock";
 import type { AttemptResult, DeliveryPort, Outgoing } from "../runner/handlers";
 import { errorMessage } from "../runner/handlers/types";
-import { type ChaosSettings, createChaos } from "./chaos";
+import { createChaos } from "./chaos";
 import { type ResignSettings, resignRequest } from "./resign";
 
 /** Where delivery counts what it did (the metrics). */
@@ -34,10 +34,10 @@ function wait(ms: number, stopping?: AbortSignal): Promise<boolean> {
  */
 export function createDelivery({ config, clock, counts }: DeliveryDeps): DeliveryPort {
   const byChannel = new Map<string, ResignSettings>();
-  for (const c of config.channels) if (c.resign) byChannel.set(c.name, c.resign as ResignSettings);
+  for (const c of config.channels) if (c.resign) byChannel.set(c.name, c.resign);
   return (name, forward) => {
-    const own = forward.resign as ResignSettings | undefined;
-    const chaos = forward.chaos ? createChaos(forward.chaos as ChaosSettings, wait) : undefined;
+    const own: ResignSettings | undefined = forward.resign;
+    const chaos = forward.chaos ? createChaos(forward.chaos, wait) : undefined;
     if (!own && byChannel.size === 0 && !chaos) return undefined;
     return async (request, hook, context, send) => {
       const resign = own ?? byChannel.get(hook.channel);

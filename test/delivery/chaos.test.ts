@@ -135,6 +135,7 @@ describe("delivery chaos", () => {
     expect(problems({ delay: "500ms-0" })).toMatch(/handlers\[0\]\.chaos\.delay: must be a range such as "0-500ms"/);
     expect(problems({ reorder: "soon" })).toMatch(/handlers\[0\]\.chaos\.reorder: must be a duration/);
     expect(problems({ shuffle: true })).toMatch(/handlers\[0\]\.chaos/);
+    expect(problems({ drop_first: 5 })).toMatch(/handlers\[0\]\.chaos\.drop_first: must be less than max_attempts \(5\)/);
     expect(problems({ duplicate: 0.2, reorder: "2s", delay: "0-500ms", drop_first: 1, burst: 3, seed: 42 })).toBe("");
   });
 });

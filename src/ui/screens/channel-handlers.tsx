@@ -232,7 +232,7 @@ export function ChannelHandlers({ channel }: { channel: string }) {
                 <td data-label="Timeout">{h.timeout}</td>
                 <td data-label="Chaos">{h.chaos ? chaosText(h.chaos) : <span class="muted">off</span>}</td>
                 <td>
-                  <button aria-label={`Remove ${h.name}`} onClick={() => remove(h)}>
+                  <button type="button" aria-label={`Remove ${h.name}`} onClick={() => remove(h)}>
                     Remove
                   </button>
                 </td>

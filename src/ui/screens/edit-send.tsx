@@ -15,6 +15,8 @@ type ReplayAnswer = Answer | { error: string };
 /** A provider edit-and-send can sign as (GET /ui/api/resign-kinds), and the key it signs with. */
 type ResignKind = { kind: string; key: "secret" | "private_key" };
 
+const SIGNING_HINT = "A fresh timestamp and delivery id; the caught signature is replaced. Not stored.";
+
 const METHODS = ["POST", "PUT", "PATCH", "DELETE", "GET", "HEAD", "OPTIONS"];
 
 const base64 = (text: string) => btoa(Array.from(new TextEncoder().encode(text), (b) => String.fromCharCode(b)).join(""));
@@ -136,15 +138,15 @@ export function EditSend({ hook, onClose }: { hook: Hook; onClose: () => void })
               Secret
               <input type="password" autoComplete="off" value={secret} onInput={(e) => setSecret((e.target as HTMLInputElement).value)} {...field("secret")} />
               {error("secret")}
-              <span class="hint">A fresh timestamp and delivery id; the caught signature is replaced. Not stored.</span>
+              <span class="hint">{SIGNING_HINT}</span>
             </label>
           )}
-          {resign && keyOf !== "secret" && (
+          {resign && keyOf === "private_key" && (
             <label>
               Private key (PEM)
               <textarea rows={4} value={secret} onInput={(e) => setSecret((e.target as HTMLTextAreaElement).value)} {...field("secret")} />
               {error("secret")}
-              <span class="hint">A fresh timestamp and delivery id; the caught signature is replaced. Not stored.</span>
+              <span class="hint">{SIGNING_HINT}</span>
             </label>
           )}
         </div>
