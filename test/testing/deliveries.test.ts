@@ -88,3 +88,23 @@ test("resign and chaos are passed to serve as the flags issue 30 names; without 
   expect(forwardFlags({})).toEqual([]);
   expect(() => forwardFlags({ chaos: "seed=1" })).toThrow("resign, chaos and forwardChannel apply to what forwardTo sends; give forwardTo");
 });
+
+test("startMailroom({ resign, chaos }): the app gets a fresh Stripe signature its library accepts, twice, and deliveries() says so", async () => {
+  const { default: Stripe } = await import("stripe");
+  const app = receiver({ status: 200 }, { status: 200 });
+  const secret = "whsec_helper_resign";
+  const mr = await startMailroom({ forwardTo: app.url, resign: { kind: "stripe", secret }, chaos: { duplicate: 1, seed: 7 } });
+  stops.push(mr.stop);
+  const channel = mr.channel();
+  const { id } = (await (await mr.send(channel, { type: "invoice.paid" })).json()) as { id: string };
+  await mr.waitForHook({ channel, status: "handled", where: (h) => h.id === id });
+  const stripe = new Stripe("sk_test_unused");
+  // duplicate = 1: every hook reaches the app twice, the same request both times, each verified by Stripe's library.
+  await app.arrived(2);
+  for (const got of app.received) {
+    const event = await stripe.webhooks.constructEventAsync(Buffer.from(got.body), got.headers["stripe-signature"]!, secret);
+    expect(event.type).toBe("invoice.paid");
+  }
+  const [delivery] = await mr.deliveries({ channel });
+  expect(delivery!.attempts.map((a) => [a.outcome, a.resigned, a.chaos])).toEqual([["succeeded", "stripe", "duplicate"]]);
+});
