@@ -109,10 +109,10 @@ export function createForwards(deps: { config: Config; store: ForwardStore; cloc
       if (entry.resign !== undefined) throw invalid("resign: re-signing is set in the config file, where its secret can come from the environment");
       const forward = { ...entry, kind: "forward" } as Record<string, unknown>;
       const problems = checkKinded([forward], HANDLER_KINDS, "handler", HANDLER_CHECKS);
-      // Every problem, each as "<key>: <what is wrong>" (the entry's own problems without a key).
-      // A `when` that does not parse, saying where, as check-config says it.
-      const query = typeof forward.when === "string" ? when.problem(forward.when) : undefined;
+      // A `when` its schema accepted but that does not parse, saying where, as check-config says it.
+      const query = typeof forward.when === "string" && !problems.some((p) => p.path === "handler[0].when") ? when.problem(forward.when) : undefined;
       if (query) problems.push({ path: "handler[0].when", message: query });
+      // Every problem, each as "<key>: <what is wrong>" (the entry's own problems without a key).
       const said = problems.map((p) => printable([p.path.replace(/^handler\[0\]\.?/, ""), p.message].filter(Boolean).join(": ")));
       if (problems.length > 0) throw invalid(said.join("; "));
       const f = decodeKinded(HANDLER_KINDS, forward) as ForwardConfig;
