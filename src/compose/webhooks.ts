@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { createDedup } from "../dedup/index";
 import { createForwards } from "../forwards/index";
+import { WHEN_CHECKS } from "../delivery/when";
 import { createApiKeys } from "../hooks/api-keys";
 import { createCatcher } from "../hooks/catch";
 import { createChannelService } from "../hooks/channels";
@@ -87,7 +88,7 @@ export function createWebhookService(base: Base, { search, channelDeleteBatch }:
   // One live set of API keys for every bearer route: a key created or revoked in the dashboard
   // works, or stops working, on the next request.
   const apiKeys = createApiKeys({ config, store: storage.apiKeys, clock });
-  const forwards = createForwards({ config, store: storage.forwards, clock, runner });
+  const forwards = createForwards({ config, store: storage.forwards, clock, runner, when: WHEN_CHECKS });
   // What the management routes are given, once: the API mounts them behind its keys, the dashboard behind its sessions.
   const management: SharedRouteDeps = {
     channels,

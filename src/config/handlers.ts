@@ -29,7 +29,7 @@ const Backoff = t.Object(
  * `failures` attempts in a row failed, the handler's attempts wait `cool_down`, then one goes
  * through: its success closes the breaker, its failure opens it again.
  */
-const Breaker = t.Object(
+export const Breaker = t.Object(
   {
     failures: t.Integer({ minimum: 1, maximum: 1000, default: 5, description: "attempts failed in a row that open the breaker" }),
     cool_down: Duration("30s", "how long the handler's attempts wait once the breaker opened, before one goes through"),

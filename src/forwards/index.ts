@@ -1,9 +1,11 @@
 import { Value } from "@sinclair/typebox/value";
 import { Chaos } from "../config/delivery";
-import { HANDLER_CHECKS, HANDLER_KINDS, type ForwardConfig } from "../config/handlers";
+import type { WhenChecks } from "../config/checks";
+import { Breaker, HANDLER_CHECKS, HANDLER_KINDS, type ForwardConfig } from "../config/handlers";
 import { checkKinded, decodeKinded } from "../config/load";
 import { printable } from "../config/printable";
 import type { Config } from "../config/schema";
+import { parseRate } from "../config/values";
 import type { Clock } from "../lib/clock";
 import { outboundProblem } from "../config/forward-target";
 import { AppError, invalid, notFound, precondition } from "../lib/errors";
@@ -20,6 +22,12 @@ export type ForwardInfo = {
   timeout: string;
   /** The `chaos` table as written (the dashboard's chaos toggle), null when off. */
   chaos: Record<string, unknown> | null;
+  /** The `when` query as written, null when the handler runs on every hook. */
+  when: string | null;
+  /** The `rate` as written ("10/s"), null when not paced. */
+  rate: string | null;
+  /** The `breaker` table as written, null when off. */
+  breaker: { failures: number; cool_down: string } | null;
 };
 
 type Row = ForwardRow;
@@ -27,8 +35,16 @@ type Row = ForwardRow;
 /** The stored chaos table, converted as the config loader converts it (durations in ms). */
 const chaosOf = (r: Row) => (r.chaos === null ? {} : { chaos: Value.Decode(Chaos, JSON.parse(r.chaos)) });
 
-const toConfig = (r: Row): ForwardConfig => ({
+/** The stored `when`, `rate` and `breaker`, converted as the config loader converts a handler's (the query compiled, the rest by their schemas). */
+const controlsOf = (r: Row, when: WhenChecks) => ({
+  ...(r.when ? { when: when.compile(r.when) } : {}),
+  ...(r.rate === null ? {} : { rate: parseRate(r.rate)! }),
+  ...(r.breaker === null ? {} : { breaker: Value.Decode(Breaker, JSON.parse(r.breaker)) }),
+});
+
+const toConfig = (r: Row, when: WhenChecks): ForwardConfig => ({
   ...chaosOf(r),
+  ...controlsOf(r, when),
   name: r.name,
   kind: "forward",
   url: r.url,
@@ -48,16 +64,21 @@ const toInfo = (r: Row): ForwardInfo => ({
   timeout: `${r.timeoutMs}ms`,
   channel: r.channel,
   chaos: r.chaos === null ? null : JSON.parse(r.chaos),
+  when: r.when || null,
+  rate: r.rate,
+  breaker: r.breaker === null ? null : JSON.parse(r.breaker),
 });
 
 /**
  * Forward handlers added to a channel in the dashboard (URL, headers, retry policy), stored and
  * handed to the runner at start-up and on every change. Only the forward kind: a dashboard user
  * must never make the host run a program, so command and module handlers stay in the config file.
- * The stored ones reach the runner in `load()`, which start-up awaits.
+ * The stored ones reach the runner in `load()`, which start-up awaits. `when` is the check and
+ * compiler of a handler's `when` the config loader uses (src/load-config.ts registers it), so a
+ * forward added here routes, is paced and trips its breaker exactly as a config file's does.
  */
-export function createForwards(deps: { config: Config; store: ForwardStore; clock: Clock; runner: Runner }) {
-  const { config, store, clock, runner } = deps;
+export function createForwards(deps: { config: Config; store: ForwardStore; clock: Clock; runner: Runner; when: WhenChecks }) {
+  const { config, store, clock, runner, when } = deps;
   const configured = new Set(config.handlers.map((h) => h.name));
   /** The stored forwards handed to the runner, name -> channel. */
   let loaded = new Map<string, string>();
@@ -71,7 +92,7 @@ export function createForwards(deps: { config: Config; store: ForwardStore; cloc
       const rows = (await store.list()).filter((r) => !configured.has(r.name));
       const now = new Map(rows.map((r) => [r.name, r.channel]));
       for (const [name, channel] of loaded) if (now.get(name) !== channel) runner.removeForward(channel, name);
-      for (const row of rows) await runner.addForward(row.channel, toConfig(row));
+      for (const row of rows) await runner.addForward(row.channel, toConfig(row, when));
       loaded = now;
     },
     list: async (channel?: string): Promise<ForwardInfo[]> => (await store.list()).filter((r) => !channel || r.channel === channel).map(toInfo),
@@ -84,14 +105,13 @@ export function createForwards(deps: { config: Config; store: ForwardStore; cloc
         throw invalid(`kind: only forward handlers can be added in the dashboard; ${String(entry.kind)} handlers are set in the config file`);
       }
       for (const key of Object.keys(entry)) if (key.endsWith("_env")) throw invalid(`${key}: environment variables are for the config file only`);
-      // TODO: a forward's `when` needs a column of the forwards table to be kept; until then it is refused, not dropped.
-      if (entry.when !== undefined) throw invalid("when: forwards added here cannot have a when yet; set it on a [[handlers]] entry of the config file");
-      // The stored forwards have no place for these yet (their table would need a column).
-      for (const key of ["rate", "breaker"]) if (key in entry) throw invalid(`${key}: set in the config file only, on a [[handlers]] forward`);
       // Its secret would be stored in the database: re-signing is set in the config file (or per send).
       if (entry.resign !== undefined) throw invalid("resign: re-signing is set in the config file, where its secret can come from the environment");
       const forward = { ...entry, kind: "forward" } as Record<string, unknown>;
       const problems = checkKinded([forward], HANDLER_KINDS, "handler", HANDLER_CHECKS);
+      // A `when` its schema accepted but that does not parse, saying where, as check-config says it.
+      const query = typeof forward.when === "string" && !problems.some((p) => p.path === "handler[0].when") ? when.problem(forward.when) : undefined;
+      if (query) problems.push({ path: "handler[0].when", message: query });
       // Every problem, each as "<key>: <what is wrong>" (the entry's own problems without a key).
       const said = problems.map((p) => printable([p.path.replace(/^handler\[0\]\.?/, ""), p.message].filter(Boolean).join(": ")));
       if (problems.length > 0) throw invalid(said.join("; "));
@@ -111,9 +131,13 @@ export function createForwards(deps: { config: Config; store: ForwardStore; cloc
         timeoutMs: f.timeout,
         createdAt: clock.now(),
         chaos: entry.chaos === undefined ? null : JSON.stringify(entry.chaos),
+        when: (forward.when as string | undefined) ?? "",
+        rate: (forward.rate as string | undefined) ?? null,
+        // As written, with the defaults the schema filled in.
+        breaker: forward.breaker === undefined ? null : JSON.stringify(forward.breaker),
       };
       if (!(await store.insert(row))) throw taken();
-      await runner.addForward(channel, toConfig(row));
+      await runner.addForward(channel, toConfig(row, when));
       loaded.set(row.name, channel);
       return toInfo(row);
     },

@@ -206,10 +206,20 @@ describe.skipIf(!browserAvailable())("the dashboard's admin screens in a browser
       await page.getByLabel("Max attempts").fill("3");
       await page.getByLabel("Backoff initial").fill("1s");
       await page.getByLabel("Backoff max").fill("5s");
+      // A when that does not parse: the server's words, with the position, under the field.
+      const when = page.getByLabel(/^When/);
+      await when.fill('"unclosed');
+      await page.getByRole("button", { name: "Add handler" }).click();
+      await page.getByText("when: does not parse at character 1: a double quote is not closed").waitFor();
+      expect(await when.getAttribute("aria-invalid")).toBe("true");
+      await when.fill("forward");
+      await page.getByLabel("Rate", { exact: true }).fill("10/s");
+      await page.getByLabel("Breaker failures").fill("3");
       await page.getByRole("button", { name: "Add handler" }).click();
       const row = page.getByRole("table", { name: "Forward handlers" }).getByRole("row", { name: /to-local/ });
       await row.waitFor();
       expect(await row.innerText()).toContain("x-token");
+      for (const shown of ["forward", "10/s", "after 3 failures, 30s cool-down"]) expect(await row.innerText()).toContain(shown);
       expect(await page.content()).not.toContain("not-shown-again");
       await page.screenshot({ path: join(SHOTS, "forward-handlers.png") });
 

@@ -48,7 +48,14 @@ describe.skipIf(!browserAvailable())("every screen on a phone", () => {
       [
         "POST",
         `/channels/${CHANNEL}/handlers`,
-        { name: HANDLER, url: `https://billing.example.com/${"hooks".repeat(60)}`, headers: { "x-a-rather-long-header-name-for-a-token": "t" } },
+        {
+          name: HANDLER,
+          url: `https://billing.example.com/${"hooks".repeat(60)}`,
+          headers: { "x-a-rather-long-header-name-for-a-token": "t" },
+          when: `type:invoice.payment_succeeded payload.data.object.${"nested".repeat(20)}:false`,
+          rate: "600/m",
+          breaker: { failures: 5, cool_down: "30s" },
+        },
       ],
       ["PUT", `/channels/${CHANNEL}/response`, { status: 202, headers: { "x-from-mailroom-with-a-long-name": "v".repeat(300) }, body: ATTACK }],
       ["POST", "/api-keys", { label: KEY, scopes: ["relay"], channels: [CHANNEL] }],

@@ -1,4 +1,7 @@
 import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { createTestApp } from "../helpers/app";
+import { tempDir } from "../helpers/binary";
 import { receivers } from "../runner/receiver";
 import { AUTH, dashboardApp } from "./support";
 
@@ -25,6 +28,9 @@ describe("forward handlers added in the dashboard", () => {
       backoff: { initial: "2000ms", max: "600000ms" },
       timeout: "10000ms",
       chaos: null,
+      when: null,
+      rate: null,
+      breaker: null,
     });
     expect((await app.call("GET", "/ui/api/channels/app/handlers", undefined, app.admin)).json).toEqual([added.json]);
 
@@ -58,13 +64,74 @@ describe("forward handlers added in the dashboard", () => {
     expect((await app.call("GET", "/ui/api/channels/app/handlers", undefined, app.admin)).json).toEqual([]);
   });
 
-  test("a when is refused, not dropped: a forward added here has nowhere to keep it yet", async () => {
+  test("a forward with a when runs only on the hooks it wants; the others end skipped, handled", async () => {
+    const target = receiver({ status: 200 });
     const app = await dashboardApp();
     await app.catchHooks("app", 1);
-    const res = await app.call("POST", "/ui/api/channels/app/handlers", { name: "billing", url: "http://127.0.0.1:1/", when: "type:invoice.*" }, app.admin);
-    expect(res.status).toBe(400);
-    expect(res.json.message).toBe("when: forwards added here cannot have a when yet; set it on a [[handlers]] entry of the config file");
+    const added = await app.call("POST", "/ui/api/channels/app/handlers", { name: "billing", url: target.url, when: "type:invoice.*" }, app.admin);
+    expect(added.status).toBe(200);
+    expect(added.json.when).toBe("type:invoice.*");
+    expect((await app.call("GET", "/ui/api/channels/app/handlers", undefined, app.admin)).json).toEqual([added.json]);
+    const json = { "content-type": "application/json" };
+    const caught = async (body: string) => ((await (await app.post("app", body, json)).json()) as { id: string }).id;
+    const paid = await caught('{"type":"invoice.paid"}');
+    const refund = await caught('{"type":"charge.refunded"}');
+    await app.runner.tick();
+    expect(target.received.map((r) => new TextDecoder().decode(r.body))).toEqual(['{"type":"invoice.paid"}']);
+    for (const [id, outcome] of [
+      [paid, "succeeded"],
+      [refund, "skipped"],
+    ]) {
+      expect((await app.call("GET", `/v1/hooks/${id}`)).json.status).toBe("handled");
+      expect((await app.call("GET", `/v1/hooks/${id}/attempts`)).json.map((a: { outcome: string }) => a.outcome)).toEqual([outcome]);
+    }
+  });
+
+  test("a when that does not parse, a bad rate or breaker: 400 saying where, as check-config says it; nothing is stored", async () => {
+    const app = await dashboardApp();
+    await app.catchHooks("app", 1);
+    const cases: [Record<string, unknown>, string][] = [
+      [{ when: "type:invoice.* OR" }, 'when: does not parse at character 16: "OR" is too short; words need at least 3 characters'],
+      [{ when: '"unclosed' }, "when: does not parse at character 1: a double quote is not closed"],
+      [{ rate: "fast" }, 'rate: must be a rate such as "10/s", "600/m" or "5/10s"'],
+      [{ breaker: { failures: 0 } }, "breaker.failures: expected integer to be greater or equal to 1"],
+    ];
+    for (const [more, message] of cases) {
+      const res = await app.call("POST", "/ui/api/channels/app/handlers", { name: "f", url: "http://127.0.0.1:9/", ...more }, app.admin);
+      expect({ more, status: res.status, json: res.json }).toEqual({ more, status: 400, json: { code: 3, message, details: [] } });
+    }
     expect((await app.call("GET", "/ui/api/channels/app/handlers", undefined, app.admin)).json).toEqual([]);
+  });
+
+  test("rate and breaker are kept and applied, and survive a restart with the when", async () => {
+    const target = receiver({ status: 500 });
+    const dbPath = join(tempDir("mailroom-forwards-"), "mailroom.db");
+    const first = await dashboardApp({}, { dbPath });
+    await first.catchHooks("app", 1);
+    const body = { name: "paced", url: target.url, when: "channel:app", rate: "10/s", breaker: { failures: 2, cool_down: "10s" }, backoff: { initial: "1h" } };
+    const added = await first.call("POST", "/ui/api/channels/app/handlers", body, first.admin);
+    expect(added.status).toBe(200);
+    expect(added.json).toMatchObject({ when: "channel:app", rate: "10/s", breaker: { failures: 2, cool_down: "10s" } });
+    await first.writer.drain();
+    first.close();
+
+    const second = createTestApp({}, { dbPath });
+    try {
+      const listed = (await second.call("GET", "/v1/handlers/paced")).json;
+      expect(listed).toMatchObject({ rate: "10/s", breaker: { state: "closed", threshold: 2, cool_down: "10000ms" } });
+      await second.runner.tick();
+      expect(target.received).toHaveLength(1); // the hook caught before the restart
+      await second.catchHooks("app", 1);
+      await second.runner.tick();
+      expect(target.received).toHaveLength(1); // paced: the next start is 100 ms after the first
+      second.clock.advance(100);
+      await second.runner.tick();
+      expect(target.received).toHaveLength(2);
+      // Two failures in a row opened its breaker.
+      expect((await second.call("GET", "/v1/handlers/paced")).json.state).toBe("breaker_open");
+    } finally {
+      second.close();
+    }
   });
 
   test("a URL or headers fetch would refuse are 400 in check-config's words, every problem named; nothing is stored", async () => {

@@ -14,8 +14,8 @@ const CHEAP = { algorithm: "argon2id", memoryCost: 8, timeCost: 1 } as const;
 const HASHES = { [ADMIN.email]: Bun.password.hashSync(ADMIN.password, CHEAP), [MEMBER.email]: Bun.password.hashSync(MEMBER.password, CHEAP) };
 
 /** A test app with an admin and a member (stored users), each signed in: `admin` and `member` are their headers. */
-export async function dashboardApp(raw: Record<string, any> = {}) {
-  const app = createTestApp(raw);
+export async function dashboardApp(raw: Record<string, any> = {}, opts: Parameters<typeof createTestApp>[1] = {}) {
+  const app = createTestApp(raw, opts);
   for (const [email, role] of [
     [ADMIN.email, "admin"],
     [MEMBER.email, "member"],

@@ -260,13 +260,14 @@ describe("pause and resume", () => {
     ]);
   });
 
-  test("a forward added in the dashboard refuses rate and breaker, which only the config file sets", async () => {
+  test("a forward added in the dashboard keeps rate and breaker, as a config file's handler does", async () => {
     const t = await dashboardApp({ channels: [{ name: "c" }] });
     opened.push(() => t.close());
-    for (const extra of [{ rate: "10/s" }, { breaker: { failures: 3 } }]) {
-      const res = await t.call("POST", "/ui/api/channels/c/handlers", { name: "dash", url: "http://127.0.0.1:9/x", ...extra }, t.admin);
-      expect(res.status).toBe(400);
-      expect(res.json.message).toBe(`${Object.keys(extra)[0]}: set in the config file only, on a [[handlers]] forward`);
-    }
+    const body = { name: "dash", url: "http://127.0.0.1:9/x", rate: "5/2s", breaker: { failures: 3 } };
+    const res = await t.call("POST", "/ui/api/channels/c/handlers", body, t.admin);
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ rate: "5/2s", breaker: { failures: 3, cool_down: "30s" } });
+    const listed = (await t.call("GET", "/ui/api/handlers", undefined, t.member)).json.find((h: { name: string }) => h.name === "dash");
+    expect(listed).toMatchObject({ rate: "5/2s", breaker: { state: "closed", threshold: 3, cool_down: "30000ms" } });
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Delivery controls on PostgreSQL, in process with the fake clock: a paused handler stays paused
  * across a restart (a new app on the same database), and another instance sharing the database
- * holds the handler's attempts once it hears of the pause (the change feed).
+ * holds the handler's attempts once it hears of the pause (the change feed); a forward added in the
+ * dashboard keeps its when, rate and breaker across a restart.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { createApp } from "../../src/app";
@@ -26,8 +27,8 @@ afterEach(async () => {
 });
 
 /** A Mailroom on the PostgreSQL database at `url`, as createTestApp makes one on SQLite. */
-async function pgApp(url: string, raw: Record<string, unknown>) {
-  const config = buildConfig({ api_keys: [{ label: "test", token: TOKEN }], ...raw, storage: { url } }, {});
+async function pgApp(url: string, raw: Record<string, unknown>, env: Record<string, string> = {}) {
+  const config = buildConfig({ api_keys: [{ label: "test", token: TOKEN }], ...raw, storage: { url } }, env);
   const clock = createFakeClock();
   const sql = await openPostgres(url, { max: 4 });
   await migratePostgres(sql);
@@ -85,6 +86,42 @@ describe.skipIf(!postgresAvailable())("delivery controls on PostgreSQL", () => {
     await a.call("POST", "/v1/handlers/app/resume");
     await eventually(async () => (await b.call("GET", "/v1/handlers/app")).json.state === "active", 5000, "b reads the resume");
     await b.runner.tick();
+    expect(target.received).toHaveLength(2);
+  });
+
+  test("a dashboard forward's when, rate and breaker are stored, survive a restart and apply", async () => {
+    const target = receiver({ status: 500 });
+    const url = await freshDatabase();
+    const raw = { users: [{ email: "ada@example.com", role: "admin", password_env: "ADA" }], channels: [{ name: "c" }] };
+    const env = { ADA: "correct horse battery" };
+    const first = await pgApp(url, raw, env);
+    const origin = { origin: "http://localhost" };
+    const session = await first.call("POST", "/ui/api/session", { email: "ada@example.com", password: env.ADA }, origin);
+    const cookie = /^(mailroom_session=[^;]+)/.exec(session.headers.get("set-cookie") ?? "")![1]!;
+    const body = { name: "billing", url: target.url, when: "type:invoice.*", rate: "10/s", breaker: { failures: 2 }, backoff: { initial: "1h" } };
+    const added = await first.call("POST", "/ui/api/channels/c/handlers", body, { cookie, ...origin });
+    expect(added.status).toBe(200);
+    await first.close();
+
+    const second = await pgApp(url, raw, env);
+    expect((await second.call("GET", "/v1/handlers/billing")).json).toMatchObject({ rate: "10/s", breaker: { threshold: 2, cool_down: "30000ms" } });
+    const json = { "content-type": "application/json" };
+    const caught = async (type: string) => ((await (await second.post("c", JSON.stringify({ type }), json)).json()) as { id: string }).id;
+    const [a, b, other] = [await caught("invoice.paid"), await caught("invoice.created"), await caught("charge.refunded")];
+    await second.runner.tick();
+    expect(target.received).toHaveLength(1); // paced: one start now, the next 100 ms later
+    second.clock.advance(100);
+    await second.runner.tick();
+    second.clock.advance(100);
+    await second.runner.tick();
+    expect(target.received.map((r) => JSON.parse(new TextDecoder().decode(r.body)).type)).toEqual(["invoice.paid", "invoice.created"]);
+    for (const id of [a, b]) expect((await second.call("GET", `/v1/hooks/${id}`)).json.status).toBe("pending");
+    // Two failures in a row opened the breaker: the hook it does not want waits behind it, then ends skipped.
+    expect((await second.call("GET", "/v1/handlers/billing")).json.state).toBe("breaker_open");
+    second.clock.advance(30_000);
+    await second.runner.tick();
+    expect((await second.call("GET", `/v1/hooks/${other}/attempts`)).json.map((x: { outcome: string }) => x.outcome)).toEqual(["skipped"]);
+    expect((await second.call("GET", `/v1/hooks/${other}`)).json.status).toBe("handled");
     expect(target.received).toHaveLength(2);
   });
 });

@@ -19,6 +19,11 @@ const Forward = t.Object(
     backoff: t.Object({ initial: t.String(), max: t.String() }),
     timeout: t.String(),
     chaos: t.Union([t.Record(t.String(), t.Unknown()), t.Null()], { description: "delivery chaos towards the app, as written; null when off" }),
+    when: t.Union([t.String(), t.Null()], { description: "the hooks the handler runs on, a search query as written; null for every hook" }),
+    rate: t.Union([t.String(), t.Null()], { description: 'attempts started per span of time ("10/s"), as written; null when not paced' }),
+    breaker: t.Union([t.Object({ failures: t.Integer(), cool_down: t.String() }, strict), t.Null()], {
+      description: "the circuit breaker, as written (defaults filled in); null when off",
+    }),
   },
   strict,
 );

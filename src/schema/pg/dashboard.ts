@@ -54,6 +54,12 @@ export const dashboardHandlers = pgTable(
     createdAt: ms("created_at").notNull(),
     /** JSON of the handler's `chaos` table as written; null when off. */
     chaos: text("chaos"),
+    /** The handler's `when` query as written (delivery/when.ts); '' for every hook. */
+    when: text("when").notNull().default(""),
+    /** The handler's `rate` as written ("10/s"); null when not paced. */
+    rate: text("rate"),
+    /** JSON of the handler's `breaker` table as written ({"failures":5,"cool_down":"30s"}); null when off. */
+    breaker: text("breaker"),
   },
   (t) => [index("dashboard_handlers_channel").on(t.channel)],
 );

@@ -9,6 +9,8 @@ import { FormEnd, Notice } from "../parts/notice";
 import { type FieldErrors, fieldErrors } from "../parts/field";
 
 const DURATION = /^\d+(ms|s|m|h|d)$/;
+/** "10/s", "600/m", "5/10s" (the server says the same of what it refuses). */
+const RATE = /^[1-9]\d*\s*\/\s*(\d+(\.\d+)?)?(ms|s|m|h|d)$/;
 
 export type Forward = {
   name: string;
@@ -19,6 +21,10 @@ export type Forward = {
   backoff: { initial: string; max: string };
   timeout: string;
   chaos: Record<string, unknown> | null;
+  /** The hooks it runs on, a search query; null for every hook. */
+  when: string | null;
+  rate: string | null;
+  breaker: { failures: number; cool_down: string } | null;
 };
 
 /** What each delivery state is called in the handler list's badge. */
@@ -111,8 +117,8 @@ const chaosText = (chaos: Record<string, unknown>) =>
     .join(", ");
 
 /**
- * Forward handlers of one channel (admins): list, add (URL, headers, max attempts, backoff),
- * remove. Header values are sent, never shown (they often hold a token). Configured handlers live in
+ * Forward handlers of one channel (admins): list, add (URL, headers, max attempts, backoff, the
+ * hooks it runs on, rate and circuit breaker, chaos), remove. Header values are sent, never shown (they often hold a token). Configured handlers live in
  * the config file: they are listed with the others only under Delivery (state, pause and resume).
  */
 export function ChannelHandlers({ channel }: { channel: string }) {
@@ -133,7 +139,10 @@ export function ChannelHandlers({ channel }: { channel: string }) {
     if (!/^[a-z0-9]+([_-][a-z0-9]+)*$/.test(text("name"))) found.name = "Lowercase letters and digits, words joined by - or _.";
     if (!/^https?:\/\/\S+$/.test(text("url"))) found.url = "An http or https URL, such as https://example.com/hooks.";
     if (text("max_attempts") && !/^[1-9]\d*$/.test(text("max_attempts"))) found.max_attempts = "A whole number of at least 1.";
-    for (const k of ["initial", "max", "timeout"]) if (text(k) && !DURATION.test(text(k))) found[k] = 'A duration such as "5s", "10m" or "1h".';
+    for (const k of ["initial", "max", "timeout", "breaker_cool_down"])
+      if (text(k) && !DURATION.test(text(k))) found[k] = 'A duration such as "5s", "10m" or "1h".';
+    if (text("rate") && !RATE.test(text("rate"))) found.rate = 'A rate such as "10/s", "600/m" or "5/10s".';
+    if (text("breaker_failures") && !/^[1-9]\d*$/.test(text("breaker_failures"))) found.breaker_failures = "A whole number of at least 1.";
     let headers: Record<string, string> = {};
     try {
       headers = headersOf(String(form.get("headers") ?? ""));
@@ -153,6 +162,10 @@ export function ChannelHandlers({ channel }: { channel: string }) {
     if (Object.keys(found).length > 0) return setNote("");
     try {
       const backoff = { ...(text("initial") ? { initial: text("initial") } : {}), ...(text("max") ? { max: text("max") } : {}) };
+      const breaker = {
+        ...(text("breaker_failures") ? { failures: Number(text("breaker_failures")) } : {}),
+        ...(text("breaker_cool_down") ? { cool_down: text("breaker_cool_down") } : {}),
+      };
       await api("POST", `/channels/${channel}/handlers`, {
         name: text("name"),
         url: text("url"),
@@ -160,6 +173,9 @@ export function ChannelHandlers({ channel }: { channel: string }) {
         ...(text("max_attempts") ? { max_attempts: Number(text("max_attempts")) } : {}),
         ...(Object.keys(backoff).length > 0 ? { backoff } : {}),
         ...(text("timeout") ? { timeout: text("timeout") } : {}),
+        ...(text("when") ? { when: text("when") } : {}),
+        ...(text("rate") ? { rate: text("rate") } : {}),
+        ...(Object.keys(breaker).length > 0 ? { breaker } : {}),
         ...(chaosOn ? { chaos } : {}),
       });
       formEl.reset();
@@ -171,13 +187,16 @@ export function ChannelHandlers({ channel }: { channel: string }) {
       setNote("");
       const message = (err as Error).message;
       const chaosKey = /chaos[./](\w+)/.exec(message)?.[1];
+      const breakerKey = /breaker[./](failures|cool_down)/.exec(message)?.[1];
       const field = chaosKey
         ? `chaos_${chaosKey}`
-        : /backoff[./]max/.test(message)
-          ? "max"
-          : /backoff[./]initial/.test(message)
-            ? "initial"
-            : fieldOf(message, ["name", "url", "headers", "max_attempts", "timeout"]);
+        : breakerKey
+          ? `breaker_${breakerKey}`
+          : /backoff[./]max/.test(message)
+            ? "max"
+            : /backoff[./]initial/.test(message)
+              ? "initial"
+              : fieldOf(message, ["name", "url", "headers", "max_attempts", "timeout", "when", "rate"]);
       setErrors({ [field ?? "form"]: message });
     }
   }
@@ -213,6 +232,9 @@ export function ChannelHandlers({ channel }: { channel: string }) {
               <th>Max attempts</th>
               <th>Backoff</th>
               <th>Timeout</th>
+              <th>When</th>
+              <th>Rate</th>
+              <th>Breaker</th>
               <th>Chaos</th>
               <th></th>
             </tr>
@@ -230,6 +252,11 @@ export function ChannelHandlers({ channel }: { channel: string }) {
                   {h.backoff.initial} to {h.backoff.max}
                 </td>
                 <td data-label="Timeout">{h.timeout}</td>
+                <td data-label="When">{h.when ? <code>{h.when}</code> : <span class="muted">every hook</span>}</td>
+                <td data-label="Rate">{h.rate ?? <span class="muted">none</span>}</td>
+                <td data-label="Breaker">
+                  {h.breaker ? `after ${h.breaker.failures} failures, ${h.breaker.cool_down} cool-down` : <span class="muted">off</span>}
+                </td>
                 <td data-label="Chaos">{h.chaos ? chaosText(h.chaos) : <span class="muted">off</span>}</td>
                 <td>
                   <button type="button" aria-label={`Remove ${h.name}`} onClick={() => remove(h)}>
@@ -282,6 +309,28 @@ export function ChannelHandlers({ channel }: { channel: string }) {
             Timeout
             <input name="timeout" placeholder="e.g. 10s" {...invalid("timeout")} />
             {message("timeout")}
+          </label>
+        </div>
+        <label>
+          When (a search query: the hooks it runs on; every hook when empty)
+          <input name="when" placeholder="e.g. type:invoice.* payload.data.object.livemode:false" {...invalid("when")} />
+          {message("when")}
+        </label>
+        <div class="row">
+          <label>
+            Rate
+            <input name="rate" placeholder="e.g. 10/s" {...invalid("rate")} />
+            {message("rate")}
+          </label>
+          <label>
+            Breaker failures
+            <input name="breaker_failures" inputMode="numeric" placeholder="e.g. 5" {...invalid("breaker_failures")} />
+            {message("breaker_failures")}
+          </label>
+          <label>
+            Breaker cool-down
+            <input name="breaker_cool_down" placeholder="e.g. 30s" {...invalid("breaker_cool_down")} />
+            {message("breaker_cool_down")}
           </label>
         </div>
         <label class="inline">

@@ -18,6 +18,9 @@ const forward = (name: string, over: Partial<ForwardRow> = {}): ForwardRow => ({
   timeoutMs: 30_000,
   createdAt: 1_700_000_000_000,
   chaos: null,
+  when: "",
+  rate: null,
+  breaker: null,
   ...over,
 });
 
@@ -32,9 +35,12 @@ for (const backend of contractBackends(
       expect(await store.list()).toEqual([]);
       expect(await store.insert(forward("fwd"))).toBe(true);
       expect(await store.insert(forward("a-first", { channel: "*", headers: "{}", chaos: '{"duplicate":0.2,"reorder":"2s"}' }))).toBe(true);
+      const controls = { when: "event_type:invoice.* payload.livemode:false", rate: "10/s", breaker: '{"failures":3,"cool_down":"1s"}' };
+      expect(await store.insert(forward("billing", controls))).toBe(true);
+      expect(await store.get("billing")).toEqual(forward("billing", controls));
       expect(await store.insert(forward("fwd", { url: "https://other.example/" }))).toBe(false);
       expect(await store.get("fwd")).toEqual(forward("fwd"));
-      expect((await store.list()).map((f) => f.name)).toEqual(["a-first", "fwd"]);
+      expect((await store.list()).map((f) => f.name)).toEqual(["a-first", "billing", "fwd"]);
     });
 
     test("remove says whether there was such a handler", async () => {
