@@ -12,7 +12,7 @@ export type DeliveryCounts = {
 };
 
 export type DeliveryDeps = {
-  config: Pick<Config, "channels">;
+  config: Pick<Config, "channels" | "handlers">;
   clock: Clock;
   counts?: DeliveryCounts;
 };
@@ -35,12 +35,16 @@ function wait(ms: number, stopping?: AbortSignal): Promise<boolean> {
 export function createDelivery({ config, clock, counts }: DeliveryDeps): DeliveryPort {
   const byChannel = new Map<string, ResignSettings>();
   for (const c of config.channels) if (c.resign) byChannel.set(c.name, c.resign);
+  // A channel's secret signs only what the config file's handlers send: a forward added in the
+  // dashboard would otherwise carry it to a URL of an admin's choosing (secrets are write-only there).
+  const fromFile = new Set(config.handlers.map((h) => h.name));
   return (name, forward) => {
     const own: ResignSettings | undefined = forward.resign;
     const chaos = forward.chaos ? createChaos(forward.chaos, wait) : undefined;
-    if (!own && byChannel.size === 0 && !chaos) return undefined;
+    const channelResign = fromFile.has(name) ? byChannel : new Map<string, ResignSettings>();
+    if (!own && channelResign.size === 0 && !chaos) return undefined;
     return async (request, hook, context, send) => {
-      const resign = own ?? byChannel.get(hook.channel);
+      const resign = own ?? channelResign.get(hook.channel);
       // Signed at the moment it leaves (after any chaos delay): the timestamp is fresh; the ids stay per hook and handler.
       const prepare = (): Outgoing => (resign ? resignRequest(request, resign, clock.now(), `${hook.id}\0${name}`) : request);
       let result: AttemptResult;
