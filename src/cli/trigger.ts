@@ -14,12 +14,46 @@ function parseOverride(text: string): [string, unknown] {
 }
 
 /**
+ * `mailroom trigger --fixture FILE [CHANNEL | --to URL] [--sign PROVIDER --secret S] [--edit]` sends a
+ * fixture instead (trigger-fixture.ts).
  * `mailroom trigger PROVIDER EVENT [CHANNEL | --to URL] [--secret S | --private-key @FILE]
  * [--override PATH=VALUE]... [--header K:V]...` sends a realistic sample event, signed as the
  * provider signs when a key is given; `mailroom trigger --list [PROVIDER]` prints what exists.
  */
 export async function triggerCommand(argv: string[], client: Client, io: Io): Promise<number> {
-  const p = parseFlags(argv, { list: "bool", to: "value", secret: "value", "private-key": "value", override: "multi", header: "multi" });
+  const p = parseFlags(argv, {
+    list: "bool",
+    to: "value",
+    secret: "value",
+    "private-key": "value",
+    override: "multi",
+    header: "multi",
+    fixture: "value",
+    sign: "value",
+    edit: "bool",
+  });
+  if (p.values.fixture !== undefined) {
+    noMore(p, 1);
+    const channel = p.positional[0];
+    if (channel !== undefined && p.values.to !== undefined) throw new UsageError("give a CHANNEL or --to URL, not both");
+    const { triggerFixture } = await import("./trigger-fixture");
+    return triggerFixture(
+      {
+        file: p.values.fixture,
+        channel,
+        to: p.values.to,
+        overrides: Object.fromEntries((p.multi.override ?? []).map(parseOverride)),
+        headers: p.multi.header ?? [],
+        sign: p.values.sign,
+        secret: p.values.secret ?? io.env.MAILROOM_SIGN_SECRET,
+        privateKey: p.values["private-key"],
+        edit: p.bools.has("edit"),
+      },
+      client,
+      io,
+    );
+  }
+  if (p.values.sign !== undefined || p.bools.has("edit")) throw new UsageError("--sign and --edit go with --fixture FILE (a sample event is signed as its PROVIDER)");
   if (p.bools.has("list")) {
     noMore(p, 1);
     const only = p.positional[0];
