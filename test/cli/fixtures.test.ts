@@ -37,7 +37,7 @@ let served: Served;
 let token: string;
 let dir: string;
 const cli = (args: string[], opts: Parameters<typeof runCli>[1] = {}) => runCli(args, { cwd: dir, ...opts, env: { MAILROOM_URL: served.url, MAILROOM_TOKEN: token, ...opts.env } });
-const api = (path: string) => fetch(`${served.url}${path}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json());
+const api = (path: string): Promise<any> => fetch(`${served.url}${path}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json());
 const idOf = (stdout: string) => /"id":"(\w+)"/.exec(stdout)![1]!;
 const latest = async (channel: string) => (await api(`/v1/hooks?channel=${channel}&limit=1&include=extensions`))[0];
 
