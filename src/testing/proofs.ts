@@ -141,7 +141,7 @@ export async function expectHooks(url: string, token: string, api: ManagementCli
   const exact = typeof o.count === "number" ? o.count : undefined;
   const least = exact ?? (typeof o.count === "object" ? o.count.atLeast : 1);
   if (!Number.isInteger(least) || least < 0) throw new TypeError("count: must be a whole number, or { atLeast: n }");
-  let hooks = await watch(url, token, api, o, within, (h) => h.length >= least && (exact === undefined || h.length > exact || settle === 0));
+  let hooks = await watch(url, token, api, o, within, (h) => h.length >= least);
   if (exact !== undefined && hooks.length === exact && settle > 0) hooks = await watch(url, token, api, o, settle, (h) => h.length > exact);
   const wanted = exact !== undefined ? `exactly ${exact}` : `at least ${least}`;
   const ok = exact !== undefined ? hooks.length === exact : hooks.length >= least;
