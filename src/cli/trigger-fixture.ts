@@ -84,7 +84,10 @@ export async function triggerFixture(o: FixtureSend, client: Client, io: Io): Pr
   }
   const channel = o.channel ?? (fixture.channel || fixture.provider || "default");
   const query = prepared.query ? `&${prepared.query}` : "";
-  let url = o.to !== undefined ? `${o.to}${prepared.query ? `${o.to.includes("?") ? "&" : "?"}${prepared.query}` : ""}` : `${client.base}/?channel=${encodeURIComponent(channel)}${query}`;
+  let url =
+    o.to !== undefined
+      ? `${o.to}${prepared.query ? `${o.to.includes("?") ? "&" : "?"}${prepared.query}` : ""}`
+      : `${client.base}/?channel=${encodeURIComponent(channel)}${query}`;
   const provider = o.sign ?? fixture.provider;
   const secret = o.secret;
   const privateKey = o.privateKey === undefined ? undefined : readKey(o.privateKey);

@@ -53,7 +53,8 @@ export async function triggerCommand(argv: string[], client: Client, io: Io): Pr
       io,
     );
   }
-  if (p.values.sign !== undefined || p.bools.has("edit")) throw new UsageError("--sign and --edit go with --fixture FILE (a sample event is signed as its PROVIDER)");
+  if (p.values.sign !== undefined || p.bools.has("edit"))
+    throw new UsageError("--sign and --edit go with --fixture FILE (a sample event is signed as its PROVIDER)");
   if (p.bools.has("list")) {
     noMore(p, 1);
     const only = p.positional[0];

@@ -31,7 +31,8 @@ function validator(schema: object): ValidateFunction {
   return v;
 }
 
-const isHook = (x: unknown): x is Hook => typeof x === "object" && x !== null && typeof (x as Hook).id === "string" && typeof (x as Hook).body === "string" && "content_type" in x;
+const isHook = (x: unknown): x is Hook =>
+  typeof x === "object" && x !== null && typeof (x as Hook).id === "string" && typeof (x as Hook).body === "string" && "content_type" in x;
 
 /** What a schema is checked against: a hook's JSON body (its payload, else its body parsed), or the value itself. */
 function subjectOf(received: unknown): { value: unknown; label: string } | { error: string } {
@@ -47,7 +48,8 @@ function subjectOf(received: unknown): { value: unknown; label: string } | { err
   }
 }
 
-const violation = (e: ErrorObject) => `  ${e.instancePath || "/"}: ${e.message ?? e.keyword}${e.keyword === "additionalProperties" ? ` (${(e.params as { additionalProperty: string }).additionalProperty})` : ""}`;
+const violation = (e: ErrorObject) =>
+  `  ${e.instancePath || "/"}: ${e.message ?? e.keyword}${e.keyword === "additionalProperties" ? ` (${(e.params as { additionalProperty: string }).additionalProperty})` : ""}`;
 
 export const matchers = {
   /**

@@ -53,7 +53,8 @@ const SHOWN = 10;
 export function ms(d: Duration | undefined, fallback: number, what: string): number {
   if (d === undefined) return fallback;
   const n = typeof d === "number" ? d : parseDuration(d);
-  if (n === undefined || !Number.isFinite(n) || n < 0) throw new TypeError(`${what}: must be milliseconds or a duration such as "5s", got ${JSON.stringify(d)}`);
+  if (n === undefined || !Number.isFinite(n) || n < 0)
+    throw new TypeError(`${what}: must be milliseconds or a duration such as "5s", got ${JSON.stringify(d)}`);
   return n;
 }
 
@@ -147,7 +148,12 @@ export async function expectHooks(url: string, token: string, api: ManagementCli
   const ok = exact !== undefined ? hooks.length === exact : hooks.length >= least;
   if (ok) return hooks;
   const plural = (n: number) => `${n} hook${n === 1 ? "" : "s"}`;
-  throw await failure(api, o, `expectHooks: expected ${wanted} ${exact === 1 || least === 1 ? "hook" : "hooks"} in ${describeWhere(o)} within ${within} ms; ${plural(hooks.length)} arrived.`, hooks);
+  throw await failure(
+    api,
+    o,
+    `expectHooks: expected ${wanted} ${exact === 1 || least === 1 ? "hook" : "hooks"} in ${describeWhere(o)} within ${within} ms; ${plural(hooks.length)} arrived.`,
+    hooks,
+  );
 }
 
 /** Resolves after `during` if no matching hook is stored or arrives; rejects at the first one with what arrived. */
@@ -155,5 +161,10 @@ export async function expectNoHook(url: string, token: string, api: ManagementCl
   const during = ms(o.during, 1_000, "during");
   const hooks = await watch(url, token, api, o, during, (h) => h.length > 0);
   if (hooks.length === 0) return;
-  throw await failure(api, o, `expectNoHook: expected no hook in ${describeWhere(o)} during ${during} ms; ${hooks.length === 1 ? "1 hook" : `${hooks.length} hooks`} arrived.`, hooks);
+  throw await failure(
+    api,
+    o,
+    `expectNoHook: expected no hook in ${describeWhere(o)} during ${during} ms; ${hooks.length === 1 ? "1 hook" : `${hooks.length} hooks`} arrived.`,
+    hooks,
+  );
 }

@@ -63,7 +63,10 @@ describe.skipIf(!browserAvailable())("the inspector with the server's search, re
   }, 30_000);
 
   test("Save as fixture downloads the hook as a scrubbed fixture file named after its provider and event", async () => {
-    const id = await sendHook(app, "channel=stripe", '{"type":"invoice.paid","data":{"email":"ada@example.org"}}', { ...json, "stripe-signature": "t=1,v1=00" });
+    const id = await sendHook(app, "channel=stripe", '{"type":"invoice.paid","data":{"email":"ada@example.org"}}', {
+      ...json,
+      "stripe-signature": "t=1,v1=00",
+    });
     await page.goto(`${app.url}/ui/hooks/${id}`);
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Save as fixture" }).click()]);
     expect(download.suggestedFilename()).toBe("stripe-invoice-paid.json");

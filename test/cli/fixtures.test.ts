@@ -36,7 +36,8 @@ const SECRETS = {
 let served: Served;
 let token: string;
 let dir: string;
-const cli = (args: string[], opts: Parameters<typeof runCli>[1] = {}) => runCli(args, { cwd: dir, ...opts, env: { MAILROOM_URL: served.url, MAILROOM_TOKEN: token, ...opts.env } });
+const cli = (args: string[], opts: Parameters<typeof runCli>[1] = {}) =>
+  runCli(args, { cwd: dir, ...opts, env: { MAILROOM_URL: served.url, MAILROOM_TOKEN: token, ...opts.env } });
 const api = (path: string): Promise<any> => fetch(`${served.url}${path}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json());
 const idOf = (stdout: string) => /"id":"(\w+)"/.exec(stdout)![1]!;
 const latest = async (channel: string) => (await api(`/v1/hooks?channel=${channel}&limit=1&include=extensions`))[0];
@@ -58,7 +59,18 @@ describe("mailroom fixtures save and trigger --fixture", async () => {
   dir = tempDir("mailroom-fixtures-");
 
   test("save -> trigger: the same method, headers less signatures, body and event type; Stripe's library accepts the re-signed fixture", async () => {
-    const sent = await cli(["trigger", "stripe", "invoice.paid", "stripe", "--secret", STRIPE_SECRET, "--header", "x-custom: kept", "--override", "data.object.customer_name=Ada"]);
+    const sent = await cli([
+      "trigger",
+      "stripe",
+      "invoice.paid",
+      "stripe",
+      "--secret",
+      STRIPE_SECRET,
+      "--header",
+      "x-custom: kept",
+      "--override",
+      "data.object.customer_name=Ada",
+    ]);
     expect(sent.code).toBe(0);
     const original = await api(`/v1/hooks/${idOf(sent.stdout)}?include=extensions`);
 
@@ -67,7 +79,14 @@ describe("mailroom fixtures save and trigger --fixture", async () => {
     expect(saved.code).toBe(0);
     expect(saved.stdout).toBe(`${join("fixtures", "stripe-invoice-paid.json")}\n`);
     const file = JSON.parse(readFileSync(join(dir, "fixtures", "stripe-invoice-paid.json"), "utf8"));
-    expect(file).toMatchObject({ mailroom_fixture: 1, provider: "stripe", event_type: "invoice.paid", channel: "stripe", method: "POST", body_encoding: "json" });
+    expect(file).toMatchObject({
+      mailroom_fixture: 1,
+      provider: "stripe",
+      event_type: "invoice.paid",
+      channel: "stripe",
+      method: "POST",
+      body_encoding: "json",
+    });
 
     const again = await cli(["trigger", "--fixture", "fixtures/stripe-invoice-paid", "--secret", STRIPE_SECRET]);
     expect(again.stdout).toStartWith("200 ");
@@ -93,7 +112,11 @@ describe("mailroom fixtures save and trigger --fixture", async () => {
       const to = await cli(["trigger", "--fixture", "fixtures/stripe-invoice-paid.json", "--to", receiver.url, "--secret", STRIPE_SECRET]);
       expect(to.code).toBe(0);
       const got = receiver.received[0]!;
-      const event = await new Stripe("sk_test_unused").webhooks.constructEventAsync(new TextDecoder().decode(got.body), got.headers["stripe-signature"]!, STRIPE_SECRET);
+      const event = await new Stripe("sk_test_unused").webhooks.constructEventAsync(
+        new TextDecoder().decode(got.body),
+        got.headers["stripe-signature"]!,
+        STRIPE_SECRET,
+      );
       expect(event.type as string).toBe("invoice.paid");
     } finally {
       receiver.stop();
@@ -117,7 +140,12 @@ describe("mailroom fixtures save and trigger --fixture", async () => {
       const swBody = JSON.stringify({ type: "user.created", timestamp: "2026-01-01T00:00:00.000Z", data: { id: "user_1", email: SECRETS.email } });
       const sw = await fetch(`${served.url}/?channel=sw`, {
         method: "POST",
-        headers: { "content-type": "application/json", "webhook-id": "msg_2abcdefghijklmnopqrstuvwxyz", "webhook-timestamp": "1767225600", "webhook-signature": "v1,AAAA" },
+        headers: {
+          "content-type": "application/json",
+          "webhook-id": "msg_2abcdefghijklmnopqrstuvwxyz",
+          "webhook-timestamp": "1767225600",
+          "webhook-signature": "v1,AAAA",
+        },
         body: swBody,
       });
       const swId = ((await sw.json()) as { id: string }).id;
@@ -130,7 +158,14 @@ describe("mailroom fixtures save and trigger --fixture", async () => {
       expect(verified.type).toBe("user.created");
       expect(verified.data.email).toBe("email-1@example.com");
 
-      const form = new URLSearchParams({ AccountSid: `AC${"a".repeat(32)}`, MessageSid: `SM${"b".repeat(32)}`, SmsStatus: "received", Body: "hello", From: SECRETS.phone, To: "+15005550006" });
+      const form = new URLSearchParams({
+        AccountSid: `AC${"a".repeat(32)}`,
+        MessageSid: `SM${"b".repeat(32)}`,
+        SmsStatus: "received",
+        Body: "hello",
+        From: SECRETS.phone,
+        To: "+15005550006",
+      });
       const tw = await fetch(`${served.url}/?channel=twilio`, {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": "c2lnbmF0dXJl" },
@@ -273,7 +308,17 @@ describe("mailroom fixtures save and trigger --fixture", async () => {
     const sent = await cli(["trigger", "stripe", "customer.created", "stripe", "--secret", STRIPE_SECRET]);
     await cli(["fixtures", "save", idOf(sent.stdout), "--name", "customer"]);
     const before = readFileSync(join(dir, "fixtures", "customer.json"), "utf8");
-    const over = await cli(["trigger", "--fixture", "fixtures/customer.json", "--secret", STRIPE_SECRET, "--override", "data.object.name=Overridden", "--override", "livemode=true"]);
+    const over = await cli([
+      "trigger",
+      "--fixture",
+      "fixtures/customer.json",
+      "--secret",
+      STRIPE_SECRET,
+      "--override",
+      "data.object.name=Overridden",
+      "--override",
+      "livemode=true",
+    ]);
     expect(over.code).toBe(0);
     const hook = await api(`/v1/hooks/${idOf(over.stdout)}`);
     expect(hook.payload.data.object.name).toBe("Overridden");
@@ -282,7 +327,9 @@ describe("mailroom fixtures save and trigger --fixture", async () => {
     const editor = join(dir, "editor.sh");
     writeFileSync(editor, `#!/bin/sh\nsed -i.bak 's/"customer.created"/"customer.deleted"/' "$1"\n`);
     chmodSync(editor, 0o755);
-    const edited = await cli(["trigger", "--fixture", "fixtures/customer.json", "--secret", STRIPE_SECRET, "--edit"], { env: { EDITOR: editor, VISUAL: undefined } });
+    const edited = await cli(["trigger", "--fixture", "fixtures/customer.json", "--secret", STRIPE_SECRET, "--edit"], {
+      env: { EDITOR: editor, VISUAL: undefined },
+    });
     expect(edited.code).toBe(0);
     expect((await latest("stripe")).event_type).toBe("customer.deleted");
     expect(readFileSync(join(dir, "fixtures", "customer.json"), "utf8")).toBe(before);

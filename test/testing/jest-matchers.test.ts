@@ -29,7 +29,19 @@ test("expectHooks and toMatchSchema under jest", async () => {
 
 test("the matcher and the proofs run under jest (node), from the helper's CommonJS bundle", async () => {
   const build = Bun.spawnSync(
-    [process.execPath, "build", "src/testing/index.ts", "--target", "node", "--format", "cjs", "--define", "MAILROOM_BUNDLED=true", "--outfile", join(dir, "helper.cjs")],
+    [
+      process.execPath,
+      "build",
+      "src/testing/index.ts",
+      "--target",
+      "node",
+      "--format",
+      "cjs",
+      "--define",
+      "MAILROOM_BUNDLED=true",
+      "--outfile",
+      join(dir, "helper.cjs"),
+    ],
     { cwd: ROOT, stderr: "pipe", stdout: "pipe" },
   );
   expect(build.stderr.toString()).toBe("");

@@ -180,7 +180,9 @@ describe("toMatchSchema", () => {
     expect({ data: {} }).not.toMatchSchema(schema);
     const direct = matchers.toMatchSchema.call({}, { data: {} }, schema);
     expect(direct.pass).toBe(false);
-    expect(direct.message()).toContain("the value does not match the schema (2 violations):\n  /: must have required property 'type'\n  /data: must have required property 'amount'");
+    expect(direct.message()).toContain(
+      "the value does not match the schema (2 violations):\n  /: must have required property 'type'\n  /data: must have required property 'amount'",
+    );
   });
 
   test("a hook without a JSON body does not match, and says why", async () => {
@@ -205,9 +207,13 @@ describe("trigger({ fixture })", () => {
       const sent = await mr.trigger({ fixture: file, overrides: { "data.object.amount_paid": 4242 }, sign: STRIPE });
       expect(sent.status).toBe(200);
       const [, copy] = (await mr.expectHooks({ channel: "payments", where: "type:invoice.paid", count: 2 })) as [HookExtended, HookExtended];
-      expect((copy.payload?.data as { object: { amount_paid: number } }).object.amount_paid).toBe(4242);
+      expect((copy.payload!.data as { object: { amount_paid: number } }).object.amount_paid).toBe(4242);
       expect(copy.payload?.id).not.toBe(caught.payload?.id);
-      const event = await new Stripe("sk_test_unused").webhooks.constructEventAsync(Buffer.from(copy.body, "base64").toString(), copy.headers["stripe-signature"]!, STRIPE);
+      const event = await new Stripe("sk_test_unused").webhooks.constructEventAsync(
+        Buffer.from(copy.body, "base64").toString(),
+        copy.headers["stripe-signature"]!,
+        STRIPE,
+      );
       expect(event.type as string).toBe("invoice.paid");
       // Unsigned, the guard refuses it; a file that is not a fixture is refused before anything is sent.
       expect((await mr.trigger({ fixture: file })).status).toBe(401);

@@ -81,7 +81,12 @@ export function HookActions({
         Edit and send
       </button>
       {/* The server makes the file from the stored bytes, scrubbed (fixtures/routes.ts); the browser saves it under the name it gives. */}
-      <a class="button" href={`/ui/api/hooks/${encodeURIComponent(hook.id)}/fixture`} download title="A scrubbed copy for your repository: mailroom trigger --fixture sends it">
+      <a
+        class="button"
+        href={`/ui/api/hooks/${encodeURIComponent(hook.id)}/fixture`}
+        download
+        title="A scrubbed copy for your repository: mailroom trigger --fixture sends it"
+      >
         Save as fixture
       </a>
       <button type="button" class="danger" onClick={() => setAsking("delete")}>
