@@ -8,7 +8,7 @@ import type { Io } from "../lib/io";
 import { printable } from "../lib/terminal";
 import { ClientError, type Client } from "./client";
 import { parseHeader, readKey } from "./send";
-import { PROVIDERS, signFor, unknownSigner } from "./sign";
+import { PROVIDERS, signForTrigger, unknownSigner } from "./sign";
 
 export type FixtureSend = {
   file: string;
@@ -23,7 +23,7 @@ export type FixtureSend = {
 };
 
 /** The fixture at `file` (`.json` added when the name has none and such a file exists). Throws UsageError. */
-export function readFixture(file: string): Fixture {
+function readFixture(file: string): Fixture {
   const tried = [file, ...(file.endsWith(".json") ? [] : [`${file}.json`])];
   for (const path of tried) {
     let text: string;
@@ -94,13 +94,7 @@ export async function triggerFixture(o: FixtureSend, client: Client, io: Io): Pr
   if (secret !== undefined || privateKey !== undefined) {
     if (!provider) throw new UsageError("trigger: the fixture names no provider: give --sign PROVIDER to sign it");
     if (!PROVIDERS.includes(provider)) throw new UsageError(`--sign: ${unknownSigner(provider)}`);
-    try {
-      const signed = signFor(provider, { secret, privateKey }, { url, method: prepared.method, headers, body: prepared.body }, io.now());
-      headers = signed.headers;
-      url = signed.url;
-    } catch (error) {
-      throw new UsageError(`trigger: cannot sign as ${provider}: ${(error as Error).message}`);
-    }
+    ({ headers, url } = signForTrigger(provider, { secret, privateKey }, { url, method: prepared.method, headers, body: prepared.body }, io.now()));
   } else if (o.sign !== undefined) throw new UsageError(`--sign ${o.sign} needs --secret S (or $MAILROOM_SIGN_SECRET), or --private-key @FILE`);
   else io.err(`mailroom: sending unsigned (give --secret S or $MAILROOM_SIGN_SECRET to sign${provider ? ` as ${printable(provider)}` : ""})\n`);
   if (prepared.body.byteLength > FIXTURE_LIMITS.bodyBytes) throw new UsageError("trigger: the body is too large");

@@ -4,7 +4,7 @@ import { UsageError, noMore, parseFlags, required } from "../lib/args";
 import type { Client } from "./client";
 import type { Io } from "../lib/io";
 import { parseHeader } from "./send";
-import { signFor } from "./sign";
+import { signForTrigger } from "./sign";
 
 /** `--override path=value` -> [path, value]. */
 function parseOverride(text: string): [string, unknown] {
@@ -87,13 +87,7 @@ export async function triggerCommand(argv: string[], client: Client, io: Io): Pr
   const target = p.values.to ?? `${client.base}/?channel=${encodeURIComponent(channel ?? provider)}`;
   let url = target;
   if (secret !== undefined || privateKey !== undefined) {
-    try {
-      const signed = signFor(provider, { secret, privateKey }, { url, method: "POST", headers, body: built.body }, io.now());
-      headers = signed.headers;
-      url = signed.url;
-    } catch (error) {
-      throw new UsageError(`trigger: cannot sign as ${provider}: ${(error as Error).message}`);
-    }
+    ({ headers, url } = signForTrigger(provider, { secret, privateKey }, { url, method: "POST", headers, body: built.body }, io.now()));
   } else io.err(`mailroom: sending unsigned (give --secret S or $MAILROOM_SIGN_SECRET to sign as ${provider})\n`);
   const res =
     p.values.to !== undefined

@@ -50,7 +50,7 @@ const PAGE = 100;
 const POLL_MS = 100;
 const SHOWN = 10;
 
-export function ms(d: Duration | undefined, fallback: number, what: string): number {
+function ms(d: Duration | undefined, fallback: number, what: string): number {
   if (d === undefined) return fallback;
   const n = typeof d === "number" ? d : parseDuration(d);
   if (n === undefined || !Number.isFinite(n) || n < 0)
