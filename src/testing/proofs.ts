@@ -125,10 +125,17 @@ function listing(title: string, hooks: Hook[]): string[] {
   return [`${title} (${hooks.length}${hooks.length > SHOWN ? `, the last ${SHOWN}` : ""}, oldest first):`, ...shown.map(line)];
 }
 
-async function failure(api: ManagementClient, q: HooksQuery, head: string, matched: Hook[]): Promise<HookExpectationError> {
-  const arrived = await listHooks(api, { channel: q.channel }).catch(() => [] as Hook[]);
+async function failure(api: ManagementClient, q: HooksQuery, head: string, matched: Hook[], refusals = false): Promise<HookExpectationError> {
+  const [arrived, refused] = await Promise.all([
+    listHooks(api, { channel: q.channel }).catch(() => [] as Hook[]),
+    refusals ? api.refusals({ channel: q.channel, kind: "refused", limit: 5 }).catch(() => []) : [],
+  ]);
   const lines = [head, ...listing("Matching", matched)];
   if (q.where !== undefined) lines.push(...listing(`Arrived in ${q.channel ? `channel "${q.channel}"` : "any channel"}`, arrived));
+  // Hooks that never arrived were often refused: a guard's reason says why (a wrong secret, an old timestamp).
+  if (refused.length > 0) lines.push(`Refused by guards (the last ${refused.length}, newest first):`);
+  for (const r of refused)
+    lines.push(`  ${r.created_at} ${r.method} ${r.channel}: guard ${r.guard} answered ${r.status}: ${r.reason.replace(/[\x00-\x1f\x7f]/g, " ")}`);
   return new HookExpectationError(lines.join("\n"), matched, arrived);
 }
 
@@ -153,6 +160,7 @@ export async function expectHooks(url: string, token: string, api: ManagementCli
     o,
     `expectHooks: expected ${wanted} ${exact === 1 || least === 1 ? "hook" : "hooks"} in ${describeWhere(o)} within ${within} ms; ${plural(hooks.length)} arrived.`,
     hooks,
+    hooks.length < least,
   );
 }
 

@@ -108,6 +108,15 @@ describe("expectHooks", () => {
     );
   });
 
+  test("too few on a guarded channel: the message also lists the requests its guards refused, and why", async () => {
+    expect((await mr.send("payments", { type: "invoice.paid" }, { sign: { stripe: "whsec_not_the_secret" } })).status).toBe(401);
+    const error = await rejection(mr.expectHooks({ channel: "payments", where: "type:invoice.voided", within: 100 }));
+    const lines = error.message.split("\n");
+    const at = lines.findIndex((l) => l.startsWith("Refused by guards (the last "));
+    expect(at).toBeGreaterThan(0);
+    expect(lines[at + 1]).toMatch(/^ {2}\S+ POST payments: guard st answered 401: /);
+  });
+
   test("a bad duration or count is a TypeError", async () => {
     await expect(mr.expectHooks({ within: "soon" })).rejects.toThrow('within: must be milliseconds or a duration such as "5s", got "soon"');
     await expect(mr.expectHooks({ count: -1 })).rejects.toThrow("count: must be a whole number");
