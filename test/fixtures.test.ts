@@ -142,6 +142,9 @@ describe("parseFixture and prepareFixture", () => {
     const body = JSON.parse(new TextDecoder().decode(sent.body));
     expect(body).toMatchObject({ event_time: f.unix, event: { event_ts: `${f.unix}.000100`, text: "hi" } });
     expect(body.event_id).toMatch(/^Ev\d\d[A-Z]{3}$/);
+    // A provider's signed timestamp header, whichever it is (Zoom's), is made fresh too.
+    const zoom = parseFixture(JSON.stringify({ ...base, provider: "zoom", headers: { "x-zm-request-timestamp": "1700000000" } }));
+    expect(prepareFixture(zoom, {}, f.now).headers["x-zm-request-timestamp"]).toBe(String(f.unix));
     const form = parseFixture(
       JSON.stringify({ ...base, headers: { "content-type": "application/x-www-form-urlencoded" }, body_encoding: "text", body: "Body=hi&From=x" }),
     );
