@@ -26,3 +26,12 @@ test("an unsigned delivery is refused", async () => {
   expect((await mr.send("payments", "{}")).status).toBe(401);
   await expect(mr.waitForHook({ channel: "payments", where: () => false, timeout: 200 })).rejects.toThrow(/Refused by guards \(1/);
 });
+
+test("proofs and the schema matcher", async () => {
+  const { matchers } = require("mailroom-webhooks/testing");
+  expect.extend(matchers);
+  await mr.send("payments", { type: "invoice.paid", id: 8, amount: 500 }, { sign: { "standard-webhooks": SECRET } });
+  const [hook] = await mr.expectHooks({ channel: "payments", where: "type:invoice.paid payload.id:8", count: 1, within: "5s" });
+  expect(hook).toMatchSchema({ type: "object", required: ["amount"], properties: { amount: { type: "integer" } } });
+  await mr.expectNoHook({ channel: "payments", where: "type:refund.created", during: 200 });
+});

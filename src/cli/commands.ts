@@ -145,15 +145,34 @@ over the signer's and are signed as given (--header 'X-GitHub-Event: push' sends
     name: "trigger",
     usage: `  mailroom trigger PROVIDER EVENT [CHANNEL | --to URL] [--secret S | --private-key @FILE]
                 [--override PATH=VALUE]... [--header K:V]...     send a realistic sample event, signed
+  mailroom trigger --fixture FILE [CHANNEL | --to URL] [--override PATH=VALUE]... [--edit]
+                [--sign PROVIDER --secret S | --private-key @FILE]  send a fixture, fresh ids and times
   mailroom trigger --list [PROVIDER]                       the providers and events there are`,
     details: `Events: GitHub's every event and action of @octokit/webhooks-examples (push, issues.opened...),
 and Stripe, Shopify, Slack, Twilio, SendGrid, Paddle, Discord, Linear, Zoom, Clerk, Resend and
 OpenAI's most used, written from their published schemas. Ids and times are fresh on every send.
 CHANNEL defaults to the provider's name. --override sets a field of the body (a dotted path, or a
 form field): a value that parses as JSON is used as such (--override data.object.amount=5000).
-Signed when a key is given (--secret, $MAILROOM_SIGN_SECRET, or --private-key for key pairs).`,
+Signed when a key is given (--secret, $MAILROOM_SIGN_SECRET, or --private-key for key pairs).
+--fixture FILE sends a fixture (mailroom fixtures save) to CHANNEL (default: the channel it was
+caught on) or --to URL, with fresh ids and times where its provider puts them, signed as --sign
+(default: the fixture's provider) when a key is given; --edit opens a copy in $EDITOR first.
+See docs/fixtures.md.`,
     client: true,
     run: client(async () => (await import("./trigger")).triggerCommand),
+  },
+  {
+    name: "fixtures",
+    usage: `  mailroom fixtures save ID [--name NAME] [--dir fixtures/] [--no-scrub] [--force]
+                                                           a caught hook as a fixture file, scrubbed`,
+    details: `Writes DIR/NAME.json (default: fixtures/PROVIDER-EVENT.json): method, query, headers, body (JSON, text or
+base64), provider and event type. Scrubbed by default: signature and credential headers dropped;
+e-mail addresses, keys and tokens, card numbers, IP addresses and phone numbers replaced by stable
+placeholders; [fixtures] keep and scrub of the server's config name fields. The file lists where
+(never the values). --no-scrub keeps every value. An existing file is kept unless --force.
+Send it with mailroom trigger --fixture FILE. See docs/fixtures.md.`,
+    client: true,
+    run: client(async () => (await import("./fixtures")).fixturesCommand),
   },
   {
     name: "providers",

@@ -1,3 +1,4 @@
+import { UsageError } from "../lib/args";
 import { didYouMean } from "../lib/suggest";
 import { PRESETS } from "../hooks/guards/providers";
 import { signRequest, type Unsigned } from "../hooks/guards/scheme/sign";
@@ -38,6 +39,20 @@ export function signFor(
   const headers = { ...DEFAULTS[provider]?.(), ...req.headers };
   const signed = signRequest(preset.scheme, keys, { ...req, headers }, now);
   return { headers: { ...headers, ...signed.headers }, url: signed.url };
+}
+
+/** signFor for `mailroom trigger`: what it cannot sign is a UsageError saying so. */
+export function signForTrigger(
+  provider: string,
+  keys: { secret?: string; privateKey?: string },
+  req: Unsigned,
+  now: number,
+): { headers: Record<string, string>; url: string } {
+  try {
+    return signFor(provider, keys, req, now);
+  } catch (error) {
+    throw new UsageError(`trigger: cannot sign as ${provider}: ${(error as Error).message}`);
+  }
 }
 
 /**

@@ -4,7 +4,7 @@ import { UsageError, noMore, parseFlags, required } from "../lib/args";
 import type { Client } from "./client";
 import type { Io } from "../lib/io";
 import { parseHeader } from "./send";
-import { signFor } from "./sign";
+import { signForTrigger } from "./sign";
 
 /** `--override path=value` -> [path, value]. */
 function parseOverride(text: string): [string, unknown] {
@@ -14,12 +14,47 @@ function parseOverride(text: string): [string, unknown] {
 }
 
 /**
+ * `mailroom trigger --fixture FILE [CHANNEL | --to URL] [--sign PROVIDER --secret S] [--edit]` sends a
+ * fixture instead (trigger-fixture.ts).
  * `mailroom trigger PROVIDER EVENT [CHANNEL | --to URL] [--secret S | --private-key @FILE]
  * [--override PATH=VALUE]... [--header K:V]...` sends a realistic sample event, signed as the
  * provider signs when a key is given; `mailroom trigger --list [PROVIDER]` prints what exists.
  */
 export async function triggerCommand(argv: string[], client: Client, io: Io): Promise<number> {
-  const p = parseFlags(argv, { list: "bool", to: "value", secret: "value", "private-key": "value", override: "multi", header: "multi" });
+  const p = parseFlags(argv, {
+    list: "bool",
+    to: "value",
+    secret: "value",
+    "private-key": "value",
+    override: "multi",
+    header: "multi",
+    fixture: "value",
+    sign: "value",
+    edit: "bool",
+  });
+  if (p.values.fixture !== undefined) {
+    noMore(p, 1);
+    const channel = p.positional[0];
+    if (channel !== undefined && p.values.to !== undefined) throw new UsageError("give a CHANNEL or --to URL, not both");
+    const { triggerFixture } = await import("./trigger-fixture");
+    return triggerFixture(
+      {
+        file: p.values.fixture,
+        channel,
+        to: p.values.to,
+        overrides: Object.fromEntries((p.multi.override ?? []).map(parseOverride)),
+        headers: p.multi.header ?? [],
+        sign: p.values.sign,
+        secret: p.values.secret ?? io.env.MAILROOM_SIGN_SECRET,
+        privateKey: p.values["private-key"],
+        edit: p.bools.has("edit"),
+      },
+      client,
+      io,
+    );
+  }
+  if (p.values.sign !== undefined || p.bools.has("edit"))
+    throw new UsageError("--sign and --edit go with --fixture FILE (a sample event is signed as its PROVIDER)");
   if (p.bools.has("list")) {
     noMore(p, 1);
     const only = p.positional[0];
@@ -52,13 +87,7 @@ export async function triggerCommand(argv: string[], client: Client, io: Io): Pr
   const target = p.values.to ?? `${client.base}/?channel=${encodeURIComponent(channel ?? provider)}`;
   let url = target;
   if (secret !== undefined || privateKey !== undefined) {
-    try {
-      const signed = signFor(provider, { secret, privateKey }, { url, method: "POST", headers, body: built.body }, io.now());
-      headers = signed.headers;
-      url = signed.url;
-    } catch (error) {
-      throw new UsageError(`trigger: cannot sign as ${provider}: ${(error as Error).message}`);
-    }
+    ({ headers, url } = signForTrigger(provider, { secret, privateKey }, { url, method: "POST", headers, body: built.body }, io.now()));
   } else io.err(`mailroom: sending unsigned (give --secret S or $MAILROOM_SIGN_SECRET to sign as ${provider})\n`);
   const res =
     p.values.to !== undefined

@@ -16,6 +16,7 @@ import { responseRoutes } from "../responses/routes";
 import { dedupRoutes } from "../dedup/routes";
 import { exportRoutes, importRoutes } from "../transfer/routes";
 import { sendRoutes } from "../transfer/send-routes";
+import { fixtureRoutes } from "../fixtures/routes";
 import { attemptRoutes } from "../runner/routes";
 import { hookSearch } from "../search";
 import type { SharedRouteDeps } from "../dashboard";
@@ -103,6 +104,7 @@ export function createWebhookService(base: Base, { search, channelDeleteBatch }:
     dedup,
     onChannelDeleted: [(name) => responses.forget(name), (name) => dedup.forget(name)],
     allowLinkLocal: config.server.allow_link_local,
+    fixtures: config.fixtures,
   };
   // The management API under /v1: hooks' routes and those of the services built on hooks, each
   // behind an API key (a test walks every /v1 route of the app and checks it answers 401 without one).
@@ -115,6 +117,7 @@ export function createWebhookService(base: Base, { search, channelDeleteBatch }:
     .use(importRoutes(api))
     .use(hookRoutes(api))
     .use(sendRoutes(api))
+    .use(fixtureRoutes(api))
     .use(refusalRoutes(api))
     .use(attemptRoutes(api));
 

@@ -217,6 +217,13 @@ const Dashboard = t.Object(
   { ...strict, default: {} },
 );
 
+const FieldList = (what: string) =>
+  t.Array(t.String({ minLength: 1, maxLength: 256 }), {
+    default: [],
+    description: `fields ${what} in a fixture (mailroom fixtures save): body.PATH (a dotted JSON path, * for any one segment), headers.NAME, query.NAME, or a header name`,
+  });
+const Fixtures = t.Object({ keep: FieldList("never scrubbed"), scrub: FieldList("always replaced by a placeholder") }, { ...strict, default: {} });
+
 /** A guard or handler entry before its kind's own schema is applied. */
 const Kinded = t.Object({ name: Name("name"), kind: t.String({ description: "kind" }) }, { additionalProperties: true });
 
@@ -234,6 +241,7 @@ export const ConfigSchema = t.Object(
     metrics: Metrics,
     relays: t.Array(Relay, { default: [], description: "upstream Mailrooms whose channels this one receives (mailroom listen)" }),
     dashboard: Dashboard,
+    fixtures: Fixtures,
   },
   strict,
 );

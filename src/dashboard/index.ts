@@ -35,6 +35,7 @@ import type { Forwards } from "../forwards/index";
 import type { Responses } from "../responses/index";
 import type { Dedup } from "../dedup/index";
 import type { Transfer } from "../transfer";
+import { type FixtureSettings, fixtureRoutes } from "../fixtures/routes";
 import type { Runner } from "../runner";
 import type { GuardRegistry } from "../hooks/guard-registry";
 import type { ApiKeys } from "../hooks/api-keys";
@@ -49,7 +50,14 @@ export type { DashboardDeps } from "./deps";
  * What the route plugins the dashboard shares with the management API are given, but their gate:
  * hooks' own (ManagementDeps) and the services built on hooks whose routes are shared too.
  */
-export type SharedRouteDeps = Omit<ManagementDeps, "auth"> & { transfer: Transfer; responses: Responses; dedup: Dedup; runner: Runner };
+export type SharedRouteDeps = Omit<ManagementDeps, "auth"> & {
+  transfer: Transfer;
+  responses: Responses;
+  dedup: Dedup;
+  runner: Runner;
+  /** `[fixtures]`: what a fixture keeps and scrubs (fixtures/routes.ts). */
+  fixtures: FixtureSettings;
+};
 
 /** Where the dashboard's JSON endpoints live (the page itself is served under /ui by server.ts). */
 export const DASHBOARD_API = "/ui/api";
@@ -140,6 +148,7 @@ export function createDashboard(deps: {
     .use(exportRoutes(management))
     .use(hookRoutes(management))
     .use(sendRoutes(management))
+    .use(fixtureRoutes(management))
     .use(refusalRoutes(management))
     .use(attemptRoutes(management))
     .use(guardRoutes({ gate, guards: deps.guards, channels: deps.management.channels, settings: store }))

@@ -6,6 +6,7 @@ import { Attempt } from "../runner/routes";
 import { Refusal } from "../hooks/routes/refusals";
 import { ImportReport } from "../transfer/routes";
 import { ReplayAnswer } from "../transfer/send-routes";
+import { FixtureFile } from "../fixtures/routes";
 import { ExportedHook } from "../transfer/wire";
 import { ChannelDedup } from "../dedup/routes";
 import { ChannelResponse } from "../responses/routes";
@@ -230,6 +231,16 @@ const operations: Record<string, Operation> = {
     description:
       "Mailroom's extension (edit and send): a new hook in `channel` made from this one, with `method`, `headers` and `body` (base64) as given, else the source's; " +
       "caught now (the channel's handlers run, its guards do not), answered as HookExtended, its `source_id` naming the source. 400 for a paused channel.",
+  },
+  "GET /v1/hooks/:id/fixture": {
+    operationId: "HookService_GetHookFixture",
+    summary: "Get a hook as a fixture file",
+    description:
+      "Mailroom's extension: the hook as a fixture (a readable JSON file for a repository: method, query, headers, body, provider, event type), made from " +
+      "its stored bytes, answered as a download (`Content-Disposition: attachment`). Scrubbed unless `scrub=false`: signature and credential headers " +
+      "dropped, e-mail addresses, keys and tokens, card numbers, IP addresses and phone numbers replaced by stable placeholders, `[fixtures] keep` and " +
+      "`scrub` applied; `scrubbed` lists where (never the values). `mailroom trigger --fixture` sends it again (docs/fixtures.md).",
+    success: { status: 200, description: "The fixture file.", schema: FixtureFile },
   },
   "POST /v1/hooks/:id/replay": {
     operationId: "HookService_ReplayHook",

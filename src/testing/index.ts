@@ -14,9 +14,10 @@ import { buildConfig, randomKey, type MailroomConfig } from "./config";
 import { type DeliveriesQuery, type Delivery, type ForwardOptions, forwardFlags, listDeliveries } from "./deliveries";
 import { managementClient, type ManagementClient } from "./management";
 import { instanceDir, mailroomCommand, startServer } from "./process";
-import { sendHook, triggerHook, type SendOptions, type TriggerOptions } from "./send";
+import { type FixtureTrigger, sendHook, triggerFixture, triggerHook, type SendOptions, type TriggerOptions } from "./send";
 import { translateHelper, type TranslateHelper } from "./translate";
 import { waitForHook, type WaitForHook } from "./wait";
+import { type ExpectHooks, type ExpectNoHook, expectHooks, expectNoHook, type HooksQuery, listHooks } from "./proofs";
 import type { HookExtended } from "./types";
 
 export type StartOptions = ForwardOptions & {
@@ -51,8 +52,33 @@ export type Mailroom = {
    * @example await mr.trigger("github", "push", { overrides: { ref: "refs/heads/dev" }, sign: "s3cret" })
    */
   trigger(provider: string, event: string, opts?: TriggerOptions): Promise<Response>;
+  /**
+   * Sends a fixture file (`mailroom fixtures save`, the dashboard's "Save as fixture") with fresh
+   * ids and times, `overrides` applied, signed as its provider when `sign` gives the key.
+   *
+   * @example await mr.trigger({ fixture: "fixtures/stripe-invoice-paid.json", overrides: { "data.object.amount_paid": 5000 }, sign: "whsec_..." })
+   */
+  trigger(fixture: FixtureTrigger): Promise<Response>;
   /** The first hook that matches, stored or arriving later; rejects after `timeout` listing what arrived and was refused. */
   waitForHook(opts: WaitForHook): Promise<HookExtended>;
+  /**
+   * Proves that hooks arrived: resolves with the matching hooks (oldest first) once `count` of them
+   * (exactly n, or `{ atLeast: n }`; default at least 1) are stored, waiting up to `within` (default
+   * 5s); rejects with HookExpectationError listing what did arrive. `where` is a search (`type:push
+   * payload.ref:refs/heads/main`) or a function of the hook.
+   *
+   * @example await mr.expectHooks({ channel, where: "type:invoice.paid", count: 2, within: "3s" })
+   */
+  expectHooks(opts: ExpectHooks): Promise<HookExtended[]>;
+  /**
+   * Proves that no matching hook is stored or arrives during `during` (default 1s); rejects at the
+   * first one, listing it.
+   *
+   * @example await mr.expectNoHook({ channel, where: (h) => h.event_type === "refund.created", during: 500 })
+   */
+  expectNoHook(opts: ExpectNoHook): Promise<void>;
+  /** The stored hooks of `channel` (and `where`) in catch order, oldest first (at most 1000). */
+  hooks(q?: HooksQuery): Promise<HookExtended[]>;
   /**
    * What the handlers sent to the app (`forwardTo`'s and the config's): per hook, oldest first, every
    * attempt made with the app's status (and the chaos action, when the server records it).
@@ -103,8 +129,12 @@ export async function startMailroom(options: StartOptions = {}): Promise<Mailroo
     token: creds.token,
     channel: (prefix = "test") => `${prefix}-${++channels}-${Math.random().toString(36).slice(2, 8)}`,
     send: (channel, body, opts) => sendHook(url, channel, body, opts),
-    trigger: (provider, event, opts) => triggerHook(url, provider, event, opts),
+    trigger: ((what: string | FixtureTrigger, event?: string, opts?: TriggerOptions) =>
+      typeof what === "string" ? triggerHook(url, what, event ?? "", opts) : triggerFixture(url, what)) as Mailroom["trigger"],
     waitForHook: (opts) => waitForHook(url, creds.token, api, opts),
+    expectHooks: (opts) => expectHooks(url, creds.token, api, opts),
+    expectNoHook: (opts) => expectNoHook(url, creds.token, api, opts),
+    hooks: (q = {}) => listHooks(api, q),
     deliveries: (q) => listDeliveries(api, q),
     api,
     fetch(path, init = {}) {
@@ -121,7 +151,9 @@ export async function startMailroom(options: StartOptions = {}): Promise<Mailroo
 
 export { MailroomApiError, TranslateApiError } from "./http";
 export { WaitForHookTimeout, type WaitForHook } from "./wait";
-export type { SendOptions, TriggerOptions } from "./send";
+export { HookExpectationError, type Duration, type ExpectHooks, type ExpectNoHook, type HooksQuery, type HookWhere } from "./proofs";
+export { matchers, type MailroomMatchers } from "./matchers";
+export type { FixtureTrigger, SendOptions, TriggerOptions } from "./send";
 export type { DeliveriesQuery, Delivery, DeliveryAttempt, ForwardOptions } from "./deliveries";
 export type { MailroomConfig } from "./config";
 export type { ManagementClient, ListHooks } from "./management";

@@ -2,7 +2,15 @@ import { jsonCaller, MailroomApiError, query } from "./http";
 import type { Attempt, Channel, ErrorBody, Hook, HookExtended, HookStatus, Refusal } from "./types";
 
 /** `include: "extensions"` answers HookExtended items (with `event_type`), else the spec's Hook. */
-export type ListHooks = { channel?: string; status?: HookStatus; limit?: number; after?: string; include?: "extensions" };
+export type ListHooks = {
+  channel?: string;
+  status?: HookStatus;
+  limit?: number;
+  after?: string;
+  include?: "extensions";
+  /** A search in the search grammar (`type:push payload.ref:refs/heads/main`; docs/search.md). */
+  q?: string;
+};
 type Plain = Record<never, never>;
 type Shown<Q> = Q extends { include: "extensions" } ? HookExtended : Hook;
 

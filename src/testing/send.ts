@@ -35,6 +35,47 @@ export async function triggerHook(url: string, provider: string, event: string, 
   return sendHook(url, opts.channel ?? provider, built.body, { headers, ...(sign ? { sign } : {}) });
 }
 
+/** `mr.trigger({ fixture })`: a fixture file (`mailroom fixtures save`) sent again, fresh ids and times. */
+export type FixtureTrigger = {
+  /** The fixture file's path (relative to the working directory), e.g. "fixtures/stripe-invoice-paid.json". */
+  fixture: string;
+  /** Dotted paths into a JSON body (or form fields) and their values. */
+  overrides?: Record<string, unknown>;
+  /** The guard's secret, or `{ privateKey }`; signed as the fixture's provider (or `signAs`). Unsigned when absent. */
+  sign?: string | { privateKey: string };
+  /** The provider to sign as, when the fixture names none or another. */
+  signAs?: string;
+  /** Default: the channel the hook was caught on. */
+  channel?: string;
+  headers?: Record<string, string>;
+};
+
+/**
+ * Sends a fixture file as `mailroom trigger --fixture` does: fresh ids and times where its provider
+ * puts them, `overrides` applied, signed when `sign` gives the key. Throws Error for a file that is
+ * not a valid fixture (checked as the catching endpoint checks a request).
+ *
+ * @example await mr.trigger({ fixture: "fixtures/stripe-invoice-paid.json", overrides: { "data.object.amount_paid": 5000 }, sign: "whsec_..." })
+ */
+export async function triggerFixture(url: string, o: FixtureTrigger): Promise<Response> {
+  const [{ readFile }, { parseFixture }, { prepareFixture }] = await Promise.all([
+    import("node:fs/promises"),
+    import("../fixtures/model"),
+    import("../fixtures/prepare"),
+  ]);
+  const fixture = parseFixture(await readFile(o.fixture, "utf8"));
+  const prepared = prepareFixture(fixture, o.overrides);
+  const provider = o.signAs ?? fixture.provider;
+  if (o.sign !== undefined && !provider) throw new Error(`trigger: ${o.fixture} names no provider: give signAs`);
+  const sign = o.sign === undefined ? undefined : { [provider]: o.sign };
+  return sendHook(url, o.channel ?? (fixture.channel || provider || "default"), prepared.body, {
+    method: prepared.method,
+    headers: { ...prepared.headers, ...o.headers },
+    query: Object.fromEntries(new URLSearchParams(prepared.query)),
+    ...(sign ? { sign } : {}),
+  });
+}
+
 export type TriggerOptions = {
   /** Default: the provider's name. */
   channel?: string;

@@ -62,6 +62,23 @@ describe.skipIf(!browserAvailable())("the inspector with the server's search, re
     expect(seen.errors).toEqual([]);
   }, 30_000);
 
+  test("Save as fixture downloads the hook as a scrubbed fixture file named after its provider and event", async () => {
+    const id = await sendHook(app, "channel=stripe", '{"type":"invoice.paid","data":{"email":"ada@example.org"}}', {
+      ...json,
+      "stripe-signature": "t=1,v1=00",
+    });
+    await page.goto(`${app.url}/ui/hooks/${id}`);
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Save as fixture" }).click()]);
+    expect(download.suggestedFilename()).toBe("stripe-invoice-paid.json");
+    const text = await Bun.file((await download.path())!).text();
+    const file = JSON.parse(text);
+    expect(file).toMatchObject({ mailroom_fixture: 1, provider: "stripe", event_type: "invoice.paid", body_encoding: "json" });
+    expect(file.body.data.email).toBe("email-1@example.com");
+    expect(text).not.toContain("ada@example.org");
+    expect(file.headers["stripe-signature"]).toBeUndefined();
+    expect(seen.errors).toEqual([]);
+  }, 30_000);
+
   test("every refusal is listed, a bad channel name and a paused channel too, each with a link to its headers, secrets redacted", async () => {
     const forged = await fetch(`${app.url}/?channel=signed`, { method: "POST", body: "{}", headers: { "x-sig": "forged", authorization: "Bearer hunter2" } });
     expect(forged.status).toBe(401);

@@ -171,6 +171,15 @@ describe("roles", () => {
     expect(res.json.events).toEqual([expect.objectContaining({ kind: "handled", actor: MEMBER.email })]);
   });
 
+  test("Save as fixture: a member downloads a hook's fixture; without a session, 401", async () => {
+    const app = await dashboardApp();
+    const [id] = await app.catchHooks("orders", 1);
+    const res = await app.call("GET", `/ui/api/hooks/${id}/fixture`, undefined, app.member);
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ mailroom_fixture: 1, channel: "orders", scrub: true, source: { hook_id: id } });
+    expect((await app.call("GET", `/ui/api/hooks/${id}/fixture`)).status).toBe(401);
+  });
+
   test("admins list, add and remove users; users of the config file are read-only", async () => {
     const hash = await Bun.password.hash("configured password");
     const app = await dashboardApp({ users: [{ email: "ops@example.com", role: "admin", password_hash: hash }] });

@@ -35,6 +35,7 @@ const EXTENSIONS = [
   "HookService_ImportHooks",
   "HookService_SendHook",
   "HookService_ReplayHook",
+  "HookService_GetHookFixture",
   "CatchService_CatchHook",
   "StreamService_Stream",
   "MetricsService_Metrics",

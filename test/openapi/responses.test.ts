@@ -145,6 +145,11 @@ describe("webhook responses match webhooks.json", () => {
     unreachable.stop(true);
     expect((await w("HookService_ReplayHook", { path: `/v1/hooks/${id}/replay`, body: { url: `http://127.0.0.1:${unreachable.port}/` } })).status).toBe(200);
     expect((await w("HookService_ReplayHook", { path: `/v1/hooks/${id}/replay`, body: { url: "nope" } })).status).toBe(400);
+    const fixture = await w("HookService_GetHookFixture", { path: `/v1/hooks/${id}/fixture` });
+    expect(fixture.status).toBe(200);
+    expect(fixture.json.mailroom_fixture).toBe(1);
+    expect((await w("HookService_GetHookFixture", { path: `/v1/hooks/${id}/fixture?scrub=maybe` })).status).toBe(400);
+    expect((await w("HookService_GetHookFixture", { path: `/v1/hooks/${UNKNOWN_ID}/fixture` })).status).toBe(404);
     // Summaries, searches and their bounds validate as documented.
     expect((await w("HookService_ListHooks", { path: "/v1/hooks?channel=shop&fields=summary" })).status).toBe(200);
     expect((await w("HookService_ListHooks", { path: "/v1/hooks?q=shop+method:post&fields=summary&since=2020-01-01T00:00:00Z" })).status).toBe(200);

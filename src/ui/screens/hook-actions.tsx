@@ -9,7 +9,8 @@ type Transition = "process" | "fail" | "discard" | "retry" | "redeliver";
 /**
  * What can be done to a hook: mark handled, fail (with a reason), discard, retry, redeliver (every
  * handler of the channel again), delete (asked first), and edit and send. Fail and delete ask in
- * an in-page dialog, never the browser's prompt() or confirm().
+ * an in-page dialog, never the browser's prompt() or confirm(). Save as fixture downloads the hook
+ * as a fixture file (docs/fixtures.md).
  */
 export function HookActions({
   hook,
@@ -79,6 +80,15 @@ export function HookActions({
       <button type="button" onClick={onEdit}>
         Edit and send
       </button>
+      {/* The server makes the file from the stored bytes, scrubbed (fixtures/routes.ts); the browser saves it under the name it gives. */}
+      <a
+        class="button"
+        href={`/ui/api/hooks/${encodeURIComponent(hook.id)}/fixture`}
+        download
+        title="A scrubbed copy for your repository: mailroom trigger --fixture sends it"
+      >
+        Save as fixture
+      </a>
       <button type="button" class="danger" onClick={() => setAsking("delete")}>
         Delete
       </button>
