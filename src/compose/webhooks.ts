@@ -65,6 +65,14 @@ export function createWebhookService(base: Base, { search, channelDeleteBatch }:
       if (ids.length > 0) await store.transaction(() => store.retractCaught(ids));
       return ids;
     },
+    // One line per batch: when many connections close at once (a load's end), not one per hook.
+    gone(hooks) {
+      const names = [...new Set(hooks.map((h) => h.channel))];
+      log.warn(
+        `${hooks.length === 1 ? "1 hook" : `${hooks.length} hooks`} not stored: the connection closed before it was committed (a pipelined request, or the sender gave up)`,
+        { hooks: hooks.length, channels: names.length > 5 ? `${names.slice(0, 5).join(", ")} and ${names.length - 5} more` : names.join(", ") },
+      );
+    },
     lanes: storage.commitLanes,
     log,
   });

@@ -165,7 +165,7 @@ export function createCatcher(deps: {
       );
     } catch (error) {
       claim?.settle(undefined);
-      if (error instanceof SenderGone) return gone(channel);
+      if (error instanceof SenderGone) return gone();
       log.error("could not store a hook", { channel, error: String(error) });
       return errorResponse("unavailable", "the hook could not be stored; try again", { "retry-after": "1", ...CORS });
     }
@@ -180,8 +180,8 @@ export function createCatcher(deps: {
    * unanswered, when a pipelined request arrives behind an answer still pending (every hook's is,
    * until its batch commits), so two POSTs sent in one write store nothing and are both retried.
    */
-  function gone(channel: string): Response {
-    log.warn("hook not stored: its connection closed before it was committed (a pipelined request, or the sender gave up)", { channel });
+  function gone(): Response {
+    // The writer says so once per batch (compose/webhooks.ts): many connections close at once.
     return errorResponse("unavailable", "the connection closed before the hook was stored", CORS);
   }
 

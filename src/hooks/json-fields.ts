@@ -73,12 +73,18 @@ function stringEnd(s: Scanner): number {
   }
 }
 
+const LATIN1 = Buffer.prototype.latin1Slice as (this: Uint8Array, start: number, end: number) => string;
+const UTF8 = Buffer.prototype.utf8Slice as (this: Uint8Array, start: number, end: number) => string;
+
 /** The string's text between `from` and `to` (exclusive), escapes decoded. */
 function text(b: Uint8Array, from: number, to: number): string {
   let plain = to - from <= 64;
   for (let i = from; plain && i < to; i++) plain = b[i]! < 0x80 && b[i] !== 0x5c;
-  if (plain) return String.fromCharCode.apply(null, b.subarray(from, to) as unknown as number[]);
-  const raw = Buffer.from(b.buffer, b.byteOffset + from, to - from).toString("utf8");
+  // Sliced natively from the body (no view or Buffer made): fromCharCode.apply over a subarray
+  // cost 5 times as much on a body just read, and a string built char by char is a rope that the
+  // next regular expression has to flatten.
+  if (plain) return LATIN1.call(b, from, to);
+  const raw = UTF8.call(b, from, to);
   return raw.includes("\\") ? JSON.parse(`"${raw}"`) : raw;
 }
 

@@ -58,6 +58,11 @@ export function createBatchWriter(opts: {
    * syncs concurrent commits together, so there several transactions in flight keep it busy.
    */
   lanes?: number;
+  /**
+   * Told once per batch of the hooks it left out or took back because their senders left (when
+   * many connections close at once, a batch's worth of them): one summary, not one per hook.
+   */
+  gone?(hooks: readonly NewHook[]): void;
   /** Where an after-commit observer's error goes (the writer itself goes on). */
   log: Pick<Log, "error">;
 }): BatchWriter {
@@ -81,11 +86,21 @@ export function createBatchWriter(opts: {
     }
     if (!batch.some((b) => b.gone?.())) return batch;
     const kept: Entry[] = [];
-    for (const b of batch) {
-      if (b.gone?.()) b.reject(new SenderGone());
-      else kept.push(b);
-    }
+    const lost: Entry[] = [];
+    for (const b of batch) (b.gone?.() ? lost : kept).push(b);
+    reject(lost);
     return kept;
+  }
+
+  /** Rejects the entries whose senders left, then says so once for all of them. */
+  function reject(lost: readonly Entry[]): void {
+    if (lost.length === 0) return;
+    for (const b of lost) b.reject(new SenderGone());
+    try {
+      opts.gone?.(lost.map((b) => b.hook));
+    } catch (error) {
+      log.error("an observer of hooks left out failed", { hooks: lost.length, error: String(error) });
+    }
   }
 
   function wakeIdle(): void {
@@ -116,6 +131,7 @@ export function createBatchWriter(opts: {
   async function retracted(batch: Entry[], then: AfterCommit): Promise<void> {
     let kept = batch;
     const offered = new Set<Entry>();
+    const takenBack: Entry[] = [];
     for (;;) {
       const lost = kept.filter((b) => !offered.has(b) && b.gone?.());
       if (lost.length === 0) break;
@@ -131,12 +147,10 @@ export function createBatchWriter(opts: {
         continue;
       }
       const next: Entry[] = [];
-      for (const b of kept) {
-        if (back.has(b.hook.id)) b.reject(new SenderGone());
-        else next.push(b);
-      }
+      for (const b of kept) (back.has(b.hook.id) ? takenBack : next).push(b);
       kept = next;
     }
+    reject(takenBack);
     answer(kept, then);
   }
 

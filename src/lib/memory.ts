@@ -14,12 +14,16 @@
  *
  * A collection stops its thread: every request that arrives meanwhile waits for it. While the
  * thread that serves is busy serving (`busy`: at least BUSY_REQUESTS requests since the previous
- * check), collections take at most BUSY_SHARE of its time instead, too few requests for its p99
- * to see them: at 5%, one of 36 to 60 ms each second under a flood was most of why catching's p99
- * went from 9-10 ms to 35 (docs/benchmarks.md). A relay catching up is not served requests (its
- * hooks come over one WebSocket) and keeps the 5%.
+ * check), it collects only above HARD_MARK_BYTES, and then at most BUSY_SHARE of its time: a flood's
+ * garbage waits for the flood's end (the engine's own collections go on meanwhile, as before the
+ * keeper). At 5%, one collection of 36 to 60 ms each second under a flood was most of why
+ * catching's p99 went from 9-10 ms to 35; at 0.5%, one or two in a 10 s flood still cost the
+ * serving thread 2 µs a request (a CPU profile, docs/benchmarks.md). A relay catching up is not
+ * served requests (its hooks come over one WebSocket) and keeps the 5%.
  */
 export const SOFT_MARK_BYTES = 160 * 1024 * 1024;
+/** While the thread is busy serving, collections wait for the flood's end unless the process is above this. */
+export const HARD_MARK_BYTES = 2 * SOFT_MARK_BYTES;
 export const EVERY_MS = 1000;
 /** Requests served since the previous check (EVERY_MS) from which the thread counts as busy: a flood, not a dashboard or a poll. */
 export const BUSY_REQUESTS = 100;
@@ -47,6 +51,8 @@ export function busyServing(served: { requests: number }): () => boolean {
 export function keepMemoryDown(
   opts: {
     softMarkBytes?: number;
+    /** Above this, a collection runs even while the thread is busy serving (twice the soft mark by default). */
+    hardMarkBytes?: number;
     everyMs?: number;
     rss?: () => number;
     collect?: () => void;
@@ -56,6 +62,7 @@ export function keepMemoryDown(
   } = {},
 ): MemoryKeeper {
   const mark = opts.softMarkBytes ?? SOFT_MARK_BYTES;
+  const hardMark = opts.hardMarkBytes ?? 2 * mark;
   const rss = opts.rss ?? (() => process.memoryUsage.rss());
   const collect = opts.collect ?? (() => Bun.gc(true));
   const now = opts.now ?? (() => performance.now());
@@ -65,8 +72,11 @@ export function keepMemoryDown(
   let took = 0;
   const tick = () => {
     // Asked at every check, so that its window is one interval.
-    const share = busy() ? BUSY_SHARE : MAX_SHARE;
-    if (now() < lastAt + took / share || rss() <= mark) return;
+    const serving = busy();
+    const share = serving ? BUSY_SHARE : MAX_SHARE;
+    if (now() < lastAt + took / share) return;
+    const size = rss();
+    if (size <= (serving ? hardMark : mark)) return;
     lastAt = now();
     collect();
     took = now() - lastAt;

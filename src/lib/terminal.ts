@@ -9,7 +9,16 @@ import type { Log } from "./log";
 export type LogFormat = "text" | "json";
 export type Level = "info" | "warn" | "error";
 
-export type CaughtLine = { id: string; channel: string; method: string; headers: string; body: Uint8Array; createdAt: number };
+export type CaughtLine = {
+  id: string;
+  channel: string;
+  method: string;
+  headers: string;
+  body: Uint8Array;
+  createdAt: number;
+  /** The request's Content-Type as caught (null: none); read from `headers` when not given. */
+  contentType?: string | null;
+};
 export type RefusedLine = { id: string; kind: string; channel: string; guard: string; status: number; reason: string; ip: string; method: string };
 export type AttemptLine = {
   hookId: string;
@@ -64,8 +73,11 @@ const escapeCode = (code: number) =>
 
 /** Text a sender chose (a refused channel name, a content type) with its control and format characters written as escapes. */
 export function printable(text: string): string {
+  // Most text is printable ASCII: one cheap test instead of a Unicode-aware replace (a line per caught hook).
+  if (!NOT_PLAIN.test(text)) return text;
   return text.replace(CONTROL, (c) => NAMED[c] ?? escapeCode(c.codePointAt(0)!));
 }
+const NOT_PLAIN = /[^\x20-\x7e]/;
 
 /** Like printable(), for text of several lines (a body shown for reading): line breaks and tabs stay. */
 export function printableLines(text: string): string {
@@ -125,10 +137,10 @@ export function createTerminal(opts: TerminalOptions): { activity: Activity; log
   const shown = (level: Level) => !opts.quiet || level !== "info";
 
   /** One line: `time LEVEL what details`, or a JSON object with time, level and event. */
-  function format(time: number, level: Level, event: string, text: string, fields: Record<string, unknown>): string {
+  function format(time: number, level: Level, event: string, text: string, fields: Record<string, unknown>, escaped = false): string {
     if (opts.format === "json") return JSON.stringify({ time: new Date(time).toISOString(), level, event, ...fields }) + "\n";
     const tag = level.toUpperCase().padEnd(5);
-    return `${c.dim}${clockTime(time)}${c.reset} ${c[level]}${tag}${c.reset} ${c.bold}${event.padEnd(7)}${c.reset} ${printable(text)}\n`;
+    return `${c.dim}${clockTime(time)}${c.reset} ${c[level]}${tag}${c.reset} ${c.bold}${event.padEnd(7)}${c.reset} ${escaped ? text : printable(text)}\n`;
   }
 
   const activity: Activity = {
@@ -136,15 +148,11 @@ export function createTerminal(opts: TerminalOptions): { activity: Activity; log
       if (!shown("info") || hooks.length === 0) return;
       let out = "";
       for (const h of hooks) {
-        const type = contentTypeOf(h.headers);
+        const type = h.contentType === undefined ? contentTypeOf(h.headers) : (h.contentType ?? "");
         const size = h.body.byteLength;
-        out += format(h.createdAt, "info", "hook", `${h.method} ${h.channel} ${h.id} ${size} B ${type || "(no content type)"}`, {
-          method: h.method,
-          channel: h.channel,
-          id: h.id,
-          size,
-          content_type: type,
-        });
+        // Each part a sender chose escaped on its own (short, mostly plain): not the whole line again.
+        const text = `${printable(h.method)} ${printable(h.channel)} ${printable(h.id)} ${size} B ${type ? printable(type) : "(no content type)"}`;
+        out += format(h.createdAt, "info", "hook", text, { method: h.method, channel: h.channel, id: h.id, size, content_type: type }, true);
       }
       opts.write(out);
     },

@@ -101,10 +101,17 @@ export function createMetrics(config: Config) {
     /** A batch of hooks committed. */
     committed(batch: readonly { channel: string; eventType: string }[]): void {
       batches.observe(batch.length);
-      for (const h of batch) {
+      // Counted by run of one channel and type (a flood's batch is mostly one), not hook by hook.
+      let run = 0;
+      for (let i = 0; i < batch.length; i++) {
+        const h = batch[i]!;
+        run++;
+        const next = batch[i + 1];
+        if (next && next.channel === h.channel && next.eventType === h.eventType) continue;
         const channel = channels.admit(h.channel);
-        caught.inc([channel]);
-        caughtByType.inc([channel, eventTypes.admit(h.eventType)]);
+        caught.inc([channel], run);
+        caughtByType.inc([channel, eventTypes.admit(h.eventType)], run);
+        run = 0;
       }
     },
     refused(channel: string, guard: string): void {

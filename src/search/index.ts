@@ -44,7 +44,7 @@ const BUSY_SHARE = 0.05;
  * Bodies held in memory for indexing, at most: past that, caught hooks are left to a sweep from
  * the first one left out (it reads them back from the database), so a flood holds bounded memory.
  */
-const MAX_WAITING_BYTES = 16 * 1024 * 1024;
+const MAX_WAITING_BYTES = 4 * 1024 * 1024;
 /** What a waiting row costs beside its body and headers (the object, its strings), roughly. */
 const ROW_BYTES = 512;
 const rowBytes = (r: Source | CaughtRow) => r.body.byteLength + (typeof r.headers === "string" ? r.headers.length : 0) + ROW_BYTES;

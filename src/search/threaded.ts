@@ -26,7 +26,7 @@ export type FromIndexer =
  * CPU during a flood takes no messages: past this, only ids are handed over (a sweep reads the
  * hooks back), so memory stays bounded however long the flood lasts.
  */
-const MAX_IN_FLIGHT_BYTES = 32 * 1024 * 1024;
+const MAX_IN_FLIGHT_BYTES = 8 * 1024 * 1024;
 /** A failed index thread is started again after RESTART_FIRST_MS, doubling with each failure in a row up to RESTART_MAX_MS. */
 const RESTART_FIRST_MS = 1000;
 const RESTART_MAX_MS = 60_000;

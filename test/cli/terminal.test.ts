@@ -160,6 +160,16 @@ describe("createTerminal", () => {
   test("control and format characters a sender chose are written as escapes", () => {
     expect(printable("a\nb\u0085c\u202ed\u200be\u{e0041}")).toBe("a\\nb\\x85c\\u202ed\\u200be\\u{e0041}");
   });
+  test("a caught hook's line shows its Content-Type as caught (escaped), or read from its headers when not given", () => {
+    const writes: string[] = [];
+    const { activity } = createTerminal({ format: "text", quiet: false, color: false, write: (t) => writes.push(t) });
+    const hook = { id: "x", channel: "c", method: "POST", headers: '{"content-type":"text/plain"}', body: new Uint8Array(3), createdAt: 0 };
+    activity.caught([hook, { ...hook, id: "y", contentType: "text/x\u202e\x1b[31m" }, { ...hook, id: "z", contentType: null }]);
+    const lines = writes.join("").trim().split("\n");
+    expect(lines[0]).toEndWith("POST c x 3 B text/plain");
+    expect(lines[1]).toEndWith("POST c y 3 B text/x\\u202e\\x1b[31m");
+    expect(lines[2]).toEndWith("POST c z 3 B (no content type)");
+  });
   test("a batch of caught hooks is one write", () => {
     const writes: string[] = [];
     const { activity } = createTerminal({ format: "text", quiet: false, color: false, write: (t) => writes.push(t) });

@@ -17,6 +17,12 @@ describe("jsonStrings: string fields of a JSON object in one scan", () => {
     expect(read('{"t\\u0079pe":"x\\u00e9\\n"}', ["type"])).toEqual({ type: "xé\n" });
   });
 
+  test("a body that is a view into a larger buffer (rows unpacked from one buffer) is read from its own bytes", () => {
+    const whole = bytes('"type":"outer"}{"type":"a.b","event":"caf\u00e9 \\u0041"}');
+    const body = whole.subarray(whole.indexOf(0x7b, 1));
+    expect(Object.fromEntries(jsonStrings(body, ["event", "type"]))).toEqual({ event: "café A", type: "a.b" });
+  });
+
   test("not an object, cut short or larger than the limit: what was found before stands", () => {
     expect(read('["type"]', ["type"])).toEqual({});
     expect(read('{"type":"a","b":', ["type"])).toEqual({ type: "a" });

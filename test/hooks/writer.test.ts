@@ -41,6 +41,19 @@ describe("group commit", () => {
     await w.drain();
   });
 
+  test("the hooks of one batch whose senders left are told once, together (one log line when many connections close at once)", async () => {
+    const told: string[][] = [];
+    const w = createBatchWriter({ log: silentLog, batchMax: 100, commit: () => {}, gone: (hooks) => void told.push(hooks.map((h) => h.id)) });
+    let closed = false;
+    const writes = ["a", "b", "c", "d"].map((id) => w.write(hook(id), () => closed && id !== "c"));
+    closed = true; // every connection but c's closes before the batch is taken
+    const results = await Promise.allSettled(writes);
+    expect(results.map((r) => r.status)).toEqual(["rejected", "rejected", "fulfilled", "rejected"]);
+    expect(told).toEqual([["a", "b", "d"]]);
+    await w.write(hook("e"));
+    expect(told).toHaveLength(1);
+  });
+
   test("batch_max caps a batch", async () => {
     const sizes: number[] = [];
     const w = createBatchWriter({ log: silentLog, batchMax: 2, commit: (b) => void sizes.push(b.length) });
@@ -142,6 +155,7 @@ describe("a sender gone while its batch commits (a pipelined request came meanwh
         },
         durable: durable ? async () => {} : undefined,
         retract: async (hooks) => (order.push(`retracted ${hooks.map((h) => h.id)}`), hooks.map((h) => h.id)),
+        gone: (hooks) => void order.push(`gone ${hooks.map((h) => h.id)}`),
       });
       const results = await Promise.allSettled([
         w.write(hook("a")).then(() => order.push("answered a")),
@@ -150,7 +164,7 @@ describe("a sender gone while its batch commits (a pipelined request came meanwh
       ]);
       expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
       expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(SenderGone);
-      expect(order).toEqual(["retracted b", "told a,c", "answered a", "answered c"]);
+      expect(order).toEqual(["retracted b", "gone b", "told a,c", "answered a", "answered c"]);
       await w.drain();
     });
   }

@@ -39,14 +39,15 @@ test("collects while above the soft mark, never below it; a collection that took
   keeper.stop();
 });
 
-test("while the thread is busy serving, a collection waits 200 times as long as the last one took; idle again, 20 times", () => {
+test("while the thread is busy serving, nothing is collected below the hard mark; above it, a collection waits 200 times as long as the last one took; idle again, 20 times", () => {
   let clock = 0;
   let busy = false;
+  let rss = 200;
   const at: number[] = [];
   const keeper = keepMemoryDown({
     softMarkBytes: 150,
     everyMs: 60_000,
-    rss: () => 200,
+    rss: () => rss,
     now: () => clock,
     busy: () => busy,
     collect: () => void (at.push(clock), (clock += 30)),
@@ -55,15 +56,19 @@ test("while the thread is busy serving, a collection waits 200 times as long as 
   second();
   second();
   expect(at).toEqual([1000, 2000]);
-  // A flood: 30 ms took, the next waits 6 s (0.5% of the thread), not 600 ms.
+  // A flood, above the soft mark but not twice it: its garbage waits for its end.
   busy = true;
   for (let i = 0; i < 10; i++) second();
-  expect(at).toEqual([1000, 2000, 8000]);
+  expect(at).toEqual([1000, 2000]);
   // The flood is over: one each second again.
   busy = false;
   second();
   second();
-  expect(at).toEqual([1000, 2000, 8000, 13000, 14000]);
+  expect(at).toEqual([1000, 2000, 13000, 14000]);
+  // A flood past twice the soft mark: 30 ms took, the next waits 6 s (0.5% of the thread), not 600 ms.
+  (busy = true), (rss = 301);
+  for (let i = 0; i < 10; i++) second();
+  expect(at).toEqual([1000, 2000, 13000, 14000, 20000]);
   keeper.stop();
 });
 

@@ -50,6 +50,37 @@ describe("GET /metrics", () => {
     expect(sample(m, "mailroom_database_bytes")).toBeGreaterThan(0);
   });
 
+  test("hooks of one batch are counted by channel and event type, whatever their order", async () => {
+    const t = createTestApp();
+    const sent: [string, string][] = [
+      ["a", "x"],
+      ["a", "x"],
+      ["b", "x"],
+      ["a", "y"],
+      ["a", "x"],
+      ["b", "y"],
+      ["b", "y"],
+    ];
+    // Sent at once: one group commit holds them all, runs of one channel and type mixed.
+    const answers = await Promise.all(
+      sent.map(([channel, type]) => t.app.handle(new Request(`http://localhost/?channel=${channel}`, { method: "POST", body: JSON.stringify({ type }) }))),
+    );
+    expect(answers.map((r) => r.status)).toEqual(sent.map(() => 200));
+    const m = await scrape(t);
+    expect(sample(m, "mailroom_hooks_caught_total", { channel: "a" })).toBe(4);
+    expect(sample(m, "mailroom_hooks_caught_total", { channel: "b" })).toBe(3);
+    for (const [channel, type, n] of [
+      ["a", "x", 3],
+      ["a", "y", 1],
+      ["b", "x", 1],
+      ["b", "y", 2],
+    ] as const) {
+      expect(sample(m, "mailroom_hooks_caught_by_event_type_total", { channel, event_type: type })).toBe(n);
+    }
+    // One batch of 7: the runs were counted within it.
+    expect(m.get("mailroom_commit_batch_size")!.metrics).toMatchObject([{ count: "1", sum: "7" }]);
+  });
+
   test("needs a management API token: 401 with the error body and WWW-Authenticate without one", async () => {
     const t = createTestApp();
     for (const headers of [{}, { authorization: "Bearer wrong-token-123" }] as Record<string, string>[]) {
