@@ -35,8 +35,11 @@ import { report, sqliteTransactor } from "../transactor";
  * - what the two dialects spell differently is a fragment or a method here (`forUpdate`,
  *   `overriding`, `anyOf`, `lock`, `clear`, `idsPast`), not a branch in a store; a statement one dialect
  *   lacks is written in SQL both read (api key touch: a WHERE instead of GREATEST or two-argument
- *   max). What a backend keeps its own way stays its own, beside the other in db/sqlite/ and
- *   db/pg/ (dedup's claims, the hook store's catching and channel counters).
+ *   max); a write the catching path makes joins PostgreSQL's caught batch through `send`. What a
+ *   backend keeps its own way stays its own, beside the other in db/sqlite/ and db/pg/, under
+ *   the shared part of its store (dedup's claims, the hook store's catching and channel counters,
+ *   the attempt queue's claims and leases): each shared store's Backend type says which and why.
+ *   Every store is written this way; none is written twice whole.
  *
  * Column references render qualified ("table"."column"), which is valid where an expression is;
  * an INSERT's column list, a SET target and an ON CONFLICT target take `name(column)`.
