@@ -1,6 +1,6 @@
 import type { SQL } from "bun";
 import type { Worker } from "../../lib/worker";
-import { LOCK_SPACE } from "./attempt-queue";
+import { LOCK_SPACE } from "./locks";
 
 /** How often an instance that does not hold a singleton's lock tries again. */
 export const SINGLETON_RETRY_MS = 5_000;

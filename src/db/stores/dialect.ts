@@ -5,7 +5,7 @@ import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import * as pgSchema from "../../schema/pg";
 import * as liteSchema from "../../schema/sqlite";
 import type { Change } from "../../hooks/changes";
-import { LOCK_SPACE } from "../pg/attempt-queue";
+import { LOCK_SPACE } from "../pg/locks";
 import type { PgTransactor } from "../pg/transactor";
 import { report, sqliteTransactor } from "../transactor";
 
@@ -35,8 +35,11 @@ import { report, sqliteTransactor } from "../transactor";
  * - what the two dialects spell differently is a fragment or a method here (`forUpdate`,
  *   `overriding`, `anyOf`, `lock`, `clear`, `idsPast`), not a branch in a store; a statement one dialect
  *   lacks is written in SQL both read (api key touch: a WHERE instead of GREATEST or two-argument
- *   max). What a backend keeps its own way stays its own, beside the other in db/sqlite/ and
- *   db/pg/ (dedup's claims, the hook store's catching and channel counters).
+ *   max); a write the catching path makes joins PostgreSQL's caught batch through `send`. What a
+ *   backend keeps its own way stays its own, beside the other in db/sqlite/ and db/pg/, under
+ *   the shared part of its store (dedup's claims, the hook store's catching and channel counters,
+ *   the attempt queue's claims and leases): each shared store's Backend type says which and why.
+ *   Every store is written this way; none is written twice whole.
  *
  * Column references render qualified ("table"."column"), which is valid where an expression is;
  * an INSERT's column list, a SET target and an ON CONFLICT target take `name(column)`.
@@ -74,9 +77,9 @@ export interface Dialect {
   idsPast(table: Table, id: number): Promise<void>;
   /**
    * In transaction: a lock held until the transaction ends (PostgreSQL: an advisory lock of the
-   * space); nothing on SQLite, whose transactions take turns.
+   * space, or of `name` in it); nothing on SQLite, whose transactions take turns.
    */
-  lock(space: keyof typeof LOCK_SPACE): Promise<void>;
+  lock(space: keyof typeof LOCK_SPACE, name?: string): Promise<void>;
   /**
    * In transaction: deletes every row of the tables (listed so that references go first) and starts
    * their generated ids again from 1 (PostgreSQL: one TRUNCATE ... RESTART IDENTITY).
@@ -110,6 +113,12 @@ export type Placeholders<P extends Params> = { readonly [K in keyof P]: Placehol
 interface Statement<P extends Params> {
   /** Runs it; resolves to how many rows it changed. */
   run(params: P): Promise<number>;
+  /**
+   * Runs it for what it changes, its answer not read: inside a caught batch (PostgreSQL's
+   * `writes()`, db/pg/transactor.ts, whose statements are sent together once the batch's work is
+   * done) it joins the batch; elsewhere as `run`. For a write the catching path makes.
+   */
+  send(params: P): Promise<void>;
 }
 
 interface Query<P extends Params, R> {
@@ -156,9 +165,11 @@ type SharedName = (typeof SHARED)[number];
 
 /**
  * Tables whose columns differ, seen by a shared store as the columns both backends have: SQLite's
- * channels row holds its hook counters, PostgreSQL keeps them in channel_counts (db/pg/hook-store.ts).
+ * channels row holds its hook counters, PostgreSQL keeps them in channel_counts (db/pg/hook-store.ts);
+ * PostgreSQL's attempts hold the lease of the instance running them (db/pg/attempt-queue.ts).
+ * The type hides the other columns, not the table: `columnsOf` lists them all.
  */
-const COMMON = ["channels"] as const;
+const COMMON = ["channels", "attempts"] as const;
 type CommonName = (typeof COMMON)[number];
 type CommonKeys<K extends CommonName> = keyof (typeof liteSchema)[K]["_"]["columns"] & keyof (typeof pgSchema)[K]["_"]["columns"];
 /** A table with only the columns `C` of its own. */
@@ -196,7 +207,7 @@ const sameCommon: {
     Pick<(typeof liteSchema)[K]["$inferSelect"], CommonKeys<K> & keyof (typeof liteSchema)[K]["$inferSelect"]>,
     Pick<(typeof pgSchema)[K]["$inferSelect"], CommonKeys<K> & keyof (typeof pgSchema)[K]["$inferSelect"]>
   >;
-} = { channels: true };
+} = { channels: true, attempts: true };
 void sameCommon;
 
 const pick = (schema: Record<SharedName | CommonName, Table>) => Object.fromEntries([...SHARED, ...COMMON].map((k) => [k, schema[k]])) as unknown as Tables;
@@ -366,7 +377,12 @@ export function sqliteDialect(client: Database): Dialect {
     },
     prepare(build) {
       const { statement, params } = render(build(placeholders));
-      return { run: async (values) => statement.run(...bind(params, values)).changes };
+      return {
+        run: async (values) => statement.run(...bind(params, values)).changes,
+        async send(values) {
+          statement.run(...bind(params, values));
+        },
+      };
     },
     query(fields, build) {
       const { list, decode } = namedSelection(fields);
@@ -422,8 +438,9 @@ export function pgDialect(t: PgTransactor): Dialect {
       const sequence = `${getTableName(table)}_id_seq`;
       await t.exec().unsafe(`SELECT setval('${sequence}', $1) WHERE $1 > (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM ${sequence})`, [id]);
     },
-    async lock(space) {
-      await t.exec().unsafe("SELECT pg_advisory_xact_lock($1, 0)", [LOCK_SPACE[space]]);
+    async lock(space, name) {
+      if (name === undefined) await t.exec().unsafe("SELECT pg_advisory_xact_lock($1, 0)", [LOCK_SPACE[space]]);
+      else await t.exec().unsafe("SELECT pg_advisory_xact_lock($1, hashtext($2))", [LOCK_SPACE[space], name]);
     },
     async clear(tables) {
       // One statement for tables that reference each other; the identities start again from 1.
@@ -431,7 +448,10 @@ export function pgDialect(t: PgTransactor): Dialect {
     },
     prepare(build) {
       const { text, params } = render(build(placeholders));
-      return { run: async (values) => (await t.exec().unsafe(text, fillPlaceholders(params, values))).count };
+      return {
+        run: async (values) => (await t.exec().unsafe(text, fillPlaceholders(params, values))).count,
+        send: (values) => t.write(text, fillPlaceholders(params, values)),
+      };
     },
     query(fields, build) {
       const { list, decode } = selection(fields);
