@@ -1,0 +1,148 @@
+import { ulidTime } from "../lib/ids";
+import type { RefusalInput } from "../hooks/guards/types";
+import type { HookStore } from "../hooks/store";
+import type { RelayStore } from "../relay/store";
+import { formatDuration, reasonKind, type Rule } from "./rules";
+
+/** What the rules read besides what the engine observed. */
+export type KindDeps = {
+  hooks: Pick<HookStore, "listHookIds">;
+  relays: Pick<RelayStore, "list">;
+  /** The channels there are (configured and stored), for silence rules with patterns. */
+  channels: () => Promise<readonly string[]>;
+};
+
+/** What the engine keeps of what it observed (its own memory, per instance). */
+export type Watch = {
+  started: number;
+  /** Last hook caught, by "channel\nevent type". */
+  lastHook: Map<string, number>;
+  arrivals: Map<string, Arrival[]>;
+  refusals: Map<string, Arrival[]>;
+  /** Hooks that ended failed in a row, by channel (a handled one starts again). */
+  failures: Map<string, number>;
+  /** Event types caught that may be new on their channel, checked at the next evaluation. */
+  fresh: { channel: string; type: string; at: number }[];
+  /** Event types known, by "rule\nchannel". */
+  knownTypes: Map<string, Set<string>>;
+  /** Relay listeners by handler: when last seen connected. */
+  relaysSeen: Map<string, number>;
+  /** A schedule's stretch opening, by rule, while it lasts. */
+  openedCache: Map<string, { at: number; opened: number }>;
+};
+export type Arrival = { at: number; type: string; refusal?: RefusalInput };
+
+/** A scope where a rule fires now; `accumulate`: its count adds to the issue's (events), else replaces it (a level). */
+export type Finding = { scope: string; summary: string; count: number; hooksQuery: string | null; since?: number; accumulate?: boolean };
+
+/** What a rule finds now: the scopes firing, and those whose state must be left as it is (outside a schedule). */
+export async function findings(rule: Rule, now: number, w: Watch, deps: KindDeps): Promise<{ firing: Finding[]; hold: Set<string> }> {
+  const hold = new Set<string>();
+  const firing: Finding[] = [];
+  const q = (channel: string, extra = "") => `channel=${encodeURIComponent(channel)}${extra}`;
+  switch (rule.kind) {
+    case "silence": {
+      const schedule = rule.parsedSchedule;
+      const channels = new Set([...rule.named, ...(await deps.channels()).filter(rule.watches)]);
+      for (const channel of channels) {
+        if (schedule && !schedule.inside(now)) {
+          hold.add(channel);
+          continue;
+        }
+        let last = Math.max(w.started, lastOf(w, rule, channel));
+        if (now - last < rule.for!) continue;
+        // Confirm with the database: another instance may have caught one.
+        for (const type of rule.event_types ?? [undefined]) {
+          const [id] = await deps.hooks.listHookIds({ channel, eventType: type, limit: 1 });
+          if (id) last = Math.max(last, ulidTime(id));
+        }
+        if (now - last < rule.for!) continue;
+        if (schedule) {
+          const cached = rule.name && w.openedCache.get(rule.name);
+          const opened = cached && now - cached.at < 60_000 ? cached.opened : schedule.openedAt(now)!;
+          w.openedCache.set(rule.name, { at: now, opened });
+          if (now - opened < rule.for!) {
+            hold.add(channel);
+            continue;
+          }
+          last = Math.max(last, opened);
+        }
+        firing.push({ scope: channel, summary: `no hook on ${channel} for ${formatDuration(rule.for!)}`, count: 1, hooksQuery: q(channel), since: last + rule.for! });
+      }
+      break;
+    }
+    case "rate":
+    case "refusals": {
+      const map = rule.kind === "rate" ? w.arrivals : w.refusals;
+      for (const [channel, list] of map) {
+        prune(list, now - rule.window!);
+        if (!rule.watches(channel)) continue;
+        const n =
+          rule.kind === "rate"
+            ? list.filter((a) => rule.counts(a.type)).length
+            : list.filter((a) => !rule.reasons || rule.reasons.includes(reasonKind(a.refusal!))).length;
+        if (n > rule.threshold!) {
+          const what = rule.kind === "rate" ? "hooks" : "refusals";
+          firing.push({ scope: channel, summary: `${n} ${what} on ${channel} in ${formatDuration(rule.window!)}`, count: n, hooksQuery: rule.kind === "rate" ? q(channel) : null });
+        }
+      }
+      break;
+    }
+    case "handler": {
+      const threshold = rule.threshold ?? 1;
+      for (const [channel, n] of w.failures) {
+        if (!rule.watches(channel) || n < threshold) continue;
+        firing.push({ scope: channel, summary: `${n} hooks on ${channel} failed in a row`, count: n, hooksQuery: q(channel, "&status=failed") });
+      }
+      break;
+    }
+    case "new_event_type": {
+      for (const f of w.fresh) {
+        if (!rule.watches(f.channel)) continue;
+        const known = w.knownTypes.get(`${rule.name}\n${f.channel}`) ?? new Set<string>();
+        w.knownTypes.set(`${rule.name}\n${f.channel}`, known);
+        if (known.has(f.type)) continue;
+        // Hooks of that type before this one: it is not new (this instance started after them).
+        const ids = await deps.hooks.listHookIds({ channel: f.channel, eventType: f.type, limit: 2 });
+        known.add(f.type);
+        if (ids.length > 1) continue;
+        firing.push({
+          scope: `${f.channel}/${f.type}`,
+          summary: `first hook of event type ${f.type} on ${f.channel}`,
+          count: 1,
+          hooksQuery: q(f.channel, `&event_type=${encodeURIComponent(f.type)}`),
+          since: f.at,
+          accumulate: true,
+        });
+      }
+      break;
+    }
+    case "relay": {
+      const connected = new Set((await deps.relays.list()).filter((l) => now - l.seenAt < 30_000).map((l) => l.handler));
+      for (const handler of connected) w.relaysSeen.set(handler, now);
+      for (const [handler, seen] of w.relaysSeen) {
+        if (connected.has(handler) || now - seen < rule.for!) continue;
+        const channel = handler.split(":").at(-1) ?? handler;
+        if (!rule.watches(channel)) continue;
+        firing.push({ scope: handler, summary: `relay listener of ${handler} disconnected for ${formatDuration(rule.for!)}`, count: 1, hooksQuery: q(channel), since: seen });
+      }
+      break;
+    }
+  }
+  return { firing, hold };
+}
+
+function lastOf(w: Watch, rule: Rule, channel: string): number {
+  let last = 0;
+  for (const [k, at] of w.lastHook) {
+    const [c, type] = k.split("\n") as [string, string];
+    if (c === channel && rule.counts(type)) last = Math.max(last, at);
+  }
+  return last;
+}
+
+function prune(list: Arrival[], before: number): void {
+  let i = 0;
+  while (i < list.length && list[i]!.at < before) i++;
+  if (i > 0) list.splice(0, i);
+}
