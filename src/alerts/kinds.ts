@@ -67,7 +67,13 @@ export async function findings(rule: Rule, now: number, w: Watch, deps: KindDeps
           }
           last = Math.max(last, opened);
         }
-        firing.push({ scope: channel, summary: `no hook on ${channel} for ${formatDuration(rule.for!)}`, count: 1, hooksQuery: q(channel), since: last + rule.for! });
+        firing.push({
+          scope: channel,
+          summary: `no hook on ${channel} for ${formatDuration(rule.for!)}`,
+          count: 1,
+          hooksQuery: q(channel),
+          since: last + rule.for!,
+        });
       }
       break;
     }
@@ -83,7 +89,12 @@ export async function findings(rule: Rule, now: number, w: Watch, deps: KindDeps
             : list.filter((a) => !rule.reasons || rule.reasons.includes(reasonKind(a.refusal!))).length;
         if (n > rule.threshold!) {
           const what = rule.kind === "rate" ? "hooks" : "refusals";
-          firing.push({ scope: channel, summary: `${n} ${what} on ${channel} in ${formatDuration(rule.window!)}`, count: n, hooksQuery: rule.kind === "rate" ? q(channel) : null });
+          firing.push({
+            scope: channel,
+            summary: `${n} ${what} on ${channel} in ${formatDuration(rule.window!)}`,
+            count: n,
+            hooksQuery: rule.kind === "rate" ? q(channel) : null,
+          });
         }
       }
       break;
@@ -124,7 +135,13 @@ export async function findings(rule: Rule, now: number, w: Watch, deps: KindDeps
         if (connected.has(handler) || now - seen < rule.for!) continue;
         const channel = handler.split(":").at(-1) ?? handler;
         if (!rule.watches(channel)) continue;
-        firing.push({ scope: handler, summary: `relay listener of ${handler} disconnected for ${formatDuration(rule.for!)}`, count: 1, hooksQuery: q(channel), since: seen });
+        firing.push({
+          scope: handler,
+          summary: `relay listener of ${handler} disconnected for ${formatDuration(rule.for!)}`,
+          count: 1,
+          hooksQuery: q(channel),
+          since: seen,
+        });
       }
       break;
     }

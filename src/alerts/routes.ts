@@ -13,7 +13,9 @@ const LIMIT_ERROR = "limit: must be an integer from 1 to 100";
 const params = t.Object({ id: t.String({ pattern: HOOK_ID_PATTERN, error: "id: must be an issue id (a lowercase ULID)" }) }, strict);
 const listQuery = t.Object(
   {
-    state: t.Optional(t.Union([t.Literal("open"), t.Literal("acknowledged"), t.Literal("resolved")], { error: "state: must be open, acknowledged or resolved" })),
+    state: t.Optional(
+      t.Union([t.Literal("open"), t.Literal("acknowledged"), t.Literal("resolved")], { error: "state: must be open, acknowledged or resolved" }),
+    ),
     limit: t.Optional(queryIntegerSchema(LIMIT, LIMIT_ERROR)),
     after: t.Optional(t.String({ pattern: HOOK_ID_PATTERN, error: "after: must be an issue id (a lowercase ULID)" })),
   },

@@ -3,7 +3,17 @@ import type { AlertEngine } from "./engine";
 import type { IssueRow, IssueStore } from "./store";
 
 /** What the routes, the CLI's server side and the dashboard do with issues. */
-export function createIssues({ store, engine, clock, acknowledged }: { store: IssueStore; engine: AlertEngine; clock: Clock; acknowledged: (issue: IssueRow) => void }) {
+export function createIssues({
+  store,
+  engine,
+  clock,
+  acknowledged,
+}: {
+  store: IssueStore;
+  engine: AlertEngine;
+  clock: Clock;
+  acknowledged: (issue: IssueRow) => void;
+}) {
   return {
     get: (id: string) => store.get(id),
     list: (filter: Parameters<IssueStore["list"]>[0]) => store.list(filter),

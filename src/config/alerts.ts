@@ -28,7 +28,11 @@ export const Alert = t.Object(
     schedule: t.Optional(t.String({ description: 'silence only within this schedule: "mon-fri 08:00-20:00 Europe/Berlin"' })),
     reasons: t.Optional(t.Array(t.String(), { description: `refusals only for these reasons: ${REFUSAL_REASONS.join(", ")}` })),
     handlers: t.Optional(t.Array(t.String({ minLength: 1 }), { description: "handler: only these handlers (every one by default)" })),
-    notify: t.Array(t.String({ minLength: 1 }), { default: [], uniqueItems: true, description: "the notifiers told when an issue opens, is reminded, resolves" }),
+    notify: t.Array(t.String({ minLength: 1 }), {
+      default: [],
+      uniqueItems: true,
+      description: "the notifiers told when an issue opens, is reminded, resolves",
+    }),
     repeat: t.Optional(DurationValue({ description: "remind the notifiers this often while the issue is open", problem: DURATION })),
   },
   strict,
@@ -75,7 +79,8 @@ export function alertProblems(alerts: readonly Record<string, unknown>[], notifi
     }
     if (Array.isArray(a.reasons)) {
       a.reasons.forEach((r, j) => {
-        if (!REFUSAL_REASONS.includes(r)) problems.push({ path: `${at}.reasons[${j}]`, message: `unknown reason "${r}" (one of ${REFUSAL_REASONS.join(", ")})` });
+        if (!REFUSAL_REASONS.includes(r))
+          problems.push({ path: `${at}.reasons[${j}]`, message: `unknown reason "${r}" (one of ${REFUSAL_REASONS.join(", ")})` });
       });
     }
     if (notifiers && Array.isArray(a.notify)) {

@@ -17,7 +17,8 @@ export function createIssueStore(d: Dialect): IssueStore {
   const byId = d.query<typeof cols, { id: string }>(cols, (list, p) => sql`SELECT ${list} FROM ${r} WHERE ${r.id} = ${p.id}${d.forUpdate}`);
   const active = d.query<typeof cols, { rule: string; scope: string }>(
     cols,
-    (list, p) => sql`SELECT ${list} FROM ${r} WHERE ${r.rule} = ${p.rule} AND ${r.scope} = ${p.scope} AND ${r.state} <> 'resolved' ORDER BY ${r.id} DESC LIMIT 1`,
+    (list, p) =>
+      sql`SELECT ${list} FROM ${r} WHERE ${r.rule} = ${p.rule} AND ${r.scope} = ${p.scope} AND ${r.state} <> 'resolved' ORDER BY ${r.id} DESC LIMIT 1`,
   );
   const unresolved = d.query(cols, (list) => sql`SELECT ${list} FROM ${r} WHERE ${r.state} <> 'resolved' ORDER BY ${r.id}`);
   const seen = d.prepare<{ id: string; at: number; count: number; summary: string }>(
@@ -26,7 +27,8 @@ export function createIssueStore(d: Dialect): IssueStore {
   );
   const notified = d.prepare<{ id: string; at: number }>((p) => sql`UPDATE ${r} SET ${name(r.notifiedAt)} = ${p.at} WHERE ${r.id} = ${p.id}`);
   const move = d.prepare<{ id: string; state: string; resolvedAt: number | null; history: string }>(
-    (p) => sql`UPDATE ${r} SET ${name(r.state)} = ${p.state}, ${name(r.resolvedAt)} = ${p.resolvedAt}, ${name(r.history)} = ${p.history} WHERE ${r.id} = ${p.id}`,
+    (p) =>
+      sql`UPDATE ${r} SET ${name(r.state)} = ${p.state}, ${name(r.resolvedAt)} = ${p.resolvedAt}, ${name(r.history)} = ${p.history} WHERE ${r.id} = ${p.id}`,
   );
   const open = d.query({ n: sql<number>`count(*)`.mapWith(Number) }, (list) => sql`SELECT ${list} FROM ${r} WHERE ${r.state} = 'open'`);
   return {
@@ -57,7 +59,10 @@ export function createIssueStore(d: Dialect): IssueStore {
       const where: SQL[] = [];
       if (state) where.push(eq(r.state, state));
       if (before) where.push(lt(r.id, before));
-      const rows = await d.rows(cols, (list) => sql`SELECT ${list} FROM ${r}${where.length ? sql` WHERE ${and(...where)}` : sql``} ORDER BY ${desc(r.id)} LIMIT ${limit}`);
+      const rows = await d.rows(
+        cols,
+        (list) => sql`SELECT ${list} FROM ${r}${where.length ? sql` WHERE ${and(...where)}` : sql``} ORDER BY ${desc(r.id)} LIMIT ${limit}`,
+      );
       return rows.map(fromRow);
     },
     countOpen: async () => (await open.get({}))?.n ?? 0,
