@@ -17,7 +17,7 @@ export type Rule = AlertConfig & {
 /** Compiles the config's rules (the loader checked them: kinds known, schedules parse). */
 export function compileRules(alerts: readonly AlertConfig[]): Rule[] {
   return alerts.map((a) => {
-    const patterns = a.channels.map((c) => new RegExp(`^${c.split("*").map(escape).join(".*")}$`));
+    const patterns = a.channels.map((c) => new RegExp(`^${c.split("*").map(escapeRegExp).join(".*")}$`));
     const types = a.event_types ? new Set(a.event_types) : undefined;
     return {
       ...a,
@@ -30,7 +30,7 @@ export function compileRules(alerts: readonly AlertConfig[]): Rule[] {
   });
 }
 
-const escape = (text: string) => text.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (text: string) => text.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
 
 /** "30m", "2h", "45s": a duration as the summaries say it. */
 export function formatDuration(ms: number): string {
