@@ -21,8 +21,9 @@ export type IssueRow = {
 };
 
 /**
- * Where issues are kept (db/stores/issues.ts on both backends). Each write reports nothing to the
- * change sink: the engine announces issue events itself (they are not shared settings).
+ * Where issues are kept (db/stores/issues.ts on both backends). `open`, `notified` and a
+ * `transition` report an issue change (opened, reminded, acknowledged, resolved) to the change
+ * sink once committed: the streams of every instance show it.
  */
 export interface IssueStore {
   /** Stores a new issue. Throws when the id exists. */
@@ -33,7 +34,7 @@ export interface IssueStore {
   unresolved(): Promise<IssueRow[]>;
   /** The condition seen again: count, last seen and summary updated. Resolves to false when the issue is resolved or gone. */
   seen(id: string, at: number, count: number, summary: string): Promise<boolean>;
-  /** The notifiers were told at `at` (opened or reminded). */
+  /** The notifiers were reminded at `at`. */
   notified(id: string, at: number): Promise<void>;
   /**
    * Moves an issue to `to` (acknowledged or resolved) and records who did it, if its state is

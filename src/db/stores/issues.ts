@@ -32,14 +32,21 @@ export function createIssueStore(d: Dialect): IssueStore {
   );
   const open = d.query({ n: sql<number>`count(*)`.mapWith(Number) }, (list) => sql`SELECT ${list} FROM ${r} WHERE ${r.state} = 'open'`);
   return {
-    open: (issue) => d.write(async () => void (await insert.run({ ...issue, history: JSON.stringify(issue.history) }))),
+    open: (issue) =>
+      d.write(async () => {
+        await insert.run({ ...issue, history: JSON.stringify(issue.history) });
+        d.report({ kind: "issue", id: issue.id, event: "opened" });
+      }),
     active: async (rule, scope) => {
       const row = await active.get({ rule, scope });
       return row && fromRow(row);
     },
     unresolved: async () => (await unresolved.all({})).map(fromRow),
     seen: (id, at, count, summary) => d.write(async () => (await seen.run({ id, at, count, summary })) > 0),
-    notified: (id, at) => d.write(async () => void (await notified.run({ id, at }))),
+    notified: (id, at) =>
+      d.write(async () => {
+        if ((await notified.run({ id, at })) > 0) d.report({ kind: "issue", id, event: "reminded" });
+      }),
     transition: (id, from, to, action: IssueAction) =>
       d.transaction(async () => {
         const row = await byId.get({ id });
@@ -49,6 +56,7 @@ export function createIssueStore(d: Dialect): IssueStore {
         const history = [...issue.history, action];
         const resolvedAt = to === "resolved" ? action.at : null;
         await move.run({ id, state: to, resolvedAt, history: JSON.stringify(history) });
+        if (to !== "open") d.report({ kind: "issue", id, event: to });
         return { ...issue, state: to, resolvedAt, history };
       }),
     get: async (id) => {
