@@ -83,10 +83,15 @@ export async function findings(rule: Rule, now: number, w: Watch, deps: KindDeps
       for (const [channel, list] of map) {
         prune(list, now - rule.window!);
         if (!rule.watches(channel)) continue;
+        // Without a filter the count is the list's length (a retry storm holds many arrivals).
         const n =
           rule.kind === "rate"
-            ? list.filter((a) => rule.counts(a.type)).length
-            : list.filter((a) => !rule.reasons || rule.reasons.includes(reasonKind(a.refusal!))).length;
+            ? rule.event_types
+              ? list.filter((a) => rule.counts(a.type)).length
+              : list.length
+            : rule.reasons
+              ? list.filter((a) => rule.reasons!.includes(reasonKind(a.refusal!))).length
+              : list.length;
         if (n > rule.threshold!) {
           const what = rule.kind === "rate" ? "hooks" : "refusals";
           firing.push({

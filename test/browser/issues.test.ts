@@ -58,7 +58,7 @@ describe.skipIf(!browserAvailable())("the dashboard's Issues screen", () => {
     await failing.getByRole("button", { name: "Retry all failed" }).click();
     await page.getByRole("dialog").getByRole("button", { name: "Retry them" }).click();
     await failing.getByText("Retried 1 hook(s).").waitFor();
-    const hook = await (await fetch(`${app.url}/v1/hooks/${failed}`, { headers: { authorization: `Bearer ${TOKEN}` } })).json();
+    const hook = (await (await fetch(`${app.url}/v1/hooks/${failed}`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as { status: string };
     expect(hook.status).toBe("pending");
 
     const fresh = list.getByRole("listitem").filter({ hasText: "first hook of event type" });
