@@ -4,7 +4,7 @@ import { ulidTime } from "../lib/ids";
 import type { Log } from "../lib/log";
 import type { Worker } from "../lib/worker";
 import type { IssueRow, IssueStore } from "./store";
-import { findings, type Finding, type KindDeps, type Watch } from "./kinds";
+import { type Arrival, findings, type Finding, type KindDeps, type Watch } from "./kinds";
 import type { Rule } from "./rules";
 import type { IssueEvents } from "./events";
 
@@ -32,7 +32,7 @@ export function createAlertEngine(deps: EngineDeps) {
     arrivals: new Map(),
     refusals: new Map(),
     failures: new Map(),
-    fresh: [],
+    fresh: new Map(),
     knownTypes: new Map(),
     relaysSeen: new Map(),
     openedCache: new Map(),
@@ -40,16 +40,25 @@ export function createAlertEngine(deps: EngineDeps) {
   /** Scopes resolved by hand while their condition held: not opened again until it cleared. */
   const muted = new Set<string>();
   const needs = new Set(rules.map((r) => r.kind));
+  const namedTypes = new Set(rules.flatMap((r) => r.event_types ?? []));
+  /** How long arrivals and refusals are kept: the longest window (an instance that does not evaluate prunes them too). */
+  const keepMs = Math.max(0, ...rules.map((r) => r.window ?? 0));
 
   function observe(change: Change): void {
     if (change.kind === "caught") {
       for (const h of change.hooks) {
-        if (needs.has("silence")) watch.lastHook.set(`${h.channel}\n${h.eventType}`, h.createdAt);
-        if (needs.has("rate")) push(watch.arrivals, h.channel, { at: h.createdAt, type: h.eventType });
-        if (needs.has("new_event_type") && h.eventType) watch.fresh.push({ channel: h.channel, type: h.eventType, at: h.createdAt });
+        if (needs.has("silence")) {
+          watch.lastHook.set(`${h.channel}\n`, h.createdAt);
+          // Only the event types a rule names: a sender chooses the others, without bound.
+          if (namedTypes.has(h.eventType)) watch.lastHook.set(`${h.channel}\n${h.eventType}`, h.createdAt);
+        }
+        if (needs.has("rate")) push(watch.arrivals, h.channel, { at: h.createdAt, type: h.eventType }, keepMs);
+        const k = `${h.channel}\n${h.eventType}`;
+        if (needs.has("new_event_type") && h.eventType && !watch.fresh.has(k) && watch.fresh.size < MAX_FRESH)
+          watch.fresh.set(k, { channel: h.channel, type: h.eventType, at: h.createdAt });
       }
     } else if (change.kind === "refusal" && change.refusal.kind === "refused" && needs.has("refusals")) {
-      push(watch.refusals, change.refusal.channel, { at: change.at, type: "", refusal: change.refusal });
+      push(watch.refusals, change.refusal.channel, { at: change.at, type: "", refusal: change.refusal }, keepMs);
     } else if (change.kind === "hook" && change.status && needs.has("handler")) {
       if (change.status === "failed") watch.failures.set(change.channel, (watch.failures.get(change.channel) ?? 0) + 1);
       else if (change.status === "handled") watch.failures.set(change.channel, 0);
@@ -57,7 +66,8 @@ export function createAlertEngine(deps: EngineDeps) {
   }
 
   async function evaluate(now: number): Promise<void> {
-    const fresh = watch.fresh.splice(0);
+    const fresh = [...watch.fresh.values()];
+    watch.fresh.clear();
     const open = new Map<string, IssueRow>();
     for (const issue of await store.unresolved()) open.set(key(issue.rule, issue.scope), issue);
     for (const rule of rules) {
@@ -139,10 +149,19 @@ export function createAlertEngine(deps: EngineDeps) {
 
 const key = (rule: string, scope: string) => `${rule}\n${scope}`;
 
-function push<T>(map: Map<string, T[]>, k: string, v: T): void {
+/** Event types waiting to be checked, at most (a sender may invent any number). */
+const MAX_FRESH = 10_000;
+
+/** Appends an arrival; every 1024th drops those older than `keepMs` (amortised: one splice, not one per hook). */
+function push(map: Map<string, Arrival[]>, k: string, v: Arrival, keepMs: number): void {
   const list = map.get(k);
-  if (list) list.push(v);
-  else map.set(k, [v]);
+  if (!list) return void map.set(k, [v]);
+  list.push(v);
+  if (list.length % 1024 === 0) {
+    let i = 0;
+    while (i < list.length && list[i]!.at < v.at - keepMs) i++;
+    if (i > 0) list.splice(0, i);
+  }
 }
 
 export type AlertEngine = ReturnType<typeof createAlertEngine>;

@@ -15,14 +15,14 @@ export type KindDeps = {
 /** What the engine keeps of what it observed (its own memory, per instance). */
 export type Watch = {
   started: number;
-  /** Last hook caught, by "channel\nevent type". */
+  /** Last hook caught, by "channel\n" and, for the event types a rule names, "channel\nevent type". */
   lastHook: Map<string, number>;
   arrivals: Map<string, Arrival[]>;
   refusals: Map<string, Arrival[]>;
   /** Hooks that ended failed in a row, by channel (a handled one starts again). */
   failures: Map<string, number>;
-  /** Event types caught that may be new on their channel, checked at the next evaluation. */
-  fresh: { channel: string; type: string; at: number }[];
+  /** Event types caught that may be new on their channel, by "channel\ntype", checked at the next evaluation. */
+  fresh: Map<string, Fresh>;
   /** Event types known, by "rule\nchannel". */
   knownTypes: Map<string, Set<string>>;
   /** Relay listeners by handler: when last seen connected. */
@@ -30,13 +30,14 @@ export type Watch = {
   /** A schedule's stretch opening, by rule, while it lasts. */
   openedCache: Map<string, { at: number; opened: number }>;
 };
+export type Fresh = { channel: string; type: string; at: number };
 export type Arrival = { at: number; type: string; refusal?: RefusalInput };
 
 /** A scope where a rule fires now; `accumulate`: its count adds to the issue's (events), else replaces it (a level). */
 export type Finding = { scope: string; summary: string; count: number; hooksQuery: string | null; since?: number; accumulate?: boolean };
 
 /** What a rule finds now: the scopes firing, and those whose state must be left as it is (outside a schedule). */
-export async function findings(rule: Rule, now: number, w: Watch, deps: KindDeps): Promise<{ firing: Finding[]; hold: Set<string> }> {
+export async function findings(rule: Rule, now: number, w: Omit<Watch, "fresh"> & { fresh: readonly Fresh[] }, deps: KindDeps): Promise<{ firing: Finding[]; hold: Set<string> }> {
   const hold = new Set<string>();
   const firing: Finding[] = [];
   const q = (channel: string, extra = "") => `channel=${encodeURIComponent(channel)}${extra}`;
@@ -154,13 +155,9 @@ export async function findings(rule: Rule, now: number, w: Watch, deps: KindDeps
   return { firing, hold };
 }
 
-function lastOf(w: Watch, rule: Rule, channel: string): number {
-  let last = 0;
-  for (const [k, at] of w.lastHook) {
-    const [c, type] = k.split("\n") as [string, string];
-    if (c === channel && rule.counts(type)) last = Math.max(last, at);
-  }
-  return last;
+function lastOf(w: Pick<Watch, "lastHook">, rule: Rule, channel: string): number {
+  if (!rule.event_types) return w.lastHook.get(`${channel}\n`) ?? 0;
+  return Math.max(0, ...rule.event_types.map((type) => w.lastHook.get(`${channel}\n${type}`) ?? 0));
 }
 
 function prune(list: Arrival[], before: number): void {
