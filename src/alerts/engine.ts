@@ -4,8 +4,9 @@ import { ulidTime } from "../lib/ids";
 import type { Log } from "../lib/log";
 import type { Worker } from "../lib/worker";
 import type { IssueRow, IssueStore } from "./store";
-import { type Arrival, findings, type Finding, type KindDeps, type Watch } from "./kinds";
-import type { Rule } from "./rules";
+import { findings, type Finding, type KindDeps, type Watch } from "./kinds";
+import { reasonKind, type Rule } from "./rules";
+import { add } from "./counts";
 import type { IssueEvents } from "./events";
 
 export type EngineDeps = KindDeps & {
@@ -39,6 +40,7 @@ export function createAlertEngine(deps: EngineDeps) {
   };
   /** Scopes resolved by hand while their condition held: not opened again until it cleared. */
   const muted = new Set<string>();
+  const resolvedLately: string[] = [];
   const needs = new Set(rules.map((r) => r.kind));
   const namedTypes = new Set(rules.flatMap((r) => r.event_types ?? []));
   /** How long arrivals and refusals are kept: the longest window (an instance that does not evaluate prunes them too). */
@@ -52,13 +54,20 @@ export function createAlertEngine(deps: EngineDeps) {
           // Only the event types a rule names: a sender chooses the others, without bound.
           if (namedTypes.has(h.eventType)) watch.lastHook.set(`${h.channel}\n${h.eventType}`, h.createdAt);
         }
-        if (needs.has("rate")) push(watch.arrivals, h.channel, { at: h.createdAt, type: h.eventType }, keepMs);
+        if (needs.has("rate")) {
+          add(watch.arrivals, `${h.channel}\n`, h.createdAt, keepMs);
+          if (namedTypes.has(h.eventType)) add(watch.arrivals, `${h.channel}\n${h.eventType}`, h.createdAt, keepMs);
+        }
         const k = `${h.channel}\n${h.eventType}`;
         if (needs.has("new_event_type") && h.eventType && !watch.fresh.has(k) && watch.fresh.size < MAX_FRESH)
           watch.fresh.set(k, { channel: h.channel, type: h.eventType, at: h.createdAt });
       }
     } else if (change.kind === "refusal" && change.refusal.kind === "refused" && needs.has("refusals")) {
-      push(watch.refusals, change.refusal.channel, { at: change.at, type: "", refusal: change.refusal }, keepMs);
+      add(watch.refusals, `${change.refusal.channel}\n`, change.at, keepMs);
+      add(watch.refusals, `${change.refusal.channel}\n${reasonKind(change.refusal)}`, change.at, keepMs);
+    } else if (change.kind === "issue" && change.event === "resolved") {
+      // Resolved here or on another instance: if by hand, not opened again while its condition holds.
+      if (resolvedLately.push(change.id) > 1000) resolvedLately.shift();
     } else if (change.kind === "hook" && change.status && needs.has("handler")) {
       if (change.status === "failed") watch.failures.set(change.channel, (watch.failures.get(change.channel) ?? 0) + 1);
       else if (change.status === "handled") watch.failures.set(change.channel, 0);
@@ -66,6 +75,10 @@ export function createAlertEngine(deps: EngineDeps) {
   }
 
   async function evaluate(now: number): Promise<void> {
+    for (const id of resolvedLately.splice(0)) {
+      const issue = await store.get(id);
+      if (issue && issue.history.at(-1)?.by !== "mailroom") muted.add(key(issue.rule, issue.scope));
+    }
     const fresh = [...watch.fresh.values()];
     watch.fresh.clear();
     const open = new Map<string, IssueRow>();
@@ -127,7 +140,6 @@ export function createAlertEngine(deps: EngineDeps) {
   async function resolve(id: string, by: string, now = clock.now()) {
     const done = await store.transition(id, ["open", "acknowledged"], "resolved", { at: now, action: "resolved", by });
     if (done && done !== "conflict") {
-      if (by !== "mailroom") muted.add(key(done.rule, done.scope));
       events.emit("resolved", done, rules.find((r) => r.name === done.rule)?.notify ?? []);
     }
     return done;
@@ -151,17 +163,5 @@ const key = (rule: string, scope: string) => `${rule}\n${scope}`;
 
 /** Event types waiting to be checked, at most (a sender may invent any number). */
 const MAX_FRESH = 10_000;
-
-/** Appends an arrival; every 1024th drops those older than `keepMs` (amortised: one splice, not one per hook). */
-function push(map: Map<string, Arrival[]>, k: string, v: Arrival, keepMs: number): void {
-  const list = map.get(k);
-  if (!list) return void map.set(k, [v]);
-  list.push(v);
-  if (list.length % 1024 === 0) {
-    let i = 0;
-    while (i < list.length && list[i]!.at < v.at - keepMs) i++;
-    if (i > 0) list.splice(0, i);
-  }
-}
 
 export type AlertEngine = ReturnType<typeof createAlertEngine>;

@@ -1,8 +1,8 @@
 import { ulidTime } from "../lib/ids";
-import type { RefusalInput } from "../hooks/guards/types";
+import { type Counts, sum } from "./counts";
 import type { HookStore } from "../hooks/store";
 import type { RelayStore } from "../relay/store";
-import { formatDuration, reasonKind, type Rule } from "./rules";
+import { formatDuration, type Rule } from "./rules";
 
 /** What the rules read besides what the engine observed. */
 export type KindDeps = {
@@ -17,8 +17,10 @@ export type Watch = {
   started: number;
   /** Last hook caught, by "channel\n" and, for the event types a rule names, "channel\nevent type". */
   lastHook: Map<string, number>;
-  arrivals: Map<string, Arrival[]>;
-  refusals: Map<string, Arrival[]>;
+  /** Hooks caught per second, by "channel\n" and "channel\nevent type" (the types a rule names). */
+  arrivals: Counts;
+  /** Refusals per second, by "channel\n" and "channel\nreason kind". */
+  refusals: Counts;
   /** Hooks that ended failed in a row, by channel (a handled one starts again). */
   failures: Map<string, number>;
   /** Event types caught that may be new on their channel, by "channel\ntype", checked at the next evaluation. */
@@ -31,13 +33,17 @@ export type Watch = {
   openedCache: Map<string, { at: number; opened: number }>;
 };
 export type Fresh = { channel: string; type: string; at: number };
-export type Arrival = { at: number; type: string; refusal?: RefusalInput };
 
 /** A scope where a rule fires now; `accumulate`: its count adds to the issue's (events), else replaces it (a level). */
 export type Finding = { scope: string; summary: string; count: number; hooksQuery: string | null; since?: number; accumulate?: boolean };
 
 /** What a rule finds now: the scopes firing, and those whose state must be left as it is (outside a schedule). */
-export async function findings(rule: Rule, now: number, w: Omit<Watch, "fresh"> & { fresh: readonly Fresh[] }, deps: KindDeps): Promise<{ firing: Finding[]; hold: Set<string> }> {
+export async function findings(
+  rule: Rule,
+  now: number,
+  w: Omit<Watch, "fresh"> & { fresh: readonly Fresh[] },
+  deps: KindDeps,
+): Promise<{ firing: Finding[]; hold: Set<string> }> {
   const hold = new Set<string>();
   const firing: Finding[] = [];
   const q = (channel: string, extra = "") => `channel=${encodeURIComponent(channel)}${extra}`;
@@ -80,19 +86,13 @@ export async function findings(rule: Rule, now: number, w: Omit<Watch, "fresh"> 
     }
     case "rate":
     case "refusals": {
-      const map = rule.kind === "rate" ? w.arrivals : w.refusals;
-      for (const [channel, list] of map) {
-        prune(list, now - rule.window!);
+      const counts = rule.kind === "rate" ? w.arrivals : w.refusals;
+      const filter = rule.kind === "rate" ? rule.event_types : rule.reasons;
+      const since = now - rule.window!;
+      const channels = new Set([...counts.keys()].map((k) => k.slice(0, k.indexOf("\n"))));
+      for (const channel of channels) {
         if (!rule.watches(channel)) continue;
-        // Without a filter the count is the list's length (a retry storm holds many arrivals).
-        const n =
-          rule.kind === "rate"
-            ? rule.event_types
-              ? list.filter((a) => rule.counts(a.type)).length
-              : list.length
-            : rule.reasons
-              ? list.filter((a) => rule.reasons!.includes(reasonKind(a.refusal!))).length
-              : list.length;
+        const n = filter ? filter.reduce((t, x) => t + sum(counts, `${channel}\n${x}`, since), 0) : sum(counts, `${channel}\n`, since);
         if (n > rule.threshold!) {
           const what = rule.kind === "rate" ? "hooks" : "refusals";
           firing.push({
@@ -158,10 +158,4 @@ export async function findings(rule: Rule, now: number, w: Omit<Watch, "fresh"> 
 function lastOf(w: Pick<Watch, "lastHook">, rule: Rule, channel: string): number {
   if (!rule.event_types) return w.lastHook.get(`${channel}\n`) ?? 0;
   return Math.max(0, ...rule.event_types.map((type) => w.lastHook.get(`${channel}\n${type}`) ?? 0));
-}
-
-function prune(list: Arrival[], before: number): void {
-  let i = 0;
-  while (i < list.length && list[i]!.at < before) i++;
-  if (i > 0) list.splice(0, i);
 }
