@@ -70,7 +70,7 @@ export function createApp(deps: AppDeps) {
   const translate = createTranslateService(base);
   const relay = createRelayService(base, { apiKeys: webhooks.apiKeys, instance: deps.instance ?? crypto.randomUUID() });
   const delivery = createDeliveryService(base, { webhooks });
-  const alerts = createAlertService(base, { webhooks, notify: deps.notify ?? discardNotices });
+  const alerts = createAlertService(base, { webhooks, relay, notify: deps.notify ?? discardNotices });
   const dashboard = createDashboardService(base, { webhooks, live, translate, relay, delivery, alerts });
   const metrics = createMetricsService(base, { webhooks, relay });
   const openapi = createOpenapiService(base, () => app.routes);

@@ -1,13 +1,16 @@
 import { ulidTime } from "../lib/ids";
 import { type Counts, sum } from "./counts";
 import type { HookStore } from "../hooks/store";
-import type { RelayStore } from "../relay/store";
 import { formatDuration, type Rule } from "./rules";
 
 /** What the rules read besides what the engine observed. */
 export type KindDeps = {
   hooks: Pick<HookStore, "listHookIds">;
-  relays: Pick<RelayStore, "list">;
+  /** The relays' listeners: connected or not, and how long their oldest hook has waited (relay/state.ts). */
+  relays: () => Promise<readonly { handler: string; channel: string; connected: boolean; lag_seconds: number }[]>;
+  /** The handlers (relays aside) with their channels, and each one's queued attempts (runner/). */
+  handlers: () => readonly { handler: { name: string }; channels: readonly string[] }[];
+  backlog: (handler: string) => Promise<{ count: number; oldest: number | null }>;
   /** The channels there are (configured and stored), for silence rules with patterns. */
   channels: () => Promise<readonly string[]>;
 };
@@ -111,6 +114,20 @@ export async function findings(
         if (!rule.watches(channel) || n < threshold) continue;
         firing.push({ scope: channel, summary: `${n} hooks on ${channel} failed in a row`, count: n, hooksQuery: q(channel, "&status=failed") });
       }
+      if (rule.for === undefined) break;
+      // Each handler's backlog: its oldest queued attempt older than `for`.
+      for (const { handler, channels } of deps.handlers()) {
+        if (rule.handlers ? !rule.handlers.includes(handler.name) : !channels.some(rule.watches)) continue;
+        const { count, oldest } = await deps.backlog(handler.name);
+        if (oldest === null || now - oldest < rule.for) continue;
+        firing.push({
+          scope: `handler:${handler.name}`,
+          summary: `${count} attempts of ${handler.name} waiting, the oldest ${formatDuration(Math.floor((now - oldest) / 1000) * 1000)}`,
+          count,
+          hooksQuery: channels.length === 1 ? q(channels[0]!, "&status=pending") : null,
+          since: oldest,
+        });
+      }
       break;
     }
     case "new_event_type": {
@@ -135,19 +152,16 @@ export async function findings(
       break;
     }
     case "relay": {
-      const connected = new Set((await deps.relays.list()).filter((l) => now - l.seenAt < 30_000).map((l) => l.handler));
-      for (const handler of connected) w.relaysSeen.set(handler, now);
-      for (const [handler, seen] of w.relaysSeen) {
-        if (connected.has(handler) || now - seen < rule.for!) continue;
-        const channel = handler.split(":").at(-1) ?? handler;
-        if (!rule.watches(channel)) continue;
-        firing.push({
-          scope: handler,
-          summary: `relay listener of ${handler} disconnected for ${formatDuration(rule.for!)}`,
-          count: 1,
-          hooksQuery: q(channel),
-          since: seen,
-        });
+      for (const r of await deps.relays()) {
+        if (!rule.watches(r.channel)) continue;
+        if (r.connected) w.relaysSeen.set(r.handler, now);
+        const since = w.relaysSeen.get(r.handler) ?? w.started;
+        if (!r.connected && now - since >= rule.for!) {
+          firing.push({ scope: r.handler, summary: `no relay listener on ${r.channel} for ${formatDuration(rule.for!)}`, count: 1, hooksQuery: q(r.channel), since });
+        } else if (r.lag_seconds * 1000 >= rule.for!) {
+          const age = formatDuration(Math.round(r.lag_seconds) * 1000);
+          firing.push({ scope: r.handler, summary: `hooks on ${r.channel} wait for the relay listener, the oldest ${age}`, count: 1, hooksQuery: q(r.channel, "&status=pending") });
+        }
       }
       break;
     }

@@ -18,7 +18,7 @@ for (const backend of postgresAvailable() ? ["sqlite", "postgres"] : ["sqlite"])
       app = backend === "sqlite" ? createTestApp(raw, { notify: rec.notify }) : await pgTestApp(raw, rec.notify);
       return rec;
     }
-    const issues = async (query = "") => (await app.call("GET", `/v1/issues${query}`)).json as any[];
+    const issues = async (query = "", headers?: Record<string, string>) => (await app.call("GET", `/v1/issues${query}`, undefined, headers)).json as any[];
     /** Catches one hook and waits until it committed (the change sink has told the engine). */
     async function hook(channel: string, body = "{}") {
       const r = await app.post(channel, body, { "content-type": "application/json" });
@@ -143,6 +143,41 @@ for (const backend of postgresAvailable() ? ["sqlite", "postgres"] : ["sqlite"])
           ["stripe/invoice.paid", "open"],
         ]);
         expect(rec.sent).toHaveLength(2);
+      });
+    });
+
+    describe("backlogs", () => {
+      test("handler: a handler whose oldest waiting attempt is older than `for`", async () => {
+        await start([{ name: "slow", kind: "handler", channels: ["stripe"], for: "10m" }], {
+          handlers: [{ name: "app", kind: "forward", url: "http://127.0.0.1:9/x" }],
+          channels: [{ name: "stripe", handlers: ["app"] }],
+        });
+        expect((await app.call("POST", "/v1/handlers/app/pause")).status).toBe(200);
+        await hook("stripe");
+        await evaluate();
+        expect(await issues()).toEqual([]);
+        app.clock.advance(11 * MIN);
+        await evaluate();
+        const [issue] = await issues();
+        expect(issue).toMatchObject({ scope: "handler:app", count: 1, hooks_query: "channel=stripe&status=pending" });
+        expect(issue.summary).toBe("1 attempts of app waiting, the oldest 11m");
+        expect((await app.call("POST", "/v1/handlers/app/resume")).status).toBe(200);
+      });
+
+      test("relay: no listener on a relay key's channel for longer than `for`", async () => {
+        await start([{ name: "laptop-gone", kind: "relay", channels: ["stripe"], for: "5m" }], {
+          api_keys: [
+            { label: "test", token: "test-token-0123456789" },
+            { label: "laptop", token: "relay-token-0123456789", scopes: ["relay"], channels: ["stripe"] },
+          ],
+        });
+        app.clock.advance(4 * MIN);
+        await evaluate();
+        expect(await issues("", { authorization: "Bearer test-token-0123456789" })).toEqual([]);
+        app.clock.advance(2 * MIN);
+        await evaluate();
+        const [issue] = await issues("", { authorization: "Bearer test-token-0123456789" });
+        expect(issue).toMatchObject({ kind: "relay", summary: "no relay listener on stripe for 5m", state: "open" });
       });
     });
 
