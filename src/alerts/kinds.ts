@@ -157,10 +157,21 @@ export async function findings(
         if (r.connected) w.relaysSeen.set(r.handler, now);
         const since = w.relaysSeen.get(r.handler) ?? w.started;
         if (!r.connected && now - since >= rule.for!) {
-          firing.push({ scope: r.handler, summary: `no relay listener on ${r.channel} for ${formatDuration(rule.for!)}`, count: 1, hooksQuery: q(r.channel), since });
+          firing.push({
+            scope: r.handler,
+            summary: `no relay listener on ${r.channel} for ${formatDuration(rule.for!)}`,
+            count: 1,
+            hooksQuery: q(r.channel),
+            since,
+          });
         } else if (r.lag_seconds * 1000 >= rule.for!) {
           const age = formatDuration(Math.round(r.lag_seconds) * 1000);
-          firing.push({ scope: r.handler, summary: `hooks on ${r.channel} wait for the relay listener, the oldest ${age}`, count: 1, hooksQuery: q(r.channel, "&status=pending") });
+          firing.push({
+            scope: r.handler,
+            summary: `hooks on ${r.channel} wait for the relay listener, the oldest ${age}`,
+            count: 1,
+            hooksQuery: q(r.channel, "&status=pending"),
+          });
         }
       }
       break;

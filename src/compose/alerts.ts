@@ -24,13 +24,16 @@ export const discardNotices: Notify = { send() {} };
  * runner as a singleton worker (on PostgreSQL one instance at a time: storage.singleton), the
  * issues under /v1 behind the API keys, and for the dashboard behind its sessions.
  */
-export function createAlertService({ config, storage, clock, log, runner }: Base, { webhooks, relay, notify }: { webhooks: WebhookService; relay?: RelayService; notify: Notify }) {
+export function createAlertService(
+  { config, storage, clock, log, runner }: Base,
+  { webhooks, relay, notify }: { webhooks: WebhookService; relay?: RelayService; notify: Notify },
+) {
   const events = createIssueEvents(notify, config.server.public_url);
   const engine = createAlertEngine({
     rules: compileRules(config.alerts),
     store: storage.issues,
     hooks: storage.hooks,
-    relays: async () => (relay ? (await relay.hub.state()) : []),
+    relays: async () => (relay ? await relay.hub.state() : []),
     handlers: () => runner.handlerList(),
     backlog: (handler) => runner.backlog(handler),
     channels: async () => [...new Set([...config.channels.map((c) => c.name), ...(await webhooks.channels.list()).map((c) => c.name)])],
