@@ -31,6 +31,10 @@
  * delivery chaos on (issue 30); the second's share of the first is printed (the work happens in the
  * runner, off the catching path: it should stay at 95% or more).
  *
+ * With --alerts, one more target runs: the durability "normal" server with 50 [[alerts]] rules of
+ * every kind (silence, rate, refusals, handler, new_event_type, relay) over every channel, and its
+ * share of the "normal" server without rules is printed (issue 33: at least 95%).
+ *
  * With --compare PATH, another executable (for example one built from an earlier commit) runs both
  * durabilities beside dist/mailroom, in the same alternating rounds: a before/after in one run
  * (--no-baseline leaves the raw Bun.serve out: more rounds of the two in the same time).
@@ -40,7 +44,7 @@
  * p99 are also printed against dist/mailroom's round by round (the rounds ran back to back, so the
  * machine's slow drifts touch both alike).
  *
- *   bun run bench/ingest.ts [--rounds 5] [--duration 10] [--connections 64] [--streams 50 [--stream-query fields=summary] [--stream-decode] [--stream-nice] [--streams-only]] [--pin] [--guard] [--compare PATH]... [--compare-commit REF]... [--postgres] [--no-build] [--no-reference] [--no-baseline]
+ *   bun run bench/ingest.ts [--rounds 5] [--duration 10] [--connections 64] [--streams 50 [--stream-query fields=summary] [--stream-decode] [--stream-nice] [--streams-only]] [--pin] [--guard] [--alerts] [--compare PATH]... [--compare-commit REF]... [--postgres] [--no-build] [--no-reference] [--no-baseline]
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -81,6 +85,7 @@ const { values: args } = parseArgs({
     "no-baseline": { type: "boolean", default: false },
     postgres: { type: "boolean", default: false },
     guard: { type: "boolean", default: false },
+    alerts: { type: "boolean", default: false },
     deliver: { type: "boolean", default: false },
   },
 });
@@ -225,6 +230,20 @@ async function main() {
     process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
     targets.push({ name: "mailroom normal + github", server: await start([...serverCpus, BIN], { cwd: dir }), runs: [] });
   }
+  if (args.alerts) {
+    const kinds = [
+      `kind = "silence"\nfor = "30m"\nschedule = "mon-fri 08:00-20:00 Europe/Berlin"`,
+      `kind = "rate"\nthreshold = 1000000\nwindow = "1m"`,
+      `kind = "refusals"\nthreshold = 10\nwindow = "5m"`,
+      `kind = "handler"\nthreshold = 5`,
+      `kind = "new_event_type"`,
+      `kind = "relay"\nfor = "5m"`,
+    ];
+    const extra = Array.from({ length: 50 }, (_, i) => `[[alerts]]\nname = "rule-${i}"\nchannels = ["*"]\n${kinds[i % kinds.length]}\n`).join("");
+    const dir = mailroomDir({ durability: "normal", extra });
+    process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+    targets.push({ name: "mailroom normal + 50 alert rules", server: await start([...serverCpus, BIN], { cwd: dir }), runs: [] });
+  }
   if (args.deliver) {
     // The app the forwards deliver to: answers at once, in this process.
     const sink = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("ok") });
@@ -340,6 +359,15 @@ async function main() {
       const paired = plain.map((r, i) => (100 * guarded[i]!.rps) / r.rps);
       console.log(
         `  github guard: ${fmt(rps1, 0)} req/s against ${fmt(rps0, 0)} without, ${fmt((100 * rps1) / rps0, 1)}% (round by round: ${paired.map((p) => fmt(p, 1)).join(", ")}%)`,
+      );
+    }
+    if (args.alerts) {
+      const of = (name: string) => targets.find((t) => t.name === name)!.runs;
+      const [plain, ruled] = [of("mailroom durability=normal"), of("mailroom normal + 50 alert rules")];
+      const [rps0, rps1] = [median(plain.map((r) => r.rps)), median(ruled.map((r) => r.rps))];
+      const paired = plain.map((r, i) => (100 * ruled[i]!.rps) / r.rps);
+      console.log(
+        `  50 alert rules: ${fmt(rps1, 0)} req/s against ${fmt(rps0, 0)} without, ${fmt((100 * rps1) / rps0, 1)}% (round by round: ${paired.map((p) => fmt(p, 1)).join(", ")}%)`,
       );
     }
     if (args.deliver) {

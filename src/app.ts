@@ -20,6 +20,8 @@ import { createOpenapiService } from "./compose/openapi";
 import { connectRunner } from "./compose/runner";
 import { subscribeToChanges } from "./compose/changes";
 import { createUnrouted } from "./compose/unrouted";
+import { createAlertService, discardNotices } from "./compose/alerts";
+import type { Notify } from "./notify/notice";
 
 export type AppDeps = {
   config: Config;
@@ -41,6 +43,8 @@ export type AppDeps = {
   activity?: Activity;
   /** This instance's name among those sharing the database (relay listeners); a random one by default. */
   instance?: string;
+  /** Where alerts' issue notices go (notify/); nowhere by default. */
+  notify?: Notify;
 };
 
 /**
@@ -66,11 +70,13 @@ export function createApp(deps: AppDeps) {
   const translate = createTranslateService(base);
   const relay = createRelayService(base, { apiKeys: webhooks.apiKeys, instance: deps.instance ?? crypto.randomUUID() });
   const delivery = createDeliveryService(base, { webhooks });
-  const dashboard = createDashboardService(base, { webhooks, live, translate, relay, delivery });
+  const alerts = createAlertService(base, { webhooks, relay, notify: deps.notify ?? discardNotices });
+  const dashboard = createDashboardService(base, { webhooks, live, translate, relay, delivery, alerts });
   const metrics = createMetricsService(base, { webhooks, relay });
   const openapi = createOpenapiService(base, () => app.routes);
   connectRunner(base, { webhooks, translate });
   subscribeToChanges(base, { webhooks, live, relay, delivery, loadDefaultGuards: dashboard.loadDefaultGuards });
+  storage.changes.subscribe((change) => alerts.engine.observe(change));
 
   let started = false;
   // standardHostname off: Elysia would otherwise skip 11 characters of the URL to find the path, which a
@@ -86,6 +92,7 @@ export function createApp(deps: AppDeps) {
     // Each API answers its own routes' errors in its own format (its onError); the last handler, what no route saw.
     .use(webhooks.routes)
     .use(delivery.routes)
+    .use(alerts.routes)
     .use(streams)
     .use(translate.routes)
     .use(dashboard.routes)
@@ -144,6 +151,7 @@ export function createApp(deps: AppDeps) {
     live,
     responses,
     dedup,
+    alerts,
     close,
   };
 }

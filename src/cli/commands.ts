@@ -131,6 +131,14 @@ ${CONFIG_DETAILS}`,
     run: client(async () => (await import("./handlers")).handlersCommand),
   },
   {
+    name: "issues",
+    usage: `  mailroom issues ls [--state S] [--limit N] [--after ID] [--json]   the alert rules' issues, newest first
+  mailroom issues ack|resolve ID                           acknowledge (no more reminders) / resolve by hand`,
+    details: "Issues are opened by the [[alerts]] rules of the config file. See docs/alerts.md.",
+    client: true,
+    run: client(async () => (await import("./issues")).issuesCommand),
+  },
+  {
     name: "send",
     usage: `  mailroom send CHANNEL [--data @FILE|-|TEXT] [--header K:V]... [--method M]
                 [--sign PROVIDER --secret S | --private-key @FILE]  signed as the provider does`,

@@ -4,6 +4,7 @@ import { webhookErrors } from "../hooks/errors";
 import type { Live } from "../live";
 import type { Base } from "./base";
 import type { DeliveryService } from "./delivery";
+import type { AlertService } from "./alerts";
 import type { RelayService } from "./relay";
 import type { TranslateService } from "./translate";
 import type { WebhookService } from "./webhooks";
@@ -21,7 +22,8 @@ export function createDashboardService(
     translate,
     relay,
     delivery,
-  }: { webhooks: WebhookService; live: Live; translate: TranslateService; relay: RelayService; delivery: DeliveryService },
+    alerts,
+  }: { webhooks: WebhookService; live: Live; translate: TranslateService; relay: RelayService; delivery: DeliveryService; alerts: AlertService },
 ) {
   const store = storage.dashboard;
   const dashboard = createDashboard({
@@ -36,6 +38,7 @@ export function createDashboardService(
     management: webhooks.management,
     relays: () => relay.state(),
     handlerControls: delivery.dashboardRoutes,
+    issueRoutes: alerts.dashboardRoutes,
   });
   const routes = new Elysia().onError(webhookErrors(log)).use(dashboard.routes);
 

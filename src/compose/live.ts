@@ -5,6 +5,7 @@ import { webhookErrors } from "../hooks/errors";
 import type { HookService } from "../hooks/service";
 import { createLive } from "../live";
 import { streamRoutes } from "../live/routes";
+import { toWireIssue } from "../alerts/model";
 import type { Base } from "./base";
 
 /**
@@ -13,7 +14,11 @@ import type { Base } from "./base";
  * compose/changes.ts.
  */
 export function createLiveService({ storage, log }: Base, { hooks, apiKeys, heartbeatMs }: { hooks: HookService; apiKeys: ApiKeys; heartbeatMs?: number }) {
-  const live = createLive({ store: storage.hooks, hooks: () => hooks, heartbeatMs });
+  const issue = async (id: string) => {
+    const row = await storage.issues.get(id);
+    return row && JSON.stringify(toWireIssue(row));
+  };
+  const live = createLive({ store: storage.hooks, hooks: () => hooks, issue, heartbeatMs });
   const keys = apiKeys.source;
   const routes = new Elysia({ prefix: "/v1" }).onError(webhookErrors(log)).use(streamRoutes(requireApiKey(keys), live, (request) => admits(keys, request)));
   return { live, routes };

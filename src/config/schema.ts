@@ -4,6 +4,7 @@ import type { HandlerConfig } from "./handlers";
 import { Duration, DurationValue, Name, Size, UrlPatternValue } from "./values";
 import { TranslateSection } from "./translate";
 import { DedupSetting, ResponseSetting } from "./misbehave";
+import { Alert } from "./alerts";
 
 export { Duration, Name, NAME_PATTERN, NAME_RULE, Size } from "./values";
 
@@ -242,6 +243,7 @@ export const ConfigSchema = t.Object(
     relays: t.Array(Relay, { default: [], description: "upstream Mailrooms whose channels this one receives (mailroom listen)" }),
     dashboard: Dashboard,
     fixtures: Fixtures,
+    alerts: t.Array(Alert, { default: [], description: "rules that open issues and notify when hooks stop, fail or change (docs/alerts.md)" }),
   },
   strict,
 );
@@ -258,6 +260,7 @@ export type UserConfig = Static<typeof User>;
 export type ApiKeyConfig = Static<typeof ApiKey>;
 export type ChannelConfig = Static<typeof Channel>;
 export type RelayConfig = Static<typeof Relay>;
+export type AlertConfig = StaticDecode<typeof Alert>;
 
 /** Host and port of a `[metrics] listen` value the schema accepted ("[::1]:9464" gives "::1"). */
 export function splitListen(listen: string): { host: string; port: number } {

@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { handlerControlRoutes } from "../delivery/handler-routes";
+import type { issueRoutes } from "../alerts/routes";
 import type { Config } from "../config/schema";
 import type { Clock } from "../lib/clock";
 import { ErrorBody, NoQuery } from "../hooks/model";
@@ -103,6 +104,8 @@ export function createDashboard(deps: {
   relays: () => Promise<RelaySnapshot>;
   /** The handlers' delivery controls (list, pause, resume: delivery/handler-routes.ts), given the session gates. */
   handlerControls: (gates: Pick<ManagementDeps, "auth" | "admin">) => ReturnType<typeof handlerControlRoutes>;
+  /** Alerts' issues (list, ack, resolve: alerts/routes.ts), given the session gate. */
+  issueRoutes?: (gates: Pick<ManagementDeps, "auth">) => ReturnType<typeof issueRoutes>;
 }) {
   const { config, store, clock } = deps;
   const users = createUsers({ store, config, clock });
@@ -154,6 +157,7 @@ export function createDashboard(deps: {
     .use(guardRoutes({ gate, guards: deps.guards, channels: deps.management.channels, settings: store }))
     .use(handlerRoutes({ gate, forwards: deps.forwards, channels: deps.management.channels }))
     .use(deps.handlerControls(management))
+    .use(deps.issueRoutes?.(management) ?? new Elysia())
     .use(resignKindRoutes({ gate }))
     .use(translateRoutes({ gate, services: deps.translate }))
     .use(bulkRoutes({ auth: gate.requireSession(), hooks: deps.management.hooks, channels: deps.management.channels }))

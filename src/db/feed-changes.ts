@@ -1,4 +1,4 @@
-import type { Change, ChangeSink, StatePart } from "../hooks/changes";
+import { type Change, type ChangeSink, ISSUE_EVENTS, type IssueEvent, type StatePart } from "../hooks/changes";
 import type { ChangeFeed } from "./feed";
 
 /**
@@ -33,6 +33,8 @@ export function encode(change: Change): [string, string] {
       return ["refusal", JSON.stringify({ refusal: change.refusal, at: change.at })];
     case "state":
       return ["state", change.part];
+    case "issue":
+      return ["issue", `${change.event}/${change.id}`];
   }
 }
 
@@ -75,6 +77,10 @@ export function decode(topic: string, key: string): Change[] {
       } catch {
         return [];
       }
+    case "issue": {
+      const [event, id] = key.split("/");
+      return ISSUE_EVENTS.includes(event as IssueEvent) && id ? [{ kind: "issue", event: event as IssueEvent, id }] : [];
+    }
     case "state":
       return PARTS.has(key) ? [{ kind: "state", part: key as Extract<Change, { kind: "state" }>["part"] }] : [];
     default:

@@ -11,6 +11,7 @@ import type { ResponseStore } from "../responses/store";
 import type { DedupStore } from "../dedup/store";
 import type { RefusalStore } from "../hooks/guards/refusal-store";
 import type { RelayStore } from "../relay/store";
+import type { IssueStore } from "../alerts/store";
 import type { Worker } from "../lib/worker";
 import type { ChangeFeed } from "./feed";
 import type { ChangeSink } from "../hooks/changes";
@@ -44,6 +45,8 @@ export interface Storage {
   readonly dedup: DedupStore;
   readonly refusals: RefusalStore;
   readonly relays: RelayStore;
+  /** Alerts' issues (alerts/). */
+  readonly issues: IssueStore;
   /**
    * Where every store on this database reports what changed, once committed (hooks/changes.ts);
    * services and the change feed subscribe.

@@ -14,13 +14,19 @@ import type { Log } from "../lib/log";
  * - `refusal`: a guard refused a request, at `at` (refusals are written in batches later; the
  *   stream shows them at once).
  * - `state`: a shared setting changed (what every instance keeps in memory), by which part.
+ * - `issue`: an alert's issue (alerts/) was opened, reminded of, acknowledged or resolved.
  */
 export type Change =
   | { kind: "caught"; hooks: readonly CaughtRow[] }
   | { kind: "hook"; id: string; channel: string; status?: HookStatus; deleted?: boolean }
   | { kind: "channel"; name: string }
   | { kind: "refusal"; refusal: RefusalInput; at: number }
-  | { kind: "state"; part: StatePart };
+  | { kind: "state"; part: StatePart }
+  | { kind: "issue"; id: string; event: IssueEvent };
+
+/** What happened to an alert's issue (the stream's `issue.<event>`). */
+export type IssueEvent = "opened" | "reminded" | "acknowledged" | "resolved";
+export const ISSUE_EVENTS: readonly IssueEvent[] = ["opened", "reminded", "acknowledged", "resolved"];
 
 /** A caught hook as the writer committed it (hooks/store.ts NewHook); `headers` is its JSON. */
 export type CaughtRow = {

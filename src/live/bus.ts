@@ -7,8 +7,8 @@ import type { HookStatus } from "../hooks/store";
  */
 export type Change = {
   seq: number;
-  kind: "hook" | "channel" | "refusal";
-  /** A hook's id, a channel's name, or a refusal's JSON. */
+  kind: "hook" | "channel" | "refusal" | "issue";
+  /** A hook's id, a channel's name, a refusal's JSON, or "<event>/<issue id>". */
   key: string;
   /** The channel of a hook or refusal. */
   channel?: string;
@@ -74,6 +74,8 @@ export function createChangeLog(opts: { kept?: number; epoch: string }) {
     channel: (name: string) => record({ seq: ++seq, kind: "channel", key: name }),
     /** A refused request: the Refusal as JSON (nothing is stored to read back). */
     refusal: (channel: string, json: string) => record({ seq: ++seq, kind: "refusal", key: json, channel }),
+    /** An alert's issue event (it has no channel: a stream filtered by channel leaves it out). */
+    issue: (event: string, id: string) => record({ seq: ++seq, kind: "issue", key: `${event}/${id}`, channel: "" }),
     head: () => seq,
     /** Changes after `after`, oldest first; undefined when some of them are no longer kept. */
     since(after: number): Change[] | undefined {

@@ -12,7 +12,15 @@ import { createStreams } from "./stream";
  * other instances' through the change feed) is recorded in a log of keys by `apply`, and streams
  * send them, reading what they show when they send it.
  */
-export function createLive(deps: { store: HookStore; hooks: () => HookService; heartbeatMs?: number; maxUnread?: number; kept?: number }) {
+export function createLive(deps: {
+  store: HookStore;
+  hooks: () => HookService;
+  /** An alert's issue as the stream sends it (issue.<event>), read when sent; undefined when gone. */
+  issue?: (id: string) => Promise<string | undefined>;
+  heartbeatMs?: number;
+  maxUnread?: number;
+  kept?: number;
+}) {
   const { store } = deps;
   const log = createChangeLog({ kept: deps.kept, epoch: Date.now().toString(36) });
 
@@ -23,6 +31,7 @@ export function createLive(deps: { store: HookStore; hooks: () => HookService; h
   function render(c: Change, full = true): Rendered | Promise<Rendered> {
     if (c.kind === "refusal") return { event: "refusal", channel: c.channel!, data: c.key };
     if (c.kind === "channel") return renderChannel(c.key);
+    if (c.kind === "issue") return renderIssue(c.key);
     // A hook just caught: its summary is the hook as caught, and a list wants nothing more.
     if (c.caught && !full) {
       const summary = hookSummaryJson({ id: c.key, channel: c.channel!, status: "pending", ...c.caught, finalizedAt: null });
@@ -35,6 +44,11 @@ export function createLive(deps: { store: HookStore; hooks: () => HookService; h
     return row
       ? { event: "channel", channel: name, data: JSON.stringify(toWireChannel(row)) }
       : { event: "channel-deleted", channel: name, data: JSON.stringify({ name }) };
+  }
+  async function renderIssue(key: string): Promise<Rendered> {
+    const [event, id] = key.split("/") as [string, string];
+    const data = await deps.issue?.(id);
+    return data === undefined ? undefined : { event: `issue.${event}`, channel: "", data };
   }
   async function renderHook(id: string, channel: string, full: boolean): Promise<Rendered> {
     // A summary needs no body: only its size is read.
@@ -116,6 +130,8 @@ export function createLive(deps: { store: HookStore; hooks: () => HookService; h
           return void log.channel(change.name);
         case "refusal":
           return void log.refusal(change.refusal.channel, refusalJson(change.refusal, change.at));
+        case "issue":
+          return void log.issue(change.event, change.id);
         case "state":
           return;
       }

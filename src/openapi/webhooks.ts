@@ -274,6 +274,29 @@ const operations: Record<string, Operation> = {
     summary: "Resume a handler",
     description: "Mailroom's extension: what waited runs, at the handler's rate. Resuming a handler that is not paused changes nothing.",
   },
+  "GET /v1/issues": {
+    operationId: "IssueService_ListIssues",
+    summary: "List alert issues",
+    description:
+      "Mailroom's extension (docs/alerts.md): the issues the `[[alerts]]` rules opened, newest first, `state` open, acknowledged or resolved; " +
+      "`limit` (1-100, 50) and `after` (the last id of the previous page) page them.",
+  },
+  "GET /v1/issues/:id": {
+    operationId: "IssueService_GetIssue",
+    summary: "Get an alert issue",
+    description: "Mailroom's extension: one issue, with its history (who did what, when); 404 for an id no issue has.",
+  },
+  "POST /v1/issues/:id/ack": {
+    operationId: "IssueService_AckIssue",
+    summary: "Acknowledge an alert issue",
+    description: "Mailroom's extension: open -> acknowledged (no more reminders); 409 from any other state.",
+  },
+  "POST /v1/issues/:id/resolve": {
+    operationId: "IssueService_ResolveIssue",
+    summary: "Resolve an alert issue",
+    description:
+      "Mailroom's extension: open or acknowledged -> resolved, by hand; the rule's notifiers are told. The rule does not open it again until its condition has cleared. 409 when resolved already.",
+  },
   "GET /v1/refusals/:id": {
     operationId: "RefusalService_GetRefusal",
     summary: "Get a refused request",

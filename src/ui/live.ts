@@ -12,6 +12,8 @@ export function useStream(
     reset?: () => void;
     hookDeleted?: (d: { id: string }) => void;
     refusal?: (r: unknown) => void;
+    /** An alert's issue opened, reminded of, acknowledged or resolved: the Issue. */
+    issue?: (i: unknown) => void;
     skipped?: () => void;
   },
   deps: unknown[],
@@ -29,6 +31,7 @@ export function useStream(
     source.addEventListener("channel", parse(on.channel));
     source.addEventListener("hook-deleted", parse(on.hookDeleted));
     source.addEventListener("refusal", parse(on.refusal));
+    for (const event of ["opened", "reminded", "acknowledged", "resolved"]) source.addEventListener(`issue.${event}`, parse(on.issue));
     source.addEventListener("reset", () => on.reset?.());
     source.addEventListener("skipped", () => on.skipped?.());
     return () => (source.close(), delete document.body.dataset.live);

@@ -18,6 +18,7 @@ import { TranslationAccounts } from "./screens/translation";
 import { TranslationAccount } from "./screens/translation-account";
 import { TranslationOrder } from "./screens/translation-order";
 import { TranslationQueue } from "./screens/translation-queue";
+import { Issues, useOpenIssues } from "./screens/issues";
 import { applyTheme, savedTheme, type ThemeChoice } from "./theme";
 import { Mark } from "./parts/mark";
 
@@ -55,6 +56,7 @@ function App() {
     );
   }, []);
   const path = url.pathname.replace(/\/+$/, "");
+  const openIssues = useOpenIssues(Boolean(me));
   if (path === "/ui/setup") return <Setup onDone={(m) => (setMe(m), navigate("/ui/hooks"))} />;
   if (me === undefined) return <p class="muted">Loading…</p>;
   if (me === null) return <SignIn onSignedIn={setMe} />;
@@ -84,6 +86,7 @@ function App() {
   else if (path === "/ui/channels") screen = <Channels me={me} />;
   else if (refusalId) screen = <RefusalScreen id={refusalId} />;
   else if (path === "/ui/refusals") screen = <Refusals url={url} />;
+  else if (path === "/ui/issues") screen = <Issues url={url} />;
   else if (path === "/ui/users") screen = me.role === "admin" ? <Users me={me} /> : adminOnly;
   else if (path === "/ui/guards") screen = me.role === "admin" ? <Guards /> : adminOnly;
   else if (path === "/ui/api-keys") screen = me.role === "admin" ? <ApiKeys /> : adminOnly;
@@ -104,6 +107,16 @@ function App() {
           {nav("/ui/hooks", "Hooks")}
           {nav("/ui/channels", "Channels")}
           {nav("/ui/refusals", "Refusals")}
+          <a href="/ui/issues" onClick={link} aria-current={path.startsWith("/ui/issues") ? "page" : undefined}>
+            Issues
+            {openIssues > 0 && (
+              <span class="badge">
+                <span class="sr-only">, </span>
+                {openIssues > 99 ? "99+" : openIssues}
+                <span class="sr-only"> open</span>
+              </span>
+            )}
+          </a>
           {nav("/ui/translation", "Translation")}
           {me.role === "admin" && nav("/ui/guards", "Guards")}
           {me.role === "admin" && nav("/ui/api-keys", "API keys")}

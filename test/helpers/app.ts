@@ -1,3 +1,4 @@
+import type { Notify } from "../../src/notify/notice";
 import { buildConfig } from "../../src/load-config";
 import { openDatabase } from "../../src/db/sqlite/open";
 import { createSqliteStorage } from "../../src/db/sqlite/storage";
@@ -27,6 +28,7 @@ export function createTestApp(
     heartbeatMs?: number;
     searchGatherMs?: number;
     searchMaxWaitingBytes?: number;
+    notify?: Notify;
   } = {},
 ) {
   const config = buildConfig(
@@ -50,6 +52,7 @@ export function createTestApp(
     heartbeatMs: opts.heartbeatMs,
     searchGatherMs: opts.searchGatherMs,
     searchMaxWaitingBytes: opts.searchMaxWaitingBytes,
+    notify: opts.notify,
   });
 
   // Calls the app without a network (app.handle).

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { AUTH, startTarget, type Target } from "../helpers/target";
+import { AUTH, eventually, startTarget, type Target } from "../helpers/target";
 import { ADMIN, CUSTOMER, TRANSLATOR, basic, startTranslate, translateConfig, PNG_1x2 } from "../translate/setup";
 import { createSchemaChecker, fetchDocuments, operations, type Doc } from "./support";
 
@@ -168,6 +168,19 @@ describe("webhook responses match webhooks.json", () => {
     expect((await w("HookService_DeleteHook", { path: `/v1/hooks/${id}` })).status).toBe(404);
     expect((await w("ChannelService_DeleteChannel", { path: "/v1/channels/shop" })).status).toBe(200);
     expect((await w("ChannelService_DeleteChannel", { path: "/v1/channels/BAD" })).status).toBe(400);
+  });
+
+  test("issues: list, get, ack and resolve", async () => {
+    const via = await startTarget({ channels: [{ name: "quiet" }], alerts: [{ name: "quiet", kind: "silence", channels: ["quiet"], for: "1ms" }] });
+    const id = await eventually("an issue", async () => ((await (await via.fetch("/v1/issues", { headers: AUTH })).json()) as { id: string }[])[0]?.id);
+    expect((await w("IssueService_ListIssues", { path: "/v1/issues?state=open&limit=10", via })).status).toBe(200);
+    expect((await w("IssueService_ListIssues", { path: "/v1/issues?state=closed" })).status).toBe(400);
+    expect((await w("IssueService_GetIssue", { path: `/v1/issues/${id}`, via })).json.rule).toBe("quiet");
+    expect((await w("IssueService_GetIssue", { path: `/v1/issues/${UNKNOWN_ID}` })).status).toBe(404);
+    expect((await w("IssueService_AckIssue", { path: `/v1/issues/${id}/ack`, via })).json.state).toBe("acknowledged");
+    expect((await w("IssueService_AckIssue", { path: `/v1/issues/${id}/ack`, via })).status).toBe(409);
+    expect((await w("IssueService_ResolveIssue", { path: `/v1/issues/${id}/resolve`, via })).json.state).toBe("resolved");
+    expect((await w("IssueService_ResolveIssue", { path: `/v1/issues/${id}/resolve`, via })).status).toBe(409);
   });
 
   test("handlers: list, get, pause and resume", async () => {

@@ -21,6 +21,7 @@ import { createDedupStore } from "../stores/dedup";
 import { pgDeliveryIds } from "./dedup-deliveries";
 import { createPgRefusalStore } from "./refusal-store";
 import { createRelayStore } from "../stores/relays";
+import { createIssueStore } from "../stores/issues";
 
 /**
  * Caught batches in flight at once per instance. Measured on 2 cores with PostgreSQL beside (bench:ingest
@@ -62,6 +63,7 @@ export async function createPostgresStorage(sql: SQL, opts: PostgresStorageOptio
     dedup: createDedupStore(d, pgDeliveryIds(t)),
     refusals: createPgRefusalStore(t),
     relays: createRelayStore(d),
+    issues: createIssueStore(d),
     changes: changesOf(sql),
     feed,
     commitLanes: COMMIT_LANES,

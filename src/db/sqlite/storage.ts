@@ -22,6 +22,7 @@ import { createForwardStore } from "../stores/forwards";
 import { createResponseStore } from "../stores/responses";
 import { createDedupStore } from "../stores/dedup";
 import { createRelayStore } from "../stores/relays";
+import { createIssueStore } from "../stores/issues";
 
 export type SqliteStorageOptions = {
   path: string;
@@ -79,6 +80,7 @@ export function createSqliteStorage(db: Db, opts: SqliteStorageOptions): Storage
     dedup: createDedupStore(d, sqliteDeliveryIds(db.$client)),
     refusals: createRefusalStore(db),
     relays: createRelayStore(d),
+    issues: createIssueStore(d),
     changes: changesOf(db.$client),
     feed: localFeed(),
     durable: walSync ? () => walSync.sync() : undefined,

@@ -1,0 +1,60 @@
+import { Elysia } from "elysia";
+import { createAlertEngine } from "../alerts/engine";
+import { createIssueEvents } from "../alerts/events";
+import { issueRoutes } from "../alerts/routes";
+import { compileRules } from "../alerts/rules";
+import { createIssues } from "../alerts/service";
+import { requireApiKey } from "../hooks/auth";
+import { webhookErrors } from "../hooks/errors";
+import type { ManagementDeps } from "../hooks/routes/deps";
+import { createIdFactory } from "../lib/ids";
+import type { Notify } from "../notify/notice";
+import type { Base } from "./base";
+import type { WebhookService } from "./webhooks";
+import type { RelayService } from "./relay";
+
+/**
+ * Where issue notices go until notify/ (the notifiers) is composed here: nowhere. The one place to
+ * replace: createApp's `notify` dep, else this.
+ */
+export const discardNotices: Notify = { send() {} };
+
+/**
+ * Alerts (alerts/): the rules' engine, fed by the change sink (compose/changes.ts) and run by the
+ * runner as a singleton worker (on PostgreSQL one instance at a time: storage.singleton), the
+ * issues under /v1 behind the API keys, and for the dashboard behind its sessions.
+ */
+export function createAlertService(
+  { config, storage, clock, log, runner }: Base,
+  { webhooks, relay, notify }: { webhooks: WebhookService; relay?: RelayService; notify: Notify },
+) {
+  const events = createIssueEvents(notify, config.server.public_url);
+  const engine = createAlertEngine({
+    rules: compileRules(config.alerts),
+    store: storage.issues,
+    hooks: storage.hooks,
+    relays: async () => (relay ? await relay.hub.state() : []),
+    handlers: () => runner.handlerList(),
+    backlog: (handler) => runner.backlog(handler),
+    channels: async () => [...new Set([...config.channels.map((c) => c.name), ...(await webhooks.channels.list()).map((c) => c.name)])],
+    events,
+    clock,
+    log,
+    newId: createIdFactory(clock),
+  });
+  if (config.alerts.length > 0) runner.addWorker(storage.singleton(engine.worker));
+  const issues = createIssues({ store: storage.issues, engine, clock, acknowledged: events.acknowledged });
+  const routes = new Elysia()
+    .onError(webhookErrors(log))
+    .use(new Elysia({ prefix: "/v1" }).use(issueRoutes({ auth: requireApiKey(webhooks.apiKeys.source), issues })));
+  return {
+    engine,
+    events,
+    issues,
+    routes,
+    /** The same routes for the dashboard, given its session gate. */
+    dashboardRoutes: (management: Pick<ManagementDeps, "auth">) => issueRoutes({ auth: management.auth, issues }),
+  };
+}
+
+export type AlertService = ReturnType<typeof createAlertService>;
