@@ -1,3 +1,4 @@
+import { createDiagnose } from "../diagnose/diagnose";
 import { Elysia } from "elysia";
 import { createDedup } from "../dedup/index";
 import { createForwards } from "../forwards/index";
@@ -73,7 +74,9 @@ export function createWebhookService(base: Base, { search, channelDeleteBatch }:
   // Guards defined in the dashboard join the same map; a change makes the catcher plan again.
   const guardRegistry = createGuardRegistry({ config, store: storage.guards, clock, log, guards, changed: () => catcher.invalidatePlans() });
   // A refusal is stored, counted, printed and streamed: its observers in one place.
-  const stored = createRefusals({ store: storage.refusals, clock });
+  // Each signature refusal's diagnosis is worked out after its answer, before it is written (diagnose/).
+  const diagnose = createDiagnose({ guards: () => guards.values(), clock });
+  const stored = createRefusals({ store: storage.refusals, clock, diagnose });
   const refusals: typeof stored = {
     ...stored,
     record(r) {
