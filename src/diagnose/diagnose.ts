@@ -22,6 +22,8 @@ export function createDiagnose(deps: DiagnoseDeps) {
     const guard = guards.find((g) => g.name === guardName);
     const signing = guard && signingOf(guard);
     if (!signing || signing.scheme.algorithm === "token") return undefined;
+    // A signature or header not sent needs no diagnosis: the reason says what is missing.
+    if (reason.startsWith("missing ")) return undefined;
     const started = performance.now();
     const tried: string[] = [];
     const over = () => performance.now() - started > budget;
