@@ -126,7 +126,7 @@ export function createLive(deps: { store: HookStore; hooks: () => HookService; h
 /** The Refusal as ListRefusals shows it, as JSON (what a `refusal` change carries). */
 export function refusalJson(r: RefusalInput, now: number): string {
   const { request: _, ...kept } = r;
-  return JSON.stringify(toWireRefusal({ ...kept, createdAt: now, diagnosis: null }));
+  return JSON.stringify(toWireRefusal({ ...kept, createdAt: now, diagnosis: r.diagnosis ?? null }));
 }
 
 export type Live = ReturnType<typeof createLive>;

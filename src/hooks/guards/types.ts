@@ -87,6 +87,8 @@ export type RefusalInput = {
    * refusal is written (its diagnosis is worked out from it first), never stored.
    */
   request?: GuardInput;
+  /** Set once known: the stream sends the refusal again with it (docs/diagnoses.md). */
+  diagnosis?: Diagnosis | null;
 };
 
 /**
