@@ -80,7 +80,12 @@ export function createDiagnose(deps: DiagnoseDeps) {
     tried.push("body re-serialised");
     for (const v of bodyVariants(input)) {
       if (passes({ ...input, body: v.body, ...(v.headers ? { headers: v.headers } : {}) })) {
-        return { cause: "body_changed", message: `The signature matches the body ${v.change}: a proxy or framework changed the body on the way.`, change: v.change, tried };
+        return {
+          cause: "body_changed",
+          message: `The signature matches the body ${v.change}: a proxy or framework changed the body on the way.`,
+          change: v.change,
+          tried,
+        };
       }
       if (over()) return unknown(tried, true);
     }
@@ -105,7 +110,12 @@ export function createDiagnose(deps: DiagnoseDeps) {
     tried.push("hex/base64");
     for (const v of encodingVariants(input.headers, signing.scheme.encoding)) {
       if (passes({ ...input, headers: v.headers })) {
-        return { cause: "encoding", message: `The signature is right but written in ${v.written}; this scheme expects ${signing.scheme.encoding}.`, change: v.written, tried };
+        return {
+          cause: "encoding",
+          message: `The signature is right but written in ${v.written}; this scheme expects ${signing.scheme.encoding}.`,
+          change: v.written,
+          tried,
+        };
       }
     }
     return unknown(tried, false);

@@ -178,9 +178,13 @@ describe("mailroom tail prints why a signature failed", async () => {
       await tail.waitFor("err", /following hooks at/);
       const body = '{"action":"opened"}';
       const sig = new Bun.CryptoHasher("sha256", "staging-secret-31").update(body).digest("hex");
-      const res = await fetch(`${served.url}/?channel=gh`, { method: "POST", body, headers: { "content-type": "application/json", "x-hub-signature-256": `sha256=${sig}` } });
+      const res = await fetch(`${served.url}/?channel=gh`, {
+        method: "POST",
+        body,
+        headers: { "content-type": "application/json", "x-hub-signature-256": `sha256=${sig}` },
+      });
       expect(res.status).toBe(401);
-      await tail.waitFor("out", /REFUSED POST gh 401 by gh-main: .*\n    why: .*"gh-staging".* \(wrong_secret\)/);
+      await tail.waitFor("out", /REFUSED POST gh 401 by gh-main: .*\n {4}why: .*"gh-staging".* \(wrong_secret\)/);
       expect(await tail.interrupt()).toBe(0);
       expect(tail.text.out + tail.text.err).not.toContain("staging-secret-31");
       expect(tail.text.out + tail.text.err).not.toContain("main-secret-31");

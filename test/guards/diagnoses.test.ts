@@ -8,7 +8,10 @@ import { createHmac } from "node:crypto";
 import { startTarget, type Target } from "../helpers/target";
 
 const S = { right: "right-secret-8f2a", other: "other-secret-77c1" };
-const WH = { right: `whsec_${Buffer.from("standard-right-key-0123456789").toString("base64")}`, other: `whsec_${Buffer.from("standard-other-key-0123456789").toString("base64")}` };
+const WH = {
+  right: `whsec_${Buffer.from("standard-right-key-0123456789").toString("base64")}`,
+  other: `whsec_${Buffer.from("standard-other-key-0123456789").toString("base64")}`,
+};
 const PUBLIC = "https://hooks.example.com";
 const providers = ["github", "stripe", "shopify", "slack", "twilio", "standard-webhooks"] as const;
 type Provider = (typeof providers)[number];
@@ -40,11 +43,20 @@ function sign(p: Provider, secret: string, body: string, o: { ts?: number; url?:
     case "shopify":
       return { "x-shopify-hmac-sha256": enc(mac("sha256", secret, body), "base64"), "x-shopify-topic": "orders/create", "content-type": "application/json" };
     case "slack":
-      return { "x-slack-signature": `v0=${enc(mac("sha256", secret, `v0:${ts}:${body}`), "hex")}`, "x-slack-request-timestamp": ts, "content-type": "application/json" };
+      return {
+        "x-slack-signature": `v0=${enc(mac("sha256", secret, `v0:${ts}:${body}`), "hex")}`,
+        "x-slack-request-timestamp": ts,
+        "content-type": "application/json",
+      };
     case "standard-webhooks": {
       const key = Buffer.from(secret.slice(6), "base64");
       const id = "msg_2b3c";
-      return { "webhook-id": id, "webhook-timestamp": ts, "webhook-signature": `v1,${enc(mac("sha256", key, `${id}.${ts}.${body}`), "base64")}`, "content-type": "application/json" };
+      return {
+        "webhook-id": id,
+        "webhook-timestamp": ts,
+        "webhook-signature": `v1,${enc(mac("sha256", key, `${id}.${ts}.${body}`), "base64")}`,
+        "content-type": "application/json",
+      };
     }
     case "twilio": {
       const params = [...new URLSearchParams(body)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -86,7 +98,10 @@ for (const p of providers) {
 
   test(`${p}: a body changed on the way says which change`, async () => {
     if (p === "twilio") {
-      const reordered = [...new URLSearchParams(FORM)].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v).replace(/%20/g, "+")}`).join("&");
+      const reordered = [...new URLSearchParams(FORM)]
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v).replace(/%20/g, "+")}`)
+        .join("&");
       // Twilio signs the sorted fields, so re-ordering them is harmless: a changed value is not.
       const d = await diagnosisOf(chan(p), FORM.replace("hello+there", "hello%20there!"), sign(p, S.right, reordered));
       expect(d.cause).toBe("unknown");
@@ -96,7 +111,11 @@ for (const p of providers) {
     const d = await diagnosisOf(chan(p), pretty, sign(p, p === "standard-webhooks" ? WH.right : S.right, compact));
     expect(d).toMatchObject({ cause: "body_changed" });
     expect(String(d.change)).toContain("compact");
-    const sorted = await diagnosisOf(chan(p), JSON.stringify({ alpha: JSON_BODY.alpha, list: [1, 2], zeta: 1 }), sign(p, p === "standard-webhooks" ? WH.right : S.right, compact));
+    const sorted = await diagnosisOf(
+      chan(p),
+      JSON.stringify({ alpha: JSON_BODY.alpha, list: [1, 2], zeta: 1 }),
+      sign(p, p === "standard-webhooks" ? WH.right : S.right, compact),
+    );
     expect(sorted.cause).toBe("unknown"); // the sender's key order cannot be recovered from a sorted body
     const newline = await diagnosisOf(chan(p), `${compact}\n`, sign(p, p === "standard-webhooks" ? WH.right : S.right, compact));
     expect(newline).toMatchObject({ cause: "body_changed" });
@@ -116,7 +135,11 @@ for (const p of providers) {
   if (p === "twilio") {
     test("twilio: signed for the forwarded URL says public_url is wrong and which URL matched", async () => {
       const url = "https://internal.example.net/?channel=twilio";
-      const d = await diagnosisOf(chan(p), FORM, { ...sign(p, S.right, FORM, { url }), "x-forwarded-host": "internal.example.net", "x-forwarded-proto": "https" });
+      const d = await diagnosisOf(chan(p), FORM, {
+        ...sign(p, S.right, FORM, { url }),
+        "x-forwarded-host": "internal.example.net",
+        "x-forwarded-proto": "https",
+      });
       expect(d).toMatchObject({ cause: "wrong_url", url });
       const http = await diagnosisOf(chan(p), FORM, sign(p, S.right, FORM, { url: "http://hooks.example.com/?channel=twilio" }));
       expect(http).toMatchObject({ cause: "wrong_url", url: "http://hooks.example.com/?channel=twilio" });

@@ -15,6 +15,20 @@ export function createRefusalStore(db: Db): RefusalStore {
     "INSERT INTO refusals (ref, kind, channel, guard, status, reason, ip, method, query, headers, created_at, diagnosis) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
   return sharedRefusalStore(sqliteDialect(sql), async (batch) => {
-    for (const r of batch) insert.run(r.id, r.kind, r.channel, r.guard, r.status, r.reason, r.ip, r.method, r.query, JSON.stringify(r.headers), r.createdAt, diagnosisJson(r.diagnosis));
+    for (const r of batch)
+      insert.run(
+        r.id,
+        r.kind,
+        r.channel,
+        r.guard,
+        r.status,
+        r.reason,
+        r.ip,
+        r.method,
+        r.query,
+        JSON.stringify(r.headers),
+        r.createdAt,
+        diagnosisJson(r.diagnosis),
+      );
   });
 }
