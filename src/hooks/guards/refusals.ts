@@ -9,6 +9,9 @@ export type { RefusalQuery } from "./refusal-store";
 /** How many refusals are kept, newest first; older ones are deleted as new ones come. */
 export const REFUSALS_KEPT = 1000;
 
+/** The time one batch's diagnoses may take together, in ms; the refusals past it have none. */
+export const DIAGNOSIS_BATCH_MS = 100;
+
 /** The largest body a refusal keeps in memory for its diagnosis. */
 export const DIAGNOSED_BODY = 256 * 1024;
 
@@ -50,10 +53,13 @@ export function createRefusals(deps: {
   /** Diagnoses a batch: after the answers (this runs on a later turn), each within its budget, never throwing. */
   function diagnoseBatch(batch: Refusal[]): void {
     if (!deps.diagnose) return;
+    const started = performance.now();
     for (const r of batch) {
       const request = requests.get(r);
       if (!request) continue;
       requests.delete(r);
+      // A flood of bad signatures must not hold the event loop: past the batch's budget, no diagnosis.
+      if (performance.now() - started > DIAGNOSIS_BATCH_MS) continue;
       try {
         r.diagnosis = deps.diagnose(r.guard, request, r.reason) ?? null;
         if (r.diagnosis) deps.diagnosed?.(r);
