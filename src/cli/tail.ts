@@ -6,6 +6,17 @@ import { ClientError, type Client } from "./client";
 import type { Io } from "../lib/io";
 import { bodySize, type ExtendedHook, type WireHook } from "./show";
 
+/** A refusal as the stream sends it (the fields tail prints). */
+type StreamRefusal = {
+  method: string;
+  channel: string;
+  guard: string;
+  status: number;
+  reason: string;
+  created_at: string;
+  diagnosis: { cause: string; message: string } | null;
+};
+
 /** The wait before reconnecting: 250 ms, doubled up to 5 s while Mailroom stays away. */
 const RETRY = { initial: 250, max: 5_000 };
 /** Hooks whose last printed status is remembered, so a change that kept the status prints nothing. */
@@ -74,6 +85,19 @@ export async function tailCommand(argv: string[], client: Client, io: Io, signal
     io.out((json ? JSON.stringify(hook) : formatTailLine(hook)) + "\n");
   }
 
+  /**
+   * A refusal when it happens, then (a second event with the same id, once worked out after the
+   * answer) why a signature failed, on a line of its own under it (docs/diagnoses.md).
+   */
+  function printRefusal(r: StreamRefusal): void {
+    if (json) return io.out(`${JSON.stringify(r)}\n`);
+    if (!r.diagnosis) {
+      const who = r.guard ? ` by ${printable(r.guard)}` : "";
+      return io.out(`${clockTime(r.created_at)}  REFUSED ${printable(r.method)} ${printable(r.channel)} ${r.status}${who}: ${printable(r.reason)}\n`);
+    }
+    io.out(`    why: ${printable(r.diagnosis.message)} (${printable(r.diagnosis.cause)})\n`);
+  }
+
   /** After a restart: the hooks (of the filter) caught since tail started that were not printed. */
   async function catchUp(): Promise<void> {
     const q = new URLSearchParams(filter);
@@ -99,6 +123,7 @@ export async function tailCommand(argv: string[], client: Client, io: Io, signal
       for await (const e of readEvents(res.body!)) {
         if (e.id) lastId = e.id;
         if (e.event === "hook") print(JSON.parse(e.data) as ExtendedHook);
+        else if (e.event === "refusal") printRefusal(JSON.parse(e.data) as StreamRefusal);
         else if (e.event === "reset") await catchUp();
       }
     } catch (error) {

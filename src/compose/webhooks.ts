@@ -1,3 +1,4 @@
+import { createDiagnose } from "../diagnose/diagnose";
 import { Elysia } from "elysia";
 import { createDedup } from "../dedup/index";
 import { createForwards } from "../forwards/index";
@@ -82,12 +83,22 @@ export function createWebhookService(base: Base, { search, channelDeleteBatch }:
   // Guards defined in the dashboard join the same map; a change makes the catcher plan again.
   const guardRegistry = createGuardRegistry({ config, store: storage.guards, clock, log, guards, changed: () => catcher.invalidatePlans() });
   // A refusal is stored, counted, printed and streamed: its observers in one place.
-  const stored = createRefusals({ store: storage.refusals, clock });
+  // Each signature refusal's diagnosis is worked out after its answer, before it is written (diagnose/).
+  const diagnose = createDiagnose({ guards: () => guards.values(), clock });
+  // A refusal is streamed again, with the same id, once its diagnosis is known.
+  const stored = createRefusals({
+    store: storage.refusals,
+    clock,
+    diagnose,
+    diagnosed: (r) => changes.emit({ kind: "refusal", refusal: r, at: r.createdAt }),
+  });
   const refusals: typeof stored = {
     ...stored,
     record(r) {
       stored.record(r);
-      changes.emit({ kind: "refusal", refusal: r, at: clock.now() });
+      // Without the request the diagnosis is made from: it is never streamed or sent to the feed.
+      const { request: _, ...shown } = r;
+      changes.emit({ kind: "refusal", refusal: shown, at: clock.now() });
     },
   };
   const catcher = timedCatcher(createCatcher({ config, channels, guards, refusals, writer, nextId, clock, log, responses, dedup }), metrics);

@@ -2,6 +2,7 @@ import type { Config } from "../config/schema";
 import { NAME_PATTERN, NAME_RULE } from "../config/schema";
 import type { Clock } from "../lib/clock";
 import type { Log } from "../lib/log";
+import type { GuardInput } from "./guards";
 import { printable } from "../lib/terminal";
 import type { ChannelService, ChannelState } from "./channels";
 import type { DeliveryDedup } from "./deliveries";
@@ -122,8 +123,10 @@ export function createCatcher(deps: {
     if (read === "aborted") return refused(channel, "invalid_argument", "the request body could not be read", plan);
 
     for (const guard of plan.afterBody) {
-      const verdict = await guard.check({ method, query, headers: request.headers, body: read, ip, url });
-      if (!verdict.ok) return refuse(sender, plan, guard, channel, verdict.status, verdict.reason, verdict.headers);
+      const input = { method, query, headers: request.headers, body: read, ip, url };
+      const verdict = await guard.check(input);
+      // The request as the guard saw it goes with a 401 refusal: diagnose/ works out why, after the answer.
+      if (!verdict.ok) return refuse(sender, plan, guard, channel, verdict.status, verdict.reason, verdict.headers, verdict.status === 401 ? input : undefined);
     }
     // A signed challenge (Slack's url_verification, Discord's PING...) passed its guard: answered, not kept as a hook.
     for (const guard of plan.handshakes) {
@@ -250,8 +253,9 @@ export function createCatcher(deps: {
     status: number,
     reason: string,
     headers: Record<string, string> = {},
+    input?: GuardInput,
   ): Response {
-    record(sender, plan, { kind: "refused", channel, guard: guard.name, status, reason });
+    record(sender, plan, { kind: "refused", channel, guard: guard.name, status, reason, ...(input ? { request: input } : {}) });
     const kind =
       status === 401
         ? "unauthenticated"

@@ -240,5 +240,6 @@ export function toWireRefusal(r: Refusal) {
     method: r.method,
     query: r.query,
     headers: r.headers,
+    diagnosis: r.diagnosis ?? null,
   };
 }

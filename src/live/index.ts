@@ -141,7 +141,8 @@ export function createLive(deps: {
 
 /** The Refusal as ListRefusals shows it, as JSON (what a `refusal` change carries). */
 export function refusalJson(r: RefusalInput, now: number): string {
-  return JSON.stringify(toWireRefusal({ ...r, createdAt: now }));
+  const { request: _, ...kept } = r;
+  return JSON.stringify(toWireRefusal({ ...kept, createdAt: now, diagnosis: r.diagnosis ?? null }));
 }
 
 export type Live = ReturnType<typeof createLive>;

@@ -75,6 +75,20 @@ export type Refusal = {
   method: string;
   query: string;
   headers: Record<string, string>;
+  /** Why a signature guard refused it (docs/diagnoses.md); null for every other refusal. */
+  diagnosis: Diagnosis | null;
+};
+
+/** Why a signature failed: `cause` says which known cause explains it, `message` says it in a sentence. */
+export type Diagnosis = {
+  cause: "wrong_secret" | "body_changed" | "clock_skew" | "wrong_url" | "encoding" | "unknown";
+  message: string;
+  guard?: string;
+  skew_seconds?: number;
+  direction?: "past" | "future";
+  url?: string;
+  change?: string;
+  tried: string[];
 };
 
 /** The management API's error body. */

@@ -158,3 +158,38 @@ test("tail with no Mailroom to reach says so and exits 1", async () => {
   expect(ran.code).toBe(1);
   expect(ran.stderr).toStartWith("mailroom: cannot reach Mailroom at http://127.0.0.1:");
 });
+
+describe("mailroom tail prints why a signature failed", async () => {
+  const served: Served = await serveFromSource({
+    guards: [
+      { name: "gh-main", kind: "github", secret: "main-secret-31" },
+      { name: "gh-staging", kind: "github", secret: "staging-secret-31" },
+    ],
+    channels: [
+      { name: "gh", guards: ["gh-main"] },
+      { name: "ghstaging", guards: ["gh-staging"] },
+    ],
+  });
+  afterAll(() => served.stop());
+
+  test("a refusal is a REFUSED line, and its diagnosis a `why:` line under it, naming the guard and never the secret", async () => {
+    const tail = startTail([], served.dir);
+    try {
+      await tail.waitFor("err", /following hooks at/);
+      const body = '{"action":"opened"}';
+      const sig = new Bun.CryptoHasher("sha256", "staging-secret-31").update(body).digest("hex");
+      const res = await fetch(`${served.url}/?channel=gh`, {
+        method: "POST",
+        body,
+        headers: { "content-type": "application/json", "x-hub-signature-256": `sha256=${sig}` },
+      });
+      expect(res.status).toBe(401);
+      await tail.waitFor("out", /REFUSED POST gh 401 by gh-main: .*\n {4}why: .*"gh-staging".* \(wrong_secret\)/);
+      expect(await tail.interrupt()).toBe(0);
+      expect(tail.text.out + tail.text.err).not.toContain("staging-secret-31");
+      expect(tail.text.out + tail.text.err).not.toContain("main-secret-31");
+    } finally {
+      tail.kill();
+    }
+  });
+});

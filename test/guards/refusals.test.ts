@@ -41,8 +41,8 @@ describe("refusals", () => {
     refusals.record(refusal(2));
     const listed = await refusals.list({ limit: 10 });
     expect(listed.map((r) => r.reason)).toEqual(["reason 2", "reason 1"]);
-    expect(listed[0]).toEqual({ ...refusal(2), createdAt: clock.now() });
-    expect(await refusals.get(refusal(1).id)).toEqual({ ...refusal(1), createdAt: clock.now() - 1000 });
+    expect(listed[0]).toEqual({ ...refusal(2), createdAt: clock.now(), diagnosis: null });
+    expect(await refusals.get(refusal(1).id)).toEqual({ ...refusal(1), createdAt: clock.now() - 1000, diagnosis: null });
     expect(await refusals.get("01jd0000000000000000000999")).toBeUndefined();
   });
 

@@ -1,6 +1,6 @@
 import type { RefusalStore } from "../../hooks/guards/refusal-store";
 import { pgDialect } from "../stores/dialect";
-import { createRefusalStore as sharedRefusalStore } from "../stores/refusals";
+import { createRefusalStore as sharedRefusalStore, diagnosisJson } from "../stores/refusals";
 import type { PgTransactor } from "./transactor";
 
 /**
@@ -22,6 +22,7 @@ export function createPgRefusalStore(t: PgTransactor): RefusalStore {
       query: r.query,
       headers: JSON.stringify(r.headers),
       created_at: r.createdAt,
+      diagnosis: diagnosisJson(r.diagnosis),
     }));
     const sql = t.exec();
     await sql`INSERT INTO refusals ${sql(values)}`;

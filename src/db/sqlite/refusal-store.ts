@@ -2,6 +2,7 @@ import type { Db } from "./open";
 import { sqliteDialect } from "../stores/dialect";
 import { createRefusalStore as sharedRefusalStore } from "../stores/refusals";
 import type { RefusalStore } from "../../hooks/guards/refusal-store";
+import { diagnosisJson } from "../stores/refusals";
 
 /**
  * RefusalStore's SQLite side (hooks/guards/refusal-store.ts): the statements are written once
@@ -11,9 +12,23 @@ import type { RefusalStore } from "../../hooks/guards/refusal-store";
 export function createRefusalStore(db: Db): RefusalStore {
   const sql = db.$client;
   const insert = sql.prepare(
-    "INSERT INTO refusals (ref, kind, channel, guard, status, reason, ip, method, query, headers, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO refusals (ref, kind, channel, guard, status, reason, ip, method, query, headers, created_at, diagnosis) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
   return sharedRefusalStore(sqliteDialect(sql), async (batch) => {
-    for (const r of batch) insert.run(r.id, r.kind, r.channel, r.guard, r.status, r.reason, r.ip, r.method, r.query, JSON.stringify(r.headers), r.createdAt);
+    for (const r of batch)
+      insert.run(
+        r.id,
+        r.kind,
+        r.channel,
+        r.guard,
+        r.status,
+        r.reason,
+        r.ip,
+        r.method,
+        r.query,
+        JSON.stringify(r.headers),
+        r.createdAt,
+        diagnosisJson(r.diagnosis),
+      );
   });
 }

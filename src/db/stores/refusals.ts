@@ -10,6 +10,9 @@ import type { Dialect } from "./dialect";
  */
 export type InsertRefusals = (batch: readonly Refusal[]) => Promise<void>;
 
+/** A refusal's diagnosis as stored: JSON, or null (a refusal stored without one). */
+export const diagnosisJson = (d: Refusal["diagnosis"] | undefined): string | null => (d ? JSON.stringify(d) : null);
+
 /** RefusalStore on either backend (hooks/guards/refusal-store.ts says what each method returns). */
 export function createRefusalStore(d: Dialect, insert: InsertRefusals): RefusalStore {
   const r = d.tables.refusals;
@@ -25,13 +28,21 @@ export function createRefusalStore(d: Dialect, insert: InsertRefusals): RefusalS
     query: r.query,
     headers: r.headers,
     createdAt: r.createdAt,
+    diagnosis: r.diagnosis,
   };
   /** A row as a Refusal: its public id is `ref` (`id` orders the rows), its headers JSON. */
-  const toRefusal = ({ ref, kind, headers, ...rest }: Omit<Refusal, "id" | "kind" | "headers"> & { ref: string; kind: string; headers: string }): Refusal => ({
+  const toRefusal = ({
+    ref,
+    kind,
+    headers,
+    diagnosis,
+    ...rest
+  }: Omit<Refusal, "id" | "kind" | "headers" | "diagnosis"> & { ref: string; kind: string; headers: string; diagnosis: string | null }): Refusal => ({
     ...rest,
     id: ref,
     kind: kind as RefusalKind,
     headers: JSON.parse(headers),
+    diagnosis: diagnosis === null ? null : JSON.parse(diagnosis),
   });
   // At most `kept` rows: no index needed.
   const get = d.query<typeof row, { ref: string }>(row, (cols, p) => sql`SELECT ${cols} FROM ${r} WHERE ${r.ref} = ${p.ref}`);

@@ -21,6 +21,9 @@ import { GuardConfigError, unauthenticated } from "./verdict";
 export type { Guard, GuardInput, GuardVerdict, Refusal, RefusalInput } from "./types";
 export { createRefusals, REFUSALS_KEPT, type Refusals, type RefusalQuery } from "./refusals";
 export type { RefusalStore } from "./refusal-store";
+export { DIAGNOSIS_CAUSES, type Diagnosis, type DiagnosisCause } from "./diagnosis";
+export { signingOf, type Signing } from "./preset";
+export { compileScheme } from "./scheme/engine";
 
 /**
  * `log` receives the errors of checks that threw (the app passes it; config checks need none);

@@ -2,7 +2,7 @@ import type { PresetGuardConfig } from "./kinds";
 import type { SchemeGuardConfig } from "./scheme-kind";
 import { createHandshake } from "../handshakes";
 import type { Preset } from "./providers";
-import { compileScheme, type SchemeDeps } from "./scheme/engine";
+import { compileScheme, type SchemeDeps, type SchemeKeys } from "./scheme/engine";
 import { isAsymmetric } from "./scheme/keys";
 import type { Scheme } from "./scheme/types";
 import type { Guard } from "./types";
@@ -55,7 +55,21 @@ function schemeGuard(
   // A shared token sent as it is must not be stored readable.
   const token = scheme.algorithm === "token" && scheme.header ? [scheme.header.toLowerCase()] : undefined;
   const tokenQuery = scheme.algorithm === "token" && scheme.query !== undefined ? [scheme.query] : undefined;
-  return { name, kind, check, ...(token ? { secretHeaders: token } : {}), ...(tokenQuery ? { secretQuery: tokenQuery } : {}) };
+  const signing: Signing = { scheme, keys: keysOf(scheme, config), toleranceMs: config.tolerance ?? DEFAULT_TOLERANCE_MS, deps };
+  const guard: Guard & { [SIGNING]: Signing } = { name, kind, check, [SIGNING]: signing };
+  return { ...guard, ...(token ? { secretHeaders: token } : {}), ...(tokenQuery ? { secretQuery: tokenQuery } : {}) };
+}
+
+/**
+ * What a scheme guard verifies with, under a symbol (spreads keep it; JSON and logs never show it):
+ * diagnose/ feeds a refused request's variants through the same scheme's check (compileScheme).
+ */
+export const SIGNING = Symbol("signing");
+export type Signing = { scheme: Scheme; keys: SchemeKeys; toleranceMs: number; deps: SchemeDeps };
+
+/** The signing of a scheme guard (a preset or kind = "scheme"), else undefined. */
+export function signingOf(guard: Guard): Signing | undefined {
+  return (guard as Guard & { [SIGNING]?: Signing })[SIGNING];
 }
 
 /** `kind = "<provider>"`: a named provider's scheme with the entry's secret or public key. */

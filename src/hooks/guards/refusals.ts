@@ -1,12 +1,19 @@
 import type { Clock } from "../../lib/clock";
 import type { Log } from "../../lib/log";
 import type { RefusalQuery, RefusalStore } from "./refusal-store";
-import type { Refusal, RefusalInput } from "./types";
+import type { Diagnosis } from "./diagnosis";
+import type { GuardInput, Refusal, RefusalInput } from "./types";
 
 export type { RefusalQuery } from "./refusal-store";
 
 /** How many refusals are kept, newest first; older ones are deleted as new ones come. */
 export const REFUSALS_KEPT = 1000;
+
+/** The time one batch's diagnoses may take together, in ms; the refusals past it have none. */
+export const DIAGNOSIS_BATCH_MS = 100;
+
+/** The largest body a refusal keeps in memory for its diagnosis. */
+export const DIAGNOSED_BODY = 256 * 1024;
 
 export interface Refusals {
   /** Remembers a refused request; cheap, never throws, bounded. */
@@ -27,10 +34,40 @@ export interface Refusals {
  * loop, so a flood of refused requests costs one insert batch per turn, never a write per request,
  * and the buffer itself never holds more than the bound.
  */
-export function createRefusals(deps: { store: RefusalStore; clock: Clock; log?: Log; kept?: number }): Refusals {
+export function createRefusals(deps: {
+  store: RefusalStore;
+  clock: Clock;
+  log?: Log;
+  kept?: number;
+  /** Why a signature guard refused a request (diagnose/); run after the answer, before the write. */
+  diagnose?: (guard: string, request: GuardInput, reason: string) => Diagnosis | undefined;
+  /** Told each diagnosis once it is known (the stream's refusal.diagnosis event). */
+  diagnosed?: (refusal: Refusal) => void;
+}): Refusals {
   const { store, clock, log } = deps;
-  const kept = deps.kept ?? REFUSALS_KEPT;
+  const keep = deps.kept ?? REFUSALS_KEPT;
   let buffer: Refusal[] = [];
+  /** The requests of the buffered 401s, by refusal, until their diagnosis is worked out. */
+  const requests = new WeakMap<Refusal, GuardInput>();
+
+  /** Diagnoses a batch: after the answers (this runs on a later turn), each within its budget, never throwing. */
+  function diagnoseBatch(batch: Refusal[]): void {
+    if (!deps.diagnose) return;
+    const started = performance.now();
+    for (const r of batch) {
+      const request = requests.get(r);
+      if (!request) continue;
+      requests.delete(r);
+      // A flood of bad signatures must not hold the event loop: past the batch's budget, no diagnosis.
+      if (performance.now() - started > DIAGNOSIS_BATCH_MS) continue;
+      try {
+        r.diagnosis = deps.diagnose(r.guard, request, r.reason) ?? null;
+        if (r.diagnosis) deps.diagnosed?.(r);
+      } catch (error) {
+        log?.warn("could not diagnose a refusal", { guard: r.guard, error: String(error) });
+      }
+    }
+  }
   let scheduled = false;
   /** The writes begun, one after another: flush() resolves after the last. */
   let writing: Promise<void> = Promise.resolve();
@@ -40,8 +77,9 @@ export function createRefusals(deps: { store: RefusalStore; clock: Clock; log?: 
     if (buffer.length > 0) {
       const batch = buffer;
       buffer = [];
+      diagnoseBatch(batch);
       writing = writing
-        .then(() => store.insert(batch, kept))
+        .then(() => store.insert(batch, keep))
         .catch((error) => {
           // Losing a few refusal records is better than failing the requests that caused them.
           log?.warn("could not store refusals", { count: batch.length, error: String(error) });
@@ -53,7 +91,7 @@ export function createRefusals(deps: { store: RefusalStore; clock: Clock; log?: 
   return {
     record(refusal) {
       try {
-        buffer.push({
+        const kept: Refusal = {
           id: refusal.id,
           kind: refusal.kind,
           query: refusal.query.slice(0, 4096),
@@ -65,8 +103,12 @@ export function createRefusals(deps: { store: RefusalStore; clock: Clock; log?: 
           ip: refusal.ip.slice(0, 64),
           method: refusal.method.slice(0, 32),
           createdAt: clock.now(),
-        });
-        if (buffer.length > kept) buffer.splice(0, buffer.length - kept);
+          diagnosis: null,
+        };
+        // A body past DIAGNOSED_BODY is not diagnosed: the buffer must stay small.
+        if (refusal.request && refusal.request.body.byteLength <= DIAGNOSED_BODY) requests.set(kept, refusal.request);
+        buffer.push(kept);
+        if (buffer.length > keep) buffer.splice(0, buffer.length - keep);
         if (!scheduled) {
           scheduled = true;
           setImmediate(() => void flush());

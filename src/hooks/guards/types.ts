@@ -1,3 +1,4 @@
+import type { Diagnosis } from "./diagnosis";
 import type { EventTypeRule } from "../event-type";
 
 /** A request as a handshake sees it (hooks/handshakes.ts), and its answer. */
@@ -81,7 +82,17 @@ export type RefusalInput = {
   /** The request's query string and headers, secrets redacted (hooks/redact.ts). */
   query: string;
   headers: Record<string, string>;
+  /**
+   * A signature guard's 401: the request as the guard saw it, kept in memory only until the
+   * refusal is written (its diagnosis is worked out from it first), never stored.
+   */
+  request?: GuardInput;
+  /** Set once known: the stream sends the refusal again with it (docs/diagnoses.md). */
+  diagnosis?: Diagnosis | null;
 };
 
-/** One stored refusal; `createdAt` in ms since the epoch. */
-export type Refusal = RefusalInput & { createdAt: number };
+/**
+ * One stored refusal; `createdAt` in ms since the epoch. `diagnosis`: why a signature guard refused
+ * it (diagnose/), null for every other refusal (and those stored before diagnoses).
+ */
+export type Refusal = Omit<RefusalInput, "request"> & { createdAt: number; diagnosis: Diagnosis | null };

@@ -3,7 +3,7 @@ import { NAME_PATTERN } from "../../config/schema";
 import { invalid, notFound } from "../../lib/errors";
 import { HOOK_ID_PATTERN } from "../../lib/ids";
 import { queryInt, queryIntegerSchema } from "../../lib/query-int";
-import { REFUSALS_KEPT } from "../guards";
+import { DIAGNOSIS_CAUSES, REFUSALS_KEPT } from "../guards";
 import { ErrorBody, NoQuery, toWireRefusal } from "../model";
 import type { ManagementDeps } from "./deps";
 
@@ -25,6 +25,31 @@ const listQuery = t.Object(
   strict,
 );
 
+/** Why a signature failed (hooks/guards/diagnosis.ts, docs/diagnoses.md). */
+export const DiagnosisModel = t.Object(
+  {
+    cause: t.Union(
+      [
+        t.Literal(DIAGNOSIS_CAUSES[0]),
+        t.Literal(DIAGNOSIS_CAUSES[1]),
+        t.Literal(DIAGNOSIS_CAUSES[2]),
+        t.Literal(DIAGNOSIS_CAUSES[3]),
+        t.Literal(DIAGNOSIS_CAUSES[4]),
+        t.Literal(DIAGNOSIS_CAUSES[5]),
+      ],
+      { description: "wrong_secret, body_changed, clock_skew, wrong_url, encoding or unknown (docs/diagnoses.md)" },
+    ),
+    message: t.String({ description: "One sentence for a person" }),
+    guard: t.Optional(t.String({ description: "wrong_secret: the guard whose secret made the signature" })),
+    skew_seconds: t.Optional(t.Integer({ description: "clock_skew: how far the signed timestamp is from now, in seconds" })),
+    direction: t.Optional(t.Union([t.Literal("past"), t.Literal("future")], { description: "clock_skew: which way" })),
+    url: t.Optional(t.String({ description: "wrong_url: the URL the sender signed" })),
+    change: t.Optional(t.String({ description: "body_changed: what the body went through; encoding: what the signature was written in" })),
+    tried: t.Array(t.String(), { description: "The causes tested, in order" }),
+  },
+  strict,
+);
+
 /** A refused request: not a hook, since it was never caught. */
 export const Refusal = t.Object(
   {
@@ -42,6 +67,10 @@ export const Refusal = t.Object(
     method: t.String(),
     query: t.String({ description: "The query string, credentials redacted" }),
     headers: t.Record(t.String(), t.String(), { description: "The request's headers, credentials redacted, cookies left out" }),
+    diagnosis: t.Union([DiagnosisModel, t.Null()], {
+      description:
+        "Why a signature guard refused it (docs/diagnoses.md); null for every other refusal. Worked out after the answer, before the refusal is stored, so a listed refusal never waits for one.",
+    }),
   },
   strict,
 );

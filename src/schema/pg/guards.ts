@@ -18,6 +18,7 @@ export const refusals = pgTable(
     query: text("query").notNull().default(""),
     headers: text("headers").notNull().default("{}"),
     kind: text("kind").notNull().default("refused"),
+    diagnosis: text("diagnosis"),
   },
   (t) => [index("refusals_channel_id").on(t.channel, t.id)],
 );

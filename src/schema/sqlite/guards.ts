@@ -22,6 +22,8 @@ export const refusals = sqliteTable(
     headers: text("headers").notNull().default("{}"),
     /** "refused", or "handshake": a provider's challenge answered (hooks/guards/types.ts). */
     kind: text("kind").notNull().default("refused"),
+    /** Why a signature guard refused it (JSON of hooks/guards/diagnosis.ts), else null. */
+    diagnosis: text("diagnosis"),
   },
   (t) => [index("refusals_channel_id").on(t.channel, t.id)],
 );

@@ -51,6 +51,17 @@ export function RefusalScreen({ id }: { id: string }) {
       </div>
       <h2>Reason</h2>
       <p class="wrap">{visible(r.reason)}</p>
+      {r.diagnosis && (
+        <>
+          <h2>Why the signature failed</h2>
+          <p class="wrap">
+            {visible(r.diagnosis.message)}{" "}
+            <span class="muted">
+              ({r.diagnosis.cause}; tried {r.diagnosis.tried.join(", ")})
+            </span>
+          </p>
+        </>
+      )}
       <div class="section-head">
         <h2>Headers</h2>
         <CopyButton text={headers.map(([k, v]) => `${k}: ${v}`).join("\n")} label="Copy the headers" />

@@ -130,6 +130,7 @@ export function Refusals({ url }: { url: URL }) {
                   <td data-label="Guard">{r.guard || <span class="muted">none</span>}</td>
                   <td data-label="Reason" class="wrap">
                     {visible(r.reason)}
+                    {r.diagnosis && <div class="muted">Why: {visible(r.diagnosis.message)}</div>}
                   </td>
                   <td data-label="Method" class="opt">
                     {r.method}

@@ -18,6 +18,7 @@ const refusal = (n: number, over: Partial<Refusal> = {}): Refusal => ({
   reason: `bad signature ${n}`,
   ip: "10.0.0.1",
   method: "POST",
+  diagnosis: null,
   createdAt: 1000 + n,
   ...over,
 });
