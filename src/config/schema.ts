@@ -124,6 +124,12 @@ const Channel = t.Object(
     response: t.Optional(ResponseSetting),
     dedup: t.Optional(DedupSetting),
     resign: t.Optional(Resign),
+    schemas: t.Optional(
+      t.Record(t.String({ minLength: 1, maxLength: 129 }), t.String({ minLength: 1 }), {
+        description:
+          'JSON Schemas of this channel\'s hooks by event type: { "invoice.*" = "schemas/invoice.json" } (an exact type, a prefix with *, or *; paths relative to the config file; docs/contracts.md)',
+      }),
+    ),
   },
   strict,
 );
@@ -245,7 +251,13 @@ export type ConfigInput = Static<typeof ConfigSchema>;
  * `[metrics] listen` as host and port, URL patterns compiled, each handler converted by its kind's
  * schema. Guards stay as written (their kinds' schemas are the guards' own: createGuards converts them).
  */
-export type Config = Omit<StaticDecode<typeof ConfigSchema>, "handlers"> & { handlers: HandlerConfig[] };
+import type { CompiledSchema } from "./compiled-schema";
+export type { CompiledSchema };
+export type Config = Omit<StaticDecode<typeof ConfigSchema>, "handlers"> & {
+  handlers: HandlerConfig[];
+  /** Each channel's `schemas`, compiled in order (the first pattern matching a hook's event type wins). */
+  channelSchemas?: Record<string, readonly { pattern: string; validate: CompiledSchema }[]>;
+};
 export type UserConfig = Static<typeof User>;
 export type ApiKeyConfig = Static<typeof ApiKey>;
 export type ChannelConfig = Static<typeof Channel>;

@@ -151,6 +151,8 @@ const SHARED = [
   "hooks",
   "events",
   "refusals",
+  "hookContracts",
+  "contractSeen",
 ] as const;
 type SharedName = (typeof SHARED)[number];
 
@@ -188,6 +190,8 @@ const sameRows: { [K in SharedName]: Same<(typeof liteSchema)[K]["$inferSelect"]
   hooks: true,
   events: true,
   refusals: true,
+  hookContracts: true,
+  contractSeen: true,
 };
 void sameRows;
 /** Fails to compile when a column both backends have reads differently. */

@@ -10,3 +10,4 @@ export * from "./translate";
 export * from "./dashboard";
 export * from "./misbehave";
 export * from "./relay";
+export * from "./contracts";
