@@ -223,6 +223,16 @@ const Dashboard = t.Object(
   { ...strict, default: {} },
 );
 
+const Contracts = t.Object(
+  {
+    enabled: t.Boolean({
+      default: true,
+      description: "check each caught hook against its provider's or its channel's JSON Schema, after the sender was answered (docs/contracts.md)",
+    }),
+  },
+  { ...strict, default: {} },
+);
+
 /** A guard or handler entry before its kind's own schema is applied. */
 const Kinded = t.Object({ name: Name("name"), kind: t.String({ description: "kind" }) }, { additionalProperties: true });
 
@@ -240,6 +250,7 @@ export const ConfigSchema = t.Object(
     metrics: Metrics,
     relays: t.Array(Relay, { default: [], description: "upstream Mailrooms whose channels this one receives (mailroom listen)" }),
     dashboard: Dashboard,
+    contracts: Contracts,
   },
   strict,
 );
