@@ -34,7 +34,17 @@ async function caught(n: number): Promise<CaughtRow[]> {
   const rows: CaughtRow[] = [];
   for (let i = 0; i < n; i++) {
     const s = samples[i % samples.length]!;
-    rows.push({ id: newId(), channel: "bench", method: "POST", query: "", headers: s.headers, body: s.body, ip: "127.0.0.1", createdAt: Date.now(), eventType: s.type });
+    rows.push({
+      id: newId(),
+      channel: "bench",
+      method: "POST",
+      query: "",
+      headers: s.headers,
+      body: s.body,
+      ip: "127.0.0.1",
+      createdAt: Date.now(),
+      eventType: s.type,
+    });
   }
   await storage.hooks.insertHooks(rows, () => []);
   return rows;
@@ -53,6 +63,12 @@ for (const b of batches) contracts.caught(b);
 await contracts.settled();
 const seconds = (performance.now() - started) / 1000;
 const rate = total / seconds;
-console.log(`${total} hooks (${samples.length} GitHub event types, ${batchSize} a batch) checked and kept in ${seconds.toFixed(2)} s: ${Math.round(rate)} hooks/s (target >= 2000)`);
-const [load] = (await Bun.file("/proc/loadavg").text().catch(() => "? ")).split(" ");
+console.log(
+  `${total} hooks (${samples.length} GitHub event types, ${batchSize} a batch) checked and kept in ${seconds.toFixed(2)} s: ${Math.round(rate)} hooks/s (target >= 2000)`,
+);
+const [load] = (
+  await Bun.file("/proc/loadavg")
+    .text()
+    .catch(() => "? ")
+).split(" ");
 console.log(`load average (1 min): ${load}`);

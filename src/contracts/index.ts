@@ -7,6 +7,9 @@ import type { ContractRecord, ContractStore } from "./store";
 export { createContractChecker, type ChannelSchemas, type ContractResult, CONTRACT_RESULTS } from "./check";
 export type { ContractRecord, ContractStore } from "./store";
 
+/** Batches waiting beyond this are not checked (their hooks keep no result): a burst never holds unbounded bodies in memory. */
+export const MAX_PENDING_BATCHES = 1000;
+
 /** Seen (channel, event type, path) triples kept in memory before asking the database; past this the set starts again. */
 const SEEN_CACHE_MAX = 200_000;
 
@@ -27,6 +30,7 @@ export function createContracts(deps: {
   const seen = new Set<string>();
   let queue: Promise<void> = Promise.resolve();
   let pending = 0;
+  let skipped = 0;
   const idle: (() => void)[] = [];
 
   async function claim(channel: string, eventType: string, paths: string[], hookId: string): Promise<string[]> {
@@ -68,6 +72,10 @@ export function createContracts(deps: {
   return {
     /** Queues a caught batch of this instance for checking; returns at once. */
     caught(hooks: readonly CaughtRow[]): void {
+      if (pending >= MAX_PENDING_BATCHES) {
+        skipped += hooks.length;
+        return;
+      }
       pending++;
       queue = queue
         .then(() => checkBatch(hooks))
@@ -76,6 +84,8 @@ export function createContracts(deps: {
           if (--pending === 0) for (const f of idle.splice(0)) f();
         });
     },
+    /** Hooks left unchecked because too many batches were waiting. */
+    skipped: () => skipped,
     /** Resolves once every batch queued so far is checked and kept (tests, benches, shutdown). */
     settled(): Promise<void> {
       return pending === 0 ? Promise.resolve() : new Promise((r) => idle.push(r));
