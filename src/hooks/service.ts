@@ -139,6 +139,10 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
     /** The ids of a page of hooks, newest first; find() reads each when its turn comes. */
     listIds: (query: ListQuery): Promise<string[]> => store.listHookIds(query),
     /** A hook as the API shows it, or undefined when it is gone (deleted since its page was listed). */
+    /** The contract checks of these hooks (contracts/), by id; empty when checks are not composed. */
+    async contractsOf(ids: readonly string[]): Promise<Map<string, HookContractWire>> {
+      return (await deps.contracts?.of(ids)) ?? new Map();
+    },
     async find(id: string): Promise<HookExtendedWire | undefined> {
       const hook = await store.getHook(id);
       return hook ? (await wire([hook]))[0] : undefined;

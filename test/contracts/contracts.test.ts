@@ -87,5 +87,18 @@ describe("contract checks: each caught hook is checked against its provider's or
     const plain = (await t.call("GET", `/v1/hooks/${id}`)).json;
     expect(plain.contract).toBeUndefined();
     expect(plain.event_type).toBeUndefined();
+
+    // Filters: the list parameter and the search grammar.
+    const list = async (query: string) => ((await t.call("GET", `/v1/hooks?channel=billing&${query}`)).json as { id: string }[]).map((h) => h.id);
+    const badId = (await list("schema=invalid"))[0];
+    expect(await list("schema=invalid")).toHaveLength(1);
+    expect((await contractOf(badId!)).result).toBe("invalid");
+    expect(await list("q=schema:invalid")).toEqual([badId!]);
+    expect(await list("schema=valid")).toHaveLength(2);
+    expect(await list("q=is:new-type")).toHaveLength(2);
+    expect(await list("q=is:new-field")).toEqual([badId!]);
+    expect(await list("schema=none&q=is:new-type")).toHaveLength(1);
+    expect((await t.call("GET", "/v1/hooks?schema=broken")).status).toBe(400);
+    expect((await t.call("GET", "/v1/hooks?q=schema:broken")).status).toBe(400);
   });
 });
