@@ -27,7 +27,9 @@ describe.skipIf(!browserAvailable())("contract checks in the dashboard", () => {
     const id = await sendHook(app, "channel=gh", body, { "content-type": "application/json", "x-github-event": "issues" });
     // The check runs after the answer: the page is opened once it is kept.
     for (;;) {
-      const hook = await (await fetch(`${app.url}/v1/hooks/${id}?include=extensions`, { headers: { authorization: `Bearer ${TOKEN}` } })).json();
+      const hook = (await (await fetch(`${app.url}/v1/hooks/${id}?include=extensions`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as {
+        contract?: unknown;
+      };
       if (hook.contract) break;
       await Bun.sleep(20);
     }
@@ -37,7 +39,7 @@ describe.skipIf(!browserAvailable())("contract checks in the dashboard", () => {
     expect(await page.locator(".hook-head").innerText()).toContain("schema invalid");
     expect(await page.locator(".hook-head").innerText()).toContain("new type");
     expect(await violations.locator(".json-path").first().innerText()).toMatch(/^\/issue\//);
-    expect(await page.evaluate(() => document.querySelectorAll("img[src=x]").length)).toBe(0);
+    expect(await page.evaluate('document.querySelectorAll("img[src=x]").length')).toBe(0);
     expect(await axeViolations(page)).toEqual([]);
   }, 60_000);
 });
