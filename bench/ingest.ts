@@ -26,6 +26,11 @@
  * channel (every request then carries X-Hub-Signature-256 and X-GitHub-Event, for every target, so
  * the guard's check is the only difference), and its share of the unguarded "normal" server is printed.
  *
+ * With --contracts, two more targets run: the durability "normal" server with a github guard on the
+ * channel (the requests signed as with --guard) and contract checks off (`[contracts] enabled = false`),
+ * and the same with them on (docs/contracts.md); the second's share of the first is printed (the
+ * checks run off the catching path: the target is 95% or more).
+ *
  * With --deliver, two more targets run: the durability "normal" server whose "bench" channel has a
  * forward handler to a local sink, and the same with the forward re-signing as Stripe and with
  * delivery chaos on (issue 30); the second's share of the first is printed (the work happens in the
@@ -44,7 +49,7 @@
  * p99 are also printed against dist/mailroom's round by round (the rounds ran back to back, so the
  * machine's slow drifts touch both alike).
  *
- *   bun run bench/ingest.ts [--rounds 5] [--duration 10] [--connections 64] [--streams 50 [--stream-query fields=summary] [--stream-decode] [--stream-nice] [--streams-only]] [--pin] [--guard] [--alerts] [--compare PATH]... [--compare-commit REF]... [--postgres] [--no-build] [--no-reference] [--no-baseline]
+ *   bun run bench/ingest.ts [--rounds 5] [--duration 10] [--connections 64] [--streams 50 [--stream-query fields=summary] [--stream-decode] [--stream-nice] [--streams-only]] [--pin] [--guard] [--alerts] [--contracts] [--compare PATH]... [--compare-commit REF]... [--postgres] [--no-build] [--no-reference] [--no-baseline]
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -86,6 +91,7 @@ const { values: args } = parseArgs({
     postgres: { type: "boolean", default: false },
     guard: { type: "boolean", default: false },
     alerts: { type: "boolean", default: false },
+    contracts: { type: "boolean", default: false },
     deliver: { type: "boolean", default: false },
   },
 });
@@ -169,7 +175,7 @@ async function wrkAll(urls: string[], seconds: number): Promise<Run> {
 const GUARD_SECRET = "bench-github-secret";
 function wrkScript(): string {
   const plain = join(import.meta.dir, "post-1k.lua");
-  if (!args.guard) return plain;
+  if (!args.guard && !args.contracts) return plain;
   const [head, tail] = ['{"event":"order.created","id":"evt_0123456789","data":"', '"}'];
   const body = head + "x".repeat(1024 - head.length - tail.length) + tail;
   const sig = new Bun.CryptoHasher("sha256", GUARD_SECRET).update(body).digest("hex");
@@ -243,6 +249,18 @@ async function main() {
     const dir = mailroomDir({ durability: "normal", extra });
     process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
     targets.push({ name: "mailroom normal + 50 alert rules", server: await start([...serverCpus, BIN], { cwd: dir }), runs: [] });
+  }
+  if (args.contracts) {
+    // The same GitHub-guarded channel with contract checks off and on: the checks are the only difference.
+    for (const [name, enabled] of [
+      ["mailroom normal + github, contracts off", false],
+      ["mailroom normal + github, contracts on", true],
+    ] as const) {
+      const extra = `[contracts]\nenabled = ${enabled}\n[[guards]]\nname = "gh"\nkind = "github"\nsecret = "${GUARD_SECRET}"\n[[channels]]\nname = "bench"\nguards = ["gh"]\n`;
+      const dir = mailroomDir({ durability: "normal", extra });
+      process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+      targets.push({ name, server: await start([...serverCpus, BIN], { cwd: dir }), runs: [] });
+    }
   }
   if (args.deliver) {
     // The app the forwards deliver to: answers at once, in this process.
@@ -368,6 +386,15 @@ async function main() {
       const paired = plain.map((r, i) => (100 * ruled[i]!.rps) / r.rps);
       console.log(
         `  50 alert rules: ${fmt(rps1, 0)} req/s against ${fmt(rps0, 0)} without, ${fmt((100 * rps1) / rps0, 1)}% (round by round: ${paired.map((p) => fmt(p, 1)).join(", ")}%)`,
+      );
+    }
+    if (args.contracts) {
+      const of = (name: string) => targets.find((t) => t.name === name)!.runs;
+      const [off, on] = [of("mailroom normal + github, contracts off"), of("mailroom normal + github, contracts on")];
+      const [rps0, rps1] = [median(off.map((r) => r.rps)), median(on.map((r) => r.rps))];
+      const paired = off.map((r, i) => (100 * on[i]!.rps) / r.rps);
+      console.log(
+        `  contract checks: ${fmt(rps1, 0)} req/s against ${fmt(rps0, 0)} without, ${fmt((100 * rps1) / rps0, 1)}% (target >= 95%; round by round: ${paired.map((p) => fmt(p, 1)).join(", ")}%)`,
       );
     }
     if (args.deliver) {

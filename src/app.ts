@@ -19,6 +19,7 @@ import { createMetricsService } from "./compose/metrics";
 import { createOpenapiService } from "./compose/openapi";
 import { connectRunner } from "./compose/runner";
 import { subscribeToChanges } from "./compose/changes";
+import { createContractService } from "./compose/contracts";
 import { createUnrouted } from "./compose/unrouted";
 import { createAlertService, discardNotices } from "./compose/alerts";
 import type { Notify } from "./notify/notice";
@@ -75,7 +76,8 @@ export function createApp(deps: AppDeps) {
   const metrics = createMetricsService(base, { webhooks, relay });
   const openapi = createOpenapiService(base, () => app.routes);
   connectRunner(base, { webhooks, translate });
-  subscribeToChanges(base, { webhooks, live, relay, delivery, loadDefaultGuards: dashboard.loadDefaultGuards });
+  const contracts = createContractService(base);
+  subscribeToChanges(base, { webhooks, live, relay, delivery, loadDefaultGuards: dashboard.loadDefaultGuards, contracts });
   storage.changes.subscribe((change) => alerts.engine.observe(change));
 
   let started = false;

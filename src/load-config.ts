@@ -5,13 +5,20 @@ import { WHEN_CHECKS } from "./delivery/when";
 import { resignConfigProblems } from "./delivery/config-checks";
 import { GUARD_CHECKS } from "./hooks/guards/config-checks";
 import { translateProblems } from "./translate/config-checks";
+import { loadSchemaFile } from "./contracts/check";
 
 /**
  * The config loader with the services' own checks registered: the loader (config/) knows no
  * service, and this is where the guards', the translation service's and the handlers' `when` checks are handed to it.
  * The composition, the CLI and the tests load config through here.
  */
-export const CONFIG_CHECKS: ConfigChecks = { guards: GUARD_CHECKS, translate: translateProblems, when: WHEN_CHECKS, resign: resignConfigProblems };
+export const CONFIG_CHECKS: ConfigChecks = {
+  guards: GUARD_CHECKS,
+  translate: translateProblems,
+  when: WHEN_CHECKS,
+  resign: resignConfigProblems,
+  schema: loadSchemaFile,
+};
 
 /** config/load.ts's buildConfig with CONFIG_CHECKS. */
 export function buildConfig(raw: unknown, env: Env = {}, overrides: Overrides = {}): Config {

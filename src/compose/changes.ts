@@ -3,6 +3,7 @@ import { connectFeed } from "../db/feed-changes";
 import type { Live } from "../live";
 import { createReloader } from "../lib/reloader";
 import type { Base } from "./base";
+import type { Contracts } from "../contracts";
 import type { DeliveryService } from "./delivery";
 import type { RelayService } from "./relay";
 import type { WebhookService } from "./webhooks";
@@ -21,7 +22,8 @@ export function subscribeToChanges(
     relay,
     delivery,
     loadDefaultGuards,
-  }: { webhooks: WebhookService; live: Live; relay: RelayService; delivery: DeliveryService; loadDefaultGuards: () => Promise<void> },
+    contracts,
+  }: { webhooks: WebhookService; live: Live; relay: RelayService; delivery: DeliveryService; loadDefaultGuards: () => Promise<void>; contracts?: Contracts },
 ): void {
   const { changes } = storage;
   const { apiKeys } = webhooks;
@@ -59,6 +61,8 @@ export function subscribeToChanges(
       relay.hub.caught(change.hooks.length);
       metrics.committed(change.hooks);
       activity.caught(change.hooks);
+      // Checked after the sender was answered, one batch after another (docs/contracts.md).
+      contracts?.caught(change.hooks);
     } else if (change.kind === "refusal") {
       // A handshake answered is kept with the refusals but was not refused.
       if (change.refusal.kind === "refused") metrics.refused(change.refusal.channel, change.refusal.guard);

@@ -22,6 +22,7 @@ import { attemptRoutes } from "../runner/routes";
 import { hookSearch } from "../search";
 import type { SharedRouteDeps } from "../dashboard";
 import { createHookService } from "../hooks/service";
+import { contractReader } from "../contracts/wire";
 import { createBatchWriter } from "../hooks/writer";
 import { createIdFactory } from "../lib/ids";
 import { timedCatcher } from "../metrics/instrument";
@@ -40,7 +41,7 @@ export function createWebhookService(base: Base, { search, channelDeleteBatch }:
   const { changes } = storage;
   const store = storage.hooks;
   const channels = createChannelService({ config, store, clock, runner, deleteBatch: channelDeleteBatch });
-  const hooks = createHookService({ store, clock, runner });
+  const hooks = createHookService({ store, clock, runner, contracts: contractReader(storage.contracts) });
   const responses = createResponses({ config, store: storage.responses, clock });
   const dedup = createDedup({ config, store: storage.dedup, clock });
   const writer = createBatchWriter({

@@ -1,6 +1,7 @@
 import type { TObject } from "@sinclair/typebox";
 import type { Problem } from "./problems";
 import type { TranslateInput } from "./translate";
+import type { CompiledSchema } from "./compiled-schema";
 
 /**
  * What the loader asks of the services whose settings it reads but does not know: each service's
@@ -15,6 +16,8 @@ export type ConfigChecks = {
   when: WhenChecks;
   /** What a `resign` table's schema cannot say (a provider that can be re-signed, its key given); paths relative to the table. */
   resign?: (entry: { kind: string; secret?: string; private_key?: string }) => Problem[];
+  /** A channel's JSON Schema file (an absolute path): compiled, or the message saying what is wrong with it. */
+  schema?: (file: string) => CompiledSchema | string;
 };
 
 /** A hook as a handler's `when` reads it (hooks/store.ts's RawHook has these). */

@@ -1,6 +1,7 @@
+import { dirname as pathDirname, resolve as pathResolve } from "node:path";
 import { Value } from "@sinclair/typebox/value";
 import type { TObject, TSchema } from "@sinclair/typebox";
-import { ConfigSchema, LOCAL_KEY_LABEL, type Config, type ConfigInput } from "./schema";
+import { ConfigSchema, LOCAL_KEY_LABEL, type CompiledSchema, type Config, type ConfigInput } from "./schema";
 import { HANDLER_CHECKS, HANDLER_KINDS, type HandlerConfig } from "./handlers";
 import { linkLocalProblem } from "./forward-target";
 import { urlPatternProblem } from "./url-pattern";
@@ -330,7 +331,7 @@ function storageUrlProblems(config: ConfigInput, env: Env, problems: Problem[]):
  * Builds the config from defaults < file < environment < command line and validates it once,
  * with the services' own checks in `checks`. Throws ConfigError listing every problem with its key path.
  */
-export function buildConfig(raw: unknown, env: Env, overrides: Overrides, checks: ConfigChecks): Config {
+export function buildConfig(raw: unknown, env: Env, overrides: Overrides, checks: ConfigChecks, baseDir?: string): Config {
   const problems: Problem[] = [];
   const tree = (raw && typeof raw === "object" ? structuredClone(raw) : {}) as Record<string, any>;
   const section = (k: string) => (tree[k] && typeof tree[k] === "object" ? tree[k] : (tree[k] = {}));
@@ -393,7 +394,8 @@ export function buildConfig(raw: unknown, env: Env, overrides: Overrides, checks
   if (all.length > 0) throw new ConfigError(dedupeExact(all));
   const resolved = resolve(config, checks.when);
   firstMatchWins(resolved.handlers, routes.length);
-  return resolved;
+  const channelSchemas = compileChannelSchemas(resolved, checks, baseDir);
+  return channelSchemas ? { ...resolved, channelSchemas } : resolved;
 }
 
 /** A handler's `when` that does not parse, saying where (the search service's check, registered in `checks`). */
@@ -450,6 +452,30 @@ export function parseToml(text: string, file: string): unknown {
 }
 
 /** Reads the file if given or if ./mailroom.toml exists; built-in defaults otherwise. */
+/** Each channel's `schemas` read (relative to baseDir, else the working directory) and compiled; throws ConfigError naming each bad one. */
+function compileChannelSchemas(config: Config, checks: ConfigChecks, baseDir: string | undefined): Config["channelSchemas"] {
+  const out: NonNullable<Config["channelSchemas"]> = {};
+  const problems: Problem[] = [];
+  config.channels.forEach((channel, i) => {
+    if (!channel.schemas) return;
+    const list: { pattern: string; validate: CompiledSchema }[] = [];
+    for (const [pattern, file] of Object.entries(channel.schemas)) {
+      const path = `channels[${i}].schemas.${JSON.stringify(pattern)}`;
+      if (pattern.includes("*") && !(pattern === "*" || (pattern.endsWith("*") && pattern.indexOf("*") === pattern.length - 1))) {
+        problems.push({ path, message: "must be an event type, a prefix followed by *, or *" });
+        continue;
+      }
+      if (!checks.schema) continue;
+      const compiled = checks.schema(pathResolve(baseDir ?? ".", file));
+      if (typeof compiled === "string") problems.push({ path, message: `${file}: ${compiled}` });
+      else list.push({ pattern, validate: compiled });
+    }
+    out[channel.name] = list;
+  });
+  if (problems.length) throw new ConfigError(problems);
+  return Object.keys(out).length ? out : undefined;
+}
+
 export async function loadConfig(file: string | undefined, env: Env, overrides: Overrides, checks: ConfigChecks): Promise<{ config: Config; source: string }> {
   const path = file ?? env.MAILROOM_CONFIG ?? "mailroom.toml";
   const handle = Bun.file(path);
@@ -457,5 +483,5 @@ export async function loadConfig(file: string | undefined, env: Env, overrides: 
     if (file ?? env.MAILROOM_CONFIG) throw new ConfigError([{ path: "", message: `config file ${path} not found` }]);
     return { config: buildConfig({}, env, overrides, checks), source: "built-in defaults" };
   }
-  return { config: buildConfig(parseToml(await handle.text(), path), env, overrides, checks), source: path };
+  return { config: buildConfig(parseToml(await handle.text(), path), env, overrides, checks, pathDirname(pathResolve(path))), source: path };
 }

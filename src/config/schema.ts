@@ -125,6 +125,12 @@ const Channel = t.Object(
     response: t.Optional(ResponseSetting),
     dedup: t.Optional(DedupSetting),
     resign: t.Optional(Resign),
+    schemas: t.Optional(
+      t.Record(t.String({ minLength: 1, maxLength: 129 }), t.String({ minLength: 1 }), {
+        description:
+          'JSON Schemas of this channel\'s hooks by event type: { "invoice.*" = "schemas/invoice.json" } (an exact type, a prefix with *, or *; paths relative to the config file; docs/contracts.md)',
+      }),
+    ),
   },
   strict,
 );
@@ -224,6 +230,15 @@ const FieldList = (what: string) =>
     description: `fields ${what} in a fixture (mailroom fixtures save): body.PATH (a dotted JSON path, * for any one segment), headers.NAME, query.NAME, or a header name`,
   });
 const Fixtures = t.Object({ keep: FieldList("never scrubbed"), scrub: FieldList("always replaced by a placeholder") }, { ...strict, default: {} });
+const Contracts = t.Object(
+  {
+    enabled: t.Boolean({
+      default: true,
+      description: "check each caught hook against its provider's or its channel's JSON Schema, after the sender was answered (docs/contracts.md)",
+    }),
+  },
+  { ...strict, default: {} },
+);
 
 /** A guard or handler entry before its kind's own schema is applied. */
 const Kinded = t.Object({ name: Name("name"), kind: t.String({ description: "kind" }) }, { additionalProperties: true });
@@ -244,6 +259,7 @@ export const ConfigSchema = t.Object(
     dashboard: Dashboard,
     fixtures: Fixtures,
     alerts: t.Array(Alert, { default: [], description: "rules that open issues and notify when hooks stop, fail or change (docs/alerts.md)" }),
+    contracts: Contracts,
   },
   strict,
 );
@@ -255,7 +271,13 @@ export type ConfigInput = Static<typeof ConfigSchema>;
  * `[metrics] listen` as host and port, URL patterns compiled, each handler converted by its kind's
  * schema. Guards stay as written (their kinds' schemas are the guards' own: createGuards converts them).
  */
-export type Config = Omit<StaticDecode<typeof ConfigSchema>, "handlers"> & { handlers: HandlerConfig[] };
+import type { CompiledSchema } from "./compiled-schema";
+export type { CompiledSchema };
+export type Config = Omit<StaticDecode<typeof ConfigSchema>, "handlers"> & {
+  handlers: HandlerConfig[];
+  /** Each channel's `schemas`, compiled in order (the first pattern matching a hook's event type wins). */
+  channelSchemas?: Record<string, readonly { pattern: string; validate: CompiledSchema }[]>;
+};
 export type UserConfig = Static<typeof User>;
 export type ApiKeyConfig = Static<typeof ApiKey>;
 export type ChannelConfig = Static<typeof Channel>;

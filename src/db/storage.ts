@@ -8,6 +8,7 @@ import type { ApiKeyStore } from "../hooks/api-key-store";
 import type { GuardStore } from "../hooks/guard-store";
 import type { ForwardStore } from "../forwards/store";
 import type { ResponseStore } from "../responses/store";
+import type { ContractStore } from "../contracts/store";
 import type { DedupStore } from "../dedup/store";
 import type { RefusalStore } from "../hooks/guards/refusal-store";
 import type { RelayStore } from "../relay/store";
@@ -47,6 +48,8 @@ export interface Storage {
   readonly relays: RelayStore;
   /** Alerts' issues (alerts/). */
   readonly issues: IssueStore;
+  /** Contract checks of caught hooks and what each channel has seen (contracts/). */
+  readonly contracts: ContractStore;
   /**
    * Where every store on this database reports what changed, once committed (hooks/changes.ts);
    * services and the change feed subscribe.

@@ -66,6 +66,23 @@ export const HOOK_EXTENSIONS = {
       "The sender's event type (`push`, `pull_request.opened`, `invoice.paid`, `orders/create`), where its preset guard or a well-known header or body field says it; empty when unknown (docs/catching.md)",
   }),
   source_id: t.Optional(t.String({ pattern: HOOK_ID_PATTERN, description: "The hook this one was made from (SendHook)" })),
+  contract: t.Optional(
+    t.Object(
+      {
+        result: t.Union([t.Literal("valid"), t.Literal("invalid"), t.Literal("unknown"), t.Literal("none")], {
+          description:
+            "valid or invalid against its provider's or its channel's JSON Schema; unknown: the provider has schemas but not for this event type; none: no schema (docs/contracts.md)",
+        }),
+        violations: t.Array(t.Object({ path: t.String({ description: "JSON Pointer into the body" }), message: t.String() }, strict), {
+          maxItems: 5,
+          description: "The first violations (invalid only)",
+        }),
+        new_type: t.Boolean({ description: "The first hook of its event type on its channel" }),
+        new_field: t.Boolean({ description: "The first hook of its event type on its channel with a field path never seen before" }),
+      },
+      { ...strict, description: "Its contract check, once done (absent before, and for hooks caught by another tool or imported)" },
+    ),
+  ),
 };
 
 /** Hook with Mailroom's extension fields (`include=extensions`). */

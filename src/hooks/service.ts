@@ -23,7 +23,11 @@ export type BulkAction = "retry" | "discard";
 /** The statuses each bulk action applies to (as its single operation). */
 export const BULK_FROM: Record<BulkAction, readonly HookStatus[]> = { retry: TRANSITION_FROM.retry, discard: TRANSITION_FROM.discard };
 
-export function createHookService(deps: { store: HookStore; clock: Clock; runner: HookRunner }) {
+/** What a hook's `contract` extension is read from (contracts/, composed in compose/webhooks.ts). */
+export type ContractReader = { of(ids: readonly string[]): Promise<Map<string, HookContractWire>> };
+export type HookContractWire = NonNullable<HookExtendedWire["contract"]>;
+
+export function createHookService(deps: { store: HookStore; clock: Clock; runner: HookRunner; contracts?: ContractReader }) {
   const { store, clock, runner } = deps;
 
   async function load(id: string): Promise<RawHook> {
@@ -33,8 +37,15 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
   }
 
   async function wire(hooks: RawHook[]): Promise<HookExtendedWire[]> {
-    const events = await store.eventsOf(hooks.map((h) => h.id));
-    return Promise.all(hooks.map(async (h) => toWireHook(h, events.get(h.id) ?? [], await decodePayload(h.headers, h.body))));
+    const ids = hooks.map((h) => h.id);
+    const [events, contracts] = await Promise.all([store.eventsOf(ids), deps.contracts?.of(ids)]);
+    return Promise.all(
+      hooks.map(async (h) => {
+        const wire = toWireHook(h, events.get(h.id) ?? [], await decodePayload(h.headers, h.body));
+        const contract = contracts?.get(h.id);
+        return contract ? { ...wire, contract } : wire;
+      }),
+    );
   }
 
   async function get(id: string): Promise<HookExtendedWire> {
@@ -128,6 +139,10 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
     /** The ids of a page of hooks, newest first; find() reads each when its turn comes. */
     listIds: (query: ListQuery): Promise<string[]> => store.listHookIds(query),
     /** A hook as the API shows it, or undefined when it is gone (deleted since its page was listed). */
+    /** The contract checks of these hooks (contracts/), by id; empty when checks are not composed. */
+    async contractsOf(ids: readonly string[]): Promise<Map<string, HookContractWire>> {
+      return (await deps.contracts?.of(ids)) ?? new Map();
+    },
     async find(id: string): Promise<HookExtendedWire | undefined> {
       const hook = await store.getHook(id);
       return hook ? (await wire([hook]))[0] : undefined;

@@ -94,6 +94,12 @@ export function createMetrics(config: Config) {
     ["revision", "route", "status"],
   );
 
+  const contractChecks = registry.counter(
+    "mailroom_contract_checks_total",
+    "caught hooks checked against their provider's or the channel's JSON Schema, by result (valid, invalid, unknown, none: docs/contracts.md)",
+    ["channel", "result"],
+  );
+
   let watched = false;
 
   return {
@@ -113,6 +119,10 @@ export function createMetrics(config: Config) {
         caughtByType.inc([channel, eventTypes.admit(h.eventType)], run);
         run = 0;
       }
+    },
+    /** A caught hook's contract checked (contracts/). */
+    contractChecked(channel: string, result: string): void {
+      contractChecks.inc([channels.of(channel), result]);
     },
     refused(channel: string, guard: string): void {
       refused.inc([channels.of(channel), guard]);

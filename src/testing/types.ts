@@ -37,6 +37,13 @@ export type HookExtended = Hook & {
   event_type: string;
   /** The hook this one was made from (edit and send). */
   source_id?: string;
+  /** Its contract check, once done (docs/contracts.md). */
+  contract?: {
+    result: "valid" | "invalid" | "unknown" | "none";
+    violations: { path: string; message: string }[];
+    new_type: boolean;
+    new_field: boolean;
+  };
 };
 
 /** One handler attempt (GET /v1/hooks/{id}/attempts). */

@@ -17,6 +17,7 @@ import { createGuardStore } from "../stores/guards";
 import { pgDialect } from "../stores/dialect";
 import { createForwardStore } from "../stores/forwards";
 import { createResponseStore } from "../stores/responses";
+import { createContractStore } from "../stores/contracts";
 import { createDedupStore } from "../stores/dedup";
 import { pgDeliveryIds } from "./dedup-deliveries";
 import { createPgRefusalStore } from "./refusal-store";
@@ -60,6 +61,7 @@ export async function createPostgresStorage(sql: SQL, opts: PostgresStorageOptio
     guards: createGuardStore(d),
     forwards: createForwardStore(d),
     responses: createResponseStore(d),
+    contracts: createContractStore(d),
     dedup: createDedupStore(d, pgDeliveryIds(t)),
     refusals: createPgRefusalStore(t),
     relays: createRelayStore(d),

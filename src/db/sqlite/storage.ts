@@ -20,6 +20,7 @@ import { createGuardStore } from "../stores/guards";
 import { sqliteDialect } from "../stores/dialect";
 import { createForwardStore } from "../stores/forwards";
 import { createResponseStore } from "../stores/responses";
+import { createContractStore } from "../stores/contracts";
 import { createDedupStore } from "../stores/dedup";
 import { createRelayStore } from "../stores/relays";
 import { createIssueStore } from "../stores/issues";
@@ -77,6 +78,7 @@ export function createSqliteStorage(db: Db, opts: SqliteStorageOptions): Storage
     guards: createGuardStore(d),
     forwards: createForwardStore(d),
     responses: createResponseStore(d),
+    contracts: createContractStore(d),
     dedup: createDedupStore(d, sqliteDeliveryIds(db.$client)),
     refusals: createRefusalStore(db),
     relays: createRelayStore(d),

@@ -161,6 +161,8 @@ const SHARED = [
   "hooks",
   "events",
   "refusals",
+  "hookContracts",
+  "contractSeen",
 ] as const;
 type SharedName = (typeof SHARED)[number];
 
@@ -201,6 +203,8 @@ const sameRows: { [K in SharedName]: Same<(typeof liteSchema)[K]["$inferSelect"]
   hooks: true,
   events: true,
   refusals: true,
+  hookContracts: true,
+  contractSeen: true,
 };
 void sameRows;
 /** Fails to compile when a column both backends have reads differently. */

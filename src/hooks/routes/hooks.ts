@@ -69,6 +69,13 @@ export const listQuery = t.Object(
         description: "Hooks without body, payload, headers and events, with `size` (bytes of the body): what a list needs, read without the bodies",
       }),
     ),
+    schema: t.Optional(
+      t.Union([t.Literal("valid"), t.Literal("invalid"), t.Literal("unknown"), t.Literal("none")], {
+        error: "schema: must be one of valid, invalid, unknown, none",
+        description:
+          "Extension: only hooks whose contract check gave this result (docs/contracts.md); `q` also takes `schema:invalid`, `is:new-type`, `is:new-field`",
+      }),
+    ),
     include,
   },
   strict,
@@ -93,7 +100,64 @@ function timeParam(name: string, value: string | undefined): number | undefined 
  * The ids of a list's page: the plain list, or a search when `q`, `since` or `until` is given.
  * Throws invalid_argument for a bad search or time.
  */
-export function listPage(
+export async function listPage(
+  deps: Pick<ManagementDeps, "hooks" | "search">,
+  query: Omit<Static<typeof listQuery>, "fields" | "include" | "after" | "limit"> & { after?: string; limit?: string },
+): Promise<string[]> {
+  const { q, want } = contractFilter(query.q, query.schema);
+  if (!want) return basePage(deps, query);
+  // Contract filters (kept beside the hooks, docs/contracts.md) thin the pages of the list or search
+  // without them, read until the page is full, the hooks end, or CONTRACT_SCAN_MAX were looked at.
+  const limit = queryInt(query.limit, LIMIT, () => invalid(`invalid query: ${LIMIT_ERROR}`));
+  const out: string[] = [];
+  let after = query.after;
+  for (let scanned = 0; out.length < limit && scanned < CONTRACT_SCAN_MAX; ) {
+    const ids = await basePage(deps, { ...query, q, after, limit: String(LIMIT.max) });
+    const checks = await deps.hooks.contractsOf(ids);
+    for (const id of ids) {
+      const c = checks.get(id);
+      if (c && (!want.result || c.result === want.result) && (!want.newType || c.new_type) && (!want.newField || c.new_field)) out.push(id);
+      if (out.length === limit) break;
+    }
+    scanned += ids.length;
+    if (ids.length < LIMIT.max) break;
+    after = ids.at(-1);
+  }
+  return out;
+}
+
+/** Hooks a page filtered by contract results looks at, at most (a page may then hold fewer than `limit`). */
+export const CONTRACT_SCAN_MAX = 10_000;
+const CONTRACT_TERM = /^(schema:(valid|invalid|unknown|none)|is:new-type|is:new-field)$/i;
+
+/** The contract terms of `q` (`schema:invalid`, `is:new-type`, `is:new-field`) and the `schema` parameter, and `q` without them. */
+function contractFilter(
+  q: string | undefined,
+  schema: string | undefined,
+): { q: string | undefined; want?: { result?: string; newType?: boolean; newField?: boolean } } {
+  const want: { result?: string; newType?: boolean; newField?: boolean } = {};
+  let any = false;
+  if (schema) (want.result = schema), (any = true);
+  if (q !== undefined && /(^|\s)(schema|is):/i.test(q)) {
+    const rest: string[] = [];
+    for (const token of q.split(/\s+/)) {
+      if (/^(schema|is):/i.test(token) && !CONTRACT_TERM.test(token))
+        throw invalid(`invalid query: q: "${token}": schema: takes valid, invalid, unknown or none; is: takes new-type or new-field`);
+      const lower = token.toLowerCase();
+      if (lower === "is:new-type") want.newType = any = true;
+      else if (lower === "is:new-field") want.newField = any = true;
+      else if (lower.startsWith("schema:")) {
+        const result = lower.slice(7);
+        if (want.result && want.result !== result) throw invalid(`invalid query: q: "${token}" contradicts schema:${want.result}`);
+        (want.result = result), (any = true);
+      } else if (token) rest.push(token);
+    }
+    q = rest.length ? rest.join(" ") : undefined;
+  }
+  return any ? { q, want } : { q };
+}
+
+function basePage(
   deps: Pick<ManagementDeps, "hooks" | "search">,
   query: Omit<Static<typeof listQuery>, "fields" | "include" | "after" | "limit"> & { after?: string; limit?: string },
 ): Promise<string[]> {

@@ -7,3 +7,4 @@ export * from "./dashboard";
 export * from "./misbehave";
 export * from "./relay";
 export * from "./alerts";
+export * from "./contracts";

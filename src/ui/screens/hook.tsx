@@ -67,6 +67,7 @@ export function HookDetail({
           {hook.event_type && <span class="muted"> · {visible(hook.event_type)}</span>}
         </h1>
         <span class={`status status-${hook.status}`}>{hook.status}</span>
+        {hook.contract && <ContractBadge contract={hook.contract} />}
         <span class="pager">
           <button type="button" disabled={!newer} onClick={() => newer && open(newer)} title="k">
             ↑ Newer
@@ -112,6 +113,18 @@ export function HookDetail({
       />
       <Notice error={error} />
       {editing && <EditSend hook={hook} onClose={() => setEditing(false)} />}
+      {hook.contract && hook.contract.violations.length > 0 && (
+        <section class="contract-violations" aria-label="Schema violations">
+          <h2>Schema violations</h2>
+          <ul>
+            {hook.contract.violations.map((v) => (
+              <li>
+                <code class="json-path">{visible(v.path || "/")}</code> {visible(v.message)}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       <HookBody hook={hook} bytes={bytes} />
       <div class="section-head">
         <h2>Headers</h2>
@@ -138,5 +151,25 @@ export function HookDetail({
 
 /** A transition's answer (the spec's Hook) with the extension fields shown before: they never change once caught. */
 function withExtensions(h: Hook, before: HookExtended): HookExtended {
-  return { ...h, event_type: before.event_type, ...(before.source_id ? { source_id: before.source_id } : {}) };
+  return {
+    ...h,
+    event_type: before.event_type,
+    ...(before.source_id ? { source_id: before.source_id } : {}),
+    ...(before.contract ? { contract: before.contract } : {}),
+  };
+}
+
+/** The hook's contract check (docs/contracts.md): its result, and whether it brought a new event type or field. */
+function ContractBadge({ contract }: { contract: NonNullable<HookExtended["contract"]> }) {
+  const tone = contract.result === "valid" ? "status-handled" : contract.result === "invalid" ? "status-failed" : "";
+  const label = contract.result === "none" ? "no schema" : contract.result === "unknown" ? "schema: unknown type" : `schema ${contract.result}`;
+  return (
+    <>
+      <span class={`status ${tone}`} title="Checked against the provider's or the channel's JSON Schema">
+        {label}
+      </span>
+      {contract.new_type && <span class="status status-pending">new type</span>}
+      {contract.new_field && <span class="status status-pending">new field</span>}
+    </>
+  );
 }

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { sign } from "@octokit/webhooks-methods";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import examples from "../../src/triggers/github-examples.json";
+import { startTarget, type Target } from "../helpers/target";
+
+// Runs on every target (MAILROOM_TEST_TARGET): the executable on SQLite and PostgreSQL too.
+
+const GH = "gh-secret";
+const dir = mkdtempSync(join(tmpdir(), "mailroom-contracts-"));
+const invoiceSchema = join(dir, "invoice.json");
+writeFileSync(
+  invoiceSchema,
+  JSON.stringify({ type: "object", required: ["type", "amount"], properties: { type: { type: "string" }, amount: { type: "integer", minimum: 0 } } }),
+);
+
+type Contract = { result: string; violations: { path: string; message: string }[]; new_type: boolean; new_field: boolean };
+
+describe("contract checks: each caught hook is checked against its provider's or its channel's schema", () => {
+  let t: Target;
+  beforeAll(async () => {
+    t = await startTarget({
+      guards: [{ name: "gh", kind: "github", secret: GH }],
+      channels: [{ name: "github", guards: ["gh"] }, { name: "billing", schemas: { "invoice.*": invoiceSchema } }, { name: "plain" }],
+    });
+  }, 60_000);
+  afterAll(() => t.stop());
+
+  /** The hook's contract once checked (it is checked after the sender was answered). */
+  async function contractOf(id: string): Promise<Contract> {
+    for (;;) {
+      const hook = (await t.call("GET", `/v1/hooks/${id}?include=extensions`)).json;
+      if (hook.contract) return hook.contract;
+      await Bun.sleep(10);
+    }
+  }
+  const github = async (event: string, body: string) => {
+    const res = await t.call("POST", "/?channel=github", body, {
+      "x-hub-signature-256": await sign(GH, body),
+      "x-github-event": event,
+      "content-type": "application/json",
+    });
+    expect(res.status).toBe(200);
+    return res.json.id as string;
+  };
+
+  test("every GitHub event `mailroom trigger` sends is valid", async () => {
+    const ids: [string, string][] = [];
+    for (const [type, body] of Object.entries(examples as Record<string, unknown>)) ids.push([type, await github(type.split(".")[0]!, JSON.stringify(body))]);
+    const results: Record<string, string> = {};
+    for (const [type, id] of ids) results[type] = (await contractOf(id)).result;
+    const notValid = Object.entries(results).filter(([, r]) => r !== "valid");
+    expect(notValid).toEqual([]);
+    expect(Object.keys(results).length).toBeGreaterThan(100);
+  }, 300_000);
+
+  test("a GitHub event with a field removed, or of the wrong type, is invalid with its path", async () => {
+    const sample = structuredClone((examples as Record<string, any>)["issues.opened"]);
+    delete sample.issue.user;
+    const removed = await contractOf(await github("issues", JSON.stringify(sample)));
+    expect(removed.result).toBe("invalid");
+    expect(removed.violations[0]!.path).toBe("/issue/user");
+
+    const wrong = structuredClone((examples as Record<string, any>)["issues.opened"]);
+    wrong.issue.number = "seven";
+    const typed = await contractOf(await github("issues", JSON.stringify(wrong)));
+    expect(typed.result).toBe("invalid");
+    expect(typed.violations[0]).toEqual({ path: "/issue/number", message: "must be integer" });
+    // An event GitHub's schemas do not describe.
+    expect((await contractOf(await github("made_up_event", '{"a":1}'))).result).toBe("unknown");
+  });
+
+  test("a channel's own schema per event type; no schema elsewhere; the Hook stays exact without include", async () => {
+    const send = async (channel: string, body: unknown) =>
+      (await t.call("POST", `/?channel=${channel}`, JSON.stringify(body), { "content-type": "application/json" })).json.id as string;
+    const good = await contractOf(await send("billing", { type: "invoice.paid", amount: 5 }));
+    expect(good.result).toBe("valid");
+    expect(good.new_type).toBe(true);
+    const bad = await contractOf(await send("billing", { type: "invoice.paid", amount: -1, note: "x" }));
+    expect(bad).toEqual({ result: "invalid", violations: [{ path: "/amount", message: "must be >= 0" }], new_type: false, new_field: true });
+    expect((await contractOf(await send("billing", { type: "invoice.paid", amount: 2 }))).new_field).toBe(false);
+    expect((await contractOf(await send("billing", { type: "customer.created" }))).result).toBe("none");
+    const id = await send("plain", { type: "x" });
+    expect((await contractOf(id)).result).toBe("none");
+    const plain = (await t.call("GET", `/v1/hooks/${id}`)).json;
+    expect(plain.contract).toBeUndefined();
+    expect(plain.event_type).toBeUndefined();
+
+    // Filters: the list parameter and the search grammar.
+    const list = async (query: string) => ((await t.call("GET", `/v1/hooks?channel=billing&${query}`)).json as { id: string }[]).map((h) => h.id);
+    const badId = (await list("schema=invalid"))[0];
+    expect(await list("schema=invalid")).toHaveLength(1);
+    expect((await contractOf(badId!)).result).toBe("invalid");
+    expect(await list("q=schema:invalid")).toEqual([badId!]);
+    expect(await list("schema=valid")).toHaveLength(2);
+    expect(await list("q=is:new-type")).toHaveLength(2);
+    expect(await list("q=is:new-field")).toEqual([badId!]);
+    expect(await list("schema=none&q=is:new-type")).toHaveLength(1);
+    expect((await t.call("GET", "/v1/hooks?schema=broken")).status).toBe(400);
+    expect((await t.call("GET", "/v1/hooks?q=schema:broken")).status).toBe(400);
+  });
+});
