@@ -2,7 +2,7 @@ import { Type as t, type StaticDecode } from "@sinclair/typebox";
 import type { TObject } from "@sinclair/typebox";
 import type { HookMatcher } from "./checks";
 import { forwardTargetProblems, type TargetProblem } from "./forward-target";
-import { Chaos, Resign } from "./delivery";
+import { Chaos, parseRange, RANGE_FORM, Resign } from "./delivery";
 import { Duration, Name, RateValue } from "./values";
 
 /**
@@ -113,10 +113,16 @@ export const HANDLER_CHECKS: Record<string, (entry: Record<string, unknown>) => 
 
 /** A chaos that drops every attempt would fail every hook: drop_first must leave one attempt at least. */
 function chaosProblems(f: Record<string, unknown>): TargetProblem[] {
-  const drop = (f.chaos as { drop_first?: unknown } | undefined)?.drop_first;
+  const chaos = f.chaos as { drop_first?: unknown; delay?: unknown } | undefined;
+  const out: TargetProblem[] = [];
+  // The schema checks the delay's form; a range whose low end is above its high end is no range (it used to load as 0-0).
+  if (typeof chaos?.delay === "string" && RANGE_FORM.test(chaos.delay) && parseRange(chaos.delay) === undefined)
+    out.push({ path: "chaos.delay", message: `the low end is above the high end in "${chaos.delay}": write it as "1s-5s"` });
+  const drop = chaos?.drop_first;
   const max = f.max_attempts as number;
-  if (typeof drop !== "number" || drop < max) return [];
-  return [{ path: "chaos.drop_first", message: `must be less than max_attempts (${max}): every attempt would be dropped and every hook fail` }];
+  if (typeof drop === "number" && drop >= max)
+    out.push({ path: "chaos.drop_first", message: `must be less than max_attempts (${max}): every attempt would be dropped and every hook fail` });
+  return out;
 }
 
 /** A handler entry as the loader converts it: durations in milliseconds, `when` compiled (config/checks.ts WhenChecks). */

@@ -1,0 +1,25 @@
+import { expect, test } from "bun:test";
+import { buildConfig, ConfigError } from "../../src/load-config";
+
+/** Values that used to load silently as something else are refused, saying what is wrong. */
+const refused = (handler: Record<string, unknown>) => {
+  try {
+    buildConfig({ handlers: [{ name: "f", kind: "forward", url: "http://127.0.0.1:9/", ...handler }] });
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).message;
+  }
+  throw new Error("accepted");
+};
+
+test('chaos.delay = "5s-1s" is refused (it loaded as 0-0); "1s-5s" loads', () => {
+  expect(refused({ chaos: { delay: "5s-1s" } })).toMatch(/handlers\[0\]\.chaos\.delay.*low end is above the high end/);
+  expect(() => buildConfig({ handlers: [{ name: "f", kind: "forward", url: "http://127.0.0.1:9/", chaos: { delay: "1s-5s" } }] })).not.toThrow();
+});
+
+test('rate = "1/0s" is refused (it loaded as no rate); "1/s" and "5/10s" load', () => {
+  expect(refused({ rate: "1/0s" })).toMatch(/handlers\[0\]\.rate.*must be a rate/);
+  expect(refused({ rate: "3/0.0ms" })).toMatch(/handlers\[0\]\.rate.*must be a rate/);
+  for (const rate of ["1/s", "5/10s", "10/0.5s"])
+    expect(() => buildConfig({ handlers: [{ name: "f", kind: "forward", url: "http://127.0.0.1:9/", rate }] })).not.toThrow();
+});
