@@ -23,3 +23,10 @@ test('rate = "1/0s" is refused (it loaded as no rate); "1/s" and "5/10s" load', 
   for (const rate of ["1/s", "5/10s", "10/0.5s"])
     expect(() => buildConfig({ handlers: [{ name: "f", kind: "forward", url: "http://127.0.0.1:9/", rate }] })).not.toThrow();
 });
+
+test('breaker.cool_down = "300000000d" (and any handler duration past a year) is refused, naming the key', () => {
+  expect(refused({ breaker: { cool_down: "300000000d" } })).toMatch(/handlers\[0\]\.breaker\.cool_down.*at most a year/);
+  expect(refused({ timeout: "400d" })).toMatch(/handlers\[0\]\.timeout.*at most a year/);
+  expect(refused({ backoff: { max: "9999d" } })).toMatch(/handlers\[0\]\.backoff\.max.*at most a year/);
+  expect(() => buildConfig({ handlers: [{ name: "f", kind: "forward", url: "http://127.0.0.1:9/", breaker: { cool_down: "30d" } }] })).not.toThrow();
+});
