@@ -63,13 +63,13 @@ const SERVE_CHECKS: Record<string, (value: string) => string | undefined> = {
   port: (v) => (Number.isInteger(Number(v)) && Number(v) >= 0 && Number(v) <= 65535 ? undefined : `--port: not a port: ${v}`),
 };
 
-/** Parses argv (without the runtime and script); never throws. */
-export function parseArgs(argv: readonly string[]): Command {
+/** Parses argv (without the runtime and script); never throws. `env` gives $MAILROOM_SIGN_SECRET for --resign. */
+export function parseArgs(argv: readonly string[], env: Record<string, string | undefined> = process.env): Command {
   const args = [...argv];
   if (args.includes("--help") || args.includes("-h") || args[0] === "help") return { kind: "help" };
   if (args.includes("--version") || args.includes("-v")) return { kind: "version" };
   if (args[0] === "user") return parseUserAdd(args.slice(1));
-  if (args[0] === "listen") return parseListen(args.slice(1));
+  if (args[0] === "listen") return parseListen(args.slice(1), env);
   let kind = "serve" as keyof typeof FLAGS;
   if (args[0] === "serve" || args[0] === "check-config" || args[0] === "healthcheck" || args[0] === "migrate") kind = args.shift() as typeof kind;
   else if (args[0] !== undefined && !args[0].startsWith("-")) return { kind: "error", message: `unknown command: ${args[0]}` };
@@ -99,7 +99,10 @@ export function parseArgs(argv: readonly string[]): Command {
   if (routes && out.forwardTo?.url) routes.push({ pattern: "*", url: out.forwardTo.url, flag: "--forward-to" });
   if (routes) (out.forward = { routes, ...(channel !== undefined ? { channel } : {}) }), delete out.forwardTo;
   if (out.forwardTo && !out.forwardTo.url) return { kind: "error", message: "--channel is only used with --forward-to URL or --forward" };
-  const delivery = deliveryFlags(parsed.values);
+  const delivery = deliveryFlags(
+    { ...parsed.values, secret: parsed.values.secret ?? (parsed.values["private-key"] === undefined ? env.MAILROOM_SIGN_SECRET : undefined) },
+    parsed.values.secret,
+  );
   if (typeof delivery === "string") return { kind: "error", message: delivery };
   if (Object.keys(delivery).length > 0) {
     // --resign and --chaos apply to every forward the flags make: --forward-to's, or each --forward route's.
@@ -114,13 +117,16 @@ export function parseArgs(argv: readonly string[]): Command {
  * `--resign KIND --secret S` (or `--private-key @FILE|PEM`) and `--chaos 'duplicate=0.2,seed=42'`:
  * the forward's `resign` and `chaos` tables (the config loader checks them), or what is wrong.
  */
-function deliveryFlags(values: Record<string, string | undefined>): { resign?: Record<string, string>; chaos?: Record<string, unknown> } | string {
+function deliveryFlags(
+  values: Record<string, string | undefined>,
+  flagSecret: string | undefined,
+): { resign?: Record<string, string>; chaos?: Record<string, unknown> } | string {
   const { resign, secret, chaos } = values;
   const pem = values["private-key"];
   const out: { resign?: { kind: string; secret?: string; private_key?: string }; chaos?: Record<string, unknown> } = {};
   if (resign !== undefined) {
     if (secret === undefined && pem === undefined)
-      return `--resign ${resign} needs --secret S, or --private-key @FILE for a provider that signs with a key pair`;
+      return `--resign ${resign} needs --secret S (or $MAILROOM_SIGN_SECRET), or --private-key @FILE for a provider that signs with a key pair`;
     out.resign = { kind: resign, ...(secret !== undefined && { secret }) };
     if (pem !== undefined) {
       try {
@@ -129,7 +135,7 @@ function deliveryFlags(values: Record<string, string | undefined>): { resign?: R
         return `--private-key: cannot read ${pem.slice(1)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
       }
     }
-  } else if (secret !== undefined || pem !== undefined) return `--${secret !== undefined ? "secret" : "private-key"} is only used with --resign KIND`;
+  } else if (flagSecret !== undefined || pem !== undefined) return `--${flagSecret !== undefined ? "secret" : "private-key"} is only used with --resign KIND`;
   if (chaos !== undefined) {
     try {
       out.chaos = parseChaosFlag(chaos);
@@ -156,7 +162,7 @@ export function parsePid(value: string): number | undefined {
 }
 
 /** `listen URL --channel C --token T [--forward-to URL] [--insecure]` and serve's other flags (their --channel is the relayed one). */
-function parseListen(args: string[]): Command {
+function parseListen(args: string[], env: Record<string, string | undefined>): Command {
   const url = args.shift();
   if (!url || url.startsWith("-"))
     return { kind: "error", message: "listen: give the upstream Mailroom's URL, as mailroom listen https://hooks.example.com --channel C --token T" };
@@ -170,7 +176,7 @@ function parseListen(args: string[]): Command {
   if (!token) return { kind: "error", message: "listen: --token TOKEN: a relay key of upstream (mailroom token create --scope relay there)" };
   const plain = plainUpstreamProblem(url);
   if (plain && !insecure) return { kind: "error", message: `listen: ${url} is plain ${plain} with --insecure` };
-  const serve = parseArgs(["serve", ...rest]);
+  const serve = parseArgs(["serve", ...rest], env);
   if (serve.kind === "error") return { ...serve, message: serve.message.replace("for serve:", "for listen:") };
   if (serve.kind !== "serve") return serve;
   const forwardTo = serve.forwardTo && { ...serve.forwardTo, channel };

@@ -3,7 +3,7 @@ import type { Client } from "./client";
 import type { Io } from "../lib/io";
 import { bodyBytes, type WireHook } from "./show";
 import { signatureAge } from "./sign";
-import { keyOf, type ResignSettings, resignProblem, resignRequest } from "../delivery/resign";
+import { keyOf, type ResignSettings, resignKeyProblem, resignProblem, resignRequest } from "../delivery/resign";
 import type { Outgoing } from "../runner/handlers";
 import { readKey } from "./send";
 
@@ -19,11 +19,18 @@ function resignFlags(values: Record<string, string | undefined>, io: Io): Resign
   if (problem) throw new UsageError(`--resign: ${problem}`);
   if (keyOf(kind) === "private_key") {
     if (pem === undefined) throw new UsageError(`--resign ${kind} signs with a private key: give --private-key @FILE`);
-    return { kind, private_key: readKey(pem) };
+    return checkedKey({ kind, private_key: readKey(pem) });
   }
   const secret = values.secret ?? io.env.MAILROOM_SIGN_SECRET;
   if (!secret) throw new UsageError(`--resign ${kind} needs --secret S (or $MAILROOM_SIGN_SECRET)`);
-  return { kind, secret };
+  return checkedKey({ kind, secret });
+}
+
+/** The settings, or UsageError when the signer cannot parse their key (it could never sign). */
+function checkedKey(settings: ResignSettings): ResignSettings {
+  const bad = resignKeyProblem(settings);
+  if (bad) throw new UsageError(`--${bad.key === "secret" ? "secret" : "private-key"}: ${bad.message}`);
+  return settings;
 }
 
 /** Headers a client sets itself for the new connection; everything else is sent as caught. */

@@ -20,11 +20,11 @@ export const Resign = t.Object(
   { ...strict, description: "sign what is sent as this provider does, with a fresh timestamp and delivery ids" },
 );
 
-const RANGE = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*-\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)\s*$/;
+export const RANGE_FORM = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*-\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)\s*$/;
 
 /** "0-500ms", "1s-2s": [min, max] in milliseconds, or undefined. A bound without a unit takes the other's. */
 export function parseRange(text: string): { min: number; max: number } | undefined {
-  const m = RANGE.exec(text);
+  const m = RANGE_FORM.exec(text);
   if (!m) return undefined;
   const min = parseDuration(`${m[1]}${m[2] ?? m[4]}`)!;
   const max = parseDuration(`${m[3]}${m[4]}`)!;
@@ -32,7 +32,7 @@ export function parseRange(text: string): { min: number; max: number } | undefin
 }
 
 const Range = t
-  .Transform(t.String({ pattern: RANGE.source, description: 'a range of durations, "0-500ms"', problem: 'must be a range such as "0-500ms" or "1s-2s"' }))
+  .Transform(t.String({ pattern: RANGE_FORM.source, description: 'a range of durations, "0-500ms"', problem: 'must be a range such as "0-500ms" or "1s-2s"' }))
   .Decode((text) => parseRange(text) ?? { min: 0, max: 0 })
   .Encode((r) => `${r.min}-${r.max}ms`);
 

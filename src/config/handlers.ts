@@ -2,7 +2,8 @@ import { Type as t, type StaticDecode } from "@sinclair/typebox";
 import type { TObject } from "@sinclair/typebox";
 import type { HookMatcher } from "./checks";
 import { forwardTargetProblems, type TargetProblem } from "./forward-target";
-import { Chaos, Resign } from "./delivery";
+import { Chaos, parseRange, RANGE_FORM, Resign } from "./delivery";
+import { parseDuration } from "../lib/units";
 import { Duration, Name, RateValue } from "./values";
 
 /**
@@ -108,15 +109,41 @@ export const HANDLER_KINDS: Record<string, TObject> = { forward: Forward, comman
  * entry. A forward's URL and headers must be ones fetch sends (config/forward-target.ts).
  */
 export const HANDLER_CHECKS: Record<string, (entry: Record<string, unknown>) => TargetProblem[]> = {
-  forward: (f) => [...forwardTargetProblems(f.url as string, f.headers as Record<string, string>), ...chaosProblems(f)],
+  forward: (f) => [...forwardTargetProblems(f.url as string, f.headers as Record<string, string>), ...chaosProblems(f), ...durationCaps(f)],
+  command: (c) => durationCaps(c),
+  module: (m) => durationCaps(m),
 };
+
+/** The longest a handler's timeout, backoff or breaker cool-down may be: beyond it a date is no date (a 500 in GET /v1/handlers). */
+const MAX_DURATION_MS = 366 * 24 * 3600 * 1000;
+
+/** Durations past MAX_DURATION_MS (a year), each named: "300000000d" is a typo, not a cool-down. */
+function durationCaps(entry: Record<string, unknown>): TargetProblem[] {
+  const backoff = entry.backoff as { initial?: unknown; max?: unknown } | undefined;
+  const breaker = entry.breaker as { cool_down?: unknown } | undefined;
+  const values: [string, unknown][] = [
+    ["timeout", entry.timeout],
+    ["backoff.initial", backoff?.initial],
+    ["backoff.max", backoff?.max],
+    ["breaker.cool_down", breaker?.cool_down],
+  ];
+  return values
+    .filter(([, v]) => typeof v === "string" && (parseDuration(v) ?? 0) > MAX_DURATION_MS)
+    .map(([path]) => ({ path, message: "must be at most a year (366d)" }));
+}
 
 /** A chaos that drops every attempt would fail every hook: drop_first must leave one attempt at least. */
 function chaosProblems(f: Record<string, unknown>): TargetProblem[] {
-  const drop = (f.chaos as { drop_first?: unknown } | undefined)?.drop_first;
+  const chaos = f.chaos as { drop_first?: unknown; delay?: unknown } | undefined;
+  const out: TargetProblem[] = [];
+  // The schema checks the delay's form; a range whose low end is above its high end is no range (it used to load as 0-0).
+  if (typeof chaos?.delay === "string" && RANGE_FORM.test(chaos.delay) && parseRange(chaos.delay) === undefined)
+    out.push({ path: "chaos.delay", message: `the low end is above the high end in "${chaos.delay}": write it as "1s-5s"` });
+  const drop = chaos?.drop_first;
   const max = f.max_attempts as number;
-  if (typeof drop !== "number" || drop < max) return [];
-  return [{ path: "chaos.drop_first", message: `must be less than max_attempts (${max}): every attempt would be dropped and every hook fail` }];
+  if (typeof drop === "number" && drop >= max)
+    out.push({ path: "chaos.drop_first", message: `must be less than max_attempts (${max}): every attempt would be dropped and every hook fail` });
+  return out;
 }
 
 /** A handler entry as the loader converts it: durations in milliseconds, `when` compiled (config/checks.ts WhenChecks). */

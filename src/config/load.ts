@@ -382,7 +382,7 @@ export function buildConfig(raw: unknown, env: Env, overrides: Overrides, checks
       problems.push({ path: p.path ? `guards[${i}].${p.path}` : `guards[${i}]`, message: p.message });
   });
   problems.push(...safely(() => checks.translate(config.translate)));
-  if (checks.resign) problems.push(...safely(() => resignProblems(config, checks.resign!)));
+  if (checks.resign) problems.push(...safely(() => resignProblems(config, checks.resign!, problems)));
   // A problem of a handler the flags added names the flag: --resign and --chaos their own keys.
   const all = storageUrlProblems(config, env, problems).map((p) => {
     const at = /^handlers\[\d+\]/.exec(p.path)?.[0];
@@ -409,11 +409,15 @@ function whenProblems(handlers: unknown[], when: WhenChecks): Problem[] {
   return problems;
 }
 
-/** The `resign` tables of forward handlers and channels, against the check the composition registered. */
-function resignProblems(config: ConfigInput, check: NonNullable<ConfigChecks["resign"]>): Problem[] {
+/**
+ * The `resign` tables of forward handlers and channels, against the check the composition
+ * registered; a table already refused (a `secret_env` not set) is said once, not again as keyless.
+ */
+function resignProblems(config: ConfigInput, check: NonNullable<ConfigChecks["resign"]>, earlier: readonly Problem[]): Problem[] {
   const problems: Problem[] = [];
   const at = (path: string, table: unknown) => {
     if (!table || typeof table !== "object") return;
+    if (earlier.some((p) => p.path === path || p.path.startsWith(`${path}.`))) return;
     for (const p of check(table as { kind: string })) problems.push({ path: p.path ? `${path}.${p.path}` : path, message: p.message });
   };
   config.handlers.forEach((h, i) => at(`handlers[${i}].resign`, (h as Record<string, unknown>).resign));

@@ -52,7 +52,7 @@ export const UrlPatternValue = (description: string) =>
 
 /** A rate such as "10/s", "600/m", "5/10s": at most `count` per `per` milliseconds. */
 export type Rate = { count: number; per: number };
-export const RATE_PATTERN = "^\\s*[1-9]\\d*\\s*/\\s*(\\d+(\\.\\d+)?)?\\s*(ms|s|m|h|d)\\s*$";
+export const RATE_PATTERN = "^\\s*[1-9]\\d*\\s*/\\s*(?!0+(\\.0*)?\\s*(ms|s|m|h|d)\\s*$)(\\d+(\\.\\d+)?)?\\s*(ms|s|m|h|d)\\s*$";
 
 /** Returns the rate, or undefined when the text is not one (a count over a duration whose number may be left out: "10/s"). */
 export function parseRate(text: string): Rate | undefined {
@@ -66,6 +66,6 @@ export function parseRate(text: string): Rate | undefined {
 /** A rate such as "10/s", "600/m" or "5/10s": { count, per } (per in milliseconds) once loaded. */
 export const RateValue = (description: string) =>
   t
-    .Transform(t.String({ pattern: RATE_PATTERN, description, problem: 'must be a rate such as "10/s", "600/m" or "5/10s"' }))
+    .Transform(t.String({ pattern: RATE_PATTERN, description, problem: 'must be a rate such as "10/s", "600/m" or "5/10s" (over a span longer than zero)' }))
     .Decode((text) => parseRate(text)!)
     .Encode((rate) => `${rate.count}/${rate.per}ms`);

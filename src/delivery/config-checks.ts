@@ -1,5 +1,5 @@
 import type { Problem } from "../config/problems";
-import { keyOf, resignProblem } from "./resign";
+import { keyOf, resignKeyProblem, resignProblem } from "./resign";
 
 /**
  * What a `resign` table's schema cannot say, registered with the config loader (src/load-config.ts):
@@ -15,5 +15,6 @@ export function resignConfigProblems(entry: { kind: string; secret?: string; pri
     return [{ path: "", message: `${entry.kind} signs with ${key === "secret" ? "a shared secret" : "a private key (PEM)"}: give ${key} or ${key}_env` }];
   if (entry[other] !== undefined)
     return [{ path: other, message: `${entry.kind} does not sign with a ${other === "secret" ? "shared secret" : "private key"}: give ${key}` }];
-  return [];
+  const bad = resignKeyProblem(entry);
+  return bad ? [{ path: bad.key, message: bad.message }] : [];
 }

@@ -55,7 +55,8 @@ export function createControls(deps: ControlDeps) {
   const pauses = createPauses(deps.paused);
   const pacer = createPacer();
   const breakers = createBreakers((name, state, { failures, until }) => {
-    if (state === "open") log.warn(`${name}: ${failures} attempts failed in a row; the circuit breaker opened, its attempts wait until ${toRfc3339(until!)}`);
+    if (state === "open")
+      log.warn(`${name}: ${failures} attempts failed in a row; the circuit breaker opened, its attempts wait until ${dateOrNull(until!) ?? "further notice"}`);
     else if (state === "half_open") log.info(`${name}: the circuit breaker is half-open, one attempt goes through`);
     else log.info(`${name}: the circuit breaker closed, attempts run again`);
     deps.onBreaker?.(name, state);
@@ -114,7 +115,7 @@ export function createControls(deps: ControlDeps) {
               failures: b.failures,
               threshold: breaker.failures,
               cool_down: `${breaker.coolDown}ms`,
-              reopens_at: b.until === null ? null : toRfc3339(b.until),
+              reopens_at: b.until === null ? null : dateOrNull(b.until),
             }
           : null,
       waiting: (await runner.backlog(h.name)).count,
@@ -169,3 +170,8 @@ export function createControls(deps: ControlDeps) {
 }
 
 export type Controls = ReturnType<typeof createControls>;
+
+/** RFC 3339 for `ms`, or null past the dates a Date holds (a cool-down of millions of days): never a RangeError. */
+function dateOrNull(ms: number): string | null {
+  return Number.isFinite(new Date(ms).getTime()) ? toRfc3339(ms) : null;
+}

@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
+import { createHash, createPrivateKey } from "node:crypto";
 import { PRESETS } from "../hooks/guards/providers";
-import { isAsymmetric } from "../hooks/guards/scheme/keys";
+import { isAsymmetric, secretKey } from "../hooks/guards/scheme/keys";
 import { signRequest } from "../hooks/guards/scheme/sign";
 import { compileSigned } from "../hooks/guards/scheme/signed";
 import type { Scheme } from "../hooks/guards/scheme/types";
@@ -33,6 +33,34 @@ export function resignProblem(kind: string): string | undefined {
 export function keyOf(kind: string): "secret" | "private_key" {
   const preset = PRESETS.get(kind);
   return preset && isAsymmetric(preset.scheme) ? "private_key" : "secret";
+}
+
+/**
+ * Why the key of `settings` can never sign as its kind (the signer's own parse: a Standard Webhooks
+ * secret that is not "whsec_" and base64, a private key that is not PEM or not of the scheme's
+ * algorithm), or undefined when it can. Assumes resignProblem(kind) is undefined.
+ */
+export function resignKeyProblem(settings: ResignSettings): { key: "secret" | "private_key"; message: string } | undefined {
+  const scheme = PRESETS.get(settings.kind)?.scheme;
+  if (!scheme) return undefined;
+  if (keyOf(settings.kind) === "secret") {
+    if (settings.secret === undefined || !scheme.algorithm.startsWith("hmac-")) return undefined;
+    try {
+      secretKey(scheme, settings.secret);
+      return undefined;
+    } catch (error) {
+      return { key: "secret", message: `${(error as Error).message} for ${settings.kind}` };
+    }
+  }
+  if (settings.private_key === undefined) return undefined;
+  let type: string | undefined;
+  try {
+    type = createPrivateKey(settings.private_key).asymmetricKeyType;
+  } catch {
+    return { key: "private_key", message: `does not parse as a private key (PEM) for ${settings.kind}` };
+  }
+  const want = scheme.algorithm === "ed25519" ? "ed25519" : scheme.algorithm.startsWith("ecdsa") ? "ec" : "rsa";
+  return type === want ? undefined : { key: "private_key", message: `is a ${type} key; ${settings.kind} signs with ${want}` };
 }
 
 /** The headers of the scheme that a re-signature replaces: the signature (all numbered), its timestamp, the ids it signs. */

@@ -233,6 +233,26 @@ describe("what cannot be re-signed is refused by the config, saying why", () => 
     expect(refused({ kind: "discord", secret: "s" })).toMatch(/discord signs with a private key \(PEM\): give private_key/);
     expect(refused({ kind: "stripe" })).toMatch(/stripe signs with a shared secret: give secret or secret_env/);
   });
+
+  test("a key the signer cannot parse: a Standard Webhooks secret that is not whsec_ base64, a private key that is not PEM or of another algorithm", async () => {
+    const { generateKeyPairSync } = await import("node:crypto");
+    const { buildConfig, ConfigError } = await import("../../src/load-config");
+    const refused = (resign: Record<string, string>) => {
+      try {
+        buildConfig({ handlers: [forward("f", "http://127.0.0.1:9/", { resign })] });
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        return (error as InstanceType<typeof ConfigError>).message;
+      }
+      throw new Error("accepted");
+    };
+    expect(refused({ kind: "svix", secret: "whsec_not base64!" })).toMatch(/handlers\[0\]\.resign\.secret.*whsec_.*base64/);
+    expect(refused({ kind: "discord", private_key: "not a pem" })).toMatch(/handlers\[0\]\.resign\.private_key.*does not parse as a private key/);
+    const rsa = generateKeyPairSync("rsa", { modulusLength: 1024 }).privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+    expect(refused({ kind: "discord", private_key: rsa })).toMatch(/is a rsa key; discord signs with ed25519/);
+    const ed = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+    expect(() => buildConfig({ handlers: [forward("f", "http://127.0.0.1:9/", { resign: { kind: "discord", private_key: ed } })] })).not.toThrow();
+  });
 });
 
 describe("edit and send to a URL re-signs on request (POST /v1/hooks/{id}/replay with resign)", () => {
