@@ -97,7 +97,7 @@ function tokens(q: string): Token[] {
       i++;
       continue;
     }
-    if (c === "-" && i + 1 < q.length && !/[\s()]/.test(q[i + 1]!)) {
+    if (c === "-" && i + 1 < q.length && !/[\s)]/.test(q[i + 1]!)) {
       out.push({ text: c, at: i, op: "-" });
       i++;
       continue;
