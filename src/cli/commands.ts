@@ -114,7 +114,7 @@ ${CONFIG_DETAILS}`,
   {
     name: "hooks",
     usage: `  mailroom hooks ls [--channel C] [--status S] [--limit N] [--after ID] [--json]
-                [--search "Q"] [--since T] [--until T]     search: words and field terms (payload.a.b:v)
+                [-q "Q"] [--since T] [--until T]           search (docs/search.md): words, field terms, -x, OR, ( )
   mailroom hooks show ID [--json]                          headers and the body decoded for reading
   mailroom hooks body ID                                   the exact body bytes, to stdout
   mailroom hooks diff A B [--json]                         headers, query and JSON bodies: added, removed, changed

@@ -172,12 +172,16 @@ function time(op: ">=" | "<", v: string): QueryNode | string {
   return t ? { kind: "time", op, ...t } : "a date (2026-11-01), a time (2026-11-01T10:00:00Z) or a relative time (-1h, -30m, -2d)";
 }
 
+/** A token as an error message quotes it: at most 40 characters, controls and bidi marks as \u escapes. */
+const shown = (text: string): string =>
+  `"${[...text].slice(0, 40).join("").replace(/[\p{C}]/gu, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, "0")}`)}${[...text].length > 40 ? "..." : ""}"`;
+
 /** Parses `q` into its tree; throws QuerySyntaxError with the position and what was expected. */
 export function parseQuery(q: string): QueryNode {
   const list = tokens(q);
   let i = 0;
   const end = () => (i < list.length ? list[i]!.at : q.length);
-  const what = () => (i < list.length ? `"${list[i]!.text}"` : "the end of the query");
+  const what = () => (i < list.length ? shown(list[i]!.text) : "the end of the query");
   const orExpr = (depth: number): QueryNode => {
     const items = [andExpr(depth)];
     while (list[i]?.op === "OR") i++, items.push(andExpr(depth));
@@ -230,7 +234,7 @@ function leaf({ text: token, at, quoted }: Token): QueryNode {
   const lower = name.toLowerCase();
   if (name && FIELD_NAME.test(name)) {
     let value = token.slice(colon + 1);
-    if (value === "" || value === "*") throw new QuerySyntaxError(`the term "${name}:" needs a value`, at);
+    if (value === "" || value === "*") throw new QuerySyntaxError(`the term ${shown(`${name}:`)} needs a value`, at);
     if (lower === "ip" && value.includes("/")) {
       const [address, bits] = value.split("/");
       const base = ipv4(address!);
@@ -248,10 +252,10 @@ function leaf({ text: token, at, quoted }: Token): QueryNode {
   if (term) {
     const value = token.slice(colon + 1);
     const node = term(value.toLowerCase());
-    if (typeof node === "string") throw new QuerySyntaxError(`expected ${node} after "${name}:"`, at + colon + 1);
+    if (typeof node === "string") throw new QuerySyntaxError(`expected ${node} after ${shown(`${name}:`)}`, at + colon + 1);
     return node;
   }
-  if ([...token].length < MIN_WORD_LENGTH) throw new QuerySyntaxError(`"${token}" is too short; words need at least ${MIN_WORD_LENGTH} characters`, at);
+  if ([...token].length < MIN_WORD_LENGTH) throw new QuerySyntaxError(`${shown(token)} is too short; words need at least ${MIN_WORD_LENGTH} characters`, at);
   return { kind: "word", word: token.toLowerCase().replace(/\0/g, " ") };
 }
 
