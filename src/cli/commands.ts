@@ -104,7 +104,7 @@ ${CONFIG_DETAILS}`,
   },
   {
     name: "tail",
-    usage: "  mailroom tail [--channel C] [--status S] [--json]        follow hooks as they are caught (and change)",
+    usage: "  mailroom tail [--channel C] [--status S] [-q Q] [--json] follow hooks as they are caught (and change)",
     client: true,
     run: client(async () => {
       const [{ tailCommand }, { untilSignal }] = await Promise.all([import("./tail"), import("./client-run")]);

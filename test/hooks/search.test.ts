@@ -102,7 +102,7 @@ test("the query language over HTTP: NOT, OR, parentheses and hook terms; hostile
   ] as const) expect((await t.post(channel, JSON.stringify(body), json)).status).toBe(200);
   const all = (await t.call("GET", "/v1/hooks?limit=100")).json as { id: string; channel: string }[];
   const ids = async (q: string) => ((await t.call("GET", `/v1/hooks?q=${encodeURIComponent(q)}`)).json as { id: string }[]).map((h) => h.id);
-  const [big, closed, opened] = all.map((h) => h.id);
+  const [big, closed, opened] = all.map((h) => h.id) as [string, string, string];
   expect(await ids("alpha -channel:stripe")).toEqual([opened]);
   expect(await ids("alpha NOT larger:1KB")).toEqual([opened]);
   expect(await ids("(beta OR invoice) channel:gh*")).toEqual([closed]);
