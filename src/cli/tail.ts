@@ -18,7 +18,16 @@ function streamMatcher(q: string): (hook: ExtendedHook) => Promise<boolean> {
   const payload = usesPayload(node);
   return async (hook) => {
     const body = bodyBytes(hook);
-    const h = { id: hook.id, channel: hook.channel, method: hook.method, query: hook.query, ip: hook.ip, headers: hook.headers, body, eventType: hook.event_type ?? "" };
+    const h = {
+      id: hook.id,
+      channel: hook.channel,
+      method: hook.method,
+      query: hook.query,
+      ip: hook.ip,
+      headers: hook.headers,
+      body,
+      eventType: hook.event_type ?? "",
+    };
     const doc = searchDoc(h, payload ? await decodePayload(hook.headers, body) : null);
     return evaluate(node, doc, { id: hook.id, status: hook.status, ip: hook.ip, size: body.byteLength }, Date.now());
   };
@@ -128,8 +137,7 @@ export async function tailCommand(argv: string[], client: Client, io: Io, signal
         if (e.event === "hook") {
           const hook = JSON.parse(e.data) as ExtendedHook;
           if (!wanted || (await wanted(hook))) print(hook);
-        }
-        else if (e.event === "reset") await catchUp();
+        } else if (e.event === "reset") await catchUp();
       }
     } catch (error) {
       if (signal.aborted) break;

@@ -37,7 +37,12 @@ export function compileWhen(query: string): HookMatcher {
     // The hook as it is caught: pending, no attempts yet; relative times count from now.
     async matches(hook: MatchableHook): Promise<boolean> {
       const doc = searchDoc(hook, payload ? await decodePayload(hook.headers, hook.body) : null);
-      return evaluate(node, doc, { id: hook.id, status: hook.status ?? "pending", ip: hook.ip, size: hook.body.byteLength, attempts: hook.attempts }, Date.now());
+      return evaluate(
+        node,
+        doc,
+        { id: hook.id, status: hook.status ?? "pending", ip: hook.ip, size: hook.body.byteLength, attempts: hook.attempts },
+        Date.now(),
+      );
     },
   };
 }

@@ -174,7 +174,10 @@ function time(op: ">=" | "<", v: string): QueryNode | string {
 
 /** A token as an error message quotes it: at most 40 characters, controls and bidi marks as \u escapes. */
 const shown = (text: string): string =>
-  `"${[...text].slice(0, 40).join("").replace(/[\p{C}]/gu, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, "0")}`)}${[...text].length > 40 ? "..." : ""}"`;
+  `"${[...text]
+    .slice(0, 40)
+    .join("")
+    .replace(/[\p{C}]/gu, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, "0")}`)}${[...text].length > 40 ? "..." : ""}"`;
 
 /** Parses `q` into its tree; throws QuerySyntaxError with the position and what was expected. */
 export function parseQuery(q: string): QueryNode {
@@ -195,7 +198,8 @@ export function parseQuery(q: string): QueryNode {
       if (t.op === "AND") {
         if (items.length === 0) throw new QuerySyntaxError(`expected a term before "AND"`, t.at);
         i++;
-        if (!list[i] || list[i]!.op === ")" || list[i]!.op === "OR" || list[i]!.op === "AND") throw new QuerySyntaxError(`expected a term after "AND", found ${what()}`, end());
+        if (!list[i] || list[i]!.op === ")" || list[i]!.op === "OR" || list[i]!.op === "AND")
+          throw new QuerySyntaxError(`expected a term after "AND", found ${what()}`, end());
         continue;
       }
       items.push(unary(depth));
@@ -208,7 +212,8 @@ export function parseQuery(q: string): QueryNode {
     const t = list[i]!;
     if (t.op === "NOT" || t.op === "-") {
       i++;
-      if (!list[i] || list[i]!.op === ")" || list[i]!.op === "OR" || list[i]!.op === "AND") throw new QuerySyntaxError(`expected a term after "${t.text}", found ${what()}`, end());
+      if (!list[i] || list[i]!.op === ")" || list[i]!.op === "OR" || list[i]!.op === "AND")
+        throw new QuerySyntaxError(`expected a term after "${t.text}", found ${what()}`, end());
       return { kind: "not", item: unary(depth + 1) };
     }
     if (t.op === "(") {
@@ -223,7 +228,7 @@ export function parseQuery(q: string): QueryNode {
   };
   if (list.length === 0) return { kind: "and", items: [] };
   const tree = orExpr(0);
-  if (i < list.length) throw new QuerySyntaxError(`unexpected ${what()}${list[i]!.op === ")" ? " without its \"(\"" : ""}`, end());
+  if (i < list.length) throw new QuerySyntaxError(`unexpected ${what()}${list[i]!.op === ")" ? ' without its "("' : ""}`, end());
   return tree;
 }
 

@@ -62,7 +62,12 @@ describe("the CLI against a running Mailroom, with the credentials serve wrote",
     const id = /"id":"(\w+)"/.exec(sent.stdout)![1]!;
     const found = await cli(["hooks", "ls", "-q", "(grammar-check OR nothing-such) -status:failed larger:10B"]);
     expect(found.code).toBe(0);
-    expect(found.stdout.split("\n").filter(Boolean).map((l) => l.split(" ")[0])).toEqual([id]);
+    expect(
+      found.stdout
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => l.split(" ")[0]),
+    ).toEqual([id]);
     const none = await cli(["hooks", "ls", "-q", "grammar-check NOT zen"]);
     expect(none.stdout).toBe("");
     const bad = await cli(["hooks", "ls", "-q", "(grammar-check OR"]);

@@ -121,7 +121,10 @@ describe("mailroom tail, against a running Mailroom (URL and token from the cred
       const last = await post(served.url, "gh", '{"note":"tailword again"}');
       await tail.waitFor("out", new RegExp(last));
       expect(await tail.interrupt()).toBe(0);
-      const lines = tail.text.out.trim().split("\n").map((l) => JSON.parse(l).id);
+      const lines = tail.text.out
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l).id);
       expect(lines).toEqual([byWord, byField, last]);
     } finally {
       tail.kill();

@@ -99,7 +99,8 @@ test("the query language over HTTP: NOT, OR, parentheses and hook terms; hostile
     ["gh", { action: "opened", word: "alpha" }],
     ["gh", { action: "closed", word: "beta" }],
     ["stripe", { type: "invoice.paid", word: "alpha", pad: "x".repeat(2000) }],
-  ] as const) expect((await t.post(channel, JSON.stringify(body), json)).status).toBe(200);
+  ] as const)
+    expect((await t.post(channel, JSON.stringify(body), json)).status).toBe(200);
   const all = (await t.call("GET", "/v1/hooks?limit=100")).json as { id: string; channel: string }[];
   const ids = async (q: string) => ((await t.call("GET", `/v1/hooks?q=${encodeURIComponent(q)}`)).json as { id: string }[]).map((h) => h.id);
   const [big, closed, opened] = all.map((h) => h.id) as [string, string, string];

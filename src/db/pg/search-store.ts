@@ -52,7 +52,11 @@ function nodeSql(node: QueryNode, arg: (v: unknown) => string, now: number): str
   switch (node.kind) {
     case "and":
     case "or":
-      return node.items.length === 0 ? (node.kind === "and" ? "true" : "false") : `(${node.items.map((n) => nodeSql(n, arg, now)).join(` ${node.kind.toUpperCase()} `)})`;
+      return node.items.length === 0
+        ? node.kind === "and"
+          ? "true"
+          : "false"
+        : `(${node.items.map((n) => nodeSql(n, arg, now)).join(` ${node.kind.toUpperCase()} `)})`;
     case "not":
       return `NOT ${nodeSql(node.item, arg, now)}`;
     case "word":
