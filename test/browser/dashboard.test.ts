@@ -80,7 +80,7 @@ describe.skipIf(!browserAvailable())("the dashboard in a browser", () => {
     expect(headers["referrer-policy"]).toBe("no-referrer");
     // The password rule is stated before anything is typed, as the field's description.
     const password = page.getByLabel("Password");
-    const rule = await password.evaluate((el) => document.getElementById(el.getAttribute("aria-describedby") ?? "")?.textContent);
+    const rule = await password.evaluate((el) => el.ownerDocument.getElementById(el.getAttribute("aria-describedby") ?? "")?.textContent);
     expect(rule).toBe("At least 8 characters.");
     expect(await page.getByText("At least 8 characters.").isVisible()).toBe(true);
     await page.getByLabel("E-mail").fill(ADMIN.email);
