@@ -114,7 +114,11 @@ function App() {
           <span class="muted email">
             {me.email} ({me.role})
           </span>
-          {me.auth !== "none" && <button onClick={signOut}>Sign out</button>}
+          {me.auth !== "none" && (
+            <button type="button" onClick={signOut}>
+              Sign out
+            </button>
+          )}
         </div>
       </header>
       {me.auth === "none" && (
