@@ -155,12 +155,20 @@ function timeOf(value: string): { ms: number; relative: boolean } | undefined {
  */
 export const TERMS: Record<string, (value: string) => QueryNode | string> = {
   status: (v) => (HOOK_STATUSES.includes(v as HookStatus) ? { kind: "status", value: v } : `one of ${HOOK_STATUSES.join(", ")}`),
-  has: (v) => (v === "attempts" ? { kind: "has", value: "attempts" } : "attempts"),
-  verified: () => "nothing: verified: is not searchable yet (guards do not record it on the hook)",
+  has: (v) =>
+    v === "attempts" ? { kind: "has", value: "attempts" } : "attempts (a refusal is a request that was not caught, not a hook: GET /v1/refusals lists them)",
   larger: (v) => size(">", v),
   smaller: (v) => size("<", v),
   after: (v) => time(">=", v),
   before: (v) => time("<", v),
+};
+/**
+ * Terms of the language not searchable yet: a clear 400 rather than a free word that finds nothing.
+ * `verified:`: a guard refuses what it cannot verify, and whether a caught hook was verified is not
+ * recorded on it.
+ */
+export const NOT_YET: Record<string, string> = {
+  verified: "whether a guard verified a hook is not recorded on it yet (a guard refuses what fails: GET /v1/refusals)",
 };
 function size(op: ">" | "<", v: string): QueryNode | string {
   const m = /^(\d{1,12}(?:\.\d{1,3})?)(b|kb?|mb?|gb?)?$/.exec(v);
@@ -253,7 +261,8 @@ function leaf({ text: token, at, quoted }: Token): QueryNode {
     if (prefix) value = value.slice(0, -1);
     return { kind: "field", term: { name: FIELD_ALIASES[lower] ?? fieldText(name), value: fieldText(value), prefix } };
   }
-  const term = name ? TERMS[lower] : undefined;
+  if (name && Object.hasOwn(NOT_YET, lower)) throw new QuerySyntaxError(`${shown(`${name}:`)} is not searchable: ${NOT_YET[lower]}`, at);
+  const term = name && Object.hasOwn(TERMS, lower) ? TERMS[lower] : undefined;
   if (term) {
     const value = token.slice(colon + 1);
     const node = term(value.toLowerCase());

@@ -126,11 +126,15 @@ test("the query language over HTTP: NOT, OR, parentheses and hook terms; hostile
     ["alpha\u0000)", 7, 'unexpected ")"'],
     ["\u200f", 1, '"\\u200f" is too short'],
     ["\u202ealpha (", 9, "expected a term"],
+    ["verified:false", 1, '"verified:" is not searchable'],
+    ["has:refusal", 5, "expected attempts"],
   ] as const) {
     const r = await t.call("GET", `/v1/hooks?q=${encodeURIComponent(q)}`);
     expect({ q, status: r.status, code: r.json.code, details: r.json.details }).toEqual({ q, status: 400, code: 3, details: [] });
     expect({ q, message: r.json.message }).toEqual({ q, message: expect.stringContaining(`at character ${where}: ${what}`) });
   }
+  // Names of Object.prototype are no terms: free words.
+  for (const q of ["constructor:abc", "__proto__:abc", "toString:x"]) expect((await t.call("GET", `/v1/hooks?q=${encodeURIComponent(q)}`)).status).toBe(200);
   // A 10 KB query, and one of every ASCII control and bracket, answer 400 too, never 500.
   for (const q of ["(".repeat(10_000), `${"alpha OR ".repeat(1200)}`, Array.from({ length: 128 }, (_, i) => String.fromCharCode(i)).join("")]) {
     const r = await t.call("GET", `/v1/hooks?q=${encodeURIComponent(q)}`);
