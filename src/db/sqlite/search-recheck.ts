@@ -11,6 +11,8 @@ export function eventTypeHolds(have: string, wanted: string | undefined): boolea
   return [...have].slice(0, prefix.length).join("") === prefix.join("");
 }
 
+const EMPTY_DOC = { text: "", fields: "" };
+
 /** The filters a candidate is checked against beside the terms. */
 export type RecheckFilters = { channel?: string; status?: string; eventType?: string; now?: number };
 
@@ -34,12 +36,14 @@ export function createRecheck(sql: Database) {
     const payload = node ? usesPayload(node) : terms.fields.length > 0;
     const withAttempts = node && uses(node, "has") ? new Set((attempted.values(JSON.stringify(ids)) as [string][]).map(([id]) => id)) : undefined;
     const now = f.now ?? Date.now();
+    const textual = !node || uses(node, "word") || uses(node, "field");
     for (const r of read.all(JSON.stringify(ids)) as Row[]) {
       if ((f.channel !== undefined && r.channel !== f.channel) || (f.status !== undefined && r.status !== f.status)) continue;
       if (!eventTypeHolds(r.event_type, f.eventType)) continue;
       const headers = JSON.parse(r.headers) as Record<string, string>;
       const hook = { id: r.id, channel: r.channel, method: r.method, query: r.query, ip: r.ip, headers, body: r.body, eventType: r.event_type };
-      const doc = searchDoc(hook, payload ? await decodePayload(headers, r.body) : null);
+      // A query of hook terms only (status:, larger:, after: ...) reads no document.
+      const doc = textual ? searchDoc(hook, payload ? await decodePayload(headers, r.body) : null) : EMPTY_DOC;
       const facts = { id: r.id, status: r.status, ip: r.ip, size: r.body.byteLength, attempts: withAttempts?.has(r.id) };
       if (node ? evaluate(node, doc, facts, now) : docHolds(doc, terms)) held.add(r.id);
     }
