@@ -350,6 +350,25 @@ function holdsHookTerm(t: HookTerm, hook: HookFacts, now: number): boolean {
 /** The millisecond a time term bounds, relative ones from `now`. */
 export const timeBound = (t: { ms: number; relative: boolean }, now: number): number => Math.max(0, t.relative ? now + t.ms : t.ms);
 
+/**
+ * What the top-level AND says of the hook's columns, for an index to read less: the time range
+ * (`after:`/`before:`, ms) and the status, when one `status:` term is ANDed at the top. The whole
+ * tree is still checked on each hook.
+ */
+export function topBounds(t: SearchTerms, now: number): { since?: number; until?: number; status?: string } {
+  const out: { since?: number; until?: number; status?: string } = {};
+  const node = t.node;
+  if (!node) return out;
+  for (const n of node.kind === "and" ? node.items : [node]) {
+    if (n.kind === "time") {
+      const ms = timeBound(n, now);
+      if (n.op === ">=") out.since = Math.max(out.since ?? ms, ms);
+      else out.until = Math.min(out.until ?? ms, ms);
+    } else if (n.kind === "status") out.status = out.status === undefined || out.status === n.value ? n.value : "\0none";
+  }
+  return out;
+}
+
 /** Whether the tree uses a kind of term anywhere. */
 export function uses(node: QueryNode, kind: QueryNode["kind"]): boolean {
   if (node.kind === kind) return true;

@@ -5,7 +5,7 @@ import { sqliteTransactor } from "../transactor";
 import { ulidFloor, ulidTime } from "../../lib/ids";
 import { eventTypeCondition } from "../event-type";
 import { MAX_FIELD_VALUE, searchKeys, type SearchDoc } from "../../search/document";
-import { exactKey, fieldText, hasTerms, nameKey, onlyNeedles, type SearchTerms } from "../../search/query";
+import { exactKey, fieldText, hasTerms, nameKey, onlyNeedles, topBounds, type SearchTerms } from "../../search/query";
 import type { SearchQuery, SearchStore } from "../../search/store";
 import { createRecheck } from "./search-recheck";
 
@@ -157,7 +157,17 @@ export function createSearchStore(conn: Database | { $client: Database }, opts: 
       return { ids: rows.filter(([, done]) => !done).map(([id]) => id), last: rows[rows.length - 1]?.[0] };
     },
 
-    async search(query) {
+    async search(asked) {
+      // after:/before: and status: ANDed at the top bound what is read (rowids, the plain list).
+      const now = asked.now ?? Date.now();
+      const bounds = topBounds(asked.terms, now);
+      const query: SearchQuery = { ...asked, now };
+      if (bounds.since !== undefined) query.since = Math.max(query.since ?? bounds.since, bounds.since);
+      if (bounds.until !== undefined) query.until = Math.min(query.until ?? bounds.until, bounds.until);
+      if (bounds.status !== undefined) {
+        if (query.status !== undefined && query.status !== bounds.status) return [];
+        query.status = bounds.status as SearchQuery["status"];
+      }
       const match = hasTerms(query.terms) ? matchExpression(query.terms, query.channel, query.eventType) : "";
       if (!match && onlyNeedles(query.terms)) return plain(query);
       if (!match) {

@@ -217,6 +217,13 @@ const QUERIES: { q: string; f?: Omit<SearchQuery, "terms" | "limit" | "after">; 
   { q: "NOT has:attempts invoice" },
   { q: "-(-zebra)" },
   { q: "invoice AND refund" },
+  // Top-level status: and times narrow what is read; combined with the list's own filters.
+  { q: "status:failed", f: { status: "handled" }, none: true },
+  { q: "status:failed status:handled", none: true },
+  { q: "status:failed hookshot", f: { status: "failed" } },
+  { q: "hookshot after:2026-11-26T10:00:40Z", f: { since: T0 + 60_000 } },
+  { q: "hookshot before:2026-11-26T10:01:00Z", f: { until: T0 + 30_000, since: T0 + 5_000 } },
+  { q: "after:2026-11-26T10:00:20Z before:2026-11-26T10:00:30Z -hookshot" },
 ];
 
 for (const backend of contractBackends(
