@@ -239,7 +239,9 @@ export async function runCommand(command: ServerCommand): Promise<number> {
   const localSha256 = keys.find((k) => k.label === built.apiKeys.localLabel)?.sha256;
   // The setup link printed before (its token kept in the credentials file) stays the one printed.
   const credentials = config.storage.path === ":memory:" ? undefined : readCredentials(credentialsPath(config.storage.path));
-  const setupLink = await built.dashboard.setup.issue({ saved: credentials?.setup, shared: config.storage.url !== undefined });
+  // Under auth = "none" nobody signs in: no setup link, the dashboard's URL instead (below).
+  const noAuth = config.dashboard.auth === "none";
+  const setupLink = noAuth ? undefined : await built.dashboard.setup.issue({ saved: credentials?.setup, shared: config.storage.url !== undefined });
   const saved = saveLocalCredentials({
     dbPath: config.storage.path,
     host: config.server.host,
@@ -251,6 +253,7 @@ export async function runCommand(command: ServerCommand): Promise<number> {
   for (const line of saved) console.log(line);
   // With a public listener, public_url is where senders reach it: the dashboard is on this one.
   const base = (!publicServer && config.server.public_url?.replace(/\/$/, "")) || `http://${server.hostname}:${server.port}`;
+  if (noAuth) console.log(`  dashboard: ${base}/ui/ (no sign-in: [dashboard] auth = "none", this machine only)`);
   if (setupLink) for (const line of setupLines(setupLink, base)) console.log(line);
   // Last, so that whoever waits for this line has everything above it.
   console.log(`mailroom ${VERSION} listening on http://${server.hostname}:${server.port}`);

@@ -104,7 +104,7 @@ ${CONFIG_DETAILS}`,
   },
   {
     name: "tail",
-    usage: "  mailroom tail [--channel C] [--status S] [--json]        follow hooks as they are caught (and change)",
+    usage: "  mailroom tail [--channel C] [--status S] [-q Q] [--json] follow hooks as they are caught (and change)",
     client: true,
     run: client(async () => {
       const [{ tailCommand }, { untilSignal }] = await Promise.all([import("./tail"), import("./client-run")]);
@@ -114,7 +114,7 @@ ${CONFIG_DETAILS}`,
   {
     name: "hooks",
     usage: `  mailroom hooks ls [--channel C] [--status S] [--limit N] [--after ID] [--json]
-                [--search "Q"] [--since T] [--until T]     search: words and field terms (payload.a.b:v)
+                [-q "Q"] [--since T] [--until T]           search (docs/search.md): words, field terms, -x, OR, ( )
   mailroom hooks show ID [--json]                          headers and the body decoded for reading
   mailroom hooks body ID                                   the exact body bytes, to stdout
   mailroom hooks diff A B [--json]                         headers, query and JSON bodies: added, removed, changed

@@ -18,16 +18,20 @@ export async function hooksCommand(argv: string[], client: Client, io: Io): Prom
   switch (sub) {
     case "ls":
     case "list": {
-      const p = parseFlags(rest, {
-        channel: "value",
-        status: "value",
-        limit: "value",
-        after: "value",
-        search: "value",
-        since: "value",
-        until: "value",
-        json: "bool",
-      });
+      // `-q QUERY` is --search (the query language of docs/search.md).
+      const p = parseFlags(
+        rest.map((a) => (a === "-q" ? "--search" : a)),
+        {
+          channel: "value",
+          status: "value",
+          limit: "value",
+          after: "value",
+          search: "value",
+          since: "value",
+          until: "value",
+          json: "bool",
+        },
+      );
       noMore(p, 0);
       const q = new URLSearchParams();
       for (const k of ["channel", "status", "limit", "after", "since", "until"]) if (p.values[k] !== undefined) q.set(k, p.values[k]!);

@@ -4,7 +4,34 @@ import { printable } from "../lib/terminal";
 import { noMore, parseFlags } from "../lib/args";
 import { ClientError, type Client } from "./client";
 import type { Io } from "../lib/io";
-import { bodySize, type ExtendedHook, type WireHook } from "./show";
+import { bodyBytes, bodySize, type ExtendedHook, type WireHook } from "./show";
+import { decodePayload } from "../hooks/payload";
+import { searchDoc } from "../search/document";
+import { evaluate, parseTerms, usesPayload } from "../search/query";
+
+/**
+ * `tail -q`: the query evaluated on each hook of the stream, as a search would judge it (search/query.ts).
+ * The stream's Hook carries no attempts: `has:attempts` is false here.
+ */
+function streamMatcher(q: string): (hook: ExtendedHook) => Promise<boolean> {
+  const node = parseTerms(q).node!;
+  const payload = usesPayload(node);
+  return async (hook) => {
+    const body = bodyBytes(hook);
+    const h = {
+      id: hook.id,
+      channel: hook.channel,
+      method: hook.method,
+      query: hook.query,
+      ip: hook.ip,
+      headers: hook.headers,
+      body,
+      eventType: hook.event_type ?? "",
+    };
+    const doc = searchDoc(h, payload ? await decodePayload(hook.headers, body) : null);
+    return evaluate(node, doc, { id: hook.id, status: hook.status, ip: hook.ip, size: body.byteLength }, Date.now());
+  };
+}
 
 /** A refusal as the stream sends it (the fields tail prints). */
 type StreamRefusal = {
@@ -61,17 +88,25 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /**
- * `mailroom tail [--channel C] [--status S] [--json]`: follows GET /v1/stream and prints a line
+ * `mailroom tail [--channel C] [--status S] [-q QUERY] [--json]`: follows GET /v1/stream and prints a line
  * per hook caught, and again when its status changes. When the connection drops it reconnects
  * with the last event id; after a restart of Mailroom (the stream answers `reset`) it lists the
  * hooks caught since tail started and prints those it has not shown. Ends with 0 when `signal`
  * aborts (SIGINT); with 1 when the first connection fails or Mailroom refuses the stream.
  */
 export async function tailCommand(argv: string[], client: Client, io: Io, signal: AbortSignal): Promise<number> {
-  const p = parseFlags(argv, { channel: "value", status: "value", json: "bool" });
+  // `-q QUERY` is --search (docs/search.md's query language).
+  const p = parseFlags(
+    argv.map((a) => (a === "-q" ? "--search" : a)),
+    { channel: "value", status: "value", search: "value", json: "bool" },
+  );
   noMore(p, 0);
   const filter = new URLSearchParams();
   for (const k of ["channel", "status"]) if (p.values[k] !== undefined) filter.set(k, p.values[k]!);
+  const search = p.values.search;
+  // Mailroom judges the query first: one that does not parse is its 400, printed as hooks ls prints it.
+  if (search !== undefined) await client.call("GET", `/v1/hooks?limit=1&q=${encodeURIComponent(search)}`);
+  const wanted = search === undefined ? undefined : streamMatcher(search);
   const json = p.bools.has("json");
   const startedAt = io.now();
   /** id -> the status last printed. */
@@ -101,6 +136,7 @@ export async function tailCommand(argv: string[], client: Client, io: Io, signal
   /** After a restart: the hooks (of the filter) caught since tail started that were not printed. */
   async function catchUp(): Promise<void> {
     const q = new URLSearchParams(filter);
+    if (search !== undefined) q.set("q", search);
     q.set("limit", "100");
     // With the event type, as the stream's hooks have it.
     q.set("include", "extensions");
@@ -122,8 +158,10 @@ export async function tailCommand(argv: string[], client: Client, io: Io, signal
       failures = 0;
       for await (const e of readEvents(res.body!)) {
         if (e.id) lastId = e.id;
-        if (e.event === "hook") print(JSON.parse(e.data) as ExtendedHook);
-        else if (e.event === "refusal") printRefusal(JSON.parse(e.data) as StreamRefusal);
+        if (e.event === "hook") {
+          const hook = JSON.parse(e.data) as ExtendedHook;
+          if (!wanted || (await wanted(hook))) print(hook);
+        } else if (e.event === "refusal") printRefusal(JSON.parse(e.data) as StreamRefusal);
         else if (e.event === "reset") await catchUp();
       }
     } catch (error) {

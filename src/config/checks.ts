@@ -30,6 +30,9 @@ export type MatchableHook = {
   headers: Record<string, string>;
   body: Uint8Array;
   eventType: string;
+  /** What `status:` and `has:attempts` read; a hook as caught (pending, no attempts) when absent. */
+  status?: string;
+  attempts?: boolean;
 };
 
 /** A handler's `when` as loaded: the query as written, and the test compiled from it. */

@@ -232,8 +232,35 @@ export function unknownKind(kind: unknown, known: readonly string[], section: st
   return `unknown kind "${typed}": none of the ${known.length} ${noun} kinds is close (\`mailroom providers\` lists the providers; the others are ${[...others].sort().join(", ")})`;
 }
 
+/** A host name or address that only this machine reaches. */
+export const isLoopback = (host: string): boolean => /^(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|\[::1\])$/i.test(host);
+
+/** The host of `[metrics] listen` ("host:port", or "[v6]:port"; decoded or not yet). */
+const listenHost = (l: string | { host: string }): string => (typeof l === "string" ? l.slice(0, l.lastIndexOf(":")).replace(/^\[(.*)\]$/, "$1") : l.host);
+
+/** Every address Mailroom listens on: the server, the public listener, the metrics listener. */
+export function listenerHosts(config: Pick<ConfigInput, "server" | "metrics">): string[] {
+  return [
+    config.server.host,
+    ...(config.server.public ? [config.server.public.host] : []),
+    ...(config.metrics.listen ? [listenHost(config.metrics.listen)] : []),
+  ];
+}
+
+/** Why `[dashboard] auth = "none"` is refused for this config, undefined when it is allowed. */
+export function authNoneRefusal(config: Pick<ConfigInput, "server" | "metrics" | "users">): string | undefined {
+  const open = listenerHosts(config).find((h) => !isLoopback(h));
+  if (open !== undefined) return `"none" needs every listener on a loopback address (127.0.0.1, ::1, localhost); ${open} is not: use "password"`;
+  if (config.users.length > 0) return '"none" cannot be used with [[users]]: they sign in; remove auth or use "password"';
+  return undefined;
+}
+
 function crossCheck(config: ConfigInput): Problem[] {
   const problems: Problem[] = [];
+  if (config.dashboard.auth === "none") {
+    const refusal = authNoneRefusal(config);
+    if (refusal) problems.push({ path: "dashboard.auth", message: refusal });
+  }
   const guards = new Set(config.guards.map((g) => g.name));
   const handlers = new Set(config.handlers.map((h) => h.name));
   const unknownGuard = (g: string) => `unknown guard "${g}"${didYouMean(g, [...guards])}`;

@@ -215,6 +215,13 @@ const Relay = t.Object(
 
 const Dashboard = t.Object(
   {
+    auth: t.Optional(
+      t.Union([t.Literal("password"), t.Literal("none")], {
+        description:
+          '"none" opens the dashboard without signing in (a banner says so), allowed only when every listener is on a loopback address and no [[users]] are configured; "password" (the default) requires a session',
+        problem: 'must be "password" or "none"',
+      }),
+    ),
     member_send_to: t.Array(UrlPatternValue('a URL pattern such as "http://localhost:*"'), {
       default: [],
       description:

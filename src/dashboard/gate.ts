@@ -5,6 +5,15 @@ import { parseBody, refuseRepeatedParameters, signIn, type SignIn } from "../hoo
 import { cookieValue, SESSION_COOKIE, type Sessions } from "./sessions";
 import type { Role, User } from "./users";
 
+/**
+ * Who acts under `[dashboard] auth = "none"` (loopback only, no [[users]]): an admin no one signs
+ * in as, whose e-mail events record.
+ */
+export const LOCAL_USER: User = { email: "local", role: "admin", passwordHash: "", source: "config", createdAt: 0 };
+
+/** A Host header's name that only this machine reaches (a page of another site rebinding its name to 127.0.0.1 does not pass). */
+const LOOPBACK_HOST = /^(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])$/i;
+
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
@@ -16,6 +25,15 @@ export function createGate(deps: { config: Config; sessions: Sessions }) {
   const { sessions } = deps;
   const publicOrigin = deps.config.server.public_url ? new URL(deps.config.server.public_url).origin : undefined;
   const users = new WeakMap<Request, User>();
+  /** `[dashboard] auth = "none"`: no session needed (check-config allowed it: every listener is loopback). */
+  const open = deps.config.dashboard.auth === "none";
+
+  /** Under auth = "none": the local admin, for a request addressed to this machine by a loopback name. */
+  function local(request: Request): User {
+    if (!LOOPBACK_HOST.test(new URL(request.url).hostname))
+      throw new AppError("permission_denied", 'auth = "none": the dashboard answers only at a loopback address (http://127.0.0.1, http://localhost)');
+    return LOCAL_USER;
+  }
 
   /** Throws permission_denied unless a state-changing request comes from this server's own pages. */
   function checkOrigin(request: Request): void {
@@ -30,6 +48,7 @@ export function createGate(deps: { config: Config; sessions: Sessions }) {
     let user = users.get(request);
     if (!user) {
       user = await sessions.userOf(cookieValue(request.headers.get("cookie"), SESSION_COOKIE));
+      if (!user && open) user = local(request);
       if (!user) throw new AppError("unauthenticated", "sign in to the dashboard first");
       checkOrigin(request);
       users.set(request, user);
@@ -67,6 +86,7 @@ export function createGate(deps: { config: Config; sessions: Sessions }) {
    * signed-out or removed user's stream ends at the check after the one that noticed.
    */
   function stillSignedIn(): (request: Request) => boolean {
+    if (open) return () => true;
     const last = new WeakMap<Request, boolean>();
     return (request) => {
       sessions.userOf(cookieValue(request.headers.get("cookie"), SESSION_COOKIE)).then(
@@ -77,7 +97,7 @@ export function createGate(deps: { config: Config; sessions: Sessions }) {
     };
   }
 
-  return { check, checkOrigin, requireSession, openBody, secure, stillSignedIn, userOf: (request: Request) => users.get(request) };
+  return { open, local, check, checkOrigin, requireSession, openBody, secure, stillSignedIn, userOf: (request: Request) => users.get(request) };
 }
 
 export type Gate = ReturnType<typeof createGate>;

@@ -1,8 +1,8 @@
 import type { HookMatcher, MatchableHook, WhenChecks } from "../config/checks";
 import { decodePayload } from "../hooks/payload";
 import { MAX_QUERY_LENGTH } from "../hooks/hook-search";
-import { docHolds, searchDoc } from "../search/document";
-import { parseTerms, QuerySyntaxError, type SearchTerms } from "../search/query";
+import { searchDoc } from "../search/document";
+import { evaluate, isEmpty, parseTerms, QuerySyntaxError, usesPayload, type SearchTerms } from "../search/query";
 
 /**
  * A handler's `when`: a search query (the grammar of `GET /v1/hooks?q=`, search/query.ts), checked
@@ -22,7 +22,7 @@ export function whenProblem(query: string): string | undefined {
     if (error instanceof QuerySyntaxError) return `does not parse at character ${error.position + 1}: ${error.message}`;
     throw error;
   }
-  if (terms.words.length === 0 && terms.fields.length === 0) return "needs at least one word or field term";
+  if (isEmpty(terms)) return "needs at least one term";
   return undefined;
 }
 
@@ -30,11 +30,19 @@ export function whenProblem(query: string): string | undefined {
 export function compileWhen(query: string): HookMatcher {
   const terms = parseTerms(query);
   // The payload is decoded only for a query that has payload terms.
-  const payload = terms.terms.some((t) => t.name.startsWith("payload."));
+  const node = terms.node!;
+  const payload = usesPayload(node);
   return {
     query,
+    // The hook as it is caught: pending, no attempts yet; relative times count from now.
     async matches(hook: MatchableHook): Promise<boolean> {
-      return docHolds(searchDoc(hook, payload ? await decodePayload(hook.headers, hook.body) : null), terms);
+      const doc = searchDoc(hook, payload ? await decodePayload(hook.headers, hook.body) : null);
+      return evaluate(
+        node,
+        doc,
+        { id: hook.id, status: hook.status ?? "pending", ip: hook.ip, size: hook.body.byteLength, attempts: hook.attempts },
+        Date.now(),
+      );
     },
   };
 }

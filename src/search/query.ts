@@ -1,5 +1,7 @@
 import { MAX_QUERY_LENGTH } from "../hooks/hook-search";
 import { invalid } from "../lib/errors";
+import { ulidFloor } from "../lib/ids";
+import { HOOK_STATUSES, type HookStatus } from "../hooks/status";
 
 /**
  * A search (`q` of ListHooks) as the index reads it: needles, each a substring that must occur in a
@@ -8,7 +10,7 @@ import { invalid } from "../lib/errors";
  * (`\nheader.user-agent=stripe`). `terms` keeps each field term as written, lower case.
  */
 export type FieldTerm = { name: string; value: string; prefix: boolean };
-export type SearchTerms = { words: string[]; fields: string[]; terms: FieldTerm[] };
+export type SearchTerms = { words: string[]; fields: string[]; terms: FieldTerm[]; node?: QueryNode };
 
 /**
  * SQLite's keys (document.ts searchKeys): a field line's exact key, 5 capital letters (a hash of the
@@ -58,66 +60,329 @@ export class QuerySyntaxError extends Error {
   }
 }
 
-/** Splits on whitespace, keeping double-quoted runs together (quotes removed; `""` inside is one `"`); each token with where it starts. */
-function tokens(q: string): { text: string; at: number }[] {
-  const out: { text: string; at: number }[] = [];
-  let current = "";
-  let quoted = false;
-  let started = false;
-  let at = 0;
-  let quoteAt = 0;
-  for (let i = 0; i < q.length; i++) {
+/**
+ * A parsed query: a tree of terms joined by AND (juxtaposition), OR, NOT (`-term`) and parentheses.
+ * Leaves are free words, field terms (needles of the document's fields), and hook terms that read a
+ * hook's own columns (TERMS below: status, CIDR, has:, sizes, times). Both backends and a handler's
+ * `when` evaluate the same tree: PostgreSQL compiles it to SQL (db/pg/search-store.ts), SQLite and
+ * `when` evaluate it in memory (evaluate below), so their answers are the same.
+ */
+export type HookTerm =
+  | { kind: "status"; value: string }
+  | { kind: "cidr"; low: number; high: number }
+  | { kind: "has"; value: "attempts" }
+  | { kind: "size"; op: ">" | "<"; bytes: number }
+  | { kind: "time"; op: ">=" | "<"; ms: number; relative: boolean };
+export type QueryNode =
+  | { kind: "and" | "or"; items: QueryNode[] }
+  | { kind: "not"; item: QueryNode }
+  | { kind: "word"; word: string }
+  | { kind: "field"; term: FieldTerm }
+  | HookTerm;
+
+/** A token: a term (quoted runs kept, quotes removed), a parenthesis, or NOT/OR/AND; with where it starts. */
+type Token = { text: string; at: number; op?: "(" | ")" | "NOT" | "OR" | "AND" | "-"; quoted?: boolean };
+
+function tokens(q: string): Token[] {
+  const out: Token[] = [];
+  let i = 0;
+  while (i < q.length) {
     const c = q[i]!;
-    if (!started && !current) at = i;
-    if (c === '"') {
-      if (quoted && q[i + 1] === '"') (current += '"'), i++;
-      else (quoted = !quoted), (started = true), (quoteAt = quoted ? i : quoteAt);
-    } else if (!quoted && /\s/.test(c)) {
-      if (started || current) out.push({ text: current, at });
-      (current = ""), (started = false);
-    } else current += c;
+    if (/\s/.test(c)) {
+      i++;
+      continue;
+    }
+    if (c === "(" || c === ")") {
+      out.push({ text: c, at: i, op: c });
+      i++;
+      continue;
+    }
+    if (c === "-" && i + 1 < q.length && !/[\s)]/.test(q[i + 1]!)) {
+      out.push({ text: c, at: i, op: "-" });
+      i++;
+      continue;
+    }
+    const at = i;
+    let text = "";
+    let quoted = false;
+    let anyQuote = false;
+    let quoteAt = 0;
+    for (; i < q.length; i++) {
+      const d = q[i]!;
+      if (d === '"') {
+        if (quoted && q[i + 1] === '"') (text += '"'), i++;
+        else (quoted = !quoted), (anyQuote = true), (quoteAt = quoted ? i : quoteAt);
+      } else if (!quoted && (/\s/.test(d) || d === "(" || d === ")")) break;
+      else text += d;
+    }
+    if (quoted) throw new QuerySyntaxError("a double quote is not closed", quoteAt);
+    const keyword = !anyQuote && (text === "NOT" || text === "OR" || text === "AND") ? text : undefined;
+    out.push({ text, at, op: keyword, quoted: q[at] === '"' });
   }
-  if (quoted) throw new QuerySyntaxError("a double quote is not closed", quoteAt);
-  if (started || current) out.push({ text: current, at });
   return out;
 }
 
+/** Nesting deeper than this (parentheses, NOT) is refused: the tree is walked recursively. */
+export const MAX_DEPTH = 32;
+
+const SIZE_UNITS: Record<string, number> = { "": 1, b: 1, kb: 1024, k: 1024, mb: 1024 ** 2, m: 1024 ** 2, gb: 1024 ** 3, g: 1024 ** 3 };
+const RELATIVE_UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
+
+/** An IPv4 address as a number, or undefined. */
+export function ipv4(text: string): number | undefined {
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
+  if (!m) return undefined;
+  const parts = m.slice(1).map(Number);
+  if (parts.some((p) => p > 255)) return undefined;
+  return ((parts[0]! * 256 + parts[1]!) * 256 + parts[2]!) * 256 + parts[3]!;
+}
+
+/** A time of `after:`/`before:`: a date (UTC midnight), an ISO time, or a relative time (-1h). */
+function timeOf(value: string): { ms: number; relative: boolean } | undefined {
+  const rel = /^-(\d{1,9})([smhdw])$/.exec(value);
+  if (rel) return { ms: -Number(rel[1]) * RELATIVE_UNITS[rel[2]!]!, relative: true };
+  if (!/^\d{4}-\d{2}-\d{2}([t ]\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(z|[+-]\d{2}:\d{2})?)?$/.test(value)) return undefined;
+  const text = value.length === 10 ? `${value}T00:00:00Z` : /z$|[+-]\d{2}:\d{2}$/.test(value) ? value.toUpperCase() : `${value.toUpperCase()}Z`;
+  const ms = Date.parse(text.replace(" ", "T"));
+  return Number.isFinite(ms) ? { ms, relative: false } : undefined;
+}
+
 /**
- * Parses `q`. Throws invalid_argument (the documented 400) for an unclosed quote, a field term
- * without a value, or a word under MIN_WORD_LENGTH characters.
+ * The hook terms: how each `name:value` becomes a tree leaf (or undefined with what was expected).
+ * A new term is a line here, its SQL in db/pg/search-store.ts hookTermSql and its meaning in memory
+ * in holdsHookTerm below. Field terms (payload., header., type/event_type/event, method, ip,
+ * channel) are not here: they are needles of the document.
+ */
+export const TERMS: Record<string, (value: string) => QueryNode | string> = {
+  status: (v) => (HOOK_STATUSES.includes(v as HookStatus) ? { kind: "status", value: v } : `one of ${HOOK_STATUSES.join(", ")}`),
+  has: (v) =>
+    v === "attempts" ? { kind: "has", value: "attempts" } : "attempts (a refusal is a request that was not caught, not a hook: GET /v1/refusals lists them)",
+  larger: (v) => size(">", v),
+  smaller: (v) => size("<", v),
+  after: (v) => time(">=", v),
+  before: (v) => time("<", v),
+};
+/**
+ * Terms of the language not searchable yet: a clear 400 rather than a free word that finds nothing.
+ * `verified:`: a guard refuses what it cannot verify, and whether a caught hook was verified is not
+ * recorded on it.
+ */
+export const NOT_YET: Record<string, string> = {
+  verified: "whether a guard verified a hook is not recorded on it yet (a guard refuses what fails: GET /v1/refusals)",
+};
+function size(op: ">" | "<", v: string): QueryNode | string {
+  const m = /^(\d{1,12}(?:\.\d{1,3})?)(b|kb?|mb?|gb?)?$/.exec(v);
+  if (!m) return "a size such as 100KB, 2MB or 500B";
+  return { kind: "size", op, bytes: Math.round(Number(m[1]) * SIZE_UNITS[m[2] ?? ""]!) };
+}
+function time(op: ">=" | "<", v: string): QueryNode | string {
+  const t = timeOf(v);
+  return t ? { kind: "time", op, ...t } : "a date (2026-11-01), a time (2026-11-01T10:00:00Z) or a relative time (-1h, -30m, -2d)";
+}
+
+/** A token as an error message quotes it: at most 40 characters, controls and bidi marks as \u escapes. */
+const shown = (text: string): string =>
+  `"${[...text]
+    .slice(0, 40)
+    .join("")
+    .replace(/[\p{C}]/gu, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, "0")}`)}${[...text].length > 40 ? "..." : ""}"`;
+
+/** Parses `q` into its tree; throws QuerySyntaxError with the position and what was expected. */
+export function parseQuery(q: string): QueryNode {
+  const list = tokens(q);
+  let i = 0;
+  const end = () => (i < list.length ? list[i]!.at : q.length);
+  const what = () => (i < list.length ? shown(list[i]!.text) : "the end of the query");
+  const orExpr = (depth: number): QueryNode => {
+    const items = [andExpr(depth)];
+    while (list[i]?.op === "OR") i++, items.push(andExpr(depth));
+    return items.length === 1 ? items[0]! : { kind: "or", items };
+  };
+  const andExpr = (depth: number): QueryNode => {
+    const items: QueryNode[] = [];
+    for (;;) {
+      const t = list[i];
+      if (!t || t.op === ")" || t.op === "OR") break;
+      if (t.op === "AND") {
+        if (items.length === 0) throw new QuerySyntaxError(`expected a term before "AND"`, t.at);
+        i++;
+        if (!list[i] || list[i]!.op === ")" || list[i]!.op === "OR" || list[i]!.op === "AND")
+          throw new QuerySyntaxError(`expected a term after "AND", found ${what()}`, end());
+        continue;
+      }
+      items.push(unary(depth));
+    }
+    if (items.length === 0) throw new QuerySyntaxError(`expected a term, found ${what()}`, end());
+    return items.length === 1 ? items[0]! : { kind: "and", items };
+  };
+  const unary = (depth: number): QueryNode => {
+    if (depth > MAX_DEPTH) throw new QuerySyntaxError(`nesting is deeper than ${MAX_DEPTH}`, end());
+    const t = list[i]!;
+    if (t.op === "NOT" || t.op === "-") {
+      i++;
+      if (!list[i] || list[i]!.op === ")" || list[i]!.op === "OR" || list[i]!.op === "AND")
+        throw new QuerySyntaxError(`expected a term after "${t.text}", found ${what()}`, end());
+      return { kind: "not", item: unary(depth + 1) };
+    }
+    if (t.op === "(") {
+      i++;
+      const inner = orExpr(depth + 1);
+      if (list[i]?.op !== ")") throw new QuerySyntaxError(`expected ")" to close the "(" at character ${t.at + 1}, found ${what()}`, end());
+      i++;
+      return inner;
+    }
+    i++;
+    return leaf(t);
+  };
+  if (list.length === 0) return { kind: "and", items: [] };
+  const tree = orExpr(0);
+  if (i < list.length) throw new QuerySyntaxError(`unexpected ${what()}${list[i]!.op === ")" ? ' without its "("' : ""}`, end());
+  return tree;
+}
+
+function leaf({ text: token, at, quoted }: Token): QueryNode {
+  // A phrase (a token that opens with a quote) is a word, colon or not.
+  const colon = quoted ? -1 : token.indexOf(":");
+  const name = colon > 0 ? token.slice(0, colon) : "";
+  const lower = name.toLowerCase();
+  if (name && FIELD_NAME.test(name)) {
+    let value = token.slice(colon + 1);
+    if (value === "" || value === "*") throw new QuerySyntaxError(`the term ${shown(`${name}:`)} needs a value`, at);
+    if (lower === "ip" && value.includes("/")) {
+      const [address, bits] = value.split("/");
+      const base = ipv4(address!);
+      const n = /^\d{1,2}$/.test(bits!) ? Number(bits) : -1;
+      if (base === undefined || n < 0 || n > 32) throw new QuerySyntaxError(`expected an IPv4 CIDR block such as 10.0.0.0/8 after "ip:"`, at + colon + 1);
+      const span = 2 ** (32 - n);
+      const low = Math.floor(base / span) * span;
+      return { kind: "cidr", low, high: low + span - 1 };
+    }
+    const prefix = value.endsWith("*");
+    if (prefix) value = value.slice(0, -1);
+    return { kind: "field", term: { name: FIELD_ALIASES[lower] ?? fieldText(name), value: fieldText(value), prefix } };
+  }
+  if (name && Object.hasOwn(NOT_YET, lower)) throw new QuerySyntaxError(`${shown(`${name}:`)} is not searchable: ${NOT_YET[lower]}`, at);
+  const term = name && Object.hasOwn(TERMS, lower) ? TERMS[lower] : undefined;
+  if (term) {
+    const value = token.slice(colon + 1);
+    const node = term(value.toLowerCase());
+    if (typeof node === "string") throw new QuerySyntaxError(`expected ${node} after ${shown(`${name}:`)}`, at + colon + 1);
+    return node;
+  }
+  if ([...token].length < MIN_WORD_LENGTH) throw new QuerySyntaxError(`${shown(token)} is too short; words need at least ${MIN_WORD_LENGTH} characters`, at);
+  return { kind: "word", word: token.toLowerCase().replace(/\0/g, " ") };
+}
+
+/**
+ * Parses `q`. Throws invalid_argument (the documented 400) for a query that does not parse, saying
+ * at which character and what was expected.
  *
  * @example parseSearch('invoice payload.customer:cus_1 header.user-agent:stripe*')
- *   // { words: ["invoice"], fields: ["\npayload.customer=cus_1\n", "\nheader.user-agent=stripe"], terms: [...] }
+ *   // { words: ["invoice"], fields: ["\npayload.customer=cus_1\n", "\nheader.user-agent=stripe"], terms: [...], node }
  */
 export function parseSearch(q: string): SearchTerms {
   if (q.length > MAX_QUERY_LENGTH) throw invalid(`invalid query: q: must be at most ${MAX_QUERY_LENGTH} characters`);
   try {
     return parseTerms(q);
   } catch (error) {
-    if (error instanceof QuerySyntaxError) throw invalid(`invalid query: q: ${error.message}`);
+    if (error instanceof QuerySyntaxError) throw invalid(`invalid query: q: at character ${error.position + 1}: ${error.message}`);
     throw error;
   }
 }
 
-/** parseSearch without the length limit; throws QuerySyntaxError (with the position) where parseSearch answers 400. */
+/**
+ * parseSearch without the length limit; throws QuerySyntaxError (with the position) where
+ * parseSearch answers 400. `words`, `fields` and `terms` are the needles every match holds (the
+ * positive words and field terms ANDed at the top): the index's candidates; `node` the whole query.
+ */
 export function parseTerms(q: string): SearchTerms {
-  const terms: SearchTerms = { words: [], fields: [], terms: [] };
-  for (const { text: token, at } of tokens(q)) {
-    const colon = token.indexOf(":");
-    const name = colon > 0 ? token.slice(0, colon) : "";
-    if (name && FIELD_NAME.test(name)) {
-      let value = token.slice(colon + 1);
-      if (value === "" || value === "*") throw new QuerySyntaxError(`the term "${name}:" needs a value`, at);
-      const prefix = value.endsWith("*");
-      if (prefix) value = value.slice(0, -1);
-      const lower = fieldText(name);
-      addTerm(terms, { name: FIELD_ALIASES[lower] ?? lower, value: fieldText(value), prefix });
-      continue;
-    }
-    if ([...token].length < MIN_WORD_LENGTH) throw new QuerySyntaxError(`"${token}" is too short; words need at least ${MIN_WORD_LENGTH} characters`, at);
-    terms.words.push(token.toLowerCase().replace(/\0/g, " "));
+  const node = parseQuery(q);
+  const terms: SearchTerms = { words: [], fields: [], terms: [], node };
+  for (const n of node.kind === "and" ? node.items : [node]) {
+    if (n.kind === "word") terms.words.push(n.word);
+    else if (n.kind === "field") addTerm(terms, n.term);
   }
   return terms;
+}
+
+/** What a hook is, for the hook terms evaluated in memory. */
+export type HookFacts = { id: string; status?: string; ip: string; size: number; attempts?: boolean };
+
+/** Whether one hook's document and facts match the tree; `now` resolves relative times. */
+export function evaluate(node: QueryNode, doc: { text: string; fields: string }, hook: HookFacts, now: number): boolean {
+  switch (node.kind) {
+    case "and":
+      return node.items.every((n) => evaluate(n, doc, hook, now));
+    case "or":
+      return node.items.some((n) => evaluate(n, doc, hook, now));
+    case "not":
+      return !evaluate(node.item, doc, hook, now);
+    case "word":
+      return doc.text.includes(node.word);
+    case "field":
+      return doc.fields.includes(fieldNeedle(node.term.name, node.term.value, node.term.prefix));
+    default:
+      return holdsHookTerm(node, hook, now);
+  }
+}
+
+/** A hook term's meaning in memory (its SQL: db/pg/search-store.ts hookTermSql). */
+function holdsHookTerm(t: HookTerm, hook: HookFacts, now: number): boolean {
+  switch (t.kind) {
+    case "status":
+      return hook.status === t.value;
+    case "cidr": {
+      const n = ipv4(hook.ip);
+      return n !== undefined && n >= t.low && n <= t.high;
+    }
+    case "has":
+      return hook.attempts === true;
+    case "size":
+      return t.op === ">" ? hook.size > t.bytes : hook.size < t.bytes;
+    case "time": {
+      const id = hook.id;
+      const bound = ulidFloor(timeBound(t, now));
+      return t.op === ">=" ? id >= bound : id < bound;
+    }
+  }
+}
+
+/** The millisecond a time term bounds, relative ones from `now`. */
+export const timeBound = (t: { ms: number; relative: boolean }, now: number): number => Math.max(0, t.relative ? now + t.ms : t.ms);
+
+/**
+ * What the top-level AND says of the hook's columns, for an index to read less: the time range
+ * (`after:`/`before:`, ms) and the status, when one `status:` term is ANDed at the top. The whole
+ * tree is still checked on each hook.
+ */
+export function topBounds(t: SearchTerms, now: number): { since?: number; until?: number; status?: string } {
+  const out: { since?: number; until?: number; status?: string } = {};
+  const node = t.node;
+  if (!node) return out;
+  for (const n of node.kind === "and" ? node.items : [node]) {
+    if (n.kind === "time") {
+      const ms = timeBound(n, now);
+      if (n.op === ">=") out.since = Math.max(out.since ?? ms, ms);
+      else out.until = Math.min(out.until ?? ms, ms);
+    } else if (n.kind === "status") out.status = out.status === undefined || out.status === n.value ? n.value : "\0none";
+  }
+  return out;
+}
+
+/** Whether the tree uses a kind of term anywhere. */
+export function uses(node: QueryNode, kind: QueryNode["kind"]): boolean {
+  if (node.kind === kind) return true;
+  if (node.kind === "and" || node.kind === "or") return node.items.some((n) => uses(n, kind));
+  if (node.kind === "not") return uses(node.item, kind);
+  return false;
+}
+
+/** Whether a field term of a payload is used anywhere (the payload is decoded only then). */
+export function usesPayload(node: QueryNode): boolean {
+  if (node.kind === "field") return node.term.name.startsWith("payload.");
+  if (node.kind === "and" || node.kind === "or") return node.items.some(usesPayload);
+  if (node.kind === "not") return usesPayload(node.item);
+  return false;
 }
 
 /** Adds the field term `name:value` (fieldText'ed; `prefix`: `value*`) to `terms`. */
@@ -127,3 +392,8 @@ export function addTerm(terms: SearchTerms, term: FieldTerm): void {
 }
 
 export const hasTerms = (t: SearchTerms): boolean => t.words.length > 0 || t.fields.length > 0;
+/** Whether the query says anything (an empty one lists every hook). */
+export const isEmpty = (t: SearchTerms): boolean => !hasTerms(t) && (!t.node || (t.node.kind === "and" && t.node.items.length === 0));
+/** Whether the needles say all the query says (a plain AND of words and field terms). */
+export const onlyNeedles = (t: SearchTerms): boolean =>
+  !t.node || (t.node.kind === "and" ? t.node.items : [t.node]).every((n) => n.kind === "word" || n.kind === "field");

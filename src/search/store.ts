@@ -17,6 +17,8 @@ export type SearchQuery = {
   since?: number;
   until?: number;
   limit: number;
+  /** The time relative terms (`after:-1h`) count from; now when undefined. */
+  now?: number;
 };
 
 /**

@@ -33,7 +33,7 @@ export type HandlerInfo = {
   breaker: { state: string; failures: number; threshold: number; cool_down: string; reopens_at: string | null } | null;
   waiting: number;
 };
-export type Me = { email: string; role: "admin" | "member" };
+export type Me = { email: string; role: "admin" | "member"; auth?: "none" };
 /** The server's own type (it imports nothing), so the two cannot drift. */
 export type { ApiKeyInfo as ApiKey } from "../hooks/api-key-info";
 export type User = { email: string; role: "admin" | "member"; read_only: boolean; created_at: string | null };

@@ -127,9 +127,18 @@ function App() {
           <span class="muted email">
             {me.email} ({me.role})
           </span>
-          <button onClick={signOut}>Sign out</button>
+          {me.auth !== "none" && (
+            <button type="button" onClick={signOut}>
+              Sign out
+            </button>
+          )}
         </div>
       </header>
+      {me.auth === "none" && (
+        <p class="no-auth" role="note">
+          No sign-in: <code>[dashboard] auth = "none"</code>. Anyone who can reach this machine's loopback address uses this dashboard as an admin.
+        </p>
+      )}
       <main>{screen}</main>
     </>
   );

@@ -78,8 +78,13 @@ describe.skipIf(!browserAvailable())("the dashboard in a browser", () => {
     expect(headers["content-security-policy"]).toContain("script-src 'self'");
     expect(headers["x-content-type-options"]).toBe("nosniff");
     expect(headers["referrer-policy"]).toBe("no-referrer");
+    // The password rule is stated before anything is typed, as the field's description.
+    const password = page.getByLabel("Password");
+    const rule = await password.evaluate((el) => el.ownerDocument.getElementById(el.getAttribute("aria-describedby") ?? "")?.textContent);
+    expect(rule).toBe("At least 8 characters.");
+    expect(await page.getByText("At least 8 characters.").isVisible()).toBe(true);
     await page.getByLabel("E-mail").fill(ADMIN.email);
-    await page.getByLabel("Password").fill(ADMIN.password);
+    await password.fill(ADMIN.password);
     await page.getByRole("button", { name: "Create admin" }).click();
     await page.getByRole("heading", { name: "Hooks", exact: true }).waitFor();
     expect(await page.getByText(`${ADMIN.email} (admin)`).isVisible()).toBe(true);

@@ -57,6 +57,24 @@ describe("the CLI against a running Mailroom, with the credentials serve wrote",
     expect(wrong.stdout).toStartWith("401 ");
   });
 
+  test("hooks ls -q searches with the query language; a query that does not parse prints where and exits 1", async () => {
+    const sent = await cli(["send", "github", "--sign", "github", "--secret", GITHUB_SECRET, "--data", '{"zen":"grammar-check"}']);
+    const id = /"id":"(\w+)"/.exec(sent.stdout)![1]!;
+    const found = await cli(["hooks", "ls", "-q", "(grammar-check OR nothing-such) -status:failed larger:10B"]);
+    expect(found.code).toBe(0);
+    expect(
+      found.stdout
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => l.split(" ")[0]),
+    ).toEqual([id]);
+    const none = await cli(["hooks", "ls", "-q", "grammar-check NOT zen"]);
+    expect(none.stdout).toBe("");
+    const bad = await cli(["hooks", "ls", "-q", "(grammar-check OR"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("invalid query: q: at character 18: expected a term, found the end of the query");
+  });
+
   test("hooks show prints headers and the body decoded for reading; hooks body the exact bytes", async () => {
     const json = await cli(["send", "plain", "--data", '{"a":[1,2]}']);
     const jsonId = /"id":"(\w+)"/.exec(json.stdout)![1]!;

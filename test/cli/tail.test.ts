@@ -107,6 +107,33 @@ describe("mailroom tail, against a running Mailroom (URL and token from the cred
     }
   });
 
+  test("-q prints only the hooks the query finds, as a search would; a query that does not parse is the 400, exit 1", async () => {
+    const tail = startTail(["-q", "(tailword OR payload.kind:wanted) -refund status:pending", "--json"], served.dir);
+    try {
+      await tail.waitFor("err", /following hooks at /);
+      await post(served.url, "gh", '{"note":"tailword refund"}');
+      await post(served.url, "gh", '{"note":"nothing here"}');
+      const byWord = await post(served.url, "gh", '{"note":"tailword"}');
+      const byField = await post(served.url, "other", '{"kind":"wanted"}');
+      await tail.waitFor("out", new RegExp(byField));
+      // Processed, it is no longer pending: no line.
+      await runCli(["hooks", "process", byWord], { cwd: served.dir });
+      const last = await post(served.url, "gh", '{"note":"tailword again"}');
+      await tail.waitFor("out", new RegExp(last));
+      expect(await tail.interrupt()).toBe(0);
+      const lines = tail.text.out
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l).id);
+      expect(lines).toEqual([byWord, byField, last]);
+    } finally {
+      tail.kill();
+    }
+    const bad = await runCli(["tail", "-q", "tailword OR"], { cwd: served.dir });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toBe("mailroom: 400: invalid query: q: at character 12: expected a term, found the end of the query\n");
+  });
+
   test("a bad filter is the service's 400; a wrong token its 401; both exit 1 at once", async () => {
     const bad = await runCli(["tail", "--status", "lost"], { cwd: served.dir });
     expect(bad.code).toBe(1);

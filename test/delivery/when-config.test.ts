@@ -23,7 +23,7 @@ test("check-config refuses a when that does not parse, with the character where 
     ['type:invoice.* "order failed', "handlers[0].when: does not parse at character 16: a double quote is not closed"],
     ["invoice ok", 'handlers[0].when: does not parse at character 9: "ok" is too short; words need at least 3 characters'],
     ["payload.x:1 event_type:", 'handlers[0].when: does not parse at character 13: the term "event_type:" needs a value'],
-    ["   ", "handlers[0].when: needs at least one word or field term"],
+    ["   ", "handlers[0].when: needs at least one term"],
   ];
   for (const [when, line] of cases) {
     const ran = await checkConfig(handler(when));

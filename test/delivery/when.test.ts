@@ -18,6 +18,13 @@ const TABLE: [name: string, when: string, wants: number[]][] = [
   ["puts", "method:PUT", [4]],
   ["phrase", '"order failed"', [4]],
   ["everything", "channel:routes", [0, 1, 2, 3, 4]],
+  // The whole grammar: NOT, OR, parentheses, hook terms (a hook as caught: pending, no attempts).
+  ["not-invoices", "-type:invoice.* channel:routes", [2, 3, 4]],
+  ["refund-or-push", "refund OR header.x-github-event:push", [2, 3]],
+  ["grouped", "(type:invoice.* OR method:PUT) NOT payload.data.object.livemode:true", [0, 4]],
+  ["small", "smaller:30B", [3, 4]],
+  ["local-recent", "ip:127.0.0.0/8 after:-1h before:2999-01-01", [0, 1, 2, 3, 4]],
+  ["as-caught", "status:pending NOT has:attempts refund", [2]],
 ];
 
 /** The hooks caught on channel "routes": [body, headers, method]. */
@@ -79,6 +86,12 @@ describe("when: a handler runs only on the hooks its search query finds", () => 
     // What reached the app: one request per handler that wanted a hook, at its own path.
     const sent = TABLE.flatMap(([name, , wants]) => wants.map(() => `/${name}`)).sort();
     expect(app.received.map((r) => r.path).sort()).toEqual(sent);
+    // A search with each `when` finds the hooks the handler ran on (the hooks are handled now and
+    // have attempts: the row that reads a hook as caught is left out).
+    for (const [name, when, wants] of TABLE.filter(([name]) => name !== "as-caught")) {
+      const found = (await t.call("GET", `/v1/hooks?limit=100&q=${encodeURIComponent(`(${when}) channel:routes`)}`)).json as { id: string }[];
+      expect({ name, found: found.map((h) => h.id) }).toEqual({ name, found: wants.map((i) => ids[i]!).reverse() });
+    }
   });
 
   test("a hook no handler wants is handled, its event saying so, and nothing is sent", async () => {

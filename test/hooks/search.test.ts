@@ -92,3 +92,53 @@ test("a deleted hook is no longer found; a channel's deletion takes its hooks ou
   expect((await t.call("GET", "/v1/hooks?q=vanishing")).json).toEqual([]);
   await t.stop();
 });
+
+test("the query language over HTTP: NOT, OR, parentheses and hook terms; hostile queries answer 400 with where and what, never 500", async () => {
+  const t = await startTarget();
+  for (const [channel, body] of [
+    ["gh", { action: "opened", word: "alpha" }],
+    ["gh", { action: "closed", word: "beta" }],
+    ["stripe", { type: "invoice.paid", word: "alpha", pad: "x".repeat(2000) }],
+  ] as const)
+    expect((await t.post(channel, JSON.stringify(body), json)).status).toBe(200);
+  const all = (await t.call("GET", "/v1/hooks?limit=100")).json as { id: string; channel: string }[];
+  const ids = async (q: string) => ((await t.call("GET", `/v1/hooks?q=${encodeURIComponent(q)}`)).json as { id: string }[]).map((h) => h.id);
+  const [big, closed, opened] = all.map((h) => h.id) as [string, string, string];
+  expect(await ids("alpha -channel:stripe")).toEqual([opened]);
+  expect(await ids("alpha NOT larger:1KB")).toEqual([opened]);
+  expect(await ids("(beta OR invoice) channel:gh*")).toEqual([closed]);
+  expect(await ids("payload.action:opened OR payload.action:closed")).toEqual([closed, opened]);
+  expect(await ids("larger:1KB")).toEqual([big]);
+  expect(await ids("status:pending after:-1h")).toEqual([big, closed, opened]);
+  expect(await ids("before:2000-01-01")).toEqual([]);
+  expect(await ids("ip:127.0.0.0/8 -ip:10.0.0.0/8 smaller:1KB")).toEqual([closed, opened]);
+
+  for (const [q, where, what] of [
+    ["(alpha", 7, 'expected ")" to close the "(" at character 1'],
+    ["alpha)", 6, 'unexpected ")"'],
+    ["alpha OR", 9, "expected a term"],
+    ["NOT", 4, 'expected a term after "NOT"'],
+    ["status:lost", 8, "expected one of pending"],
+    ["larger:big", 8, "expected a size"],
+    ["after:yesterday", 7, "expected a date"],
+    ["ip:10.0.0.0/33", 4, "expected an IPv4 CIDR block"],
+    [`${"(".repeat(60)}alpha${")".repeat(60)}`, 34, "nesting is deeper than 32"],
+    ["alpha\u0000)", 7, 'unexpected ")"'],
+    ["\u200f", 1, '"\\u200f" is too short'],
+    ["\u202ealpha (", 9, "expected a term"],
+    ["verified:false", 1, '"verified:" is not searchable'],
+    ["has:refusal", 5, "expected attempts"],
+  ] as const) {
+    const r = await t.call("GET", `/v1/hooks?q=${encodeURIComponent(q)}`);
+    expect({ q, status: r.status, code: r.json.code, details: r.json.details }).toEqual({ q, status: 400, code: 3, details: [] });
+    expect({ q, message: r.json.message }).toEqual({ q, message: expect.stringContaining(`at character ${where}: ${what}`) });
+  }
+  // Names of Object.prototype are no terms: free words.
+  for (const q of ["constructor:abc", "__proto__:abc", "toString:x"]) expect((await t.call("GET", `/v1/hooks?q=${encodeURIComponent(q)}`)).status).toBe(200);
+  // A 10 KB query, and one of every ASCII control and bracket, answer 400 too, never 500.
+  for (const q of ["(".repeat(10_000), `${"alpha OR ".repeat(1200)}`, Array.from({ length: 128 }, (_, i) => String.fromCharCode(i)).join("")]) {
+    const r = await t.call("GET", `/v1/hooks?q=${encodeURIComponent(q)}`);
+    expect(r.status).toBe(400);
+  }
+  await t.stop();
+}, 30_000);

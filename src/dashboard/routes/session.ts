@@ -11,7 +11,15 @@ const strict = { additionalProperties: false } as const;
 const Email = t.String({ maxLength: 254, pattern: EMAIL_PATTERN, error: "email: must be an e-mail address" });
 const Password = t.String({ maxLength: 1024, error: "password: must be a string of at most 1024 characters" });
 const SetupToken = t.String({ maxLength: 200, error: "token: must be the setup token" });
-export const Me = t.Object({ email: t.String(), role: t.Union([t.Literal("admin"), t.Literal("member")]) }, strict);
+export const Me = t.Object(
+  {
+    email: t.String(),
+    role: t.Union([t.Literal("admin"), t.Literal("member")]),
+    /** Present under `[dashboard] auth = "none"` when no one signed in: the dashboard shows a banner. */
+    auth: t.Optional(t.Literal("none")),
+  },
+  strict,
+);
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 409: ErrorBody, 429: ErrorBody };
 
 /**
@@ -75,6 +83,7 @@ export function sessionRoutes({ gate, sessions, users, setup, accountIpThrottle,
         "/session",
         async ({ request, status }) => {
           const user = await sessions.userOf(cookieValue(request.headers.get("cookie"), SESSION_COOKIE));
+          if (!user && gate.open) return { ...me(gate.local(request)), auth: "none" as const };
           return user ? me(user) : status(204, undefined);
         },
         { query: NoQuery, response: { 200: Me, 204: t.Undefined(), ...errors } },

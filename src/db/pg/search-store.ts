@@ -1,6 +1,6 @@
 import { ulidFloor } from "../../lib/ids";
 import type { SearchDoc } from "../../search/document";
-import { hasTerms } from "../../search/query";
+import { hasTerms, onlyNeedles, timeBound, uses, type HookTerm, type QueryNode } from "../../search/query";
 import { eventTypeCondition } from "../event-type";
 import type { SearchQuery, SearchStore } from "../../search/store";
 import type { PgTransactor } from "./transactor";
@@ -22,6 +22,51 @@ const storedFields = (d: SearchDoc) => d.fields + d.lines.map(([n, v]) => fieldT
 
 /** A LIKE pattern holding `needle` anywhere (`\` escapes). */
 const containing = (needle: string) => `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** An IPv4 address of `h.ip` as a number, NULL when it is none (never an error: ips are as caught). */
+const OCTET = (k: number) => `split_part(h.ip, '.', ${k})::bigint`;
+const IPV4 = `(CASE WHEN h.ip ~ '^[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}$' THEN (CASE WHEN greatest(${OCTET(1)}, ${OCTET(2)}, ${OCTET(3)}, ${OCTET(4)}) < 256
+  THEN ((${OCTET(1)} * 256 + ${OCTET(2)}) * 256 + ${OCTET(3)}) * 256 + ${OCTET(4)} END) END)`;
+
+/** A hook term's SQL over `hooks h` (its meaning in memory: search/query.ts holdsHookTerm). */
+function hookTermSql(t: HookTerm, arg: (v: unknown) => string, now: number): string {
+  switch (t.kind) {
+    case "status":
+      return `h.status = ${arg(t.value)}`;
+    case "cidr":
+      return `COALESCE(${IPV4} BETWEEN ${arg(t.low)}::bigint AND ${arg(t.high)}::bigint, false)`;
+    case "has":
+      return "EXISTS (SELECT 1 FROM attempts a WHERE a.hook_id = h.id)";
+    case "size":
+      return `octet_length(h.body) ${t.op} ${arg(t.bytes)}::bigint`;
+    case "time":
+      return `h.id ${t.op} ${arg(ulidFloor(timeBound(t, now)))}`;
+  }
+}
+
+/** A field term's needle in `hook_search.fields`: an exact line's token, or a prefix line's start. */
+const fieldLike = (t: { name: string; value: string; prefix: boolean }) => containing(t.prefix ? `\n${t.name}=${t.value}` : fieldToken(`${t.name}=${t.value}`));
+
+/** The SQL of a query's tree (words and fields over `hook_search s`, hook terms over `hooks h`). */
+function nodeSql(node: QueryNode, arg: (v: unknown) => string, now: number): string {
+  switch (node.kind) {
+    case "and":
+    case "or":
+      return node.items.length === 0
+        ? node.kind === "and"
+          ? "true"
+          : "false"
+        : `(${node.items.map((n) => nodeSql(n, arg, now)).join(` ${node.kind.toUpperCase()} `)})`;
+    case "not":
+      return `NOT ${nodeSql(node.item, arg, now)}`;
+    case "word":
+      return `s.text LIKE ${arg(containing(node.word))}`;
+    case "field":
+      return `s.fields LIKE ${arg(fieldLike(node.term))}`;
+    default:
+      return hookTermSql(node, arg, now);
+  }
+}
 
 /**
  * PostgreSQL's side of SearchStore: `hook_search` (lower-case text and field lines, pg_trgm GIN
@@ -60,11 +105,13 @@ export function createPgSearchStore(t: PgTransactor): SearchStore {
       const args: unknown[] = [];
       const arg = (v: unknown) => `$${args.push(v)}`;
       const where: string[] = [];
-      const terms = hasTerms(query.terms);
-      for (const w of query.terms.words) where.push(`s.text LIKE ${arg(containing(w))}`);
-      for (const t of query.terms.terms) {
-        const needle = t.prefix ? `\n${t.name}=${t.value}` : fieldToken(`${t.name}=${t.value}`);
-        where.push(`s.fields LIKE ${arg(containing(needle))}`);
+      const node = query.terms.node;
+      const whole = node !== undefined && !onlyNeedles(query.terms);
+      const terms = whole ? uses(node, "word") || uses(node, "field") : hasTerms(query.terms);
+      if (whole) where.push(nodeSql(node, arg, query.now ?? Date.now()));
+      else {
+        for (const w of query.terms.words) where.push(`s.text LIKE ${arg(containing(w))}`);
+        for (const t of query.terms.terms) where.push(`s.fields LIKE ${arg(fieldLike(t))}`);
       }
       if (query.channel !== undefined) where.push(`h.channel = ${arg(query.channel)}`);
       if (query.status !== undefined) where.push(`h.status = ${arg(query.status)}`);

@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { decodePayload } from "../../hooks/payload";
 import { docHolds, searchDoc } from "../../search/document";
-import type { SearchTerms } from "../../search/query";
+import { evaluate, onlyNeedles, uses, usesPayload, type SearchTerms } from "../../search/query";
 
 /** The plain list's `event_type`: equal, or a prefix (in characters) when it ends with "*" (db/event-type.ts eventTypeCondition). */
 export function eventTypeHolds(have: string, wanted: string | undefined): boolean {
@@ -11,8 +11,10 @@ export function eventTypeHolds(have: string, wanted: string | undefined): boolea
   return [...have].slice(0, prefix.length).join("") === prefix.join("");
 }
 
+const EMPTY_DOC = { text: "", fields: "" };
+
 /** The filters a candidate is checked against beside the terms. */
-export type RecheckFilters = { channel?: string; status?: string; eventType?: string };
+export type RecheckFilters = { channel?: string; status?: string; eventType?: string; now?: number };
 
 type Row = { id: string; channel: string; status: string; method: string; query: string; headers: string; body: Uint8Array; ip: string; event_type: string };
 
@@ -25,16 +27,25 @@ type Row = { id: string; channel: string; status: string; method: string; query:
  */
 export function createRecheck(sql: Database) {
   const read = sql.prepare("SELECT id, channel, status, method, query, headers, body, ip, event_type FROM hooks WHERE id IN (SELECT value FROM json_each(?))");
+  const attempted = sql.prepare("SELECT DISTINCT hook_id FROM attempts WHERE hook_id IN (SELECT value FROM json_each(?))");
   return async (ids: readonly string[], terms: SearchTerms, f: RecheckFilters): Promise<Set<string>> => {
     const held = new Set<string>();
     if (ids.length === 0) return held;
+    // The whole query (NOT, OR, hook terms) when the needles do not say it all.
+    const node = terms.node && !onlyNeedles(terms) ? terms.node : undefined;
+    const payload = node ? usesPayload(node) : terms.fields.length > 0;
+    const withAttempts = node && uses(node, "has") ? new Set((attempted.values(JSON.stringify(ids)) as [string][]).map(([id]) => id)) : undefined;
+    const now = f.now ?? Date.now();
+    const textual = !node || uses(node, "word") || uses(node, "field");
     for (const r of read.all(JSON.stringify(ids)) as Row[]) {
       if ((f.channel !== undefined && r.channel !== f.channel) || (f.status !== undefined && r.status !== f.status)) continue;
       if (!eventTypeHolds(r.event_type, f.eventType)) continue;
       const headers = JSON.parse(r.headers) as Record<string, string>;
       const hook = { id: r.id, channel: r.channel, method: r.method, query: r.query, ip: r.ip, headers, body: r.body, eventType: r.event_type };
-      const doc = searchDoc(hook, terms.fields.length > 0 ? await decodePayload(headers, r.body) : null);
-      if (docHolds(doc, terms)) held.add(r.id);
+      // A query of hook terms only (status:, larger:, after: ...) reads no document.
+      const doc = textual ? searchDoc(hook, payload ? await decodePayload(headers, r.body) : null) : EMPTY_DOC;
+      const facts = { id: r.id, status: r.status, ip: r.ip, size: r.body.byteLength, attempts: withAttempts?.has(r.id) };
+      if (node ? evaluate(node, doc, facts, now) : docHolds(doc, terms)) held.add(r.id);
     }
     return held;
   };

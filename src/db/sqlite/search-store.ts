@@ -5,7 +5,7 @@ import { sqliteTransactor } from "../transactor";
 import { ulidFloor, ulidTime } from "../../lib/ids";
 import { eventTypeCondition } from "../event-type";
 import { MAX_FIELD_VALUE, searchKeys, type SearchDoc } from "../../search/document";
-import { exactKey, fieldText, hasTerms, nameKey, type SearchTerms } from "../../search/query";
+import { exactKey, fieldText, hasTerms, nameKey, onlyNeedles, topBounds, type SearchTerms } from "../../search/query";
 import type { SearchQuery, SearchStore } from "../../search/store";
 import { createRecheck } from "./search-recheck";
 
@@ -93,14 +93,15 @@ export function createSearchStore(conn: Database | { $client: Database }, opts: 
   const put = sql.prepare("INSERT INTO search.search_index (rowid, text, fields) VALUES (?, ?, ?)");
   const recheck = createRecheck(sql);
 
-  /** Plain filters on hooks when there is no term (only since/until). */
-  function plain(query: SearchQuery): string[] {
+  /** Plain filters on hooks when there is no term (only since/until); `below` overrides `after`. */
+  function plain(query: SearchQuery, below?: string): string[] {
     const where: string[] = [];
     const args: (string | number)[] = [];
     const b = idBounds(query);
     if (query.channel !== undefined) where.push("channel = ?"), args.push(query.channel);
     if (query.status !== undefined) where.push("status = ?"), args.push(query.status);
-    if (b.below !== undefined) where.push("id < ?"), args.push(b.below);
+    if (below !== undefined) where.push("id < ?"), args.push(below);
+    else if (b.below !== undefined) where.push("id < ?"), args.push(b.below);
     if (b.fromMs !== undefined) where.push("id >= ?"), args.push(ulidFloor(Math.ceil(b.fromMs)));
     if (b.beforeMs !== undefined) where.push("id < ?"), args.push(ulidFloor(Math.ceil(b.beforeMs)));
     const type = eventTypeCondition(query.eventType, () => "?");
@@ -156,9 +157,33 @@ export function createSearchStore(conn: Database | { $client: Database }, opts: 
       return { ids: rows.filter(([, done]) => !done).map(([id]) => id), last: rows[rows.length - 1]?.[0] };
     },
 
-    async search(query) {
+    async search(asked) {
+      // after:/before: and status: ANDed at the top bound what is read (rowids, the plain list).
+      const now = asked.now ?? Date.now();
+      const bounds = topBounds(asked.terms, now);
+      const query: SearchQuery = { ...asked, now };
+      if (bounds.since !== undefined) query.since = Math.max(query.since ?? bounds.since, bounds.since);
+      if (bounds.until !== undefined) query.until = Math.min(query.until ?? bounds.until, bounds.until);
+      if (bounds.status !== undefined) {
+        if (query.status !== undefined && query.status !== bounds.status) return [];
+        query.status = bounds.status as SearchQuery["status"];
+      }
       const match = hasTerms(query.terms) ? matchExpression(query.terms, query.channel, query.eventType) : "";
-      if (!match) return plain(query);
+      if (!match && onlyNeedles(query.terms)) return plain(query);
+      if (!match) {
+        // Nothing every match must hold (a query of NOT, OR or hook terms only): the hooks the
+        // plain filters keep, newest first, each checked against the whole query.
+        const out: string[] = [];
+        let below: string | undefined;
+        for (let chunk = query.limit + 8; out.length < query.limit; chunk = Math.min(chunk * 4, 4096)) {
+          const ids = plain({ ...query, limit: chunk }, below);
+          const held = await recheck(ids, query.terms, query);
+          for (const id of ids) if (held.has(id) && out.length < query.limit) out.push(id);
+          if (ids.length < chunk) break;
+          below = ids[ids.length - 1];
+        }
+        return out;
+      }
       let top = Number.MAX_SAFE_INTEGER;
       if (query.after !== undefined) top = Math.min(top, rowOf(ulidTime(query.after) + 1));
       if (query.until !== undefined) top = Math.min(top, rowOf(query.until));

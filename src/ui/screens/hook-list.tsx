@@ -50,7 +50,7 @@ export function HookList({ f, hooks, loaded, cursor, openId, picked, setFilter, 
           id="hook-search"
           type="search"
           aria-label="Search hooks"
-          placeholder="Search: words, payload.order.id:42, header.x-github-event:push"
+          placeholder="Search: words, -word, a OR b, status:failed, after:-1h, payload.order.id:42"
           value={typed}
           onInput={(e) => setTyped(value(e))}
         />

@@ -4,6 +4,9 @@ import { api, ApiError, type Me } from "../api";
 import { link } from "../router";
 import { Notice } from "../parts/notice";
 
+/** The password rule the server applies (dashboard/users.ts MIN_PASSWORD), stated before it is broken. */
+const MIN_PASSWORD = 8;
+
 /**
  * The first admin, from the one-time link printed at start-up (its token is the URL's fragment).
  * The page asks first whether the link is still good, and says at once when it is void or expired
@@ -54,8 +57,11 @@ export function Setup({ onDone }: { onDone: (me: Me) => void }) {
       </label>
       <label>
         Password
-        <input name="password" type="password" autocomplete="new-password" minLength={8} required />
+        <input name="password" type="password" autocomplete="new-password" minLength={MIN_PASSWORD} required aria-describedby="password-rule" />
       </label>
+      <span class="hint" id="password-rule">
+        At least {MIN_PASSWORD} characters.
+      </span>
       <Notice error={error} />
       <button type="submit" class="primary">
         Create admin

@@ -12,7 +12,7 @@ import { createPgSearchStore } from "../../../src/db/pg/search-store";
 import { detectEventType } from "../../../src/hooks/event-type";
 import { decodePayload } from "../../../src/hooks/payload";
 import { searchDoc } from "../../../src/search/document";
-import { parseSearch } from "../../../src/search/query";
+import { parseSearch, type QueryNode } from "../../../src/search/query";
 import { createSearchStore } from "../../../src/db/sqlite/search-store";
 import type { SearchQuery } from "../../../src/search/store";
 import { attachSearchIndex } from "../../../src/db/sqlite/search-index-file";
@@ -103,23 +103,51 @@ async function matches(h: RawHook, q: string, f: Omit<SearchQuery, "terms" | "li
     .join("")}\n${new TextDecoder().decode(h.body)}`
     .toLowerCase()
     .replace(/\0/g, " ");
-  const terms = parseSearch(q);
-  for (const w of terms.words) if (!text.includes(w)) return false;
-  for (const { name, value: wanted, prefix } of terms.terms) {
-    let value: unknown;
-    if (name!.startsWith("payload.")) {
-      const found = at(payload, name!.slice(8).split(".")).filter((v) => v === null || typeof v !== "object");
-      const texts = found.map((v) => (typeof v === "string" ? v : JSON.stringify(v)).toLowerCase()).filter((v) => v.length <= 200);
-      if (!texts.some((have) => (prefix ? have.startsWith(wanted) : have === wanted))) return false;
-      continue;
-    } else if (name!.startsWith("header.")) value = h.headers[name!.slice(7)];
-    else if (name === "type") value = h.eventType || undefined;
-    else value = { method: h.method, ip: h.ip, channel: h.channel }[name as "method"];
-    if (typeof value !== "string" || value.length > 200) return false;
-    const have = value.toLowerCase();
-    if (prefix ? !have.startsWith(wanted) : have !== wanted) return false;
+  const node = parseSearch(q).node!;
+  return holds(node, h, text, payload, f.now ?? Date.now());
+}
+
+/** The test's own reading of a query's tree against one hook (docs/search.md, the grammar). */
+function holds(node: QueryNode, h: RawHook, text: string, payload: unknown, now: number): boolean {
+  switch (node.kind) {
+    case "and":
+      return node.items.every((n) => holds(n, h, text, payload, now));
+    case "or":
+      return node.items.some((n) => holds(n, h, text, payload, now));
+    case "not":
+      return !holds(node.item, h, text, payload, now);
+    case "word":
+      return text.includes(node.word);
+    case "status":
+      return h.status === node.value;
+    case "size":
+      return node.op === ">" ? h.body.byteLength > node.bytes : h.body.byteLength < node.bytes;
+    case "time": {
+      const bound = node.relative ? now + node.ms : node.ms;
+      return node.op === ">=" ? h.createdAt >= bound : h.createdAt < bound;
+    }
+    case "cidr": {
+      const parts = h.ip.split(".").map(Number);
+      const n = parts.length === 4 ? parts.reduce((a, b) => a * 256 + b, 0) : -1;
+      return n >= node.low && n <= node.high;
+    }
+    case "has":
+      return false; // the corpus has no attempts
+    case "field":
+      break;
   }
-  return true;
+  const { name, value: wanted, prefix } = node.term;
+  let value: unknown;
+  if (name.startsWith("payload.")) {
+    const found = at(payload, name.slice(8).split(".")).filter((v) => v === null || typeof v !== "object");
+    const texts = found.map((v) => (typeof v === "string" ? v : JSON.stringify(v)).toLowerCase()).filter((v) => v.length <= 200);
+    return texts.some((have) => (prefix ? have.startsWith(wanted) : have === wanted));
+  } else if (name.startsWith("header.")) value = h.headers[name.slice(7)];
+  else if (name === "type") value = h.eventType || undefined;
+  else value = { method: h.method, ip: h.ip, channel: h.channel }[name as "method"];
+  if (typeof value !== "string" || value.length > 200) return false;
+  const have = value.toLowerCase();
+  return prefix ? have.startsWith(wanted) : have === wanted;
 }
 
 /** `none`: a query that must find nothing (the others must find something, else they test little). */
@@ -163,6 +191,39 @@ const QUERIES: { q: string; f?: Omit<SearchQuery, "terms" | "limit" | "after">; 
   { q: "", f: { since: T0, eventType: "Charge.refunded" }, none: true },
   // "*" alone is every event type, the empty one (no type known) included.
   { q: "hookshot", f: { eventType: "*" } },
+  // The grammar: NOT and -term, OR, parentheses, hook terms, sizes and times.
+  { q: "invoice -refund" },
+  { q: "invoice NOT refund" },
+  { q: "-invoice", f: { channel: "stripe" } },
+  { q: "NOT (invoice OR refund) hookshot" },
+  { q: "zebra OR payload.data.object.customer:cus_1" },
+  { q: "(zebra OR order_42) (method:put OR method:get) -channel:shop" },
+  { q: "status:failed" },
+  { q: "status:handled OR status:discarded" },
+  { q: "-status:pending hookshot" },
+  { q: "channel:str*" },
+  { q: "event_type:invoice.* OR event:pull_request.*" },
+  { q: "ip:10.0.0.2/31" },
+  { q: "ip:10.0.0.0/8 -ip:10.0.0.1" },
+  { q: "ip:10.0.0.0/30 status:failed" },
+  { q: "larger:90B" },
+  { q: "smaller:0.01KB" },
+  { q: "larger:60B smaller:90B hookshot" },
+  { q: "after:2026-11-26T10:00:40Z before:2026-11-26T10:01:10Z" },
+  { q: "before:2026-11-26T10:00:10Z OR after:2026-11-26T10:01:30Z" },
+  { q: "after:-10s", f: { now: T0 + 90_000 } },
+  { q: "before:2026-11-26", none: true },
+  { q: "has:attempts", none: true },
+  { q: "NOT has:attempts invoice" },
+  { q: "-(-zebra)" },
+  { q: "invoice AND refund" },
+  // Top-level status: and times narrow what is read; combined with the list's own filters.
+  { q: "status:failed", f: { status: "handled" }, none: true },
+  { q: "status:failed status:handled", none: true },
+  { q: "status:failed hookshot", f: { status: "failed" } },
+  { q: "hookshot after:2026-11-26T10:00:40Z", f: { since: T0 + 60_000 } },
+  { q: "hookshot before:2026-11-26T10:01:00Z", f: { until: T0 + 30_000, since: T0 + 5_000 } },
+  { q: "after:2026-11-26T10:00:20Z before:2026-11-26T10:00:30Z -hookshot" },
 ];
 
 for (const backend of contractBackends(
