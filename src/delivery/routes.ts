@@ -25,6 +25,6 @@ export function forwardRoute(value: string): ForwardRoute {
   const eq = value.indexOf("=");
   const pattern = value.slice(0, eq);
   const url = value.slice(eq + 1);
-  // The whole term quoted: an event type may hold spaces ("Push Hook") or quotes.
-  return { pattern, url, flag: `--forward ${pattern}`, ...(pattern === "*" ? {} : { when: `"type:${pattern.replaceAll('"', '""')}"` }) };
+  // The value quoted: an event type may hold spaces ("Push Hook") or quotes; a final * stays a prefix.
+  return { pattern, url, flag: `--forward ${pattern}`, ...(pattern === "*" ? {} : { when: `type:"${pattern.replaceAll('"', '""')}"` }) };
 }

@@ -93,7 +93,7 @@ describe("forward handlers added in the dashboard", () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ when: "type:invoice.* OR" }, "when: does not parse at character 18: expected a term, found the end of the query"],
       [{ when: '"unclosed' }, "when: does not parse at character 1: a double quote is not closed"],
-      [{ rate: "fast" }, 'rate: must be a rate such as "10/s", "600/m" or "5/10s"'],
+      [{ rate: "fast" }, 'rate: must be a rate such as "10/s", "600/m" or "5/10s" (over a span longer than zero)'],
       [{ breaker: { failures: 0 } }, "breaker.failures: expected integer to be greater or equal to 1"],
     ];
     for (const [more, message] of cases) {

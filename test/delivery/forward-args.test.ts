@@ -9,8 +9,8 @@ test("serve --forward PATTERN=URL, repeated: routes in order, a --forward-to URL
     kind: "serve",
     forward: {
       routes: [
-        { pattern: "invoice.*", url: "http://x/billing", flag: "--forward invoice.*", when: '"type:invoice.*"' },
-        { pattern: "Push Hook", url: "http://x/gl", flag: "--forward Push Hook", when: '"type:Push Hook"' },
+        { pattern: "invoice.*", url: "http://x/billing", flag: "--forward invoice.*", when: 'type:"invoice.*"' },
+        { pattern: "Push Hook", url: "http://x/gl", flag: "--forward Push Hook", when: 'type:"Push Hook"' },
         { pattern: "*", url: "http://x/rest", flag: "--forward-to" },
       ],
       channel: "c",
@@ -37,7 +37,7 @@ test("a route's problems name its flag; each route is a forward handler of every
       return (error as ConfigError).problems;
     }
   };
-  const route = (pattern: string, url: string) => ({ pattern, url, flag: `--forward ${pattern}`, ...(pattern === "*" ? {} : { when: `"type:${pattern}"` }) });
+  const route = (pattern: string, url: string) => ({ pattern, url, flag: `--forward ${pattern}`, ...(pattern === "*" ? {} : { when: `type:"${pattern}"` }) });
   expect(problems(() => buildConfig({}, {}, { forward: { routes: [route("a.*", "ftp://x"), route("*", "http://127.0.0.1:1/")] } }))).toEqual([
     { path: "--forward a.*", message: "must be an http:// or https:// URL" },
   ]);

@@ -96,8 +96,12 @@ describe("guards on the catching endpoint", () => {
         id: expect.stringMatching(/^[0-7][0-9a-hjkmnp-tv-z]{25}$/),
         query: "channel=github",
         headers: expect.objectContaining({ "x-hub-signature-256": "sha256=00" }),
+        // Not signed with any secret Mailroom knows, the body as sent, the clock right: no known cause.
+        diagnosis: expect.objectContaining({ cause: "unknown" }),
       },
     ]);
+    // A refusal that is not about a signature has no diagnosis.
+    expect((await own.call("GET", "/v1/refusals?guard=small")).json.map((r: any) => r.diagnosis)).toEqual([null]);
     expect(res.json[0].created_at >= before).toBe(true);
     const all = (await own.call("GET", "/v1/refusals")).json;
     expect(all.map((r: any) => `${r.channel} ${r.guard} ${r.status} ${r.method}`)).toEqual([

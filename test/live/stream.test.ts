@@ -51,7 +51,7 @@ describe("GET /v1/stream", () => {
     const sent = await fetch(`${url}/?channel=orders`, { method: "POST", body: '{"n":12345}', headers: { "content-type": "application/json" } });
     const { id } = (await sent.json()) as { id: string };
     const summary = JSON.parse((await stream.next((e) => e.event === "hook")).data);
-    const { body, payload, headers, events, ...rest } = (await app.call("GET", `/v1/hooks/${id}?include=extensions`)).json;
+    const { body, payload, headers, events, contract, ...rest } = (await app.call("GET", `/v1/hooks/${id}?include=extensions`)).json;
     expect(summary).toEqual({ ...rest, size: 11, preview: '{"n":12345}' });
     expect([body, payload, headers, events].every((x) => x !== undefined)).toBe(true);
     const bad = await fetch(`${url}/v1/stream?fields=all`, { headers: AUTH });
@@ -80,7 +80,7 @@ describe("GET /v1/stream", () => {
     for (let i = 0; i < ids.length; i++) {
       const e = await stream.next((x) => x.event === "hook" && ids.includes(JSON.parse(x.data).id));
       const summary = JSON.parse(e.data);
-      const { body, payload, headers, events, ...rest } = (await app.call("GET", `/v1/hooks/${summary.id}?include=extensions`)).json;
+      const { body, payload, headers, events, contract, ...rest } = (await app.call("GET", `/v1/hooks/${summary.id}?include=extensions`)).json;
       expect(summary).toEqual({ ...rest, size: Buffer.from(body, "base64").byteLength, preview: bodyPreview(Buffer.from(body, "base64")) });
     }
   });
