@@ -3,6 +3,7 @@
  * them): side effects of main.ts's kind, kept apart so that `--version` and the client commands
  * load neither the server nor a database driver.
  */
+import { resignWarnings } from "./delivery/config-checks";
 import { dirname, resolve } from "node:path";
 import { createApp } from "./app";
 import { parsePid, type Command } from "./cli";
@@ -271,6 +272,7 @@ const say = (line: string) => processIo.out(`${line}\n`);
 
 /** The config is valid; for PostgreSQL, the database also answers and is recent enough. */
 async function checkConfig(config: Config, source: string): Promise<number> {
+  for (const warning of resignWarnings(config)) console.error(`mailroom: ${source}: warning: ${warning}`);
   if (!config.storage.url) return (say(`${source}: ok`), 0);
   try {
     const sql = await openPostgres(config.storage.url, { max: 1 });

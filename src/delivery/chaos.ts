@@ -41,6 +41,9 @@ type Held = { key: string; release: (together: number) => unknown };
  * on which hooks wait together, which timing decides; the order within a window is drawn from the
  * seed and the window's hooks.
  */
+/** What a held attempt answers at the stop: nothing was sent, and it stays queued for the next start. */
+const STOPPED: AttemptResult = { ok: false, excerpt: "", error: "", interrupted: true };
+
 export function createChaos(settings: ChaosSettings, wait: (ms: number, stopping?: AbortSignal) => Promise<boolean>) {
   const seed = String(settings.seed ?? 0);
   const keys = new Map<string, string>();
@@ -73,13 +76,24 @@ export function createChaos(settings: ChaosSettings, wait: (ms: number, stopping
    * one after another in an order drawn from the seed and the window's hooks. Resolves to how many
    * the window held.
    */
-  function reorder(key: string): Promise<{ together: number; sent: () => void }> {
+  function reorder(key: string, stopping?: AbortSignal): Promise<{ together: number; sent: () => void } | undefined> {
     return new Promise((resolve) => {
       if (!window) {
         window = [];
         setTimeout(() => void releaseWindow(), settings.reorder!);
       }
-      window.push({ key, release: (together) => new Promise<void>((sent) => resolve({ together, sent })) });
+      // At the stop it leaves at once (its attempt stays queued); the window does not wait for it.
+      let left = false;
+      const leave = () => ((left = true), resolve(undefined));
+      if (stopping?.aborted) return leave();
+      stopping?.addEventListener("abort", leave, { once: true });
+      window.push({
+        key,
+        release: (together) => {
+          stopping?.removeEventListener("abort", leave);
+          return left ? Promise.resolve() : new Promise<void>((sent) => resolve({ together, sent }));
+        },
+      });
     });
   }
 
@@ -96,8 +110,12 @@ export function createChaos(settings: ChaosSettings, wait: (ms: number, stopping
   }
 
   /** Waits until `burst` hooks wait (or BURST_WAIT_MS passed) and resolves all at once, to how many went together. */
-  function joinBurst(key: string): Promise<number> {
+  function joinBurst(key: string, stopping?: AbortSignal): Promise<number | undefined> {
     return new Promise((resolve) => {
+      // At the stop it leaves at once (its attempt stays queued).
+      if (stopping?.aborted) return resolve(undefined);
+      const leave = () => resolve(undefined);
+      stopping?.addEventListener("abort", leave, { once: true });
       const flush = () => {
         const all = burst?.held ?? [];
         if (burst) clearTimeout(burst.timer);
@@ -105,7 +123,7 @@ export function createChaos(settings: ChaosSettings, wait: (ms: number, stopping
         for (const h of all) h.release(all.length);
       };
       if (!burst) burst = { held: [], timer: setTimeout(flush, BURST_WAIT_MS) };
-      burst.held.push({ key, release: resolve });
+      burst.held.push({ key, release: (n) => (stopping?.removeEventListener("abort", leave), resolve(n)) });
       if (burst.held.length >= settings.burst!) flush();
     });
   }
@@ -121,11 +139,14 @@ export function createChaos(settings: ChaosSettings, wait: (ms: number, stopping
     const dropped = settings.drop_first !== undefined && context.attempt <= settings.drop_first;
     if (dropped) actions.push("drop_first");
     if (!dropped && settings.burst !== undefined && settings.burst > 1) {
-      if ((await joinBurst(key)) > 1) actions.push("burst");
+      const together = await joinBurst(key, context.stopping);
+      if (together === undefined) return STOPPED;
+      if (together > 1) actions.push("burst");
     }
     let result: AttemptResult;
     if (!dropped && settings.reorder !== undefined && settings.reorder > 0) {
-      const turn = await reorder(key);
+      const turn = await reorder(key, context.stopping);
+      if (!turn) return STOPPED;
       if (turn.together > 1) actions.push("reorder");
       // The window's next hook waits for this one's answer, whatever happens to it.
       result = await sendOnce(key, context, prepare, send, actions).finally(turn.sent);

@@ -1,4 +1,6 @@
 import type { Problem } from "../config/problems";
+import type { Config } from "../config/schema";
+import { verifiedChannels } from "./index";
 import { keyOf, resignKeyProblem, resignProblem } from "./resign";
 
 /**
@@ -17,4 +19,23 @@ export function resignConfigProblems(entry: { kind: string; secret?: string; pri
     return [{ path: other, message: `${entry.kind} does not sign with a ${other === "secret" ? "shared secret" : "private key"}: give ${key}` }];
   const bad = resignKeyProblem(entry);
   return bad ? [{ path: bad.key, message: bad.message }] : [];
+}
+
+/**
+ * check-config's warnings about re-signing: a re-signing channel, or a channel of a re-signing
+ * handler, without a guard that verifies the sender. Its hooks are delivered without re-signing
+ * (anyone can post to the catching endpoint: re-signing them would forge events with the app's secret).
+ */
+export function resignWarnings(config: Pick<Config, "channels" | "handlers" | "guards">): string[] {
+  const verified = verifiedChannels(config);
+  const warnings: string[] = [];
+  const why = (channel: string) => `channel "${channel}" has no guard that verifies the sender: its hooks are delivered without re-signing`;
+  config.channels.forEach((c, i) => {
+    if (c.resign && !verified.has(c.name)) warnings.push(`channels[${i}].resign: ${why(c.name)}`);
+  });
+  config.handlers.forEach((h, i) => {
+    if (!(h as { resign?: unknown }).resign) return;
+    for (const c of config.channels) if (c.handlers.includes(h.name) && !verified.has(c.name)) warnings.push(`handlers[${i}].resign: ${why(c.name)}`);
+  });
+  return warnings;
 }

@@ -12,7 +12,7 @@ export type DeliveryCounts = {
 };
 
 export type DeliveryDeps = {
-  config: Pick<Config, "channels" | "handlers">;
+  config: Pick<Config, "channels" | "handlers"> & Partial<Pick<Config, "guards">>;
   clock: Clock;
   counts?: DeliveryCounts;
 };
@@ -27,6 +27,22 @@ function wait(ms: number, stopping?: AbortSignal): Promise<boolean> {
   });
 }
 
+/** Guard kinds that do not authenticate the sender: a hook they let through may come from anyone. */
+const NOT_SIGNATURE = new Set(["ip-allow", "method", "content-type", "max-body"]);
+
+/**
+ * The channels of the config file whose guards include one that authenticates the sender (a
+ * signature, a token, basic auth): what reaches them was verified on catch. A hook carries no such
+ * fact, so a hook on any other channel (unguarded, or created outside the file) is unverified.
+ */
+export function verifiedChannels(config: Pick<Config, "channels"> & Partial<Pick<Config, "guards">>): Set<string> {
+  const signing = new Set((config.guards ?? []).filter((g) => !NOT_SIGNATURE.has(g.kind)).map((g) => g.name));
+  return new Set(config.channels.filter((c) => c.guards.some((g) => signing.has(g))).map((c) => c.name));
+}
+
+/** What the attempt records when a hook was delivered as caught because it was never verified. */
+export const NOT_RESIGNED_UNVERIFIED = "not re-signed: unverified";
+
 /**
  * What forwards do on the way out, handed to the runner (Runner.useDelivery): re-sign as the
  * handler's `resign` says, else its hook's channel's; deliver with the handler's `chaos`. The
@@ -38,13 +54,18 @@ export function createDelivery({ config, clock, counts }: DeliveryDeps): Deliver
   // A channel's secret signs only what the config file's handlers send: a forward added in the
   // dashboard would otherwise carry it to a URL of an admin's choosing (secrets are write-only there).
   const fromFile = new Set(config.handlers.map((h) => h.name));
+  // Re-signing vouches for the hook with the app's real secret: only what a guard verified on catch
+  // is re-signed, else anyone reaching the public catching endpoint would get forged events signed.
+  const verified = verifiedChannels(config);
   return (name, forward) => {
     const own: ResignSettings | undefined = forward.resign;
     const chaos = forward.chaos ? createChaos(forward.chaos, wait) : undefined;
     const channelResign = fromFile.has(name) ? byChannel : new Map<string, ResignSettings>();
     if (!own && channelResign.size === 0 && !chaos) return undefined;
     return async (request, hook, context, send) => {
-      const resign = own ?? channelResign.get(hook.channel);
+      const wanted = own ?? channelResign.get(hook.channel);
+      const unverified = wanted !== undefined && !verified.has(hook.channel);
+      const resign = unverified ? undefined : wanted;
       // Signed at the moment it leaves (after any chaos delay): the timestamp is fresh; the ids stay per hook and handler.
       const prepare = (): Outgoing => (resign ? resignRequest(request, resign, clock.now(), `${hook.id}\0${name}`) : request);
       let result: AttemptResult;
@@ -55,6 +76,7 @@ export function createDelivery({ config, clock, counts }: DeliveryDeps): Deliver
       }
       if (result.interrupted) return result;
       if (resign) (result = { ...result, resigned: resign.kind }), counts?.resigned(name, resign.kind);
+      else if (unverified) result = { ...result, resigned: NOT_RESIGNED_UNVERIFIED };
       for (const action of result.chaos?.split(",") ?? []) counts?.chaos(name, action);
       return result;
     };

@@ -47,16 +47,15 @@ export function createAttempts(deps: AttemptsDeps) {
   const settle = createSettler({ ...deps, outcomes: () => outcomes!, reader: () => reader! });
 
   /** Runs one claimed attempt; `read` is the hook read with the others claimed together (undefined: gone, or read alone). */
-  async function execute(row: AttemptRow, handler: Handler, read?: Promise<Map<string, RawHook>>): Promise<void> {
+  async function execute(row: AttemptRow, handler: Handler, read?: Promise<Map<string, RawHook>>, skip = false): Promise<void> {
     const hook = read ? (await read).get(row.hookId) : await reader!.raw(row.hookId);
     if (!hook) return;
     let result: AttemptResult;
     const startedAt = clock.now();
     try {
-      result =
-        handler.when && !(await handler.when.matches(hook))
-          ? { ok: true, skipped: true, excerpt: "", error: "" }
-          : await handler.run(hook, { attempt: row.attempt, now: clock.now(), stopping: deps.stopping() });
+      result = skip
+        ? { ok: true, skipped: true, excerpt: "", error: "" }
+        : await handler.run(hook, { attempt: row.attempt, now: clock.now(), stopping: deps.stopping() });
     } catch (error) {
       result = { ok: false, excerpt: "", error: errorMessage(error) };
     }
@@ -68,7 +67,8 @@ export function createAttempts(deps: AttemptsDeps) {
       await queue.release(row.id);
       return;
     }
-    const note = gate?.finished(handler, result.ok, clock.now());
+    // A skipped attempt never went through the gate: it neither closes nor opens the breaker.
+    const note = result.skipped ? undefined : gate?.finished(handler, result.ok, clock.now());
     if (note) result = { ...result, error: `${result.error}; ${note}` };
     await settle(row, handler.policy, result, startedAt, hook);
   }
@@ -93,15 +93,31 @@ export function createAttempts(deps: AttemptsDeps) {
     if (!reader) return 0;
     let started = 0;
     for (const [name, handler] of handlers) {
-      let free = handler.policy.concurrency - (active.get(name) ?? 0);
+      const free = handler.policy.concurrency - (active.get(name) ?? 0);
       if (free <= 0 || handler.ready?.() === false) continue;
-      if (gate && (free = gate.allow(handler, now, free)) <= 0) continue;
-      const rows = await queue.claimDue(name, now, free, handler.policy.concurrency);
-      if (rows.length > 0) gate?.started(handler, now, rows.length);
+      const allowed = gate ? gate.allow(handler, now, free) : free;
+      // `when` is decided before the gate: a skipped attempt takes no rate slot and never waits
+      // behind an open breaker or a pause, so a handler with `when` claims up to its free slots.
+      if (allowed <= 0 && !handler.when) continue;
+      const rows = await queue.claimDue(name, now, handler.when ? free : allowed, handler.policy.concurrency);
       // The hooks of the attempts claimed together are read in one statement.
       const read =
         rows.length > 1 && reader.rawMany ? reader.rawMany(rows.map((r) => r.hookId)).then((hooks) => new Map(hooks.map((h) => [h.id, h]))) : undefined;
-      for (const row of rows) track(name, execute(row, handler, read)), started++;
+      const go: AttemptRow[] = [];
+      for (const row of rows) {
+        if (handler.when) {
+          const hook = read ? (await read).get(row.hookId) : await reader.raw(row.hookId);
+          if (hook && !(await handler.when.matches(hook))) {
+            track(name, execute(row, handler, read, true)), started++;
+            continue;
+          }
+        }
+        // A wanted attempt beyond what the gate allows goes back to the queue as it was.
+        if (go.length < allowed) go.push(row);
+        else await queue.release(row.id);
+      }
+      if (go.length > 0) gate?.started(handler, now, go.length);
+      for (const row of go) track(name, execute(row, handler, read)), started++;
     }
     // A handler removed from the config since: give up so its hooks do not stay pending for ever.
     for (const [name, dueAt] of await queue.nextDue()) {

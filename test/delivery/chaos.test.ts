@@ -16,8 +16,10 @@ function chaosApp(chaos: Record<string, unknown>, extra: Record<string, unknown>
   const app = receiver();
   const t = createRunnerApp({
     handlers: [forward("app", app.url, { chaos, concurrency: 50, ...extra })],
-    channels: [{ name: "c", handlers: ["app"] }],
-  });
+    // A token guard: only what a guard verified is re-signed (the token is sent only where it matters).
+    channels: [{ name: "c", handlers: ["app"], guards: extra.resign ? ["tok"] : [] }],
+    guards: [{ name: "tok", kind: "token", secret: "catch-token", header: "x-catch-token" }],
+  } as never);
   return { app, t };
 }
 
@@ -111,7 +113,7 @@ describe("delivery chaos", () => {
 
   test("re-signing and chaos together: a duplicate carries the same signature and delivery id", async () => {
     const { app, t } = chaosApp({ duplicate: 1, seed: 5 }, { resign: { kind: "standard-webhooks", secret: "whsec_bG9jYWwga2V5" } });
-    const id = await t.send("c");
+    const id = await t.send("c", '{"n":1}', { "x-catch-token": "catch-token" });
     await settle(t, [id]);
     expect(app.received).toHaveLength(2);
     expect(app.received[1]!.headers["webhook-id"]).toBe(app.received[0]!.headers["webhook-id"]!);

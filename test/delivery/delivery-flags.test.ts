@@ -27,11 +27,13 @@ const post = async (url: string, headers: Record<string, string>) =>
 
 test("serve --forward-to --resign stripe --secret S --chaos duplicate=1: the app gets a verifiable delivery, twice", async () => {
   const app = createReceiver({ status: 200 });
-  const run = await serveFromSource({}, ["--forward-to", app.url, "--resign", "stripe", "--secret", SECRET, "--chaos", "duplicate=1,seed=4"]);
+  // Only what a guard verified is re-signed: the channel checks a token.
+  const guarded = { guards: [{ name: "tok", kind: "token", secret: "catch-token", header: "x-catch-token" }], channels: [{ name: "pay", guards: ["tok"] }] };
+  const run = await serveFromSource(guarded, ["--forward-to", app.url, "--resign", "stripe", "--secret", SECRET, "--chaos", "duplicate=1,seed=4"]);
   try {
     const stale = await hourOld();
     await expect(verify(new TextEncoder().encode(BODY), stale)).rejects.toThrow(/tolerance/i);
-    const id = await post(run.url, { "stripe-signature": stale });
+    const id = await post(run.url, { "stripe-signature": stale, "x-catch-token": "catch-token" });
     await waitForOutput(run, new RegExp(`forward-to ${id} \\(pay\\) attempt 1 succeeded`));
     await app.arrived(2);
     expect(app.received).toHaveLength(2);

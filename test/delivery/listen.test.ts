@@ -27,7 +27,13 @@ test("listen --forward-to with --resign and --chaos: the app gets every relayed 
   const dir = tempDir("mailroom-laptop-");
   writeFileSync(
     join(dir, "mailroom.toml"),
-    stringify({ server: { host: "127.0.0.1", port: 0 }, storage: { path: join(dir, "data", "laptop.db"), durability: "normal" } }),
+    // Only a hook on a channel with a signature guard is re-signed (the relayed channel is declared guarded).
+    stringify({
+      server: { host: "127.0.0.1", port: 0 },
+      storage: { path: join(dir, "data", "laptop.db"), durability: "normal" },
+      guards: [{ name: "tok", kind: "token", secret: "catch-token", header: "x-catch-token" }],
+      channels: [{ name: "stripe", guards: ["tok"] }],
+    }),
   );
   const argv = ["listen", up.publicUrl, "--channel", "stripe", "--token", RELAY_TOKEN, "--forward-to", app.url, "--config", join(dir, "mailroom.toml")];
   const lap = await startProcess([await buildBinary(), ...argv, "--resign", "stripe", "--secret", secret, "--chaos", "duplicate=1,seed=3"], dir, {

@@ -26,6 +26,9 @@ const BODY = '{"id":"evt_1","type":"customer.created","data":{"name":"Zoë"}}';
 const bytes = (s: string) => new TextEncoder().encode(s);
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
 const ORIGINAL = "the provider's own secret";
+/** Only a hook a guard verified on catch is re-signed: the re-signing channels check this token. */
+const VERIFIED = { name: "verified", kind: "token", secret: "catch-token", header: "x-catch-token" };
+const TOKEN = { "x-catch-token": "catch-token" };
 
 type Got = { headers: Record<string, string>; body: string; url: string };
 
@@ -46,13 +49,14 @@ async function forwardAnHourLater(
     handlers: [forward("as-caught", plain.url), forward("resigned", signed.url, { resign: { kind, ...keys } })],
     channels: [
       { name: "plain", handlers: ["as-caught"] },
-      { name: "signed", handlers: ["resigned"] },
+      { name: "signed", handlers: ["resigned"], guards: ["verified"] },
     ],
-  });
+    guards: [VERIFIED],
+  } as never);
   // Caught an hour ago by the real time: libraries that read the time themselves (svix, Paddle) judge the forward now.
   t.clock.set(Date.now() - HOUR);
   const headers = await caught(t.clock.now());
-  const ids = [await t.send("plain", body, headers), await t.send("signed", body, headers)];
+  const ids = [await t.send("plain", body, headers), await t.send("signed", body, { ...headers, ...TOKEN })];
   t.clock.advance(HOUR);
   await t.runner.tick();
   const got = (r: ReturnType<typeof receiver>): Got => {
@@ -291,10 +295,11 @@ describe("a channel's resign", () => {
     const own = receiver();
     const t = createRunnerApp({
       handlers: [forward("plain", plain.url), forward("own", own.url, { resign: { kind: "github", secret: "own-secret" } })],
-      channels: [{ name: "c", handlers: ["plain", "own"], resign: { kind: "standard-webhooks", secret } }],
-    });
+      channels: [{ name: "c", handlers: ["plain", "own"], resign: { kind: "standard-webhooks", secret }, guards: ["verified"] }],
+      guards: [VERIFIED],
+    } as never);
     t.clock.set(Date.now() - HOUR);
-    const id = await t.send("c");
+    const id = await t.send("c", '{"n":1}', TOKEN);
     await t.runner.tick();
     t.clock.advance(HOUR);
     expect((await t.call("POST", `/v1/hooks/${id}/redeliver`)).status).toBe(200);
