@@ -48,7 +48,10 @@ describe("[[alerts]]", () => {
     expect(problems({ alerts: [{ name: "a", kind: "new_event_type", notify: ["ops"] }] })).toEqual([
       'alerts[0].notify[0]: unknown notifier "ops" (not in [[notifiers]])',
     ]);
-    const withNotifiers = problems({ notifiers: [{ name: "slack", kind: "slack", url: "https://hooks.example/x" }], alerts: [{ name: "a", kind: "new_event_type", notify: ["slack", "ops"] }] });
+    const withNotifiers = problems({
+      notifiers: [{ name: "slack", kind: "slack", url: "https://hooks.example/x" }],
+      alerts: [{ name: "a", kind: "new_event_type", notify: ["slack", "ops"] }],
+    });
     expect(withNotifiers).toContain('alerts[0].notify[1]: unknown notifier "ops" (not in [[notifiers]])');
   });
 });

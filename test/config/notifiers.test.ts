@@ -14,14 +14,27 @@ function problems(raw: Record<string, unknown>): string[] {
 
 describe("[[notifiers]]", () => {
   test("each kind with its keys loads, and alerts may name them", () => {
-    const c = buildConfig({
-      notifiers: [
-        { name: "ops", kind: "slack", url: "https://hooks.slack.com/services/T/B/x" },
-        { name: "hook", kind: "webhook", url: "https://example.com/in", secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" },
-        { name: "mail", kind: "email", host: "smtp.example.com", port: 587, tls: "starttls", user: "u", password_env: "SMTP_PW", from: "m@example.com", to: ["a@example.com"] },
-      ],
-      alerts: [{ name: "quiet", kind: "silence", for: "30m", notify: ["ops", "mail"] }],
-    }, { SMTP_PW: "pw" });
+    const c = buildConfig(
+      {
+        notifiers: [
+          { name: "ops", kind: "slack", url: "https://hooks.slack.com/services/T/B/x" },
+          { name: "hook", kind: "webhook", url: "https://example.com/in", secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" },
+          {
+            name: "mail",
+            kind: "email",
+            host: "smtp.example.com",
+            port: 587,
+            tls: "starttls",
+            user: "u",
+            password_env: "SMTP_PW",
+            from: "m@example.com",
+            to: ["a@example.com"],
+          },
+        ],
+        alerts: [{ name: "quiet", kind: "silence", for: "30m", notify: ["ops", "mail"] }],
+      },
+      { SMTP_PW: "pw" },
+    );
     expect(c.notifiers.map((n) => n.name)).toEqual(["ops", "hook", "mail"]);
     expect(c.notifiers[2]?.password).toBe("pw");
   });
