@@ -1,5 +1,8 @@
 /** Notifiers send each service's documented message to local receivers; a failing one is retried. */
 import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { SMTPServer } from "smtp-server";
 import { Webhook } from "standardwebhooks";
 import { silentLog } from "../../src/lib/log";
@@ -98,5 +101,60 @@ describe("notifiers", () => {
     expect(notify.status()[0]).toMatchObject({ sent: 1, last_error: null });
     expect(mails[0]).toContain("Subject: [Mailroom] opened: quiet-stripe on stripe");
     expect(mails[0]).toContain("&lt;@everyone&gt;");
+  });
+
+  test("e-mail over STARTTLS with a self-signed certificate, with a login", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mailroom-smtp-"));
+    const made = Bun.spawnSync([
+      "openssl",
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-days",
+      "1",
+      "-subj",
+      "/CN=localhost",
+      "-addext",
+      "subjectAltName=DNS:localhost,IP:127.0.0.1",
+      "-keyout",
+      join(dir, "key.pem"),
+      "-out",
+      join(dir, "cert.pem"),
+    ]);
+    expect(made.exitCode).toBe(0);
+    const cert = readFileSync(join(dir, "cert.pem"), "utf8");
+    const mails: { secure: boolean; user: string | undefined; data: string }[] = [];
+    const smtp = new SMTPServer({
+      key: readFileSync(join(dir, "key.pem")),
+      cert,
+      onAuth(auth, _s, done) {
+        if (auth.username === "mailroom" && auth.password === "pw") done(null, { user: auth.username });
+        else done(new Error("bad login"));
+      },
+      onData(stream, session, done) {
+        let data = "";
+        stream.on("data", (c) => {
+          data += c;
+        });
+        stream.on("end", () => {
+          mails.push({ secure: session.secure, user: session.user as string | undefined, data });
+          done();
+        });
+      },
+    });
+    await new Promise<void>((r) => smtp.listen(0, "127.0.0.1", () => r()));
+    const port = (smtp.server.address() as { port: number }).port;
+    const notify = createNotifiers(
+      [{ name: "m", kind: "email", host: "127.0.0.1", port, tls: "starttls", user: "mailroom", password: "pw", from: "m@example.com", to: ["a@example.com"] }],
+      { log: silentLog, backoff: { initial: 1, max: 2 }, smtpCa: cert },
+    );
+    notify.send(["m"], { ...notice, event: "resolved" });
+    await notify.idle();
+    await new Promise<void>((r) => smtp.close(() => r()));
+    expect(notify.status()[0]).toMatchObject({ sent: 1, last_error: null });
+    expect(mails[0]).toMatchObject({ secure: true, user: "mailroom" });
+    expect(mails[0]?.data).toContain("Subject: [Mailroom] resolved: quiet-stripe on stripe");
   });
 });
