@@ -21,7 +21,7 @@ import { connectRunner } from "./compose/runner";
 import { subscribeToChanges } from "./compose/changes";
 import { createContractService } from "./compose/contracts";
 import { createUnrouted } from "./compose/unrouted";
-import { createAlertService, discardNotices } from "./compose/alerts";
+import { createAlertService, createNotify } from "./compose/alerts";
 import type { Notify } from "./notify/notice";
 
 export type AppDeps = {
@@ -71,7 +71,7 @@ export function createApp(deps: AppDeps) {
   const translate = createTranslateService(base);
   const relay = createRelayService(base, { apiKeys: webhooks.apiKeys, instance: deps.instance ?? crypto.randomUUID() });
   const delivery = createDeliveryService(base, { webhooks });
-  const alerts = createAlertService(base, { webhooks, relay, notify: deps.notify ?? discardNotices });
+  const alerts = createAlertService(base, { webhooks, relay, notify: deps.notify ?? createNotify(base) });
   const dashboard = createDashboardService(base, { webhooks, live, translate, relay, delivery, alerts });
   const metrics = createMetricsService(base, { webhooks, relay });
   const openapi = createOpenapiService(base, () => app.routes);

@@ -9,15 +9,15 @@ import { webhookErrors } from "../hooks/errors";
 import type { ManagementDeps } from "../hooks/routes/deps";
 import { createIdFactory } from "../lib/ids";
 import type { Notify } from "../notify/notice";
+import { createNotifiers, type Notifiers } from "../notify/notifiers";
 import type { Base } from "./base";
 import type { WebhookService } from "./webhooks";
 import type { RelayService } from "./relay";
 
-/**
- * Where issue notices go until notify/ (the notifiers) is composed here: nowhere. The one place to
- * replace: createApp's `notify` dep, else this.
- */
-export const discardNotices: Notify = { send() {} };
+/** The configured `[[notifiers]]` (notify/): createApp's `notify` dep replaces them in tests. */
+export function createNotify({ config, log }: Pick<Base, "config" | "log">): Notifiers {
+  return createNotifiers(config.notifiers, { log });
+}
 
 /**
  * Alerts (alerts/): the rules' engine, fed by the change sink (compose/changes.ts) and run by the

@@ -9,6 +9,7 @@ import { dedupProblems, responseProblems } from "./misbehave";
 import { postgresUrlProblem } from "./postgres-url";
 import { ConfigError, type Problem } from "./problems";
 import { alertProblems } from "./alerts";
+import { notifierProblems } from "./notifiers";
 import type { ConfigChecks, HookMatcher, WhenChecks } from "./checks";
 import { didYouMean } from "../lib/suggest";
 import { plainUpstreamProblem } from "../lib/plain-upstream";
@@ -399,7 +400,8 @@ export function buildConfig(raw: unknown, env: Env, overrides: Overrides, checks
   problems.push(...safely(() => whenProblems(list(config.handlers), checks.when)));
   problems.push(...safely(() => crossCheck(config)));
   problems.push(...safely(() => outboundProblems(config)));
-  const notifiers = Array.isArray(tree.notifiers) ? tree.notifiers.map((n: { name?: unknown } | null) => String(n?.name)) : undefined;
+  const notifiers = list(config.notifiers as { name?: unknown }[]).map((n) => String(n?.name));
+  problems.push(...safely(() => notifierProblems(list(config.notifiers) as Record<string, unknown>[])));
   problems.push(...safely(() => alertProblems(list(config.alerts) as Record<string, unknown>[], notifiers)));
   const clean = (at: string) => !problems.some((p) => p.path === at || p.path.startsWith(`${at}.`) || p.path.startsWith(`${at}[`));
   list(config.guards).forEach((guard, i) => {

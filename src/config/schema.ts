@@ -5,6 +5,7 @@ import { Duration, DurationValue, Name, Size, UrlPatternValue } from "./values";
 import { TranslateSection } from "./translate";
 import { DedupSetting, ResponseSetting } from "./misbehave";
 import { Alert } from "./alerts";
+import { Notifier } from "./notifiers";
 
 export { Duration, Name, NAME_PATTERN, NAME_RULE, Size } from "./values";
 
@@ -266,6 +267,7 @@ export const ConfigSchema = t.Object(
     dashboard: Dashboard,
     fixtures: Fixtures,
     alerts: t.Array(Alert, { default: [], description: "rules that open issues and notify when hooks stop, fail or change (docs/alerts.md)" }),
+    notifiers: t.Array(Notifier, { default: [], description: "where alerts' notices go: Slack, Discord, Teams, a webhook, e-mail (docs/notifiers.md)" }),
     contracts: Contracts,
   },
   strict,
@@ -290,6 +292,7 @@ export type ApiKeyConfig = Static<typeof ApiKey>;
 export type ChannelConfig = Static<typeof Channel>;
 export type RelayConfig = Static<typeof Relay>;
 export type AlertConfig = StaticDecode<typeof Alert>;
+export type NotifierConfig = StaticDecode<typeof Notifier>;
 
 /** Host and port of a `[metrics] listen` value the schema accepted ("[::1]:9464" gives "::1"). */
 export function splitListen(listen: string): { host: string; port: number } {

@@ -14,7 +14,7 @@ for (const backend of postgresAvailable() ? ["sqlite", "postgres"] : ["sqlite"])
   describe(`alert rules on ${backend}`, () => {
     async function start(alerts: Record<string, unknown>[], extra: Record<string, unknown> = {}) {
       const rec = recordingNotify();
-      const raw = { channels: [{ name: "stripe" }], alerts, ...extra };
+      const raw = { channels: [{ name: "stripe" }], notifiers: [{ name: "ops", kind: "slack", url: "https://hooks.example/ops" }], alerts, ...extra };
       app = backend === "sqlite" ? createTestApp(raw, { notify: rec.notify }) : await pgTestApp(raw, rec.notify);
       return rec;
     }

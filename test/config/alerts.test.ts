@@ -44,9 +44,14 @@ describe("[[alerts]]", () => {
     ]);
   });
 
-  test("notify names notifiers of [[notifiers]] when the file has them; any names without that section", () => {
-    expect(problems({ alerts: [{ name: "a", kind: "new_event_type", notify: ["ops"] }] })).toEqual([]);
-    const withNotifiers = problems({ notifiers: [{ name: "slack" }], alerts: [{ name: "a", kind: "new_event_type", notify: ["slack", "ops"] }] });
+  test("notify names notifiers of [[notifiers]]", () => {
+    expect(problems({ alerts: [{ name: "a", kind: "new_event_type", notify: ["ops"] }] })).toEqual([
+      'alerts[0].notify[0]: unknown notifier "ops" (not in [[notifiers]])',
+    ]);
+    const withNotifiers = problems({
+      notifiers: [{ name: "slack", kind: "slack", url: "https://hooks.example/x" }],
+      alerts: [{ name: "a", kind: "new_event_type", notify: ["slack", "ops"] }],
+    });
     expect(withNotifiers).toContain('alerts[0].notify[1]: unknown notifier "ops" (not in [[notifiers]])');
   });
 });

@@ -1,0 +1,182 @@
+import nodemailer from "nodemailer";
+import type { NotifierConfig } from "../config/schema";
+import { backoffDelay } from "../lib/backoff";
+import type { Log } from "../lib/log";
+import { discordMessage, emailMessage, slackMessage, standardWebhookHeaders, teamsMessage } from "./messages";
+import type { IssueNotice, Notify } from "./notice";
+
+/**
+ * The notifiers: one bounded queue per notifier drained by its own loop, each send with a timeout
+ * and retried with backoff; `send` returns at once and never throws, so catching never waits.
+ * A full queue drops the oldest notice (logged); each notifier keeps its last error for the API.
+ */
+export const QUEUE_LIMIT = 100;
+export const ATTEMPTS = 5;
+export const TIMEOUT_MS = 10_000;
+
+export type NotifierStatus = {
+  name: string;
+  kind: string;
+  queued: number;
+  sent: number;
+  failed: number;
+  last_error: string | null;
+  last_error_at: string | null;
+};
+
+export type Notifiers = Notify & {
+  status(): NotifierStatus[];
+  /** Sends one notice now (for "send a test"), with no retries; resolves to the error or null. */
+  test(name: string, notice: IssueNotice): Promise<string | null>;
+  /** Resolves when every queue is empty and no send is running (tests, shutdown). */
+  idle(): Promise<void>;
+};
+
+type Options = {
+  log: Log;
+  backoff?: { initial: number; max: number };
+  random?: () => number;
+  now?: () => number;
+  newId?: () => string;
+  /** Extra trusted CA (PEM) for SMTP TLS: tests pass their self-signed certificate. */
+  smtpCa?: string;
+};
+
+async function post(url: string, body: string, headers: Record<string, string> = {}): Promise<void> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body,
+    signal: AbortSignal.timeout(TIMEOUT_MS),
+    redirect: "error",
+  });
+  await response.arrayBuffer().catch(() => undefined);
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+}
+
+function sender(n: NotifierConfig, opts: Options): (notice: IssueNotice) => Promise<void> {
+  const url = n.url ?? "";
+  switch (n.kind) {
+    case "slack":
+      return (notice) => post(url, JSON.stringify(slackMessage(notice)));
+    case "discord":
+      return (notice) => post(url, JSON.stringify(discordMessage(notice)));
+    case "teams":
+      return (notice) => post(url, JSON.stringify(teamsMessage(notice)));
+    case "webhook":
+      return (notice) => {
+        const body = JSON.stringify(notice);
+        const id = `msg_${opts.newId ? opts.newId() : crypto.randomUUID()}`;
+        const now = Math.floor((opts.now ?? Date.now)() / 1000);
+        return post(url, body, standardWebhookHeaders(n.secret ?? "", id, now, body));
+      };
+    default: {
+      const tls = n.tls ?? "starttls";
+      const transport = nodemailer.createTransport({
+        host: n.host,
+        port: n.port ?? (tls === "tls" ? 465 : tls === "starttls" ? 587 : 25),
+        secure: tls === "tls",
+        requireTLS: tls === "starttls",
+        ignoreTLS: tls === "none",
+        auth: n.user ? { user: n.user, pass: n.password ?? "" } : undefined,
+        connectionTimeout: TIMEOUT_MS,
+        greetingTimeout: TIMEOUT_MS,
+        socketTimeout: TIMEOUT_MS,
+        tls: opts.smtpCa ? { ca: opts.smtpCa } : undefined,
+      });
+      return async (notice) => {
+        const m = emailMessage(notice);
+        await transport.sendMail({ from: n.from, to: n.to, subject: m.subject, text: m.text, html: m.html });
+      };
+    }
+  }
+}
+
+export function createNotifiers(configs: readonly NotifierConfig[], opts: Options): Notifiers {
+  const policy = opts.backoff ?? { initial: 1000, max: 60_000 };
+  const random = opts.random ?? Math.random;
+  const entries = new Map(
+    configs.map((c) => [
+      c.name,
+      {
+        config: c,
+        send: sender(c, opts),
+        queue: [] as IssueNotice[],
+        running: false,
+        status: { name: c.name, kind: c.kind, queued: 0, sent: 0, failed: 0, last_error: null, last_error_at: null } as NotifierStatus,
+      },
+    ]),
+  );
+  let waiters: (() => void)[] = [];
+  const busy = () => [...entries.values()].some((e) => e.running || e.queue.length > 0);
+  const settle = () => {
+    if (busy()) return;
+    const w = waiters;
+    waiters = [];
+    for (const f of w) f();
+  };
+  const message = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 300);
+
+  async function drain(e: NonNullable<ReturnType<typeof entries.get>>) {
+    e.running = true;
+    try {
+      while (e.queue.length > 0) {
+        const notice = e.queue[0] as IssueNotice;
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await e.send(notice);
+            e.status.sent++;
+            break;
+          } catch (error) {
+            e.status.last_error = message(error);
+            e.status.last_error_at = new Date((opts.now ?? Date.now)()).toISOString();
+            if (attempt >= ATTEMPTS) {
+              e.status.failed++;
+              opts.log.warn("notifier failed", { notifier: e.config.name, error: e.status.last_error });
+              break;
+            }
+            await new Promise((r) => setTimeout(r, backoffDelay(attempt, policy, random)));
+          }
+        }
+        e.queue.shift();
+        e.status.queued = e.queue.length;
+      }
+    } finally {
+      e.running = false;
+      settle();
+    }
+  }
+
+  return {
+    send(names, notice) {
+      try {
+        for (const name of names) {
+          const e = entries.get(name);
+          if (!e) continue;
+          if (e.queue.length >= QUEUE_LIMIT) {
+            e.queue.splice(e.running ? 1 : 0, 1);
+            opts.log.warn("notifier queue full: oldest notice dropped", { notifier: name });
+          }
+          e.queue.push(notice);
+          e.status.queued = e.queue.length;
+          if (!e.running) void drain(e);
+        }
+      } catch (error) {
+        opts.log.error("notify failed", { error: message(error) });
+      }
+    },
+    status: () => [...entries.values()].map((e) => ({ ...e.status })),
+    async test(name, notice) {
+      const e = entries.get(name);
+      if (!e) return "no such notifier";
+      try {
+        await e.send(notice);
+        return null;
+      } catch (error) {
+        e.status.last_error = message(error);
+        return e.status.last_error;
+      }
+    },
+    idle: () => (busy() ? new Promise<void>((r) => waiters.push(r)) : Promise.resolve()),
+  };
+}
