@@ -19,7 +19,7 @@ export function createDeliveryService({ storage, clock, log, runner, metrics }: 
     runner,
     paused: {
       read: () => settings.readSetting<string[]>("paused_handlers"),
-      write: (names) => settings.writeSetting("paused_handlers", names),
+      update: (change) => settings.updateSetting<string[]>("paused_handlers", change),
     },
     clock,
     log,

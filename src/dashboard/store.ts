@@ -54,6 +54,13 @@ export interface SettingStore {
   /** Sets the value (stored as JSON text), replacing any earlier one. */
   writeSetting(key: Exclude<SettingKey, "device_key">, value: unknown): Promise<void>;
   /**
+   * Reads the value and stores what `change` makes of it, as one step: of instances changing the
+   * same key at once, each sees what the one before wrote (PostgreSQL: under a lock of the key).
+   * `change` answering undefined leaves the value as it is (and reports nothing). Resolves to the
+   * value kept.
+   */
+  updateSetting<T>(key: Exclude<SettingKey, "device_key">, change: (current: T | undefined) => T | undefined): Promise<T | undefined>;
+  /**
    * Stores the value unless the key has one already (of two instances at once, one's is kept);
    * not reported: for values made once and never changed. Read the setting after it.
    */

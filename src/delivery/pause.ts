@@ -8,8 +8,12 @@
 export type PausedSetting = {
   /** The stored names, or undefined when never set. */
   read(): Promise<string[] | undefined>;
-  /** Stores the names (reported as a state change once committed). */
-  write(names: string[]): Promise<void>;
+  /**
+   * Reads the names and stores what `change` makes of them as one step (reported as a state change
+   * once committed): two instances pausing different handlers at once both keep theirs.
+   * `change` answering undefined stores nothing. Resolves to the names kept.
+   */
+  update(change: (names: string[] | undefined) => string[] | undefined): Promise<string[] | undefined>;
 };
 
 export function createPauses(setting: PausedSetting) {
@@ -24,14 +28,18 @@ export function createPauses(setting: PausedSetting) {
 
   async function set(name: string, on: boolean): Promise<boolean> {
     return inTurn(async () => {
-      // Read again: another instance may have changed the setting since it was loaded.
-      const now = new Set((await setting.read()) ?? []);
-      if (now.has(name) === on) return ((paused = now), false);
-      if (on) now.add(name);
-      else now.delete(name);
-      await setting.write([...now].sort());
-      paused = now;
-      return true;
+      // Read and written as one step: another instance may change the setting at the same time.
+      let changed = false;
+      const kept = await setting.update((names) => {
+        const now = new Set(names ?? []);
+        if (now.has(name) === on) return undefined;
+        if (on) now.add(name);
+        else now.delete(name);
+        changed = true;
+        return [...now].sort();
+      });
+      paused = new Set(kept ?? []);
+      return changed;
     });
   }
 

@@ -91,6 +91,17 @@ export function createDashboardStore(d: Dialect): DashboardStore {
       const r = await readSetting.get({ key });
       return r ? (JSON.parse(r.value) as T) : undefined;
     },
+    updateSetting: <T>(key: Exclude<SettingKey, "device_key">, change: (current: T | undefined) => T | undefined) =>
+      d.transaction(async () => {
+        await d.lock("settings", key);
+        const r = await readSetting.get({ key });
+        const current = r ? (JSON.parse(r.value) as T) : undefined;
+        const next = change(current);
+        if (next === undefined) return current;
+        await writeSetting.run({ key, value: JSON.stringify(next) });
+        d.report({ kind: "state", part: key });
+        return next;
+      }),
     createSetting: (key, value) =>
       d.write(async () => {
         await createSetting.run({ key, value: JSON.stringify(value) });

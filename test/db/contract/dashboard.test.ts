@@ -101,5 +101,17 @@ for (const backend of contractBackends(
       expect(written.errors).toEqual([]);
       expect(Array.from({ length: 10 }, (_, i) => [`g${i}`])).toContainEqual((await store.readSetting<string[]>("default_guards"))!);
     });
+
+    test("updateSetting reads and writes as one step: instances adding different names at once keep them all", async () => {
+      const { store, another } = await backend.open();
+      const other = await another();
+      const add = (name: string) => (names: string[] | undefined) => (names?.includes(name) ? undefined : [...(names ?? []), name].sort());
+      const { errors, values } = await race(Array.from({ length: 12 }, (_, i) => (i % 2 ? store : other).updateSetting("paused_handlers", add(`h${i}`))));
+      expect(errors).toEqual([]);
+      expect(values.every((v) => v !== undefined)).toBe(true);
+      expect(await store.readSetting<string[]>("paused_handlers")).toEqual(Array.from({ length: 12 }, (_, i) => `h${i}`).sort());
+      // A change that answers undefined stores nothing and resolves to what is kept.
+      expect(await store.updateSetting("paused_handlers", add("h3"))).toHaveLength(12);
+    });
   });
 }
