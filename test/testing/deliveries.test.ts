@@ -93,10 +93,12 @@ test("startMailroom({ resign, chaos }): the app gets a fresh Stripe signature it
   const { default: Stripe } = await import("stripe");
   const app = receiver({ status: 200 }, { status: 200 });
   const secret = "whsec_helper_resign";
-  const mr = await startMailroom({ forwardTo: app.url, resign: { kind: "stripe", secret }, chaos: { duplicate: 1, seed: 7 } });
+  // Only a hook a guard verified is re-signed (docs/delivery.md): the channel checks a token.
+  const config = { guards: [{ name: "tok", kind: "token", secret: "catch-token", header: "x-catch-token" }], channels: [{ name: "pay", guards: ["tok"] }] };
+  const mr = await startMailroom({ config, forwardTo: app.url, resign: { kind: "stripe", secret }, chaos: { duplicate: 1, seed: 7 } });
   stops.push(mr.stop);
-  const channel = mr.channel();
-  const { id } = (await (await mr.send(channel, { type: "invoice.paid" })).json()) as { id: string };
+  const channel = "pay";
+  const { id } = (await (await mr.send(channel, { type: "invoice.paid" }, { headers: { "x-catch-token": "catch-token" } })).json()) as { id: string };
   await mr.waitForHook({ channel, status: "handled", where: (h) => h.id === id });
   const stripe = new Stripe("sk_test_unused");
   // duplicate = 1: every hook reaches the app twice, the same request both times, each verified by Stripe's library.
