@@ -53,7 +53,8 @@ export function createContracts(deps: {
       const verdict: Verdict = checker.check({ channel: h.channel, eventType: h.eventType, headers, body });
       const paths = body === undefined ? [] : fieldPaths(body);
       const won = await claim(h.channel, h.eventType, ["", ...paths], h.id);
-      const newType = won.includes("");
+      // A hook without an event type is of no type: never marked new-type (a binary body, a form post).
+      const newType = h.eventType !== "" && won.includes("");
       records.push({
         hookId: h.id,
         channel: h.channel,
@@ -61,7 +62,7 @@ export function createContracts(deps: {
         violations: verdict.violations,
         newType,
         // The first hook of a type brings every field: it is marked new-type, not new-field.
-        newField: !newType && won.length > 0,
+        newField: !won.includes("") && won.length > 0,
         checkedAt: clock.now(),
       });
       deps.counted?.(h.channel, verdict.result);

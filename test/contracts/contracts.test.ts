@@ -82,6 +82,9 @@ describe("contract checks: each caught hook is checked against its provider's or
     expect(bad).toEqual({ result: "invalid", violations: [{ path: "/amount", message: "must be >= 0" }], new_type: false, new_field: true });
     expect((await contractOf(await send("billing", { type: "invoice.paid", amount: 2 }))).new_field).toBe(false);
     expect((await contractOf(await send("billing", { type: "customer.created" }))).result).toBe("none");
+    const untyped = await t.call("POST", "/?channel=untyped", new Uint8Array([0, 159, 146, 150]), { "content-type": "application/octet-stream" });
+    // The first hook of a channel without an event type is of no type: neither new-type nor new-field.
+    expect(await contractOf(untyped.json.id)).toEqual({ result: "none", violations: [], new_type: false, new_field: false });
     const id = await send("plain", { type: "x" });
     expect((await contractOf(id)).result).toBe("none");
     const plain = (await t.call("GET", `/v1/hooks/${id}`)).json;
