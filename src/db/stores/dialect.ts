@@ -68,6 +68,13 @@ export interface Dialect {
    * json_each(?))`, the list is encoded so), PostgreSQL as an array (`= ANY($1::text[])`).
    */
   anyOf(column: Column, list: Placeholder<string, readonly string[]>): SQL;
+  /**
+   * A list given as one parameter, as a table of one column `value` (a JSON value per item), so
+   * that an INSERT of any number of rows is one text, prepared once: each row an array read by
+   * position (`value ->> 0`), cast to its column's type. SQLite `json_each(?)`, PostgreSQL
+   * `jsonb_array_elements($1::jsonb)`; the list is encoded as JSON on both.
+   */
+  each(list: Placeholder<string, readonly unknown[]>): SQL;
   /** ` OVERRIDING SYSTEM VALUE` on PostgreSQL, where an INSERT may set a GENERATED ALWAYS id only so; nothing on SQLite. */
   readonly overriding: SQL;
   /**
@@ -343,7 +350,7 @@ function namedSelection(fields: Fields): { list: SQL; decode(row: Record<string,
   };
 }
 
-/** Encodes a list parameter as JSON text (SQLite's `anyOf`). */
+/** Encodes a list parameter as JSON text (SQLite's `anyOf`, both backends' `each`). */
 const asJson = { mapToDriverValue: (list: unknown) => JSON.stringify(list) };
 
 const liteDialect = new SQLiteSyncDialect();
@@ -363,6 +370,7 @@ export function sqliteDialect(client: Database): Dialect {
     forUpdate: sql``,
     overriding: sql``,
     anyOf: (column, list) => sql`${column} IN (SELECT value FROM json_each(${sql.param(list, asJson)}))`,
+    each: (list) => sql`json_each(${sql.param(list, asJson)})`,
     async rows(fields, build) {
       const { list, decode } = selection(fields);
       const { sql: text, params } = liteDialect.sqlToQuery(build(list));
@@ -434,6 +442,8 @@ export function pgDialect(t: PgTransactor): Dialect {
     forUpdate: sql` FOR UPDATE`,
     overriding: sql` OVERRIDING SYSTEM VALUE`,
     anyOf: (column, list) => sql`${column} = ANY(${list}::text[])`,
+    // Sent as text and cast: a parameter typed jsonb would be encoded as JSON a second time.
+    each: (list) => sql`jsonb_array_elements(CAST(${sql.param(list, asJson)} AS text)::jsonb) AS each(value)`,
     async rows(fields, build) {
       const { list, decode } = selection(fields);
       const { text, params } = render(build(list));
