@@ -6,7 +6,10 @@
  * requests/s, p50 and p99 and the peak resident set. CPU per request holds when other work shares
  * the machine, where wall-clock latency does not.
  *
- *   bun run bench/cpu-per-request.ts [--rounds 3] [--duration 8] [--durability normal] LABEL=PATH...
+ * A target may add TOML to its config file: LABEL=PATH+FILE (for example the same executable with
+ * `[contracts] enabled = false` against itself with them on).
+ *
+ *   bun run bench/cpu-per-request.ts [--rounds 3] [--duration 8] [--durability normal] LABEL=PATH[+FILE]...
  */
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -66,8 +69,9 @@ async function wrk(url: string, seconds: number) {
 ensureWrk();
 const targets: { label: string; server: Started; runs: Run[] }[] = [];
 for (const spec of positionals) {
-  const [label, bin] = spec.split("=") as [string, string];
-  const dir = mailroomDir({ durability: args.durability as "normal" | "full" });
+  const [label, target] = spec.split("=") as [string, string];
+  const [bin, extra] = target.split("+") as [string, string | undefined];
+  const dir = mailroomDir({ durability: args.durability as "normal" | "full", extra: extra ? readFileSync(extra, "utf8") : undefined });
   process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
   targets.push({ label, server: await start(["taskset", "-c", "0", bin], { cwd: dir }), runs: [] });
 }

@@ -22,6 +22,7 @@ import { attemptRoutes } from "../runner/routes";
 import { hookSearch } from "../search";
 import type { SharedRouteDeps } from "../dashboard";
 import { createHookService } from "../hooks/service";
+import { type ContractSubject, schemaApplies } from "../contracts/check";
 import { contractReader } from "../contracts/wire";
 import { createBatchWriter } from "../hooks/writer";
 import { createIdFactory } from "../lib/ids";
@@ -41,7 +42,9 @@ export function createWebhookService(base: Base, { search, channelDeleteBatch }:
   const { changes } = storage;
   const store = storage.hooks;
   const channels = createChannelService({ config, store, clock, runner, deleteBatch: channelDeleteBatch });
-  const hooks = createHookService({ store, clock, runner, contracts: contractReader(storage.contracts) });
+  const own = config.channelSchemas ?? {};
+  const applies = config.contracts.enabled ? (h: ContractSubject) => schemaApplies(own[h.channel], h) : undefined;
+  const hooks = createHookService({ store, clock, runner, contracts: contractReader(storage.contracts, applies) });
   const responses = createResponses({ config, store: storage.responses, clock });
   const dedup = createDedup({ config, store: storage.dedup, clock });
   const writer = createBatchWriter({

@@ -29,6 +29,20 @@ export type Verdict = { result: ContractResult; violations: Violation[] };
 /** A hook as the checker reads it. */
 export type Checked = { channel: string; eventType: string; headers: Record<string, string>; body: unknown };
 
+/** What decides whether a schema applies to a hook: no body needed. */
+export type ContractSubject = Omit<Checked, "body">;
+
+/**
+ * Whether any schema applies to a hook (its channel's own for its event type, GitHub's, the
+ * Standard Webhooks envelope): when none does, its result is `none` whatever its body, which is
+ * why such results are not kept (index.ts) but implied when read (wire.ts).
+ */
+export function schemaApplies(own: ChannelSchemas | undefined, { eventType, headers }: ContractSubject): boolean {
+  if (own?.some((s) => patternMatches(s.pattern, eventType))) return true;
+  if (headers["x-github-event"] !== undefined) return true;
+  return headers["webhook-id"] !== undefined && headers["webhook-timestamp"] !== undefined && headers["webhook-signature"] !== undefined;
+}
+
 /** A channel's own schemas: event type patterns (`invoice.*`, `*`) to compiled validators, first match wins. */
 export type ChannelSchemas = readonly { pattern: string; validate: CompiledSchema }[];
 

@@ -24,7 +24,11 @@ export type BulkAction = "retry" | "discard";
 export const BULK_FROM: Record<BulkAction, readonly HookStatus[]> = { retry: TRANSITION_FROM.retry, discard: TRANSITION_FROM.discard };
 
 /** What a hook's `contract` extension is read from (contracts/, composed in compose/webhooks.ts). */
-export type ContractReader = { of(ids: readonly string[]): Promise<Map<string, HookContractWire>> };
+export type ContractReader = {
+  of(hooks: readonly { id: string; channel: string; eventType: string; headers: Record<string, string> }[]): Promise<Map<string, HookContractWire>>;
+  /** The kept results only (no implied `none`), by id. */
+  kept(ids: readonly string[]): Promise<Map<string, HookContractWire>>;
+};
 export type HookContractWire = NonNullable<HookExtendedWire["contract"]>;
 
 export function createHookService(deps: { store: HookStore; clock: Clock; runner: HookRunner; contracts?: ContractReader }) {
@@ -38,7 +42,7 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
 
   async function wire(hooks: RawHook[]): Promise<HookExtendedWire[]> {
     const ids = hooks.map((h) => h.id);
-    const [events, contracts] = await Promise.all([store.eventsOf(ids), deps.contracts?.of(ids)]);
+    const [events, contracts] = await Promise.all([store.eventsOf(ids), deps.contracts?.of(hooks)]);
     return Promise.all(
       hooks.map(async (h) => {
         const wire = toWireHook(h, events.get(h.id) ?? [], await decodePayload(h.headers, h.body));
@@ -139,9 +143,13 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
     /** The ids of a page of hooks, newest first; find() reads each when its turn comes. */
     listIds: (query: ListQuery): Promise<string[]> => store.listHookIds(query),
     /** A hook as the API shows it, or undefined when it is gone (deleted since its page was listed). */
-    /** The contract checks of these hooks (contracts/), by id; empty when checks are not composed. */
-    async contractsOf(ids: readonly string[]): Promise<Map<string, HookContractWire>> {
-      return (await deps.contracts?.of(ids)) ?? new Map();
+    /** The contract checks of these hooks (contracts/), by id, with `implied` the `none` of hooks no schema applies to too; empty when checks are not composed. */
+    async contractsOf(ids: readonly string[], { implied = false } = {}): Promise<Map<string, HookContractWire>> {
+      if (!deps.contracts) return new Map();
+      if (!implied) return deps.contracts.kept(ids);
+      // Whether a schema applies needs each hook's headers: read without bodies (a hook deleted meanwhile has none).
+      const rows = (await Promise.all(ids.map((id) => store.getHookSummary(id)))).filter((r) => r !== undefined);
+      return deps.contracts.of(rows);
     },
     async find(id: string): Promise<HookExtendedWire | undefined> {
       const hook = await store.getHook(id);

@@ -113,7 +113,8 @@ export async function listPage(
   let after = query.after;
   for (let scanned = 0; out.length < limit && scanned < CONTRACT_SCAN_MAX; ) {
     const ids = await basePage(deps, { ...query, q, after, limit: String(LIMIT.max) });
-    const checks = await deps.hooks.contractsOf(ids);
+    // A `none` is implied for hooks no schema applies to (contracts/wire.ts): read them only when asked for.
+    const checks = await deps.hooks.contractsOf(ids, { implied: want.result === "none" });
     for (const id of ids) {
       const c = checks.get(id);
       if (c && (!want.result || c.result === want.result) && (!want.newType || c.new_type) && (!want.newField || c.new_field)) out.push(id);
