@@ -185,4 +185,4 @@ test(`kill -9 at random moments (${ROUNDS} rounds, durability full and normal in
   );
   running.proc.kill("SIGTERM");
   await running.proc.exited;
-}, 120_000);
+}, 360_000);

@@ -81,11 +81,10 @@ for (const [first, second] of [
     const { answer } = await caughtAndWaiting(run);
     run.proc.kill(first);
     await waitFor(run.output, `${first}: finishing in-flight requests`);
-    const signalled = performance.now();
     run.proc.kill(second);
     const code = await run.proc.exited;
-    // The first signal alone waits the 5 s grace (the test above): this one did not.
-    expect(performance.now() - signalled).toBeLessThan(3_000);
+    // The first signal alone waits the 5 s grace and then exits 0 (the test above): this status
+    // says the second signal stopped it (a clock would not: a loaded machine takes seconds to exit).
     expect(code).toBe(second === "SIGINT" ? 130 : 143);
     await waitFor(run.errors, `mailroom: ${second} again: stopping at once`);
     await answer.then(

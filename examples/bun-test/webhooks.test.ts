@@ -1,10 +1,12 @@
 // Mailroom inside a `bun test` suite: a webhook receiver whose deliveries a test waits for, and a
 // translation API a client is tested against. Installed with `npm install --save-dev mailroom-webhooks`.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { startMailroom, type Mailroom } from "mailroom-webhooks/testing";
 
 const SECRET = "s3cret";
 let mr: Mailroom;
+// bun test gives a test 5 s; a wait of 5 s inside one would be cut short before it could say why.
+setDefaultTimeout(30_000);
 
 beforeAll(async () => {
   mr = await startMailroom({

@@ -4,6 +4,8 @@ const { startMailroom } = require("mailroom-webhooks/testing");
 
 const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 let mr;
+// jest gives a test 5 s; a wait of 5 s inside one would be cut short before it could say why.
+jest.setTimeout(30_000);
 
 beforeAll(async () => {
   mr = await startMailroom({

@@ -87,7 +87,7 @@ test("hooks reported caught are found through the index thread; a lost, then a d
     await s.close();
   }
   expect(existsSync(`${path}-search`)).toBe(true);
-}, 30_000);
+}, 120_000);
 
 test("the entries of deleted hooks are purged from the index file; their hooks are not found meanwhile", async () => {
   const dir = mkdtempSync(join(tmpdir(), "mailroom-search-file-"));
@@ -115,7 +115,7 @@ test("the entries of deleted hooks are purged from the index file; their hooks a
   writer.$client.close();
   reader.close();
   await s.close();
-}, 30_000);
+}, 120_000);
 
 test("every field of a caught hook reaches the index thread as caught: text beyond ASCII, a body within a larger buffer, an empty body", async () => {
   const dir = mkdtempSync(join(tmpdir(), "mailroom-search-file-"));
@@ -144,7 +144,7 @@ test("every field of a caught hook reaches the index thread as caught: text beyo
   expect(await only("type:ping.empty")).toEqual([c.id]);
   expect(await only("header.x-empty:yes")).toEqual([c.id]);
   await s.close();
-}, 30_000);
+}, 120_000);
 
 test("hooks handed to the index thread as ids only (past the bytes it has not taken yet) are read back by a sweep: every one is found", async () => {
   const dir = mkdtempSync(join(tmpdir(), "mailroom-search-file-"));
@@ -159,7 +159,7 @@ test("hooks handed to the index thread as ids only (past the bytes it has not ta
   for (const i of [0, 63, 64, 199]) expect(await ids(s, `marker${i}`)).toBe(1);
   expect(await ids(s, "payload.order:150")).toBe(1);
   await s.close();
-}, 30_000);
+}, 120_000);
 
 test("an index thread that fails is started again and indexes what it missed; searches answer meanwhile", async () => {
   const dir = mkdtempSync(join(tmpdir(), "mailroom-search-file-"));
@@ -190,7 +190,7 @@ test("an index thread that fails is started again and indexes what it missed; se
   await indexed(s);
   expect(await ids(s, "afterwards")).toBe(3);
   await s.close();
-}, 30_000);
+}, 120_000);
 
 test("an index file that cannot be written (here a folder in its place) does not stop the data file from opening: the index is kept in a temporary file", async () => {
   const dir = mkdtempSync(join(tmpdir(), "mailroom-search-file-"));
@@ -214,7 +214,7 @@ test("an index file that cannot be written (here a folder in its place) does not
   await search.close();
   await storage.close();
   expect(existsSync(kept)).toBe(false);
-}, 30_000);
+}, 120_000);
 
 test("hooks left out while the index thread is starved cost one message, not one per batch, and are all found once it runs", async () => {
   const dir = mkdtempSync(join(tmpdir(), "mailroom-search-file-"));
@@ -235,7 +235,7 @@ test("hooks left out while the index thread is starved cost one message, not one
   for (const i of [0, 101, 199]) expect(await ids(s, `marker${i}`)).toBe(1);
   expect(await ids(s, "marker")).toBe(100);
   await s.close();
-}, 30_000);
+}, 120_000);
 
 test("hooks left out while the start-up sweep runs are found by the next search: what it waits for includes the sweep that takes them", async () => {
   const dir = mkdtempSync(join(tmpdir(), "mailroom-search-file-"));
@@ -252,4 +252,4 @@ test("hooks left out while the start-up sweep runs are found by the next search:
   await indexed(s);
   expect(await ids(s, "latecomer")).toBe(10);
   await s.close();
-}, 30_000);
+}, 120_000);
