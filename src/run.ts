@@ -253,7 +253,7 @@ export async function runCommand(command: ServerCommand): Promise<number> {
   });
   for (const line of saved) console.log(line);
   // With a public listener, public_url is where senders reach it: the dashboard is on this one.
-  const base = (!publicServer && config.server.public_url?.replace(/\/$/, "")) || `http://${server.hostname}:${server.port}`;
+  const base = (!publicServer && config.server.public_url?.base) || `http://${server.hostname}:${server.port}`;
   if (noAuth) console.log(`  dashboard: ${base}/ui/ (no sign-in: [dashboard] auth = "none", this machine only)`);
   if (setupLink) for (const line of setupLines(setupLink, base)) console.log(line);
   // Last, so that whoever waits for this line has everything above it.

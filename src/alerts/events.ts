@@ -41,6 +41,6 @@ export function toNotice(event: NoticeEvent, issue: IssueRow, publicUrl: string 
       count: issue.count,
       hooks_query: issue.hooksQuery,
     },
-    url: publicUrl ? `${publicUrl.replace(/\/$/, "")}/ui/issues/${issue.id}` : null,
+    url: publicUrl ? `${publicUrl}/ui/issues/${issue.id}` : null,
   };
 }

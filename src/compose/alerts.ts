@@ -28,7 +28,7 @@ export function createAlertService(
   { config, storage, clock, log, runner }: Base,
   { webhooks, relay, notify }: { webhooks: WebhookService; relay?: RelayService; notify: Notify },
 ) {
-  const events = createIssueEvents(notify, config.server.public_url);
+  const events = createIssueEvents(notify, config.server.public_url?.base);
   const engine = createAlertEngine({
     rules: compileRules(config.alerts),
     store: storage.issues,

@@ -83,7 +83,7 @@ export function createWebhookService(base: Base, { search, channelDeleteBatch }:
   });
   const nextId = createIdFactory(clock);
   const transfer = createTransfer({ store: storage.transfer, hooks: store, channels, search, runner, clock, nextId });
-  const guards = createGuards(config.guards, { clock, log, publicUrl: config.server.public_url });
+  const guards = createGuards(config.guards, { clock, log, publicUrl: config.server.public_url?.base });
   // Guards defined in the dashboard join the same map; a change makes the catcher plan again.
   const guardRegistry = createGuardRegistry({ config, store: storage.guards, clock, log, guards, changed: () => catcher.invalidatePlans() });
   // A refusal is stored, counted, printed and streamed: its observers in one place.

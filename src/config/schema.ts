@@ -1,7 +1,7 @@
 import { Resign } from "./delivery";
 import { Type as t, type Static, type StaticDecode } from "@sinclair/typebox";
 import type { HandlerConfig } from "./handlers";
-import { Duration, DurationValue, Name, Size, UrlPatternValue } from "./values";
+import { Duration, DurationValue, Name, PublicUrlValue, Size, UrlPatternValue } from "./values";
 import { TranslateSection } from "./translate";
 import { DedupSetting, ResponseSetting } from "./misbehave";
 import { Alert } from "./alerts";
@@ -21,8 +21,7 @@ const Server = t.Object(
     host: t.String({ default: "127.0.0.1", description: "address to listen on" }),
     port: t.Integer({ minimum: 0, maximum: 65535, default: 8080, description: "port to listen on; 0 picks a free one" }),
     public_url: t.Optional(
-      t.String({
-        pattern: "^https?://[^\\s/?#]+(?:/[^\\s?#]*)?$",
+      PublicUrlValue({
         description: "the URL senders and browsers reach this server at (the dashboard shows it; https makes the session cookie Secure)",
         problem: "must be an http:// or https:// URL",
       }),

@@ -43,6 +43,28 @@ export const SizeValue = (options: SchemaOptions, minimum = 0) =>
     .Decode((value) => parseSize(value)!)
     .Encode((bytes) => bytes);
 
+/**
+ * `[server] public_url`, once loaded: as written (`href`), without its trailing slash (`base`,
+ * what paths are put after), and its `origin` (what the dashboard's requests must come from).
+ */
+export type PublicUrl = { href: string; base: string; origin: string };
+
+/** An http(s) URL with a host and an optional path (`[server] public_url`): a PublicUrl once loaded. */
+export const PublicUrlValue = (options: StringOptions) =>
+  t
+    .Transform(t.String({ ...options, pattern: "^https?://[^\\s/?#]+(?:/[^\\s?#]*)?$" }))
+    .Decode((href): PublicUrl => ({ href, base: href.replace(/\/+$/, ""), origin: originOf(href) }))
+    .Encode((url) => url.href);
+
+/** The scheme and host as the URL parser says them (lower-cased, default port dropped); as written if it cannot. */
+function originOf(href: string): string {
+  try {
+    return new URL(href).origin;
+  } catch {
+    return /^https?:\/\/[^/?#]+/i.exec(href)![0];
+  }
+}
+
 /** A `[dashboard] member_send_to` URL pattern (config/url-pattern.ts): compiled once loaded. */
 export const UrlPatternValue = (description: string) =>
   t

@@ -23,7 +23,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  */
 export function createGate(deps: { config: Config; sessions: Sessions }) {
   const { sessions } = deps;
-  const publicOrigin = deps.config.server.public_url ? new URL(deps.config.server.public_url).origin : undefined;
+  const publicOrigin = deps.config.server.public_url?.origin;
   const users = new WeakMap<Request, User>();
   /** `[dashboard] auth = "none"`: no session needed (check-config allowed it: every listener is loopback). */
   const open = deps.config.dashboard.auth === "none";

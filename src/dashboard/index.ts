@@ -137,7 +137,7 @@ export function createDashboard(deps: {
     .use(userRoutes(own))
     .use(apiKeyRoutes(own))
     .use(
-      new Elysia().use(gate.requireSession()).get("/info", () => ({ version: VERSION, public_url: config.server.public_url ?? null }), {
+      new Elysia().use(gate.requireSession()).get("/info", () => ({ version: VERSION, public_url: config.server.public_url?.href ?? null }), {
         query: NoQuery,
         response: { 200: t.Object({ version: t.String(), public_url: t.Union([t.String(), t.Null()]) }), 401: ErrorBody },
       }),

@@ -92,7 +92,7 @@ export function* urlVariants(input: GuardInput, publicUrl: string | undefined): 
     origins.push([`https://${host}`, "the Host header's URL over https"]);
   }
   if (publicUrl) {
-    const base = publicUrl.replace(/\/$/, "");
+    const base = publicUrl;
     origins.push([base.startsWith("https:") ? base.replace(/^https:/, "http:") : base.replace(/^http:/, "https:"), "public_url with the other scheme"]);
     origins.push([base, "public_url"]);
   }

@@ -47,7 +47,7 @@ export function createGuardRegistry(deps: { config: Config; store: GuardStore; c
     const problems: Problem[] = checkKinded([entry], GUARD_KINDS, "guard", {}, GUARD_KINDS_BESIDES_PROVIDERS);
     if (problems.length === 0) {
       try {
-        return createGuards([entry as Config["guards"][number]], { clock, log, publicUrl: config.server.public_url }).get(entry.name as string)!;
+        return createGuards([entry as Config["guards"][number]], { clock, log, publicUrl: config.server.public_url?.base }).get(entry.name as string)!;
       } catch (error) {
         if (!(error instanceof ConfigError)) throw error;
         problems.push(...error.problems);

@@ -28,6 +28,17 @@ describe("the loaded config", () => {
     expect(pattern!.matches("http://localhost:@10.0.0.1/")).toBe(false);
   });
 
+  test("public_url: as written, without its trailing slash for paths after it, and its origin", () => {
+    const c = buildConfig({ server: { public_url: "https://Hooks.Example.com:443/in/" } });
+    expect(c.server.public_url).toEqual({
+      href: "https://Hooks.Example.com:443/in/",
+      base: "https://Hooks.Example.com:443/in",
+      origin: "https://hooks.example.com",
+    });
+    expect(buildConfig({}).server.public_url).toBeUndefined();
+    expect(() => buildConfig({ server: { public_url: "ftp://x" } })).toThrow("must be an http:// or https:// URL");
+  });
+
   test("guards keep the form they were written in (the dashboard shows it)", () => {
     const c = buildConfig({ guards: [{ name: "h", kind: "hmac", secret: "s", header: "x-sig", tolerance: "5m" }] });
     expect(c.guards[0]).toMatchObject({ tolerance: "5m" });

@@ -27,7 +27,7 @@ export { compileScheme } from "./scheme/engine";
 
 /**
  * `log` receives the errors of checks that threw (the app passes it; config checks need none);
- * `publicUrl` is `[server] public_url`, what schemes that sign the URL (Twilio, Square) put in front of the path;
+ * `publicUrl` is `[server] public_url` without its trailing slash (PublicUrl.base), what schemes that sign the URL (Twilio, Square) put in front of the path;
  * `certificates` fetches SNS's and PayPal's certificates (the process's shared one when absent).
  */
 type Deps = { clock: Clock; log?: Log; publicUrl?: string; certificates?: CertificateFetcher };

@@ -10,6 +10,7 @@ import { timestampMs } from "./timestamps";
 import type { Scheme } from "./types";
 
 export type SchemeKeys = { secret?: string; publicKey?: string };
+/** `publicUrl`: `[server] public_url` without its trailing slash (config/values.ts PublicUrl.base). */
 export type SchemeDeps = { clock: Clock; publicUrl?: string };
 
 /** The URL a sender signed: `[server] public_url` with the request's path and query, else the URL as received. */
@@ -18,7 +19,7 @@ export function signedUrl(requestUrl: string | undefined, publicUrl: string | un
   if (!publicUrl) return url;
   const at = url.indexOf("://");
   const slash = url.indexOf("/", at < 0 ? 0 : at + 3);
-  return publicUrl.replace(/\/$/, "") + (slash < 0 ? "/" : url.slice(slash));
+  return publicUrl + (slash < 0 ? "/" : url.slice(slash));
 }
 
 /**
