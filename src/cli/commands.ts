@@ -139,6 +139,14 @@ ${CONFIG_DETAILS}`,
     run: client(async () => (await import("./issues")).issuesCommand),
   },
   {
+    name: "notifiers",
+    usage: `  mailroom notifiers ls [--json]                           the alerts' notifiers: where they send (no secrets), counts, last error
+  mailroom notifiers test NAME                             send a test notice now; exits 1 with the reason when it was not sent`,
+    details: "Notifiers are the [[notifiers]] of the config file. See docs/notifiers.md.",
+    client: true,
+    run: client(async () => (await import("./notifiers")).notifiersCommand),
+  },
+  {
     name: "send",
     usage: `  mailroom send CHANNEL [--data @FILE|-|TEXT] [--header K:V]... [--method M]
                 [--sign PROVIDER --secret S | --private-key @FILE]  signed as the provider does`,

@@ -10,6 +10,7 @@ import type { ManagementDeps } from "../hooks/routes/deps";
 import { createIdFactory } from "../lib/ids";
 import type { Notify } from "../notify/notice";
 import { createNotifiers, type Notifiers } from "../notify/notifiers";
+import { type NotifierControls, notifierRoutes } from "../notify/routes";
 import type { Base } from "./base";
 import type { WebhookService } from "./webhooks";
 import type { RelayService } from "./relay";
@@ -44,9 +45,12 @@ export function createAlertService(
   });
   if (config.alerts.length > 0) runner.addWorker(storage.singleton(engine.worker));
   const issues = createIssues({ store: storage.issues, engine, clock, acknowledged: events.acknowledged });
-  const routes = new Elysia()
-    .onError(webhookErrors(log))
-    .use(new Elysia({ prefix: "/v1" }).use(issueRoutes({ auth: requireApiKey(webhooks.apiKeys.source), issues })));
+  // Notices given to a recorder (tests) have no notifiers to list or test.
+  const controls: NotifierControls = "status" in notify ? (notify as Notifiers) : { status: () => [], test: async () => "no such notifier" };
+  const notifiers = (gates: Pick<ManagementDeps, "auth" | "admin">) =>
+    notifierRoutes({ ...gates, notifiers: controls, now: () => clock.now(), publicUrl: config.server.public_url?.base });
+  const auth = requireApiKey(webhooks.apiKeys.source);
+  const routes = new Elysia().onError(webhookErrors(log)).use(new Elysia({ prefix: "/v1" }).use(issueRoutes({ auth, issues })).use(notifiers({ auth })));
   return {
     engine,
     events,
@@ -54,6 +58,8 @@ export function createAlertService(
     routes,
     /** The same routes for the dashboard, given its session gate. */
     dashboardRoutes: (management: Pick<ManagementDeps, "auth">) => issueRoutes({ auth: management.auth, issues }),
+    /** The notifiers' routes for the dashboard, given its session gates (admins). */
+    dashboardNotifierRoutes: notifiers,
   };
 }
 

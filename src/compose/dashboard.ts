@@ -39,6 +39,7 @@ export function createDashboardService(
     relays: () => relay.state(),
     handlerControls: delivery.dashboardRoutes,
     issueRoutes: alerts.dashboardRoutes,
+    notifierRoutes: alerts.dashboardNotifierRoutes,
   });
   const routes = new Elysia().onError(webhookErrors(log)).use(dashboard.routes);
 

@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
-import type { handlerControlRoutes } from "../delivery/handler-routes";
 import type { issueRoutes } from "../alerts/routes";
+import type { notifierRoutes } from "../notify/routes";
+import type { handlerControlRoutes } from "../delivery/handler-routes";
 import type { Config } from "../config/schema";
 import type { Clock } from "../lib/clock";
 import { ErrorBody, NoQuery } from "../hooks/model";
@@ -106,6 +107,8 @@ export function createDashboard(deps: {
   handlerControls: (gates: Pick<ManagementDeps, "auth" | "admin">) => ReturnType<typeof handlerControlRoutes>;
   /** Alerts' issues (list, ack, resolve: alerts/routes.ts), given the session gate. */
   issueRoutes?: (gates: Pick<ManagementDeps, "auth">) => ReturnType<typeof issueRoutes>;
+  /** Alerts' notifiers (list, send a test: notify/routes.ts), for admins, given the session gates. */
+  notifierRoutes?: (gates: Pick<ManagementDeps, "auth" | "admin">) => ReturnType<typeof notifierRoutes>;
 }) {
   const { config, store, clock } = deps;
   const users = createUsers({ store, config, clock });
@@ -158,6 +161,7 @@ export function createDashboard(deps: {
     .use(handlerRoutes({ gate, forwards: deps.forwards, channels: deps.management.channels }))
     .use(deps.handlerControls(management))
     .use(deps.issueRoutes?.(management) ?? new Elysia())
+    .use(deps.notifierRoutes?.(management) ?? new Elysia())
     .use(resignKindRoutes({ gate }))
     .use(translateRoutes({ gate, services: deps.translate }))
     .use(bulkRoutes({ auth: gate.requireSession(), hooks: deps.management.hooks, channels: deps.management.channels }))

@@ -1,4 +1,5 @@
 import nodemailer from "nodemailer";
+import type { NOTIFIER_KINDS } from "../config/notifiers";
 import type { NotifierConfig } from "../config/schema";
 import { backoffDelay } from "../lib/backoff";
 import type { Log } from "../lib/log";
@@ -16,7 +17,9 @@ export const TIMEOUT_MS = 10_000;
 
 export type NotifierStatus = {
   name: string;
-  kind: string;
+  kind: (typeof NOTIFIER_KINDS)[number];
+  /** Where it sends, without secrets: an incoming webhook's origin (its path is its secret), an SMTP server and the recipients. */
+  target: string;
   queued: number;
   sent: number;
   failed: number;
@@ -92,6 +95,33 @@ function sender(n: NotifierConfig, opts: Options): (notice: IssueNotice) => Prom
   }
 }
 
+/** Where a notifier sends, as the API and the dashboard show it: never a URL's path or query, a secret or a password. */
+export function notifierTarget(n: NotifierConfig): string {
+  if (n.kind !== "email") {
+    try {
+      return `${new URL(n.url ?? "").origin}/…`;
+    } catch {
+      return "(no URL)";
+    }
+  }
+  const tls = n.tls ?? "starttls";
+  const port = n.port ?? (tls === "tls" ? 465 : tls === "starttls" ? 587 : 25);
+  return `smtp ${n.host}:${port} (${tls}) to ${(n.to ?? []).join(", ")}`;
+}
+
+/** The strings of a notifier's config that must never be shown (its URL, secret, password), longest first. */
+function secretsOf(n: NotifierConfig): string[] {
+  const out = new Set<string>();
+  for (const s of [n.url, n.secret, n.password]) if (s) out.add(s);
+  if (n.url) {
+    try {
+      const u = new URL(n.url);
+      for (const s of [u.pathname, u.search, u.username, u.password, decodeURIComponent(u.pathname)]) if (s.length > 1) out.add(s);
+    } catch {}
+  }
+  return [...out].sort((a, b) => b.length - a.length);
+}
+
 export function createNotifiers(configs: readonly NotifierConfig[], opts: Options): Notifiers {
   const policy = opts.backoff ?? { initial: 1000, max: 60_000 };
   const random = opts.random ?? Math.random;
@@ -103,7 +133,17 @@ export function createNotifiers(configs: readonly NotifierConfig[], opts: Option
         send: sender(c, opts),
         queue: [] as IssueNotice[],
         running: false,
-        status: { name: c.name, kind: c.kind, queued: 0, sent: 0, failed: 0, last_error: null, last_error_at: null } as NotifierStatus,
+        secrets: secretsOf(c),
+        status: {
+          name: c.name,
+          kind: c.kind as NotifierStatus["kind"],
+          target: notifierTarget(c),
+          queued: 0,
+          sent: 0,
+          failed: 0,
+          last_error: null,
+          last_error_at: null,
+        } as NotifierStatus,
       },
     ]),
   );
@@ -115,7 +155,12 @@ export function createNotifiers(configs: readonly NotifierConfig[], opts: Option
     waiters = [];
     for (const f of w) f();
   };
-  const message = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 300);
+  // A library's error may quote what it was given (the URL, the SMTP login): each secret is masked.
+  const message = (error: unknown, secrets: readonly string[] = []) => {
+    let text = error instanceof Error ? error.message : String(error);
+    for (const s of secrets) text = text.split(s).join("[secret]");
+    return text.slice(0, 300);
+  };
 
   async function drain(e: NonNullable<ReturnType<typeof entries.get>>) {
     e.running = true;
@@ -128,7 +173,7 @@ export function createNotifiers(configs: readonly NotifierConfig[], opts: Option
             e.status.sent++;
             break;
           } catch (error) {
-            e.status.last_error = message(error);
+            e.status.last_error = message(error, e.secrets);
             e.status.last_error_at = new Date((opts.now ?? Date.now)()).toISOString();
             if (attempt >= ATTEMPTS) {
               e.status.failed++;
@@ -173,7 +218,8 @@ export function createNotifiers(configs: readonly NotifierConfig[], opts: Option
         await e.send(notice);
         return null;
       } catch (error) {
-        e.status.last_error = message(error);
+        e.status.last_error = message(error, e.secrets);
+        e.status.last_error_at = new Date((opts.now ?? Date.now)()).toISOString();
         return e.status.last_error;
       }
     },

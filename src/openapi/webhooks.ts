@@ -297,6 +297,21 @@ const operations: Record<string, Operation> = {
     description:
       "Mailroom's extension: open or acknowledged -> resolved, by hand; the rule's notifiers are told. The rule does not open it again until its condition has cleared. 409 when resolved already.",
   },
+  "GET /v1/notifiers": {
+    operationId: "NotifierService_ListNotifiers",
+    summary: "List the alerts' notifiers",
+    description:
+      "Mailroom's extension (docs/notifiers.md): each `[[notifiers]]` entry with where it sends (an incoming webhook's origin only: its path is a secret; " +
+      "an SMTP server and the recipients), its queue, what it sent and failed, and its last error (secrets masked). Never a URL's path, a secret or a password. " +
+      "An admin's in the dashboard.",
+  },
+  "POST /v1/notifiers/:name/test": {
+    operationId: "NotifierService_TestNotifier",
+    summary: "Send a test notice",
+    description:
+      "Mailroom's extension: sends a test notice through the notifier now, once, without retries, and answers whether it was sent and, if not, why (secrets masked); " +
+      "404 for a name no notifier has. An admin's in the dashboard.",
+  },
   "GET /v1/refusals/:id": {
     operationId: "RefusalService_GetRefusal",
     summary: "Get a refused request",

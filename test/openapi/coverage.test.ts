@@ -32,6 +32,8 @@ const EXTENSIONS = [
   "IssueService_GetIssue",
   "IssueService_AckIssue",
   "IssueService_ResolveIssue",
+  "NotifierService_ListNotifiers",
+  "NotifierService_TestNotifier",
   "HandlerService_ResumeHandler",
   "RefusalService_ListRefusals",
   "RefusalService_GetRefusal",

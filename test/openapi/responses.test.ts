@@ -170,6 +170,19 @@ describe("webhook responses match webhooks.json", () => {
     expect((await w("ChannelService_DeleteChannel", { path: "/v1/channels/BAD" })).status).toBe(400);
   });
 
+  test("notifiers: list and test", async () => {
+    const receiver = Bun.serve({ port: 0, fetch: () => new Response("ok") });
+    try {
+      const via = await startTarget({ notifiers: [{ name: "ops", kind: "slack", url: `http://127.0.0.1:${receiver.port}/services/T/B/secret` }] });
+      expect((await w("NotifierService_ListNotifiers", { path: "/v1/notifiers", via })).json[0].target).toBe(`http://127.0.0.1:${receiver.port}/…`);
+      expect((await w("NotifierService_ListNotifiers", { path: "/v1/notifiers", headers: {} })).status).toBe(401);
+      expect((await w("NotifierService_TestNotifier", { path: "/v1/notifiers/ops/test", via })).json.sent).toBe(true);
+      expect((await w("NotifierService_TestNotifier", { path: "/v1/notifiers/nope/test", via })).status).toBe(404);
+    } finally {
+      receiver.stop(true);
+    }
+  });
+
   test("issues: list, get, ack and resolve", async () => {
     const via = await startTarget({ channels: [{ name: "quiet" }], alerts: [{ name: "quiet", kind: "silence", channels: ["quiet"], for: "1ms" }] });
     const id = await eventually("an issue", async () => ((await (await via.fetch("/v1/issues", { headers: AUTH })).json()) as { id: string }[])[0]?.id);
