@@ -17,7 +17,6 @@ describe("mailroom notifiers", () => {
         return new Response("ok");
       },
     });
-    afterAll(() => receiver.stop(true));
     const base = `http://127.0.0.1:${receiver.port}`;
     const served = await serveFromSource({
       notifiers: [
@@ -25,24 +24,27 @@ describe("mailroom notifiers", () => {
         { name: "down", kind: "teams", url: `${base}/down/tok3n-other` },
       ],
     });
-    afterAll(() => served.stop());
     const cli = (args: string[]) => runCli(args, { cwd: served.dir });
-
-    const ls = await cli(["notifiers", "ls"]);
-    expect(ls.stdout).toBe(`ops  discord  ${base}/…  sent 0, failed 0, queued 0\ndown  teams    ${base}/…  sent 0, failed 0, queued 0\n`);
-    let ran = await cli(["notifiers", "test", "ops"]);
-    expect([ran.code, ran.stdout]).toEqual([0, "ops: test notice sent\n"]);
-    expect(JSON.parse(got[0]!).content).toContain('A test from Mailroom\'s notifier "ops"');
-    ran = await cli(["notifiers", "test", "down"]);
-    expect([ran.code, ran.stderr]).toEqual([1, "down: not sent: HTTP 503\n"]);
-    expect((await cli(["notifiers", "ls"])).stdout).toContain("last error");
-    const json = await cli(["notifiers", "ls", "--json"]);
-    expect(json.stdout).not.toContain("tok3n");
-    expect(JSON.parse(json.stdout).map((n: { name: string }) => n.name)).toEqual(["ops", "down"]);
-    ran = await cli(["notifiers", "test", "nope"]);
-    expect(ran.code).not.toBe(0);
-    expect(ran.stderr).toContain('notifier "nope" not found');
-    expect((await cli(["notifiers", "send"])).code).toBe(2);
-    expect((await cli(["notifiers", "test"])).stderr).toContain("notifier name");
+    try {
+      const ls = await cli(["notifiers", "ls"]);
+      expect(ls.stdout).toBe(`ops  discord  ${base}/…  sent 0, failed 0, queued 0\ndown  teams    ${base}/…  sent 0, failed 0, queued 0\n`);
+      let ran = await cli(["notifiers", "test", "ops"]);
+      expect([ran.code, ran.stdout]).toEqual([0, "ops: test notice sent\n"]);
+      expect(JSON.parse(got[0]!).content).toContain('A test from Mailroom\'s notifier "ops"');
+      ran = await cli(["notifiers", "test", "down"]);
+      expect([ran.code, ran.stderr]).toEqual([1, "down: not sent: HTTP 503\n"]);
+      expect((await cli(["notifiers", "ls"])).stdout).toContain("last error");
+      const json = await cli(["notifiers", "ls", "--json"]);
+      expect(json.stdout).not.toContain("tok3n");
+      expect(JSON.parse(json.stdout).map((n: { name: string }) => n.name)).toEqual(["ops", "down"]);
+      ran = await cli(["notifiers", "test", "nope"]);
+      expect(ran.code).not.toBe(0);
+      expect(ran.stderr).toContain('notifier "nope" not found');
+      expect((await cli(["notifiers", "send"])).code).toBe(2);
+      expect((await cli(["notifiers", "test"])).stderr).toContain("notifier name");
+    } finally {
+      await served.stop();
+      receiver.stop(true);
+    }
   });
 });
