@@ -23,6 +23,17 @@ export type Attempt = {
   /** What delivery chaos did ("duplicate", "delay,duplicate"); null when nothing. */
   chaos: string | null;
 };
+/** An alerts' notifier (GET /ui/api/notifiers; notify/routes.ts Notifier): where it sends, without secrets. */
+export type NotifierInfo = {
+  name: string;
+  kind: "slack" | "discord" | "teams" | "webhook" | "email";
+  target: string;
+  queued: number;
+  sent: number;
+  failed: number;
+  last_error: string | null;
+  last_error_at: string | null;
+};
 /** A handler and its delivery state (GET /ui/api/handlers; delivery/handler-routes.ts HandlerInfo). */
 export type HandlerInfo = {
   name: string;
