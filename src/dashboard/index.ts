@@ -1,4 +1,6 @@
 import { Elysia, t } from "elysia";
+import type { bulkRoutes as bulkQueryRoutes } from "../bulk/routes";
+import type { viewRoutes } from "../views/routes";
 import type { handlerControlRoutes } from "../delivery/handler-routes";
 import type { issueRoutes } from "../alerts/routes";
 import type { Config } from "../config/schema";
@@ -106,6 +108,11 @@ export function createDashboard(deps: {
   handlerControls: (gates: Pick<ManagementDeps, "auth" | "admin">) => ReturnType<typeof handlerControlRoutes>;
   /** Alerts' issues (list, ack, resolve: alerts/routes.ts), given the session gate. */
   issueRoutes?: (gates: Pick<ManagementDeps, "auth">) => ReturnType<typeof issueRoutes>;
+  /** Bulk actions by query and saved views (compose/bulk.ts), given the session gate and who is an admin. */
+  bulkActions?: {
+    bulk: (auth: ManagementDeps["auth"], isAdmin: (request: Request) => boolean) => ReturnType<typeof bulkQueryRoutes>;
+    views: (auth: ManagementDeps["auth"], isAdmin: (request: Request) => boolean) => ReturnType<typeof viewRoutes>;
+  };
 }) {
   const { config, store, clock } = deps;
   const users = createUsers({ store, config, clock });
@@ -132,6 +139,7 @@ export function createDashboard(deps: {
     admin: gate.requireSession("admin"),
     sendsTo: memberSendsTo(config, gate),
   } satisfies ManagementDeps;
+  const isAdmin = (request: Request) => gate.userOf(request)?.role === "admin";
   const routes = new Elysia({ prefix: DASHBOARD_API })
     .use(sessionRoutes(own))
     .use(userRoutes(own))
@@ -158,6 +166,8 @@ export function createDashboard(deps: {
     .use(handlerRoutes({ gate, forwards: deps.forwards, channels: deps.management.channels }))
     .use(deps.handlerControls(management))
     .use(deps.issueRoutes?.(management) ?? new Elysia())
+    .use(deps.bulkActions?.bulk(gate.requireSession(), isAdmin) ?? new Elysia())
+    .use(deps.bulkActions?.views(gate.requireSession(), isAdmin) ?? new Elysia())
     .use(resignKindRoutes({ gate }))
     .use(translateRoutes({ gate, services: deps.translate }))
     .use(bulkRoutes({ auth: gate.requireSession(), hooks: deps.management.hooks, channels: deps.management.channels }))
