@@ -98,7 +98,7 @@ function exportStream(ids: string[], transfer: Transfer): Response {
 
 /**
  * POST /hooks/bulk (a dry run answers the count; export answers the hooks as JSON lines; the other
- * actions start a job, 202), GET /hooks/bulk (jobs, newest first), GET /hooks/bulk/{id} (progress),
+ * actions start a job, answered as it starts), GET /hooks/bulk (jobs, newest first), GET /hooks/bulk/{id} (progress),
  * DELETE /hooks/bulk/{id} (cancel). `isAdmin` says whether the caller may run an admin action
  * (send: the management API's keys with full access, the dashboard's admins).
  */
@@ -122,12 +122,12 @@ export function bulkRoutes({ auth, bulk, transfer, isAdmin }: { auth: SignIn; bu
         }
         if (action === "export") return exportStream((await bulk.snapshot(body.query, action)).ids, transfer);
         const job = await bulk.start(action, body.query, action === "send" ? { url: body.url } : {}, actor);
-        return json(202, toWireJob(job));
+        return json(200, toWireJob(job));
       },
       {
         query: NoQuery,
         body: BulkIn,
-        response: { 200: t.Union([DryRun, t.String({ description: "export: JSON lines" })]), 202: BulkJob, ...errors },
+        response: { 200: t.Union([BulkJob, DryRun]), ...errors },
       },
     )
     .get(
