@@ -1,6 +1,7 @@
 import { forwardTargetProblems, outboundProblem } from "../config/forward-target";
 import type { HookSearch } from "../hooks/hook-search";
 import type { HookService } from "../hooks/service";
+import type { HookStatus } from "../hooks/status";
 import type { Clock } from "../lib/clock";
 import { AppError, invalid, notFound, precondition } from "../lib/errors";
 import type { Log } from "../lib/log";
@@ -28,6 +29,20 @@ export type BulkDeps = {
   share?: number;
 };
 
+const STATUS = new Set(["pending", "handled", "failed", "discarded"]);
+
+/** `channel:NAME` and `status:S` alone (each at most once), as the plain list's filters; undefined for any other query. */
+function plainFilter(query: string): { channel?: string; status?: HookStatus } | undefined {
+  const out: { channel?: string; status?: HookStatus } = {};
+  for (const token of query.trim().split(/\s+/).filter(Boolean)) {
+    const m = /^(channel|status):([a-z0-9_-]+)$/.exec(token);
+    if (!m || out[m[1] as "channel" | "status"] !== undefined) return undefined;
+    if (m[1] === "status" && !STATUS.has(m[2]!)) return undefined;
+    out[m[1] as "channel" | "status"] = m[2] as HookStatus;
+  }
+  return out;
+}
+
 /** A key just above `id` in sort order (hook ids have 26 characters), so that paging after it starts with `id`. */
 const nextAbove = (id: string) => `${id}0`;
 
@@ -45,7 +60,15 @@ export function createBulk(deps: BulkDeps) {
 
   /** The snapshot of a query for an action; throws invalid_argument for a query that does not parse. */
   async function snapshot(query: string, action: BulkActionName): Promise<{ ids: string[]; until: string | null }> {
-    const find = search.read(query);
+    const searched = search.read(query);
+    // A query of a channel and a status only is the plain list's filter: read by its index, not the search's.
+    const plain = plainFilter(query);
+    const find: typeof searched = plain
+      ? (page) =>
+          plain.status && page.status && plain.status !== page.status
+            ? Promise.resolve([])
+            : hooks.listIds({ ...page, ...plain, status: page.status ?? plain.status })
+      : searched;
     const until = (await hooks.listIds({ limit: 1 }))[0];
     if (!until) return { ids: [], until: null };
     const from: readonly (string | undefined)[] = (BULK_ACTIONS[action] as { from?: readonly string[] }).from ?? [undefined];

@@ -38,12 +38,15 @@ describe("bulk actions by query", () => {
     stop = true;
     await catching;
     expect(late.length).toBeGreaterThan(before);
-    const caughtBefore = late.filter((id) => id <= started.json.until);
-    expect(job).toMatchObject({ state: "done", total: 1200 + caughtBefore.length, done: 1200 + caughtBefore.length, skipped: 0, failed: 0 });
-
     const counts = await retriedCounts(t, [...matched, ...late, ...other.slice(0, 10)]);
-    for (const id of [...matched, ...caughtBefore]) expect(counts.get(id)).toBe(1);
-    for (const id of late.filter((id) => id > started.json.until)) expect(counts.get(id)).toBe(0);
+    // A late hook caught before the start was in the job only if it had failed by then (the
+    // snapshot takes the statuses retry applies to): each is retried once or not at all.
+    const lateIn = late.filter((id) => counts.get(id) === 1);
+    expect(job).toMatchObject({ state: "done", total: 1200 + lateIn.length, done: 1200 + lateIn.length, skipped: 0, failed: 0 });
+    for (const id of matched) expect(counts.get(id)).toBe(1);
+    for (const id of late) expect(counts.get(id)).toBeLessThanOrEqual(1);
+    for (const id of lateIn) expect(id <= started.json.until).toBe(true);
+    expect(late.filter((id) => id > started.json.until).length).toBeGreaterThan(0);
     for (const id of other.slice(0, 10)) expect(counts.get(id)).toBe(0);
     expect((await t.call("GET", "/v1/channels/other")).json.stats).toMatchObject({ failed: "50" });
     // The job is listed, newest first.

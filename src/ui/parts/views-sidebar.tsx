@@ -44,12 +44,7 @@ export function ViewsSidebar({ current, query, admin, onViews }: { current: stri
         <ul>
           {views.map((v) => (
             <li>
-              <a
-                href={`/ui/hooks?view=${encodeURIComponent(v.name)}`}
-                onClick={link}
-                aria-current={current === v.name ? "page" : undefined}
-                title={v.query}
-              >
+              <a href={`/ui/hooks?view=${encodeURIComponent(v.name)}`} onClick={link} aria-current={current === v.name ? "page" : undefined} title={v.query}>
                 <span>{v.name}</span>
                 {v.shared && <span class="muted"> (shared)</span>}
                 <span class="badge">
@@ -64,7 +59,8 @@ export function ViewsSidebar({ current, query, admin, onViews }: { current: stri
       {query && (
         <form class="actions" onSubmit={save}>
           <label>
-            Name <input value={name} required pattern="[a-z0-9]+([_\-][a-z0-9]+)*" maxLength={64} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+            Name{" "}
+            <input value={name} required pattern="[a-z0-9]+([_\-][a-z0-9]+)*" maxLength={64} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
           </label>
           {admin && (
             <label>

@@ -89,7 +89,8 @@ export function BulkQuery({ query, admin, onDone }: { query: string; admin: bool
           </label>
           {action === "send" && (
             <label>
-              URL <input type="url" required value={url} onInput={(e) => setUrl((e.target as HTMLInputElement).value)} placeholder="http://localhost:3000/hooks" />
+              URL{" "}
+              <input type="url" required value={url} onInput={(e) => setUrl((e.target as HTMLInputElement).value)} placeholder="http://localhost:3000/hooks" />
             </label>
           )}
           <button type="submit" class="primary" disabled={job?.state === "running"}>

@@ -21,7 +21,13 @@ export function Hooks({ url, id, admin = false }: { url: URL; id?: string; admin
   const f = filtersOf(url);
   const view = url.searchParams.get("view") ?? "";
   // The whole search as the query language says it: what bulk actions and saved views take.
-  const fullQuery = [f.q.trim(), f.channel && `channel:${f.channel}`, f.status && `status:${f.status}`, f.type && `event:${f.type}`, RANGES[f.range] && `after:-${f.range}`]
+  const fullQuery = [
+    f.q.trim(),
+    f.channel && `channel:${f.channel}`,
+    f.status && `status:${f.status}`,
+    f.type && `event:${f.type}`,
+    RANGES[f.range] && `after:-${f.range}`,
+  ]
     .filter(Boolean)
     .join(" ");
   // /ui/hooks?view=NAME shows the view's query (kept in the URL, so the link can be shared either way).
