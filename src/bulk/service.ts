@@ -14,6 +14,11 @@ import type { BulkJobRow, BulkJobStore } from "./store";
 export const BULK_BATCH = 200;
 /** Ids read per page of the snapshot. */
 const PAGE = 1000;
+/**
+ * Share of the thread a job takes between its batches (lib/pace): less than half, so that catching
+ * keeps most of its rate (at half it kept 67% during a bulk retry of 100,000 hooks; docs/benchmarks.md).
+ */
+export const BULK_SHARE = 0.3;
 /** Hooks one job takes at most (its snapshot is held in memory: 26 bytes an id). */
 export const BULK_MAX = 1_000_000;
 
@@ -25,7 +30,7 @@ export type BulkDeps = {
   log: Pick<Log, "error">;
   nextId: () => string;
   outbound: ReplayOutbound;
-  /** Share of the thread a job takes (lib/pace): 0.5 by default; the benchmark measures others. */
+  /** Share of the thread a job takes (lib/pace): BULK_SHARE by default. */
   share?: number;
 };
 
@@ -106,7 +111,7 @@ export function createBulk(deps: BulkDeps) {
         c.skipped += got.skipped;
         c.failed += got.failed;
         if ((await store.progress(job.id, c)) !== "running") return;
-        await restAfter(started, deps.share);
+        await restAfter(started, deps.share ?? BULK_SHARE);
       }
       await store.finish(job.id, "done", clock.now(), "");
     } catch (error) {

@@ -3,13 +3,17 @@ import { AUTH, type Reply } from "../helpers/client";
 
 type Caller = {
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>;
-  fetch?(path: string, init?: RequestInit): Promise<Response>;
 };
 
 const nextId = monotonicFactory();
 
 /** Stores `n` hooks of `channel` in `status` at once (an import), caught just before now: their ids, oldest first. */
-export async function importHooks(t: Caller & { fetch(path: string, init?: RequestInit): Promise<Response> }, channel: string, n: number, status = "failed") {
+export async function importHooks(
+  t: Caller & ({ fetch(path: string, init?: RequestInit): Promise<Response> } | { url: string }),
+  channel: string,
+  n: number,
+  status = "failed",
+) {
   const at = Date.now() - 60_000;
   const ids = Array.from({ length: n }, (_, i) => nextId(at + i).toLowerCase());
   const lines = ids.map((id, i) =>
@@ -28,11 +32,12 @@ export async function importHooks(t: Caller & { fetch(path: string, init?: Reque
       events: [],
     }),
   );
-  const res = await t.fetch("/v1/hooks/import", {
-    method: "POST",
-    headers: { ...AUTH, "content-type": "application/x-ndjson" },
-    body: `${lines.join("\n")}\n`,
-  });
+  const init = { method: "POST", headers: { ...AUTH, "content-type": "application/x-ndjson" }, body: `${lines.join("\n")}\n` };
+  const base = (t as { url?: unknown }).url;
+  const res =
+    typeof base === "string"
+      ? await fetch(`${base}/v1/hooks/import`, init)
+      : await (t as { fetch(path: string, init?: RequestInit): Promise<Response> }).fetch("/v1/hooks/import", init);
   const report = (await res.json()) as { imported: number };
   if (report.imported !== n) throw new Error(`import: ${JSON.stringify(report)}`);
   return ids;
