@@ -22,6 +22,7 @@ import { subscribeToChanges } from "./compose/changes";
 import { createContractService } from "./compose/contracts";
 import { createUnrouted } from "./compose/unrouted";
 import { createAlertService, createNotify } from "./compose/alerts";
+import { createBulkService } from "./compose/bulk";
 import type { Notify } from "./notify/notice";
 
 export type AppDeps = {
@@ -72,7 +73,8 @@ export function createApp(deps: AppDeps) {
   const relay = createRelayService(base, { apiKeys: webhooks.apiKeys, instance: deps.instance ?? crypto.randomUUID() });
   const delivery = createDeliveryService(base, { webhooks });
   const alerts = createAlertService(base, { webhooks, relay, notify: deps.notify ?? createNotify(base) });
-  const dashboard = createDashboardService(base, { webhooks, live, translate, relay, delivery, alerts });
+  const bulk = createBulkService(base, { webhooks });
+  const dashboard = createDashboardService(base, { webhooks, live, translate, relay, delivery, alerts, bulk });
   const metrics = createMetricsService(base, { webhooks, relay });
   const openapi = createOpenapiService(base, () => app.routes);
   connectRunner(base, { webhooks, translate });
@@ -95,6 +97,7 @@ export function createApp(deps: AppDeps) {
     .use(webhooks.routes)
     .use(delivery.routes)
     .use(alerts.routes)
+    .use(bulk.routes)
     .use(streams)
     .use(translate.routes)
     .use(dashboard.routes)

@@ -118,7 +118,12 @@ ${CONFIG_DETAILS}`,
   mailroom hooks show ID [--json]                          headers and the body decoded for reading
   mailroom hooks body ID                                   the exact body bytes, to stdout
   mailroom hooks diff A B [--json]                         headers, query and JSON bodies: added, removed, changed
-  mailroom hooks retry|discard|process|redeliver|delete ID`,
+  mailroom hooks retry|discard|process|redeliver|delete ID
+  mailroom hooks bulk ACTION -q "Q" [--url URL] [--dry-run] [--yes] [--json]
+                                                           retry|redeliver|discard|delete|export|send every match`,
+    details: `hooks bulk counts the matches first; --dry-run stops there. On a terminal it asks before acting
+(--yes does not ask; piped, --yes is needed) and shows a progress bar; Ctrl-C cancels the job. export
+writes JSON lines to stdout; send takes --url (admins' keys). See docs/bulk.md.`,
     client: true,
     run: client(async () => (await import("./hooks")).hooksCommand),
   },
@@ -129,6 +134,15 @@ ${CONFIG_DETAILS}`,
     details: "A paused handler's attempts wait, and new hooks queue theirs; resume runs them all. See docs/handlers.md.",
     client: true,
     run: client(async () => (await import("./handlers")).handlersCommand),
+  },
+  {
+    name: "views",
+    usage: `  mailroom views ls [--counts] [--json]                    saved views: the shared ones and yours
+  mailroom views save NAME -q "Q" [--shared]                save a named query (--shared: everyone's; admins)
+  mailroom views rm NAME [--shared]                        remove your view (or the shared one)`,
+    details: "A view is shown in the dashboard's sidebar with its count; /ui/hooks?view=NAME opens it. See docs/views.md.",
+    client: true,
+    run: client(async () => (await import("./views")).viewsCommand),
   },
   {
     name: "issues",

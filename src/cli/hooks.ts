@@ -90,14 +90,16 @@ export async function hooksCommand(argv: string[], client: Client, io: Io): Prom
       io.out(`${hookId}  deleted\n`);
       return 0;
     }
+    case "bulk":
+      return (await import("./bulk")).bulkCommand(rest, client, io);
     case undefined:
-      throw new UsageError("hooks needs a subcommand: ls, show, body, diff, retry, discard, process, redeliver, delete");
+      throw new UsageError("hooks needs a subcommand: ls, show, body, diff, retry, discard, process, redeliver, delete, bulk");
     default:
       throw unknownSubcommand("hooks", sub, SUBCOMMANDS);
   }
 }
 
-const SUBCOMMANDS = ["ls", "list", "show", "body", "retry", "discard", "process", "redeliver", "delete"];
+const SUBCOMMANDS = ["ls", "list", "show", "body", "retry", "discard", "process", "redeliver", "delete", "bulk"];
 
 /** Throws ClientError when Mailroom has no channel `name`, naming the closest one it has. */
 async function channelExists(client: Client, name: string): Promise<void> {

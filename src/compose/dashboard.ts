@@ -5,6 +5,7 @@ import type { Live } from "../live";
 import type { Base } from "./base";
 import type { DeliveryService } from "./delivery";
 import type { AlertService } from "./alerts";
+import type { BulkService } from "./bulk";
 import type { RelayService } from "./relay";
 import type { TranslateService } from "./translate";
 import type { WebhookService } from "./webhooks";
@@ -23,7 +24,16 @@ export function createDashboardService(
     relay,
     delivery,
     alerts,
-  }: { webhooks: WebhookService; live: Live; translate: TranslateService; relay: RelayService; delivery: DeliveryService; alerts: AlertService },
+    bulk,
+  }: {
+    webhooks: WebhookService;
+    live: Live;
+    translate: TranslateService;
+    relay: RelayService;
+    delivery: DeliveryService;
+    alerts: AlertService;
+    bulk?: BulkService;
+  },
 ) {
   const store = storage.dashboard;
   const dashboard = createDashboard({
@@ -40,6 +50,7 @@ export function createDashboardService(
     handlerControls: delivery.dashboardRoutes,
     issueRoutes: alerts.dashboardRoutes,
     notifierRoutes: alerts.dashboardNotifierRoutes,
+    bulkActions: bulk?.dashboardRoutes,
   });
   const routes = new Elysia().onError(webhookErrors(log)).use(dashboard.routes);
 

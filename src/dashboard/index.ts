@@ -1,7 +1,9 @@
 import { Elysia, t } from "elysia";
+import type { bulkRoutes as bulkQueryRoutes } from "../bulk/routes";
+import type { viewRoutes } from "../views/routes";
+import type { handlerControlRoutes } from "../delivery/handler-routes";
 import type { issueRoutes } from "../alerts/routes";
 import type { notifierRoutes } from "../notify/routes";
-import type { handlerControlRoutes } from "../delivery/handler-routes";
 import type { Config } from "../config/schema";
 import type { Clock } from "../lib/clock";
 import { ErrorBody, NoQuery } from "../hooks/model";
@@ -109,6 +111,11 @@ export function createDashboard(deps: {
   issueRoutes?: (gates: Pick<ManagementDeps, "auth">) => ReturnType<typeof issueRoutes>;
   /** Alerts' notifiers (list, send a test: notify/routes.ts), for admins, given the session gates. */
   notifierRoutes?: (gates: Pick<ManagementDeps, "auth" | "admin">) => ReturnType<typeof notifierRoutes>;
+  /** Bulk actions by query and saved views (compose/bulk.ts), given the session gate and who is an admin. */
+  bulkActions?: {
+    bulk: (auth: ManagementDeps["auth"], isAdmin: (request: Request) => boolean) => ReturnType<typeof bulkQueryRoutes>;
+    views: (auth: ManagementDeps["auth"], isAdmin: (request: Request) => boolean) => ReturnType<typeof viewRoutes>;
+  };
 }) {
   const { config, store, clock } = deps;
   const users = createUsers({ store, config, clock });
@@ -135,6 +142,7 @@ export function createDashboard(deps: {
     admin: gate.requireSession("admin"),
     sendsTo: memberSendsTo(config, gate),
   } satisfies ManagementDeps;
+  const isAdmin = (request: Request) => gate.userOf(request)?.role === "admin";
   const routes = new Elysia({ prefix: DASHBOARD_API })
     .use(sessionRoutes(own))
     .use(userRoutes(own))
@@ -162,6 +170,8 @@ export function createDashboard(deps: {
     .use(deps.handlerControls(management))
     .use(deps.issueRoutes?.(management) ?? new Elysia())
     .use(deps.notifierRoutes?.(management) ?? new Elysia())
+    .use(deps.bulkActions?.bulk(gate.requireSession(), isAdmin) ?? new Elysia())
+    .use(deps.bulkActions?.views(gate.requireSession(), isAdmin) ?? new Elysia())
     .use(resignKindRoutes({ gate }))
     .use(translateRoutes({ gate, services: deps.translate }))
     .use(bulkRoutes({ auth: gate.requireSession(), hooks: deps.management.hooks, channels: deps.management.channels }))

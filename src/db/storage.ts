@@ -13,6 +13,8 @@ import type { DedupStore } from "../dedup/store";
 import type { RefusalStore } from "../hooks/guards/refusal-store";
 import type { RelayStore } from "../relay/store";
 import type { IssueStore } from "../alerts/store";
+import type { BulkJobStore } from "../bulk/store";
+import type { ViewStore } from "../views/store";
 import type { Worker } from "../lib/worker";
 import type { ChangeFeed } from "./feed";
 import type { ChangeSink } from "../hooks/changes";
@@ -48,6 +50,10 @@ export interface Storage {
   readonly relays: RelayStore;
   /** Alerts' issues (alerts/). */
   readonly issues: IssueStore;
+  /** Bulk actions' jobs (bulk/). */
+  readonly bulkJobs: BulkJobStore;
+  /** Saved views (views/). */
+  readonly views: ViewStore;
   /** Contract checks of caught hooks and what each channel has seen (contracts/). */
   readonly contracts: ContractStore;
   /**

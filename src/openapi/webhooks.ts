@@ -11,6 +11,8 @@ import { ExportedHook } from "../transfer/wire";
 import { ChannelDedup } from "../dedup/routes";
 import { ChannelResponse } from "../responses/routes";
 import { HandlerInfo } from "../delivery/handler-routes";
+import { BulkJob } from "../bulk/routes";
+import { View } from "../views/routes";
 import { apiOf } from "../translate/gate";
 import type { DocumentDef, ErrorStatus, Operation } from "./generate";
 
@@ -312,6 +314,48 @@ const operations: Record<string, Operation> = {
       "Mailroom's extension: sends a test notice through the notifier now, once, without retries, and answers whether it was sent and, if not, why (secrets masked); " +
       "404 for a name no notifier has. An admin's in the dashboard.",
   },
+  "POST /v1/hooks/bulk": {
+    operationId: "HookService_BulkHooks",
+    success: { status: 200, description: "A dry run's count, or the job started; export answers JSON lines (application/x-ndjson) instead" },
+    summary: "Act on every hook a query matches",
+    description:
+      "Mailroom's extension (docs/bulk.md): `query` (docs/search.md) and `action` (retry, redeliver, discard, delete, export, send). The hooks are the query's " +
+      "matches up to the newest hook at the start, in a status the action applies to; none caught later is in it. `dry_run: true` answers their count and " +
+      "touches nothing (DryRun); `export` answers them as JSON lines (ExportedHook, header Mailroom-Bulk-Count); the others start a job (BulkJob) that runs in batches. `send` needs `url`, " +
+      "checked as a replay's, and an admin (a key with full access).",
+  },
+  "GET /v1/hooks/bulk": {
+    operationId: "HookService_ListBulkJobs",
+    summary: "List bulk jobs",
+    description: "Mailroom's extension: the bulk jobs, newest first; `limit` (1-100, 20) and `after` (the last id of the previous page) page them.",
+  },
+  "GET /v1/hooks/bulk/:id": {
+    operationId: "HookService_GetBulkJob",
+    summary: "Get a bulk job's progress",
+    description: "Mailroom's extension: its state (running, done, cancelled, failed) and counts (total, done, skipped, failed), from any instance.",
+  },
+  "DELETE /v1/hooks/bulk/:id": {
+    operationId: "HookService_CancelBulkJob",
+    summary: "Cancel a bulk job",
+    description: "Mailroom's extension: running -> cancelled; the batch in flight ends first, and is counted. 409 when the job has ended.",
+  },
+  "GET /v1/views": {
+    operationId: "ViewService_ListViews",
+    summary: "List saved views",
+    description:
+      "Mailroom's extension (docs/views.md): the shared views and the caller's own, by name; `include=count` counts each one's matches (up to 10,000).",
+  },
+  "POST /v1/views": {
+    operationId: "ViewService_SaveView",
+    summary: "Save a view",
+    description: "Mailroom's extension: a named query, the caller's own or (`shared: true`, admins) everyone's; saving a name again replaces its query.",
+  },
+  "DELETE /v1/views/:name": {
+    operationId: "ViewService_DeleteView",
+    success: { status: 204, description: "Deleted" },
+    summary: "Delete a saved view",
+    description: "Mailroom's extension: the caller's own view of that name, or the shared one with `shared=true` (admins). 404 when there is none.",
+  },
   "GET /v1/refusals/:id": {
     operationId: "RefusalService_GetRefusal",
     summary: "Get a refused request",
@@ -339,6 +383,8 @@ export const webhooksDocument: DocumentDef = {
     ExportedHook,
     ImportReport,
     ReplayAnswer,
+    BulkJob,
+    View,
     Event,
     Attempt,
     Refusal,

@@ -77,7 +77,7 @@ function App() {
   const orderId = /^\/ui\/translation\/orders\/([1-9][0-9]{0,14})$/.exec(path)?.[1];
   const refusalId = /^\/ui\/refusals\/([0-9A-Za-z_-]{1,64})$/.exec(path)?.[1];
   const handlersOf = /^\/ui\/channels\/([a-z0-9_-]{1,64})\/handlers$/.exec(path)?.[1];
-  if (hookId || path === "/ui/hooks" || path === "/ui") screen = <Hooks url={url} id={hookId} />;
+  if (hookId || path === "/ui/hooks" || path === "/ui") screen = <Hooks url={url} id={hookId} admin={me.role === "admin"} />;
   else if (handlersOf) screen = me.role === "admin" ? <ChannelHandlers channel={handlersOf} /> : adminOnly;
   else if (accountId) screen = <TranslationAccount id={accountId} me={me} />;
   else if (orderId) screen = <TranslationOrder id={orderId} me={me} />;

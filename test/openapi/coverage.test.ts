@@ -49,6 +49,13 @@ const EXTENSIONS = [
   "ChannelService_SetResponse",
   "ChannelService_ResetResponse",
   "ChannelService_GetDedup",
+  "HookService_BulkHooks",
+  "HookService_ListBulkJobs",
+  "HookService_GetBulkJob",
+  "HookService_CancelBulkJob",
+  "ViewService_ListViews",
+  "ViewService_SaveView",
+  "ViewService_DeleteView",
 ];
 /** The dashboard's own JSON endpoints (session only, docs/dashboard.md): the page's, not a public contract. */
 const isDashboardApi = (path: string) => path.startsWith("/ui/api/");

@@ -183,6 +183,36 @@ describe("webhook responses match webhooks.json", () => {
     }
   });
 
+  test("bulk jobs and saved views", async () => {
+    await app.catchHooks("bulky", 3);
+    expect((await w("HookService_BulkHooks", { path: "/v1/hooks/bulk", body: { query: "channel:bulky", action: "discard", dry_run: true } })).json.count).toBe(
+      3,
+    );
+    expect((await w("HookService_BulkHooks", { path: "/v1/hooks/bulk", body: { query: "(", action: "discard" } })).status).toBe(400);
+    const job = await w("HookService_BulkHooks", { path: "/v1/hooks/bulk", body: { query: "channel:bulky", action: "discard" } });
+    expect(job.status).toBe(200);
+    await eventually(
+      "the job's end",
+      async () => ((await (await app.fetch(`/v1/hooks/bulk/${job.json.id}`, { headers: AUTH })).json()) as { state: string }).state === "done" || undefined,
+    );
+    expect((await w("HookService_ListBulkJobs", { path: "/v1/hooks/bulk?limit=5" })).status).toBe(200);
+    expect((await w("HookService_ListBulkJobs", { path: "/v1/hooks/bulk?limit=500" })).status).toBe(400);
+    expect((await w("HookService_GetBulkJob", { path: `/v1/hooks/bulk/${job.json.id}` })).status).toBe(200);
+    expect((await w("HookService_GetBulkJob", { path: `/v1/hooks/bulk/${UNKNOWN_ID}` })).status).toBe(404);
+    expect((await w("HookService_CancelBulkJob", { path: `/v1/hooks/bulk/${job.json.id}` })).status).toBe(409);
+    // A job of several batches rests between them: it is still running when cancelled.
+    await app.catchHooks("bulky-many", 1000);
+    const many = await w("HookService_BulkHooks", { path: "/v1/hooks/bulk", body: { query: "channel:bulky-many", action: "discard" } });
+    expect((await w("HookService_CancelBulkJob", { path: `/v1/hooks/bulk/${many.json.id}` })).json.state).toBe("cancelled");
+    expect((await w("HookService_CancelBulkJob", { path: `/v1/hooks/bulk/${UNKNOWN_ID}` })).status).toBe(404);
+    expect((await w("ViewService_SaveView", { path: "/v1/views", body: { name: "bulky", query: "channel:bulky", shared: true } })).status).toBe(200);
+    expect((await w("ViewService_SaveView", { path: "/v1/views", body: { name: "Bad Name", query: "x" } })).status).toBe(400);
+    expect((await w("ViewService_ListViews", { path: "/v1/views?include=count" })).json[0].count).toBe(3);
+    expect((await w("ViewService_ListViews", { path: "/v1/views?include=all" })).status).toBe(400);
+    expect((await w("ViewService_DeleteView", { path: "/v1/views/bulky?shared=true" })).status).toBe(204);
+    expect((await w("ViewService_DeleteView", { path: "/v1/views/bulky?shared=true" })).status).toBe(404);
+  });
+
   test("issues: list, get, ack and resolve", async () => {
     const via = await startTarget({ channels: [{ name: "quiet" }], alerts: [{ name: "quiet", kind: "silence", channels: ["quiet"], for: "1ms" }] });
     const id = await eventually("an issue", async () => ((await (await via.fetch("/v1/issues", { headers: AUTH })).json()) as { id: string }[])[0]?.id);

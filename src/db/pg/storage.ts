@@ -23,6 +23,8 @@ import { pgDeliveryIds } from "./dedup-deliveries";
 import { createPgRefusalStore } from "./refusal-store";
 import { createRelayStore } from "../stores/relays";
 import { createIssueStore } from "../stores/issues";
+import { createBulkJobStore } from "../stores/bulk-jobs";
+import { createViewStore } from "../stores/views";
 
 /**
  * Caught batches in flight at once per instance. Measured on 2 cores with PostgreSQL beside (bench:ingest
@@ -66,6 +68,8 @@ export async function createPostgresStorage(sql: SQL, opts: PostgresStorageOptio
     refusals: createPgRefusalStore(t),
     relays: createRelayStore(d),
     issues: createIssueStore(d),
+    bulkJobs: createBulkJobStore(d),
+    views: createViewStore(d),
     changes: changesOf(sql),
     feed,
     commitLanes: COMMIT_LANES,

@@ -24,6 +24,8 @@ import { createContractStore } from "../stores/contracts";
 import { createDedupStore } from "../stores/dedup";
 import { createRelayStore } from "../stores/relays";
 import { createIssueStore } from "../stores/issues";
+import { createBulkJobStore } from "../stores/bulk-jobs";
+import { createViewStore } from "../stores/views";
 
 export type SqliteStorageOptions = {
   path: string;
@@ -83,6 +85,8 @@ export function createSqliteStorage(db: Db, opts: SqliteStorageOptions): Storage
     refusals: createRefusalStore(db),
     relays: createRelayStore(d),
     issues: createIssueStore(d),
+    bulkJobs: createBulkJobStore(d),
+    views: createViewStore(d),
     changes: changesOf(db.$client),
     feed: localFeed(),
     durable: walSync ? () => walSync.sync() : undefined,

@@ -170,6 +170,8 @@ const SHARED = [
   "refusals",
   "hookContracts",
   "contractSeen",
+  "bulkJobs",
+  "savedViews",
 ] as const;
 type SharedName = (typeof SHARED)[number];
 
@@ -212,6 +214,8 @@ const sameRows: { [K in SharedName]: Same<(typeof liteSchema)[K]["$inferSelect"]
   refusals: true,
   hookContracts: true,
   contractSeen: true,
+  bulkJobs: true,
+  savedViews: true,
 };
 void sameRows;
 /** Fails to compile when a column both backends have reads differently. */

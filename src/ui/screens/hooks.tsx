@@ -3,6 +3,9 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { query } from "../api";
 import { navigate } from "../router";
 import { Bulk } from "./bulk";
+import { BulkQuery } from "./bulk-query";
+import { viewNamed, ViewsSidebar } from "../parts/views-sidebar";
+import { RANGES } from "../filters";
 import { HookDetail } from "./hook";
 import { HookList } from "./hook-list";
 import { filtersOf, type Filters, useHookList } from "./hook-list-data";
@@ -14,8 +17,24 @@ import { Notice } from "../parts/notice";
  * the path (/ui/hooks/ID?filters). Keys: j/k or the arrows move (and open, while a hook is open),
  * Enter opens, / searches, x picks for comparing, Escape closes.
  */
-export function Hooks({ url, id }: { url: URL; id?: string }) {
+export function Hooks({ url, id, admin = false }: { url: URL; id?: string; admin?: boolean }) {
   const f = filtersOf(url);
+  const view = url.searchParams.get("view") ?? "";
+  // The whole search as the query language says it: what bulk actions and saved views take.
+  const fullQuery = [
+    f.q.trim(),
+    f.channel && `channel:${f.channel}`,
+    f.status && `status:${f.status}`,
+    f.type && `event:${f.type}`,
+    RANGES[f.range] && `after:-${f.range}`,
+  ]
+    .filter(Boolean)
+    .join(" ");
+  // /ui/hooks?view=NAME shows the view's query (kept in the URL, so the link can be shared either way).
+  const openView = (views: { name: string; query: string; shared: boolean }[]) => {
+    const v = view ? viewNamed(views, view) : undefined;
+    if (v && f.q !== v.query) navigate(`/ui/hooks?${new URLSearchParams({ view, q: v.query })}`, true);
+  };
   const { hooks, error, loaded, load } = useHookList(f);
   const [cursor, setCursor] = useState(0);
   const [picked, setPicked] = useState<string[]>([]);
@@ -83,7 +102,9 @@ export function Hooks({ url, id }: { url: URL; id?: string }) {
             <kbd>j</kbd> <kbd>k</kbd> move · <kbd>Enter</kbd> open · <kbd>/</kbd> search · <kbd>x</kbd> compare
           </span>
         </div>
+        <ViewsSidebar current={view} query={fullQuery} admin={admin} onViews={openView} />
         <Bulk channel={f.channel} status={f.status} onDone={load} />
+        <BulkQuery query={fullQuery} admin={admin} onDone={load} />
         <Notice error={error} />
         {picked.length > 0 && (
           <div class="compare-bar" role="status">

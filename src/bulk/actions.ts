@@ -1,0 +1,62 @@
+import type { HookService } from "../hooks/service";
+import type { HookStatus } from "../hooks/status";
+import { AppError } from "../lib/errors";
+import { replay, type ReplayOutbound } from "../transfer/replay";
+import type { BulkCounts } from "./store";
+
+/** What an action is given: the hooks' service, who acts, its own fields (`params`), and how a replay goes out. */
+export type ActionContext = { hooks: HookService; actor: string; params: Record<string, unknown>; outbound: ReplayOutbound };
+
+/**
+ * One bulk action: the statuses it applies to (the snapshot takes only hooks in them, so that a dry
+ * run counts what would be touched; undefined: any), whether only admins and full API keys may run
+ * it, and how it acts on a batch of ids. A hook gone, or moved meanwhile to a status the action
+ * does not apply to, is skipped.
+ *
+ * Tag, untag and mark read (tags/, read/) plug in with one entry each here, with `params`
+ * checked by their route (`tags`).
+ */
+export type BulkActionSpec = {
+  from?: readonly HookStatus[];
+  adminOnly?: boolean;
+  run(ids: readonly string[], ctx: ActionContext): Promise<BulkCounts>;
+};
+
+const counts = (done: number, of: number, failed = 0): BulkCounts => ({ done, skipped: of - done - failed, failed });
+
+/** Runs `each` per id; an AppError (not_found, failed_precondition) skips the hook. */
+async function oneByOne(ids: readonly string[], each: (id: string) => Promise<"done" | "failed">): Promise<BulkCounts> {
+  let done = 0;
+  let failed = 0;
+  for (const id of ids) {
+    try {
+      if ((await each(id)) === "done") done++;
+      else failed++;
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+    }
+  }
+  return counts(done, ids.length, failed);
+}
+
+export const BULK_ACTIONS = {
+  retry: { from: ["failed", "discarded"], run: async (ids, { hooks, actor }) => counts((await hooks.bulk("retry", ids, actor)).length, ids.length) },
+  discard: { from: ["pending", "failed"], run: async (ids, { hooks, actor }) => counts((await hooks.bulk("discard", ids, actor)).length, ids.length) },
+  redeliver: { run: (ids, { hooks, actor }) => oneByOne(ids, async (id) => (await hooks.redeliver(id, actor), "done")) },
+  delete: { run: (ids, { hooks }) => oneByOne(ids, async (id) => (await hooks.delete(id), "done")) },
+  // Answered as JSON lines by the route itself (routes.ts); never run as a job.
+  export: { run: async (ids) => counts(0, ids.length) },
+  send: {
+    adminOnly: true,
+    run: (ids, { hooks, params, outbound }) =>
+      oneByOne(ids, async (id) => {
+        const hook = await hooks.raw(id);
+        if (!hook) throw new AppError("not_found", "gone");
+        const answer = await replay(hook, { url: params.url as string }, outbound);
+        return "status" in answer && answer.status < 400 ? "done" : "failed";
+      }),
+  },
+} satisfies Record<string, BulkActionSpec>;
+
+export type BulkActionName = keyof typeof BULK_ACTIONS;
+export const BULK_ACTION_NAMES = Object.keys(BULK_ACTIONS) as BulkActionName[];

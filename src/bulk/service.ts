@@ -1,0 +1,169 @@
+import { forwardTargetProblems, outboundProblem } from "../config/forward-target";
+import type { HookSearch } from "../hooks/hook-search";
+import type { HookService } from "../hooks/service";
+import type { HookStatus } from "../hooks/status";
+import type { Clock } from "../lib/clock";
+import { AppError, invalid, notFound, precondition } from "../lib/errors";
+import type { Log } from "../lib/log";
+import { restAfter } from "../lib/pace";
+import type { ReplayOutbound } from "../transfer/replay";
+import { BULK_ACTIONS, type BulkActionName } from "./actions";
+import type { BulkJobRow, BulkJobStore } from "./store";
+
+/** Hooks acted on per batch (one transaction for retry and discard): catching goes on between batches. */
+export const BULK_BATCH = 200;
+/** Ids read per page of the snapshot. */
+const PAGE = 1000;
+/**
+ * Share of the thread a job takes between its batches (lib/pace): less than half, so that catching
+ * keeps most of its rate (at half it kept 67% during a bulk retry of 100,000 hooks; docs/benchmarks.md).
+ */
+export const BULK_SHARE = 0.3;
+/** Hooks one job takes at most (its snapshot is held in memory: 26 bytes an id). */
+export const BULK_MAX = 1_000_000;
+
+export type BulkDeps = {
+  store: BulkJobStore;
+  hooks: HookService;
+  search: HookSearch;
+  clock: Clock;
+  log: Pick<Log, "error">;
+  nextId: () => string;
+  outbound: ReplayOutbound;
+  /** Share of the thread a job takes (lib/pace): BULK_SHARE by default. */
+  share?: number;
+};
+
+const STATUS = new Set(["pending", "handled", "failed", "discarded"]);
+
+/** `channel:NAME` and `status:S` alone (each at most once), as the plain list's filters; undefined for any other query. */
+function plainFilter(query: string): { channel?: string; status?: HookStatus } | undefined {
+  const out: { channel?: string; status?: HookStatus } = {};
+  for (const token of query.trim().split(/\s+/).filter(Boolean)) {
+    const m = /^(channel|status):([a-z0-9_-]+)$/.exec(token);
+    if (!m || out[m[1] as "channel" | "status"] !== undefined) return undefined;
+    if (m[1] === "status" && !STATUS.has(m[2]!)) return undefined;
+    out[m[1] as "channel" | "status"] = m[2] as HookStatus;
+  }
+  return out;
+}
+
+/** A key just above `id` in sort order (hook ids have 26 characters), so that paging after it starts with `id`. */
+const nextAbove = (id: string) => `${id}0`;
+
+/**
+ * Bulk actions by query. A job starts with a snapshot: the newest hook id now (`until`), then the
+ * ids of every hook up to it that the query matches in a status the action applies to. Only those
+ * are acted on, in batches: a hook caught meanwhile is never in the job, a hook of the snapshot is
+ * acted on once (or skipped when it is gone or moved to a status the action does not apply to).
+ * The job's row carries its progress, written after each batch; a cancel (any instance) is seen
+ * by the next write, and the batch in flight ends first.
+ */
+export function createBulk(deps: BulkDeps) {
+  const { store, hooks, search, clock } = deps;
+  const running = new Set<Promise<void>>();
+
+  /** The snapshot of a query for an action; throws invalid_argument for a query that does not parse. */
+  async function snapshot(query: string, action: BulkActionName): Promise<{ ids: string[]; until: string | null }> {
+    const searched = search.read(query);
+    // A query of a channel and a status only is the plain list's filter: read by its index, not the search's.
+    const plain = plainFilter(query);
+    const find: typeof searched = plain
+      ? (page) =>
+          plain.status && page.status && plain.status !== page.status
+            ? Promise.resolve([])
+            : hooks.listIds({ ...page, ...plain, status: page.status ?? plain.status })
+      : searched;
+    const until = (await hooks.listIds({ limit: 1 }))[0];
+    if (!until) return { ids: [], until: null };
+    const from: readonly (string | undefined)[] = (BULK_ACTIONS[action] as { from?: readonly string[] }).from ?? [undefined];
+    const seen = new Set<string>();
+    for (const status of from) {
+      let after = nextAbove(until);
+      for (;;) {
+        const page = await find({ status: status as never, after, limit: PAGE });
+        for (const id of page) seen.add(id);
+        if (seen.size > BULK_MAX) throw invalid(`query: matches more than ${BULK_MAX} hooks; narrow it (after:, channel:) and run it in parts`);
+        if (page.length < PAGE) break;
+        after = page[page.length - 1]!;
+      }
+    }
+    return { ids: [...seen].sort().reverse(), until };
+  }
+
+  /** Throws invalid_argument or permission_denied unless `url` may be sent to (as a replay's). */
+  async function checkUrl(url: unknown): Promise<void> {
+    if (typeof url !== "string" || url === "") throw invalid("url: send needs the URL to send each hook to");
+    const problems = forwardTargetProblems(url, {});
+    if (problems.length > 0) throw invalid(problems.map((p) => [p.path, p.message].filter(Boolean).join(": ")).join("; "));
+    const forbidden = await outboundProblem(url, deps.outbound);
+    if (forbidden) throw new AppError("permission_denied", `url: ${forbidden}`);
+  }
+
+  async function run(job: BulkJobRow, ids: string[]): Promise<void> {
+    const spec = BULK_ACTIONS[job.action as BulkActionName];
+    const c = { done: 0, skipped: 0, failed: 0 };
+    try {
+      for (let i = 0; i < ids.length; i += BULK_BATCH) {
+        const started = performance.now();
+        const got = await spec.run(ids.slice(i, i + BULK_BATCH), { hooks, actor: job.actor, params: job.params, outbound: deps.outbound });
+        c.done += got.done;
+        c.skipped += got.skipped;
+        c.failed += got.failed;
+        if ((await store.progress(job.id, c)) !== "running") return;
+        await restAfter(started, deps.share ?? BULK_SHARE);
+      }
+      await store.finish(job.id, "done", clock.now(), "");
+    } catch (error) {
+      deps.log.error("a bulk job failed", { job: job.id, error: String(error) });
+      await store.finish(job.id, "failed", clock.now(), "the job stopped on an error; the hooks done so far are counted").catch(() => {});
+    }
+  }
+
+  return {
+    snapshot,
+    checkUrl,
+    /** Starts a job (its snapshot taken first) and answers it; it runs on in the background. */
+    async start(action: BulkActionName, query: string, params: Record<string, unknown>, actor: string): Promise<BulkJobRow> {
+      if (action === "send") await checkUrl(params.url);
+      const { ids, until } = await snapshot(query, action);
+      const job: BulkJobRow = {
+        id: deps.nextId(),
+        action,
+        query,
+        params,
+        actor,
+        state: "running",
+        total: ids.length,
+        done: 0,
+        skipped: 0,
+        failed: 0,
+        until,
+        createdAt: clock.now(),
+        finishedAt: null,
+        message: "",
+      };
+      await store.create(job);
+      const p = run(job, ids).finally(() => running.delete(p));
+      running.add(p);
+      return job;
+    },
+    async get(id: string): Promise<BulkJobRow> {
+      const job = await store.get(id);
+      if (!job) throw notFound(`bulk job "${id}" not found`);
+      return job;
+    },
+    list: (before: string | undefined, limit: number) => store.list({ before, limit }),
+    /** Cancels a running job; throws not_found, or failed_precondition when it has ended. */
+    async cancel(id: string, actor: string): Promise<BulkJobRow> {
+      const moved = await store.finish(id, "cancelled", clock.now(), `cancelled by ${actor}`);
+      if (moved === undefined) throw notFound(`bulk job "${id}" not found`);
+      if (moved === "conflict") throw precondition(`bulk job "${id}" has ended already`);
+      return moved;
+    },
+    /** Resolves once the jobs this instance runs have stopped (tests, shutdown). */
+    idle: () => Promise.all([...running]).then(() => {}),
+  };
+}
+
+export type Bulk = ReturnType<typeof createBulk>;

@@ -1,0 +1,41 @@
+import { Elysia } from "elysia";
+import { bulkRoutes } from "../bulk/routes";
+import { createBulk } from "../bulk/service";
+import { requireApiKey, type SignIn } from "../hooks/auth";
+import { webhookErrors } from "../hooks/errors";
+import { createIdFactory } from "../lib/ids";
+import { viewRoutes } from "../views/routes";
+import { createViews } from "../views/service";
+import type { Base } from "./base";
+import type { WebhookService } from "./webhooks";
+
+/**
+ * Bulk actions by query (bulk/) and saved views (views/): under /v1 behind the API keys (only keys
+ * with full access reach them, so `send` is theirs), and for the dashboard behind its sessions
+ * (`send` and shared views for admins).
+ */
+export function createBulkService({ config, storage, clock, log }: Base, { webhooks }: { webhooks: WebhookService }) {
+  const { management } = webhooks;
+  const bulk = createBulk({
+    store: storage.bulkJobs,
+    hooks: webhooks.hooks,
+    search: management.search,
+    clock,
+    log,
+    nextId: createIdFactory(clock),
+    outbound: { allowLinkLocal: config.server.allow_link_local, now: () => clock.now() },
+  });
+  const views = createViews({ store: storage.views, search: management.search, clock });
+  type IsAdmin = (request: Request) => boolean;
+  const dashboardRoutes = {
+    bulk: (auth: SignIn, isAdmin: IsAdmin) => bulkRoutes({ auth, bulk, transfer: management.transfer, isAdmin }),
+    views: (auth: SignIn, isAdmin: IsAdmin) => viewRoutes({ auth, views, isAdmin }),
+  };
+  const auth = requireApiKey(webhooks.apiKeys.source);
+  const routes = new Elysia()
+    .onError(webhookErrors(log))
+    .use(new Elysia({ prefix: "/v1" }).use(dashboardRoutes.bulk(auth, () => true)).use(dashboardRoutes.views(auth, () => true)));
+  return { bulk, views, routes, dashboardRoutes };
+}
+
+export type BulkService = ReturnType<typeof createBulkService>;

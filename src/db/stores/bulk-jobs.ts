@@ -1,0 +1,47 @@
+import { desc, lt, sql } from "drizzle-orm";
+import type { BulkCounts, BulkJobRow, BulkJobState, BulkJobStore } from "../../bulk/store";
+import { columnsOf, name, rowValues, type Dialect } from "./dialect";
+
+/**
+ * BulkJobStore on either backend (bulk/store.ts says what each method returns). Finishing is a
+ * compare-and-set on the state inside a transaction (the row read FOR UPDATE on PostgreSQL), so of
+ * a cancel and the job's own end one wins.
+ */
+export function createBulkJobStore(d: Dialect): BulkJobStore {
+  const j = d.tables.bulkJobs;
+  const cols = columnsOf(j);
+  type Stored = Omit<BulkJobRow, "params" | "state"> & { params: string; state: string };
+  const fromRow = (row: Stored): BulkJobRow => ({ ...row, state: row.state as BulkJobState, params: JSON.parse(row.params) });
+  const insert = d.prepare<Stored>(() => sql`INSERT INTO ${j} ${rowValues(j)}`);
+  const byId = d.query<typeof cols, { id: string }>(cols, (list, p) => sql`SELECT ${list} FROM ${j} WHERE ${j.id} = ${p.id}${d.forUpdate}`);
+  const stateOf = d.query<{ state: typeof j.state }, { id: string }>({ state: j.state }, (list, p) => sql`SELECT ${list} FROM ${j} WHERE ${j.id} = ${p.id}`);
+  const counts = d.prepare<BulkCounts & { id: string }>(
+    (p) => sql`UPDATE ${j} SET ${name(j.done)} = ${p.done}, ${name(j.skipped)} = ${p.skipped}, ${name(j.failed)} = ${p.failed} WHERE ${j.id} = ${p.id}`,
+  );
+  const end = d.prepare<{ id: string; state: string; at: number; message: string }>(
+    (p) => sql`UPDATE ${j} SET ${name(j.state)} = ${p.state}, ${name(j.finishedAt)} = ${p.at}, ${name(j.message)} = ${p.message} WHERE ${j.id} = ${p.id}`,
+  );
+  return {
+    create: (job) => d.write(async () => void (await insert.run({ ...job, params: JSON.stringify(job.params) }))),
+    async get(id) {
+      const row = await byId.get({ id });
+      return row && fromRow(row);
+    },
+    async list({ before, limit }) {
+      const where = before ? sql` WHERE ${lt(j.id, before)}` : sql``;
+      return (await d.rows(cols, (list) => sql`SELECT ${list} FROM ${j}${where} ORDER BY ${desc(j.id)} LIMIT ${limit}`)).map(fromRow);
+    },
+    async progress(id, c) {
+      await d.write(() => counts.run({ id, ...c }));
+      return (await stateOf.get({ id }))?.state as BulkJobState | undefined;
+    },
+    finish: (id, state, at, message) =>
+      d.transaction(async () => {
+        const row = await byId.get({ id });
+        if (!row) return undefined;
+        if (row.state !== "running") return "conflict" as const;
+        await end.run({ id, state, at, message });
+        return { ...fromRow(row), state, finishedAt: at, message };
+      }),
+  };
+}

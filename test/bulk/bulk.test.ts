@@ -1,0 +1,127 @@
+/**
+ * Bulk actions by query (POST /v1/hooks/bulk, the job resource), on every target
+ * (MAILROOM_TEST_TARGET): exact under concurrent catching, dry runs, cancel, export, errors.
+ */
+import { describe, expect, test } from "bun:test";
+import { AUTH, startTarget } from "../helpers/target";
+import { importHooks, retriedCounts, settled } from "./support";
+
+describe("bulk actions by query", () => {
+  test("a retry while catching goes on: every matched hook retried exactly once, none caught meanwhile, no other channel", async () => {
+    const t = await startTarget();
+    const matched = await importHooks(t, "bulk", 1200);
+    const other = await importHooks(t, "other", 50);
+    const dry = await t.call("POST", "/v1/hooks/bulk", { query: "channel:bulk", action: "retry", dry_run: true });
+    expect(dry.status).toBe(200);
+    expect(dry.json).toEqual({ action: "retry", query: "channel:bulk", count: 1200, until: other.at(-1) });
+    // Nothing was touched by the dry run.
+    expect((await t.call("GET", "/v1/channels/bulk")).json.stats).toMatchObject({ failed: "1200", pending: "0" });
+
+    // Catching goes on at a steady rate, each hook failed as soon as it is caught: it matches the
+    // query, but it came after the job's start.
+    let stop = false;
+    const late: string[] = [];
+    const catching = (async () => {
+      while (!stop) {
+        const res = await t.post("bulk", JSON.stringify({ late: late.length }));
+        const id = ((await res.json()) as { id: string }).id;
+        await t.call("POST", `/v1/hooks/${id}/fail`, { message: "late" });
+        late.push(id);
+      }
+    })();
+    while (late.length < 3) await Bun.sleep(5);
+    const started = await t.call("POST", "/v1/hooks/bulk", { query: "channel:bulk", action: "retry" });
+    expect(started.status).toBe(200);
+    expect(started.json).toMatchObject({ action: "retry", query: "channel:bulk", state: "running", url: null });
+    const before = late.length;
+    const job = await settled(t, started.json.id);
+    stop = true;
+    await catching;
+    expect(late.length).toBeGreaterThan(before);
+    const counts = await retriedCounts(t, [...matched, ...late, ...other.slice(0, 10)]);
+    // A late hook caught before the start was in the job only if it had failed by then (the
+    // snapshot takes the statuses retry applies to): each is retried once or not at all.
+    const lateIn = late.filter((id) => counts.get(id) === 1);
+    expect(job).toMatchObject({ state: "done", total: 1200 + lateIn.length, done: 1200 + lateIn.length, skipped: 0, failed: 0 });
+    for (const id of matched) expect(counts.get(id)).toBe(1);
+    for (const id of late) expect(counts.get(id)).toBeLessThanOrEqual(1);
+    for (const id of lateIn) expect(id <= started.json.until).toBe(true);
+    expect(late.filter((id) => id > started.json.until).length).toBeGreaterThan(0);
+    for (const id of other.slice(0, 10)) expect(counts.get(id)).toBe(0);
+    expect((await t.call("GET", "/v1/channels/other")).json.stats).toMatchObject({ failed: "50" });
+    // The job is listed, newest first.
+    expect((await t.call("GET", "/v1/hooks/bulk")).json[0]).toEqual(job);
+  }, 120_000);
+
+  test("discard by a query of the language; a second run skips what the first did", async () => {
+    const t = await startTarget();
+    await importHooks(t, "shop", 30, "pending");
+    await importHooks(t, "shop", 5, "handled");
+    const job = await settled(t, (await t.call("POST", "/v1/hooks/bulk", { query: "channel:shop -status:handled", action: "discard" })).json.id);
+    expect(job).toMatchObject({ state: "done", total: 30, done: 30 });
+    expect((await t.call("GET", "/v1/channels/shop")).json.stats).toMatchObject({ discarded: "30", handled: "5", pending: "0" });
+    expect((await t.call("POST", "/v1/hooks/bulk", { query: "channel:shop", action: "discard", dry_run: true })).json.count).toBe(0);
+  }, 60_000);
+
+  test("delete and export take every match", async () => {
+    const t = await startTarget();
+    const ids = await importHooks(t, "gone", 12, "handled");
+    await importHooks(t, "kept", 3, "handled");
+    const exported = await t.fetch("/v1/hooks/bulk", {
+      method: "POST",
+      headers: { ...AUTH, "content-type": "application/json" },
+      body: JSON.stringify({ query: "channel:gone", action: "export" }),
+    });
+    expect(exported.status).toBe(200);
+    expect(exported.headers.get("content-type")).toStartWith("application/x-ndjson");
+    expect(exported.headers.get("mailroom-bulk-count")).toBe("12");
+    const lines = (await exported.text())
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.id)).toEqual([...ids].reverse());
+    const job = await settled(t, (await t.call("POST", "/v1/hooks/bulk", { query: "channel:gone", action: "delete" })).json.id);
+    expect(job).toMatchObject({ state: "done", total: 12, done: 12 });
+    expect((await t.call("GET", `/v1/hooks/${ids[0]}`)).status).toBe(404);
+    expect((await t.call("GET", "/v1/channels/kept")).json.stats.handled).toBe("3");
+  }, 60_000);
+
+  test("a job cancelled stops after the batch in flight; cancelling it again is a 409", async () => {
+    const t = await startTarget();
+    await importHooks(t, "big", 3000);
+    const started = await t.call("POST", "/v1/hooks/bulk", { query: "channel:big", action: "retry" });
+    const cancelled = await t.call("DELETE", `/v1/hooks/bulk/${started.json.id}`);
+    if (cancelled.status === 409) return; // it ended first on a fast machine: nothing to cancel
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.json).toMatchObject({ state: "cancelled", message: "cancelled by api:test" });
+    const again = await t.call("DELETE", `/v1/hooks/bulk/${started.json.id}`);
+    expect(again.status).toBe(409);
+    const job = await settled(t, started.json.id);
+    expect(job.state).toBe("cancelled");
+    expect(job.done).toBeLessThan(3000);
+    const stats = (await t.call("GET", "/v1/channels/big")).json.stats;
+    expect(Number(stats.pending)).toBe((await t.call("GET", `/v1/hooks/bulk/${started.json.id}`)).json.done);
+  }, 60_000);
+
+  test("bad input answers 400 with the error body, never 500; unknown jobs 404", async () => {
+    const t = await startTarget();
+    const bad = async (body: unknown) => {
+      const res = await t.call("POST", "/v1/hooks/bulk", body);
+      expect(res.status).toBe(400);
+      expect(res.json).toEqual({ code: 3, message: expect.any(String), details: [] });
+      return res.json.message as string;
+    };
+    expect(await bad({ query: "(unbalanced", action: "retry" })).toContain("query");
+    expect(await bad({ query: "x", action: "explode" })).toContain("action");
+    expect(await bad({ query: "x", action: "retry", url: "http://example.com/" })).toContain("url");
+    expect(await bad({ query: "x", action: "send" })).toContain("url");
+    expect(await bad({ query: "x".repeat(2000), action: "retry" })).toContain("query");
+    expect(await bad({ query: "a\u0000b\u202e", action: "retry", extra: 1 })).toBeString();
+    const linkLocal = await t.call("POST", "/v1/hooks/bulk", { query: "x", action: "send", url: "http://169.254.169.254/latest" });
+    expect(linkLocal.status).toBe(403);
+    expect((await t.call("GET", "/v1/hooks/bulk/01kb0000000000000000000000")).status).toBe(404);
+    expect((await t.call("DELETE", "/v1/hooks/bulk/01kb0000000000000000000000")).status).toBe(404);
+    expect((await t.call("GET", "/v1/hooks/bulk/nope")).status).toBe(400);
+    expect((await t.call("POST", "/v1/hooks/bulk", { query: "x", action: "retry" }, {})).status).toBe(401);
+  });
+});
