@@ -110,6 +110,9 @@ export const HookSummary = t.Object(
       description:
         "The body's first 100 characters as text on one line (whitespace collapsed, control characters and invalid UTF-8 as U+FFFD); empty for a body that is not text",
     }),
+    contract: t.Optional(
+      t.Object(HOOK_EXTENSIONS.contract.properties, { ...strict, description: "With `include=extensions`: its contract check, as HookExtended's" }),
+    ),
   },
   strict,
 );

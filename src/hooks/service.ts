@@ -156,9 +156,13 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
       return hook ? (await wire([hook]))[0] : undefined;
     },
     /** A hook's summary as JSON (`fields=summary`: no body, payload, headers or events; `size`), read without its body. */
-    async findSummary(id: string): Promise<string | undefined> {
+    async findSummary(id: string, { contract = false } = {}): Promise<string | undefined> {
       const row = await store.getHookSummary(id);
-      return row && hookSummaryJson({ ...row, contentType: row.headers["content-type"] ?? null, preview: bodyPreview(row.head) });
+      if (!row) return undefined;
+      const json = hookSummaryJson({ ...row, contentType: row.headers["content-type"] ?? null, preview: bodyPreview(row.head) });
+      // `include=extensions`: its contract check, when it has one (contracts/wire.ts), added at the end.
+      const check = contract ? (await deps.contracts?.of([row]))?.get(id) : undefined;
+      return check ? `${json.slice(0, -1)},"contract":${JSON.stringify(check)}}` : json;
     },
     delete(id: string): Promise<void> {
       return store.transaction(async () => {

@@ -41,5 +41,14 @@ describe.skipIf(!browserAvailable())("contract checks in the dashboard", () => {
     expect(await violations.locator(".json-path").first().innerText()).toMatch(/^\/issue\//);
     expect(await page.evaluate('document.querySelectorAll("img[src=x]").length')).toBe(0);
     expect(await axeViolations(page)).toEqual([]);
+
+    // The list's row carries the same badge (its summary asks for the extensions); a hook of a channel without schemas shows none.
+    await sendHook(app, "channel=plain", '{"type":"x"}', { "content-type": "application/json" });
+    await page.goto(`${app.url}/ui/hooks`);
+    const rows = page.getByRole("list", { name: "Hooks" });
+    await rows.locator(`li[data-id="${id}"]`).getByText("schema invalid").waitFor();
+    expect(await rows.locator(`li[data-id="${id}"]`).innerText()).toContain("new type");
+    expect(await rows.locator("li").filter({ hasText: "plain" }).first().innerText()).not.toContain("schema");
+    expect(await axeViolations(page)).toEqual([]);
   }, 60_000);
 });

@@ -90,6 +90,11 @@ describe("contract checks: each caught hook is checked against its provider's or
     const plain = (await t.call("GET", `/v1/hooks/${id}`)).json;
     expect(plain.contract).toBeUndefined();
     expect(plain.event_type).toBeUndefined();
+    // Summaries carry it only when asked for too.
+    const summaries = async (include: string) =>
+      (await t.call("GET", `/v1/hooks?channel=billing&fields=summary${include}`)).json as { id: string; contract?: { result: string } }[];
+    expect((await summaries("")).every((h) => !("contract" in h))).toBe(true);
+    expect((await summaries("&include=extensions")).map((h) => h.contract?.result)).toEqual(["none", "valid", "invalid", "valid"]);
 
     // Filters: the list parameter and the search grammar.
     const list = async (query: string) => ((await t.call("GET", `/v1/hooks?channel=billing&${query}`)).json as { id: string }[]).map((h) => h.id);

@@ -198,7 +198,7 @@ export function hookRoutes({ auth, hooks, search }: ManagementDeps) {
           if (query.fields === "summary")
             return jsonArrayResponse(
               ids.length,
-              (i) => hooks.findSummary(ids[i]!),
+              (i) => hooks.findSummary(ids[i]!, { contract: query.include === "extensions" }),
               (json) => json,
             );
           const as = shown(query.include === "extensions");

@@ -1,12 +1,18 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, query, type Hook } from "../api";
+import type { Contract } from "../parts/contract-badge";
 import { useStream } from "../live";
 import { RANGES, searchOf, typeMatches, type Filters } from "../filters";
 
 export { filtersOf, RANGES, type Filters } from "../filters";
 
 /** A row of the list: a hook's summary (no body), with what the server adds when it knows it. */
-export type Row = Omit<Hook, "body" | "headers" | "events" | "payload"> & { size?: number; event_type?: string | null; preview?: string | null };
+export type Row = Omit<Hook, "body" | "headers" | "events" | "payload"> & {
+  size?: number;
+  event_type?: string | null;
+  preview?: string | null;
+  contract?: Contract;
+};
 
 /**
  * The newest 50 hooks of the filters, kept live by the stream. Rows come as summaries (no bodies):
@@ -27,7 +33,18 @@ export function useHookList(f: Filters) {
   const load = () => {
     const asked = arrivals.current.count;
     const since = RANGES[f.range] ? new Date(Date.now() - RANGES[f.range]![1]).toISOString() : "";
-    const params = { channel: f.channel, status: f.status, event_type: f.type, after: f.after, limit: "50", fields: "summary", q: searchOf(f), since };
+    // With `include=extensions`: each row's contract check, for its badge.
+    const params = {
+      channel: f.channel,
+      status: f.status,
+      event_type: f.type,
+      after: f.after,
+      limit: "50",
+      fields: "summary",
+      include: "extensions",
+      q: searchOf(f),
+      since,
+    };
     return api<Row[]>("GET", `/hooks${query(params)}`).then(
       (page) => {
         const inPage = new Set(page.map((h) => h.id));
@@ -48,7 +65,8 @@ export function useHookList(f: Filters) {
         const hook = h as Row;
         setHooks((all) => {
           const at = all.findIndex((x) => x.id === hook.id);
-          if (at >= 0) return all.map((x) => (x.id === hook.id ? hook : x));
+          // A status change keeps the row's contract check, which the stream's summary does not carry.
+          if (at >= 0) return all.map((x) => (x.id === hook.id ? { ...hook, contract: hook.contract ?? x.contract } : x));
           // New hooks arrive at the top of the first page only, and only where no search decides.
           if (f.after || searching || (f.status && hook.status !== f.status) || !typeMatches(hook.event_type, f.type)) return all;
           if (arrivals.current.at.size > 1000) arrivals.current.at.clear(); // only the latest arrivals matter

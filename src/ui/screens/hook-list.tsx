@@ -3,6 +3,7 @@ import { useEffect, useState } from "preact/hooks";
 import { HOOK_STATUSES } from "../../hooks/status";
 import { api, type Channel } from "../api";
 import { size, visible } from "../format";
+import { ContractBadge } from "../parts/contract-badge";
 import { FirstCurl } from "../parts/first-curl";
 import { Time } from "../parts/time";
 import { RANGES, type Filters, type Row } from "./hook-list-data";
@@ -117,6 +118,7 @@ export function HookList({ f, hooks, loaded, cursor, openId, picked, setFilter, 
                   <span class="row-meta" title={`${(h.size ?? 0).toLocaleString("en")} bytes`}>
                     {size(h.size ?? 0)}
                   </span>
+                  {h.contract && <ContractBadge contract={h.contract} compact />}
                   <span class={`status status-${h.status}`}>{h.status}</span>
                 </span>
               </a>

@@ -4,6 +4,7 @@ import { api, type Attempt, type Channel, type Hook, type HookExtended } from ".
 import { bytesOf } from "../body";
 import { useStream } from "../live";
 import { link } from "../router";
+import { ContractBadge } from "../parts/contract-badge";
 import { CopyButton } from "../parts/copy";
 import { KvTable, queryRows } from "../parts/kv-table";
 import { Size } from "../parts/size";
@@ -157,19 +158,4 @@ function withExtensions(h: Hook, before: HookExtended): HookExtended {
     ...(before.source_id ? { source_id: before.source_id } : {}),
     ...(before.contract ? { contract: before.contract } : {}),
   };
-}
-
-/** The hook's contract check (docs/contracts.md): its result, and whether it brought a new event type or field. */
-function ContractBadge({ contract }: { contract: NonNullable<HookExtended["contract"]> }) {
-  const tone = contract.result === "valid" ? "status-handled" : contract.result === "invalid" ? "status-failed" : "";
-  const label = contract.result === "none" ? "no schema" : contract.result === "unknown" ? "schema: unknown type" : `schema ${contract.result}`;
-  return (
-    <>
-      <span class={`status ${tone}`} title="Checked against the provider's or the channel's JSON Schema">
-        {label}
-      </span>
-      {contract.new_type && <span class="status status-pending">new type</span>}
-      {contract.new_field && <span class="status status-pending">new field</span>}
-    </>
-  );
 }
