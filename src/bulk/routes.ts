@@ -6,7 +6,6 @@ import { AppError, invalid } from "../lib/errors";
 import { HOOK_ID_PATTERN } from "../lib/ids";
 import { queryInt, queryIntegerSchema } from "../lib/query-int";
 import type { Transfer } from "../transfer";
-import { exportLine } from "../transfer/wire";
 import { BULK_ACTION_NAMES, BULK_ACTIONS, type BulkActionName } from "./actions";
 import type { Bulk } from "./service";
 import type { BulkJobRow } from "./store";
@@ -81,7 +80,7 @@ function exportStream(ids: string[], transfer: Transfer): Response {
       let text = "";
       while (text.length < 256 * 1024 && i < ids.length) {
         const hook = await transfer.read(ids[i++]!);
-        if (hook) text += `${exportLine(hook)}\n`;
+        if (hook) text += `${await transfer.line(hook)}\n`;
       }
       if (text) controller.enqueue(encoder.encode(text));
       if (i >= ids.length) controller.close();

@@ -44,7 +44,8 @@ export function createWebhookService(base: Base, { search, channelDeleteBatch }:
   const channels = createChannelService({ config, store, clock, runner, deleteBatch: channelDeleteBatch });
   const own = config.channelSchemas ?? {};
   const applies = config.contracts.enabled ? (h: ContractSubject) => schemaApplies(own[h.channel], h) : undefined;
-  const hooks = createHookService({ store, clock, runner, contracts: contractReader(storage.contracts, applies) });
+  const contracts = contractReader(storage.contracts, applies);
+  const hooks = createHookService({ store, clock, runner, contracts });
   const responses = createResponses({ config, store: storage.responses, clock });
   const dedup = createDedup({ config, store: storage.dedup, clock });
   const writer = createBatchWriter({
@@ -82,7 +83,7 @@ export function createWebhookService(base: Base, { search, channelDeleteBatch }:
     log,
   });
   const nextId = createIdFactory(clock);
-  const transfer = createTransfer({ store: storage.transfer, hooks: store, channels, search, runner, clock, nextId });
+  const transfer = createTransfer({ store: storage.transfer, hooks: store, channels, search, runner, clock, nextId, contracts });
   const guards = createGuards(config.guards, { clock, log, publicUrl: config.server.public_url?.base });
   // Guards defined in the dashboard join the same map; a change makes the catcher plan again.
   const guardRegistry = createGuardRegistry({ config, store: storage.guards, clock, log, guards, changed: () => catcher.invalidatePlans() });

@@ -6,8 +6,9 @@ import type { HookRunner } from "../hooks/runner";
 import type { ChannelService } from "../hooks/channels";
 import type { Search } from "../search";
 import type { HookStore } from "../hooks/store";
+import type { ContractReader } from "../hooks/service";
 import type { TransferHook, TransferStore } from "./store";
-import { parseLine } from "./wire";
+import { exportLine, parseLine } from "./wire";
 
 export type ImportReport = { imported: number; skipped: number; failed: { line: number; message: string }[] };
 /** Lines stored per transaction. */
@@ -31,6 +32,8 @@ export function createTransfer(deps: {
   runner: HookRunner;
   clock: Clock;
   nextId: () => string;
+  /** The hooks' contract checks, for export lines (contracts/wire.ts); none when checks are off. */
+  contracts?: ContractReader;
 }) {
   const { store, hooks, channels, search, runner, clock } = deps;
 
@@ -51,6 +54,10 @@ export function createTransfer(deps: {
 
   return {
     read,
+    /** A hook read for export as its JSON line, with its contract check when it has one. */
+    async line(hook: TransferHook): Promise<string> {
+      return exportLine(hook, (await deps.contracts?.of([hook]))?.get(hook.id));
+    },
     /** Imports JSON lines (export's format); empty lines are ignored. Rejects with the database's error. */
     async importLines(bytes: Uint8Array): Promise<ImportReport> {
       const report: ImportReport = { imported: 0, skipped: 0, failed: [] };

@@ -5,7 +5,6 @@ import { IMPORT_PATH } from "../hooks/auth";
 import { ErrorBody } from "../hooks/model";
 import { readBody } from "../hooks/read-body";
 import { HAR_CLOSE, HAR_OPEN, harEntry } from "./har";
-import { exportLine } from "./wire";
 import type { ManagementDeps } from "../hooks/routes/deps";
 import type { Transfer } from "./index";
 import { listPage, listQuery } from "../hooks/routes/hooks";
@@ -69,7 +68,7 @@ export function exportRoutes({ auth, hooks, search, transfer }: Pick<ManagementD
             after = id;
             const hook = await transfer.read(id);
             if (!hook) continue; // deleted since its page was read
-            text += format === "har" ? (first ? "" : ",") + harEntry(hook, base) : `${exportLine(hook)}\n`;
+            text += format === "har" ? (first ? "" : ",") + harEntry(hook, base) : `${await transfer.line(hook)}\n`;
             first = false;
           }
           const end = ids.length === 0 && done;

@@ -27,6 +27,9 @@ export const ExportedHook = t.Object(
     event_type: t.Optional(t.String({ maxLength: 128 })),
     source_id: t.Optional(t.Union([HookId, t.Null()])),
     events: t.Array(Event),
+    contract: t.Optional(
+      t.Unknown({ description: "Its contract check where it was exported (docs/contracts.md); an import reads past it: the hooks it stores are not checked" }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -37,7 +40,8 @@ const QUERY = /^[^\x00-\x20\x7f-\x9f]*$/;
 /** A sender's address as catching stores it (and a relay frame must hold it): visible ASCII, no space. */
 const IP = /^[\x21-\x7e]*$/;
 
-export function exportLine(h: TransferHook): string {
+/** A line of the export; `contract` is the hook's contract check, when it has one (docs/contracts.md). */
+export function exportLine(h: TransferHook, contract?: unknown): string {
   const line: Record<string, unknown> = {
     id: h.id,
     channel: h.channel,
@@ -53,6 +57,7 @@ export function exportLine(h: TransferHook): string {
   line.event_type = h.eventType;
   if (h.sourceId) line.source_id = h.sourceId;
   line.events = h.events.map((e) => ({ kind: e.kind, actor: e.actor, message: e.message, created_at: toRfc3339(e.createdAt) }));
+  if (contract !== undefined) line.contract = contract;
   return JSON.stringify(line);
 }
 

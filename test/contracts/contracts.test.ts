@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import examples from "../../src/triggers/github-examples.json";
-import { startTarget, type Target } from "../helpers/target";
+import { AUTH, startTarget, type Target } from "../helpers/target";
 
 // Runs on every target (MAILROOM_TEST_TARGET): the executable on SQLite and PostgreSQL too.
 
@@ -108,5 +108,12 @@ describe("contract checks: each caught hook is checked against its provider's or
     expect(await list("schema=none&q=is:new-type")).toHaveLength(1);
     expect((await t.call("GET", "/v1/hooks?schema=broken")).status).toBe(400);
     expect((await t.call("GET", "/v1/hooks?q=schema:broken")).status).toBe(400);
+    // Export lines carry it (an extension); an import reads past it.
+    const exported = (await t.call("GET", "/v1/hooks/export?channel=billing")).text.trim().split("\n");
+    expect(exported.map((l) => JSON.parse(l).contract?.result)).toEqual(["none", "valid", "invalid", "valid"]);
+    expect(JSON.parse(exported[2]!).contract.violations).toEqual([{ path: "/amount", message: "must be >= 0" }]);
+    await t.call("DELETE", "/v1/channels/billing");
+    const imported = await t.call("POST", "/v1/hooks/import", exported.join("\n"), { ...AUTH, "content-type": "application/x-ndjson" });
+    expect(imported.json).toMatchObject({ imported: 4, failed: [] });
   });
 });
