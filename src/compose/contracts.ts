@@ -6,5 +6,15 @@ export function createContractService({ storage, clock, log, metrics, config }: 
   if (!config.contracts.enabled) return undefined;
   const own = config.channelSchemas ?? {};
   const checker = createContractChecker((channel) => own[channel]);
-  return createContracts({ store: storage.contracts, checker, clock, log, counted: (channel, result) => metrics.contractChecked(channel, result) });
+  return createContracts({
+    store: storage.contracts,
+    checker,
+    clock,
+    log,
+    counted: (channel, result) => metrics.contractChecked(channel, result),
+    // A hook's event again on the stream, now with its `contract` (a `none` that marks nothing is implied at once: not sent again).
+    recorded: (rows) => {
+      for (const r of rows) storage.changes.emit({ kind: "hook", id: r.hookId, channel: r.channel });
+    },
+  });
 }

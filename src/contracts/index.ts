@@ -25,6 +25,8 @@ export function createContracts(deps: {
   clock: Pick<Clock, "now">;
   log: Pick<Log, "error">;
   counted?: (channel: string, result: string) => void;
+  /** Told the checks kept, once written (the stream sends their hooks again, now with `contract`). */
+  recorded?: (rows: readonly ContractRecord[]) => void;
 }) {
   const { store, checker, clock, log } = deps;
   // Per channel and event type, the field paths known seen ("" is the event type itself).
@@ -78,7 +80,9 @@ export function createContracts(deps: {
     }
     // A `none` with no mark is not kept: it is implied when read (wire.ts), and writing a row per
     // hook of every channel without schemas cost catching about 6 µs a hook (issue 29).
-    await store.record(records.filter((r) => r.result !== "none" || r.newType || r.newField));
+    const kept = records.filter((r) => r.result !== "none" || r.newType || r.newField);
+    await store.record(kept);
+    if (kept.length > 0) deps.recorded?.(kept);
   }
 
   return {

@@ -44,6 +44,23 @@ describe("GET /v1/stream", () => {
     expect(channel).toEqual({ name: "orders", paused: false, guards: [], stats: { pending: "1", handled: "0", failed: "0", discarded: "0" } });
   });
 
+  test("a hook whose contract check was kept comes again with its `contract` once checked", async () => {
+    const app = createTestApp();
+    const { url } = listening(app);
+    const stream = await open(`${url}/v1/stream?channel=gh`);
+    const sent = await fetch(`${url}/?channel=gh`, {
+      method: "POST",
+      body: '{"action":"opened"}',
+      headers: { "content-type": "application/json", "x-github-event": "issues" },
+    });
+    const { id } = (await sent.json()) as { id: string };
+    const checked = await stream.next((e) => e.event === "hook" && JSON.parse(e.data).contract !== undefined);
+    const wire = JSON.parse(checked.data);
+    expect(wire.id).toBe(id);
+    expect(wire.contract).toMatchObject({ result: "invalid", new_type: true });
+    expect(wire).toEqual((await app.call("GET", `/v1/hooks/${id}?include=extensions`)).json);
+  });
+
   test("fields=summary sends hooks without body, payload, headers and events, with their size; a bad value is a 400", async () => {
     const app = createTestApp();
     const { url } = listening(app);
