@@ -40,9 +40,10 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
     return hook;
   }
 
-  async function wire(hooks: RawHook[]): Promise<HookExtendedWire[]> {
+  /** Hooks as the API shows them; their contract results read unless `contract` is false (not asked for). */
+  async function wire(hooks: RawHook[], { contract: withContract = true } = {}): Promise<HookExtendedWire[]> {
     const ids = hooks.map((h) => h.id);
-    const [events, contracts] = await Promise.all([store.eventsOf(ids), deps.contracts?.of(hooks)]);
+    const [events, contracts] = await Promise.all([store.eventsOf(ids), withContract ? deps.contracts?.of(hooks) : undefined]);
     return Promise.all(
       hooks.map(async (h) => {
         const wire = toWireHook(h, events.get(h.id) ?? [], await decodePayload(h.headers, h.body));
@@ -52,8 +53,8 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
     );
   }
 
-  async function get(id: string): Promise<HookExtendedWire> {
-    return (await wire([await load(id)]))[0]!;
+  async function get(id: string, { contract = true } = {}): Promise<HookExtendedWire> {
+    return (await wire([await load(id)], { contract }))[0]!;
   }
 
   /** Applies one transition in a transaction; throws not_found or failed_precondition. */
@@ -151,9 +152,9 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
       const rows = (await Promise.all(ids.map((id) => store.getHookSummary(id)))).filter((r) => r !== undefined);
       return deps.contracts.of(rows);
     },
-    async find(id: string): Promise<HookExtendedWire | undefined> {
+    async find(id: string, { contract = true } = {}): Promise<HookExtendedWire | undefined> {
       const hook = await store.getHook(id);
-      return hook ? (await wire([hook]))[0] : undefined;
+      return hook ? (await wire([hook], { contract }))[0] : undefined;
     },
     /** A hook's summary as JSON (`fields=summary`: no body, payload, headers or events; `size`), read without its body. */
     async findSummary(id: string, { contract = false } = {}): Promise<string | undefined> {

@@ -95,6 +95,11 @@ describe("contract checks: each caught hook is checked against its provider's or
       (await t.call("GET", `/v1/hooks?channel=billing&fields=summary${include}`)).json as { id: string; contract?: { result: string } }[];
     expect((await summaries("")).every((h) => !("contract" in h))).toBe(true);
     expect((await summaries("&include=extensions")).map((h) => h.contract?.result)).toEqual(["none", "valid", "invalid", "valid"]);
+    // Whole hooks in a list likewise (read only when asked for: bench:reads).
+    const whole = async (include: string) =>
+      (await t.call("GET", `/v1/hooks?channel=billing${include}`)).json as { id: string; contract?: { result: string } }[];
+    expect((await whole("")).every((h) => !("contract" in h))).toBe(true);
+    expect((await whole("&include=extensions")).map((h) => h.contract?.result)).toEqual(["none", "valid", "invalid", "valid"]);
 
     // Filters: the list parameter and the search grammar.
     const list = async (query: string) => ((await t.call("GET", `/v1/hooks?channel=billing&${query}`)).json as { id: string }[]).map((h) => h.id);

@@ -201,9 +201,11 @@ export function hookRoutes({ auth, hooks, search }: ManagementDeps) {
               (i) => hooks.findSummary(ids[i]!, { contract: query.include === "extensions" }),
               (json) => json,
             );
-          const as = shown(query.include === "extensions");
+          const extended = query.include === "extensions";
+          const as = shown(extended);
           return jsonArrayResponse(ids.length, async (i) => {
-            const hook = await hooks.find(ids[i]!);
+            // The contract result is an extension: read only when asked for (bench:reads, docs/benchmarks.md).
+            const hook = await hooks.find(ids[i]!, { contract: extended });
             return hook && as(hook);
           });
         },
@@ -212,11 +214,15 @@ export function hookRoutes({ auth, hooks, search }: ManagementDeps) {
           response: { 200: HookListOut, ...listErrors },
         },
       )
-      .get("/hooks/:id", async ({ params, query }) => shown(query.include === "extensions")(await hooks.get(params.id)), {
-        params,
-        query: getQuery,
-        response: { 200: HookOrExtendedOut, ...hookErrors },
-      })
+      .get(
+        "/hooks/:id",
+        async ({ params, query }) => shown(query.include === "extensions")(await hooks.get(params.id, { contract: query.include === "extensions" })),
+        {
+          params,
+          query: getQuery,
+          response: { 200: HookOrExtendedOut, ...hookErrors },
+        },
+      )
       .delete(
         "/hooks/:id",
         async ({ params }) => {
