@@ -16,6 +16,7 @@ import { credentialsPath, readCredentials, saveLocalCredentials } from "./lib/cr
 import { processIo } from "./lib/io";
 import { setupLines } from "./dashboard/setup";
 import { ConfigError, FORWARD_TO, forwardRouteName, loadConfig } from "./load-config";
+import { effectiveAuth } from "./config/load";
 import { openStorage, StorageOpenError } from "./db/open-storage";
 import { DataFileInUse, lockDataFile } from "./db/sqlite/lock";
 import { openDatabase } from "./db/sqlite/open";
@@ -78,7 +79,8 @@ export async function runCommand(command: ServerCommand): Promise<number> {
     for (const p of error.problems) console.error(`  ${p.path || "(file)"}: ${p.message}`);
     return 1;
   }
-  const { config, source } = loaded;
+  let { config } = loaded;
+  const { source } = loaded;
   if (command.kind === "check-config") return checkConfig(config, source);
   if (command.kind === "migrate") return migrateOnly(config);
   if (command.kind === "healthcheck") {
@@ -129,6 +131,9 @@ export async function runCommand(command: ServerCommand): Promise<number> {
     return (stdout.flush(), console.error(`mailroom: ${error.message}`), 1);
   }
   const { storage } = opened;
+  // [dashboard] auth left unset: decided now that the stored users can be counted.
+  if (config.dashboard.auth === undefined)
+    config = { ...config, dashboard: { ...config.dashboard, auth: effectiveAuth(config, await storage.dashboard.countUsers()) } };
   // Relative module paths and command cwd resolve against the config file's directory.
   const baseDir = source === "built-in defaults" ? undefined : dirname(resolve(source));
   const metrics = createMetrics(config);

@@ -239,8 +239,11 @@ export const isLoopback = (host: string): boolean => /^(localhost|127\.\d{1,3}\.
 /** The host of `[metrics] listen` ("host:port", or "[v6]:port"; decoded or not yet). */
 const listenHost = (l: string | { host: string }): string => (typeof l === "string" ? l.slice(0, l.lastIndexOf(":")).replace(/^\[(.*)\]$/, "$1") : l.host);
 
+/** What the listener checks read of a config, loaded or not. */
+type Listeners = { server: Pick<ConfigInput["server"], "host" | "public">; metrics: { listen?: string | { host: string } } };
+
 /** Every address Mailroom listens on: the server, the public listener, the metrics listener. */
-export function listenerHosts(config: Pick<ConfigInput, "server" | "metrics">): string[] {
+export function listenerHosts(config: Listeners): string[] {
   return [
     config.server.host,
     ...(config.server.public ? [config.server.public.host] : []),
@@ -249,11 +252,24 @@ export function listenerHosts(config: Pick<ConfigInput, "server" | "metrics">): 
 }
 
 /** Why `[dashboard] auth = "none"` is refused for this config, undefined when it is allowed. */
-export function authNoneRefusal(config: Pick<ConfigInput, "server" | "metrics" | "users">): string | undefined {
+export function authNoneRefusal(config: Listeners & { users: readonly unknown[] }): string | undefined {
   const open = listenerHosts(config).find((h) => !isLoopback(h));
   if (open !== undefined) return `"none" needs every listener on a loopback address (127.0.0.1, ::1, localhost); ${open} is not: use "password"`;
   if (config.users.length > 0) return '"none" cannot be used with [[users]]: they sign in; remove auth or use "password"';
   return undefined;
+}
+
+/**
+ * `[dashboard] auth` as the server applies it. Left unset it is "none" on a laptop (every listener
+ * on a loopback address, no [[users]], and no user stored: an install whose admin was made through
+ * the setup link keeps requiring sign-in), "password" otherwise.
+ */
+export function effectiveAuth(
+  config: Listeners & { users: readonly unknown[]; dashboard: { auth?: "password" | "none" } },
+  storedUsers: number,
+): "password" | "none" {
+  if (config.dashboard.auth !== undefined) return config.dashboard.auth;
+  return storedUsers === 0 && authNoneRefusal(config) === undefined ? "none" : "password";
 }
 
 function crossCheck(config: ConfigInput): Problem[] {

@@ -218,7 +218,7 @@ const Dashboard = t.Object(
     auth: t.Optional(
       t.Union([t.Literal("password"), t.Literal("none")], {
         description:
-          '"none" opens the dashboard without signing in (a banner says so), allowed only when every listener is on a loopback address and no [[users]] are configured; "password" (the default) requires a session',
+          '"none" opens the dashboard without signing in (a banner says so), allowed only when every listener is on a loopback address and no [[users]] are configured; "password" requires a session. Unset: "none" when those hold and no user is stored, else "password"',
         problem: 'must be "password" or "none"',
       }),
     ),

@@ -22,7 +22,7 @@ describe.skipIf(!browserAvailable())("the dashboard in a browser", () => {
     const dir = tempDir("mailroom-ui-");
     await Bun.write(
       join(dir, "mailroom.toml"),
-      `[server]\nport = 0\n${await storageToml("data/m.db")}[[api_keys]]\nlabel = "ci"\ntoken = "ci-token-0123456789"\n`,
+      `[server]\nport = 0\n[dashboard]\nauth = "password"\n${await storageToml("data/m.db")}[[api_keys]]\nlabel = "ci"\ntoken = "ci-token-0123456789"\n`,
     );
     app = await startProcess([bin, "--config", "mailroom.toml"], dir);
     browser = await launch();

@@ -9,7 +9,9 @@ setDefaultTimeout(30_000);
 const LINK = /(http:\/\/\S+)\/ui\/setup#(setup_\S+)/;
 
 test("the setup link printed at start-up is printed again, and still works, after a restart", async () => {
-  let run = await serveFromSource();
+  // On loopback with no user the dashboard would open without sign-in: the setup link is for "password".
+  const password = { dashboard: { auth: "password" } };
+  let run = await serveFromSource(password);
   const dir = run.dir;
   const check = (token: string) =>
     fetch(`${run.url}/ui/api/setup/check`, {
@@ -21,7 +23,7 @@ test("the setup link printed at start-up is printed again, and still works, afte
     const [, , token] = LINK.exec(run.output())!;
     expect(run.output()).toContain("valid until ");
     await run.stop();
-    run = await serveFromSource({ storage: { path: join(dir, "data", "mailroom.db") } });
+    run = await serveFromSource({ ...password, storage: { path: join(dir, "data", "mailroom.db") } });
     const [, base, again] = LINK.exec(run.output())!;
     expect(again).toBe(token!);
     expect(base).toBe(run.url);
@@ -34,7 +36,7 @@ test("the setup link printed at start-up is printed again, and still works, afte
     expect(created.status).toBe(200);
     // Used: no link at the next start, and the credentials file no longer holds it.
     await run.stop();
-    run = await serveFromSource({ storage: { path: join(dir, "data", "mailroom.db") } });
+    run = await serveFromSource({ ...password, storage: { path: join(dir, "data", "mailroom.db") } });
     expect(run.output()).not.toContain("/ui/setup#");
     expect((await Bun.file(join(dir, "data", "mailroom.credentials.json")).json()).setup).toBeUndefined();
   } finally {

@@ -153,7 +153,9 @@ async function startExecutable(raw: Record<string, any>, opts: TargetOptions, na
   };
   const server = { ...(raw.server ?? {}), host: "127.0.0.1", port: 0 };
   if (server.public) server.public = { ...server.public, host: "127.0.0.1", port: 0 };
-  const config = { ...raw, server, storage };
+  // Loopback and no user would open the dashboard without sign-in (auth unset): the in-process target's "password" unless a test says.
+  const dashboard = { auth: "password", ...(raw.dashboard ?? {}) };
+  const config = { ...raw, server, storage, dashboard };
   writeFileSync(join(dir, "mailroom.toml"), stringify(config));
   const run = await startProcess([bin, "serve", "--config", join(dir, "mailroom.toml")], dir, opts.env ?? {});
   const fetchPath = (path: string, init?: RequestInit) => fetch(`${run.url}${path}`, { redirect: "manual", ...init });
