@@ -163,6 +163,8 @@ const SHARED = [
   "refusals",
   "hookContracts",
   "contractSeen",
+  "hookTags",
+  "hookReads",
 ] as const;
 type SharedName = (typeof SHARED)[number];
 
@@ -205,6 +207,8 @@ const sameRows: { [K in SharedName]: Same<(typeof liteSchema)[K]["$inferSelect"]
   refusals: true,
   hookContracts: true,
   contractSeen: true,
+  hookTags: true,
+  hookReads: true,
 };
 void sameRows;
 /** Fails to compile when a column both backends have reads differently. */

@@ -8,3 +8,4 @@ export * from "./misbehave";
 export * from "./relay";
 export * from "./alerts";
 export * from "./contracts";
+export * from "./tags";
