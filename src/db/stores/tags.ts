@@ -24,8 +24,14 @@ export function createTagStore(d: Dialect): TagStore {
     { hookId: t.hookId, tag: t.tag },
     (cols, p) => sql`SELECT ${cols} FROM ${t} WHERE ${d.anyOf(t.hookId, p.ids)} ORDER BY ${t.hookId}, ${t.tag}`,
   );
-  const counts = d.query({ tag: t.tag, count: sql<number>`count(*)`.mapWith(Number) }, (cols) => sql`SELECT ${cols} FROM ${t} GROUP BY ${t.tag} ORDER BY ${t.tag}`);
-  const withTag = d.query<{ id: typeof t.hookId }, { tag: string }>({ id: t.hookId }, (cols, p) => sql`SELECT ${cols} FROM ${t} WHERE ${t.tag} = ${p.tag} ORDER BY ${t.hookId}`);
+  const counts = d.query(
+    { tag: t.tag, count: sql<number>`count(*)`.mapWith(Number) },
+    (cols) => sql`SELECT ${cols} FROM ${t} GROUP BY ${t.tag} ORDER BY ${t.tag}`,
+  );
+  const withTag = d.query<{ id: typeof t.hookId }, { tag: string }>(
+    { id: t.hookId },
+    (cols, p) => sql`SELECT ${cols} FROM ${t} WHERE ${t.tag} = ${p.tag} ORDER BY ${t.hookId}`,
+  );
   return {
     async addTags(ids, tags, at) {
       let added = 0;
@@ -60,7 +66,9 @@ export function createReadStore(d: Dialect): ReadStore {
     (p) => sql`INSERT INTO ${r} ${names(r.userId, r.hookId, r.readAt)}
       SELECT ${p.user}, ${h.id}, ${p.at} FROM ${h} WHERE ${d.anyOf(h.id, p.ids)} ON CONFLICT DO NOTHING`,
   );
-  const unmark = d.prepare<{ user: string; ids: readonly string[] }>((p) => sql`DELETE FROM ${r} WHERE ${r.userId} = ${p.user} AND ${d.anyOf(r.hookId, p.ids)}`);
+  const unmark = d.prepare<{ user: string; ids: readonly string[] }>(
+    (p) => sql`DELETE FROM ${r} WHERE ${r.userId} = ${p.user} AND ${d.anyOf(r.hookId, p.ids)}`,
+  );
   const read = d.query<{ id: typeof r.hookId }, { user: string; ids: readonly string[] }>(
     { id: r.hookId },
     (cols, p) => sql`SELECT ${cols} FROM ${r} WHERE ${r.userId} = ${p.user} AND ${d.anyOf(r.hookId, p.ids)}`,
