@@ -28,6 +28,8 @@ import { createIdFactory } from "../lib/ids";
 import { timedCatcher } from "../metrics/instrument";
 import { createResponses } from "../responses/index";
 import { createTransfer } from "../transfer";
+import { createTags } from "../tags";
+import { tagRoutes } from "../tags/routes";
 import type { Base } from "./base";
 import type { SearchService } from "./search";
 
@@ -111,7 +113,9 @@ export function createWebhookService(base: Base, { search, channelDeleteBatch }:
   const apiKeys = createApiKeys({ config, store: storage.apiKeys, clock });
   const forwards = createForwards({ config, store: storage.forwards, clock, runner, when: WHEN_CHECKS });
   // What the management routes are given, once: the API mounts them behind its keys, the dashboard behind its sessions.
+  const tags = createTags({ store: storage.tags, reads: storage.reads, hooks, clock });
   const management: SharedRouteDeps = {
+    tags,
     channels,
     hooks,
     search: hookSearch(search),
@@ -139,7 +143,8 @@ export function createWebhookService(base: Base, { search, channelDeleteBatch }:
     .use(sendRoutes(api))
     .use(fixtureRoutes(api))
     .use(refusalRoutes(api))
-    .use(attemptRoutes(api));
+    .use(attemptRoutes(api))
+    .use(tagRoutes(api));
 
   const errors = webhookErrors(log);
   const routes = new Elysia()
