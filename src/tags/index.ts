@@ -3,13 +3,9 @@ import { invalid } from "../lib/errors";
 import type { HookService } from "../hooks/service";
 import type { ReadStore, TagStore } from "./store";
 
-/**
- * A tag: 1 to 32 characters, lower-case letters, digits, `.`, `_` and `-`, starting with a letter
- * or digit (docs/tags.md). Lower-case only, so `Billing` and `billing` are never two tags; no `:`,
- * space or quote, so a tag is written as it is after `tag:` in a query.
- */
-export const TAG_PATTERN = "^[a-z0-9][a-z0-9._-]{0,31}$";
-export const TAG_RULE = "1 to 32 characters of a-z, 0-9, '.', '_' and '-', starting with a letter or digit";
+import { TAG_PATTERN, TAG_RULE } from "../search/query";
+
+export { TAG_PATTERN, TAG_RULE };
 const TAG = new RegExp(TAG_PATTERN);
 /** Tags one request may add or remove. */
 export const MAX_TAGS = 20;
