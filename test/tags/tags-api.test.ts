@@ -73,4 +73,22 @@ describe("tags over /v1", () => {
     expect((await t.call("DELETE", `/v1/hooks/${ids[0]}/read`)).json).toEqual({ read: false });
     expect((await t.call("GET", "/v1/unread")).json).toEqual({ total: 2, channels: { shop: 2 } });
   });
+
+  test("tag: and is:unread search the list: tags as stored, unread for the asking key", async () => {
+    const more = await t.catchHooks("other", 3);
+    await t.call("POST", `/v1/hooks/${more[0]}/tags`, { tags: ["vip"] });
+    await t.call("POST", `/v1/hooks/${more[2]}/tags`, { tags: ["vip", "big"] });
+    const list = async (q: string) => {
+      const res = await t.call("GET", `/v1/hooks?q=${encodeURIComponent(q)}`);
+      expect(res.status).toBe(200);
+      return (res.json as { id: string }[]).map((h) => h.id);
+    };
+    expect(await list("tag:vip")).toEqual([more[2]!, more[0]!]);
+    expect(await list("tag:vip -tag:big")).toEqual([more[0]!]);
+    await t.call("POST", `/v1/hooks/${more[1]}/read`);
+    expect(await list("is:unread channel:other")).toEqual([more[2]!, more[0]!]);
+    expect(await list("-is:unread channel:other")).toEqual([more[1]!]);
+    expect((await t.call("GET", `/v1/hooks?q=${encodeURIComponent("tag:Bad:tag")}`)).status).toBe(400);
+    expect((await t.call("GET", `/v1/hooks?q=${encodeURIComponent("is:starred")}`)).status).toBe(400);
+  });
 });
