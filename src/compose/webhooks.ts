@@ -28,7 +28,7 @@ import { createIdFactory } from "../lib/ids";
 import { timedCatcher } from "../metrics/instrument";
 import { createResponses } from "../responses/index";
 import { createTransfer } from "../transfer";
-import { createTags } from "../tags";
+import { createTagRules, createTags } from "../tags";
 import { tagRoutes } from "../tags/routes";
 import type { Base } from "./base";
 import type { SearchService } from "./search";
@@ -114,6 +114,7 @@ export function createWebhookService(base: Base, { search, channelDeleteBatch }:
   const forwards = createForwards({ config, store: storage.forwards, clock, runner, when: WHEN_CHECKS });
   // What the management routes are given, once: the API mounts them behind its keys, the dashboard behind its sessions.
   const tags = createTags({ store: storage.tags, reads: storage.reads, hooks, clock });
+  const tagRules = createTagRules({ rules: config.tag_rules, store: storage.tags, clock, log });
   const management: SharedRouteDeps = {
     tags,
     channels,
@@ -166,6 +167,9 @@ export function createWebhookService(base: Base, { search, channelDeleteBatch }:
     forwards,
     management,
     routes,
+    /** Hooks' tags and read marks (tags/), and the `[[tag_rules]]` fed with caught batches. */
+    tags,
+    tagRules,
     /** Start-up's first read: the configured channels declared and every channel's state loaded. */
     init: () => channels.init(),
     /** Start-up's reads after the channels: guards, forwards and responses of the dashboard, dedup counts, the API keys. */

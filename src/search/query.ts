@@ -1,4 +1,5 @@
 import { MAX_QUERY_LENGTH } from "../hooks/hook-search";
+import { TAG_PATTERN, TAG_RULE } from "../config/tags";
 import { invalid } from "../lib/errors";
 import { ulidFloor } from "../lib/ids";
 import { HOOK_STATUSES, type HookStatus } from "../hooks/status";
@@ -167,13 +168,7 @@ export const TERMS: Record<string, (value: string) => QueryNode | string> = {
   after: (v) => time(">=", v),
   before: (v) => time("<", v),
 };
-/**
- * A tag (tags/, docs/tags.md): 1 to 32 characters, lower-case letters, digits, `.`, `_` and `-`,
- * starting with a letter or digit. Lower case only, so `Billing` and `billing` are never two tags;
- * no `:`, space or quote, so a tag is written as it is after `tag:`.
- */
-export const TAG_PATTERN = "^[a-z0-9][a-z0-9._-]{0,31}$";
-export const TAG_RULE = "1 to 32 characters of a-z, 0-9, '.', '_' and '-', starting with a letter or digit";
+export { TAG_PATTERN, TAG_RULE };
 const TAG = new RegExp(TAG_PATTERN);
 
 /**

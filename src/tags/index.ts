@@ -1,14 +1,14 @@
+import { MAX_TAGS, TAG_PATTERN, TAG_RULE } from "../config/tags";
+import type { HookMatcher } from "../config/checks";
+import type { CaughtRow } from "../hooks/changes";
 import type { Clock } from "../lib/clock";
+import type { Log } from "../lib/log";
 import { invalid } from "../lib/errors";
 import type { HookService } from "../hooks/service";
 import type { ReadStore, TagStore } from "./store";
 
-import { TAG_PATTERN, TAG_RULE } from "../search/query";
-
-export { TAG_PATTERN, TAG_RULE };
+export { MAX_TAGS, TAG_PATTERN, TAG_RULE };
 const TAG = new RegExp(TAG_PATTERN);
-/** Tags one request may add or remove. */
-export const MAX_TAGS = 20;
 
 /** Throws invalid_argument unless every tag is a tag and there are 1 to MAX_TAGS of them; answers them without repeats. */
 export function checkTags(tags: readonly string[], field = "tags"): string[] {
@@ -65,3 +65,66 @@ export function createTags(deps: { store: TagStore; reads: ReadStore; hooks: Pic
     },
   };
 }
+
+/** Caught batches waiting for the rules at most; past that a batch is left untagged (and counted). */
+const MAX_PENDING_BATCHES = 64;
+
+/**
+ * `[[tag_rules]]` applied to hooks as they are caught: fed with this instance's caught batches
+ * (compose/changes.ts) after the sender was answered, one batch after another, off the catching
+ * path; each rule's query is matched in memory as a handler's `when` (search/query.ts), and the
+ * tags of every rule a hook matches are added in one statement per tag for the whole batch.
+ */
+export function createTagRules(deps: {
+  rules: readonly { query: string; tags: readonly string[]; match: HookMatcher }[];
+  store: TagStore;
+  clock: Clock;
+  log: Pick<Log, "error">;
+}) {
+  const { rules, store, clock, log } = deps;
+  let queue = Promise.resolve();
+  let pending = 0;
+  let skipped = 0;
+  const idle: (() => void)[] = [];
+  async function apply(hooks: readonly CaughtRow[]): Promise<void> {
+    const byTag = new Map<string, string[]>();
+    for (const h of hooks) {
+      const hook = { ...h, headers: JSON.parse(h.headers) as Record<string, string> };
+      for (const rule of rules) {
+        if (!(await rule.match.matches(hook))) continue;
+        for (const tag of rule.tags) {
+          const ids = byTag.get(tag);
+          if (ids) ids.push(h.id);
+          else byTag.set(tag, [h.id]);
+        }
+      }
+    }
+    const at = clock.now();
+    for (const [tag, ids] of byTag) await store.addTags([...new Set(ids)], [tag], at);
+  }
+  return {
+    /** Queues a caught batch for the rules; returns at once. */
+    caught(hooks: readonly CaughtRow[]): void {
+      if (rules.length === 0) return;
+      if (pending >= MAX_PENDING_BATCHES) {
+        skipped += hooks.length;
+        return;
+      }
+      pending++;
+      queue = queue
+        .then(() => apply(hooks))
+        .catch((e) => log.error(`tag rules: ${e instanceof Error ? e.message : String(e)}`))
+        .finally(() => {
+          if (--pending === 0) for (const f of idle.splice(0)) f();
+        });
+    },
+    /** Hooks left untagged because too many batches were waiting. */
+    skipped: () => skipped,
+    /** Resolves once every batch queued so far is tagged (tests, shutdown). */
+    settled(): Promise<void> {
+      return pending === 0 ? Promise.resolve() : new Promise((r) => idle.push(r));
+    },
+  };
+}
+
+export type TagRules = ReturnType<typeof createTagRules>;
