@@ -43,7 +43,7 @@ export function createWebhookService(base: Base, { search, channelDeleteBatch }:
   const { changes } = storage;
   const store = storage.hooks;
   const channels = createChannelService({ config, store, clock, runner, deleteBatch: channelDeleteBatch });
-  const hooks = createHookService({ store, clock, runner, contracts: contractReader(storage.contracts) });
+  const hooks = createHookService({ store, clock, runner, contracts: contractReader(storage.contracts), tags: storage.tags });
   const responses = createResponses({ config, store: storage.responses, clock });
   const dedup = createDedup({ config, store: storage.dedup, clock });
   const writer = createBatchWriter({

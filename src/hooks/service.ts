@@ -27,7 +27,10 @@ export const BULK_FROM: Record<BulkAction, readonly HookStatus[]> = { retry: TRA
 export type ContractReader = { of(ids: readonly string[]): Promise<Map<string, HookContractWire>> };
 export type HookContractWire = NonNullable<HookExtendedWire["contract"]>;
 
-export function createHookService(deps: { store: HookStore; clock: Clock; runner: HookRunner; contracts?: ContractReader }) {
+/** What a hook's `tags` extension is read from (tags/, composed in compose/webhooks.ts). */
+export type TagReader = { tagsOf(ids: readonly string[]): Promise<Map<string, string[]>> };
+
+export function createHookService(deps: { store: HookStore; clock: Clock; runner: HookRunner; contracts?: ContractReader; tags?: TagReader }) {
   const { store, clock, runner } = deps;
 
   async function load(id: string): Promise<RawHook> {
@@ -38,12 +41,13 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
 
   async function wire(hooks: RawHook[]): Promise<HookExtendedWire[]> {
     const ids = hooks.map((h) => h.id);
-    const [events, contracts] = await Promise.all([store.eventsOf(ids), deps.contracts?.of(ids)]);
+    const [events, contracts, tags] = await Promise.all([store.eventsOf(ids), deps.contracts?.of(ids), deps.tags?.tagsOf(ids)]);
     return Promise.all(
       hooks.map(async (h) => {
         const wire = toWireHook(h, events.get(h.id) ?? [], await decodePayload(h.headers, h.body));
         const contract = contracts?.get(h.id);
-        return contract ? { ...wire, contract } : wire;
+        const tagged = tags?.get(h.id);
+        return { ...wire, ...(tagged ? { tags: tagged } : {}), ...(contract ? { contract } : {}) };
       }),
     );
   }

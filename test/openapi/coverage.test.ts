@@ -47,6 +47,11 @@ const EXTENSIONS = [
   "ChannelService_SetResponse",
   "ChannelService_ResetResponse",
   "ChannelService_GetDedup",
+  "HookService_TagHook",
+  "HookService_UntagHook",
+  "HookService_MarkRead",
+  "HookService_MarkUnread",
+  "HookService_CountUnread",
 ];
 /** The dashboard's own JSON endpoints (session only, docs/dashboard.md): the page's, not a public contract. */
 const isDashboardApi = (path: string) => path.startsWith("/ui/api/");

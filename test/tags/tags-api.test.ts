@@ -32,6 +32,11 @@ describe("tags over /v1", () => {
     const hook = await t.call("GET", `/v1/hooks/${ids[1]}`);
     expect(hook.status).toBe(200);
     expect(Object.keys(hook.json as object)).not.toContain("tags");
+    expect((await t.call("GET", `/v1/hooks?channel=shop`)).json.map((h: object) => "tags" in h)).toEqual([false, false]);
+    // With include=extensions: the tags, sorted; absent on a hook without.
+    expect((await t.call("GET", `/v1/hooks/${ids[1]}?include=extensions`)).json.tags).toEqual(["x"]);
+    const listed = (await t.call("GET", "/v1/hooks?channel=shop&include=extensions")).json as { id: string; tags?: string[] }[];
+    expect(listed.find((h) => h.id === ids[1])!.tags).toEqual(["x"]);
   });
 
   for (const [what, body] of [
