@@ -81,7 +81,7 @@ export function createWebhookService(base: Base, { search, channelDeleteBatch }:
     log,
   });
   const nextId = createIdFactory(clock);
-  const transfer = createTransfer({ store: storage.transfer, hooks: store, channels, search, runner, clock, nextId });
+  const transfer = createTransfer({ store: storage.transfer, hooks: store, channels, search, runner, clock, nextId, tags: storage.tags });
   const guards = createGuards(config.guards, { clock, log, publicUrl: config.server.public_url });
   // Guards defined in the dashboard join the same map; a change makes the catcher plan again.
   const guardRegistry = createGuardRegistry({ config, store: storage.guards, clock, log, guards, changed: () => catcher.invalidatePlans() });
