@@ -22,5 +22,5 @@ test("an export line carries the hook's tags; import puts them back; a bad tag f
   expect(report.json.failed).toHaveLength(1);
   expect(report.json.failed[0].message).toStartWith("/tags/0");
   expect((await to.call("GET", `/v1/hooks/${a}?include=extensions`)).json.tags).toEqual(["big", "billing"]);
-  expect(((await to.call("GET", "/v1/hooks?q=tag:billing")).json as { id: string }[]).map((h) => h.id)).toEqual([a]);
+  expect(((await to.call("GET", "/v1/hooks?q=tag:billing")).json as { id: string }[]).map((h) => h.id)).toEqual([a!]);
 });
