@@ -63,6 +63,8 @@ export function subscribeToChanges(
       activity.caught(change.hooks);
       // Checked after the sender was answered, one batch after another (docs/contracts.md).
       contracts?.caught(change.hooks);
+      // [[tag_rules]] (docs/tags.md), likewise after the sender was answered.
+      webhooks.tagRules.caught(change.hooks);
     } else if (change.kind === "refusal") {
       // A handshake answered is kept with the refusals but was not refused.
       if (change.refusal.kind === "refused") metrics.refused(change.refusal.channel, change.refusal.guard);

@@ -29,6 +29,8 @@ import { createIdFactory } from "../lib/ids";
 import { timedCatcher } from "../metrics/instrument";
 import { createResponses } from "../responses/index";
 import { createTransfer } from "../transfer";
+import { createTagRules, createTags } from "../tags";
+import { tagRoutes } from "../tags/routes";
 import type { Base } from "./base";
 import type { SearchService } from "./search";
 
@@ -45,7 +47,7 @@ export function createWebhookService(base: Base, { search, channelDeleteBatch }:
   const own = config.channelSchemas ?? {};
   const applies = config.contracts.enabled ? (h: ContractSubject) => schemaApplies(own[h.channel], h) : undefined;
   const contracts = contractReader(storage.contracts, applies);
-  const hooks = createHookService({ store, clock, runner, contracts });
+  const hooks = createHookService({ store, clock, runner, contracts, tags: storage.tags });
   const responses = createResponses({ config, store: storage.responses, clock });
   const dedup = createDedup({ config, store: storage.dedup, clock });
   const writer = createBatchWriter({
@@ -83,7 +85,7 @@ export function createWebhookService(base: Base, { search, channelDeleteBatch }:
     log,
   });
   const nextId = createIdFactory(clock);
-  const transfer = createTransfer({ store: storage.transfer, hooks: store, channels, search, runner, clock, nextId, contracts });
+  const transfer = createTransfer({ store: storage.transfer, hooks: store, channels, search, runner, clock, nextId, contracts, tags: storage.tags });
   const guards = createGuards(config.guards, { clock, log, publicUrl: config.server.public_url?.base });
   // Guards defined in the dashboard join the same map; a change makes the catcher plan again.
   const guardRegistry = createGuardRegistry({ config, store: storage.guards, clock, log, guards, changed: () => catcher.invalidatePlans() });
@@ -115,7 +117,10 @@ export function createWebhookService(base: Base, { search, channelDeleteBatch }:
   const apiKeys = createApiKeys({ config, store: storage.apiKeys, clock });
   const forwards = createForwards({ config, store: storage.forwards, clock, runner, when: WHEN_CHECKS });
   // What the management routes are given, once: the API mounts them behind its keys, the dashboard behind its sessions.
+  const tags = createTags({ store: storage.tags, reads: storage.reads, hooks, clock });
+  const tagRules = createTagRules({ rules: config.tag_rules, store: storage.tags, clock, log });
   const management: SharedRouteDeps = {
+    tags,
     channels,
     hooks,
     search: hookSearch(search),
@@ -143,7 +148,8 @@ export function createWebhookService(base: Base, { search, channelDeleteBatch }:
     .use(sendRoutes(api))
     .use(fixtureRoutes(api))
     .use(refusalRoutes(api))
-    .use(attemptRoutes(api));
+    .use(attemptRoutes(api))
+    .use(tagRoutes(api));
 
   const errors = webhookErrors(log);
   const routes = new Elysia()
@@ -165,6 +171,9 @@ export function createWebhookService(base: Base, { search, channelDeleteBatch }:
     forwards,
     management,
     routes,
+    /** Hooks' tags and read marks (tags/), and the `[[tag_rules]]` fed with caught batches. */
+    tags,
+    tagRules,
     /** Start-up's first read: the configured channels declared and every channel's state loaded. */
     init: () => channels.init(),
     /** Start-up's reads after the channels: guards, forwards and responses of the dashboard, dedup counts, the API keys. */

@@ -414,6 +414,7 @@ export function buildConfig(raw: unknown, env: Env, overrides: Overrides, checks
   problems.push(...safely(() => checkKinded(list(config.guards), checks.guards.kinds, "guards", {}, checks.guards.others)));
   problems.push(...safely(() => checkKinded(list(config.handlers), HANDLER_KINDS, "handlers", HANDLER_CHECKS)));
   problems.push(...safely(() => whenProblems(list(config.handlers), checks.when)));
+  problems.push(...safely(() => tagRuleProblems(list(config.tag_rules), checks.when)));
   problems.push(...safely(() => crossCheck(config)));
   problems.push(...safely(() => outboundProblems(config)));
   const notifiers = list(config.notifiers as { name?: unknown }[]).map((n) => String(n?.name));
@@ -454,6 +455,17 @@ function whenProblems(handlers: unknown[], when: WhenChecks): Problem[] {
   return problems;
 }
 
+/** A `[[tag_rules]]` query that does not parse, saying where (as a handler's `when`). */
+function tagRuleProblems(rules: unknown[], when: WhenChecks): Problem[] {
+  const problems: Problem[] = [];
+  rules.forEach((r, i) => {
+    const query = (r as { query?: unknown } | null)?.query;
+    const problem = typeof query === "string" && query !== "" ? when.problem(query) : undefined;
+    if (problem) problems.push({ path: `tag_rules[${i}].query`, message: problem });
+  });
+  return problems;
+}
+
 /**
  * The `resign` tables of forward handlers and channels, against the check the composition
  * registered; a table already refused (a `secret_env` not set) is said once, not again as keyless.
@@ -476,8 +488,12 @@ function resignProblems(config: ConfigInput, check: NonNullable<ConfigChecks["re
  * each handler by its kind's and its `when` compiled. Guards stay as written: createGuards converts them by their kind.
  */
 function resolve(input: ConfigInput, when: WhenChecks): Config {
-  const { handlers, ...rest } = Value.Decode(ConfigSchema, input);
-  return { ...rest, handlers: handlers.map((h) => compileWhen(decodeKinded(HANDLER_KINDS, h), when) as HandlerConfig) };
+  const { handlers, tag_rules, ...rest } = Value.Decode(ConfigSchema, input);
+  return {
+    ...rest,
+    handlers: handlers.map((h) => compileWhen(decodeKinded(HANDLER_KINDS, h), when) as HandlerConfig),
+    tag_rules: tag_rules.map((r) => ({ query: r.query, tags: [...new Set(r.tags)], match: when.compile(r.query) })),
+  };
 }
 
 /** A decoded handler entry with its `when` query compiled (one `when.problem` accepted). */

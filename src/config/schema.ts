@@ -1,11 +1,13 @@
 import { Resign } from "./delivery";
 import { Type as t, type Static, type StaticDecode } from "@sinclair/typebox";
 import type { HandlerConfig } from "./handlers";
+import type { HookMatcher } from "./checks";
 import { Duration, DurationValue, Name, PublicUrlValue, Size, UrlPatternValue } from "./values";
 import { TranslateSection } from "./translate";
 import { DedupSetting, ResponseSetting } from "./misbehave";
 import { Alert } from "./alerts";
 import { Notifier } from "./notifiers";
+import { TagRule } from "./tags";
 
 export { Duration, Name, NAME_PATTERN, NAME_RULE, Size } from "./values";
 
@@ -268,6 +270,7 @@ export const ConfigSchema = t.Object(
     alerts: t.Array(Alert, { default: [], description: "rules that open issues and notify when hooks stop, fail or change (docs/alerts.md)" }),
     notifiers: t.Array(Notifier, { default: [], description: "where alerts' notices go: Slack, Discord, Teams, a webhook, e-mail (docs/notifiers.md)" }),
     contracts: Contracts,
+    tag_rules: t.Array(TagRule, { default: [], description: "tags put on hooks as they are caught, by query (docs/tags.md)" }),
   },
   strict,
 );
@@ -281,8 +284,10 @@ export type ConfigInput = Static<typeof ConfigSchema>;
  */
 import type { CompiledSchema } from "./compiled-schema";
 export type { CompiledSchema };
-export type Config = Omit<StaticDecode<typeof ConfigSchema>, "handlers"> & {
+export type Config = Omit<StaticDecode<typeof ConfigSchema>, "handlers" | "tag_rules"> & {
   handlers: HandlerConfig[];
+  /** `[[tag_rules]]`, each query compiled as a handler's `when`. */
+  tag_rules: { query: string; tags: string[]; match: HookMatcher }[];
   /** Each channel's `schemas`, compiled in order (the first pattern matching a hook's event type wins). */
   channelSchemas?: Record<string, readonly { pattern: string; validate: CompiledSchema }[]>;
 };

@@ -11,6 +11,8 @@ import type { ManagementDeps } from "../hooks/routes/deps";
 import { attemptRoutes } from "../runner/routes";
 import { channelRoutes } from "../hooks/routes/channels";
 import { responseRoutes } from "../responses/routes";
+import { tagRoutes } from "../tags/routes";
+import type { Tags } from "../tags";
 import { dedupRoutes } from "../dedup/routes";
 import { hookRoutes } from "../hooks/routes/hooks";
 import { exportRoutes } from "../transfer/routes";
@@ -57,6 +59,8 @@ export type { DashboardDeps } from "./deps";
 export type SharedRouteDeps = Omit<ManagementDeps, "auth"> & {
   transfer: Transfer;
   responses: Responses;
+  /** Hooks' tags and read marks (tags/). */
+  tags: Tags;
   dedup: Dedup;
   runner: Runner;
   /** `[fixtures]`: what a fixture keeps and scrubs (fixtures/routes.ts). */
@@ -165,6 +169,7 @@ export function createDashboard(deps: {
     .use(fixtureRoutes(management))
     .use(refusalRoutes(management))
     .use(attemptRoutes(management))
+    .use(tagRoutes(management))
     .use(guardRoutes({ gate, guards: deps.guards, channels: deps.management.channels, settings: store }))
     .use(handlerRoutes({ gate, forwards: deps.forwards, channels: deps.management.channels }))
     .use(deps.handlerControls(management))

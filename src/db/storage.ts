@@ -8,6 +8,7 @@ import type { ApiKeyStore } from "../hooks/api-key-store";
 import type { GuardStore } from "../hooks/guard-store";
 import type { ForwardStore } from "../forwards/store";
 import type { ResponseStore } from "../responses/store";
+import type { ReadStore, TagStore } from "../tags/store";
 import type { ContractStore } from "../contracts/store";
 import type { DedupStore } from "../dedup/store";
 import type { RefusalStore } from "../hooks/guards/refusal-store";
@@ -45,6 +46,10 @@ export interface Storage {
   readonly guards: GuardStore;
   readonly forwards: ForwardStore;
   readonly responses: ResponseStore;
+  /** Hooks' tags (tags/). */
+  readonly tags: TagStore;
+  /** Which hooks each dashboard user has read (tags/). */
+  readonly reads: ReadStore;
   readonly dedup: DedupStore;
   readonly refusals: RefusalStore;
   readonly relays: RelayStore;

@@ -22,7 +22,8 @@ export type HookSearchPage = {
 export interface HookSearch {
   /**
    * Reads a search (`q`); throws invalid_argument when it is not one. The function it returns
-   * finds the ids of a page of the hooks matching it, newest first.
+   * finds the ids of a page of the hooks matching it, newest first. `reader`: who asks, whose read
+   * marks `is:unread` reads (a dashboard user's e-mail, `api:<label>` for an API key).
    */
-  read(q: string): (page: HookSearchPage) => Promise<string[]>;
+  read(q: string, reader?: string): (page: HookSearchPage) => Promise<string[]>;
 }

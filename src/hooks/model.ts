@@ -60,6 +60,7 @@ export const Hook = t.Object(
  * the stream). A later extension field goes here, never on Hook.
  */
 export const HOOK_EXTENSIONS = {
+  tags: t.Optional(t.Array(t.String({ maxLength: 32 }), { description: "Its tags, sorted (docs/tags.md); absent when it has none" })),
   event_type: t.String({
     maxLength: 128,
     description:

@@ -31,7 +31,10 @@ export type ContractReader = {
 };
 export type HookContractWire = NonNullable<HookExtendedWire["contract"]>;
 
-export function createHookService(deps: { store: HookStore; clock: Clock; runner: HookRunner; contracts?: ContractReader }) {
+/** What a hook's `tags` extension is read from (tags/, composed in compose/webhooks.ts). */
+export type TagReader = { tagsOf(ids: readonly string[]): Promise<Map<string, string[]>> };
+
+export function createHookService(deps: { store: HookStore; clock: Clock; runner: HookRunner; contracts?: ContractReader; tags?: TagReader }) {
   const { store, clock, runner } = deps;
 
   async function load(id: string): Promise<RawHook> {
@@ -40,15 +43,20 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
     return hook;
   }
 
-  /** Hooks as the API shows them; their contract results read unless `contract` is false (not asked for). */
+  /** Hooks as the API shows them; their extensions read (contract results, tags) unless `contract` is false (not asked for). */
   async function wire(hooks: RawHook[], { contract: withContract = true } = {}): Promise<HookExtendedWire[]> {
     const ids = hooks.map((h) => h.id);
-    const [events, contracts] = await Promise.all([store.eventsOf(ids), withContract ? deps.contracts?.of(hooks) : undefined]);
+    const [events, contracts, tags] = await Promise.all([
+      store.eventsOf(ids),
+      withContract ? deps.contracts?.of(hooks) : undefined,
+      withContract ? deps.tags?.tagsOf(ids) : undefined,
+    ]);
     return Promise.all(
       hooks.map(async (h) => {
         const wire = toWireHook(h, events.get(h.id) ?? [], await decodePayload(h.headers, h.body));
         const contract = contracts?.get(h.id);
-        return contract ? { ...wire, contract } : wire;
+        const tagged = tags?.get(h.id);
+        return { ...wire, ...(tagged ? { tags: tagged } : {}), ...(contract ? { contract } : {}) };
       }),
     );
   }

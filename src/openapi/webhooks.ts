@@ -118,6 +118,32 @@ const operations: Record<string, Operation> = {
     summary: "Reset a channel's custom response",
     description: "Mailroom's extension: senders get the default answer again. 409 for a channel whose response the config file sets.",
   },
+  "POST /v1/hooks/:id/tags": {
+    operationId: "HookService_TagHook",
+    summary: "Add tags to a hook",
+    description:
+      "Mailroom's extension (docs/tags.md): `{\"tags\": [...]}`, 1 to 20 tags of 1 to 32 characters of a-z, 0-9, `.`, `_`, `-`; answers the hook's tags. A tag already there is no error.",
+  },
+  "DELETE /v1/hooks/:id/tags": {
+    operationId: "HookService_UntagHook",
+    summary: "Remove tags from a hook",
+    description: "Mailroom's extension (docs/tags.md): the same body as adding; answers the hook's tags. A tag not there is no error.",
+  },
+  "POST /v1/hooks/:id/read": {
+    operationId: "HookService_MarkRead",
+    summary: "Mark a hook read",
+    description: "Mailroom's extension (docs/tags.md): for the caller (a dashboard user, or the API key itself); `is:unread` leaves it out then.",
+  },
+  "DELETE /v1/hooks/:id/read": {
+    operationId: "HookService_MarkUnread",
+    summary: "Mark a hook unread",
+    description: "Mailroom's extension (docs/tags.md): for the caller again.",
+  },
+  "GET /v1/unread": {
+    operationId: "HookService_CountUnread",
+    summary: "Count the caller's unread hooks",
+    description: "Mailroom's extension (docs/tags.md): the total and the count per channel (channels with none left out).",
+  },
   "GET /v1/channels/:name/dedup": {
     operationId: "ChannelService_GetDedup",
     summary: "Get a channel's deduplication",

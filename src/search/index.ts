@@ -7,7 +7,7 @@ import { decodePayload } from "../hooks/payload";
 import type { HookSearch } from "../hooks/hook-search";
 import type { RawHook } from "../hooks/store";
 import { searchDoc, type SearchDoc } from "./document";
-import { parseSearch } from "./query";
+import { parseSearch, uses, withReader } from "./query";
 import type { SearchQuery, SearchStore } from "./store";
 
 export { parseSearch, hasTerms, type SearchTerms } from "./query";
@@ -303,8 +303,10 @@ export type Search = ReturnType<typeof createSearch>;
 /** The search the hook list reads (hooks/hook-search.ts), over either index (this one or threaded.ts). */
 export function hookSearch(search: Pick<Search, "search">): HookSearch {
   return {
-    read(q) {
-      const terms = parseSearch(q);
+    read(q, reader) {
+      const parsed = parseSearch(q);
+      // `is:unread` is the asking reader's: the tree is a copy with them in it.
+      const terms = parsed.node && uses(parsed.node, "unread") ? { ...parsed, node: withReader(parsed.node, reader ?? "") } : parsed;
       return (page) => search.search({ ...page, terms });
     },
   };

@@ -1,4 +1,5 @@
 import { MAX_QUERY_LENGTH } from "../hooks/hook-search";
+import { TAG_PATTERN, TAG_RULE } from "../config/tags";
 import { invalid } from "../lib/errors";
 import { ulidFloor } from "../lib/ids";
 import { HOOK_STATUSES, type HookStatus } from "../hooks/status";
@@ -72,7 +73,10 @@ export type HookTerm =
   | { kind: "cidr"; low: number; high: number }
   | { kind: "has"; value: "attempts" }
   | { kind: "size"; op: ">" | "<"; bytes: number }
-  | { kind: "time"; op: ">=" | "<"; ms: number; relative: boolean };
+  | { kind: "time"; op: ">=" | "<"; ms: number; relative: boolean }
+  | { kind: "tag"; value: string }
+  /** `is:unread`: not opened by `reader` (a dashboard user's e-mail, `api:<label>` for a key), filled in by who asks (withReader). */
+  | { kind: "unread"; reader?: string };
 export type QueryNode =
   | { kind: "and" | "or"; items: QueryNode[] }
   | { kind: "not"; item: QueryNode }
@@ -157,11 +161,16 @@ export const TERMS: Record<string, (value: string) => QueryNode | string> = {
   status: (v) => (HOOK_STATUSES.includes(v as HookStatus) ? { kind: "status", value: v } : `one of ${HOOK_STATUSES.join(", ")}`),
   has: (v) =>
     v === "attempts" ? { kind: "has", value: "attempts" } : "attempts (a refusal is a request that was not caught, not a hook: GET /v1/refusals lists them)",
+  tag: (v) => (TAG.test(v) ? { kind: "tag", value: v } : `a tag: ${TAG_RULE}`),
+  is: (v) => (v === "unread" ? { kind: "unread" } : "unread"),
   larger: (v) => size(">", v),
   smaller: (v) => size("<", v),
   after: (v) => time(">=", v),
   before: (v) => time("<", v),
 };
+export { TAG_PATTERN, TAG_RULE };
+const TAG = new RegExp(TAG_PATTERN);
+
 /**
  * Terms of the language not searchable yet: a clear 400 rather than a free word that finds nothing.
  * `verified:`: a guard refuses what it cannot verify, and whether a caught hook was verified is not
@@ -306,7 +315,17 @@ export function parseTerms(q: string): SearchTerms {
 }
 
 /** What a hook is, for the hook terms evaluated in memory. */
-export type HookFacts = { id: string; status?: string; ip: string; size: number; attempts?: boolean };
+export type HookFacts = {
+  id: string;
+  status?: string;
+  ip: string;
+  size: number;
+  attempts?: boolean;
+  /** Its tags (absent: none). */
+  tags?: readonly string[];
+  /** Whether the asking reader opened it (absent: no; a `when` or a tag rule asks of hooks just caught, unread for everyone). */
+  read?: boolean;
+};
 
 /** Whether one hook's document and facts match the tree; `now` resolves relative times. */
 export function evaluate(node: QueryNode, doc: { text: string; fields: string }, hook: HookFacts, now: number): boolean {
@@ -339,6 +358,10 @@ function holdsHookTerm(t: HookTerm, hook: HookFacts, now: number): boolean {
       return hook.attempts === true;
     case "size":
       return t.op === ">" ? hook.size > t.bytes : hook.size < t.bytes;
+    case "tag":
+      return hook.tags?.includes(t.value) === true;
+    case "unread":
+      return hook.read !== true;
     case "time": {
       const id = hook.id;
       const bound = ulidFloor(timeBound(t, now));
@@ -367,6 +390,28 @@ export function topBounds(t: SearchTerms, now: number): { since?: number; until?
     } else if (n.kind === "status") out.status = out.status === undefined || out.status === n.value ? n.value : "\0none";
   }
   return out;
+}
+
+/** The tree with `is:unread` asked by `reader` (a copy; the tree itself is shared by the pages of a list). */
+export function withReader(node: QueryNode, reader: string | undefined): QueryNode {
+  if (node.kind === "unread") return { kind: "unread", reader };
+  if (node.kind === "and" || node.kind === "or") return { kind: node.kind, items: node.items.map((n) => withReader(n, reader)) };
+  if (node.kind === "not") return { kind: "not", item: withReader(node.item, reader) };
+  return node;
+}
+
+/** The reader of the tree's `is:unread` terms (withReader), if any. */
+export function readerOf(node: QueryNode): string | undefined {
+  if (node.kind === "unread") return node.reader;
+  if (node.kind === "and" || node.kind === "or") {
+    for (const n of node.items) {
+      const r = readerOf(n);
+      if (r !== undefined) return r;
+    }
+    return undefined;
+  }
+  if (node.kind === "not") return readerOf(node.item);
+  return undefined;
 }
 
 /** Whether the tree uses a kind of term anywhere. */

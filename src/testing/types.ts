@@ -37,6 +37,8 @@ export type HookExtended = Hook & {
   event_type: string;
   /** The hook this one was made from (edit and send). */
   source_id?: string;
+  /** Its tags, sorted (docs/tags.md); absent when it has none. */
+  tags?: string[];
   /** Its contract check, once done (docs/contracts.md). */
   contract?: {
     result: "valid" | "invalid" | "unknown" | "none";

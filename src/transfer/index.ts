@@ -34,14 +34,20 @@ export function createTransfer(deps: {
   nextId: () => string;
   /** The hooks' contract checks, for export lines (contracts/wire.ts); none when checks are off. */
   contracts?: ContractReader;
+  /** Hooks' tags (tags/): read into export lines, put back on import. */
+  tags?: {
+    tagsOf(ids: readonly string[]): Promise<Map<string, string[]>>;
+    addTags(ids: readonly string[], tags: readonly string[], at: number): Promise<number>;
+  };
 }) {
   const { store, hooks, channels, search, runner, clock } = deps;
 
   async function read(id: string): Promise<TransferHook | undefined> {
     const hook = await hooks.getHook(id);
     if (!hook) return undefined;
-    const events = await hooks.eventsOf([id]);
-    return { ...hook, events: events.get(id) ?? [], sourceId: hook.sourceId ?? null };
+    const [events, tags] = await Promise.all([hooks.eventsOf([id]), deps.tags?.tagsOf([id])]);
+    const tagged = tags?.get(id);
+    return { ...hook, events: events.get(id) ?? [], sourceId: hook.sourceId ?? null, ...(tagged ? { tags: tagged } : {}) };
   }
 
   /** Stores hooks (a new channel is known at once, as the catching writer's are), then has them indexed. */
@@ -49,6 +55,10 @@ export function createTransfer(deps: {
     const stored = await hooks.transaction(() => store.importHooks(rows, channels.guardsForNew));
     const ids = new Set(stored);
     if (stored.length > 0) search.enqueue(rows.filter((r) => ids.has(r.id)));
+    // The tags of the hooks stored (a hook skipped as already there keeps its own).
+    const byTag = new Map<string, string[]>();
+    for (const r of rows) if (ids.has(r.id)) for (const tag of r.tags ?? []) byTag.set(tag, [...(byTag.get(tag) ?? []), r.id]);
+    for (const [tag, tagged] of byTag) await deps.tags?.addTags(tagged, [tag], clock.now());
     return stored;
   }
 

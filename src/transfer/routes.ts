@@ -39,7 +39,7 @@ export const ImportReport = t.Object(
 export function exportRoutes({ auth, hooks, search, transfer }: Pick<ManagementDeps, "auth" | "hooks" | "search"> & { transfer: Transfer }) {
   return new Elysia().use(auth).get(
     "/hooks/export",
-    async ({ query, request }) => {
+    async ({ query, request, actor }) => {
       const format = query.format ?? "jsonl";
       let ids: string[];
       let after: string | undefined;
@@ -48,7 +48,7 @@ export function exportRoutes({ auth, hooks, search, transfer }: Pick<ManagementD
         if (!(await hooks.raw(query.id))) throw notFound(`hook "${query.id}" not found`);
         (ids = [query.id]), (done = true);
       } else {
-        ids = await listPage({ hooks, search }, { ...query, limit: String(PAGE) });
+        ids = await listPage({ hooks, search }, { ...query, limit: String(PAGE) }, actor);
         done = ids.length < PAGE;
       }
       const base = new URL(request.url).origin;
@@ -60,7 +60,7 @@ export function exportRoutes({ auth, hooks, search, transfer }: Pick<ManagementD
           while (text.length < CHUNK) {
             if (ids.length === 0) {
               if (done) break;
-              ids = await listPage({ hooks, search }, { ...query, limit: String(PAGE), after });
+              ids = await listPage({ hooks, search }, { ...query, limit: String(PAGE), after }, actor);
               done = ids.length < PAGE;
               continue;
             }

@@ -1,7 +1,11 @@
 import type { EventRow, RawHook } from "../hooks/store";
 
 /** A hook as an export holds it: the stored row, its events, and the hook it was made from. */
-export type TransferHook = RawHook & { events: EventRow[]; sourceId: string | null };
+export type TransferHook = RawHook & {
+  events: EventRow[];
+  sourceId: string | null /** Its tags (docs/tags.md), in export lines and imports. */;
+  tags?: string[];
+};
 
 /**
  * Stores hooks whole (import, and a hook sent into a channel from another): ids, statuses, times,

@@ -3,6 +3,7 @@ import { Value } from "@sinclair/typebox/value";
 import { parseRfc3339, toRfc3339 } from "../lib/clock";
 import { requestPartsProblem } from "../lib/http-syntax";
 import { cleanEventType } from "../hooks/event-type";
+import { TAG_PATTERN } from "../config/tags";
 import { ChannelName, Event, HookId, HookStatus } from "../hooks/model";
 import type { EventKind } from "../hooks/status";
 import type { TransferHook } from "./store";
@@ -26,6 +27,7 @@ export const ExportedHook = t.Object(
     finalized_at: t.Optional(t.Union([t.String(), t.Null()])),
     event_type: t.Optional(t.String({ maxLength: 128 })),
     source_id: t.Optional(t.Union([HookId, t.Null()])),
+    tags: t.Optional(t.Array(t.String({ pattern: TAG_PATTERN }), { maxItems: 1000, description: "Its tags (docs/tags.md); absent when it has none" })),
     events: t.Array(Event),
     contract: t.Optional(
       t.Unknown({ description: "Its contract check where it was exported (docs/contracts.md); an import reads past it: the hooks it stores are not checked" }),
@@ -56,6 +58,7 @@ export function exportLine(h: TransferHook, contract?: unknown): string {
   if (h.finalizedAt !== null) line.finalized_at = toRfc3339(h.finalizedAt);
   line.event_type = h.eventType;
   if (h.sourceId) line.source_id = h.sourceId;
+  if (h.tags?.length) line.tags = h.tags;
   line.events = h.events.map((e) => ({ kind: e.kind, actor: e.actor, message: e.message, created_at: toRfc3339(e.createdAt) }));
   if (contract !== undefined) line.contract = contract;
   return JSON.stringify(line);
@@ -114,6 +117,7 @@ export function parseLine(text: string): TransferHook {
     // Derived from the hook, cleaned as catching cleans it (an earlier version kept format characters).
     eventType: cleanEventType(value.event_type),
     sourceId: value.source_id ?? null,
+    ...(value.tags?.length ? { tags: [...new Set(value.tags)] } : {}),
     events: value.events.map((e) => ({
       hookId: value.id,
       kind: e.kind as EventKind,

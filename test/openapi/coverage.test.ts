@@ -56,6 +56,11 @@ const EXTENSIONS = [
   "ViewService_ListViews",
   "ViewService_SaveView",
   "ViewService_DeleteView",
+  "HookService_TagHook",
+  "HookService_UntagHook",
+  "HookService_MarkRead",
+  "HookService_MarkUnread",
+  "HookService_CountUnread",
 ];
 /** The dashboard's own JSON endpoints (session only, docs/dashboard.md): the page's, not a public contract. */
 const isDashboardApi = (path: string) => path.startsWith("/ui/api/");

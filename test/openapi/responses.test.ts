@@ -123,6 +123,16 @@ describe("webhook responses match webhooks.json", () => {
     expect((await w("ChannelService_GetDedup", { path: "/v1/channels/shop/dedup" })).status).toBe(200);
     expect((await w("ChannelService_GetDedup", { path: "/v1/channels/shop/dedup?x=1" })).status).toBe(400);
     expect((await w("RefusalService_ListRefusals", { path: "/v1/refusals?limit=x" })).status).toBe(400);
+    expect((await w("HookService_TagHook", { path: `/v1/hooks/${id}/tags`, body: { tags: ["billing"] } })).status).toBe(200);
+    expect((await w("HookService_TagHook", { path: `/v1/hooks/${id}/tags`, body: { tags: ["Bad"] } })).status).toBe(400);
+    expect((await w("HookService_UntagHook", { path: `/v1/hooks/${id}/tags`, body: { tags: ["billing"] } })).status).toBe(200);
+    expect((await w("HookService_UntagHook", { path: `/v1/hooks/${UNKNOWN_ID}/tags`, body: { tags: ["billing"] } })).status).toBe(404);
+    expect((await w("HookService_MarkRead", { path: `/v1/hooks/${id}/read` })).status).toBe(200);
+    expect((await w("HookService_MarkRead", { path: `/v1/hooks/${UNKNOWN_ID}/read` })).status).toBe(404);
+    expect((await w("HookService_MarkUnread", { path: `/v1/hooks/${id}/read` })).status).toBe(200);
+    expect((await w("HookService_MarkUnread", { path: `/v1/hooks/${UNKNOWN_ID}/read` })).status).toBe(404);
+    expect((await w("HookService_CountUnread", { path: "/v1/unread" })).status).toBe(200);
+    expect((await w("HookService_CountUnread", { path: "/v1/unread", headers: {} })).status).toBe(401);
     const refused = await w("RefusalService_ListRefusals", { path: "/v1/refusals?kind=refused" });
     expect([refused.status, refused.json.length > 0, refused.json.every((r: { kind: string }) => r.kind === "refused")]).toEqual([200, true, true]);
     expect((await w("RefusalService_ListRefusals", { path: "/v1/refusals?kind=answered" })).status).toBe(400);

@@ -37,6 +37,10 @@ function hookTermSql(t: HookTerm, arg: (v: unknown) => string, now: number): str
       return `COALESCE(${IPV4} BETWEEN ${arg(t.low)}::bigint AND ${arg(t.high)}::bigint, false)`;
     case "has":
       return "EXISTS (SELECT 1 FROM attempts a WHERE a.hook_id = h.id)";
+    case "tag":
+      return `EXISTS (SELECT 1 FROM hook_tags tg WHERE tg.hook_id = h.id AND tg.tag = ${arg(t.value)})`;
+    case "unread":
+      return `NOT EXISTS (SELECT 1 FROM hook_reads rd WHERE rd.hook_id = h.id AND rd.user_id = ${arg(t.reader ?? "")})`;
     case "size":
       return `octet_length(h.body) ${t.op} ${arg(t.bytes)}::bigint`;
     case "time":

@@ -17,6 +17,7 @@ import { createGuardStore } from "../stores/guards";
 import { pgDialect } from "../stores/dialect";
 import { createForwardStore } from "../stores/forwards";
 import { createResponseStore } from "../stores/responses";
+import { createReadStore, createTagStore } from "../stores/tags";
 import { createContractStore } from "../stores/contracts";
 import { createDedupStore } from "../stores/dedup";
 import { pgDeliveryIds } from "./dedup-deliveries";
@@ -63,6 +64,8 @@ export async function createPostgresStorage(sql: SQL, opts: PostgresStorageOptio
     guards: createGuardStore(d),
     forwards: createForwardStore(d),
     responses: createResponseStore(d),
+    tags: createTagStore(d),
+    reads: createReadStore(d),
     contracts: createContractStore(d),
     dedup: createDedupStore(d, pgDeliveryIds(t)),
     refusals: createPgRefusalStore(t),

@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { decodePayload } from "../../hooks/payload";
 import { docHolds, searchDoc } from "../../search/document";
-import { evaluate, onlyNeedles, uses, usesPayload, type SearchTerms } from "../../search/query";
+import { evaluate, onlyNeedles, readerOf, uses, usesPayload, type SearchTerms } from "../../search/query";
 
 /** The plain list's `event_type`: equal, or a prefix (in characters) when it ends with "*" (db/event-type.ts eventTypeCondition). */
 export function eventTypeHolds(have: string, wanted: string | undefined): boolean {
@@ -28,6 +28,8 @@ type Row = { id: string; channel: string; status: string; method: string; query:
 export function createRecheck(sql: Database) {
   const read = sql.prepare("SELECT id, channel, status, method, query, headers, body, ip, event_type FROM hooks WHERE id IN (SELECT value FROM json_each(?))");
   const attempted = sql.prepare("SELECT DISTINCT hook_id FROM attempts WHERE hook_id IN (SELECT value FROM json_each(?))");
+  const tagged = sql.prepare("SELECT hook_id, tag FROM hook_tags WHERE hook_id IN (SELECT value FROM json_each(?))");
+  const opened = sql.prepare("SELECT hook_id FROM hook_reads WHERE user_id = ? AND hook_id IN (SELECT value FROM json_each(?))");
   return async (ids: readonly string[], terms: SearchTerms, f: RecheckFilters): Promise<Set<string>> => {
     const held = new Set<string>();
     if (ids.length === 0) return held;
@@ -35,6 +37,17 @@ export function createRecheck(sql: Database) {
     const node = terms.node && !onlyNeedles(terms) ? terms.node : undefined;
     const payload = node ? usesPayload(node) : terms.fields.length > 0;
     const withAttempts = node && uses(node, "has") ? new Set((attempted.values(JSON.stringify(ids)) as [string][]).map(([id]) => id)) : undefined;
+    let tags: Map<string, string[]> | undefined;
+    if (node && uses(node, "tag")) {
+      tags = new Map();
+      for (const [id, tag] of tagged.values(JSON.stringify(ids)) as [string, string][]) {
+        const list = tags.get(id);
+        if (list) list.push(tag);
+        else tags.set(id, [tag]);
+      }
+    }
+    const opensOf =
+      node && uses(node, "unread") ? new Set((opened.values(readerOf(node) ?? "", JSON.stringify(ids)) as [string][]).map(([id]) => id)) : undefined;
     const now = f.now ?? Date.now();
     const textual = !node || uses(node, "word") || uses(node, "field");
     for (const r of read.all(JSON.stringify(ids)) as Row[]) {
@@ -44,7 +57,15 @@ export function createRecheck(sql: Database) {
       const hook = { id: r.id, channel: r.channel, method: r.method, query: r.query, ip: r.ip, headers, body: r.body, eventType: r.event_type };
       // A query of hook terms only (status:, larger:, after: ...) reads no document.
       const doc = textual ? searchDoc(hook, payload ? await decodePayload(headers, r.body) : null) : EMPTY_DOC;
-      const facts = { id: r.id, status: r.status, ip: r.ip, size: r.body.byteLength, attempts: withAttempts?.has(r.id) };
+      const facts = {
+        id: r.id,
+        status: r.status,
+        ip: r.ip,
+        size: r.body.byteLength,
+        attempts: withAttempts?.has(r.id),
+        tags: tags?.get(r.id),
+        read: opensOf?.has(r.id),
+      };
       if (node ? evaluate(node, doc, facts, now) : docHolds(doc, terms)) held.add(r.id);
     }
     return held;

@@ -20,6 +20,7 @@ import { createGuardStore } from "../stores/guards";
 import { sqliteDialect } from "../stores/dialect";
 import { createForwardStore } from "../stores/forwards";
 import { createResponseStore } from "../stores/responses";
+import { createReadStore, createTagStore } from "../stores/tags";
 import { createContractStore } from "../stores/contracts";
 import { createDedupStore } from "../stores/dedup";
 import { createRelayStore } from "../stores/relays";
@@ -80,6 +81,8 @@ export function createSqliteStorage(db: Db, opts: SqliteStorageOptions): Storage
     guards: createGuardStore(d),
     forwards: createForwardStore(d),
     responses: createResponseStore(d),
+    tags: createTagStore(d),
+    reads: createReadStore(d),
     contracts: createContractStore(d),
     dedup: createDedupStore(d, sqliteDeliveryIds(db.$client)),
     refusals: createRefusalStore(db),

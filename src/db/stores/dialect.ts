@@ -172,6 +172,8 @@ const SHARED = [
   "contractSeen",
   "bulkJobs",
   "savedViews",
+  "hookTags",
+  "hookReads",
 ] as const;
 type SharedName = (typeof SHARED)[number];
 
@@ -216,6 +218,8 @@ const sameRows: { [K in SharedName]: Same<(typeof liteSchema)[K]["$inferSelect"]
   contractSeen: true,
   bulkJobs: true,
   savedViews: true,
+  hookTags: true,
+  hookReads: true,
 };
 void sameRows;
 /** Fails to compile when a column both backends have reads differently. */

@@ -103,16 +103,17 @@ function timeParam(name: string, value: string | undefined): number | undefined 
 export async function listPage(
   deps: Pick<ManagementDeps, "hooks" | "search">,
   query: Omit<Static<typeof listQuery>, "fields" | "include" | "after" | "limit"> & { after?: string; limit?: string },
+  reader?: string,
 ): Promise<string[]> {
   const { q, want } = contractFilter(query.q, query.schema);
-  if (!want) return basePage(deps, query);
+  if (!want) return basePage(deps, query, reader);
   // Contract filters (kept beside the hooks, docs/contracts.md) thin the pages of the list or search
   // without them, read until the page is full, the hooks end, or CONTRACT_SCAN_MAX were looked at.
   const limit = queryInt(query.limit, LIMIT, () => invalid(`invalid query: ${LIMIT_ERROR}`));
   const out: string[] = [];
   let after = query.after;
   for (let scanned = 0; out.length < limit && scanned < CONTRACT_SCAN_MAX; ) {
-    const ids = await basePage(deps, { ...query, q, after, limit: String(LIMIT.max) });
+    const ids = await basePage(deps, { ...query, q, after, limit: String(LIMIT.max) }, reader);
     // A `none` is implied for hooks no schema applies to (contracts/wire.ts): read them only when asked for.
     const checks = await deps.hooks.contractsOf(ids, { implied: want.result === "none" });
     for (const id of ids) {
@@ -142,9 +143,10 @@ function contractFilter(
   if (q !== undefined && /(^|\s)(schema|is):/i.test(q)) {
     const rest: string[] = [];
     for (const token of q.split(/\s+/)) {
-      if (/^(schema|is):/i.test(token) && !CONTRACT_TERM.test(token))
-        throw invalid(`invalid query: q: "${token}": schema: takes valid, invalid, unknown or none; is: takes new-type or new-field`);
       const lower = token.toLowerCase();
+      // `is:unread` (tags/) is the search's own term.
+      if (/^(schema|is):/i.test(token) && !CONTRACT_TERM.test(token) && !/^-?is:unread\)*$/.test(lower))
+        throw invalid(`invalid query: q: "${token}": schema: takes valid, invalid, unknown or none; is: takes new-type, new-field or unread`);
       if (lower === "is:new-type") want.newType = any = true;
       else if (lower === "is:new-field") want.newField = any = true;
       else if (lower.startsWith("schema:")) {
@@ -161,13 +163,14 @@ function contractFilter(
 function basePage(
   deps: Pick<ManagementDeps, "hooks" | "search">,
   query: Omit<Static<typeof listQuery>, "fields" | "include" | "after" | "limit"> & { after?: string; limit?: string },
+  reader?: string,
 ): Promise<string[]> {
   const limit = queryInt(query.limit, LIMIT, () => invalid(`invalid query: ${LIMIT_ERROR}`));
   const { channel, status, after } = query;
   const eventType = query.event_type;
   if (query.q === undefined && query.since === undefined && query.until === undefined) return deps.hooks.listIds({ channel, status, eventType, after, limit });
   // event_type means what it means without a search: exact, or a prefix with "*" (not `type:`, which ignores case).
-  const find = deps.search.read(query.q ?? "");
+  const find = deps.search.read(query.q ?? "", reader);
   return find({
     channel,
     status,
@@ -193,8 +196,8 @@ export function hookRoutes({ auth, hooks, search }: ManagementDeps) {
       // memory, and catching goes on between them. A hook deleted meanwhile is left out.
       .get(
         "/hooks",
-        async ({ query }) => {
-          const ids = await listPage({ hooks, search }, query);
+        async ({ query, actor }) => {
+          const ids = await listPage({ hooks, search }, query, actor);
           if (query.fields === "summary")
             return jsonArrayResponse(
               ids.length,

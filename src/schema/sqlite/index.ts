@@ -9,3 +9,4 @@ export * from "./relay";
 export * from "./alerts";
 export * from "./contracts";
 export * from "./bulk";
+export * from "./tags";

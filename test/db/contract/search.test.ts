@@ -12,7 +12,9 @@ import { createPgSearchStore } from "../../../src/db/pg/search-store";
 import { detectEventType } from "../../../src/hooks/event-type";
 import { decodePayload } from "../../../src/hooks/payload";
 import { searchDoc } from "../../../src/search/document";
-import { parseSearch, type QueryNode } from "../../../src/search/query";
+import { parseSearch, withReader, type QueryNode } from "../../../src/search/query";
+import { pgDialect, sqliteDialect } from "../../../src/db/stores/dialect";
+import { createReadStore, createTagStore } from "../../../src/db/stores/tags";
 import { createSearchStore } from "../../../src/db/sqlite/search-store";
 import type { SearchQuery } from "../../../src/search/store";
 import { attachSearchIndex } from "../../../src/db/sqlite/search-index-file";
@@ -89,6 +91,11 @@ function at(node: unknown, keys: string[]): unknown[] {
   return Object.hasOwn(node, key) ? at((node as Record<string, unknown>)[key], rest) : [];
 }
 
+/** The corpus's tags by hook, and the hooks READER opened (set by the test before it searches). */
+const TAGS = new Map<string, string[]>();
+const OPENED = new Set<string>();
+const READER = "ann@example.com";
+
 /** The documented rules, applied to one hook directly (docs/management-api.md, Search). */
 async function matches(h: RawHook, q: string, f: Omit<SearchQuery, "terms" | "limit" | "after">): Promise<boolean> {
   if (f.channel !== undefined && h.channel !== f.channel) return false;
@@ -133,6 +140,10 @@ function holds(node: QueryNode, h: RawHook, text: string, payload: unknown, now:
     }
     case "has":
       return false; // the corpus has no attempts
+    case "tag":
+      return (TAGS.get(h.id) ?? []).includes(node.value);
+    case "unread":
+      return !OPENED.has(h.id);
     case "field":
       break;
   }
@@ -224,12 +235,30 @@ const QUERIES: { q: string; f?: Omit<SearchQuery, "terms" | "limit" | "after">; 
   { q: "hookshot after:2026-11-26T10:00:40Z", f: { since: T0 + 60_000 } },
   { q: "hookshot before:2026-11-26T10:01:00Z", f: { until: T0 + 30_000, since: T0 + 5_000 } },
   { q: "after:2026-11-26T10:00:20Z before:2026-11-26T10:00:30Z -hookshot" },
+  // Tags (docs/tags.md) and read marks of READER.
+  { q: "tag:billing" },
+  { q: "tag:billing tag:big" },
+  { q: "tag:billing -tag:big hookshot" },
+  { q: "tag:big OR status:failed", f: { channel: "shop" } },
+  { q: "tag:never", none: true },
+  { q: "is:unread" },
+  { q: "is:unread tag:big" },
+  { q: "-is:unread invoice" },
+  { q: "is:unread OR tag:billing", f: { status: "handled" } },
 ];
 
 for (const backend of contractBackends(
   // SQLite's index is a database of its own, attached to the connection (in memory here).
-  (db) => (attachSearchIndex(db.$client, ":memory:", true), { hooks: createHookStore(db), search: createSearchStore(db) }),
-  (t) => ({ hooks: createPgHookStore(t), search: createPgSearchStore(t) }),
+  (db) => (
+    attachSearchIndex(db.$client, ":memory:", true),
+    {
+      hooks: createHookStore(db),
+      search: createSearchStore(db),
+      tags: createTagStore(sqliteDialect(db.$client)),
+      reads: createReadStore(sqliteDialect(db.$client)),
+    }
+  ),
+  (t) => ({ hooks: createPgHookStore(t), search: createPgSearchStore(t), tags: createTagStore(pgDialect(t)), reads: createReadStore(pgDialect(t)) }),
 )) {
   describe(`search on ${backend.name}`, () => {
     test("every filter, alone and combined, paged with after, gives what a full scan gives", async () => {
@@ -263,6 +292,26 @@ for (const backend of contractBackends(
       const gone = made.filter((_, i) => i % 37 === 1);
       await transaction(() => store.hooks.deleteHooks(gone.map((h) => ({ id: h.id, channel: h.channel, status: "pending" }))));
 
+      // Tags and READER's read marks on some hooks (deleted hooks' went with them).
+      TAGS.clear();
+      OPENED.clear();
+      const billing = made.filter((_, i) => i % 3 === 0).map((h) => h.id);
+      const big = made.filter((_, i) => i % 4 === 0).map((h) => h.id);
+      expect(await store.tags.addTags(billing, ["billing"], T0)).toBeGreaterThan(0);
+      await store.tags.addTags(big, ["big"], T0);
+      for (const [ids, tag] of [
+        [billing, "billing"],
+        [big, "big"],
+      ] as const)
+        for (const id of ids) TAGS.set(id, [...(TAGS.get(id) ?? []), tag]);
+      const opened = made.filter((_, i) => i % 5 < 2).map((h) => h.id);
+      await store.reads.markRead(READER, opened, T0);
+      await store.reads.markRead(
+        "bob@example.com",
+        made.map((h) => h.id),
+        T0,
+      );
+      for (const id of opened) OPENED.add(id);
       const all = (await Promise.all(made.map((h) => store.hooks.getHook(h.id)))).filter((h): h is RawHook => h !== undefined);
       all.sort((a, b) => (a.id < b.id ? 1 : -1));
       for (const { q, f = {}, none = false } of QUERIES) {
@@ -270,7 +319,8 @@ for (const backend of contractBackends(
         for (const h of all) if (await matches(h, q, f)) expected.push(h.id);
         const got: string[] = [];
         for (let after: string | undefined, page = 0; page < 200; page++) {
-          const ids = await store.search.search({ terms: parseSearch(q), ...f, after, limit: 7 });
+          const terms = parseSearch(q);
+          const ids = await store.search.search({ terms: { ...terms, node: terms.node && withReader(terms.node, READER) }, ...f, after, limit: 7 });
           got.push(...ids);
           if (ids.length < 7) break;
           after = ids[ids.length - 1];

@@ -1,0 +1,103 @@
+/** TagStore and ReadStore's contract (src/tags/store.ts) on SQLite and PostgreSQL, with racing adds and removes. */
+import { afterEach, describe, expect, test } from "bun:test";
+import { pgDialect, sqliteDialect } from "../../../src/db/stores/dialect";
+import { createReadStore, createTagStore } from "../../../src/db/stores/tags";
+import { closeBackends, contractBackends, race } from "./backends";
+
+afterEach(closeBackends);
+
+const stores = (d: ReturnType<typeof sqliteDialect>) => ({ tags: createTagStore(d), reads: createReadStore(d) });
+
+async function insertHooks(query: (text: string) => Promise<unknown>, channel: string, ids: string[]) {
+  for (const id of ids)
+    await query(
+      `INSERT INTO hooks (id, channel, status, method, query, headers, body, ip, created_at) VALUES ('${id}', '${channel}', 'pending', 'POST', '', '{}', '', '127.0.0.1', 1)`,
+    );
+}
+
+for (const backend of contractBackends(
+  (db) => stores(sqliteDialect(db.$client)),
+  (t) => stores(pgDialect(t)),
+)) {
+  describe(`tag and read stores on ${backend.name}`, () => {
+    test("add puts tags on hooks that exist once; remove takes them off; tagsOf and counts read them", async () => {
+      const { store, query } = await backend.open();
+      await insertHooks(query, "shop", ["h1", "h2", "h3"]);
+      expect(await store.tags.addTags(["h1", "h2", "missing"], ["billing", "big", "billing"], 1000)).toBe(4);
+      expect(await store.tags.addTags(["h1"], ["billing"], 2000)).toBe(0);
+      expect(await store.tags.tagsOf(["h1", "h2", "h3", "missing"])).toEqual(
+        new Map([
+          ["h1", ["big", "billing"]],
+          ["h2", ["big", "billing"]],
+        ]),
+      );
+      expect(await store.tags.counts()).toEqual([
+        { tag: "big", count: 2 },
+        { tag: "billing", count: 2 },
+      ]);
+      expect(await store.tags.removeTags(["h1", "h3"], ["big", "none"])).toBe(1);
+      expect(await store.tags.idsWith("big")).toEqual(["h2"]);
+      expect(await store.tags.idsWith("billing")).toEqual(["h1", "h2"]);
+      await query("DELETE FROM hooks WHERE id = 'h2'");
+      expect(await store.tags.counts()).toEqual([{ tag: "billing", count: 1 }]);
+    });
+
+    test("lists longer than a statement's chunk are tagged whole", async () => {
+      const { store, query } = await backend.open();
+      const ids = Array.from({ length: 1500 }, (_, i) => `h${String(i).padStart(5, "0")}`);
+      await query(
+        `INSERT INTO hooks (id, channel, status, method, query, headers, body, ip, created_at) VALUES ${ids.map((id) => `('${id}', 'shop', 'pending', 'POST', '', '{}', '', '127.0.0.1', 1)`).join(", ")}`,
+      );
+      expect(await store.tags.addTags(ids, ["x"], 1)).toBe(1500);
+      expect((await store.tags.tagsOf(ids)).size).toBe(1500);
+      expect(await store.tags.removeTags(ids, ["x"])).toBe(1500);
+    });
+
+    test("racing adds and removes of the same tags on two instances: no error, each tag on a hook at most once", async () => {
+      const { store, another, query } = await backend.open();
+      const other = await another();
+      await insertHooks(query, "shop", ["h1", "h2"]);
+      const work = Array.from({ length: 20 }, (_, i) => {
+        const s = i % 2 ? store : other;
+        return i % 3 === 2 ? s.tags.removeTags(["h1", "h2"], ["a"]) : s.tags.addTags(["h1", "h2"], ["a", "b"], i);
+      });
+      const { errors } = await race(work as Promise<number>[]);
+      expect(errors).toEqual([]);
+      const rows = await query("SELECT hook_id, tag FROM hook_tags ORDER BY hook_id, tag");
+      expect(rows.filter((r) => r.tag === "b")).toHaveLength(2);
+      expect(new Set(rows.map((r) => `${r.hook_id}/${r.tag}`)).size).toBe(rows.length);
+      // Racing adds of one new tag: exactly one of them counts it as new.
+      const added = await race(Array.from({ length: 10 }, (_, i) => (i % 2 ? store : other).tags.addTags(["h1"], ["c"], i)));
+      expect(added.errors).toEqual([]);
+      expect(added.values.reduce((a, b) => a + b, 0)).toBe(1);
+    });
+
+    test("a hook is unread for a user until marked read; per user; counts by channel", async () => {
+      const { store, query } = await backend.open();
+      await insertHooks(query, "shop", ["h1", "h2"]);
+      await insertHooks(query, "gh", ["h3"]);
+      expect(await store.reads.unreadByChannel("ann@example.com")).toEqual(
+        new Map([
+          ["gh", 1],
+          ["shop", 2],
+        ]),
+      );
+      expect(await store.reads.markRead("ann@example.com", ["h1", "h3", "missing"], 5)).toBe(2);
+      expect(await store.reads.markRead("ann@example.com", ["h1"], 6)).toBe(0);
+      expect(await store.reads.unreadByChannel("ann@example.com")).toEqual(new Map([["shop", 1]]));
+      expect(await store.reads.readOf("ann@example.com", ["h1", "h2", "h3"])).toEqual(new Set(["h1", "h3"]));
+      expect(await store.reads.readOf("bob@example.com", ["h1", "h2", "h3"])).toEqual(new Set());
+      expect(await store.reads.markUnread("ann@example.com", ["h1", "h2"])).toBe(1);
+      expect(await store.reads.unreadByChannel("ann@example.com")).toEqual(new Map([["shop", 2]]));
+    });
+
+    test("racing marks of the same hooks read on two instances: no error, read once", async () => {
+      const { store, another, query } = await backend.open();
+      const other = await another();
+      await insertHooks(query, "shop", ["h1", "h2"]);
+      const { values, errors } = await race(Array.from({ length: 10 }, (_, i) => (i % 2 ? store : other).reads.markRead("ann@example.com", ["h1", "h2"], i)));
+      expect(errors).toEqual([]);
+      expect(values.reduce((a, b) => a + b, 0)).toBe(2);
+    });
+  });
+}
