@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { openDatabase } from "../../src/db/sqlite/open";
-import { createRefusals } from "../../src/hooks/guards";
+import { createRefusals, DIAGNOSIS_BATCH_MS } from "../../src/hooks/guards";
 import { createRefusalStore } from "../../src/db/sqlite/refusal-store";
 import { createFakeClock } from "../helpers/clock";
 
@@ -78,5 +78,27 @@ describe("refusals", () => {
     expect(() => refusals.record(refusal(1))).not.toThrow();
     await expect(refusals.flush()).resolves.toBeUndefined();
     expect(() => refusals.record(null as any)).not.toThrow();
+  });
+
+  test("a flood past the diagnosis budget is diagnosed `skipped`, not left null", async () => {
+    const db = openDatabase({ path: ":memory:", durability: "normal" });
+    const told: string[] = [];
+    const refusals = createRefusals({
+      store: createRefusalStore(db),
+      clock: createFakeClock(),
+      // The first diagnosis uses up the whole batch's budget (a slow scheme), the rest are skipped.
+      diagnose: () => {
+        const until = performance.now() + DIAGNOSIS_BATCH_MS + 5;
+        while (performance.now() < until);
+        return { cause: "unknown", message: "none of the causes", tried: ["wrong_secret"] };
+      },
+      diagnosed: (r) => told.push(`${r.id} ${r.diagnosis?.cause}`),
+    });
+    const request = { method: "POST", query: "", headers: new Headers(), body: new Uint8Array(2), ip: "10.0.0.1" };
+    for (let i = 0; i < 3; i++) refusals.record({ ...refusal(i), request });
+    const listed = await refusals.list({ limit: 10 });
+    expect(listed.map((r) => r.diagnosis?.cause)).toEqual(["skipped", "skipped", "unknown"]);
+    expect(listed[0]!.diagnosis).toEqual({ cause: "skipped", message: expect.stringContaining("budget"), tried: [] });
+    expect(told).toEqual([`${refusal(0).id} unknown`, `${refusal(1).id} skipped`, `${refusal(2).id} skipped`]);
   });
 });

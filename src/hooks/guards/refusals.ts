@@ -1,7 +1,7 @@
 import type { Clock } from "../../lib/clock";
 import type { Log } from "../../lib/log";
 import type { RefusalQuery, RefusalStore } from "./refusal-store";
-import type { Diagnosis } from "./diagnosis";
+import { type Diagnosis, SKIPPED_DIAGNOSIS } from "./diagnosis";
 import type { GuardInput, Refusal, RefusalInput } from "./types";
 
 export type { RefusalQuery } from "./refusal-store";
@@ -9,7 +9,7 @@ export type { RefusalQuery } from "./refusal-store";
 /** How many refusals are kept, newest first; older ones are deleted as new ones come. */
 export const REFUSALS_KEPT = 1000;
 
-/** The time one batch's diagnoses may take together, in ms; the refusals past it have none. */
+/** The time one batch's diagnoses may take together, in ms; the refusals past it are diagnosed `skipped`. */
 export const DIAGNOSIS_BATCH_MS = 100;
 
 /** The largest body a refusal keeps in memory for its diagnosis. */
@@ -58,8 +58,12 @@ export function createRefusals(deps: {
       const request = requests.get(r);
       if (!request) continue;
       requests.delete(r);
-      // A flood of bad signatures must not hold the event loop: past the batch's budget, no diagnosis.
-      if (performance.now() - started > DIAGNOSIS_BATCH_MS) continue;
+      // A flood of bad signatures must not hold the event loop: past the batch's budget, a distinct `skipped`.
+      if (performance.now() - started > DIAGNOSIS_BATCH_MS) {
+        r.diagnosis = { ...SKIPPED_DIAGNOSIS, tried: [] };
+        deps.diagnosed?.(r);
+        continue;
+      }
       try {
         r.diagnosis = deps.diagnose(r.guard, request, r.reason) ?? null;
         if (r.diagnosis) deps.diagnosed?.(r);

@@ -57,7 +57,8 @@ export function RefusalScreen({ id }: { id: string }) {
           <p class="wrap">
             {visible(r.diagnosis.message)}{" "}
             <span class="muted">
-              ({r.diagnosis.cause}; tried {r.diagnosis.tried.join(", ")})
+              ({r.diagnosis.cause}
+              {r.diagnosis.tried.length > 0 && `; tried ${r.diagnosis.tried.join(", ")}`})
             </span>
           </p>
         </>
