@@ -17,7 +17,8 @@ export type DiagnoseDeps = { guards: () => Iterable<Guard>; clock: Clock; budget
  */
 export function createDiagnose(deps: DiagnoseDeps) {
   const budget = deps.budgetMs ?? DIAGNOSIS_BUDGET_MS;
-  return function diagnose(guardName: string, input: GuardInput, reason: string): Diagnosis | undefined {
+  /** `at`: when the request was refused (ms), for a diagnosis run again later; else now. */
+  return function diagnose(guardName: string, input: GuardInput, reason: string, at?: number): Diagnosis | undefined {
     const guards = [...deps.guards()];
     const guard = guards.find((g) => g.name === guardName);
     const signing = guard && signingOf(guard);
@@ -47,7 +48,7 @@ export function createDiagnose(deps: DiagnoseDeps) {
     if (passes(input)) {
       const seconds = Number(/timestamp is (\d+)s away/.exec(reason)?.[1] ?? "NaN");
       if (!Number.isFinite(seconds)) return { cause: "unknown", message: `The signature is valid; the guard refused: ${reason}.`, tried };
-      const now = deps.clock.now();
+      const now = at ?? deps.clock.now();
       const past = passes(input, { toleranceMs: signing.toleranceMs, deps: { ...signing.deps, clock: { ...deps.clock, now: () => now - seconds * 1000 } } });
       const beyond = Math.max(0, seconds - Math.round(signing.toleranceMs / 1000));
       return {

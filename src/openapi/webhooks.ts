@@ -387,6 +387,12 @@ const operations: Record<string, Operation> = {
     summary: "Get a refused request",
     description: "Mailroom's extension: one refusal by its id (as listed or streamed), while it is among the newest 1000.",
   },
+  "POST /v1/refusals/:id/diagnose": {
+    operationId: "RefusalService_DiagnoseRefusal",
+    summary: "Diagnose a refused request again",
+    description:
+      "Mailroom's extension (docs/diagnoses.md): works a signature refusal's diagnosis out again from the request kept with it, as of when it was refused, and stores it. Admins or keys without scopes.",
+  },
 };
 
 /** The webhook service: the management API under /v1 and the catching endpoint. */

@@ -90,7 +90,7 @@ export type Refusal = {
 
 /** Why a signature failed: `cause` says which known cause explains it, `message` says it in a sentence. */
 export type Diagnosis = {
-  cause: "wrong_secret" | "body_changed" | "clock_skew" | "wrong_url" | "encoding" | "unknown";
+  cause: "wrong_secret" | "body_changed" | "clock_skew" | "wrong_url" | "encoding" | "unknown" | "skipped";
   message: string;
   guard?: string;
   skew_seconds?: number;

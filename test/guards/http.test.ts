@@ -32,6 +32,20 @@ describe("guards on the catching endpoint", () => {
   const send = (path: string, body: string | undefined, headers: Record<string, string>, method = "POST") => t.call(method, path, body, headers);
   const hookCount = async (channel: string) => (await t.call("GET", `/v1/hooks?channel=${channel}`)).json.length;
 
+  test("a refusal's diagnosis is worked out again from the request kept with it", async () => {
+    // Octokit signed the compact body; a proxy pretty-printed it on the way.
+    const pretty = JSON.stringify(JSON.parse(BODY), null, 2);
+    const res = await send("/?channel=github", pretty, { "x-hub-signature-256": await sign(SECRET, BODY), "x-github-event": "ping" });
+    expect(res.status).toBe(401);
+    const [refused] = (await t.call("GET", "/v1/refusals?channel=github&limit=1")).json;
+    expect(refused.diagnosis.cause).toBe("body_changed");
+    const again = await t.call("POST", `/v1/refusals/${refused.id}/diagnose`);
+    expect(again.status).toBe(200);
+    expect(again.json).toEqual(refused);
+    expect(JSON.stringify(again.json)).not.toContain(SECRET);
+    expect((await t.call("POST", "/v1/refusals/01jd3q9x0c2m8t6v4r2k8p1w5z/diagnose")).json.code).toBe(5);
+  });
+
   test("a GitHub delivery signed by Octokit is caught with its exact body", async () => {
     const res = await send("/?channel=github", BODY, { "x-hub-signature-256": await sign(SECRET, BODY), "x-github-event": "ping" });
     expect(res.status).toBe(200);

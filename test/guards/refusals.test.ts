@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { openDatabase } from "../../src/db/sqlite/open";
-import { createRefusals } from "../../src/hooks/guards";
+import { createRefusals, DIAGNOSIS_BATCH_MS } from "../../src/hooks/guards";
 import { createRefusalStore } from "../../src/db/sqlite/refusal-store";
 import { createFakeClock } from "../helpers/clock";
 
@@ -78,5 +78,54 @@ describe("refusals", () => {
     expect(() => refusals.record(refusal(1))).not.toThrow();
     await expect(refusals.flush()).resolves.toBeUndefined();
     expect(() => refusals.record(null as any)).not.toThrow();
+  });
+
+  test("a flood past the diagnosis budget is diagnosed `skipped`, not left null", async () => {
+    const db = openDatabase({ path: ":memory:", durability: "normal" });
+    const told: string[] = [];
+    const refusals = createRefusals({
+      store: createRefusalStore(db),
+      clock: createFakeClock(),
+      // The first diagnosis uses up the whole batch's budget (a slow scheme), the rest are skipped.
+      diagnose: () => {
+        const until = performance.now() + DIAGNOSIS_BATCH_MS + 5;
+        while (performance.now() < until);
+        return { cause: "unknown", message: "none of the causes", tried: ["wrong_secret"] };
+      },
+      diagnosed: (r) => told.push(`${r.id} ${r.diagnosis?.cause}`),
+    });
+    const request = { method: "POST", query: "", headers: new Headers(), body: new Uint8Array(2), ip: "10.0.0.1" };
+    for (let i = 0; i < 3; i++) refusals.record({ ...refusal(i), request });
+    const listed = await refusals.list({ limit: 10 });
+    expect(listed.map((r) => r.diagnosis?.cause)).toEqual(["skipped", "skipped", "unknown"]);
+    expect(listed[0]!.diagnosis).toEqual({ cause: "skipped", message: expect.stringContaining("budget"), tried: [] });
+    expect(told).toEqual([`${refusal(0).id} unknown`, `${refusal(1).id} skipped`, `${refusal(2).id} skipped`]);
+  });
+
+  test("the refused request is saved with its refusal, so its diagnosis is run again after a restart", async () => {
+    const db = openDatabase({ path: ":memory:", durability: "normal" });
+    const clock = createFakeClock();
+    const seen: { body: string; sig: string | null; cookie: string | null; at?: number }[] = [];
+    const diagnose = (_guard: string, req: { body: Uint8Array; headers: Headers }, _reason: string, at?: number) => {
+      seen.push({ body: new TextDecoder().decode(req.body), sig: req.headers.get("x-sig"), cookie: req.headers.get("cookie"), at });
+      return { cause: "wrong_secret" as const, message: "another guard's secret", guard: "old", tried: ["clock skew", "wrong secret"] };
+    };
+    const first = createRefusals({ store: createRefusalStore(db), clock, diagnose });
+    const headers = new Headers({ "x-sig": "abc", cookie: "session=s3cret" });
+    const request = { method: "POST", query: "a=1", headers, body: new TextEncoder().encode('{"x":"\u0000<script>"}'), ip: "10.0.0.1" };
+    first.record({ ...refusal(1), request });
+    first.record(refusal(2));
+    await first.flush();
+    const refusedAt = clock.now();
+    clock.advance(3_600_000);
+    // A new process: nothing in memory, only what was stored.
+    const later = createRefusals({ store: createRefusalStore(db), clock, diagnose });
+    const again = await later.rediagnose(refusal(1).id);
+    expect(again?.diagnosis?.cause).toBe("wrong_secret");
+    expect(seen.at(-1)).toEqual({ body: '{"x":"\u0000<script>"}', sig: "abc", cookie: null, at: refusedAt });
+    expect((await later.get(refusal(1).id))?.diagnosis?.guard).toBe("old");
+    // Without a saved request (not a signature refusal): unchanged, null.
+    expect((await later.rediagnose(refusal(2).id))?.diagnosis).toBeNull();
+    expect(await later.rediagnose("01jd0000000000000000000999")).toBeUndefined();
   });
 });

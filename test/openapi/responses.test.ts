@@ -139,6 +139,8 @@ describe("webhook responses match webhooks.json", () => {
     const refusal = (await w("RefusalService_ListRefusals", { path: "/v1/refusals?status=400" })).json[0];
     expect((await w("RefusalService_GetRefusal", { path: `/v1/refusals/${refusal.id}` })).status).toBe(200);
     expect((await w("RefusalService_GetRefusal", { path: `/v1/refusals/${UNKNOWN_ID}` })).status).toBe(404);
+    expect((await w("RefusalService_DiagnoseRefusal", { path: `/v1/refusals/${refusal.id}/diagnose` })).json.diagnosis).toBeNull();
+    expect((await w("RefusalService_DiagnoseRefusal", { path: `/v1/refusals/${UNKNOWN_ID}/diagnose` })).status).toBe(404);
     const lines = await app.fetch("/v1/hooks/export?channel=shop", { headers: AUTH });
     const jsonl = await lines.text();
     expect((await w("HookService_ExportHooks", { path: "/v1/hooks/export?channel=shop&format=jsonl" })).status).toBe(200);

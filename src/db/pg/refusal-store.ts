@@ -23,6 +23,7 @@ export function createPgRefusalStore(t: PgTransactor): RefusalStore {
       headers: JSON.stringify(r.headers),
       created_at: r.createdAt,
       diagnosis: diagnosisJson(r.diagnosis),
+      request: r.savedRequest ?? null,
     }));
     const sql = t.exec();
     await sql`INSERT INTO refusals ${sql(values)}`;

@@ -12,7 +12,7 @@ import { diagnosisJson } from "../stores/refusals";
 export function createRefusalStore(db: Db): RefusalStore {
   const sql = db.$client;
   const insert = sql.prepare(
-    "INSERT INTO refusals (ref, kind, channel, guard, status, reason, ip, method, query, headers, created_at, diagnosis) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO refusals (ref, kind, channel, guard, status, reason, ip, method, query, headers, created_at, diagnosis, request) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
   return sharedRefusalStore(sqliteDialect(sql), async (batch) => {
     for (const r of batch)
@@ -29,6 +29,7 @@ export function createRefusalStore(db: Db): RefusalStore {
         JSON.stringify(r.headers),
         r.createdAt,
         diagnosisJson(r.diagnosis),
+        r.savedRequest ?? null,
       );
   });
 }

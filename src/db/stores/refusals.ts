@@ -1,14 +1,14 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { RefusalStore } from "../../hooks/guards/refusal-store";
+import type { RefusalStore, StoredRefusal } from "../../hooks/guards/refusal-store";
 import type { Refusal, RefusalKind } from "../../hooks/guards/types";
-import type { Dialect } from "./dialect";
+import { name, type Dialect } from "./dialect";
 
 /**
  * How a backend stores a batch of refusals, in the caller's transaction: its own way (SQLite runs
  * a statement prepared once per row, PostgreSQL sends the batch as one multi-row statement: a
  * round trip per row would be a round trip per refused request).
  */
-export type InsertRefusals = (batch: readonly Refusal[]) => Promise<void>;
+export type InsertRefusals = (batch: readonly StoredRefusal[]) => Promise<void>;
 
 /** A refusal's diagnosis as stored: JSON, or null (a refusal stored without one). */
 export const diagnosisJson = (d: Refusal["diagnosis"] | undefined): string | null => (d ? JSON.stringify(d) : null);
@@ -47,6 +47,13 @@ export function createRefusalStore(d: Dialect, insert: InsertRefusals): RefusalS
   // At most `kept` rows: no index needed.
   const get = d.query<typeof row, { ref: string }>(row, (cols, p) => sql`SELECT ${cols} FROM ${r} WHERE ${r.ref} = ${p.ref}`);
   // Deletes everything older than the `kept`-th newest row (a no-op while there are fewer).
+  const saved = d.query<{ request: typeof r.request }, { ref: string }>(
+    { request: r.request },
+    (cols, p) => sql`SELECT ${cols} FROM ${r} WHERE ${r.ref} = ${p.ref}`,
+  );
+  const diagnose = d.prepare<{ ref: string; diagnosis: string | null }>(
+    (p) => sql`UPDATE ${r} SET ${name(r.diagnosis)} = ${p.diagnosis} WHERE ${r.ref} = ${p.ref}`,
+  );
   const trim = d.prepare<{ kept: number }>(
     (p) => sql`DELETE FROM ${r} WHERE ${r.id} <= (SELECT ${r.id} FROM ${r} ORDER BY ${r.id} DESC LIMIT 1 OFFSET ${p.kept})`,
   );
@@ -68,6 +75,12 @@ export function createRefusalStore(d: Dialect, insert: InsertRefusals): RefusalS
     async get(ref) {
       const found = await get.get({ ref });
       return found ? toRefusal(found) : undefined;
+    },
+    async savedRequest(ref) {
+      return (await saved.get({ ref }))?.request ?? undefined;
+    },
+    async setDiagnosis(ref, diagnosis) {
+      return (await diagnose.run({ ref, diagnosis: diagnosisJson(diagnosis) })) > 0;
     },
   };
 }

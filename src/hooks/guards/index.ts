@@ -19,7 +19,7 @@ import type { Guard } from "./types";
 import { GuardConfigError, unauthenticated } from "./verdict";
 
 export type { Guard, GuardInput, GuardVerdict, Refusal, RefusalInput } from "./types";
-export { createRefusals, REFUSALS_KEPT, type Refusals, type RefusalQuery } from "./refusals";
+export { createRefusals, DIAGNOSIS_BATCH_MS, REFUSALS_KEPT, type Refusals, type RefusalQuery } from "./refusals";
 export type { RefusalStore } from "./refusal-store";
 export { DIAGNOSIS_CAUSES, type Diagnosis, type DiagnosisCause } from "./diagnosis";
 export { signingOf, type Signing } from "./preset";

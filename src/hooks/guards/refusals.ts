@@ -1,7 +1,8 @@
 import type { Clock } from "../../lib/clock";
 import type { Log } from "../../lib/log";
-import type { RefusalQuery, RefusalStore } from "./refusal-store";
-import type { Diagnosis } from "./diagnosis";
+import type { RefusalQuery, RefusalStore, StoredRefusal } from "./refusal-store";
+import { loadRequest, saveRequest } from "./saved-request";
+import { type Diagnosis, SKIPPED_DIAGNOSIS } from "./diagnosis";
 import type { GuardInput, Refusal, RefusalInput } from "./types";
 
 export type { RefusalQuery } from "./refusal-store";
@@ -9,7 +10,7 @@ export type { RefusalQuery } from "./refusal-store";
 /** How many refusals are kept, newest first; older ones are deleted as new ones come. */
 export const REFUSALS_KEPT = 1000;
 
-/** The time one batch's diagnoses may take together, in ms; the refusals past it have none. */
+/** The time one batch's diagnoses may take together, in ms; the refusals past it are diagnosed `skipped`. */
 export const DIAGNOSIS_BATCH_MS = 100;
 
 /** The largest body a refusal keeps in memory for its diagnosis. */
@@ -25,6 +26,12 @@ export interface Refusals {
   list(query: RefusalQuery): Promise<Refusal[]>;
   /** One refusal by its id, once what is buffered is written; undefined when unknown (or no longer kept). */
   get(id: string): Promise<Refusal | undefined>;
+  /**
+   * Works out a refusal's diagnosis again from the request saved with it, as of when it was refused,
+   * and stores it: the refusal, or undefined when unknown; its diagnosis stays null when no request
+   * was saved (not a signature refusal, or one stored before requests were kept).
+   */
+  rediagnose(id: string): Promise<Refusal | undefined>;
   /** Writes the buffered refusals now, resolving once every earlier write is done; never rejects. */
   flush(): Promise<void>;
 }
@@ -40,26 +47,36 @@ export function createRefusals(deps: {
   log?: Log;
   kept?: number;
   /** Why a signature guard refused a request (diagnose/); run after the answer, before the write. */
-  diagnose?: (guard: string, request: GuardInput, reason: string) => Diagnosis | undefined;
+  diagnose?: (guard: string, request: GuardInput, reason: string, at?: number) => Diagnosis | undefined;
   /** Told each diagnosis once it is known (the stream's refusal.diagnosis event). */
   diagnosed?: (refusal: Refusal) => void;
 }): Refusals {
   const { store, clock, log } = deps;
   const keep = deps.kept ?? REFUSALS_KEPT;
-  let buffer: Refusal[] = [];
+  let buffer: StoredRefusal[] = [];
   /** The requests of the buffered 401s, by refusal, until their diagnosis is worked out. */
   const requests = new WeakMap<Refusal, GuardInput>();
 
   /** Diagnoses a batch: after the answers (this runs on a later turn), each within its budget, never throwing. */
-  function diagnoseBatch(batch: Refusal[]): void {
+  function diagnoseBatch(batch: StoredRefusal[]): void {
     if (!deps.diagnose) return;
     const started = performance.now();
     for (const r of batch) {
       const request = requests.get(r);
       if (!request) continue;
       requests.delete(r);
-      // A flood of bad signatures must not hold the event loop: past the batch's budget, no diagnosis.
-      if (performance.now() - started > DIAGNOSIS_BATCH_MS) continue;
+      // Kept with the refusal (bounded like it: the newest REFUSALS_KEPT), so it can be diagnosed again.
+      try {
+        r.savedRequest = saveRequest(request);
+      } catch {
+        // Not saved: the refusal is still written.
+      }
+      // A flood of bad signatures must not hold the event loop: past the batch's budget, a distinct `skipped`.
+      if (performance.now() - started > DIAGNOSIS_BATCH_MS) {
+        r.diagnosis = { ...SKIPPED_DIAGNOSIS, tried: [] };
+        deps.diagnosed?.(r);
+        continue;
+      }
       try {
         r.diagnosis = deps.diagnose(r.guard, request, r.reason) ?? null;
         if (r.diagnosis) deps.diagnosed?.(r);
@@ -91,7 +108,7 @@ export function createRefusals(deps: {
   return {
     record(refusal) {
       try {
-        const kept: Refusal = {
+        const kept: StoredRefusal = {
           id: refusal.id,
           kind: refusal.kind,
           query: refusal.query.slice(0, 4096),
@@ -124,6 +141,19 @@ export function createRefusals(deps: {
     async get(id) {
       await flush();
       return id ? store.get(id) : undefined;
+    },
+    async rediagnose(id) {
+      await flush();
+      const r = id ? await store.get(id) : undefined;
+      if (!r || !deps.diagnose) return r;
+      const saved = await store.savedRequest(id);
+      const request = saved === undefined ? undefined : loadRequest(saved);
+      if (!request) return r;
+      const diagnosis = deps.diagnose(r.guard, request, r.reason, r.createdAt) ?? null;
+      await store.setDiagnosis(id, diagnosis);
+      const done = { ...r, diagnosis };
+      if (diagnosis) deps.diagnosed?.(done);
+      return done;
     },
     flush,
   };

@@ -36,8 +36,9 @@ export const DiagnosisModel = t.Object(
         t.Literal(DIAGNOSIS_CAUSES[3]),
         t.Literal(DIAGNOSIS_CAUSES[4]),
         t.Literal(DIAGNOSIS_CAUSES[5]),
+        t.Literal(DIAGNOSIS_CAUSES[6]),
       ],
-      { description: "wrong_secret, body_changed, clock_skew, wrong_url, encoding or unknown (docs/diagnoses.md)" },
+      { description: "wrong_secret, body_changed, clock_skew, wrong_url, encoding, unknown or skipped (docs/diagnoses.md)" },
     ),
     message: t.String({ description: "One sentence for a person" }),
     guard: t.Optional(t.String({ description: "wrong_secret: the guard whose secret made the signature" })),
@@ -81,10 +82,20 @@ const params = t.Object({ id: t.String({ pattern: HOOK_ID_PATTERN, error: "id: m
  * GET /v1/refusals: the most recent refused requests (by a guard, or by the catching endpoint: 400,
  * 413, 503) and handshakes answered, newest first, so that a user can see why a provider's
  * delivery was not caught. `channel`, `guard`, `status` and `kind` filter; `limit` defaults to 50.
- * GET /v1/refusals/{id}: one.
+ * GET /v1/refusals/{id}: one. POST /v1/refusals/{id}/diagnose (admin, or a key without scopes):
+ * works out its diagnosis again from the request saved with it (docs/diagnoses.md).
  */
-export function refusalRoutes({ auth, refusals }: ManagementDeps) {
-  return new Elysia()
+export function refusalRoutes({ auth, admin, refusals }: ManagementDeps) {
+  const again = new Elysia().use(admin ?? auth).post(
+    "/refusals/:id/diagnose",
+    async ({ params }) => {
+      const r = await refusals.rediagnose(params.id);
+      if (!r) throw notFound(`refusal "${params.id}" not found (only the newest ${REFUSALS_KEPT} are kept)`);
+      return toWireRefusal(r);
+    },
+    { params, query: NoQuery, response: { 200: Refusal, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody } },
+  );
+  const reads = new Elysia()
     .use(auth)
     .get(
       "/refusals",
@@ -109,4 +120,5 @@ export function refusalRoutes({ auth, refusals }: ManagementDeps) {
       },
       { params, query: NoQuery, response: { 200: Refusal, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody } },
     );
+  return new Elysia().use(reads).use(again);
 }

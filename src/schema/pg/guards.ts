@@ -19,6 +19,7 @@ export const refusals = pgTable(
     headers: text("headers").notNull().default("{}"),
     kind: text("kind").notNull().default("refused"),
     diagnosis: text("diagnosis"),
+    request: text("request"),
   },
   (t) => [index("refusals_channel_id").on(t.channel, t.id)],
 );

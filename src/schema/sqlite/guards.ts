@@ -24,6 +24,12 @@ export const refusals = sqliteTable(
     kind: text("kind").notNull().default("refused"),
     /** Why a signature guard refused it (JSON of hooks/guards/diagnosis.ts), else null. */
     diagnosis: text("diagnosis"),
+    /**
+     * A signature guard's 401: the refused request as the guard saw it (JSON: method, query, url,
+     * ip, headers without cookies, body in base64, at most 256 KiB), so its diagnosis can be run
+     * again after a restart (POST /v1/refusals/{id}/diagnose). Never shown; deleted with its row.
+     */
+    request: text("request"),
   },
   (t) => [index("refusals_channel_id").on(t.channel, t.id)],
 );

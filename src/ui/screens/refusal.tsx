@@ -15,6 +15,18 @@ type Detail = RefusalRow & { query?: string; headers?: Record<string, string> };
 export function RefusalScreen({ id }: { id: string }) {
   const [r, setR] = useState<Detail | undefined>();
   const [error, setError] = useState("");
+  const [again, setAgain] = useState<{ busy: boolean; error: string }>({ busy: false, error: "" });
+  /** Works the diagnosis out again from the request saved with the refusal (admins only). */
+  const diagnoseAgain = () => {
+    setAgain({ busy: true, error: "" });
+    api<Detail>("POST", `/refusals/${encodeURIComponent(id)}/diagnose`).then(
+      (d) => {
+        setR(d);
+        setAgain({ busy: false, error: "" });
+      },
+      (e) => setAgain({ busy: false, error: e.message }),
+    );
+  };
   useEffect(() => {
     api<Detail>("GET", `/refusals/${encodeURIComponent(id)}`).then(setR, (e) => setError(e.message));
   }, [id]);
@@ -57,10 +69,23 @@ export function RefusalScreen({ id }: { id: string }) {
           <p class="wrap">
             {visible(r.diagnosis.message)}{" "}
             <span class="muted">
-              ({r.diagnosis.cause}; tried {r.diagnosis.tried.join(", ")})
+              ({r.diagnosis.cause}
+              {r.diagnosis.tried.length > 0 && `; tried ${r.diagnosis.tried.join(", ")}`})
             </span>
           </p>
         </>
+      )}
+      {r.kind === "refused" && r.status === 401 && r.guard && (
+        <p>
+          <button type="button" onClick={diagnoseAgain} disabled={again.busy}>
+            Diagnose again
+          </button>{" "}
+          {again.error && (
+            <span class="error" role="alert">
+              {visible(again.error)}
+            </span>
+          )}
+        </p>
       )}
       <div class="section-head">
         <h2>Headers</h2>
