@@ -37,6 +37,7 @@ const EXTENSIONS = [
   "HandlerService_ResumeHandler",
   "RefusalService_ListRefusals",
   "RefusalService_GetRefusal",
+  "RefusalService_DiagnoseRefusal",
   "HookService_ExportHooks",
   "HookService_ImportHooks",
   "HookService_SendHook",
