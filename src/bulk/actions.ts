@@ -2,10 +2,19 @@ import type { HookService } from "../hooks/service";
 import type { HookStatus } from "../hooks/status";
 import { AppError } from "../lib/errors";
 import { replay, type ReplayOutbound } from "../transfer/replay";
+import type { ReadStore, TagStore } from "../tags/store";
 import type { BulkCounts } from "./store";
 
-/** What an action is given: the hooks' service, who acts, its own fields (`params`), and how a replay goes out. */
-export type ActionContext = { hooks: HookService; actor: string; params: Record<string, unknown>; outbound: ReplayOutbound };
+/** What an action is given: the hooks' service, who acts, its own fields (`params`), how a replay goes out, and the tags and read marks (tags/). */
+export type ActionContext = {
+  hooks: HookService;
+  actor: string;
+  params: Record<string, unknown>;
+  outbound: ReplayOutbound;
+  tags: Pick<TagStore, "addTags" | "removeTags">;
+  reads: Pick<ReadStore, "markRead">;
+  now: number;
+};
 
 /**
  * One bulk action: the statuses it applies to (the snapshot takes only hooks in them, so that a dry
@@ -13,8 +22,9 @@ export type ActionContext = { hooks: HookService; actor: string; params: Record<
  * it, and how it acts on a batch of ids. A hook gone, or moved meanwhile to a status the action
  * does not apply to, is skipped.
  *
- * Tag, untag and mark read (tags/, read/) plug in with one entry each here, with `params`
- * checked by their route (`tags`).
+ * Tag and untag take `params.tags` (checked by the route); mark read marks for the job's actor
+ * (a dashboard user's e-mail, `api:<label>`), as the single-hook route does. A hook that had the
+ * tags (or the mark) already counts as skipped.
  */
 export type BulkActionSpec = {
   from?: readonly HookStatus[];
@@ -23,6 +33,10 @@ export type BulkActionSpec = {
 };
 
 const counts = (done: number, of: number, failed = 0): BulkCounts => ({ done, skipped: of - done - failed, failed });
+
+const tagsOf = (params: Record<string, unknown>) => params.tags as string[];
+/** Hooks changed, from (hook, tag) pairs changed: exact when each hook changed by all the tags or none. */
+const hooksOf = (pairs: number, ids: readonly string[], params: Record<string, unknown>) => Math.min(ids.length, Math.ceil(pairs / tagsOf(params).length));
 
 /** Runs `each` per id; an AppError (not_found, failed_precondition) skips the hook. */
 async function oneByOne(ids: readonly string[], each: (id: string) => Promise<"done" | "failed">): Promise<BulkCounts> {
@@ -56,7 +70,13 @@ export const BULK_ACTIONS = {
         return "status" in answer && answer.status < 400 ? "done" : "failed";
       }),
   },
+  tag: { run: async (ids, { tags, params, now }) => counts(hooksOf(await tags.addTags(ids, tagsOf(params), now), ids, params), ids.length) },
+  untag: { run: async (ids, { tags, params }) => counts(hooksOf(await tags.removeTags(ids, tagsOf(params)), ids, params), ids.length) },
+  "mark-read": { run: async (ids, { reads, actor, now }) => counts(await reads.markRead(actor, ids, now), ids.length) },
 } satisfies Record<string, BulkActionSpec>;
+
+/** The actions whose `params` carry `tags`. */
+export const TAGGING: readonly string[] = ["tag", "untag"];
 
 export type BulkActionName = keyof typeof BULK_ACTIONS;
 export const BULK_ACTION_NAMES = Object.keys(BULK_ACTIONS) as BulkActionName[];

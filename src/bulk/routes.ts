@@ -6,7 +6,8 @@ import { AppError, invalid } from "../lib/errors";
 import { HOOK_ID_PATTERN } from "../lib/ids";
 import { queryInt, queryIntegerSchema } from "../lib/query-int";
 import type { Transfer } from "../transfer";
-import { BULK_ACTION_NAMES, BULK_ACTIONS, type BulkActionName } from "./actions";
+import { MAX_TAGS, TAG_PATTERN, TAG_RULE } from "../config/tags";
+import { BULK_ACTION_NAMES, BULK_ACTIONS, type BulkActionName, TAGGING } from "./actions";
 import type { Bulk } from "./service";
 import type { BulkJobRow } from "./store";
 
@@ -22,8 +23,15 @@ const BulkIn = t.Object(
     action: Action,
     dry_run: t.Optional(t.Boolean({ error: "dry_run: must be true or false" })),
     url: t.Optional(t.String({ maxLength: 2048, error: "url: must be an http:// or https:// URL of at most 2048 characters" })),
+    tags: t.Optional(
+      t.Array(t.String({ pattern: TAG_PATTERN, error: `tags: each is ${TAG_RULE}` }), {
+        minItems: 1,
+        maxItems: MAX_TAGS,
+        error: `tags: 1 to ${MAX_TAGS} tags, each ${TAG_RULE}`,
+      }),
+    ),
   },
-  { ...strict, error: "the body takes query, action, dry_run and url (send)" },
+  { ...strict, error: "the body takes query, action, dry_run, url (send) and tags (tag, untag)" },
 );
 export const BulkJob = t.Object(
   {
@@ -114,13 +122,16 @@ export function bulkRoutes({ auth, bulk, transfer, isAdmin }: { auth: SignIn; bu
           throw new AppError("permission_denied", `only an admin may ${action} hooks in bulk (sending to a URL answers from wherever Mailroom runs)`);
         }
         if (action !== "send" && body.url !== undefined) throw invalid("url: only send takes a URL");
+        const tagging = TAGGING.includes(action);
+        if (tagging && body.tags === undefined) throw invalid(`tags: ${action} needs the tags`);
+        if (!tagging && body.tags !== undefined) throw invalid("tags: only tag and untag take tags");
         if (body.dry_run) {
           if (action === "send") await bulk.checkUrl(body.url);
-          const { ids, until } = await bulk.snapshot(body.query, action);
+          const { ids, until } = await bulk.snapshot(body.query, action, actor);
           return json(200, { action, query: body.query, count: ids.length, until });
         }
-        if (action === "export") return exportStream((await bulk.snapshot(body.query, action)).ids, transfer);
-        const job = await bulk.start(action, body.query, action === "send" ? { url: body.url } : {}, actor);
+        if (action === "export") return exportStream((await bulk.snapshot(body.query, action, actor)).ids, transfer);
+        const job = await bulk.start(action, body.query, action === "send" ? { url: body.url } : tagging ? { tags: [...new Set(body.tags)] } : {}, actor);
         return json(200, toWireJob(job));
       },
       {

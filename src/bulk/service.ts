@@ -7,7 +7,7 @@ import { AppError, invalid, notFound, precondition } from "../lib/errors";
 import type { Log } from "../lib/log";
 import { restAfter } from "../lib/pace";
 import type { ReplayOutbound } from "../transfer/replay";
-import { BULK_ACTIONS, type BulkActionName } from "./actions";
+import { type ActionContext, BULK_ACTIONS, type BulkActionName } from "./actions";
 import type { BulkJobRow, BulkJobStore } from "./store";
 
 /** Hooks acted on per batch (one transaction for retry and discard): catching goes on between batches. */
@@ -30,6 +30,8 @@ export type BulkDeps = {
   log: Pick<Log, "error">;
   nextId: () => string;
   outbound: ReplayOutbound;
+  tags: ActionContext["tags"];
+  reads: ActionContext["reads"];
   /** Share of the thread a job takes (lib/pace): BULK_SHARE by default. */
   share?: number;
 };
@@ -64,8 +66,9 @@ export function createBulk(deps: BulkDeps) {
   const running = new Set<Promise<void>>();
 
   /** The snapshot of a query for an action; throws invalid_argument for a query that does not parse. */
-  async function snapshot(query: string, action: BulkActionName): Promise<{ ids: string[]; until: string | null }> {
-    const searched = search.read(query);
+  async function snapshot(query: string, action: BulkActionName, reader?: string): Promise<{ ids: string[]; until: string | null }> {
+    // `is:unread` is the caller's (a dashboard user's e-mail, `api:<label>`), as in a list.
+    const searched = search.read(query, reader);
     // A query of a channel and a status only is the plain list's filter: read by its index, not the search's.
     const plain = plainFilter(query);
     const find: typeof searched = plain
@@ -106,7 +109,15 @@ export function createBulk(deps: BulkDeps) {
     try {
       for (let i = 0; i < ids.length; i += BULK_BATCH) {
         const started = performance.now();
-        const got = await spec.run(ids.slice(i, i + BULK_BATCH), { hooks, actor: job.actor, params: job.params, outbound: deps.outbound });
+        const got = await spec.run(ids.slice(i, i + BULK_BATCH), {
+          hooks,
+          actor: job.actor,
+          params: job.params,
+          outbound: deps.outbound,
+          tags: deps.tags,
+          reads: deps.reads,
+          now: clock.now(),
+        });
         c.done += got.done;
         c.skipped += got.skipped;
         c.failed += got.failed;
@@ -126,7 +137,7 @@ export function createBulk(deps: BulkDeps) {
     /** Starts a job (its snapshot taken first) and answers it; it runs on in the background. */
     async start(action: BulkActionName, query: string, params: Record<string, unknown>, actor: string): Promise<BulkJobRow> {
       if (action === "send") await checkUrl(params.url);
-      const { ids, until } = await snapshot(query, action);
+      const { ids, until } = await snapshot(query, action, actor);
       const job: BulkJobRow = {
         id: deps.nextId(),
         action,

@@ -6,7 +6,7 @@ import type { Io } from "../lib/io";
 /** A bulk job as GET /v1/hooks/bulk/{id} answers it (bulk/routes.ts BulkJob). */
 type Job = { id: string; action: string; state: string; total: number; done: number; skipped: number; failed: number; message: string };
 
-const ACTIONS = ["retry", "redeliver", "discard", "delete", "export", "send"];
+const ACTIONS = ["retry", "redeliver", "discard", "delete", "export", "send", "tag", "untag", "mark-read"];
 const POLL_MS = 250;
 const BAR = 30;
 
@@ -21,21 +21,26 @@ function progressLine(job: Job, terminal: boolean): string {
 }
 
 /**
- * `mailroom hooks bulk ACTION -q 'QUERY' [--url URL] [--dry-run] [--yes] [--json]`: counts the
+ * `mailroom hooks bulk ACTION -q 'QUERY' [--url URL] [--tags T,U] [--dry-run] [--yes] [--json]`: counts the
  * hooks first; on a terminal asks before acting unless --yes, and refuses when piped without it.
  * A job's progress is a bar on a terminal and plain lines when piped; Ctrl-C cancels the job.
  */
 export async function bulkCommand(argv: string[], client: Client, io: Io): Promise<number> {
   const p = parseFlags(
     argv.map((a) => (a === "-q" ? "--query" : a)),
-    { query: "value", url: "value", "dry-run": "bool", yes: "bool", json: "bool" },
+    { query: "value", url: "value", tags: "value", "dry-run": "bool", yes: "bool", json: "bool" },
   );
   noMore(p, 1);
   const action = required(p, 0, `action (${ACTIONS.join(", ")})`);
   if (!ACTIONS.includes(action)) throw new UsageError(`unknown bulk action ${action}: ${ACTIONS.join(", ")}`);
   const query = p.values.query;
   if (query === undefined) throw new UsageError(`hooks bulk ${action} needs -q 'QUERY' (docs/search.md); -q '' takes every hook`);
-  const body = { query, action, ...(p.values.url !== undefined ? { url: p.values.url } : {}) };
+  // --tags billing,big: the tags of tag and untag (the server checks each).
+  const tags = p.values.tags
+    ?.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const body = { query, action, ...(p.values.url !== undefined ? { url: p.values.url } : {}), ...(tags ? { tags } : {}) };
   const dry = await client.call<{ count: number }>("POST", "/v1/hooks/bulk", { ...body, dry_run: true });
   if (p.bools.has("dry-run")) {
     io.out(p.bools.has("json") ? `${JSON.stringify(dry)}\n` : `${dry.count} hooks would be ${action === "export" ? "exported" : `touched by ${action}`}\n`);

@@ -119,8 +119,8 @@ ${CONFIG_DETAILS}`,
   mailroom hooks body ID                                   the exact body bytes, to stdout
   mailroom hooks diff A B [--json]                         headers, query and JSON bodies: added, removed, changed
   mailroom hooks retry|discard|process|redeliver|delete ID
-  mailroom hooks bulk ACTION -q "Q" [--url URL] [--dry-run] [--yes] [--json]
-                                                           retry|redeliver|discard|delete|export|send every match`,
+  mailroom hooks bulk ACTION -q "Q" [--url URL] [--tags T,U] [--dry-run] [--yes] [--json]
+                                                           retry|redeliver|discard|delete|export|send|tag|untag|mark-read every match`,
     details: `hooks bulk counts the matches first; --dry-run stops there. On a terminal it asks before acting
 (--yes does not ask; piped, --yes is needed) and shows a progress bar; Ctrl-C cancels the job. export
 writes JSON lines to stdout; send takes --url (admins' keys). See docs/bulk.md.`,

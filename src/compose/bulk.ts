@@ -24,6 +24,8 @@ export function createBulkService({ config, storage, clock, log }: Base, { webho
     log,
     nextId: createIdFactory(clock),
     outbound: { allowLinkLocal: config.server.allow_link_local, now: () => clock.now() },
+    tags: storage.tags,
+    reads: storage.reads,
   });
   const views = createViews({ store: storage.views, search: management.search, clock });
   type IsAdmin = (request: Request) => boolean;

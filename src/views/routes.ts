@@ -43,7 +43,7 @@ export function viewRoutes({ auth, views, isAdmin }: { auth: SignIn; views: View
       async ({ query, actor }) => {
         const rows = (await views.list(actor)).map(toWire);
         if (query.include !== "count") return rows;
-        return Promise.all(rows.map(async (v) => ({ ...v, ...(({ count, exact }) => ({ count, count_exact: exact }))(await views.count(v.query)) })));
+        return Promise.all(rows.map(async (v) => ({ ...v, ...(({ count, exact }) => ({ count, count_exact: exact }))(await views.count(v.query, actor)) })));
       },
       {
         query: t.Object({ include: t.Optional(t.Literal("count", { error: "include: must be count" })) }, { ...strict, error: "the query takes include" }),

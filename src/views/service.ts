@@ -12,9 +12,9 @@ const PAGE = 1000;
  * A user sees the shared views and their own; a name may be both (theirs is listed after).
  */
 export function createViews({ store, search, clock }: { store: ViewStore; search: HookSearch; clock: Clock }) {
-  /** How many hooks `query` matches, up to VIEW_COUNT_MAX. */
-  async function count(query: string): Promise<{ count: number; exact: boolean }> {
-    const find = search.read(query);
+  /** How many hooks `query` matches for `reader` (whose `is:unread` it is), up to VIEW_COUNT_MAX. */
+  async function count(query: string, reader?: string): Promise<{ count: number; exact: boolean }> {
+    const find = search.read(query, reader);
     let n = 0;
     let after: string | undefined;
     for (;;) {

@@ -86,6 +86,36 @@ describe("bulk actions by query", () => {
     expect((await t.call("GET", "/v1/channels/kept")).json.stats.handled).toBe("3");
   }, 60_000);
 
+  test("tag, untag and mark-read take every match, once; tags are required by them and refused elsewhere", async () => {
+    const t = await startTarget();
+    await importHooks(t, "tagme", 250, "handled");
+    await importHooks(t, "other", 3, "handled");
+    const run = async (body: Record<string, unknown>) => settled(t, (await t.call("POST", "/v1/hooks/bulk", body)).json.id);
+    expect(await run({ query: "channel:tagme", action: "tag", tags: ["billing", "big", "big"] })).toMatchObject({
+      state: "done",
+      total: 250,
+      done: 250,
+      skipped: 0,
+    });
+    expect(await run({ query: "channel:tagme", action: "tag", tags: ["billing", "big"] })).toMatchObject({ total: 250, done: 0, skipped: 250 });
+    // Counted by a dry run: what a delete would touch (any status).
+    const tagged = async (q: string) => (await t.call("POST", "/v1/hooks/bulk", { query: q, action: "delete", dry_run: true })).json.count as number;
+    expect(await tagged("tag:billing")).toBe(250);
+    expect(await run({ query: "tag:billing", action: "untag", tags: ["big"] })).toMatchObject({ done: 250 });
+    expect(await tagged("tag:big")).toBe(0);
+    expect(await tagged("tag:billing")).toBe(250);
+    expect(await tagged("is:unread channel:tagme")).toBe(250);
+    expect(await run({ query: "channel:tagme", action: "mark-read" })).toMatchObject({ done: 250 });
+    expect(await tagged("is:unread channel:tagme")).toBe(0);
+    expect(await tagged("is:unread channel:other")).toBe(3);
+    for (const body of [
+      { query: "channel:tagme", action: "tag" },
+      { query: "channel:tagme", action: "retry", tags: ["x"] },
+      { query: "channel:tagme", action: "tag", tags: ["Not A Tag"] },
+    ])
+      expect((await t.call("POST", "/v1/hooks/bulk", body)).json).toMatchObject({ code: 3, details: [] });
+  }, 60_000);
+
   test("a job cancelled stops after the batch in flight; cancelling it again is a 409", async () => {
     const t = await startTarget();
     await importHooks(t, "big", 3000);
