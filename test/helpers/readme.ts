@@ -28,7 +28,9 @@ export function scriptOf(blocks: Block[]): string {
     "set -euo pipefail",
     "declare -A bg=()",
     // Each background block runs in its own process group (set -m): stopping it stops what it started.
-    'stop_bg() { local p="${bg[$1]:-}"; [ -n "$p" ] || return 0; kill -TERM -- -"$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; unset "bg[$1]"; }',
+    // npx may exit before the server it started has let go of its data file: wait until no process
+    // of the group is left (at most 30 s), as a user waits for the prompt of the stopped one.
+    'stop_bg() { local p="${bg[$1]:-}" i=0; [ -n "$p" ] || return 0; kill -TERM -- -"$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; while kill -0 -- -"$p" 2>/dev/null && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done; unset "bg[$1]"; }',
     'stop_all() { for n in "${!bg[@]}"; do stop_bg "$n"; done; }',
     "trap 'rc=$?; stop_all; exit $rc' EXIT",
     // Waits up to 180 s for a background block's text (the first one runs npm install); shows its output if it never comes.
