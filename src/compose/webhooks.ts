@@ -117,7 +117,8 @@ export function createWebhookService(base: Base, { search, channelDeleteBatch }:
   const apiKeys = createApiKeys({ config, store: storage.apiKeys, clock });
   const forwards = createForwards({ config, store: storage.forwards, clock, runner, when: WHEN_CHECKS });
   // What the management routes are given, once: the API mounts them behind its keys, the dashboard behind its sessions.
-  const tags = createTags({ store: storage.tags, reads: storage.reads, hooks, clock });
+  const channelCounts = async () => new Map((await store.listChannels()).map((c) => [c.name, Object.values(c.stats).reduce((a, b) => a + b, 0)]));
+  const tags = createTags({ store: storage.tags, reads: storage.reads, hooks, clock, channelCounts });
   const tagRules = createTagRules({ rules: config.tag_rules, store: storage.tags, clock, log });
   const management: SharedRouteDeps = {
     tags,

@@ -26,7 +26,14 @@ export type Tags = ReturnType<typeof createTags>;
  * (one hook, answering its tags) and `markRead`; bulk actions call the store's list forms
  * (`store.addTags(ids, tags)`, `reads.markRead(user, ids)`) with their batches.
  */
-export function createTags(deps: { store: TagStore; reads: ReadStore; hooks: Pick<HookService, "get">; clock: Clock }) {
+export function createTags(deps: {
+  store: TagStore;
+  reads: ReadStore;
+  hooks: Pick<HookService, "get">;
+  clock: Clock;
+  /** Each channel's count of hooks (the channel counters: no hook is read to count them). */
+  channelCounts: () => Promise<Map<string, number>>;
+}) {
   const { store, reads, hooks, clock } = deps;
   async function tagsOf(id: string): Promise<string[]> {
     return (await store.tagsOf([id])).get(id) ?? [];
@@ -58,9 +65,13 @@ export function createTags(deps: { store: TagStore; reads: ReadStore; hooks: Pic
     },
     /** Unread hooks of the reader per channel, and their total. */
     async unread(reader: string): Promise<{ total: number; channels: Record<string, number> }> {
-      const by = await reads.unreadByChannel(reader);
+      const [counts, read] = await Promise.all([deps.channelCounts(), reads.readByChannel(reader)]);
+      const by: [string, number][] = [];
       let total = 0;
-      for (const n of by.values()) total += n;
+      for (const [channel, n] of counts) {
+        const unread = Math.max(0, n - (read.get(channel) ?? 0));
+        if (unread > 0) by.push([channel, unread]), (total += unread);
+      }
       return { total, channels: Object.fromEntries(by) };
     },
   };

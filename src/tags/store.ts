@@ -27,5 +27,6 @@ export interface ReadStore {
   /** The ids among `ids` the user has read. */
   readOf(user: string, ids: readonly string[]): Promise<Set<string>>;
   /** How many hooks are unread for the user, per channel (channels with none unread left out). */
-  unreadByChannel(user: string): Promise<Map<string, number>>;
+  /** How many hooks of each channel the user has read (hooks deleted since are not counted). */
+  readByChannel(user: string): Promise<Map<string, number>>;
 }

@@ -73,11 +73,12 @@ export function createReadStore(d: Dialect): ReadStore {
     { id: r.hookId },
     (cols, p) => sql`SELECT ${cols} FROM ${r} WHERE ${r.userId} = ${p.user} AND ${d.anyOf(r.hookId, p.ids)}`,
   );
-  const unreadFields = { channel: h.channel, count: sql<number>`count(*)`.mapWith(Number) };
-  const unread = d.query<typeof unreadFields, { user: string }>(
-    unreadFields,
-    (cols, p) =>
-      sql`SELECT ${cols} FROM ${h} WHERE NOT EXISTS (SELECT 1 FROM ${r} WHERE ${r.hookId} = ${h.id} AND ${r.userId} = ${p.user}) GROUP BY ${h.channel}`,
+  // The reader's marks (by the key's user_id prefix) joined to their hooks by id: as many rows as
+  // the reader read, never every hook (unread = a channel's count less these: tags/index.ts).
+  const readFields = { channel: h.channel, count: sql<number>`count(*)`.mapWith(Number) };
+  const readCounts = d.query<typeof readFields, { user: string }>(
+    readFields,
+    (cols, p) => sql`SELECT ${cols} FROM ${r} JOIN ${h} ON ${h.id} = ${r.hookId} WHERE ${r.userId} = ${p.user} GROUP BY ${h.channel}`,
   );
   return {
     async markRead(user, ids, at) {
@@ -95,8 +96,8 @@ export function createReadStore(d: Dialect): ReadStore {
       for (const part of chunks(ids)) for (const row of await read.all({ user, ids: part })) set.add(row.id);
       return set;
     },
-    async unreadByChannel(user) {
-      return new Map((await unread.all({ user })).map((row) => [row.channel, row.count]));
+    async readByChannel(user) {
+      return new Map((await readCounts.all({ user })).map((row) => [row.channel, row.count]));
     },
   };
 }
