@@ -186,8 +186,10 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
     },
     async retry(id: string, actor: string): Promise<HookExtendedWire> {
       await transition(id, "retry", TRANSITION_FROM.retry, "pending", { kind: "retried", actor }, (h) => runner.queueRetry(id, h.channel));
+      // Read before the runner is woken: the answer is the hook as retried, not as a fast delivery left it.
+      const retried = await get(id);
       runner.notify();
-      return get(id);
+      return retried;
     },
     /** Throws not_found, or failed_precondition when the channel has no handlers to deliver to. */
     async redeliver(id: string, actor: string): Promise<HookExtendedWire> {
@@ -212,8 +214,10 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
           if (left <= 1 || !(error instanceof Raced)) throw error;
         }
       }
+      // Read before the runner is woken, as retry does.
+      const redelivered = await get(id);
       runner.notify();
-      return get(id);
+      return redelivered;
     },
     async process(id: string, actor: string): Promise<HookExtendedWire> {
       await requireNoHandlers(id, "process");
