@@ -1,18 +1,10 @@
 import { UsageError, noMore, parseFlags, required, unknownSubcommand } from "../lib/args";
 import type { Io } from "../lib/io";
+import type { NotifierStatus } from "../notify/notifiers";
 import type { Client } from "./client";
 
-/** A notifier as GET /v1/notifiers answers it (notify/routes.ts Notifier): no secret in it. */
-type Notifier = {
-  name: string;
-  kind: string;
-  target: string;
-  queued: number;
-  sent: number;
-  failed: number;
-  last_error: string | null;
-  last_error_at: string | null;
-};
+/** A notifier as GET /v1/notifiers answers it: no secret in it. */
+type Notifier = NotifierStatus;
 
 /** One line: name, kind, where it sends, its counts, and its last error when it has one. */
 function formatRow(n: Notifier): string {
