@@ -85,7 +85,7 @@ function App() {
   else if (path === "/ui/translation") screen = <TranslationAccounts me={me} />;
   else if (path === "/ui/compare") screen = <Compare url={url} />;
   else if (path === "/ui/channels") screen = <Channels me={me} />;
-  else if (refusalId) screen = <RefusalScreen id={refusalId} />;
+  else if (refusalId) screen = <RefusalScreen id={refusalId} admin={me.role === "admin"} />;
   else if (path === "/ui/refusals") screen = <Refusals url={url} />;
   else if (path === "/ui/issues") screen = <Issues url={url} />;
   else if (path === "/ui/users") screen = me.role === "admin" ? <Users me={me} /> : adminOnly;

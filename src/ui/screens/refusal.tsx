@@ -11,8 +11,11 @@ import { visible } from "../format";
 
 type Detail = RefusalRow & { query?: string; headers?: Record<string, string> };
 
-/** One refused request: why, and the request's query and headers (secrets redacted by the server). */
-export function RefusalScreen({ id }: { id: string }) {
+/**
+ * One refused request: why, and the request's query and headers (credentials and signatures
+ * redacted by the server). `admin`: "Diagnose again" is an admin's (a member would get 403).
+ */
+export function RefusalScreen({ id, admin }: { id: string; admin: boolean }) {
   const [r, setR] = useState<Detail | undefined>();
   const [error, setError] = useState("");
   const [again, setAgain] = useState<{ busy: boolean; error: string }>({ busy: false, error: "" });
@@ -75,7 +78,7 @@ export function RefusalScreen({ id }: { id: string }) {
           </p>
         </>
       )}
-      {r.kind === "refused" && r.status === 401 && r.guard && (
+      {admin && r.kind === "refused" && r.status === 401 && r.guard && (
         <p>
           <button type="button" onClick={diagnoseAgain} disabled={again.busy}>
             Diagnose again
