@@ -9,6 +9,7 @@ import type { DeliveryDedup } from "./deliveries";
 import { errorResponse } from "./errors";
 import { detectEventType, type EventTypeRule, eventTypeBy, type HeaderRecord } from "./event-type";
 import type { Guard, Refusals } from "./guards";
+import { forDiagnosis } from "./guards/saved-request";
 import type { RefusalInput } from "./guards/types";
 import { LANDING_PAGE } from "./landing";
 import { bodyDropped, readBody } from "./read-body";
@@ -24,6 +25,8 @@ type GuardPlan = {
   limitGuard?: Guard;
   secretHeaders?: string[];
   secretQuery?: string[];
+  /** The guards' signature headers: kept for a diagnosis, never listed (hooks/redact.ts). */
+  signatureHeaders?: string[];
   /** Where the first preset guard of the chain says the event type is; undefined: detected. */
   eventType?: EventTypeRule;
   /** Guards that answer their provider's handshake. */
@@ -223,6 +226,7 @@ export function createCatcher(deps: {
     for (const g of chain) if (g.maxBody !== undefined && g.maxBody < (limitGuard?.maxBody ?? maxBody)) limitGuard = g;
     const secretHeaders = chain.flatMap((g) => g.secretHeaders ?? []);
     const secretQuery = chain.flatMap((g) => g.secretQuery ?? []);
+    const signatureHeaders = chain.flatMap((g) => g.signatureHeaders ?? []);
     return {
       beforeBody: chain.filter((g) => g.beforeBody),
       afterBody: chain.filter((g) => !g.beforeBody),
@@ -230,6 +234,7 @@ export function createCatcher(deps: {
       limitGuard,
       secretHeaders: secretHeaders.length ? secretHeaders : undefined,
       secretQuery: secretQuery.length ? secretQuery : undefined,
+      signatureHeaders: signatureHeaders.length ? signatureHeaders : undefined,
       eventType: chain.find((g) => g.eventType)?.eventType,
       handshakes: chain.filter((g) => g.handshake),
     };
@@ -242,7 +247,15 @@ export function createCatcher(deps: {
     const all = plan ? undefined : [...guards.values()];
     const secretQuery = all ? all.flatMap((g) => g.secretQuery ?? []) : plan?.secretQuery;
     const secretHeaders = all ? all.flatMap((g) => g.secretHeaders ?? []) : plan?.secretHeaders;
-    refusals.record({ ...r, ip, method, id: nextId(), query: redactRefusedQuery(query, secretQuery), headers: redactHeaders(request.headers, secretHeaders) });
+    const signatureHeaders = all ? all.flatMap((g) => g.signatureHeaders ?? []) : plan?.signatureHeaders;
+    refusals.record({
+      ...r,
+      ip,
+      method,
+      id: nextId(),
+      query: redactRefusedQuery(query, secretQuery),
+      headers: redactHeaders(request.headers, secretHeaders, signatureHeaders),
+    });
   }
 
   function refuse(
@@ -255,7 +268,9 @@ export function createCatcher(deps: {
     headers: Record<string, string> = {},
     input?: GuardInput,
   ): Response {
-    record(sender, plan, { kind: "refused", channel, guard: guard.name, status, reason, ...(input ? { request: input } : {}) });
+    // The request kept for the diagnosis: signatures in, credentials that sign nothing out.
+    const request = input && forDiagnosis(input, guard.signatureHeaders);
+    record(sender, plan, { kind: "refused", channel, guard: guard.name, status, reason, ...(request ? { request } : {}) });
     const kind =
       status === 401
         ? "unauthenticated"

@@ -48,6 +48,9 @@ describe.skipIf(!browserAvailable())("diagnoses in the dashboard", () => {
     const why = page.locator("h2:text('Why the signature failed') + p");
     expect(await why.innerText()).toContain('guard "gh-old"');
     expect(await why.innerText()).toContain("wrong_secret");
+    // The signature shows [redacted]: the diagnosis says what is wrong with it.
+    expect(await page.content()).not.toContain(SIGNATURE.slice(7));
+    expect(await page.getByRole("table", { name: "Headers" }).innerText()).toContain("[redacted]");
     expect(await axeViolations(page)).toEqual([]);
 
     const again = page.waitForResponse((r) => r.url().endsWith(`/ui/api/refusals/${refusal!.id}/diagnose`) && r.request().method() === "POST");

@@ -57,7 +57,13 @@ function schemeGuard(
   const tokenQuery = scheme.algorithm === "token" && scheme.query !== undefined ? [scheme.query] : undefined;
   const signing: Signing = { scheme, keys: keysOf(scheme, config), toleranceMs: config.tolerance ?? DEFAULT_TOLERANCE_MS, deps };
   const guard: Guard & { [SIGNING]: Signing } = { name, kind, check, [SIGNING]: signing };
-  return { ...guard, ...(token ? { secretHeaders: token } : {}), ...(tokenQuery ? { secretQuery: tokenQuery } : {}) };
+  const signature = scheme.algorithm !== "token" && scheme.header ? [scheme.header.toLowerCase()] : undefined;
+  return {
+    ...guard,
+    ...(token ? { secretHeaders: token } : {}),
+    ...(tokenQuery ? { secretQuery: tokenQuery } : {}),
+    ...(signature ? { signatureHeaders: signature } : {}),
+  };
 }
 
 /**

@@ -13,8 +13,13 @@ export const REFUSALS_KEPT = 1000;
 /** The time one batch's diagnoses may take together, in ms; the refusals past it are diagnosed `skipped`. */
 export const DIAGNOSIS_BATCH_MS = 100;
 
-/** The largest body a refusal keeps in memory for its diagnosis. */
-export const DIAGNOSED_BODY = 256 * 1024;
+/**
+ * The bodies a batch of refusals may hold in memory until their diagnoses (one turn of the event
+ * loop): each body is whole, bounded by its channel's max_body as it was read, and past this sum
+ * the next ones are diagnosed `skipped` and kept without their request, so a flood of large
+ * refused bodies cannot grow the buffer.
+ */
+export const PENDING_BODIES = 64 * 1024 * 1024;
 
 export interface Refusals {
   /** Remembers a refused request; cheap, never throws, bounded. */
@@ -54,6 +59,8 @@ export function createRefusals(deps: {
   const { store, clock, log } = deps;
   const keep = deps.kept ?? REFUSALS_KEPT;
   let buffer: StoredRefusal[] = [];
+  /** The bytes of the bodies of the buffered requests (PENDING_BODIES bounds it). */
+  let pendingBytes = 0;
   /** The requests of the buffered 401s, by refusal, until their diagnosis is worked out. */
   const requests = new WeakMap<Refusal, GuardInput>();
 
@@ -94,6 +101,7 @@ export function createRefusals(deps: {
     if (buffer.length > 0) {
       const batch = buffer;
       buffer = [];
+      pendingBytes = 0;
       diagnoseBatch(batch);
       writing = writing
         .then(() => store.insert(batch, keep))
@@ -122,8 +130,13 @@ export function createRefusals(deps: {
           createdAt: clock.now(),
           diagnosis: null,
         };
-        // A body past DIAGNOSED_BODY is not diagnosed: the buffer must stay small.
-        if (refusal.request && refusal.request.body.byteLength <= DIAGNOSED_BODY) requests.set(kept, refusal.request);
+        if (refusal.request) {
+          const bytes = refusal.request.body.byteLength;
+          if (pendingBytes + bytes <= PENDING_BODIES) {
+            pendingBytes += bytes;
+            requests.set(kept, refusal.request);
+          } else kept.diagnosis = { ...SKIPPED_DIAGNOSIS, tried: [] };
+        }
         buffer.push(kept);
         if (buffer.length > keep) buffer.splice(0, buffer.length - keep);
         if (!scheduled) {

@@ -44,6 +44,11 @@ export interface Guard {
   readonly secretHeaders?: readonly string[];
   readonly secretQuery?: readonly string[];
   /**
+   * Headers (lower-case) that carry this guard's signature: kept with a refusal for its diagnosis
+   * (even Authorization, when that is where the signature is), never shown (hooks/redact.ts).
+   */
+  readonly signatureHeaders?: readonly string[];
+  /**
    * Judges only the method, query, headers and sender ip: the catching endpoint runs it before it
    * reads the body, so a refused sender cannot make it buffer one (its input's body is then empty).
    */

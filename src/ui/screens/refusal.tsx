@@ -95,8 +95,8 @@ export function RefusalScreen({ id, admin }: { id: string; admin: boolean }) {
         <CopyButton text={headers.map(([k, v]) => `${k}: ${v}`).join("\n")} label="Copy the headers" />
       </div>
       <p class="hint">
-        Credentials (authorization, tokens, API keys, the channel's guard secrets) show as [redacted] and cookies are left out; signatures are kept, to debug a
-        mismatch.
+        Credentials (authorization, tokens, API keys, the channel's guard secrets) and signatures show as [redacted] and cookies are left out; the diagnosis
+        above says what is wrong with a signature.
       </p>
       <KvTable label="Headers" rows={headers} empty="No headers were kept." />
       <h2>Query</h2>
