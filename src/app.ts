@@ -45,6 +45,12 @@ export type AppDeps = {
   activity?: Activity;
   /** This instance's name among those sharing the database (relay listeners); a random one by default. */
   instance?: string;
+  /**
+   * The contract checks' thread module (contracts/thread.ts by run.ts threadModule, and the build
+   * must name it); the checks run on this thread after the answers without it. Not given by run.ts:
+   * measured, the copy to the thread cost the serving thread more than the checks (docs/benchmarks.md).
+   */
+  contractsThreadUrl?: string;
   /** Where alerts' issue notices go (notify/); nowhere by default. */
   notify?: Notify;
 };
@@ -78,7 +84,7 @@ export function createApp(deps: AppDeps) {
   const metrics = createMetricsService(base, { webhooks, relay });
   const openapi = createOpenapiService(base, () => app.routes);
   connectRunner(base, { webhooks, translate });
-  const contracts = createContractService(base);
+  const contracts = createContractService(base, deps.contractsThreadUrl);
   subscribeToChanges(base, { webhooks, live, relay, delivery, loadDefaultGuards: dashboard.loadDefaultGuards, contracts });
   storage.changes.subscribe((change) => alerts.engine.observe(change));
 

@@ -1,14 +1,21 @@
 import { createContractChecker, createContracts } from "../contracts";
+import { startAnalyseThread } from "../contracts/threaded";
 import type { Base } from "./base";
 
-/** Contract checks of caught hooks (contracts/), fed by compose/changes.ts with this instance's caught batches. */
-export function createContractService({ storage, clock, log, metrics, config }: Base) {
+/**
+ * Contract checks of caught hooks (contracts/), fed by compose/changes.ts with this instance's
+ * caught batches. `threadUrl` (the executable's contracts/thread.ts): the checks' CPU work runs
+ * there, off the serving thread; on this thread without it (tests in process).
+ */
+export function createContractService({ storage, clock, log, metrics, config }: Base, threadUrl?: string) {
   if (!config.contracts.enabled) return undefined;
   const own = config.channelSchemas ?? {};
   const checker = createContractChecker((channel) => own[channel]);
+  const thread = threadUrl ? startAnalyseThread({ url: threadUrl, schemas: own, checker, log }) : undefined;
   return createContracts({
     store: storage.contracts,
     checker,
+    ...(thread ? { analyse: thread.analyse } : {}),
     clock,
     log,
     counted: (channel, result) => metrics.contractChecked(channel, result),

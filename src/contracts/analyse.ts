@@ -1,0 +1,69 @@
+import { type ContractChecker, fieldPaths, type Verdict } from "./check";
+
+/** Seen (channel, event type, path) triples kept in memory before asking the database; past this the set starts again. */
+const SEEN_CACHE_MAX = 200_000;
+
+/** A caught hook as the analysis reads it: plain data, so that it can cross to a thread. */
+export type AnalyseInput = { id: string; channel: string; eventType: string; headers: string; body: Uint8Array };
+
+/**
+ * A hook's check: its verdict, and the field paths ("" for the event type itself) not known seen
+ * on its channel and event type, which the database is asked to claim (index.ts).
+ */
+export type Analysed = Verdict & { fresh: string[] };
+
+/** Analyses a batch in catch order; pure CPU work, the same on the serving thread or another. */
+export type Analyse = (hooks: readonly AnalyseInput[]) => Analysed[] | Promise<Analysed[]>;
+
+/**
+ * The CPU side of a contract check: parses each body, checks it (check.ts), walks its field paths
+ * and keeps only those not yet seen for its channel and event type. A path handed out as fresh is
+ * remembered at once, so a later hook of the same batch does not ask for it again: the database
+ * claim (index.ts) decides which hook gets the mark, as before.
+ */
+export function createAnalyse(checker: ContractChecker): Analyse {
+  // Per channel and event type, the field paths known seen ("" is the event type itself).
+  const seen = new Map<string, Set<string>>();
+  let seenSize = 0;
+
+  function fresh(channel: string, eventType: string, paths: string[]): string[] {
+    const key = `${channel}\n${eventType}`;
+    let known = seen.get(key);
+    const out = known ? paths.filter((p) => !known!.has(p)) : paths;
+    if (out.length === 0) return out;
+    if (seenSize > SEEN_CACHE_MAX) seen.clear(), (seenSize = 0), (known = undefined);
+    if (!known) seen.set(key, (known = new Set()));
+    for (const p of out) known.add(p);
+    seenSize += out.length;
+    return out;
+  }
+
+  return (hooks) =>
+    hooks.map((h) => {
+      const body = parseBody(h.body);
+      // Only the headers that name a provider with schemas matter: most hooks have none of them.
+      let headers: Record<string, string> = {};
+      if (h.headers.includes('"x-github-event"') || h.headers.includes('"webhook-id"')) {
+        try {
+          headers = JSON.parse(h.headers) as Record<string, string>;
+        } catch {}
+      }
+      const verdict = checker.check({ channel: h.channel, eventType: h.eventType, headers, body });
+      const paths = body === undefined ? [] : fieldPaths(body);
+      return { ...verdict, fresh: fresh(h.channel, h.eventType, ["", ...paths]) };
+    });
+}
+
+const decoder = new TextDecoder();
+
+/** The body as JSON, or undefined when it is not JSON (an object or array). */
+function parseBody(body: Uint8Array): unknown {
+  let i = 0;
+  while (i < body.length && (body[i] === 0x20 || body[i] === 0x0a || body[i] === 0x0d || body[i] === 0x09)) i++;
+  if (body[i] !== 0x7b && body[i] !== 0x5b) return undefined;
+  try {
+    return JSON.parse(decoder.decode(body));
+  } catch {
+    return undefined;
+  }
+}
