@@ -375,11 +375,11 @@ export const timeBound = (t: { ms: number; relative: boolean }, now: number): nu
 
 /**
  * What the top-level AND says of the hook's columns, for an index to read less: the time range
- * (`after:`/`before:`, ms) and the status, when one `status:` term is ANDed at the top. The whole
- * tree is still checked on each hook.
+ * (`after:`/`before:`, ms), the status, when one `status:` term is ANDed at the top, and a tag
+ * every match carries (the first `tag:` ANDed at the top). The whole tree is still checked on each hook.
  */
-export function topBounds(t: SearchTerms, now: number): { since?: number; until?: number; status?: string } {
-  const out: { since?: number; until?: number; status?: string } = {};
+export function topBounds(t: SearchTerms, now: number): { since?: number; until?: number; status?: string; tag?: string } {
+  const out: { since?: number; until?: number; status?: string; tag?: string } = {};
   const node = t.node;
   if (!node) return out;
   for (const n of node.kind === "and" ? node.items : [node]) {
@@ -388,6 +388,7 @@ export function topBounds(t: SearchTerms, now: number): { since?: number; until?
       if (n.op === ">=") out.since = Math.max(out.since ?? ms, ms);
       else out.until = Math.min(out.until ?? ms, ms);
     } else if (n.kind === "status") out.status = out.status === undefined || out.status === n.value ? n.value : "\0none";
+    else if (n.kind === "tag") out.tag ??= n.value;
   }
   return out;
 }

@@ -16,6 +16,7 @@ const EMPTY_DOC = { text: "", fields: "" };
 /** The filters a candidate is checked against beside the terms. */
 export type RecheckFilters = { channel?: string; status?: string; eventType?: string; now?: number };
 
+type ColumnRow = { id: string; channel: string; status: string; ip: string; event_type: string; size: number };
 type Row = { id: string; channel: string; status: string; method: string; query: string; headers: string; body: Uint8Array; ip: string; event_type: string };
 
 /**
@@ -27,6 +28,8 @@ type Row = { id: string; channel: string; status: string; method: string; query:
  */
 export function createRecheck(sql: Database) {
   const read = sql.prepare("SELECT id, channel, status, method, query, headers, body, ip, event_type FROM hooks WHERE id IN (SELECT value FROM json_each(?))");
+  // A query of hook terms only reads neither headers nor body: length() of a blob reads no content.
+  const readColumns = sql.prepare("SELECT id, channel, status, ip, event_type, length(body) AS size FROM hooks WHERE id IN (SELECT value FROM json_each(?))");
   const attempted = sql.prepare("SELECT DISTINCT hook_id FROM attempts WHERE hook_id IN (SELECT value FROM json_each(?))");
   const tagged = sql.prepare("SELECT hook_id, tag FROM hook_tags WHERE hook_id IN (SELECT value FROM json_each(?))");
   const opened = sql.prepare("SELECT hook_id FROM hook_reads WHERE user_id = ? AND hook_id IN (SELECT value FROM json_each(?))");
@@ -50,13 +53,29 @@ export function createRecheck(sql: Database) {
       node && uses(node, "unread") ? new Set((opened.values(readerOf(node) ?? "", JSON.stringify(ids)) as [string][]).map(([id]) => id)) : undefined;
     const now = f.now ?? Date.now();
     const textual = !node || uses(node, "word") || uses(node, "field");
+    if (node && !textual) {
+      for (const r of readColumns.all(JSON.stringify(ids)) as ColumnRow[]) {
+        if ((f.channel !== undefined && r.channel !== f.channel) || (f.status !== undefined && r.status !== f.status)) continue;
+        if (!eventTypeHolds(r.event_type, f.eventType)) continue;
+        const facts = {
+          id: r.id,
+          status: r.status,
+          ip: r.ip,
+          size: r.size,
+          attempts: withAttempts?.has(r.id),
+          tags: tags?.get(r.id),
+          read: opensOf?.has(r.id),
+        };
+        if (evaluate(node, EMPTY_DOC, facts, now)) held.add(r.id);
+      }
+      return held;
+    }
     for (const r of read.all(JSON.stringify(ids)) as Row[]) {
       if ((f.channel !== undefined && r.channel !== f.channel) || (f.status !== undefined && r.status !== f.status)) continue;
       if (!eventTypeHolds(r.event_type, f.eventType)) continue;
       const headers = JSON.parse(r.headers) as Record<string, string>;
       const hook = { id: r.id, channel: r.channel, method: r.method, query: r.query, ip: r.ip, headers, body: r.body, eventType: r.event_type };
-      // A query of hook terms only (status:, larger:, after: ...) reads no document.
-      const doc = textual ? searchDoc(hook, payload ? await decodePayload(headers, r.body) : null) : EMPTY_DOC;
+      const doc = searchDoc(hook, payload ? await decodePayload(headers, r.body) : null);
       const facts = {
         id: r.id,
         status: r.status,
