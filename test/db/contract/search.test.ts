@@ -144,6 +144,8 @@ function holds(node: QueryNode, h: RawHook, text: string, payload: unknown, now:
       return (TAGS.get(h.id) ?? []).includes(node.value);
     case "unread":
       return !OPENED.has(h.id);
+    case "contract":
+      return false; // searched only by the hook list (splitContract)
     case "field":
       break;
   }
