@@ -76,7 +76,9 @@ try {
   console.log(
     `${N} hooks after ${BEFORE} (batches of ${BATCH}, text ${text.toFixed(0)} chars a hook; load average ${load} before, ${loadavg()[0]!.toFixed(2)} after):`,
   );
-  console.log(`  documents ${us(build).toFixed(1)} µs of CPU a hook, index writes ${us(write).toFixed(1)} µs, together ${(us(build) + us(write)).toFixed(1)} µs`);
+  console.log(
+    `  documents ${us(build).toFixed(1)} µs of CPU a hook, index writes ${us(write).toFixed(1)} µs, together ${(us(build) + us(write)).toFixed(1)} µs`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
