@@ -2,7 +2,7 @@ import type { HookMatcher, MatchableHook, WhenChecks } from "../config/checks";
 import { decodePayload } from "../hooks/payload";
 import { MAX_QUERY_LENGTH } from "../hooks/hook-search";
 import { searchDoc } from "../search/document";
-import { evaluate, isEmpty, parseTerms, QuerySyntaxError, usesPayload, type SearchTerms } from "../search/query";
+import { evaluate, firstContract, isEmpty, parseTerms, QuerySyntaxError, usesPayload, type SearchTerms } from "../search/query";
 
 /**
  * A handler's `when`: a search query (the grammar of `GET /v1/hooks?q=`, search/query.ts), checked
@@ -23,6 +23,9 @@ export function whenProblem(query: string): string | undefined {
     throw error;
   }
   if (isEmpty(terms)) return "needs at least one term";
+  // A hook's contract check is kept beside it after it is caught: not known yet when this runs.
+  const contract = firstContract(terms.node!);
+  if (contract) return `does not parse at character ${contract.at + 1}: schema:, is:new-type and is:new-field are not known when a hook is caught`;
   return undefined;
 }
 

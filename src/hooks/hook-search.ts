@@ -24,6 +24,17 @@ export interface HookSearch {
    * Reads a search (`q`); throws invalid_argument when it is not one. The function it returns
    * finds the ids of a page of the hooks matching it, newest first. `reader`: who asks, whose read
    * marks `is:unread` reads (a dashboard user's e-mail, `api:<label>` for an API key).
+   * `contracts`: the caller filters by the contract terms (`schema:`, `is:new-type`,
+   * `is:new-field`), which the finder then leaves out and describes; without it they are refused.
    */
-  read(q: string, reader?: string): (page: HookSearchPage) => Promise<string[]>;
+  read(q: string, reader?: string): HookFinder;
+  read(q: string, reader: string | undefined, opts: { contracts: true }): HookFinder & { contract?: ContractFilter; matchesAll: boolean };
 }
+
+export type HookFinder = (page: HookSearchPage) => Promise<string[]>;
+
+/** A hook's contract check, as the `contract` extension says it. */
+export type ContractCheck = { result: string; new_type: boolean; new_field: boolean };
+
+/** What the contract terms of a query ask: whether a hook's check (undefined: none kept) holds, and whether `none` is asked about. */
+export type ContractFilter = { holds(check: ContractCheck | undefined): boolean; asksNone: boolean };

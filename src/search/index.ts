@@ -7,7 +7,9 @@ import { decodePayload } from "../hooks/payload";
 import type { HookSearch } from "../hooks/hook-search";
 import type { RawHook } from "../hooks/store";
 import { searchDoc, type SearchDoc } from "./document";
-import { parseSearch, uses, withReader } from "./query";
+import { invalid } from "../lib/errors";
+import type { ContractCheck, HookSearchPage } from "../hooks/hook-search";
+import { asksNone, evaluate, firstContract, isEmpty, needlesOf, parseSearch, splitContract, syntax, uses, withReader, type QueryNode } from "./query";
 import type { SearchQuery, SearchStore } from "./store";
 
 export { parseSearch, hasTerms, type SearchTerms } from "./query";
@@ -300,14 +302,33 @@ function fromCaught(h: Source | CaughtRow): Source & { headers: RawHook["headers
 
 export type Search = ReturnType<typeof createSearch>;
 
+const EMPTY_DOC = { text: "", fields: "" };
+
 /** The search the hook list reads (hooks/hook-search.ts), over either index (this one or threaded.ts). */
 export function hookSearch(search: Pick<Search, "search">): HookSearch {
   return {
-    read(q, reader) {
-      const parsed = parseSearch(q);
+    read(q: string, reader?: string, opts?: { contracts: true }) {
+      let parsed = parseSearch(q);
+      let contract: QueryNode | undefined;
+      if (parsed.node && uses(parsed.node, "contract")) {
+        const first = firstContract(parsed.node)!;
+        if (!opts?.contracts)
+          throw invalid(`invalid query: q: at character ${first.at + 1}: schema:, is:new-type and is:new-field filter the hook list only (GET /v1/hooks)`);
+        const split = syntax(() => splitContract(parsed.node!));
+        contract = split.contract;
+        parsed = needlesOf(split.rest);
+      }
       // `is:unread` is the asking reader's: the tree is a copy with them in it.
       const terms = parsed.node && uses(parsed.node, "unread") ? { ...parsed, node: withReader(parsed.node, reader ?? "") } : parsed;
-      return (page) => search.search({ ...page, terms });
+      const find = (page: HookSearchPage) => search.search({ ...page, terms });
+      const node = contract;
+      return Object.assign(find, {
+        matchesAll: isEmpty(terms),
+        contract: node && {
+          asksNone: asksNone(node),
+          holds: (check: ContractCheck | undefined) => check !== undefined && evaluate(node, EMPTY_DOC, { id: "", ip: "", size: 0, contract: check }, 0),
+        },
+      });
     },
   };
 }

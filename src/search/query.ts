@@ -76,7 +76,15 @@ export type HookTerm =
   | { kind: "time"; op: ">=" | "<"; ms: number; relative: boolean }
   | { kind: "tag"; value: string }
   /** `is:unread`: not opened by `reader` (a dashboard user's e-mail, `api:<label>` for a key), filled in by who asks (withReader). */
-  | { kind: "unread"; reader?: string };
+  | { kind: "unread"; reader?: string }
+  /**
+   * `schema:RESULT`, `is:new-type`, `is:new-field`: the hook's contract check (docs/contracts.md),
+   * kept beside the hooks: the hook list filters its pages by them (splitContract), nothing else
+   * searches them. `at`: where the term starts in the query.
+   */
+  | { kind: "contract"; result?: ContractResult; flag?: "new_type" | "new_field"; at: number };
+export const CONTRACT_RESULTS = ["valid", "invalid", "unknown", "none"] as const;
+export type ContractResult = (typeof CONTRACT_RESULTS)[number];
 export type QueryNode =
   | { kind: "and" | "or"; items: QueryNode[] }
   | { kind: "not"; item: QueryNode }
@@ -162,7 +170,16 @@ export const TERMS: Record<string, (value: string) => QueryNode | string> = {
   has: (v) =>
     v === "attempts" ? { kind: "has", value: "attempts" } : "attempts (a refusal is a request that was not caught, not a hook: GET /v1/refusals lists them)",
   tag: (v) => (TAG.test(v) ? { kind: "tag", value: v } : `a tag: ${TAG_RULE}`),
-  is: (v) => (v === "unread" ? { kind: "unread" } : "unread"),
+  is: (v) =>
+    v === "unread"
+      ? { kind: "unread" }
+      : v === "new-type" || v === "new-field"
+        ? { kind: "contract", flag: v === "new-type" ? "new_type" : "new_field", at: 0 }
+        : "unread, new-type or new-field",
+  schema: (v) =>
+    (CONTRACT_RESULTS as readonly string[]).includes(v)
+      ? { kind: "contract", result: v as ContractResult, at: 0 }
+      : `one of ${CONTRACT_RESULTS.join(", ")} (the contract check's result)`,
   larger: (v) => size(">", v),
   smaller: (v) => size("<", v),
   after: (v) => time(">=", v),
@@ -276,7 +293,7 @@ function leaf({ text: token, at, quoted }: Token): QueryNode {
     const value = token.slice(colon + 1);
     const node = term(value.toLowerCase());
     if (typeof node === "string") throw new QuerySyntaxError(`expected ${node} after ${shown(`${name}:`)}`, at + colon + 1);
-    return node;
+    return node.kind === "contract" ? { ...node, at } : node;
   }
   if ([...token].length < MIN_WORD_LENGTH) throw new QuerySyntaxError(`${shown(token)} is too short; words need at least ${MIN_WORD_LENGTH} characters`, at);
   return { kind: "word", word: token.toLowerCase().replace(/\0/g, " ") };
@@ -291,8 +308,13 @@ function leaf({ text: token, at, quoted }: Token): QueryNode {
  */
 export function parseSearch(q: string): SearchTerms {
   if (q.length > MAX_QUERY_LENGTH) throw invalid(`invalid query: q: must be at most ${MAX_QUERY_LENGTH} characters`);
+  return syntax(() => parseTerms(q));
+}
+
+/** `fn`'s answer; its QuerySyntaxError as the API's invalid_argument, saying the character. */
+export function syntax<T>(fn: () => T): T {
   try {
-    return parseTerms(q);
+    return fn();
   } catch (error) {
     if (error instanceof QuerySyntaxError) throw invalid(`invalid query: q: at character ${error.position + 1}: ${error.message}`);
     throw error;
@@ -305,7 +327,11 @@ export function parseSearch(q: string): SearchTerms {
  * positive words and field terms ANDed at the top): the index's candidates; `node` the whole query.
  */
 export function parseTerms(q: string): SearchTerms {
-  const node = parseQuery(q);
+  return needlesOf(parseQuery(q));
+}
+
+/** A tree with the needles every match holds (parseTerms). */
+export function needlesOf(node: QueryNode): SearchTerms {
   const terms: SearchTerms = { words: [], fields: [], terms: [], node };
   for (const n of node.kind === "and" ? node.items : [node]) {
     if (n.kind === "word") terms.words.push(n.word);
@@ -325,7 +351,11 @@ export type HookFacts = {
   tags?: readonly string[];
   /** Whether the asking reader opened it (absent: no; a `when` or a tag rule asks of hooks just caught, unread for everyone). */
   read?: boolean;
+  /** Its contract check (absent: not checked, which no contract term matches). */
+  contract?: ContractFacts;
 };
+/** A hook's contract check as the `contract` extension says it. */
+export type ContractFacts = { result: string; new_type: boolean; new_field: boolean };
 
 /** Whether one hook's document and facts match the tree; `now` resolves relative times. */
 export function evaluate(node: QueryNode, doc: { text: string; fields: string }, hook: HookFacts, now: number): boolean {
@@ -362,6 +392,11 @@ function holdsHookTerm(t: HookTerm, hook: HookFacts, now: number): boolean {
       return hook.tags?.includes(t.value) === true;
     case "unread":
       return hook.read !== true;
+    case "contract": {
+      const c = hook.contract;
+      if (!c) return false;
+      return t.result !== undefined ? c.result === t.result : t.flag === "new_type" ? c.new_type : c.new_field;
+    }
     case "time": {
       const id = hook.id;
       const bound = ulidFloor(timeBound(t, now));
@@ -375,11 +410,11 @@ export const timeBound = (t: { ms: number; relative: boolean }, now: number): nu
 
 /**
  * What the top-level AND says of the hook's columns, for an index to read less: the time range
- * (`after:`/`before:`, ms) and the status, when one `status:` term is ANDed at the top. The whole
- * tree is still checked on each hook.
+ * (`after:`/`before:`, ms), the status, when one `status:` term is ANDed at the top, and a tag
+ * every match carries (the first `tag:` ANDed at the top). The whole tree is still checked on each hook.
  */
-export function topBounds(t: SearchTerms, now: number): { since?: number; until?: number; status?: string } {
-  const out: { since?: number; until?: number; status?: string } = {};
+export function topBounds(t: SearchTerms, now: number): { since?: number; until?: number; status?: string; tag?: string } {
+  const out: { since?: number; until?: number; status?: string; tag?: string } = {};
   const node = t.node;
   if (!node) return out;
   for (const n of node.kind === "and" ? node.items : [node]) {
@@ -388,6 +423,7 @@ export function topBounds(t: SearchTerms, now: number): { since?: number; until?
       if (n.op === ">=") out.since = Math.max(out.since ?? ms, ms);
       else out.until = Math.min(out.until ?? ms, ms);
     } else if (n.kind === "status") out.status = out.status === undefined || out.status === n.value ? n.value : "\0none";
+    else if (n.kind === "tag") out.tag ??= n.value;
   }
   return out;
 }
@@ -442,3 +478,58 @@ export const isEmpty = (t: SearchTerms): boolean => !hasTerms(t) && (!t.node || 
 /** Whether the needles say all the query says (a plain AND of words and field terms). */
 export const onlyNeedles = (t: SearchTerms): boolean =>
   !t.node || (t.node.kind === "and" ? t.node.items : [t.node]).every((n) => n.kind === "word" || n.kind === "field");
+
+/**
+ * The contract terms of a query apart from the rest: `contract` is the AND of the top-level
+ * conjuncts made of contract terms only (with NOT, OR and parentheses among them), `rest` the
+ * others. The hook list searches `rest` and filters its pages by `contract`. Throws
+ * QuerySyntaxError when a contract term shares an OR or a NOT with another term: the two halves
+ * could not be searched apart.
+ */
+export function splitContract(node: QueryNode): { rest: QueryNode; contract?: QueryNode } {
+  if (!uses(node, "contract")) return { rest: node };
+  const conjuncts: QueryNode[] = [];
+  const flatten = (n: QueryNode) => (n.kind === "and" ? n.items.forEach(flatten) : conjuncts.push(n));
+  flatten(node);
+  const rest: QueryNode[] = [];
+  const contract: QueryNode[] = [];
+  for (const n of conjuncts) {
+    if (!uses(n, "contract")) rest.push(n);
+    else if (onlyContract(n)) contract.push(n);
+    else
+      throw new QuerySyntaxError(
+        "schema:, is:new-type and is:new-field can join other terms by AND only, not in one OR or NOT with them",
+        firstContract(n)?.at ?? 0,
+      );
+  }
+  return {
+    rest: rest.length === 1 ? rest[0]! : { kind: "and", items: rest },
+    contract: contract.length === 1 ? contract[0]! : { kind: "and", items: contract },
+  };
+}
+
+function onlyContract(n: QueryNode): boolean {
+  if (n.kind === "contract") return true;
+  if (n.kind === "and" || n.kind === "or") return n.items.every(onlyContract);
+  if (n.kind === "not") return onlyContract(n.item);
+  return false;
+}
+
+/** The first contract term of a tree (for the position of an error). */
+export function firstContract(n: QueryNode): Extract<QueryNode, { kind: "contract" }> | undefined {
+  if (n.kind === "contract") return n;
+  if (n.kind === "and" || n.kind === "or") {
+    for (const item of n.items) {
+      const found = firstContract(item);
+      if (found) return found;
+    }
+  }
+  return n.kind === "not" ? firstContract(n.item) : undefined;
+}
+
+/** Whether a contract tree (splitContract) asks about `none` anywhere: a result implied, not kept. */
+export function asksNone(n: QueryNode): boolean {
+  if (n.kind === "contract") return n.result === "none";
+  if (n.kind === "and" || n.kind === "or") return n.items.some(asksNone);
+  return n.kind === "not" && asksNone(n.item);
+}

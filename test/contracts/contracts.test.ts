@@ -113,6 +113,40 @@ describe("contract checks: each caught hook is checked against its provider's or
     expect(await list("schema=none&q=is:new-type")).toHaveLength(1);
     expect((await t.call("GET", "/v1/hooks?schema=broken")).status).toBe(400);
     expect((await t.call("GET", "/v1/hooks?q=schema:broken")).status).toBe(400);
+    // The terms are read from the query's tree: in parentheses, under NOT, in an OR among
+    // themselves, beside words; a quoted one is a phrase.
+    const all = await list("");
+    const [none, , invalid, firstValid] = all;
+    const q = (text: string) => list(`q=${encodeURIComponent(text)}`);
+    expect(await q("(schema:invalid OR schema:none)")).toEqual([none!, invalid!]);
+    expect(await q("NOT schema:valid")).toEqual([none!, invalid!]);
+    expect(await q("-schema:valid")).toEqual([none!, invalid!]);
+    expect(await q("-(schema:valid OR schema:none)")).toEqual([invalid!]);
+    expect(await q("is:new-type -schema:none")).toEqual([firstValid!]);
+    expect(await q("(is:new-type)")).toHaveLength(2);
+    expect(await q("invoice (schema:invalid OR is:new-type)")).toEqual([invalid!, firstValid!]);
+    expect(await q("invoice AND NOT (is:new-type OR is:new-field)")).toEqual([all[1]!]);
+    expect(await q('"x is:new-type"')).toEqual([]);
+    expect(await q('amount "schema:invalid"')).toEqual([]);
+    // Beside other terms in one OR or NOT they could not be searched apart: a 400 saying where.
+    for (const [text, at] of [
+      ["invoice OR schema:invalid", 12],
+      ["NOT (schema:invalid invoice)", 6],
+      ["amount (status:pending OR is:new-field)", 27],
+    ] as const) {
+      const res = await t.call("GET", `/v1/hooks?q=${encodeURIComponent(text)}`);
+      expect({ text, status: res.status, message: res.json.message }).toEqual({
+        text,
+        status: 400,
+        message: expect.stringContaining(`at character ${at}: schema:, is:new-type and is:new-field can join other terms by AND only`),
+      });
+    }
+    // Elsewhere (saved views, bulk actions) they are refused rather than searched as words.
+    const bulk = await t.call("POST", "/v1/hooks/bulk", JSON.stringify({ query: "schema:invalid", action: "retry", dry_run: true }), {
+      ...AUTH,
+      "content-type": "application/json",
+    });
+    expect({ status: bulk.status, message: bulk.json.message }).toEqual({ status: 400, message: expect.stringContaining("filter the hook list only") });
     // Export lines carry it (an extension); an import reads past it.
     const exported = (await t.call("GET", "/v1/hooks/export?channel=billing")).text.trim().split("\n");
     expect(exported.map((l) => JSON.parse(l).contract?.result)).toEqual(["none", "valid", "invalid", "valid"]);

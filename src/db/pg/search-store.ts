@@ -45,6 +45,9 @@ function hookTermSql(t: HookTerm, arg: (v: unknown) => string, now: number): str
       return `octet_length(h.body) ${t.op} ${arg(t.bytes)}::bigint`;
     case "time":
       return `h.id ${t.op} ${arg(ulidFloor(timeBound(t, now)))}`;
+    case "contract":
+      // Never searched: the hook list filters its pages by them (search/query.ts splitContract).
+      throw new Error("contract terms are not searched");
   }
 }
 

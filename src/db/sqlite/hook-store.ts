@@ -1,47 +1,14 @@
 import { statSync } from "node:fs";
-import type { Database, Statement } from "bun:sqlite";
+import type { Database } from "bun:sqlite";
 import { statementCache } from "./statements";
 import type { Db } from "./open";
 import { sqliteTransactor } from "../transactor";
 import { sqliteDialect } from "../stores/dialect";
 import { createHookStore as sharedHookStore, type Deltas } from "../stores/hooks";
-import { eventTypeCondition } from "../event-type";
-import { HOOK_STATUSES, type ChannelRow, type HookKey, type HookStatus, type HookStore, type ListQuery, type NewHook } from "../../hooks/store";
+import { channelKeys, hookIds } from "./hook-ids";
+import type { ChannelRow, HookKey, HookStore, ListQuery, NewHook } from "../../hooks/store";
 
 type ChannelRecord = { name: string; paused: number; guards: string; pending: number; handled: number; failed: number; discarded: number };
-
-/**
- * Keys of one channel's hooks, newest ("desc") or oldest ("asc") first, strictly beyond `after`, at
- * most `limit`. Hooks carry one secondary index, (channel, status, id), which keeps catching cheap;
- * a channel's hooks of any status are the merge of one index range per status (four seeks), and
- * each range says the status of what it holds.
- */
-function channelKeys(
-  q: (text: string) => Statement,
-  channel: string,
-  order: "asc" | "desc",
-  limit: number,
-  after?: string,
-  statuses: readonly HookStatus[] = HOOK_STATUSES,
-  eventType?: string,
-): HookKey[] {
-  const keys: HookKey[] = [];
-  const type = eventTypeCondition(eventType, () => "?");
-  const text = `SELECT id FROM hooks WHERE channel = ? AND status = ?${after === undefined ? "" : ` AND id ${order === "desc" ? "<" : ">"} ?`}${type.sql}
-    ORDER BY id ${order} LIMIT ?`;
-  for (const status of statuses) {
-    const args = [channel, status, ...(after === undefined ? [] : [after]), ...type.args, limit];
-    for (const r of q(text).values(...args)) keys.push({ id: r[0] as string, channel, status });
-  }
-  return firstOf(keys, order, limit);
-}
-
-/** The first `limit` of `keys` in the given order of their ids. */
-function firstOf(keys: HookKey[], order: "asc" | "desc", limit: number): HookKey[] {
-  keys.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  if (order === "desc") keys.reverse();
-  return keys.length > limit ? keys.slice(0, limit) : keys;
-}
 
 function fileSize(path: string): number {
   try {
@@ -80,36 +47,6 @@ export function createHookStore(db: Db, opts: { unsynced?: boolean } = {}): Hook
     "UPDATE channels SET pending = pending + ?, handled = handled + ?, failed = failed + ?, discarded = discarded + ? WHERE name = ?",
   );
 
-  /**
-   * Ids of a page, newest first. A channel and a status, or neither, is one index range (the
-   * (channel, status, id) index, or the primary key); a channel alone merges its four status
-   * ranges; a status alone merges the ranges of the channels whose counters say they hold hooks
-   * of that status.
-   */
-  function listHookIds({ channel, status, eventType, after, limit }: ListQuery): string[] {
-    if ((channel === undefined) === (status === undefined)) {
-      const where: string[] = ["1 = 1"];
-      const args: (string | number)[] = [];
-      if (channel !== undefined) where.push("channel = ?"), args.push(channel);
-      if (status !== undefined) where.push("status = ?"), args.push(status);
-      if (after !== undefined) where.push("id < ?"), args.push(after);
-      const type = eventTypeCondition(eventType, () => "?");
-      const text = `SELECT id FROM hooks WHERE ${where.join(" AND ")}${type.sql} ORDER BY id DESC LIMIT ?`;
-      return (q(text).values(...args, ...type.args, limit) as [string][]).map(([id]) => id);
-    }
-    let keys: HookKey[];
-    if (channel !== undefined) keys = channelKeys(q, channel, "desc", limit, after, HOOK_STATUSES, eventType);
-    else {
-      const names = q(`SELECT name FROM channels WHERE ${status} > 0`).values() as [string][];
-      keys = firstOf(
-        names.flatMap(([name]) => channelKeys(q, name, "desc", limit, after, [status!], eventType)),
-        "desc",
-        limit,
-      );
-    }
-    return keys.map((k) => k.id);
-  }
-
   return sharedHookStore(sqliteDialect(sql), {
     dialect: "sqlite",
     transaction: transactor.transaction,
@@ -132,7 +69,7 @@ export function createHookStore(db: Db, opts: { unsynced?: boolean } = {}): Hook
       for (const [channel, v] of deltas) addCounts.run(v.pending, v.handled, v.failed, v.discarded, channel);
     },
 
-    listHookIds: async (query: ListQuery): Promise<string[]> => listHookIds(query),
+    listHookIds: async (query: ListQuery): Promise<string[]> => hookIds(q, query),
 
     /** Keys of a channel's hooks, oldest first, at most `limit`. */
     async oldestKeys(channel: string, limit: number): Promise<HookKey[]> {

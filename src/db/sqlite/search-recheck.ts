@@ -16,6 +16,7 @@ const EMPTY_DOC = { text: "", fields: "" };
 /** The filters a candidate is checked against beside the terms. */
 export type RecheckFilters = { channel?: string; status?: string; eventType?: string; now?: number };
 
+type ColumnRow = { id: string; channel: string; status: string; ip: string; event_type: string; size: number };
 type Row = { id: string; channel: string; status: string; method: string; query: string; headers: string; body: Uint8Array; ip: string; event_type: string };
 
 /**
@@ -27,6 +28,8 @@ type Row = { id: string; channel: string; status: string; method: string; query:
  */
 export function createRecheck(sql: Database) {
   const read = sql.prepare("SELECT id, channel, status, method, query, headers, body, ip, event_type FROM hooks WHERE id IN (SELECT value FROM json_each(?))");
+  // A query of hook terms only reads neither headers nor body: length() of a blob reads no content.
+  const readColumns = sql.prepare("SELECT id, channel, status, ip, event_type, length(body) AS size FROM hooks WHERE id IN (SELECT value FROM json_each(?))");
   const attempted = sql.prepare("SELECT DISTINCT hook_id FROM attempts WHERE hook_id IN (SELECT value FROM json_each(?))");
   const tagged = sql.prepare("SELECT hook_id, tag FROM hook_tags WHERE hook_id IN (SELECT value FROM json_each(?))");
   const opened = sql.prepare("SELECT hook_id FROM hook_reads WHERE user_id = ? AND hook_id IN (SELECT value FROM json_each(?))");
@@ -50,23 +53,41 @@ export function createRecheck(sql: Database) {
       node && uses(node, "unread") ? new Set((opened.values(readerOf(node) ?? "", JSON.stringify(ids)) as [string][]).map(([id]) => id)) : undefined;
     const now = f.now ?? Date.now();
     const textual = !node || uses(node, "word") || uses(node, "field");
-    for (const r of read.all(JSON.stringify(ids)) as Row[]) {
-      if ((f.channel !== undefined && r.channel !== f.channel) || (f.status !== undefined && r.status !== f.status)) continue;
-      if (!eventTypeHolds(r.event_type, f.eventType)) continue;
+    const factsOf = (r: { id: string; status: string; ip: string }, size: number) => ({
+      id: r.id,
+      status: r.status,
+      ip: r.ip,
+      size,
+      attempts: withAttempts?.has(r.id),
+      tags: tags?.get(r.id),
+      read: opensOf?.has(r.id),
+    });
+    // The conjuncts of the query that read no document (status:, tag:, after: ...), and the list's
+    // filters, are checked first on the hooks' columns: a hook they reject is not read whole.
+    const cheap = node && textual ? (node.kind === "and" ? node.items : [node]).filter((n) => !uses(n, "word") && !uses(n, "field")) : [];
+    const filtered = f.channel !== undefined || f.status !== undefined || f.eventType !== undefined;
+    let whole: readonly string[] = ids;
+    if (!textual || cheap.length > 0 || filtered) {
+      const kept: string[] = [];
+      for (const r of readColumns.all(JSON.stringify(ids)) as ColumnRow[]) {
+        if ((f.channel !== undefined && r.channel !== f.channel) || (f.status !== undefined && r.status !== f.status)) continue;
+        if (!eventTypeHolds(r.event_type, f.eventType)) continue;
+        const facts = factsOf(r, r.size);
+        if (!textual) {
+          if (evaluate(node!, EMPTY_DOC, facts, now)) held.add(r.id);
+        } else if (cheap.every((n) => evaluate(n, EMPTY_DOC, facts, now))) kept.push(r.id);
+      }
+      if (!textual) return held;
+      whole = kept;
+      if (whole.length === 0) return held;
+    }
+    for (const r of read.all(JSON.stringify(whole)) as Row[]) {
       const headers = JSON.parse(r.headers) as Record<string, string>;
       const hook = { id: r.id, channel: r.channel, method: r.method, query: r.query, ip: r.ip, headers, body: r.body, eventType: r.event_type };
-      // A query of hook terms only (status:, larger:, after: ...) reads no document.
-      const doc = textual ? searchDoc(hook, payload ? await decodePayload(headers, r.body) : null) : EMPTY_DOC;
-      const facts = {
-        id: r.id,
-        status: r.status,
-        ip: r.ip,
-        size: r.body.byteLength,
-        attempts: withAttempts?.has(r.id),
-        tags: tags?.get(r.id),
-        read: opensOf?.has(r.id),
-      };
-      if (node ? evaluate(node, doc, facts, now) : docHolds(doc, terms)) held.add(r.id);
+      const doc = searchDoc(hook, payload ? await decodePayload(headers, r.body) : null);
+      // The filters were checked on the columns above when there were any (a hook whose status
+      // changes between the two reads is judged by the first, as a search is a moment's answer).
+      if (node ? evaluate(node, doc, factsOf(r, r.body.byteLength), now) : docHolds(doc, terms)) held.add(r.id);
     }
     return held;
   };

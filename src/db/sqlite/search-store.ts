@@ -3,7 +3,7 @@ import { statSync } from "node:fs";
 import { statementCache } from "./statements";
 import { sqliteTransactor } from "../transactor";
 import { ulidFloor, ulidTime } from "../../lib/ids";
-import { eventTypeCondition } from "../event-type";
+import { hookIds } from "./hook-ids";
 import { MAX_FIELD_VALUE, searchKeys, type SearchDoc } from "../../search/document";
 import { exactKey, fieldText, hasTerms, nameKey, onlyNeedles, topBounds, type SearchTerms } from "../../search/query";
 import type { SearchQuery, SearchStore } from "../../search/store";
@@ -93,21 +93,33 @@ export function createSearchStore(conn: Database | { $client: Database }, opts: 
   const put = sql.prepare("INSERT INTO search.search_index (rowid, text, fields) VALUES (?, ?, ?)");
   const recheck = createRecheck(sql);
 
-  /** Plain filters on hooks when there is no term (only since/until); `below` overrides `after`. */
+  /**
+   * The plain list's filters and the time bounds, newest first, when there is no needle: index
+   * ranges only (hook-ids.ts), each read up to its LIMIT. `below` overrides `after`.
+   */
   function plain(query: SearchQuery, below?: string): string[] {
-    const where: string[] = [];
-    const args: (string | number)[] = [];
     const b = idBounds(query);
-    if (query.channel !== undefined) where.push("channel = ?"), args.push(query.channel);
-    if (query.status !== undefined) where.push("status = ?"), args.push(query.status);
-    if (below !== undefined) where.push("id < ?"), args.push(below);
-    else if (b.below !== undefined) where.push("id < ?"), args.push(b.below);
-    if (b.fromMs !== undefined) where.push("id >= ?"), args.push(ulidFloor(Math.ceil(b.fromMs)));
-    if (b.beforeMs !== undefined) where.push("id < ?"), args.push(ulidFloor(Math.ceil(b.beforeMs)));
-    const type = eventTypeCondition(query.eventType, () => "?");
-    if (type.sql) where.push(type.sql.replace(/^ AND /, "")), args.push(...type.args);
-    const text = `SELECT id FROM hooks ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY id DESC LIMIT ?`;
-    return (q(text).values(...args, query.limit) as [string][]).map(([id]) => id);
+    let after = below ?? b.below;
+    if (b.beforeMs !== undefined) {
+      const until = ulidFloor(Math.ceil(b.beforeMs));
+      after = after === undefined || until < after ? until : after;
+    }
+    const from = b.fromMs !== undefined ? ulidFloor(Math.ceil(b.fromMs)) : undefined;
+    if (after !== undefined && from !== undefined && after <= from) return [];
+    return hookIds(q, { channel: query.channel, status: query.status, eventType: query.eventType, after, from, limit: query.limit });
+  }
+
+  /** Ids of hooks carrying `tag`, newest first, within the query's bounds (the tag index's range). */
+  function tagged(query: SearchQuery, tag: string, below?: string): string[] {
+    const b = idBounds(query);
+    let after = below ?? b.below;
+    if (b.beforeMs !== undefined) {
+      const until = ulidFloor(Math.ceil(b.beforeMs));
+      after = after === undefined || until < after ? until : after;
+    }
+    const from = b.fromMs !== undefined ? ulidFloor(Math.ceil(b.fromMs)) : "";
+    const text = `SELECT hook_id FROM hook_tags WHERE tag = ? AND hook_id >= ?${after === undefined ? "" : " AND hook_id < ?"} ORDER BY hook_id DESC LIMIT ?`;
+    return (q(text).values(tag, from, ...(after === undefined ? [] : [after]), query.limit) as [string][]).map(([id]) => id);
   }
 
   /** Candidates, newest first (`status` is left to the recheck, which reads the hooks anyway). */
@@ -171,12 +183,13 @@ export function createSearchStore(conn: Database | { $client: Database }, opts: 
       const match = hasTerms(query.terms) ? matchExpression(query.terms, query.channel, query.eventType) : "";
       if (!match && onlyNeedles(query.terms)) return plain(query);
       if (!match) {
-        // Nothing every match must hold (a query of NOT, OR or hook terms only): the hooks the
-        // plain filters keep, newest first, each checked against the whole query.
+        // Nothing every match must hold in the text (a query of NOT, OR or hook terms only): the
+        // hooks carrying a tag every match carries, or else those the plain filters keep, newest
+        // first, a chunk (one LIMITed index range) at a time, each checked against the whole query.
         const out: string[] = [];
         let below: string | undefined;
         for (let chunk = query.limit + 8; out.length < query.limit; chunk = Math.min(chunk * 4, 4096)) {
-          const ids = plain({ ...query, limit: chunk }, below);
+          const ids = bounds.tag !== undefined ? tagged({ ...query, limit: chunk }, bounds.tag, below) : plain({ ...query, limit: chunk }, below);
           const held = await recheck(ids, query.terms, query);
           for (const id of ids) if (held.has(id) && out.length < query.limit) out.push(id);
           if (ids.length < chunk) break;

@@ -19,7 +19,7 @@ import {
   type HookWire,
 } from "../model";
 import { HOOK_STATUSES } from "../status";
-import { MAX_QUERY_LENGTH } from "../hook-search";
+import { MAX_QUERY_LENGTH, type HookSearch } from "../hook-search";
 import type { ManagementDeps } from "./deps";
 
 const strict = { additionalProperties: false } as const;
@@ -96,29 +96,29 @@ function timeParam(name: string, value: string | undefined): number | undefined 
   return ms;
 }
 
-/**
- * The ids of a list's page: the plain list, or a search when `q`, `since` or `until` is given.
- * Throws invalid_argument for a bad search or time.
- */
 export async function listPage(
   deps: Pick<ManagementDeps, "hooks" | "search">,
   query: Omit<Static<typeof listQuery>, "fields" | "include" | "after" | "limit"> & { after?: string; limit?: string },
   reader?: string,
 ): Promise<string[]> {
-  const { q, want } = contractFilter(query.q, query.schema);
-  if (!want) return basePage(deps, query, reader);
+  const limit = queryInt(query.limit, LIMIT, () => invalid(`invalid query: ${LIMIT_ERROR}`));
+  // The contract terms of `q` (search/query.ts splitContract) are read from its tree, not its text.
+  const found = query.q === undefined ? undefined : deps.search.read(query.q, reader, { contracts: true });
+  const page = (after: string | undefined, n: number) => basePage(deps, query, found, after, n);
+  const schema = query.schema;
+  const contract = found?.contract;
+  if (!schema && !contract) return page(query.after, limit);
   // Contract filters (kept beside the hooks, docs/contracts.md) thin the pages of the list or search
   // without them, read until the page is full, the hooks end, or CONTRACT_SCAN_MAX were looked at.
-  const limit = queryInt(query.limit, LIMIT, () => invalid(`invalid query: ${LIMIT_ERROR}`));
   const out: string[] = [];
   let after = query.after;
   for (let scanned = 0; out.length < limit && scanned < CONTRACT_SCAN_MAX; ) {
-    const ids = await basePage(deps, { ...query, q, after, limit: String(LIMIT.max) }, reader);
+    const ids = await page(after, LIMIT.max);
     // A `none` is implied for hooks no schema applies to (contracts/wire.ts): read them only when asked for.
-    const checks = await deps.hooks.contractsOf(ids, { implied: want.result === "none" });
+    const checks = await deps.hooks.contractsOf(ids, { implied: schema === "none" || contract?.asksNone === true });
     for (const id of ids) {
       const c = checks.get(id);
-      if (c && (!want.result || c.result === want.result) && (!want.newType || c.new_type) && (!want.newField || c.new_field)) out.push(id);
+      if (c && (!schema || c.result === schema) && (!contract || contract.holds(c))) out.push(id);
       if (out.length === limit) break;
     }
     scanned += ids.length;
@@ -130,56 +130,24 @@ export async function listPage(
 
 /** Hooks a page filtered by contract results looks at, at most (a page may then hold fewer than `limit`). */
 export const CONTRACT_SCAN_MAX = 10_000;
-const CONTRACT_TERM = /^(schema:(valid|invalid|unknown|none)|is:new-type|is:new-field)$/i;
 
-/** The contract terms of `q` (`schema:invalid`, `is:new-type`, `is:new-field`) and the `schema` parameter, and `q` without them. */
-function contractFilter(
-  q: string | undefined,
-  schema: string | undefined,
-): { q: string | undefined; want?: { result?: string; newType?: boolean; newField?: boolean } } {
-  const want: { result?: string; newType?: boolean; newField?: boolean } = {};
-  let any = false;
-  if (schema) (want.result = schema), (any = true);
-  if (q !== undefined && /(^|\s)(schema|is):/i.test(q)) {
-    const rest: string[] = [];
-    for (const token of q.split(/\s+/)) {
-      const lower = token.toLowerCase();
-      // `is:unread` (tags/) is the search's own term.
-      if (/^(schema|is):/i.test(token) && !CONTRACT_TERM.test(token) && !/^-?is:unread\)*$/.test(lower))
-        throw invalid(`invalid query: q: "${token}": schema: takes valid, invalid, unknown or none; is: takes new-type, new-field or unread`);
-      if (lower === "is:new-type") want.newType = any = true;
-      else if (lower === "is:new-field") want.newField = any = true;
-      else if (lower.startsWith("schema:")) {
-        const result = lower.slice(7);
-        if (want.result && want.result !== result) throw invalid(`invalid query: q: "${token}" contradicts schema:${want.result}`);
-        (want.result = result), (any = true);
-      } else if (token) rest.push(token);
-    }
-    q = rest.length ? rest.join(" ") : undefined;
-  }
-  return any ? { q, want } : { q };
-}
-
+/** A page of the plain list, or of the search (`found`, the time bounds) when there is one. */
 function basePage(
   deps: Pick<ManagementDeps, "hooks" | "search">,
-  query: Omit<Static<typeof listQuery>, "fields" | "include" | "after" | "limit"> & { after?: string; limit?: string },
-  reader?: string,
+  query: Omit<Static<typeof listQuery>, "fields" | "include" | "after" | "limit">,
+  found: ReturnType<HookSearch["read"]> | undefined,
+  after: string | undefined,
+  limit: number,
 ): Promise<string[]> {
-  const limit = queryInt(query.limit, LIMIT, () => invalid(`invalid query: ${LIMIT_ERROR}`));
-  const { channel, status, after } = query;
+  const { channel, status } = query;
   const eventType = query.event_type;
-  if (query.q === undefined && query.since === undefined && query.until === undefined) return deps.hooks.listIds({ channel, status, eventType, after, limit });
+  const since = timeParam("since", query.since);
+  const until = timeParam("until", query.until);
+  // A query of contract terms only searches nothing: the plain list, its pages filtered.
+  if ((found === undefined || found.matchesAll) && since === undefined && until === undefined)
+    return deps.hooks.listIds({ channel, status, eventType, after, limit });
   // event_type means what it means without a search: exact, or a prefix with "*" (not `type:`, which ignores case).
-  const find = deps.search.read(query.q ?? "", reader);
-  return find({
-    channel,
-    status,
-    eventType,
-    after,
-    limit,
-    since: timeParam("since", query.since),
-    until: timeParam("until", query.until),
-  });
+  return (found ?? deps.search.read(""))({ channel, status, eventType, after, limit, since, until });
 }
 
 /** The hook as asked: the spec's Hook, or with `include=extensions` every extension field too. */

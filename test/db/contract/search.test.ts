@@ -144,6 +144,8 @@ function holds(node: QueryNode, h: RawHook, text: string, payload: unknown, now:
       return (TAGS.get(h.id) ?? []).includes(node.value);
     case "unread":
       return !OPENED.has(h.id);
+    case "contract":
+      return false; // searched only by the hook list (splitContract)
     case "field":
       break;
   }
@@ -245,6 +247,19 @@ const QUERIES: { q: string; f?: Omit<SearchQuery, "terms" | "limit" | "after">; 
   { q: "is:unread tag:big" },
   { q: "-is:unread invoice" },
   { q: "is:unread OR tag:billing", f: { status: "handled" } },
+  // Hook terms alone, read by index ranges a chunk at a time (the tag's, a channel's, a status's).
+  { q: "tag:billing status:handled" },
+  { q: "tag:big after:2026-11-26T10:00:30Z before:2026-11-26T10:01:20Z -status:pending" },
+  { q: "tag:billing", f: { channel: "shop", status: "pending" } },
+  { q: "tag:big", f: { until: T0 + 50_000 } },
+  { q: "larger:60B", f: { channel: "github" } },
+  { q: "smaller:60B", f: { status: "failed" } },
+  { q: "ip:10.0.0.0/31", f: { channel: "stripe", status: "pending" } },
+  { q: "-hookshot", f: { status: "handled" } },
+  { q: "NOT status:pending", f: { channel: "github" } },
+  { q: "after:2026-11-26T10:00:40Z", f: { channel: "shop" } },
+  { q: "before:2026-11-26T10:00:50Z", f: { status: "discarded" } },
+  { q: "after:2026-11-26T10:00:40Z status:handled" },
 ];
 
 for (const backend of contractBackends(
