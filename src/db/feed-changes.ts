@@ -50,6 +50,7 @@ const PART_NAMES: Record<StatePart, true> = {
   setup: true,
   relays: true,
   paused_handlers: true,
+  alert_rules: true,
 };
 const PARTS = new Set(Object.keys(PART_NAMES));
 

@@ -45,7 +45,7 @@ export type CaughtRow = {
 };
 
 /** The shared settings each instance keeps in memory and reads again when another changed them. */
-export type StatePart = "guards" | "forwards" | "responses" | "api_keys" | "users" | "dedup" | "default_guards" | "setup" | "relays" | "paused_handlers";
+export type StatePart = "guards" | "forwards" | "responses" | "api_keys" | "users" | "dedup" | "default_guards" | "setup" | "relays" | "paused_handlers" | "alert_rules";
 
 /**
  * `local`: made by this process. `remote`: another instance sharing the database made it (the
