@@ -55,7 +55,9 @@ const DURATIONS = ["for", "window", "repeat"] as const;
 /** A converted rule (durations in ms) as the API shows it. */
 export function toWireRule(rule: AlertConfig, row?: AlertRuleRow): typeof AlertRule.static {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(rule)) {
+  // In the model's order, whichever order the rule was written in.
+  for (const key of Object.keys(AlertRule.properties)) {
+    const value = (rule as Record<string, unknown>)[key];
     if (value === undefined) continue;
     out[key] = (DURATIONS as readonly string[]).includes(key) ? formatDuration(value as number) : value;
   }

@@ -153,6 +153,16 @@ writes JSON lines to stdout; send takes --url (admins' keys). See docs/bulk.md.`
     run: client(async () => (await import("./issues")).issuesCommand),
   },
   {
+    name: "alerts",
+    usage: `  mailroom alerts ls [--json]                              the alert rules: the config file's and those made with add
+  mailroom alerts add NAME --kind K [--channels A,B] [--query Q] [--for D] [--threshold N] [--window D] [--notify N,M] ...
+  mailroom alerts rm NAME                                  delete a rule made with add; its issues are resolved`,
+    details: `add takes the keys of an [[alerts]] entry as flags (--event-types, --schedule, --reasons, --handlers, --repeat too),
+checked as check-config checks the file; the rule is evaluated at once. See docs/alerts.md.`,
+    client: true,
+    run: client(async () => (await import("./alerts")).alertsCommand),
+  },
+  {
     name: "notifiers",
     usage: `  mailroom notifiers ls [--json]                           the alerts' notifiers: where they send (no secrets), counts, last error
   mailroom notifiers test NAME                             send a test notice now; exits 1 with the reason when it was not sent`,
