@@ -148,7 +148,7 @@ writes JSON lines to stdout; send takes --url (admins' keys). See docs/bulk.md.`
     name: "issues",
     usage: `  mailroom issues ls [--state S] [--limit N] [--after ID] [--json]   the alert rules' issues, newest first
   mailroom issues ack|resolve ID                           acknowledge (no more reminders) / resolve by hand`,
-    details: "Issues are opened by the [[alerts]] rules of the config file. See docs/alerts.md.",
+    details: "Issues are opened by the alert rules (the config file's [[alerts]] and those made with mailroom alerts add). See docs/alerts.md.",
     client: true,
     run: client(async () => (await import("./issues")).issuesCommand),
   },
