@@ -18,9 +18,14 @@ import type { Base } from "./base";
 import type { WebhookService } from "./webhooks";
 import type { RelayService } from "./relay";
 
-/** The configured `[[notifiers]]` (notify/): createApp's `notify` dep replaces them in tests. */
-export function createNotify({ config, log }: Pick<Base, "config" | "log">): Notifiers {
-  return createNotifiers(config.notifiers, { log });
+/**
+ * The configured `[[notifiers]]` (notify/): createApp's `notify` dep replaces them in tests. Each
+ * instance sends its own notices; the runner drives their retries by the app's clock.
+ */
+export function createNotify({ config, log, clock, runner }: Pick<Base, "config" | "log" | "clock" | "runner">): Notifiers {
+  const notifiers = createNotifiers(config.notifiers, { log, clock });
+  if (config.notifiers.length > 0) runner.addWorker(notifiers.worker);
+  return notifiers;
 }
 
 /**
