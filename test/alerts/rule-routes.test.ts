@@ -141,6 +141,21 @@ describe("alert rule routes", () => {
     expect(wrong.json.message).toBe("invalid rule: query: only silence and rate rules take a query");
   });
 
+  test("a silence rule with a query: hooks it does not find keep it silent", async () => {
+    await start();
+    await app.call("POST", "/v1/alerts", { name: "no-invoices", kind: "silence", channels: ["stripe"], query: "payload.kind:invoice", for: "10m" });
+    await hooks(1, '{"kind":"invoice"}');
+    app.clock.advance(5 * 60_000);
+    await hooks(3, '{"kind":"refund"}');
+    app.clock.advance(5 * 60_000);
+    await app.runner.tick();
+    const [issue] = await issues();
+    expect(issue).toMatchObject({ rule: "no-invoices", scope: "stripe", summary: "no hook matching payload.kind:invoice on stripe for 10m" });
+    await hooks(1, '{"kind":"invoice"}');
+    await app.runner.tick();
+    expect((await issues())[0].state).toBe("resolved");
+  });
+
   test("admins and full keys only: members 403 under /ui/api, no key 401", async () => {
     await start();
     const rule = { name: "quiet-2", kind: "silence", for: "1h" };
