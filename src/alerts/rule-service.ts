@@ -34,8 +34,17 @@ export function createAlertRules(deps: Deps) {
   const fileNames = configured.map((r) => r.name);
   let stored: { row: AlertRuleRow; rule?: AlertConfig }[] = [];
 
-  /** Reads the stored rules again and gives the engine the file's and those that pass the checks. */
-  async function load(): Promise<void> {
+  /**
+   * Reads the stored rules again and gives the engine the file's and those that pass the checks.
+   * One read at a time, in the order asked: a read begun before a change never lands after one begun after it.
+   */
+  let reading: Promise<void> = Promise.resolve();
+  function load(): Promise<void> {
+    const next = reading.then(read, read);
+    reading = next.catch(() => {});
+    return next;
+  }
+  async function read(): Promise<void> {
     const taken = [...fileNames];
     stored = (await store.list()).map((row) => {
       const checked = checkAlertRule(parse(row.rule), { taken, notifiers: deps.notifiers, when });
