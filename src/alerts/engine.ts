@@ -1,4 +1,5 @@
-import type { Change } from "../hooks/changes";
+import type { MatchableHook } from "../config/checks";
+import type { CaughtRow, Change } from "../hooks/changes";
 import type { Clock } from "../lib/clock";
 import { ulidTime } from "../lib/ids";
 import type { Log } from "../lib/log";
@@ -11,6 +12,8 @@ import type { IssueEvents } from "./events";
 
 export type EngineDeps = KindDeps & {
   rules: readonly Rule[];
+  /** A hook caught by another instance, read for the rules with a query (they match its body and headers). */
+  getHook: (id: string) => Promise<MatchableHook | undefined>;
   store: IssueStore;
   events: IssueEvents;
   clock: Clock;
@@ -25,7 +28,8 @@ export type EngineDeps = KindDeps & {
  * fires, reminds, and resolves those whose condition cleared.
  */
 export function createAlertEngine(deps: EngineDeps) {
-  const { rules, store, clock, events } = deps;
+  const { store, clock, events } = deps;
+  let rules = deps.rules;
   const started = clock.now();
   const watch: Watch = {
     started,
@@ -41,27 +45,68 @@ export function createAlertEngine(deps: EngineDeps) {
   /** Scopes resolved by hand while their condition held: not opened again until it cleared. */
   const muted = new Set<string>();
   const resolvedLately: string[] = [];
-  const needs = new Set(rules.map((r) => r.kind));
-  const namedTypes = new Set(rules.flatMap((r) => r.event_types ?? []));
+  let needs = new Set<string>();
+  let namedTypes = new Set<string>();
+  /** The rules with a query (silence, rate): each hook is matched against it, counted under "?rule\nchannel". */
+  let queried: Rule[] = [];
   /** How long arrivals and refusals are kept: the longest window (an instance that does not evaluate prunes them too). */
-  const keepMs = Math.max(0, ...rules.map((r) => r.window ?? 0));
+  let keepMs = 0;
+  function setRules(next: readonly Rule[]): void {
+    rules = next;
+    needs = new Set(rules.filter((r) => !r.match).map((r) => r.kind));
+    namedTypes = new Set(rules.flatMap((r) => r.event_types ?? []));
+    queried = rules.filter((r) => r.match);
+    keepMs = Math.max(0, ...rules.map((r) => r.window ?? 0));
+    const names = new Set(rules.map((r) => r.name));
+    for (const k of muted) if (!names.has(k.slice(0, k.indexOf("\n")))) muted.delete(k);
+  }
+  setRules(rules);
+
+  /** One hook caught (here, or by another instance: then without body and headers, read again only for a query). */
+  function caught(h: { id: string; channel: string; eventType: string; createdAt: number }, row?: CaughtRow): void {
+    if (needs.has("silence")) {
+      watch.lastHook.set(`${h.channel}\n`, h.createdAt);
+      // Only the event types a rule names: a sender chooses the others, without bound.
+      if (namedTypes.has(h.eventType)) watch.lastHook.set(`${h.channel}\n${h.eventType}`, h.createdAt);
+    }
+    if (needs.has("rate")) {
+      add(watch.arrivals, `${h.channel}\n`, h.createdAt, keepMs);
+      if (namedTypes.has(h.eventType)) add(watch.arrivals, `${h.channel}\n${h.eventType}`, h.createdAt, keepMs);
+    }
+    const k = `${h.channel}\n${h.eventType}`;
+    if (needs.has("new_event_type") && h.eventType && !watch.fresh.has(k) && watch.fresh.size < MAX_FRESH)
+      watch.fresh.set(k, { channel: h.channel, type: h.eventType, at: h.createdAt });
+    const matching = queried.filter((r) => r.watches(h.channel));
+    if (matching.length > 0) {
+      const done = matchQueries(matching, h, row).finally(() => pending.delete(done));
+      pending.add(done);
+    }
+  }
+  /** Matches under way: an evaluation waits for those begun before it (a hook caught is counted at the next one). */
+  const pending = new Set<Promise<void>>();
+
+  /** Counts a hook for each rule whose query finds it (after the catch: decoding a payload is not the catching path's). */
+  async function matchQueries(matching: Rule[], h: { id: string; channel: string; createdAt: number }, row?: CaughtRow): Promise<void> {
+    try {
+      const hook: MatchableHook | undefined = row ? { ...row, headers: JSON.parse(row.headers) } : await deps.getHook(h.id);
+      if (!hook) return;
+      for (const rule of matching) {
+        if (!(await rule.match!.matches(hook))) continue;
+        const key = `?${rule.name}\n${h.channel}`;
+        if (rule.kind === "silence") watch.lastHook.set(key, Math.max(watch.lastHook.get(key) ?? 0, h.createdAt));
+        else add(watch.arrivals, key, h.createdAt, keepMs);
+      }
+    } catch (error) {
+      deps.log.warn("an alert rule's query could not be matched", { error: String(error) });
+    }
+  }
 
   function observe(change: Change): void {
     if (change.kind === "caught") {
-      for (const h of change.hooks) {
-        if (needs.has("silence")) {
-          watch.lastHook.set(`${h.channel}\n`, h.createdAt);
-          // Only the event types a rule names: a sender chooses the others, without bound.
-          if (namedTypes.has(h.eventType)) watch.lastHook.set(`${h.channel}\n${h.eventType}`, h.createdAt);
-        }
-        if (needs.has("rate")) {
-          add(watch.arrivals, `${h.channel}\n`, h.createdAt, keepMs);
-          if (namedTypes.has(h.eventType)) add(watch.arrivals, `${h.channel}\n${h.eventType}`, h.createdAt, keepMs);
-        }
-        const k = `${h.channel}\n${h.eventType}`;
-        if (needs.has("new_event_type") && h.eventType && !watch.fresh.has(k) && watch.fresh.size < MAX_FRESH)
-          watch.fresh.set(k, { channel: h.channel, type: h.eventType, at: h.createdAt });
-      }
+      for (const h of change.hooks) caught(h, h);
+    } else if (change.kind === "hook" && change.eventType !== undefined) {
+      // Caught by another instance (the change feed): its time is its id's.
+      caught({ id: change.id, channel: change.channel, eventType: change.eventType, createdAt: ulidTime(change.id) });
     } else if (change.kind === "refusal" && change.refusal.kind === "refused" && needs.has("refusals")) {
       add(watch.refusals, `${change.refusal.channel}\n`, change.at, keepMs);
       add(watch.refusals, `${change.refusal.channel}\n${reasonKind(change.refusal)}`, change.at, keepMs);
@@ -75,6 +120,8 @@ export function createAlertEngine(deps: EngineDeps) {
   }
 
   async function evaluate(now: number): Promise<void> {
+    if (rules.length === 0) return;
+    if (pending.size > 0) await Promise.all([...pending]);
     for (const id of resolvedLately.splice(0)) {
       const issue = await store.get(id);
       if (issue && issue.history.at(-1)?.by !== "mailroom") muted.add(key(issue.rule, issue.scope));
@@ -156,7 +203,7 @@ export function createAlertEngine(deps: EngineDeps) {
       return now + 1000;
     },
   };
-  return { observe, worker, resolve, evaluate, lastHookTime: (id: string) => ulidTime(id) };
+  return { observe, worker, resolve, evaluate, setRules, rules: () => rules, lastHookTime: (id: string) => ulidTime(id) };
 }
 
 const key = (rule: string, scope: string) => `${rule}\n${scope}`;

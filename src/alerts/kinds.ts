@@ -61,8 +61,9 @@ export async function findings(
         }
         let last = Math.max(w.started, lastOf(w, rule, channel));
         if (now - last < rule.for!) continue;
-        // Confirm with the database: another instance may have caught one.
-        for (const type of rule.event_types ?? [undefined]) {
+        // Confirm with the database: another instance may have caught one (a query's hooks reach
+        // this one through the change feed: the database's list cannot say which match).
+        for (const type of rule.match ? [] : (rule.event_types ?? [undefined])) {
           const [id] = await deps.hooks.listHookIds({ channel, eventType: type, limit: 1 });
           if (id) last = Math.max(last, ulidTime(id));
         }
@@ -79,9 +80,9 @@ export async function findings(
         }
         firing.push({
           scope: channel,
-          summary: `no hook on ${channel} for ${formatDuration(rule.for!)}`,
+          summary: `no hook${rule.query ? ` matching ${rule.query}` : ""} on ${channel} for ${formatDuration(rule.for!)}`,
           count: 1,
-          hooksQuery: q(channel),
+          hooksQuery: q(channel, queryParam(rule)),
           since: last + rule.for!,
         });
       }
@@ -92,17 +93,24 @@ export async function findings(
       const counts = rule.kind === "rate" ? w.arrivals : w.refusals;
       const filter = rule.kind === "rate" ? rule.event_types : rule.reasons;
       const since = now - rule.window!;
-      const channels = new Set([...counts.keys()].map((k) => k.slice(0, k.indexOf("\n"))));
+      // A query's hooks are counted under "?rule\nchannel", the others under "channel\n…".
+      const prefix = rule.match ? `?${rule.name}\n` : "";
+      const keys = [...counts.keys()].filter((k) => (prefix ? k.startsWith(prefix) : !k.startsWith("?")));
+      const channels = new Set(keys.map((k) => (prefix ? k.slice(prefix.length) : k.slice(0, k.indexOf("\n")))));
       for (const channel of channels) {
         if (!rule.watches(channel)) continue;
-        const n = filter ? filter.reduce((t, x) => t + sum(counts, `${channel}\n${x}`, since), 0) : sum(counts, `${channel}\n`, since);
+        const n = prefix
+          ? sum(counts, `${prefix}${channel}`, since)
+          : filter
+            ? filter.reduce((t, x) => t + sum(counts, `${channel}\n${x}`, since), 0)
+            : sum(counts, `${channel}\n`, since);
         if (n > rule.threshold!) {
-          const what = rule.kind === "rate" ? "hooks" : "refusals";
+          const what = rule.kind === "rate" ? `hooks${rule.query ? ` matching ${rule.query}` : ""}` : "refusals";
           firing.push({
             scope: channel,
             summary: `${n} ${what} on ${channel} in ${formatDuration(rule.window!)}`,
             count: n,
-            hooksQuery: rule.kind === "rate" ? q(channel) : null,
+            hooksQuery: rule.kind === "rate" ? q(channel, queryParam(rule)) : null,
           });
         }
       }
@@ -180,7 +188,11 @@ export async function findings(
   return { firing, hold };
 }
 
+/** `&q=...` of a rule with a query: its issue's hooks are those the search finds. */
+const queryParam = (rule: Rule) => (rule.query ? `&q=${encodeURIComponent(rule.query)}` : "");
+
 function lastOf(w: Pick<Watch, "lastHook">, rule: Rule, channel: string): number {
+  if (rule.match) return w.lastHook.get(`?${rule.name}\n${channel}`) ?? 0;
   if (!rule.event_types) return w.lastHook.get(`${channel}\n`) ?? 0;
   return Math.max(0, ...rule.event_types.map((type) => w.lastHook.get(`${channel}\n${type}`) ?? 0));
 }

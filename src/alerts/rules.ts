@@ -1,3 +1,4 @@
+import type { HookMatcher, WhenChecks } from "../config/checks";
 import type { AlertConfig } from "../config/schema";
 import { parseSchedule, type Schedule } from "../lib/schedule";
 import type { AlertKind } from "../notify/notice";
@@ -12,10 +13,12 @@ export type Rule = AlertConfig & {
   /** Whether a hook of this event type counts (every type when `event_types` is not given). */
   counts(eventType: string): boolean;
   parsedSchedule?: Schedule;
+  /** Its `query` compiled: only the hooks it finds count (silence, rate). */
+  match?: HookMatcher;
 };
 
-/** Compiles the config's rules (the loader checked them: kinds known, schedules parse). */
-export function compileRules(alerts: readonly AlertConfig[]): Rule[] {
+/** Compiles the rules (the config's checker accepted them: kinds known, schedules and queries parse). */
+export function compileRules(alerts: readonly AlertConfig[], when?: Pick<WhenChecks, "compile">): Rule[] {
   return alerts.map((a) => {
     const patterns = a.channels.map((c) => new RegExp(`^${c.split("*").map(escapeRegExp).join(".*")}$`));
     const types = a.event_types ? new Set(a.event_types) : undefined;
@@ -26,6 +29,7 @@ export function compileRules(alerts: readonly AlertConfig[]): Rule[] {
       named: a.channels.filter((c) => !c.includes("*")),
       counts: (eventType) => !types || types.has(eventType),
       parsedSchedule: a.schedule ? parseSchedule(a.schedule) : undefined,
+      match: a.query && when ? when.compile(a.query) : undefined,
     };
   });
 }

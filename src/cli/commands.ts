@@ -148,9 +148,19 @@ writes JSON lines to stdout; send takes --url (admins' keys). See docs/bulk.md.`
     name: "issues",
     usage: `  mailroom issues ls [--state S] [--limit N] [--after ID] [--json]   the alert rules' issues, newest first
   mailroom issues ack|resolve ID                           acknowledge (no more reminders) / resolve by hand`,
-    details: "Issues are opened by the [[alerts]] rules of the config file. See docs/alerts.md.",
+    details: "Issues are opened by the alert rules (the config file's [[alerts]] and those made with mailroom alerts add). See docs/alerts.md.",
     client: true,
     run: client(async () => (await import("./issues")).issuesCommand),
+  },
+  {
+    name: "alerts",
+    usage: `  mailroom alerts ls [--json]                              the alert rules: the config file's and those made with add
+  mailroom alerts add NAME --kind K [--channels A,B] [--query Q] [--for D] [--threshold N] [--window D] [--notify N,M] ...
+  mailroom alerts rm NAME                                  delete a rule made with add; its issues are resolved`,
+    details: `add takes the keys of an [[alerts]] entry as flags (--event-types, --schedule, --reasons, --handlers, --repeat too),
+checked as check-config checks the file; the rule is evaluated at once. See docs/alerts.md.`,
+    client: true,
+    run: client(async () => (await import("./alerts")).alertsCommand),
   },
   {
     name: "notifiers",

@@ -2,11 +2,14 @@ import { Elysia } from "elysia";
 import { createAlertEngine } from "../alerts/engine";
 import { createIssueEvents } from "../alerts/events";
 import { issueRoutes } from "../alerts/routes";
+import { alertRuleRoutes } from "../alerts/rule-routes";
+import { createAlertRules } from "../alerts/rule-service";
 import { compileRules } from "../alerts/rules";
 import { createIssues } from "../alerts/service";
 import { requireApiKey } from "../hooks/auth";
 import { webhookErrors } from "../hooks/errors";
 import type { ManagementDeps } from "../hooks/routes/deps";
+import { WHEN_CHECKS } from "../delivery/when";
 import { createIdFactory } from "../lib/ids";
 import type { Notify } from "../notify/notice";
 import { createNotifiers, type Notifiers } from "../notify/notifiers";
@@ -15,15 +18,21 @@ import type { Base } from "./base";
 import type { WebhookService } from "./webhooks";
 import type { RelayService } from "./relay";
 
-/** The configured `[[notifiers]]` (notify/): createApp's `notify` dep replaces them in tests. */
-export function createNotify({ config, log }: Pick<Base, "config" | "log">): Notifiers {
-  return createNotifiers(config.notifiers, { log });
+/**
+ * The configured `[[notifiers]]` (notify/): createApp's `notify` dep replaces them in tests. Each
+ * instance sends its own notices; the runner drives their retries by the app's clock.
+ */
+export function createNotify({ config, log, clock, runner }: Pick<Base, "config" | "log" | "clock" | "runner">): Notifiers {
+  const notifiers = createNotifiers(config.notifiers, { log, clock });
+  if (config.notifiers.length > 0) runner.addWorker(notifiers.worker);
+  return notifiers;
 }
 
 /**
  * Alerts (alerts/): the rules' engine, fed by the change sink (compose/changes.ts) and run by the
  * runner as a singleton worker (on PostgreSQL one instance at a time: storage.singleton), the
- * issues under /v1 behind the API keys, and for the dashboard behind its sessions.
+ * issues under /v1 behind the API keys, and for the dashboard behind its sessions; the rules, the
+ * config file's and those made through /v1/alerts (read again on every instance when one changes).
  */
 export function createAlertService(
   { config, storage, clock, log, runner }: Base,
@@ -31,9 +40,10 @@ export function createAlertService(
 ) {
   const events = createIssueEvents(notify, config.server.public_url?.base);
   const engine = createAlertEngine({
-    rules: compileRules(config.alerts),
+    rules: compileRules(config.alerts, WHEN_CHECKS),
     store: storage.issues,
     hooks: storage.hooks,
+    getHook: (id) => storage.hooks.getHook(id),
     relays: async () => (relay ? await relay.hub.state() : []),
     handlers: () => runner.handlerList(),
     backlog: (handler) => runner.backlog(handler),
@@ -43,23 +53,45 @@ export function createAlertService(
     log,
     newId: createIdFactory(clock),
   });
-  if (config.alerts.length > 0) runner.addWorker(storage.singleton(engine.worker));
+  const rules = createAlertRules({
+    configured: config.alerts,
+    store: storage.alertRules,
+    issues: storage.issues,
+    engine,
+    notifiers: config.notifiers.map((n) => n.name),
+    when: WHEN_CHECKS,
+    clock,
+    log,
+  });
+  // The stored rules are read before the first evaluation, and again whenever any instance changed them.
+  const loaded = rules.load().catch((error) => log.error("alert rules could not be read", { error: String(error) }));
+  storage.changes.subscribe((change) => {
+    if (change.kind === "state" && change.part === "alert_rules")
+      void rules.load().catch((error) => log.error("alert rules could not be read", { error: String(error) }));
+  });
+  runner.addWorker(storage.singleton({ name: engine.worker.name, tick: async (now) => (await loaded, engine.worker.tick(now)) }));
   const issues = createIssues({ store: storage.issues, engine, clock, acknowledged: events.acknowledged });
   // Notices given to a recorder (tests) have no notifiers to list or test.
   const controls: NotifierControls = "status" in notify ? (notify as Notifiers) : { status: () => [], test: async () => "no such notifier" };
   const notifiers = (gates: Pick<ManagementDeps, "auth" | "admin">) =>
     notifierRoutes({ ...gates, notifiers: controls, now: () => clock.now(), publicUrl: config.server.public_url?.base });
   const auth = requireApiKey(webhooks.apiKeys.source);
-  const routes = new Elysia().onError(webhookErrors(log)).use(new Elysia({ prefix: "/v1" }).use(issueRoutes({ auth, issues })).use(notifiers({ auth })));
+  const ruleRoutes = (gates: Pick<ManagementDeps, "auth" | "admin">) => alertRuleRoutes({ ...gates, rules });
+  const routes = new Elysia()
+    .onError(webhookErrors(log))
+    .use(new Elysia({ prefix: "/v1" }).use(issueRoutes({ auth, issues })).use(notifiers({ auth })).use(ruleRoutes({ auth })));
   return {
     engine,
     events,
     issues,
+    rules,
     routes,
     /** The same routes for the dashboard, given its session gate. */
     dashboardRoutes: (management: Pick<ManagementDeps, "auth">) => issueRoutes({ auth: management.auth, issues }),
     /** The notifiers' routes for the dashboard, given its session gates (admins). */
     dashboardNotifierRoutes: notifiers,
+    /** The alert rules' routes for the dashboard, given its session gates (admins). */
+    dashboardRuleRoutes: ruleRoutes,
   };
 }
 

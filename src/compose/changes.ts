@@ -43,6 +43,8 @@ export function subscribeToChanges(
     setup: async () => {},
     default_guards: loadDefaultGuards,
     paused_handlers: () => delivery.load(),
+    // alerts/ reads its rules again itself, from any instance's change (compose/alerts.ts).
+    alert_rules: async () => {},
   };
   const reloader = createReloader(reloads, log);
 

@@ -50,6 +50,7 @@ export function createDashboardService(
     handlerControls: delivery.dashboardRoutes,
     issueRoutes: alerts.dashboardRoutes,
     notifierRoutes: alerts.dashboardNotifierRoutes,
+    alertRuleRoutes: alerts.dashboardRuleRoutes,
     bulkActions: bulk?.dashboardRoutes,
   });
   const routes = new Elysia().onError(webhookErrors(log)).use(dashboard.routes);

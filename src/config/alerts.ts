@@ -1,5 +1,6 @@
 import { Type as t } from "@sinclair/typebox";
 import { parseSchedule } from "../lib/schedule";
+import type { WhenChecks } from "./checks";
 import type { Problem } from "./problems";
 import { DurationValue, Name } from "./values";
 
@@ -21,6 +22,7 @@ export const Alert = t.Object(
       default: ["*"],
       description: 'the channels watched: names, or patterns with * ("stripe-*"); every channel by default',
     }),
+    query: t.Optional(t.String({ minLength: 1, description: "only hooks this search query finds (the search grammar, docs/search.md): silence, rate" })),
     event_types: t.Optional(t.Array(t.String({ minLength: 1 }), { description: "only hooks of these event types (silence, rate)" })),
     for: t.Optional(DurationValue({ description: "how long (silence; handler: backlog age; relay: disconnected or waiting)", problem: DURATION })),
     threshold: t.Optional(t.Integer({ minimum: 1, description: "more than this many (refusals, rate); failures in a row (handler)" })),
@@ -48,44 +50,61 @@ const REQUIRES: Record<(typeof ALERT_KINDS)[number], readonly string[]> = {
   relay: ["for"],
 };
 
+/** The kinds whose rules may narrow their hooks with a search query (those that watch caught hooks one by one). */
+export const QUERY_KINDS: readonly string[] = ["silence", "rate"];
+
 /**
  * What the schema cannot say of `[[alerts]]`: a known kind, the keys it requires, a schedule that
- * parses, known refusal reasons, unique names, and notifiers that exist. `notifiers` are the names
- * of `[[notifiers]]` when the file has that section (read raw: the notifiers' schema is notify's);
- * without it any names are accepted.
+ * parses, known refusal reasons, a query that parses, unique names, and notifiers that exist.
+ * `notifiers` are the names of `[[notifiers]]` when the file has that section (read raw: the
+ * notifiers' schema is notify's); without it any names are accepted. `taken`: names other rules
+ * have already (the API's rules are checked against the file's).
  */
-export function alertProblems(alerts: readonly Record<string, unknown>[], notifiers: readonly string[] | undefined): Problem[] {
+export function alertProblems(
+  alerts: readonly Record<string, unknown>[],
+  notifiers: readonly string[] | undefined,
+  when?: WhenChecks,
+  taken: readonly string[] = [],
+  path = (i: number) => `alerts[${i}]`,
+): Problem[] {
   const problems: Problem[] = [];
-  const names = new Set<string>();
+  const names = new Set<string>(taken);
   alerts.forEach((a, i) => {
-    const at = `alerts[${i}]`;
+    const at = path(i);
+    const key = (k: string) => (at ? `${at}.${k}` : k);
     if (typeof a.name === "string") {
-      if (names.has(a.name)) problems.push({ path: `${at}.name`, message: `duplicate name "${a.name}"` });
+      if (names.has(a.name)) problems.push({ path: key("name"), message: `duplicate name "${a.name}"` });
       names.add(a.name);
     }
     const kind = a.kind as (typeof ALERT_KINDS)[number];
     if (!ALERT_KINDS.includes(kind)) {
-      problems.push({ path: `${at}.kind`, message: `unknown kind "${String(a.kind)}" (one of ${ALERT_KINDS.join(", ")})` });
+      problems.push({ path: key("kind"), message: `unknown kind "${String(a.kind)}" (one of ${ALERT_KINDS.join(", ")})` });
       return;
     }
-    for (const key of REQUIRES[kind]) if (a[key] === undefined) problems.push({ path: `${at}.${key}`, message: `a ${kind} rule needs ${key}` });
+    for (const k of REQUIRES[kind]) if (a[k] === undefined) problems.push({ path: key(k), message: `a ${kind} rule needs ${k}` });
     if (typeof a.schedule === "string") {
-      if (kind !== "silence") problems.push({ path: `${at}.schedule`, message: "only a silence rule has a schedule" });
+      if (kind !== "silence") problems.push({ path: key("schedule"), message: "only a silence rule has a schedule" });
       try {
         parseSchedule(a.schedule);
       } catch (error) {
-        problems.push({ path: `${at}.schedule`, message: (error as Error).message });
+        problems.push({ path: key("schedule"), message: (error as Error).message });
       }
+    }
+    if (typeof a.query === "string") {
+      if (!QUERY_KINDS.includes(kind)) problems.push({ path: key("query"), message: `only ${QUERY_KINDS.join(" and ")} rules take a query` });
+      else if (a.event_types !== undefined) problems.push({ path: key("query"), message: "give either query or event_types, not both" });
+      const wrong = when?.problem(a.query);
+      if (wrong) problems.push({ path: key("query"), message: wrong });
     }
     if (Array.isArray(a.reasons)) {
       a.reasons.forEach((r, j) => {
         if (!REFUSAL_REASONS.includes(r))
-          problems.push({ path: `${at}.reasons[${j}]`, message: `unknown reason "${r}" (one of ${REFUSAL_REASONS.join(", ")})` });
+          problems.push({ path: `${key("reasons")}[${j}]`, message: `unknown reason "${r}" (one of ${REFUSAL_REASONS.join(", ")})` });
       });
     }
     if (notifiers && Array.isArray(a.notify)) {
       a.notify.forEach((n, j) => {
-        if (!notifiers.includes(n)) problems.push({ path: `${at}.notify[${j}]`, message: `unknown notifier "${n}" (not in [[notifiers]])` });
+        if (!notifiers.includes(n)) problems.push({ path: `${key("notify")}[${j}]`, message: `unknown notifier "${n}" (not in [[notifiers]])` });
       });
     }
   });

@@ -129,7 +129,8 @@ function keyPath(pointer: string, prefix = ""): string {
   return out;
 }
 
-function check(schema: TSchema, value: unknown, prefix: string): Problem[] {
+/** The problems of `value` against `schema`, each with its key path under `prefix` (unknown keys with "did you mean"). */
+export function check(schema: TSchema, value: unknown, prefix: string): Problem[] {
   const problems: Problem[] = [];
   for (const e of Value.Errors(schema, value)) {
     const path = keyPath(e.path, prefix);
@@ -419,7 +420,7 @@ export function buildConfig(raw: unknown, env: Env, overrides: Overrides, checks
   problems.push(...safely(() => outboundProblems(config)));
   const notifiers = list(config.notifiers as { name?: unknown }[]).map((n) => String(n?.name));
   problems.push(...safely(() => notifierProblems(list(config.notifiers) as Record<string, unknown>[])));
-  problems.push(...safely(() => alertProblems(list(config.alerts) as Record<string, unknown>[], notifiers)));
+  problems.push(...safely(() => alertProblems(list(config.alerts) as Record<string, unknown>[], notifiers, checks.when)));
   const clean = (at: string) => !problems.some((p) => p.path === at || p.path.startsWith(`${at}.`) || p.path.startsWith(`${at}[`));
   list(config.guards).forEach((guard, i) => {
     if (!clean(`guards[${i}]`)) return;

@@ -4,6 +4,7 @@ import type { viewRoutes } from "../views/routes";
 import type { handlerControlRoutes } from "../delivery/handler-routes";
 import type { issueRoutes } from "../alerts/routes";
 import type { notifierRoutes } from "../notify/routes";
+import type { alertRuleRoutes } from "../alerts/rule-routes";
 import type { Config } from "../config/schema";
 import type { Clock } from "../lib/clock";
 import { ErrorBody, NoQuery } from "../hooks/model";
@@ -115,6 +116,8 @@ export function createDashboard(deps: {
   issueRoutes?: (gates: Pick<ManagementDeps, "auth">) => ReturnType<typeof issueRoutes>;
   /** Alerts' notifiers (list, send a test: notify/routes.ts), for admins, given the session gates. */
   notifierRoutes?: (gates: Pick<ManagementDeps, "auth" | "admin">) => ReturnType<typeof notifierRoutes>;
+  /** Alerts' rules (alerts/rule-routes.ts), given the session gates (admins). */
+  alertRuleRoutes?: (gates: Pick<ManagementDeps, "auth" | "admin">) => ReturnType<typeof alertRuleRoutes>;
   /** Bulk actions by query and saved views (compose/bulk.ts), given the session gate and who is an admin. */
   bulkActions?: {
     bulk: (auth: ManagementDeps["auth"], isAdmin: (request: Request) => boolean) => ReturnType<typeof bulkQueryRoutes>;
@@ -175,6 +178,7 @@ export function createDashboard(deps: {
     .use(deps.handlerControls(management))
     .use(deps.issueRoutes?.(management) ?? new Elysia())
     .use(deps.notifierRoutes?.(management) ?? new Elysia())
+    .use(deps.alertRuleRoutes?.(management) ?? new Elysia())
     .use(deps.bulkActions?.bulk(gate.requireSession(), isAdmin) ?? new Elysia())
     .use(deps.bulkActions?.views(gate.requireSession(), isAdmin) ?? new Elysia())
     .use(resignKindRoutes({ gate }))

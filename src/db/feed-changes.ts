@@ -1,4 +1,5 @@
 import { type Change, type ChangeSink, ISSUE_EVENTS, type IssueEvent, type StatePart } from "../hooks/changes";
+import { HOOK_STATUSES, type HookStatus } from "../hooks/status";
 import type { ChangeFeed } from "./feed";
 
 /**
@@ -7,8 +8,10 @@ import type { ChangeFeed } from "./feed";
  * as `remote` (nobody publishes those again). `resync` is called when changes may have been missed
  * (the feed's connection was lost and is back).
  *
- * On the wire (db/pg/feed.ts): `caught` and `hook` carry `channel/id` lists, `channel` a name,
- * `refusal` its JSON, `state` the part.
+ * On the wire (db/pg/feed.ts): `caught` carries a `channel/id/event type` list (the type
+ * percent-encoded), `hook` a `channel/id/status` list (the status when it changed), `channel` a
+ * name, `refusal` its JSON, `state` the part. What alerts count (alerts/engine.ts: rates,
+ * failures in a row, new event types) so reaches the instance evaluating the rules, whichever caught.
  */
 export function connectFeed(feed: ChangeFeed, sink: ChangeSink, resync: () => void): void {
   sink.subscribe((change, origin) => {
@@ -24,9 +27,9 @@ export function connectFeed(feed: ChangeFeed, sink: ChangeSink, resync: () => vo
 export function encode(change: Change): [string, string] {
   switch (change.kind) {
     case "caught":
-      return ["caught", change.hooks.map((h) => `${h.channel}/${h.id}`).join(",")];
+      return ["caught", change.hooks.map((h) => `${h.channel}/${h.id}/${encodeURIComponent(h.eventType)}`).join(",")];
     case "hook":
-      return ["hook", `${change.channel}/${change.id}`];
+      return ["hook", `${change.channel}/${change.id}${change.status ? `/${change.status}` : ""}`];
     case "channel":
       return ["channel", change.name];
     case "refusal":
@@ -50,12 +53,14 @@ const PART_NAMES: Record<StatePart, true> = {
   setup: true,
   relays: true,
   paused_handlers: true,
+  alert_rules: true,
 };
 const PARTS = new Set(Object.keys(PART_NAMES));
 
 /**
  * The changes a published topic and key stand for; nothing for what cannot be read (another
- * version's message). Hooks caught elsewhere arrive as hook changes: their details stay there.
+ * version's message). Hooks caught elsewhere arrive as hook changes with their event type: their
+ * other details stay there.
  */
 export function decode(topic: string, key: string): Change[] {
   switch (topic) {
@@ -63,8 +68,12 @@ export function decode(topic: string, key: string): Change[] {
     case "hook": {
       const out: Change[] = [];
       for (const k of key.split(",")) {
-        const at = k.indexOf("/");
-        if (at > 0) out.push({ kind: "hook", id: k.slice(at + 1), channel: k.slice(0, at) });
+        const [channel, id, more] = k.split("/");
+        if (!channel || !id) continue;
+        const change: Change = { kind: "hook", id, channel };
+        if (topic === "caught") change.eventType = more === undefined ? "" : safeDecode(more);
+        else if (more && (HOOK_STATUSES as readonly string[]).includes(more)) change.status = more as HookStatus;
+        out.push(change);
       }
       return out;
     }
@@ -85,5 +94,13 @@ export function decode(topic: string, key: string): Change[] {
       return PARTS.has(key) ? [{ kind: "state", part: key as Extract<Change, { kind: "state" }>["part"] }] : [];
     default:
       return [];
+  }
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return "";
   }
 }

@@ -16,6 +16,7 @@ import type { RelayStore } from "../relay/store";
 import type { IssueStore } from "../alerts/store";
 import type { BulkJobStore } from "../bulk/store";
 import type { ViewStore } from "../views/store";
+import type { AlertRuleStore } from "../alerts/rule-store";
 import type { Worker } from "../lib/worker";
 import type { ChangeFeed } from "./feed";
 import type { ChangeSink } from "../hooks/changes";
@@ -55,6 +56,8 @@ export interface Storage {
   readonly relays: RelayStore;
   /** Alerts' issues (alerts/). */
   readonly issues: IssueStore;
+  /** Alert rules made through the API (alerts/). */
+  readonly alertRules: AlertRuleStore;
   /** Bulk actions' jobs (bulk/). */
   readonly bulkJobs: BulkJobStore;
   /** Saved views (views/). */

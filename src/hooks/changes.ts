@@ -9,7 +9,8 @@ import type { Log } from "../lib/log";
  *
  * - `caught`: a batch of hooks, reported by the catching writer once durable (not at commit: a
  *   crash before the WAL sync could still lose it).
- * - `hook`: a hook's status changed (with its new status), or it was deleted (`deleted`).
+ * - `hook`: a hook's status changed (with its new status), or it was deleted (`deleted`); from
+ *   another instance (the change feed), also a hook it caught, with its `eventType` (its time is its id's).
  * - `channel`: a channel was created, paused, resumed, given guards, or deleted.
  * - `refusal`: a guard refused a request, at `at` (refusals are written in batches later; the
  *   stream shows them at once).
@@ -18,7 +19,7 @@ import type { Log } from "../lib/log";
  */
 export type Change =
   | { kind: "caught"; hooks: readonly CaughtRow[] }
-  | { kind: "hook"; id: string; channel: string; status?: HookStatus; deleted?: boolean }
+  | { kind: "hook"; id: string; channel: string; status?: HookStatus; deleted?: boolean; eventType?: string }
   | { kind: "channel"; name: string }
   | { kind: "refusal"; refusal: RefusalInput; at: number }
   | { kind: "state"; part: StatePart }
@@ -45,7 +46,18 @@ export type CaughtRow = {
 };
 
 /** The shared settings each instance keeps in memory and reads again when another changed them. */
-export type StatePart = "guards" | "forwards" | "responses" | "api_keys" | "users" | "dedup" | "default_guards" | "setup" | "relays" | "paused_handlers";
+export type StatePart =
+  | "guards"
+  | "forwards"
+  | "responses"
+  | "api_keys"
+  | "users"
+  | "dedup"
+  | "default_guards"
+  | "setup"
+  | "relays"
+  | "paused_handlers"
+  | "alert_rules";
 
 /**
  * `local`: made by this process. `remote`: another instance sharing the database made it (the

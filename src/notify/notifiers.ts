@@ -2,14 +2,18 @@ import nodemailer from "nodemailer";
 import type { NOTIFIER_KINDS } from "../config/notifiers";
 import type { NotifierConfig } from "../config/schema";
 import { backoffDelay } from "../lib/backoff";
+import type { Clock } from "../lib/clock";
 import type { Log } from "../lib/log";
+import type { Worker } from "../lib/worker";
 import { discordMessage, emailMessage, slackMessage, standardWebhookHeaders, teamsMessage } from "./messages";
 import type { IssueNotice, Notify } from "./notice";
 
 /**
- * The notifiers: one bounded queue per notifier drained by its own loop, each send with a timeout
- * and retried with backoff; `send` returns at once and never throws, so catching never waits.
- * A full queue drops the oldest notice (logged); each notifier keeps its last error for the API.
+ * The notifiers: one bounded queue per notifier, each send with a timeout; `send` returns at once
+ * and never throws, so catching never waits. A notice that fails waits for its retry (backoff, by
+ * the clock) and holds its queue; `worker` sends what is due again (the runner drives it: at the
+ * time it returns, and at least every second; tests call its tick with a fake clock). A full queue
+ * drops the oldest notice (logged); each notifier keeps its last error for the API.
  */
 export const QUEUE_LIMIT = 100;
 export const ATTEMPTS = 5;
@@ -31,15 +35,18 @@ export type Notifiers = Notify & {
   status(): NotifierStatus[];
   /** Sends one notice now (for "send a test"), with no retries; resolves to the error or null. */
   test(name: string, notice: IssueNotice): Promise<string | null>;
-  /** Resolves when every queue is empty and no send is running (tests, shutdown). */
+  /** Resolves when no send is running and none is due: every queue empty or waiting for a retry (tests). */
   idle(): Promise<void>;
+  /** Sends the retries that are due; resolves to the time of the next one, null when none waits. */
+  worker: Worker;
 };
 
 type Options = {
   log: Log;
+  /** When retries are due (the app's clock; tests pass a fake one). */
+  clock?: Clock;
   backoff?: { initial: number; max: number };
   random?: () => number;
-  now?: () => number;
   newId?: () => string;
   /** Extra trusted CA (PEM) for SMTP TLS: tests pass their self-signed certificate. */
   smtpCa?: string;
@@ -70,8 +77,8 @@ function sender(n: NotifierConfig, opts: Options): (notice: IssueNotice) => Prom
       return (notice) => {
         const body = JSON.stringify(notice);
         const id = `msg_${opts.newId ? opts.newId() : crypto.randomUUID()}`;
-        const now = Math.floor((opts.now ?? Date.now)() / 1000);
-        return post(url, body, standardWebhookHeaders(n.secret ?? "", id, now, body));
+        const seconds = Math.floor((opts.clock?.now() ?? Date.now()) / 1000);
+        return post(url, body, standardWebhookHeaders(n.secret ?? "", id, seconds, body));
       };
     default: {
       const tls = n.tls ?? "starttls";
@@ -123,6 +130,7 @@ function secretsOf(n: NotifierConfig): string[] {
 }
 
 export function createNotifiers(configs: readonly NotifierConfig[], opts: Options): Notifiers {
+  const now = () => (opts.clock ?? { now: Date.now }).now();
   const policy = opts.backoff ?? { initial: 1000, max: 60_000 };
   const random = opts.random ?? Math.random;
   const entries = new Map(
@@ -133,6 +141,9 @@ export function createNotifiers(configs: readonly NotifierConfig[], opts: Option
         send: sender(c, opts),
         queue: [] as IssueNotice[],
         running: false,
+        /** Failed tries of the queue's first notice, and when it is tried again (null: now). */
+        tries: 0,
+        retryAt: null as number | null,
         secrets: secretsOf(c),
         status: {
           name: c.name,
@@ -148,7 +159,9 @@ export function createNotifiers(configs: readonly NotifierConfig[], opts: Option
     ]),
   );
   let waiters: (() => void)[] = [];
-  const busy = () => [...entries.values()].some((e) => e.running || e.queue.length > 0);
+  type Entry = NonNullable<ReturnType<typeof entries.get>>;
+  const due = (e: Entry, at: number) => !e.running && e.queue.length > 0 && (e.retryAt === null || e.retryAt <= at);
+  const busy = () => [...entries.values()].some((e) => e.running || due(e, now()));
   const settle = () => {
     if (busy()) return;
     const w = waiters;
@@ -162,29 +175,33 @@ export function createNotifiers(configs: readonly NotifierConfig[], opts: Option
     return text.slice(0, 300);
   };
 
-  async function drain(e: NonNullable<ReturnType<typeof entries.get>>) {
+  /** The queue's first notice is done with (sent, or given up): the next one is tried at once. */
+  function next(e: Entry): void {
+    e.queue.shift();
+    e.tries = 0;
+    e.retryAt = null;
+    e.status.queued = e.queue.length;
+  }
+
+  /** Sends the queue in order until it is empty or its first notice waits for a retry. */
+  async function drain(e: Entry) {
     e.running = true;
     try {
-      while (e.queue.length > 0) {
-        const notice = e.queue[0] as IssueNotice;
-        for (let attempt = 1; ; attempt++) {
-          try {
-            await e.send(notice);
-            e.status.sent++;
-            break;
-          } catch (error) {
-            e.status.last_error = message(error, e.secrets);
-            e.status.last_error_at = new Date((opts.now ?? Date.now)()).toISOString();
-            if (attempt >= ATTEMPTS) {
-              e.status.failed++;
-              opts.log.warn("notifier failed", { notifier: e.config.name, error: e.status.last_error });
-              break;
-            }
-            await new Promise((r) => setTimeout(r, backoffDelay(attempt, policy, random)));
-          }
+      while (e.queue.length > 0 && (e.retryAt === null || e.retryAt <= now())) {
+        try {
+          await e.send(e.queue[0] as IssueNotice);
+          e.status.sent++;
+          next(e);
+        } catch (error) {
+          e.status.last_error = message(error, e.secrets);
+          e.status.last_error_at = new Date(now()).toISOString();
+          e.tries++;
+          if (e.tries >= ATTEMPTS) {
+            e.status.failed++;
+            opts.log.warn("notifier failed", { notifier: e.config.name, error: e.status.last_error });
+            next(e);
+          } else e.retryAt = now() + backoffDelay(e.tries, policy, random);
         }
-        e.queue.shift();
-        e.status.queued = e.queue.length;
       }
     } finally {
       e.running = false;
@@ -199,12 +216,13 @@ export function createNotifiers(configs: readonly NotifierConfig[], opts: Option
           const e = entries.get(name);
           if (!e) continue;
           if (e.queue.length >= QUEUE_LIMIT) {
-            e.queue.splice(e.running ? 1 : 0, 1);
+            // Not the one being sent or waiting for its retry: the oldest after it.
+            e.queue.splice(e.running || e.retryAt !== null ? 1 : 0, 1);
             opts.log.warn("notifier queue full: oldest notice dropped", { notifier: name });
           }
           e.queue.push(notice);
           e.status.queued = e.queue.length;
-          if (!e.running) void drain(e);
+          if (due(e, now())) void drain(e);
         }
       } catch (error) {
         opts.log.error("notify failed", { error: message(error) });
@@ -219,10 +237,18 @@ export function createNotifiers(configs: readonly NotifierConfig[], opts: Option
         return null;
       } catch (error) {
         e.status.last_error = message(error, e.secrets);
-        e.status.last_error_at = new Date((opts.now ?? Date.now)()).toISOString();
+        e.status.last_error_at = new Date(now()).toISOString();
         return e.status.last_error;
       }
     },
     idle: () => (busy() ? new Promise<void>((r) => waiters.push(r)) : Promise.resolve()),
+    worker: {
+      name: "notifiers",
+      async tick(at) {
+        await Promise.all([...entries.values()].filter((e) => due(e, at)).map(drain));
+        const waiting = [...entries.values()].flatMap((e) => (e.queue.length > 0 && e.retryAt !== null ? [e.retryAt] : []));
+        return waiting.length > 0 ? Math.min(...waiting) : null;
+      },
+    },
   };
 }

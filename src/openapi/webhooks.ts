@@ -325,6 +325,40 @@ const operations: Record<string, Operation> = {
     description:
       "Mailroom's extension: open or acknowledged -> resolved, by hand; the rule's notifiers are told. The rule does not open it again until its condition has cleared. 409 when resolved already.",
   },
+  "GET /v1/alerts": {
+    operationId: "AlertService_ListAlertRules",
+    summary: "List the alert rules",
+    description:
+      "Mailroom's extension (docs/alerts.md): the config file's `[[alerts]]` (`source: config`, read-only here) and the rules made through the API or the dashboard " +
+      "(`source: api`), with who made and last changed them. An admin's in the dashboard.",
+  },
+  "GET /v1/alerts/:name": {
+    operationId: "AlertService_GetAlertRule",
+    summary: "Get an alert rule",
+    description: "Mailroom's extension: one rule as ListAlertRules shows it; 404 for a name no rule has.",
+  },
+  "POST /v1/alerts": {
+    operationId: "AlertService_CreateAlertRule",
+    success: { status: 201, description: "Created" },
+    summary: "Make an alert rule",
+    description:
+      "Mailroom's extension: a rule with the keys of an `[[alerts]]` entry, checked as `check-config` checks the file (400 naming every problem), " +
+      "evaluated from the next second on every instance; 409 when a rule of that name exists (in the file or made here).",
+  },
+  "PATCH /v1/alerts/:name": {
+    operationId: "AlertService_UpdateAlertRule",
+    summary: "Change an alert rule",
+    description:
+      "Mailroom's extension: the keys given replace the rule's (null removes one; the name stays), checked again as a whole; its open issues stay and resolve " +
+      "when the changed condition clears. 409 for a rule of the config file, 404 for none.",
+  },
+  "DELETE /v1/alerts/:name": {
+    operationId: "AlertService_DeleteAlertRule",
+    success: { status: 204, description: "Deleted" },
+    summary: "Delete an alert rule",
+    description:
+      "Mailroom's extension: the rule stops at once and its issues are resolved by the caller (the notifiers told). 409 for a rule of the config file, 404 for none.",
+  },
   "GET /v1/notifiers": {
     operationId: "NotifierService_ListNotifiers",
     summary: "List the alerts' notifiers",

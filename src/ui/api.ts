@@ -34,6 +34,27 @@ export type NotifierInfo = {
   last_error: string | null;
   last_error_at: string | null;
 };
+/** An alert rule (GET /ui/api/alerts; alerts/rule-model.ts AlertRule): the keys of an [[alerts]] entry, and where it comes from. */
+export type AlertRuleInfo = {
+  name: string;
+  kind: "silence" | "refusals" | "handler" | "new_event_type" | "rate" | "relay";
+  channels: string[];
+  query?: string;
+  event_types?: string[];
+  for?: string;
+  threshold?: number;
+  window?: string;
+  schedule?: string;
+  reasons?: string[];
+  handlers?: string[];
+  notify: string[];
+  repeat?: string;
+  source: "config" | "api";
+  created_by: string | null;
+  created_at: string | null;
+  updated_by: string | null;
+  updated_at: string | null;
+};
 /** A handler and its delivery state (GET /ui/api/handlers; delivery/handler-routes.ts HandlerInfo). */
 export type HandlerInfo = {
   name: string;

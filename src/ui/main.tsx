@@ -14,6 +14,7 @@ import { Users } from "./screens/users";
 import { ApiKeys } from "./screens/api-keys";
 import { Guards } from "./screens/guards";
 import { Notifiers } from "./screens/notifiers";
+import { AlertRules } from "./screens/alert-rules";
 import { ChannelHandlers } from "./screens/channel-handlers";
 import { TranslationAccounts } from "./screens/translation";
 import { TranslationAccount } from "./screens/translation-account";
@@ -91,6 +92,7 @@ function App() {
   else if (path === "/ui/users") screen = me.role === "admin" ? <Users me={me} /> : adminOnly;
   else if (path === "/ui/guards") screen = me.role === "admin" ? <Guards /> : adminOnly;
   else if (path === "/ui/notifiers") screen = me.role === "admin" ? <Notifiers /> : adminOnly;
+  else if (path === "/ui/alerts") screen = me.role === "admin" ? <AlertRules /> : adminOnly;
   else if (path === "/ui/api-keys") screen = me.role === "admin" ? <ApiKeys /> : adminOnly;
   else screen = <Hooks url={url} />;
   async function signOut() {
@@ -121,6 +123,7 @@ function App() {
           </a>
           {nav("/ui/translation", "Translation")}
           {me.role === "admin" && nav("/ui/guards", "Guards")}
+          {me.role === "admin" && nav("/ui/alerts", "Alert rules")}
           {me.role === "admin" && nav("/ui/notifiers", "Notifiers")}
           {me.role === "admin" && nav("/ui/api-keys", "API keys")}
           {me.role === "admin" && nav("/ui/users", "Users")}

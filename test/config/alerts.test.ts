@@ -44,6 +44,23 @@ describe("[[alerts]]", () => {
     ]);
   });
 
+  test("a query parses (the character at fault said), on silence and rate only, not with event_types", () => {
+    expect(
+      problems({
+        alerts: [
+          { name: "a", kind: "rate", threshold: 1, window: "1m", query: "invoice OR" },
+          { name: "b", kind: "refusals", threshold: 1, window: "1m", query: "event:x" },
+          { name: "c", kind: "silence", for: "1m", query: "event:x", event_types: ["x"] },
+          { name: "d", kind: "silence", for: "1m", query: "event:invoice.* payload.livemode:true" },
+        ],
+      }),
+    ).toEqual([
+      "alerts[0].query: does not parse at character 11: expected a term, found the end of the query",
+      "alerts[1].query: only silence and rate rules take a query",
+      "alerts[2].query: give either query or event_types, not both",
+    ]);
+  });
+
   test("notify names notifiers of [[notifiers]]", () => {
     expect(problems({ alerts: [{ name: "a", kind: "new_event_type", notify: ["ops"] }] })).toEqual([
       'alerts[0].notify[0]: unknown notifier "ops" (not in [[notifiers]])',

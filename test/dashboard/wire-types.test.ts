@@ -10,6 +10,7 @@ import type { Attempt } from "../../src/runner/routes";
 import type { HandlerInfo } from "../../src/delivery/handler-routes";
 import type { Refusal } from "../../src/hooks/routes/refusals";
 import type { Notifier } from "../../src/notify/routes";
+import type { AlertRule } from "../../src/alerts/rule-model";
 import { canTransition, EVENT_KINDS, HOOK_STATUSES, TRANSITION_FROM, type HookStatus, type Transition } from "../../src/hooks/status";
 import { HOOK_STATUSES as STORE_STATUSES } from "../../src/hooks/store";
 import type * as ui from "../../src/ui/api";
@@ -47,6 +48,7 @@ test("the dashboard's wire types are the TypeBox models' Static types", () => {
     reads<ui.HandlerInfo, Static<typeof HandlerInfo>>(true),
     same<ui.ApiKey, Static<typeof ApiKeyInfo>>(true),
     same<ui.NotifierInfo, Static<typeof Notifier>>(true),
+    same<ui.AlertRuleInfo, Static<typeof AlertRule>>(true),
     // @ts-expect-error a property the model lacks is caught
     reads<ui.Attempt & { retries: number }, Static<typeof Attempt>>(true),
     // @ts-expect-error so is a property the model sends as another type

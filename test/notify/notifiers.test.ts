@@ -7,7 +7,8 @@ import { SMTPServer } from "smtp-server";
 import { Webhook } from "standardwebhooks";
 import { silentLog } from "../../src/lib/log";
 import type { IssueNotice } from "../../src/notify/notice";
-import { createNotifiers } from "../../src/notify/notifiers";
+import { ATTEMPTS, createNotifiers } from "../../src/notify/notifiers";
+import { createFakeClock } from "../helpers/clock";
 
 const notice: IssueNotice = {
   event: "opened",
@@ -29,11 +30,13 @@ const notice: IssueNotice = {
 const secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 const received: { path: string; headers: Headers; body: string }[] = [];
 let failures = 2;
+let down = false;
 const server = Bun.serve({
   port: 0,
   async fetch(req) {
     const path = new URL(req.url).pathname;
     if (path === "/flaky" && failures-- > 0) return new Response("no", { status: 503 });
+    if (path === "/down" || (path === "/later" && down)) return new Response("no", { status: 502 });
     received.push({ path, headers: req.headers, body: await req.text() });
     return new Response("ok");
   },
@@ -43,7 +46,9 @@ const at = (p: string) => `http://127.0.0.1:${server.port}${p}`;
 const body = (p: string) => JSON.parse(received.find((r) => r.path === p)?.body ?? "null");
 
 describe("notifiers", () => {
-  test("Slack, Discord, Teams and a signed webhook get their formats; a failing receiver is retried", async () => {
+  test("Slack, Discord, Teams and a signed webhook get their formats; a failing receiver is retried when its backoff has passed", async () => {
+    // Now: the standardwebhooks library checks the signed time against its own clock.
+    const clock = createFakeClock(Date.now());
     const notify = createNotifiers(
       [
         { name: "s", kind: "slack", url: at("/slack") },
@@ -52,10 +57,22 @@ describe("notifiers", () => {
         { name: "w", kind: "webhook", url: at("/webhook"), secret },
         { name: "f", kind: "slack", url: at("/flaky") },
       ],
-      { log: silentLog, backoff: { initial: 1, max: 2 } },
+      { log: silentLog, backoff: { initial: 1000, max: 60_000 }, random: () => 1, clock },
     );
     notify.send(["s", "d", "t", "w", "f", "unknown"], notice);
     await notify.idle();
+    // The flaky one failed once and waits its backoff (1 s), by the clock: nothing is sent before.
+    expect(notify.status().find((s) => s.name === "f")).toMatchObject({ sent: 0, queued: 1, last_error: "HTTP 503" });
+    expect(await notify.worker.tick(clock.now())).toBe(clock.now() + 1000);
+    clock.advance(999);
+    await notify.worker.tick(clock.now());
+    expect(failures).toBe(1);
+    clock.advance(1);
+    // The second try fails too: the next waits 2 s (doubling), then it is sent.
+    expect(await notify.worker.tick(clock.now())).toBe(clock.now() + 2000);
+    expect(failures).toBe(0);
+    clock.advance(2000);
+    expect(await notify.worker.tick(clock.now())).toBeNull();
     expect(body("/slack").text).toContain("quiet-stripe on stripe");
     expect(body("/slack").blocks[0].type).toBe("header");
     expect(body("/slack").blocks[1].text.text).toContain("&lt;@everyone&gt;");
@@ -70,7 +87,44 @@ describe("notifiers", () => {
     expect(new Webhook(secret).verify(hook.body, Object.fromEntries(hook.headers))).toEqual(notice);
     expect(body("/flaky").text).toContain("opened");
     const flaky = notify.status().find((s) => s.name === "f");
-    expect(flaky).toMatchObject({ sent: 1, failed: 0, last_error: "HTTP 503" });
+    expect(flaky).toMatchObject({ sent: 1, failed: 0, queued: 0, last_error: "HTTP 503" });
+  });
+
+  test("a notice failing every try is given up after the last, and the queue goes on; its retries never hold another notifier", async () => {
+    const clock = createFakeClock();
+    const notify = createNotifiers(
+      [
+        { name: "down", kind: "slack", url: at("/down") },
+        { name: "later", kind: "slack", url: at("/later") },
+      ],
+      { log: silentLog, backoff: { initial: 1000, max: 4000 }, random: () => 1, clock },
+    );
+    down = true;
+    notify.send(["down", "later"], notice);
+    notify.send(["down"], { ...notice, event: "resolved" });
+    await notify.idle();
+    expect(notify.status().map((s) => [s.name, s.queued, s.failed])).toEqual([
+      ["down", 2, 0],
+      ["later", 1, 0],
+    ]);
+    down = false;
+    const before = received.length;
+    clock.advance(1000);
+    await notify.worker.tick(clock.now());
+    expect(received.length).toBe(before + 1);
+    expect(notify.status().find((s) => s.name === "later")).toMatchObject({ sent: 1, queued: 0 });
+    // The first notice of "down" is tried ATTEMPTS times in all, the waits doubling up to the max.
+    for (let i = 2; i < ATTEMPTS; i++) {
+      const nextAt = (await notify.worker.tick(clock.now()))!;
+      expect(nextAt - clock.now()).toBe(Math.min(4000, 1000 * 2 ** (i - 1)));
+      clock.set(nextAt);
+      await notify.worker.tick(clock.now());
+    }
+    const status = notify.status().find((s) => s.name === "down")!;
+    expect(status).toMatchObject({ failed: 1, sent: 0, last_error: "HTTP 502", last_error_at: new Date(clock.now()).toISOString() });
+    // The next notice is tried at once, and fails the same way: it waits its first backoff.
+    expect(status.queued).toBe(1);
+    expect((await notify.worker.tick(clock.now()))! - clock.now()).toBe(1000);
   });
 
   test("e-mail over plain SMTP: subject, text and escaped HTML", async () => {
@@ -104,30 +158,10 @@ describe("notifiers", () => {
   });
 
   test("e-mail over STARTTLS with a self-signed certificate, with a login", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "mailroom-smtp-"));
-    const made = Bun.spawnSync([
-      "openssl",
-      "req",
-      "-x509",
-      "-newkey",
-      "rsa:2048",
-      "-nodes",
-      "-days",
-      "1",
-      "-subj",
-      "/CN=localhost",
-      "-addext",
-      "subjectAltName=DNS:localhost,IP:127.0.0.1",
-      "-keyout",
-      join(dir, "key.pem"),
-      "-out",
-      join(dir, "cert.pem"),
-    ]);
-    expect(made.exitCode).toBe(0);
-    const cert = readFileSync(join(dir, "cert.pem"), "utf8");
+    const { key, cert } = selfSigned();
     const mails: { secure: boolean; user: string | undefined; data: string }[] = [];
     const smtp = new SMTPServer({
-      key: readFileSync(join(dir, "key.pem")),
+      key,
       cert,
       onAuth(auth, _s, done) {
         if (auth.username === "mailroom" && auth.password === "pw") done(null, { user: auth.username });
@@ -157,4 +191,79 @@ describe("notifiers", () => {
     expect(mails[0]).toMatchObject({ secure: true, user: "mailroom" });
     expect(mails[0]?.data).toContain("Subject: [Mailroom] resolved: quiet-stripe on stripe");
   });
+
+  test('e-mail over implicit TLS (tls = "tls") with a self-signed certificate; an untrusted one is refused', async () => {
+    const { key, cert } = selfSigned();
+    const mails: { secure: boolean; user: string | undefined; data: string }[] = [];
+    const smtp = new SMTPServer({
+      secure: true,
+      key,
+      cert,
+      onAuth(auth, _s, done) {
+        if (auth.username === "mailroom" && auth.password === "pw") done(null, { user: auth.username });
+        else done(new Error("bad login"));
+      },
+      onData(stream, session, done) {
+        let data = "";
+        stream.on("data", (c) => {
+          data += c;
+        });
+        stream.on("end", () => {
+          mails.push({ secure: session.secure, user: session.user as string | undefined, data });
+          done();
+        });
+      },
+    });
+    // The refused handshake below is an error of the server's connection: expected, kept.
+    const serverErrors: string[] = [];
+    smtp.on("error", (e) => void serverErrors.push(String(e.message)));
+    await new Promise<void>((r) => smtp.listen(0, "127.0.0.1", () => r()));
+    const port = (smtp.server.address() as { port: number }).port;
+    const config = {
+      name: "m",
+      kind: "email",
+      host: "127.0.0.1",
+      port,
+      tls: "tls",
+      user: "mailroom",
+      password: "pw",
+      from: "m@example.com",
+      to: ["a@example.com"],
+    };
+    const notify = createNotifiers([config], { log: silentLog, smtpCa: cert });
+    expect(await notify.test("m", notice)).toBeNull();
+    // Without the certificate trusted, the TLS handshake itself is refused: nothing is sent in the clear.
+    const untrusting = createNotifiers([config], { log: silentLog });
+    expect(await untrusting.test("m", notice)).toMatch(/self[- ]signed/i);
+    await new Promise<void>((r) => smtp.close(() => r()));
+    expect(mails).toHaveLength(1);
+    expect(serverErrors.every((e) => /TLS/.test(e))).toBe(true);
+    expect(mails[0]).toMatchObject({ secure: true, user: "mailroom" });
+    expect(mails[0]?.data).toContain("Subject: [Mailroom] opened: quiet-stripe on stripe");
+  });
 });
+
+/** A self-signed certificate for localhost and 127.0.0.1 (openssl), made for one test. */
+function selfSigned(): { key: string; cert: string } {
+  const dir = mkdtempSync(join(tmpdir(), "mailroom-smtp-"));
+  const made = Bun.spawnSync([
+    "openssl",
+    "req",
+    "-x509",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    "-days",
+    "1",
+    "-subj",
+    "/CN=localhost",
+    "-addext",
+    "subjectAltName=DNS:localhost,IP:127.0.0.1",
+    "-keyout",
+    join(dir, "key.pem"),
+    "-out",
+    join(dir, "cert.pem"),
+  ]);
+  if (made.exitCode !== 0) throw new Error(`openssl failed: ${made.stderr}`);
+  return { key: readFileSync(join(dir, "key.pem"), "utf8"), cert: readFileSync(join(dir, "cert.pem"), "utf8") };
+}

@@ -195,6 +195,22 @@ describe("webhook responses match webhooks.json", () => {
     }
   });
 
+  test("alert rules: list, get, make, change, delete", async () => {
+    const via = await startTarget({ alerts: [{ name: "file-rule", kind: "silence", for: "1h" }] });
+    const rule = { name: "storm", kind: "rate", threshold: 5, window: "1m" };
+    expect((await w("AlertService_CreateAlertRule", { path: "/v1/alerts", body: rule, via })).status).toBe(201);
+    expect((await w("AlertService_CreateAlertRule", { path: "/v1/alerts", body: rule, via })).status).toBe(409);
+    expect((await w("AlertService_CreateAlertRule", { path: "/v1/alerts", body: { name: "x", kind: "rate" }, via })).status).toBe(400);
+    expect((await w("AlertService_ListAlertRules", { path: "/v1/alerts", via })).json.map((r: { source: string }) => r.source)).toEqual(["config", "api"]);
+    expect((await w("AlertService_ListAlertRules", { path: "/v1/alerts", headers: {}, via })).status).toBe(401);
+    expect((await w("AlertService_GetAlertRule", { path: "/v1/alerts/file-rule", via })).json.for).toBe("1h");
+    expect((await w("AlertService_GetAlertRule", { path: "/v1/alerts/nope", via })).status).toBe(404);
+    expect((await w("AlertService_UpdateAlertRule", { path: "/v1/alerts/storm", body: { threshold: 9 }, via })).json.threshold).toBe(9);
+    expect((await w("AlertService_UpdateAlertRule", { path: "/v1/alerts/file-rule", body: { for: "2h" }, via })).status).toBe(409);
+    expect((await w("AlertService_DeleteAlertRule", { path: "/v1/alerts/storm", via })).status).toBe(204);
+    expect((await w("AlertService_DeleteAlertRule", { path: "/v1/alerts/storm", via })).status).toBe(404);
+  });
+
   test("bulk jobs and saved views", async () => {
     await app.catchHooks("bulky", 3);
     expect((await w("HookService_BulkHooks", { path: "/v1/hooks/bulk", body: { query: "channel:bulky", action: "discard", dry_run: true } })).json.count).toBe(

@@ -26,6 +26,7 @@ import { createRelayStore } from "../stores/relays";
 import { createIssueStore } from "../stores/issues";
 import { createBulkJobStore } from "../stores/bulk-jobs";
 import { createViewStore } from "../stores/views";
+import { createAlertRuleStore } from "../stores/alert-rules";
 
 /**
  * Caught batches in flight at once per instance. Measured on 2 cores with PostgreSQL beside (bench:ingest
@@ -71,6 +72,7 @@ export async function createPostgresStorage(sql: SQL, opts: PostgresStorageOptio
     refusals: createPgRefusalStore(t),
     relays: createRelayStore(d),
     issues: createIssueStore(d),
+    alertRules: createAlertRuleStore(d),
     bulkJobs: createBulkJobStore(d),
     views: createViewStore(d),
     changes: changesOf(sql),

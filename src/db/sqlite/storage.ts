@@ -27,6 +27,7 @@ import { createRelayStore } from "../stores/relays";
 import { createIssueStore } from "../stores/issues";
 import { createBulkJobStore } from "../stores/bulk-jobs";
 import { createViewStore } from "../stores/views";
+import { createAlertRuleStore } from "../stores/alert-rules";
 
 export type SqliteStorageOptions = {
   path: string;
@@ -88,6 +89,7 @@ export function createSqliteStorage(db: Db, opts: SqliteStorageOptions): Storage
     refusals: createRefusalStore(db),
     relays: createRelayStore(d),
     issues: createIssueStore(d),
+    alertRules: createAlertRuleStore(d),
     bulkJobs: createBulkJobStore(d),
     views: createViewStore(d),
     changes: changesOf(db.$client),

@@ -21,3 +21,13 @@ export const alertIssues = pgTable(
   },
   (t) => [index("alert_issues_rule_scope").on(t.rule, t.scope), index("alert_issues_state").on(t.state, t.id)],
 );
+
+/** Alert rules made through the API (see ../sqlite/alerts.ts). */
+export const alertRules = pgTable("alert_rules", {
+  name: key("name").primaryKey(),
+  rule: text("rule").notNull(),
+  createdBy: text("created_by").notNull(),
+  createdAt: ms("created_at").notNull(),
+  updatedBy: text("updated_by").notNull(),
+  updatedAt: ms("updated_at").notNull(),
+});

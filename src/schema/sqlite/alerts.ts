@@ -24,3 +24,17 @@ export const alertIssues = sqliteTable(
   },
   (t) => [index("alert_issues_rule_scope").on(t.rule, t.scope), index("alert_issues_state").on(t.state, t.id)],
 );
+
+/**
+ * Alert rules made through the API or the dashboard (alerts/rule-store.ts), beside the config
+ * file's `[[alerts]]`. `rule` is the rule's JSON as written (the TOML's keys, durations as text),
+ * checked again by the config's checker whenever it is read or changed.
+ */
+export const alertRules = sqliteTable("alert_rules", {
+  name: text("name").primaryKey(),
+  rule: text("rule").notNull(),
+  createdBy: text("created_by").notNull(),
+  createdAt: integer("created_at").notNull(),
+  updatedBy: text("updated_by").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});

@@ -1,0 +1,86 @@
+import { UsageError, noMore, parseFlags, required, unknownSubcommand } from "../lib/args";
+import type { Io } from "../lib/io";
+import type { Client } from "./client";
+
+/** A rule as GET /v1/alerts answers it (alerts/rule-model.ts AlertRule). */
+type Rule = { name: string; kind: string; source: "config" | "api"; [key: string]: unknown };
+
+/** The flags of `alerts add`: the keys of an [[alerts]] entry (`-` for `_`); lists comma-separated. */
+const KEYS = {
+  kind: "text",
+  channels: "list",
+  query: "text",
+  "event-types": "list",
+  for: "text",
+  threshold: "number",
+  window: "text",
+  schedule: "text",
+  reasons: "list",
+  handlers: "list",
+  notify: "list",
+  repeat: "text",
+} as const;
+
+/** One line: name, kind, where it comes from, and its other keys as the config file writes them. */
+function formatRow(r: Rule): string {
+  const skip = new Set(["name", "kind", "source", "created_by", "created_at", "updated_by", "updated_at"]);
+  const keys = Object.entries(r)
+    .filter(([k, v]) => !skip.has(k) && v !== undefined && !(Array.isArray(v) && v.length === 0))
+    .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(",") : String(v)}`);
+  // A rule's query and names are the caller's text: one line each, whatever they hold.
+  return [r.name, r.kind.padEnd(14), r.source === "config" ? "config" : "api   ", keys.join(" ")].join("  ").replace(/[\u0000-\u001f\u007f]/g, " ");
+}
+
+/** `mailroom alerts ls [--json]`, `mailroom alerts add NAME --kind K [--KEY V]...`, `mailroom alerts rm NAME` */
+export async function alertsCommand(argv: string[], client: Client, io: Io): Promise<number> {
+  const [sub, ...rest] = argv;
+  switch (sub) {
+    case "ls":
+    case "list": {
+      const p = parseFlags(rest, { json: "bool" });
+      noMore(p, 0);
+      const rules = await client.call<Rule[]>("GET", "/v1/alerts");
+      if (p.bools.has("json")) return (io.out(JSON.stringify(rules, null, 2) + "\n"), 0);
+      if (rules.length === 0) return (io.err("no alert rules: add one with mailroom alerts add, or [[alerts]] in the config file (docs/alerts.md)\n"), 0);
+      io.out(rules.map(formatRow).join("\n") + "\n");
+      return 0;
+    }
+    case "add": {
+      const p = parseFlags(rest, Object.fromEntries(Object.keys(KEYS).map((k) => [k, "value"])) as Record<keyof typeof KEYS, "value">);
+      noMore(p, 1);
+      const name = required(p, 0, "rule name (mailroom alerts add NAME --kind KIND ...)");
+      const rule: Record<string, unknown> = { name };
+      for (const [flag, type] of Object.entries(KEYS)) {
+        const value = p.values[flag];
+        if (value === undefined) continue;
+        const key = flag.replace("-", "_");
+        if (type === "list")
+          rule[key] = value
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean);
+        else if (type === "number") {
+          if (!/^\d+$/.test(value)) throw new UsageError(`--${flag} must be a whole number`);
+          rule[key] = Number(value);
+        } else rule[key] = value;
+      }
+      if (rule.kind === undefined) throw new UsageError("alerts add needs --kind (silence, refusals, handler, new_event_type, rate, relay)");
+      const made = await client.call<Rule>("POST", "/v1/alerts", rule);
+      io.out(`${formatRow(made)}\n`);
+      return 0;
+    }
+    case "rm":
+    case "remove": {
+      const p = parseFlags(rest, {});
+      noMore(p, 1);
+      const name = required(p, 0, "rule name (mailroom alerts rm NAME)");
+      await client.call("DELETE", `/v1/alerts/${encodeURIComponent(name)}`);
+      io.out(`${name}: deleted; its issues are resolved\n`);
+      return 0;
+    }
+    case undefined:
+      throw new UsageError("alerts needs a subcommand: ls, add, rm");
+    default:
+      throw unknownSubcommand("alerts", sub, ["ls", "list", "add", "rm", "remove"]);
+  }
+}
