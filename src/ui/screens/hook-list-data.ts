@@ -12,6 +12,8 @@ export type Row = Omit<Hook, "body" | "headers" | "events" | "payload"> & {
   event_type?: string | null;
   preview?: string | null;
   contract?: Contract;
+  /** Its tags, sorted (with `include=extensions`, and on the stream); absent when it has none. */
+  tags?: string[];
 };
 
 /**
@@ -33,7 +35,7 @@ export function useHookList(f: Filters) {
   const load = () => {
     const asked = arrivals.current.count;
     const since = RANGES[f.range] ? new Date(Date.now() - RANGES[f.range]![1]).toISOString() : "";
-    // With `include=extensions`: each row's contract check, for its badge.
+    // With `include=extensions`: each row's contract check, for its badge, and its tags.
     const params = {
       channel: f.channel,
       status: f.status,

@@ -5,6 +5,7 @@ import { api, type Channel } from "../api";
 import { size, visible } from "../format";
 import { ContractBadge } from "../parts/contract-badge";
 import { FirstCurl } from "../parts/first-curl";
+import { TagChips } from "../parts/tag-chips";
 import { Time } from "../parts/time";
 import { RANGES, type Filters, type Row } from "./hook-list-data";
 
@@ -122,6 +123,7 @@ export function HookList({ f, hooks, loaded, cursor, openId, picked, setFilter, 
                   <span class={`status status-${h.status}`}>{h.status}</span>
                 </span>
               </a>
+              {h.tags && h.tags.length > 0 && <TagChips tags={h.tags} search={location.search} />}
             </li>
           ))}
         </ol>
