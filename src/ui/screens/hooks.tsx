@@ -10,6 +10,7 @@ import { HookDetail } from "./hook";
 import { HookList } from "./hook-list";
 import { filtersOf, type Filters, useHookList } from "./hook-list-data";
 import { Notice } from "../parts/notice";
+import { UnreadBar } from "../parts/unread-bar";
 
 /**
  * The inspector: the hooks list and the open hook side by side on a wide screen, one of them on a
@@ -102,6 +103,7 @@ export function Hooks({ url, id, admin = false }: { url: URL; id?: string; admin
             <kbd>j</kbd> <kbd>k</kbd> move · <kbd>Enter</kbd> open · <kbd>/</kbd> search · <kbd>x</kbd> compare
           </span>
         </div>
+        <UnreadBar channel={f.channel} query={fullQuery} onDone={load} />
         <ViewsSidebar current={view} query={fullQuery} admin={admin} onViews={openView} />
         <Bulk channel={f.channel} status={f.status} onDone={load} />
         <BulkQuery query={fullQuery} admin={admin} onDone={load} />
