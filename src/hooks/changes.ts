@@ -10,7 +10,8 @@ import type { Log } from "../lib/log";
  * - `caught`: a batch of hooks, reported by the catching writer once durable (not at commit: a
  *   crash before the WAL sync could still lose it).
  * - `hook`: a hook's status changed (with its new status), or it was deleted (`deleted`).
- * - `channel`: a channel was created, paused, resumed, given guards, or deleted.
+ * - `channel`: a channel was created, paused, resumed, given guards, or deleted; or a reader's
+ *   read marks of its hooks changed (tags/: its unread counts, which dashboards read again).
  * - `refusal`: a guard refused a request, at `at` (refusals are written in batches later; the
  *   stream shows them at once).
  * - `state`: a shared setting changed (what every instance keeps in memory), by which part.

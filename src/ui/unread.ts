@@ -74,8 +74,9 @@ type Arrival = { id: string; channel: string; status: string; method?: string; e
  * Keeps the unread counts and the page's title current for the signed-in user (rendered once, while one is), and notifies of
  * hooks that arrive in a watched channel. One stream of hook summaries (the newest 20 per write):
  * a hook whose id is newer than the newest known is one just caught (ids grow with time), so a
- * status change of an older hook is not taken for an arrival. The counts are read again at most twice a second while hooks
- * arrive, when the stream opens (again), and when this page marked hooks read ("unread-changed").
+ * status change of an older hook is not taken for an arrival. The counts are read again at most
+ * twice a second while hooks arrive or channels change (a read mark reports its channels), when the
+ * stream opens (again), and when this page marked hooks read ("unread-changed").
  */
 export function UnreadFeed({ email }: { email: string }): null {
   const unread = useUnread();
@@ -87,15 +88,14 @@ export function UnreadFeed({ email }: { email: string }): null {
     void readUnread();
     const again = () => void readUnread();
     addEventListener("unread-changed", again);
-    // Another tab's marks and other instances' changes the stream does not carry: a slow backstop.
-    const timer = setInterval(again, 30_000);
-    return () => (removeEventListener("unread-changed", again), clearInterval(timer));
+    return () => removeEventListener("unread-changed", again);
   }, [email]);
   // The newest hook id known: hooks newer than it are arrivals. Until the first page answers, a
   // pending hook counts as one (a hook caught meanwhile must not be missed).
   const newest = useRef<string | undefined>(undefined);
   const soon = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(soon.current), []);
+  const again = () => void (soon.current ??= setTimeout(() => ((soon.current = undefined), void readUnread()), 500));
   useStream(
     "?fields=summary&latest=20",
     {
@@ -104,9 +104,12 @@ export function UnreadFeed({ email }: { email: string }): null {
         const known = newest.current;
         if (known === undefined ? hook.status !== "pending" : hook.id <= known) return;
         if (known !== undefined) newest.current = hook.id;
-        soon.current ??= setTimeout(() => ((soon.current = undefined), void readUnread()), 500);
+        again();
         if (watched(email).includes(hook.channel)) notify(hook);
       },
+      // A channel's hooks changed, or someone's read marks on them (this user's in another tab, or
+      // on another instance): the counts are read again.
+      channel: again,
       reset: () => {
         void readUnread();
         newest.current = undefined;

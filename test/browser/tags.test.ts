@@ -46,7 +46,7 @@ describe.skipIf(!browserAvailable())("the dashboard's tags", () => {
 
     // On the hook's screen: a tag out of the pattern is refused before it is sent; good ones are added.
     await rows.locator(`li[data-id="${plain}"] a.row`).click();
-    const hook = page.getByRole("region", { name: "Hook" });
+    const hook = page.getByRole("region", { name: "Hook", exact: true });
     const input = hook.getByRole("textbox", { name: "Add tags" });
     await input.fill("a:b");
     await hook.getByRole("button", { name: "Add tag" }).click();
@@ -57,6 +57,8 @@ describe.skipIf(!browserAvailable())("the dashboard's tags", () => {
     await hook.getByRole("link", { name: "Filter by tag urgent" }).waitFor();
     expect(await input.inputValue()).toBe("");
     expect(await tagsOf(app, plain)).toEqual(["later", "urgent"]);
+    // The row follows on the stream (the hook is sent again with its tags).
+    await rows.locator(`li[data-id="${plain}"]`).getByRole("link", { name: "Filter by tag urgent" }).waitFor();
     for (const width of [390, 1280]) {
       await page.setViewportSize({ width, height: 800 });
       expect((await axeViolations(page)).filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
