@@ -54,10 +54,13 @@ describe.skipIf(!browserAvailable())("the dashboard's unread hooks", () => {
     await bar.getByText("3 unread in news").waitFor();
     expect(await page.getByRole("navigation", { name: "Screens" }).getByRole("link", { name: /Hooks/ }).innerText()).toContain("4");
 
-    // Opening a hook marks it read for this user.
+    // Unread rows say so; opening a hook marks it read for this user.
+    for (const id of ids) await page.locator(`li.unread[data-id="${id}"]`).getByText("Unread:").waitFor({ state: "attached" });
     await page.locator(`li[data-id="${ids[1]}"] a.row`).click();
     await title("(3) Mailroom");
     await bar.getByText("2 unread in news").waitFor();
+    await page.locator(`li.unread[data-id="${ids[1]}"]`).waitFor({ state: "detached" });
+    expect(await page.locator("li.unread").count()).toBe(2);
     for (const width of [390, 1280]) {
       await page.setViewportSize({ width, height: 800 });
       expect((await axeViolations(page)).filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);

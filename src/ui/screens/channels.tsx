@@ -106,6 +106,17 @@ export function Channels({ me }: { me: Me }) {
                         {unread.channels[c.name]} unread
                       </a>
                     )}
+                    <br />
+                    <button
+                      type="button"
+                      class="small"
+                      aria-pressed={watching.includes(c.name) ? "true" : "false"}
+                      aria-label={`Notify me of new hooks in ${c.name}`}
+                      title="A browser notification for each hook caught in this channel while the dashboard is open"
+                      onClick={() => watch(c.name, !watching.includes(c.name))}
+                    >
+                      Notify me
+                    </button>
                   </td>
                   <td data-label="URL" class="url">
                     <code title={url}>?channel={c.name}</code>{" "}
@@ -137,15 +148,6 @@ export function Channels({ me }: { me: Me }) {
                         Pause
                       </button>
                     )}
-                    <button
-                      type="button"
-                      aria-pressed={watching.includes(c.name) ? "true" : "false"}
-                      aria-label={`Notify me of new hooks in ${c.name}`}
-                      title="A browser notification for each hook caught in this channel while the dashboard is open"
-                      onClick={() => watch(c.name, !watching.includes(c.name))}
-                    >
-                      Notify me
-                    </button>
                     <button type="button" aria-label={`Delete ${c.name}`} onClick={() => act(c, "delete")}>
                       Delete
                     </button>

@@ -25,6 +25,14 @@ export function useHookList(f: Filters) {
   const [hooks, setHooks] = useState<Row[]>([]);
   const [error, setError] = useState("");
   const [loaded, setLoaded] = useState(false);
+  // Which rows the user has not opened: the same page asked with `is:unread` (the reader is the
+  // session's user); hooks that arrive are unread, a hook opened is read ("hook-read").
+  const [unread, setUnread] = useState<ReadonlySet<string>>(new Set());
+  useEffect(() => {
+    const read = (e: Event) => setUnread((u) => without(u, (e as CustomEvent<string>).detail));
+    addEventListener("hook-read", read);
+    return () => removeEventListener("hook-read", read);
+  }, []);
   // Hooks that arrive are the newest, so they pass a time range; whether they match a search only the server knows.
   const searching = Boolean(searchOf(f));
   const filter = query({ channel: f.channel, status: f.status, fields: "summary", latest: "50" });
@@ -47,6 +55,11 @@ export function useHookList(f: Filters) {
       q: searchOf(f),
       since,
     };
+    const unreadOf = { ...params, include: undefined, q: `${searchOf(f)} is:unread`.trim() };
+    api<{ id: string }[]>("GET", `/hooks${query(unreadOf)}`).then(
+      (page) => setUnread(new Set(page.map((h) => h.id))),
+      () => undefined,
+    );
     return api<Row[]>("GET", `/hooks${query(params)}`).then(
       (page) => {
         const inPage = new Set(page.map((h) => h.id));
@@ -73,6 +86,7 @@ export function useHookList(f: Filters) {
           if (f.after || searching || (f.status && hook.status !== f.status) || !typeMatches(hook.event_type, f.type)) return all;
           if (arrivals.current.at.size > 1000) arrivals.current.at.clear(); // only the latest arrivals matter
           arrivals.current.at.set(hook.id, arrivals.current.count++);
+          setUnread((u) => new Set(u).add(hook.id));
           return [hook, ...all].slice(0, 50);
         });
       },
@@ -88,5 +102,12 @@ export function useHookList(f: Filters) {
     [filter, key],
   );
   useEffect(() => () => clearTimeout(reread.current), []);
-  return { hooks, error, loaded, load };
+  return { hooks, error, loaded, load, unread };
+}
+
+function without(set: ReadonlySet<string>, id: string): ReadonlySet<string> {
+  if (!set.has(id)) return set;
+  const next = new Set(set);
+  next.delete(id);
+  return next;
 }

@@ -12,6 +12,8 @@ import { RANGES, type Filters, type Row } from "./hook-list-data";
 type Props = {
   f: Filters;
   hooks: Row[];
+  /** The rows the user has not opened (shown bold, with a dot). */
+  unread: ReadonlySet<string>;
   loaded: boolean;
   cursor: number;
   openId: string | undefined;
@@ -22,7 +24,7 @@ type Props = {
 };
 
 /** The filters, the search box and the rows of the hooks list. */
-export function HookList({ f, hooks, loaded, cursor, openId, picked, setFilter, open, pick }: Props) {
+export function HookList({ f, hooks, unread, loaded, cursor, openId, picked, setFilter, open, pick }: Props) {
   const [channels, setChannels] = useState<string[]>([]);
   useEffect(() => {
     api<Channel[]>("GET", "/channels").then(
@@ -101,11 +103,22 @@ export function HookList({ f, hooks, loaded, cursor, openId, picked, setFilter, 
       {hooks.length > 0 && (
         <ol class="hooks" aria-label="Hooks">
           {hooks.map((h, i) => (
-            <li key={h.id} data-id={h.id} class={i === cursor ? "cursor" : undefined} aria-current={h.id === openId ? "true" : undefined}>
+            <li
+              key={h.id}
+              data-id={h.id}
+              class={[i === cursor && "cursor", unread.has(h.id) && "unread"].filter(Boolean).join(" ") || undefined}
+              aria-current={h.id === openId ? "true" : undefined}
+            >
               <input type="checkbox" aria-label={`Compare ${h.id}`} checked={picked.includes(h.id)} onChange={() => pick(h.id)} />
               <a class="row" href={`/ui/hooks/${h.id}${location.search}`} onClick={(e) => (e.preventDefault(), open(h.id))}>
                 <span class="row-line">
                   <span class="row-what" title={`${h.channel}${h.event_type ? ` · ${visible(h.event_type)}` : ""}`}>
+                    {unread.has(h.id) && (
+                      <span class="unread-dot" aria-hidden="true">
+                        ●{" "}
+                      </span>
+                    )}
+                    {unread.has(h.id) && <span class="sr-only">Unread: </span>}
                     {h.channel}
                     {h.event_type && <span class="event"> · {visible(h.event_type)}</span>}
                   </span>

@@ -45,7 +45,7 @@ export function HookDetail({
   // Opening a hook marks it read for this user (docs/tags.md); the unread counts are read again.
   useEffect(() => {
     api("POST", `/hooks/${id}/read`).then(
-      () => dispatchEvent(new Event("unread-changed")),
+      () => (dispatchEvent(new CustomEvent("hook-read", { detail: id })), dispatchEvent(new Event("unread-changed"))),
       () => undefined,
     );
   }, [id]);

@@ -36,7 +36,7 @@ export function Hooks({ url, id, admin = false }: { url: URL; id?: string; admin
     const v = view ? viewNamed(views, view) : undefined;
     if (v && f.q !== v.query) navigate(`/ui/hooks?${new URLSearchParams({ view, q: v.query })}`, true);
   };
-  const { hooks, error, loaded, load } = useHookList(f);
+  const { hooks, error, loaded, load, unread } = useHookList(f);
   const [cursor, setCursor] = useState(0);
   const [picked, setPicked] = useState<string[]>([]);
   const listRef = useRef<HTMLDivElement>(null);
@@ -119,7 +119,18 @@ export function Hooks({ url, id, admin = false }: { url: URL; id?: string; admin
             </button>
           </div>
         )}
-        <HookList f={f} hooks={hooks} loaded={loaded} cursor={cursor} openId={id} picked={picked} setFilter={setFilter} open={open} pick={pick} />
+        <HookList
+          f={f}
+          hooks={hooks}
+          unread={unread}
+          loaded={loaded}
+          cursor={cursor}
+          openId={id}
+          picked={picked}
+          setFilter={setFilter}
+          open={open}
+          pick={pick}
+        />
         <div class="pager">
           {f.after && <button onClick={() => setFilter("after", "")}>Newest</button>}
           {hooks.length === 50 && last && <button onClick={() => setFilter("after", last.id)}>Older</button>}
