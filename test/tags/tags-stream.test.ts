@@ -11,7 +11,7 @@ import { sseReader } from "../live/sse";
 describe("tags on the stream", () => {
   let t: Target;
   beforeAll(async () => {
-    t = await startTarget();
+    t = await startTarget({ tag_rules: [{ query: "payload.kind:ping", tags: ["ping"] }] });
   });
   afterAll(() => t?.stop());
 
@@ -52,6 +52,14 @@ describe("tags on the stream", () => {
     expect(JSON.parse(channel.data).name).toBe("marked");
     expect((await t.call("DELETE", `/v1/hooks/${id}/read`)).status).toBe(200);
     expect((await stream.next((e) => e.event === "channel" || e.event === "hook")).event).toBe("channel");
+    await stream.cancel();
+  });
+
+  test("a hook a tag rule tags as it is caught comes again with its tags", async () => {
+    const stream = await open("?channel=ruled&fields=summary");
+    const sent = await t.post("ruled", JSON.stringify({ kind: "ping" }), { "content-type": "application/json" });
+    const { id } = (await sent.json()) as { id: string };
+    await stream.next(withTags(id, ["ping"]));
     await stream.cancel();
   });
 
