@@ -64,7 +64,8 @@ describe("a bulk job whose instance died", () => {
     expect(started.status).toBe(200);
     await receiver.reached;
     const read = async () => (await b.call("GET", `/v1/hooks/bulk/${started.json.id}`)).json;
-    // Held at its first hook for longer than the lease: the heartbeat keeps it running.
+    // Held at its first hook for longer than its 1 s lease (an executable has no fake clock: this
+    // waits until the job is older than the lease), the heartbeat keeps it running, on B too.
     const leaseRenewed = async () =>
       (await a.call("GET", `/v1/hooks/bulk/${started.json.id}`)).json.state === "running" && Date.now() - Date.parse(started.json.created_at) > 1500;
     await eventually(leaseRenewed, 5000, "the job running past its first lease");
