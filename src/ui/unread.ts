@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "./api";
-import { visible } from "./format";
+import { titleOf, visible } from "./format";
 import { useStream } from "./live";
 
 /** The signed-in user's unread hooks (GET /ui/api/unread): in all, and per channel (channels with none left out). */
@@ -29,11 +29,6 @@ export function useUnread(): Unread {
     return () => void listeners.delete(setU);
   }, []);
   return u;
-}
-
-/** The page's title: `(3) Mailroom` with 3 unread hooks, `Mailroom` with none. */
-export function titleOf(total: number): string {
-  return total > 0 ? `(${total > 999 ? "999+" : total}) Mailroom` : "Mailroom";
 }
 
 /** Where this browser keeps the channels a user watches (notifications are this browser's, like the theme). */

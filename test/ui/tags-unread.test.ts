@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { tagFilterHref } from "../../src/ui/parts/tag-chips";
-import { titleOf } from "../../src/ui/unread";
+import { tagFilterHref } from "../../src/ui/filters";
+import { titleOf } from "../../src/ui/format";
 
 describe("a tag chip's link", () => {
   test("adds tag:NAME to the search, keeps the other filters, starts paging over and leaves a view", () => {

@@ -1,21 +1,6 @@
 /** @jsxImportSource preact */
+import { tagFilterHref } from "../filters";
 import { navigate } from "../router";
-
-/**
- * The hooks list's URL filtered by `tag:NAME` as well: the term added to the search `q` of `search`
- * (the list's own query string) unless it is there already; paging starts over.
- *
- * @example tagFilterHref("?channel=shop&q=refund", "billing") // "/ui/hooks?channel=shop&q=refund+tag%3Abilling"
- */
-export function tagFilterHref(search: string, tag: string): string {
-  const params = new URLSearchParams(search);
-  const term = `tag:${tag}`;
-  const q = (params.get("q") ?? "").trim();
-  if (!q.split(/\s+/).includes(term)) params.set("q", q ? `${q} ${term}` : term);
-  params.delete("after");
-  params.delete("view");
-  return `/ui/hooks?${params}`;
-}
 
 /**
  * A hook's tags as chips; each is a link that filters the list by its tag (tags are a pattern of
