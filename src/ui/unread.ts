@@ -31,6 +31,9 @@ export function useUnread(): Unread {
   return u;
 }
 
+/** The unread counts are read again at most this often while hooks arrive or channels change. */
+const REREAD_MS = 2000;
+
 /** Where this browser keeps the channels a user watches (notifications are this browser's, like the theme). */
 const watchKey = (email: string) => `mailroom.watch:${email}`;
 
@@ -69,9 +72,9 @@ type Arrival = { id: string; channel: string; status: string; method?: string; e
  * Keeps the unread counts and the page's title current for the signed-in user (rendered once, while one is), and notifies of
  * hooks that arrive in a watched channel. One stream of hook summaries (the newest 20 per write):
  * a hook whose id is newer than the newest known is one just caught (ids grow with time), so a
- * status change of an older hook is not taken for an arrival. The counts are read again at most
- * twice a second while hooks arrive or channels change (a read mark reports its channels), when the
- * stream opens (again), and when this page marked hooks read ("unread-changed").
+ * status change of an older hook is not taken for an arrival. The counts are read again soon after
+ * hooks arrive or channels change (a read mark reports its channels), at most every 2 s while they
+ * keep doing so, when the stream opens (again), and when this page marked hooks read ("unread-changed").
  */
 export function UnreadFeed({ email }: { email: string }): null {
   const unread = useUnread();
@@ -89,8 +92,19 @@ export function UnreadFeed({ email }: { email: string }): null {
   // pending hook counts as one (a hook caught meanwhile must not be missed).
   const newest = useRef<string | undefined>(undefined);
   const soon = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const lastRead = useRef(0);
   useEffect(() => () => clearTimeout(soon.current), []);
-  const again = () => void (soon.current ??= setTimeout(() => ((soon.current = undefined), void readUnread()), 500));
+  // Soon after a quiet spell, then at most every REREAD_MS while hooks keep coming: a busy server
+  // changes its channels all the time, and each read counts the user's marks.
+  const again = () => {
+    if (soon.current) return;
+    const wait = Math.max(300, lastRead.current + REREAD_MS - Date.now());
+    soon.current = setTimeout(() => {
+      soon.current = undefined;
+      lastRead.current = Date.now();
+      void readUnread();
+    }, wait);
+  };
   useStream(
     "?fields=summary&latest=20",
     {
