@@ -55,13 +55,20 @@ export function useHookList(f: Filters) {
       q: searchOf(f),
       since,
     };
-    const unreadOf = { ...params, include: undefined, q: `${searchOf(f)} is:unread`.trim() };
-    api<{ id: string }[]>("GET", `/hooks${query(unreadOf)}`).then(
-      (page) => setUnread(new Set(page.map((h) => h.id))),
-      () => undefined,
-    );
     return api<Row[]>("GET", `/hooks${query(params)}`).then(
       (page) => {
+        // Which of them are unread: the same page with `is:unread`, from its oldest hook's time on
+        // (without that bound, a search of a user who read everything reads every hook).
+        const oldest = page.at(-1)?.created_at;
+        if (oldest)
+          api<{ id: string }[]>("GET", `/hooks${query({ ...params, include: undefined, q: `${searchOf(f)} is:unread`.trim(), since: oldest })}`).then(
+            // Rows not in the page (arrivals kept above it) keep their mark.
+            (unread) => {
+              const inPage = new Set(page.map((h) => h.id));
+              setUnread((u) => new Set([...unread.map((h) => h.id), ...[...u].filter((id) => !inPage.has(id))]));
+            },
+            () => undefined,
+          );
         const inPage = new Set(page.map((h) => h.id));
         const since = (h: Row) => (arrivals.current.at.get(h.id) ?? -1) >= asked && !inPage.has(h.id);
         setHooks((shown) => (f.after || searching ? page : [...shown.filter(since), ...page].slice(0, 50)));
