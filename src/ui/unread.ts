@@ -119,6 +119,8 @@ export function UnreadFeed({ email }: { email: string }): null {
       // A channel's hooks changed, or someone's read marks on them (this user's in another tab, or
       // on another instance): the counts are read again.
       channel: again,
+      // A burst past the newest 20: the counts say how many (those left out notify nothing).
+      skipped: again,
       reset: () => {
         void readUnread();
         newest.current = undefined;
