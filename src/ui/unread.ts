@@ -9,18 +9,17 @@ export type Unread = { total: number; channels: Record<string, number> };
 let current: Unread = { total: 0, channels: {} };
 const listeners = new Set<(u: Unread) => void>();
 
-/** Reads the counts again now (after the user marked hooks read, or hooks arrived). */
-export function readUnread(): Promise<void> {
-  return api<Unread>("GET", "/unread").then(
-    (u) => {
-      current = u;
-      for (const fn of listeners) fn(u);
-    },
-    () => undefined,
-  );
+function publish(u: Unread): void {
+  current = u;
+  for (const fn of listeners) fn(u);
 }
 
-/** The user's unread counts, kept current by useUnreadFeed (mounted once, by the app). */
+/** Reads the counts again now (after the user marked hooks read, or hooks arrived). */
+export function readUnread(): Promise<void> {
+  return api<Unread>("GET", "/unread").then(publish, () => undefined);
+}
+
+/** The user's unread counts, kept current by UnreadFeed (rendered once, by the app). */
 export function useUnread(): Unread {
   const [u, setU] = useState(current);
   useEffect(() => {
@@ -61,7 +60,6 @@ export async function setWatching(email: string, channel: string, on: boolean): 
     now.push(channel);
   }
   localStorage.setItem(watchKey(email), JSON.stringify(now.sort()));
-  dispatchEvent(new Event("watch-changed"));
   return now;
 }
 
@@ -81,7 +79,14 @@ export function UnreadFeed({ email }: { email: string }): null {
   useEffect(() => {
     document.title = titleOf(unread.total);
   }, [unread.total]);
-  useEffect(() => () => void (document.title = titleOf(0)), []);
+  // Signed out: no count is left for the next user to see.
+  useEffect(
+    () => () => {
+      publish({ total: 0, channels: {} });
+      document.title = titleOf(0);
+    },
+    [],
+  );
   useEffect(() => {
     void readUnread();
     const again = () => void readUnread();
