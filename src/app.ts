@@ -135,6 +135,8 @@ export function createApp(deps: AppDeps) {
     // The config file's default guards win over those set in the dashboard.
     await dashboard.loadDefaultGuards();
     await metrics.watch();
+    // Bulk jobs left running by an instance that stopped (on SQLite: by this file's last process).
+    await bulk.bulk.recover(storage.dialect === "sqlite");
     search.start();
     started = true;
   })();

@@ -39,7 +39,9 @@ export const BulkJob = t.Object(
     action: t.String(),
     query: t.String(),
     url: t.Union([t.String(), t.Null()], { description: "Where `send` sends each hook; null for the other actions" }),
-    state: t.Union([t.Literal("running"), t.Literal("done"), t.Literal("cancelled"), t.Literal("failed")]),
+    state: t.Union([t.Literal("running"), t.Literal("done"), t.Literal("cancelled"), t.Literal("failed"), t.Literal("interrupted")], {
+      description: "interrupted: the instance running it stopped before it ended (docs/bulk.md)",
+    }),
     total: t.Integer({ description: "Hooks in the job: those the query matched, up to `until`, in a status the action applies to" }),
     done: t.Integer(),
     skipped: t.Integer({ description: "Hooks gone, or moved meanwhile to a status the action does not apply to" }),

@@ -34,7 +34,15 @@ export type BulkDeps = {
   reads: ActionContext["reads"];
   /** Share of the thread a job takes (lib/pace): BULK_SHARE by default. */
   share?: number;
+  /** How long a job stays held by its instance without news of it ([storage] attempt_lease): BULK_LEASE_MS by default. */
+  leaseMs?: number;
 };
+
+/** A job's lease when none is given: an instance silent this long is taken for gone. */
+export const BULK_LEASE_MS = 30_000;
+/** What an interrupted job says. */
+export const INTERRUPTED =
+  "interrupted: the instance running it stopped before it ended; the hooks done so far are counted, and running the action again acts on the rest";
 
 const STATUS = new Set(["pending", "handled", "failed", "discarded"]);
 
@@ -59,10 +67,13 @@ const nextAbove = (id: string) => `${id}0`;
  * are acted on, in batches: a hook caught meanwhile is never in the job, a hook of the snapshot is
  * acted on once (or skipped when it is gone or moved to a status the action does not apply to).
  * The job's row carries its progress, written after each batch; a cancel (any instance) is seen
- * by the next write, and the batch in flight ends first.
+ * by the next write, and the batch in flight ends first. The row also carries the job's lease,
+ * renewed with each batch and every third of it: a job whose instance stopped is found by its lease
+ * (at start, and whenever jobs are read) and marked interrupted, never left running.
  */
 export function createBulk(deps: BulkDeps) {
   const { store, hooks, search, clock } = deps;
+  const leaseMs = deps.leaseMs ?? BULK_LEASE_MS;
   const running = new Set<Promise<void>>();
 
   /** The snapshot of a query for an action; throws invalid_argument for a query that does not parse. */
@@ -106,6 +117,9 @@ export function createBulk(deps: BulkDeps) {
   async function run(job: BulkJobRow, ids: string[]): Promise<void> {
     const spec = BULK_ACTIONS[job.action as BulkActionName];
     const c = { done: 0, skipped: 0, failed: 0 };
+    // The lease is renewed by each batch's progress and, for a batch that takes long (send), by a heartbeat.
+    const beat = setInterval(() => void store.renew(job.id, clock.now() + leaseMs).catch(() => {}), leaseMs / 3);
+    beat.unref?.();
     try {
       for (let i = 0; i < ids.length; i += BULK_BATCH) {
         const started = performance.now();
@@ -121,14 +135,23 @@ export function createBulk(deps: BulkDeps) {
         c.done += got.done;
         c.skipped += got.skipped;
         c.failed += got.failed;
-        if ((await store.progress(job.id, c)) !== "running") return;
+        if ((await store.progress(job.id, c, clock.now() + leaseMs)) !== "running") return;
         await restAfter(started, deps.share ?? BULK_SHARE);
       }
       await store.finish(job.id, "done", clock.now(), "");
     } catch (error) {
       deps.log.error("a bulk job failed", { job: job.id, error: String(error) });
       await store.finish(job.id, "failed", clock.now(), "the job stopped on an error; the hooks done so far are counted").catch(() => {});
+    } finally {
+      clearInterval(beat);
     }
+  }
+
+  /** The jobs as they are, a running one whose instance is gone (its lease ran out) interrupted first. */
+  async function current<T extends BulkJobRow | undefined>(jobs: T[], again: () => Promise<T[]>): Promise<T[]> {
+    const now = clock.now();
+    if (!jobs.some((j) => j?.state === "running" && (j.leaseUntil === null || j.leaseUntil < now))) return jobs;
+    return (await store.interruptAbandoned(now, INTERRUPTED)) > 0 ? again() : jobs;
   }
 
   return {
@@ -153,18 +176,29 @@ export function createBulk(deps: BulkDeps) {
         createdAt: clock.now(),
         finishedAt: null,
         message: "",
+        leaseUntil: clock.now() + leaseMs,
       };
       await store.create(job);
       const p = run(job, ids).finally(() => running.delete(p));
       running.add(p);
       return job;
     },
+    /** A job; one whose instance is gone is interrupted first (throws not_found). */
     async get(id: string): Promise<BulkJobRow> {
-      const job = await store.get(id);
+      const [job] = await current([await store.get(id)], async () => [await store.get(id)]);
       if (!job) throw notFound(`bulk job "${id}" not found`);
       return job;
     },
-    list: (before: string | undefined, limit: number) => store.list({ before, limit }),
+    /** Jobs newest first; those whose instance is gone are interrupted first. */
+    list: async (before: string | undefined, limit: number) => {
+      const read = () => store.list({ before, limit });
+      return current(await read(), read);
+    },
+    /**
+     * At start: jobs left running by an instance that stopped are interrupted; with `all` (SQLite,
+     * where one process owns the database) every running job, at once; else those whose lease ran out.
+     */
+    recover: (all: boolean) => store.interruptAbandoned(clock.now(), INTERRUPTED, all),
     /** Cancels a running job; throws not_found, or failed_precondition when it has ended. */
     async cancel(id: string, actor: string): Promise<BulkJobRow> {
       const moved = await store.finish(id, "cancelled", clock.now(), `cancelled by ${actor}`);

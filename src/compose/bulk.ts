@@ -26,6 +26,7 @@ export function createBulkService({ config, storage, clock, log }: Base, { webho
     outbound: { allowLinkLocal: config.server.allow_link_local, now: () => clock.now() },
     tags: storage.tags,
     reads: storage.reads,
+    leaseMs: config.storage.attempt_lease,
   });
   const views = createViews({ store: storage.views, search: management.search, clock });
   type IsAdmin = (request: Request) => boolean;

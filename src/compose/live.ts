@@ -18,7 +18,7 @@ export function createLiveService({ storage, log }: Base, { hooks, apiKeys, hear
     const row = await storage.issues.get(id);
     return row && JSON.stringify(toWireIssue(row));
   };
-  const live = createLive({ store: storage.hooks, hooks: () => hooks, issue, heartbeatMs });
+  const live = createLive({ store: storage.hooks, hooks: () => hooks, issue, tags: (ids) => storage.tags.tagsOf(ids), heartbeatMs });
   const keys = apiKeys.source;
   const routes = new Elysia({ prefix: "/v1" }).onError(webhookErrors(log)).use(streamRoutes(requireApiKey(keys), live, (request) => admits(keys, request)));
   return { live, routes };

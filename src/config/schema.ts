@@ -70,7 +70,10 @@ const Storage = t.Object(
       }),
     ),
     url_env: t.Optional(t.String({ description: "environment variable holding url (MAILROOM_DATABASE_URL also sets it)" })),
-    attempt_lease: Duration("30s", "PostgreSQL: how long a handler attempt stays claimed by an instance that stopped answering before another takes it over"),
+    attempt_lease: Duration(
+      "30s",
+      "PostgreSQL: how long a handler attempt stays claimed by an instance that stopped answering before another takes it over; also the lease of a running bulk job (docs/bulk.md)",
+    ),
   },
   { ...strict, default: {} },
 );

@@ -11,7 +11,8 @@ import type { Log } from "../lib/log";
  *   crash before the WAL sync could still lose it).
  * - `hook`: a hook's status changed (with its new status), or it was deleted (`deleted`); from
  *   another instance (the change feed), also a hook it caught, with its `eventType` (its time is its id's).
- * - `channel`: a channel was created, paused, resumed, given guards, or deleted.
+ * - `channel`: a channel was created, paused, resumed, given guards, or deleted; or a reader's
+ *   read marks of its hooks changed (tags/: its unread counts, which dashboards read again).
  * - `refusal`: a guard refused a request, at `at` (refusals are written in batches later; the
  *   stream shows them at once).
  * - `state`: a shared setting changed (what every instance keeps in memory), by which part.

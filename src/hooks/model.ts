@@ -111,6 +111,11 @@ export const HookSummary = t.Object(
       description:
         "The body's first 100 characters as text on one line (whitespace collapsed, control characters and invalid UTF-8 as U+FFFD); empty for a body that is not text",
     }),
+    tags: t.Optional(
+      t.Array(t.String({ maxLength: 32 }), {
+        description: "With `include=extensions`, and on the stream: its tags, sorted, as HookExtended's; absent when it has none",
+      }),
+    ),
     contract: t.Optional(
       t.Object(HOOK_EXTENSIONS.contract.properties, { ...strict, description: "With `include=extensions`: its contract check, as HookExtended's" }),
     ),

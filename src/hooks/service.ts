@@ -169,9 +169,12 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
       const row = await store.getHookSummary(id);
       if (!row) return undefined;
       const json = hookSummaryJson({ ...row, contentType: row.headers["content-type"] ?? null, preview: bodyPreview(row.head) });
-      // `include=extensions`: its contract check, when it has one (contracts/wire.ts), added at the end.
-      const check = contract ? (await deps.contracts?.of([row]))?.get(id) : undefined;
-      return check ? `${json.slice(0, -1)},"contract":${JSON.stringify(check)}}` : json;
+      // `include=extensions`: its tags and its contract check, when it has them (contracts/wire.ts), added at the end.
+      const [checks, tags] = contract ? await Promise.all([deps.contracts?.of([row]), deps.tags?.tagsOf([id])]) : [];
+      const check = checks?.get(id);
+      const tagged = tags?.get(id);
+      const more = `${tagged ? `,"tags":${JSON.stringify(tagged)}` : ""}${check ? `,"contract":${JSON.stringify(check)}` : ""}`;
+      return more ? `${json.slice(0, -1)}${more}}` : json;
     },
     delete(id: string): Promise<void> {
       return store.transaction(async () => {

@@ -17,6 +17,8 @@ export function createLive(deps: {
   hooks: () => HookService;
   /** An alert's issue as the stream sends it (issue.<event>), read when sent; undefined when gone. */
   issue?: (id: string) => Promise<string | undefined>;
+  /** Hooks' tags (tags/): a hook's summary carries them, as a list's with `include=extensions` does. */
+  tags?: (ids: readonly string[]) => Promise<Map<string, string[]>>;
   heartbeatMs?: number;
   maxUnread?: number;
   kept?: number;
@@ -56,7 +58,10 @@ export function createLive(deps: {
       ? await store.getHook(id).then((h) => h && { ...h, size: h.body.byteLength, head: h.body.subarray(0, PREVIEW_BYTES) })
       : await store.getHookSummary(id);
     if (!raw) return { event: "hook-deleted", channel, data: JSON.stringify({ id, channel }) };
-    const summary = hookSummaryJson({ ...raw, contentType: raw.headers["content-type"] ?? null, preview: bodyPreview(raw.head) });
+    const tagged = (await deps.tags?.([id]))?.get(id);
+    const plain = hookSummaryJson({ ...raw, contentType: raw.headers["content-type"] ?? null, preview: bodyPreview(raw.head) });
+    // Its tags, when it has any (a tag added or removed sends the hook again: db/stores/tags.ts).
+    const summary = tagged ? `${plain.slice(0, -1)},"tags":${JSON.stringify(tagged)}}` : plain;
     if (!full) return { event: "hook", channel: raw.channel, status: raw.status, summary };
     const hook = await deps
       .hooks()

@@ -25,3 +25,19 @@ export function filtersOf(url: URL): Filters {
 export function searchOf(f: Filters): string {
   return f.q.trim();
 }
+
+/**
+ * The hooks list's URL filtered by `tag:NAME` as well: the term added to the search `q` of `search`
+ * (the list's own query string) unless it is there already; paging starts over, and a saved view is left.
+ *
+ * @example tagFilterHref("?channel=shop&q=refund", "billing") // "/ui/hooks?channel=shop&q=refund+tag%3Abilling"
+ */
+export function tagFilterHref(search: string, tag: string): string {
+  const params = new URLSearchParams(search);
+  const term = `tag:${tag}`;
+  const q = (params.get("q") ?? "").trim();
+  if (!q.split(/\s+/).includes(term)) params.set("q", q ? `${q} ${term}` : term);
+  params.delete("after");
+  params.delete("view");
+  return `/ui/hooks?${params}`;
+}

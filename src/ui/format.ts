@@ -86,3 +86,8 @@ export function visible(text: string): string {
 export function jsonString(value: unknown): string {
   return visible(JSON.stringify(value) ?? "");
 }
+
+/** The page's title: `(3) Mailroom` with 3 unread hooks, `Mailroom` with none. */
+export function titleOf(total: number): string {
+  return total > 0 ? `(${total > 999 ? "999+" : total}) Mailroom` : "Mailroom";
+}

@@ -23,6 +23,7 @@ import { TranslationQueue } from "./screens/translation-queue";
 import { Issues, useOpenIssues } from "./screens/issues";
 import { applyTheme, savedTheme, type ThemeChoice } from "./theme";
 import { Mark } from "./parts/mark";
+import { UnreadFeed, useUnread } from "./unread";
 
 applyTheme(savedTheme());
 
@@ -59,6 +60,7 @@ function App() {
   }, []);
   const path = url.pathname.replace(/\/+$/, "");
   const openIssues = useOpenIssues(Boolean(me));
+  const unread = useUnread().total;
   if (path === "/ui/setup") return <Setup onDone={(m) => (setMe(m), navigate("/ui/hooks"))} />;
   if (me === undefined) return <p class="muted">Loading…</p>;
   if (me === null) return <SignIn onSignedIn={setMe} />;
@@ -108,7 +110,16 @@ function App() {
           <span>Mailroom</span>
         </a>
         <nav aria-label="Screens">
-          {nav("/ui/hooks", "Hooks")}
+          <a href="/ui/hooks" onClick={link} aria-current={path.startsWith("/ui/hooks") ? "page" : undefined}>
+            Hooks
+            {unread > 0 && (
+              <span class="badge badge-unread">
+                <span class="sr-only">, </span>
+                {unread > 999 ? "999+" : unread}
+                <span class="sr-only"> unread</span>
+              </span>
+            )}
+          </a>
           {nav("/ui/channels", "Channels")}
           {nav("/ui/refusals", "Refusals")}
           <a href="/ui/issues" onClick={link} aria-current={path.startsWith("/ui/issues") ? "page" : undefined}>
@@ -145,6 +156,7 @@ function App() {
           No sign-in: <code>[dashboard] auth = "none"</code>. Anyone who can reach this machine's loopback address uses this dashboard as an admin.
         </p>
       )}
+      <UnreadFeed email={me.email} />
       <main>{screen}</main>
     </>
   );

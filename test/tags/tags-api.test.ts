@@ -37,6 +37,11 @@ describe("tags over /v1", () => {
     expect((await t.call("GET", `/v1/hooks/${ids[1]}?include=extensions`)).json.tags).toEqual(["x"]);
     const listed = (await t.call("GET", "/v1/hooks?channel=shop&include=extensions")).json as { id: string; tags?: string[] }[];
     expect(listed.find((h) => h.id === ids[1])!.tags).toEqual(["x"]);
+    // Summaries (the dashboard's rows) carry them with include=extensions too, and only then.
+    const rows = (await t.call("GET", "/v1/hooks?channel=shop&fields=summary&include=extensions")).json as { id: string; tags?: string[] }[];
+    expect(rows.find((h) => h.id === ids[1])!.tags).toEqual(["x"]);
+    expect(rows.find((h) => h.id === ids[0])).toBeDefined();
+    expect((await t.call("GET", "/v1/hooks?channel=shop&fields=summary")).json.map((h: object) => "tags" in h)).toEqual([false, false]);
   });
 
   for (const [what, body] of [

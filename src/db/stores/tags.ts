@@ -32,15 +32,36 @@ export function createTagStore(d: Dialect): TagStore {
     { id: t.hookId },
     (cols, p) => sql`SELECT ${cols} FROM ${t} WHERE ${t.tag} = ${p.tag} ORDER BY ${t.hookId}`,
   );
+  const channels = d.query<{ id: typeof h.id; channel: typeof h.channel }, { ids: readonly string[] }>(
+    { id: h.id, channel: h.channel },
+    (cols, p) => sql`SELECT ${cols} FROM ${h} WHERE ${d.anyOf(h.id, p.ids)}`,
+  );
+  /**
+   * Each hook of `ids` changed: reported (once committed) as a hook change, so that streams send it
+   * again with its tags and the other instances hear of it. The hooks' channels are read only then.
+   */
+  async function changed(ids: readonly string[]): Promise<void> {
+    for (const row of await channels.all({ ids })) d.report({ kind: "hook", id: row.id, channel: row.channel });
+  }
   return {
     async addTags(ids, tags, at) {
       let added = 0;
-      for (const part of chunks(ids)) for (const tag of new Set(tags)) added += await d.write(() => add.run({ ids: part, tag, at }));
+      for (const part of chunks(ids)) {
+        let here = 0;
+        for (const tag of new Set(tags)) here += await d.write(() => add.run({ ids: part, tag, at }));
+        if (here > 0) await changed(part);
+        added += here;
+      }
       return added;
     },
     async removeTags(ids, tags) {
       let removed = 0;
-      for (const part of chunks(ids)) for (const tag of new Set(tags)) removed += await d.write(() => remove.run({ ids: part, tag }));
+      for (const part of chunks(ids)) {
+        let here = 0;
+        for (const tag of new Set(tags)) here += await d.write(() => remove.run({ ids: part, tag }));
+        if (here > 0) await changed(part);
+        removed += here;
+      }
       return removed;
     },
     async tagsOf(ids) {
@@ -80,15 +101,35 @@ export function createReadStore(d: Dialect): ReadStore {
     readFields,
     (cols, p) => sql`SELECT ${cols} FROM ${r} JOIN ${h} ON ${h.id} = ${r.hookId} WHERE ${r.userId} = ${p.user} GROUP BY ${h.channel}`,
   );
+  const channels = d.query<{ channel: typeof h.channel }, { ids: readonly string[] }>(
+    { channel: h.channel },
+    (cols, p) => sql`SELECT DISTINCT ${cols} FROM ${h} WHERE ${d.anyOf(h.id, p.ids)}`,
+  );
+  /**
+   * Marks changed on these hooks: their channels are reported (once committed) as channel changes,
+   * so open dashboards, here and on the other instances, read their unread counts again. A mark
+   * is one reader's: no hook is sent again for it.
+   */
+  async function changed(ids: readonly string[]): Promise<void> {
+    for (const row of await channels.all({ ids })) d.report({ kind: "channel", name: row.channel });
+  }
   return {
     async markRead(user, ids, at) {
       let n = 0;
-      for (const part of chunks(ids)) n += await d.write(() => mark.run({ user, ids: part, at }));
+      for (const part of chunks(ids)) {
+        const here = await d.write(() => mark.run({ user, ids: part, at }));
+        if (here > 0) await changed(part);
+        n += here;
+      }
       return n;
     },
     async markUnread(user, ids) {
       let n = 0;
-      for (const part of chunks(ids)) n += await d.write(() => unmark.run({ user, ids: part }));
+      for (const part of chunks(ids)) {
+        const here = await d.write(() => unmark.run({ user, ids: part }));
+        if (here > 0) await changed(part);
+        n += here;
+      }
       return n;
     },
     async readOf(user, ids) {

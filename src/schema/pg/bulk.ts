@@ -19,6 +19,7 @@ export const bulkJobs = pgTable(
     createdAt: ms("created_at").notNull(),
     finishedAt: ms("finished_at"),
     message: text("message").notNull(),
+    leaseUntil: ms("lease_until"),
   },
   (t) => [index("bulk_jobs_state").on(t.state, t.id)],
 );

@@ -23,6 +23,12 @@ export const bulkJobs = sqliteTable(
     createdAt: integer("created_at").notNull(),
     finishedAt: integer("finished_at"),
     message: text("message").notNull(),
+    /**
+     * While running: until when the instance running it holds it (renewed as it goes); a running
+     * job past it was left by an instance that stopped, and is marked interrupted (docs/bulk.md).
+     * Null for jobs of versions before it (taken as expired).
+     */
+    leaseUntil: integer("lease_until"),
   },
   (t) => [index("bulk_jobs_state").on(t.state, t.id)],
 );

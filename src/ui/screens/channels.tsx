@@ -7,6 +7,7 @@ import { ChannelExtras } from "./channel-extras";
 import { useConfirm } from "../parts/dialog";
 import { RelayStatus } from "./relay-status";
 import { Notice } from "../parts/notice";
+import { setWatching, useUnread, watched } from "../unread";
 
 /** The counts of a channel's hooks by status, as columns; the optional ones are left out on narrow screens. */
 const STATS = [
@@ -21,6 +22,14 @@ export function Channels({ me }: { me: Me }) {
   const [base, setBase] = useState(location.origin);
   const [error, setError] = useState("");
   const [ask, asking] = useConfirm();
+  const unread = useUnread();
+  // The channels whose new hooks this browser notifies of (asked for permission on the first click).
+  const [watching, setWatched] = useState(() => watched(me.email));
+  const watch = (name: string, on: boolean) =>
+    setWatching(me.email, name, on).then(
+      (now) => (setWatched(now), setError("")),
+      (e) => setError((e as Error).message),
+    );
   const load = () => api<Channel[]>("GET", "/channels").then(setChannels, (e) => setError(e.message));
   useEffect(() => {
     void load();
@@ -92,6 +101,22 @@ export function Channels({ me }: { me: Me }) {
                     <a href={`/ui/hooks?channel=${c.name}`} title={c.name}>
                       {c.name}
                     </a>
+                    {(unread.channels[c.name] ?? 0) > 0 && (
+                      <a class="badge badge-unread" href={`/ui/hooks?channel=${c.name}&q=is%3Aunread`} onClick={link}>
+                        {unread.channels[c.name]} unread
+                      </a>
+                    )}
+                    <br />
+                    <button
+                      type="button"
+                      class="small"
+                      aria-pressed={watching.includes(c.name) ? "true" : "false"}
+                      aria-label={`Notify me of new hooks in ${c.name}`}
+                      title="A browser notification for each hook caught in this channel while the dashboard is open"
+                      onClick={() => watch(c.name, !watching.includes(c.name))}
+                    >
+                      Notify me
+                    </button>
                   </td>
                   <td data-label="URL" class="url">
                     <code title={url}>?channel={c.name}</code>{" "}

@@ -12,6 +12,8 @@ export type Row = Omit<Hook, "body" | "headers" | "events" | "payload"> & {
   event_type?: string | null;
   preview?: string | null;
   contract?: Contract;
+  /** Its tags, sorted (with `include=extensions`, and on the stream); absent when it has none. */
+  tags?: string[];
 };
 
 /**
@@ -23,6 +25,14 @@ export function useHookList(f: Filters) {
   const [hooks, setHooks] = useState<Row[]>([]);
   const [error, setError] = useState("");
   const [loaded, setLoaded] = useState(false);
+  // Which rows the user has not opened: the same page asked with `is:unread` (the reader is the
+  // session's user); hooks that arrive are unread, a hook opened is read ("hook-read").
+  const [unread, setUnread] = useState<ReadonlySet<string>>(new Set());
+  useEffect(() => {
+    const read = (e: Event) => setUnread((u) => without(u, (e as CustomEvent<string>).detail));
+    addEventListener("hook-read", read);
+    return () => removeEventListener("hook-read", read);
+  }, []);
   // Hooks that arrive are the newest, so they pass a time range; whether they match a search only the server knows.
   const searching = Boolean(searchOf(f));
   const filter = query({ channel: f.channel, status: f.status, fields: "summary", latest: "50" });
@@ -33,7 +43,7 @@ export function useHookList(f: Filters) {
   const load = () => {
     const asked = arrivals.current.count;
     const since = RANGES[f.range] ? new Date(Date.now() - RANGES[f.range]![1]).toISOString() : "";
-    // With `include=extensions`: each row's contract check, for its badge.
+    // With `include=extensions`: each row's contract check, for its badge, and its tags.
     const params = {
       channel: f.channel,
       status: f.status,
@@ -47,6 +57,18 @@ export function useHookList(f: Filters) {
     };
     return api<Row[]>("GET", `/hooks${query(params)}`).then(
       (page) => {
+        // Which of them are unread: the same page with `is:unread`, from its oldest hook's time on
+        // (without that bound, a search of a user who read everything reads every hook).
+        const oldest = page.at(-1)?.created_at;
+        if (oldest)
+          api<{ id: string }[]>("GET", `/hooks${query({ ...params, include: undefined, q: `${searchOf(f)} is:unread`.trim(), since: oldest })}`).then(
+            // Rows not in the page (arrivals kept above it) keep their mark.
+            (unread) => {
+              const inPage = new Set(page.map((h) => h.id));
+              setUnread((u) => new Set([...unread.map((h) => h.id), ...[...u].filter((id) => !inPage.has(id))]));
+            },
+            () => undefined,
+          );
         const inPage = new Set(page.map((h) => h.id));
         const since = (h: Row) => (arrivals.current.at.get(h.id) ?? -1) >= asked && !inPage.has(h.id);
         setHooks((shown) => (f.after || searching ? page : [...shown.filter(since), ...page].slice(0, 50)));
@@ -71,6 +93,7 @@ export function useHookList(f: Filters) {
           if (f.after || searching || (f.status && hook.status !== f.status) || !typeMatches(hook.event_type, f.type)) return all;
           if (arrivals.current.at.size > 1000) arrivals.current.at.clear(); // only the latest arrivals matter
           arrivals.current.at.set(hook.id, arrivals.current.count++);
+          setUnread((u) => new Set(u).add(hook.id));
           return [hook, ...all].slice(0, 50);
         });
       },
@@ -86,5 +109,12 @@ export function useHookList(f: Filters) {
     [filter, key],
   );
   useEffect(() => () => clearTimeout(reread.current), []);
-  return { hooks, error, loaded, load };
+  return { hooks, error, loaded, load, unread };
+}
+
+function without(set: ReadonlySet<string>, id: string): ReadonlySet<string> {
+  if (!set.has(id)) return set;
+  const next = new Set(set);
+  next.delete(id);
+  return next;
 }

@@ -5,12 +5,15 @@ import { api, type Channel } from "../api";
 import { size, visible } from "../format";
 import { ContractBadge } from "../parts/contract-badge";
 import { FirstCurl } from "../parts/first-curl";
+import { TagChips } from "../parts/tag-chips";
 import { Time } from "../parts/time";
 import { RANGES, type Filters, type Row } from "./hook-list-data";
 
 type Props = {
   f: Filters;
   hooks: Row[];
+  /** The rows the user has not opened (shown bold, with a dot). */
+  unread: ReadonlySet<string>;
   loaded: boolean;
   cursor: number;
   openId: string | undefined;
@@ -21,7 +24,7 @@ type Props = {
 };
 
 /** The filters, the search box and the rows of the hooks list. */
-export function HookList({ f, hooks, loaded, cursor, openId, picked, setFilter, open, pick }: Props) {
+export function HookList({ f, hooks, unread, loaded, cursor, openId, picked, setFilter, open, pick }: Props) {
   const [channels, setChannels] = useState<string[]>([]);
   useEffect(() => {
     api<Channel[]>("GET", "/channels").then(
@@ -100,11 +103,22 @@ export function HookList({ f, hooks, loaded, cursor, openId, picked, setFilter, 
       {hooks.length > 0 && (
         <ol class="hooks" aria-label="Hooks">
           {hooks.map((h, i) => (
-            <li key={h.id} data-id={h.id} class={i === cursor ? "cursor" : undefined} aria-current={h.id === openId ? "true" : undefined}>
+            <li
+              key={h.id}
+              data-id={h.id}
+              class={[i === cursor && "cursor", unread.has(h.id) && "unread"].filter(Boolean).join(" ") || undefined}
+              aria-current={h.id === openId ? "true" : undefined}
+            >
               <input type="checkbox" aria-label={`Compare ${h.id}`} checked={picked.includes(h.id)} onChange={() => pick(h.id)} />
               <a class="row" href={`/ui/hooks/${h.id}${location.search}`} onClick={(e) => (e.preventDefault(), open(h.id))}>
                 <span class="row-line">
                   <span class="row-what" title={`${h.channel}${h.event_type ? ` · ${visible(h.event_type)}` : ""}`}>
+                    {unread.has(h.id) && (
+                      <span class="unread-dot" aria-hidden="true">
+                        ●{" "}
+                      </span>
+                    )}
+                    {unread.has(h.id) && <span class="sr-only">Unread: </span>}
                     {h.channel}
                     {h.event_type && <span class="event"> · {visible(h.event_type)}</span>}
                   </span>
@@ -122,6 +136,7 @@ export function HookList({ f, hooks, loaded, cursor, openId, picked, setFilter, 
                   <span class={`status status-${h.status}`}>{h.status}</span>
                 </span>
               </a>
+              {h.tags && h.tags.length > 0 && <TagChips tags={h.tags} search={location.search} />}
             </li>
           ))}
         </ol>

@@ -13,6 +13,7 @@ import { EditSend } from "./edit-send";
 import { HookActions } from "./hook-actions";
 import { HookBody } from "./hook-body";
 import { HookHistory } from "./hook-history";
+import { HookTags } from "./hook-tags";
 import { Loading, Notice } from "../parts/notice";
 import { visible } from "../format";
 
@@ -41,6 +42,13 @@ export function HookDetail({
     api<Attempt[]>("GET", `/hooks/${id}/attempts`).then(setAttempts, () => undefined);
   };
   useEffect(load, [id]);
+  // Opening a hook marks it read for this user (docs/tags.md); the unread counts are read again.
+  useEffect(() => {
+    api("POST", `/hooks/${id}/read`).then(
+      () => (dispatchEvent(new CustomEvent("hook-read", { detail: id })), dispatchEvent(new Event("unread-changed"))),
+      () => undefined,
+    );
+  }, [id]);
   useEffect(() => {
     if (hook)
       api<Channel>("GET", `/channels/${hook.channel}`).then(
@@ -105,6 +113,7 @@ export function HookDetail({
           </span>
         )}
       </div>
+      <HookTags id={hook.id} tags={hook.tags ?? []} onTags={(tags) => setHook((h) => h && { ...h, tags })} />
       <HookActions
         hook={hook}
         onChanged={(h) => (setHook(withExtensions(h, hook)), setError(""))}
@@ -150,12 +159,14 @@ export function HookDetail({
   );
 }
 
-/** A transition's answer (the spec's Hook) with the extension fields shown before: they never change once caught. */
+/** A transition's answer (the spec's Hook) with the extension fields shown before: a transition changes none of them. */
 function withExtensions(h: Hook, before: HookExtended): HookExtended {
   return {
     ...h,
     event_type: before.event_type,
     ...(before.source_id ? { source_id: before.source_id } : {}),
     ...(before.contract ? { contract: before.contract } : {}),
+    // Tags change only by their own requests (HookTags), never by a transition.
+    ...(before.tags?.length ? { tags: before.tags } : {}),
   };
 }

@@ -10,6 +10,7 @@ import { HookDetail } from "./hook";
 import { HookList } from "./hook-list";
 import { filtersOf, type Filters, useHookList } from "./hook-list-data";
 import { Notice } from "../parts/notice";
+import { UnreadBar } from "../parts/unread-bar";
 
 /**
  * The inspector: the hooks list and the open hook side by side on a wide screen, one of them on a
@@ -35,7 +36,7 @@ export function Hooks({ url, id, admin = false }: { url: URL; id?: string; admin
     const v = view ? viewNamed(views, view) : undefined;
     if (v && f.q !== v.query) navigate(`/ui/hooks?${new URLSearchParams({ view, q: v.query })}`, true);
   };
-  const { hooks, error, loaded, load } = useHookList(f);
+  const { hooks, error, loaded, load, unread } = useHookList(f);
   const [cursor, setCursor] = useState(0);
   const [picked, setPicked] = useState<string[]>([]);
   const listRef = useRef<HTMLDivElement>(null);
@@ -102,6 +103,7 @@ export function Hooks({ url, id, admin = false }: { url: URL; id?: string; admin
             <kbd>j</kbd> <kbd>k</kbd> move · <kbd>Enter</kbd> open · <kbd>/</kbd> search · <kbd>x</kbd> compare
           </span>
         </div>
+        <UnreadBar channel={f.channel} query={fullQuery} onDone={load} />
         <ViewsSidebar current={view} query={fullQuery} admin={admin} onViews={openView} />
         <Bulk channel={f.channel} status={f.status} onDone={load} />
         <BulkQuery query={fullQuery} admin={admin} onDone={load} />
@@ -117,7 +119,18 @@ export function Hooks({ url, id, admin = false }: { url: URL; id?: string; admin
             </button>
           </div>
         )}
-        <HookList f={f} hooks={hooks} loaded={loaded} cursor={cursor} openId={id} picked={picked} setFilter={setFilter} open={open} pick={pick} />
+        <HookList
+          f={f}
+          hooks={hooks}
+          unread={unread}
+          loaded={loaded}
+          cursor={cursor}
+          openId={id}
+          picked={picked}
+          setFilter={setFilter}
+          open={open}
+          pick={pick}
+        />
         <div class="pager">
           {f.after && <button onClick={() => setFilter("after", "")}>Newest</button>}
           {hooks.length === 50 && last && <button onClick={() => setFilter("after", last.id)}>Older</button>}

@@ -23,6 +23,7 @@ const job = (id: string, over: Partial<BulkJobRow> = {}): BulkJobRow => ({
   createdAt: 1000,
   finishedAt: null,
   message: "",
+  leaseUntil: 5000,
   ...over,
 });
 
@@ -40,14 +41,14 @@ for (const backend of contractBackends(
       expect(await jobs.get("none")).toBeUndefined();
       expect((await jobs.list({ limit: 10 })).map((j) => j.id)).toEqual(["01b", "01a"]);
       expect((await jobs.list({ before: "01b", limit: 10 })).map((j) => j.id)).toEqual(["01a"]);
-      expect(await jobs.progress("01a", { done: 4, skipped: 1, failed: 0 })).toBe("running");
-      expect(await jobs.progress("none", { done: 4, skipped: 1, failed: 0 })).toBeUndefined();
+      expect(await jobs.progress("01a", { done: 4, skipped: 1, failed: 0 }, 6000)).toBe("running");
+      expect(await jobs.progress("none", { done: 4, skipped: 1, failed: 0 }, 6000)).toBeUndefined();
       const cancelled = await jobs.finish("01a", "cancelled", 2000, "cancelled by ada@example.com");
       expect(cancelled).toMatchObject({ state: "cancelled", done: 4, skipped: 1, finishedAt: 2000 });
       expect(await jobs.finish("01a", "done", 3000, "")).toBe("conflict");
       expect(await jobs.finish("none", "done", 3000, "")).toBeUndefined();
       // The runner's last batch still counts; the state stays cancelled.
-      expect(await jobs.progress("01a", { done: 6, skipped: 1, failed: 0 })).toBe("cancelled");
+      expect(await jobs.progress("01a", { done: 6, skipped: 1, failed: 0 }, 7000)).toBe("cancelled");
       expect(await jobs.get("01a")).toMatchObject({ state: "cancelled", done: 6, message: "cancelled by ada@example.com" });
     });
 
@@ -59,6 +60,33 @@ for (const backend of contractBackends(
       expect(results.filter((r) => r === "conflict")).toHaveLength(1);
       const state = results.find((r) => r !== "conflict") as BulkJobRow;
       expect((await other.get("01c"))?.state).toBe(state.state);
+    });
+  });
+
+  describe(`bulk job leases on ${backend.name}`, () => {
+    test("a job whose lease ran out (or that has none) is interrupted; one renewed, or ended, is left", async () => {
+      const { store, another } = await backend.open();
+      const { jobs } = store;
+      await jobs.create(job("01d", { leaseUntil: 1000 }));
+      await jobs.create(job("01e", { leaseUntil: 1000 }));
+      await jobs.create(job("01f", { leaseUntil: null }));
+      await jobs.create(job("01g", { leaseUntil: 1000, state: "done", finishedAt: 900 }));
+      await jobs.renew("01e", 5000);
+      await jobs.renew("01g", 5000);
+      expect(await (await another()).jobs.interruptAbandoned(2000, "gone")).toBe(2);
+      expect(await jobs.get("01d")).toMatchObject({ state: "interrupted", finishedAt: 2000, message: "gone" });
+      expect(await jobs.get("01f")).toMatchObject({ state: "interrupted" });
+      expect(await jobs.get("01e")).toMatchObject({ state: "running", leaseUntil: 5000 });
+      expect(await jobs.get("01g")).toMatchObject({ state: "done", finishedAt: 900, leaseUntil: 1000 });
+      // A runner still alive sees it at its next progress (and stops); its counts are kept.
+      expect(await jobs.progress("01d", { done: 3, skipped: 0, failed: 0 }, 9000)).toBe("interrupted");
+      expect(await jobs.get("01d")).toMatchObject({ state: "interrupted", done: 3, leaseUntil: 1000 });
+      // A progress renews the lease of a running job.
+      expect(await jobs.progress("01e", { done: 1, skipped: 0, failed: 0 }, 8000)).toBe("running");
+      expect(await jobs.interruptAbandoned(7000, "gone")).toBe(0);
+      // `all`: every running job, whatever its lease (SQLite at start: one process owns the file).
+      expect(await jobs.interruptAbandoned(7000, "restarted", true)).toBe(1);
+      expect(await jobs.get("01e")).toMatchObject({ state: "interrupted", message: "restarted" });
     });
   });
 

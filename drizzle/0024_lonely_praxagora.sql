@@ -1,0 +1,1 @@
+ALTER TABLE `bulk_jobs` ADD `lease_until` integer;
