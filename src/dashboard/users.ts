@@ -7,7 +7,16 @@ import type { UserRow, UserStore } from "./store";
 
 export type Role = "admin" | "member";
 /** `stamp`: what sessions of a config-file user with a plain password remember (stampOf). */
-export type User = { email: string; role: Role; passwordHash: string; source: "config" | "dashboard"; createdAt: number; stamp?: string };
+/** `channels`: a member limited to them (glob patterns, lib/caller.ts); absent, every channel. */
+export type User = {
+  email: string;
+  role: Role;
+  passwordHash: string;
+  source: "config" | "dashboard";
+  createdAt: number;
+  stamp?: string;
+  channels?: string[];
+};
 export type UserWire = { email: string; role: Role; read_only: boolean; created_at: string | null };
 
 /** No space, no @ but one, and no U+0000 (a PostgreSQL text cannot hold it). */
@@ -48,7 +57,15 @@ export function createUsers(deps: { store: UserStore; config: Config; clock: Clo
     const email = u.email.toLowerCase();
     const passwordHash = u.password_hash ?? Bun.password.hashSync(u.password!, { algorithm: "argon2id" });
     const stamp = u.password_hash ? undefined : configStamp(email, u.password!);
-    configured.set(email, { email, role: u.role, passwordHash, source: "config", createdAt: 0, ...(stamp ? { stamp } : {}) });
+    configured.set(email, {
+      email,
+      role: u.role,
+      passwordHash,
+      source: "config",
+      createdAt: 0,
+      ...(stamp ? { stamp } : {}),
+      ...(u.channels ? { channels: [...u.channels] } : {}),
+    });
   }
 
   const fromRow = (r: UserRow): User => ({ email: r.email, role: r.role, passwordHash: r.passwordHash, source: "dashboard", createdAt: r.createdAt });
