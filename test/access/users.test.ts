@@ -1,0 +1,39 @@
+/** Members limited to channels in the users screen's API: added limited, limit changed and lifted; admins and config users not. */
+import { expect, test } from "bun:test";
+import { dashboardApp } from "../dashboard/support";
+
+test("an admin limits a stored member to channels; the member sees only them from the next request", async () => {
+  const app = await dashboardApp({ users: [{ email: "cfg@example.com", role: "member", password: "a config password", channels: ["github"] }] });
+  await app.catchHooks("stripe-live", 1);
+  await app.catchHooks("orders", 2);
+  const added = await app.call(
+    "POST",
+    "/ui/api/users",
+    { email: "Sam@example.com", role: "member", password: "limited member pass", channels: ["stripe-*"] },
+    app.admin,
+  );
+  expect(added.json).toEqual({ email: "sam@example.com", role: "member", read_only: false, created_at: expect.any(String), channels: ["stripe-*"] });
+  const bad = await app.call("POST", "/ui/api/users", { email: "boss@example.com", role: "admin", password: "an admin password", channels: ["x"] }, app.admin);
+  expect([bad.status, bad.json.message]).toEqual([400, expect.stringContaining("only a member")]);
+  expect(
+    (await app.call("POST", "/ui/api/users", { email: "x@example.com", role: "member", password: "a password!", channels: ["Bad Name"] }, app.admin)).status,
+  ).toBe(400);
+
+  const sam = await app.signIn({ email: "sam@example.com", password: "limited member pass" });
+  const channels = async () => (await app.call("GET", "/ui/api/channels", undefined, sam)).json.map((c: { name: string }) => c.name);
+  expect(await channels()).toEqual(["stripe-live"]);
+  expect((await app.call("PUT", "/ui/api/users/sam@example.com/channels", { channels: ["orders"] }, app.admin)).json.channels).toEqual(["orders"]);
+  expect(await channels()).toEqual(["orders"]);
+  expect((await app.call("GET", "/ui/api/hooks", undefined, sam)).json).toHaveLength(2);
+  const lifted = await app.call("PUT", "/ui/api/users/sam@example.com/channels", { channels: null }, app.admin);
+  expect(lifted.json.channels).toBeUndefined();
+  expect(await channels()).toEqual(["orders", "stripe-live"]);
+
+  // Only an admin limits; a config file's user is limited there; an admin cannot be.
+  expect((await app.call("PUT", "/ui/api/users/sam@example.com/channels", { channels: null }, app.member)).status).toBe(403);
+  expect((await app.call("PUT", "/ui/api/users/cfg@example.com/channels", { channels: null }, app.admin)).status).toBe(409);
+  expect((await app.call("PUT", "/ui/api/users/ada@example.com/channels", { channels: ["x"] }, app.admin)).status).toBe(400);
+  expect((await app.call("PUT", "/ui/api/users/nobody@example.com/channels", { channels: null }, app.admin)).status).toBe(404);
+  const listed = (await app.call("GET", "/ui/api/users", undefined, app.admin)).json;
+  expect(listed.find((u: { email: string }) => u.email === "cfg@example.com")).toMatchObject({ read_only: true, channels: ["github"] });
+});

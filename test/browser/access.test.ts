@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Browser } from "playwright-core";
+import { removeTempDirs, type Running } from "../helpers/binary";
+import { browserAvailable, launch } from "./browser";
+import { ATTACK, sendHook, signIn, startInspectorApp, stop } from "./inspector-app";
+import { axeViolations, scrollsSideways, watch } from "./sweep";
+
+const serious = (violations: { impact?: string | null }[]) => violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+
+/** Access by channel in the dashboard: the users screen limits a member, who then sees only those channels. */
+describe.skipIf(!browserAvailable())("the dashboard's channel limits", () => {
+  let app: Running;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    app = await startInspectorApp("mailroom-ui-access-");
+    browser = await launch();
+  }, 120_000);
+  afterAll(async () => {
+    await stop(app, browser);
+    removeTempDirs();
+  });
+
+  test("an admin adds a member limited to stripe-*, changes the limit; the member sees only those channels; axe-clean", async () => {
+    await sendHook(app, "channel=stripe-live", JSON.stringify({ note: "visible" }), { "content-type": "application/json" });
+    await sendHook(app, "channel=orders", JSON.stringify({ note: ATTACK }), { "content-type": "application/json" });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const seen = watch(page);
+    await signIn(app, page);
+    await page.goto(`${app.url}/ui/users`);
+    await page.getByLabel("E-mail").fill("sam@example.com");
+    await page.getByLabel("Password").fill("limited member pass");
+    await page.getByLabel(/^Channels/).fill("github, stripe-*");
+    await page.getByRole("button", { name: "Add user" }).click();
+    const row = page.getByRole("row").filter({ hasText: "sam@example.com" });
+    await row.getByText("github, stripe-*").waitFor();
+    await row.getByRole("button", { name: "Limit sam@example.com to channels" }).click();
+    await row.getByLabel("Channels of sam@example.com").fill("stripe-*");
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 800 });
+      expect(serious(await axeViolations(page))).toEqual([]);
+      expect(await scrollsSideways(page)).toBe(false);
+    }
+    await row.getByRole("button", { name: "Save channels" }).click();
+    await row.getByRole("cell", { name: /^stripe-\*/ }).waitFor();
+    expect(seen.errors).toEqual([]);
+
+    const other = await browser.newContext();
+    const member = await other.newPage();
+    await member.goto(`${app.url}/ui/`);
+    await member.getByLabel("E-mail").fill("sam@example.com");
+    await member.getByLabel("Password").fill("limited member pass");
+    await member.getByRole("button", { name: "Sign in" }).click();
+    await member.getByRole("button", { name: "Sign out" }).waitFor();
+    await member.goto(`${app.url}/ui/hooks`);
+    // The channel filter offers its channels only, the list shows its hook only.
+    await member.getByRole("option", { name: "stripe-live" }).waitFor({ state: "attached" });
+    await member
+      .getByText(/visible/)
+      .first()
+      .waitFor();
+    expect(await member.getByRole("option", { name: "orders" }).count()).toBe(0);
+    expect(await member.content()).not.toContain("orders");
+    await other.close();
+  }, 120_000);
+});
