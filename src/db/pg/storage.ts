@@ -26,6 +26,7 @@ import { createRelayStore } from "../stores/relays";
 import { createIssueStore } from "../stores/issues";
 import { createBulkJobStore } from "../stores/bulk-jobs";
 import { createViewStore } from "../stores/views";
+import { createShareLinkStore } from "../stores/share-links";
 
 /**
  * Caught batches in flight at once per instance. Measured on 2 cores with PostgreSQL beside (bench:ingest
@@ -73,6 +74,7 @@ export async function createPostgresStorage(sql: SQL, opts: PostgresStorageOptio
     issues: createIssueStore(d),
     bulkJobs: createBulkJobStore(d),
     views: createViewStore(d),
+    shareLinks: createShareLinkStore(d),
     changes: changesOf(sql),
     feed,
     commitLanes: COMMIT_LANES,

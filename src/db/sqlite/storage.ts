@@ -27,6 +27,7 @@ import { createRelayStore } from "../stores/relays";
 import { createIssueStore } from "../stores/issues";
 import { createBulkJobStore } from "../stores/bulk-jobs";
 import { createViewStore } from "../stores/views";
+import { createShareLinkStore } from "../stores/share-links";
 
 export type SqliteStorageOptions = {
   path: string;
@@ -90,6 +91,7 @@ export function createSqliteStorage(db: Db, opts: SqliteStorageOptions): Storage
     issues: createIssueStore(d),
     bulkJobs: createBulkJobStore(d),
     views: createViewStore(d),
+    shareLinks: createShareLinkStore(d),
     changes: changesOf(db.$client),
     feed: localFeed(),
     durable: walSync ? () => walSync.sync() : undefined,

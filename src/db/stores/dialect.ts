@@ -174,6 +174,7 @@ const SHARED = [
   "savedViews",
   "hookTags",
   "hookReads",
+  "shareLinks",
 ] as const;
 type SharedName = (typeof SHARED)[number];
 
@@ -220,6 +221,7 @@ const sameRows: { [K in SharedName]: Same<(typeof liteSchema)[K]["$inferSelect"]
   savedViews: true,
   hookTags: true,
   hookReads: true,
+  shareLinks: true,
 };
 void sameRows;
 /** Fails to compile when a column both backends have reads differently. */
