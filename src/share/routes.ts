@@ -53,12 +53,12 @@ export function shareLinkRoutes({ auth, links, isAdmin }: { auth: SignIn; links:
     )
     .delete(
       "/share-links/:id",
-      async ({ params, request }) => {
+      async ({ params, request, set }) => {
         adminOnly(request);
         await links.revoke(params.id);
-        return new Response(null, { status: 204 });
+        set.status = 204;
       },
-      { params: t.Object({ id: t.String({ maxLength: 64 }) }, strict), query: NoQuery, body: NoBody },
+      { params: t.Object({ id: t.String({ maxLength: 64 }) }, strict), query: NoQuery, body: NoBody, response: { 204: t.Void(), ...errors } },
     );
 }
 
