@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
 import { removeTempDirs, type Running } from "../helpers/binary";
 import { browserAvailable, launch } from "./browser";
-import { ATTACK, sendHook, signIn, startInspectorApp, stop } from "./inspector-app";
+import { ATTACK, sendHook, signIn, startInspectorApp, stop, TOKEN } from "./inspector-app";
 import { axeViolations, scrollsSideways, watch } from "./sweep";
 
 const serious = (violations: { impact?: string | null }[]) => violations.filter((v) => v.impact === "serious" || v.impact === "critical");
@@ -62,5 +62,57 @@ describe.skipIf(!browserAvailable())("the dashboard's channel limits", () => {
     expect(await member.getByRole("option", { name: "orders" }).count()).toBe(0);
     expect(await member.content()).not.toContain("orders");
     await other.close();
+  }, 120_000);
+
+  test("Share on a hook and on a view makes a link that opens read-only without signing in, until revoked; axe-clean", async () => {
+    const id = await sendHook(app, "channel=shared", JSON.stringify({ note: ATTACK }), { "content-type": "application/json", "x-evil": ATTACK });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const seen = watch(page);
+    await signIn(app, page);
+    await page.goto(`${app.url}/ui/hooks/${id}`);
+    await page.getByRole("button", { name: "Share this hook (a read-only link)" }).click();
+    const url = await page.getByRole("textbox", { name: "Share link" }).inputValue();
+    expect(url).toMatch(new RegExp(`^${app.url}/ui/share/mrs_[\\w-]{43}$`));
+    expect(serious(await axeViolations(page))).toEqual([]);
+
+    const stranger = await browser.newContext();
+    const shared = await stranger.newPage();
+    const strangerSeen = watch(shared);
+    await shared.goto(url);
+    await shared.getByRole("heading", { name: "Shared hook" }).waitFor();
+    await shared.getByText("shared", { exact: true }).first().waitFor();
+    // The hostile header and body are shown as text, nothing runs; nothing of the dashboard is there.
+    await shared.getByRole("table", { name: "Headers" }).getByText(ATTACK).waitFor();
+    expect(await shared.getByRole("button", { name: "Sign out" }).count()).toBe(0);
+    expect(await shared.getByRole("navigation").count()).toBe(0);
+    for (const width of [390, 1280]) {
+      await shared.setViewportSize({ width, height: 800 });
+      expect(serious(await axeViolations(shared))).toEqual([]);
+      expect(await scrollsSideways(shared)).toBe(false);
+    }
+
+    // A saved view's link.
+    const views = await fetch(`${app.url}/v1/views`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "shared-ones", query: "channel:shared", shared: true }),
+    });
+    expect(views.status).toBe(200);
+    await page.goto(`${app.url}/ui/hooks?view=shared-ones`);
+    await page.getByRole("button", { name: "Share the view shared-ones (a read-only link)" }).click();
+    const viewUrl = await page.getByRole("textbox", { name: "Share link" }).inputValue();
+    await shared.goto(viewUrl);
+    await shared.getByRole("heading", { name: "Shared view shared-ones" }).waitFor();
+    await shared.getByText(/1 newest hook/).waitFor();
+    expect(serious(await axeViolations(shared))).toEqual([]);
+
+    // Revoked: the page says the link is gone.
+    const links = (await (await fetch(`${app.url}/v1/share-links`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as { id: string }[];
+    for (const l of links) await fetch(`${app.url}/v1/share-links/${l.id}`, { method: "DELETE", headers: { authorization: `Bearer ${TOKEN}` } });
+    await shared.goto(url);
+    await shared.getByRole("heading", { name: "Link not found" }).waitFor();
+    expect(seen.errors).toEqual([]);
+    expect(strangerSeen.errors.filter((e) => !/404|401/.test(e))).toEqual([]);
+    await stranger.close();
   }, 120_000);
 });
