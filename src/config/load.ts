@@ -315,7 +315,11 @@ function crossCheck(config: ConfigInput): Problem[] {
     // An unset token_env is a problem of its own (reported by resolveEnvSecrets), not a missing token.
     const given = [k.token ?? k.token_env, k.token_sha256].filter((v) => v !== undefined).length;
     if (given !== 1) problems.push({ path: `api_keys[${i}]`, message: "give exactly one of token, token_env, token_sha256" });
-    if (k.scopes && !k.channels) problems.push({ path: `api_keys[${i}].channels`, message: "a scoped key names its channels" });
+    if (k.scopes && !k.channels)
+      problems.push({
+        path: `api_keys[${i}].channels`,
+        message: k.scopes.includes("relay") ? "a relay key names the channels it may relay" : "a key scoped to channels names them (glob patterns)",
+      });
     if (k.channels && !k.scopes)
       problems.push({
         path: `api_keys[${i}].channels`,

@@ -1,6 +1,7 @@
+import type { IssueRow, IssueStore } from "../alerts/store";
 import type { HookStore, RawHook } from "../hooks/store";
 import type { RefusalStore } from "../hooks/guards/refusal-store";
-import { callerChannels, callerSees, channelMatches } from "../lib/caller";
+import { asCaller, callerChannels, callerSees, channelMatches } from "../lib/caller";
 import { AppError } from "../lib/errors";
 import type { SearchStore } from "../search/store";
 import type { ReadStore, TagStore } from "../tags/store";
@@ -151,7 +152,45 @@ export function filteredByCaller(storage: Storage): Storage {
     },
   };
 
+  // An alert's issue is about a channel ("orders", "orders/invoice.paid") or a handler: a limited
+  // caller sees those of its channels only.
+  const issues = storage.issues;
+  const issueSeen = (row: IssueRow | undefined) => {
+    if (!row || !callerChannels()) return row;
+    const channel = row.scope.split("/")[0]!;
+    return !channel.includes(":") && callerSees(channel) ? row : undefined;
+  };
+  const filteredIssues: IssueStore = Object.assign(Object.create(issues) as IssueStore, {
+    get: async (id: string) => issueSeen(await issues.get(id)),
+    list: async (filter: Parameters<IssueStore["list"]>[0]) => {
+      if (!callerChannels()) return issues.list(filter);
+      // Filtered a page at a time, so that a page holds `limit` issues of the caller's channels when there are.
+      const out: IssueRow[] = [];
+      let before = filter.before;
+      for (;;) {
+        const page = await issues.list({ ...filter, before, limit: filter.limit });
+        out.push(...page.filter((r) => issueSeen(r)));
+        if (page.length < filter.limit || out.length >= filter.limit) return out.slice(0, filter.limit);
+        before = page[page.length - 1]!.id;
+      }
+    },
+    countOpen: async () => (callerChannels() ? (await issues.unresolved()).filter((r) => r.state === "open" && issueSeen(r)).length : issues.countOpen()),
+    transition: async (...args: Parameters<IssueStore["transition"]>) => (issueSeen(await issues.get(args[0])) ? issues.transition(...args) : undefined),
+  });
+  for (const name of ["open", "active", "unresolved", "seen", "notified"] as const) (filteredIssues as any)[name] = (issues as any)[name].bind(issues);
+
+  // What follows a committed change (streams, alerts, relays, delivery) works for everyone, whoever's
+  // request reported it: subscribers run with no caller's limits.
+  const changes = storage.changes;
+  const unlimitedChanges: Storage["changes"] = {
+    emit: (change, origin) => changes.emit(change, origin),
+    subscribe: (fn) => changes.subscribe((change, ...rest) => asCaller(undefined, () => fn(change, ...rest))),
+    setLog: (log) => changes.setLog(log),
+  };
+
   return Object.assign(Object.create(storage) as Storage, {
+    changes: unlimitedChanges,
+    issues: filteredIssues,
     hooks: filteredHooks,
     search: filteredSearch,
     refusals: filteredRefusals,

@@ -37,3 +37,28 @@ test("an admin limits a stored member to channels; the member sees only them fro
   const listed = (await app.call("GET", "/ui/api/users", undefined, app.admin)).json;
   expect(listed.find((u: { email: string }) => u.email === "cfg@example.com")).toMatchObject({ read_only: true, channels: ["github"] });
 });
+
+test("the config file's limits are checked: channels are patterns, only members and read keys have them", async () => {
+  const { buildConfig } = await import("../../src/load-config");
+  const problems = (raw: Record<string, unknown>) => {
+    try {
+      buildConfig(raw);
+      return [];
+    } catch (error) {
+      return (error as { problems: { path: string; message: string }[] }).problems.map((p) => `${p.path}: ${p.message}`);
+    }
+  };
+  const user = (over: Record<string, unknown>) => ({ users: [{ email: "a@example.com", password: "a long password", ...over }] });
+  expect(problems(user({ role: "member", channels: ["stripe-*", "github"] }))).toEqual([]);
+  expect(problems(user({ role: "admin", channels: ["stripe-*"] }))).toEqual([
+    "users[0].channels: only a member can be limited to channels (an admin manages every one)",
+  ]);
+  expect(problems(user({ channels: ["Stripe!"] })).join("\n")).toContain("users[0].channels[0]");
+  const key = (over: Record<string, unknown>) => ({ api_keys: [{ label: "k", token: "0123456789", ...over }] });
+  expect(problems(key({ scopes: ["read", "act"], channels: ["stripe-*"] }))).toEqual([]);
+  expect(problems(key({ scopes: ["read"], channels: ["stripe-*"] }))).toEqual([]);
+  expect(problems(key({ scopes: ["act"], channels: ["x"] }))).toEqual(['api_keys[0].scopes: a key that acts also reads: scopes = ["read", "act"]']);
+  expect(problems(key({ scopes: ["relay", "read"], channels: ["x"] }))).toEqual(['api_keys[0].scopes: a relay key has scopes = ["relay"] alone']);
+  expect(problems(key({ scopes: ["relay"], channels: ["x-*"] }))).toEqual(["api_keys[0].channels: a relay key names its channels, without *"]);
+  expect(problems(key({ scopes: ["read"] }))).toEqual(["api_keys[0].channels: a key scoped to channels names them (glob patterns)"]);
+});
