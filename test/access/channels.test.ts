@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp } from "../helpers/app";
-import { startTarget, type Target } from "../helpers/target";
+import { eventually, startTarget, type Target } from "../helpers/target";
 
 const CHEAP = { algorithm: "argon2id", memoryCost: 8, timeCost: 1 } as const;
 const MEMBER = { email: "sam@example.com", password: "limited member pass" };
@@ -49,12 +49,8 @@ beforeAll(async () => {
   }
   // A refusal in the hidden channel (a guard it does not pass).
   expect((await t.post("orders", `{"note":"${SECRET}"}`)).status).toBe(401);
-  // Searchable: the index has caught up once a search by full key finds every hook.
-  for (let i = 0; i < 200; i++) {
-    const found = (await t.call("GET", "/v1/hooks?q=note", undefined, FULL)).json;
-    if (Array.isArray(found) && found.length === 6) break;
-    await Bun.sleep(0);
-  }
+  // Searchable: the index has caught up once a search by the full key finds every hook.
+  await eventually("the search index", async () => ((await t.call("GET", "/v1/hooks?q=note", undefined, FULL)).json.length === 6) || undefined);
 });
 afterAll(() => t?.stop());
 
