@@ -55,7 +55,7 @@ export function createGate(deps: { config: Config; sessions: Sessions }) {
       users.set(request, user);
     }
     // A member limited to channels sees only them, in every store read this request makes.
-    limitCaller(user.channels, new URL(request.url).pathname);
+    limitCaller(user.channels, new URL(request.url).pathname, user.email);
     if (role === "admin" && user.role !== "admin") throw new AppError("permission_denied", "only an admin may do this");
     return user;
   }

@@ -1,7 +1,8 @@
 import type { IssueRow, IssueStore } from "../alerts/store";
+import type { BulkJobRow, BulkJobStore } from "../bulk/store";
 import type { HookStore, RawHook } from "../hooks/store";
 import type { RefusalStore } from "../hooks/guards/refusal-store";
-import { asCaller, callerChannels, callerSees, channelMatches } from "../lib/caller";
+import { asCaller, callerChannels, callerSees, channelMatches, limitedActor } from "../lib/caller";
 import { AppError } from "../lib/errors";
 import type { SearchStore } from "../search/store";
 import type { ReadStore, TagStore } from "../tags/store";
@@ -179,6 +180,15 @@ export function filteredByCaller(storage: Storage): Storage {
   });
   for (const name of ["open", "active", "unresolved", "seen", "notified"] as const) (filteredIssues as any)[name] = (issues as any)[name].bind(issues);
 
+  // A limited caller's bulk jobs are its own: another's query would tell of other channels.
+  const jobs = storage.bulkJobs;
+  const ownJob = (row: BulkJobRow | undefined) => (row && callerChannels() && row.actor !== limitedActor() ? undefined : row);
+  const filteredJobs: BulkJobStore = Object.assign(Object.create(jobs) as BulkJobStore, {
+    get: async (id: string) => ownJob(await jobs.get(id)),
+    list: async (filter: Parameters<BulkJobStore["list"]>[0]) => (await jobs.list(filter)).filter((r) => ownJob(r)),
+  });
+  for (const name of ["create", "progress", "finish"] as const) (filteredJobs as any)[name] = (jobs as any)[name].bind(jobs);
+
   // What follows a committed change (streams, alerts, relays, delivery) works for everyone, whoever's
   // request reported it: subscribers run with no caller's limits.
   const changes = storage.changes;
@@ -190,6 +200,7 @@ export function filteredByCaller(storage: Storage): Storage {
 
   return Object.assign(Object.create(storage) as Storage, {
     changes: unlimitedChanges,
+    bulkJobs: filteredJobs,
     issues: filteredIssues,
     hooks: filteredHooks,
     search: filteredSearch,

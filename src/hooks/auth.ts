@@ -89,7 +89,7 @@ async function check(keys: KeySource, request: Request): Promise<ApiKey> {
   if (key.grant) {
     if (!opens(key.grant, request.method, new URL(request.url).pathname)) throw outOfScope(key);
     // A key scoped to channels sees only them, in every store read this request makes.
-    limitCaller(key.grant.channels, new URL(request.url).pathname);
+    limitCaller(key.grant.channels, new URL(request.url).pathname, `api:${key.label}`);
   }
   return key;
 }

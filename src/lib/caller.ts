@@ -9,7 +9,7 @@ import { notFound } from "./errors";
  * (db/caller-filter.ts), so every route that lists, counts, searches or opens hooks sees only the
  * caller's channels without knowing it. Work a request starts (a bulk job) keeps its scope.
  */
-export type CallerScope = { channels?: readonly string[] };
+export type CallerScope = { channels?: readonly string[]; actor?: string };
 
 const scopes = new AsyncLocalStorage<CallerScope>();
 
@@ -24,14 +24,22 @@ const CHANNEL_ROUTE = /^\/(?:v1|ui\/api)\/channels\/([^/?]+)/;
 /**
  * Limits the current request to `channels` (patterns); outside a request, nothing happens. A
  * route of a channel the caller may not see (`path`: its settings, response, dedup, handlers)
- * answers not_found, as the stores do for its hooks.
+ * answers not_found, as the stores do for its hooks. `actor`: who it is (their bulk jobs are the
+ * only ones they see).
  */
-export function limitCaller(channels: readonly string[] | undefined, path?: string): void {
+export function limitCaller(channels: readonly string[] | undefined, path?: string, actor?: string): void {
   const scope = scopes.getStore();
   if (!scope || !channels) return;
   scope.channels = channels;
+  scope.actor = actor;
   const name = path === undefined ? undefined : CHANNEL_ROUTE.exec(path)?.[1];
   if (name !== undefined && !channelMatches(channels, decodeURIComponent(name))) throw notFound(`channel "${name}" not found`);
+}
+
+/** Who a limited caller is (events' actor: an e-mail, "api:<label>"); undefined when unlimited. */
+export function limitedActor(): string | undefined {
+  const scope = scopes.getStore();
+  return scope?.channels ? scope.actor : undefined;
 }
 
 /** The current caller's channel patterns, undefined when unlimited (or outside any request). */

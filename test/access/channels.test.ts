@@ -50,7 +50,7 @@ beforeAll(async () => {
   // A refusal in the hidden channel (a guard it does not pass).
   expect((await t.post("orders", `{"note":"${SECRET}"}`)).status).toBe(401);
   // Searchable: the index has caught up once a search by the full key finds every hook.
-  await eventually("the search index", async () => ((await t.call("GET", "/v1/hooks?q=note", undefined, FULL)).json.length === 6) || undefined);
+  await eventually("the search index", async () => (await t.call("GET", "/v1/hooks?q=note", undefined, FULL)).json.length === 6 || undefined);
 });
 afterAll(() => t?.stop());
 
@@ -127,6 +127,14 @@ describe("a caller limited to channels", () => {
       }
       const exported = await t.call("GET", `${base}/hooks/export`, undefined, headers);
       expect([who, exported.text.trim().split("\n").length]).toEqual([who, 3]);
+    }
+    // Another caller's bulk job (its query names the hidden channel) is neither listed nor found.
+    const job = await t.call("POST", "/v1/hooks/bulk", { query: "channel:orders -channel:orders", action: "discard" }, FULL);
+    expect(job.status).toBe(200);
+    for (const [who, base, headers] of callers()) {
+      const jobs = await t.call("GET", `${base}/hooks/bulk`, undefined, headers);
+      expect([who, jobs.status, jobs.text.includes("channel:orders")]).toEqual([who, 200, false]);
+      expect([who, (await t.call("GET", `${base}/hooks/bulk/${job.json.id}`, undefined, headers)).status]).toEqual([who, 404]);
     }
     for (const [who, base, headers] of callers().filter(([, , h]) => h !== READER)) {
       for (const query of ["channel:orders", "status:pending", "note"]) {
