@@ -35,7 +35,8 @@ beforeAll(async () => {
       { email: MEMBER.email, role: "member", password_hash: Bun.password.hashSync(MEMBER.password, CHEAP), channels: ["stripe-*"] },
     ],
     guards: [{ name: "strict", kind: "token", header: "x-token", secret: "0123456789abcdef" }],
-    channels: [{ name: "orders", guards: ["strict"] }],
+    handlers: [{ name: "orders-fwd", kind: "forward", url: "http://127.0.0.1:9/orders" }],
+    channels: [{ name: "orders", guards: ["strict"], handlers: ["orders-fwd"] }],
   });
   const origin = await t.url();
   const res = await t.call("POST", "/ui/api/session", MEMBER, { origin });
