@@ -83,8 +83,8 @@ export function Users({ me }: { me: Me }) {
                     <>
                       {u.channels ? u.channels.join(", ") : <span class="muted">every channel</span>}{" "}
                       {!u.read_only && u.role === "member" && (
-                        <button type="button" onClick={() => setEditing(u.email)} aria-label={`Edit the channels of ${u.email}`}>
-                          Edit
+                        <button type="button" onClick={() => setEditing(u.email)} title={`Edit the channels of ${u.email}`}>
+                          Edit channels
                         </button>
                       )}
                     </>
