@@ -106,11 +106,24 @@ describe.skipIf(!browserAvailable())("the dashboard's channel limits", () => {
     await shared.getByText(/1 newest hook/).waitFor();
     expect(serious(await axeViolations(shared))).toEqual([]);
 
-    // Revoked: the page says the link is gone.
-    const links = (await (await fetch(`${app.url}/v1/share-links`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as { id: string }[];
-    for (const l of links) await fetch(`${app.url}/v1/share-links/${l.id}`, { method: "DELETE", headers: { authorization: `Bearer ${TOKEN}` } });
+    // Listed for the admin on the API keys screen; revoked there, the page says the link is gone.
+    await page.goto(`${app.url}/ui/api-keys`);
+    const table = page.getByRole("table", { name: "Share links" });
+    await table.getByText(`hook ${id}`).waitFor();
+    await table.getByText("view shared-ones").waitFor();
+    expect(serious(await axeViolations(page))).toEqual([]);
+    await table
+      .getByRole("row")
+      .filter({ hasText: `hook ${id}` })
+      .getByRole("button", { name: "Revoke" })
+      .click();
+    await page.getByRole("dialog").getByRole("button", { name: "Revoke the link" }).click();
+    await table.getByText(`hook ${id}`).waitFor({ state: "detached" });
     await shared.goto(url);
     await shared.getByRole("heading", { name: "Link not found" }).waitFor();
+    // The view's link still opens until it is revoked too.
+    await shared.goto(viewUrl);
+    await shared.getByRole("heading", { name: "Shared view shared-ones" }).waitFor();
     expect(seen.errors).toEqual([]);
     expect(strangerSeen.errors.filter((e) => !/404|401/.test(e))).toEqual([]);
     await stranger.close();

@@ -4,10 +4,11 @@ import { api, type ApiKey } from "../api";
 import { Time } from "../parts/time";
 import { useConfirm } from "../parts/dialog";
 import { Notice } from "../parts/notice";
+import { ShareLinks } from "../parts/share-links";
 
 const SOURCES = { config: "config file", local: "this machine's CLI", dashboard: "dashboard" } as const;
 
-/** API keys (admins): create with a label (the token is shown once), list with last use, revoke. */
+/** API keys (admins): create with a label (the token is shown once), list with last use, revoke; and the share links, to revoke. */
 export function ApiKeys() {
   const [keys, setKeys] = useState<ApiKey[]>([]);
   const [created, setCreated] = useState<{ label: string; token: string } | null>(null);
@@ -111,6 +112,7 @@ export function ApiKeys() {
         </p>
         <button type="submit">Create key</button>
       </form>
+      <ShareLinks />
     </section>
   );
 }
