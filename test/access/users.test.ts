@@ -62,3 +62,22 @@ test("the config file's limits are checked: channels are patterns, only members 
   expect(problems(key({ scopes: ["relay"], channels: ["x-*"] }))).toEqual(["api_keys[0].channels: a relay key names its channels, without *"]);
   expect(problems(key({ scopes: ["read"] }))).toEqual(["api_keys[0].channels: a key scoped to channels names them (glob patterns)"]);
 });
+
+test("an admin makes a key scoped to channels in the dashboard; it is listed with its scopes and sees only them", async () => {
+  const app = await dashboardApp();
+  await app.catchHooks("stripe-live", 1);
+  await app.catchHooks("orders", 1);
+  const made = await app.call("POST", "/ui/api/api-keys", { label: "payments", scopes: ["read", "act"], channels: ["stripe-*"] }, app.admin);
+  const key = { authorization: `Bearer ${made.json.token}` };
+  expect(made.json.token).toMatch(/^mr_/);
+  expect(made.json).toMatchObject({ label: "payments", scopes: ["read", "act"], channels: ["stripe-*"] });
+  expect((await app.call("GET", "/v1/hooks", undefined, key)).json.map((h: { channel: string }) => h.channel)).toEqual(["stripe-live"]);
+  for (const body of [
+    { label: "a", scopes: ["act"], channels: ["x"] },
+    { label: "b", scopes: ["relay", "read"], channels: ["x"] },
+    { label: "c", scopes: ["relay"], channels: ["x-*"] },
+    { label: "d", scopes: ["read"] },
+  ])
+    expect([body.label, (await app.call("POST", "/ui/api/api-keys", body, app.admin)).status]).toEqual([body.label, 400]);
+  expect((await app.call("POST", "/ui/api/api-keys", { label: "m", scopes: ["read"], channels: ["x"] }, app.member)).status).toBe(403);
+});

@@ -25,7 +25,12 @@ export function ApiKeys() {
     const channels = String(form.get("channels") ?? "")
       .split(/[\s,]+/)
       .filter(Boolean);
-    const body = channels.length > 0 ? { label, scopes: ["relay"], channels } : { label };
+    // Or a key that sees (reads and acts on) only these channels: glob patterns.
+    const sees = String(form.get("sees") ?? "")
+      .split(/[\s,]+/)
+      .filter(Boolean);
+    const body =
+      channels.length > 0 ? { label, scopes: ["relay"], channels } : sees.length > 0 ? { label, scopes: ["read", "act"], channels: sees } : { label };
     try {
       const key = await api<ApiKey & { token: string }>("POST", "/api-keys", body);
       setCreated({ label: key.label, token: key.token });
@@ -109,6 +114,13 @@ export function ApiKeys() {
         </label>
         <p class="muted" id="relay-help">
           With channels, the key relays them to <code>mailroom listen</code> and gets 403 everywhere else; without, it has full access.
+        </p>
+        <label>
+          Or see only these channels (optional)
+          <input name="sees" placeholder="stripe-*, github" aria-describedby="sees-help" />
+        </label>
+        <p class="muted" id="sees-help">
+          The key reads and acts on the hooks of these channels (<code>*</code> for any characters) and sees nothing else.
         </p>
         <button type="submit">Create key</button>
       </form>
