@@ -6,6 +6,8 @@ import type { Log } from "./lib/log";
 import { silentActivity, type Activity } from "./lib/terminal";
 import type { Runner } from "./runner";
 import { refuseScopedKey } from "./hooks/auth";
+import { filteredByCaller } from "./db/caller-filter";
+import { withCaller } from "./lib/caller";
 import { createMetrics, type Metrics } from "./metrics";
 import type { Base } from "./compose/base";
 import { createSearchService } from "./compose/search";
@@ -61,7 +63,9 @@ export type AppDeps = {
  * tests hand it everything.
  */
 export function createApp(deps: AppDeps) {
-  const { config, storage, log, runner } = deps;
+  const { config, log, runner } = deps;
+  // Every service reads storage as the request's caller may see it (lib/caller.ts).
+  const storage = filteredByCaller(deps.storage);
   const base: Base = {
     config,
     storage,
@@ -110,6 +114,7 @@ export function createApp(deps: AppDeps) {
     .use(openapi.routes);
   if (metrics.routes) app.use(metrics.routes);
   app.onError(createUnrouted(base, { translate, routes: () => app.routes }));
+  runsInCallerScope(app);
 
   /** Waits until every caught hook is committed and on disk. */
   async function close(): Promise<void> {
@@ -170,3 +175,21 @@ export function createApp(deps: AppDeps) {
 }
 
 export type App = ReturnType<typeof createApp>;
+
+/**
+ * Runs each request the app handles (fetch, and handle, which calls it) in a caller scope of its
+ * own (lib/caller.ts), which signing in limits. Elysia compiles its handler on the first read of
+ * `fetch`; the wrapper takes its place then.
+ */
+function runsInCallerScope(app: Elysia<any, any, any, any, any, any, any>): void {
+  const compile = Object.getOwnPropertyDescriptor(Elysia.prototype, "fetch")!.get!;
+  Object.defineProperty(app, "fetch", {
+    configurable: true,
+    get() {
+      const inner = compile.call(app) as (request: Request) => Response | Promise<Response>;
+      const value = (request: Request) => withCaller(() => inner(request));
+      Object.defineProperty(app, "fetch", { value, configurable: true, writable: true });
+      return value;
+    },
+  });
+}

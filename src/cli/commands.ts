@@ -244,13 +244,15 @@ Send it with mailroom trigger --fixture FILE. See docs/fixtures.md.`,
   {
     name: "token",
     usage: `  mailroom token reset|show [--config FILE]                re-issue / print this machine's API token
-  mailroom token create --label L [--scope relay --channel C]...
-                                                           a new API key (a relay key for C), printed once`,
+  mailroom token create --label L [--scope relay --channel C]... [--channels P,...]
+                                                           a new API key (a relay key for C, or one seeing channels P only), printed once`,
     details: `Both work on the data file that serve uses (found as serve finds it: --config FILE,
 $MAILROOM_CONFIG or ./mailroom.toml, then $MAILROOM_DB; data/mailroom.db by default), so run them
 where serve runs or point at its config. Neither creates a data file. \`token create\` stores a new key
 there (a running Mailroom accepts it at its next request) and prints its token once; with --scope relay
-and one or more --channel it relays those channels to \`mailroom listen\` and gets 403 everywhere else.`,
+and one or more --channel it relays those channels to \`mailroom listen\` and gets 403 everywhere else;
+with --channels stripe-*,github (glob patterns) it reads and acts on those channels' hooks only (with
+--scope read, it only reads).`,
     run: async (argv, io) => (await import("./token-run")).runToken(argv, io),
   },
 ];

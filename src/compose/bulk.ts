@@ -5,12 +5,14 @@ import { requireApiKey, type SignIn } from "../hooks/auth";
 import { webhookErrors } from "../hooks/errors";
 import { createIdFactory } from "../lib/ids";
 import { viewRoutes } from "../views/routes";
+import { sharedRoutes, shareLinkRoutes } from "../share/routes";
+import { createShareLinks } from "../share/service";
 import { createViews } from "../views/service";
 import type { Base } from "./base";
 import type { WebhookService } from "./webhooks";
 
 /**
- * Bulk actions by query (bulk/) and saved views (views/): under /v1 behind the API keys (only keys
+ * Bulk actions by query (bulk/), saved views (views/) and share links (share/): under /v1 behind the API keys (only keys
  * with full access reach them, so `send` is theirs), and for the dashboard behind its sessions
  * (`send` and shared views for admins).
  */
@@ -29,16 +31,29 @@ export function createBulkService({ config, storage, clock, log }: Base, { webho
     leaseMs: config.storage.attempt_lease,
   });
   const views = createViews({ store: storage.views, search: management.search, clock });
+  const shareLinks = createShareLinks({
+    store: storage.shareLinks,
+    clock,
+    hook: (id) => management.hooks.get(id, { contract: false }),
+    search: management.search,
+    views: (actor) => views.list(actor),
+  });
   type IsAdmin = (request: Request) => boolean;
   const dashboardRoutes = {
     bulk: (auth: SignIn, isAdmin: IsAdmin) => bulkRoutes({ auth, bulk, transfer: management.transfer, isAdmin }),
     views: (auth: SignIn, isAdmin: IsAdmin) => viewRoutes({ auth, views, isAdmin }),
+    share: (auth: SignIn, isAdmin: IsAdmin) => shareLinkRoutes({ auth, links: shareLinks, isAdmin }),
+    /** GET /shared/{token}: no sign-in, the link's token alone. */
+    shared: () => sharedRoutes(shareLinks),
   };
   const auth = requireApiKey(webhooks.apiKeys.source);
-  const routes = new Elysia()
-    .onError(webhookErrors(log))
-    .use(new Elysia({ prefix: "/v1" }).use(dashboardRoutes.bulk(auth, () => true)).use(dashboardRoutes.views(auth, () => true)));
-  return { bulk, views, routes, dashboardRoutes };
+  const routes = new Elysia().onError(webhookErrors(log)).use(
+    new Elysia({ prefix: "/v1" })
+      .use(dashboardRoutes.bulk(auth, () => true))
+      .use(dashboardRoutes.views(auth, () => true))
+      .use(dashboardRoutes.share(auth, () => true)),
+  );
+  return { bulk, views, shareLinks, routes, dashboardRoutes };
 }
 
 export type BulkService = ReturnType<typeof createBulkService>;

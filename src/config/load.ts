@@ -316,12 +316,22 @@ function crossCheck(config: ConfigInput): Problem[] {
     // An unset token_env is a problem of its own (reported by resolveEnvSecrets), not a missing token.
     const given = [k.token ?? k.token_env, k.token_sha256].filter((v) => v !== undefined).length;
     if (given !== 1) problems.push({ path: `api_keys[${i}]`, message: "give exactly one of token, token_env, token_sha256" });
-    if (k.scopes && !k.channels) problems.push({ path: `api_keys[${i}].channels`, message: "a relay key names the channels it may relay" });
+    if (k.scopes && !k.channels)
+      problems.push({
+        path: `api_keys[${i}].channels`,
+        message: k.scopes.includes("relay") ? "a relay key names the channels it may relay" : "a key scoped to channels names them (glob patterns)",
+      });
     if (k.channels && !k.scopes)
       problems.push({
         path: `api_keys[${i}].channels`,
-        message: 'only a key with scopes = ["relay"] has channels (a key without scopes reaches every channel)',
+        message: 'only a key with scopes ("relay", "read") has channels (a key without scopes reaches every channel)',
       });
+    const scopes = k.scopes ?? [];
+    if (scopes.includes("relay") && scopes.length > 1) problems.push({ path: `api_keys[${i}].scopes`, message: 'a relay key has scopes = ["relay"] alone' });
+    if (scopes.includes("act") && !scopes.includes("read"))
+      problems.push({ path: `api_keys[${i}].scopes`, message: 'a key that acts also reads: scopes = ["read", "act"]' });
+    if (scopes.includes("relay") && k.channels?.some((c) => c.includes("*")))
+      problems.push({ path: `api_keys[${i}].channels`, message: "a relay key names its channels, without *" });
   });
   config.relays.forEach((r, i) => {
     // An unset token_env is reported by resolveEnvSecrets.
@@ -335,6 +345,8 @@ function crossCheck(config: ConfigInput): Problem[] {
     emails.add(u.email.toLowerCase());
     const given = [u.password, u.password_hash].filter((v) => v !== undefined).length;
     if (given !== 1) problems.push({ path: `users[${i}]`, message: "give exactly one of password_hash, password_env" });
+    if (u.channels && u.role === "admin")
+      problems.push({ path: `users[${i}].channels`, message: "only a member can be limited to channels (an admin manages every one)" });
   });
   return problems;
 }

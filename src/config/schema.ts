@@ -84,6 +84,14 @@ const Storage = t.Object(
  */
 export const LOCAL_KEY_LABEL = "local";
 
+/** The channels pattern of a limited user or key: a channel name in which `*` stands for any run of characters. */
+export const CHANNEL_GLOB_PATTERN = "^[a-z0-9*]+([-_][a-z0-9*]+)*$";
+const ChannelPattern = t.String({
+  pattern: CHANNEL_GLOB_PATTERN,
+  maxLength: 64,
+  problem: 'must be a channel name, * standing for any characters ("stripe-*")',
+});
+
 const ApiKey = t.Object(
   {
     label: Name(`events name this caller "api:<label>"; "${LOCAL_KEY_LABEL}" is reserved for the generated local token`),
@@ -91,20 +99,27 @@ const ApiKey = t.Object(
     token_env: t.Optional(t.String({ description: "environment variable holding the token" })),
     token_sha256: t.Optional(t.String({ pattern: "^[0-9a-fA-F]{64}$", description: "hex SHA-256 of the token" })),
     scopes: t.Optional(
-      t.Array(t.Literal("relay"), {
+      t.Array(t.Union([t.Literal("relay"), t.Literal("read"), t.Literal("act")]), {
         minItems: 1,
         uniqueItems: true,
-        description: 'what the key may do; ["relay"]: relay its channels (mailroom listen) and nothing else. Without scopes: full access',
-        problem: 'must be ["relay"] (a key without scopes has full access)',
+        description:
+          'what the key may do; ["relay"]: relay its channels (mailroom listen) and nothing else; ["read"] or ["read", "act"]: read (and act on) the hooks of its channels and nothing else. Without scopes: full access',
+        problem: 'must be ["relay"], ["read"] or ["read", "act"] (a key without scopes has full access)',
       }),
     ),
-    channels: t.Optional(t.Array(Name("channel name"), { minItems: 1, uniqueItems: true, description: "the channels a relay key may relay" })),
+    channels: t.Optional(
+      t.Array(ChannelPattern, {
+        minItems: 1,
+        uniqueItems: true,
+        description: 'the channels a relay key may relay (names), or a read key may see (glob patterns, "stripe-*")',
+      }),
+    ),
   },
   strict,
 );
 
 /** The scopes an API key may be restricted to. */
-export const KEY_SCOPES = ["relay"] as const;
+export const KEY_SCOPES = ["relay", "read", "act"] as const;
 
 const Hooks = t.Object(
   {
@@ -197,6 +212,14 @@ const User = t.Object(
     ),
     password: t.Optional(t.String({ minLength: 8, description: "the password; give it as password_env" })),
     password_env: t.Optional(t.String({ description: "environment variable holding the password" })),
+    channels: t.Optional(
+      t.Array(ChannelPattern, {
+        minItems: 1,
+        maxItems: 100,
+        uniqueItems: true,
+        description: 'a member limited to these channels (glob patterns, "stripe-*"): they see and act on nothing else. Absent: every channel',
+      }),
+    ),
   },
   strict,
 );

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import type { Config } from "../config/schema";
+import { limitCaller } from "../lib/caller";
 import { AppError } from "../lib/errors";
 import { parseBody, refuseRepeatedParameters, signIn, type SignIn } from "../hooks/auth";
 import { cookieValue, SESSION_COOKIE, type Sessions } from "./sessions";
@@ -53,6 +54,8 @@ export function createGate(deps: { config: Config; sessions: Sessions }) {
       checkOrigin(request);
       users.set(request, user);
     }
+    // A member limited to channels sees only them, in every store read this request makes.
+    limitCaller(user.channels, new URL(request.url).pathname, user.email);
     if (role === "admin" && user.role !== "admin") throw new AppError("permission_denied", "only an admin may do this");
     return user;
   }

@@ -1,4 +1,4 @@
-import { Elysia, t } from "elysia";
+import { type AnyElysia, Elysia, t } from "elysia";
 import type { bulkRoutes as bulkQueryRoutes } from "../bulk/routes";
 import type { viewRoutes } from "../views/routes";
 import type { handlerControlRoutes } from "../delivery/handler-routes";
@@ -122,6 +122,9 @@ export function createDashboard(deps: {
   bulkActions?: {
     bulk: (auth: ManagementDeps["auth"], isAdmin: (request: Request) => boolean) => ReturnType<typeof bulkQueryRoutes>;
     views: (auth: ManagementDeps["auth"], isAdmin: (request: Request) => boolean) => ReturnType<typeof viewRoutes>;
+    /** Share links (share/routes.ts), and GET /shared/{token} that needs no session; typed loosely, to keep the chain's type shallow. */
+    share: (auth: ManagementDeps["auth"], isAdmin: (request: Request) => boolean) => AnyElysia;
+    shared: () => AnyElysia;
   };
 }) {
   const { config, store, clock } = deps;
@@ -181,6 +184,7 @@ export function createDashboard(deps: {
     .use(deps.alertRuleRoutes?.(management) ?? new Elysia())
     .use(deps.bulkActions?.bulk(gate.requireSession(), isAdmin) ?? new Elysia())
     .use(deps.bulkActions?.views(gate.requireSession(), isAdmin) ?? new Elysia())
+    .use((deps.bulkActions ? new Elysia().use(deps.bulkActions.share(gate.requireSession(), isAdmin)).use(deps.bulkActions.shared()) : new Elysia()) as Elysia)
     .use(resignKindRoutes({ gate }))
     .use(translateRoutes({ gate, services: deps.translate }))
     .use(bulkRoutes({ auth: gate.requireSession(), hooks: deps.management.hooks, channels: deps.management.channels }))

@@ -8,6 +8,8 @@ import type { sessions, users } from "../schema/sqlite";
  * database fails (nothing is then committed).
  */
 export type UserRow = typeof users.$inferSelect;
+/** A user to store: `channels` (a JSON array of glob patterns) only for a member limited to them. */
+export type NewUser = Omit<UserRow, "channels"> & { channels?: string | null };
 export type SessionRow = typeof sessions.$inferSelect;
 
 export interface UserStore {
@@ -18,17 +20,19 @@ export interface UserStore {
   /** Every stored user, by e-mail address. */
   listUsers(): Promise<UserRow[]>;
   /** false when the e-mail address is taken (nothing changes then). */
-  insertUser(row: UserRow): Promise<boolean>;
+  insertUser(row: NewUser): Promise<boolean>;
   /**
    * The first admin, by the setup link: inserts the user and deletes the `setup` setting together,
    * only while that setting still holds `setup` (as written). "void" when it no longer does (of two
    * racing, one adds), "taken" for an address taken; nothing changes but for "added".
    */
-  insertFirstUser(row: UserRow, setup: unknown): Promise<"added" | "taken" | "void">;
+  insertFirstUser(row: NewUser, setup: unknown): Promise<"added" | "taken" | "void">;
   /** Removes the user and their sessions together; false when there was no such user. */
   deleteUser(email: string): Promise<boolean>;
   /** Sets the password's hash and ends the user's sessions together; false when there is no such user. */
   setPasswordHash(email: string, passwordHash: string): Promise<boolean>;
+  /** Limits a user to channels (a JSON array of glob patterns), or not (null); false when there is no such user. */
+  setChannels(email: string, channels: string | null): Promise<boolean>;
 }
 
 export interface SessionStore {

@@ -7,8 +7,18 @@ import type { UserRow, UserStore } from "./store";
 
 export type Role = "admin" | "member";
 /** `stamp`: what sessions of a config-file user with a plain password remember (stampOf). */
-export type User = { email: string; role: Role; passwordHash: string; source: "config" | "dashboard"; createdAt: number; stamp?: string };
-export type UserWire = { email: string; role: Role; read_only: boolean; created_at: string | null };
+/** `channels`: a member limited to them (glob patterns, lib/caller.ts); absent, every channel. */
+export type User = {
+  email: string;
+  role: Role;
+  passwordHash: string;
+  source: "config" | "dashboard";
+  createdAt: number;
+  stamp?: string;
+  channels?: string[];
+};
+/** `channels`: present for a member limited to them (glob patterns). */
+export type UserWire = { email: string; role: Role; read_only: boolean; created_at: string | null; channels?: string[] };
 
 /** No space, no @ but one, and no U+0000 (a PostgreSQL text cannot hold it). */
 export const EMAIL_PATTERN = "^[^\\s@\\u0000]+@[^\\s@\\u0000]+\\.?[^\\s@\\u0000]*$";
@@ -48,10 +58,25 @@ export function createUsers(deps: { store: UserStore; config: Config; clock: Clo
     const email = u.email.toLowerCase();
     const passwordHash = u.password_hash ?? Bun.password.hashSync(u.password!, { algorithm: "argon2id" });
     const stamp = u.password_hash ? undefined : configStamp(email, u.password!);
-    configured.set(email, { email, role: u.role, passwordHash, source: "config", createdAt: 0, ...(stamp ? { stamp } : {}) });
+    configured.set(email, {
+      email,
+      role: u.role,
+      passwordHash,
+      source: "config",
+      createdAt: 0,
+      ...(stamp ? { stamp } : {}),
+      ...(u.channels ? { channels: [...u.channels] } : {}),
+    });
   }
 
-  const fromRow = (r: UserRow): User => ({ email: r.email, role: r.role, passwordHash: r.passwordHash, source: "dashboard", createdAt: r.createdAt });
+  const fromRow = (r: UserRow): User => ({
+    email: r.email,
+    role: r.role,
+    passwordHash: r.passwordHash,
+    source: "dashboard",
+    createdAt: r.createdAt,
+    ...(r.channels ? { channels: JSON.parse(r.channels) as string[] } : {}),
+  });
 
   async function stored(email: string): Promise<User | undefined> {
     const row = await store.getUser(email);
@@ -88,7 +113,8 @@ export function createUsers(deps: { store: UserStore; config: Config; clock: Clo
      * Throws invalid_argument for a bad e-mail or a short password, failed_precondition when the
      * e-mail is taken. `insert` stores the row instead of the store's insertUser (the setup link's).
      */
-    async add(email: string, role: Role, password: string, insert = store.insertUser): Promise<User> {
+    async add(email: string, role: Role, password: string, insert = store.insertUser, channels?: readonly string[]): Promise<User> {
+      if (channels && role === "admin") throw invalid("channels: only a member can be limited to channels (an admin manages every one)");
       if (!new RegExp(EMAIL_PATTERN).test(email) || email.length > 254) throw invalid("email: must be an e-mail address");
       checkPassword(password);
       const key = email.toLowerCase();
@@ -96,7 +122,18 @@ export function createUsers(deps: { store: UserStore; config: Config; clock: Clo
       if (await find(key)) throw taken();
       const passwordHash = await Bun.password.hash(password, { algorithm: "argon2id" });
       // Another request may have added the same address while the hash was computed.
-      if (!(await insert({ email: key, role, passwordHash, createdAt: clock.now() }))) throw taken();
+      if (!(await insert({ email: key, role, passwordHash, createdAt: clock.now(), channels: channels ? JSON.stringify(channels) : null }))) throw taken();
+      return (await find(key))!;
+    },
+    /**
+     * Limits a stored member to `channels` (glob patterns), or lifts the limit (null): their next
+     * request sees only those channels. Throws for an unknown or configured user, invalid_argument for an admin.
+     */
+    async setChannels(email: string, channels: readonly string[] | null): Promise<User> {
+      const key = email.toLowerCase();
+      await requireStored(key);
+      if (channels && (await stored(key))?.role === "admin") throw invalid("channels: only a member can be limited to channels (an admin manages every one)");
+      if (!(await store.setChannels(key, channels ? JSON.stringify(channels) : null))) throw notFound(`user "${key}" not found`);
       return (await find(key))!;
     },
     /** Removes a stored user and ends their sessions; throws for an unknown or configured one. */
@@ -125,5 +162,11 @@ export function createUsers(deps: { store: UserStore; config: Config; clock: Clo
 export type Users = ReturnType<typeof createUsers>;
 
 export function toWireUser(u: User): UserWire {
-  return { email: u.email, role: u.role, read_only: u.source === "config", created_at: u.source === "config" ? null : new Date(u.createdAt).toISOString() };
+  return {
+    email: u.email,
+    role: u.role,
+    read_only: u.source === "config",
+    created_at: u.source === "config" ? null : new Date(u.createdAt).toISOString(),
+    ...(u.channels ? { channels: u.channels } : {}),
+  };
 }

@@ -17,6 +17,7 @@ import type { IssueStore } from "../alerts/store";
 import type { BulkJobStore } from "../bulk/store";
 import type { ViewStore } from "../views/store";
 import type { AlertRuleStore } from "../alerts/rule-store";
+import type { ShareLinkStore } from "../share/store";
 import type { Worker } from "../lib/worker";
 import type { ChangeFeed } from "./feed";
 import type { ChangeSink } from "../hooks/changes";
@@ -62,6 +63,8 @@ export interface Storage {
   readonly bulkJobs: BulkJobStore;
   /** Saved views (views/). */
   readonly views: ViewStore;
+  /** Read-only share links of a hook or a view (share/). */
+  readonly shareLinks: ShareLinkStore;
   /** Contract checks of caught hooks and what each channel has seen (contracts/). */
   readonly contracts: ContractStore;
   /**

@@ -3,6 +3,8 @@ import { NAME_PATTERN, NAME_RULE } from "../config/values";
 import { ErrorBody, NoBody, NoQuery } from "../hooks/model";
 import type { ManagementDeps } from "../hooks/routes/deps";
 import type { Controls } from "./controls";
+import { callerChannels, channelMatches } from "../lib/caller";
+import { notFound } from "../lib/errors";
 
 const strict = { additionalProperties: false } as const;
 const params = t.Object(
@@ -45,14 +47,36 @@ export const HandlerInfo = t.Object(
 );
 
 /**
+ * A handler as a caller limited to channels sees it (lib/caller.ts): with its channels among theirs
+ * only, and not at all when it handles none of them.
+ */
+function seen<H extends { channels: string[] }>(handler: H): H | undefined {
+  const limit = callerChannels();
+  if (!limit) return handler;
+  const channels = handler.channels.filter((c) => channelMatches(limit, c));
+  return channels.length > 0 ? { ...handler, channels } : undefined;
+}
+
+/**
  * GET /handlers, GET /handlers/{name}, POST /handlers/{name}/pause and /resume: the handlers and
  * their delivery controls. Pausing and resuming are admin actions (`admin`, else `auth`).
  */
 export function handlerControlRoutes({ auth, admin, controls }: Pick<ManagementDeps, "auth" | "admin"> & { controls: Controls }) {
   const reads = new Elysia()
     .use(auth)
-    .get("/handlers", () => controls.list(), { query: NoQuery, response: { 200: t.Array(HandlerInfo), 401: ErrorBody } })
-    .get("/handlers/:name", ({ params }) => controls.get(params.name), { params, query: NoQuery, response: { 200: HandlerInfo, ...errors } });
+    .get("/handlers", async () => (await controls.list()).flatMap((h) => seen(h) ?? []), {
+      query: NoQuery,
+      response: { 200: t.Array(HandlerInfo), 401: ErrorBody },
+    })
+    .get(
+      "/handlers/:name",
+      async ({ params }) => {
+        const handler = seen(await controls.get(params.name));
+        if (!handler) throw notFound(`handler "${params.name}" not found`);
+        return handler;
+      },
+      { params, query: NoQuery, response: { 200: HandlerInfo, ...errors } },
+    );
   const writes = new Elysia()
     .use(admin ?? auth)
     .post("/handlers/:name/pause", ({ params }) => controls.pause(params.name), {

@@ -4,6 +4,7 @@ import { AppError, invalid } from "../lib/errors";
 import { BODY_PROBLEM, parseJsonBytes } from "../lib/json";
 import { repeatedParameters } from "../lib/query-int";
 import { readBody } from "./read-body";
+import { limitCaller } from "../lib/caller";
 import { sha256Hex, tokenMatchesHash } from "../lib/secrets";
 import type { KeyGrant } from "./api-key-store";
 
@@ -52,7 +53,7 @@ export function admits(keys: KeySource, request: Request): boolean {
   keys.fresh?.().catch(() => {});
   const header = request.headers.get("authorization");
   const key = header === null ? undefined : authenticate(keys.keys, bearerToken(header));
-  return key !== undefined && !key.grant;
+  return key !== undefined && (!key.grant || channelScoped(key));
 }
 
 /** The answer to a scoped key on a route its scopes do not open (a relay key on the management API). */
@@ -76,7 +77,7 @@ export function refuseScopedKey(keys: KeySource, request: Request, ownTokens: (p
   const key = authenticate(keys.keys, bearerToken(request.headers.get("authorization")!));
   if (!key?.grant) return;
   const path = new URL(request.url).pathname;
-  if (path !== "/" && !ownTokens(path)) throw outOfScope(key);
+  if (path !== "/" && !ownTokens(path) && !opens(key.grant, request.method, path)) throw outOfScope(key);
 }
 
 /**
@@ -85,9 +86,32 @@ export function refuseScopedKey(keys: KeySource, request: Request, ownTokens: (p
  */
 async function check(keys: KeySource, request: Request): Promise<ApiKey> {
   const key = await findKey(keys, request);
-  if (key.grant) throw outOfScope(key);
+  if (key.grant) {
+    if (!opens(key.grant, request.method, new URL(request.url).pathname)) throw outOfScope(key);
+    // A key scoped to channels sees only them, in every store read this request makes.
+    limitCaller(key.grant.channels, new URL(request.url).pathname, `api:${key.label}`);
+  }
   return key;
 }
+
+/** The routes a key scoped to channels may use: its hooks, channels, refusals, stream, unread counts and views. */
+const CHANNEL_ROUTES = /^\/v1\/(hooks|refusals|stream|unread|views)(\/|$)|^\/v1\/channels(\/[^/]+(\/(pause|resume|dedup|response))?)?$/;
+const SAFE = new Set(["GET", "HEAD"]);
+
+/**
+ * Whether a scoped key may make this request: a key scoped to channels (`read`, and `act` to act)
+ * the routes of hooks, channels (reading, pause, resume), refusals, the stream and views; a relay
+ * key (`relay`) none here (it opens the relay endpoint, relay/endpoint.ts).
+ */
+export function opens(grant: KeyGrant, method: string, path: string): boolean {
+  if (!grant.scopes.includes("read") || !CHANNEL_ROUTES.test(path)) return false;
+  if (SAFE.has(method)) return true;
+  if (!grant.scopes.includes("act")) return false;
+  return !path.startsWith("/v1/channels") || /\/(pause|resume)$/.test(path);
+}
+
+/** Whether a key is scoped to channels for reading and acting (not a relay key, not full access). */
+export const channelScoped = (key: ApiKey | undefined): boolean => key?.grant?.scopes.includes("read") === true;
 
 /** The key of the request's bearer token, whatever its scopes; throws unauthenticated. */
 export async function findKey(keys: KeySource, request: Request): Promise<ApiKey> {

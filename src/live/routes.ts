@@ -1,3 +1,4 @@
+import { callerChannels } from "../lib/caller";
 import { Elysia, t } from "elysia";
 import { NAME_PATTERN } from "../config/schema";
 import type { SignIn } from "../hooks/auth";
@@ -51,7 +52,9 @@ export function streamRoutes(auth: SignIn, live: Pick<Live, "streams">, stillAdm
       const { query, request } = ctx;
       // Compressed once for every client that takes deflate (live/deflate.ts), as browsers do.
       const deflate = acceptsDeflate(request.headers.get("accept-encoding"));
-      const filter = { ...query, latest: query.latest === undefined ? undefined : Number(query.latest) };
+      // A limited caller's stream keeps its channels for its whole life (lib/caller.ts).
+      const channels = callerChannels();
+      const filter = { ...query, latest: query.latest === undefined ? undefined : Number(query.latest), ...(channels ? { channels } : {}) };
       // A key and a user are told apart by the path they came in by.
       const credential = `${new URL(request.url).pathname} ${ctx.actor}`;
       const body = live.streams.open(filter, request.headers.get("last-event-id"), {

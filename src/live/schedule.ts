@@ -1,4 +1,5 @@
 import type { ChangeLog } from "./bus";
+import { asCaller } from "../lib/caller";
 
 /** Shortest time between two writes of the streams (a dashboard's 200 ms budget leaves room). */
 export const GATHER_MS = 25;
@@ -45,7 +46,8 @@ export function createWriteLoop(log: Pick<ChangeLog, "head" | "kept">, write: (a
     }
     lastWrite = performance.now();
     writtenTo = log.head();
-    running = write(more)
+    // Written for every stream, whoever's request reported the change: no caller's limits (lib/caller.ts).
+    running = asCaller(undefined, () => write(more))
       .then((n) => void (lastCount = n), more)
       .finally(() => {
         running = undefined;

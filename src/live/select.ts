@@ -1,3 +1,4 @@
+import { channelMatches } from "../lib/caller";
 import type { HookStatus } from "../hooks/store";
 import type { Change, ChangeLog, Rendered } from "./bus";
 
@@ -12,7 +13,15 @@ import type { Change, ChangeLog, Rendered } from "./bus";
  * screen that shows the newest hooks needs no more, however many arrive); with `hook`, of the hooks
  * only that one (a hook's screen).
  */
-export type StreamFilter = { channel?: string; status?: HookStatus; fields?: "summary"; latest?: number; hook?: string };
+export type StreamFilter = {
+  channel?: string;
+  status?: HookStatus;
+  fields?: "summary";
+  latest?: number;
+  hook?: string;
+  /** A limited caller's channels (glob patterns, lib/caller.ts): only their hooks, channels and refusals, and no alerts' issues. */
+  channels?: readonly string[];
+};
 
 /** The changes of a write a stream gets, by index into the write's changes, oldest first; `skipped` counts hooks `latest` left out. */
 export type Selection = { picked: number[]; skipped: number };
@@ -48,6 +57,7 @@ export function* select(
       seen.add(change.key);
     }
     if (filter.channel && change.channel !== undefined && change.channel !== filter.channel) continue;
+    if (filter.channels && !channelMatches(filter.channels, change.channel ?? (change.kind === "channel" ? change.key : ""))) continue;
     if (filter.hook && change.kind === "hook" && change.key !== filter.hook) continue;
     // A hook whose status is known without a read (one just caught is pending) and is not the stream's.
     if (filter.status && change.status && change.status !== filter.status) continue;
@@ -79,7 +89,11 @@ export function selectWith(
 
 /** Whether a rendered change passes a filter's channel and status (channel and refusal events have no status). */
 export function passes(filter: StreamFilter, r: NonNullable<Rendered>): boolean {
-  return (!filter.channel || filter.channel === r.channel) && (!filter.status || r.event !== "hook" || r.status === filter.status);
+  return (
+    (!filter.channel || filter.channel === r.channel) &&
+    (!filter.channels || channelMatches(filter.channels, r.channel)) &&
+    (!filter.status || r.event !== "hook" || r.status === filter.status)
+  );
 }
 
 /**
@@ -99,7 +113,7 @@ export function payloadOf(filter: StreamFilter, r: NonNullable<Rendered>): strin
 
 /** Streams at the same position with the same filter and encoding are sent the same bytes. */
 export function planKey(cursor: number, filter: StreamFilter, deflate: boolean): string {
-  return `${cursor}|${filter.channel ?? ""}|${filter.status ?? ""}|${filter.fields ?? ""}|${filter.latest ?? ""}|${filter.hook ?? ""}|${deflate ? "deflate" : ""}`;
+  return `${cursor}|${filter.channel ?? ""}|${filter.status ?? ""}|${filter.fields ?? ""}|${filter.latest ?? ""}|${filter.hook ?? ""}|${deflate ? "deflate" : ""}|${filter.channels?.join(",") ?? ""}`;
 }
 
 /**

@@ -416,6 +416,23 @@ const operations: Record<string, Operation> = {
     summary: "Delete a saved view",
     description: "Mailroom's extension: the caller's own view of that name, or the shared one with `shared=true` (admins). 404 when there is none.",
   },
+  "POST /v1/share-links": {
+    operationId: "ShareLinkService_CreateShareLink",
+    summary: "Share a hook or a saved view",
+    description:
+      "Mailroom's extension (docs/security.md, Share links): a read-only link to one hook (`hook`) or a saved view's hooks (`view`), for `days` (1-90, 7 by default). Its `token` and `url` are in this answer only; opening the URL needs no sign-in.",
+  },
+  "GET /v1/share-links": {
+    operationId: "ShareLinkService_ListShareLinks",
+    summary: "List share links",
+    description: "Mailroom's extension: the links not expired, newest first, never their tokens. Admins or keys without scopes.",
+  },
+  "DELETE /v1/share-links/:id": {
+    operationId: "ShareLinkService_RevokeShareLink",
+    success: { status: 204, description: "Revoked" },
+    summary: "Revoke a share link",
+    description: "Mailroom's extension: the link answers 404 from now on. 404 when there is no such link.",
+  },
   "GET /v1/refusals/:id": {
     operationId: "RefusalService_GetRefusal",
     summary: "Get a refused request",

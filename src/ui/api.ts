@@ -68,7 +68,8 @@ export type HandlerInfo = {
 export type Me = { email: string; role: "admin" | "member"; auth?: "none" };
 /** The server's own type (it imports nothing), so the two cannot drift. */
 export type { ApiKeyInfo as ApiKey } from "../hooks/api-key-info";
-export type User = { email: string; role: "admin" | "member"; read_only: boolean; created_at: string | null };
+/** `channels`: a member limited to them (glob patterns); absent, every channel. */
+export type User = { email: string; role: "admin" | "member"; read_only: boolean; created_at: string | null; channels?: string[] };
 
 export class ApiError extends Error {
   constructor(

@@ -5,6 +5,7 @@ import { api, whenSignedOut, type Me } from "./api";
 import { link, navigate, useLocation } from "./router";
 import { SignIn } from "./screens/sign-in";
 import { Setup } from "./screens/setup";
+import { SharedPage } from "./screens/shared";
 import { Channels } from "./screens/channels";
 import { Hooks } from "./screens/hooks";
 import { Refusals } from "./screens/refusals";
@@ -62,6 +63,9 @@ function App() {
   const openIssues = useOpenIssues(Boolean(me));
   const unread = useUnread().total;
   if (path === "/ui/setup") return <Setup onDone={(m) => (setMe(m), navigate("/ui/hooks"))} />;
+  // A share link's page: no sign-in, the link's token alone.
+  const shareToken = /^\/ui\/share\/(mrs_[\w-]{43})$/.exec(path)?.[1];
+  if (shareToken) return <SharedPage token={shareToken} />;
   if (me === undefined) return <p class="muted">Loading…</p>;
   if (me === null) return <SignIn onSignedIn={setMe} />;
   const nav = (href: string, label: string) => (

@@ -79,6 +79,46 @@ test("token create stores a key in the running Mailroom's database and prints it
   }
 });
 
+test("token create --channels makes a key that sees those channels only; with --scope read it only reads", async () => {
+  const run = await serveFromSource({ api_keys: [{ label: "ci", token: CONFIGURED }] });
+  const toml = join(run.dir, "mailroom.toml");
+  const call = async (token: string, path: string, method = "GET") =>
+    fetch(`${run.url}${path}`, { method, headers: { authorization: `Bearer ${token}` } }).then(async (r) => ({
+      status: r.status,
+      json: (await r.json()) as any,
+    }));
+  try {
+    for (const channel of ["stripe-live", "orders"]) expect((await fetch(`${run.url}/?channel=${channel}`, { method: "POST", body: "{}" })).status).toBe(200);
+    const made = await runCli(["token", "create", "--label", "payments", "--channels", "stripe-*,paddle", "--config", toml], { cwd: run.dir });
+    expect([made.code, made.stderr]).toEqual([
+      0,
+      'created API key "payments" (reads and acts on channels stripe-*, paddle only); the token below is shown once, only its hash is stored\n',
+    ]);
+    const token = made.stdout.trim();
+    expect((await call(token, "/v1/channels")).json.map((c: { name: string }) => c.name)).toEqual(["stripe-live"]);
+    const [hook] = (await call(token, "/v1/hooks")).json;
+    expect(hook.channel).toBe("stripe-live");
+    expect((await call(token, `/v1/hooks/${hook.id}/discard`, "POST")).status).toBe(200);
+    const reader = await runCli(["token", "create", "--label", "payments-ro", "--channels", "stripe-*", "--scope", "read", "--config", toml], { cwd: run.dir });
+    expect(reader.stderr).toContain("(reads channels stripe-* only)");
+    expect((await call(reader.stdout.trim(), `/v1/hooks/${hook.id}`)).status).toBe(200);
+    expect((await call(reader.stdout.trim(), `/v1/hooks/${hook.id}/retry`, "POST")).status).toBe(403);
+    const keys = (await call(CONFIGURED, "/v1/channels")).status;
+    expect(keys).toBe(200);
+    for (const args of [
+      ["--label", "x", "--channels", "Bad!"],
+      ["--label", "x", "--channels", "a", "--channel", "b"],
+      ["--label", "x", "--scope", "read"],
+      ["--label", "x", "--scope", "relay", "--channels", "a"],
+    ]) {
+      const bad = await runCli(["token", "create", ...args, "--config", toml], { cwd: run.dir });
+      expect({ args, code: bad.code, out: bad.stdout }).toEqual({ args, code: 2, out: "" });
+    }
+  } finally {
+    await run.stop();
+  }
+});
+
 test("in a folder without data, token show and token reset say where the data is expected and create nothing", async () => {
   const dir = tempDir("mailroom-nodata-");
   for (const sub of ["show", "reset"]) {

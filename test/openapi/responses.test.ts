@@ -241,6 +241,17 @@ describe("webhook responses match webhooks.json", () => {
     expect((await w("ViewService_DeleteView", { path: "/v1/views/bulky?shared=true" })).status).toBe(404);
   });
 
+  test("share links: create, list, revoke", async () => {
+    const [id] = await app.catchHooks("shared", 1);
+    const link = await w("ShareLinkService_CreateShareLink", { path: "/v1/share-links", body: { hook: id, days: 2 } });
+    expect(link.json.kind).toBe("hook");
+    expect((await w("ShareLinkService_CreateShareLink", { path: "/v1/share-links", body: { hook: id, days: 91 } })).status).toBe(400);
+    expect((await w("ShareLinkService_ListShareLinks", { path: "/v1/share-links" })).json.some((l: { id: string }) => l.id === link.json.id)).toBe(true);
+    expect((await w("ShareLinkService_ListShareLinks", { path: "/v1/share-links?x=1" })).status).toBe(400);
+    expect((await w("ShareLinkService_RevokeShareLink", { path: `/v1/share-links/${link.json.id}` })).status).toBe(204);
+    expect((await w("ShareLinkService_RevokeShareLink", { path: `/v1/share-links/${link.json.id}` })).status).toBe(404);
+  });
+
   test("issues: list, get, ack and resolve", async () => {
     const via = await startTarget({ channels: [{ name: "quiet" }], alerts: [{ name: "quiet", kind: "silence", channels: ["quiet"], for: "1ms" }] });
     const id = await eventually("an issue", async () => ((await (await via.fetch("/v1/issues", { headers: AUTH })).json()) as { id: string }[])[0]?.id);

@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { NAME_PATTERN } from "../../config/schema";
+import { CHANNEL_GLOB_PATTERN, NAME_PATTERN } from "../../config/schema";
 import { ErrorBody, NoBody, NoQuery } from "../../hooks/model";
 import { invalid } from "../../lib/errors";
 import type { DashboardDeps } from "../deps";
@@ -13,8 +13,9 @@ const Label = t.String({
 const Time = t.Union([t.String(), t.Null()]);
 const ChannelName = t.String({
   maxLength: 64,
-  pattern: NAME_PATTERN,
-  error: "channels: each must be a channel name (lowercase letters and digits, words joined by - or _, at most 64 characters)",
+  pattern: CHANNEL_GLOB_PATTERN,
+  error:
+    'channels: each must be a channel name (lowercase letters and digits, words joined by - or _, at most 64 characters), * standing for any characters ("stripe-*")',
 });
 export const ApiKeyInfo = t.Object(
   {
@@ -22,16 +23,24 @@ export const ApiKeyInfo = t.Object(
     source: t.Union([t.Literal("config"), t.Literal("local"), t.Literal("dashboard")]),
     created_at: Time,
     last_used_at: Time,
-    scopes: t.Optional(t.Array(t.String(), { description: 'present for a scoped key: ["relay"]' })),
-    channels: t.Optional(t.Array(t.String(), { description: "the channels a scoped key may relay" })),
+    scopes: t.Optional(t.Array(t.String(), { description: 'present for a scoped key: ["relay"], ["read"] or ["read", "act"]' })),
+    channels: t.Optional(t.Array(t.String(), { description: "the channels a scoped key may relay, or see (glob patterns)" })),
   },
   strict,
 );
 const NewKey = t.Object(
   {
     label: Label,
-    scopes: t.Optional(t.Array(t.Literal("relay"), { minItems: 1, uniqueItems: true, error: 'scopes: must be ["relay"] (leave it out for full access)' })),
-    channels: t.Optional(t.Array(ChannelName, { minItems: 1, maxItems: 100, uniqueItems: true, error: "channels: a list of distinct channel names" })),
+    scopes: t.Optional(
+      t.Array(t.Union([t.Literal("relay"), t.Literal("read"), t.Literal("act")]), {
+        minItems: 1,
+        uniqueItems: true,
+        error: 'scopes: must be ["relay"], ["read"] or ["read", "act"] (leave it out for full access)',
+      }),
+    ),
+    channels: t.Optional(
+      t.Array(ChannelName, { minItems: 1, maxItems: 100, uniqueItems: true, error: "channels: a list of distinct channel names or patterns" }),
+    ),
   },
   strict,
 );
@@ -49,8 +58,11 @@ export function apiKeyRoutes({ gate, apiKeys }: DashboardDeps) {
     .post(
       "/api-keys",
       async ({ body }) => {
-        if (body.scopes && !body.channels) throw invalid("channels: a relay key names the channels it may relay");
-        if (body.channels && !body.scopes) throw invalid('channels: only a key with scopes ["relay"] has channels');
+        if (body.scopes && !body.channels) throw invalid("channels: a scoped key names its channels");
+        if (body.channels && !body.scopes) throw invalid('channels: only a key with scopes ("relay", "read") has channels');
+        if (body.scopes?.includes("relay") && body.scopes.length > 1) throw invalid('scopes: a relay key has ["relay"] alone');
+        if (body.scopes?.includes("relay") && body.channels?.some((c) => c.includes("*"))) throw invalid("channels: a relay key names its channels, without *");
+        if (body.scopes?.includes("act") && !body.scopes.includes("read")) throw invalid('scopes: a key that acts also reads: ["read", "act"]');
         const grant = body.scopes && body.channels ? { scopes: [...body.scopes], channels: [...body.channels] } : undefined;
         const { info, token } = await apiKeys.create(body.label, grant);
         return { ...info, token };

@@ -27,6 +27,7 @@ import { createIssueStore } from "../stores/issues";
 import { createBulkJobStore } from "../stores/bulk-jobs";
 import { createViewStore } from "../stores/views";
 import { createAlertRuleStore } from "../stores/alert-rules";
+import { createShareLinkStore } from "../stores/share-links";
 
 /**
  * Caught batches in flight at once per instance. Measured on 2 cores with PostgreSQL beside (bench:ingest
@@ -75,6 +76,7 @@ export async function createPostgresStorage(sql: SQL, opts: PostgresStorageOptio
     alertRules: createAlertRuleStore(d),
     bulkJobs: createBulkJobStore(d),
     views: createViewStore(d),
+    shareLinks: createShareLinkStore(d),
     changes: changesOf(sql),
     feed,
     commitLanes: COMMIT_LANES,

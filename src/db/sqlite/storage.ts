@@ -28,6 +28,7 @@ import { createIssueStore } from "../stores/issues";
 import { createBulkJobStore } from "../stores/bulk-jobs";
 import { createViewStore } from "../stores/views";
 import { createAlertRuleStore } from "../stores/alert-rules";
+import { createShareLinkStore } from "../stores/share-links";
 
 export type SqliteStorageOptions = {
   path: string;
@@ -92,6 +93,7 @@ export function createSqliteStorage(db: Db, opts: SqliteStorageOptions): Storage
     alertRules: createAlertRuleStore(d),
     bulkJobs: createBulkJobStore(d),
     views: createViewStore(d),
+    shareLinks: createShareLinkStore(d),
     changes: changesOf(db.$client),
     feed: localFeed(),
     durable: walSync ? () => walSync.sync() : undefined,

@@ -21,6 +21,9 @@ export function createDashboardStore(d: Dialect): DashboardStore {
   const setPasswordHash = d.prepare<{ email: string; passwordHash: string }>(
     (p) => sql`UPDATE ${u} SET ${name(u.passwordHash)} = ${p.passwordHash} WHERE ${u.email} = ${p.email}`,
   );
+  const setChannels = d.prepare<{ email: string; channels: string | null }>(
+    (p) => sql`UPDATE ${u} SET ${name(u.channels)} = ${p.channels} WHERE ${u.email} = ${p.email}`,
+  );
   const endSessionsOf = d.prepare<{ email: string }>((p) => sql`DELETE FROM ${s} WHERE ${s.email} = ${p.email}`);
   const endExpired = d.prepare<{ now: number }>((p) => sql`DELETE FROM ${s} WHERE ${s.expiresAt} < ${p.now}`);
   const insertSession = d.prepare<SessionRow>(() => sql`INSERT INTO ${s} ${rowValues(s)}`);
@@ -48,13 +51,13 @@ export function createDashboardStore(d: Dialect): DashboardStore {
     getUser: (email) => getUser.get({ email }),
     countUsers: async () => (await countUsers.get({}))?.n ?? 0,
     listUsers: () => listUsers.all({}),
-    insertUser: (row) => d.write(async () => usersChanged((await insertUser.run(row)) > 0)),
+    insertUser: (row) => d.write(async () => usersChanged((await insertUser.run({ ...row, channels: row.channels ?? null })) > 0)),
     insertFirstUser: (row, setup) =>
       d
         .transaction(async () => {
           if ((await takeSetupLink.run({ value: JSON.stringify(setup) })) === 0) return "void" as const;
           // An address taken: the transaction is rolled back, the link kept.
-          if ((await insertUser.run(row)) === 0) throw new AddressTaken();
+          if ((await insertUser.run({ ...row, channels: row.channels ?? null })) === 0) throw new AddressTaken();
           d.report({ kind: "state", part: "setup" });
           usersChanged(true);
           return "added" as const;
@@ -75,6 +78,8 @@ export function createDashboardStore(d: Dialect): DashboardStore {
         await endSessionsOf.run({ email });
         return usersChanged(changed);
       }),
+
+    setChannels: (email, channels) => d.write(async () => usersChanged((await setChannels.run({ email, channels })) > 0)),
 
     insertSession: (row, now) =>
       d.transaction(async () => {

@@ -175,6 +175,7 @@ const SHARED = [
   "hookTags",
   "hookReads",
   "alertRules",
+  "shareLinks",
 ] as const;
 type SharedName = (typeof SHARED)[number];
 
@@ -222,6 +223,7 @@ const sameRows: { [K in SharedName]: Same<(typeof liteSchema)[K]["$inferSelect"]
   hookTags: true,
   hookReads: true,
   alertRules: true,
+  shareLinks: true,
 };
 void sameRows;
 /** Fails to compile when a column both backends have reads differently. */

@@ -8,6 +8,8 @@ export const users = pgTable("users", {
   role: text("role", { enum: ["admin", "member"] }).notNull(),
   passwordHash: text("password_hash").notNull(),
   createdAt: ms("created_at").notNull(),
+  /** JSON array of the channels (glob patterns) a member is limited to; NULL: every channel. */
+  channels: text("channels"),
 });
 
 export const sessions = pgTable(

@@ -14,3 +14,4 @@ export * from "./alerts";
 export * from "./contracts";
 export * from "./bulk";
 export * from "./tags";
+export * from "./share";

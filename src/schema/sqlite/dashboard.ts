@@ -9,6 +9,8 @@ export const users = sqliteTable("users", {
   role: text("role", { enum: ["admin", "member"] }).notNull(),
   passwordHash: text("password_hash").notNull(),
   createdAt: integer("created_at").notNull(),
+  /** JSON array of the channels (glob patterns) a member is limited to; NULL: every channel. */
+  channels: text("channels"),
 });
 
 /**

@@ -2,6 +2,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api";
 import { link } from "../router";
+import { ShareButton } from "./share";
 
 type View = { name: string; query: string; shared: boolean; count?: number; count_exact?: boolean };
 
@@ -55,6 +56,9 @@ export function ViewsSidebar({ current, query, admin, onViews }: { current: stri
             </li>
           ))}
         </ul>
+      )}
+      {current && views.some((v) => v.name === current) && (
+        <ShareButton key={current} what={{ view: current }} label={`Share the view ${current} (a read-only link)`} />
       )}
       {query && (
         <form class="actions" onSubmit={save}>

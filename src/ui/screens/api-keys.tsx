@@ -4,10 +4,11 @@ import { api, type ApiKey } from "../api";
 import { Time } from "../parts/time";
 import { useConfirm } from "../parts/dialog";
 import { Notice } from "../parts/notice";
+import { ShareLinks } from "../parts/share-links";
 
 const SOURCES = { config: "config file", local: "this machine's CLI", dashboard: "dashboard" } as const;
 
-/** API keys (admins): create with a label (the token is shown once), list with last use, revoke. */
+/** API keys (admins): create with a label (the token is shown once), list with last use, revoke; and the share links, to revoke. */
 export function ApiKeys() {
   const [keys, setKeys] = useState<ApiKey[]>([]);
   const [created, setCreated] = useState<{ label: string; token: string } | null>(null);
@@ -24,7 +25,12 @@ export function ApiKeys() {
     const channels = String(form.get("channels") ?? "")
       .split(/[\s,]+/)
       .filter(Boolean);
-    const body = channels.length > 0 ? { label, scopes: ["relay"], channels } : { label };
+    // Or a key that sees (reads and acts on) only these channels: glob patterns.
+    const sees = String(form.get("sees") ?? "")
+      .split(/[\s,]+/)
+      .filter(Boolean);
+    const body =
+      channels.length > 0 ? { label, scopes: ["relay"], channels } : sees.length > 0 ? { label, scopes: ["read", "act"], channels: sees } : { label };
     try {
       const key = await api<ApiKey & { token: string }>("POST", "/api-keys", body);
       setCreated({ label: key.label, token: key.token });
@@ -109,8 +115,16 @@ export function ApiKeys() {
         <p class="muted" id="relay-help">
           With channels, the key relays them to <code>mailroom listen</code> and gets 403 everywhere else; without, it has full access.
         </p>
+        <label>
+          Or see only these channels (optional)
+          <input name="sees" placeholder="stripe-*, github" aria-describedby="sees-help" />
+        </label>
+        <p class="muted" id="sees-help">
+          The key reads and acts on the hooks of these channels (<code>*</code> for any characters) and sees nothing else.
+        </p>
         <button type="submit">Create key</button>
       </form>
+      <ShareLinks />
     </section>
   );
 }

@@ -6,6 +6,7 @@ import { useStream } from "../live";
 import { link } from "../router";
 import { ContractBadge } from "../parts/contract-badge";
 import { CopyButton } from "../parts/copy";
+import { ShareButton } from "../parts/share";
 import { KvTable, queryRows } from "../parts/kv-table";
 import { Size } from "../parts/size";
 import { Time } from "../parts/time";
@@ -90,6 +91,7 @@ export function HookDetail({
         <span>
           <code>{hook.id}</code> <CopyButton text={hook.id} label="Copy the hook id" />
         </span>
+        <ShareButton what={{ hook: hook.id }} label="Share this hook (a read-only link)" />
         <span>
           <span class="method">{hook.method}</span> from {hook.ip}
         </span>

@@ -10,7 +10,14 @@ import { closeBackends, contractBackends, race } from "./backends";
 
 afterEach(closeBackends);
 
-const user = (email: string, over: Partial<UserRow> = {}): UserRow => ({ email, role: "member", passwordHash: "$argon2id$x", createdAt: 1000, ...over });
+const user = (email: string, over: Partial<UserRow> = {}): UserRow => ({
+  email,
+  role: "member",
+  passwordHash: "$argon2id$x",
+  createdAt: 1000,
+  channels: null,
+  ...over,
+});
 const session = (token: string, email: string, expiresAt = 10_000): SessionRow => ({ tokenSha256: token, email, stamp: "s1", createdAt: 1000, expiresAt });
 
 for (const backend of contractBackends(
@@ -28,6 +35,17 @@ for (const backend of contractBackends(
       expect(await store.getUser("ada@example.com")).toEqual(user("ada@example.com", { role: "admin" }));
       expect(await store.countUsers()).toBe(2);
       expect((await store.listUsers()).map((u) => u.email)).toEqual(["ada@example.com", "zoe@example.com"]);
+    });
+
+    test("a member limited to channels: stored, changed, lifted; false for no such user", async () => {
+      const { store } = await backend.open();
+      await store.insertUser(user("sam@example.com", { channels: '["stripe-*"]' }));
+      expect((await store.getUser("sam@example.com"))!.channels).toBe('["stripe-*"]');
+      expect(await store.setChannels("sam@example.com", '["github"]')).toBe(true);
+      expect((await store.listUsers())[0]!.channels).toBe('["github"]');
+      expect(await store.setChannels("sam@example.com", null)).toBe(true);
+      expect((await store.getUser("sam@example.com"))!.channels).toBeNull();
+      expect(await store.setChannels("nobody@example.com", null)).toBe(false);
     });
 
     test("a new password or the user's removal ends their sessions; false for no such user", async () => {
