@@ -1,8 +1,8 @@
 /** The issue routes: /v1 behind API keys, /ui/api behind sessions (members and admins alike), their errors in the management format. */
 import { afterEach, describe, expect, test } from "bun:test";
-import { dashboardApp, ORIGIN } from "../dashboard/support";
+import { type DashboardApp, dashboardApp, ORIGIN } from "../dashboard/support";
 
-type App = Awaited<ReturnType<typeof dashboardApp>>;
+type App = DashboardApp;
 let app: App;
 afterEach(() => app?.close());
 

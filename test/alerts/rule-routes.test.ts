@@ -1,10 +1,10 @@
 /** /v1/alerts: rules made, changed and deleted through the API, checked as check-config checks the file, in effect at once. */
 import { afterEach, describe, expect, test } from "bun:test";
 import { buildConfig, type ConfigError } from "../../src/load-config";
-import { dashboardApp, ORIGIN } from "../dashboard/support";
+import { type DashboardApp, dashboardApp, ORIGIN } from "../dashboard/support";
 import { recordingNotify } from "./helpers";
 
-type App = Awaited<ReturnType<typeof dashboardApp>>;
+type App = DashboardApp;
 let app: App;
 afterEach(() => app?.close());
 

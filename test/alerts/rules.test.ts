@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { createTestApp } from "../helpers/app";
+import { createTestApp, type TestApp } from "../helpers/app";
 import { postgresAvailable } from "../helpers/postgres";
 import { pgTestApp, recordingNotify } from "./helpers";
 
 const MIN = 60_000;
-type Tested = Pick<Awaited<ReturnType<typeof pgTestApp>>, "call" | "post" | "clock" | "runner"> & { close(): unknown };
+type Tested = Pick<TestApp, "call" | "post" | "clock" | "runner"> & { close(): unknown };
 let app: Tested;
 afterEach(async () => {
   await app?.close();

@@ -1,4 +1,4 @@
-import { AUTH, createTestApp } from "../helpers/app";
+import { AUTH, createTestApp, type TestApp } from "../helpers/app";
 
 export const ORIGIN = { origin: "http://localhost" };
 export const ADMIN = { email: "ada@example.com", password: "correct horse battery" };
@@ -14,7 +14,15 @@ const CHEAP = { algorithm: "argon2id", memoryCost: 8, timeCost: 1 } as const;
 const HASHES = { [ADMIN.email]: Bun.password.hashSync(ADMIN.password, CHEAP), [MEMBER.email]: Bun.password.hashSync(MEMBER.password, CHEAP) };
 
 /** A test app with an admin and a member (stored users), each signed in: `admin` and `member` are their headers. */
-export async function dashboardApp(raw: Record<string, any> = {}, opts: Parameters<typeof createTestApp>[1] = {}) {
+type Who = { email: string; password: string };
+/** A test app with an admin and a member signed in (their cookie and origin headers). */
+export type DashboardApp = TestApp & {
+  signIn(who: Who): Promise<Record<string, string>>;
+  admin: Record<string, string>;
+  member: Record<string, string>;
+};
+
+export async function dashboardApp(raw: Record<string, any> = {}, opts: Parameters<typeof createTestApp>[1] = {}): Promise<DashboardApp> {
   const app = createTestApp(raw, opts);
   for (const [email, role] of [
     [ADMIN.email, "admin"],

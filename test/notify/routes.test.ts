@@ -1,6 +1,6 @@
 /** The notifier routes: /v1 behind API keys, /ui/api for admins only; a test sent to a local receiver; no secret in any answer. */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
-import { dashboardApp, ORIGIN } from "../dashboard/support";
+import { type DashboardApp, dashboardApp, ORIGIN } from "../dashboard/support";
 
 const SLACK_PATH = "/services/T0000/B0000/XXXXsecretXXXX";
 const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
@@ -18,7 +18,7 @@ const receiver = Bun.serve({
 afterAll(() => receiver.stop(true));
 const base = `http://127.0.0.1:${receiver.port}`;
 
-type App = Awaited<ReturnType<typeof dashboardApp>>;
+type App = DashboardApp;
 let app: App;
 afterEach(() => app?.close());
 
