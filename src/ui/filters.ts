@@ -18,7 +18,8 @@ export const RANGES: Record<string, [string, number]> = {
 
 export function filtersOf(url: URL): Filters {
   const g = (k: string) => url.searchParams.get(k) ?? "";
-  return { channel: g("channel"), status: g("status"), type: g("type"), range: g("range"), q: g("q"), after: g("after") };
+  // `event_type` is GET /v1/hooks's name for it: an issue's hooks_query links here with it.
+  return { channel: g("channel"), status: g("status"), type: g("type") || g("event_type"), range: g("range"), q: g("q"), after: g("after") };
 }
 
 /** The search sent as `q`: the words and field terms typed (the event type has its own filter, `event_type`). */

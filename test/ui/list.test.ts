@@ -21,4 +21,8 @@ describe("the hooks list's filters", () => {
       after: "",
     });
   });
+
+  test("an issue's hooks_query (GET /v1/hooks's event_type) filters the hooks screen by event type", () => {
+    expect(filtersOf(new URL("http://x/ui/hooks?channel=shop&event_type=orders%2Fcreate")).type).toBe("orders/create");
+  });
 });
