@@ -47,7 +47,7 @@ export function createAlertEngine(deps: EngineDeps) {
   const resolvedLately: string[] = [];
   let needs = new Set<string>();
   let namedTypes = new Set<string>();
-  /** The rules with a query (silence, rate): each hook is matched against it, counted under "?rule\nchannel". */
+  /** The rules with a query (silence, rate, new_event_type): each hook is matched against it, counted under "?rule\nchannel". */
   let queried: Rule[] = [];
   /** How long arrivals and refusals are kept: the longest window (an instance that does not evaluate prunes them too). */
   let keepMs = 0;
@@ -86,7 +86,7 @@ export function createAlertEngine(deps: EngineDeps) {
   const pending = new Set<Promise<void>>();
 
   /** Counts a hook for each rule whose query finds it (after the catch: decoding a payload is not the catching path's). */
-  async function matchQueries(matching: Rule[], h: { id: string; channel: string; createdAt: number }, row?: CaughtRow): Promise<void> {
+  async function matchQueries(matching: Rule[], h: { id: string; channel: string; eventType: string; createdAt: number }, row?: CaughtRow): Promise<void> {
     try {
       const hook: MatchableHook | undefined = row ? { ...row, headers: JSON.parse(row.headers) } : await deps.getHook(h.id);
       if (!hook) return;
@@ -94,7 +94,11 @@ export function createAlertEngine(deps: EngineDeps) {
         if (!(await rule.match!.matches(hook))) continue;
         const key = `?${rule.name}\n${h.channel}`;
         if (rule.kind === "silence") watch.lastHook.set(key, Math.max(watch.lastHook.get(key) ?? 0, h.createdAt));
-        else add(watch.arrivals, key, h.createdAt, keepMs);
+        else if (rule.kind === "new_event_type") {
+          const k = `?${rule.name}\n${h.channel}\n${h.eventType}`;
+          if (h.eventType && !watch.fresh.has(k) && watch.fresh.size < MAX_FRESH)
+            watch.fresh.set(k, { channel: h.channel, type: h.eventType, at: h.createdAt, rule: rule.name });
+        } else add(watch.arrivals, key, h.createdAt, keepMs);
       }
     } catch (error) {
       deps.log.warn("an alert rule's query could not be matched", { error: String(error) });

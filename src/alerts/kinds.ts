@@ -35,7 +35,8 @@ export type Watch = {
   /** A schedule's stretch opening, by rule, while it lasts. */
   openedCache: Map<string, { at: number; opened: number }>;
 };
-export type Fresh = { channel: string; type: string; at: number };
+/** `rule`: found by that rule's query (only that rule reads it); without, by every rule without a query. */
+export type Fresh = { channel: string; type: string; at: number; rule?: string };
 
 /** A scope where a rule fires now; `accumulate`: its count adds to the issue's (events), else replaces it (a level). */
 export type Finding = { scope: string; summary: string; count: number; hooksQuery: string | null; since?: number; accumulate?: boolean };
@@ -140,7 +141,7 @@ export async function findings(
     }
     case "new_event_type": {
       for (const f of w.fresh) {
-        if (!rule.watches(f.channel)) continue;
+        if (f.rule !== (rule.match ? rule.name : undefined) || !rule.watches(f.channel)) continue;
         const known = w.knownTypes.get(`${rule.name}\n${f.channel}`) ?? new Set<string>();
         w.knownTypes.set(`${rule.name}\n${f.channel}`, known);
         if (known.has(f.type)) continue;
@@ -150,9 +151,9 @@ export async function findings(
         if (ids.length > 1) continue;
         firing.push({
           scope: `${f.channel}/${f.type}`,
-          summary: `first hook of event type ${f.type} on ${f.channel}`,
+          summary: `first hook of event type ${f.type} on ${f.channel}${rule.query ? ` matching ${rule.query}` : ""}`,
           count: 1,
-          hooksQuery: q(f.channel, `&event_type=${encodeURIComponent(f.type)}`),
+          hooksQuery: q(f.channel, `&event_type=${encodeURIComponent(f.type)}${queryParam(rule)}`),
           since: f.at,
           accumulate: true,
         });

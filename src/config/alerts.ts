@@ -22,7 +22,9 @@ export const Alert = t.Object(
       default: ["*"],
       description: 'the channels watched: names, or patterns with * ("stripe-*"); every channel by default',
     }),
-    query: t.Optional(t.String({ minLength: 1, description: "only hooks this search query finds (the search grammar, docs/search.md): silence, rate" })),
+    query: t.Optional(
+      t.String({ minLength: 1, description: "only hooks this search query finds (the search grammar, docs/search.md): silence, rate, new_event_type" }),
+    ),
     event_types: t.Optional(t.Array(t.String({ minLength: 1 }), { description: "only hooks of these event types (silence, rate)" })),
     for: t.Optional(DurationValue({ description: "how long (silence; handler: backlog age; relay: disconnected or waiting)", problem: DURATION })),
     threshold: t.Optional(t.Integer({ minimum: 1, description: "more than this many (refusals, rate); failures in a row (handler)" })),
@@ -51,7 +53,7 @@ const REQUIRES: Record<(typeof ALERT_KINDS)[number], readonly string[]> = {
 };
 
 /** The kinds whose rules may narrow their hooks with a search query (those that watch caught hooks one by one). */
-export const QUERY_KINDS: readonly string[] = ["silence", "rate"];
+export const QUERY_KINDS: readonly string[] = ["silence", "rate", "new_event_type"];
 
 /**
  * What the schema cannot say of `[[alerts]]`: a known kind, the keys it requires, a schedule that
@@ -91,7 +93,8 @@ export function alertProblems(
       }
     }
     if (typeof a.query === "string") {
-      if (!QUERY_KINDS.includes(kind)) problems.push({ path: key("query"), message: `only ${QUERY_KINDS.join(" and ")} rules take a query` });
+      if (!QUERY_KINDS.includes(kind))
+        problems.push({ path: key("query"), message: `only ${QUERY_KINDS.slice(0, -1).join(", ")} and ${QUERY_KINDS.at(-1)} rules take a query` });
       else if (a.event_types !== undefined) problems.push({ path: key("query"), message: "give either query or event_types, not both" });
       const wrong = when?.problem(a.query);
       if (wrong) problems.push({ path: key("query"), message: wrong });

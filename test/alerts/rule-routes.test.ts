@@ -138,7 +138,7 @@ describe("alert rule routes", () => {
     expect(JSON.stringify(found)).not.toContain("small");
     expect(found.hooks ?? found).toHaveLength(3);
     const wrong = await app.call("POST", "/v1/alerts", { name: "x", kind: "handler", query: "payload.size:big" });
-    expect(wrong.json.message).toBe("invalid rule: query: only silence and rate rules take a query");
+    expect(wrong.json.message).toBe("invalid rule: query: only silence, rate and new_event_type rules take a query");
   });
 
   test("a silence rule with a query: hooks it does not find keep it silent", async () => {

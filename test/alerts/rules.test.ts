@@ -144,6 +144,18 @@ for (const backend of postgresAvailable() ? ["sqlite", "postgres"] : ["sqlite"])
         ]);
         expect(rec.sent).toHaveLength(2);
       });
+
+      test("with a query: only the hooks it finds can bring a new type; its issue's link carries the query", async () => {
+        await start([{ name: "live-types", kind: "new_event_type", channels: ["stripe"], query: "payload.livemode:true" }]);
+        await hook("stripe", '{"type":"invoice.paid","livemode":false}');
+        await evaluate();
+        expect(await issues()).toEqual([]);
+        await hook("stripe", '{"type":"charge.failed","livemode":true}');
+        await evaluate();
+        const found = await issues();
+        expect(found.map((i) => i.scope)).toEqual(["stripe/charge.failed"]);
+        expect(found[0].hooks_query).toBe("channel=stripe&event_type=charge.failed&q=payload.livemode%3Atrue");
+      });
     });
 
     describe("backlogs", () => {
