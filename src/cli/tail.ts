@@ -11,7 +11,7 @@ import { evaluate, parseTerms, usesPayload } from "../search/query";
 
 /**
  * `tail -q`: the query evaluated on each hook of the stream, as a search would judge it (search/query.ts).
- * The stream's Hook carries no attempts: `has:attempts` is false here.
+ * The stream's Hook carries no attempts: `has:attempts` is false here; nor read marks (`is:unread` holds).
  */
 function streamMatcher(q: string): (hook: ExtendedHook) => Promise<boolean> {
   const node = parseTerms(q).node!;
@@ -29,7 +29,10 @@ function streamMatcher(q: string): (hook: ExtendedHook) => Promise<boolean> {
       eventType: hook.event_type ?? "",
     };
     const doc = searchDoc(h, payload ? await decodePayload(hook.headers, body) : null);
-    return evaluate(node, doc, { id: hook.id, status: hook.status, ip: hook.ip, size: body.byteLength }, Date.now());
+    // The stream sends a hook again once its contract check is kept (docs/contracts.md): `schema:` and
+    // `is:new-*` match then; its tags come with it.
+    const facts = { id: hook.id, status: hook.status, ip: hook.ip, size: body.byteLength, tags: hook.tags, contract: hook.contract };
+    return evaluate(node, doc, facts, Date.now());
   };
 }
 

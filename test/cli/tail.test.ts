@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
-import { removeTempDirs, startProcess } from "../helpers/binary";
+import { writeFileSync } from "node:fs";
+import { removeTempDirs, startProcess, tempDir } from "../helpers/binary";
 import { MAIN, runCli, serveFromSource, type Served } from "./run";
 
 afterAll(removeTempDirs);
@@ -145,6 +146,31 @@ describe("mailroom tail, against a running Mailroom (URL and token from the cred
     expect(flag.code).toBe(2);
     expect(flag.stderr).toStartWith("mailroom: unknown flag --follow\n");
   });
+});
+
+test("-q with schema:invalid prints the hooks whose contract check failed, once the check is kept", async () => {
+  const schemaDir = tempDir("mailroom-tail-schema-");
+  const schema = join(schemaDir, "invoice.json");
+  writeFileSync(schema, JSON.stringify({ type: "object", required: ["amount"], properties: { amount: { type: "number" } } }));
+  const served = await serveFromSource({ channels: [{ name: "billing", schemas: { "invoice.*": schema } }] });
+  const tail = startTail(["-q", "schema:invalid", "--json"], served.dir);
+  try {
+    await tail.waitFor("err", /following hooks at /);
+    await post(served.url, "billing", '{"type":"invoice.paid","amount":3}');
+    const bad = await post(served.url, "billing", '{"type":"invoice.paid","amount":"three"}');
+    const later = await post(served.url, "billing", '{"type":"invoice.paid","amount":"four"}');
+    await tail.waitFor("out", new RegExp(later));
+    expect(await tail.interrupt()).toBe(0);
+    const lines = tail.text.out
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.id)).toEqual([bad, later]);
+    expect(lines.map((l) => l.contract.result)).toEqual(["invalid", "invalid"]);
+  } finally {
+    tail.kill();
+    await served.stop();
+  }
 });
 
 test("tail survives a restart of Mailroom: it reconnects, and shows hooks caught meanwhile and after", async () => {
