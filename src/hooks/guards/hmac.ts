@@ -60,6 +60,7 @@ export function createHmacGuard(config: HmacGuardConfig, { clock }: { clock: Clo
   return {
     name: config.name,
     kind: config.kind,
+    authenticates: true,
     check(input) {
       const given = header(input.headers, sigHeader);
       if (given === undefined) return unauthenticated(`missing ${config.header} header`);
