@@ -42,6 +42,8 @@ export type CaughtRow = {
   contentType?: string | null;
   /** Its event type ("" when unknown). */
   eventType: string;
+  /** Whether a guard authenticated its sender (hooks/store.ts RawHook). */
+  verified?: boolean | null;
 };
 
 /** The shared settings each instance keeps in memory and reads again when another changed them. */

@@ -30,6 +30,8 @@ export type CaughtSnapshot = {
   createdAt: number;
   size: number;
   eventType: string;
+  /** Whether a guard authenticated its sender (hooks/store.ts RawHook). */
+  verified?: boolean | null;
   /** bodyPreview of the body (hooks/preview.ts): a short string, not the body. */
   preview: string;
 };

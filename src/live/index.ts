@@ -102,6 +102,7 @@ export function createLive(deps: {
               createdAt: h.createdAt,
               size: h.body.byteLength,
               eventType: h.eventType,
+              verified: h.verified,
               preview: bodyPreview(h.body.subarray(0, PREVIEW_BYTES)),
             }
           : undefined;

@@ -70,5 +70,15 @@ describe("re-signing only what a guard verified", () => {
     expect((await t.storage.hooks.getHook(after))?.verified).toBe(true);
     // The Hook resource stays exactly as documented.
     expect(Object.keys((await t.call("GET", `/v1/hooks/${after}`)).json)).not.toContain("verified");
+    // Where a client asks for extensions, summaries and export lines, it is there.
+    expect((await t.call("GET", `/v1/hooks/${after}?include=extensions`)).json.verified).toBe(true);
+    expect((await t.call("GET", `/v1/hooks/${before}?include=extensions`)).json.verified).toBe(false);
+    const summaries = (await t.call("GET", "/v1/hooks?channel=gh&fields=summary")).json as { id: string; verified?: boolean }[];
+    expect(summaries.map((h) => [h.id, h.verified])).toEqual([
+      [after, true],
+      [before, false],
+    ]);
+    const line = JSON.parse((await t.call("GET", `/v1/hooks/export?id=${after}`)).text.trim());
+    expect(line.verified).toBe(true);
   });
 });
