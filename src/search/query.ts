@@ -75,6 +75,8 @@ export type HookTerm =
   | { kind: "size"; op: ">" | "<"; bytes: number }
   | { kind: "time"; op: ">=" | "<"; ms: number; relative: boolean }
   | { kind: "tag"; value: string }
+  /** `verified:true|false`: whether a guard authenticated its sender on catch; a hook whose fact is unknown matches neither. */
+  | { kind: "verified"; value: boolean }
   /** `is:unread`: not opened by `reader` (a dashboard user's e-mail, `api:<label>` for a key), filled in by who asks (withReader). */
   | { kind: "unread"; reader?: string };
 export type QueryNode =
@@ -163,6 +165,7 @@ export const TERMS: Record<string, (value: string) => QueryNode | string> = {
     v === "attempts" ? { kind: "has", value: "attempts" } : "attempts (a refusal is a request that was not caught, not a hook: GET /v1/refusals lists them)",
   tag: (v) => (TAG.test(v) ? { kind: "tag", value: v } : `a tag: ${TAG_RULE}`),
   is: (v) => (v === "unread" ? { kind: "unread" } : "unread"),
+  verified: (v) => (v === "true" || v === "false" ? { kind: "verified", value: v === "true" } : "true or false"),
   larger: (v) => size(">", v),
   smaller: (v) => size("<", v),
   after: (v) => time(">=", v),
@@ -171,14 +174,8 @@ export const TERMS: Record<string, (value: string) => QueryNode | string> = {
 export { TAG_PATTERN, TAG_RULE };
 const TAG = new RegExp(TAG_PATTERN);
 
-/**
- * Terms of the language not searchable yet: a clear 400 rather than a free word that finds nothing.
- * `verified:`: a guard refuses what it cannot verify, and whether a caught hook was verified is not
- * recorded on it.
- */
-export const NOT_YET: Record<string, string> = {
-  verified: "whether a guard verified a hook is not recorded on it yet (a guard refuses what fails: GET /v1/refusals)",
-};
+/** Terms of the language not searchable yet: a clear 400 rather than a free word that finds nothing. */
+export const NOT_YET: Record<string, string> = {};
 function size(op: ">" | "<", v: string): QueryNode | string {
   const m = /^(\d{1,12}(?:\.\d{1,3})?)(b|kb?|mb?|gb?)?$/.exec(v);
   if (!m) return "a size such as 100KB, 2MB or 500B";
@@ -323,6 +320,8 @@ export type HookFacts = {
   attempts?: boolean;
   /** Its tags (absent: none). */
   tags?: readonly string[];
+  /** Whether a guard authenticated its sender on catch (null or absent: unknown). */
+  verified?: boolean | null;
   /** Whether the asking reader opened it (absent: no; a `when` or a tag rule asks of hooks just caught, unread for everyone). */
   read?: boolean;
 };
@@ -362,6 +361,8 @@ function holdsHookTerm(t: HookTerm, hook: HookFacts, now: number): boolean {
       return hook.tags?.includes(t.value) === true;
     case "unread":
       return hook.read !== true;
+    case "verified":
+      return hook.verified === t.value;
     case "time": {
       const id = hook.id;
       const bound = ulidFloor(timeBound(t, now));

@@ -16,7 +16,18 @@ const EMPTY_DOC = { text: "", fields: "" };
 /** The filters a candidate is checked against beside the terms. */
 export type RecheckFilters = { channel?: string; status?: string; eventType?: string; now?: number };
 
-type Row = { id: string; channel: string; status: string; method: string; query: string; headers: string; body: Uint8Array; ip: string; event_type: string };
+type Row = {
+  id: string;
+  channel: string;
+  status: string;
+  method: string;
+  query: string;
+  headers: string;
+  body: Uint8Array;
+  ip: string;
+  event_type: string;
+  verified: number | null;
+};
 
 /**
  * The check of SQLite's candidates (the index keeps trigrams without positions, search-store.ts): the ids
@@ -26,7 +37,9 @@ type Row = { id: string; channel: string; status: string; method: string; query:
  * index still holds for it match nothing.
  */
 export function createRecheck(sql: Database) {
-  const read = sql.prepare("SELECT id, channel, status, method, query, headers, body, ip, event_type FROM hooks WHERE id IN (SELECT value FROM json_each(?))");
+  const read = sql.prepare(
+    "SELECT id, channel, status, method, query, headers, body, ip, event_type, verified FROM hooks WHERE id IN (SELECT value FROM json_each(?))",
+  );
   const attempted = sql.prepare("SELECT DISTINCT hook_id FROM attempts WHERE hook_id IN (SELECT value FROM json_each(?))");
   const tagged = sql.prepare("SELECT hook_id, tag FROM hook_tags WHERE hook_id IN (SELECT value FROM json_each(?))");
   const opened = sql.prepare("SELECT hook_id FROM hook_reads WHERE user_id = ? AND hook_id IN (SELECT value FROM json_each(?))");
@@ -65,6 +78,7 @@ export function createRecheck(sql: Database) {
         attempts: withAttempts?.has(r.id),
         tags: tags?.get(r.id),
         read: opensOf?.has(r.id),
+        verified: r.verified === null ? null : r.verified === 1,
       };
       if (node ? evaluate(node, doc, facts, now) : docHolds(doc, terms)) held.add(r.id);
     }

@@ -77,6 +77,8 @@ function makeHooks(n: number): NewHook[] {
       ip: `10.0.0.${rnd(4)}`,
       createdAt,
       eventType: detectEventType(headers, body),
+      // Authenticated on catch, not, or unknown (caught before it was recorded).
+      verified: i % 3 === 0 ? true : i % 3 === 1 ? false : null,
     });
   }
   return out;
@@ -144,6 +146,8 @@ function holds(node: QueryNode, h: RawHook, text: string, payload: unknown, now:
       return (TAGS.get(h.id) ?? []).includes(node.value);
     case "unread":
       return !OPENED.has(h.id);
+    case "verified":
+      return h.verified === node.value;
     case "field":
       break;
   }
@@ -245,6 +249,11 @@ const QUERIES: { q: string; f?: Omit<SearchQuery, "terms" | "limit" | "after">; 
   { q: "is:unread tag:big" },
   { q: "-is:unread invoice" },
   { q: "is:unread OR tag:billing", f: { status: "handled" } },
+  { q: "verified:true" },
+  { q: "verified:false invoice" },
+  { q: "-verified:true", f: { channel: "stripe" } },
+  { q: "verified:true OR tag:big", f: { status: "handled" } },
+  { q: "verified:true verified:false", none: true },
 ];
 
 for (const backend of contractBackends(
