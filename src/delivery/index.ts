@@ -49,17 +49,16 @@ export const NOT_RESIGNED_UNVERIFIED = "not re-signed: unverified";
 export function createDelivery({ config, clock, counts }: DeliveryDeps): DeliveryPort {
   const byChannel = new Map<string, ResignSettings>();
   for (const c of config.channels) if (c.resign) byChannel.set(c.name, c.resign);
-  // A channel's secret signs only what the config file's handlers send: a forward added in the
-  // dashboard would otherwise carry it to a URL of an admin's choosing (secrets are write-only there).
-  const fromFile = new Set(config.handlers.map((h) => h.name));
   // Re-signing vouches for the hook with the app's real secret: only a hook a guard authenticated
   // on catch (recorded on it; dashboard-added guards count) is re-signed, else anyone reaching the
   // public catching endpoint would get forged events signed. Unknown (null: caught before this was
   // recorded) and hooks not caught (sent from the dashboard or API) are unverified.
-  return (name, forward) => {
+  return (name, forward, origin) => {
     const own: ResignSettings | undefined = forward.resign;
     const chaos = forward.chaos ? createChaos(forward.chaos, wait) : undefined;
-    const channelResign = fromFile.has(name) ? byChannel : new Map<string, ResignSettings>();
+    // A channel's secret signs only what the config file's handlers send: a forward added in the
+    // dashboard would otherwise carry it to a URL of an admin's choosing (secrets are write-only there).
+    const channelResign = origin === "config" ? byChannel : new Map<string, ResignSettings>();
     if (!own && channelResign.size === 0 && !chaos) return undefined;
     return async (request, hook, context, send) => {
       const wanted = own ?? channelResign.get(hook.channel);
