@@ -22,7 +22,9 @@ export type Change =
   | { kind: "channel"; name: string }
   | { kind: "refusal"; refusal: RefusalInput; at: number }
   | { kind: "state"; part: StatePart }
-  | { kind: "issue"; id: string; event: IssueEvent };
+  | { kind: "issue"; id: string; event: IssueEvent }
+  /** A handler's circuit breaker opened, went half-open or closed (on this instance: each counts its own failures). */
+  | { kind: "breaker"; handler: string; state: "open" | "half_open" | "closed"; failures: number; until?: number };
 
 /** What happened to an alert's issue (the stream's `issue.<event>`). */
 export type IssueEvent = "opened" | "reminded" | "acknowledged" | "resolved";
