@@ -4,6 +4,7 @@
  * load neither the server nor a database driver.
  */
 import { resignWarnings } from "./delivery/config-checks";
+import { verifiedChannels } from "./delivery";
 import { dirname, resolve } from "node:path";
 import { createApp } from "./app";
 import { parsePid, type Command } from "./cli";
@@ -170,6 +171,7 @@ export async function runCommand(command: ServerCommand): Promise<number> {
   const memory = keepMemoryDown({ busy: busyServing(served) });
   // [[relays]] and `mailroom listen`: this Mailroom receives upstream channels into its own store.
   const identity = config.relays.length > 0 ? listenerIdentity(config.storage.path, clock.now()) : undefined;
+  const verifiedRelayed = verifiedChannels(config);
   const relayClients: RelayClient[] = config.relays.flatMap((r) =>
     r.channels.map((channel) =>
       startRelayClient({
@@ -177,6 +179,7 @@ export async function runCommand(command: ServerCommand): Promise<number> {
         identity: identity!,
         writer: built.writer,
         stored: async (id) => (await storage.hooks.getHookSummary(id)) !== undefined,
+        channelVerifies: (name) => verifiedRelayed.has(name),
         maxBody: config.hooks.max_body,
         clock,
         log,

@@ -23,7 +23,11 @@ export function createDeliveryService({ storage, clock, log, runner, metrics }: 
     },
     clock,
     log,
-    onBreaker: (handler, state) => metrics.breaker(handler, state),
+    onBreaker: (handler, state, detail) => {
+      metrics.breaker(handler, state);
+      // The stream's handler.breaker_open / _half_open / _closed (docs/delivery.md).
+      storage.changes.emit({ kind: "breaker", handler, state, ...detail });
+    },
   });
   runner.control(controls.gate);
   metrics.watchHandlers(() => controls.states());

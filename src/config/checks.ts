@@ -33,6 +33,8 @@ export type MatchableHook = {
   /** What `status:` and `has:attempts` read; a hook as caught (pending, no attempts) when absent. */
   status?: string;
   attempts?: boolean;
+  /** What `verified:` reads (hooks/store.ts RawHook); unknown when absent. */
+  verified?: boolean | null;
 };
 
 /** A handler's `when` as loaded: the query as written, and the test compiled from it. */

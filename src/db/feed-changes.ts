@@ -15,7 +15,8 @@ import type { ChangeFeed } from "./feed";
  */
 export function connectFeed(feed: ChangeFeed, sink: ChangeSink, resync: () => void): void {
   sink.subscribe((change, origin) => {
-    if (origin === "local") feed.publish(...encode(change));
+    // A breaker is each instance's own (it counts the failures it sees): its transitions are not shared.
+    if (origin === "local" && change.kind !== "breaker") feed.publish(...encode(change));
   });
   feed.subscribe((topic, key) => {
     if (topic === null) return resync();
@@ -24,7 +25,7 @@ export function connectFeed(feed: ChangeFeed, sink: ChangeSink, resync: () => vo
 }
 
 /** A change as the feed's topic and key. */
-export function encode(change: Change): [string, string] {
+export function encode(change: Exclude<Change, { kind: "breaker" }>): [string, string] {
   switch (change.kind) {
     case "caught":
       return ["caught", change.hooks.map((h) => `${h.channel}/${h.id}/${encodeURIComponent(h.eventType)}`).join(",")];

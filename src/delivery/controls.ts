@@ -30,8 +30,8 @@ export type ControlDeps = {
   paused: PausedSetting;
   clock: Clock;
   log: Log;
-  /** Told of each breaker transition (the metrics). */
-  onBreaker?: (handler: string, state: BreakerState) => void;
+  /** Told of each breaker transition (the metrics, the stream), with the failures in a row and an open one's cool-down end. */
+  onBreaker?: (handler: string, state: BreakerState, detail: { failures: number; until?: number }) => void;
 };
 
 const UNITS: [number, string][] = [
@@ -59,7 +59,7 @@ export function createControls(deps: ControlDeps) {
       log.warn(`${name}: ${failures} attempts failed in a row; the circuit breaker opened, its attempts wait until ${dateOrNull(until!) ?? "further notice"}`);
     else if (state === "half_open") log.info(`${name}: the circuit breaker is half-open, one attempt goes through`);
     else log.info(`${name}: the circuit breaker closed, attempts run again`);
-    deps.onBreaker?.(name, state);
+    deps.onBreaker?.(name, state, { failures, ...(until !== undefined ? { until } : {}) });
   });
 
   /** Until the paused handlers are read (start-up), nothing starts: a restart never runs a paused handler. */

@@ -4,6 +4,7 @@ import type { AttemptResult, DeliveryPort, Outgoing } from "../runner/handlers";
 import { errorMessage } from "../runner/handlers/types";
 import { createChaos } from "./chaos";
 import { type ResignSettings, resignRequest } from "./resign";
+import { kindAuthenticates } from "../hooks/guards";
 
 /** Where delivery counts what it did (the metrics). */
 export type DeliveryCounts = {
@@ -27,16 +28,13 @@ function wait(ms: number, stopping?: AbortSignal): Promise<boolean> {
   });
 }
 
-/** Guard kinds that do not authenticate the sender: a hook they let through may come from anyone. */
-const NOT_SIGNATURE = new Set(["ip-allow", "method", "content-type", "max-body"]);
-
 /**
  * The channels of the config file whose guards include one that authenticates the sender (a
- * signature, a token, basic auth): what reaches them was verified on catch. A hook carries no such
- * fact, so a hook on any other channel (unguarded, or created outside the file) is unverified.
+ * signature, a token, basic auth; the guard kind says, hooks/guards/kinds.ts): for check-config's
+ * warnings only. Delivery reads the fact each hook carries from its catch (`verified`).
  */
 export function verifiedChannels(config: Pick<Config, "channels"> & Partial<Pick<Config, "guards">>): Set<string> {
-  const signing = new Set((config.guards ?? []).filter((g) => !NOT_SIGNATURE.has(g.kind)).map((g) => g.name));
+  const signing = new Set((config.guards ?? []).filter((g) => kindAuthenticates(g.kind)).map((g) => g.name));
   return new Set(config.channels.filter((c) => c.guards.some((g) => signing.has(g))).map((c) => c.name));
 }
 
@@ -51,20 +49,20 @@ export const NOT_RESIGNED_UNVERIFIED = "not re-signed: unverified";
 export function createDelivery({ config, clock, counts }: DeliveryDeps): DeliveryPort {
   const byChannel = new Map<string, ResignSettings>();
   for (const c of config.channels) if (c.resign) byChannel.set(c.name, c.resign);
-  // A channel's secret signs only what the config file's handlers send: a forward added in the
-  // dashboard would otherwise carry it to a URL of an admin's choosing (secrets are write-only there).
-  const fromFile = new Set(config.handlers.map((h) => h.name));
-  // Re-signing vouches for the hook with the app's real secret: only what a guard verified on catch
-  // is re-signed, else anyone reaching the public catching endpoint would get forged events signed.
-  const verified = verifiedChannels(config);
-  return (name, forward) => {
+  // Re-signing vouches for the hook with the app's real secret: only a hook a guard authenticated
+  // on catch (recorded on it; dashboard-added guards count) is re-signed, else anyone reaching the
+  // public catching endpoint would get forged events signed. Unknown (null: caught before this was
+  // recorded) and hooks not caught (sent from the dashboard or API) are unverified.
+  return (name, forward, origin) => {
     const own: ResignSettings | undefined = forward.resign;
     const chaos = forward.chaos ? createChaos(forward.chaos, wait) : undefined;
-    const channelResign = fromFile.has(name) ? byChannel : new Map<string, ResignSettings>();
+    // A channel's secret signs only what the config file's handlers send: a forward added in the
+    // dashboard would otherwise carry it to a URL of an admin's choosing (secrets are write-only there).
+    const channelResign = origin === "config" ? byChannel : new Map<string, ResignSettings>();
     if (!own && channelResign.size === 0 && !chaos) return undefined;
     return async (request, hook, context, send) => {
       const wanted = own ?? channelResign.get(hook.channel);
-      const unverified = wanted !== undefined && !verified.has(hook.channel);
+      const unverified = wanted !== undefined && hook.verified !== true;
       const resign = unverified ? undefined : wanted;
       // Signed at the moment it leaves (after any chaos delay): the timestamp is fresh; the ids stay per hook and handler.
       const prepare = (): Outgoing => (resign ? resignRequest(request, resign, clock.now(), `${hook.id}\0${name}`) : request);

@@ -43,7 +43,7 @@ export function compileWhen(query: string): HookMatcher {
       return evaluate(
         node,
         doc,
-        { id: hook.id, status: hook.status ?? "pending", ip: hook.ip, size: hook.body.byteLength, attempts: hook.attempts },
+        { id: hook.id, status: hook.status ?? "pending", ip: hook.ip, size: hook.body.byteLength, attempts: hook.attempts, verified: hook.verified },
         Date.now(),
       );
     },

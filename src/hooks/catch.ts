@@ -31,6 +31,8 @@ type GuardPlan = {
   eventType?: EventTypeRule;
   /** Guards that answer their provider's handshake. */
   handshakes: Guard[];
+  /** Whether a guard of the chain authenticates the sender: every hook the chain lets through is then verified. */
+  verified: boolean;
 };
 
 const CHANNEL_RE = new RegExp(NAME_PATTERN);
@@ -166,6 +168,7 @@ export function createCatcher(deps: {
           deliveryId,
           contentType: request.headers.get("content-type"),
           eventType,
+          verified: plan.verified,
         },
         () => request.signal.aborted,
       );
@@ -237,6 +240,7 @@ export function createCatcher(deps: {
       signatureHeaders: signatureHeaders.length ? signatureHeaders : undefined,
       eventType: chain.find((g) => g.eventType)?.eventType,
       handshakes: chain.filter((g) => g.handshake),
+      verified: chain.some((g) => g.authenticates),
     };
   }
 

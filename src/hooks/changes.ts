@@ -24,7 +24,9 @@ export type Change =
   | { kind: "channel"; name: string }
   | { kind: "refusal"; refusal: RefusalInput; at: number }
   | { kind: "state"; part: StatePart }
-  | { kind: "issue"; id: string; event: IssueEvent };
+  | { kind: "issue"; id: string; event: IssueEvent }
+  /** A handler's circuit breaker opened, went half-open or closed (on this instance: each counts its own failures). */
+  | { kind: "breaker"; handler: string; state: "open" | "half_open" | "closed"; failures: number; until?: number };
 
 /** What happened to an alert's issue (the stream's `issue.<event>`). */
 export type IssueEvent = "opened" | "reminded" | "acknowledged" | "resolved";
@@ -44,6 +46,8 @@ export type CaughtRow = {
   contentType?: string | null;
   /** Its event type ("" when unknown). */
   eventType: string;
+  /** Whether a guard authenticated its sender (hooks/store.ts RawHook). */
+  verified?: boolean | null;
 };
 
 /** The shared settings each instance keeps in memory and reads again when another changed them. */

@@ -67,6 +67,12 @@ export const HOOK_EXTENSIONS = {
       "The sender's event type (`push`, `pull_request.opened`, `invoice.paid`, `orders/create`), where its preset guard or a well-known header or body field says it; empty when unknown (docs/catching.md)",
   }),
   source_id: t.Optional(t.String({ pattern: HOOK_ID_PATTERN, description: "The hook this one was made from (SendHook)" })),
+  verified: t.Optional(
+    t.Boolean({
+      description:
+        "Whether a guard that authenticates the sender (a signature, a token, a password) passed when it was caught; absent when unknown (caught before this was recorded, imported, or sent from the dashboard) (docs/delivery.md)",
+    }),
+  ),
   contract: t.Optional(
     t.Object(
       {
@@ -106,6 +112,7 @@ export const HookSummary = t.Object(
     finalized_at: t.Optional(t.String()),
     size: t.Integer({ minimum: 0, description: "Bytes of the body" }),
     event_type: t.String({ maxLength: 128, description: "The sender's event type, empty when unknown (as HookExtended's)" }),
+    verified: t.Optional(t.Boolean({ description: "Whether a guard authenticated its sender on catch; absent when unknown (as HookExtended's)" })),
     preview: t.String({
       maxLength: 400,
       description:
@@ -194,6 +201,7 @@ export function toWireHook(h: RawHook, events: readonly EventRow[], payload: Rec
   };
   if (h.finalizedAt !== null) wire.finalized_at = toRfc3339(h.finalizedAt);
   if (h.sourceId) wire.source_id = h.sourceId;
+  if (h.verified != null) wire.verified = h.verified;
   return wire;
 }
 
@@ -224,13 +232,15 @@ export function hookSummaryJson(h: {
   finalizedAt: number | null;
   size: number;
   eventType: string;
+  /** Whether a guard authenticated its sender on catch; null or absent: unknown (not written). */
+  verified?: boolean | null;
   /** bodyPreview of the body's head (hooks/preview.ts). */
   preview: string;
 }): string {
   const finalized = h.finalizedAt === null ? "" : `,"finalized_at":"${toRfc3339(h.finalizedAt)}"`;
   const eventType =
     h.eventType === "" ? "" : h.eventType === lastType ? lastTypeJson : ((lastType = h.eventType), (lastTypeJson = JSON.stringify(h.eventType)));
-  return `{"id":"${h.id}","channel":"${h.channel}","status":"${h.status}",${senderJson(h)},"created_at":"${rfc3339Cached(h.createdAt)}"${finalized},"size":${h.size},"event_type":${eventType || '""'},"preview":${JSON.stringify(h.preview)}}`;
+  return `{"id":"${h.id}","channel":"${h.channel}","status":"${h.status}",${senderJson(h)},"created_at":"${rfc3339Cached(h.createdAt)}"${finalized},"size":${h.size},"event_type":${eventType || '""'}${h.verified == null ? "" : `,"verified":${h.verified}`},"preview":${JSON.stringify(h.preview)}}`;
 }
 
 let lastType = "";

@@ -22,6 +22,11 @@ export type RawHook = {
   eventType: string;
   /** The hook this one was made from (edit and send, transfer/), else absent or null. */
   sourceId?: string | null;
+  /**
+   * Whether a guard that authenticates the sender (a signature, a token...) passed when it was
+   * caught; null when unknown (caught before this was recorded), absent on hooks not caught.
+   */
+  verified?: boolean | null;
 };
 
 /** A hook as the writer receives it; `headers` is already serialised JSON. */

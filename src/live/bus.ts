@@ -7,7 +7,7 @@ import type { HookStatus } from "../hooks/store";
  */
 export type Change = {
   seq: number;
-  kind: "hook" | "channel" | "refusal" | "issue";
+  kind: "hook" | "channel" | "refusal" | "issue" | "breaker";
   /** A hook's id, a channel's name, a refusal's JSON, or "<event>/<issue id>". */
   key: string;
   /** The channel of a hook or refusal. */
@@ -30,6 +30,8 @@ export type CaughtSnapshot = {
   createdAt: number;
   size: number;
   eventType: string;
+  /** Whether a guard authenticated its sender (hooks/store.ts RawHook). */
+  verified?: boolean | null;
   /** bodyPreview of the body (hooks/preview.ts): a short string, not the body. */
   preview: string;
 };
@@ -76,6 +78,8 @@ export function createChangeLog(opts: { kept?: number; epoch: string }) {
     refusal: (channel: string, json: string) => record({ seq: ++seq, kind: "refusal", key: json, channel }),
     /** An alert's issue event (it has no channel: a stream filtered by channel leaves it out). */
     issue: (event: string, id: string) => record({ seq: ++seq, kind: "issue", key: `${event}/${id}`, channel: "" }),
+    /** A handler's breaker transition: its event name and JSON (no channel: a stream filtered by channel leaves it out). */
+    breaker: (event: string, json: string) => record({ seq: ++seq, kind: "breaker", key: `${event}/${json}`, channel: "" }),
     head: () => seq,
     /** Changes after `after`, oldest first; undefined when some of them are no longer kept. */
     since(after: number): Change[] | undefined {

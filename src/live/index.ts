@@ -34,6 +34,10 @@ export function createLive(deps: {
     if (c.kind === "refusal") return { event: "refusal", channel: c.channel!, data: c.key };
     if (c.kind === "channel") return renderChannel(c.key);
     if (c.kind === "issue") return renderIssue(c.key);
+    if (c.kind === "breaker") {
+      const slash = c.key.indexOf("/");
+      return { event: c.key.slice(0, slash), channel: "", data: c.key.slice(slash + 1) };
+    }
     // A hook just caught: its summary is the hook as caught, and a list wants nothing more.
     if (c.caught && !full) {
       const summary = hookSummaryJson({ id: c.key, channel: c.channel!, status: "pending", ...c.caught, finalizedAt: null });
@@ -107,6 +111,7 @@ export function createLive(deps: {
               createdAt: h.createdAt,
               size: h.body.byteLength,
               eventType: h.eventType,
+              verified: h.verified,
               preview: bodyPreview(h.body.subarray(0, PREVIEW_BYTES)),
             }
           : undefined;
@@ -137,6 +142,11 @@ export function createLive(deps: {
           return void log.refusal(change.refusal.channel, refusalJson(change.refusal, change.at));
         case "issue":
           return void log.issue(change.event, change.id);
+        case "breaker": {
+          const { handler, state, failures, until } = change;
+          const data = { handler, state, failures, ...(until !== undefined ? { reopens_at: new Date(until).toISOString() } : {}) };
+          return void log.breaker(`handler.breaker_${state}`, JSON.stringify(data));
+        }
         case "state":
           return;
       }

@@ -68,6 +68,11 @@ export function startRelayClient(deps: {
   maxBody: number;
   clock: Clock;
   log: Log;
+  /**
+   * Whether this Mailroom's config declares the channel with a guard that authenticates the
+   * sender: a relayed hook is verified as upstream says, else (an upstream that does not say) as this says.
+   */
+  channelVerifies?: (channel: string) => boolean;
   /** The wait before the next connection after `failures` failed ones in a row (tests shorten it). */
   retryDelay?: (failures: number) => number;
 }) {
@@ -124,6 +129,7 @@ export function startRelayClient(deps: {
         ip: hook.ip,
         createdAt: hook.createdAt,
         eventType: hook.eventType,
+        verified: hook.verified ?? deps.channelVerifies?.(hook.channel) ?? null,
         contentType: hook.headers["content-type"] ?? null,
       });
     })().finally(() => storing.delete(hook.id));

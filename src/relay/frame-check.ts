@@ -111,6 +111,7 @@ export function checkFrame(frame: Uint8Array, ctx: FrameContext): RelayedHook | 
     createdAt: at,
     // Cleaned as catching cleans it: it is printed on terminals and shown in lists.
     eventType: typeof meta.event_type === "string" ? cleanEventType(meta.event_type) : "",
+    verified: typeof meta.verified === "boolean" ? meta.verified : null,
     body: frame.slice(4 + metaLength),
   };
 }

@@ -35,7 +35,7 @@ export type Control =
   | { type: "error"; message: string };
 
 /** A hook as it travels: the upstream hook's own id, request, sender address and catch time. */
-export type RelayedHook = Pick<RawHook, "id" | "channel" | "method" | "query" | "headers" | "body" | "ip" | "createdAt" | "eventType">;
+export type RelayedHook = Pick<RawHook, "id" | "channel" | "method" | "query" | "headers" | "body" | "ip" | "createdAt" | "eventType" | "verified">;
 
 export function encodeHook(hook: RelayedHook): Uint8Array {
   const meta = new TextEncoder().encode(
@@ -48,6 +48,8 @@ export function encodeHook(hook: RelayedHook): Uint8Array {
       ip: hook.ip,
       created_at: hook.createdAt,
       event_type: hook.eventType,
+      // Whether a guard upstream authenticated its sender (absent when unknown there).
+      ...(hook.verified != null ? { verified: hook.verified } : {}),
     }),
   );
   const out = new Uint8Array(4 + meta.byteLength + hook.body.byteLength);

@@ -254,7 +254,13 @@ export function createRunner(deps: RunnerDeps): Runner {
     },
     addWorker: (worker) => workers.add(worker),
     addForward(channel, forward) {
-      const built = createHandlers([{ ...forward, kind: "forward" } as unknown as Config["handlers"][number]], process.cwd(), outbound, () => delivery);
+      const built = createHandlers(
+        [{ ...forward, kind: "forward" } as unknown as Config["handlers"][number]],
+        process.cwd(),
+        outbound,
+        () => delivery,
+        "dashboard",
+      );
       handlers.set(forward.name, built.get(forward.name)!);
       forwards.set(channel, [...(forwards.get(channel) ?? []).filter((n) => n !== forward.name), forward.name]);
     },

@@ -75,6 +75,8 @@ export type HookTerm =
   | { kind: "size"; op: ">" | "<"; bytes: number }
   | { kind: "time"; op: ">=" | "<"; ms: number; relative: boolean }
   | { kind: "tag"; value: string }
+  /** `verified:true|false`: whether a guard authenticated its sender on catch; a hook whose fact is unknown matches neither. */
+  | { kind: "verified"; value: boolean }
   /** `is:unread`: not opened by `reader` (a dashboard user's e-mail, `api:<label>` for a key), filled in by who asks (withReader). */
   | { kind: "unread"; reader?: string }
   /**
@@ -180,6 +182,7 @@ export const TERMS: Record<string, (value: string) => QueryNode | string> = {
     (CONTRACT_RESULTS as readonly string[]).includes(v)
       ? { kind: "contract", result: v as ContractResult, at: 0 }
       : `one of ${CONTRACT_RESULTS.join(", ")} (the contract check's result)`,
+  verified: (v) => (v === "true" || v === "false" ? { kind: "verified", value: v === "true" } : "true or false"),
   larger: (v) => size(">", v),
   smaller: (v) => size("<", v),
   after: (v) => time(">=", v),
@@ -188,14 +191,8 @@ export const TERMS: Record<string, (value: string) => QueryNode | string> = {
 export { TAG_PATTERN, TAG_RULE };
 const TAG = new RegExp(TAG_PATTERN);
 
-/**
- * Terms of the language not searchable yet: a clear 400 rather than a free word that finds nothing.
- * `verified:`: a guard refuses what it cannot verify, and whether a caught hook was verified is not
- * recorded on it.
- */
-export const NOT_YET: Record<string, string> = {
-  verified: "whether a guard verified a hook is not recorded on it yet (a guard refuses what fails: GET /v1/refusals)",
-};
+/** Terms of the language not searchable yet: a clear 400 rather than a free word that finds nothing. */
+export const NOT_YET: Record<string, string> = {};
 function size(op: ">" | "<", v: string): QueryNode | string {
   const m = /^(\d{1,12}(?:\.\d{1,3})?)(b|kb?|mb?|gb?)?$/.exec(v);
   if (!m) return "a size such as 100KB, 2MB or 500B";
@@ -349,6 +346,8 @@ export type HookFacts = {
   attempts?: boolean;
   /** Its tags (absent: none). */
   tags?: readonly string[];
+  /** Whether a guard authenticated its sender on catch (null or absent: unknown). */
+  verified?: boolean | null;
   /** Whether the asking reader opened it (absent: no; a `when` or a tag rule asks of hooks just caught, unread for everyone). */
   read?: boolean;
   /** Its contract check (absent: not checked, which no contract term matches). */
@@ -397,6 +396,8 @@ function holdsHookTerm(t: HookTerm, hook: HookFacts, now: number): boolean {
       if (!c) return false;
       return t.result !== undefined ? c.result === t.result : t.flag === "new_type" ? c.new_type : c.new_field;
     }
+    case "verified":
+      return hook.verified === t.value;
     case "time": {
       const id = hook.id;
       const bound = ulidFloor(timeBound(t, now));

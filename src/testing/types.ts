@@ -39,6 +39,8 @@ export type HookExtended = Hook & {
   source_id?: string;
   /** Its tags, sorted (docs/tags.md); absent when it has none. */
   tags?: string[];
+  /** Whether a guard that authenticates the sender passed when it was caught; absent when unknown (docs/delivery.md). */
+  verified?: boolean;
   /** Its contract check, once done (docs/contracts.md). */
   contract?: {
     result: "valid" | "invalid" | "unknown" | "none";

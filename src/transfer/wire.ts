@@ -27,6 +27,7 @@ export const ExportedHook = t.Object(
     finalized_at: t.Optional(t.Union([t.String(), t.Null()])),
     event_type: t.Optional(t.String({ maxLength: 128 })),
     source_id: t.Optional(t.Union([HookId, t.Null()])),
+    verified: t.Optional(t.Boolean({ description: "Whether a guard authenticated its sender where it was caught; an import reads past it" })),
     tags: t.Optional(t.Array(t.String({ pattern: TAG_PATTERN }), { maxItems: 1000, description: "Its tags (docs/tags.md); absent when it has none" })),
     events: t.Array(Event),
     contract: t.Optional(
@@ -58,6 +59,7 @@ export function exportLine(h: TransferHook, contract?: unknown): string {
   if (h.finalizedAt !== null) line.finalized_at = toRfc3339(h.finalizedAt);
   line.event_type = h.eventType;
   if (h.sourceId) line.source_id = h.sourceId;
+  if (h.verified != null) line.verified = h.verified;
   if (h.tags?.length) line.tags = h.tags;
   line.events = h.events.map((e) => ({ kind: e.kind, actor: e.actor, message: e.message, created_at: toRfc3339(e.createdAt) }));
   if (contract !== undefined) line.contract = contract;

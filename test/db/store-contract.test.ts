@@ -74,6 +74,15 @@ for (const [name, make] of Object.entries(backends)) {
       return b;
     };
 
+    test("a caught hook keeps whether a guard authenticated its sender: true, false, or unknown (null)", async () => {
+      const { hooks } = await start();
+      const batch = [{ ...hook("v", 1000), verified: true }, { ...hook("v", 1001), verified: false }, hook("v", 1002)];
+      await hooks.caughtTransaction(() => hooks.insertHooks(batch, () => []));
+      const got = await Promise.all(batch.map(async (h) => (await hooks.getHook(h.id))!.verified));
+      expect(got).toEqual([true, false, null]);
+      expect((await hooks.getHookSummary(batch[0]!.id))!.verified).toBe(true);
+    });
+
     test("caught hooks keep their exact bytes and header order; counters move once per batch", async () => {
       const { hooks } = await start();
       const every = new Uint8Array(256).map((_, i) => i);

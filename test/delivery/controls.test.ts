@@ -7,6 +7,8 @@ import { parseScrape, sample } from "../metrics/scrape";
 import { receivers } from "../runner/receiver";
 import { createRunnerApp, forward } from "../runner/setup";
 import { dashboardApp } from "../dashboard/support";
+import { AUTH } from "../helpers/client";
+import { sseReader } from "../live/sse";
 
 const receiver = receivers();
 const opened: (() => void)[] = [];
@@ -94,6 +96,7 @@ describe("circuit breaker", () => {
       ],
       channels: [{ name: "c", handlers: ["app"] }],
     });
+    const stream = sseReader(await t.app.handle(new Request("http://localhost/v1/stream", { headers: AUTH })));
     const ids = await t.catchHooks("c", 6);
     const t0 = t.clock.now();
     await t.runner.tick();
@@ -107,6 +110,12 @@ describe("circuit breaker", () => {
       waiting: 6,
       breaker: { state: "open", failures: 3, threshold: 3, cool_down: "10000ms", reopens_at: new Date(t0 + 10_000).toISOString() },
     });
+    // The stream tells of it (issue 30): the handler, its failures in a row, when a trial goes through.
+    const opened = await stream.next((e) => e.event.startsWith("handler.breaker"));
+    expect([opened.event, JSON.parse(opened.data)]).toEqual([
+      "handler.breaker_open",
+      { handler: "app", state: "open", failures: 3, reopens_at: new Date(t0 + 10_000).toISOString() },
+    ]);
     let m = await metrics(t);
     expect(sample(m, "mailroom_handler_breaker_transitions_total", { handler: "app", state: "open" })).toBe(1);
     expect(sample(m, "mailroom_handler_state", { handler: "app", state: "breaker_open" })).toBe(1);
@@ -127,6 +136,13 @@ describe("circuit breaker", () => {
     expect(target.received).toHaveLength(6);
     h = (await t.call("GET", "/v1/handlers/app")).json;
     expect(h).toMatchObject({ state: "active", waiting: 4, breaker: { state: "closed", failures: 0, reopens_at: null } });
+    const seen: string[] = [];
+    for (let e = await stream.next((x) => x.event.startsWith("handler.breaker")); ; e = await stream.next((x) => x.event.startsWith("handler.breaker"))) {
+      seen.push(e.event);
+      if (e.event === "handler.breaker_closed") break;
+    }
+    expect(seen).toEqual(["handler.breaker_half_open", "handler.breaker_open", "handler.breaker_half_open", "handler.breaker_closed"]);
+    stream.cancel();
     m = await metrics(t);
     expect(sample(m, "mailroom_handler_breaker_transitions_total", { handler: "app", state: "open" })).toBe(2);
     expect(sample(m, "mailroom_handler_breaker_transitions_total", { handler: "app", state: "half_open" })).toBe(2);

@@ -22,18 +22,16 @@ afterAll(removeTempDirs);
 test("listen --forward-to with --resign and --chaos: the app gets every relayed hook twice, each verifiable by Stripe's library", async () => {
   const secret = "whsec_listen_local";
   const stripe = new Stripe("sk_test_unused");
-  const up = await startUpstream();
+  // Only a hook a guard authenticated is re-signed: upstream's channel is guarded, and the relay carries the fact.
+  const up = await startUpstream({
+    guards: [{ name: "tok", kind: "token", secret: "catch-token", header: "x-catch-token" }],
+    channels: [{ name: "stripe", guards: ["tok"] }],
+  });
   const app = startApp();
   const dir = tempDir("mailroom-laptop-");
   writeFileSync(
     join(dir, "mailroom.toml"),
-    // Only a hook on a channel with a signature guard is re-signed (the relayed channel is declared guarded).
-    stringify({
-      server: { host: "127.0.0.1", port: 0 },
-      storage: { path: join(dir, "data", "laptop.db"), durability: "normal" },
-      guards: [{ name: "tok", kind: "token", secret: "catch-token", header: "x-catch-token" }],
-      channels: [{ name: "stripe", guards: ["tok"] }],
-    }),
+    stringify({ server: { host: "127.0.0.1", port: 0 }, storage: { path: join(dir, "data", "laptop.db"), durability: "normal" } }),
   );
   const argv = ["listen", up.publicUrl, "--channel", "stripe", "--token", RELAY_TOKEN, "--forward-to", app.url, "--config", join(dir, "mailroom.toml")];
   const lap = await startProcess([await buildBinary(), ...argv, "--resign", "stripe", "--secret", secret, "--chaos", "duplicate=1,seed=3"], dir, {
@@ -45,7 +43,7 @@ test("listen --forward-to with --resign and --chaos: the app gets every relayed 
   const stale = await stripe.webhooks.generateTestHeaderStringAsync({ payload: body, secret, timestamp: Math.floor(Date.now() / 1000) - 3600 });
   const ids: string[] = [];
   for (let i = 0; i < 3; i++) {
-    const res = await up.send(body, { "content-type": "application/json", "stripe-signature": stale });
+    const res = await up.send(body, { "content-type": "application/json", "stripe-signature": stale, "x-catch-token": "catch-token" });
     ids.push(((await res.json()) as { id: string }).id);
   }
   await eventually(async () => app.received.length >= 6, 10_000, "six deliveries");

@@ -2,6 +2,8 @@ import { describe, expect, test } from "bun:test";
 import Stripe from "stripe";
 import { receivers } from "../runner/receiver";
 import { createRunnerApp, forward } from "../runner/setup";
+import { createHmac } from "node:crypto";
+import { dashboardApp } from "../dashboard/support";
 
 /**
  * Issue 30 (security): re-signing vouches for a hook with the app's real secret, so only a hook a
@@ -50,5 +52,33 @@ describe("re-signing only what a guard verified", () => {
       "evt_forged",
     );
     expect((await t.attempts(real))[0].resigned).toBe("stripe");
+  });
+
+  test("a guard added in the dashboard counts: the hooks it authenticated are recorded verified, those before it not", async () => {
+    const t = await dashboardApp({ handlers: [], channels: [] });
+    const post = async (body: string, headers: Record<string, string> = {}) => {
+      const res = await t.post("gh", body, headers);
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { id: string }).id;
+    };
+    const before = await post('{"n":1}');
+    expect((await t.call("POST", "/ui/api/guards", { name: "gh-in", kind: "github", secret: CATCH_SECRET }, t.admin)).status).toBe(200);
+    expect((await t.call("PUT", "/ui/api/channels/gh/guards", { guards: ["gh-in"] }, t.admin)).status).toBe(200);
+    const body = '{"n":2}';
+    const after = await post(body, { "x-hub-signature-256": `sha256=${createHmac("sha256", CATCH_SECRET).update(body).digest("hex")}` });
+    expect((await t.storage.hooks.getHook(before))?.verified).toBe(false);
+    expect((await t.storage.hooks.getHook(after))?.verified).toBe(true);
+    // The Hook resource stays exactly as documented.
+    expect(Object.keys((await t.call("GET", `/v1/hooks/${after}`)).json)).not.toContain("verified");
+    // Where a client asks for extensions, summaries and export lines, it is there.
+    expect((await t.call("GET", `/v1/hooks/${after}?include=extensions`)).json.verified).toBe(true);
+    expect((await t.call("GET", `/v1/hooks/${before}?include=extensions`)).json.verified).toBe(false);
+    const summaries = (await t.call("GET", "/v1/hooks?channel=gh&fields=summary")).json as { id: string; verified?: boolean }[];
+    expect(summaries.map((h) => [h.id, h.verified])).toEqual([
+      [after, true],
+      [before, false],
+    ]);
+    const line = JSON.parse((await t.call("GET", `/v1/hooks/export?id=${after}`)).text.trim());
+    expect(line.verified).toBe(true);
   });
 });

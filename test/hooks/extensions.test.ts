@@ -28,9 +28,9 @@ describe("include=extensions", () => {
     // `contract` (docs/contracts.md) comes once the hook's check ran, after its catch: not waited for here.
     const withoutContract = ({ contract: _, ...rest }: Record<string, unknown>) => rest;
     const extended = await t.call("GET", `/v1/hooks/${id}?include=extensions`);
-    expect(withoutContract(extended.json)).toEqual({ ...plain.json, event_type: "pull_request.opened" });
+    expect(withoutContract(extended.json)).toEqual({ ...plain.json, event_type: "pull_request.opened", verified: false });
     const extendedList = await t.call("GET", "/v1/hooks?channel=gh&include=extensions");
-    expect(extendedList.json.map(withoutContract)).toEqual([{ ...listed.json[0], event_type: "pull_request.opened" }]);
+    expect(extendedList.json.map(withoutContract)).toEqual([{ ...listed.json[0], event_type: "pull_request.opened", verified: false }]);
     // With the other filters and a search as without it.
     expect((await t.call("GET", "/v1/hooks?q=opened&status=pending&include=extensions&limit=1")).json.map((h: { id: string }) => h.id)).toEqual([id]);
   });

@@ -37,7 +37,15 @@ export type Upstream = Awaited<ReturnType<typeof startUpstream>>;
 
 /** The upstream Mailroom: `dir` and `ports` again restart it on the same data and addresses. */
 export async function startUpstream(
-  opts: { dir?: string; ports?: { main: number; public: number }; pgUrl?: string; maxBody?: string; attemptLease?: string } = {},
+  opts: {
+    dir?: string;
+    ports?: { main: number; public: number };
+    pgUrl?: string;
+    maxBody?: string;
+    attemptLease?: string;
+    guards?: unknown[];
+    channels?: unknown[];
+  } = {},
 ) {
   const dir = opts.dir ?? tempDir("mailroom-upstream-");
   const config = {
@@ -49,6 +57,8 @@ export async function startUpstream(
       ...(opts.attemptLease ? { attempt_lease: opts.attemptLease } : {}),
     },
     ...(opts.maxBody ? { hooks: { max_body: opts.maxBody } } : {}),
+    ...(opts.guards ? { guards: opts.guards } : {}),
+    ...(opts.channels ? { channels: opts.channels } : {}),
     api_keys: [
       { label: "test", token: TOKEN },
       { label: "laptop", token: RELAY_TOKEN, scopes: ["relay"], channels: ["stripe"] },

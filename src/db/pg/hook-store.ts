@@ -20,10 +20,10 @@ const INSERT_BATCH = `WITH new_channels AS (
     INSERT INTO channel_counts (channel, slot, pending) SELECT n, $4, k FROM unnest($1::text[], $5::bigint[]) AS c(n, k)
     ON CONFLICT (channel, slot) DO UPDATE SET pending = channel_counts.pending + excluded.pending
   )
-  INSERT INTO hooks (id, channel, status, method, query, headers, body, ip, created_at, event_type)
-  SELECT i, c, 'pending', m, q, h, substring($11::bytea from s for l), ip, t, e
-  FROM unnest($6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $12::int[], $13::int[], $14::text[], $15::bigint[], $16::text[])
-    AS u(i, c, m, q, h, s, l, ip, t, e)`;
+  INSERT INTO hooks (id, channel, status, method, query, headers, body, ip, created_at, event_type, verified)
+  SELECT i, c, 'pending', m, q, h, substring($11::bytea from s for l), ip, t, e, v
+  FROM unnest($6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $12::int[], $13::int[], $14::text[], $15::bigint[], $16::text[], $17::bool[])
+    AS u(i, c, m, q, h, s, l, ip, t, e, v)`;
 
 type ChannelRecord = { name: string; paused: boolean; guards: string; pending: number; handled: number; failed: number; discarded: number };
 
@@ -117,6 +117,7 @@ export function createPgHookStore(t: PgTransactor): HookStore {
       column("ip"),
       column("createdAt"),
       column("eventType"),
+      rows.map((h) => h.verified ?? null),
     ]);
   }
 

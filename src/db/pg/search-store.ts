@@ -41,6 +41,8 @@ function hookTermSql(t: HookTerm, arg: (v: unknown) => string, now: number): str
       return `EXISTS (SELECT 1 FROM hook_tags tg WHERE tg.hook_id = h.id AND tg.tag = ${arg(t.value)})`;
     case "unread":
       return `NOT EXISTS (SELECT 1 FROM hook_reads rd WHERE rd.hook_id = h.id AND rd.user_id = ${arg(t.reader ?? "")})`;
+    case "verified":
+      return `h.verified IS ${t.value ? "TRUE" : "FALSE"}`;
     case "size":
       return `octet_length(h.body) ${t.op} ${arg(t.bytes)}::bigint`;
     case "time":

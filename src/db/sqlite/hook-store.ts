@@ -38,8 +38,8 @@ export function createHookStore(db: Db, opts: { unsynced?: boolean } = {}): Hook
   const transactor = sqliteTransactor(sql);
 
   const insertHook = sql.prepare(
-    `INSERT INTO hooks (id, channel, status, method, query, headers, body, ip, created_at, event_type)
-     VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO hooks (id, channel, status, method, query, headers, body, ip, created_at, event_type, verified)
+     VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const ensureChannel = sql.prepare(`INSERT INTO channels (name, guards, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING`);
   // The counters are columns of the channel's row: transactions take turns on one connection.
@@ -56,7 +56,7 @@ export function createHookStore(db: Db, opts: { unsynced?: boolean } = {}): Hook
     async insertHooks(rows: readonly NewHook[], guardsOfNewChannel: (channel: string) => string[]): Promise<void> {
       const perChannel = new Map<string, number>();
       for (const h of rows) {
-        insertHook.run(h.id, h.channel, h.method, h.query, h.headers, h.body, h.ip, h.createdAt, h.eventType);
+        insertHook.run(h.id, h.channel, h.method, h.query, h.headers, h.body, h.ip, h.createdAt, h.eventType, h.verified == null ? null : h.verified ? 1 : 0);
         perChannel.set(h.channel, (perChannel.get(h.channel) ?? 0) + 1);
       }
       for (const [channel, n] of perChannel) {

@@ -16,8 +16,8 @@ const EMPTY_DOC = { text: "", fields: "" };
 /** The filters a candidate is checked against beside the terms. */
 export type RecheckFilters = { channel?: string; status?: string; eventType?: string; now?: number };
 
-type ColumnRow = { id: string; channel: string; status: string; ip: string; event_type: string; size: number };
-type Row = { id: string; channel: string; status: string; method: string; query: string; headers: string; body: Uint8Array; ip: string; event_type: string };
+type ColumnRow = { id: string; channel: string; status: string; ip: string; event_type: string; size: number; verified: number | null };
+type Row = ColumnRow & { method: string; query: string; headers: string; body: Uint8Array };
 
 /**
  * The check of SQLite's candidates (the index keeps trigrams without positions, search-store.ts): the ids
@@ -27,9 +27,13 @@ type Row = { id: string; channel: string; status: string; method: string; query:
  * index still holds for it match nothing.
  */
 export function createRecheck(sql: Database) {
-  const read = sql.prepare("SELECT id, channel, status, method, query, headers, body, ip, event_type FROM hooks WHERE id IN (SELECT value FROM json_each(?))");
+  const read = sql.prepare(
+    "SELECT id, channel, status, method, query, headers, body, ip, event_type, verified FROM hooks WHERE id IN (SELECT value FROM json_each(?))",
+  );
   // A query of hook terms only reads neither headers nor body: length() of a blob reads no content.
-  const readColumns = sql.prepare("SELECT id, channel, status, ip, event_type, length(body) AS size FROM hooks WHERE id IN (SELECT value FROM json_each(?))");
+  const readColumns = sql.prepare(
+    "SELECT id, channel, status, ip, event_type, length(body) AS size, verified FROM hooks WHERE id IN (SELECT value FROM json_each(?))",
+  );
   const attempted = sql.prepare("SELECT DISTINCT hook_id FROM attempts WHERE hook_id IN (SELECT value FROM json_each(?))");
   const tagged = sql.prepare("SELECT hook_id, tag FROM hook_tags WHERE hook_id IN (SELECT value FROM json_each(?))");
   const opened = sql.prepare("SELECT hook_id FROM hook_reads WHERE user_id = ? AND hook_id IN (SELECT value FROM json_each(?))");
@@ -53,7 +57,7 @@ export function createRecheck(sql: Database) {
       node && uses(node, "unread") ? new Set((opened.values(readerOf(node) ?? "", JSON.stringify(ids)) as [string][]).map(([id]) => id)) : undefined;
     const now = f.now ?? Date.now();
     const textual = !node || uses(node, "word") || uses(node, "field");
-    const factsOf = (r: { id: string; status: string; ip: string }, size: number) => ({
+    const factsOf = (r: { id: string; status: string; ip: string; verified: number | null }, size: number) => ({
       id: r.id,
       status: r.status,
       ip: r.ip,
@@ -61,6 +65,7 @@ export function createRecheck(sql: Database) {
       attempts: withAttempts?.has(r.id),
       tags: tags?.get(r.id),
       read: opensOf?.has(r.id),
+      verified: r.verified === null ? null : r.verified === 1,
     });
     // The conjuncts of the query that read no document (status:, tag:, after: ...), and the list's
     // filters, are checked first on the hooks' columns: a hook they reject is not read whole.

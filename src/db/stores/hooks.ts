@@ -70,6 +70,7 @@ export function createHookStore(d: Dialect, own: HookBackend): HookStore {
     finalizedAt: h.finalizedAt,
     eventType: h.eventType,
     sourceId: h.sourceId,
+    verified: h.verified,
   };
   const { body: _, ...summary } = row;
 

@@ -19,6 +19,7 @@ export function createBasicAuthGuard(config: BasicAuthGuardConfig): Guard {
   return {
     name: config.name,
     kind: config.kind,
+    authenticates: true,
     beforeBody: true,
     secretHeaders: ["authorization"],
     check({ headers }) {
@@ -49,6 +50,7 @@ export function createTokenGuard(config: TokenGuardConfig): Guard {
   return {
     name: config.name,
     kind: config.kind,
+    authenticates: true,
     beforeBody: true,
     ...(config.query !== undefined ? { secretQuery: [config.query] } : { secretHeaders: [name] }),
     check({ headers, query }) {

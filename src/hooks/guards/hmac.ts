@@ -61,6 +61,7 @@ export function createHmacGuard(config: HmacGuardConfig, { clock }: { clock: Clo
     name: config.name,
     kind: config.kind,
     signatureHeaders: [sigHeader],
+    authenticates: true,
     check(input) {
       const given = header(input.headers, sigHeader);
       if (given === undefined) return unauthenticated(`missing ${config.header} header`);

@@ -24,6 +24,7 @@ export type { RefusalStore } from "./refusal-store";
 export { DIAGNOSIS_CAUSES, type Diagnosis, type DiagnosisCause } from "./diagnosis";
 export { signingOf, type Signing } from "./preset";
 export { compileScheme } from "./scheme/engine";
+export { kindAuthenticates } from "./kinds";
 
 /**
  * `log` receives the errors of checks that threw (the app passes it; config checks need none);

@@ -1,3 +1,4 @@
+import { kindAuthenticates } from "./kinds";
 import type { IpAllowGuardConfig } from "./kinds";
 import { cidrContains, parseCidr, parseIp, type Cidr } from "./cidr";
 import type { Guard } from "./types";
@@ -20,6 +21,7 @@ export function createIpAllowGuard(config: IpAllowGuardConfig): Guard {
   return {
     name: config.name,
     kind: config.kind,
+    authenticates: kindAuthenticates(config.kind),
     beforeBody: true,
     check({ ip }) {
       const address = parseIp(ip);

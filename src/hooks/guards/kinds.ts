@@ -146,3 +146,11 @@ export const GUARD_KINDS: Record<string, TObject> = {
 
 /** A preset's entry as createGuards hands it over (secret_env and public_key_env resolved, the tolerance in milliseconds). */
 export type PresetGuardConfig = { name: string; kind: string; secret?: string; public_key?: string; tolerance?: number; [key: string]: unknown };
+
+/** Kinds that only filter requests (by address, method, media type, size): passing them says nothing of who sent it. */
+const FILTER_KINDS: ReadonlySet<string> = new Set(["ip-allow", "method", "content-type", "max-body"]);
+
+/** Whether a guard of this kind authenticates the sender (each guard carries it as `authenticates`). */
+export function kindAuthenticates(kind: string): boolean {
+  return GUARD_KINDS[kind] !== undefined && !FILTER_KINDS.has(kind);
+}

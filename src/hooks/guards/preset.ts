@@ -56,7 +56,7 @@ function schemeGuard(
   const token = scheme.algorithm === "token" && scheme.header ? [scheme.header.toLowerCase()] : undefined;
   const tokenQuery = scheme.algorithm === "token" && scheme.query !== undefined ? [scheme.query] : undefined;
   const signing: Signing = { scheme, keys: keysOf(scheme, config), toleranceMs: config.tolerance ?? DEFAULT_TOLERANCE_MS, deps };
-  const guard: Guard & { [SIGNING]: Signing } = { name, kind, check, [SIGNING]: signing };
+  const guard: Guard & { [SIGNING]: Signing } = { name, kind, authenticates: true, check, [SIGNING]: signing };
   const signature = scheme.algorithm !== "token" && scheme.header ? [scheme.header.toLowerCase()] : undefined;
   return {
     ...guard,

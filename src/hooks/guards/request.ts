@@ -1,3 +1,4 @@
+import { kindAuthenticates } from "./kinds";
 import type { ContentTypeGuardConfig, MaxBodyGuardConfig, MethodGuardConfig } from "./kinds";
 import type { Guard } from "./types";
 import { PASS, refuse } from "./verdict";
@@ -11,6 +12,7 @@ export function createMethodGuard(config: MethodGuardConfig): Guard {
   return {
     name: config.name,
     kind: config.kind,
+    authenticates: kindAuthenticates(config.kind),
     beforeBody: true,
     check({ method }) {
       if (allowed.has(method.toUpperCase())) return PASS;
@@ -34,6 +36,7 @@ export function createContentTypeGuard(config: ContentTypeGuardConfig): Guard {
   return {
     name: config.name,
     kind: config.kind,
+    authenticates: kindAuthenticates(config.kind),
     beforeBody: true,
     check({ headers }) {
       const type = (headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
@@ -53,6 +56,7 @@ export function createMaxBodyGuard(config: MaxBodyGuardConfig): Guard {
   return {
     name: config.name,
     kind: config.kind,
+    authenticates: kindAuthenticates(config.kind),
     maxBody,
     check({ body }) {
       return body.byteLength > maxBody ? refuse(413, `body larger than ${maxBody} bytes`) : PASS;

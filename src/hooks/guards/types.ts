@@ -38,6 +38,12 @@ export type GuardVerdict =
 export interface Guard {
   readonly name: string;
   readonly kind: string;
+  /**
+   * Whether passing this guard authenticates the sender (a signature, a token, a password, a
+   * certificate): a property of the guard's kind. A hook caught through at least one such guard is
+   * `verified` (hooks/catch.ts records it); ip-allow, method, content-type and max-body only filter.
+   */
+  readonly authenticates: boolean;
   /** A body size limit below [hooks] max_body; the catching endpoint enforces it while reading. */
   readonly maxBody?: number;
   /** Headers (lower-case) and query parameters that carry this guard's secret: stored redacted. */

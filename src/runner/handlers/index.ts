@@ -3,9 +3,9 @@ import type { HandlerConfig } from "../../config/handlers";
 import { createCommand } from "./command";
 import { createForward, type Outbound } from "./forward";
 import { createModule } from "./module";
-import type { DeliveryPort, Handler, HandlerPolicy } from "./types";
+import type { DeliveryPort, Handler, HandlerOrigin, HandlerPolicy } from "./types";
 
-export type { AttemptContext, AttemptResult, Deliver, DeliveryPort, Handler, HandlerPolicy, Outgoing, Send } from "./types";
+export type { AttemptContext, AttemptResult, Deliver, DeliveryPort, Handler, HandlerOrigin, HandlerPolicy, Outgoing, Send } from "./types";
 
 function policyOf(c: HandlerConfig): HandlerPolicy {
   return {
@@ -29,6 +29,7 @@ export function createHandlers(
   baseDir: string,
   outbound: Outbound = { allowLinkLocal: false },
   delivery: () => DeliveryPort | undefined = () => undefined,
+  origin: HandlerOrigin = "config",
 ): Map<string, Handler> {
   const out = new Map<string, Handler>();
   for (const raw of configs) {
@@ -44,7 +45,7 @@ export function createHandlers(
           const deliver = () => {
             const port = delivery();
             if (!port) return undefined;
-            if (built?.port !== port) built = { port, deliver: port(forward.name, forward) };
+            if (built?.port !== port) built = { port, deliver: port(forward.name, forward, origin) };
             return built.deliver;
           };
           run = createForward(config, policy, outbound, deliver);
@@ -57,7 +58,7 @@ export function createHandlers(
         run = createModule(config, policy, baseDir);
         break;
     }
-    out.set(config.name, { name: config.name, kind: config.kind, policy, run, ...(config.when ? { when: config.when } : {}) });
+    out.set(config.name, { name: config.name, kind: config.kind, origin, policy, run, ...(config.when ? { when: config.when } : {}) });
   }
   return out;
 }

@@ -65,12 +65,20 @@ export type Send = (request: Outgoing) => Promise<AttemptResult>;
  */
 export type Deliver = (request: Outgoing, hook: RawHook, context: AttemptContext, send: Send) => Promise<AttemptResult>;
 
-/** The Deliver of a forward handler by its name and settings; undefined: sent as built. */
-export type DeliveryPort = (handler: string, config: ForwardConfig) => Deliver | undefined;
+/**
+ * Where a handler was defined: the config file's [[handlers]], or the dashboard and API (a
+ * forward added there: its URL is an admin's choice, so no channel secret signs what it sends).
+ */
+export type HandlerOrigin = "config" | "dashboard";
+
+/** The Deliver of a forward handler by its name, settings and origin; undefined: sent as built. */
+export type DeliveryPort = (handler: string, config: ForwardConfig, origin: HandlerOrigin) => Deliver | undefined;
 
 export interface Handler {
   readonly name: string;
   readonly kind: string;
+  /** Where it was defined (told by this field, never by its name). */
+  readonly origin?: HandlerOrigin;
   readonly policy: HandlerPolicy;
   /** Runs one attempt. Resolves with the result; failures are results, not exceptions. */
   run(hook: RawHook, context: AttemptContext): Promise<AttemptResult>;

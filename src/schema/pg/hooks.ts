@@ -63,6 +63,8 @@ export const hooks = pgTable(
     eventType: key("event_type").notNull().default(""),
     /** See ../../schema/hooks.ts. */
     sourceId: key("source_id"),
+    /** See ../sqlite/hooks.ts. */
+    verified: boolean("verified"),
   },
   (t) => [index("hooks_channel_status_id").on(t.channel, t.status, t.id)],
 );

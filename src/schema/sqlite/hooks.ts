@@ -39,6 +39,8 @@ export const hooks = sqliteTable(
     eventType: text("event_type").notNull().default(""),
     /** The hook this one was made from (edit and send into a channel), if any. */
     sourceId: text("source_id"),
+    /** Whether a guard that authenticates the sender passed when it was caught (hooks/guards/types.ts); NULL: caught before this was recorded. */
+    verified: integer("verified", { mode: "boolean" }),
   },
   // One secondary index: each one more costs the catching endpoint a b-tree insert per hook and
   // more WAL pages per commit. Lists by channel alone or status alone merge its ranges (db/sqlite/hook-store.ts).

@@ -77,6 +77,8 @@ function makeHooks(n: number): NewHook[] {
       ip: `10.0.0.${rnd(4)}`,
       createdAt,
       eventType: detectEventType(headers, body),
+      // Authenticated on catch, not, or unknown (caught before it was recorded).
+      verified: i % 3 === 0 ? true : i % 3 === 1 ? false : null,
     });
   }
   return out;
@@ -146,6 +148,8 @@ function holds(node: QueryNode, h: RawHook, text: string, payload: unknown, now:
       return !OPENED.has(h.id);
     case "contract":
       return false; // searched only by the hook list (splitContract)
+    case "verified":
+      return h.verified === node.value;
     case "field":
       break;
   }
@@ -260,6 +264,11 @@ const QUERIES: { q: string; f?: Omit<SearchQuery, "terms" | "limit" | "after">; 
   { q: "after:2026-11-26T10:00:40Z", f: { channel: "shop" } },
   { q: "before:2026-11-26T10:00:50Z", f: { status: "discarded" } },
   { q: "after:2026-11-26T10:00:40Z status:handled" },
+  { q: "verified:true" },
+  { q: "verified:false invoice" },
+  { q: "-verified:true", f: { channel: "stripe" } },
+  { q: "verified:true OR tag:big", f: { status: "handled" } },
+  { q: "verified:true verified:false", none: true },
 ];
 
 for (const backend of contractBackends(

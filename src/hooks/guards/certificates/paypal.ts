@@ -50,5 +50,5 @@ export function createPaypalGuard(config: PaypalGuardConfig, deps: CertificateDe
     return unauthenticated(`PAYPAL-TRANSMISSION-TIME is ${Math.round(skew / 1000)}s away from now, beyond the tolerance of ${toleranceMs / 1000}s`);
   }
 
-  return { name: config.name, kind: config.kind, eventType: { body: ["event_type"] }, check: (input) => check(input.headers, input.body) };
+  return { name: config.name, kind: config.kind, authenticates: true, eventType: { body: ["event_type"] }, check: (input) => check(input.headers, input.body) };
 }

@@ -88,6 +88,7 @@ export function createSnsGuard(config: SnsGuardConfig, deps: CertificateDeps): G
   return {
     name: config.name,
     kind: config.kind,
+    authenticates: true,
     eventType: { body: ["Subject", "Type"] },
     ...(config.confirm_subscription ? { handshake: confirmation(deps.certificates) } : {}),
     check: (input) => check(input.body),
