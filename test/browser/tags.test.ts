@@ -72,6 +72,8 @@ describe.skipIf(!browserAvailable())("the dashboard's tags", () => {
     await page.goto(`${app.url}/ui/hooks?channel=shop`);
     await billedRow.getByRole("link", { name: "Filter by tag billing" }).click();
     await page.waitForURL(/q=tag%3Abilling/);
+    // The box takes the URL's query on the render after (an effect): wait for it, then read it.
+    await page.waitForFunction(`document.getElementById("hook-search")?.value === "tag:billing"`);
     expect(await page.getByRole("searchbox", { name: "Search hooks" }).inputValue()).toBe("tag:billing");
     await rows.locator(`li[data-id="${plain}"]`).waitFor({ state: "detached" });
     expect(
