@@ -44,7 +44,7 @@ describe("[[alerts]]", () => {
     ]);
   });
 
-  test("a query parses (the character at fault said), on silence and rate only, not with event_types", () => {
+  test("a query parses (the character at fault said), on silence, rate and new_event_type only, not with event_types", () => {
     expect(
       problems({
         alerts: [
@@ -56,7 +56,7 @@ describe("[[alerts]]", () => {
       }),
     ).toEqual([
       "alerts[0].query: does not parse at character 11: expected a term, found the end of the query",
-      "alerts[1].query: only silence and rate rules take a query",
+      "alerts[1].query: only silence, rate and new_event_type rules take a query",
       "alerts[2].query: give either query or event_types, not both",
     ]);
   });

@@ -140,14 +140,14 @@ describe("hooks: list and paging", () => {
     const res = await t.post("sum", new Uint8Array([0, 255, 1, 2, 3]), { "content-type": "application/octet-stream; x=1" });
     const binary = ((await res.json()) as { id: string }).id;
     await t.call("POST", `/v1/hooks/${binary}/discard`);
-    // A summary carries the extension field event_type: compared with the hooks as include=extensions shows them.
+    // A summary carries the extension fields event_type and verified (when known): compared with the hooks as include=extensions shows them.
     const full = (await t.call("GET", "/v1/hooks?channel=sum&include=extensions")).json as any[];
     const summaries = (await t.call("GET", "/v1/hooks?channel=sum&fields=summary")).json as any[];
     expect(summaries.map((h) => h.id)).toEqual(full.map((h) => h.id));
     for (const [i, h] of summaries.entries()) {
       expect(Object.keys(h).sort()).toEqual(
-        ["channel", "content_type", "created_at", "event_type", "finalized_at", "id", "ip", "method", "preview", "query", "size", "status"].filter(
-          (k) => k !== "finalized_at" || full[i].finalized_at,
+        ["channel", "content_type", "created_at", "event_type", "finalized_at", "id", "ip", "method", "preview", "query", "size", "status", "verified"].filter(
+          (k) => (k !== "finalized_at" || full[i].finalized_at) && (k !== "verified" || full[i].verified !== undefined),
         ),
       );
       // `contract` (an extension) is known only once the check ran after the catch; summaries leave it out.
