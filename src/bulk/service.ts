@@ -201,6 +201,8 @@ export function createBulk(deps: BulkDeps) {
     recover: (all: boolean) => store.interruptAbandoned(clock.now(), INTERRUPTED, all),
     /** Cancels a running job; throws not_found, or failed_precondition when it has ended. */
     async cancel(id: string, actor: string): Promise<BulkJobRow> {
+      // Read first, through the store as the caller sees it: a caller limited to channels cancels only its own jobs.
+      if ((await store.get(id)) === undefined) throw notFound(`bulk job "${id}" not found`);
       const moved = await store.finish(id, "cancelled", clock.now(), `cancelled by ${actor}`);
       if (moved === undefined) throw notFound(`bulk job "${id}" not found`);
       if (moved === "conflict") throw precondition(`bulk job "${id}" has ended already`);

@@ -3,6 +3,8 @@ import { bulkRoutes } from "../bulk/routes";
 import { createBulk } from "../bulk/service";
 import { requireApiKey, type SignIn } from "../hooks/auth";
 import { webhookErrors } from "../hooks/errors";
+import { LOCAL_USER } from "../dashboard/gate";
+import { callerChannels } from "../lib/caller";
 import { createIdFactory } from "../lib/ids";
 import { viewRoutes } from "../views/routes";
 import { sharedRoutes, shareLinkRoutes } from "../share/routes";
@@ -12,9 +14,9 @@ import type { Base } from "./base";
 import type { WebhookService } from "./webhooks";
 
 /**
- * Bulk actions by query (bulk/), saved views (views/) and share links (share/): under /v1 behind the API keys (only keys
- * with full access reach them, so `send` is theirs), and for the dashboard behind its sessions
- * (`send` and shared views for admins).
+ * Bulk actions by query (bulk/), saved views (views/) and share links (share/): under /v1 behind the API keys
+ * (`send` and shared views for keys without a channel limit; a limited key acts as a member), and for the
+ * dashboard behind its sessions (`send` and shared views for admins).
  */
 export function createBulkService({ config, storage, clock, log }: Base, { webhooks }: { webhooks: WebhookService }) {
   const { management } = webhooks;
@@ -37,6 +39,18 @@ export function createBulkService({ config, storage, clock, log }: Base, { webho
     hook: (id) => management.hooks.get(id, { contract: false }),
     search: management.search,
     views: (actor) => views.list(actor),
+    creatorAccess: async (actor) => {
+      if (actor.startsWith("api:")) {
+        await webhooks.apiKeys.source.fresh?.();
+        const key = webhooks.apiKeys.source.keys.find((k) => k.label === actor.slice(4));
+        return key ? (key.grant?.channels ?? null) : undefined;
+      }
+      if (actor === LOCAL_USER.email && config.dashboard.auth === "none") return null;
+      const configured = config.users.find((u) => u.email.toLowerCase() === actor);
+      if (configured) return configured.channels ?? null;
+      const stored = await storage.dashboard.getUser(actor);
+      return stored ? (stored.channels ? (JSON.parse(stored.channels) as string[]) : null) : undefined;
+    },
   });
   type IsAdmin = (request: Request) => boolean;
   const dashboardRoutes = {
@@ -47,12 +61,16 @@ export function createBulkService({ config, storage, clock, log }: Base, { webho
     shared: () => sharedRoutes(shareLinks),
   };
   const auth = requireApiKey(webhooks.apiKeys.source);
-  const routes = new Elysia().onError(webhookErrors(log)).use(
-    new Elysia({ prefix: "/v1" })
-      .use(dashboardRoutes.bulk(auth, () => true))
-      .use(dashboardRoutes.views(auth, () => true))
-      .use(dashboardRoutes.share(auth, () => true)),
-  );
+  /** On /v1 a key without a channel limit acts as an admin does (send to a URL, shared views); a limited one as a member. */
+  const fullKey = () => callerChannels() === undefined;
+  const routes = new Elysia()
+    .onError(webhookErrors(log))
+    .use(
+      new Elysia({ prefix: "/v1" })
+        .use(dashboardRoutes.bulk(auth, fullKey))
+        .use(dashboardRoutes.views(auth, fullKey))
+        .use(dashboardRoutes.share(auth, fullKey)),
+    );
   return { bulk, views, shareLinks, routes, dashboardRoutes };
 }
 

@@ -3,6 +3,7 @@ import type { HookExtendedWire } from "../hooks/model";
 import { asCaller, callerChannels } from "../lib/caller";
 import type { Clock } from "../lib/clock";
 import { invalid, notFound } from "../lib/errors";
+import { redactHeaders, redactRefusedQuery } from "../hooks/redact";
 import { randomToken, sha256Hex, tokenMatchesHash } from "../lib/secrets";
 import type { ViewRow } from "../views/store";
 import type { ShareLinkRow, ShareLinkStore } from "./store";
@@ -35,6 +36,15 @@ export const toWireLink = (r: ShareLinkRow): ShareLinkWire => ({
 });
 
 /**
+ * A hook as a link shows it: whoever holds the link is no one the hook's sender chose, so its
+ * signature and credential headers (and cookies) are hidden as a refusal's are, and credential-like
+ * query parameters; the body is the hook's.
+ */
+function shareable(hook: HookExtendedWire): HookExtendedWire {
+  return { ...hook, headers: redactHeaders(new Headers(hook.headers)), query: redactRefusedQuery(hook.query) };
+}
+
+/**
  * Read-only share links: one hook, or a saved view's hooks (as they are when the link is opened),
  * for whoever holds the link, without signing in, until it expires (7 days unless asked, at most
  * 90) or is revoked. The token (32 random bytes) is shown once; only its SHA-256 is stored, and
@@ -50,6 +60,11 @@ export function createShareLinks(deps: {
   search: HookSearch;
   /** The views `actor` sees (shared and own). */
   views: (actor: string) => Promise<ViewRow[]>;
+  /**
+   * What a link's creator may see now: null for every channel, its channel patterns when limited,
+   * undefined when the creator is gone (a removed user, a revoked key).
+   */
+  creatorAccess: (actor: string) => Promise<readonly string[] | null | undefined>;
 }) {
   const { store, clock } = deps;
   const gone = () => notFound("not found");
@@ -97,16 +112,20 @@ export function createShareLinks(deps: {
   async function open(token: string) {
     const row = await find(token);
     const channels = row.channels ? (JSON.parse(row.channels) as string[]) : undefined;
+    // A link shows no more than its creator may see now: it closes when the creator is gone or
+    // was limited to other channels since (an unlimited creator's link keeps the limit it was made with).
+    const now = await deps.creatorAccess(row.createdBy);
+    if (now === undefined || (now !== null && JSON.stringify(now) !== JSON.stringify(channels ?? null))) throw gone();
     return asCaller(channels, async () => {
       const expires_at = new Date(row.expiresAt).toISOString();
       if (row.kind === "hook") {
         const hook = await deps.hook(row.target).catch(() => {
           throw gone();
         });
-        return { kind: "hook" as const, expires_at, hook };
+        return { kind: "hook" as const, expires_at, hook: shareable(hook) };
       }
       const ids = await deps.search.read(row.query ?? "")({ limit: SHARED_VIEW_HOOKS });
-      const hooks = (await Promise.all(ids.map((id) => deps.hook(id).catch(() => undefined)))).filter((h) => h !== undefined);
+      const hooks = (await Promise.all(ids.map((id) => deps.hook(id).catch(() => undefined)))).filter((h) => h !== undefined).map(shareable);
       return { kind: "view" as const, expires_at, view: { name: row.target, query: row.query ?? "", hooks } };
     });
   }
