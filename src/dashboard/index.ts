@@ -20,6 +20,7 @@ import { exportRoutes } from "../transfer/routes";
 import { sendRoutes } from "../transfer/send-routes";
 import { refusalRoutes } from "../hooks/routes/refusals";
 import { createGate, type Gate } from "./gate";
+import { callerSees } from "../lib/caller";
 import { AppError } from "../lib/errors";
 import type { DashboardDeps } from "./deps";
 import { senderIp } from "../hooks/catch";
@@ -164,7 +165,17 @@ export function createDashboard(deps: {
       }),
     )
     // The relays' state: each relay key's listener and what waits for it, and this Mailroom's own listens.
-    .use(new Elysia().use(gate.requireSession()).get("/relays", () => deps.relays(), { query: NoQuery }))
+    // A member limited to channels sees those channels' relays only.
+    .use(
+      new Elysia().use(gate.requireSession()).get(
+        "/relays",
+        async () => {
+          const all = await deps.relays();
+          return { upstream: all.upstream.filter((r) => callerSees(r.channel)), listening: all.listening.filter((l) => callerSees(l.channel)) };
+        },
+        { query: NoQuery },
+      ),
+    )
     .use(channelRoutes(management))
     // A channel's custom response and its deduplication counter (Mailroom's extensions), as under /v1.
     .use(responseRoutes(management))

@@ -33,7 +33,14 @@ export function limitCaller(channels: readonly string[] | undefined, path?: stri
   scope.channels = channels;
   scope.actor = actor;
   const name = path === undefined ? undefined : CHANNEL_ROUTE.exec(path)?.[1];
-  if (name !== undefined && !channelMatches(channels, decodeURIComponent(name))) throw notFound(`channel "${name}" not found`);
+  if (name === undefined) return;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(name);
+  } catch {
+    throw notFound(`channel "${name}" not found`); // a malformed escape names no channel
+  }
+  if (!channelMatches(channels, decoded)) throw notFound(`channel "${name}" not found`);
 }
 
 /** Who a limited caller is (events' actor: an e-mail, "api:<label>"); undefined when unlimited. */

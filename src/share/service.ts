@@ -80,7 +80,7 @@ export function createShareLinks(deps: {
       if (!view) throw notFound(`view "${what.view}" not found`);
       query = view.query;
     }
-    const token = randomToken("mrs_");
+    const token = randomToken("mrl_");
     const now = clock.now();
     const limit = callerChannels();
     const row: ShareLinkRow = {
@@ -101,7 +101,7 @@ export function createShareLinks(deps: {
 
   /** The link of `token`, or not_found (unknown, expired, revoked). */
   async function find(token: string): Promise<ShareLinkRow> {
-    if (!/^mrs_[\w-]{43}$/.test(token)) throw gone();
+    if (!/^mrl_[\w-]{43}$/.test(token)) throw gone();
     const hash = sha256Hex(token);
     const row = await store.byTokenHash(hash);
     if (!row || !tokenMatchesHash(token, row.tokenSha256) || row.expiresAt <= clock.now()) throw gone();

@@ -64,7 +64,7 @@ function App() {
   const unread = useUnread().total;
   if (path === "/ui/setup") return <Setup onDone={(m) => (setMe(m), navigate("/ui/hooks"))} />;
   // A share link's page: no sign-in, the link's token alone.
-  const shareToken = /^\/ui\/share\/(mrs_[\w-]{43})$/.exec(path)?.[1];
+  const shareToken = /^\/ui\/share\/(mrl_[\w-]{43})$/.exec(path)?.[1];
   if (shareToken) return <SharedPage token={shareToken} />;
   if (me === undefined) return <p class="muted">Loading…</p>;
   if (me === null) return <SignIn onSignedIn={setMe} />;

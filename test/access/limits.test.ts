@@ -73,3 +73,22 @@ test("a link closes when its creator is removed, or is limited to other channels
   expect((await app.call("DELETE", "/ui/api/users/sam@example.com", undefined, app.admin)).status).toBe(200);
   expect([await opens(samLink), await opens(memberLink)]).toEqual([404, 200]);
 });
+
+test("a limited member sees only its channels' relays; a malformed channel escape is 404, not 500", async () => {
+  const app = await dashboardApp({
+    api_keys: [
+      { label: "test", token: TOKEN },
+      { label: "laptop-stripe", token: "relay-stripe-token-0123", scopes: ["relay"], channels: ["stripe-live"] },
+      { label: "laptop-orders", token: "relay-orders-token-0123", scopes: ["relay"], channels: ["orders"] },
+    ],
+    users: [{ email: "sam@example.com", role: "member", password: "limited member pass", channels: ["stripe-*"] }],
+  });
+  const sam = await app.signIn({ email: "sam@example.com", password: "limited member pass" });
+  const channelsOf = (snapshot: { upstream: { channel: string }[] }) => snapshot.upstream.map((r) => r.channel).sort();
+  expect(channelsOf((await app.call("GET", "/ui/api/relays", undefined, app.admin)).json)).toEqual(["orders", "stripe-live"]);
+  expect(channelsOf((await app.call("GET", "/ui/api/relays", undefined, sam)).json)).toEqual(["stripe-live"]);
+  for (const path of ["/ui/api/channels/%E0", "/ui/api/channels/%E0/pause"]) {
+    const res = await app.call(path.endsWith("pause") ? "POST" : "GET", path, undefined, sam);
+    expect([path, res.status, res.json?.code]).toEqual([path, 404, 5]);
+  }
+});

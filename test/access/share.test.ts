@@ -16,7 +16,7 @@ test("a hook's link opens without signing in, only at /ui/api/shared/{token}, un
     created_by: "max@example.com",
     created_at: new Date(app.clock.now()).toISOString(),
     expires_at: new Date(app.clock.now() + 7 * DAY).toISOString(),
-    token: expect.stringMatching(/^mrs_[\w-]{43}$/),
+    token: expect.stringMatching(/^mrl_[\w-]{43}$/),
     url: `/ui/share/${made.json.token}`,
   });
   const token = made.json.token as string;
@@ -31,7 +31,7 @@ test("a hook's link opens without signing in, only at /ui/api/shared/{token}, un
   }
   // A wrong token, and one a character off, are 404 with no detail.
   const missing = { code: 5, message: "not found", details: [] };
-  for (const wrong of [`${token.slice(0, -1)}${token.endsWith("A") ? "B" : "A"}`, "nonsense", "mrs_"])
+  for (const wrong of [`${token.slice(0, -1)}${token.endsWith("A") ? "B" : "A"}`, "nonsense", "mrl_", "mrs_"])
     expect(await app.call("GET", `/ui/api/shared/${wrong}`, undefined, {})).toMatchObject({ status: 404, json: missing });
 
   // A limited member cannot share another channel's hook; nobody shares for more than 90 days.
@@ -46,7 +46,7 @@ test("a hook's link opens without signing in, only at /ui/api/shared/{token}, un
   expect((await app.call("GET", "/ui/api/share-links", undefined, app.member)).status).toBe(403);
   const listed = (await app.call("GET", "/ui/api/share-links", undefined, app.admin)).json;
   expect(listed.map((l: { id: string }) => l.id).sort()).toEqual([made.json.id, long.json.id].sort());
-  expect(JSON.stringify(listed)).not.toContain("mrs_");
+  expect(JSON.stringify(listed)).not.toContain("mrl_");
 
   // Expiry: open until the 7th day ends, then 404 and unlisted.
   app.clock.advance(7 * DAY - 1);

@@ -72,7 +72,7 @@ describe.skipIf(!browserAvailable())("the dashboard's channel limits", () => {
     await page.goto(`${app.url}/ui/hooks/${id}`);
     await page.getByRole("button", { name: "Share this hook (a read-only link)" }).click();
     const url = await page.getByRole("textbox", { name: "Share link" }).inputValue();
-    expect(url).toMatch(new RegExp(`^${app.url}/ui/share/mrs_[\\w-]{43}$`));
+    expect(url).toMatch(new RegExp(`^${app.url}/ui/share/mrl_[\\w-]{43}$`));
     expect(serious(await axeViolations(page))).toEqual([]);
 
     const stranger = await browser.newContext();

@@ -9,6 +9,7 @@ import { dashboardApp } from "../dashboard/support";
 import { AUTH } from "../helpers/app";
 
 const RELAY = { authorization: "Bearer relay-only-token-123456" };
+const SCOPED = { authorization: "Bearer gh-bot-token-1234567890" };
 const BODY = '{"action":"opened"}';
 const signed = (secret: string) => ({
   "content-type": "application/json",
@@ -21,6 +22,7 @@ async function appWithRefusal() {
     api_keys: [
       { label: "test", token: AUTH.authorization.slice(7) },
       { label: "laptop", token: RELAY.authorization.slice(7), scopes: ["relay"], channels: ["gh"] },
+      { label: "gh-bot", token: SCOPED.authorization.slice(7), scopes: ["read", "act"], channels: ["gh"] },
     ],
     guards: [
       { name: "gh-main", kind: "github", secret: "right-secret-8f2a" },
@@ -46,6 +48,10 @@ test("the API: a key without scopes diagnoses again; a relay key gets 403, no ke
   const relay = await app.call("POST", path, undefined, RELAY);
   expect([relay.status, relay.json]).toEqual([403, { code: 7, message: expect.stringContaining("may only relay"), details: [] }]);
   expect((await app.call("GET", `/v1/refusals/${id}`, undefined, RELAY)).status).toBe(403);
+  // A key limited to channels reads its channel's refusal but, like a member, does not diagnose it again.
+  expect((await app.call("GET", `/v1/refusals/${id}`, undefined, SCOPED)).status).toBe(200);
+  const scoped = await app.call("POST", path, undefined, SCOPED);
+  expect([scoped.status, scoped.json.code]).toEqual([403, 7]);
   const nobody = await app.call("POST", path, undefined, {});
   expect([nobody.status, nobody.json?.code]).toEqual([401, 16]);
   expect((await app.call("POST", "/v1/refusals/01jd0000000000000000000999/diagnose", undefined, AUTH)).status).toBe(404);

@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import { NAME_PATTERN } from "../../config/schema";
-import { invalid, notFound } from "../../lib/errors";
+import { callerChannels } from "../../lib/caller";
+import { AppError, invalid, notFound } from "../../lib/errors";
 import { HOOK_ID_PATTERN } from "../../lib/ids";
 import { queryInt, queryIntegerSchema } from "../../lib/query-int";
 import { DIAGNOSIS_CAUSES, REFUSALS_KEPT } from "../guards";
@@ -89,6 +90,8 @@ export function refusalRoutes({ auth, admin, refusals }: ManagementDeps) {
   const again = new Elysia().use(admin ?? auth).post(
     "/refusals/:id/diagnose",
     async ({ params }) => {
+      // A key limited to channels is a member here, as a signed-in member is.
+      if (callerChannels()) throw new AppError("permission_denied", "only an admin or a key without a channel limit may diagnose a refusal again");
       const r = await refusals.rediagnose(params.id);
       if (!r) throw notFound(`refusal "${params.id}" not found (only the newest ${REFUSALS_KEPT} are kept)`);
       return toWireRefusal(r);
