@@ -1,6 +1,8 @@
 import { UsageError, noMore, parseFlags, required, unknownSubcommand } from "../lib/args";
 import type { Io } from "../lib/io";
+import { printable } from "../lib/terminal";
 import type { Client } from "./client";
+import { listCommand } from "./list";
 
 /** A rule as GET /v1/alerts answers it (alerts/rule-model.ts AlertRule). */
 type Rule = { name: string; kind: string; source: "config" | "api"; [key: string]: unknown };
@@ -27,8 +29,8 @@ function formatRow(r: Rule): string {
   const keys = Object.entries(r)
     .filter(([k, v]) => !skip.has(k) && v !== undefined && !(Array.isArray(v) && v.length === 0))
     .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(",") : String(v)}`);
-  // A rule's query and names are the caller's text: one line each, whatever they hold.
-  return [r.name, r.kind.padEnd(14), r.source === "config" ? "config" : "api   ", keys.join(" ")].join("  ").replace(/[\u0000-\u001f\u007f]/g, " ");
+  // A rule's query and names are the caller's text: listCommand escapes what is not printable.
+  return [r.name, r.kind.padEnd(14), r.source === "config" ? "config" : "api   ", keys.join(" ")].join("  ");
 }
 
 /** `mailroom alerts ls [--json]`, `mailroom alerts add NAME --kind K [--KEY V]...`, `mailroom alerts rm NAME` */
@@ -37,13 +39,8 @@ export async function alertsCommand(argv: string[], client: Client, io: Io): Pro
   switch (sub) {
     case "ls":
     case "list": {
-      const p = parseFlags(rest, { json: "bool" });
-      noMore(p, 0);
-      const rules = await client.call<Rule[]>("GET", "/v1/alerts");
-      if (p.bools.has("json")) return (io.out(JSON.stringify(rules, null, 2) + "\n"), 0);
-      if (rules.length === 0) return (io.err("no alert rules: add one with mailroom alerts add, or [[alerts]] in the config file (docs/alerts.md)\n"), 0);
-      io.out(rules.map(formatRow).join("\n") + "\n");
-      return 0;
+      const empty = "no alert rules: add one with mailroom alerts add, or [[alerts]] in the config file (docs/alerts.md)";
+      return listCommand<Rule>(rest, client, io, "/v1/alerts", empty, (rules) => rules.map(formatRow));
     }
     case "add": {
       const p = parseFlags(rest, Object.fromEntries(Object.keys(KEYS).map((k) => [k, "value"])) as Record<keyof typeof KEYS, "value">);
@@ -66,7 +63,7 @@ export async function alertsCommand(argv: string[], client: Client, io: Io): Pro
       }
       if (rule.kind === undefined) throw new UsageError("alerts add needs --kind (silence, refusals, handler, new_event_type, rate, relay)");
       const made = await client.call<Rule>("POST", "/v1/alerts", rule);
-      io.out(`${formatRow(made)}\n`);
+      io.out(`${printable(formatRow(made))}\n`);
       return 0;
     }
     case "rm":

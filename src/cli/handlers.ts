@@ -1,5 +1,6 @@
 import { UsageError, noMore, parseFlags, required, unknownSubcommand } from "../lib/args";
 import type { Client } from "./client";
+import { listCommand } from "./list";
 import type { Io } from "../lib/io";
 
 /** A handler as GET /v1/handlers answers it (delivery/handler-routes.ts HandlerInfo). */
@@ -28,14 +29,10 @@ export async function handlersCommand(argv: string[], client: Client, io: Io): P
   switch (sub) {
     case "ls":
     case "list": {
-      const p = parseFlags(rest, { json: "bool" });
-      noMore(p, 0);
-      const handlers = await client.call<HandlerInfo[]>("GET", "/v1/handlers");
-      if (p.bools.has("json")) return (io.out(JSON.stringify(handlers, null, 2) + "\n"), 0);
-      if (handlers.length === 0) return (io.err("no handlers\n"), 0);
-      const width = Math.max(...handlers.map((h) => h.name.length));
-      io.out(handlers.map((h) => formatRow(h, width)).join("\n") + "\n");
-      return 0;
+      return listCommand<HandlerInfo>(rest, client, io, "/v1/handlers", "no handlers", (handlers) => {
+        const width = Math.max(...handlers.map((h) => h.name.length));
+        return handlers.map((h) => formatRow(h, width));
+      });
     }
     case "pause":
     case "resume": {

@@ -1,7 +1,9 @@
 import { UsageError, noMore, parseFlags, required, unknownSubcommand } from "../lib/args";
 import type { Io } from "../lib/io";
+import { printable } from "../lib/terminal";
 import type { NotifierStatus } from "../notify/notifiers";
 import type { Client } from "./client";
+import { listCommand } from "./list";
 
 /** A notifier as GET /v1/notifiers answers it: no secret in it. */
 type Notifier = NotifierStatus;
@@ -19,13 +21,8 @@ export async function notifiersCommand(argv: string[], client: Client, io: Io): 
   switch (sub) {
     case "ls":
     case "list": {
-      const p = parseFlags(rest, { json: "bool" });
-      noMore(p, 0);
-      const notifiers = await client.call<Notifier[]>("GET", "/v1/notifiers");
-      if (p.bools.has("json")) return (io.out(JSON.stringify(notifiers, null, 2) + "\n"), 0);
-      if (notifiers.length === 0) return (io.err("no notifiers: add [[notifiers]] to the config file (docs/notifiers.md)\n"), 0);
-      io.out(notifiers.map(formatRow).join("\n") + "\n");
-      return 0;
+      const empty = "no notifiers: add [[notifiers]] to the config file (docs/notifiers.md)";
+      return listCommand<Notifier>(rest, client, io, "/v1/notifiers", empty, (notifiers) => notifiers.map(formatRow));
     }
     case "test": {
       const p = parseFlags(rest, {});
@@ -33,7 +30,8 @@ export async function notifiersCommand(argv: string[], client: Client, io: Io): 
       const name = required(p, 0, "notifier name (mailroom notifiers test NAME)");
       const result = await client.call<{ name: string; sent: boolean; error: string | null }>("POST", `/v1/notifiers/${encodeURIComponent(name)}/test`);
       if (result.sent) return (io.out(`${result.name}: test notice sent\n`), 0);
-      io.err(`${result.name}: not sent: ${result.error}\n`);
+      // The reason may quote what the receiving server answered.
+      io.err(`${result.name}: not sent: ${printable(result.error ?? "")}\n`);
       return 1;
     }
     case undefined:

@@ -38,6 +38,11 @@ describe("mailroom alerts", () => {
       "quiet  silence         config  channels=* for=30m\nstorm  rate            api     channels=stripe,github query=event:push threshold=50 window=1m notify=ops\n",
     );
     expect(JSON.parse((await cli(["alerts", "ls", "--json"])).stdout).map((r: { name: string }) => r.name)).toEqual(["quiet", "storm"]);
+    // A query is text its author chose: a terminal escape or a bidi mark in it is printed escaped.
+    ran = await cli(["alerts", "add", "odd", "--kind", "rate", "--threshold", "1", "--window", "1m", "--query", "evil\u001b[2Jword\u202eflip"]);
+    expect([ran.code, ran.stdout]).toEqual([0, "odd  rate            api     channels=* query=evil\\x1b[2Jword\\u202eflip threshold=1 window=1m\n"]);
+    expect((await cli(["alerts", "ls"])).stdout).not.toContain("\u001b");
+    expect((await cli(["alerts", "rm", "odd"])).code).toBe(0);
 
     ran = await cli(["alerts", "add", "bad", "--kind", "rate", "--threshold", "5", "--notify", "pager"]);
     expect(ran.code).toBe(1);
