@@ -35,9 +35,14 @@ describe.skipIf(!browserAvailable())("the inspector with the server's search, re
   test("the search box's query lives in the URL as q and is what the list asks the server", async () => {
     await page.goto(`${app.url}/ui/hooks`);
     await page.locator(`li[data-id="${ids.failed}"]`).waitFor();
+    // No saved view and no search to save: no views box above the list.
+    const views = page.getByRole("complementary", { name: "Saved views" });
+    expect(await views.count()).toBe(0);
     await page.keyboard.press("/");
     await page.keyboard.type("cus_ada");
     await page.waitForURL((u) => u.searchParams.get("q") === "cus_ada");
+    // A search to save: the box offers it.
+    await views.getByRole("button", { name: "Save this search" }).waitFor();
     await page.locator(`li[data-id="${ids.failed}"]`).waitFor({ state: "detached" });
     expect(await shown()).toEqual([ids.paid]);
     // A field term, from a link: the view is the URL.

@@ -13,7 +13,8 @@ export function viewNamed(views: readonly View[], name: string): View | undefine
 
 /**
  * Saved views (docs/views.md) with their counts: each a link to /ui/hooks?view=NAME, which any
- * signed-in user can open. Save keeps the current search under a name.
+ * signed-in user can open. Save keeps the current search under a name. Shown once there is a view
+ * or a search to save.
  */
 export function ViewsSidebar({ current, query, admin, onViews }: { current: string; query: string; admin: boolean; onViews?: (v: View[]) => void }) {
   const [views, setViews] = useState<View[]>([]);
@@ -36,6 +37,8 @@ export function ViewsSidebar({ current, query, admin, onViews }: { current: stri
       setError((err as Error).message);
     }
   }
+  // Nothing saved and nothing to save: no box above the list (on a phone it pushed the hooks down).
+  if (views.length === 0 && !query && !error) return null;
   return (
     <aside class="views-sidebar" aria-label="Saved views">
       <h2>Views</h2>
