@@ -93,6 +93,8 @@ export function createSearch(deps: {
   /** Searches waiting until `done` reaches their target: while there are any, indexing does not rest. */
   const waiters: { target: number; resolve: () => void }[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
+  /** Ends the pump's rest between batches early: a search is waiting for what it indexes. */
+  let wake: (() => void) | undefined;
   let pumping: Promise<void> | undefined;
   let closed = false;
   let sweeper: ReturnType<typeof setInterval> | undefined;
@@ -132,7 +134,7 @@ export function createSearch(deps: {
           for (const r of rows) (waitingBytes -= rowBytes(r)), queued.delete(r.id);
           done += rows.length;
           settle();
-          await restAfter(startedAt, share());
+          await rest(startedAt);
         } else {
           const from = behind!;
           const n = dropped;
@@ -148,10 +150,22 @@ export function createSearch(deps: {
     return pumping;
   }
 
+  /** The rest after a batch (restAfter at share()), ended at once when a search starts waiting. */
+  function rest(startedAt: number): Promise<void> {
+    if (waiters.length > 0) return restAfter(startedAt, 1);
+    return new Promise<void>((resolve) => {
+      wake = resolve;
+      void restAfter(startedAt, share()).then(resolve);
+    }).finally(() => {
+      wake = undefined;
+    });
+  }
+
   /** Resolves once every hook handed to the index so far is indexed. */
   function flush(): Promise<void> {
     if (done >= handed) return Promise.resolve();
     const reached = new Promise<void>((resolve) => waiters.push({ target: handed, resolve }));
+    wake?.();
     void pump();
     return reached;
   }
