@@ -110,7 +110,7 @@ export function filteredByCaller(storage: Storage): Storage {
 
   const refusals = storage.refusals;
   const filteredRefusals: RefusalStore = {
-    insert: (batch, kept) => refusals.insert(batch, kept),
+    insert: (batch, kept, keptBytes) => refusals.insert(batch, kept, keptBytes),
     list: (q) =>
       perChannel(
         q,

@@ -1,6 +1,6 @@
 import type { RefusalStore } from "../../hooks/guards/refusal-store";
 import { pgDialect } from "../stores/dialect";
-import { createRefusalStore as sharedRefusalStore, diagnosisJson } from "../stores/refusals";
+import { createRefusalStore as sharedRefusalStore, diagnosisJson, requestBytes } from "../stores/refusals";
 import type { PgTransactor } from "./transactor";
 
 /**
@@ -24,6 +24,7 @@ export function createPgRefusalStore(t: PgTransactor): RefusalStore {
       created_at: r.createdAt,
       diagnosis: diagnosisJson(r.diagnosis),
       request: r.savedRequest ?? null,
+      request_bytes: requestBytes(r),
     }));
     const sql = t.exec();
     await sql`INSERT INTO refusals ${sql(values)}`;

@@ -2,7 +2,7 @@ import type { Db } from "./open";
 import { sqliteDialect } from "../stores/dialect";
 import { createRefusalStore as sharedRefusalStore } from "../stores/refusals";
 import type { RefusalStore } from "../../hooks/guards/refusal-store";
-import { diagnosisJson } from "../stores/refusals";
+import { diagnosisJson, requestBytes } from "../stores/refusals";
 
 /**
  * RefusalStore's SQLite side (hooks/guards/refusal-store.ts): the statements are written once
@@ -12,7 +12,7 @@ import { diagnosisJson } from "../stores/refusals";
 export function createRefusalStore(db: Db): RefusalStore {
   const sql = db.$client;
   const insert = sql.prepare(
-    "INSERT INTO refusals (ref, kind, channel, guard, status, reason, ip, method, query, headers, created_at, diagnosis, request) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO refusals (ref, kind, channel, guard, status, reason, ip, method, query, headers, created_at, diagnosis, request, request_bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
   return sharedRefusalStore(sqliteDialect(sql), async (batch) => {
     for (const r of batch)
@@ -30,6 +30,7 @@ export function createRefusalStore(db: Db): RefusalStore {
         r.createdAt,
         diagnosisJson(r.diagnosis),
         r.savedRequest ?? null,
+        requestBytes(r),
       );
   });
 }

@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { RefusalStore, StoredRefusal } from "../../hooks/guards/refusal-store";
 import type { Refusal, RefusalKind } from "../../hooks/guards/types";
+import { REQUESTS_KEPT_BYTES } from "../../hooks/guards/refusals";
 import { name, type Dialect } from "./dialect";
 
 /**
@@ -12,6 +13,9 @@ export type InsertRefusals = (batch: readonly StoredRefusal[]) => Promise<void>;
 
 /** A refusal's diagnosis as stored: JSON, or null (a refusal stored without one). */
 export const diagnosisJson = (d: Refusal["diagnosis"] | undefined): string | null => (d ? JSON.stringify(d) : null);
+
+/** What a refusal's saved request weighs against REQUESTS_KEPT_BYTES (null without one). */
+export const requestBytes = (r: StoredRefusal): number | null => (r.savedRequest ? Buffer.byteLength(r.savedRequest) : null);
 
 /** RefusalStore on either backend (hooks/guards/refusal-store.ts says what each method returns). */
 export function createRefusalStore(d: Dialect, insert: InsertRefusals): RefusalStore {
@@ -57,11 +61,19 @@ export function createRefusalStore(d: Dialect, insert: InsertRefusals): RefusalS
   const trim = d.prepare<{ kept: number }>(
     (p) => sql`DELETE FROM ${r} WHERE ${r.id} <= (SELECT ${r.id} FROM ${r} ORDER BY ${r.id} DESC LIMIT 1 OFFSET ${p.kept})`,
   );
+  // The saved requests past the newest `bytes` of them, newest first: a running sum over the kept
+  // rows (`kept` at most, no index needed) of the sizes written with them.
+  const forget = d.prepare<{ bytes: number }>(
+    (p) => sql`UPDATE ${r} SET ${name(r.request)} = NULL, ${name(r.requestBytes)} = NULL WHERE ${r.id} IN (
+      SELECT id FROM (SELECT ${r.id} AS id, SUM(${r.requestBytes}) OVER (ORDER BY ${r.id} DESC) AS run FROM ${r} WHERE ${r.requestBytes} IS NOT NULL) t
+      WHERE t.run > ${p.bytes})`,
+  );
   return {
-    insert: (batch, kept) =>
+    insert: (batch, kept, keptBytes) =>
       d.transaction(async () => {
         if (batch.length > 0) await insert(batch);
         await trim.run({ kept });
+        if (batch.some((x) => x.savedRequest)) await forget.run({ bytes: keptBytes ?? REQUESTS_KEPT_BYTES });
       }),
     async list({ channel, guard, status, kind, limit }) {
       const where: SQL[] = [];

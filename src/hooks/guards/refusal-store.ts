@@ -11,8 +11,12 @@ export type RefusalQuery = { channel?: string; guard?: string; status?: number; 
 export type StoredRefusal = Refusal & { savedRequest?: string | null };
 
 export interface RefusalStore {
-  /** In a transaction of its own: stores the batch, then deletes all but the newest `kept`. */
-  insert(batch: readonly StoredRefusal[], kept: number): Promise<void>;
+  /**
+   * In a transaction of its own: stores the batch, then deletes all but the newest `kept`, and
+   * forgets the saved requests of the older refusals past the newest `keptBytes` of them (their
+   * rows stay, with their diagnoses; REQUESTS_KEPT_BYTES when not given).
+   */
+  insert(batch: readonly StoredRefusal[], kept: number, keptBytes?: number): Promise<void>;
   /** The newest first, of one channel, guard, status and/or kind when given, at most `limit`. */
   list(query: RefusalQuery): Promise<Refusal[]>;
   /** The refusal with this id, or undefined. */

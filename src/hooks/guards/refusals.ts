@@ -10,6 +10,13 @@ export type { RefusalQuery } from "./refusal-store";
 /** How many refusals are kept, newest first; older ones are deleted as new ones come. */
 export const REFUSALS_KEPT = 1000;
 
+/**
+ * The saved requests' bytes kept, at most, over every kept refusal: anyone can send refused
+ * requests, each up to its channel's max_body, and REFUSALS_KEPT of them must not fill a disk. The
+ * newest requests within it stay (a refusal past it keeps its row and diagnosis, not its request).
+ */
+export const REQUESTS_KEPT_BYTES = 64 * 1024 * 1024;
+
 /** The time one batch's diagnoses may take together, in ms; the refusals past it are diagnosed `skipped`. */
 export const DIAGNOSIS_BATCH_MS = 100;
 
@@ -51,6 +58,8 @@ export function createRefusals(deps: {
   clock: Clock;
   log?: Log;
   kept?: number;
+  /** REQUESTS_KEPT_BYTES (tests make it small). */
+  keptBytes?: number;
   /** Why a signature guard refused a request (diagnose/); run after the answer, before the write. */
   diagnose?: (guard: string, request: GuardInput, reason: string, at?: number) => Diagnosis | undefined;
   /** Told each diagnosis once it is known (the stream's refusal.diagnosis event). */
@@ -58,6 +67,7 @@ export function createRefusals(deps: {
 }): Refusals {
   const { store, clock, log } = deps;
   const keep = deps.kept ?? REFUSALS_KEPT;
+  const keepBytes = deps.keptBytes ?? REQUESTS_KEPT_BYTES;
   let buffer: StoredRefusal[] = [];
   /** The bytes of the bodies of the buffered requests (PENDING_BODIES bounds it). */
   let pendingBytes = 0;
@@ -104,7 +114,7 @@ export function createRefusals(deps: {
       pendingBytes = 0;
       diagnoseBatch(batch);
       writing = writing
-        .then(() => store.insert(batch, keep))
+        .then(() => store.insert(batch, keep, keepBytes))
         .catch((error) => {
           // Losing a few refusal records is better than failing the requests that caused them.
           log?.warn("could not store refusals", { count: batch.length, error: String(error) });

@@ -20,6 +20,7 @@ export const refusals = pgTable(
     kind: text("kind").notNull().default("refused"),
     diagnosis: text("diagnosis"),
     request: text("request"),
+    requestBytes: integer("request_bytes"),
   },
   (t) => [index("refusals_channel_id").on(t.channel, t.id)],
 );

@@ -26,10 +26,12 @@ export const refusals = sqliteTable(
     diagnosis: text("diagnosis"),
     /**
      * A signature guard's 401: the refused request as the guard saw it (JSON: method, query, url,
-     * ip, headers without cookies, body in base64, at most 256 KiB), so its diagnosis can be run
+     * ip, headers without cookies, body in base64, within the channel's max body), so its diagnosis can be run
      * again after a restart (POST /v1/refusals/{id}/diagnose). Never shown; deleted with its row.
      */
     request: text("request"),
+    /** The saved request's bytes, while it is kept (REQUESTS_KEPT_BYTES bounds their sum). */
+    requestBytes: integer("request_bytes"),
   },
   (t) => [index("refusals_channel_id").on(t.channel, t.id)],
 );

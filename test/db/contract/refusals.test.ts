@@ -67,5 +67,26 @@ for (const backend of contractBackends(createRefusalStore, createPgRefusalStore)
       await store.insert([], 2);
       expect((await store.list({ limit: 100 })).map((r) => r.createdAt)).toEqual([1007, 1006]);
     });
+
+    test("the saved requests are kept newest first up to `keptBytes` in all; older refusals keep their rows", async () => {
+      const { store } = await backend.open();
+      const saved = (n: number) => ({ ...refusal(n), savedRequest: JSON.stringify({ body: "x".repeat(990 + n) }) });
+      const size = (n: number) => Buffer.byteLength(saved(n).savedRequest);
+      // Three of about 1 KB each in 2.5 KB: the newest two keep theirs.
+      await store.insert([saved(1), saved(2)], 100, 2500);
+      await store.insert([saved(3)], 100, 2500);
+      expect(size(2) + size(3)).toBeLessThanOrEqual(2500);
+      expect(await store.savedRequest(refusal(3).id)).toBe(saved(3).savedRequest);
+      expect(await store.savedRequest(refusal(2).id)).toBe(saved(2).savedRequest);
+      expect(await store.savedRequest(refusal(1).id)).toBeUndefined();
+      expect(await store.get(refusal(1).id)).toEqual(refusal(1));
+      // A refusal without a request weighs nothing: the next one with a request counts after it.
+      await store.insert([refusal(4)], 100, 2500);
+      await store.insert([saved(5)], 100, 2500);
+      expect(await store.savedRequest(refusal(5).id)).toBe(saved(5).savedRequest);
+      expect(await store.savedRequest(refusal(3).id)).toBe(saved(3).savedRequest);
+      expect(await store.savedRequest(refusal(2).id)).toBeUndefined();
+      expect((await store.list({ limit: 100 })).map((r) => r.createdAt)).toEqual([1005, 1004, 1003, 1002, 1001]);
+    });
   });
 }

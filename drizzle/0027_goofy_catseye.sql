@@ -1,0 +1,1 @@
+ALTER TABLE `refusals` ADD `request_bytes` integer;
