@@ -68,7 +68,7 @@ type Arrival = { id: string; channel: string; status: string; method?: string; e
 
 /**
  * Keeps the unread counts and the page's title current for the signed-in user (rendered once, while one is), and notifies of
- * hooks that arrive in a watched channel. One stream of hook summaries (the newest 20 per write):
+ * hooks that arrive in a watched channel. The tab's stream of hook summaries (the newest 50 per write):
  * a hook whose id is newer than the newest known is one just caught (ids grow with time), so a
  * status change of an older hook is not taken for an arrival. The counts are read again soon after
  * hooks arrive or channels change (a read mark reports its channels), at most every 2 s while they
@@ -111,7 +111,7 @@ export function UnreadFeed({ email }: { email: string }): null {
     }, wait);
   };
   useStream(
-    "?fields=summary&latest=20",
+    {},
     {
       hook: (h) => {
         const hook = h as Arrival;
@@ -124,7 +124,7 @@ export function UnreadFeed({ email }: { email: string }): null {
       // A channel's hooks changed, or someone's read marks on them (this user's in another tab, or
       // on another instance): the counts are read again.
       channel: again,
-      // A burst past the newest 20: the counts say how many (those left out notify nothing).
+      // A burst past the newest 50: the counts say how many (those left out notify nothing).
       skipped: again,
       reset: () => {
         void readUnread();

@@ -94,4 +94,26 @@ describe.skipIf(!browserAvailable())("the dashboard's unread hooks", () => {
     expect(seen.errors).toEqual([]);
     await context.close();
   }, 120_000);
+
+  test("a tab follows everything on one stream: the list, the reading pane and the counts share it", async () => {
+    // A browser opens six connections to a host at most (HTTP/1.1): a stream per screen was three per tab.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    page = await context.newPage();
+    const streams: string[] = [];
+    page.on("request", (r) => void (new URL(r.url()).pathname === "/ui/api/stream" && streams.push(r.url())));
+    await signIn(app, page);
+    const first = await sendHook(app, "channel=pane", JSON.stringify({ n: 1 }), { "content-type": "application/json" });
+    await page.getByRole("navigation", { name: "Screens" }).getByRole("link", { name: /Hooks/ }).click();
+    await page.locator(`li[data-id="${first}"] a.row`).click();
+    await page.locator("article .hook-head h1").waitFor();
+    await page.waitForFunction(() => (globalThis as unknown as Page_).document.body.dataset.live === "open");
+    // Live all the same: a new hook reaches the list, beside the open hook.
+    const second = await sendHook(app, "channel=pane", JSON.stringify({ n: 2 }), { "content-type": "application/json" });
+    await page.locator(`li[data-id="${second}"]`).waitFor();
+    await page.getByRole("navigation", { name: "Screens" }).getByRole("link", { name: "Refusals" }).click();
+    await page.getByRole("navigation", { name: "Screens" }).getByRole("link", { name: "Channels" }).click();
+    await page.getByRole("link", { name: "pane", exact: true }).waitFor();
+    expect(streams).toHaveLength(1);
+    await context.close();
+  }, 120_000);
 });

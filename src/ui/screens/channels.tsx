@@ -39,7 +39,7 @@ export function Channels({ me }: { me: Me }) {
     );
   }, []);
   useStream(
-    "",
+    {},
     {
       channel: (c) => setChannels((all) => upsert(all, c as Channel)),
       hookDeleted: () => undefined,

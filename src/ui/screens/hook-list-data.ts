@@ -35,7 +35,6 @@ export function useHookList(f: Filters) {
   }, []);
   // Hooks that arrive are the newest, so they pass a time range; whether they match a search only the server knows.
   const searching = Boolean(searchOf(f));
-  const filter = query({ channel: f.channel, status: f.status, fields: "summary", latest: "50" });
   // A page read may answer after new hooks arrived on the stream: those that arrived since the read
   // was asked for stay on top of its answer, so a late answer never hides one.
   const arrivals = useRef({ count: 0, at: new Map<string, number>() });
@@ -81,7 +80,7 @@ export function useHookList(f: Filters) {
   const key = `${f.channel} ${f.status} ${f.after} ${f.q} ${f.type} ${f.range}`;
   useEffect(() => void load(), [key]);
   useStream(
-    filter,
+    { channel: f.channel || undefined },
     {
       hook: (h) => {
         const hook = h as Row;
@@ -106,7 +105,7 @@ export function useHookList(f: Filters) {
         reread.current = setTimeout(() => ((reread.current = undefined), void load()), 1000);
       },
     },
-    [filter, key],
+    [key],
   );
   useEffect(() => () => clearTimeout(reread.current), []);
   return { hooks, error, loaded, load, unread };

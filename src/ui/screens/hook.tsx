@@ -1,5 +1,5 @@
 /** @jsxImportSource preact */
-import { useEffect, useMemo, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { api, type Attempt, type Channel, type Hook, type HookExtended } from "../api";
 import { bytesOf } from "../body";
 import { useStream } from "../live";
@@ -58,7 +58,18 @@ export function HookDetail({
       );
   }, [hook?.channel]);
   // Only this hook's events, as summaries: this screen reads its hook again when it changes.
-  useStream(`?fields=summary&hook=${encodeURIComponent(id)}`, { hook: (h) => (h as Hook).id === id && load(), reset: load }, [id]);
+  // A burst past the stream's newest hooks may have left this one's change out: read again, at most every 2 s.
+  const again = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(again.current), [id]);
+  useStream(
+    { hook: id },
+    {
+      hook: (h) => (h as Hook).id === id && load(),
+      reset: load,
+      skipped: () => void (again.current ??= setTimeout(() => ((again.current = undefined), load()), 2000)),
+    },
+    [id],
+  );
   // Decoded once per body, not on every render (a 1 MB body costs tens of ms each time).
   const bytes = useMemo(() => bytesOf(hook?.body ?? ""), [hook?.body]);
   if (!hook) return <Loading error={error} />;

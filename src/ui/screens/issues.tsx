@@ -42,7 +42,7 @@ export function Issues({ url }: { url: URL }) {
       (e) => setError(e.message),
     );
   useEffect(() => void load(), [state]);
-  useStream("", { issue: () => void load(), reset: load }, [state]);
+  useStream({}, { issue: () => void load(), reset: load }, [state]);
   async function act(issue: Issue, action: "ack" | "resolve") {
     try {
       await api("POST", `/issues/${issue.id}/${action}`);

@@ -53,7 +53,7 @@ export function Refusals({ url }: { url: URL }) {
   };
   useEffect(() => void load(), [channel, guard, status, kind]);
   useStream(
-    query({ channel }),
+    { channel: channel || undefined },
     {
       refusal: (r) => {
         const refusal = r as RefusalRow;
