@@ -15,6 +15,8 @@ export function useStream(
     /** An alert's issue opened, reminded of, acknowledged or resolved: the Issue. */
     issue?: (i: unknown) => void;
     skipped?: () => void;
+    /** A handler's circuit breaker opened, half-opened or closed: `{handler, state, failures, reopens_at}`. */
+    handler?: (b: unknown) => void;
   },
   deps: unknown[],
 ): void {
@@ -32,6 +34,7 @@ export function useStream(
     source.addEventListener("hook-deleted", parse(on.hookDeleted));
     source.addEventListener("refusal", parse(on.refusal));
     for (const event of ["opened", "reminded", "acknowledged", "resolved"]) source.addEventListener(`issue.${event}`, parse(on.issue));
+    for (const state of ["open", "half_open", "closed"]) source.addEventListener(`handler.breaker_${state}`, parse(on.handler));
     source.addEventListener("reset", () => on.reset?.());
     source.addEventListener("skipped", () => on.skipped?.());
     return () => (source.close(), delete document.body.dataset.live);
