@@ -309,7 +309,7 @@ export function ChannelHandlers({ channel }: { channel: string }) {
           </table>
         </div>
       )}
-      {handlers && infos && rows.length === 0 && <p class="muted">No handler runs on the hooks of {channel} yet: add a forward handler below.</p>}
+      {handlers && infos && rows.length === 0 && <p class="muted">No forward handler added here: hooks of {channel} get only the config file's handlers.</p>}
       {asking}
       <form class="card" onSubmit={add} noValidate>
         <h2>Add a forward handler</h2>
