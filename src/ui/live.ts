@@ -12,6 +12,8 @@ type Handlers = {
   /** An alert's issue opened, reminded of, acknowledged or resolved: the Issue. */
   issue?: (i: unknown) => void;
   skipped?: () => void;
+  /** A handler's circuit breaker opened, half-opened or closed: `{handler, state, failures, reopens_at}`. */
+  handler?: (b: unknown) => void;
 };
 type Subscriber = { filter: StreamFilter; on: Handlers };
 
@@ -52,6 +54,7 @@ function open(): EventSource {
   on("hook-deleted", "hookDeleted", (d) => [undefined, d.id]);
   on("refusal", "refusal", (r) => [r.channel, undefined]);
   for (const event of ["opened", "reminded", "acknowledged", "resolved"]) on(`issue.${event}`, "issue");
+  for (const state of ["open", "half_open", "closed"]) on(`handler.breaker_${state}`, "handler");
   s.addEventListener("reset", () => {
     for (const sub of [...subscribers]) sub.on.reset?.();
   });

@@ -4,6 +4,7 @@ import type { Browser, Page } from "playwright-core";
 import { buildBinary, removeTempDirs, startProcess, tempDir, type Running } from "../helpers/binary";
 import { storageToml } from "../helpers/target";
 import { browserAvailable, launch, SHOTS } from "./browser";
+import { axeViolations, scrollsSideways } from "./sweep";
 
 const ADMIN = { email: "root@example.com", password: "a long admin password" };
 const CUSTOMER_KEY = "customer-key-0123456789";
@@ -22,7 +23,11 @@ describe.skipIf(!browserAvailable())("the dashboard's admin screens in a browser
       join(dir, "mailroom.toml"),
       `[server]\nport = 0\n${await storageToml("data/m.db")}` +
         `[[users]]\nemail = "${ADMIN.email}"\nrole = "admin"\npassword_env = "ADMIN_PASSWORD"\n` +
-        `[[translate.accounts]]\nid = 1\nbalance = 100\napi_keys = ["${CUSTOMER_KEY}"]\n`,
+        `[[translate.accounts]]\nid = 1\nbalance = 100\napi_keys = ["${CUSTOMER_KEY}"]\n` +
+        // A handler of the config file on the channel the forward test uses; it wants none of its hooks.
+        `[[handlers]]\nname = "archive"\nkind = "forward"\nurl = "http://127.0.0.1:9/never"\nwhen = "type:never.sent"\n` +
+        `rate = "5/s"\nbreaker = { failures = 4, cool_down = "2m" }\n` +
+        `[[channels]]\nname = "fwd"\nhandlers = ["archive"]\n`,
     );
     app = await startProcess([bin, "--config", "mailroom.toml"], dir, { ADMIN_PASSWORD: ADMIN.password });
     browser = await launch();
@@ -190,10 +195,13 @@ describe.skipIf(!browserAvailable())("the dashboard's admin screens in a browser
 
   test("a forward handler added on a channel's screen delivers a hook to a local receiver; the hook's screen shows the attempt", async () => {
     const received: { body: string; token: string | null }[] = [];
+    let failing = false;
     const receiver = Bun.serve({
       port: 0,
       hostname: "127.0.0.1",
-      fetch: async (req) => (received.push({ body: await req.text(), token: req.headers.get("x-token") }), new Response("thanks")),
+      fetch: async (req) => (
+        received.push({ body: await req.text(), token: req.headers.get("x-token") }), new Response("thanks", { status: failing ? 500 : 200 })
+      ),
     });
     try {
       await fetch(`${app.url}/?channel=fwd`, { method: "POST", body: "{}" });
@@ -216,10 +224,11 @@ describe.skipIf(!browserAvailable())("the dashboard's admin screens in a browser
       await page.getByLabel("Rate", { exact: true }).fill("10/s");
       await page.getByLabel("Breaker failures").fill("3");
       await page.getByRole("button", { name: "Add handler" }).click();
-      const row = page.getByRole("table", { name: "Forward handlers" }).getByRole("row", { name: /to-local/ });
+      const table = page.getByRole("table", { name: "Handlers" });
+      const row = table.getByRole("row", { name: /to-local/ });
       await row.waitFor();
       expect(await row.innerText()).toContain("x-token");
-      for (const shown of ["forward", "10/s", "after 3 failures, 30s cool-down"]) expect(await row.innerText()).toContain(shown);
+      for (const shown of ["forward", "10/s", "after 3 failures, 30s cool-down", "1s to 5s", "10s"]) expect(await row.innerText()).toContain(shown);
       expect(await page.content()).not.toContain("not-shown-again");
       await page.screenshot({ path: join(SHOTS, "forward-handlers.png") });
 
@@ -236,18 +245,53 @@ describe.skipIf(!browserAvailable())("the dashboard's admin screens in a browser
       expect(received.some((r) => r.body === '{"to":"forward"}' && r.token === "not-shown-again")).toBe(true);
 
       await page.goto(`${app.url}/ui/channels/fwd/handlers`);
-      // Delivery: the handler's state as a badge; Pause and Resume.
-      const delivery = page.getByRole("table", { name: "Delivery" }).getByRole("row", { name: /to-local/ });
-      await delivery.locator(".status-handled", { hasText: "active" }).waitFor();
+      // One row a handler, the config file's too: its state as a badge, its attempts waiting, Pause and Resume.
+      await page.locator("body[data-live=open]").waitFor();
+      const archive = table.getByRole("row", { name: /archive/ });
+      for (const shown of ["forward, config file", "5/s", "after 4 failures, 2m cool-down", "In the config file"])
+        expect(await archive.innerText()).toContain(shown);
+      expect(await archive.getByRole("button", { name: "Remove archive" }).count()).toBe(0);
+      await archive.locator(".status-handled", { hasText: "active" }).waitFor();
+      await page.getByRole("button", { name: "Pause archive" }).click();
+      await archive.locator(".status-paused", { hasText: "paused" }).waitFor();
+      await page.reload();
+      await archive.locator(".status-paused", { hasText: "paused" }).waitFor();
+      // Both kinds of row, wide and as a phone's cards: no axe violation, no sideways page.
+      expect(await axeViolations(page)).toEqual([]);
+      await page.setViewportSize({ width: 390, height: 800 });
+      expect(await axeViolations(page)).toEqual([]);
+      expect(await scrollsSideways(page)).toBe(false);
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.getByRole("button", { name: "Resume archive" }).click();
+      await archive.locator(".status-handled", { hasText: "active" }).waitFor();
+
+      // A paused forward keeps what comes: the hook waits (the row counts it) until Resume delivers it.
+      await page.locator("body[data-live=open]").waitFor();
+      await row.locator(".status-handled", { hasText: "active" }).waitFor();
       await page.getByRole("button", { name: "Pause to-local" }).click();
-      await delivery.locator(".status-paused", { hasText: "paused" }).waitFor();
+      await row.locator(".status-paused", { hasText: "paused" }).waitFor();
+      const held = (await (await fetch(`${app.url}/?channel=fwd`, { method: "POST", body: '{"to":"forward","n":"held"}' })).json()) as { id: string };
+      await row.getByRole("cell", { name: "1", exact: true }).waitFor();
+      expect(received.some((r) => r.body === '{"to":"forward","n":"held"}')).toBe(false);
       await page.getByRole("button", { name: "Resume to-local" }).click();
-      await delivery.locator(".status-handled", { hasText: "active" }).waitFor();
+      await row.locator(".status-handled", { hasText: "active" }).waitFor();
+      await row.getByRole("cell", { name: "0", exact: true }).waitFor();
+      expect(received.some((r) => r.body === '{"to":"forward","n":"held"}')).toBe(true);
+      await page.goto(`${app.url}/ui/hooks/${held.id}`);
+      await page.locator("article .hook-head .status-handled").waitFor();
+      await page.goto(`${app.url}/ui/channels/fwd/handlers`);
+
+      // Three failures in a row open its breaker (failures = 3): the badge says so as it happens.
+      await page.locator("body[data-live=open]").waitFor();
+      failing = true;
+      for (let i = 0; i < 3; i++) await fetch(`${app.url}/?channel=fwd`, { method: "POST", body: `{"to":"forward","n":${i}}` });
+      await row.locator(".status-failed", { hasText: "breaker open" }).waitFor();
+      expect(await row.getByRole("cell", { name: /breaker open/ }).innerText()).toMatch(/half-open in \d+ s/);
       await page.getByRole("button", { name: "Remove to-local" }).click();
       await page.getByRole("dialog").getByRole("button", { name: "Remove the handler" }).click();
       await page.getByRole("status").getByText("Forward handler to-local removed.").waitFor();
     } finally {
       await receiver.stop(true);
     }
-  }, 30_000);
+  }, 60_000);
 });

@@ -1,11 +1,13 @@
 /** @jsxImportSource preact */
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api, type HandlerInfo } from "../api";
 import { link } from "../router";
 import { headersOf } from "../body";
 import { fieldOf } from "../guard-fields";
 import { useConfirm } from "../parts/dialog";
 import { FormEnd, Notice } from "../parts/notice";
+import { Time } from "../parts/time";
+import { useStream } from "../live";
 import { type FieldErrors, fieldErrors } from "../parts/field";
 
 const DURATION = /^\d+(ms|s|m|h|d)$/;
@@ -36,67 +38,32 @@ const STATE_LABEL: Record<HandlerInfo["state"], string> = {
 };
 const STATE_CLASS: Record<HandlerInfo["state"], string> = { active: "handled", paused: "paused", breaker_open: "failed", breaker_half_open: "pending" };
 
-/**
- * Every handler of the channel (the config file's and those added here) with its delivery state as
- * a badge, its attempts waiting and rate, and Pause or Resume (paused handlers keep their attempts).
- */
-function Delivery({ channel, onError }: { channel: string; onError: (message: string) => void }) {
-  const [handlers, setHandlers] = useState<HandlerInfo[] | null>(null);
-  const load = () =>
-    api<HandlerInfo[]>("GET", "/handlers").then(
-      (all) => setHandlers(all.filter((h) => h.channels.includes(channel))),
-      (e) => onError(e.message),
-    );
-  useEffect(() => void load(), [channel]);
-  async function toggle(h: HandlerInfo) {
-    try {
-      await api("POST", `/handlers/${h.name}/${h.state === "paused" ? "resume" : "pause"}`);
-      await load();
-    } catch (e) {
-      onError((e as Error).message);
-    }
-  }
-  if (!handlers || handlers.length === 0) return null;
+/** "30000ms" as the config file would write it: "30s", "5m", "1h", else as is. */
+function duration(ms: string): string {
+  const n = /^(\d+)ms$/.exec(ms)?.[1];
+  if (n === undefined) return ms;
+  const v = Number(n);
+  for (const [unit, size] of [
+    ["d", 86_400_000],
+    ["h", 3_600_000],
+    ["m", 60_000],
+    ["s", 1000],
+  ] as const)
+    if (v > 0 && v % size === 0) return `${v / size}${unit}`;
+  return ms;
+}
+
+/** A handler's delivery state as a badge; an open breaker says when one attempt goes through. */
+function StateBadge({ info }: { info: HandlerInfo }) {
   return (
     <>
-      <h2>Delivery</h2>
-      <div class="scroll">
-        <table class="cards" aria-label="Delivery">
-          <thead>
-            <tr>
-              <th>Handler</th>
-              <th>State</th>
-              <th>Waiting</th>
-              <th>Rate</th>
-              <th></th>
-            </tr>
-          </thead>
-          <tbody>
-            {handlers.map((h) => (
-              <tr key={h.name}>
-                <td data-label="Handler">
-                  {h.name} <span class="muted">{h.kind}</span>
-                </td>
-                <td data-label="State">
-                  <span
-                    class={`status status-${STATE_CLASS[h.state]}`}
-                    title={h.breaker?.reopens_at ? `one attempt goes through at ${h.breaker.reopens_at}` : undefined}
-                  >
-                    {STATE_LABEL[h.state]}
-                  </span>
-                </td>
-                <td data-label="Waiting">{h.waiting}</td>
-                <td data-label="Rate">{h.rate ?? <span class="muted">none</span>}</td>
-                <td>
-                  <button type="button" aria-label={`${h.state === "paused" ? "Resume" : "Pause"} ${h.name}`} onClick={() => toggle(h)}>
-                    {h.state === "paused" ? "Resume" : "Pause"}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <span class={`status status-${STATE_CLASS[info.state]}`}>{STATE_LABEL[info.state]}</span>
+      {info.state === "breaker_open" && info.breaker?.reopens_at && (
+        <span class="muted">
+          {" "}
+          half-open <Time at={info.breaker.reopens_at} />
+        </span>
+      )}
     </>
   );
 }
@@ -117,9 +84,12 @@ const chaosText = (chaos: Record<string, unknown>) =>
     .join(", ");
 
 /**
- * Forward handlers of one channel (admins): list, add (URL, headers, max attempts, backoff, the
- * hooks it runs on, rate and circuit breaker, chaos), remove. Header values are sent, never shown (they often hold a token). Configured handlers live in
- * the config file: they are listed with the others only under Delivery (state, pause and resume).
+ * The handlers of one channel (admins), one row each: those of the config file and the forwards
+ * added here, each with its delivery state as a badge, its attempts waiting, and Pause or Resume
+ * (paused handlers keep their attempts). Forwards added here show their settings and can be removed;
+ * the config file's are changed there. Add a forward (URL, headers, max attempts, backoff, the hooks
+ * it runs on, rate and circuit breaker, chaos). Header values are sent, never shown (they often hold
+ * a token). The states follow the stream: a breaker opening or closing, a hook caught or handled.
  */
 export function ChannelHandlers({ channel }: { channel: string }) {
   const [handlers, setHandlers] = useState<Forward[] | null>(null);
@@ -128,8 +98,33 @@ export function ChannelHandlers({ channel }: { channel: string }) {
   const [ask, asking] = useConfirm();
   const [note, setNote] = useState("");
   const [chaosOn, setChaosOn] = useState(false);
-  const load = () => api<Forward[]>("GET", `/channels/${channel}/handlers`).then(setHandlers, (e) => setLoadError(e.message));
+  /** Every handler's delivery state, of this channel's handlers (the config file's and those added here). */
+  const [infos, setInfos] = useState<HandlerInfo[] | null>(null);
+  const loadStates = () =>
+    api<HandlerInfo[]>("GET", "/handlers").then(
+      (all) => setInfos(all.filter((h) => h.channels.includes(channel))),
+      (e) => setLoadError(e.message),
+    );
+  const load = () => Promise.all([api<Forward[]>("GET", `/channels/${channel}/handlers`).then(setHandlers, (e) => setLoadError(e.message)), loadStates()]);
   useEffect(() => void load(), [channel]);
+  // Waiting counts move as the channel's hooks are caught and handled: read again at most once a second.
+  const later = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(later.current), []);
+  const soon = () => {
+    later.current ??= setTimeout(() => {
+      later.current = undefined;
+      void loadStates();
+    }, 1000);
+  };
+  useStream(
+    { channel },
+    {
+      channel: (c) => (c as { name: string }).name === channel && soon(),
+      handler: () => void loadStates(),
+      reset: () => void load(),
+    },
+    [channel],
+  );
   async function add(e: Event) {
     e.preventDefault();
     const formEl = e.currentTarget as HTMLFormElement;
@@ -210,6 +205,23 @@ export function ChannelHandlers({ channel }: { channel: string }) {
       setErrors({ form: (e as Error).message });
     }
   }
+  async function toggle(h: HandlerInfo) {
+    const action = h.state === "paused" ? "resume" : "pause";
+    try {
+      await api("POST", `/handlers/${h.name}/${action}`);
+      setNote(`Handler ${h.name} ${action === "pause" ? "paused: its attempts wait until it is resumed" : "resumed"}.`);
+      await loadStates();
+    } catch (e) {
+      setErrors({ form: (e as Error).message });
+    }
+  }
+  const stateOf = new Map((infos ?? []).map((h) => [h.name, h]));
+  const added = new Set((handlers ?? []).map((h) => h.name));
+  /** The config file's handlers of the channel, then those added here. */
+  const rows: { name: string; info?: HandlerInfo; forward?: Forward }[] = [
+    ...(infos ?? []).filter((h) => !added.has(h.name)).map((info) => ({ name: info.name, info })),
+    ...(handlers ?? []).map((forward) => ({ name: forward.name, info: stateOf.get(forward.name), forward })),
+  ];
   const { invalid, message } = fieldErrors("handler", errors);
   const error = errors.form ?? loadError;
   return (
@@ -221,54 +233,83 @@ export function ChannelHandlers({ channel }: { channel: string }) {
       </p>
       <h1>Forward handlers of {channel}</h1>
       <Notice error={error} note={note} />
-      <Delivery key={(handlers ?? []).map((h) => h.name).join(" ")} channel={channel} onError={(message) => setErrors({ form: message })} />
-      <div class="scroll">
-        <table class="cards" aria-label="Forward handlers">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>URL</th>
-              <th>Headers</th>
-              <th>Max attempts</th>
-              <th>Backoff</th>
-              <th>Timeout</th>
-              <th>When</th>
-              <th>Rate</th>
-              <th>Breaker</th>
-              <th>Chaos</th>
-              <th></th>
-            </tr>
-          </thead>
-          <tbody>
-            {(handlers ?? []).map((h) => (
-              <tr key={h.name}>
-                <td data-label="Name">{h.name}</td>
-                <td data-label="URL">
-                  <code>{h.url}</code>
-                </td>
-                <td data-label="Headers">{Object.keys(h.headers).join(", ") || <span class="muted">none</span>}</td>
-                <td data-label="Max attempts">{h.max_attempts}</td>
-                <td data-label="Backoff">
-                  {h.backoff.initial} to {h.backoff.max}
-                </td>
-                <td data-label="Timeout">{h.timeout}</td>
-                <td data-label="When">{h.when ? <code>{h.when}</code> : <span class="muted">every hook</span>}</td>
-                <td data-label="Rate">{h.rate ?? <span class="muted">none</span>}</td>
-                <td data-label="Breaker">
-                  {h.breaker ? `after ${h.breaker.failures} failures, ${h.breaker.cool_down} cool-down` : <span class="muted">off</span>}
-                </td>
-                <td data-label="Chaos">{h.chaos ? chaosText(h.chaos) : <span class="muted">off</span>}</td>
-                <td>
-                  <button type="button" aria-label={`Remove ${h.name}`} onClick={() => remove(h)}>
-                    Remove
-                  </button>
-                </td>
+      {rows.length > 0 && (
+        <div class="scroll">
+          <table class="cards" aria-label="Handlers">
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>State</th>
+                <th>Waiting</th>
+                <th>Rate</th>
+                <th>Breaker</th>
+                <th>URL</th>
+                <th>Headers</th>
+                <th>Max attempts</th>
+                <th>Backoff</th>
+                <th>Timeout</th>
+                <th>When</th>
+                <th>Chaos</th>
+                <th>
+                  <span class="sr-only">Actions</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {handlers?.length === 0 && <p class="muted">No forward handler added here: hooks of {channel} get only the config file's handlers.</p>}
+            </thead>
+            <tbody>
+              {rows.map(({ name, info, forward: f }) => {
+                const breaker = f ? f.breaker : info?.breaker && { failures: info.breaker.threshold, cool_down: duration(info.breaker.cool_down) };
+                const rate = f ? f.rate : info?.rate;
+                return (
+                  <tr key={name}>
+                    <td data-label="Name">
+                      {name}
+                      {!f && <div class="hint">{info?.kind}, config file</div>}
+                    </td>
+                    <td data-label="State">{info ? <StateBadge info={info} /> : <span class="muted">unknown</span>}</td>
+                    <td data-label="Waiting">{info?.waiting ?? <span class="muted">unknown</span>}</td>
+                    <td data-label="Rate">{rate ?? <span class="muted">none</span>}</td>
+                    <td data-label="Breaker">
+                      {breaker ? `after ${breaker.failures} failures, ${breaker.cool_down} cool-down` : <span class="muted">off</span>}
+                    </td>
+                    {f ? (
+                      <>
+                        <td data-label="URL">
+                          <code>{f.url}</code>
+                        </td>
+                        <td data-label="Headers">{Object.keys(f.headers).join(", ") || <span class="muted">none</span>}</td>
+                        <td data-label="Max attempts">{f.max_attempts}</td>
+                        <td data-label="Backoff">
+                          {duration(f.backoff.initial)} to {duration(f.backoff.max)}
+                        </td>
+                        <td data-label="Timeout">{duration(f.timeout)}</td>
+                        <td data-label="When">{f.when ? <code>{f.when}</code> : <span class="muted">every hook</span>}</td>
+                        <td data-label="Chaos">{f.chaos ? chaosText(f.chaos) : <span class="muted">off</span>}</td>
+                      </>
+                    ) : (
+                      <td colSpan={7} data-label="Settings" class="muted">
+                        In the config file: changed there, not here.
+                      </td>
+                    )}
+                    <td>
+                      {info && (
+                        <button type="button" aria-label={`${info.state === "paused" ? "Resume" : "Pause"} ${name}`} onClick={() => toggle(info)}>
+                          {info.state === "paused" ? "Resume" : "Pause"}
+                        </button>
+                      )}{" "}
+                      {f && (
+                        <button type="button" aria-label={`Remove ${name}`} onClick={() => remove(f)}>
+                          Remove
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {handlers && infos && rows.length === 0 && <p class="muted">No forward handler added here: hooks of {channel} get only the config file's handlers.</p>}
       {asking}
       <form class="card" onSubmit={add} noValidate>
         <h2>Add a forward handler</h2>
