@@ -40,7 +40,8 @@ export function createContracts(deps: {
   const idle: (() => void)[] = [];
 
   async function checkBatch(hooks: readonly CaughtRow[]): Promise<void> {
-    const analysed = await analyse(hooks.map((h) => ({ id: h.id, channel: h.channel, eventType: h.eventType, headers: h.headers, body: h.body })));
+    // A caught row is an AnalyseInput: handed over as it is (the thread's hand-off copies what it reads).
+    const analysed = await analyse(hooks);
     const kept: ContractRecord[] = [];
     // Counted by runs of one channel and result (most batches are one run): a counter's key made per hook cost catching 0.3 µs a hook.
     let runChannel = "";
