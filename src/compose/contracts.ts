@@ -18,7 +18,7 @@ export function createContractService({ storage, clock, log, metrics, config }: 
     ...(thread ? { analyse: thread.analyse } : {}),
     clock,
     log,
-    counted: (channel, result) => metrics.contractChecked(channel, result),
+    counted: (channel, result, n) => metrics.contractChecked(channel, result, n),
     // A hook's event again on the stream, now with its `contract` (a `none` that marks nothing is implied at once: not sent again).
     recorded: (rows) => {
       for (const r of rows) storage.changes.emit({ kind: "hook", id: r.hookId, channel: r.channel });

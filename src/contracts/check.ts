@@ -88,6 +88,8 @@ function verdict(validate: CompiledSchema, body: unknown): Verdict {
 
 export interface ContractChecker {
   check(hook: Checked): Verdict;
+  /** Whether `check` reads the body (a schema applies): when not, its verdict is `none` whatever the body. */
+  applies(hook: ContractSubject): boolean;
 }
 
 /** The checker: built-in providers' schemas (compiled as first needed) and the channels' own. */
@@ -123,6 +125,7 @@ export function createContractChecker(channelSchemas: (channel: string) => Chann
   }
 
   return {
+    applies: (hook) => schemaApplies(channelSchemas(hook.channel), hook),
     check({ channel, eventType, headers, body }) {
       const own = channelSchemas(channel)?.find((s) => patternMatches(s.pattern, eventType));
       if (own) return body === undefined ? { result: "invalid", violations: [{ path: "", message: "the body is not JSON" }] } : verdict(own.validate, body);

@@ -54,7 +54,8 @@ export function startAnalyseThread(opts: { url: string; schemas: Record<string, 
     analyse(hooks) {
       if (!worker) return here()(hooks);
       const n = ++seq;
-      const list = hooks as AnalyseInput[];
+      // Only what the analysis reads crosses (a caught row carries more).
+      const list = hooks.map((h) => ({ id: h.id, channel: h.channel, eventType: h.eventType, headers: h.headers, body: h.body }));
       return new Promise<Analysed[]>((resolve) => {
         waiting.set(n, { hooks: list, resolve });
         worker!.postMessage({ type: "batch", seq: n, hooks: list } satisfies ToChecker);

@@ -120,9 +120,9 @@ export function createMetrics(config: Config) {
         run = 0;
       }
     },
-    /** A caught hook's contract checked (contracts/). */
-    contractChecked(channel: string, result: string): void {
-      contractChecks.inc([channels.of(channel), result]);
+    /** Caught hooks' contracts checked (contracts/): `n` of one channel with one result. */
+    contractChecked(channel: string, result: string, n = 1): void {
+      contractChecks.inc([channels.of(channel), result], n);
     },
     refused(channel: string, guard: string): void {
       refused.inc([channels.of(channel), guard]);

@@ -128,9 +128,13 @@ export function createThreadedSearch(deps: {
   let idsTaken = true;
   let heldFrom: string | undefined;
 
-  function handOverIds(ids: readonly string[]): void {
-    let smallest = ids[0]!;
-    for (const id of ids) if (id < smallest) smallest = id;
+  function handOverIds(ids: readonly (string | { id: string })[]): void {
+    let smallest: string | undefined;
+    for (const x of ids) {
+      const id = typeof x === "string" ? x : x.id;
+      if (smallest === undefined || id < smallest) smallest = id;
+    }
+    if (smallest === undefined) return;
     if (heldFrom === undefined || smallest < heldFrom) heldFrom = smallest;
     if (idsTaken) postHeldIds();
   }
@@ -160,7 +164,8 @@ export function createThreadedSearch(deps: {
     const bytes = gatheredBytes;
     (gathered = []), (gatheredBytes = 0);
     if (dead) return;
-    if (inFlight + bytes > maxInFlight) return handOverIds(rows.map((r) => r.id));
+    // Its rows' ids read in place: a starved thread's flood takes this path for most batches.
+    if (inFlight + bytes > maxInFlight) return handOverIds(rows);
     inFlight += bytes;
     const packed = pack(rows);
     worker.postMessage({ type: "caught", bytes, ...packed } satisfies ToIndexer, [packed.buffer]);

@@ -158,4 +158,20 @@ describe("contract checks: each caught hook is checked against its provider's or
     const imported = await t.call("POST", "/v1/hooks/import", exported.join("\n"), { ...AUTH, "content-type": "application/x-ndjson" });
     expect(imported.json).toMatchObject({ imported: 4, failed: [] });
   });
+
+  test("each check is counted by channel and result in /metrics, a batch of one sender as one", async () => {
+    const count = async (channel: string, result: string) => {
+      const text = (await t.call("GET", "/metrics", undefined, AUTH)).text;
+      const line = text.split("\n").find((l) => l.startsWith(`mailroom_contract_checks_total{channel="${channel}",result="${result}"}`));
+      return line ? Number(line.slice(line.lastIndexOf(" ") + 1)) : 0;
+    };
+    const [none, valid] = [await count("plain", "none"), await count("billing", "valid")];
+    const send = (channel: string, body: unknown) => t.call("POST", `/?channel=${channel}`, JSON.stringify(body), { "content-type": "application/json" });
+    // Sent together: caught in one batch or a few, of two channels and results.
+    await Promise.all([...Array.from({ length: 7 }, (_, i) => send("plain", { type: "x", n: i })), send("billing", { type: "invoice.paid", amount: 1 })]);
+    for (const deadline = Date.now() + 20_000; (await count("plain", "none")) < none + 7 && Date.now() < deadline; ) await Bun.sleep(20);
+    expect(await count("plain", "none")).toBe(none + 7);
+    for (const deadline = Date.now() + 20_000; (await count("billing", "valid")) < valid + 1 && Date.now() < deadline; ) await Bun.sleep(20);
+    expect(await count("billing", "valid")).toBe(valid + 1);
+  });
 });
