@@ -114,7 +114,7 @@ export function passes(filter: StreamFilter, r: NonNullable<Rendered>): boolean 
  */
 function limitSees(limit: readonly string[], channel: string, channels: readonly string[] | undefined): boolean {
   if (channel !== "") return channelMatches(limit, channel);
-  return channels !== undefined && channels.some((c) => channelMatches(limit, c));
+  return channels?.some((c) => channelMatches(limit, c)) === true;
 }
 
 /**
