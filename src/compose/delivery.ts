@@ -26,7 +26,8 @@ export function createDeliveryService({ storage, clock, log, runner, metrics }: 
     onBreaker: (handler, state, detail) => {
       metrics.breaker(handler, state);
       // The stream's handler.breaker_open / _half_open / _closed (docs/delivery.md).
-      storage.changes.emit({ kind: "breaker", handler, state, ...detail });
+      const channels = runner.handlerList().find((e) => e.handler.name === handler)?.channels ?? [];
+      storage.changes.emit({ kind: "breaker", handler, state, ...detail, channels });
     },
   });
   runner.control(controls.gate);

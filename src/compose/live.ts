@@ -16,10 +16,12 @@ import type { Base } from "./base";
 export function createLiveService({ storage, log }: Base, { hooks, apiKeys, heartbeatMs }: { hooks: HookService; apiKeys: ApiKeys; heartbeatMs?: number }) {
   const issue = async (id: string) => {
     const row = await storage.issues.get(id);
-    return row && JSON.stringify(toWireIssue(row));
+    return row && { data: JSON.stringify(toWireIssue(row)), scope: row.scope };
   };
   const live = createLive({ store: storage.hooks, hooks: () => hooks, issue, tags: (ids) => storage.tags.tagsOf(ids), heartbeatMs });
   const keys = apiKeys.source;
-  const routes = new Elysia({ prefix: "/v1" }).onError(webhookErrors(log)).use(streamRoutes(requireApiKey(keys), live, (request) => admits(keys, request)));
+  const routes = new Elysia({ prefix: "/v1" })
+    .onError(webhookErrors(log))
+    .use(streamRoutes(requireApiKey(keys), live, (request) => admits(keys, request), { keys: true }));
   return { live, routes };
 }

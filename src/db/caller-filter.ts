@@ -128,11 +128,12 @@ export function filteredByCaller(storage: Storage): Storage {
     removeTags: async (ids, t) => tags.removeTags(await visibleIds(ids), t),
     tagsOf: async (ids) => tags.tagsOf(await visibleIds(ids)),
     idsWith: async (tag) => visibleIds(await tags.idsWith(tag)),
-    async counts() {
-      const all = await tags.counts();
-      if (!callerChannels()) return all;
-      const counted = await Promise.all(all.map(async ({ tag }) => ({ tag, count: (await visibleIds(await tags.idsWith(tag))).length })));
-      return counted.filter((c) => c.count > 0);
+    // Counted in one statement over the visible channels' hooks: never every tagged hook read.
+    counts: async (channels) => {
+      const limit = callerChannels();
+      if (!limit) return tags.counts(channels);
+      const visible = await visibleChannels(limit);
+      return tags.counts(channels === undefined ? visible : channels.filter((c) => visible.includes(c)));
     },
   };
 

@@ -26,7 +26,15 @@ export type Change =
   | { kind: "state"; part: StatePart }
   | { kind: "issue"; id: string; event: IssueEvent }
   /** A handler's circuit breaker opened, went half-open or closed (on this instance: each counts its own failures). */
-  | { kind: "breaker"; handler: string; state: "open" | "half_open" | "closed"; failures: number; until?: number };
+  | {
+      kind: "breaker";
+      handler: string;
+      state: "open" | "half_open" | "closed";
+      failures: number;
+      until?: number;
+      /** The channels the handler runs on (a caller limited to channels is told of it when one is theirs). */
+      channels: readonly string[];
+    };
 
 /** What happened to an alert's issue (the stream's `issue.<event>`). */
 export type IssueEvent = "opened" | "reminded" | "acknowledged" | "resolved";

@@ -12,6 +12,8 @@ export type Change = {
   key: string;
   /** The channel of a hook or refusal. */
   channel?: string;
+  /** The channels an event of no one channel concerns (a handler's breaker: the channels it runs on). */
+  channels?: readonly string[];
   caught?: CaughtSnapshot;
   /** A hook's status when the change was recorded, where known without a read (caught: pending). */
   status?: HookStatus;
@@ -40,7 +42,17 @@ export type CaughtSnapshot = {
  * A change as sent: the SSE event name and its JSON, read when it is sent; for a hook also its
  * summary (`fields=summary`: the resource without body, payload, headers and events, with `size`).
  */
-export type Rendered = { event: string; data?: string; summary?: string; channel: string; status?: HookStatus } | undefined;
+export type Rendered =
+  | {
+      event: string;
+      data?: string;
+      summary?: string;
+      channel: string;
+      status?: HookStatus;
+      /** For an event of no one channel (`channel` ""): the channels it concerns, for a caller limited to channels (live/select.ts). */
+      channels?: readonly string[];
+    }
+  | undefined;
 
 /** How many changes are kept for clients that resume with Last-Event-ID. */
 export const CHANGES_KEPT = 10_000;
@@ -78,8 +90,13 @@ export function createChangeLog(opts: { kept?: number; epoch: string }) {
     refusal: (channel: string, json: string) => record({ seq: ++seq, kind: "refusal", key: json, channel }),
     /** An alert's issue event (it has no channel: a stream filtered by channel leaves it out). */
     issue: (event: string, id: string) => record({ seq: ++seq, kind: "issue", key: `${event}/${id}`, channel: "" }),
-    /** A handler's breaker transition: its event name and JSON (no channel: a stream filtered by channel leaves it out). */
-    breaker: (event: string, json: string) => record({ seq: ++seq, kind: "breaker", key: `${event}/${json}`, channel: "" }),
+    /**
+     * A handler's breaker transition: its event name and JSON (no channel: a stream filtered by
+     * channel leaves it out), and the channels the handler runs on (a limited caller's stream
+     * gets it when one of them is the caller's).
+     */
+    breaker: (event: string, json: string, channels: readonly string[]) =>
+      record({ seq: ++seq, kind: "breaker", key: `${event}/${json}`, channel: "", channels }),
     head: () => seq,
     /** Changes after `after`, oldest first; undefined when some of them are no longer kept. */
     since(after: number): Change[] | undefined {

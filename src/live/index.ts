@@ -15,8 +15,8 @@ import { createStreams } from "./stream";
 export function createLive(deps: {
   store: HookStore;
   hooks: () => HookService;
-  /** An alert's issue as the stream sends it (issue.<event>), read when sent; undefined when gone. */
-  issue?: (id: string) => Promise<string | undefined>;
+  /** An alert's issue as the stream sends it (issue.<event>: its JSON, and its scope), read when sent; undefined when gone. */
+  issue?: (id: string) => Promise<{ data: string; scope: string } | undefined>;
   /** Hooks' tags (tags/): a hook's summary carries them, as a list's with `include=extensions` does. */
   tags?: (ids: readonly string[]) => Promise<Map<string, string[]>>;
   heartbeatMs?: number;
@@ -36,7 +36,7 @@ export function createLive(deps: {
     if (c.kind === "issue") return renderIssue(c.key);
     if (c.kind === "breaker") {
       const slash = c.key.indexOf("/");
-      return { event: c.key.slice(0, slash), channel: "", data: c.key.slice(slash + 1) };
+      return { event: c.key.slice(0, slash), channel: "", data: c.key.slice(slash + 1), channels: c.channels ?? [] };
     }
     // A hook just caught: its summary is the hook as caught, and a list wants nothing more.
     if (c.caught && !full) {
@@ -53,8 +53,12 @@ export function createLive(deps: {
   }
   async function renderIssue(key: string): Promise<Rendered> {
     const [event, id] = key.split("/") as [string, string];
-    const data = await deps.issue?.(id);
-    return data === undefined ? undefined : { event: `issue.${event}`, channel: "", data };
+    const issue = await deps.issue?.(id);
+    if (issue === undefined) return undefined;
+    // Its channel, when its scope is one ("orders", "orders/invoice.paid"; not a handler's,
+    // "handler:x"): a limited caller sees the issues of its channels only (db/caller-filter.ts).
+    const channel = issue.scope.split("/")[0]!;
+    return { event: `issue.${event}`, channel: "", data: issue.data, channels: channel.includes(":") ? [] : [channel] };
   }
   async function renderHook(id: string, channel: string, full: boolean): Promise<Rendered> {
     // A summary needs no body: only its size is read.
@@ -145,7 +149,7 @@ export function createLive(deps: {
         case "breaker": {
           const { handler, state, failures, until } = change;
           const data = { handler, state, failures, ...(until !== undefined ? { reopens_at: new Date(until).toISOString() } : {}) };
-          return void log.breaker(`handler.breaker_${state}`, JSON.stringify(data));
+          return void log.breaker(`handler.breaker_${state}`, JSON.stringify(data), change.channels);
         }
         case "state":
           return;

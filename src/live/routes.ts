@@ -45,7 +45,13 @@ export const streamQuery = t.Object(
  * credential (`actor`: the key's label, the user's e-mail) and in all; past either limit the
  * answer is 429 (live/limits.ts).
  */
-export function streamRoutes(auth: SignIn, live: Pick<Live, "streams">, stillAdmitted?: (request: Request) => boolean) {
+export function streamRoutes(
+  auth: SignIn,
+  live: Pick<Live, "streams">,
+  stillAdmitted?: (request: Request) => boolean,
+  /** `keys`: the callers are API keys, and one scoped to channels may read neither issues nor handlers (hooks/auth.ts): its stream sends none of theirs. */
+  opts: { keys?: boolean } = {},
+) {
   return new Elysia().use(auth).get(
     "/stream",
     (ctx) => {
@@ -54,7 +60,11 @@ export function streamRoutes(auth: SignIn, live: Pick<Live, "streams">, stillAdm
       const deflate = acceptsDeflate(request.headers.get("accept-encoding"));
       // A limited caller's stream keeps its channels for its whole life (lib/caller.ts).
       const channels = callerChannels();
-      const filter = { ...query, latest: query.latest === undefined ? undefined : Number(query.latest), ...(channels ? { channels } : {}) };
+      const filter = {
+        ...query,
+        latest: query.latest === undefined ? undefined : Number(query.latest),
+        ...(channels ? { channels, hooksOnly: opts.keys } : {}),
+      };
       // A key and a user are told apart by the path they came in by.
       const credential = `${new URL(request.url).pathname} ${ctx.actor}`;
       const body = live.streams.open(filter, request.headers.get("last-event-id"), {

@@ -19,8 +19,13 @@ export type StreamFilter = {
   fields?: "summary";
   latest?: number;
   hook?: string;
-  /** A limited caller's channels (glob patterns, lib/caller.ts): only their hooks, channels and refusals, and no alerts' issues. */
+  /**
+   * A limited caller's channels (glob patterns, lib/caller.ts): only their hooks, channels and
+   * refusals, the breaker events of handlers that run on one of them, the issues of their channels.
+   */
   channels?: readonly string[];
+  /** Only hooks, channels and refusals: no issue or breaker events (a key scoped to channels, which may not read issues or handlers). */
+  hooksOnly?: boolean;
 };
 
 /** The changes of a write a stream gets, by index into the write's changes, oldest first; `skipped` counts hooks `latest` left out. */
@@ -57,7 +62,14 @@ export function* select(
       seen.add(change.key);
     }
     if (filter.channel && change.channel !== undefined && change.channel !== filter.channel) continue;
-    if (filter.channels && !channelMatches(filter.channels, change.channel ?? (change.kind === "channel" ? change.key : ""))) continue;
+    if (filter.hooksOnly && (change.kind === "issue" || change.kind === "breaker")) continue;
+    // An issue's channel is known once it is read (its scope).
+    if (
+      filter.channels &&
+      change.kind !== "issue" &&
+      !limitSees(filter.channels, change.channel ?? (change.kind === "channel" ? change.key : ""), change.channels)
+    )
+      continue;
     if (filter.hook && change.kind === "hook" && change.key !== filter.hook) continue;
     // A hook whose status is known without a read (one just caught is pending) and is not the stream's.
     if (filter.status && change.status && change.status !== filter.status) continue;
@@ -91,9 +103,18 @@ export function selectWith(
 export function passes(filter: StreamFilter, r: NonNullable<Rendered>): boolean {
   return (
     (!filter.channel || filter.channel === r.channel) &&
-    (!filter.channels || channelMatches(filter.channels, r.channel)) &&
+    (!filter.channels || limitSees(filter.channels, r.channel, r.channels)) &&
     (!filter.status || r.event !== "hook" || r.status === filter.status)
   );
+}
+
+/**
+ * Whether a caller limited to `limit` sees an event: of its channel, or, for an event of no one
+ * channel (a breaker, an issue), of one of the channels it concerns; never one that concerns none.
+ */
+function limitSees(limit: readonly string[], channel: string, channels: readonly string[] | undefined): boolean {
+  if (channel !== "") return channelMatches(limit, channel);
+  return channels?.some((c) => channelMatches(limit, c)) === true;
 }
 
 /**
@@ -113,7 +134,7 @@ export function payloadOf(filter: StreamFilter, r: NonNullable<Rendered>): strin
 
 /** Streams at the same position with the same filter and encoding are sent the same bytes. */
 export function planKey(cursor: number, filter: StreamFilter, deflate: boolean): string {
-  return `${cursor}|${filter.channel ?? ""}|${filter.status ?? ""}|${filter.fields ?? ""}|${filter.latest ?? ""}|${filter.hook ?? ""}|${deflate ? "deflate" : ""}|${filter.channels?.join(",") ?? ""}`;
+  return `${cursor}|${filter.channel ?? ""}|${filter.status ?? ""}|${filter.fields ?? ""}|${filter.latest ?? ""}|${filter.hook ?? ""}|${deflate ? "deflate" : ""}|${filter.channels?.join(",") ?? ""}|${filter.hooksOnly ? "hooks" : ""}`;
 }
 
 /**

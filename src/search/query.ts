@@ -70,7 +70,8 @@ export class QuerySyntaxError extends Error {
  */
 export type HookTerm =
   | { kind: "status"; value: string }
-  | { kind: "cidr"; low: number; high: number }
+  /** `ip:` with a block or an address: the sender's address (ipHex) between `low` and `high` (32 hex digits each). */
+  | { kind: "cidr"; low: string; high: string }
   | { kind: "has"; value: "attempts" }
   | { kind: "size"; op: ">" | "<"; bytes: number }
   | { kind: "time"; op: ">=" | "<"; ms: number; relative: boolean }
@@ -142,13 +143,72 @@ export const MAX_DEPTH = 32;
 const SIZE_UNITS: Record<string, number> = { "": 1, b: 1, kb: 1024, k: 1024, mb: 1024 ** 2, m: 1024 ** 2, gb: 1024 ** 3, g: 1024 ** 3 };
 const RELATIVE_UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
 
-/** An IPv4 address as a number, or undefined. */
-export function ipv4(text: string): number | undefined {
-  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
-  if (!m) return undefined;
-  const parts = m.slice(1).map(Number);
-  if (parts.some((p) => p > 255)) return undefined;
-  return ((parts[0]! * 256 + parts[1]!) * 256 + parts[2]!) * 256 + parts[3]!;
+const IPV4_TEXT = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
+const HEX_GROUP = "[0-9a-f]{1,4}";
+const FULL_IPV6 = new RegExp(`^(${HEX_GROUP}:){7}${HEX_GROUP}$`);
+const SHORT_IPV6 = new RegExp(`^((${HEX_GROUP}:)*${HEX_GROUP})?::((${HEX_GROUP}:)*${HEX_GROUP})?$`);
+/** Each group of `a:b:c` as 4 hex digits, joined ("" for ""). */
+const padGroups = (text: string): string =>
+  text === ""
+    ? ""
+    : text
+        .split(":")
+        .map((g) => g.padStart(4, "0"))
+        .join("");
+
+/**
+ * An address as `ip:` compares it: its 128 bits as 32 lower-case hex digits, IPv4 in its
+ * IPv4-mapped IPv6 form (::ffff:a.b.c.d), so "10.1.2.3", "::ffff:10.1.2.3" and "::ffff:a01:203"
+ * are one address; undefined when the text is no address (a hook's ip is what the socket gave, or
+ * anything an import carried). IPv6 in any of its forms: compressed (`::`), upper case, a dotted
+ * IPv4 tail; a `%zone` suffix is ignored. PostgreSQL reads a hook's ip with the same rules
+ * (db/pg/search-store.ts IP_HEX): change both together.
+ *
+ * @example ipHex("10.0.0.1") === "00000000000000000000ffff0a000001"
+ * @example ipHex("2001:DB8::1") === "20010db8000000000000000000000001"
+ */
+export function ipHex(text: string): string | undefined {
+  const bare = text.split("%")[0]!;
+  const v4 = IPV4_TEXT.exec(bare);
+  if (v4) {
+    const o = v4.slice(1).map(Number);
+    if (o.some((n) => n > 255)) return undefined;
+    return `00000000000000000000ffff${o.map((n) => n.toString(16).padStart(2, "0")).join("")}`;
+  }
+  let s = bare;
+  // A dotted IPv4 tail (::ffff:10.0.0.1) becomes two groups.
+  const tail = /^([0-9a-fA-F:]*:)(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(s);
+  if (tail) {
+    const o = tail.slice(2).map(Number);
+    if (o.some((n) => n > 255)) return undefined;
+    s = `${tail[1]}${(o[0]! * 256 + o[1]!).toString(16)}:${(o[2]! * 256 + o[3]!).toString(16)}`;
+  }
+  s = s.toLowerCase();
+  if (FULL_IPV6.test(s)) return padGroups(s);
+  if (!SHORT_IPV6.test(s)) return undefined;
+  const [left, right] = s.split("::") as [string, string];
+  const groups = (left ? left.split(":").length : 0) + (right ? right.split(":").length : 0);
+  if (groups > 7) return undefined;
+  return padGroups(left) + "0000".repeat(8 - groups) + padGroups(right);
+}
+
+/**
+ * The `ip:` term of a block (`10.0.0.0/8`, `2001:db8::/32`) or of one address: the range of
+ * ipHex's it covers. An IPv4 block covers the IPv4-mapped addresses (/8 is ::ffff:10.0.0.0/104).
+ * Undefined when `text` is neither.
+ */
+export function ipRange(text: string): { low: string; high: string } | undefined {
+  const slash = text.indexOf("/");
+  const address = slash < 0 ? text : text.slice(0, slash);
+  const hex = ipHex(address);
+  if (hex === undefined || address.includes("%")) return undefined;
+  const max = IPV4_TEXT.test(address) ? 32 : 128;
+  const length = slash < 0 ? max : /^\d{1,3}$/.test(text.slice(slash + 1)) ? Number(text.slice(slash + 1)) : -1;
+  if (length < 0 || length > max) return undefined;
+  const span = (1n << BigInt(max - length)) - 1n;
+  const low = BigInt(`0x${hex}`) & ~span;
+  const out = (n: bigint) => n.toString(16).padStart(32, "0");
+  return { low: out(low), high: out(low | span) };
 }
 
 /** A time of `after:`/`before:`: a date (UTC midnight), an ISO time, or a relative time (-1h). */
@@ -272,14 +332,17 @@ function leaf({ text: token, at, quoted }: Token): QueryNode {
     let value = token.slice(colon + 1);
     if (value === "" || value === "*") throw new QuerySyntaxError(`the term ${shown(`${name}:`)} needs a value`, at);
     if (lower === "ip" && value.includes("/")) {
-      const [address, bits] = value.split("/");
-      const base = ipv4(address!);
-      const n = /^\d{1,2}$/.test(bits!) ? Number(bits) : -1;
-      if (base === undefined || n < 0 || n > 32) throw new QuerySyntaxError(`expected an IPv4 CIDR block such as 10.0.0.0/8 after "ip:"`, at + colon + 1);
-      const span = 2 ** (32 - n);
-      const low = Math.floor(base / span) * span;
-      return { kind: "cidr", low, high: low + span - 1 };
+      const range = ipRange(value);
+      if (!range)
+        throw new QuerySyntaxError(
+          `expected a CIDR block such as 10.0.0.0/8 or 2001:db8::/32 after "ip:" (an IPv4 address with /0 to /32, an IPv6 one with /0 to /128)`,
+          at + colon + 1,
+        );
+      return { kind: "cidr", ...range };
     }
+    // An address is compared as an address, whatever its form (::1, 0:0::1, ::ffff:10.0.0.1 and 10.0.0.1).
+    const address = lower === "ip" && !value.includes("%") ? ipRange(value) : undefined;
+    if (address) return { kind: "cidr", ...address };
     const prefix = value.endsWith("*");
     if (prefix) value = value.slice(0, -1);
     return { kind: "field", term: { name: FIELD_ALIASES[lower] ?? fieldText(name), value: fieldText(value), prefix } };
@@ -380,8 +443,8 @@ function holdsHookTerm(t: HookTerm, hook: HookFacts, now: number): boolean {
     case "status":
       return hook.status === t.value;
     case "cidr": {
-      const n = ipv4(hook.ip);
-      return n !== undefined && n >= t.low && n <= t.high;
+      const hex = ipHex(hook.ip);
+      return hex !== undefined && hex >= t.low && hex <= t.high;
     }
     case "has":
       return hook.attempts === true;

@@ -12,8 +12,11 @@ export interface TagStore {
   removeTags(ids: readonly string[], tags: readonly string[]): Promise<number>;
   /** The tags of each of the hooks, sorted; a hook without tags is absent from the map. */
   tagsOf(ids: readonly string[]): Promise<Map<string, string[]>>;
-  /** Every tag in use, with how many hooks carry it, by tag. */
-  counts(): Promise<{ tag: string; count: number }[]>;
+  /**
+   * Every tag in use, with how many hooks carry it, by tag; with `channels` (names), counting only
+   * the hooks of those channels (a caller limited to channels: db/caller-filter.ts).
+   */
+  counts(channels?: readonly string[]): Promise<{ tag: string; count: number }[]>;
   /** The ids of the hooks carrying `tag` (for `tag:` in a query). */
   idsWith(tag: string): Promise<string[]>;
 }

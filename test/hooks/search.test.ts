@@ -1,6 +1,6 @@
 /** GET /v1/hooks?q= over HTTP (docs/management-api.md, Search): runs against the app and the executables. */
 import { expect, test } from "bun:test";
-import { startTarget } from "../helpers/target";
+import { AUTH, startTarget } from "../helpers/target";
 
 const json = { "content-type": "application/json" };
 
@@ -121,7 +121,12 @@ test("the query language over HTTP: NOT, OR, parentheses and hook terms; hostile
     ["status:lost", 8, "expected one of pending"],
     ["larger:big", 8, "expected a size"],
     ["after:yesterday", 7, "expected a date"],
-    ["ip:10.0.0.0/33", 4, "expected an IPv4 CIDR block"],
+    ["ip:10.0.0.0/33", 4, "expected a CIDR block such as 10.0.0.0/8 or 2001:db8::/32"],
+    ["alpha ip:2001:db8::/129", 10, "expected a CIDR block"],
+    ["ip:fe80::/x", 4, "expected a CIDR block"],
+    ["ip:1::2::3/64", 4, "expected a CIDR block"],
+    ["ip:12345::/16", 4, "expected a CIDR block"],
+    ["ip:fe80::1%eth0/64", 4, "expected a CIDR block"],
     [`${"(".repeat(60)}alpha${")".repeat(60)}`, 34, "nesting is deeper than 32"],
     ["alpha\u0000)", 7, 'unexpected ")"'],
     ["\u200f", 1, '"\\u200f" is too short'],
@@ -140,5 +145,44 @@ test("the query language over HTTP: NOT, OR, parentheses and hook terms; hostile
     const r = await t.call("GET", `/v1/hooks?q=${encodeURIComponent(q)}`);
     expect(r.status).toBe(400);
   }
+  await t.stop();
+}, 30_000);
+
+test("ip: takes IPv6 blocks and addresses in any form; IPv4 blocks hold IPv4-mapped senders; an ip that is no address matches no block", async () => {
+  const t = await startTarget();
+  const ips = ["2001:db8::1", "2001:DB8:0:0::ff", "2001:db9::1", "::1", "fe80::1%eth0", "::ffff:10.0.0.1", "10.0.0.2", "not-an-ip", "1:2:3:4:5:6:7:8:9"];
+  const lines = ips.map((ip, i) =>
+    JSON.stringify({
+      id: `01jd00000000000000000000${String(i + 10)}`,
+      channel: "imported",
+      status: "pending",
+      method: "POST",
+      query: "",
+      headers: { "content-type": "application/json" },
+      body: Buffer.from(JSON.stringify({ ip })).toString("base64"),
+      ip,
+      created_at: "2026-01-01T00:00:00Z",
+      events: [],
+    }),
+  );
+  const imported = await t.call("POST", "/v1/hooks/import", `${lines.join("\n")}\n`, { ...AUTH, "content-type": "application/x-ndjson" });
+  expect(imported.json).toEqual({ imported: ips.length, skipped: 0, failed: [] });
+  const found = async (q: string) => {
+    const r = await t.call("GET", `/v1/hooks?limit=100&q=${encodeURIComponent(q)}`);
+    expect({ q, status: r.status }).toEqual({ q, status: 200 });
+    return (r.json as { ip: string }[]).map((h) => h.ip).sort();
+  };
+  expect(await found("ip:2001:db8::/32")).toEqual(["2001:DB8:0:0::ff", "2001:db8::1"]);
+  expect(await found("ip:2001:0db8:0000:0000:0000:0000:0000:00FF")).toEqual(["2001:DB8:0:0::ff"]);
+  expect(await found("ip:2001:db8::/31")).toEqual(["2001:DB8:0:0::ff", "2001:db8::1", "2001:db9::1"]);
+  expect(await found("ip:::1/128")).toEqual(["::1"]);
+  expect(await found("ip:0:0:0:0:0:0:0:1")).toEqual(["::1"]);
+  expect(await found("ip:fe80::/10")).toEqual(["fe80::1%eth0"]);
+  expect(await found("ip:10.0.0.0/8")).toEqual(["10.0.0.2", "::ffff:10.0.0.1"]);
+  expect(await found("ip:10.0.0.1")).toEqual(["::ffff:10.0.0.1"]);
+  expect(await found("ip:::ffff:10.0.0.2")).toEqual(["10.0.0.2"]);
+  expect(await found("channel:imported -ip:::/0")).toEqual(["1:2:3:4:5:6:7:8:9", "not-an-ip"]);
+  // A value that is no address is compared as text, as any field term.
+  expect(await found("ip:not-an-ip")).toEqual(["not-an-ip"]);
   await t.stop();
 }, 30_000);

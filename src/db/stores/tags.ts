@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { ReadStore, TagStore } from "../../tags/store";
 import { names, type Dialect } from "./dialect";
 
@@ -27,6 +27,12 @@ export function createTagStore(d: Dialect): TagStore {
   const counts = d.query(
     { tag: t.tag, count: sql<number>`count(*)`.mapWith(Number) },
     (cols) => sql`SELECT ${cols} FROM ${t} GROUP BY ${t.tag} ORDER BY ${t.tag}`,
+  );
+  // A limited caller's counts: the hooks of its channels (the channel index's ranges), each hook's
+  // tags by the primary key; never the tags of other channels' hooks.
+  const channelCounts = d.query<{ tag: typeof t.tag; count: SQL<number> }, { channels: readonly string[] }>(
+    { tag: t.tag, count: sql<number>`count(*)`.mapWith(Number) },
+    (cols, p) => sql`SELECT ${cols} FROM ${h} JOIN ${t} ON ${t.hookId} = ${h.id} WHERE ${d.anyOf(h.channel, p.channels)} GROUP BY ${t.tag} ORDER BY ${t.tag}`,
   );
   const withTag = d.query<{ id: typeof t.hookId }, { tag: string }>(
     { id: t.hookId },
@@ -74,7 +80,7 @@ export function createTagStore(d: Dialect): TagStore {
         }
       return map;
     },
-    counts: () => counts.all({}),
+    counts: async (channels) => (channels === undefined ? counts.all({}) : channels.length === 0 ? [] : channelCounts.all({ channels })),
     idsWith: async (tag) => (await withTag.all({ tag })).map((r) => r.id),
   };
 }

@@ -6,6 +6,7 @@
  * word without holding the word.
  */
 import { afterEach, describe, expect, test } from "bun:test";
+import { isIP } from "node:net";
 import { monotonicFactory } from "ulid";
 import { createPgHookStore } from "../../../src/db/pg/hook-store";
 import { createPgSearchStore } from "../../../src/db/pg/search-store";
@@ -27,6 +28,36 @@ afterEach(closeBackends);
 const T0 = Date.UTC(2026, 10, 26, 10, 0, 0);
 const CHANNELS = ["github", "stripe", "shop"];
 const WORDS = ["invoice", "refund", "Zebra", "ünïcode", "order_42", "100%", "a\\b", 'say "hi"', "abab", "xababay"];
+
+/**
+ * Senders' addresses beside the IPv4 ones: IPv6 in its forms (compressed or not, upper case, a
+ * dotted IPv4 tail, a zone), IPv4-mapped, and texts an import can carry that are no address.
+ */
+const ODD_IPS = [
+  "::ffff:10.0.0.1",
+  "::FFFF:a00:2",
+  "2001:db8::1",
+  "2001:0DB8:0000::00ff",
+  "2001:db9::1",
+  "::1",
+  "0:0:0:0:0:0:0:1",
+  "fe80::1%eth0",
+  "febf:ffff::1",
+  "fec0::1",
+  "1:2:3:4:5:6:10.0.0.3",
+  "::",
+  "unknown",
+  "1::2::3",
+  "::ffff:300.0.0.1",
+  "10.0.0.256",
+  "",
+  "' OR 1=1 --",
+  "1:2:3:4:5:6:7:8:9",
+  "12345::1",
+  "\uff46\uff45\uff18\uff10::1",
+  "10.0.0.1 ",
+  "[::1]",
+];
 
 /** A deterministic generator of varied hooks: methods, ips, headers, JSON and form bodies, binary bytes. */
 function makeHooks(n: number): NewHook[] {
@@ -74,7 +105,7 @@ function makeHooks(n: number): NewHook[] {
       query: rnd(3) === 0 ? `?ref=${word}` : "",
       headers: JSON.stringify(headers),
       body,
-      ip: `10.0.0.${rnd(4)}`,
+      ip: ((v4) => (i % 4 === 3 ? ODD_IPS[(i >> 2) % ODD_IPS.length]! : v4))(`10.0.0.${rnd(4)}`),
       createdAt,
       eventType: detectEventType(headers, body),
       // Authenticated on catch, not, or unknown (caught before it was recorded).
@@ -136,9 +167,8 @@ function holds(node: QueryNode, h: RawHook, text: string, payload: unknown, now:
       return node.op === ">=" ? h.createdAt >= bound : h.createdAt < bound;
     }
     case "cidr": {
-      const parts = h.ip.split(".").map(Number);
-      const n = parts.length === 4 ? parts.reduce((a, b) => a * 256 + b, 0) : -1;
-      return n >= node.low && n <= node.high;
+      const n = addressOf(h.ip);
+      return n !== undefined && n >= BigInt(`0x${node.low}`) && n <= BigInt(`0x${node.high}`);
     }
     case "has":
       return false; // the corpus has no attempts
@@ -165,6 +195,20 @@ function holds(node: QueryNode, h: RawHook, text: string, payload: unknown, now:
   if (typeof value !== "string" || value.length > 200) return false;
   const have = value.toLowerCase();
   return prefix ? have.startsWith(wanted) : have === wanted;
+}
+
+/** A sender's address as 128 bits (IPv4 as ::ffff:a.b.c.d), read by node:net and the URL parser; undefined if it is none. */
+function addressOf(ip: string): bigint | undefined {
+  const bare = ip.split("%")[0]!;
+  if (isIP(bare) === 4) return bare.split(".").reduce((n, o) => n * 256n + BigInt(o), 0xffffn);
+  if (isIP(bare) !== 6) return undefined;
+  // The URL parser writes IPv6 compressed, lower case, its dotted tail in hex.
+  const host = new URL(`http://[${bare}]/`).hostname.slice(1, -1);
+  const [left, right] = host.includes("::") ? host.split("::") : [host, undefined];
+  const l = left ? left.split(":") : [];
+  const r = right ? right.split(":") : [];
+  const groups = right === undefined ? l : [...l, ...Array<string>(8 - l.length - r.length).fill("0"), ...r];
+  return groups.reduce((n, g) => n * 65536n + BigInt(`0x${g}`), 0n);
 }
 
 /** `none`: a query that must find nothing (the others must find something, else they test little). */
@@ -223,6 +267,24 @@ const QUERIES: { q: string; f?: Omit<SearchQuery, "terms" | "limit" | "after">; 
   { q: "ip:10.0.0.2/31" },
   { q: "ip:10.0.0.0/8 -ip:10.0.0.1" },
   { q: "ip:10.0.0.0/30 status:failed" },
+  // IPv6 blocks and addresses in any form; IPv4 blocks cover IPv4-mapped addresses (docs/search.md).
+  { q: "ip:2001:db8::/32" },
+  { q: "ip:2001:DB8:0:0::/64 -ip:2001:db8::1" },
+  { q: "ip:::1/128" },
+  { q: "ip:::1" },
+  { q: "ip:0:0::0:1 OR ip:2001:db8::ff" },
+  { q: "ip:fe80::/10" },
+  { q: "ip:fe80::1" },
+  { q: "ip:::ffff:10.0.0.0/120" },
+  { q: "ip:::ffff:0:0/96 -ip:10.0.0.0/8", none: true },
+  { q: "ip:::/0 -ip:10.0.0.0/8" },
+  { q: "ip:10.0.0.1 hookshot" },
+  { q: "ip:::ffff:a00:2" },
+  { q: "ip:1:2:3:4:5:6:a00:3" },
+  { q: "ip:0.0.0.0/0", f: { channel: "shop" } },
+  { q: "NOT ip:::/0", f: { status: "handled" } },
+  { q: "ip:unknown" },
+  { q: "(ip:2001:db8::/32 OR ip:::1) -status:pending" },
   { q: "larger:90B" },
   { q: "smaller:0.01KB" },
   { q: "larger:60B smaller:90B hookshot" },

@@ -1,12 +1,20 @@
 /** TagStore and ReadStore's contract (src/tags/store.ts) on SQLite and PostgreSQL, with racing adds and removes. */
 import { afterEach, describe, expect, test } from "bun:test";
+import { filteredByCaller } from "../../../src/db/caller-filter";
+import { createPgHookStore } from "../../../src/db/pg/hook-store";
+import { createHookStore } from "../../../src/db/sqlite/hook-store";
+import type { Storage } from "../../../src/db/storage";
 import { pgDialect, sqliteDialect } from "../../../src/db/stores/dialect";
 import { createReadStore, createTagStore } from "../../../src/db/stores/tags";
+import type { HookStore } from "../../../src/hooks/store";
+import { asCaller } from "../../../src/lib/caller";
 import { closeBackends, contractBackends, race } from "./backends";
 
 afterEach(closeBackends);
 
-const stores = (d: ReturnType<typeof sqliteDialect>) => ({ tags: createTagStore(d), reads: createReadStore(d) });
+const stores = (d: ReturnType<typeof sqliteDialect>, hooks: HookStore) => ({ tags: createTagStore(d), reads: createReadStore(d), hooks });
+/** A store this test does not use: every method does nothing. */
+const unused = () => new Proxy({}, { get: () => () => undefined });
 
 async function insertHooks(query: (text: string) => Promise<unknown>, channel: string, ids: string[]) {
   for (const id of ids)
@@ -16,8 +24,8 @@ async function insertHooks(query: (text: string) => Promise<unknown>, channel: s
 }
 
 for (const backend of contractBackends(
-  (db) => stores(sqliteDialect(db.$client)),
-  (t) => stores(pgDialect(t)),
+  (db) => stores(sqliteDialect(db.$client), createHookStore(db)),
+  (t) => stores(pgDialect(t), createPgHookStore(t)),
 )) {
   describe(`tag and read stores on ${backend.name}`, () => {
     test("add puts tags on hooks that exist once; remove takes them off; tagsOf and counts read them", async () => {
@@ -40,6 +48,46 @@ for (const backend of contractBackends(
       expect(await store.tags.idsWith("billing")).toEqual(["h1", "h2"]);
       await query("DELETE FROM hooks WHERE id = 'h2'");
       expect(await store.tags.counts()).toEqual([{ tag: "billing", count: 1 }]);
+    });
+
+    test("counts of some channels count their hooks only; a limited caller's are those of its channels, counted without reading tagged hooks", async () => {
+      const { store, query } = await backend.open();
+      await insertHooks(query, "stripe-live", ["s1", "s2"]);
+      await insertHooks(query, "stripe-test", ["t1"]);
+      await insertHooks(query, "orders", ["o1", "o2", "o3"]);
+      for (const name of ["stripe-live", "stripe-test", "orders"]) await store.hooks.upsertChannel(name, [], 1);
+      await store.tags.addTags(["s1", "s2", "o1", "o2", "o3"], ["billing"], 1);
+      await store.tags.addTags(["s1", "o1"], ["big"], 1);
+      await store.tags.addTags(["o2"], ["secret"], 1);
+      await store.tags.addTags(["t1"], ["test"], 1);
+      const stripe = [
+        { tag: "big", count: 1 },
+        { tag: "billing", count: 2 },
+        { tag: "test", count: 1 },
+      ];
+      expect(await store.tags.counts(["stripe-live"])).toEqual(stripe.filter((c) => c.tag !== "test"));
+      expect(await store.tags.counts(["stripe-live", "stripe-test"])).toEqual(stripe);
+      expect(await store.tags.counts(["nowhere"])).toEqual([]);
+      expect(await store.tags.counts([])).toEqual([]);
+      expect(await store.tags.counts()).toEqual([
+        { tag: "big", count: 2 },
+        { tag: "billing", count: 5 },
+        { tag: "secret", count: 1 },
+        { tag: "test", count: 1 },
+      ]);
+
+      // Through the caller filter (db/caller-filter.ts), which may not read tagged hooks one by one.
+      const refuse = (what: string) => () => {
+        throw new Error(`${what}: a limited caller's counts read tagged hooks`);
+      };
+      const hooks = Object.assign(Object.create(store.hooks) as HookStore, { getHooks: refuse("getHooks"), listChannels: () => store.hooks.listChannels() });
+      const tags = { ...store.tags, counts: (c?: readonly string[]) => store.tags.counts(c), idsWith: refuse("idsWith") };
+      const others = { search: unused(), refusals: unused(), issues: unused(), bulkJobs: unused(), changes: unused(), reads: unused(), transfer: unused() };
+      const filtered = filteredByCaller({ ...others, hooks, tags } as unknown as Storage);
+      expect(await asCaller(["stripe-*"], () => filtered.tags.counts())).toEqual(stripe);
+      expect(await asCaller(["stripe-*"], () => filtered.tags.counts(["orders", "stripe-test"]))).toEqual([{ tag: "test", count: 1 }]);
+      expect(await asCaller(["nothing-*"], () => filtered.tags.counts())).toEqual([]);
+      expect(await asCaller(undefined, () => filtered.tags.counts())).toHaveLength(4);
     });
 
     test("lists longer than a statement's chunk are tagged whole", async () => {
