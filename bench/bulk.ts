@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { monotonicFactory } from "ulid";
 import { openDatabase } from "../src/db/sqlite/open";
-import { AUTH, BIN, buildBinary, fmt, mailroomDir, start } from "./lib";
+import { AUTH, BIN, buildBinary, catching, fmt, mailroomDir, post, start } from "./lib";
 
 const { values: args } = parseArgs({
   options: {
@@ -47,27 +47,6 @@ function fill(path: string): void {
   sql.run("PRAGMA wal_checkpoint(TRUNCATE)");
   sql.close();
 }
-
-/** Closed-loop senders to another channel until `until()`; resolves to hooks caught per second. */
-async function catching(url: string, senders: number, until: () => boolean): Promise<number> {
-  let caught = 0;
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: senders }, async () => {
-      while (!until()) {
-        const res = await fetch(`${url}/?channel=live`, { method: "POST", body: '{"event":"order.paid","n":1}' });
-        await res.arrayBuffer();
-        if (res.status === 200) caught++;
-      }
-    }),
-  );
-  return caught / ((performance.now() - t0) / 1000);
-}
-
-const post = (url: string, path: string, body: unknown) =>
-  fetch(`${url}${path}`, { method: "POST", headers: { ...AUTH, "content-type": "application/json" }, body: JSON.stringify(body) }).then(
-    (r) => r.json() as Promise<any>,
-  );
 
 async function main() {
   if (!args["no-build"]) buildBinary();

@@ -106,3 +106,24 @@ export function percentile(xs: readonly number[], p: number): number {
 
 export const fmt = (n: number, digits = 2) => n.toFixed(digits);
 export const pad = (s: string | number, n: number) => String(s).padStart(n);
+
+/** Closed-loop senders to another channel until `until()`; resolves to hooks caught per second. */
+export async function catching(url: string, senders: number, until: () => boolean): Promise<number> {
+  let caught = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: senders }, async () => {
+      while (!until()) {
+        const res = await fetch(`${url}/?channel=live`, { method: "POST", body: '{"event":"order.paid","n":1}' });
+        await res.arrayBuffer();
+        if (res.status === 200) caught++;
+      }
+    }),
+  );
+  return caught / ((performance.now() - t0) / 1000);
+}
+
+export const post = (url: string, path: string, body: unknown) =>
+  fetch(`${url}${path}`, { method: "POST", headers: { ...AUTH, "content-type": "application/json" }, body: JSON.stringify(body) }).then(
+    (r) => r.json() as Promise<any>,
+  );

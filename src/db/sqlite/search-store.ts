@@ -5,7 +5,7 @@ import { sqliteTransactor } from "../transactor";
 import { ulidFloor, ulidTime } from "../../lib/ids";
 import { hookIds } from "./hook-ids";
 import { MAX_FIELD_VALUE, searchKeys, type SearchDoc } from "../../search/document";
-import { exactKey, fieldText, hasTerms, nameKey, onlyNeedles, topBounds, type SearchTerms } from "../../search/query";
+import { exactKey, fieldText, hasTerms, nameKey, needlesOf, onlyNeedles, topBounds, type SearchTerms } from "../../search/query";
 import type { SearchQuery, SearchStore } from "../../search/store";
 import { createRecheck } from "./search-recheck";
 
@@ -18,6 +18,8 @@ import { createRecheck } from "./search-recheck";
 const PER_MS = 8192;
 const EPOCH = Date.UTC(2025, 0, 1);
 const SPAN_MS = Math.floor(Number.MAX_SAFE_INTEGER / PER_MS) - 1;
+/** Hooks of a tag (within a search's bounds) up to which a search with words reads the tag's hooks (tagFirst). */
+const TAG_FIRST = 20_000;
 /** The first rowid of a millisecond (clamped: bounds of a search may lie anywhere). */
 const rowOf = (ms: number) => Math.max(-SPAN_MS, Math.min(SPAN_MS, Math.ceil(ms) - EPOCH)) * PER_MS;
 
@@ -109,7 +111,11 @@ export function createSearchStore(conn: Database | { $client: Database }, opts: 
     return hookIds(q, { channel: query.channel, status: query.status, eventType: query.eventType, after, from, limit: query.limit });
   }
 
-  /** Ids of hooks carrying `tag`, newest first, within the query's bounds (the tag index's range). */
+  /**
+   * Ids of hooks carrying `tag`, newest first, within the query's bounds (the tag index's range),
+   * of the query's status and channel when it has them (each row's hook read by its key: a range of
+   * the tag, never the status's hooks).
+   */
   function tagged(query: SearchQuery, tag: string, below?: string): string[] {
     const b = idBounds(query);
     let after = below ?? b.below;
@@ -118,8 +124,25 @@ export function createSearchStore(conn: Database | { $client: Database }, opts: 
       after = after === undefined || until < after ? until : after;
     }
     const from = b.fromMs !== undefined ? ulidFloor(Math.ceil(b.fromMs)) : "";
-    const text = `SELECT hook_id FROM hook_tags WHERE tag = ? AND hook_id >= ?${after === undefined ? "" : " AND hook_id < ?"} ORDER BY hook_id DESC LIMIT ?`;
-    return (q(text).values(tag, from, ...(after === undefined ? [] : [after]), query.limit) as [string][]).map(([id]) => id);
+    const args: (string | number)[] = [tag, from];
+    let text = "SELECT t.hook_id FROM hook_tags t";
+    if (query.status !== undefined || query.channel !== undefined) text += " CROSS JOIN hooks h ON h.id = t.hook_id";
+    text += " WHERE t.tag = ? AND t.hook_id >= ?";
+    if (after !== undefined) (text += " AND t.hook_id < ?"), args.push(after);
+    if (query.status !== undefined) (text += " AND h.status = ?"), args.push(query.status);
+    if (query.channel !== undefined) (text += " AND h.channel = ?"), args.push(query.channel);
+    text += " ORDER BY t.hook_id DESC LIMIT ?";
+    return (q(text).values(...args, query.limit) as [string][]).map(([id]) => id);
+  }
+
+  /**
+   * Whether a query with needles and a tag ANDed at the top is read along the tag rather than the
+   * text index: when at most TAG_FIRST hooks carry the tag within its bounds (counted on the tag's
+   * index alone), reading them with their status costs less than walking the text index's
+   * candidates, which for a common word are most hooks of the range.
+   */
+  function tagFirst(query: SearchQuery, tag: string): boolean {
+    return tagged({ ...query, status: undefined, channel: undefined, limit: TAG_FIRST + 1 }, tag).length <= TAG_FIRST;
   }
 
   /** Candidates, newest first (`status` is left to the recheck, which reads the hooks anyway). */
@@ -180,9 +203,19 @@ export function createSearchStore(conn: Database | { $client: Database }, opts: 
         if (query.status !== undefined && query.status !== bounds.status) return [];
         query.status = bounds.status as SearchQuery["status"];
       }
+      // An exact `channel:` ANDed at the top is the plain list's channel filter (channel names are
+      // lower case, as the term's value is): read by the hooks' index, not as a needle of the text.
+      const conjuncts = query.terms.node ? (query.terms.node.kind === "and" ? query.terms.node.items : [query.terms.node]) : [];
+      const channelTerm = conjuncts.find((n) => n.kind === "field" && n.term.name === "channel" && !n.term.prefix);
+      if (channelTerm?.kind === "field") {
+        if (query.channel !== undefined && query.channel !== channelTerm.term.value) return [];
+        query.channel = channelTerm.term.value;
+        const rest = conjuncts.filter((n) => n !== channelTerm);
+        query.terms = rest.length === 0 ? { words: [], fields: [], terms: [] } : needlesOf(rest.length === 1 ? rest[0]! : { kind: "and", items: rest });
+      }
       const match = hasTerms(query.terms) ? matchExpression(query.terms, query.channel, query.eventType) : "";
       if (!match && onlyNeedles(query.terms)) return plain(query);
-      if (!match) {
+      if (!match || (bounds.tag !== undefined && tagFirst(query, bounds.tag))) {
         // Nothing every match must hold in the text (a query of NOT, OR or hook terms only): the
         // hooks carrying a tag every match carries, or else those the plain filters keep, newest
         // first, a chunk (one LIMITed index range) at a time, each checked against the whole query.

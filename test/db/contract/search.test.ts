@@ -318,6 +318,18 @@ const QUERIES: { q: string; f?: Omit<SearchQuery, "terms" | "limit" | "after">; 
   { q: "tag:big after:2026-11-26T10:00:30Z before:2026-11-26T10:01:20Z -status:pending" },
   { q: "tag:billing", f: { channel: "shop", status: "pending" } },
   { q: "tag:big", f: { until: T0 + 50_000 } },
+  // Words with a tag ANDed, read along the tag (joined to the status and channel asked) on SQLite.
+  { q: "hookshot tag:billing status:handled" },
+  { q: "hookshot tag:big after:2026-11-26T10:00:30Z before:2026-11-26T10:01:20Z status:failed" },
+  { q: "hookshot tag:billing", f: { channel: "shop", status: "pending" } },
+  { q: "hookshot tag:billing -tag:big", f: { status: "handled" } },
+  // An exact channel: ANDed is the list's channel filter on SQLite.
+  { q: "channel:shop status:failed" },
+  { q: "channel:shop" },
+  { q: "channel:SHOP hookshot", f: { channel: "shop" } },
+  { q: "channel:shop", f: { channel: "github" }, none: true },
+  { q: "channel:shop channel:github", none: true },
+  { q: "channel:shop -tag:big after:2026-11-26T10:00:30Z" },
   { q: "larger:60B", f: { channel: "github" } },
   { q: "smaller:60B", f: { status: "failed" } },
   { q: "ip:10.0.0.0/31", f: { channel: "stripe", status: "pending" } },
