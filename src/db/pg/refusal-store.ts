@@ -24,6 +24,7 @@ export function createPgRefusalStore(t: PgTransactor): RefusalStore {
       created_at: r.createdAt,
       diagnosis: diagnosisJson(r.diagnosis),
       request: r.savedRequest ?? null,
+      delivery_id: r.deliveryId ?? null,
     }));
     const sql = t.exec();
     await sql`INSERT INTO refusals ${sql(values)}`;

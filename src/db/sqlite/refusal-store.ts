@@ -12,7 +12,7 @@ import { diagnosisJson } from "../stores/refusals";
 export function createRefusalStore(db: Db): RefusalStore {
   const sql = db.$client;
   const insert = sql.prepare(
-    "INSERT INTO refusals (ref, kind, channel, guard, status, reason, ip, method, query, headers, created_at, diagnosis, request) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO refusals (ref, kind, channel, guard, status, reason, ip, method, query, headers, created_at, diagnosis, request, delivery_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
   return sharedRefusalStore(sqliteDialect(sql), async (batch) => {
     for (const r of batch)
@@ -30,6 +30,7 @@ export function createRefusalStore(db: Db): RefusalStore {
         r.createdAt,
         diagnosisJson(r.diagnosis),
         r.savedRequest ?? null,
+        r.deliveryId ?? null,
       );
   });
 }

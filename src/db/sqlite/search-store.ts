@@ -109,8 +109,11 @@ export function createSearchStore(conn: Database | { $client: Database }, opts: 
     return hookIds(q, { channel: query.channel, status: query.status, eventType: query.eventType, after, from, limit: query.limit });
   }
 
-  /** Ids of hooks carrying `tag`, newest first, within the query's bounds (the tag index's range). */
-  function tagged(query: SearchQuery, tag: string, below?: string): string[] {
+  /**
+   * Ids of hooks carrying `tag` (or, `marks`, the mark of that kind: hook_marks), newest first,
+   * within the query's bounds (the tag or mark index's range).
+   */
+  function tagged(query: SearchQuery, tag: string, below?: string, marks = false): string[] {
     const b = idBounds(query);
     let after = below ?? b.below;
     if (b.beforeMs !== undefined) {
@@ -118,7 +121,7 @@ export function createSearchStore(conn: Database | { $client: Database }, opts: 
       after = after === undefined || until < after ? until : after;
     }
     const from = b.fromMs !== undefined ? ulidFloor(Math.ceil(b.fromMs)) : "";
-    const text = `SELECT hook_id FROM hook_tags WHERE tag = ? AND hook_id >= ?${after === undefined ? "" : " AND hook_id < ?"} ORDER BY hook_id DESC LIMIT ?`;
+    const text = `SELECT hook_id FROM ${marks ? "hook_marks WHERE kind" : "hook_tags WHERE tag"} = ? AND hook_id >= ?${after === undefined ? "" : " AND hook_id < ?"} ORDER BY hook_id DESC LIMIT ?`;
     return (q(text).values(tag, from, ...(after === undefined ? [] : [after]), query.limit) as [string][]).map(([id]) => id);
   }
 
@@ -184,12 +187,17 @@ export function createSearchStore(conn: Database | { $client: Database }, opts: 
       if (!match && onlyNeedles(query.terms)) return plain(query);
       if (!match) {
         // Nothing every match must hold in the text (a query of NOT, OR or hook terms only): the
-        // hooks carrying a tag every match carries, or else those the plain filters keep, newest
+        // hooks carrying a tag (or a mark) every match carries, or else those the plain filters keep, newest
         // first, a chunk (one LIMITed index range) at a time, each checked against the whole query.
         const out: string[] = [];
         let below: string | undefined;
         for (let chunk = query.limit + 8; out.length < query.limit; chunk = Math.min(chunk * 4, 4096)) {
-          const ids = bounds.tag !== undefined ? tagged({ ...query, limit: chunk }, bounds.tag, below) : plain({ ...query, limit: chunk }, below);
+          const ids =
+            bounds.tag !== undefined
+              ? tagged({ ...query, limit: chunk }, bounds.tag, below)
+              : bounds.mark !== undefined
+                ? tagged({ ...query, limit: chunk }, bounds.mark, below, true)
+                : plain({ ...query, limit: chunk }, below);
           const held = await recheck(ids, query.terms, query);
           for (const id of ids) if (held.has(id) && out.length < query.limit) out.push(id);
           if (ids.length < chunk) break;

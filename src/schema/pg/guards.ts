@@ -20,6 +20,7 @@ export const refusals = pgTable(
     kind: text("kind").notNull().default("refused"),
     diagnosis: text("diagnosis"),
     request: text("request"),
+    deliveryId: text("delivery_id"),
   },
-  (t) => [index("refusals_channel_id").on(t.channel, t.id)],
+  (t) => [index("refusals_channel_id").on(t.channel, t.id), index("refusals_delivery").on(t.channel, t.deliveryId)],
 );
