@@ -83,7 +83,11 @@ test("every statement on hooks, events and attempts is served by an index, for e
   for (const text of seen) {
     // hook_tags: the ranges of one tag that searches read (the tag screen's counts read the whole index);
     // hook_marks and refusals: what has:refusal reads and how a caught hook's delivery is looked up.
-    if (!/\b(hooks|events|attempts|hook_marks)\b|hook_tags WHERE tag = \?|FROM "?refusals"? WHERE "?refusals"?\."?channel/.test(text) || !/^\s*(SELECT|UPDATE|DELETE)/i.test(text)) continue;
+    if (
+      !/\b(hooks|events|attempts|hook_marks)\b|hook_tags WHERE tag = \?|FROM "?refusals"? WHERE "?refusals"?\."?channel/.test(text) ||
+      !/^\s*(SELECT|UPDATE|DELETE)/i.test(text)
+    )
+      continue;
     const args = [...text.matchAll(/\?/g)].map(() => "x");
     const plan = (sql.query(`EXPLAIN QUERY PLAN ${text}`).all(...args) as { detail: string }[]).map((p) => p.detail);
     checked++;

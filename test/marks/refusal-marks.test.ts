@@ -21,7 +21,8 @@ const github = async (t: TestApp, delivery: string, secret = GH) => {
     "content-type": "application/json",
   });
 };
-const found = async (t: TestApp, q: string): Promise<string[]> => ((await t.call("GET", `/v1/hooks?limit=100&q=${encodeURIComponent(q)}`)).json as { id: string }[]).map((h) => h.id).sort();
+const found = async (t: TestApp, q: string): Promise<string[]> =>
+  ((await t.call("GET", `/v1/hooks?limit=100&q=${encodeURIComponent(q)}`)).json as { id: string }[]).map((h) => h.id).sort();
 /** Marks are made after the catch: waits until has:refusal answers `want`. */
 async function until(t: TestApp, want: string[]): Promise<void> {
   const deadline = Date.now() + 10_000;

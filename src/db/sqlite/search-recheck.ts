@@ -45,8 +45,7 @@ export function createRecheck(sql: Database) {
     const node = terms.node && !onlyNeedles(terms) ? terms.node : undefined;
     const payload = node ? usesPayload(node) : terms.fields.length > 0;
     const withAttempts = node && usesHas(node, "attempts") ? new Set((attempted.values(JSON.stringify(ids)) as [string][]).map(([id]) => id)) : undefined;
-    const refused =
-      node && usesHas(node, "refusal") ? new Set((marked.values("refusal", JSON.stringify(ids)) as [string][]).map(([id]) => id)) : undefined;
+    const refused = node && usesHas(node, "refusal") ? new Set((marked.values("refusal", JSON.stringify(ids)) as [string][]).map(([id]) => id)) : undefined;
     let tags: Map<string, string[]> | undefined;
     if (node && uses(node, "tag")) {
       tags = new Map();

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { MarkStore } from "../../marks/store";
 import { names, type Dialect } from "./dialect";
 
@@ -28,7 +28,7 @@ export function createMarkStore(d: Dialect): MarkStore {
     { id: r.deliveryId },
     (cols, p) => sql`SELECT DISTINCT ${cols} FROM ${r} WHERE ${r.channel} = ${p.channel} AND ${d.anyOf(r.deliveryId, p.ids)} AND ${r.kind} = 'refused'`,
   );
-  const channels = d.query<{ channel: typeof r.channel; at: ReturnType<typeof sql<number>> }, { since: number }>(
+  const channels = d.query<{ channel: typeof r.channel; at: SQL<number> }, { since: number }>(
     { channel: r.channel, at: sql<number>`max(${r.createdAt})`.mapWith(Number) },
     (cols, p) =>
       sql`SELECT ${cols} FROM ${r} WHERE ${r.createdAt} >= ${p.since} AND ${r.deliveryId} IS NOT NULL AND ${r.kind} = 'refused' GROUP BY ${r.channel}`,

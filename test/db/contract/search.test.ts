@@ -294,7 +294,13 @@ for (const backend of contractBackends(
       marks: createMarkStore(sqliteDialect(db.$client)),
     }
   ),
-  (t) => ({ hooks: createPgHookStore(t), search: createPgSearchStore(t), tags: createTagStore(pgDialect(t)), reads: createReadStore(pgDialect(t)), marks: createMarkStore(pgDialect(t)) }),
+  (t) => ({
+    hooks: createPgHookStore(t),
+    search: createPgSearchStore(t),
+    tags: createTagStore(pgDialect(t)),
+    reads: createReadStore(pgDialect(t)),
+    marks: createMarkStore(pgDialect(t)),
+  }),
 )) {
   describe(`search on ${backend.name}`, () => {
     test("every filter, alone and combined, paged with after, gives what a full scan gives", async () => {
