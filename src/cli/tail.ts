@@ -11,7 +11,7 @@ import { evaluate, parseTerms, usesPayload } from "../search/query";
 
 /**
  * `tail -q`: the query evaluated on each hook of the stream, as a search would judge it (search/query.ts).
- * The stream's Hook carries no attempts: `has:attempts` is false here; nor read marks (`is:unread` holds).
+ * The stream's Hook carries no attempts: `has:attempts` is false here; nor marks (`has:refusal` is false) nor read marks (`is:unread` holds).
  */
 function streamMatcher(q: string): (hook: ExtendedHook) => Promise<boolean> {
   const node = parseTerms(q).node!;

@@ -50,6 +50,8 @@ export function subscribeToChanges(
 
   changes.subscribe((change, origin) => {
     live.apply(change);
+    // A refusal on any instance: the channel's next hooks are looked up among the refusals (marks/).
+    if (change.kind === "refusal" && change.refusal.kind === "refused") webhooks.refusalMarks.refused(change.refusal.channel, change.at);
     if (origin === "remote") {
       if (change.kind === "channel") reloader.mark("channels");
       else if (change.kind === "state") reloader.mark(change.part);
@@ -67,6 +69,8 @@ export function subscribeToChanges(
       contracts?.caught(change.hooks);
       // [[tag_rules]] (docs/tags.md), likewise after the sender was answered.
       webhooks.tagRules.caught(change.hooks);
+      // has:refusal (marks/), likewise after the sender was answered.
+      webhooks.refusalMarks.caught(change.hooks);
     } else if (change.kind === "refusal") {
       // A handshake answered is kept with the refusals but was not refused.
       if (change.refusal.kind === "refused") metrics.refused(change.refusal.channel, change.refusal.guard);

@@ -29,6 +29,7 @@ import { createIdFactory } from "../lib/ids";
 import { timedCatcher } from "../metrics/instrument";
 import { createResponses } from "../responses/index";
 import { createTransfer } from "../transfer";
+import { createRefusalMarks } from "../marks";
 import { createTagRules, createTags } from "../tags";
 import { tagRoutes } from "../tags/routes";
 import type { Base } from "./base";
@@ -98,6 +99,7 @@ export function createWebhookService(base: Base, { search, channelDeleteBatch }:
     clock,
     diagnose,
     diagnosed: (r) => changes.emit({ kind: "refusal", refusal: r, at: r.createdAt }),
+    deliveryId: dedup.deliveryIdOf,
   });
   const refusals: typeof stored = {
     ...stored,
@@ -120,6 +122,8 @@ export function createWebhookService(base: Base, { search, channelDeleteBatch }:
   const channelCounts = async () => new Map((await store.listChannels()).map((c) => [c.name, Object.values(c.stats).reduce((a, b) => a + b, 0)]));
   const tags = createTags({ store: storage.tags, reads: storage.reads, hooks, clock, channelCounts });
   const tagRules = createTagRules({ rules: config.tag_rules, store: storage.tags, clock, log });
+  // has:refusal: caught hooks whose delivery was refused before, marked after the catch (marks/).
+  const refusalMarks = createRefusalMarks({ store: storage.marks, deliveryId: dedup.deliveryIdOf, flushRefusals: () => stored.flush(), clock, log });
   const management: SharedRouteDeps = {
     tags,
     channels,
@@ -175,10 +179,12 @@ export function createWebhookService(base: Base, { search, channelDeleteBatch }:
     /** Hooks' tags and read marks (tags/), and the `[[tag_rules]]` fed with caught batches. */
     tags,
     tagRules,
+    /** Hooks marked `refusal` after their catch (marks/), fed with caught batches and refusals. */
+    refusalMarks,
     /** Start-up's first read: the configured channels declared and every channel's state loaded. */
     init: () => channels.init(),
     /** Start-up's reads after the channels: guards, forwards and responses of the dashboard, dedup counts, the API keys. */
-    load: () => Promise.all([guardRegistry.load(), forwards.load(), responses.load(), dedup.load(), apiKeys.load()]),
+    load: () => Promise.all([guardRegistry.load(), forwards.load(), responses.load(), dedup.load(), apiKeys.load(), refusalMarks.load()]),
   };
 }
 

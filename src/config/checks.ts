@@ -30,7 +30,7 @@ export type MatchableHook = {
   headers: Record<string, string>;
   body: Uint8Array;
   eventType: string;
-  /** What `status:` and `has:attempts` read; a hook as caught (pending, no attempts) when absent. */
+  /** What `status:` and `has:attempts` read; a hook as caught (pending, no attempts) when absent. `has:refusal` is false on it (marked after the catch). */
   status?: string;
   attempts?: boolean;
   /** What `verified:` reads (hooks/store.ts RawHook); unknown when absent. */

@@ -9,6 +9,7 @@ import type { GuardStore } from "../hooks/guard-store";
 import type { ForwardStore } from "../forwards/store";
 import type { ResponseStore } from "../responses/store";
 import type { ReadStore, TagStore } from "../tags/store";
+import type { MarkStore } from "../marks/store";
 import type { ContractStore } from "../contracts/store";
 import type { DedupStore } from "../dedup/store";
 import type { RefusalStore } from "../hooks/guards/refusal-store";
@@ -52,6 +53,8 @@ export interface Storage {
   readonly tags: TagStore;
   /** Which hooks each dashboard user has read (tags/). */
   readonly reads: ReadStore;
+  /** What is found about hooks after their catch, e.g. a refusal of the same delivery before (marks/). */
+  readonly marks: MarkStore;
   readonly dedup: DedupStore;
   readonly refusals: RefusalStore;
   readonly relays: RelayStore;

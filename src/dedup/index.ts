@@ -71,21 +71,16 @@ export function createDedup(deps: { config: Config; store: DedupStore; clock: Cl
   function keyOf(channel: string, headers: Headers, body: Uint8Array): string | undefined {
     const s = settings.get(channel);
     if (!s) return undefined;
-    let key: string | undefined;
-    if (s.header !== undefined) {
-      const v = headers.get(s.header);
-      key = v ? `${s.header}:${v}` : undefined;
-    } else {
-      for (const [name, provider] of AUTO_HEADERS) {
-        const v = headers.get(name);
-        if (v) {
-          key = `${provider}:${v}`;
-          break;
-        }
-      }
-      if (key === undefined && headers.has("stripe-signature")) key = stripeEventId(body);
-    }
-    return key !== undefined && key.length <= MAX_DELIVERY_ID ? key : undefined;
+    return deliveryKey((name) => headers.get(name), body, s.header);
+  }
+
+  /**
+   * The delivery id of a request to any channel, namespaced as a deduplicating channel's (its
+   * configured header when it has one): what `has:refusal` matches a caught hook and a refusal by
+   * (marks/). `headers` by lower-case name; `body` is needed only for a Stripe event's id.
+   */
+  function deliveryIdOf(channel: string, headers: Record<string, string>, body: Uint8Array | undefined): string | undefined {
+    return deliveryKey((name) => headers[name], body, settings.get(channel)?.header);
   }
 
   /**
@@ -212,6 +207,7 @@ export function createDedup(deps: { config: Config; store: DedupStore; clock: Cl
       dropped = await store.droppedCounts();
     },
     keyOf,
+    deliveryIdOf,
     claim,
     record,
     view,
@@ -231,6 +227,29 @@ export function createDedup(deps: { config: Config; store: DedupStore; clock: Cl
 export type Dedup = ReturnType<typeof createDedup>;
 
 /** `stripe:<id>` of a Stripe event body ({"id": "evt_...", "object": "event"}); undefined otherwise. */
+/**
+ * A request's delivery id, namespaced: the `header` given, or else the first of AUTO_HEADERS, or a
+ * Stripe event's id (with a Stripe-Signature header; the body read only then); undefined when none
+ * or longer than MAX_DELIVERY_ID.
+ */
+export function deliveryKey(get: (name: string) => string | null | undefined, body: Uint8Array | undefined, header?: string): string | undefined {
+  let key: string | undefined;
+  if (header !== undefined) {
+    const v = get(header);
+    key = v ? `${header}:${v}` : undefined;
+  } else {
+    for (const [name, provider] of AUTO_HEADERS) {
+      const v = get(name);
+      if (v) {
+        key = `${provider}:${v}`;
+        break;
+      }
+    }
+    if (key === undefined && body !== undefined && get("stripe-signature") != null) key = stripeEventId(body);
+  }
+  return key !== undefined && key.length <= MAX_DELIVERY_ID ? key : undefined;
+}
+
 function stripeEventId(body: Uint8Array): string | undefined {
   try {
     const event = JSON.parse(new TextDecoder().decode(body)) as { id?: unknown };

@@ -155,7 +155,7 @@ const operations: Record<string, Operation> = {
     description:
       "Newest first. Pass the last id of a page as `after` for older hooks; a page shorter than `limit` (default 50) is the last. " +
       "Mailroom's extensions: `q` searches (free words in bodies, headers and query strings; field terms `payload.PATH:VALUE`, `header.NAME:VALUE`, " +
-      "`type:`, `method:`, `ip:`, `channel:`; `-term`, `NOT`, `OR`, parentheses, `status:`, `has:attempts`, `larger:`, `smaller:`, `after:`, `before:`: docs/search.md), `since` and `until` bound the time caught, `event_type` filters by the sender's event type, " +
+      "`type:`, `method:`, `ip:`, `channel:`; `-term`, `NOT`, `OR`, parentheses, `status:`, `has:attempts`, `has:refusal`, `larger:`, `smaller:`, `after:`, `before:`: docs/search.md), `since` and `until` bound the time caught, `event_type` filters by the sender's event type, " +
       "`fields=summary` answers HookSummary items, and `include=extensions` answers HookExtended items (the Hook with Mailroom's extension fields, " +
       "`event_type` and `source_id`). Without `include` every item is exactly the Hook resource: no other property.",
   },

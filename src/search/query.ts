@@ -72,7 +72,8 @@ export type HookTerm =
   | { kind: "status"; value: string }
   /** `ip:` with a block or an address: the sender's address (ipHex) between `low` and `high` (32 hex digits each). */
   | { kind: "cidr"; low: string; high: string }
-  | { kind: "has"; value: "attempts" }
+  /** `has:attempts`: a delivery was attempted; `has:refusal`: the same delivery was refused before it was caught (marks/). */
+  | { kind: "has"; value: "attempts" | "refusal" }
   | { kind: "size"; op: ">" | "<"; bytes: number }
   | { kind: "time"; op: ">=" | "<"; ms: number; relative: boolean }
   | { kind: "tag"; value: string }
@@ -229,8 +230,7 @@ function timeOf(value: string): { ms: number; relative: boolean } | undefined {
  */
 export const TERMS: Record<string, (value: string) => QueryNode | string> = {
   status: (v) => (HOOK_STATUSES.includes(v as HookStatus) ? { kind: "status", value: v } : `one of ${HOOK_STATUSES.join(", ")}`),
-  has: (v) =>
-    v === "attempts" ? { kind: "has", value: "attempts" } : "attempts (a refusal is a request that was not caught, not a hook: GET /v1/refusals lists them)",
+  has: (v) => (v === "attempts" || v === "refusal" ? { kind: "has", value: v } : "attempts or refusal"),
   tag: (v) => (TAG.test(v) ? { kind: "tag", value: v } : `a tag: ${TAG_RULE}`),
   is: (v) =>
     v === "unread"
@@ -407,6 +407,8 @@ export type HookFacts = {
   ip: string;
   size: number;
   attempts?: boolean;
+  /** Whether its delivery was refused before it was caught (absent: no; marked after the catch, marks/). */
+  refused?: boolean;
   /** Its tags (absent: none). */
   tags?: readonly string[];
   /** Whether a guard authenticated its sender on catch (null or absent: unknown). */
@@ -447,7 +449,7 @@ function holdsHookTerm(t: HookTerm, hook: HookFacts, now: number): boolean {
       return hex !== undefined && hex >= t.low && hex <= t.high;
     }
     case "has":
-      return hook.attempts === true;
+      return t.value === "refusal" ? hook.refused === true : hook.attempts === true;
     case "size":
       return t.op === ">" ? hook.size > t.bytes : hook.size < t.bytes;
     case "tag":
@@ -475,10 +477,10 @@ export const timeBound = (t: { ms: number; relative: boolean }, now: number): nu
 /**
  * What the top-level AND says of the hook's columns, for an index to read less: the time range
  * (`after:`/`before:`, ms), the status, when one `status:` term is ANDed at the top, and a tag
- * every match carries (the first `tag:` ANDed at the top). The whole tree is still checked on each hook.
+ * every match carries (the first `tag:` ANDed at the top), and a mark (`has:refusal` ANDed at the top). The whole tree is still checked on each hook.
  */
-export function topBounds(t: SearchTerms, now: number): { since?: number; until?: number; status?: string; tag?: string } {
-  const out: { since?: number; until?: number; status?: string; tag?: string } = {};
+export function topBounds(t: SearchTerms, now: number): { since?: number; until?: number; status?: string; tag?: string; mark?: "refusal" } {
+  const out: { since?: number; until?: number; status?: string; tag?: string; mark?: "refusal" } = {};
   const node = t.node;
   if (!node) return out;
   for (const n of node.kind === "and" ? node.items : [node]) {
@@ -488,6 +490,7 @@ export function topBounds(t: SearchTerms, now: number): { since?: number; until?
       else out.until = Math.min(out.until ?? ms, ms);
     } else if (n.kind === "status") out.status = out.status === undefined || out.status === n.value ? n.value : "\0none";
     else if (n.kind === "tag") out.tag ??= n.value;
+    else if (n.kind === "has" && n.value === "refusal") out.mark = "refusal";
   }
   return out;
 }
@@ -519,6 +522,14 @@ export function uses(node: QueryNode, kind: QueryNode["kind"]): boolean {
   if (node.kind === kind) return true;
   if (node.kind === "and" || node.kind === "or") return node.items.some((n) => uses(n, kind));
   if (node.kind === "not") return uses(node.item, kind);
+  return false;
+}
+
+/** Whether `has:<value>` is used anywhere in the tree. */
+export function usesHas(node: QueryNode, value: "attempts" | "refusal"): boolean {
+  if (node.kind === "has") return node.value === value;
+  if (node.kind === "and" || node.kind === "or") return node.items.some((n) => usesHas(n, value));
+  if (node.kind === "not") return usesHas(node.item, value);
   return false;
 }
 

@@ -22,6 +22,9 @@ const COLUMN_ONLY = [
   "tag:billing",
   "is:unread",
   "has:attempts",
+  "has:refusal",
+  "-has:refusal",
+  "has:refusal status:pending",
 ];
 
 /** Words with a tag ANDed: read along the tag's hooks (joined to their status) when it is rare enough. */
@@ -81,8 +84,13 @@ test("every statement on hooks, events and attempts is served by an index, for e
   const bad: string[] = [];
   let checked = 0;
   for (const text of seen) {
-    // hook_tags: the ranges of one tag that searches read (the tag screen's counts read the whole index).
-    if (!/\b(hooks|events|attempts)\b|hook_tags (t )?WHERE (t\.)?tag = \?/.test(text) || !/^\s*(SELECT|UPDATE|DELETE)/i.test(text)) continue;
+    // hook_tags: the ranges of one tag that searches read (the tag screen's counts read the whole index);
+    // hook_marks and refusals: what has:refusal reads and how a caught hook's delivery is looked up.
+    if (
+      !/\b(hooks|events|attempts|hook_marks)\b|hook_tags (t )?WHERE (t\.)?tag = \?|FROM "?refusals"? WHERE "?refusals"?\."?channel/.test(text) ||
+      !/^\s*(SELECT|UPDATE|DELETE)/i.test(text)
+    )
+      continue;
     const args = [...text.matchAll(/\?/g)].map(() => "x");
     const plan = (sql.query(`EXPLAIN QUERY PLAN ${text}`).all(...args) as { detail: string }[]).map((p) => p.detail);
     checked++;
@@ -92,13 +100,20 @@ test("every statement on hooks, events and attempts is served by an index, for e
     const limited = /\bLIMIT\b/i.test(text) && !/\b(channel|status|hook_id)\s*=\s*\?/.test(text);
     const scans = plan.filter(
       (d) =>
-        /^SCAN (hooks|events|attempts|hook_tags)$/.test(d) ||
-        (/^SCAN (hooks|events|attempts|hook_tags) USING/.test(d) && !limited) ||
+        /^SCAN (hooks|events|attempts|hook_tags|hook_marks|refusals)$/.test(d) ||
+        (/^SCAN (hooks|events|attempts|hook_tags|hook_marks|refusals) USING/.test(d) && !limited) ||
         (/FROM hooks/.test(text) && /TEMP B-TREE/.test(d)),
     );
     if (scans.length) bad.push(`${text.replace(/\s+/g, " ")}\n  -> ${scans.join("; ")}`);
   }
   expect(checked).toBeGreaterThan(10);
+  // has:refusal's reads were among them: the marks of candidates, a mark's range, the refusals of a delivery id.
+  for (const read of [
+    /hook_marks WHERE kind = \? AND hook_id IN/,
+    /hook_marks t WHERE t.kind = \? AND t.hook_id >=/,
+    /FROM "refusals" WHERE "refusals"\."channel"/,
+  ])
+    expect({ read: String(read), seen: [...seen].some((text) => read.test(text)) }).toEqual({ read: String(read), seen: true });
   expect(bad).toEqual([]);
   t.close();
 });

@@ -132,7 +132,7 @@ test("the query language over HTTP: NOT, OR, parentheses and hook terms; hostile
     ["\u200f", 1, '"\\u200f" is too short'],
     ["\u202ealpha (", 9, "expected a term"],
     ["verified:maybe", 10, "expected true or false"],
-    ["has:refusal", 5, "expected attempts"],
+    ["has:everything", 5, "expected attempts or refusal"],
   ] as const) {
     const r = await t.call("GET", `/v1/hooks?q=${encodeURIComponent(q)}`);
     expect({ q, status: r.status, code: r.json.code, details: r.json.details }).toEqual({ q, status: 400, code: 3, details: [] });

@@ -25,6 +25,7 @@ export function createPgRefusalStore(t: PgTransactor): RefusalStore {
       diagnosis: diagnosisJson(r.diagnosis),
       request: r.savedRequest ?? null,
       request_bytes: requestBytes(r),
+      delivery_id: r.deliveryId ?? null,
     }));
     const sql = t.exec();
     await sql`INSERT INTO refusals ${sql(values)}`;

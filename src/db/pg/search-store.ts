@@ -62,7 +62,9 @@ function hookTermSql(t: HookTerm, arg: (v: unknown) => string, now: number): str
     case "cidr":
       return `COALESCE(${IP_HEX} COLLATE "C" BETWEEN ${arg(t.low)} AND ${arg(t.high)}, false)`;
     case "has":
-      return "EXISTS (SELECT 1 FROM attempts a WHERE a.hook_id = h.id)";
+      return t.value === "refusal"
+        ? "EXISTS (SELECT 1 FROM hook_marks mk WHERE mk.hook_id = h.id AND mk.kind = 'refusal')"
+        : "EXISTS (SELECT 1 FROM attempts a WHERE a.hook_id = h.id)";
     case "tag":
       return `EXISTS (SELECT 1 FROM hook_tags tg WHERE tg.hook_id = h.id AND tg.tag = ${arg(t.value)})`;
     case "unread":

@@ -18,6 +18,7 @@ import { pgDialect } from "../stores/dialect";
 import { createForwardStore } from "../stores/forwards";
 import { createResponseStore } from "../stores/responses";
 import { createReadStore, createTagStore } from "../stores/tags";
+import { createMarkStore } from "../stores/marks";
 import { createContractStore } from "../stores/contracts";
 import { createDedupStore } from "../stores/dedup";
 import { pgDeliveryIds } from "./dedup-deliveries";
@@ -67,6 +68,7 @@ export async function createPostgresStorage(sql: SQL, opts: PostgresStorageOptio
     forwards: createForwardStore(d),
     responses: createResponseStore(d),
     tags: createTagStore(d),
+    marks: createMarkStore(d),
     reads: createReadStore(d),
     contracts: createContractStore(d),
     dedup: createDedupStore(d, pgDeliveryIds(t)),

@@ -12,7 +12,7 @@ import { diagnosisJson, requestBytes } from "../stores/refusals";
 export function createRefusalStore(db: Db): RefusalStore {
   const sql = db.$client;
   const insert = sql.prepare(
-    "INSERT INTO refusals (ref, kind, channel, guard, status, reason, ip, method, query, headers, created_at, diagnosis, request, request_bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO refusals (ref, kind, channel, guard, status, reason, ip, method, query, headers, created_at, diagnosis, request, request_bytes, delivery_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
   return sharedRefusalStore(sqliteDialect(sql), async (batch) => {
     for (const r of batch)
@@ -31,6 +31,7 @@ export function createRefusalStore(db: Db): RefusalStore {
         diagnosisJson(r.diagnosis),
         r.savedRequest ?? null,
         requestBytes(r),
+        r.deliveryId ?? null,
       );
   });
 }

@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { decodePayload } from "../../hooks/payload";
 import { docHolds, searchDoc } from "../../search/document";
-import { evaluate, onlyNeedles, readerOf, uses, usesPayload, type SearchTerms } from "../../search/query";
+import { evaluate, onlyNeedles, readerOf, uses, usesHas, usesPayload, type SearchTerms } from "../../search/query";
 
 /** The plain list's `event_type`: equal, or a prefix (in characters) when it ends with "*" (db/event-type.ts eventTypeCondition). */
 export function eventTypeHolds(have: string, wanted: string | undefined): boolean {
@@ -35,6 +35,7 @@ export function createRecheck(sql: Database) {
     "SELECT id, channel, status, ip, event_type, length(body) AS size, verified FROM hooks WHERE id IN (SELECT value FROM json_each(?))",
   );
   const attempted = sql.prepare("SELECT DISTINCT hook_id FROM attempts WHERE hook_id IN (SELECT value FROM json_each(?))");
+  const marked = sql.prepare("SELECT hook_id FROM hook_marks WHERE kind = ? AND hook_id IN (SELECT value FROM json_each(?))");
   const tagged = sql.prepare("SELECT hook_id, tag FROM hook_tags WHERE hook_id IN (SELECT value FROM json_each(?))");
   const opened = sql.prepare("SELECT hook_id FROM hook_reads WHERE user_id = ? AND hook_id IN (SELECT value FROM json_each(?))");
   return async (ids: readonly string[], terms: SearchTerms, f: RecheckFilters): Promise<Set<string>> => {
@@ -43,7 +44,8 @@ export function createRecheck(sql: Database) {
     // The whole query (NOT, OR, hook terms) when the needles do not say it all.
     const node = terms.node && !onlyNeedles(terms) ? terms.node : undefined;
     const payload = node ? usesPayload(node) : terms.fields.length > 0;
-    const withAttempts = node && uses(node, "has") ? new Set((attempted.values(JSON.stringify(ids)) as [string][]).map(([id]) => id)) : undefined;
+    const withAttempts = node && usesHas(node, "attempts") ? new Set((attempted.values(JSON.stringify(ids)) as [string][]).map(([id]) => id)) : undefined;
+    const refused = node && usesHas(node, "refusal") ? new Set((marked.values("refusal", JSON.stringify(ids)) as [string][]).map(([id]) => id)) : undefined;
     let tags: Map<string, string[]> | undefined;
     if (node && uses(node, "tag")) {
       tags = new Map();
@@ -63,6 +65,7 @@ export function createRecheck(sql: Database) {
       ip: r.ip,
       size,
       attempts: withAttempts?.has(r.id),
+      refused: refused?.has(r.id),
       tags: tags?.get(r.id),
       read: opensOf?.has(r.id),
       verified: r.verified === null ? null : r.verified === 1,

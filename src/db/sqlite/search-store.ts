@@ -112,11 +112,11 @@ export function createSearchStore(conn: Database | { $client: Database }, opts: 
   }
 
   /**
-   * Ids of hooks carrying `tag`, newest first, within the query's bounds (the tag index's range),
-   * of the query's status and channel when it has them (each row's hook read by its key: a range of
-   * the tag, never the status's hooks).
+   * Ids of hooks carrying `tag` (or, `marks`, the mark of that kind: hook_marks), newest first,
+   * within the query's bounds (the tag or mark index's range), of the query's status and channel
+   * when it has them (each row's hook read by its key: a range of the tag, never the status's hooks).
    */
-  function tagged(query: SearchQuery, tag: string, below?: string): string[] {
+  function tagged(query: SearchQuery, tag: string, below?: string, marks = false): string[] {
     const b = idBounds(query);
     let after = below ?? b.below;
     if (b.beforeMs !== undefined) {
@@ -125,9 +125,9 @@ export function createSearchStore(conn: Database | { $client: Database }, opts: 
     }
     const from = b.fromMs !== undefined ? ulidFloor(Math.ceil(b.fromMs)) : "";
     const args: (string | number)[] = [tag, from];
-    let text = "SELECT t.hook_id FROM hook_tags t";
+    let text = `SELECT t.hook_id FROM ${marks ? "hook_marks" : "hook_tags"} t`;
     if (query.status !== undefined || query.channel !== undefined) text += " CROSS JOIN hooks h ON h.id = t.hook_id";
-    text += " WHERE t.tag = ? AND t.hook_id >= ?";
+    text += ` WHERE t.${marks ? "kind" : "tag"} = ? AND t.hook_id >= ?`;
     if (after !== undefined) (text += " AND t.hook_id < ?"), args.push(after);
     if (query.status !== undefined) (text += " AND h.status = ?"), args.push(query.status);
     if (query.channel !== undefined) (text += " AND h.channel = ?"), args.push(query.channel);
@@ -217,12 +217,17 @@ export function createSearchStore(conn: Database | { $client: Database }, opts: 
       if (!match && onlyNeedles(query.terms)) return plain(query);
       if (!match || (bounds.tag !== undefined && tagFirst(query, bounds.tag))) {
         // Nothing every match must hold in the text (a query of NOT, OR or hook terms only): the
-        // hooks carrying a tag every match carries, or else those the plain filters keep, newest
+        // hooks carrying a tag (or a mark) every match carries, or else those the plain filters keep, newest
         // first, a chunk (one LIMITed index range) at a time, each checked against the whole query.
         const out: string[] = [];
         let below: string | undefined;
         for (let chunk = query.limit + 8; out.length < query.limit; chunk = Math.min(chunk * 4, 4096)) {
-          const ids = bounds.tag !== undefined ? tagged({ ...query, limit: chunk }, bounds.tag, below) : plain({ ...query, limit: chunk }, below);
+          const ids =
+            bounds.tag !== undefined
+              ? tagged({ ...query, limit: chunk }, bounds.tag, below)
+              : bounds.mark !== undefined
+                ? tagged({ ...query, limit: chunk }, bounds.mark, below, true)
+                : plain({ ...query, limit: chunk }, below);
           const held = await recheck(ids, query.terms, query);
           for (const id of ids) if (held.has(id) && out.length < query.limit) out.push(id);
           if (ids.length < chunk) break;

@@ -21,6 +21,7 @@ import { sqliteDialect } from "../stores/dialect";
 import { createForwardStore } from "../stores/forwards";
 import { createResponseStore } from "../stores/responses";
 import { createReadStore, createTagStore } from "../stores/tags";
+import { createMarkStore } from "../stores/marks";
 import { createContractStore } from "../stores/contracts";
 import { createDedupStore } from "../stores/dedup";
 import { createRelayStore } from "../stores/relays";
@@ -84,6 +85,7 @@ export function createSqliteStorage(db: Db, opts: SqliteStorageOptions): Storage
     forwards: createForwardStore(d),
     responses: createResponseStore(d),
     tags: createTagStore(d),
+    marks: createMarkStore(d),
     reads: createReadStore(d),
     contracts: createContractStore(d),
     dedup: createDedupStore(d, sqliteDeliveryIds(db.$client)),

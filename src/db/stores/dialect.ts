@@ -174,6 +174,7 @@ const SHARED = [
   "savedViews",
   "hookTags",
   "hookReads",
+  "hookMarks",
   "alertRules",
   "shareLinks",
 ] as const;
@@ -222,6 +223,7 @@ const sameRows: { [K in SharedName]: Same<(typeof liteSchema)[K]["$inferSelect"]
   savedViews: true,
   hookTags: true,
   hookReads: true,
+  hookMarks: true,
   alertRules: true,
   shareLinks: true,
 };

@@ -7,8 +7,11 @@ export type RefusalQuery = { channel?: string; guard?: string; status?: number; 
  * db/pg/refusal-store.ts). Every method is async; any rejects with
  * the database's own error (nothing is then committed).
  */
-/** A refusal as written: with its saved request (savedRequest() reads it back), when one is kept. */
-export type StoredRefusal = Refusal & { savedRequest?: string | null };
+/**
+ * A refusal as written: with its saved request (savedRequest() reads it back), when one is kept, and
+ * the provider's delivery id of the request (namespaced as dedup/ makes it), when it carries one.
+ */
+export type StoredRefusal = Refusal & { savedRequest?: string | null; deliveryId?: string | null };
 
 export interface RefusalStore {
   /**

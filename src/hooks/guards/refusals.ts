@@ -64,6 +64,11 @@ export function createRefusals(deps: {
   diagnose?: (guard: string, request: GuardInput, reason: string, at?: number) => Diagnosis | undefined;
   /** Told each diagnosis once it is known (the stream's refusal.diagnosis event). */
   diagnosed?: (refusal: Refusal) => void;
+  /**
+   * The provider's delivery id of a refused request (dedup/ deliveryIdOf), worked out when the
+   * batch is written (after the answers), stored with it for `has:refusal` (marks/).
+   */
+  deliveryId?: (channel: string, headers: Record<string, string>, body: Uint8Array | undefined) => string | undefined;
 }): Refusals {
   const { store, clock, log } = deps;
   const keep = deps.kept ?? REFUSALS_KEPT;
@@ -112,6 +117,13 @@ export function createRefusals(deps: {
       const batch = buffer;
       buffer = [];
       pendingBytes = 0;
+      if (deps.deliveryId)
+        for (const r of batch)
+          try {
+            if (r.kind === "refused") r.deliveryId = deps.deliveryId(r.channel, r.headers, requests.get(r)?.body) ?? null;
+          } catch {
+            // Without its delivery id the refusal is still written.
+          }
       diagnoseBatch(batch);
       writing = writing
         .then(() => store.insert(batch, keep, keepBytes))

@@ -47,7 +47,7 @@ export const listQuery = t.Object(
         maxLength: MAX_QUERY_LENGTH,
         error: `q: must be a search of at most ${MAX_QUERY_LENGTH} characters`,
         description:
-          "A search (extension) in the query language of docs/search.md: free words, field terms such as `payload.data.id:42`, `header.x-github-event:push`, `event:invoice.*`, `method:POST`, `ip:10.0.0.0/8`, `-term`/`NOT`, `OR`, parentheses, `status:`, `has:attempts`, `larger:`/`smaller:`, `after:`/`before:` (dates, `-1h`)",
+          "A search (extension) in the query language of docs/search.md: free words, field terms such as `payload.data.id:42`, `header.x-github-event:push`, `event:invoice.*`, `method:POST`, `ip:10.0.0.0/8`, `-term`/`NOT`, `OR`, parentheses, `status:`, `has:attempts`, `has:refusal`, `larger:`/`smaller:`, `after:`/`before:` (dates, `-1h`)",
       }),
     ),
     since: t.Optional(

@@ -21,6 +21,7 @@ export const refusals = pgTable(
     diagnosis: text("diagnosis"),
     request: text("request"),
     requestBytes: integer("request_bytes"),
+    deliveryId: text("delivery_id"),
   },
-  (t) => [index("refusals_channel_id").on(t.channel, t.id)],
+  (t) => [index("refusals_channel_id").on(t.channel, t.id), index("refusals_delivery").on(t.channel, t.deliveryId)],
 );

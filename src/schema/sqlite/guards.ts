@@ -32,6 +32,12 @@ export const refusals = sqliteTable(
     request: text("request"),
     /** The saved request's bytes, while it is kept (REQUESTS_KEPT_BYTES bounds their sum). */
     requestBytes: integer("request_bytes"),
+    /**
+     * The provider's delivery id of the refused request, namespaced as dedup/ makes it
+     * (`github:<X-GitHub-Delivery>`, `svix:<webhook-id>`, `stripe:<event id>` ...), or null: what
+     * `has:refusal` looks for when the same delivery is caught later (marks/).
+     */
+    deliveryId: text("delivery_id"),
   },
-  (t) => [index("refusals_channel_id").on(t.channel, t.id)],
+  (t) => [index("refusals_channel_id").on(t.channel, t.id), index("refusals_delivery").on(t.channel, t.deliveryId)],
 );

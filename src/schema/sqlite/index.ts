@@ -11,3 +11,4 @@ export * from "./contracts";
 export * from "./bulk";
 export * from "./tags";
 export * from "./share";
+export * from "./marks";

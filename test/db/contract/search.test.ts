@@ -16,6 +16,7 @@ import { searchDoc } from "../../../src/search/document";
 import { parseSearch, withReader, type QueryNode } from "../../../src/search/query";
 import { pgDialect, sqliteDialect } from "../../../src/db/stores/dialect";
 import { createReadStore, createTagStore } from "../../../src/db/stores/tags";
+import { createMarkStore } from "../../../src/db/stores/marks";
 import { createSearchStore } from "../../../src/db/sqlite/search-store";
 import type { SearchQuery } from "../../../src/search/store";
 import { attachSearchIndex } from "../../../src/db/sqlite/search-index-file";
@@ -127,6 +128,8 @@ function at(node: unknown, keys: string[]): unknown[] {
 /** The corpus's tags by hook, and the hooks READER opened (set by the test before it searches). */
 const TAGS = new Map<string, string[]>();
 const OPENED = new Set<string>();
+/** The corpus's hooks marked `refusal` (has:refusal). */
+const REFUSED = new Set<string>();
 const READER = "ann@example.com";
 
 /** The documented rules, applied to one hook directly (docs/management-api.md, Search). */
@@ -171,7 +174,7 @@ function holds(node: QueryNode, h: RawHook, text: string, payload: unknown, now:
       return n !== undefined && n >= BigInt(`0x${node.low}`) && n <= BigInt(`0x${node.high}`);
     }
     case "has":
-      return false; // the corpus has no attempts
+      return node.value === "refusal" && REFUSED.has(h.id); // the corpus has no attempts
     case "tag":
       return (TAGS.get(h.id) ?? []).includes(node.value);
     case "unread":
@@ -343,6 +346,14 @@ const QUERIES: { q: string; f?: Omit<SearchQuery, "terms" | "limit" | "after">; 
   { q: "-verified:true", f: { channel: "stripe" } },
   { q: "verified:true OR tag:big", f: { status: "handled" } },
   { q: "verified:true verified:false", none: true },
+  // Hooks whose delivery was refused before their catch (hook_marks).
+  { q: "has:refusal" },
+  { q: "has:refusal invoice" },
+  { q: "-has:refusal", f: { channel: "github" } },
+  { q: "has:refusal OR tag:big", f: { status: "handled" } },
+  { q: "has:refusal tag:billing -status:pending" },
+  { q: "has:refusal after:2026-11-26T10:00:30Z" },
+  { q: "has:refusal has:attempts", none: true },
 ];
 
 for (const backend of contractBackends(
@@ -354,9 +365,16 @@ for (const backend of contractBackends(
       search: createSearchStore(db),
       tags: createTagStore(sqliteDialect(db.$client)),
       reads: createReadStore(sqliteDialect(db.$client)),
+      marks: createMarkStore(sqliteDialect(db.$client)),
     }
   ),
-  (t) => ({ hooks: createPgHookStore(t), search: createPgSearchStore(t), tags: createTagStore(pgDialect(t)), reads: createReadStore(pgDialect(t)) }),
+  (t) => ({
+    hooks: createPgHookStore(t),
+    search: createPgSearchStore(t),
+    tags: createTagStore(pgDialect(t)),
+    reads: createReadStore(pgDialect(t)),
+    marks: createMarkStore(pgDialect(t)),
+  }),
 )) {
   describe(`search on ${backend.name}`, () => {
     test("every filter, alone and combined, paged with after, gives what a full scan gives", async () => {
@@ -410,6 +428,10 @@ for (const backend of contractBackends(
         T0,
       );
       for (const id of opened) OPENED.add(id);
+      REFUSED.clear();
+      const refused = made.filter((_, i) => i % 7 === 2).map((h) => h.id);
+      expect(await store.marks.mark(refused, "refusal", T0)).toBeGreaterThan(0);
+      for (const id of refused) if (!gone.some((g) => g.id === id)) REFUSED.add(id);
       const all = (await Promise.all(made.map((h) => store.hooks.getHook(h.id)))).filter((h): h is RawHook => h !== undefined);
       all.sort((a, b) => (a.id < b.id ? 1 : -1));
       for (const { q, f = {}, none = false } of QUERIES) {
