@@ -144,10 +144,35 @@ export const MAX_DEPTH = 32;
 const SIZE_UNITS: Record<string, number> = { "": 1, b: 1, kb: 1024, k: 1024, mb: 1024 ** 2, m: 1024 ** 2, gb: 1024 ** 3, g: 1024 ** 3 };
 const RELATIVE_UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
 
-const IPV4_TEXT = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
-const HEX_GROUP = "[0-9a-f]{1,4}";
-const FULL_IPV6 = new RegExp(`^(${HEX_GROUP}:){7}${HEX_GROUP}$`);
-const SHORT_IPV6 = new RegExp(`^((${HEX_GROUP}:)*${HEX_GROUP})?::((${HEX_GROUP}:)*${HEX_GROUP})?$`);
+/** A decimal octet as written canonically (0 to 255, no leading zero). */
+const OCTET = "(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])";
+const DOTTED = `${OCTET}([.]${OCTET}){3}`;
+const H = "[0-9a-fA-F]{1,4}";
+/** `n` groups `h:h:h` (n >= 1). */
+const groupsOf = (n: number) => (n === 1 ? H : `(${H}:){${n - 1}}${H}`);
+/** Up to `n` groups (n >= 1), or none. */
+const upTo = (n: number) => `(${H}(:${H}){0,${n - 1}})?`;
+/**
+ * Every form of an IPv6 address, as one pattern that JavaScript and PostgreSQL read alike (groups,
+ * alternatives, counts and classes only): 8 groups, or `::` standing for at least one zero group
+ * with at most 7 around it; or 6 groups' worth and a dotted IPv4 tail (at most 5 around a `::`).
+ */
+function ipv6Pattern(): string {
+  const plain = [`(${H}:){7}${H}`, `::${upTo(7)}`];
+  for (let left = 1; left <= 7; left++) plain.push(`${groupsOf(left)}::${left < 7 ? upTo(7 - left) : ""}`);
+  const dotted = [`(${H}:){6}${DOTTED}`, `::(${H}:){0,5}${DOTTED}`];
+  for (let left = 1; left <= 5; left++) dotted.push(`${groupsOf(left)}::(${H}:){0,${5 - left}}${DOTTED}`);
+  return `^(${[...plain, ...dotted].join("|")})$`;
+}
+/**
+ * What a sender's ip must be to be an address for `ip:` (after a `%zone` suffix is cut): IPv4 in
+ * canonical dotted decimal, or IPv6 in any of its forms. PostgreSQL checks the same patterns
+ * before it reads the text as an `inet` (db/pg/search-store.ts), so no ip makes a query fail.
+ */
+export const IPV4_PATTERN = `^${DOTTED}$`;
+export const IPV6_PATTERN = ipv6Pattern();
+const IPV4_RE = new RegExp(IPV4_PATTERN);
+const IPV6_RE = new RegExp(IPV6_PATTERN);
 /** Each group of `a:b:c` as 4 hex digits, joined ("" for ""). */
 const padGroups = (text: string): string =>
   text === ""
@@ -156,40 +181,34 @@ const padGroups = (text: string): string =>
         .split(":")
         .map((g) => g.padStart(4, "0"))
         .join("");
+const dottedHex = (text: string) =>
+  text
+    .split(".")
+    .map((o) => Number(o).toString(16).padStart(2, "0"))
+    .join("");
 
 /**
  * An address as `ip:` compares it: its 128 bits as 32 lower-case hex digits, IPv4 in its
  * IPv4-mapped IPv6 form (::ffff:a.b.c.d), so "10.1.2.3", "::ffff:10.1.2.3" and "::ffff:a01:203"
  * are one address; undefined when the text is no address (a hook's ip is what the socket gave, or
  * anything an import carried). IPv6 in any of its forms: compressed (`::`), upper case, a dotted
- * IPv4 tail; a `%zone` suffix is ignored. PostgreSQL reads a hook's ip with the same rules
- * (db/pg/search-store.ts IP_HEX): change both together.
+ * IPv4 tail; a `%zone` suffix is ignored. IPv4 octets with a leading zero (`010.0.0.1`) are no
+ * address (they read as octal in some places). PostgreSQL reads a hook's ip by the same patterns.
  *
  * @example ipHex("10.0.0.1") === "00000000000000000000ffff0a000001"
  * @example ipHex("2001:DB8::1") === "20010db8000000000000000000000001"
  */
 export function ipHex(text: string): string | undefined {
   const bare = text.split("%")[0]!;
-  const v4 = IPV4_TEXT.exec(bare);
-  if (v4) {
-    const o = v4.slice(1).map(Number);
-    if (o.some((n) => n > 255)) return undefined;
-    return `00000000000000000000ffff${o.map((n) => n.toString(16).padStart(2, "0")).join("")}`;
-  }
-  let s = bare;
+  if (IPV4_RE.test(bare)) return `00000000000000000000ffff${dottedHex(bare)}`;
+  if (!IPV6_RE.test(bare)) return undefined;
+  let s = bare.toLowerCase();
   // A dotted IPv4 tail (::ffff:10.0.0.1) becomes two groups.
-  const tail = /^([0-9a-fA-F:]*:)(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(s);
-  if (tail) {
-    const o = tail.slice(2).map(Number);
-    if (o.some((n) => n > 255)) return undefined;
-    s = `${tail[1]}${(o[0]! * 256 + o[1]!).toString(16)}:${(o[2]! * 256 + o[3]!).toString(16)}`;
-  }
-  s = s.toLowerCase();
-  if (FULL_IPV6.test(s)) return padGroups(s);
-  if (!SHORT_IPV6.test(s)) return undefined;
+  const dot = s.lastIndexOf(":");
+  if (s.includes(".")) s = `${s.slice(0, dot + 1)}${dottedHex(s.slice(dot + 1)).replace(/^(.{4})/, "$1:")}`;
+  if (!s.includes("::")) return padGroups(s);
   const [left, right] = s.split("::") as [string, string];
   const groups = (left ? left.split(":").length : 0) + (right ? right.split(":").length : 0);
-  if (groups > 7) return undefined;
   return padGroups(left) + "0000".repeat(8 - groups) + padGroups(right);
 }
 
@@ -203,7 +222,7 @@ export function ipRange(text: string): { low: string; high: string } | undefined
   const address = slash < 0 ? text : text.slice(0, slash);
   const hex = ipHex(address);
   if (hex === undefined || address.includes("%")) return undefined;
-  const max = IPV4_TEXT.test(address) ? 32 : 128;
+  const max = IPV4_RE.test(address) ? 32 : 128;
   const length = slash < 0 ? max : /^\d{1,3}$/.test(text.slice(slash + 1)) ? Number(text.slice(slash + 1)) : -1;
   if (length < 0 || length > max) return undefined;
   const span = (1n << BigInt(max - length)) - 1n;

@@ -1,6 +1,6 @@
 import { ulidFloor } from "../../lib/ids";
 import type { SearchDoc } from "../../search/document";
-import { hasTerms, onlyNeedles, timeBound, uses, type HookTerm, type QueryNode } from "../../search/query";
+import { hasTerms, IPV4_PATTERN, IPV6_PATTERN, onlyNeedles, timeBound, uses, type HookTerm, type QueryNode } from "../../search/query";
 import { eventTypeCondition } from "../event-type";
 import type { SearchQuery, SearchStore } from "../../search/store";
 import type { PgTransactor } from "./transactor";
@@ -23,36 +23,18 @@ const storedFields = (d: SearchDoc) => d.fields + d.lines.map(([n, v]) => fieldT
 /** A LIKE pattern holding `needle` anywhere (`\` escapes). */
 const containing = (needle: string) => `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** An IPv4 address's four decimal octets, as text of SQL: each an octet below 256 (as ipHex checks). */
-const DOTTED = "[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}";
-const octet = (text: string, k: number) => `split_part(${text}, '.', ${k})::bigint`;
-const octetsOk = (text: string) => `greatest(${[1, 2, 3, 4].map((k) => octet(text, k)).join(", ")}) < 256`;
-/** Each group of `a:b:c` as 4 hex digits (`:` then 3 zeros before each group, then the last 4 of each run); "" for "". */
-const padGroups = (text: string) =>
-  `(CASE WHEN ${text} = '' THEN '' ELSE regexp_replace(regexp_replace(':' || ${text}, ':', ':000', 'g'), ':0*([0-9a-f]{4})', '\\1', 'g') END)`;
-const HEX_GROUP = "[0-9a-f]{1,4}";
-
+/** `h.ip` without a %zone suffix (search/query.ts ipHex ignores it too). */
+const BARE_IP = "split_part(h.ip, '%', 1)";
 /**
- * `h.ip` as search/query.ts ipHex reads it: 32 lower-case hex digits, IPv4 as IPv4-mapped IPv6;
- * NULL when it is no address. Every step is gated by a pattern first, so no text of an ip (a hook's
- * ip is what the socket gave, an import can carry anything) makes it fail: it reads `s0` (the ip
- * without a %zone), `s` (the ip with a dotted IPv4 tail as two groups, lower case).
+ * `h.ip` as an `inet`, IPv4 in its IPv4-mapped IPv6 form (as search/query.ts ipHex reads it);
+ * NULL when it is no address. The text is cast only once it passed the patterns ipHex checks
+ * (every one of which `inet` reads), so no ip (what the socket gave, or anything an import
+ * carried) makes a query fail.
  */
-const IP_HEX = `(SELECT CASE
-    WHEN ip4.s0 ~ '^${DOTTED}$' THEN CASE WHEN ${octetsOk("ip4.s0")}
-      THEN '00000000000000000000ffff' || lpad(to_hex(((${octet("ip4.s0", 1)} * 256 + ${octet("ip4.s0", 2)}) * 256 + ${octet("ip4.s0", 3)}) * 256 + ${octet("ip4.s0", 4)}), 8, '0') END
-    WHEN ip6.s ~ '^(${HEX_GROUP}:){7}${HEX_GROUP}$' THEN ${padGroups("ip6.s")}
-    WHEN ip6.s ~ '^((${HEX_GROUP}:)*${HEX_GROUP})?::((${HEX_GROUP}:)*${HEX_GROUP})?$'
-      AND length(translate(regexp_replace(ip6.s, '[0-9a-f]+', 'x', 'g'), ':', '')) <= 7
-      THEN ${padGroups("split_part(ip6.s, '::', 1)")}
-        || repeat('0000', 8 - length(translate(regexp_replace(ip6.s, '[0-9a-f]+', 'x', 'g'), ':', '')))
-        || ${padGroups("split_part(ip6.s, '::', 2)")}
-  END
-  FROM (SELECT split_part(h.ip, '%', 1) AS s0) ip4,
-  LATERAL (SELECT lower(CASE WHEN ip4.s0 !~ '^[0-9a-fA-F:]*:${DOTTED}$' THEN ip4.s0
-    WHEN ${octetsOk("substring(ip4.s0 from '[^:]*$')")} THEN substring(ip4.s0 from '^(.*:)')
-      || to_hex(${octet("substring(ip4.s0 from '[^:]*$')", 1)} * 256 + ${octet("substring(ip4.s0 from '[^:]*$')", 2)}) || ':'
-      || to_hex(${octet("substring(ip4.s0 from '[^:]*$')", 3)} * 256 + ${octet("substring(ip4.s0 from '[^:]*$')", 4)}) END) AS s) ip6)`;
+const IP_INET = `(CASE WHEN ${BARE_IP} ~ '${IPV4_PATTERN}' THEN ('::ffff:' || ${BARE_IP})::inet
+  WHEN ${BARE_IP} ~ '${IPV6_PATTERN}' THEN ${BARE_IP}::inet END)`;
+/** 32 hex digits as an IPv6 address's text (`inet` reads it). */
+const inetText = (hex: string) => hex.match(/.{4}/g)!.join(":");
 
 /** A hook term's SQL over `hooks h` (its meaning in memory: search/query.ts holdsHookTerm). */
 function hookTermSql(t: HookTerm, arg: (v: unknown) => string, now: number): string {
@@ -60,7 +42,7 @@ function hookTermSql(t: HookTerm, arg: (v: unknown) => string, now: number): str
     case "status":
       return `h.status = ${arg(t.value)}`;
     case "cidr":
-      return `COALESCE(${IP_HEX} COLLATE "C" BETWEEN ${arg(t.low)} AND ${arg(t.high)}, false)`;
+      return `COALESCE(${IP_INET} BETWEEN ${arg(inetText(t.low))}::inet AND ${arg(inetText(t.high))}::inet, false)`;
     case "has":
       return t.value === "refusal"
         ? "EXISTS (SELECT 1 FROM hook_marks mk WHERE mk.hook_id = h.id AND mk.kind = 'refusal')"

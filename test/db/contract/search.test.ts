@@ -58,6 +58,13 @@ const ODD_IPS = [
   "\uff46\uff45\uff18\uff10::1",
   "10.0.0.1 ",
   "[::1]",
+  "010.0.0.1",
+  "::ffff:010.0.0.1",
+  "1::2:3:4:5:6:7",
+  "::1.2.3.4",
+  "1:2:3:4:5::1.2.3.4",
+  "1:2:3:4:5:6::1.2.3.4",
+  `${"1:".repeat(300)}:1`,
 ];
 
 /** A deterministic generator of varied hooks: methods, ips, headers, JSON and form bodies, binary bytes. */
