@@ -54,7 +54,7 @@ describe.skipIf(!browserAvailable())("delivery chaos and re-signing in the dashb
     await page.getByLabel("Duplicate share").fill("1");
     await page.getByLabel("Seed").fill("42");
     await page.getByRole("button", { name: "Add handler" }).click();
-    const row = page.getByRole("table", { name: "Forward handlers" }).getByRole("row", { name: /twice/ });
+    const row = page.getByRole("table", { name: "Handlers" }).getByRole("row", { name: /twice/ });
     await row.waitFor();
     expect(await row.innerText()).toContain("duplicate 1, seed 42");
     const { id } = (await (await fetch(`${app.url}/?channel=chaos`, { method: "POST", body: '{"n":"twice"}' })).json()) as { id: string };
