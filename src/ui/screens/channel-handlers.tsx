@@ -100,12 +100,18 @@ export function ChannelHandlers({ channel }: { channel: string }) {
   const [chaosOn, setChaosOn] = useState(false);
   /** Every handler's delivery state, of this channel's handlers (the config file's and those added here). */
   const [infos, setInfos] = useState<HandlerInfo[] | null>(null);
-  const loadStates = () =>
-    api<HandlerInfo[]>("GET", "/handlers").then(
-      (all) => setInfos(all.filter((h) => h.channels.includes(channel))),
+  // The forwards added here and every handler's state are read and shown together: a forward just
+  // added is in the states before it is in an older list of forwards, and was shown, for a moment,
+  // as one of the config file's.
+  const load = () =>
+    Promise.all([api<Forward[]>("GET", `/channels/${channel}/handlers`), api<HandlerInfo[]>("GET", "/handlers")]).then(
+      ([forwards, all]) => {
+        setHandlers(forwards);
+        setInfos(all.filter((h) => h.channels.includes(channel)));
+      },
       (e) => setLoadError(e.message),
     );
-  const load = () => Promise.all([api<Forward[]>("GET", `/channels/${channel}/handlers`).then(setHandlers, (e) => setLoadError(e.message)), loadStates()]);
+  const loadStates = load;
   useEffect(() => void load(), [channel]);
   // Waiting counts move as the channel's hooks are caught and handled: read again at most once a second.
   const later = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
