@@ -5,6 +5,7 @@ import { restAfter } from "../lib/pace";
 import type { Worker } from "../lib/worker";
 import type { DeliveryClaim as Claim } from "../hooks/deliveries";
 import type { NewHook } from "../hooks/store";
+import { REDACTED } from "../hooks/redact";
 import type { DedupStore } from "./store";
 
 /**
@@ -77,10 +78,13 @@ export function createDedup(deps: { config: Config; store: DedupStore; clock: Cl
   /**
    * The delivery id of a request to any channel, namespaced as a deduplicating channel's (its
    * configured header when it has one): what `has:refusal` matches a caught hook and a refusal by
-   * (marks/). `headers` by lower-case name; `body` is needed only for a Stripe event's id.
+   * (marks/). `headers` by lower-case name, as stored: a value redacted (a header whose name says
+   * it is a credential) is none. `body` is needed only for a Stripe event's id.
    */
   function deliveryIdOf(channel: string, headers: Record<string, string>, body: Uint8Array | undefined): string | undefined {
-    return deliveryKey((name) => headers[name], body, settings.get(channel)?.header);
+    // Stripe-Signature is only looked for (its value is always redacted in a refusal).
+    const get = (name: string) => (headers[name] === REDACTED && name !== "stripe-signature" ? undefined : headers[name]);
+    return deliveryKey(get, body, settings.get(channel)?.header);
   }
 
   /**
