@@ -395,7 +395,9 @@ async function main() {
     }
     const baseline = targets.find((t) => t.name.startsWith("baseline"));
     const base = baseline ? median(baseline.runs.map((r) => r.rps)) : NaN;
-    console.log(`\nmedians over ${rounds} rounds (1 KiB JSON POST /?channel=bench, ${connections} connections):`);
+    console.log(
+      `\nmedians over ${rounds} rounds (${args.contracts && !args["contracts-invalid"] ? "GitHub push" : "1 KiB JSON"} POST /?channel=bench, ${connections} connections):`,
+    );
     console.log(
       `  ${"target".padEnd(26)} ${pad("req/s", 8)} ${pad("p50 ms", 8)} ${pad("p99 ms", 8)} ${pad("share", 7)} ${pad("peak RSS", 10)} ${pad("cpu µs/req", 11)}`,
     );
