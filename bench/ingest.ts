@@ -27,14 +27,26 @@
  * the guard's check is the only difference), and its share of the unguarded "normal" server is printed.
  *
  * With --contracts, two more targets run: the durability "normal" server with a github guard on the
- * channel (the requests signed as with --guard) and contract checks off (`[contracts] enabled = false`),
- * and the same with them on (docs/contracts.md); the second's share of the first is printed (the
- * checks run off the catching path: the target is 95% or more).
+ * channel and contract checks off (`[contracts] enabled = false`), and the same with them on
+ * (docs/contracts.md); the second's share of the first is printed (the checks run off the catching
+ * path: the target is 95% or more). Every request is then what GitHub sends: a real push event
+ * (GitHub's example from @octokit/webhooks-examples, as `mailroom trigger github push` sends it, about
+ * 7 KB) with X-GitHub-Event: push and its X-Hub-Signature-256, so each hook is checked and valid.
+ * --contracts-invalid sends the 1 KiB benchmark body as a push instead (the worst case: every hook
+ * invalid, each keeping a row of violations).
  *
  * With --deliver, two more targets run: the durability "normal" server whose "bench" channel has a
  * forward handler to a local sink, and the same with the forward re-signing as Stripe and with
  * delivery chaos on (issue 30); the second's share of the first is printed (the work happens in the
  * runner, off the catching path: it should stay at 95% or more).
+ *
+ * The --contracts and --deliver targets start afresh for every run (a new data folder, and with
+ * --deliver a new sink), warm up for 2 s, are measured, and are killed (SIGKILL) at the end of the
+ * run, their sink stopped with them: the deliveries and checks a run leaves behind are abandoned, not
+ * run on the pinned core during the next target's run. Their peak RSS is the largest of their runs.
+ *
+ * With --extra-only, the durability "full" and "normal" servers are left out: only the --contracts
+ * and --deliver targets run (more rounds in the same time, for those figures).
  *
  * With --alerts, one more target runs: the durability "normal" server with 50 [[alerts]] rules of
  * every kind (silence, rate, refusals, handler, new_event_type, relay) over every channel, and its
@@ -49,7 +61,7 @@
  * p99 are also printed against dist/mailroom's round by round (the rounds ran back to back, so the
  * machine's slow drifts touch both alike).
  *
- *   bun run bench/ingest.ts [--rounds 5] [--duration 10] [--connections 64] [--streams 50 [--stream-query fields=summary] [--stream-decode] [--stream-nice] [--streams-only]] [--pin] [--guard] [--alerts] [--contracts] [--compare PATH]... [--compare-commit REF]... [--postgres] [--no-build] [--no-reference] [--no-baseline]
+ *   bun run bench/ingest.ts [--rounds 5] [--duration 10] [--connections 64] [--streams 50 [--stream-query fields=summary] [--stream-decode] [--stream-nice] [--streams-only]] [--pin] [--guard] [--alerts] [--contracts [--contracts-invalid]] [--deliver] [--extra-only] [--compare PATH]... [--compare-commit REF]... [--postgres] [--no-build] [--no-reference] [--no-baseline]
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -93,6 +105,8 @@ const { values: args } = parseArgs({
     alerts: { type: "boolean", default: false },
     contracts: { type: "boolean", default: false },
     deliver: { type: "boolean", default: false },
+    "contracts-invalid": { type: "boolean", default: false },
+    "extra-only": { type: "boolean", default: false },
   },
 });
 const rounds = Number(args.rounds);
@@ -109,6 +123,10 @@ if (args.pin && Bun.spawnSync(["taskset", "-a", "-p", "-c", `1-${cores - 1}`, St
 }
 if (args["streams-only"] && !(streams > 0)) throw new Error("--streams-only needs --streams N");
 if (args["streams-only"] && args.postgres) throw new Error("--streams-only runs the SQLite server only: leave out --postgres");
+if (args["extra-only"] && !(args.contracts || args.deliver)) throw new Error("--extra-only needs --contracts or --deliver");
+if (args["extra-only"] && (args.guard || args.alerts || streams > 0 || args.compare.length || args["compare-commit"].length)) {
+  throw new Error("--extra-only leaves out the durability=normal server that --guard, --alerts, --streams and --compare compare with");
+}
 
 /** The executables compared with dist/mailroom: [label, path], from --compare and --compare-commit. */
 const compared: [string, string][] = args.compare.map((path, i) => [args.compare.length > 1 ? `compare${i + 1}` : "compare", path]);
@@ -135,7 +153,7 @@ type WrkResult = {
   p50_us: number;
   p99_us: number;
 };
-type Run = { rps: number; p50: number; p99: number; ok: number; errors: number; cpuUs?: number };
+type Run = { rps: number; p50: number; p99: number; ok: number; errors: number; cpuUs?: number; pending?: string };
 
 /** CPU time (user + system) a process has used so far, in microseconds, from /proc/PID/stat. */
 function cpuUsOf(pid: number): number {
@@ -171,16 +189,27 @@ async function wrkAll(urls: string[], seconds: number): Promise<Run> {
   };
 }
 
-/** With --guard: post-1k.lua with the body's GitHub signature (the secret is GUARD_SECRET), else post-1k.lua itself. */
+/**
+ * With --guard: post-1k.lua with the body's GitHub signature (the secret is GUARD_SECRET), else
+ * post-1k.lua itself. With --contracts (and not --contracts-invalid) the body is GitHub's push
+ * example, signed the same way.
+ */
 const GUARD_SECRET = "bench-github-secret";
 function wrkScript(): string {
   const plain = join(import.meta.dir, "post-1k.lua");
   if (!args.guard && !args.contracts) return plain;
   const [head, tail] = ['{"event":"order.created","id":"evt_0123456789","data":"', '"}'];
-  const body = head + "x".repeat(1024 - head.length - tail.length) + tail;
+  const realPush = args.contracts && !args["contracts-invalid"];
+  // GitHub's push example from @octokit/webhooks-examples, completed to its schema (scripts/github-examples.ts).
+  const body = realPush
+    ? JSON.stringify(JSON.parse(readFileSync(join(import.meta.dir, "../src/triggers/github-examples.json"), "utf8")).push)
+    : head + "x".repeat(1024 - head.length - tail.length) + tail;
+  if (body.includes("]==]")) throw new Error("the push example cannot be a Lua long string");
   const sig = new Bun.CryptoHasher("sha256", GUARD_SECRET).update(body).digest("hex");
   const path = join(mkdtempSync(join(tmpdir(), "mailroom-bench-lua-")), "post-1k-github.lua");
-  const extra = `wrk.headers["X-Hub-Signature-256"] = "sha256=${sig}"\nwrk.headers["X-GitHub-Event"] = "push"\n`;
+  const extra =
+    `wrk.headers["X-Hub-Signature-256"] = "sha256=${sig}"\nwrk.headers["X-GitHub-Event"] = "push"\n` +
+    (realPush ? `wrk.headers["X-GitHub-Delivery"] = "72d3162e-cc78-11e3-81ab-4c9367dc0958"\nwrk.body = [==[${body}]==]\n` : "");
   writeFileSync(path, readFileSync(plain, "utf8").replace("\nfunction done", `${extra}\nfunction done`));
   process.on("exit", () => rmSync(dirname(path), { recursive: true, force: true }));
   return path;
@@ -213,7 +242,29 @@ async function main() {
     process.on("exit", () => built.dispose());
     compared.push([built.commit, built.bin]);
   }
-  const targets: { name: string; server: Started; more?: Started[]; runs: Run[]; streams?: boolean }[] = [];
+  /**
+   * A target with `fresh` starts afresh for each run (fresh() gives its server and what to stop with
+   * it); its `server` is the one of the run under way, and `rss` the largest peak of its runs.
+   */
+  type Target = { name: string; server: Started; more?: Started[]; runs: Run[]; streams?: boolean; fresh?: () => Promise<Fresh>; rss?: number };
+  type Fresh = { server: Started; dispose(): Promise<void> };
+  const targets: Target[] = [];
+  /** A server for a fresh target: killed (SIGKILL, nothing drained) and its folder removed by dispose(). */
+  const freshServer = async (extra: string, after?: () => Promise<void>): Promise<Fresh> => {
+    const dir = mailroomDir({ durability: "normal", extra });
+    const server = await start([...serverCpus, BIN], { cwd: dir });
+    return {
+      server,
+      async dispose() {
+        server.proc.kill("SIGKILL");
+        await server.proc.exited;
+        await after?.();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  };
+  /** Where a fresh target's server is before its first run (never reached). */
+  const NOT_STARTED: Started = { url: "", pid: 0, proc: undefined as never, startMs: 0, stop: async () => {} };
   const streamsOnly = args["streams-only"] && streams > 0;
   if (!streamsOnly && !args["no-baseline"]) {
     const baseline = await start([...serverCpus, process.execPath, join(import.meta.dir, "baseline.ts")]);
@@ -223,7 +274,7 @@ async function main() {
     const reference = await start([...serverCpus, process.execPath, join(import.meta.dir, "baseline.ts"), "--read"]);
     targets.push({ name: "reference: reads, stores 0", server: reference, runs: [] });
   }
-  for (const durability of streamsOnly ? (["normal"] as const) : (["full", "normal"] as const)) {
+  for (const durability of args["extra-only"] ? [] : streamsOnly ? (["normal"] as const) : (["full", "normal"] as const)) {
     for (const [label, bin] of [["mailroom", BIN], ...compared] as [string, string][]) {
       const dir = mailroomDir({ durability });
       process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
@@ -257,27 +308,22 @@ async function main() {
       ["mailroom normal + github, contracts on", true],
     ] as const) {
       const extra = `[contracts]\nenabled = ${enabled}\n[[guards]]\nname = "gh"\nkind = "github"\nsecret = "${GUARD_SECRET}"\n[[channels]]\nname = "bench"\nguards = ["gh"]\n`;
-      const dir = mailroomDir({ durability: "normal", extra });
-      process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
-      targets.push({ name, server: await start([...serverCpus, BIN], { cwd: dir }), runs: [] });
+      targets.push({ name, server: NOT_STARTED, runs: [], fresh: () => freshServer(extra) });
     }
   }
   if (args.deliver) {
-    // The app the forwards deliver to: answers at once, in this process.
-    const sink = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("ok") });
-    process.on("exit", () => void sink.stop(true));
-    const forward = (more: string) =>
-      `[[handlers]]\nname = "app"\nkind = "forward"\nurl = "http://127.0.0.1:${sink.port}/hooks"\nconcurrency = 16\n${more}` +
-      `[[channels]]\nname = "bench"\nhandlers = ["app"]\n`;
+    // Each run's own app for the forwards to deliver to (answers at once, in this process, off the
+    // server's core), stopped with the run's server.
+    const forward = (more: string) => async () => {
+      const sink = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("ok") });
+      const extra =
+        `[[handlers]]\nname = "app"\nkind = "forward"\nurl = "http://127.0.0.1:${sink.port}/hooks"\nconcurrency = 16\n${more}` +
+        `[[channels]]\nname = "bench"\nhandlers = ["app"]\n`;
+      return await freshServer(extra, async () => void (await sink.stop(true)));
+    };
     const resigned = `resign = { kind = "stripe", secret = "whsec_bench" }\nchaos = { duplicate = 0.2, delay = "0-20ms", seed = 42 }\n`;
-    for (const [name, extra] of [
-      ["mailroom normal + forward", forward("")],
-      ["mailroom normal + forward re-signed, chaos", forward(resigned)],
-    ]) {
-      const dir = mailroomDir({ durability: "normal", extra });
-      process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
-      targets.push({ name: name!, server: await start([...serverCpus, BIN], { cwd: dir }), runs: [] });
-    }
+    targets.push({ name: "mailroom normal + forward", server: NOT_STARTED, runs: [], fresh: forward("") });
+    targets.push({ name: "mailroom normal + forward re-signed, chaos", server: NOT_STARTED, runs: [], fresh: forward(resigned) });
   }
   let cluster: Awaited<ReturnType<typeof startPostgresCluster>> | undefined;
   if (args.postgres) {
@@ -303,7 +349,7 @@ async function main() {
   try {
     console.log(`wrk: ${connections} connections, ${args.threads} threads, ${duration}s per run, ${rounds} rounds, targets alternating`);
     const urlsOf = (t: (typeof targets)[number]) => [t.server.url, ...(t.more ?? []).map((m) => m.url)];
-    for (const t of targets) if (!t.streams) await wrkAll(urlsOf(t), 2); // warm-up, not counted
+    for (const t of targets) if (!t.streams && !t.fresh) await wrkAll(urlsOf(t), 2); // warm-up, not counted
     for (let round = 0; round < rounds; round++) {
       // Rotate the order so no target always runs right after another; a server run with and
       // without streams swaps its two runs every other round (the data file grows, and a later
@@ -316,6 +362,11 @@ async function main() {
         }
       }
       for (const t of order) {
+        const fresh = t.fresh ? await t.fresh() : undefined;
+        if (fresh) {
+          t.server = fresh.server;
+          await wrkAll(urlsOf(t), 2); // warm-up, not counted
+        }
         const pids = [t.server.pid, ...(t.more ?? []).map((m) => m.pid)];
         const held = t.streams ? await openStreams(t.server.url, streams) : undefined;
         const cpu0 = pids.reduce((n, p) => n + cpuUsOf(p), 0);
@@ -328,21 +379,31 @@ async function main() {
         }
         // The servers' CPU per request answered 2xx: what a request costs them, whatever else runs beside.
         r.cpuUs = (pids.reduce((n, p) => n + cpuUsOf(p), 0) - cpu0) / Math.max(1, r.ok);
+        if (fresh) {
+          // The hooks not yet handled (with a forward: not yet delivered), read before it is killed.
+          const ch = (await (await fetch(`${t.server.url}/v1/channels/bench`, { headers: AUTH })).json()) as { stats: { pending: string } };
+          r.pending = ch.stats.pending;
+          t.rss = Math.max(t.rss ?? 0, peakRssMiB(t.server.pid));
+          await fresh.dispose();
+          t.server = NOT_STARTED;
+        }
         t.runs.push(r);
         console.log(
-          `  round ${round + 1}  ${t.name.padEnd(26)} ${pad(fmt(r.rps, 0), 7)} req/s  p50 ${pad(fmt(r.p50), 6)} ms  p99 ${pad(fmt(r.p99), 6)} ms  cpu ${pad(fmt(r.cpuUs ?? NaN, 1), 5)} µs/req${r.errors ? `  errors ${r.errors}` : ""}`,
+          `  round ${round + 1}  ${t.name.padEnd(26)} ${pad(fmt(r.rps, 0), 7)} req/s  p50 ${pad(fmt(r.p50), 6)} ms  p99 ${pad(fmt(r.p99), 6)} ms  cpu ${pad(fmt(r.cpuUs ?? NaN, 1), 5)} µs/req${r.errors ? `  errors ${r.errors}` : ""}${r.pending === undefined ? "" : `  ${r.pending} pending when killed`}`,
         );
       }
     }
     const baseline = targets.find((t) => t.name.startsWith("baseline"));
     const base = baseline ? median(baseline.runs.map((r) => r.rps)) : NaN;
-    console.log(`\nmedians over ${rounds} rounds (1 KiB JSON POST /?channel=bench, ${connections} connections):`);
+    console.log(
+      `\nmedians over ${rounds} rounds (${args.contracts && !args["contracts-invalid"] ? "GitHub push" : "1 KiB JSON"} POST /?channel=bench, ${connections} connections):`,
+    );
     console.log(
       `  ${"target".padEnd(26)} ${pad("req/s", 8)} ${pad("p50 ms", 8)} ${pad("p99 ms", 8)} ${pad("share", 7)} ${pad("peak RSS", 10)} ${pad("cpu µs/req", 11)}`,
     );
     for (const t of targets) {
       const rps = median(t.runs.map((r) => r.rps));
-      const rss = peakRssMiB(t.server.pid);
+      const rss = t.fresh ? (t.rss ?? NaN) : peakRssMiB(t.server.pid);
       console.log(
         `  ${t.name.padEnd(26)} ${pad(fmt(rps, 0), 8)} ${pad(fmt(median(t.runs.map((r) => r.p50))), 8)} ${pad(fmt(median(t.runs.map((r) => r.p99))), 8)} ` +
           `${pad(Number.isNaN(base) ? "-" : fmt((100 * rps) / base, 1) + "%", 7)} ${pad(fmt(rss, 1) + " MB", 10)} ${pad(fmt(median(t.runs.map((r) => r.cpuUs ?? NaN)), 1), 11)}`,
@@ -425,13 +486,13 @@ async function main() {
       );
     }
     // Every 2xx wrk counted must be stored (requests still in flight when wrk stops may add a few more).
-    for (const t of targets.filter((t) => !/^(baseline|reference)/.test(t.name) && !t.streams)) {
+    for (const t of targets.filter((t) => !/^(baseline|reference)/.test(t.name) && !t.streams && !t.fresh)) {
       const ch = (await (await fetch(`${t.server.url}/v1/channels/bench`, { headers: AUTH })).json()) as { stats: { pending: string } };
       const answered = targets.filter((o) => o.server === t.server).reduce((n, o) => n + o.runs.reduce((m, r) => m + r.ok, 0), 0);
       console.log(`  ${t.name}: ${ch.stats.pending} hooks stored, ${answered} 2xx counted by wrk in the measured runs (plus warm-up)`);
     }
   } finally {
-    for (const t of targets) if (!t.streams) for (const s of [t.server, ...(t.more ?? [])]) await s.stop();
+    for (const t of targets) if (!t.streams && t.server !== NOT_STARTED) for (const s of [t.server, ...(t.more ?? [])]) await s.stop();
     await cluster?.stop();
   }
 }

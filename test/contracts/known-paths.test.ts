@@ -106,4 +106,22 @@ describe("the analysis with the shortcut gives what it gave without it", () => {
     ]);
     expect(gh[1]!.result).not.toBe("none");
   });
+
+  test("a GitHub push seen before is checked in full with nothing fresh; a bad link is invalid every time", async () => {
+    const analyse = createAnalyse(createContractChecker());
+    const push = (examples as unknown as { push: { repository: Record<string, unknown> } }).push;
+    const gh = (id: string, body: unknown) => hook(id, "gh", "push", JSON.stringify(body), '{"x-github-event":"push"}');
+    const [first] = await analyse([gh("1", push)]);
+    expect(first!.result).toBe("valid");
+    expect(first!.fresh).toEqual(["", ...fieldPaths(push)]);
+    const badLink = { ...push, repository: { ...push.repository, issues_url: "https://api.github.com/{bad template" } };
+    const again = await analyse([gh("2", push), gh("3", badLink), gh("4", badLink), gh("5", { ...push, added: 1 })]);
+    expect(again.map((a) => [a.result, a.fresh])).toEqual([
+      ["valid", []],
+      ["invalid", []],
+      ["invalid", []],
+      ["invalid", ["added"]], // push allows no other top-level property
+    ]);
+    expect(again[1]!.violations).toEqual([{ path: "/repository/issues_url", message: 'must match format "uri-template"' }]);
+  });
 });
