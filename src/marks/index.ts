@@ -16,6 +16,13 @@ export const REFUSAL_LOOKBACK_MS = 3 * 24 * 60 * 60 * 1000;
 const MAX_PENDING_BATCHES = 64;
 
 /**
+ * Another instance streams its refusal before its write commits: a hook of a channel refused
+ * within LATE_MS whose delivery was not found is looked up once more LATE_RETRY_MS later.
+ */
+const LATE_MS = 5000;
+const LATE_RETRY_MS = 1000;
+
+/**
  * `has:refusal` (docs/search.md): a hook is marked `refusal` when the same delivery (the
  * provider's delivery id, dedup/ deliveryIdOf) was refused before it was caught and the refusal is
  * still kept (the newest REFUSALS_KEPT). The catching path pays nothing for it: this is fed with
@@ -46,7 +53,7 @@ export function createRefusalMarks(deps: {
   let skipped = 0;
   const idle: (() => void)[] = [];
 
-  async function apply(hooks: readonly CaughtRow[]): Promise<void> {
+  async function apply(hooks: readonly CaughtRow[], again = true): Promise<void> {
     await deps.flushRefusals();
     const byChannel = new Map<string, Map<string, string[]>>();
     for (const h of hooks) {
@@ -67,6 +74,24 @@ export function createRefusalMarks(deps: {
     const marked: string[] = [];
     for (const [channel, ids] of byChannel) for (const id of await store.refusedDeliveries(channel, [...ids.keys()])) marked.push(...ids.get(id)!);
     if (marked.length > 0) await store.mark(marked, "refusal", clock.now());
+    if (!again) return;
+    const found = new Set(marked);
+    const now = clock.now();
+    const late = hooks.filter((h) => !found.has(h.id) && now - (recent.get(h.channel) ?? Number.NEGATIVE_INFINITY) < LATE_MS);
+    if (late.length > 0) {
+      pending++;
+      setTimeout(() => enqueue(() => apply(late, false)), LATE_RETRY_MS);
+    }
+  }
+
+  /** Runs `work` after the batches queued before it; `pending` was counted for it. */
+  function enqueue(work: () => Promise<void>): void {
+    queue = queue
+      .then(work)
+      .catch((e) => log.error(`refusal marks: ${e instanceof Error ? e.message : String(e)}`))
+      .finally(() => {
+        if (--pending === 0) for (const f of idle.splice(0)) f();
+      });
   }
 
   return {
@@ -87,12 +112,7 @@ export function createRefusalMarks(deps: {
         return;
       }
       pending++;
-      queue = queue
-        .then(() => apply(wanted))
-        .catch((e) => log.error(`refusal marks: ${e instanceof Error ? e.message : String(e)}`))
-        .finally(() => {
-          if (--pending === 0) for (const f of idle.splice(0)) f();
-        });
+      enqueue(() => apply(wanted));
     },
     /** Hooks left unmarked because too many batches were waiting. */
     skipped: () => skipped,
