@@ -58,9 +58,12 @@ export function useHookList(f: Filters) {
       (page) => {
         // Which of them are unread: the same page with `is:unread`, from its oldest hook's time on
         // (without that bound, a search of a user who read everything reads every hook).
+        // `since` is compared with the time in a hook's id, which can be a millisecond or more before
+        // its created_at (the oldest row was then left out, and shown read): a second of margin.
         const oldest = page.at(-1)?.created_at;
-        if (oldest)
-          api<{ id: string }[]>("GET", `/hooks${query({ ...params, include: undefined, q: `${searchOf(f)} is:unread`.trim(), since: oldest })}`).then(
+        const from = oldest && new Date(Date.parse(oldest) - 1000).toISOString();
+        if (from)
+          api<{ id: string }[]>("GET", `/hooks${query({ ...params, include: undefined, q: `${searchOf(f)} is:unread`.trim(), since: from })}`).then(
             // Rows not in the page (arrivals kept above it) keep their mark.
             (unread) => {
               const inPage = new Set(page.map((h) => h.id));
