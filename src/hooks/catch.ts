@@ -1,4 +1,5 @@
 import type { Config } from "../config/schema";
+import { ulidTime } from "../lib/ids";
 import { NAME_PATTERN, NAME_RULE } from "../config/schema";
 import type { Clock } from "../lib/clock";
 import type { Log } from "../lib/log";
@@ -164,7 +165,8 @@ export function createCatcher(deps: {
           headers,
           body: read,
           ip,
-          createdAt: clock.now(),
+          // The time in its id: `since` and `after:` compare ids, so created_at must not be later.
+          createdAt: ulidTime(id),
           deliveryId,
           contentType: request.headers.get("content-type"),
           eventType,
