@@ -110,7 +110,7 @@ export function createWebhookService(base: Base, { search, channelDeleteBatch }:
       changes.emit({ kind: "refusal", refusal: shown, at: clock.now() });
     },
   };
-  const catcher = timedCatcher(createCatcher({ config, channels, guards, refusals, writer, nextId, clock, log, responses, dedup }), metrics);
+  const catcher = timedCatcher(createCatcher({ config, channels, guards, refusals, writer, nextId, log, responses, dedup }), metrics);
 
   /** Lifts a connection's idle timeout for one request; serve() sets it (app.handle has no connection). */
   const connections = { keepOpen: (_request: Request): void => {} };

@@ -1,7 +1,6 @@
 import type { Config } from "../config/schema";
 import { ulidTime } from "../lib/ids";
 import { NAME_PATTERN, NAME_RULE } from "../config/schema";
-import type { Clock } from "../lib/clock";
 import type { Log } from "../lib/log";
 import type { GuardInput } from "./guards";
 import { printable } from "../lib/terminal";
@@ -66,12 +65,11 @@ export function createCatcher(deps: {
   refusals: Refusals;
   writer: BatchWriter;
   nextId: () => string;
-  clock: Clock;
   log: Log;
   responses: CustomResponses;
   dedup: DeliveryDedup;
 }) {
-  const { config, channels, guards, refusals, writer, nextId, clock, log, responses, dedup } = deps;
+  const { config, channels, guards, refusals, writer, nextId, log, responses, dedup } = deps;
   const maxBody = config.hooks.max_body;
   const retryAfter = String(Math.ceil(config.hooks.paused_retry_after / 1000));
   const trustProxy = config.server.trust_proxy;
