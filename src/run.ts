@@ -35,7 +35,7 @@ import { createRunner } from "./runner";
 import { defaultHealthUrl, healthcheck } from "./healthcheck";
 import { serve, serveMetrics, servePublic } from "./server";
 import { portTaken } from "./lib/port";
-import { busyServing, keepMemoryDown } from "./lib/memory";
+import { busyServing, keepMemoryDown, type Served } from "./lib/memory";
 import { startRelayClient, type RelayClient } from "./relay/client";
 import { listenerIdentity } from "./relay/identity";
 
@@ -146,7 +146,7 @@ export async function runCommand(command: ServerCommand): Promise<number> {
   const keys = built.apiKeys.source.keys;
   const generated = built.apiKeys.generated();
   /** Requests both listeners received: the memory keeper collects less while they come fast. */
-  const served = { requests: 0 };
+  const served: Served = { requests: 0, lastAt: 0 };
   let server;
   try {
     server = serve(built, { host: config.server.host, port: config.server.port, served });

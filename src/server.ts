@@ -1,6 +1,7 @@
 import type { Server } from "bun";
 import type { App } from "./app";
 import type { RelaySocketData } from "./relay/hub";
+import type { Served } from "./lib/memory";
 import { PUBLIC_LANDING_PAGE } from "./hooks/landing";
 import { dashboardRoutes } from "./dashboard/page";
 import dashboardPage from "./ui/index.html";
@@ -18,11 +19,11 @@ const SERVER_MAX_BODY = Number.MAX_SAFE_INTEGER;
  */
 export function serve(
   built: Pick<App, "app" | "catcher" | "connections" | "dashboard" | "relay">,
-  opts: { host: string; port: number; idleTimeout?: number; served?: { requests: number } },
+  opts: { host: string; port: number; idleTimeout?: number; served?: Served },
 ): Server<RelaySocketData> {
   const { app, catcher, relay } = built;
   /** Requests received, for the memory keeper's busy probe (lib/memory.ts). */
-  const served = opts.served ?? { requests: 0 };
+  const served = opts.served ?? { requests: 0, lastAt: 0 };
   /** Requests given a new URL below, to the ones Bun received (which Bun's timeout knows). */
   const received = new WeakMap<Request, Request>();
   const server: Server<RelaySocketData> = Bun.serve<RelaySocketData>({
@@ -38,6 +39,7 @@ export function serve(
     // The dashboard's page and assets (an HTML import), and its JSON endpoints through Elysia.
     routes: dashboardRoutes(dashboardPage, (original, server) => {
       served.requests++;
+      served.lastAt = performance.now();
       // As in fetch below: without a Host header Bun gives the bare path, which nothing past here reads.
       const request = absolute(original);
       if (request !== original) received.set(request, original);
@@ -47,6 +49,7 @@ export function serve(
     }),
     fetch(original, server) {
       served.requests++;
+      served.lastAt = performance.now();
       // Without a Host header (HTTP/1.0) or with an invalid one, Bun gives the bare path as the
       // URL; everything past this point, Elysia's router included, reads an absolute one.
       const request = absolute(original);
@@ -87,12 +90,9 @@ const NOT_PUBLIC = '{"code":5,"message":"not found: this listener serves only th
  * and the relay endpoint; everything else (the dashboard, the management and
  * translation APIs, metrics, the docs) answers 404 here, whatever credentials it carries.
  */
-export function servePublic(
-  built: Pick<App, "catcher" | "relay">,
-  opts: { host: string; port: number; served?: { requests: number } },
-): Server<RelaySocketData> {
+export function servePublic(built: Pick<App, "catcher" | "relay">, opts: { host: string; port: number; served?: Served }): Server<RelaySocketData> {
   const { relay } = built;
-  const served = opts.served ?? { requests: 0 };
+  const served = opts.served ?? { requests: 0, lastAt: 0 };
   return Bun.serve<RelaySocketData>({
     hostname: opts.host,
     port: opts.port,
@@ -101,6 +101,7 @@ export function servePublic(
     development: false,
     fetch(original, server) {
       served.requests++;
+      served.lastAt = performance.now();
       const request = absolute(original);
       const url = request.url;
       const start = url.indexOf("/", url.indexOf("//") + 2);

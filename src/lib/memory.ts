@@ -35,16 +35,25 @@ const MAX_SHARE = 0.05;
 /** While the thread is busy serving: one that took 30 ms waits 6 s. */
 const BUSY_SHARE = 0.005;
 
+/** Requests counted for the busy probe: how many, and when the latest came (performance.now()). */
+export type Served = { requests: number; lastAt: number };
+
+/** A request this recent (ms) makes the thread busy: a flood that has just begun is not a quiet moment. */
+export const QUIET_MS = 20;
+
 /**
  * A `busy` probe for keepMemoryDown over a count of requests served (server.ts counts them): busy
- * when at least BUSY_REQUESTS came since the previous call. Called once per check.
+ * when at least BUSY_REQUESTS came since the previous call, or when the latest came less than
+ * QUIET_MS ago. The second rule is for the start of a flood: the window before it saw few
+ * requests, and a collection then (200 to 280 ms with a large heap, measured) stopped every request
+ * of the flood's first moments. Called once per check.
  */
-export function busyServing(served: { requests: number }): () => boolean {
+export function busyServing(served: Served, now: () => number = () => performance.now()): () => boolean {
   let seen = served.requests;
   return () => {
     const came = served.requests - seen;
     seen = served.requests;
-    return came >= BUSY_REQUESTS;
+    return came >= BUSY_REQUESTS || now() - served.lastAt < QUIET_MS;
   };
 }
 

@@ -5,7 +5,7 @@
  */
 import { expect, test } from "bun:test";
 import { join } from "node:path";
-import { BUSY_REQUESTS, busyServing, keepMemoryDown } from "../../src/lib/memory";
+import { BUSY_REQUESTS, busyServing, keepMemoryDown, QUIET_MS } from "../../src/lib/memory";
 
 test("collects while above the soft mark, never below it; a collection that took long makes the next wait 20 times as long", () => {
   let rss = 100;
@@ -82,8 +82,9 @@ test("the keeper asks whether the thread is busy at every check, above the mark 
 });
 
 test("busyServing: busy when BUSY_REQUESTS or more requests came since the previous call", () => {
-  const served = { requests: 5 };
-  const busy = busyServing(served);
+  const clock = 1000;
+  const served = { requests: 5, lastAt: 0 };
+  const busy = busyServing(served, () => clock);
   expect(busy()).toBe(false);
   served.requests += BUSY_REQUESTS - 1; // a dashboard or a poll
   expect(busy()).toBe(false);
@@ -92,6 +93,42 @@ test("busyServing: busy when BUSY_REQUESTS or more requests came since the previ
   // Counted since the previous call, not since the start.
   served.requests += 1;
   expect(busy()).toBe(false);
+});
+
+test("busyServing: busy when the latest request came less than QUIET_MS ago, however few came before it (a flood beginning)", () => {
+  let clock = 10_000;
+  const served = { requests: 0, lastAt: 0 };
+  const busy = busyServing(served, () => clock);
+  expect(busy()).toBe(false);
+  // One request just now: the window before saw nothing, and a collection now would stop what follows.
+  (served.requests += 1), (served.lastAt = clock - 1);
+  expect(busy()).toBe(true);
+  clock += QUIET_MS;
+  expect(busy()).toBe(false);
+});
+
+test("the keeper does not collect at the start of a flood over the soft mark (the server's request counter drives it)", () => {
+  let clock = 0;
+  const served = { requests: 0, lastAt: Number.NEGATIVE_INFINITY };
+  const at: number[] = [];
+  const keeper = keepMemoryDown({
+    softMarkBytes: 150,
+    everyMs: 60_000,
+    rss: () => 200,
+    now: () => clock,
+    busy: busyServing(served, () => clock),
+    collect: () => void at.push(clock),
+  });
+  clock = 1000;
+  keeper.tick();
+  expect(at).toEqual([1000]);
+  // A flood begins 5 ms before the next check: 3 requests so far.
+  clock = 1995;
+  (served.requests += 3), (served.lastAt = clock);
+  clock = 2000;
+  keeper.tick();
+  expect(at).toEqual([1000]);
+  keeper.stop();
 });
 
 test("the timer checks every interval and stops with stop()", async () => {
