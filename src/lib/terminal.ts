@@ -130,6 +130,12 @@ export function spokenDuration(ms: number): string {
   return `${Number((s / 3600).toFixed(1))} h`;
 }
 
+/**
+ * Caught hooks listed one line each per second, at most: past it, the rest of the second's hooks
+ * are counted by channel and said in one `hooks` line when the second is over.
+ */
+export const HOOK_LINES_PER_SECOND = 50;
+
 export function createTerminal(opts: TerminalOptions): { activity: Activity; log: Log } {
   const now = opts.now ?? Date.now;
   const writeError = opts.writeError ?? opts.write;
@@ -143,18 +149,56 @@ export function createTerminal(opts: TerminalOptions): { activity: Activity; log
     return `${c.dim}${clockTime(time)}${c.reset} ${c[level]}${tag}${c.reset} ${c.bold}${event.padEnd(7)}${c.reset} ${escaped ? text : printable(text)}\n`;
   }
 
+  /**
+   * Hook lines written in the current second of `now()`, and the hooks past HOOK_LINES_PER_SECOND
+   * counted by channel instead, said in one line once the second is over.
+   */
+  let lineSecond = -1;
+  let lines = 0;
+  let unlisted = new Map<string, number>();
+  let unlistedTimer: ReturnType<typeof setTimeout> | undefined;
+  function sayUnlisted(): void {
+    if (unlistedTimer) clearTimeout(unlistedTimer), (unlistedTimer = undefined);
+    if (unlisted.size === 0) return;
+    const byChannel = [...unlisted].sort((a, b) => b[1] - a[1]);
+    unlisted = new Map();
+    let count = 0;
+    for (const [, n] of byChannel) count += n;
+    const shown = byChannel.slice(0, 5).map(([channel, n]) => `${printable(channel)} ${n}`);
+    if (byChannel.length > 5) shown.push(`${byChannel.length - 5} more channels`);
+    const text = `${count} more caught in that second, not listed one by one (${shown.join(", ")})`;
+    opts.write(format(now(), "info", "hooks", text, { count, channels: Object.fromEntries(byChannel) }, true));
+  }
+
   const activity: Activity = {
     caught(hooks) {
       if (!shown("info") || hooks.length === 0) return;
+      const second = Math.floor(now() / 1000);
+      if (second !== lineSecond) {
+        sayUnlisted();
+        (lineSecond = second), (lines = 0);
+      }
       let out = "";
       for (const h of hooks) {
+        // A flood is said in numbers: a line per hook at thousands a second is unreadable, and its
+        // formatting and writing cost the thread that catches about 2 µs a hook (docs/benchmarks.md).
+        if (lines >= HOOK_LINES_PER_SECOND) {
+          unlisted.set(h.channel, (unlisted.get(h.channel) ?? 0) + 1);
+          continue;
+        }
+        lines++;
         const type = h.contentType === undefined ? contentTypeOf(h.headers) : (h.contentType ?? "");
         const size = h.body.byteLength;
         // Each part a sender chose escaped on its own (short, mostly plain): not the whole line again.
         const text = `${printable(h.method)} ${printable(h.channel)} ${printable(h.id)} ${size} B ${type ? printable(type) : "(no content type)"}`;
         out += format(h.createdAt, "info", "hook", text, { method: h.method, channel: h.channel, id: h.id, size, content_type: type }, true);
       }
-      opts.write(out);
+      if (out) opts.write(out);
+      if (unlisted.size > 0 && !unlistedTimer) {
+        // Said when the next second's first hook comes, or just after this second ends.
+        unlistedTimer = setTimeout(sayUnlisted, (second + 1) * 1000 - now() + 1);
+        unlistedTimer.unref?.();
+      }
     },
     refused(r) {
       const by = r.guard ? ` by guard ${r.guard}` : "";

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { createTerminal, printable, spokenDuration } from "../../src/lib/terminal";
+import { createTerminal, HOOK_LINES_PER_SECOND, printable, spokenDuration } from "../../src/lib/terminal";
 import { removeTempDirs } from "../helpers/binary";
 import { createReceiver } from "../runner/receiver";
 import { serveFromSource, waitForOutput } from "./run";
@@ -169,6 +169,47 @@ describe("createTerminal", () => {
     expect(lines[0]).toEndWith("POST c x 3 B text/plain");
     expect(lines[1]).toEndWith("POST c y 3 B text/x\\u202e\\x1b[31m");
     expect(lines[2]).toEndWith("POST c z 3 B (no content type)");
+  });
+  test("a flood is listed 50 lines a second; the rest of each second is said in one line with its count by channel", () => {
+    const writes: string[] = [];
+    let clock = 1_000_000;
+    const { activity } = createTerminal({ format: "text", quiet: false, color: false, write: (t) => writes.push(t), now: () => clock });
+    const hook = { id: "x", channel: "bench", method: "POST", headers: "{}", body: new Uint8Array(3), createdAt: clock };
+    const batch = (n: number, channel = "bench") => Array.from({ length: n }, (_, i) => ({ ...hook, id: `h${i}`, channel }));
+    activity.caught(batch(40));
+    activity.caught(batch(30));
+    activity.caught(batch(5, "shop"));
+    const text = () => writes.join("").trim().split("\n");
+    expect(text()).toHaveLength(HOOK_LINES_PER_SECOND);
+    expect(text().every((l) => / hook +POST /.test(l))).toBe(true);
+    // The next second: first the count of the one before, then its own hooks.
+    clock += 1000;
+    activity.caught(batch(1));
+    const lines = text();
+    expect(lines).toHaveLength(HOOK_LINES_PER_SECOND + 2);
+    expect(lines[HOOK_LINES_PER_SECOND]).toMatch(/INFO +hooks +25 more caught in that second, not listed one by one \(bench 20, shop 5\)$/);
+    expect(lines[HOOK_LINES_PER_SECOND + 1]).toEndWith("POST bench h0 3 B (no content type)");
+  });
+  test("with --log-format json, a flood's unlisted hooks are one object with their count by channel, said once the second is over", async () => {
+    const writes: string[] = [];
+    const { activity } = createTerminal({ format: "json", quiet: false, color: false, write: (t) => writes.push(t) });
+    const hook = { id: "x", channel: "c\u202e", method: "POST", headers: "{}", body: new Uint8Array(3), createdAt: Date.now() };
+    activity.caught(Array.from({ length: HOOK_LINES_PER_SECOND + 3 }, (_, i) => ({ ...hook, id: `h${i}` })));
+    const said = async () => {
+      for (;;) {
+        const objects = writes
+          .join("")
+          .trim()
+          .split("\n")
+          .map((l) => JSON.parse(l));
+        const summary = objects.find((o) => o.event === "hooks");
+        if (summary) return { objects, summary };
+        await Bun.sleep(50);
+      }
+    };
+    const { objects, summary } = await said();
+    expect(objects.filter((o) => o.event === "hook")).toHaveLength(HOOK_LINES_PER_SECOND);
+    expect(summary).toMatchObject({ level: "info", event: "hooks", count: 3, channels: { "c\u202e": 3 } });
   });
   test("a batch of caught hooks is one write", () => {
     const writes: string[] = [];
