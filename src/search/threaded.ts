@@ -7,7 +7,7 @@ import type { SearchStore } from "./store";
 
 /** Messages to the index thread (db/sqlite/search-thread.ts says what each asks) and from it. */
 export type ToIndexer =
-  | { type: "open"; dataPath: string; indexPath: string }
+  | { type: "open"; dataPath: string; indexPath: string; caught: Int32Array }
   | ({ type: "caught"; bytes: number } & Pack)
   | { type: "left-out"; ids: string[] }
   | { type: "flush" | "sweep"; seq: number; from?: string }
@@ -70,6 +70,8 @@ export function createThreadedSearch(deps: {
   /** Whether `start` was asked: a thread started again then indexes what is not indexed yet. */
   let started = false;
   const post = (message: ToIndexer) => worker.postMessage(message);
+  /** Hooks caught here, shared with the thread: it stands aside while they come in a flood (lib/serving-busy.ts). */
+  const caught = new Int32Array(new SharedArrayBuffer(4));
 
   function stop(why: string): void {
     if (dead) return;
@@ -105,7 +107,7 @@ export function createThreadedSearch(deps: {
     };
     worker.onerror = (event) => stop(event.message);
     // Not unref()'d: with an unref()'d worker, Bun's main thread spun (a core's worth of CPU, measured).
-    post({ type: "open", dataPath: deps.thread.dataPath, indexPath: deps.thread.indexPath });
+    post({ type: "open", dataPath: deps.thread.dataPath, indexPath: deps.thread.indexPath, caught });
     if (started) post({ type: "start" });
   }
   spawn();
@@ -173,6 +175,7 @@ export function createThreadedSearch(deps: {
 
   function enqueue(rows: readonly Source[]): void {
     if (dead || closed || rows.length === 0) return;
+    Atomics.add(caught, 0, rows.length);
     handed++;
     for (const r of rows) {
       gathered.push(r);

@@ -15,6 +15,7 @@ import { systemClock } from "../../lib/clock";
 import type { Log } from "../../lib/log";
 import { heapSize } from "bun:jsc";
 import { keepMemoryDown } from "../../lib/memory";
+import { createFloodWatch } from "../../lib/serving-busy";
 import { lowerThreadPriority } from "../../lib/thread-priority";
 import { createSearch, type Search, type Source } from "../../search";
 import { attachSearchIndex } from "./search-index-file";
@@ -35,6 +36,9 @@ const log: Log = {
 };
 let sql: Database | undefined;
 let search: Search | undefined;
+/** Searches waiting for the index (flushes under way): their batches do not wait for a flood to end. */
+let searching = 0;
+let flood: ReturnType<typeof createFloodWatch> | undefined;
 
 function open(m: Extract<ToIndexer, { type: "open" }>): void {
   lowerThreadPriority();
@@ -47,8 +51,12 @@ function open(m: Extract<ToIndexer, { type: "open" }>): void {
   sql.run("PRAGMA busy_timeout = 5000");
   attachSearchIndex(sql, m.indexPath);
   const read = sql.prepare("SELECT id, channel, method, query, headers, body, ip, event_type AS eventType FROM main.hooks WHERE id = ?");
+  const store = createSearchStore(sql, { ownWrites: true });
+  flood = createFloodWatch({ caught: m.caught });
   search = createSearch({
-    store: createSearchStore(sql, { ownWrites: true }),
+    // Each batch first waits while hooks come in a flood (lib/serving-busy.ts), unless a
+    // search is waiting for it: a flood's hooks are indexed after it, a search's at once.
+    store: { ...store, index: (docs) => (searching === 0 && flood?.wait(), store.index(docs)) },
     read: async (id) => (read.get(id) as Source | null) ?? undefined,
     clock: systemClock,
     log,
@@ -60,11 +68,19 @@ self.onmessage = async (event: MessageEvent<ToIndexer>) => {
   try {
     if (m.type === "open") return open(m);
     if (!search) return;
-    if (m.type === "caught") search.enqueue(unpack(m)), post({ type: "took", bytes: m.bytes });
+    // Nothing of a flood's hooks is unpacked (nor any garbage made) while it lasts.
+    if (m.type === "caught") searching === 0 && flood?.wait(), search.enqueue(unpack(m)), post({ type: "took", bytes: m.bytes });
     else if (m.type === "left-out") search.leftOut(m.ids), post({ type: "took-ids" });
     else if (m.type === "start") search.start();
-    else if (m.type === "flush") await search.flush(), post({ type: "done", seq: m.seq });
-    else if (m.type === "sweep") await search.sweep(m.from), post({ type: "done", seq: m.seq });
+    else if (m.type === "flush") {
+      searching++;
+      try {
+        await search.flush();
+      } finally {
+        searching--;
+      }
+      post({ type: "done", seq: m.seq });
+    } else if (m.type === "sweep") await search.sweep(m.from), post({ type: "done", seq: m.seq });
     else if (m.type === "close") {
       await search.close();
       sql?.close(false);

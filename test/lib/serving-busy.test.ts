@@ -1,0 +1,64 @@
+/**
+ * The flood watch (src/lib/serving-busy.ts): a background thread waits while hooks are caught
+ * faster than the flood rate, goes on as soon as they slow down, never waits longer than
+ * MAX_WAIT_MS, and never waits after a quiet moment. Time and sleep are the test's.
+ */
+import { expect, test } from "bun:test";
+import { createFloodWatch, FLOOD_RATE, MAX_WAIT_MS } from "../../src/lib/serving-busy";
+
+function setup(perSecond: () => number) {
+  const caught = new Int32Array(new SharedArrayBuffer(4));
+  let clock = 0;
+  const slept: number[] = [];
+  const advance = (ms: number) => {
+    Atomics.add(caught, 0, Math.round((perSecond() * ms) / 1000));
+    clock += ms;
+  };
+  const watch = createFloodWatch({ caught, now: () => clock, sleep: (ms) => (slept.push(ms), advance(ms)) });
+  return { watch, advance, slept, caught };
+}
+
+test("below the flood rate nothing waits; a batch every 20 ms at half the rate goes on at once", () => {
+  const { watch, advance, slept } = setup(() => FLOOD_RATE / 2);
+  for (let i = 0; i < 50; i++) {
+    expect(watch.wait()).toBe(0);
+    advance(20);
+  }
+  expect(slept).toEqual([]);
+});
+
+test("during a flood the next batch waits until the rate falls below the flood rate, looking every 50 ms", () => {
+  let rate = FLOOD_RATE * 3;
+  let sleptMs = 0;
+  // The flood stops once 300 ms have been slept through.
+  const { watch, advance, slept } = setup(() => ((sleptMs += 50) > 300 ? (rate = 0) : rate));
+  watch.wait();
+  advance(60);
+  sleptMs = 0;
+  slept.length = 0;
+  const waited = watch.wait();
+  expect(slept.length).toBeGreaterThanOrEqual(6);
+  expect(slept.every((ms) => ms === 50)).toBe(true);
+  expect(waited).toBeGreaterThanOrEqual(300);
+  expect(waited).toBeLessThan(450);
+});
+
+test("a flood that never ends makes a batch wait MAX_WAIT_MS at most", () => {
+  const { watch, advance } = setup(() => FLOOD_RATE * 10);
+  watch.wait();
+  advance(60);
+  const waited = watch.wait();
+  expect(waited).toBeGreaterThanOrEqual(MAX_WAIT_MS);
+  expect(waited).toBeLessThan(MAX_WAIT_MS + 100);
+});
+
+test("after a quiet moment the first batch goes on at once, even if a flood just began; the next one waits", () => {
+  let rate = 0;
+  const { watch, advance } = setup(() => rate);
+  watch.wait();
+  advance(5000);
+  rate = FLOOD_RATE * 4;
+  expect(watch.wait()).toBe(0);
+  advance(60);
+  expect(watch.wait()).toBeGreaterThan(0);
+});
