@@ -73,9 +73,12 @@ export function createAlertEngine(deps: EngineDeps) {
       add(watch.arrivals, `${h.channel}\n`, h.createdAt, keepMs);
       if (namedTypes.has(h.eventType)) add(watch.arrivals, `${h.channel}\n${h.eventType}`, h.createdAt, keepMs);
     }
-    const k = `${h.channel}\n${h.eventType}`;
-    if (needs.has("new_event_type") && h.eventType && !watch.fresh.has(k) && watch.fresh.size < MAX_FRESH)
-      watch.fresh.set(k, { channel: h.channel, type: h.eventType, at: h.createdAt });
+    if (needs.has("new_event_type") && h.eventType) {
+      const k = `${h.channel}\n${h.eventType}`;
+      if (!watch.fresh.has(k) && watch.fresh.size < MAX_FRESH) watch.fresh.set(k, { channel: h.channel, type: h.eventType, at: h.createdAt });
+    }
+    // Without rules of a query (most setups), nothing is made per hook.
+    if (queried.length === 0) return;
     const matching = queried.filter((r) => r.watches(h.channel));
     if (matching.length > 0) {
       const done = matchQueries(matching, h, row).finally(() => pending.delete(done));
