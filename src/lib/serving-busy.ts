@@ -5,6 +5,27 @@ const WINDOW_MS = 50;
 /** A wait ends after this long even if the flood goes on: background work slows, it never stops. */
 export const MAX_WAIT_MS = 5000;
 
+/** Where the counters live in the shared array. */
+const CAUGHT = 0;
+const SEARCHING = 1;
+
+/**
+ * The serving side of a flood watch: the memory it shares with the background thread, the hooks
+ * it catches (`caught`, one Atomics.add per caught batch), and the searches waiting for the
+ * background's work (`searching(+1)` wakes a waiting thread at once, `searching(-1)` when answered).
+ */
+export function createFloodCounters() {
+  const shared = new Int32Array(new SharedArrayBuffer(8));
+  return {
+    shared,
+    caught: (n: number) => void Atomics.add(shared, CAUGHT, n),
+    searching(delta: 1 | -1): void {
+      Atomics.add(shared, SEARCHING, delta);
+      if (delta > 0) Atomics.notify(shared, SEARCHING);
+    },
+  };
+}
+
 /**
  * Lets a background thread (the search index's) stand aside while hooks are caught faster than
  * FLOOD_RATE, instead of running at the lowest priority beside the thread that serves them.
@@ -17,17 +38,19 @@ export const MAX_WAIT_MS = 5000;
  * 148 ms each, with the index thread working, against 220 ms and 4 ms at most without it
  * (docs/benchmarks.md). A thread that waits here allocates nothing and holds no lock.
  *
- * `caught` is a counter the serving thread adds the hooks it catches to (shared memory: one
- * Atomics.add per caught batch); `wait()` blocks the calling thread (Atomics.wait: only a worker
- * may) while the rate it shows is above `floodRate`, looking every WINDOW_MS, at most MAX_WAIT_MS.
+ * `shared` is createFloodCounters()'s memory: `wait()` blocks the calling thread (Atomics.wait:
+ * only a worker may) while the hooks it counts come faster than `floodRate`, looking every
+ * WINDOW_MS, at most MAX_WAIT_MS, and never while a search is waiting (it wakes at once when one
+ * begins to).
  */
-export function createFloodWatch(opts: { caught: Int32Array; floodRate?: number; now?: () => number; sleep?: (ms: number) => void }) {
-  const { caught } = opts;
+export function createFloodWatch(opts: { shared: Int32Array; floodRate?: number; now?: () => number; sleep?: (ms: number) => void }) {
+  const { shared } = opts;
   const floodRate = opts.floodRate ?? FLOOD_RATE;
   const now = opts.now ?? (() => performance.now());
-  const cell = new Int32Array(new SharedArrayBuffer(4));
-  const sleep = opts.sleep ?? ((ms: number) => void Atomics.wait(cell, 0, 0, ms));
-  let lastCount = Atomics.load(caught, 0);
+  // Woken early by a search beginning to wait (createFloodCounters' notify).
+  const sleep = opts.sleep ?? ((ms: number) => void Atomics.wait(shared, SEARCHING, 0, ms));
+  const searching = () => Atomics.load(shared, SEARCHING) > 0;
+  let lastCount: number = Atomics.load(shared, CAUGHT);
   let lastAt = now();
   let lastRate = 0;
 
@@ -40,7 +63,7 @@ export function createFloodWatch(opts: { caught: Int32Array; floodRate?: number;
     const at = now();
     const elapsed = at - lastAt;
     if (elapsed < WINDOW_MS) return lastRate;
-    const count = Atomics.load(caught, 0);
+    const count: number = Atomics.load(shared, CAUGHT);
     // The counter wraps past 2^31 hooks: the difference of two 32-bit values stays right.
     lastRate = (((count - lastCount) | 0) * 1000) / elapsed;
     (lastCount = count), (lastAt = at);
@@ -49,13 +72,13 @@ export function createFloodWatch(opts: { caught: Int32Array; floodRate?: number;
 
   return {
     rate,
-    /** Blocks while hooks come faster than the flood rate; returns the ms waited. */
+    /** Blocks while hooks come faster than the flood rate and no search waits; returns the ms waited. */
     wait(): number {
       const start = now();
       // A measure older than a few windows says nothing about now: the rate is measured from here
       // (this batch goes on; a flood is seen at the next one), so work after a quiet moment never waits.
-      if (start - lastAt > 4 * WINDOW_MS) (lastCount = Atomics.load(caught, 0)), (lastAt = start), (lastRate = 0);
-      while (rate() > floodRate && now() - start < MAX_WAIT_MS) sleep(WINDOW_MS);
+      if (start - lastAt > 4 * WINDOW_MS) (lastCount = Atomics.load(shared, CAUGHT)), (lastAt = start), (lastRate = 0);
+      while (!searching() && rate() > floodRate && now() - start < MAX_WAIT_MS) sleep(WINDOW_MS);
       return now() - start;
     },
   };

@@ -2,12 +2,13 @@ import type { ChangeSink } from "../hooks/changes";
 import { doublingDelay } from "../lib/backoff";
 import type { Log } from "../lib/log";
 import { FLUSH_WAIT_MS, GATHER_MS, type Search, type Source } from ".";
+import { createFloodCounters } from "../lib/serving-busy";
 import { pack, type Pack } from "./pack";
 import type { SearchStore } from "./store";
 
 /** Messages to the index thread (db/sqlite/search-thread.ts says what each asks) and from it. */
 export type ToIndexer =
-  | { type: "open"; dataPath: string; indexPath: string; caught: Int32Array }
+  | { type: "open"; dataPath: string; indexPath: string; flood: Int32Array }
   | ({ type: "caught"; bytes: number } & Pack)
   | { type: "left-out"; ids: string[] }
   | { type: "flush" | "sweep"; seq: number; from?: string }
@@ -70,8 +71,11 @@ export function createThreadedSearch(deps: {
   /** Whether `start` was asked: a thread started again then indexes what is not indexed yet. */
   let started = false;
   const post = (message: ToIndexer) => worker.postMessage(message);
-  /** Hooks caught here, shared with the thread: it stands aside while they come in a flood (lib/serving-busy.ts). */
-  const caught = new Int32Array(new SharedArrayBuffer(4));
+  /**
+   * Shared with the thread (lib/serving-busy.ts): the hooks caught here, by which it stands aside
+   * while they come in a flood, and the searches waiting for it, which end that at once.
+   */
+  const flood = createFloodCounters();
 
   function stop(why: string): void {
     if (dead) return;
@@ -107,7 +111,7 @@ export function createThreadedSearch(deps: {
     };
     worker.onerror = (event) => stop(event.message);
     // Not unref()'d: with an unref()'d worker, Bun's main thread spun (a core's worth of CPU, measured).
-    post({ type: "open", dataPath: deps.thread.dataPath, indexPath: deps.thread.indexPath, caught });
+    post({ type: "open", dataPath: deps.thread.dataPath, indexPath: deps.thread.indexPath, flood: flood.shared });
     if (started) post({ type: "start" });
   }
   spawn();
@@ -175,7 +179,7 @@ export function createThreadedSearch(deps: {
 
   function enqueue(rows: readonly Source[]): void {
     if (dead || closed || rows.length === 0) return;
-    Atomics.add(caught, 0, rows.length);
+    flood.caught(rows.length);
     handed++;
     for (const r of rows) {
       gathered.push(r);
@@ -192,7 +196,12 @@ export function createThreadedSearch(deps: {
     handOver();
     postHeldIds();
     const target = handed;
-    await ask("flush");
+    flood.searching(+1);
+    try {
+      await ask("flush");
+    } finally {
+      flood.searching(-1);
+    }
     confirmed = Math.max(confirmed, target);
   }
 

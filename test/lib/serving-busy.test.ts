@@ -4,18 +4,18 @@
  * MAX_WAIT_MS, and never waits after a quiet moment. Time and sleep are the test's.
  */
 import { expect, test } from "bun:test";
-import { createFloodWatch, FLOOD_RATE, MAX_WAIT_MS } from "../../src/lib/serving-busy";
+import { createFloodCounters, createFloodWatch, FLOOD_RATE, MAX_WAIT_MS } from "../../src/lib/serving-busy";
 
 function setup(perSecond: () => number) {
-  const caught = new Int32Array(new SharedArrayBuffer(4));
+  const counters = createFloodCounters();
   let clock = 0;
   const slept: number[] = [];
   const advance = (ms: number) => {
-    Atomics.add(caught, 0, Math.round((perSecond() * ms) / 1000));
+    counters.caught(Math.round((perSecond() * ms) / 1000));
     clock += ms;
   };
-  const watch = createFloodWatch({ caught, now: () => clock, sleep: (ms) => (slept.push(ms), advance(ms)) });
-  return { watch, advance, slept, caught };
+  const watch = createFloodWatch({ shared: counters.shared, now: () => clock, sleep: (ms) => (slept.push(ms), advance(ms)) });
+  return { watch, advance, slept, counters };
 }
 
 test("below the flood rate nothing waits; a batch every 20 ms at half the rate goes on at once", () => {
@@ -61,4 +61,45 @@ test("after a quiet moment the first batch goes on at once, even if a flood just
   expect(watch.wait()).toBe(0);
   advance(60);
   expect(watch.wait()).toBeGreaterThan(0);
+});
+
+test("a search waiting for the background ends a wait at once, and none begins while it waits", () => {
+  const { watch, advance, counters } = setup(() => FLOOD_RATE * 5);
+  watch.wait();
+  advance(60);
+  counters.searching(+1);
+  expect(watch.wait()).toBe(0);
+  counters.searching(-1);
+  expect(watch.wait()).toBeGreaterThan(0);
+});
+
+test("with the real clock and sleep: a search beginning to wait wakes a thread waiting through a flood", async () => {
+  const counters = createFloodCounters();
+  // A worker that waits through a flood the test keeps going, then says how long it waited.
+  const worker = new Worker(
+    URL.createObjectURL(
+      new Blob(
+        [
+          `import { createFloodWatch } from ${JSON.stringify(new URL("../../src/lib/serving-busy.ts", import.meta.url).pathname)};
+           self.onmessage = (e) => { const w = createFloodWatch({ shared: e.data }); w.wait(); postMessage("ready"); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100); postMessage(w.wait()); };`,
+        ],
+        { type: "application/javascript" },
+      ),
+    ),
+  );
+  const flood = setInterval(() => counters.caught(FLOOD_RATE), 20); // 50 times the flood rate
+  const messages: unknown[] = [];
+  const got = (n: number) => new Promise<void>((r) => (worker.onmessage = (e) => (messages.push(e.data), messages.length >= n && r())));
+  const ready = got(1);
+  worker.postMessage(counters.shared);
+  await ready;
+  const waited = got(2);
+  await Bun.sleep(300);
+  counters.searching(+1);
+  await waited;
+  clearInterval(flood);
+  worker.terminate();
+  // It waited through the flood (from 100 ms after "ready" to the search at 300) and not to MAX_WAIT_MS.
+  expect(messages[1] as number).toBeGreaterThanOrEqual(150);
+  expect(messages[1] as number).toBeLessThan(MAX_WAIT_MS - 1000);
 });

@@ -36,8 +36,6 @@ const log: Log = {
 };
 let sql: Database | undefined;
 let search: Search | undefined;
-/** Searches waiting for the index (flushes under way): their batches do not wait for a flood to end. */
-let searching = 0;
 let flood: ReturnType<typeof createFloodWatch> | undefined;
 
 function open(m: Extract<ToIndexer, { type: "open" }>): void {
@@ -52,11 +50,11 @@ function open(m: Extract<ToIndexer, { type: "open" }>): void {
   attachSearchIndex(sql, m.indexPath);
   const read = sql.prepare("SELECT id, channel, method, query, headers, body, ip, event_type AS eventType FROM main.hooks WHERE id = ?");
   const store = createSearchStore(sql, { ownWrites: true });
-  flood = createFloodWatch({ caught: m.caught });
+  flood = createFloodWatch({ shared: m.flood });
   search = createSearch({
     // Each batch first waits while hooks come in a flood (lib/serving-busy.ts), unless a
-    // search is waiting for it: a flood's hooks are indexed after it, a search's at once.
-    store: { ...store, index: (docs) => (searching === 0 && flood?.wait(), store.index(docs)) },
+    // search is waiting for the index: a flood's hooks are indexed after it, a search's at once.
+    store: { ...store, index: (docs) => (flood?.wait(), store.index(docs)) },
     read: async (id) => (read.get(id) as Source | null) ?? undefined,
     clock: systemClock,
     log,
@@ -69,18 +67,11 @@ self.onmessage = async (event: MessageEvent<ToIndexer>) => {
     if (m.type === "open") return open(m);
     if (!search) return;
     // Nothing of a flood's hooks is unpacked (nor any garbage made) while it lasts.
-    if (m.type === "caught") searching === 0 && flood?.wait(), search.enqueue(unpack(m)), post({ type: "took", bytes: m.bytes });
+    if (m.type === "caught") flood?.wait(), search.enqueue(unpack(m)), post({ type: "took", bytes: m.bytes });
     else if (m.type === "left-out") search.leftOut(m.ids), post({ type: "took-ids" });
     else if (m.type === "start") search.start();
-    else if (m.type === "flush") {
-      searching++;
-      try {
-        await search.flush();
-      } finally {
-        searching--;
-      }
-      post({ type: "done", seq: m.seq });
-    } else if (m.type === "sweep") await search.sweep(m.from), post({ type: "done", seq: m.seq });
+    else if (m.type === "flush") await search.flush(), post({ type: "done", seq: m.seq });
+    else if (m.type === "sweep") await search.sweep(m.from), post({ type: "done", seq: m.seq });
     else if (m.type === "close") {
       await search.close();
       sql?.close(false);
