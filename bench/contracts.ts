@@ -51,7 +51,13 @@ async function caught(n: number): Promise<CaughtRow[]> {
 }
 
 const checker = createContractChecker();
-const contracts = createContracts({ store: storage.contracts, checker, clock: systemClock, log: console });
+const contracts = createContracts({
+  store: storage.contracts,
+  checker,
+  read: async (ids) => (await storage.hooks.getHooks(ids)).map((h) => ({ ...h, headers: JSON.stringify(h.headers) })),
+  clock: systemClock,
+  log: console,
+});
 // Every type compiled once, and every type and field seen once, before the clock starts.
 contracts.caught(await caught(samples.length));
 await contracts.settled();
