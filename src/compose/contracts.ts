@@ -17,7 +17,14 @@ export function createContractService({ storage, clock, log, metrics, config }: 
     checker,
     ...(thread ? { analyse: thread.analyse, stop: thread.close } : {}),
     // The backlog's hooks read back (their headers as caught rows carry them: JSON).
-    read: async (ids) => (await storage.hooks.getHooks(ids)).map((h) => ({ id: h.id, channel: h.channel, eventType: h.eventType, headers: JSON.stringify(h.headers), body: h.body })),
+    read: async (ids) =>
+      (await storage.hooks.getHooks(ids)).map((h) => ({
+        id: h.id,
+        channel: h.channel,
+        eventType: h.eventType,
+        headers: JSON.stringify(h.headers),
+        body: h.body,
+      })),
     maxWaitingBytes,
     clock,
     log,
