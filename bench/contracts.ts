@@ -6,8 +6,14 @@
  * the rows kept. Prints hooks checked per second.
  *
  *   bun run bench/contracts.ts [--hooks 20000] [--batch 64]
+ *
+ * With --lag, the executable instead (bench/contracts-lag.ts): the lag from a hook's 200 to its
+ * result kept at a steady rate, then the drain of a flood's backlog.
+ *
+ *   bun run bench/contracts.ts --lag [--rate 2000] [--seconds 20] [--flood 10] [--pin] [--no-build]
  */
 import { parseArgs } from "node:util";
+import { lag } from "./contracts-lag";
 import { createContractChecker, createContracts } from "../src/contracts";
 import { openDatabase } from "../src/db/sqlite/open";
 import { createSqliteStorage } from "../src/db/sqlite/storage";
@@ -16,7 +22,22 @@ import { createIdFactory } from "../src/lib/ids";
 import { systemClock } from "../src/lib/clock";
 import examples from "../src/triggers/github-examples.json";
 
-const { values: args } = parseArgs({ options: { hooks: { type: "string", default: "20000" }, batch: { type: "string", default: "64" } } });
+const { values: args } = parseArgs({
+  options: {
+    hooks: { type: "string", default: "20000" },
+    batch: { type: "string", default: "64" },
+    lag: { type: "boolean", default: false },
+    rate: { type: "string", default: "2000" },
+    seconds: { type: "string", default: "20" },
+    flood: { type: "string", default: "10" },
+    pin: { type: "boolean", default: false },
+    "no-build": { type: "boolean", default: false },
+  },
+});
+if (args.lag) {
+  await lag({ rate: Number(args.rate), seconds: Number(args.seconds), flood: Number(args.flood), pin: args.pin, build: !args["no-build"] });
+  process.exit(0);
+}
 const total = Number(args.hooks);
 const batchSize = Number(args.batch);
 
@@ -51,7 +72,13 @@ async function caught(n: number): Promise<CaughtRow[]> {
 }
 
 const checker = createContractChecker();
-const contracts = createContracts({ store: storage.contracts, checker, clock: systemClock, log: console });
+const contracts = createContracts({
+  store: storage.contracts,
+  checker,
+  read: async (ids) => (await storage.hooks.getHooks(ids)).map((h) => ({ ...h, headers: JSON.stringify(h.headers) })),
+  clock: systemClock,
+  log: console,
+});
 // Every type compiled once, and every type and field seen once, before the clock starts.
 contracts.caught(await caught(samples.length));
 await contracts.settled();

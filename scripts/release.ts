@@ -49,7 +49,7 @@ async function step<T>(label: string, fn: () => T | Promise<T>): Promise<T> {
 /** The executable for `target`, built into stage/bin/<target>/. */
 function buildExecutable(stage: string, target: Target): string {
   const file = join(stage, "bin", target, executableName(target));
-  const entries = ["src/main.ts", "src/db/sqlite/checkpoint-thread.ts", "src/db/sqlite/search-thread.ts"];
+  const entries = ["src/main.ts", "src/db/sqlite/checkpoint-thread.ts", "src/db/sqlite/search-thread.ts", "src/contracts/thread.ts"];
   run([process.execPath, "build", ...entries, "--compile", "--bytecode", "--sourcemap", `--target=bun-${target}`, "--outfile", file]);
   chmodSync(file, 0o755);
   return file;

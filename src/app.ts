@@ -49,10 +49,12 @@ export type AppDeps = {
   instance?: string;
   /**
    * The contract checks' thread module (contracts/thread.ts by run.ts threadModule, and the build
-   * must name it); the checks run on this thread after the answers without it. Not given by run.ts:
-   * measured, the copy to the thread cost the serving thread more than the checks (docs/benchmarks.md).
+   * must name it): the checks' CPU work runs there at the lowest priority; on this thread after the
+   * answers without it (tests in process that want it on one thread).
    */
   contractsThreadUrl?: string;
+  /** Bodies held in memory for the contract checks, at most (contracts/ MAX_WAITING_BYTES; tests make it small). */
+  contractsMaxWaitingBytes?: number;
   /** Where alerts' issue notices go (notify/); nowhere by default. */
   notify?: Notify;
 };
@@ -88,7 +90,7 @@ export function createApp(deps: AppDeps) {
   const metrics = createMetricsService(base, { webhooks, relay });
   const openapi = createOpenapiService(base, () => app.routes);
   connectRunner(base, { webhooks, translate });
-  const contracts = createContractService(base, deps.contractsThreadUrl);
+  const contracts = createContractService(base, deps.contractsThreadUrl, deps.contractsMaxWaitingBytes);
   subscribeToChanges(base, { webhooks, live, relay, delivery, loadDefaultGuards: dashboard.loadDefaultGuards, contracts });
   storage.changes.subscribe((change) => alerts.engine.observe(change));
 
@@ -122,6 +124,7 @@ export function createApp(deps: AppDeps) {
     await relay.hub.close();
     await webhooks.writer.drain();
     await search.close();
+    contracts?.close();
   }
 
   /**

@@ -141,7 +141,7 @@ export async function runCommand(command: ServerCommand): Promise<number> {
   // --forward-to forwards the hooks caught from now on, not every pending hook of the data file.
   const fromNowOn = command.forward ? command.forward.routes.map((_, i) => forwardRouteName(i)) : command.forwardTo ? [FORWARD_TO] : [];
   const runner = createRunner({ config, queue: storage.attempts, clock, log, baseDir, metrics, activity, fromNowOn });
-  const built = createApp({ config, storage, clock, log, runner, metrics, activity });
+  const built = createApp({ config, storage, clock, log, runner, metrics, activity, contractsThreadUrl: threadModule("contracts/thread.ts") });
   await built.ready;
   const keys = built.apiKeys.source.keys;
   const generated = built.apiKeys.generated();

@@ -7,7 +7,7 @@ import type { Base } from "./base";
  * caught batches. `threadUrl` (the executable's contracts/thread.ts): the checks' CPU work runs
  * there, off the serving thread; on this thread without it (tests in process).
  */
-export function createContractService({ storage, clock, log, metrics, config }: Base, threadUrl?: string) {
+export function createContractService({ storage, clock, log, metrics, config }: Base, threadUrl?: string, maxWaitingBytes?: number) {
   if (!config.contracts.enabled) return undefined;
   const own = config.channelSchemas ?? {};
   const checker = createContractChecker((channel) => own[channel]);
@@ -15,7 +15,17 @@ export function createContractService({ storage, clock, log, metrics, config }: 
   return createContracts({
     store: storage.contracts,
     checker,
-    ...(thread ? { analyse: thread.analyse } : {}),
+    ...(thread ? { analyse: thread.analyse, stop: thread.close } : {}),
+    // The backlog's hooks read back (their headers as caught rows carry them: JSON).
+    read: async (ids) =>
+      (await storage.hooks.getHooks(ids)).map((h) => ({
+        id: h.id,
+        channel: h.channel,
+        eventType: h.eventType,
+        headers: JSON.stringify(h.headers),
+        body: h.body,
+      })),
+    maxWaitingBytes,
     clock,
     log,
     counted: (channel, result, n) => metrics.contractChecked(channel, result, n),

@@ -1,7 +1,7 @@
 import type { Log } from "../lib/log";
 import { type Analyse, type Analysed, type AnalyseInput, createAnalyse } from "./analyse";
 import type { ChannelSchemas, ContractChecker } from "./check";
-import type { FromChecker, SchemaSources, ToChecker } from "./thread";
+import type { FromChecker, PackedHooks, SchemaSources, ToChecker } from "./thread";
 
 /**
  * Runs the CPU side of contract checks (analyse.ts) on the checks' thread (`url`, the module
@@ -17,7 +17,7 @@ export function startAnalyseThread(opts: { url: string; schemas: Record<string, 
 } {
   let local: Analyse | undefined;
   const here = () => (local ??= createAnalyse(opts.checker));
-  const waiting = new Map<number, { hooks: AnalyseInput[]; resolve: (a: Analysed[]) => void }>();
+  const waiting = new Map<number, { hooks: readonly AnalyseInput[]; resolve: (a: Analysed[]) => void }>();
   let seq = 0;
   let worker: Worker | undefined;
 
@@ -32,7 +32,8 @@ export function startAnalyseThread(opts: { url: string; schemas: Record<string, 
   };
   try {
     worker = new Worker(opts.url);
-    worker.unref();
+    // Not unref()'d: with an unref()'d worker, Bun's main thread spun (search/threaded.ts); close() ends it.
+
     worker.onmessage = (event: MessageEvent<FromChecker>) => {
       const m = event.data;
       if (m.type === "fatal") return fallBack(m.error);
@@ -54,11 +55,10 @@ export function startAnalyseThread(opts: { url: string; schemas: Record<string, 
     analyse(hooks) {
       if (!worker) return here()(hooks);
       const n = ++seq;
-      // Only what the analysis reads crosses (a caught row carries more).
-      const list = hooks.map((h) => ({ id: h.id, channel: h.channel, eventType: h.eventType, headers: h.headers, body: h.body }));
+      const packed = packHooks(hooks);
       return new Promise<Analysed[]>((resolve) => {
-        waiting.set(n, { hooks: list, resolve });
-        worker!.postMessage({ type: "batch", seq: n, hooks: list } satisfies ToChecker);
+        waiting.set(n, { hooks, resolve });
+        worker!.postMessage({ type: "batch", seq: n, ...packed } satisfies ToChecker, [packed.bodies]);
       });
     },
     close() {
@@ -66,4 +66,26 @@ export function startAnalyseThread(opts: { url: string; schemas: Record<string, 
       worker = undefined;
     },
   };
+}
+
+/** Only what the analysis reads crosses (a caught row carries more), the bodies in one buffer that is transferred. */
+function packHooks(hooks: readonly AnalyseInput[]): PackedHooks {
+  const n = hooks.length;
+  const ids = new Array<string>(n);
+  const channels = new Array<string>(n);
+  const eventTypes = new Array<string>(n);
+  const headers = new Array<string>(n);
+  const lengths = new Uint32Array(n);
+  let total = 0;
+  for (let i = 0; i < n; i++) total += hooks[i]!.body.byteLength;
+  const bytes = Bun.allocUnsafe(total);
+  for (let i = 0, at = 0; i < n; i++) {
+    const h = hooks[i]!;
+    (ids[i] = h.id), (channels[i] = h.channel), (eventTypes[i] = h.eventType), (headers[i] = h.headers), (lengths[i] = h.body.byteLength);
+    bytes.set(h.body, at);
+    at += h.body.byteLength;
+  }
+  // allocUnsafe may hand out a slice of a shared pool: a buffer of its own is transferred.
+  const bodies = bytes.byteOffset === 0 && bytes.buffer.byteLength === total ? (bytes.buffer as ArrayBuffer) : bytes.slice().buffer;
+  return { ids, channels, eventTypes, headers, lengths, bodies };
 }
