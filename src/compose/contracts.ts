@@ -12,7 +12,7 @@ export function createContractService({ storage, clock, log, metrics, config }: 
   const own = config.channelSchemas ?? {};
   const checker = createContractChecker((channel) => own[channel]);
   const thread = threadUrl ? startAnalyseThread({ url: threadUrl, schemas: own, checker, log }) : undefined;
-  return createContracts({
+  const contracts = createContracts({
     store: storage.contracts,
     checker,
     ...(thread ? { analyse: thread.analyse, stop: thread.close } : {}),
@@ -34,4 +34,8 @@ export function createContractService({ storage, clock, log, metrics, config }: 
       for (const r of rows) storage.changes.emit({ kind: "hook", id: r.hookId, channel: r.channel });
     },
   });
+  // Every caught hook is counted for the thread's flood watch, checked on it or not.
+  return thread
+    ? { ...contracts, caught: (hooks: Parameters<typeof contracts.caught>[0]) => (thread.caught(hooks.length), contracts.caught(hooks)) }
+    : contracts;
 }

@@ -1,4 +1,5 @@
 import type { Log } from "../lib/log";
+import { createFloodCounters } from "../lib/serving-busy";
 import { type Analyse, type Analysed, type AnalyseInput, createAnalyse } from "./analyse";
 import type { ChannelSchemas, ContractChecker } from "./check";
 import type { FromChecker, PackedHooks, SchemaSources, ToChecker } from "./thread";
@@ -13,8 +14,11 @@ import type { FromChecker, PackedHooks, SchemaSources, ToChecker } from "./threa
  */
 export function startAnalyseThread(opts: { url: string; schemas: Record<string, ChannelSchemas>; checker: ContractChecker; log: Pick<Log, "error"> }): {
   analyse: Analyse;
+  /** Counts hooks caught (all of them, checked or not): the thread stands aside while they come in a flood. */
+  caught(n: number): void;
   close(): void;
 } {
+  const flood = createFloodCounters();
   let local: Analyse | undefined;
   const here = () => (local ??= createAnalyse(opts.checker));
   const waiting = new Map<number, { hooks: readonly AnalyseInput[]; resolve: (a: Analysed[]) => void }>();
@@ -45,7 +49,7 @@ export function startAnalyseThread(opts: { url: string; schemas: Record<string, 
     const schemas: SchemaSources = {};
     for (const [channel, list] of Object.entries(opts.schemas))
       schemas[channel] = list.map((s) => ({ pattern: s.pattern, schema: (s.validate as { schema?: unknown }).schema }));
-    worker.postMessage({ type: "init", schemas } satisfies ToChecker);
+    worker.postMessage({ type: "init", schemas, flood: flood.shared } satisfies ToChecker);
   } catch (error) {
     worker = undefined;
     opts.log.error("the contract checks' thread did not start; checking on the main thread", { error: String(error) });
@@ -61,6 +65,7 @@ export function startAnalyseThread(opts: { url: string; schemas: Record<string, 
         worker!.postMessage({ type: "batch", seq: n, ...packed } satisfies ToChecker, [packed.bodies]);
       });
     },
+    caught: flood.caught,
     close() {
       worker?.terminate();
       worker = undefined;
