@@ -1,6 +1,6 @@
 /**
  * Issue 32's speed at 1,000,000 hooks (docs/benchmarks.md), on SQLite (or, with --postgres, on the
- * cluster MAILROOM_TEST_PG_URL names, in its database `million`): fills a data directory
+ * cluster MAILROOM_TEST_PG_URL names, in its database `million`, `million_N` for another --hooks N): fills a data directory
  * (kept with --keep DIR and reused) with N hooks of 20 channels over 7 days (JSON bodies of about
  * 1 KiB, a third of them `refund.created`), statuses weighted as bench/fill.ts does, tags on some
  * (`billing` 30%, `vip` 5%, `big` 1%), an event for every hook that is not pending, the channels'
@@ -13,7 +13,7 @@
  * (bench/bulk.ts's measure): the job's hooks/s, and catching's rate during it against its rate
  * alone before and after (5 s each). A run puts back to failed the hooks an earlier run retried.
  *
- *   bun run bench/million.ts [--hooks 1000000] [--queries 30] [--keep DIR] [--bulk] [--no-queries] [--postgres] [--no-build]
+ *   bun run bench/million.ts [--hooks 1000000] [--queries 30] [--keep DIR] [--bulk [--rounds 3]] [--no-queries] [--postgres] [--no-build]
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -49,6 +49,7 @@ const { values: args } = parseArgs({
     "no-queries": { type: "boolean", default: false },
     senders: { type: "string", default: "8" },
     postgres: { type: "boolean", default: false },
+    rounds: { type: "string", default: "3" },
     "no-build": { type: "boolean", default: false },
   },
 });
@@ -262,7 +263,7 @@ async function fillPostgres(url: string): Promise<{ end: number }> {
   return { end };
 }
 
-const pgUrl = args.postgres ? await databaseOf(process.env.MAILROOM_TEST_PG_URL, "million") : undefined;
+const pgUrl = args.postgres ? await databaseOf(process.env.MAILROOM_TEST_PG_URL, N === 1_000_000 ? "million" : `million_${N}`) : undefined;
 let t0 = performance.now();
 const { end } = existsSync(meta) ? (JSON.parse(await Bun.file(meta).text()) as { end: number }) : pgUrl ? await fillPostgres(pgUrl) : fill();
 if (performance.now() - t0 > 1000) console.log(`filled ${N} hooks (tags, events, counters) in ${fmt((performance.now() - t0) / 1000, 1)} s`);
@@ -406,24 +407,39 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-if (args.bulk) {
-  if (!args["no-build"]) buildBinary();
+/**
+ * One round: the failed hooks put back, the server started, catching alone (after a warm-up),
+ * the bulk retry with catching beside it, catching alone again. Besides the rates, the server's CPU
+ * time (from /proc) in each window: catching's CPU per hook alone, and what the job added.
+ */
+async function bulkRound(round: number): Promise<{ rate: number; share: number; jobCpuUs: number }> {
   const undone = await undoRetries();
-  if (undone > 0) console.log(`${undone} hooks an earlier run retried put back to failed`);
+  if (undone > 0) console.log(`round ${round}: ${undone} hooks an earlier run retried put back to failed`);
   const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
-  console.log(`load average before the bulk run: ${load()}`);
+  const loadBefore = load();
   const server = await start([BIN], { cwd: dir });
   try {
     const failed = await post(server.url, "/v1/hooks/bulk", { query: "status:failed", action: "retry", dry_run: true });
     const senders = Number(args.senders);
-    const alone = async () => {
-      const stop = performance.now() + 5000;
-      return catching(server.url, senders, () => performance.now() > stop);
+    let caught = 0;
+    const window = async (until: () => boolean) => {
+      const cpu = cpuSeconds(server.pid);
+      const t = performance.now();
+      const rate = await catching(server.url, senders, until);
+      const seconds = (performance.now() - t) / 1000;
+      caught = rate * seconds;
+      return { rate, cpu: cpuSeconds(server.pid) - cpu, seconds };
     };
+    const alone = () => {
+      const stop = performance.now() + 5000;
+      return window(() => performance.now() > stop);
+    };
+    // Warmed up first: a server just started on a large file answers slowly for a few seconds.
+    await alone();
     const before = await alone();
+    const beforeCaught = caught;
     let running = true;
-    const during = catching(server.url, senders, () => !running);
-    const cpu0 = cpuSeconds(server.pid);
+    const during = window(() => !running);
     const t = performance.now();
     const job = await post(server.url, "/v1/hooks/bulk", { query: "status:failed", action: "retry" });
     const snapshotMs = performance.now() - t;
@@ -437,21 +453,42 @@ if (args.bulk) {
       else if (performance.now() - last.at > 60_000) throw new Error(`the bulk job stopped advancing at ${now.done} of ${now.total}: ${JSON.stringify(now)}`);
     }
     const seconds = (performance.now() - t) / 1000;
-    const cpu = cpuSeconds(server.pid) - cpu0;
     running = false;
-    const rate = await during;
+    const withJob = await during;
+    const duringCaught = caught;
     const after = await alone();
-    const base = (before + after) / 2;
+    const afterCaught = caught;
+    const base = (before.rate + after.rate) / 2;
+    // Catching's server CPU per hook alone; the job's: the CPU of its window less what its catching took at that cost.
+    const perCaught = (before.cpu + after.cpu) / (beforeCaught + afterCaught);
+    const jobCpuUs = ((withJob.cpu - duringCaught * perCaught) / now.done) * 1e6;
+    const share = withJob.rate / base;
     console.log(
-      `bulk retry of status:failed (${failed.count} hooks among ${N}): ${now.state}, ${now.done} retried, ${now.skipped} skipped in ${fmt(seconds, 1)} s (snapshot ${fmt(snapshotMs, 0)} ms): ${fmt(now.done / seconds, 0)} hooks/s`,
+      `round ${round} (load average ${loadBefore} before, ${load()} after): bulk retry of status:failed (${failed.count} of ${N}): ${now.state}, ${now.done} retried, ${now.skipped} skipped in ${fmt(seconds, 1)} s (snapshot ${fmt(snapshotMs, 0)} ms): ${fmt(now.done / seconds, 0)} hooks/s`,
     );
-    console.log(`  the server's CPU during the job (catching too): ${fmt(cpu, 1)} s`);
     console.log(
-      `catching (${senders} closed-loop senders): alone ${fmt(before, 0)} before and ${fmt(after, 0)} after, during the job ${fmt(rate, 0)} hooks/s (${fmt((100 * rate) / base, 0)}% of the mean alone)`,
+      `  catching (${senders} closed-loop senders): ${fmt(before.rate, 0)} hooks/s alone before, ${fmt(after.rate, 0)} after, ${fmt(withJob.rate, 0)} during the job: ${fmt(100 * share, 0)}% of the mean alone`,
     );
-    console.log(`load average after the bulk run: ${load()}`);
+    console.log(`  server CPU: ${fmt(perCaught * 1e6, 0)} µs per caught hook alone; the job ${fmt(jobCpuUs, 0)} µs per retried hook`);
+    return { rate: now.done / seconds, share, jobCpuUs };
   } finally {
     await server.stop();
   }
+}
+
+if (args.bulk) {
+  if (!args["no-build"]) buildBinary();
+  const rounds: Awaited<ReturnType<typeof bulkRound>>[] = [];
+  for (let r = 1; r <= Number(args.rounds); r++) rounds.push(await bulkRound(r));
+  const mid = (f: (r: (typeof rounds)[number]) => number) => median(rounds.map(f));
+  console.log(
+    `median of ${rounds.length} rounds: bulk retry ${fmt(
+      mid((r) => r.rate),
+      0,
+    )} hooks/s, catching during it ${fmt(100 * mid((r) => r.share), 0)}% of alone, the job's server CPU ${fmt(
+      mid((r) => r.jobCpuUs),
+      0,
+    )} µs per hook`,
+  );
 }
 if (!args.keep) rmSync(dir, { recursive: true, force: true });
