@@ -34,7 +34,15 @@ export type HookContractWire = NonNullable<HookExtendedWire["contract"]>;
 /** What a hook's `tags` extension is read from (tags/, composed in compose/webhooks.ts). */
 export type TagReader = { tagsOf(ids: readonly string[]): Promise<Map<string, string[]>> };
 
-export function createHookService(deps: { store: HookStore; clock: Clock; runner: HookRunner; contracts?: ContractReader; tags?: TagReader }) {
+export function createHookService(deps: {
+  store: HookStore;
+  clock: Clock;
+  runner: HookRunner;
+  contracts?: ContractReader;
+  tags?: TagReader;
+  /** Resolves once what caughtTransaction committed is on disk (Storage.durable); absent when a commit is durable when it resolves. */
+  durable?: () => Promise<void>;
+}) {
   const { store, clock, runner } = deps;
 
   async function load(id: string): Promise<RawHook> {
@@ -139,7 +147,12 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
      */
     async bulk(action: BulkAction, ids: readonly string[], actor: string): Promise<{ id: string; channel: string }[]> {
       const move = bulkMoves[action];
-      const changed = await store.transaction(async () => {
+      // With `durable` (SQLite "full"), committed as caught batches are: the WAL synced off the
+      // thread that serves HTTP, where a synced COMMIT held catching up for the disk, and on disk
+      // before this resolves. Without, a commit is durable when it resolves (PostgreSQL, whose
+      // caughtTransaction only writes, answering no read).
+      const commit: HookStore["transaction"] = (fn) => (deps.durable ? store.caughtTransaction(fn) : store.transaction(fn));
+      const changed = await commit(async () => {
         const now = clock.now();
         const moved = await store.moveMany(ids, {
           from: move.from,
@@ -150,6 +163,7 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
         await move.also(moved);
         return moved.map((h) => ({ id: h.id, channel: h.channel }));
       });
+      if (changed.length > 0) await deps.durable?.();
       if (action === "retry" && changed.length > 0) runner.notify();
       return changed;
     },
