@@ -13,7 +13,7 @@
  * (bench/bulk.ts's measure): the job's hooks/s, and catching's rate during it against its rate
  * alone before and after (5 s each). A run puts back to failed the hooks an earlier run retried.
  *
- *   bun run bench/million.ts [--hooks 1000000] [--queries 30] [--keep DIR] [--bulk [--rounds 3]] [--no-queries] [--postgres] [--no-build]
+ *   bun run bench/million.ts [--hooks 1000000] [--queries 30] [--keep DIR] [--bulk [--rounds 3] [--compare PATH]] [--no-queries] [--postgres] [--no-build]
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -50,6 +50,7 @@ const { values: args } = parseArgs({
     senders: { type: "string", default: "8" },
     postgres: { type: "boolean", default: false },
     rounds: { type: "string", default: "3" },
+    compare: { type: "string" },
     "no-build": { type: "boolean", default: false },
   },
 });
@@ -412,12 +413,12 @@ function cpuSeconds(pid: number): number {
  * the bulk retry with catching beside it, catching alone again. Besides the rates, the server's CPU
  * time (from /proc) in each window: catching's CPU per hook alone, and what the job added.
  */
-async function bulkRound(round: number): Promise<{ rate: number; share: number; jobCpuUs: number }> {
+async function bulkRound(round: number, bin = BIN): Promise<{ rate: number; share: number; jobCpuUs: number }> {
   const undone = await undoRetries();
   if (undone > 0) console.log(`round ${round}: ${undone} hooks an earlier run retried put back to failed`);
   const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
   const loadBefore = load();
-  const server = await start([BIN], { cwd: dir });
+  const server = await start([bin], { cwd: dir });
   try {
     const failed = await post(server.url, "/v1/hooks/bulk", { query: "status:failed", action: "retry", dry_run: true });
     const senders = Number(args.senders);
@@ -464,7 +465,7 @@ async function bulkRound(round: number): Promise<{ rate: number; share: number; 
     const jobCpuUs = ((withJob.cpu - duringCaught * perCaught) / now.done) * 1e6;
     const share = withJob.rate / base;
     console.log(
-      `round ${round} (load average ${loadBefore} before, ${load()} after): bulk retry of status:failed (${failed.count} of ${N}): ${now.state}, ${now.done} retried, ${now.skipped} skipped in ${fmt(seconds, 1)} s (snapshot ${fmt(snapshotMs, 0)} ms): ${fmt(now.done / seconds, 0)} hooks/s`,
+      `round ${round}${bin === BIN ? "" : ` (${bin})`} (load average ${loadBefore} before, ${load()} after): bulk retry of status:failed (${failed.count} of ${N}): ${now.state}, ${now.done} retried, ${now.skipped} skipped in ${fmt(seconds, 1)} s (snapshot ${fmt(snapshotMs, 0)} ms): ${fmt(now.done / seconds, 0)} hooks/s`,
     );
     console.log(
       `  catching (${senders} closed-loop senders): ${fmt(before.rate, 0)} hooks/s alone before, ${fmt(after.rate, 0)} after, ${fmt(withJob.rate, 0)} during the job: ${fmt(100 * share, 0)}% of the mean alone`,
@@ -478,17 +479,22 @@ async function bulkRound(round: number): Promise<{ rate: number; share: number; 
 
 if (args.bulk) {
   if (!args["no-build"]) buildBinary();
-  const rounds: Awaited<ReturnType<typeof bulkRound>>[] = [];
-  for (let r = 1; r <= Number(args.rounds); r++) rounds.push(await bulkRound(r));
-  const mid = (f: (r: (typeof rounds)[number]) => number) => median(rounds.map(f));
-  console.log(
-    `median of ${rounds.length} rounds: bulk retry ${fmt(
-      mid((r) => r.rate),
-      0,
-    )} hooks/s, catching during it ${fmt(100 * mid((r) => r.share), 0)}% of alone, the job's server CPU ${fmt(
-      mid((r) => r.jobCpuUs),
-      0,
-    )} µs per hook`,
-  );
+  // With --compare PATH, rounds alternate between dist/mailroom and that executable, each summed apart.
+  const bins = args.compare ? [BIN, args.compare] : [BIN];
+  const rounds = new Map<string, Awaited<ReturnType<typeof bulkRound>>[]>(bins.map((b) => [b, []]));
+  for (let r = 1; r <= Number(args.rounds); r++) for (const bin of bins) rounds.get(bin)!.push(await bulkRound(r, bin));
+  for (const [bin, list] of rounds) {
+    const mid = (f: (r: (typeof list)[number]) => number) => median(list.map(f));
+    console.log(
+      `${bin}: median of ${list.length} rounds: bulk retry ${fmt(
+        mid((r) => r.rate),
+        0,
+      )} hooks/s, catching during it ${fmt(100 * mid((r) => r.share), 0)}% of alone, the job's server CPU ${fmt(
+        mid((r) => r.jobCpuUs),
+        0,
+      )} µs per hook`,
+    );
+  }
 }
+
 if (!args.keep) rmSync(dir, { recursive: true, force: true });
