@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { bulkRoutes } from "../bulk/routes";
-import { createBulk } from "../bulk/service";
+import { BULK_BUSY_MS, createBulk } from "../bulk/service";
 import { requireApiKey, type SignIn } from "../hooks/auth";
 import { webhookErrors } from "../hooks/errors";
 import { LOCAL_USER } from "../dashboard/gate";
@@ -20,6 +20,11 @@ import type { WebhookService } from "./webhooks";
  */
 export function createBulkService({ config, storage, clock, log }: Base, { webhooks }: { webhooks: WebhookService }) {
   const { management } = webhooks;
+  // Catching goes on while a hook was caught here in the last BULK_BUSY_MS: a job then takes less of the thread.
+  let lastCaughtAt = Number.NEGATIVE_INFINITY;
+  storage.changes.subscribe((change, origin) => {
+    if (origin === "local" && change.kind === "caught") lastCaughtAt = performance.now();
+  });
   const bulk = createBulk({
     store: storage.bulkJobs,
     hooks: webhooks.hooks,
@@ -31,6 +36,7 @@ export function createBulkService({ config, storage, clock, log }: Base, { webho
     tags: storage.tags,
     reads: storage.reads,
     leaseMs: config.storage.attempt_lease,
+    busy: () => performance.now() - lastCaughtAt < BULK_BUSY_MS,
   });
   const views = createViews({ store: storage.views, search: management.search, clock });
   const shareLinks = createShareLinks({

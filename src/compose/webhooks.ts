@@ -48,7 +48,7 @@ export function createWebhookService(base: Base, { search, channelDeleteBatch }:
   const own = config.channelSchemas ?? {};
   const applies = config.contracts.enabled ? (h: ContractSubject) => schemaApplies(own[h.channel], h) : undefined;
   const contracts = contractReader(storage.contracts, applies);
-  const hooks = createHookService({ store, clock, runner, contracts, tags: storage.tags });
+  const hooks = createHookService({ store, clock, runner, contracts, tags: storage.tags, durable: storage.durable });
   const responses = createResponses({ config, store: storage.responses, clock });
   const dedup = createDedup({ config, store: storage.dedup, clock });
   const writer = createBatchWriter({

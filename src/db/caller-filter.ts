@@ -70,6 +70,8 @@ export function filteredByCaller(storage: Storage): Storage {
     oldestKeys: async (channel: string, limit: number) => (callerSees(channel) ? hooks.oldestKeys(channel, limit) : []),
     keysBelow: async (id: string, limit: number) => (await hooks.keysBelow(id, limit)).filter((k) => callerSees(k.channel)),
     deleteHooks: (keys: Parameters<HookStore["deleteHooks"]>[0]) => hooks.deleteHooks(keys.filter((k) => callerSees(k.channel))),
+    moveMany: (...[ids, move, keep]: Parameters<HookStore["moveMany"]>) =>
+      hooks.moveMany(ids, move, (k) => callerSees(k.channel) && (keep === undefined || keep(k))),
     eventsOf: async (ids: readonly string[]) => hooks.eventsOf(await visibleIds(ids)),
     upsertChannel: (name: string, guards: string[], now: number) => (unseenChannel(name), hooks.upsertChannel(name, guards, now)),
     setPaused: (name: string, paused: boolean) => (unseenChannel(name), hooks.setPaused(name, paused)),

@@ -14,6 +14,8 @@ export interface HookRunner {
   queueCaught(hooks: readonly { id: string; channel: string }[]): Promise<boolean>;
   /** In transaction: queue again each handler whose last attempt for this hook failed. */
   queueRetry(hookId: string, channel: string): Promise<void>;
+  /** In transaction: queueRetry of each of these hooks, in a few statements (a bulk retry's batch). */
+  queueRetries(hooks: readonly { id: string; channel: string }[]): Promise<void>;
   /** In transaction: a new round of every handler of the channel, whatever came before (RedeliverHook). */
   queueRedelivery(hookId: string, channel: string): Promise<void>;
   /** In transaction: cancel every attempt still queued for this hook. */

@@ -5,7 +5,7 @@ import { hookSummaryJson, toWireHook, type HookExtendedWire } from "./model";
 import { decodePayload } from "./payload";
 import { bodyPreview } from "./preview";
 import { TRANSITION_FROM } from "./status";
-import type { HookStatus, HookStore, ListQuery, RawHook } from "./store";
+import type { HookKey, HookStatus, HookStore, ListQuery, RawHook } from "./store";
 
 /**
  * Hook operations and their state machine. Every change happens in one transaction with its
@@ -34,7 +34,15 @@ export type HookContractWire = NonNullable<HookExtendedWire["contract"]>;
 /** What a hook's `tags` extension is read from (tags/, composed in compose/webhooks.ts). */
 export type TagReader = { tagsOf(ids: readonly string[]): Promise<Map<string, string[]>> };
 
-export function createHookService(deps: { store: HookStore; clock: Clock; runner: HookRunner; contracts?: ContractReader; tags?: TagReader }) {
+export function createHookService(deps: {
+  store: HookStore;
+  clock: Clock;
+  runner: HookRunner;
+  contracts?: ContractReader;
+  tags?: TagReader;
+  /** Resolves once what caughtTransaction committed is on disk (Storage.durable); absent when a commit is durable when it resolves. */
+  durable?: () => Promise<void>;
+}) {
   const { store, clock, runner } = deps;
 
   async function load(id: string): Promise<RawHook> {
@@ -117,8 +125,15 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
 
   /** Transitions of BULK_ACTIONS: from which statuses, to which, the event, and what the runner does. */
   const bulkMoves = {
-    retry: { from: BULK_FROM.retry, to: "pending", kind: "retried", also: (h: RawHook) => runner.queueRetry(h.id, h.channel) },
-    discard: { from: BULK_FROM.discard, to: "discarded", kind: "discarded", also: (h: RawHook) => runner.cancel(h.id) },
+    retry: { from: BULK_FROM.retry, to: "pending", kind: "retried", also: (hs: HookKey[]) => runner.queueRetries(hs) },
+    discard: {
+      from: BULK_FROM.discard,
+      to: "discarded",
+      kind: "discarded",
+      also: async (hs: HookKey[]) => {
+        for (const h of hs) await runner.cancel(h.id);
+      },
+    },
   } as const;
 
   return {
@@ -126,24 +141,29 @@ export function createHookService(deps: { store: HookStore; clock: Clock; runner
     get,
     /**
      * Applies `action` to each of these hooks still in a status it allows, in one transaction, as
-     * the single operation would (event, stats, runner); the others are skipped. Returns the hooks
+     * the single operation would (event, stats, runner); the others are skipped. A few statements
+     * per batch whatever its size (HookStore.moveMany, HookRunner.queueRetries). Returns the hooks
      * changed, with their channels.
      */
     async bulk(action: BulkAction, ids: readonly string[], actor: string): Promise<{ id: string; channel: string }[]> {
       const move = bulkMoves[action];
-      const changed = await store.transaction(async () => {
-        const done: { id: string; channel: string }[] = [];
+      // With `durable` (SQLite "full"), committed as caught batches are: the WAL synced off the
+      // thread that serves HTTP, where a synced COMMIT held catching up for the disk, and on disk
+      // before this resolves. Without, a commit is durable when it resolves (PostgreSQL, whose
+      // caughtTransaction only writes, answering no read).
+      const commit: HookStore["transaction"] = (fn) => (deps.durable ? store.caughtTransaction(fn) : store.transaction(fn));
+      const changed = await commit(async () => {
         const now = clock.now();
-        for (const id of ids) {
-          const hook = await store.getHook(id);
-          if (!hook || !(move.from as readonly HookStatus[]).includes(hook.status)) continue;
-          if (!(await store.setStatus(hook, move.to, move.to === "discarded" ? now : null))) continue;
-          await store.addEvent({ hookId: id, kind: move.kind, actor, message: "", createdAt: now });
-          await move.also(hook);
-          done.push({ id, channel: hook.channel });
-        }
-        return done;
+        const moved = await store.moveMany(ids, {
+          from: move.from,
+          to: move.to,
+          finalizedAt: move.to === "discarded" ? now : null,
+          event: { kind: move.kind, actor, message: "", createdAt: now },
+        });
+        await move.also(moved);
+        return moved.map((h) => ({ id: h.id, channel: h.channel }));
       });
+      if (changed.length > 0) await deps.durable?.();
       if (action === "retry" && changed.length > 0) runner.notify();
       return changed;
     },

@@ -53,6 +53,14 @@ export type HookSummaryRow = Omit<RawHook, "body"> & { size: number; head: Uint8
 /** What deleting a hook needs to know: its channel and status keep the counters right. */
 export type HookKey = { id: string; channel: string; status: HookStatus };
 
+/** A transition of many hooks (HookStore.moveMany): from which statuses, to which, and each one's event. */
+export type HookMove = {
+  from: readonly HookStatus[];
+  to: HookStatus;
+  finalizedAt: number | null;
+  event: Omit<EventRow, "hookId">;
+};
+
 /** `eventType`: only hooks of that event type (exact), or of types starting with it when it ends with "*". */
 export type ListQuery = { channel?: string; status?: HookStatus; eventType?: string; after?: string; limit: number };
 
@@ -86,6 +94,15 @@ export interface HookStore extends Transactor {
   setStatus(hook: RawHook, to: HookStatus, finalizedAt: number | null): Promise<boolean>;
   /** In transaction. */
   addEvent(e: EventRow): Promise<void>;
+  /**
+   * In transaction: setStatus and addEvent of many hooks at once (a bulk action's batch): each of
+   * these hooks whose status is one of `move.from` (and that `keep` keeps) moves to `move.to` with
+   * the event `move.event`, in a few statements whatever their number. The hooks are read and
+   * locked (PostgreSQL: FOR UPDATE, in id order) before they change, so each moves once or not at
+   * all, as setStatus's compare-and-set. Keeps the counters right, reports each once committed, and
+   * resolves to the hooks moved with the status each had.
+   */
+  moveMany(ids: readonly string[], move: HookMove, keep?: (hook: HookKey) => boolean): Promise<HookKey[]>;
   /** Keys of a channel's hooks, oldest first, at most `limit`. */
   oldestKeys(channel: string, limit: number): Promise<HookKey[]>;
   /** Keys of the oldest hooks of all channels with ids below `id`, oldest first. */

@@ -129,6 +129,29 @@ export function createAttempts(deps: AttemptsDeps) {
     return started;
   }
 
+  /**
+   * In transaction: a new round for each handler whose last attempt (`latest`) failed, gave up or
+   * was cancelled, and for handlers of the channel that never ran on this hook. When every handler
+   * already succeeded, the hook is handled at once rather than left pending with nothing queued.
+   */
+  async function retryAfter(hookId: string, channelHandlers: readonly string[], latest: readonly AttemptRow[]): Promise<void> {
+    const now = clock.now();
+    let queued = 0;
+    for (const a of latest) {
+      // A relay no longer relaying the channel (its key revoked) is not run again.
+      if (a.handler.startsWith(RELAY_PREFIX) && !channelHandlers.includes(a.handler)) continue;
+      if (a.outcome === "failed" || a.outcome === "gave_up" || a.outcome === "cancelled") {
+        await queue.queueRound(hookId, a.handler, a.attempt, now);
+        queued++;
+      }
+    }
+    const tried = new Set(latest.map((a) => a.handler));
+    for (const name of channelHandlers) {
+      if (!tried.has(name)) await queue.queueRound(hookId, name, 0, now), queued++;
+    }
+    if (queued === 0 && latest.some(settledHook) && !latest.some(holdsHook)) await outcomes?.handled(hookId);
+  }
+
   return {
     bind(o: HookOutcomes, r: HookReader): void {
       outcomes = o;
@@ -164,28 +187,17 @@ export function createAttempts(deps: AttemptsDeps) {
       return next;
     },
 
-    /**
-     * In transaction: a new round for each handler whose last attempt failed, gave up or was
-     * cancelled, and for handlers of the channel that never ran on this hook. When every handler
-     * already succeeded, the hook is handled at once rather than left pending with nothing queued.
-     */
+    /** In transaction: retryAfter the hook's latest attempts. */
     async queueRetry(hookId: string, channelHandlers: readonly string[]): Promise<void> {
-      const now = clock.now();
-      const latest = await queue.latest(hookId);
-      let queued = 0;
-      for (const a of latest) {
-        // A relay no longer relaying the channel (its key revoked) is not run again.
-        if (a.handler.startsWith(RELAY_PREFIX) && !channelHandlers.includes(a.handler)) continue;
-        if (a.outcome === "failed" || a.outcome === "gave_up" || a.outcome === "cancelled") {
-          await queue.queueRound(hookId, a.handler, a.attempt, now);
-          queued++;
-        }
-      }
-      const tried = new Set(latest.map((a) => a.handler));
-      for (const name of channelHandlers) {
-        if (!tried.has(name)) await queue.queueRound(hookId, name, 0, now), queued++;
-      }
-      if (queued === 0 && latest.some(settledHook) && !latest.some(holdsHook)) await outcomes?.handled(hookId);
+      await retryAfter(hookId, channelHandlers, await queue.latest(hookId));
+    },
+
+    /** In transaction: queueRetry of each of these hooks, the latest attempts of all read in one statement (a bulk retry's batch). */
+    async queueRetries(hooks: readonly { id: string; channelHandlers: readonly string[] }[]): Promise<void> {
+      if (hooks.length === 0) return;
+      const latest = new Map<string, AttemptRow[]>();
+      for (const a of await queue.latestOf(hooks.map((h) => h.id))) latest.set(a.hookId, [...(latest.get(a.hookId) ?? []), a]);
+      for (const h of hooks) await retryAfter(h.id, h.channelHandlers, latest.get(h.id) ?? []);
     },
 
     /**

@@ -238,6 +238,9 @@ export function createRunner(deps: RunnerDeps): Runner {
     queueRetry(hookId, channel) {
       return attempts.queueRetry(hookId, handlersOf(channel));
     },
+    queueRetries(hooks) {
+      return attempts.queueRetries(hooks.map((h) => ({ id: h.id, channelHandlers: handlersOf(h.channel) })));
+    },
     cancel(hookId) {
       return queue.cancel(hookId, clock.now());
     },

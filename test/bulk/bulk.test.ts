@@ -3,7 +3,10 @@
  * (MAILROOM_TEST_TARGET): exact under concurrent catching, dry runs, cancel, export, errors.
  */
 import { describe, expect, test } from "bun:test";
-import { AUTH, eventually, startTarget } from "../helpers/target";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { AUTH, eventually, startTarget, TARGET } from "../helpers/target";
 import { importHooks, retriedCounts, settled } from "./support";
 
 describe("bulk actions by query", () => {
@@ -52,6 +55,31 @@ describe("bulk actions by query", () => {
     // The job is listed, newest first.
     expect((await t.call("GET", "/v1/hooks/bulk")).json[0]).toEqual(job);
   }, 120_000);
+
+  // A data file with durability "full": each batch commits as caught batches do, its WAL synced off the thread.
+  test.skipIf(TARGET !== "source")(
+    "a retry on a data file with durability full retries every match once, catching beside it",
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), "mailroom-bulk-full-"));
+      try {
+        const t = await startTarget({ storage: { path: join(dir, "mailroom.db"), durability: "full" } });
+        const matched = await importHooks(t, "bulk", 700);
+        const caught: Promise<Response>[] = [];
+        const started = await t.call("POST", "/v1/hooks/bulk", { query: "channel:bulk", action: "retry" });
+        for (let i = 0; i < 50; i++) caught.push(t.post("live", JSON.stringify({ i })));
+        const job = await settled(t, started.json.id);
+        expect(job).toMatchObject({ state: "done", total: 700, done: 700, skipped: 0 });
+        expect((await Promise.all(caught)).map((r) => r.status)).toEqual(Array(50).fill(200));
+        const counts = await retriedCounts(t, matched);
+        for (const id of matched) expect(counts.get(id)).toBe(1);
+        expect((await t.call("GET", "/v1/channels/bulk")).json.stats).toMatchObject({ failed: "0", pending: "700" });
+        await t.stop();
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
 
   test("discard by a query of the language; a second run skips what the first did", async () => {
     const t = await startTarget();

@@ -100,6 +100,22 @@ export function createHookStore(d: Dialect, own: HookBackend): HookStore {
     (p) => sql`UPDATE ${h} SET ${name(h.status)} = ${p.to}, ${name(h.finalizedAt)} = ${p.finalizedAt} WHERE ${h.id} = ${p.id} AND ${h.status} = ${p.from}`,
   );
   const key = { id: h.id, channel: h.channel, status: h.status };
+  // moveMany's statements: the keys read (and on PostgreSQL locked in id order, as deleteMany
+  // locks), then one UPDATE and one INSERT of events for the hooks that move. The event's values
+  // are cast: PostgreSQL reads a bare parameter in a SELECT list as text.
+  const keysOf = d.query<typeof key, { ids: readonly string[] }>(
+    key,
+    (cols, p) => sql`SELECT ${cols} FROM ${h} WHERE ${d.anyOf(h.id, p.ids)} ORDER BY ${h.id}${d.forUpdate}`,
+  );
+  const moveAll = d.prepare<{ ids: readonly string[]; to: HookStatus; finalizedAt: number | null }>(
+    (p) => sql`UPDATE ${h} SET ${name(h.status)} = ${p.to}, ${name(h.finalizedAt)} = CAST(${p.finalizedAt} AS BIGINT) WHERE ${d.anyOf(h.id, p.ids)}`,
+  );
+  const eventsOfMove = d.prepare<{ ids: readonly string[]; kind: string; actor: string; message: string; createdAt: number }>(
+    (p) =>
+      sql`INSERT INTO ${e} ${names(e.hookId, e.kind, e.actor, e.message, e.createdAt)}
+      SELECT ${h.id}, CAST(${p.kind} AS TEXT), CAST(${p.actor} AS TEXT), CAST(${p.message} AS TEXT), CAST(${p.createdAt} AS BIGINT)
+      FROM ${h} WHERE ${d.anyOf(h.id, p.ids)} ORDER BY ${h.id}`,
+  );
   const keysBelow = d.query<typeof key, { id: string; limit: number }>(
     key,
     (cols, p) => sql`SELECT ${cols} FROM ${h} WHERE ${h.id} < ${p.id} ORDER BY ${h.id} LIMIT ${p.limit}`,
@@ -192,6 +208,21 @@ export function createHookStore(d: Dialect, own: HookBackend): HookStore {
     },
 
     addEvent: async (ev) => void (await addEvent.run(ev)),
+
+    async moveMany(ids, move, keep) {
+      if (ids.length === 0) return [];
+      const from = new Set<HookStatus>(move.from);
+      const keys = (await keysOf.all({ ids })).filter((k) => from.has(k.status) && (keep === undefined || keep(k)));
+      if (keys.length === 0) return [];
+      const moved = keys.map((k) => k.id);
+      await moveAll.run({ ids: moved, to: move.to, finalizedAt: move.finalizedAt });
+      await eventsOfMove.run({ ids: moved, ...move.event });
+      const deltas: Deltas = new Map();
+      for (const k of keys) addDelta(deltas, k.channel, k.status, -1), addDelta(deltas, k.channel, move.to, 1);
+      await own.count(deltas);
+      for (const k of keys) d.report({ kind: "hook", id: k.id, channel: k.channel, status: move.to });
+      return keys;
+    },
 
     oldestKeys: own.oldestKeys,
     keysBelow: (id, limit) => keysBelow.all({ id, limit }),

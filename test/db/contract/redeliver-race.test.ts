@@ -35,6 +35,7 @@ for (const backend of contractBackends((db) => createHookStore(db), createPgHook
       const runner: HookRunner = {
         queueCaught: async () => false,
         queueRetry: async () => {},
+        queueRetries: async () => {},
         queueRedelivery: async () => {},
         // The delivery in flight settles the hook once, outside this transaction where it can.
         cancel: async () => {
