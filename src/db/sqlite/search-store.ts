@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { statSync } from "node:fs";
 import { statementCache } from "./statements";
-import { sqliteTransactor } from "../transactor";
+import { currentTransaction, sqliteTransactor } from "../transactor";
 import { ulidFloor, ulidTime } from "../../lib/ids";
 import { hookIds } from "./hook-ids";
 import { MAX_FIELD_VALUE, MAX_WORD, searchTokens, WORD_SEPARATOR, WORD_STEP, type SearchDoc } from "../../search/document";
@@ -249,6 +249,9 @@ export function createSearchStore(conn: Database | { $client: Database }, opts: 
 
     async index(docs) {
       const fresh = new Set<string>();
+      // Inside another transaction, a rollback after this one could take the new words back out of
+      // the vocabulary: they are not remembered then (only looked up again next time).
+      const nested = !opts.ownWrites && currentTransaction(sql) !== undefined;
       await write(async () => {
         // The next free rowid of each millisecond, read once per millisecond of the batch.
         const free = new Map<number, number>();
@@ -285,7 +288,7 @@ export function createSearchStore(conn: Database | { $client: Database }, opts: 
         for (const [n, words] of rows) put.run(n, words);
       });
       // Remembered once committed: a word of a batch rolled back is looked up again.
-      remember(fresh);
+      if (!nested) remember(fresh);
     },
 
     async unindexed(after, scan) {

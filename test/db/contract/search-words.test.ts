@@ -109,5 +109,31 @@ for (const backend of contractBackends(
         expect({ q, got }).toEqual({ q, got: scan });
       }
     }, 120_000);
+
+    test("a word whose indexing was rolled back is indexed again with the next hook holding it", async () => {
+      const next = monotonicFactory();
+      const made: NewHook[] = ["first", "second"].map((n) => ({
+        id: next().toLowerCase(),
+        channel: "words",
+        method: "POST",
+        query: "",
+        headers: "{}",
+        body: new TextEncoder().encode(`rollbackword7731 ${n}`),
+        ip: "10.1.2.3",
+        createdAt: Date.now(),
+        eventType: "",
+      }));
+      const { store, transaction } = await backend.open();
+      await transaction(() => store.hooks.insertHooks(made, () => []));
+      const [first, second] = await Promise.all(made.map(async (n) => searchDoc((await store.hooks.getHook(n.id))!, null)));
+      const undone = transaction(async () => {
+        await store.search.index([first!]);
+        throw new Error("rolled back");
+      });
+      expect(undone).rejects.toThrow("rolled back");
+      await undone.catch(() => {});
+      await store.search.index([second!]);
+      expect(await store.search.search({ terms: parseSearch("backword77"), limit: 10 })).toEqual([second!.id]);
+    });
   });
 }
