@@ -52,8 +52,11 @@ const dir = mkdtempSync(join(tmpdir(), "mailroom-index-cpu-"));
 try {
   const sql = new Database(":memory:");
   // The tables a search store's reads name (the writes read none of them).
-  sql.run("CREATE TABLE hooks (id TEXT PRIMARY KEY, channel TEXT, status TEXT, method TEXT, query TEXT, headers TEXT, body BLOB, ip TEXT, event_type TEXT)");
+  sql.run(
+    "CREATE TABLE hooks (id TEXT PRIMARY KEY, channel TEXT, status TEXT, method TEXT, query TEXT, headers TEXT, body BLOB, ip TEXT, event_type TEXT, verified INTEGER)",
+  );
   sql.run("CREATE TABLE attempts (hook_id TEXT)");
+  sql.run("CREATE TABLE hook_marks (hook_id TEXT, kind TEXT)");
   sql.run("CREATE TABLE hook_tags (hook_id TEXT, tag TEXT)");
   sql.run("CREATE TABLE hook_reads (user_id TEXT, hook_id TEXT)");
   attachSearchIndex(sql, join(dir, "index"), true);

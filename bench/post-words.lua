@@ -14,6 +14,14 @@ for i = 1, 1000 do
   words[i] = w
 end
 local n = 0
+-- With an argument (bench/search-lag.ts --rate), each connection waits that many ms between requests.
+local wait = nil
+function init(args)
+  if args[1] then wait = tonumber(args[1]) end
+end
+function delay()
+  return wait or 0
+end
 function request()
   n = n + 1
   local picked = {}

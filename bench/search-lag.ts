@@ -8,7 +8,10 @@
  * (more connections, a higher rate); the load generator shares the machine's cores with the server.
  * Prints the catching rate, the probes' times, and the CPU each of the server's threads used.
  *
- *   bun run bench/search-lag.ts [--seconds 20] [--connections 1,4,32] [--no-build]
+ * With `--rate R`, each of the connections waits between its requests so that together they offer
+ * about R hooks/s (wrk's `delay`; the rate printed is the one caught).
+ *
+ *   bun run bench/search-lag.ts [--seconds 20] [--connections 1,4,32] [--rate 5000] [--no-build]
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -20,6 +23,7 @@ const { values: args } = parseArgs({
   options: {
     seconds: { type: "string", default: "20" },
     connections: { type: "string", default: "1,4,32" },
+    rate: { type: "string" },
     "no-build": { type: "boolean", default: false },
   },
 });
@@ -54,7 +58,16 @@ async function run(connections: number, seconds: number): Promise<void> {
 async function measure(server: Started, connections: number, seconds: number): Promise<void> {
   const before = threadCpu(server.pid);
   const wrk = Bun.spawn(
-    ["wrk", `-t${Math.min(2, connections)}`, `-c${connections}`, `-d${seconds}s`, "-s", join(import.meta.dir, "post-words.lua"), `${server.url}/?channel=load`],
+    [
+      "wrk",
+      `-t${Math.min(2, connections)}`,
+      `-c${connections}`,
+      `-d${seconds}s`,
+      "-s",
+      join(import.meta.dir, "post-words.lua"),
+      `${server.url}/?channel=load`,
+      ...(args.rate ? ["--", String(Math.round((connections * 1000) / Number(args.rate)))] : []),
+    ],
     {
       stdout: "pipe",
       stderr: "pipe",

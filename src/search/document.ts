@@ -80,23 +80,57 @@ export function docHolds(doc: Pick<SearchDoc, "text" | "fields">, terms: SearchT
   return terms.words.every((w) => doc.text.includes(w)) && terms.fields.every((f) => doc.fields.includes(f));
 }
 
-/** Texts longer than this are not searched for each field's value (keys.ts holds the value instead). */
+/** Texts longer than this are not searched for each field's value (its words are indexed instead). */
 const LOOKUP_CHARS = 64 * 1024;
 
 /**
- * What SQLite's index holds beside the text: for each field line its exact key (a term
- * `name:value`), its name's key (a prefix term `name:value*`), and the value itself when the text
- * does not hold it already (JSON escapes, form encoding, a body past TEXT_BODY_BYTES, the method,
- * the ip): a prefix term looks for its value's trigrams in the text or here. The payload's values
- * are mostly in the text already, so they are not indexed twice.
+ * SQLite indexes words (db/sqlite/search-store.ts): the runs of ASCII letters, digits, `_` and
+ * non-ASCII characters, as FTS5's `ascii` tokenizer with `tokenchars '_'` cuts text; every other
+ * character separates words. One separator (WORD_SEPARATOR) or a run of them (SEPARATORS).
  */
-export function searchKeys(doc: SearchDoc): string {
-  const keys = new Set<string>();
+export const WORD_SEPARATOR = /[^0-9a-z_\u0080-\uffff]/;
+const SEPARATORS = /[^0-9a-z_\u0080-\uffff]+/;
+/**
+ * Words longer than MAX_WORD characters are indexed as pieces of MAX_WORD characters every
+ * WORD_STEP characters, the last piece ending with the word: any WORD_STEP characters of a long word
+ * lie within one piece, and its first piece starts it, its last piece ends it.
+ */
+export const MAX_WORD = 64;
+export const WORD_STEP = 32;
+
+/** The words of `s` (lower case), in order, repeated as they are, long words as their pieces; maybe "" among them. */
+export function wordsOf(s: string): string[] {
+  const words = s.split(SEPARATORS);
+  for (const w of words) if (w.length > MAX_WORD) return words.flatMap(pieces);
+  return words;
+}
+
+function pieces(w: string): string[] {
+  if (w.length <= MAX_WORD) return [w];
+  const out: string[] = [];
+  for (let i = 0; i + MAX_WORD < w.length; i += WORD_STEP) out.push(w.slice(i, i + MAX_WORD));
+  out.push(w.slice(-MAX_WORD));
+  return out;
+}
+
+/**
+ * What SQLite's index holds of a hook: the words of its text, for each field line its exact key
+ * (a term `name:value`) and its name's key (a prefix term `name:value*`), and the words of a value
+ * the text does not hold already (JSON escapes, form encoding, a body past TEXT_BODY_BYTES, the
+ * method, the ip): a prefix term looks for its value in the text's words or here. The payload's
+ * values are mostly in the text already, so they are not indexed twice. Words may repeat (FTS5
+ * keeps one entry a hook); building them costs less than making them distinct here.
+ */
+export function searchTokens(doc: SearchDoc): { words: string[]; keys: string[] } {
+  let words = wordsOf(doc.text);
+  const keys: string[] = [];
   const look = doc.text.length <= LOOKUP_CHARS;
+  let names = "";
   for (const [name, value] of doc.lines) {
-    keys.add(exactKey(name, value));
-    keys.add(nameKey(name));
-    if (!look || !doc.text.includes(value)) keys.add(value);
+    keys.push(exactKey(name, value));
+    // Lines of one name follow each other (an array's items, a header): its key once for them.
+    if (name !== names) keys.push(nameKey(name)), (names = name);
+    if (!look || !doc.text.includes(value)) words = words.concat(wordsOf(value));
   }
-  return [...keys].join("\n");
+  return { words, keys };
 }

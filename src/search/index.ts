@@ -73,9 +73,12 @@ export function createSearch(deps: {
   gatherMs?: number;
   /** Bodies held for indexing, at most (MAX_WAITING_BYTES; tests make it small). */
   maxWaitingBytes?: number;
+  /** Hooks indexed per transaction (BATCH; the index thread, which does not catch, writes more at once). */
+  batch?: number;
 }) {
   const gatherMs = deps.gatherMs ?? GATHER_MS;
   const maxWaitingBytes = deps.maxWaitingBytes ?? MAX_WAITING_BYTES;
+  const batch = deps.batch ?? BATCH;
   const { store, log } = deps;
   /** Caught rows, as the sink handed them: nothing is parsed or decoded until they are indexed. */
   const waiting: (Source | CaughtRow)[] = [];
@@ -125,7 +128,7 @@ export function createSearch(deps: {
       while (waiting.length > 0 || behind !== undefined) {
         if (waiting.length > 0) {
           const startedAt = performance.now();
-          const rows = waiting.splice(0, BATCH);
+          const rows = waiting.splice(0, batch);
           try {
             await store.index(await docs(rows));
           } catch (error) {
@@ -231,9 +234,9 @@ export function createSearch(deps: {
           await new Promise((r) => setTimeout(r, 0));
           continue;
         }
-        for (let i = 0; i < todo.length && !closed; i += BATCH) {
+        for (let i = 0; i < todo.length && !closed; i += batch) {
           const startedAt = performance.now();
-          const rows = (await Promise.all(todo.slice(i, i + BATCH).map(deps.read))).filter((h) => h !== undefined);
+          const rows = (await Promise.all(todo.slice(i, i + batch).map(deps.read))).filter((h) => h !== undefined);
           await store.index(await docs(rows));
           await restAfter(startedAt, share());
         }

@@ -14,21 +14,17 @@ export type FieldTerm = { name: string; value: string; prefix: boolean };
 export type SearchTerms = { words: string[]; fields: string[]; terms: FieldTerm[]; node?: QueryNode };
 
 /**
- * SQLite's keys (document.ts searchKeys): a field line's exact key, 5 capital letters (a hash of the
- * line), and its name's key, 3 (a hash of the name). The text is lower case, so their trigrams
- * occur in keys only: an exact term reads short lists (12 million keys), a prefix term the hooks
- * holding that field. A hash shared by two lines only adds candidates; the check removes them.
+ * SQLite's keys (document.ts searchTokens): a field line's exact key (a hash of the line) and its
+ * name's key (a hash of the name), each one token of the word index. They begin with a character
+ * of Unicode's private use area, so a text's word is rarely one; a hash shared by two lines, or
+ * such a word, only adds candidates; the check removes them.
  */
 export function exactKey(name: string, value: string): string {
-  return capitals(Bun.hash.xxHash32(`${name}=${value}`), 5);
+  const line = `${name}=${value}`;
+  return `\ue000${Bun.hash.xxHash32(line).toString(36)}_${Bun.hash.xxHash32(line, 1).toString(36)}`;
 }
 export function nameKey(name: string): string {
-  return capitals(Bun.hash.xxHash32(name, 1), 3);
-}
-function capitals(hash: number, n: number): string {
-  let out = "";
-  for (let i = 0; i < n; i++) (out += String.fromCharCode(65 + (hash % 26))), (hash = Math.floor(hash / 26));
-  return out;
+  return `\ue001${Bun.hash.xxHash32(name).toString(36)}_${Bun.hash.xxHash32(name, 1).toString(36)}`;
 }
 
 /** The needle of a field term (fieldText'ed name and value): its line, or its line's start. */

@@ -46,11 +46,15 @@ export function openSearchIndex(sql: Database, dataPath: string, log?: Log): { p
 
 const attached = (sql: Database) => (sql.query("PRAGMA database_list").all() as { name: string }[]).some((d) => d.name === "search");
 
-/** The index's layout; another value in the file's user_version makes it again. */
-const FORMAT = 2;
+/** The index's layout; another value in the file's user_version makes it again (2: trigrams of the text). */
+const FORMAT = 3;
 const SCHEMA = [
   "CREATE TABLE IF NOT EXISTS search.search_rows (n INTEGER PRIMARY KEY NOT NULL, hook_id TEXT NOT NULL UNIQUE)",
-  "CREATE VIRTUAL TABLE IF NOT EXISTS search.search_index USING fts5(text, fields, content='', contentless_delete=1, detail=none, tokenize='trigram case_sensitive 1')",
+  // The hooks' words and keys (search-store.ts), one token each.
+  `CREATE VIRTUAL TABLE IF NOT EXISTS search.search_index USING fts5(words, content='', contentless_delete=1, detail=none, tokenize="ascii tokenchars '_'")`,
+  // The vocabulary: every word indexed once, ever, and the trigrams of each.
+  "CREATE TABLE IF NOT EXISTS search.search_words (id INTEGER PRIMARY KEY NOT NULL, word TEXT NOT NULL UNIQUE)",
+  "CREATE VIRTUAL TABLE IF NOT EXISTS search.search_word_grams USING fts5(word, content='', detail=none, tokenize='trigram case_sensitive 1')",
 ];
 
 /**
@@ -95,5 +99,6 @@ function prepare(sql: Database, path: string): void {
   sql.run(`PRAGMA search.user_version = ${FORMAT}`);
   // Reads the tables once: a damaged file fails here rather than in the first search.
   sql.query("SELECT count(*) FROM search.search_index WHERE search_index MATCH 'abc'").get();
+  sql.query("SELECT count(*) FROM search.search_word_grams WHERE search_word_grams MATCH 'abc'").get();
   sql.query("SELECT max(n) FROM search.search_rows").get();
 }

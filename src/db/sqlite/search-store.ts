@@ -1,10 +1,10 @@
 import type { Database } from "bun:sqlite";
 import { statSync } from "node:fs";
 import { statementCache } from "./statements";
-import { sqliteTransactor } from "../transactor";
+import { currentTransaction, sqliteTransactor } from "../transactor";
 import { ulidFloor, ulidTime } from "../../lib/ids";
 import { hookIds } from "./hook-ids";
-import { MAX_FIELD_VALUE, searchKeys, type SearchDoc } from "../../search/document";
+import { MAX_FIELD_VALUE, MAX_WORD, searchTokens, WORD_SEPARATOR, WORD_STEP, type SearchDoc } from "../../search/document";
 import { exactKey, fieldText, hasTerms, nameKey, needlesOf, onlyNeedles, topBounds, type SearchTerms } from "../../search/query";
 import type { SearchQuery, SearchStore } from "../../search/store";
 import { createRecheck } from "./search-recheck";
@@ -34,15 +34,48 @@ export function trigrams(needle: string): string[] {
   return [...out];
 }
 
+/** Words of the vocabulary a needle's group may name, at most: a needle found in more is not asked of the index. */
+export const MAX_GROUP_WORDS = 512;
+/** Vocabulary words read for one lookup by trigrams, at most (before they are checked). */
+const MAX_GRAM_ROWS = 4096;
+
 /**
- * The FTS5 query of a search's candidates: every trigram of every word, of every exact field term's
- * key, and of every prefix term's name key and value (search/document.ts searchKeys; the index has
- * `detail=none`: no positions, so no phrases and no column filters). A hook that matches holds all
- * of them, so the candidates include every match; each is checked against its document.
+ * The vocabulary's words that a needle's piece may be part of (undefined: too many to ask, or a
+ * piece too short to look up): those starting with `piece`, or (`containing`) holding it anywhere
+ * or (`ending`) ending with it.
  */
-export function matchExpression(terms: SearchTerms, channel?: string, eventType?: string): string {
-  const grams = new Set<string>();
-  for (const w of terms.words) for (const g of trigrams(w)) grams.add(g);
+export type WordLookup = (piece: string, how: "starting" | "containing" | "ending") => string[] | undefined;
+
+/**
+ * The groups of words a hook holding `needle` must hold one of (pushed to `out`). The needle's
+ * pieces between separators: a piece before the first separator ends a word of the text, one after
+ * the last starts a word, those between are whole words; a needle without a separator is within a
+ * word. A long word is indexed as its pieces (document.ts wordsOf): a whole word by its first
+ * piece, the start of a word by its first MAX_WORD characters, its end or inside by WORD_STEP
+ * characters. A piece the vocabulary cannot narrow (too short, or in too many words) asks nothing:
+ * the candidates stay a superset, the check decides.
+ */
+export function needleGroups(needle: string, lookup: WordLookup, out: string[][]): void {
+  const parts = needle.split(WORD_SEPARATOR);
+  const push = (words: string[] | undefined) => words && out.push(words);
+  if (parts.length === 1) return void push(lookup(needle.slice(0, WORD_STEP), "containing"));
+  for (const whole of parts.slice(1, -1)) if (whole) out.push([whole.slice(0, MAX_WORD)]);
+  const last = parts[parts.length - 1]!;
+  if (last) push(lookup(last.slice(0, MAX_WORD), "starting"));
+  const first = parts[0]!;
+  if (first) push(lookup(first.slice(-WORD_STEP), "ending"));
+}
+
+/**
+ * The FTS5 query of a search's candidates (undefined: nothing to ask the index; null: no hook can
+ * match, a needle's piece being in no word indexed): for every word, the words of the vocabulary
+ * it may be in (needleGroups); for every exact field term, its key; for every prefix term, its
+ * name's key and its value as a word (search/document.ts searchTokens). A hook that matches holds
+ * a word of each group, so the candidates include every match; each is checked against its document.
+ */
+export function matchExpression(terms: SearchTerms, lookup: WordLookup, channel?: string, eventType?: string): string | undefined | null {
+  const groups: string[][] = [];
+  for (const w of terms.words) needleGroups(w, lookup, groups);
   const fields = channel === undefined ? [...terms.terms] : [...terms.terms, { name: "channel", value: fieldText(channel), prefix: false }];
   // An event type asked exactly is also a `type:` term, lower case: a superset the check narrows.
   // A prefix is left to the check: "*" matches hooks of no known type, which have no `type` line
@@ -52,11 +85,36 @@ export function matchExpression(terms: SearchTerms, channel?: string, eventType?
     if (type.length <= MAX_FIELD_VALUE) fields.push({ name: "type", value: type, prefix: false });
   }
   for (const t of fields) {
-    if (!t.prefix) for (const g of trigrams(exactKey(t.name, t.value))) grams.add(g);
-    else for (const g of [nameKey(t.name), ...trigrams(t.value)]) grams.add(g);
+    if (!t.prefix) {
+      groups.push([exactKey(t.name, t.value)]);
+    } else {
+      groups.push([nameKey(t.name)]);
+      if (t.value) needleGroups(t.value, lookup, groups);
+    }
   }
-  return [...grams].map(phrase).join(" AND ");
+  if (groups.some((g) => g.length === 0)) return null;
+  if (groups.length === 0) return undefined;
+  const seen = new Set<string>();
+  const parts: string[] = [];
+  for (const g of groups) {
+    const part = g.length === 1 ? phrase(g[0]!) : `(${g.map(phrase).join(" OR ")})`;
+    if (!seen.has(part)) seen.add(part), parts.push(part);
+  }
+  return parts.join(" AND ");
 }
+
+/** The string just above every string starting with `s` (its last code point's successor), or undefined. */
+function above(s: string): string | undefined {
+  const cps = Array.from(s);
+  const last = cps.pop()!.codePointAt(0)!;
+  return last >= 0x10ffff ? undefined : cps.join("") + String.fromCodePoint(last + 1);
+}
+
+/**
+ * Words a store remembers as being in the vocabulary (two generations of up to this many): only
+ * the others are looked for there when a hook is indexed. The vocabulary keeps every word for good.
+ */
+const KNOWN_WORDS = 200_000;
 
 /** The id bounds of a query's `after`, `since` and `until` (ids sort by their time). */
 export function idBounds(q: SearchQuery): { below?: string; fromMs?: number; beforeMs?: number } {
@@ -92,8 +150,37 @@ export function createSearchStore(conn: Database | { $client: Database }, opts: 
   // The hooks are not looked up: writing the index reads nothing from the data file (no read
   // transaction on it per batch beside the catching writer).
   const claim = sql.prepare("INSERT INTO search.search_rows (n, hook_id) VALUES (?, ?) ON CONFLICT (hook_id) DO NOTHING");
-  const put = sql.prepare("INSERT INTO search.search_index (rowid, text, fields) VALUES (?, ?, ?)");
+  const put = sql.prepare("INSERT INTO search.search_index (rowid, words) VALUES (?, ?)");
+  const addWord = sql.prepare("INSERT INTO search.search_words (word) VALUES (?) ON CONFLICT (word) DO NOTHING RETURNING id");
+  const addGrams = sql.prepare("INSERT INTO search.search_word_grams (rowid, word) VALUES (?, ?)");
   const recheck = createRecheck(sql);
+  /** Words known to be in the vocabulary (committed): the newer generation, and the one before. */
+  let known = new Set<string>();
+  let knownBefore = new Set<string>();
+  const isKnown = (w: string) => known.has(w) || knownBefore.has(w);
+  const remember = (words: Iterable<string>) => {
+    for (const w of words) {
+      if (known.size >= KNOWN_WORDS) (knownBefore = known), (known = new Set());
+      known.add(w);
+    }
+  };
+
+  /** The vocabulary's words a needle's piece may be part of (needleGroups). */
+  const lookup: WordLookup = (piece, how) => {
+    if (how === "starting") {
+      const end = above(piece);
+      const text = `SELECT word FROM search.search_words WHERE word >= ?${end === undefined ? "" : " AND word < ?"} ORDER BY word LIMIT ?`;
+      const words = (q(text).values(...(end === undefined ? [piece] : [piece, end]), MAX_GROUP_WORDS + 1) as [string][]).map(([w]) => w);
+      return words.length > MAX_GROUP_WORDS ? undefined : words;
+    }
+    const grams = trigrams(piece);
+    if (grams.length === 0) return undefined;
+    const rows = q(`SELECT w.word FROM search.search_word_grams g JOIN search.search_words w ON w.id = g.rowid
+      WHERE g.search_word_grams MATCH ? LIMIT ?`).values(grams.map(phrase).join(" AND "), MAX_GRAM_ROWS + 1) as [string][];
+    if (rows.length > MAX_GRAM_ROWS) return undefined;
+    const words = rows.map(([w]) => w).filter((w) => (how === "ending" ? w.endsWith(piece) : w.includes(piece)));
+    return words.length > MAX_GROUP_WORDS ? undefined : words;
+  };
 
   /**
    * The plain list's filters and the time bounds, newest first, when there is no needle: index
@@ -161,6 +248,10 @@ export function createSearchStore(conn: Database | { $client: Database }, opts: 
     transaction: transactor.transaction,
 
     async index(docs) {
+      const fresh = new Set<string>();
+      // Inside another transaction, a rollback after this one could take the new words back out of
+      // the vocabulary: they are not remembered then (only looked up again next time).
+      const nested = !opts.ownWrites && currentTransaction(sql) !== undefined;
       await write(async () => {
         // The next free rowid of each millisecond, read once per millisecond of the batch.
         const free = new Map<number, number>();
@@ -179,10 +270,25 @@ export function createSearchStore(conn: Database | { $client: Database }, opts: 
           claimed.push([n, d]);
           free.set(base, n + 1);
         }
-        // FTS5 writes its pending rows out as a new segment at every savepoint, which each claim
-        // (an upsert) opens: written after all the claims, the batch becomes one segment.
-        for (const [n, d] of claimed) put.run(n, d.text, searchKeys(d));
+        // The words new to the vocabulary, then their trigrams, then the hooks' rows. FTS5 writes
+        // its pending rows out as a new segment at every savepoint, which each claim and each word
+        // (upserts) opens: written after all of them, the batch is one segment of each table.
+        const rows: [number, string][] = [];
+        for (const [n, d] of claimed) {
+          const { words, keys } = searchTokens(d);
+          for (const w of words) if (!isKnown(w) && w !== "") fresh.add(w);
+          rows.push([n, `${words.join(" ")} ${keys.join(" ")}`]);
+        }
+        const added: [number, string][] = [];
+        for (const w of fresh) {
+          const row = addWord.get(w) as { id: number } | null;
+          if (row) added.push([row.id, w]);
+        }
+        for (const [id, w] of added) addGrams.run(id, w);
+        for (const [n, words] of rows) put.run(n, words);
       });
+      // Remembered once committed: a word of a batch rolled back is looked up again.
+      if (!nested) remember(fresh);
     },
 
     async unindexed(after, scan) {
@@ -213,8 +319,10 @@ export function createSearchStore(conn: Database | { $client: Database }, opts: 
         const rest = conjuncts.filter((n) => n !== channelTerm);
         query.terms = rest.length === 0 ? { words: [], fields: [], terms: [] } : needlesOf(rest.length === 1 ? rest[0]! : { kind: "and", items: rest });
       }
-      const match = hasTerms(query.terms) ? matchExpression(query.terms, query.channel, query.eventType) : "";
-      if (!match && onlyNeedles(query.terms)) return plain(query);
+      const expression = hasTerms(query.terms) ? matchExpression(query.terms, lookup, query.channel, query.eventType) : undefined;
+      if (expression === null) return [];
+      const match = expression ?? "";
+      if (!hasTerms(query.terms) && onlyNeedles(query.terms)) return plain(query);
       if (!match || (bounds.tag !== undefined && tagFirst(query, bounds.tag))) {
         // Nothing every match must hold in the text (a query of NOT, OR or hook terms only): the
         // hooks carrying a tag (or a mark) every match carries, or else those the plain filters keep, newest

@@ -27,6 +27,8 @@ declare const self: Worker;
 
 /** This thread's heap above which its keeper collects: it holds about 7 MiB while indexing a flood (measured). */
 const THREAD_HEAP_MARK_BYTES = 48 * 1024 * 1024;
+/** Hooks the index thread writes per transaction. */
+const INDEX_THREAD_BATCH = 256;
 
 const post = (message: FromIndexer) => self.postMessage(message);
 const log: Log = {
@@ -58,6 +60,9 @@ function open(m: Extract<ToIndexer, { type: "open" }>): void {
     read: async (id) => (read.get(id) as Source | null) ?? undefined,
     clock: systemClock,
     log,
+    // Catching is on another thread: larger transactions, fewer FTS5 segments to merge (a quarter
+    // less CPU a hook than 64, bench/index-cpu.ts).
+    batch: INDEX_THREAD_BATCH,
   });
 }
 
