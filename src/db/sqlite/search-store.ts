@@ -5,7 +5,9 @@ import { sqliteTransactor } from "../transactor";
 import { ulidFloor, ulidTime } from "../../lib/ids";
 import { hookIds } from "./hook-ids";
 import { MAX_FIELD_VALUE, searchKeys, type SearchDoc } from "../../search/document";
-import { exactKey, fieldText, hasTerms, nameKey, needlesOf, onlyNeedles, topBounds, type SearchTerms } from "../../search/query";
+import { exactKey, fieldText, hasTerms, nameKey, needlesOf, onlyNeedles, timeBound, topBounds, type QueryNode, type SearchTerms } from "../../search/query";
+import { HOOK_STATUSES } from "../../hooks/status";
+import { eventTypeCondition } from "../event-type";
 import type { SearchQuery, SearchStore } from "../../search/store";
 import { createRecheck } from "./search-recheck";
 
@@ -19,7 +21,9 @@ const PER_MS = 8192;
 const EPOCH = Date.UTC(2025, 0, 1);
 const SPAN_MS = Math.floor(Number.MAX_SAFE_INTEGER / PER_MS) - 1;
 /** Hooks of a tag (within a search's bounds) up to which a search with words reads the tag's hooks (tagFirst). */
-const TAG_FIRST = 20_000;
+const TAG_FIRST_DEFAULT = 20_000;
+/** Candidates a count checks per statement (countWalk). */
+const COUNT_CHUNK_DEFAULT = 4096;
 /** The first rowid of a millisecond (clamped: bounds of a search may lie anywhere). */
 const rowOf = (ms: number) => Math.max(-SPAN_MS, Math.min(SPAN_MS, Math.ceil(ms) - EPOCH)) * PER_MS;
 
@@ -58,6 +62,45 @@ export function matchExpression(terms: SearchTerms, channel?: string, eventType?
   return [...grams].map(phrase).join(" AND ");
 }
 
+/**
+ * A query's tree as SQL over `hooks h`, when every term of it is a hook column (its meaning in
+ * memory: search/query.ts holdsHookTerm; PostgreSQL's: db/pg/search-store.ts hookTermSql); undefined
+ * when one is not (words and field terms are in the text index, `ip:` is compared in memory).
+ * Every condition is true or false, never NULL, so NOT reads as it does in memory.
+ */
+export function columnSql(node: QueryNode, arg: (v: string | number) => string, now: number): string | undefined {
+  switch (node.kind) {
+    case "and":
+    case "or": {
+      if (node.items.length === 0) return node.kind === "and" ? "1" : "0";
+      const parts = node.items.map((n) => columnSql(n, arg, now));
+      return parts.every((p) => p !== undefined) ? `(${parts.join(` ${node.kind.toUpperCase()} `)})` : undefined;
+    }
+    case "not": {
+      const inner = columnSql(node.item, arg, now);
+      return inner === undefined ? undefined : `NOT ${inner}`;
+    }
+    case "status":
+      return `h.status = ${arg(node.value)}`;
+    case "tag":
+      return `EXISTS (SELECT 1 FROM hook_tags tg WHERE tg.hook_id = h.id AND tg.tag = ${arg(node.value)})`;
+    case "has":
+      return node.value === "refusal"
+        ? "EXISTS (SELECT 1 FROM hook_marks mk WHERE mk.hook_id = h.id AND mk.kind = 'refusal')"
+        : "EXISTS (SELECT 1 FROM attempts a WHERE a.hook_id = h.id)";
+    case "unread":
+      return `NOT EXISTS (SELECT 1 FROM hook_reads rd WHERE rd.user_id = ${arg(node.reader ?? "")} AND rd.hook_id = h.id)`;
+    case "verified":
+      return `h.verified IS ${node.value ? 1 : 0}`;
+    case "size":
+      return `length(h.body) ${node.op} ${arg(node.bytes)}`;
+    case "time":
+      return `h.id ${node.op} ${arg(ulidFloor(timeBound(node, now)))}`;
+    default:
+      return undefined;
+  }
+}
+
 /** The id bounds of a query's `after`, `since` and `until` (ids sort by their time). */
 export function idBounds(q: SearchQuery): { below?: string; fromMs?: number; beforeMs?: number } {
   return { below: q.after, fromMs: q.since, beforeMs: q.until };
@@ -82,7 +125,15 @@ const ownTransaction = (sql: Database) => async (fn: () => Promise<void>) => {
  * a plain deferred transaction that locks the index file only; else batches join the connection's
  * transactor like every other write.
  */
-export function createSearchStore(conn: Database | { $client: Database }, opts: { ownWrites?: boolean } = {}): SearchStore {
+export function createSearchStore(
+  conn: Database | { $client: Database },
+  opts: {
+    ownWrites?: boolean;
+    /** COUNT_CHUNK and TAG_FIRST (tests make them small, so that a small corpus takes every path). */
+    countChunk?: number;
+    tagFirst?: number;
+  } = {},
+): SearchStore {
   const sql: Database = "$client" in conn ? conn.$client : conn;
   const q = statementCache(sql);
   const transactor = sqliteTransactor(sql);
@@ -94,6 +145,8 @@ export function createSearchStore(conn: Database | { $client: Database }, opts: 
   const claim = sql.prepare("INSERT INTO search.search_rows (n, hook_id) VALUES (?, ?) ON CONFLICT (hook_id) DO NOTHING");
   const put = sql.prepare("INSERT INTO search.search_index (rowid, text, fields) VALUES (?, ?, ?)");
   const recheck = createRecheck(sql);
+  const COUNT_CHUNK = opts.countChunk ?? COUNT_CHUNK_DEFAULT;
+  const TAG_FIRST = opts.tagFirst ?? TAG_FIRST_DEFAULT;
 
   /**
    * The plain list's filters and the time bounds, newest first, when there is no needle: index
@@ -141,8 +194,8 @@ export function createSearchStore(conn: Database | { $client: Database }, opts: 
    * index alone), reading them with their status costs less than walking the text index's
    * candidates, which for a common word are most hooks of the range.
    */
-  function tagFirst(query: SearchQuery, tag: string): boolean {
-    return tagged({ ...query, status: undefined, channel: undefined, limit: TAG_FIRST + 1 }, tag).length <= TAG_FIRST;
+  function tagFirst(query: SearchQuery, tag: string, marks = false): boolean {
+    return tagged({ ...query, status: undefined, channel: undefined, limit: TAG_FIRST + 1 }, tag, undefined, marks).length <= TAG_FIRST;
   }
 
   /** Candidates, newest first (`status` is left to the recheck, which reads the hooks anyway). */
@@ -154,6 +207,124 @@ export function createSearchStore(conn: Database | { $client: Database }, opts: 
     if (query.after !== undefined) (text += " AND r.hook_id < ?"), args.push(query.after);
     text += " ORDER BY s.rowid DESC LIMIT ?";
     return q(text).all(...args, limit) as { id: string; n: number }[];
+  }
+
+  /**
+   * A search as it is read: after:/before: and status: ANDed at the top bound what is read (rowids,
+   * the plain list); an exact `channel:` ANDed at the top is the plain list's channel filter
+   * (channel names are lower case, as the term's value is), read by the hooks' index, not as a
+   * needle of the text. Undefined when nothing can match (two statuses, two channels).
+   */
+  function narrow(asked: SearchQuery): { query: SearchQuery; bounds: ReturnType<typeof topBounds> } | undefined {
+    const now = asked.now ?? Date.now();
+    const bounds = topBounds(asked.terms, now);
+    const query: SearchQuery = { ...asked, now };
+    if (bounds.since !== undefined) query.since = Math.max(query.since ?? bounds.since, bounds.since);
+    if (bounds.until !== undefined) query.until = Math.min(query.until ?? bounds.until, bounds.until);
+    if (bounds.status !== undefined) {
+      if (query.status !== undefined && query.status !== bounds.status) return undefined;
+      query.status = bounds.status as SearchQuery["status"];
+    }
+    const conjuncts = query.terms.node ? (query.terms.node.kind === "and" ? query.terms.node.items : [query.terms.node]) : [];
+    const channelTerm = conjuncts.find((n) => n.kind === "field" && n.term.name === "channel" && !n.term.prefix);
+    if (channelTerm?.kind === "field") {
+      if (query.channel !== undefined && query.channel !== channelTerm.term.value) return undefined;
+      query.channel = channelTerm.term.value;
+      const rest = conjuncts.filter((n) => n !== channelTerm);
+      query.terms = rest.length === 0 ? { words: [], fields: [], terms: [] } : needlesOf(rest.length === 1 ? rest[0]! : { kind: "and", items: rest });
+    }
+    return { query, bounds };
+  }
+
+  /** The rowids a search of these bounds reads: below `top`, at or above `bottom` (top <= bottom: none). */
+  function rowRange(query: SearchQuery): { top: number; bottom: number } {
+    let top = Number.MAX_SAFE_INTEGER;
+    if (query.after !== undefined) top = Math.min(top, rowOf(ulidTime(query.after) + 1));
+    if (query.until !== undefined) top = Math.min(top, rowOf(query.until));
+    const bottom = query.since !== undefined ? rowOf(query.since) : Number.MIN_SAFE_INTEGER;
+    return { top, bottom };
+  }
+
+  /**
+   * How many hooks of one statement's rows match, up to `max + 1`, when every term of the query is a
+   * hook column (columnSql): the rows of the tag every match carries (or of the mark), joined to
+   * their hooks, when the tag's rows within the bounds are few or nothing narrows the hooks
+   * better; else the hooks' own index (channel, status, id) or primary key. Undefined when a
+   * term is not (words, field terms, `ip:`): countWalk counts those.
+   */
+  function countColumns(query: SearchQuery, bounds: ReturnType<typeof topBounds>, max: number): number | undefined {
+    const args: (string | number)[] = [];
+    const arg = (v: string | number) => (args.push(v), "?");
+    const node = query.terms.node;
+    const tree = node === undefined || hasTerms(query.terms) ? (node === undefined ? "1" : undefined) : columnSql(node, arg, query.now ?? Date.now());
+    if (tree === undefined) return undefined;
+    if (query.status !== undefined && !HOOK_STATUSES.includes(query.status)) return 0;
+    const where = [tree];
+    if (query.channel !== undefined) where.push(`h.channel = ${arg(query.channel)}`);
+    if (query.status !== undefined) {
+      where.push(`h.status = ${arg(query.status)}`);
+      // The (channel, status, id) index read per channel, as the plain list reads a status (hook-ids.ts).
+      if (query.channel === undefined) where.push(`h.channel IN (SELECT name FROM channels WHERE ${query.status} > 0)`);
+    }
+    if (query.since !== undefined) where.push(`h.id >= ${arg(ulidFloor(Math.ceil(query.since)))}`);
+    if (query.until !== undefined) where.push(`h.id < ${arg(ulidFloor(Math.ceil(query.until)))}`);
+    const type = eventTypeCondition(query.eventType, () => "?");
+    args.push(...type.args);
+    const narrowed = query.channel !== undefined || query.status !== undefined;
+    const by =
+      bounds.tag !== undefined
+        ? { table: "hook_tags", column: "tag", value: bounds.tag }
+        : bounds.mark !== undefined
+          ? { table: "hook_marks", column: "kind", value: bounds.mark }
+          : undefined;
+    let from = "hooks h";
+    const drive: (string | number)[] = [];
+    if (by && (!narrowed || tagFirst(query, by.value, by.table === "hook_marks"))) {
+      from = `${by.table} t CROSS JOIN hooks h ON h.id = t.hook_id`;
+      let on = `t.${by.column} = ?`;
+      drive.push(by.value);
+      if (query.since !== undefined) (on += " AND t.hook_id >= ?"), drive.push(ulidFloor(Math.ceil(query.since)));
+      if (query.until !== undefined) (on += " AND t.hook_id < ?"), drive.push(ulidFloor(Math.ceil(query.until)));
+      where.unshift(on);
+    }
+    const text = `SELECT count(*) AS n FROM (SELECT 1 FROM ${from} WHERE ${where.join(" AND ")}${type.sql} LIMIT ?)`;
+    return (q(text).get(...drive, ...args, max + 1) as { n: number }).n;
+  }
+
+  /**
+   * How many hooks match, up to `max + 1`, for a query countColumns cannot count: candidates checked
+   * a chunk at a time (recheck: the hook columns first, the document only of those they keep),
+   * read along the cheapest filter first: the tag's (or mark's) hooks within the bounds, when they
+   * are few or there is no needle; the status's or channel's hooks (their index range) when the
+   * needles are common (a full first chunk of candidates); else the text index's candidates.
+   */
+  async function countWalk(query: SearchQuery, bounds: ReturnType<typeof topBounds>, match: string, max: number): Promise<number> {
+    let n = 0;
+    const check = async (ids: string[]) => {
+      if (ids.length > 0) n += (await recheck(ids, query.terms, query)).size;
+      return n > max || ids.length < COUNT_CHUNK;
+    };
+    const along = async (ids: (below: string | undefined) => string[]) => {
+      for (let below: string | undefined; ; ) {
+        const chunk = ids(below);
+        if (await check(chunk)) return n;
+        below = chunk[chunk.length - 1];
+      }
+    };
+    const chunk = { ...query, limit: COUNT_CHUNK };
+    if (bounds.tag !== undefined && (!match || tagFirst(query, bounds.tag))) return along((below) => tagged(chunk, bounds.tag!, below));
+    if (!match && bounds.mark !== undefined) return along((below) => tagged(chunk, bounds.mark!, below, true));
+    if (!match) return along((below) => plain(chunk, below));
+    const { top, bottom } = rowRange(query);
+    if (top <= bottom) return 0;
+    let rows = matches(query, match, top, bottom, COUNT_CHUNK);
+    // A common needle with a status or a channel: that index range holds fewer candidates.
+    if (rows.length === COUNT_CHUNK && (query.status !== undefined || query.channel !== undefined) && bounds.tag === undefined)
+      return along((below) => plain(chunk, below));
+    for (;;) {
+      if (await check(rows.map((r) => r.id))) return n;
+      rows = matches(query, match, rows[rows.length - 1]!.n, bottom, COUNT_CHUNK);
+    }
   }
 
   return {
@@ -193,26 +364,9 @@ export function createSearchStore(conn: Database | { $client: Database }, opts: 
     },
 
     async search(asked) {
-      // after:/before: and status: ANDed at the top bound what is read (rowids, the plain list).
-      const now = asked.now ?? Date.now();
-      const bounds = topBounds(asked.terms, now);
-      const query: SearchQuery = { ...asked, now };
-      if (bounds.since !== undefined) query.since = Math.max(query.since ?? bounds.since, bounds.since);
-      if (bounds.until !== undefined) query.until = Math.min(query.until ?? bounds.until, bounds.until);
-      if (bounds.status !== undefined) {
-        if (query.status !== undefined && query.status !== bounds.status) return [];
-        query.status = bounds.status as SearchQuery["status"];
-      }
-      // An exact `channel:` ANDed at the top is the plain list's channel filter (channel names are
-      // lower case, as the term's value is): read by the hooks' index, not as a needle of the text.
-      const conjuncts = query.terms.node ? (query.terms.node.kind === "and" ? query.terms.node.items : [query.terms.node]) : [];
-      const channelTerm = conjuncts.find((n) => n.kind === "field" && n.term.name === "channel" && !n.term.prefix);
-      if (channelTerm?.kind === "field") {
-        if (query.channel !== undefined && query.channel !== channelTerm.term.value) return [];
-        query.channel = channelTerm.term.value;
-        const rest = conjuncts.filter((n) => n !== channelTerm);
-        query.terms = rest.length === 0 ? { words: [], fields: [], terms: [] } : needlesOf(rest.length === 1 ? rest[0]! : { kind: "and", items: rest });
-      }
+      const narrowed = narrow(asked);
+      if (!narrowed) return [];
+      const { query, bounds } = narrowed;
       const match = hasTerms(query.terms) ? matchExpression(query.terms, query.channel, query.eventType) : "";
       if (!match && onlyNeedles(query.terms)) return plain(query);
       if (!match || (bounds.tag !== undefined && tagFirst(query, bounds.tag))) {
@@ -235,10 +389,7 @@ export function createSearchStore(conn: Database | { $client: Database }, opts: 
         }
         return out;
       }
-      let top = Number.MAX_SAFE_INTEGER;
-      if (query.after !== undefined) top = Math.min(top, rowOf(ulidTime(query.after) + 1));
-      if (query.until !== undefined) top = Math.min(top, rowOf(query.until));
-      const bottom = query.since !== undefined ? rowOf(query.since) : Number.MIN_SAFE_INTEGER;
+      const { top, bottom } = rowRange(query);
       if (top <= bottom) return [];
       const found: { id: string; n: number }[] = [];
       /** Reads candidates below rowid `from` down to `to`, newest first, until `enough` match; where it stopped. */
@@ -268,6 +419,16 @@ export function createSearchStore(conn: Database | { $client: Database }, opts: 
         .map((r) => r.id)
         .sort((a, b) => (a < b ? 1 : a > b ? -1 : 0))
         .slice(0, query.limit);
+    },
+
+    async count(asked, max) {
+      const narrowed = narrow({ ...asked, limit: 0 });
+      if (!narrowed) return 0;
+      const { query, bounds } = narrowed;
+      const counted = countColumns(query, bounds, max);
+      if (counted !== undefined) return counted;
+      const match = hasTerms(query.terms) ? matchExpression(query.terms, query.channel, query.eventType) : "";
+      return Math.min(await countWalk(query, bounds, match, max), max + 1);
     },
 
     /** The index on disk: its pages and its write-ahead log (which keeps up to 64 MiB after a checkpoint). */
