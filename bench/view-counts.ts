@@ -49,7 +49,10 @@ async function timed(fn: () => Promise<number>): Promise<{ ms: number; cpu: numb
   return { ms: performance.now() - t, cpu: (used.user + used.system) / 1000, n };
 }
 
-const load = () => loadavg().map((l) => fmt(l, 2)).join(" ");
+const load = () =>
+  loadavg()
+    .map((l) => fmt(l, 2))
+    .join(" ");
 console.log(`load average at the start: ${load()}`);
 const rounds = Number(args.rounds);
 const results = new Map(VIEWS.map((q) => [q, { old: [] as { ms: number; cpu: number; n: number }[], now: [] as { ms: number; cpu: number; n: number }[] }]));

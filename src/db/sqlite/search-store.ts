@@ -6,7 +6,7 @@ import { ulidFloor, ulidTime } from "../../lib/ids";
 import { hookIds } from "./hook-ids";
 import { MAX_FIELD_VALUE, searchKeys, type SearchDoc } from "../../search/document";
 import { exactKey, fieldText, hasTerms, nameKey, needlesOf, onlyNeedles, timeBound, topBounds, type QueryNode, type SearchTerms } from "../../search/query";
-import { HOOK_STATUSES } from "../../hooks/status";
+import { HOOK_STATUSES, type HookStatus } from "../../hooks/status";
 import { eventTypeCondition } from "../event-type";
 import type { SearchQuery, SearchStore } from "../../search/store";
 import { createRecheck, type RecheckFilters } from "./search-recheck";
@@ -169,6 +169,19 @@ export function createSearchStore(
   }
 
   /**
+   * The index ranges of the plain filters, for a count (which reads them in any order): one per
+   * channel and status, where the plain list merges a channel's statuses or a status's channels
+   * newest first (reading `limit` of each for a page of `limit`); the primary key's without either.
+   */
+  function ranges(query: SearchQuery): { channel?: string; status?: HookStatus }[] {
+    const { channel, status } = query;
+    if (channel !== undefined && status !== undefined) return [{ channel, status }];
+    if (channel !== undefined) return HOOK_STATUSES.map((s) => ({ channel, status: s }));
+    if (status !== undefined) return (q(`SELECT name FROM channels WHERE ${status} > 0`).values() as [string][]).map(([name]) => ({ channel: name, status }));
+    return [{}];
+  }
+
+  /**
    * Ids of hooks carrying `tag` (or, `marks`, the mark of that kind: hook_marks), newest first,
    * within the query's bounds (the tag or mark index's range), of the query's status and channel
    * when it has them (each row's hook read by its key: a range of the tag, never the status's hooks).
@@ -253,9 +266,7 @@ export function createSearchStore(
   function rangeSize(channel: string | undefined, status: string | undefined): number {
     const of = status ?? "pending + handled + failed + discarded";
     const row =
-      channel !== undefined
-        ? q(`SELECT ${of} AS n FROM channels WHERE name = ?`).get(channel)
-        : q(`SELECT coalesce(sum(${of}), 0) AS n FROM channels`).get();
+      channel !== undefined ? q(`SELECT ${of} AS n FROM channels WHERE name = ?`).get(channel) : q(`SELECT coalesce(sum(${of}), 0) AS n FROM channels`).get();
     return (row as { n: number } | null)?.n ?? 0;
   }
 
@@ -353,6 +364,7 @@ export function createSearchStore(
    */
   async function countWalk(query: SearchQuery, bounds: ReturnType<typeof topBounds>, match: string, max: number): Promise<number> {
     const now = query.now;
+    if (query.status !== undefined && !HOOK_STATUSES.includes(query.status)) return 0;
     /**
      * The query's terms without the top-level conjuncts every candidate of a source holds already
      * (it read them from the tag's rows or a status's index range, within the bounds): the check
@@ -380,21 +392,25 @@ export function createSearchStore(
         below = ids[ids.length - 1];
       }
     };
+    /** The hooks' index ranges (ranges) one after the other: their channel, status and event type are those asked. */
+    const alongRanges = async () => {
+      for (const range of ranges(query)) if ((await along((below) => plain({ ...chunk, ...range }, below), without(inBounds), { now })) > max) break;
+      return n;
+    };
     const chunk = { ...query, limit: COUNT_CHUNK };
     // The tag's (or mark's) rows joined to their hooks' status and channel (not their event type).
     const tagHeld = (tag: string) => (c: QueryNode) => inBounds(c) || (c.kind === "tag" && c.value === tag);
     if (bounds.tag !== undefined && (!match || tagFirst(query, bounds.tag)))
       return along((below) => tagged(chunk, bounds.tag!, below), without(tagHeld(bounds.tag)), { eventType: query.eventType, now });
     const markHeld = (c: QueryNode) => inBounds(c) || (c.kind === "has" && c.value === "refusal");
-    if (!match && bounds.mark !== undefined) return along((below) => tagged(chunk, bounds.mark!, below, true), without(markHeld), { eventType: query.eventType, now });
-    // The hooks' index range: their channel, status and event type are those asked.
-    if (!match) return along((below) => plain(chunk, below), without(inBounds), { now });
+    if (!match && bounds.mark !== undefined)
+      return along((below) => tagged(chunk, bounds.mark!, below, true), without(markHeld), { eventType: query.eventType, now });
+    if (!match) return alongRanges();
     const { top, bottom } = rowRange(query);
     if (top <= bottom) return 0;
     let rows = matches(query, match, top, bottom, COUNT_CHUNK);
     // A common needle with a status or a channel: that index range holds fewer candidates.
-    if (rows.length === COUNT_CHUNK && (query.status !== undefined || query.channel !== undefined) && bounds.tag === undefined)
-      return along((below) => plain(chunk, below), without(inBounds), { now });
+    if (rows.length === COUNT_CHUNK && (query.status !== undefined || query.channel !== undefined) && bounds.tag === undefined) return alongRanges();
     // A tag every match carries, too common to read along: its hooks within the bounds (ids only,
     // up to DRIVE_MAX) leave out the candidates without it before any is checked.
     let keep: Set<string> | undefined;
