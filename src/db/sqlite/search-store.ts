@@ -4,7 +4,7 @@ import { statementCache } from "./statements";
 import { sqliteTransactor } from "../transactor";
 import { ulidFloor, ulidTime } from "../../lib/ids";
 import { hookIds } from "./hook-ids";
-import { MAX_FIELD_VALUE, searchKeys, type SearchDoc } from "../../search/document";
+import { MAX_FIELD_VALUE, searchKeys, TEXT_BODY_BYTES, type SearchDoc } from "../../search/document";
 import { exactKey, fieldText, hasTerms, nameKey, needlesOf, onlyNeedles, timeBound, topBounds, type QueryNode, type SearchTerms } from "../../search/query";
 import { HOOK_STATUSES, type HookStatus } from "../../hooks/status";
 import { eventTypeCondition } from "../event-type";
@@ -28,6 +28,8 @@ const DRIVE_MAX_DEFAULT = 200_000;
 const COUNT_CHUNK_DEFAULT = 4096;
 /** The first rowid of a millisecond (clamped: bounds of a search may lie anywhere). */
 const rowOf = (ms: number) => Math.max(-SPAN_MS, Math.min(SPAN_MS, Math.ceil(ms) - EPOCH)) * PER_MS;
+
+const encoder = new TextEncoder();
 
 /** An FTS5 string: double quotes doubled. */
 const phrase = (s: string) => `"${s.replaceAll('"', '""')}"`;
@@ -356,6 +358,37 @@ export function createSearchStore(
   }
 
   /**
+   * Whether a count's check of `terms` is of words alone (no field term, no other term, no filter),
+   * each of which inBody may look for: well-formed (a lone surrogate is U+FFFD in a decoded body)
+   * and without U+FEFF (a decoded body's first one is dropped).
+   */
+  function wordsOnly(terms: SearchTerms, f: RecheckFilters): boolean {
+    return (
+      terms.words.length > 0 &&
+      terms.fields.length === 0 &&
+      onlyNeedles(terms) &&
+      f.channel === undefined &&
+      f.status === undefined &&
+      f.eventType === undefined &&
+      terms.words.every((w) => w.isWellFormed() && !w.includes("\ufeff"))
+    );
+  }
+
+  /**
+   * The ids among `ids` whose body's searchable bytes (its first TEXT_BODY_BYTES) hold every one of
+   * `words` (lower case, as a query's words are) as UTF-8: each such hook's document holds them,
+   * since decoding keeps a well-formed character's bytes whatever comes before and lower-casing
+   * leaves a lower-case word as it is; so they match without their document being built. A hook
+   * not among them may still match (a word in its headers, or in capitals): it is checked whole.
+   */
+  function inBody(ids: readonly string[], words: readonly string[]): Set<string> {
+    const tests = words.map(() => " AND instr(substr(CAST(body AS BLOB), 1, ?), ?) > 0").join("");
+    const args = words.flatMap((w) => [TEXT_BODY_BYTES, encoder.encode(w)]);
+    const rows = q(`SELECT id FROM hooks WHERE id IN (SELECT value FROM json_each(?))${tests}`).values(JSON.stringify(ids), ...args) as [string][];
+    return new Set(rows.map(([id]) => id));
+  }
+
+  /**
    * How many hooks match, up to `max + 1`, for a query countColumns cannot count: candidates checked
    * a chunk at a time (recheck: the hook columns first, the document only of those they keep),
    * read along the cheapest filter first: the tag's (or mark's) hooks within the bounds, when they
@@ -382,7 +415,14 @@ export function createSearchStore(
     let n = 0;
     /** Counts the ids that hold `terms` and `filters` (all of them when there is nothing left to check); whether to stop. */
     const check = async (ids: string[], terms: SearchTerms | undefined, filters: RecheckFilters, more: boolean) => {
-      if (ids.length > 0) n += terms === undefined && filters.eventType === undefined ? ids.length : (await recheck(ids, terms ?? query.terms, filters)).size;
+      if (ids.length > 0 && terms === undefined && filters.eventType === undefined) n += ids.length;
+      else if (ids.length > 0) {
+        const t = terms ?? query.terms;
+        const held = wordsOnly(t, filters) ? inBody(ids, t.words) : undefined;
+        if (held) n += held.size;
+        const rest = held ? ids.filter((id) => !held.has(id)) : ids;
+        if (rest.length > 0) n += (await recheck(rest, t, filters)).size;
+      }
       return n > max || !more;
     };
     const along = async (read: (below: string | undefined) => string[], terms: SearchTerms | undefined, filters: RecheckFilters) => {
