@@ -463,10 +463,12 @@ export function createSearchStore(
         terms = without((c) => c.kind === "time" || (c.kind === "tag" && c.value === tag)) ?? terms;
       }
     }
-    for (;;) {
+    for (let size = COUNT_CHUNK; ; ) {
       const ids = rows.map((r) => r.id);
-      if (await check(keep ? ids.filter((id) => keep.has(id)) : ids, terms, query, rows.length === COUNT_CHUNK)) return n;
-      rows = matches(query, match, rows[rows.length - 1]!.n, bottom, COUNT_CHUNK);
+      if (await check(keep ? ids.filter((id) => keep.has(id)) : ids, terms, query, rows.length === size)) return n;
+      // Filtered by the tag's ids, most candidates are dropped unread: fewer, longer statements of the text index.
+      size = keep ? COUNT_CHUNK * 8 : COUNT_CHUNK;
+      rows = matches(query, match, rows[rows.length - 1]!.n, bottom, size);
     }
   }
 
