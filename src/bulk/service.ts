@@ -98,7 +98,7 @@ export function createBulk(deps: BulkDeps) {
     const searched = search.read(query, reader);
     // A query of a channel and a status only is the plain list's filter: read by its index, not the search's.
     const plain = plainFilter(query);
-    const find: typeof searched = plain
+    const find: (page: Parameters<typeof searched>[0]) => Promise<string[]> = plain
       ? (page) =>
           plain.status && page.status && plain.status !== page.status
             ? Promise.resolve([])

@@ -104,6 +104,18 @@ export function filteredByCaller(storage: Storage): Storage {
         (c) => search.search(c),
         (id) => id,
       ),
+    // Summed over the visible channels (or the one asked, when visible), each counted up to what is left.
+    count: async (q: Parameters<SearchStore["count"]>[0], max: number) => {
+      const limit = callerChannels();
+      if (!limit) return search.count(q, max);
+      if (q.channel !== undefined) return channelMatches(limit, q.channel) ? search.count(q, max) : 0;
+      let n = 0;
+      for (const channel of await visibleChannels(limit)) {
+        n += await search.count({ ...q, channel }, max - n);
+        if (n > max) break;
+      }
+      return n;
+    },
   });
   for (const name of ["index", "unindexed", "sizeBytes", "purge", "transaction"] as const) {
     const value = (search as any)[name];

@@ -31,7 +31,13 @@ export interface HookSearch {
   read(q: string, reader: string | undefined, opts: { contracts: true }): HookFinder & { contract?: ContractFilter; matchesAll: boolean };
 }
 
-export type HookFinder = (page: HookSearchPage) => Promise<string[]>;
+export type HookFinder = ((page: HookSearchPage) => Promise<string[]>) & {
+  /**
+   * How many hooks match, with the page's filters (no `after`, no `limit`): exactly as many as
+   * every page together, counted up to `max + 1` (an answer above `max` says "more than max").
+   */
+  count(filters: Omit<HookSearchPage, "after" | "limit">, max: number): Promise<number>;
+};
 
 /** A hook's contract check, as the `contract` extension says it. */
 export type ContractCheck = { result: string; new_type: boolean; new_field: boolean };

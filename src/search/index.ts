@@ -10,10 +10,10 @@ import { searchDoc, type SearchDoc } from "./document";
 import { invalid } from "../lib/errors";
 import type { ContractCheck, HookSearchPage } from "../hooks/hook-search";
 import { asksNone, evaluate, firstContract, isEmpty, needlesOf, parseSearch, splitContract, syntax, uses, withReader, type QueryNode } from "./query";
-import type { SearchQuery, SearchStore } from "./store";
+import type { CountQuery, SearchQuery, SearchStore } from "./store";
 
 export { parseSearch, hasTerms, type SearchTerms } from "./query";
-export type { SearchQuery, SearchStore } from "./store";
+export type { CountQuery, SearchQuery, SearchStore } from "./store";
 
 /**
  * Hooks indexed per transaction: enough to amortise the commit, few enough that one holds the
@@ -279,6 +279,13 @@ export function createSearch(deps: {
       clearTimeout(timer);
       return store.search(query);
     },
+    /** How many hooks match (up to `max + 1`: store.count), once what this instance caught is indexed. */
+    async count(query: CountQuery, max: number): Promise<number> {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([flush(), new Promise((resolve) => (timer = setTimeout(resolve, FLUSH_WAIT_MS)))]);
+      clearTimeout(timer);
+      return store.count(query, max);
+    },
     /** Indexes hooks stored without being caught (imports), soon. */
     enqueue,
     leftOut,
@@ -322,7 +329,7 @@ export type Search = ReturnType<typeof createSearch>;
 const EMPTY_DOC = { text: "", fields: "" };
 
 /** The search the hook list reads (hooks/hook-search.ts), over either index (this one or threaded.ts). */
-export function hookSearch(search: Pick<Search, "search">): HookSearch {
+export function hookSearch(search: Pick<Search, "search" | "count">): HookSearch {
   return {
     read(q: string, reader?: string, opts?: { contracts: true }) {
       let parsed = parseSearch(q);
@@ -340,6 +347,7 @@ export function hookSearch(search: Pick<Search, "search">): HookSearch {
       const find = (page: HookSearchPage) => search.search({ ...page, terms });
       const node = contract;
       return Object.assign(find, {
+        count: (filters: Omit<HookSearchPage, "after" | "limit">, max: number) => search.count({ ...filters, terms }, max),
         matchesAll: isEmpty(terms),
         contract: node && {
           asksNone: asksNone(node),

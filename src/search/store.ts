@@ -21,6 +21,9 @@ export type SearchQuery = {
   now?: number;
 };
 
+/** What a count reads: a search without its page (`after`, `limit`). */
+export type CountQuery = Omit<SearchQuery, "after" | "limit">;
+
 /**
  * The search index's storage, met by SQLite (FTS5, trigram) and PostgreSQL (pg_trgm): written after
  * hooks commit, never inside a caught batch. Rejects with the database's error when it fails.
@@ -38,6 +41,12 @@ export interface SearchStore extends Transactor {
   unindexed(after: string | undefined, scan: number): Promise<{ ids: string[]; last?: string }>;
   /** Ids of the matching hooks, newest first, after `after`, at most `limit`. */
   search(query: SearchQuery): Promise<string[]>;
+  /**
+   * How many hooks the search matches (every page of `search` together), counted up to `max + 1`:
+   * an answer above `max` says "more than max". In the database where every term is a hook column
+   * (one COUNT statement); with words, over candidates narrowed by the cheapest filter first.
+   */
+  count(query: CountQuery, max: number): Promise<number>;
   /** Bytes the index takes on disk, when the database can tell, else undefined. */
   sizeBytes(): Promise<number | undefined>;
   /**

@@ -213,6 +213,12 @@ export function createThreadedSearch(deps: {
       clearTimeout(timer);
       return store.search(query);
     },
+    async count(query, max) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([flush(), new Promise((resolve) => (timer = setTimeout(resolve, FLUSH_WAIT_MS)))]);
+      clearTimeout(timer);
+      return store.count(query, max);
+    },
     enqueue,
     flush,
     start: () => void ((started = true), dead || post({ type: "start" })),

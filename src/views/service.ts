@@ -5,25 +5,20 @@ import { SHARED_OWNER, type ViewRow, type ViewStore } from "./store";
 
 /** Matches counted for the sidebar, at most: past it the count says "at least" (`count_exact` false). */
 export const VIEW_COUNT_MAX = 10_000;
-const PAGE = 1000;
 
 /**
  * Saved views: a named query (docs/search.md) of one user, or shared with everyone by an admin.
  * A user sees the shared views and their own; a name may be both (theirs is listed after).
  */
 export function createViews({ store, search, clock }: { store: ViewStore; search: HookSearch; clock: Clock }) {
-  /** How many hooks `query` matches for `reader` (whose `is:unread` it is), up to VIEW_COUNT_MAX. */
+  /**
+   * How many hooks `query` matches for `reader` (whose `is:unread` it is), up to VIEW_COUNT_MAX:
+   * counted by the search's own counting path (the database's COUNT, or candidates checked until
+   * past the limit), never by reading the matches' pages.
+   */
   async function count(query: string, reader?: string): Promise<{ count: number; exact: boolean }> {
-    const find = search.read(query, reader);
-    let n = 0;
-    let after: string | undefined;
-    for (;;) {
-      const page = await find({ after, limit: PAGE });
-      n += page.length;
-      if (page.length < PAGE) return { count: n, exact: true };
-      if (n >= VIEW_COUNT_MAX) return { count: n, exact: false };
-      after = page[page.length - 1];
-    }
+    const n = await search.read(query, reader).count({}, VIEW_COUNT_MAX);
+    return n > VIEW_COUNT_MAX ? { count: VIEW_COUNT_MAX, exact: false } : { count: n, exact: true };
   }
   const refuseShared = () => new AppError("permission_denied", "only an admin may save or remove a shared view; save it as your own");
   return {

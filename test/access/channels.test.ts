@@ -145,6 +145,32 @@ describe("a caller limited to channels", () => {
     }
   });
 
+  test("a saved view's count counts only its channels' hooks", async () => {
+    // Shared views (an admin's): each caller counts them over what it may see.
+    const views: [string, string, number, number][] = [
+      // name, query, count for the full key, count for a limited caller
+      ["notes", "note", 6, 3],
+      ["pending", "status:pending", 6, 3],
+      ["hidden", "channel:orders", 3, 0],
+      ["not-live", "-channel:stripe-live", 3, 0],
+      ["secret-or-visible", `"${SECRET}" OR visible`, 6, 3],
+      ["unread-pending", "is:unread status:pending -tag:never", 6, 3],
+    ];
+    for (const [name, query] of views) expect((await t.call("POST", "/v1/views", { name, query, shared: true }, FULL)).status).toBe(200);
+    const counts = async (base: string, headers: Record<string, string>) => {
+      const res = await t.call("GET", `${base}/views?include=count`, undefined, headers);
+      expect(res.status).toBe(200);
+      return Object.fromEntries((res.json as { name: string; count: number; count_exact: boolean }[]).map((v) => [v.name, [v.count, v.count_exact]]));
+    };
+    const full = await counts("/v1", FULL);
+    for (const [name, , all] of views) expect([name, full[name]]).toEqual([name, [all, true]]);
+    for (const [who, base, headers] of callers()) {
+      const seen = await counts(base, headers);
+      for (const [name, , , limited] of views) expect([who, name, seen[name]]).toEqual([who, name, [limited, true]]);
+    }
+    for (const [name] of views) await t.call("DELETE", `/v1/views/${name}?shared=true`, undefined, FULL);
+  });
+
   test("a read-only key reads but does not act; a scoped key cannot reach management routes", async () => {
     expect((await t.call("POST", `/v1/hooks/${own[0]}/discard`, {}, READER)).status).toBe(403);
     expect((await t.call("GET", `/v1/hooks/${own[0]}`, undefined, READER)).status).toBe(200);

@@ -44,6 +44,9 @@ test("a hook caught while the index rests after a stalled batch is found by the 
     async search(q) {
       return docs.filter((d) => q.terms.words.every((w) => d.text.includes(w))).map((d) => d.id);
     },
+    async count(q) {
+      return docs.filter((d) => q.terms.words.every((w) => d.text.includes(w))).length;
+    },
     async sizeBytes() {
       return undefined;
     },

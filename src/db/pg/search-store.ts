@@ -2,7 +2,7 @@ import { ulidFloor } from "../../lib/ids";
 import type { SearchDoc } from "../../search/document";
 import { hasTerms, IPV4_PATTERN, IPV6_PATTERN, onlyNeedles, timeBound, uses, type HookTerm, type QueryNode } from "../../search/query";
 import { eventTypeCondition } from "../event-type";
-import type { SearchQuery, SearchStore } from "../../search/store";
+import type { CountQuery, SearchQuery, SearchStore } from "../../search/store";
 import type { PgTransactor } from "./transactor";
 
 /**
@@ -88,6 +88,34 @@ function nodeSql(node: QueryNode, arg: (v: unknown) => string, now: number): str
 }
 
 /**
+ * The FROM and WHERE of a search (or a count: no `after`), and its parameters: the whole tree as
+ * SQL, or its needles when they say it all, and the list's filters.
+ */
+function searchSql(query: CountQuery & { after?: string }): { from: string; where: string; args: unknown[]; arg: (v: unknown) => string } {
+  const args: unknown[] = [];
+  const arg = (v: unknown) => `$${args.push(v)}`;
+  const where: string[] = [];
+  const node = query.terms.node;
+  const whole = node !== undefined && !onlyNeedles(query.terms);
+  const terms = whole ? uses(node, "word") || uses(node, "field") : hasTerms(query.terms);
+  if (whole) where.push(nodeSql(node, arg, query.now ?? Date.now()));
+  else {
+    for (const w of query.terms.words) where.push(`s.text LIKE ${arg(containing(w))}`);
+    for (const t of query.terms.terms) where.push(`s.fields LIKE ${arg(fieldLike(t))}`);
+  }
+  if (query.channel !== undefined) where.push(`h.channel = ${arg(query.channel)}`);
+  if (query.status !== undefined) where.push(`h.status = ${arg(query.status)}`);
+  let n = args.length;
+  const type = eventTypeCondition(query.eventType, () => `$${++n}`);
+  if (type.sql) where.push(type.sql.replace(/^ AND /, "").replaceAll("event_type", "h.event_type")), args.push(...type.args);
+  if (query.after !== undefined) where.push(`h.id < ${arg(query.after)}`);
+  if (query.since !== undefined) where.push(`h.id >= ${arg(ulidFloor(Math.ceil(query.since)))}`);
+  if (query.until !== undefined) where.push(`h.id < ${arg(ulidFloor(Math.ceil(query.until)))}`);
+  const from = terms ? "hook_search s JOIN hooks h ON h.id = s.id" : "hooks h";
+  return { from, where: where.length ? `WHERE ${where.join(" AND ")}` : "", args, arg };
+}
+
+/**
  * PostgreSQL's side of SearchStore: `hook_search` (lower-case text and field lines, pg_trgm GIN
  * indexes, deleted with its hook by foreign key). Every needle is a LIKE the trigram index answers;
  * the planner intersects them, or walks ids newest first when a needle is common.
@@ -121,31 +149,16 @@ export function createPgSearchStore(t: PgTransactor): SearchStore {
     },
 
     async search(query: SearchQuery) {
-      const args: unknown[] = [];
-      const arg = (v: unknown) => `$${args.push(v)}`;
-      const where: string[] = [];
-      const node = query.terms.node;
-      const whole = node !== undefined && !onlyNeedles(query.terms);
-      const terms = whole ? uses(node, "word") || uses(node, "field") : hasTerms(query.terms);
-      if (whole) where.push(nodeSql(node, arg, query.now ?? Date.now()));
-      else {
-        for (const w of query.terms.words) where.push(`s.text LIKE ${arg(containing(w))}`);
-        for (const t of query.terms.terms) where.push(`s.fields LIKE ${arg(fieldLike(t))}`);
-      }
-      if (query.channel !== undefined) where.push(`h.channel = ${arg(query.channel)}`);
-      if (query.status !== undefined) where.push(`h.status = ${arg(query.status)}`);
-      let n = args.length;
-      const type = eventTypeCondition(query.eventType, () => `$${++n}`);
-      if (type.sql) where.push(type.sql.replace(/^ AND /, "").replaceAll("event_type", "h.event_type")), args.push(...type.args);
-      if (query.after !== undefined) where.push(`h.id < ${arg(query.after)}`);
-      if (query.since !== undefined) where.push(`h.id >= ${arg(ulidFloor(Math.ceil(query.since)))}`);
-      if (query.until !== undefined) where.push(`h.id < ${arg(ulidFloor(Math.ceil(query.until)))}`);
-      const from = terms ? "hook_search s JOIN hooks h ON h.id = s.id" : "hooks h";
-      const rows = await x().unsafe(
-        `SELECT h.id FROM ${from} ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY h.id DESC LIMIT ${arg(query.limit)}`,
-        args,
-      );
+      const { from, where, args, arg } = searchSql(query);
+      const rows = await x().unsafe(`SELECT h.id FROM ${from} ${where} ORDER BY h.id DESC LIMIT ${arg(query.limit)}`, args);
       return (rows as { id: string }[]).map((r) => r.id);
+    },
+
+    // The search's own statement, counted up to max + 1 (the planner reads the cheapest index first).
+    async count(query, max) {
+      const { from, where, args, arg } = searchSql(query);
+      const [row] = (await x().unsafe(`SELECT count(*)::int AS n FROM (SELECT 1 FROM ${from} ${where} LIMIT ${arg(max + 1)}) c`, args)) as { n: number }[];
+      return row?.n ?? 0;
     },
 
     async sizeBytes() {

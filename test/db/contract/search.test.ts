@@ -370,6 +370,10 @@ for (const backend of contractBackends(
     {
       hooks: createHookStore(db),
       search: createSearchStore(db),
+      // The same index counted in chunks of 16, read along a tag of at most 8 hooks, a tag's hooks
+      // read whole up to 8: every path of a count.
+      smallChunks: createSearchStore(db, { countChunk: 16, tagFirst: 8, driveMax: 8 }),
+      tagSets: createSearchStore(db, { countChunk: 16, tagFirst: 8 }),
       tags: createTagStore(sqliteDialect(db.$client)),
       reads: createReadStore(sqliteDialect(db.$client)),
       marks: createMarkStore(sqliteDialect(db.$client)),
@@ -378,6 +382,8 @@ for (const backend of contractBackends(
   (t) => ({
     hooks: createPgHookStore(t),
     search: createPgSearchStore(t),
+    smallChunks: createPgSearchStore(t),
+    tagSets: createPgSearchStore(t),
     tags: createTagStore(pgDialect(t)),
     reads: createReadStore(pgDialect(t)),
     marks: createMarkStore(pgDialect(t)),
@@ -453,6 +459,17 @@ for (const backend of contractBackends(
           after = ids[ids.length - 1];
         }
         expect({ q, f, got }).toEqual({ q, f, got: expected });
+        // A count is the number of every page's hooks, and says "more" past its limit.
+        const terms = parseSearch(q);
+        const counted = { terms: { ...terms, node: terms.node && withReader(terms.node, READER) }, ...f };
+        for (const [store_, max] of [
+          [store.search, 1000],
+          [store.smallChunks, 1000],
+          [store.search, 3],
+          [store.smallChunks, 20],
+          [store.tagSets, 1000],
+        ] as const)
+          expect({ q, f, max, count: await store_.count(counted, max) }).toEqual({ q, f, max, count: Math.min(expected.length, max + 1) });
         if (!["nothing-like-this", "payload.a.b:dotted"].includes(q)) expect({ q, f, found: expected.length > 0 }).toEqual({ q, f, found: !none });
       }
     }, 60_000);
