@@ -49,7 +49,9 @@ export function createFloodWatch(opts: { shared: Int32Array; floodRate?: number;
   const now = opts.now ?? (() => performance.now());
   // Woken early by a search beginning to wait (createFloodCounters' notify).
   const sleep = opts.sleep ?? ((ms: number) => void Atomics.wait(shared, SEARCHING, 0, ms));
-  const searching = () => Atomics.load(shared, SEARCHING) > 0;
+  // Not 0 rather than above 0: Atomics.wait returns at once on any other value, so a count gone wrong
+  // (below 0) must end the wait too, not turn its sleeps into a spin.
+  const searching = () => Atomics.load(shared, SEARCHING) !== 0;
   let lastCount: number = Atomics.load(shared, CAUGHT);
   let lastAt = now();
   let lastRate = 0;

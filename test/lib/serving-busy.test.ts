@@ -103,3 +103,13 @@ test("with the real clock and sleep: a search beginning to wait wakes a thread w
   expect(messages[1] as number).toBeGreaterThanOrEqual(150);
   expect(messages[1] as number).toBeLessThan(MAX_WAIT_MS - 1000);
 });
+
+test("a searches-waiting count gone below zero ends a wait at once instead of sleeping through it (a real sleep would spin)", () => {
+  const { watch, advance, counters, slept } = setup(() => FLOOD_RATE * 5);
+  watch.wait();
+  advance(60);
+  counters.searching(-1);
+  slept.length = 0;
+  expect(watch.wait()).toBe(0);
+  expect(slept).toEqual([]);
+});
