@@ -29,13 +29,18 @@ describe("contract checks: each caught hook is checked against its provider's or
   afterAll(() => t.stop());
 
   /** The hook's contract once checked (it is checked after the sender was answered). */
-  async function contractOf(id: string): Promise<Contract> {
+  async function contractOf(id: string, until: (c: Contract) => boolean = () => true): Promise<Contract> {
     for (;;) {
       const hook = (await t.call("GET", `/v1/hooks/${id}?include=extensions`)).json;
-      if (hook.contract) return hook.contract;
+      if (hook.contract && until(hook.contract)) return hook.contract;
       await Bun.sleep(10);
     }
   }
+  /**
+   * A hook no schema applies to reads `none` at once (implied), before its check ran: the first of
+   * its type on its channel is then marked new-type once the check is kept. Waits for that mark.
+   */
+  const firstOfType = (id: string) => contractOf(id, (c) => c.new_type);
   const github = async (event: string, body: string) => {
     const res = await t.call("POST", "/?channel=github", body, {
       "x-hub-signature-256": await sign(GH, body),
@@ -81,12 +86,12 @@ describe("contract checks: each caught hook is checked against its provider's or
     const bad = await contractOf(await send("billing", { type: "invoice.paid", amount: -1, note: "x" }));
     expect(bad).toEqual({ result: "invalid", violations: [{ path: "/amount", message: "must be >= 0" }], new_type: false, new_field: true });
     expect((await contractOf(await send("billing", { type: "invoice.paid", amount: 2 }))).new_field).toBe(false);
-    expect((await contractOf(await send("billing", { type: "customer.created" }))).result).toBe("none");
+    expect((await firstOfType(await send("billing", { type: "customer.created" }))).result).toBe("none");
     const untyped = await t.call("POST", "/?channel=untyped", new Uint8Array([0, 159, 146, 150]), { "content-type": "application/octet-stream" });
     // The first hook of a channel without an event type is of no type: neither new-type nor new-field.
     expect(await contractOf(untyped.json.id)).toEqual({ result: "none", violations: [], new_type: false, new_field: false });
     const id = await send("plain", { type: "x" });
-    expect((await contractOf(id)).result).toBe("none");
+    expect((await firstOfType(id)).result).toBe("none");
     const plain = (await t.call("GET", `/v1/hooks/${id}`)).json;
     expect(plain.contract).toBeUndefined();
     expect(plain.event_type).toBeUndefined();
