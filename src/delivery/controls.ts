@@ -25,7 +25,7 @@ export type HandlerView = {
 };
 
 export type ControlDeps = {
-  runner: Pick<Runner, "handlerList" | "backlog" | "notify">;
+  runner: Pick<Runner, "handlerList" | "channelNames" | "backlog" | "notify">;
   /** Where the paused handlers are kept (a setting of the database). */
   paused: PausedSetting;
   clock: Clock;
@@ -123,8 +123,8 @@ export function createControls(deps: ControlDeps) {
   }
 
   /** The handler named, with its channels; throws not_found for a name no handler has. */
-  function find(name: string) {
-    const found = runner.handlerList().find((e) => e.handler.name === name);
+  async function find(name: string) {
+    const found = runner.handlerList(await runner.channelNames()).find((e) => e.handler.name === name);
     if (!found) throw notFound(`handler "${name}" not found`);
     return found;
   }
@@ -141,22 +141,22 @@ export function createControls(deps: ControlDeps) {
       firstLoad.resolve();
     },
     async list(): Promise<HandlerView[]> {
-      const all = runner.handlerList().sort((a, b) => a.handler.name.localeCompare(b.handler.name));
+      const all = runner.handlerList(await runner.channelNames()).sort((a, b) => a.handler.name.localeCompare(b.handler.name));
       return Promise.all(all.map((e) => view(e.handler, e.channels)));
     },
     get: async (name: string): Promise<HandlerView> => {
-      const e = find(name);
+      const e = await find(name);
       return view(e.handler, e.channels);
     },
     /** Pauses the handler (kept across restarts); its attempts wait. Throws not_found. */
     async pause(name: string): Promise<HandlerView> {
-      const e = find(name);
+      const e = await find(name);
       if (await pauses.pause(name)) log.info(`${name}: paused; its attempts wait until it is resumed`);
       return view(e.handler, e.channels);
     },
     /** Resumes the handler: what waited runs (at its rate). Throws not_found. */
     async resume(name: string): Promise<HandlerView> {
-      const e = find(name);
+      const e = await find(name);
       if (await pauses.resume(name)) log.info(`${name}: resumed`);
       runner.notify();
       return view(e.handler, e.channels);

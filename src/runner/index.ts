@@ -62,8 +62,14 @@ export interface Runner extends HookRunner {
   backlog(handler: string): Promise<{ count: number; oldest: number | null }>;
   /** Hands in what else decides when attempts start (delivery/: pause, rate, breaker); once, before start() or tick(). */
   control(gate: AttemptGate): void;
-  /** The handlers of the config and of the dashboard (no relay), each with the channels that use it. */
-  handlerList(): { handler: Handler; channels: string[] }[];
+  /**
+   * The handlers of the config and of the dashboard (no relay), each with the channels that use it:
+   * those of the config, and for `[hooks] default_handlers` the other channels in `existing` (every
+   * channel stored, read by the caller), else those this runner has seen hooks of.
+   */
+  handlerList(existing?: readonly string[]): { handler: Handler; channels: string[] }[];
+  /** Every channel stored (for handlerList). */
+  channelNames(): Promise<string[]>;
 }
 
 export type RunnerDeps = {
@@ -112,8 +118,17 @@ export function createRunner(deps: RunnerDeps): Runner {
   const defaultHandlers = config.hooks.default_handlers;
   /** Forward handlers added in the dashboard, by channel. */
   const forwards = new Map<string, string[]>();
+  /**
+   * Channels the config does not declare that had hooks while defaults exist (found at start, or
+   * caught since): handlerList names them beside the default handlers.
+   */
+  const undeclared = new Set<string>();
   const handlersOf = (channel: string): readonly string[] => {
-    const configured = channelHandlers.get(channel) ?? defaultHandlers;
+    let configured = channelHandlers.get(channel);
+    if (configured === undefined) {
+      configured = defaultHandlers;
+      if (configured.length > 0 && !undeclared.has(channel)) undeclared.add(channel);
+    }
     const added = forwards.get(channel);
     return added ? [...configured, ...added] : configured;
   };
@@ -295,14 +310,15 @@ export function createRunner(deps: RunnerDeps): Runner {
     },
     backlog: (handler) => queue.backlog(handler),
     control: (gate) => attempts.control(gate),
-    handlerList() {
+    handlerList(existing) {
       const channels = new Map<string, string[]>();
-      const names = new Set([...channelHandlers.keys(), ...forwards.keys()]);
+      const names = new Set([...channelHandlers.keys(), ...forwards.keys(), ...(existing ?? undeclared)]);
       for (const channel of names) for (const name of handlersOf(channel)) channels.set(name, [...(channels.get(name) ?? []), channel]);
       return [...handlers.values()]
         .filter((h) => !h.name.startsWith(RELAY_PREFIX))
         .map((handler) => ({ handler, channels: [...new Set(channels.get(handler.name) ?? [])] }));
     },
+    channelNames: () => queue.channelNames(),
     async tick() {
       await recover();
       await workers.runAll(clock.now());

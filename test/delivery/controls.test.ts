@@ -287,3 +287,23 @@ describe("pause and resume", () => {
     expect(listed).toMatchObject({ rate: "5/2s", breaker: { state: "closed", threshold: 3, cool_down: "30000ms" } });
   });
 });
+
+describe("default handlers", () => {
+  test("GET /v1/handlers names the undeclared channels that [hooks] default_handlers handle, after a restart too", async () => {
+    const target = receiver();
+    const dir = tempDir("mailroom-default-handlers-");
+    const dbPath = join(dir, "m.db");
+    const raw = { handlers: [forward("app", target.url)], channels: [{ name: "declared", handlers: [] }], hooks: { default_handlers: ["app"] } };
+    const t = app(raw, { dbPath });
+    expect((await t.call("GET", "/v1/handlers")).json.map((h: any) => [h.name, h.channels])).toEqual([["app", []]]);
+    await t.catchHooks("shop", 1);
+    await t.catchHooks("declared", 1);
+    await t.catchHooks("billing", 1);
+    expect((await t.call("GET", "/v1/handlers")).json.map((h: any) => [h.name, [...h.channels].sort()])).toEqual([["app", ["billing", "shop"]]]);
+    expect((await t.call("GET", "/v1/handlers/app")).json.channels.sort()).toEqual(["billing", "shop"]);
+    t.close();
+    opened.pop();
+    const again = app(raw, { dbPath });
+    expect((await again.call("GET", "/v1/handlers/app")).json.channels.sort()).toEqual(["billing", "shop"]);
+  });
+});
