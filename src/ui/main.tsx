@@ -60,6 +60,9 @@ function App() {
     );
   }, []);
   const path = url.pathname.replace(/\/+$/, "");
+  // On a phone the screens' links sit behind a Menu button (one row of header), closed again by each move.
+  const [menu, setMenu] = useState(false);
+  useEffect(() => setMenu(false), [path]);
   const openIssues = useOpenIssues(Boolean(me));
   const unread = useUnread().total;
   if (path === "/ui/setup") return <Setup onDone={(m) => (setMe(m), navigate("/ui/hooks"))} />;
@@ -113,7 +116,17 @@ function App() {
           <Mark />
           <span>Mailroom</span>
         </a>
-        <nav aria-label="Screens">
+        <button type="button" class="menu-button" aria-expanded={menu} aria-controls="screens" onClick={() => setMenu(!menu)}>
+          Menu
+          {unread + openIssues > 0 && (
+            <span class="badge">
+              <span class="sr-only">, </span>
+              {unread + openIssues > 999 ? "999+" : unread + openIssues}
+              <span class="sr-only"> new</span>
+            </span>
+          )}
+        </button>
+        <nav id="screens" aria-label="Screens" class={menu ? "open" : undefined}>
           <a href="/ui/hooks" onClick={link} aria-current={path.startsWith("/ui/hooks") ? "page" : undefined}>
             Hooks
             {unread > 0 && (
@@ -143,7 +156,7 @@ function App() {
           {me.role === "admin" && nav("/ui/api-keys", "API keys")}
           {me.role === "admin" && nav("/ui/users", "Users")}
         </nav>
-        <div class="who">
+        <div class={menu ? "who open" : "who"}>
           <ThemeSwitch />
           <span class="muted email">
             {me.email} ({me.role})

@@ -173,6 +173,38 @@ describe.skipIf(!browserAvailable())("every screen on a phone", () => {
     expect(problems).toEqual([]);
   }, 240_000);
 
+  test("the header is one row on a phone: the screens behind Menu, every one in sight once opened, closed by a move", async () => {
+    const ctx = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const p = await ctx.newPage();
+    const watched = watch(p);
+    await signIn(app, p);
+    const menu = p.getByRole("button", { name: /^Menu/ });
+    const signOut = p.getByRole("button", { name: "Sign out" });
+    const brand = p.locator("header.top .brand");
+    const top = async (l: typeof menu) => Math.round((await l.boundingBox())!.y + (await l.boundingBox())!.height / 2);
+    expect(await top(menu)).toBe(await top(brand));
+    expect(await top(signOut)).toBe(await top(brand));
+    const screens = p.getByRole("navigation", { name: "Screens" });
+    expect(await screens.isVisible()).toBe(false);
+    expect(await menu.getAttribute("aria-expanded")).toBe("false");
+    expect((await p.locator("header.top").boundingBox())!.height).toBeLessThan(70);
+
+    await menu.click();
+    expect(await menu.getAttribute("aria-expanded")).toBe("true");
+    for (const name of [...NAV, "Issues", "Alert rules", "Notifiers"])
+      expect([name, await screens.getByRole("link", { name: new RegExp(`^${name}\\b`) }).isVisible()]).toEqual([name, true]);
+    expect(await clippedNames(p, NAV)).toEqual([]);
+    expect(await p.getByLabel("Theme").isVisible()).toBe(true);
+    expect(await axeViolations(p)).toEqual([]);
+    await screens.getByRole("link", { name: "Users", exact: true }).click();
+    await p.waitForURL(/\/ui\/users$/);
+    expect(await screens.isVisible()).toBe(false);
+    expect(await menu.getAttribute("aria-expanded")).toBe("false");
+    await p.screenshot({ path: join(SHOTS, "header-phone.png") });
+    expect(watched.errors).toEqual([]);
+    await ctx.close();
+  }, 60_000);
+
   test("a provider's handshake answered is told apart from the refusals, with a filter, in the list and its details", async () => {
     const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const p = await ctx.newPage();
