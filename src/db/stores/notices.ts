@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { IssueNotice } from "../../notify/notice";
-import type { NewNotice, NoticeRow, NoticeState, NoticeStore, NotifierCounts } from "../../notify/store";
+import type { NoticeRow, NoticeState, NoticeStore, NotifierCounts } from "../../notify/store";
 import { columnsOf, excluded, name, names, rowValues, type Dialect } from "./dialect";
 
 /**
