@@ -52,7 +52,8 @@ export type Notifiers = Notify & {
   /**
    * Starts sending what is due at `now` (each notifier's oldest notice, one send at a time per
    * notifier) and returns without waiting for the sends; resolves to the earliest time a notice
-   * waits for, as last seen, or null. Only the rules' lease holder calls it.
+   * of a notifier not sending now waits for, or null (the caller comes back within a second
+   * anyway). Only the rules' lease holder calls it.
    */
   start(now: number): Promise<number | null>;
   /** Resolves when no send that `start` began is running (tests). */
@@ -118,8 +119,8 @@ export function createNotifiers(configs: readonly NotifierConfig[], opts: Option
         if (await store.failed(head.id, head.attempts, error, at, null)) log.warn("notifier failed", { notifier, error });
         continue;
       }
-      // Lost to another instance: the notice now waits for that send's claim, read again next time round.
-      if (!(await store.claim(head.id, head.attempts, at, at + CLAIM_MS))) continue;
+      // Lost to another instance (an instance that held the lease before): looked at again in a second.
+      if (!(await store.claim(head.id, head.attempts, at, at + CLAIM_MS))) return at + 1000;
       const attempt = head.attempts + 1;
       let failure: string | undefined;
       try {
@@ -140,8 +141,12 @@ export function createNotifiers(configs: readonly NotifierConfig[], opts: Option
 
   const waiters: (() => void)[] = [];
   const busy = () => [...entries.values()].some((e) => e.running);
+  /**
+   * When the next notice is due, of the notifiers not sending now: a running drain's last answer is
+   * stale (the worker, called back at a past time, would spin while the send waits for its answer).
+   */
   const earliest = () => {
-    const due = [...entries.values()].flatMap((e) => (e.nextDue === null ? [] : [e.nextDue]));
+    const due = [...entries.values()].flatMap((e) => (e.running || e.nextDue === null ? [] : [e.nextDue]));
     return due.length > 0 ? Math.min(...due) : null;
   };
 

@@ -140,6 +140,27 @@ describe("notifiers", () => {
     expect((await notify.worker.tick(clock.now()))! - clock.now()).toBe(1000);
   });
 
+  test("while a send is under way, start never answers a time already past (the rules' worker would spin and starve the send)", async () => {
+    const clock = createFakeClock();
+    const notify = createNotifiers([{ name: "later", kind: "slack", url: at("/later") }], {
+      log: silentLog,
+      backoff: { initial: 1000, max: 4000 },
+      random: () => 1,
+      clock,
+      store: outbox(),
+    });
+    down = true;
+    await notify.queue(["later"], notice);
+    expect(await notify.worker.tick(clock.now())).toBe(clock.now() + 1000);
+    down = false;
+    clock.advance(1000);
+    // The retry is sent now; its notifier's last answer (the retry's time, now past) is not one.
+    const next = await notify.start(clock.now());
+    expect(next === null || next > clock.now()).toBe(true);
+    await notify.idle();
+    expect((await notify.status())[0]).toMatchObject({ sent: 1, queued: 0 });
+  });
+
   test("e-mail over plain SMTP: subject, text and escaped HTML", async () => {
     const mails: string[] = [];
     const smtp = new SMTPServer({
