@@ -21,12 +21,13 @@ import type { NoticeStore } from "./store";
 export const QUEUE_LIMIT = 100;
 export const ATTEMPTS = 5;
 /** How long one send may take in all (an SMTP send has three steps of TIMEOUT_MS) before it counts as failed. */
-export const SEND_DEADLINE_MS = 40_000;
+export const SEND_DEADLINE_MS = 30_000;
 /**
  * How long a send holds its notice (the claim): past it, the notice is due again and whoever holds
- * the lease then sends it again. Longer than any send: only a send whose instance stopped lapses.
+ * the lease then sends it again. Longer than any send: only a send whose instance stopped lapses,
+ * and with the lease's takeover (SINGLETON_RETRY_MS) it is tried again within a minute.
  */
-export const CLAIM_MS = 60_000;
+export const CLAIM_MS = 40_000;
 /** How long sent and given-up notices are kept before they are pruned. */
 export const KEEP_DONE_MS = 3_600_000;
 
