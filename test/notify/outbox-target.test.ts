@@ -57,7 +57,7 @@ test.skipIf(TARGET === "source")(
 
     const again = await startTarget(raw);
     // Its tries so far were of one notice: they carried its id.
-    const [{ id }] = hook.state.requests as [{ id: string }];
+    const id = hook.state.requests[0]!.id;
     expect(hook.state.requests.every((r) => r.id === id && r.status === 500 && r.notice.issue.id === issue.id)).toBe(true);
     const delivered = await eventually("the notice delivered", async () => hook.state.requests.find((r) => r.status === 200), 90_000);
     expect(delivered).toMatchObject({ id, notice: { event: "opened", issue: { id: issue.id, rule: "quiet-rule" } } });

@@ -97,7 +97,7 @@ test("two instances: the lease holder killed with SIGKILL while a notice waits f
   await a.kill();
   const killedAt = performance.now();
   hook.state.status = 200;
-  const [{ id }] = hook.state.requests as [{ id: string }];
+  const id = hook.state.requests[0]!.id;
   expect(hook.state.requests.every((r) => r.id === id && r.status === 500 && r.event === "opened" && r.issue === issue.id)).toBe(true);
 
   await eventually(async () => hook.state.requests.some((r) => r.status === 200), 60_000, "B sends the notice");
