@@ -14,7 +14,7 @@ import { sqliteDialect } from "../../src/db/stores/dialect";
 import { createNoticeStore } from "../../src/db/stores/notices";
 import { silentLog } from "../../src/lib/log";
 import type { IssueNotice } from "../../src/notify/notice";
-import { ATTEMPTS, createNotifiers } from "../../src/notify/notifiers";
+import { ATTEMPTS, CLAIM_MS, createNotifiers } from "../../src/notify/notifiers";
 import { createFakeClock } from "../helpers/clock";
 
 /** A fresh outbox in an in-memory SQLite database. */
@@ -159,6 +159,39 @@ describe("notifiers", () => {
     expect(next === null || next > clock.now()).toBe(true);
     await notify.idle();
     expect((await notify.status())[0]).toMatchObject({ sent: 1, queued: 0 });
+  });
+
+  test("a send whose instance died (its claim never reported) is sent again once the claim lapses; at the last try, given up", async () => {
+    const clock = createFakeClock();
+    const store = outbox();
+    const options = { log: silentLog, backoff: { initial: 1000, max: 4000 }, random: () => 1, clock, store };
+    const notify = createNotifiers([{ name: "later", kind: "slack", url: at("/later") }], options);
+    down = false;
+    await notify.queue(["later"], notice);
+    // Another instance claimed it and died in the middle of its send.
+    const head = (await store.next("later"))!;
+    expect(await store.claim(head.id, 0, clock.now(), clock.now() + CLAIM_MS)).toBe(true);
+    const before = received.length;
+    expect(await notify.worker.tick(clock.now())).toBe(clock.now() + CLAIM_MS);
+    clock.advance(CLAIM_MS - 1);
+    await notify.worker.tick(clock.now());
+    expect(received.length).toBe(before);
+    clock.advance(1);
+    await notify.worker.tick(clock.now());
+    expect(received.length).toBe(before + 1);
+    expect((await notify.status())[0]).toMatchObject({ sent: 1, queued: 0, failed: 0 });
+
+    // A notice whose last try was claimed and never reported is given up, not tried a sixth time.
+    await notify.queue(["later"], { ...notice, event: "resolved" });
+    const last = (await store.next("later"))!;
+    for (let i = 0; i < ATTEMPTS; i++) {
+      expect(await store.claim(last.id, i, clock.now(), clock.now() + CLAIM_MS)).toBe(true);
+      if (i < ATTEMPTS - 1) await store.failed(last.id, i + 1, "HTTP 502", clock.now(), clock.now());
+    }
+    clock.advance(CLAIM_MS);
+    expect(await notify.worker.tick(clock.now())).toBeNull();
+    expect(received.length).toBe(before + 1);
+    expect((await notify.status())[0]).toMatchObject({ sent: 1, queued: 0, failed: 1, last_error: "HTTP 502" });
   });
 
   test("e-mail over plain SMTP: subject, text and escaped HTML", async () => {
