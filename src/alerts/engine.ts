@@ -174,16 +174,21 @@ export function createAlertEngine(deps: EngineDeps) {
       notifiedAt: now,
       history: [{ at: now, action: "opened", by: "mailroom" }],
     };
-    await store.open(issue);
-    events.emit("opened", issue, rule.notify);
+    // The issue and its notices (the outbox) commit together: a crash loses neither alone.
+    await store.transaction(async () => {
+      await store.open(issue);
+      await events.emit("opened", issue, rule.notify);
+    });
   }
 
   async function seenAgain(rule: Rule, issue: IssueRow, f: Finding, now: number): Promise<void> {
     const count = f.accumulate ? issue.count + f.count : f.count;
     if (count !== issue.count || f.summary !== issue.summary) await store.seen(issue.id, now, count, f.summary);
     if (rule.repeat && issue.state === "open" && now - issue.notifiedAt >= rule.repeat) {
-      await store.notified(issue.id, now);
-      events.emit("reminded", { ...issue, count, summary: f.summary, lastSeenAt: now }, rule.notify);
+      await store.transaction(async () => {
+        await store.notified(issue.id, now);
+        await events.emit("reminded", { ...issue, count, summary: f.summary, lastSeenAt: now }, rule.notify);
+      });
     }
   }
 
@@ -192,11 +197,11 @@ export function createAlertEngine(deps: EngineDeps) {
    * the issue, "conflict" when it is resolved already, undefined when there is none.
    */
   async function resolve(id: string, by: string, now = clock.now()) {
-    const done = await store.transition(id, ["open", "acknowledged"], "resolved", { at: now, action: "resolved", by });
-    if (done && done !== "conflict") {
-      events.emit("resolved", done, rules.find((r) => r.name === done.rule)?.notify ?? []);
-    }
-    return done;
+    return store.transaction(async () => {
+      const done = await store.transition(id, ["open", "acknowledged"], "resolved", { at: now, action: "resolved", by });
+      if (done && done !== "conflict") await events.emit("resolved", done, rules.find((r) => r.name === done.rule)?.notify ?? []);
+      return done;
+    });
   }
 
   const worker: Worker = {

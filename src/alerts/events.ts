@@ -4,7 +4,12 @@ import type { IssueRow } from "./store";
 
 /** What becomes of an issue's event: a notice to the rule's notifiers, and the listeners (the live streams). */
 export type IssueEvents = {
-  emit(event: Exclude<NoticeEvent, "test">, issue: IssueRow, notifiers: readonly string[]): void;
+  /**
+   * In the transaction that records the event (IssueStore.transaction): queues its notice for the
+   * rule's notifiers in the outbox, so that the event and its notices commit together or not at
+   * all, then tells the listeners. Throws the database's error.
+   */
+  emit(event: Exclude<NoticeEvent, "test">, issue: IssueRow, notifiers: readonly string[]): Promise<void>;
   /** Every issue event from now on (acknowledged included, which notifies nobody). */
   subscribe(fn: (event: "opened" | "reminded" | "acknowledged" | "resolved", issue: IssueRow) => void): void;
 };
@@ -15,8 +20,8 @@ export function createIssueEvents(notify: Notify, publicUrl: string | undefined)
     for (const fn of listeners) fn(event, issue);
   };
   return {
-    emit(event, issue, notifiers) {
-      if (notifiers.length > 0) notify.send(notifiers, toNotice(event, issue, publicUrl));
+    async emit(event, issue, notifiers) {
+      if (notifiers.length > 0) await notify.queue(notifiers, toNotice(event, issue, publicUrl));
       tell(event, issue);
     },
     acknowledged: (issue) => tell("acknowledged", issue),

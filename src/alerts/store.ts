@@ -1,3 +1,4 @@
+import type { Transactor } from "../lib/transactor";
 import type { AlertKind, IssueState } from "../notify/notice";
 
 /** One entry of an issue's history: who did what, when (ms). `by` is "mailroom" for the rules' own actions. */
@@ -23,9 +24,11 @@ export type IssueRow = {
 /**
  * Where issues are kept (db/stores/issues.ts on both backends). `open`, `notified` and a
  * `transition` report an issue change (opened, reminded, acknowledged, resolved) to the change
- * sink once committed: the streams of every instance show it.
+ * sink once committed: the streams of every instance show it. Its `transaction` is the one every
+ * store of the database shares: an issue event and the notices it causes (notify/store.ts, the
+ * outbox) are written in one.
  */
-export interface IssueStore {
+export interface IssueStore extends Transactor {
   /** Stores a new issue. Throws when the id exists. */
   open(issue: IssueRow): Promise<void>;
   /** The issue of a rule and scope that is not resolved, if any. */

@@ -19,13 +19,11 @@ import type { WebhookService } from "./webhooks";
 import type { RelayService } from "./relay";
 
 /**
- * The configured `[[notifiers]]` (notify/): createApp's `notify` dep replaces them in tests. Each
- * instance sends its own notices; the runner drives their retries by the app's clock.
+ * The configured `[[notifiers]]` (notify/) over the outbox in storage: createApp's `notify` dep
+ * replaces them in tests. The rules' worker sends what is queued (createAlertService).
  */
-export function createNotify({ config, log, clock, runner }: Pick<Base, "config" | "log" | "clock" | "runner">): Notifiers {
-  const notifiers = createNotifiers(config.notifiers, { log, clock });
-  if (config.notifiers.length > 0) runner.addWorker(notifiers.worker);
-  return notifiers;
+export function createNotify({ config, log, clock, storage }: Pick<Base, "config" | "log" | "clock" | "storage">): Notifiers {
+  return createNotifiers(config.notifiers, { log, clock, store: storage.notices });
 }
 
 /**
@@ -69,10 +67,28 @@ export function createAlertService(
     if (change.kind === "state" && change.part === "alert_rules")
       void rules.load().catch((error) => log.error("alert rules could not be read", { error: String(error) }));
   });
-  runner.addWorker(storage.singleton({ name: engine.worker.name, tick: async (now) => (await loaded, engine.worker.tick(now)) }));
+  // Notices given to a recorder (tests) have no notifiers to send, list or test.
+  const sender = "start" in notify ? (notify as Notifiers) : undefined;
+  // One lease (on PostgreSQL one instance at a time) evaluates the rules and sends the outbox's
+  // notices; the sends run beside the evaluations, never holding them up.
+  runner.addWorker(
+    storage.singleton({
+      name: engine.worker.name,
+      tick: async (now) => {
+        await loaded;
+        const next = await engine.worker.tick(now);
+        const due = sender ? await sender.start(now) : null;
+        return due === null || next === null ? (due ?? next) : Math.min(next, due);
+      },
+    }),
+  );
+  // An issue event committed here or on another instance may have queued notices: the lease holder sends them now.
+  if (sender && config.notifiers.length > 0)
+    storage.changes.subscribe((change) => {
+      if (change.kind === "issue" && change.event !== "acknowledged") runner.notify();
+    });
   const issues = createIssues({ store: storage.issues, engine, clock, acknowledged: events.acknowledged });
-  // Notices given to a recorder (tests) have no notifiers to list or test.
-  const controls: NotifierControls = "status" in notify ? (notify as Notifiers) : { status: () => [], test: async () => "no such notifier" };
+  const controls: NotifierControls = sender ?? { names: () => [], status: async () => [], test: async () => "no such notifier" };
   const notifiers = (gates: Pick<ManagementDeps, "auth" | "admin">) =>
     notifierRoutes({ ...gates, notifiers: controls, now: () => clock.now(), publicUrl: config.server.public_url?.base });
   const auth = requireApiKey(webhooks.apiKeys.source);

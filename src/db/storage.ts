@@ -15,6 +15,7 @@ import type { DedupStore } from "../dedup/store";
 import type { RefusalStore } from "../hooks/guards/refusal-store";
 import type { RelayStore } from "../relay/store";
 import type { IssueStore } from "../alerts/store";
+import type { NoticeStore } from "../notify/store";
 import type { BulkJobStore } from "../bulk/store";
 import type { ViewStore } from "../views/store";
 import type { AlertRuleStore } from "../alerts/rule-store";
@@ -60,6 +61,8 @@ export interface Storage {
   readonly relays: RelayStore;
   /** Alerts' issues (alerts/). */
   readonly issues: IssueStore;
+  /** The notifiers' outbox: alerts' notices waiting to be sent, and each notifier's counts (notify/). */
+  readonly notices: NoticeStore;
   /** Alert rules made through the API (alerts/). */
   readonly alertRules: AlertRuleStore;
   /** Bulk actions' jobs (bulk/). */

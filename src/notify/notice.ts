@@ -1,8 +1,9 @@
 /**
  * What a notifier is told (issue 33): an alert's issue opened, was reminded, or resolved, or a test
  * sent from the notifiers screen. alerts/ produces notices and hands them to a `Notify`; notify/
- * turns one into each service's documented message (Slack, Discord, Microsoft Teams, a generic
- * webhook signed as Standard Webhooks, e-mail) and sends it with retries, off every request's path.
+ * keeps it in the outbox (store.ts), turns it into each service's documented message (Slack,
+ * Discord, Microsoft Teams, a generic webhook signed as Standard Webhooks, e-mail) and sends it
+ * with retries, off every request's path.
  */
 export type NoticeEvent = "opened" | "reminded" | "resolved" | "test";
 
@@ -37,6 +38,11 @@ export interface IssueNotice {
 }
 
 export interface Notify {
-  /** Queues the notice for the named notifiers and returns at once; never throws, never waits for a send. */
-  send(notifiers: readonly string[], notice: IssueNotice): void;
+  /**
+   * In the caller's transaction (the issue event's): queues the notice for each named notifier that
+   * is configured (the others are skipped), to be sent once that transaction commits, by the
+   * instance holding the rules' lease. Never waits for a send. Throws the database's error: the
+   * issue event is not recorded either, and the rules try again at their next evaluation.
+   */
+  queue(notifiers: readonly string[], notice: IssueNotice): Promise<void>;
 }

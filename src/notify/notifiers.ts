@@ -1,23 +1,35 @@
-import nodemailer from "nodemailer";
 import type { NOTIFIER_KINDS } from "../config/notifiers";
 import type { NotifierConfig } from "../config/schema";
 import { backoffDelay } from "../lib/backoff";
-import type { Clock } from "../lib/clock";
+import { type Clock, systemClock, toRfc3339 } from "../lib/clock";
+import { createIdFactory } from "../lib/ids";
 import type { Log } from "../lib/log";
 import type { Worker } from "../lib/worker";
-import { discordMessage, emailMessage, slackMessage, standardWebhookHeaders, teamsMessage } from "./messages";
 import type { IssueNotice, Notify } from "./notice";
+import { maskedMessage, notifierTarget, secretsOf, sender } from "./senders";
+import type { NoticeStore } from "./store";
 
 /**
- * The notifiers: one bounded queue per notifier, each send with a timeout; `send` returns at once
- * and never throws, so catching never waits. A notice that fails waits for its retry (backoff, by
- * the clock) and holds its queue; `worker` sends what is due again (the runner drives it: at the
- * time it returns, and at least every second; tests call its tick with a fake clock). A full queue
- * drops the oldest notice (logged); each notifier keeps its last error for the API.
+ * The notifiers, over the outbox (store.ts): `queue` writes an issue event's notices in that
+ * event's transaction and returns; the instance holding the rules' lease sends them (`start`,
+ * called by the rules' worker: at least every second, and at once when an issue event commits).
+ * Each notifier sends its notices in order, one at a time: a notice that fails waits for its retry
+ * (backoff, by the clock) and holds the ones after it; after ATTEMPTS sends it is given up
+ * (logged). A notifier holds at most QUEUE_LIMIT queued notices: a new one drops the oldest not
+ * yet tried (logged). The counts and the last error are the outbox's: every instance answers the same.
  */
 export const QUEUE_LIMIT = 100;
 export const ATTEMPTS = 5;
-export const TIMEOUT_MS = 10_000;
+/** How long one send may take in all (an SMTP send has three steps of TIMEOUT_MS) before it counts as failed. */
+export const SEND_DEADLINE_MS = 30_000;
+/**
+ * How long a send holds its notice (the claim): past it, the notice is due again and whoever holds
+ * the lease then sends it again. Longer than any send: only a send whose instance stopped lapses,
+ * and with the lease's takeover (SINGLETON_RETRY_MS) it is tried again within a minute.
+ */
+export const CLAIM_MS = 40_000;
+/** How long sent and given-up notices are kept before they are pruned. */
+export const KEEP_DONE_MS = 3_600_000;
 
 export type NotifierStatus = {
   name: string;
@@ -32,18 +44,29 @@ export type NotifierStatus = {
 };
 
 export type Notifiers = Notify & {
-  status(): NotifierStatus[];
-  /** Sends one notice now (for "send a test"), with no retries; resolves to the error or null. */
+  /** The configured notifiers' names, in config order. */
+  names(): string[];
+  /** Each configured notifier with the outbox's counts. Throws the database's error. */
+  status(): Promise<NotifierStatus[]>;
+  /** Sends one notice now (for "send a test"), not queued and with no retries; resolves to the error or null. */
   test(name: string, notice: IssueNotice): Promise<string | null>;
-  /** Resolves when no send is running and none is due: every queue empty or waiting for a retry (tests). */
+  /**
+   * Starts sending what is due at `now` (each notifier's oldest notice, one send at a time per
+   * notifier) and returns without waiting for the sends; resolves to the earliest time a notice
+   * of a notifier not sending now waits for, or null (the caller comes back within a second
+   * anyway). Only the rules' lease holder calls it.
+   */
+  start(now: number): Promise<number | null>;
+  /** Resolves when no send that `start` began is running (tests). */
   idle(): Promise<void>;
-  /** Sends the retries that are due; resolves to the time of the next one, null when none waits. */
+  /** `start`, then waits for its sends: resolves to when the next notice is due, null when none waits (tests drive it with a fake clock). */
   worker: Worker;
 };
 
 type Options = {
   log: Log;
-  /** When retries are due (the app's clock; tests pass a fake one). */
+  store: NoticeStore;
+  /** When notices are due (the app's clock; tests pass a fake one). */
   clock?: Clock;
   backoff?: { initial: number; max: number };
   random?: () => number;
@@ -52,202 +75,151 @@ type Options = {
   smtpCa?: string;
 };
 
-async function post(url: string, body: string, headers: Record<string, string> = {}): Promise<void> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...headers },
-    body,
-    signal: AbortSignal.timeout(TIMEOUT_MS),
-    redirect: "error",
+/** `work`, or a rejection once `ms` have passed without it settling. */
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms);
   });
-  await response.arrayBuffer().catch(() => undefined);
-  if (!response.ok) throw new Error(`HTTP ${response.status}`);
-}
-
-function sender(n: NotifierConfig, opts: Options): (notice: IssueNotice) => Promise<void> {
-  const url = n.url ?? "";
-  switch (n.kind) {
-    case "slack":
-      return (notice) => post(url, JSON.stringify(slackMessage(notice)));
-    case "discord":
-      return (notice) => post(url, JSON.stringify(discordMessage(notice)));
-    case "teams":
-      return (notice) => post(url, JSON.stringify(teamsMessage(notice)));
-    case "webhook":
-      return (notice) => {
-        const body = JSON.stringify(notice);
-        const id = `msg_${opts.newId ? opts.newId() : crypto.randomUUID()}`;
-        const seconds = Math.floor((opts.clock?.now() ?? Date.now()) / 1000);
-        return post(url, body, standardWebhookHeaders(n.secret ?? "", id, seconds, body));
-      };
-    default: {
-      const tls = n.tls ?? "starttls";
-      const transport = nodemailer.createTransport({
-        host: n.host,
-        port: n.port ?? (tls === "tls" ? 465 : tls === "starttls" ? 587 : 25),
-        secure: tls === "tls",
-        requireTLS: tls === "starttls",
-        ignoreTLS: tls === "none",
-        auth: n.user ? { user: n.user, pass: n.password ?? "" } : undefined,
-        connectionTimeout: TIMEOUT_MS,
-        greetingTimeout: TIMEOUT_MS,
-        socketTimeout: TIMEOUT_MS,
-        tls: opts.smtpCa ? { ca: opts.smtpCa } : undefined,
-      });
-      return async (notice) => {
-        const m = emailMessage(notice);
-        await transport.sendMail({ from: n.from, to: n.to, subject: m.subject, text: m.text, html: m.html });
-      };
-    }
-  }
-}
-
-/** Where a notifier sends, as the API and the dashboard show it: never a URL's path or query, a secret or a password. */
-export function notifierTarget(n: NotifierConfig): string {
-  if (n.kind !== "email") {
-    try {
-      return `${new URL(n.url ?? "").origin}/…`;
-    } catch {
-      return "(no URL)";
-    }
-  }
-  const tls = n.tls ?? "starttls";
-  const port = n.port ?? (tls === "tls" ? 465 : tls === "starttls" ? 587 : 25);
-  return `smtp ${n.host}:${port} (${tls}) to ${(n.to ?? []).join(", ")}`;
-}
-
-/** The strings of a notifier's config that must never be shown (its URL, secret, password), longest first. */
-function secretsOf(n: NotifierConfig): string[] {
-  const out = new Set<string>();
-  for (const s of [n.url, n.secret, n.password]) if (s) out.add(s);
-  if (n.url) {
-    try {
-      const u = new URL(n.url);
-      for (const s of [u.pathname, u.search, u.username, u.password, decodeURIComponent(u.pathname)]) if (s.length > 1) out.add(s);
-    } catch {}
-  }
-  return [...out].sort((a, b) => b.length - a.length);
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 export function createNotifiers(configs: readonly NotifierConfig[], opts: Options): Notifiers {
-  const now = () => (opts.clock ?? { now: Date.now }).now();
+  const { store, log } = opts;
+  const clock = opts.clock ?? systemClock;
   const policy = opts.backoff ?? { initial: 1000, max: 60_000 };
   const random = opts.random ?? Math.random;
+  const newId = opts.newId ?? createIdFactory(clock);
   const entries = new Map(
     configs.map((c) => [
       c.name,
       {
         config: c,
-        send: sender(c, opts),
-        queue: [] as IssueNotice[],
-        running: false,
-        /** Failed tries of the queue's first notice, and when it is tried again (null: now). */
-        tries: 0,
-        retryAt: null as number | null,
+        send: sender(c, { now: () => clock.now(), smtpCa: opts.smtpCa }),
         secrets: secretsOf(c),
-        status: {
-          name: c.name,
-          kind: c.kind as NotifierStatus["kind"],
-          target: notifierTarget(c),
-          queued: 0,
-          sent: 0,
-          failed: 0,
-          last_error: null,
-          last_error_at: null,
-        } as NotifierStatus,
+        /** The drain under way, if any; and when its notifier's next notice is due, as it last saw (null: none queued). */
+        running: null as Promise<void> | null,
+        nextDue: null as number | null,
       },
     ]),
   );
-  let waiters: (() => void)[] = [];
   type Entry = NonNullable<ReturnType<typeof entries.get>>;
-  const due = (e: Entry, at: number) => !e.running && e.queue.length > 0 && (e.retryAt === null || e.retryAt <= at);
-  const busy = () => [...entries.values()].some((e) => e.running || due(e, now()));
-  const settle = () => {
-    if (busy()) return;
-    const w = waiters;
-    waiters = [];
-    for (const f of w) f();
-  };
-  // A library's error may quote what it was given (the URL, the SMTP login): each secret is masked.
-  const message = (error: unknown, secrets: readonly string[] = []) => {
-    let text = error instanceof Error ? error.message : String(error);
-    for (const s of secrets) text = text.split(s).join("[secret]");
-    return text.slice(0, 300);
-  };
+  let prunedAt = Number.NEGATIVE_INFINITY;
 
-  /** The queue's first notice is done with (sent, or given up): the next one is tried at once. */
-  function next(e: Entry): void {
-    e.queue.shift();
-    e.tries = 0;
-    e.retryAt = null;
-    e.status.queued = e.queue.length;
-  }
-
-  /** Sends the queue in order until it is empty or its first notice waits for a retry. */
-  async function drain(e: Entry) {
-    e.running = true;
-    try {
-      while (e.queue.length > 0 && (e.retryAt === null || e.retryAt <= now())) {
-        try {
-          await e.send(e.queue[0] as IssueNotice);
-          e.status.sent++;
-          next(e);
-        } catch (error) {
-          e.status.last_error = message(error, e.secrets);
-          e.status.last_error_at = new Date(now()).toISOString();
-          e.tries++;
-          if (e.tries >= ATTEMPTS) {
-            e.status.failed++;
-            opts.log.warn("notifier failed", { notifier: e.config.name, error: e.status.last_error });
-            next(e);
-          } else e.retryAt = now() + backoffDelay(e.tries, policy, random);
-        }
+  /** Sends the notifier's due notices in order; resolves to when its next one is due (null: none queued). Throws the database's error. */
+  async function drain(e: Entry, now: number): Promise<number | null> {
+    const notifier = e.config.name;
+    for (;;) {
+      const head = await store.next(notifier);
+      if (!head) return null;
+      const at = Math.max(now, clock.now());
+      if (head.nextAttemptAt > at) return head.nextAttemptAt;
+      if (head.attempts >= ATTEMPTS) {
+        // Its last send was claimed and never reported: the instance sending it stopped.
+        const error = head.lastError ?? "its last send was interrupted";
+        if (await store.failed(head.id, head.attempts, error, at, null)) log.warn("notifier failed", { notifier, error });
+        continue;
       }
-    } finally {
-      e.running = false;
-      settle();
+      // Lost to another instance (an instance that held the lease before): looked at again in a second.
+      if (!(await store.claim(head.id, head.attempts, at, at + CLAIM_MS))) return at + 1000;
+      const attempt = head.attempts + 1;
+      let failure: string | undefined;
+      try {
+        await withDeadline(e.send(head.notice, head.id), SEND_DEADLINE_MS);
+      } catch (error) {
+        failure = maskedMessage(error, e.secrets);
+      }
+      const done = clock.now();
+      if (failure === undefined) {
+        if (!(await store.sent(head.id, attempt, done))) log.warn("a notice was sent after its claim lapsed", { notifier });
+        continue;
+      }
+      const givenUp = attempt >= ATTEMPTS;
+      await store.failed(head.id, attempt, failure, done, givenUp ? null : done + backoffDelay(attempt, policy, random));
+      if (givenUp) log.warn("notifier failed", { notifier, error: failure });
     }
   }
 
-  return {
-    send(names, notice) {
+  const waiters: (() => void)[] = [];
+  const busy = () => [...entries.values()].some((e) => e.running);
+  /**
+   * When the next notice is due, of the notifiers not sending now: a running drain's last answer is
+   * stale (the worker, called back at a past time, would spin while the send waits for its answer).
+   */
+  const earliest = () => {
+    const due = [...entries.values()].flatMap((e) => (e.running || e.nextDue === null ? [] : [e.nextDue]));
+    return due.length > 0 ? Math.min(...due) : null;
+  };
+
+  function run(e: Entry, now: number): Promise<void> {
+    return (async () => {
       try {
-        for (const name of names) {
-          const e = entries.get(name);
-          if (!e) continue;
-          if (e.queue.length >= QUEUE_LIMIT) {
-            // Not the one being sent or waiting for its retry: the oldest after it.
-            e.queue.splice(e.running || e.retryAt !== null ? 1 : 0, 1);
-            opts.log.warn("notifier queue full: oldest notice dropped", { notifier: name });
-          }
-          e.queue.push(notice);
-          e.status.queued = e.queue.length;
-          if (due(e, now())) void drain(e);
-        }
+        e.nextDue = await drain(e, now);
       } catch (error) {
-        opts.log.error("notify failed", { error: message(error) });
+        log.error("notices could not be sent", { notifier: e.config.name, error: String(error) });
+        e.nextDue = now + 1000;
+      } finally {
+        e.running = null;
+        if (!busy()) for (const w of waiters.splice(0)) w();
       }
+    })();
+  }
+
+  async function start(now: number): Promise<number | null> {
+    if (now - prunedAt >= 60_000) {
+      prunedAt = now;
+      await store.prune(now - KEEP_DONE_MS).catch((error) => log.error("sent notices could not be pruned", { error: String(error) }));
+    }
+    for (const e of entries.values()) if (!e.running) e.running = run(e, now);
+    return earliest();
+  }
+
+  const idle = () => (busy() ? new Promise<void>((r) => waiters.push(r)) : Promise.resolve());
+
+  return {
+    async queue(names, notice) {
+      const at = clock.now();
+      const rows = [...new Set(names)].filter((name) => entries.has(name)).map((notifier) => ({ id: newId(), notifier, notice, at }));
+      if (rows.length === 0) return;
+      for (const d of await store.add(rows, QUEUE_LIMIT)) log.warn("notifier queue full: oldest notice dropped", { notifier: d.notifier });
     },
-    status: () => [...entries.values()].map((e) => ({ ...e.status })),
+    names: () => [...entries.keys()],
+    async status() {
+      const counts = await store.counts();
+      return [...entries.values()].map(({ config }) => {
+        const c = counts.get(config.name);
+        return {
+          name: config.name,
+          kind: config.kind as NotifierStatus["kind"],
+          target: notifierTarget(config),
+          queued: c?.queued ?? 0,
+          sent: c?.sent ?? 0,
+          failed: c?.failed ?? 0,
+          last_error: c?.lastError ?? null,
+          last_error_at: c?.lastErrorAt == null ? null : toRfc3339(c.lastErrorAt),
+        };
+      });
+    },
     async test(name, notice) {
       const e = entries.get(name);
       if (!e) return "no such notifier";
       try {
-        await e.send(notice);
+        await withDeadline(e.send(notice, newId()), SEND_DEADLINE_MS);
         return null;
       } catch (error) {
-        e.status.last_error = message(error, e.secrets);
-        e.status.last_error_at = new Date(now()).toISOString();
-        return e.status.last_error;
+        const message = maskedMessage(error, e.secrets);
+        await store.lastError(name, message, clock.now()).catch((err) => log.error("a notifier's error could not be kept", { error: String(err) }));
+        return message;
       }
     },
-    idle: () => (busy() ? new Promise<void>((r) => waiters.push(r)) : Promise.resolve()),
+    start,
+    idle,
     worker: {
       name: "notifiers",
-      async tick(at) {
-        await Promise.all([...entries.values()].filter((e) => due(e, at)).map(drain));
-        const waiting = [...entries.values()].flatMap((e) => (e.queue.length > 0 && e.retryAt !== null ? [e.retryAt] : []));
-        return waiting.length > 0 ? Math.min(...waiting) : null;
+      async tick(now) {
+        await start(now);
+        await idle();
+        return earliest();
       },
     },
   };

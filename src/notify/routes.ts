@@ -9,7 +9,9 @@ const strict = { additionalProperties: false } as const;
 
 /** What the notifier routes read: the configured notifiers' state, and a test send. */
 export type NotifierControls = {
-  status(): NotifierStatus[];
+  names(): string[];
+  /** Each notifier with the outbox's counts: the same on every instance. */
+  status(): Promise<NotifierStatus[]>;
   /** Sends one notice now, without retries; resolves to the error, or null when it was sent. */
   test(name: string, notice: IssueNotice): Promise<string | null>;
 };
@@ -21,7 +23,7 @@ export const Notifier = t.Object(
     target: t.String({
       description: "where it sends, without secrets: an incoming webhook's origin (its path is a secret), or the SMTP server and recipients",
     }),
-    queued: t.Integer({ minimum: 0, description: "notices waiting to be sent" }),
+    queued: t.Integer({ minimum: 0, description: "notices waiting to be sent (the outbox: the same on every instance)" }),
     sent: t.Integer({ minimum: 0 }),
     failed: t.Integer({ minimum: 0, description: "notices given up after every retry" }),
     last_error: t.Union([t.String(), t.Null()], { description: "the last failure's message, secrets masked" }),
@@ -80,7 +82,7 @@ export function notifierRoutes({
     .post(
       "/notifiers/:name/test",
       async ({ params }) => {
-        if (!notifiers.status().some((n) => n.name === params.name)) throw notFound(`notifier "${params.name}" not found`);
+        if (!notifiers.names().includes(params.name)) throw notFound(`notifier "${params.name}" not found`);
         const error = await notifiers.test(params.name, testNotice(params.name, new Date(now()), publicUrl ? `${publicUrl}/ui/notifiers` : null));
         return { name: params.name, sent: error === null, error };
       },

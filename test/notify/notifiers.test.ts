@@ -1,14 +1,24 @@
-/** Notifiers send each service's documented message to local receivers; a failing one is retried. */
+/**
+ * Notifiers send each service's documented message to local receivers from the outbox (an
+ * in-memory SQLite store here; the store's contract on both backends is test/db/contract/notices);
+ * a failing one is retried by the clock.
+ */
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SMTPServer } from "smtp-server";
 import { Webhook } from "standardwebhooks";
+import { openDatabase } from "../../src/db/sqlite/open";
+import { sqliteDialect } from "../../src/db/stores/dialect";
+import { createNoticeStore } from "../../src/db/stores/notices";
 import { silentLog } from "../../src/lib/log";
 import type { IssueNotice } from "../../src/notify/notice";
-import { ATTEMPTS, createNotifiers } from "../../src/notify/notifiers";
+import { ATTEMPTS, CLAIM_MS, createNotifiers } from "../../src/notify/notifiers";
 import { createFakeClock } from "../helpers/clock";
+
+/** A fresh outbox in an in-memory SQLite database. */
+const outbox = () => createNoticeStore(sqliteDialect(openDatabase({ path: ":memory:", durability: "normal" }).$client));
 
 const notice: IssueNotice = {
   event: "opened",
@@ -57,12 +67,15 @@ describe("notifiers", () => {
         { name: "w", kind: "webhook", url: at("/webhook"), secret },
         { name: "f", kind: "slack", url: at("/flaky") },
       ],
-      { log: silentLog, backoff: { initial: 1000, max: 60_000 }, random: () => 1, clock },
+      { log: silentLog, backoff: { initial: 1000, max: 60_000 }, random: () => 1, clock, store: outbox() },
     );
-    notify.send(["s", "d", "t", "w", "f", "unknown"], notice);
-    await notify.idle();
-    // The flaky one failed once and waits its backoff (1 s), by the clock: nothing is sent before.
-    expect(notify.status().find((s) => s.name === "f")).toMatchObject({ sent: 0, queued: 1, last_error: "HTTP 503" });
+    await notify.queue(["s", "d", "t", "w", "f", "unknown"], notice);
+    // Queued, not sent: the rules' lease holder sends (its worker).
+    expect(received).toHaveLength(0);
+    expect((await notify.status()).map((s) => s.queued)).toEqual([1, 1, 1, 1, 1]);
+    // The flaky one fails once and waits its backoff (1 s), by the clock: nothing is sent before.
+    expect(await notify.worker.tick(clock.now())).toBe(clock.now() + 1000);
+    expect((await notify.status()).find((s) => s.name === "f")).toMatchObject({ sent: 0, queued: 1, last_error: "HTTP 503" });
     expect(await notify.worker.tick(clock.now())).toBe(clock.now() + 1000);
     clock.advance(999);
     await notify.worker.tick(clock.now());
@@ -86,7 +99,7 @@ describe("notifiers", () => {
     if (!hook) throw new Error("webhook not received");
     expect(new Webhook(secret).verify(hook.body, Object.fromEntries(hook.headers))).toEqual(notice);
     expect(body("/flaky").text).toContain("opened");
-    const flaky = notify.status().find((s) => s.name === "f");
+    const flaky = (await notify.status()).find((s) => s.name === "f");
     expect(flaky).toMatchObject({ sent: 1, failed: 0, queued: 0, last_error: "HTTP 503" });
   });
 
@@ -97,13 +110,13 @@ describe("notifiers", () => {
         { name: "down", kind: "slack", url: at("/down") },
         { name: "later", kind: "slack", url: at("/later") },
       ],
-      { log: silentLog, backoff: { initial: 1000, max: 4000 }, random: () => 1, clock },
+      { log: silentLog, backoff: { initial: 1000, max: 4000 }, random: () => 1, clock, store: outbox() },
     );
     down = true;
-    notify.send(["down", "later"], notice);
-    notify.send(["down"], { ...notice, event: "resolved" });
-    await notify.idle();
-    expect(notify.status().map((s) => [s.name, s.queued, s.failed])).toEqual([
+    await notify.queue(["down", "later"], notice);
+    await notify.queue(["down"], { ...notice, event: "resolved" });
+    await notify.worker.tick(clock.now());
+    expect((await notify.status()).map((s) => [s.name, s.queued, s.failed])).toEqual([
       ["down", 2, 0],
       ["later", 1, 0],
     ]);
@@ -112,7 +125,7 @@ describe("notifiers", () => {
     clock.advance(1000);
     await notify.worker.tick(clock.now());
     expect(received.length).toBe(before + 1);
-    expect(notify.status().find((s) => s.name === "later")).toMatchObject({ sent: 1, queued: 0 });
+    expect((await notify.status()).find((s) => s.name === "later")).toMatchObject({ sent: 1, queued: 0 });
     // The first notice of "down" is tried ATTEMPTS times in all, the waits doubling up to the max.
     for (let i = 2; i < ATTEMPTS; i++) {
       const nextAt = (await notify.worker.tick(clock.now()))!;
@@ -120,11 +133,65 @@ describe("notifiers", () => {
       clock.set(nextAt);
       await notify.worker.tick(clock.now());
     }
-    const status = notify.status().find((s) => s.name === "down")!;
+    const status = (await notify.status()).find((s) => s.name === "down")!;
     expect(status).toMatchObject({ failed: 1, sent: 0, last_error: "HTTP 502", last_error_at: new Date(clock.now()).toISOString() });
     // The next notice is tried at once, and fails the same way: it waits its first backoff.
     expect(status.queued).toBe(1);
     expect((await notify.worker.tick(clock.now()))! - clock.now()).toBe(1000);
+  });
+
+  test("while a send is under way, start never answers a time already past (the rules' worker would spin and starve the send)", async () => {
+    const clock = createFakeClock();
+    const notify = createNotifiers([{ name: "later", kind: "slack", url: at("/later") }], {
+      log: silentLog,
+      backoff: { initial: 1000, max: 4000 },
+      random: () => 1,
+      clock,
+      store: outbox(),
+    });
+    down = true;
+    await notify.queue(["later"], notice);
+    expect(await notify.worker.tick(clock.now())).toBe(clock.now() + 1000);
+    down = false;
+    clock.advance(1000);
+    // The retry is sent now; its notifier's last answer (the retry's time, now past) is not one.
+    const next = await notify.start(clock.now());
+    expect(next === null || next > clock.now()).toBe(true);
+    await notify.idle();
+    expect((await notify.status())[0]).toMatchObject({ sent: 1, queued: 0 });
+  });
+
+  test("a send whose instance died (its claim never reported) is sent again once the claim lapses; at the last try, given up", async () => {
+    const clock = createFakeClock();
+    const store = outbox();
+    const options = { log: silentLog, backoff: { initial: 1000, max: 4000 }, random: () => 1, clock, store };
+    const notify = createNotifiers([{ name: "later", kind: "slack", url: at("/later") }], options);
+    down = false;
+    await notify.queue(["later"], notice);
+    // Another instance claimed it and died in the middle of its send.
+    const head = (await store.next("later"))!;
+    expect(await store.claim(head.id, 0, clock.now(), clock.now() + CLAIM_MS)).toBe(true);
+    const before = received.length;
+    expect(await notify.worker.tick(clock.now())).toBe(clock.now() + CLAIM_MS);
+    clock.advance(CLAIM_MS - 1);
+    await notify.worker.tick(clock.now());
+    expect(received.length).toBe(before);
+    clock.advance(1);
+    await notify.worker.tick(clock.now());
+    expect(received.length).toBe(before + 1);
+    expect((await notify.status())[0]).toMatchObject({ sent: 1, queued: 0, failed: 0 });
+
+    // A notice whose last try was claimed and never reported is given up, not tried a sixth time.
+    await notify.queue(["later"], { ...notice, event: "resolved" });
+    const last = (await store.next("later"))!;
+    for (let i = 0; i < ATTEMPTS; i++) {
+      expect(await store.claim(last.id, i, clock.now(), clock.now() + CLAIM_MS)).toBe(true);
+      if (i < ATTEMPTS - 1) await store.failed(last.id, i + 1, "HTTP 502", clock.now(), clock.now());
+    }
+    clock.advance(CLAIM_MS);
+    expect(await notify.worker.tick(clock.now())).toBeNull();
+    expect(received.length).toBe(before + 1);
+    expect((await notify.status())[0]).toMatchObject({ sent: 1, queued: 0, failed: 1, last_error: "HTTP 502" });
   });
 
   test("e-mail over plain SMTP: subject, text and escaped HTML", async () => {
@@ -148,11 +215,12 @@ describe("notifiers", () => {
     const notify = createNotifiers([{ name: "m", kind: "email", host: "127.0.0.1", port, tls: "none", from: "m@example.com", to: ["a@example.com"] }], {
       log: silentLog,
       backoff: { initial: 1, max: 2 },
+      store: outbox(),
     });
-    notify.send(["m"], notice);
-    await notify.idle();
+    await notify.queue(["m"], notice);
+    await notify.worker.tick(Date.now());
     await new Promise<void>((r) => smtp.close(() => r()));
-    expect(notify.status()[0]).toMatchObject({ sent: 1, last_error: null });
+    expect((await notify.status())[0]).toMatchObject({ sent: 1, last_error: null });
     expect(mails[0]).toContain("Subject: [Mailroom] opened: quiet-stripe on stripe");
     expect(mails[0]).toContain("&lt;@everyone&gt;");
   });
@@ -182,12 +250,12 @@ describe("notifiers", () => {
     const port = (smtp.server.address() as { port: number }).port;
     const notify = createNotifiers(
       [{ name: "m", kind: "email", host: "127.0.0.1", port, tls: "starttls", user: "mailroom", password: "pw", from: "m@example.com", to: ["a@example.com"] }],
-      { log: silentLog, backoff: { initial: 1, max: 2 }, smtpCa: cert },
+      { log: silentLog, backoff: { initial: 1, max: 2 }, smtpCa: cert, store: outbox() },
     );
-    notify.send(["m"], { ...notice, event: "resolved" });
-    await notify.idle();
+    await notify.queue(["m"], { ...notice, event: "resolved" });
+    await notify.worker.tick(Date.now());
     await new Promise<void>((r) => smtp.close(() => r()));
-    expect(notify.status()[0]).toMatchObject({ sent: 1, last_error: null });
+    expect((await notify.status())[0]).toMatchObject({ sent: 1, last_error: null });
     expect(mails[0]).toMatchObject({ secure: true, user: "mailroom" });
     expect(mails[0]?.data).toContain("Subject: [Mailroom] resolved: quiet-stripe on stripe");
   });
@@ -230,10 +298,10 @@ describe("notifiers", () => {
       from: "m@example.com",
       to: ["a@example.com"],
     };
-    const notify = createNotifiers([config], { log: silentLog, smtpCa: cert });
+    const notify = createNotifiers([config], { log: silentLog, smtpCa: cert, store: outbox() });
     expect(await notify.test("m", notice)).toBeNull();
     // Without the certificate trusted, the TLS handshake itself is refused: nothing is sent in the clear.
-    const untrusting = createNotifiers([config], { log: silentLog });
+    const untrusting = createNotifiers([config], { log: silentLog, store: outbox() });
     expect(await untrusting.test("m", notice)).toMatch(/self[- ]signed/i);
     await new Promise<void>((r) => smtp.close(() => r()));
     expect(mails).toHaveLength(1);

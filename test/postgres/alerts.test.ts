@@ -1,9 +1,11 @@
 /**
  * Alert rules on two executables sharing one PostgreSQL database: one instance at a time
- * evaluates them (each issue opened and resolved once, each event once on every stream), and
- * the other takes over within a minute after the holder is killed with SIGKILL.
+ * evaluates them (each issue opened and resolved once, each event once on every stream) and
+ * sends the notifiers' outbox, and the other takes over within a minute after the holder is
+ * killed with SIGKILL, notices waiting for their retry included.
  */
-import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, afterEach, expect, setDefaultTimeout, test } from "bun:test";
+import { Webhook } from "standardwebhooks";
 import { AUTH } from "../helpers/client";
 import { eventually, killInstances, newDatabase, startInstance } from "../helpers/instances";
 import { sseReader } from "../live/sse";
@@ -50,4 +52,67 @@ test("two instances: each issue event happens once; after kill -9 of the evaluat
   expect(issues.map((i) => i.state)).toEqual(["open", "resolved", "resolved"]);
   for (const i of issues.slice(1)) expect(i.history.map((h) => h.action)).toEqual(["opened", "resolved"]);
   await stream.cancel();
+});
+
+const secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+
+/** A generic webhook receiver answering `status`: each request's webhook-id, the verified notice and what it answered. */
+function receiver() {
+  const state = { status: 500, requests: [] as { id: string; status: number; event: string; issue: string }[] };
+  const server = Bun.serve({
+    port: 0,
+    async fetch(req) {
+      const notice = new Webhook(secret).verify(await req.text(), Object.fromEntries(req.headers)) as { event: string; issue: { id: string } };
+      state.requests.push({ id: req.headers.get("webhook-id") ?? "", status: state.status, event: notice.event, issue: notice.issue.id });
+      return new Response(null, { status: state.status });
+    },
+  });
+  afterAll(() => server.stop(true));
+  return { state, url: `http://127.0.0.1:${server.port}/hook` };
+}
+
+test("two instances: the lease holder killed with SIGKILL while a notice waits for its retry, the other sends it, once", async () => {
+  const url = await newDatabase();
+  const hook = receiver();
+  const raw = {
+    channels: [{ name: "quiet" }],
+    notifiers: [{ name: "hook", kind: "webhook", url: hook.url, secret }],
+    alerts: [{ name: "quiet", kind: "silence", channels: ["quiet"], for: "1s", notify: ["hook"] }],
+  };
+  const a = await startInstance(url, raw);
+  await eventually(async () => (await a.call("GET", "/v1/issues")).json.length === 1, 15_000, "A opens the issue");
+  const b = await startInstance(url, raw);
+  const [issue] = (await b.call("GET", "/v1/issues")).json;
+  // The counts are the database's: B, which sends nothing, sees A's failures. A fresh one is
+  // waited for, so that A dies while the notice waits for its retry, not in the middle of a send.
+  const seen = (await b.call("GET", "/v1/notifiers")).json[0].last_error_at;
+  await eventually(
+    async () => {
+      const [s] = (await b.call("GET", "/v1/notifiers")).json;
+      return s.last_error === "HTTP 500" && s.last_error_at !== seen && s.queued === 1;
+    },
+    15_000,
+    "a failed try recorded",
+  );
+  await a.kill();
+  const killedAt = performance.now();
+  hook.state.status = 200;
+  const id = hook.state.requests[0]!.id;
+  expect(hook.state.requests.every((r) => r.id === id && r.status === 500 && r.event === "opened" && r.issue === issue.id)).toBe(true);
+
+  await eventually(async () => hook.state.requests.some((r) => r.status === 200), 60_000, "B sends the notice");
+  expect(performance.now() - killedAt).toBeLessThan(60_000);
+  await eventually(
+    async () => {
+      const [s] = (await b.call("GET", "/v1/notifiers")).json;
+      return s.queued === 0 && s.sent >= 1;
+    },
+    15_000,
+    "the outbox emptied",
+  );
+  // Delivered once, with the id of its earlier tries; every notice sent went out once.
+  expect(hook.state.requests.filter((r) => r.status === 200 && r.id === id)).toHaveLength(1);
+  const delivered = hook.state.requests.filter((r) => r.status === 200).map((r) => r.id);
+  expect(new Set(delivered).size).toBe(delivered.length);
+  expect((await b.call("GET", "/v1/notifiers")).json[0]).toMatchObject({ sent: delivered.length, failed: 0 });
 });

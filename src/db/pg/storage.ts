@@ -25,6 +25,7 @@ import { pgDeliveryIds } from "./dedup-deliveries";
 import { createPgRefusalStore } from "./refusal-store";
 import { createRelayStore } from "../stores/relays";
 import { createIssueStore } from "../stores/issues";
+import { createNoticeStore } from "../stores/notices";
 import { createBulkJobStore } from "../stores/bulk-jobs";
 import { createViewStore } from "../stores/views";
 import { createAlertRuleStore } from "../stores/alert-rules";
@@ -75,6 +76,7 @@ export async function createPostgresStorage(sql: SQL, opts: PostgresStorageOptio
     refusals: createPgRefusalStore(t),
     relays: createRelayStore(d),
     issues: createIssueStore(d),
+    notices: createNoticeStore(d),
     alertRules: createAlertRuleStore(d),
     bulkJobs: createBulkJobStore(d),
     views: createViewStore(d),

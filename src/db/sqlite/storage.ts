@@ -26,6 +26,7 @@ import { createContractStore } from "../stores/contracts";
 import { createDedupStore } from "../stores/dedup";
 import { createRelayStore } from "../stores/relays";
 import { createIssueStore } from "../stores/issues";
+import { createNoticeStore } from "../stores/notices";
 import { createBulkJobStore } from "../stores/bulk-jobs";
 import { createViewStore } from "../stores/views";
 import { createAlertRuleStore } from "../stores/alert-rules";
@@ -92,6 +93,7 @@ export function createSqliteStorage(db: Db, opts: SqliteStorageOptions): Storage
     refusals: createRefusalStore(db),
     relays: createRelayStore(d),
     issues: createIssueStore(d),
+    notices: createNoticeStore(d),
     alertRules: createAlertRuleStore(d),
     bulkJobs: createBulkJobStore(d),
     views: createViewStore(d),

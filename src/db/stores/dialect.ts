@@ -177,6 +177,8 @@ const SHARED = [
   "hookMarks",
   "alertRules",
   "shareLinks",
+  "notices",
+  "notifierStats",
 ] as const;
 type SharedName = (typeof SHARED)[number];
 
@@ -226,6 +228,8 @@ const sameRows: { [K in SharedName]: Same<(typeof liteSchema)[K]["$inferSelect"]
   hookMarks: true,
   alertRules: true,
   shareLinks: true,
+  notices: true,
+  notifierStats: true,
 };
 void sameRows;
 /** Fails to compile when a column both backends have reads differently. */

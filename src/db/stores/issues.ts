@@ -32,6 +32,8 @@ export function createIssueStore(d: Dialect): IssueStore {
   );
   const open = d.query({ n: sql<number>`count(*)`.mapWith(Number) }, (list) => sql`SELECT ${list} FROM ${r} WHERE ${r.state} = 'open'`);
   return {
+    dialect: d.dialect,
+    transaction: (fn) => d.transaction(fn),
     open: (issue) =>
       d.write(async () => {
         await insert.run({ ...issue, history: JSON.stringify(issue.history) });

@@ -12,3 +12,4 @@ export * from "./bulk";
 export * from "./tags";
 export * from "./share";
 export * from "./marks";
+export * from "./notify";
