@@ -60,15 +60,30 @@ export async function findings(
           hold.add(channel);
           continue;
         }
-        let last = Math.max(w.started, lastOf(w, rule, channel));
+        let last = lastOf(w, rule, channel);
         if (now - last < rule.for!) continue;
-        // Confirm with the database: another instance may have caught one (a query's hooks reach
-        // this one through the change feed: the database's list cannot say which match).
+        // Ask the database: another instance may have caught one, and before this one started only
+        // the database knows (a query's hooks reach this one through the change feed: the
+        // database's list cannot say which match). Its answer is remembered: later hooks reach the
+        // watch, so it is asked again only once that hook is as old as `for`.
         for (const type of rule.match ? [] : (rule.event_types ?? [undefined])) {
           const [id] = await deps.hooks.listHookIds({ channel, eventType: type, limit: 1 });
-          if (id) last = Math.max(last, ulidTime(id));
+          if (!id) continue;
+          const at = ulidTime(id);
+          last = Math.max(last, at);
+          const key = `${channel}\n${type ?? ""}`;
+          if (at > (w.lastHook.get(key) ?? 0)) w.lastHook.set(key, at);
         }
         if (now - last < rule.for!) continue;
+        if (last === 0) {
+          // No hook known: silent since start-up. Until `for` has passed since then, an issue
+          // opened before a restart or a takeover is left as it is (neither resolved nor opened).
+          if (now - w.started < rule.for!) {
+            hold.add(channel);
+            continue;
+          }
+          last = w.started;
+        }
         if (schedule) {
           const cached = rule.name && w.openedCache.get(rule.name);
           const opened = cached && now - cached.at < 60_000 ? cached.opened : schedule.openedAt(now)!;

@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { join } from "node:path";
 import { createTestApp, type TestApp } from "../helpers/app";
+import { tempDir } from "../helpers/binary";
+import { createFakeClock } from "../helpers/clock";
 import { postgresAvailable } from "../helpers/postgres";
 import { pgTestApp, recordingNotify } from "./helpers";
 
@@ -210,3 +213,43 @@ for (const backend of postgresAvailable() ? ["sqlite", "postgres"] : ["sqlite"])
     });
   });
 }
+
+describe("a restart", () => {
+  test("leaves open silence issues open: neither resolved nor opened again, on a channel with hooks or none", async () => {
+    const dbPath = join(tempDir("mailroom-alerts-restart-"), "m.db");
+    const raw = {
+      channels: [{ name: "stripe" }, { name: "never" }],
+      notifiers: [{ name: "ops", kind: "slack", url: "https://hooks.example/ops" }],
+      alerts: [{ name: "quiet", kind: "silence", channels: ["stripe", "never"], for: "30m", notify: ["ops"] }],
+    };
+    const first = recordingNotify();
+    const one = createTestApp(raw, { dbPath, notify: first.notify });
+    app = one;
+    expect((await one.post("stripe", "{}", { "content-type": "application/json" })).status).toBe(200);
+    one.clock.advance(31 * MIN);
+    await one.runner.tick();
+    await one.runner.tick();
+    expect(first.events().sort()).toEqual(["opened quiet never", "opened quiet stripe"]);
+    const at = one.clock.now();
+    await one.close();
+
+    const second = recordingNotify();
+    const two = createTestApp(raw, { dbPath, notify: second.notify, clock: createFakeClock(at + MIN) });
+    app = two;
+    // Through the first `for` after the start and past it: the same two issues, open, and no notice.
+    for (let i = 0; i < 8; i++) {
+      await two.runner.tick();
+      two.clock.advance(5 * MIN);
+    }
+    const open = (await two.call("GET", "/v1/issues")).json as any[];
+    expect(open.map((i) => [i.scope, i.state, i.history.length]).sort()).toEqual([
+      ["never", "open", 1],
+      ["stripe", "open", 1],
+    ]);
+    expect(second.events()).toEqual([]);
+    // A hook still resolves its channel's issue.
+    expect((await two.post("stripe", "{}", { "content-type": "application/json" })).status).toBe(200);
+    await two.runner.tick();
+    expect(second.events()).toEqual(["resolved quiet stripe"]);
+  });
+});

@@ -7,7 +7,7 @@ import { createRunner } from "../../src/runner";
 import { silentLog, type Log } from "../../src/lib/log";
 import { serve } from "../../src/server";
 import { createMetrics } from "../../src/metrics";
-import { createFakeClock } from "./clock";
+import { createFakeClock, type FakeClock } from "./clock";
 import { httpClient, TOKEN } from "./client";
 
 export { AUTH, TOKEN } from "./client";
@@ -29,13 +29,15 @@ export function createTestApp(
     searchGatherMs?: number;
     searchMaxWaitingBytes?: number;
     notify?: Notify;
+    /** The fake clock (a restart's app goes on from the time the first one stopped at). */
+    clock?: FakeClock;
   } = {},
 ) {
   const config = buildConfig(
     { api_keys: [{ label: "test", token: TOKEN }], ...raw, storage: { path: opts.dbPath ?? ":memory:", ...(raw.storage ?? {}) } },
     opts.env ?? {},
   );
-  const clock = createFakeClock();
+  const clock = opts.clock ?? createFakeClock();
   const db = openDatabase({ path: config.storage.path, durability: config.storage.durability });
   const storage = createSqliteStorage(db, { path: config.storage.path, durability: config.storage.durability, syncWal: opts.syncWal });
   const metrics = createMetrics(config);
