@@ -323,6 +323,29 @@ export function createSearchStore(
   }
 
   /**
+   * The ids of the `carried` hooks carrying `tag` within the query's bounds that are of its status
+   * and channel, newest first: the tag's rows and the hooks' (channel, status, id) index range, ids
+   * only, intersected here, when that reads less than joining each of the tag's rows to its hook
+   * (about 0.25 µs a row against 1.5, as countColumns weighs them). Undefined when it does not, or
+   * when neither a status nor a channel is asked.
+   */
+  function taggedWithin(query: SearchQuery, tag: string, carried: number): string[] | undefined {
+    if (query.status === undefined && query.channel === undefined) return undefined;
+    if (0.25 * (carried + rangeSize(query.channel, query.status)) > 1.5 * carried) return undefined;
+    const keep = new Set(tagged({ ...query, status: undefined, channel: undefined, limit: carried + 1 }, tag));
+    const args: (string | number)[] = [];
+    let text = "SELECT id FROM hooks WHERE ";
+    if (query.channel !== undefined) (text += "channel = ?"), args.push(query.channel);
+    else text += `channel IN (SELECT name FROM channels WHERE ${query.status} > 0)`;
+    if (query.status !== undefined) (text += " AND status = ?"), args.push(query.status);
+    if (query.since !== undefined) (text += " AND id >= ?"), args.push(ulidFloor(Math.ceil(query.since)));
+    if (query.until !== undefined) (text += " AND id < ?"), args.push(ulidFloor(Math.ceil(query.until)));
+    if (query.after !== undefined) (text += " AND id < ?"), args.push(query.after);
+    const ids = (q(text).values(...args) as [string][]).map(([id]) => id).filter((id) => keep.has(id));
+    return ids.sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+  }
+
+  /**
    * The text index's candidates within rowids [bottom, top): about how many, and how many per
    * millisecond (from the span of the newest COUNT_CHUNK, or counted when there are fewer): rowids
    * only, read in SQLite (about 25 ns each), no hook id looked up.
@@ -607,13 +630,16 @@ export function createSearchStore(
       // The tag's hooks (up to DRIVE_MAX), unless the candidates are fewer than a fifth of them:
       // reading a tag's row costs about as much as five candidates read and left out by the tag.
       const tag = bounds.tag;
-      const carried = tagCount(query, tag, DRIVE_MAX + 1);
-      const shape = carried <= DRIVE_MAX ? candidateShape(match, top, bottom) : undefined;
-      if (shape && shape.count * 5 >= carried) {
+      const shape = candidateShape(match, top, bottom);
+      if (shape.count === 0) return 0;
+      const most = Math.min(DRIVE_MAX, Math.ceil(shape.count * 5));
+      const carried = tagCount(query, tag, most + 1);
+      if (carried <= most) {
         const terms = without(tagHeld(tag));
         const filters = { eventType: query.eventType, now };
-        for (let below: string | undefined; ; ) {
-          const ids = tagged(chunk, tag, below);
+        const within = taggedWithin(query, tag, carried);
+        for (let below: string | undefined, at = 0; ; at += COUNT_CHUNK) {
+          const ids = within ? within.slice(at, at + COUNT_CHUNK) : tagged(chunk, tag, below);
           let held = ids;
           if (ids.length > 0) {
             // The chunk's span of time: its candidates there, when they cost less than checking it whole.

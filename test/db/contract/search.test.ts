@@ -343,6 +343,8 @@ const QUERIES: { q: string; f?: Omit<SearchQuery, "terms" | "limit" | "after">; 
   { q: "payload.memo:refund tag:billing" },
   { q: "hookshot tag:big", f: { since: T0 + 20_000, until: T0 + 80_000, eventType: "pull*" } },
   { q: "(zebra OR invoice) tag:big" },
+  { q: "invoice tag:billing status:handled after:2026-11-26T10:00:30Z" },
+  { q: "efun tag:big", f: { channel: "stripe", status: "pending" } },
   // An exact channel: ANDed is the list's channel filter on SQLite.
   { q: "channel:shop status:failed" },
   { q: "channel:shop" },
