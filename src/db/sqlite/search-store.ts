@@ -332,7 +332,8 @@ export function createSearchStore(
   function taggedWithin(query: SearchQuery, tag: string, carried: number): string[] | undefined {
     if (query.status === undefined && query.channel === undefined) return undefined;
     if (0.25 * (carried + rangeSize(query.channel, query.status)) > 1.5 * carried) return undefined;
-    const keep = new Set(tagged({ ...query, status: undefined, channel: undefined, limit: carried + 1 }, tag));
+    // Up to DRIVE_MAX + 1, not `carried`: rows tagged since it was counted are read too.
+    const keep = new Set(tagged({ ...query, status: undefined, channel: undefined, limit: DRIVE_MAX + 1 }, tag));
     const args: (string | number)[] = [];
     let text = "SELECT id FROM hooks WHERE ";
     if (query.channel !== undefined) (text += "channel = ?"), args.push(query.channel);
