@@ -4,10 +4,15 @@
  * views service made it before (the search's pages of 1,000 ids, up to 10,000) and the store's
  * counting path (`count(query, 10000)`), in alternating rounds in one process, so that the
  * machine's load falls on both alike. Prints the median wall time and CPU time of each, with the
- * load average.
+ * load average. Then (`--queries N`, 0 for none) the four query shapes of bench/million.ts at the store,
+ * `search()` for a page of 50, a 2-day range moving back an hour each time: p50 and p99 of wall and
+ * CPU time.
  *
- *   bun run bench/view-counts.ts --dir DIR [--rounds 9]
+ * `--views 'Q1|Q2'` counts those views instead of the six of bench/million.ts.
+ *
+ *   bun run bench/view-counts.ts --dir DIR [--rounds 9] [--queries 15] [--views 'Q1|Q2']
  */
+import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -15,9 +20,11 @@ import { openDatabase } from "../src/db/sqlite/open";
 import { createSqliteStorage } from "../src/db/sqlite/storage";
 import { parseSearch } from "../src/search/query";
 import type { SearchStore } from "../src/search/store";
-import { fmt, median } from "./lib";
+import { fmt, median, percentile } from "./lib";
 
-const { values: args } = parseArgs({ options: { dir: { type: "string" }, rounds: { type: "string", default: "9" } } });
+const { values: args } = parseArgs({
+  options: { dir: { type: "string" }, rounds: { type: "string", default: "9" }, queries: { type: "string", default: "15" }, views: { type: "string" } },
+});
 if (!args.dir) throw new Error("--dir DIR: the directory bench/million.ts --keep DIR filled");
 const MAX = 10_000;
 const PAGE = 1000;
@@ -26,7 +33,8 @@ const db = openDatabase({ path, durability: "normal" });
 const storage = createSqliteStorage(db, { path, durability: "normal" });
 const store: SearchStore = storage.search;
 
-const VIEWS = ["tag:vip status:failed", "refund tag:vip after:-7d", "status:failed channel:shop-3", "refund tag:big", "tag:billing", "foxtrot status:failed"];
+const SIX = ["tag:vip status:failed", "refund tag:vip after:-7d", "status:failed channel:shop-3", "refund tag:big", "tag:billing", "foxtrot status:failed"];
+const VIEWS = args.views ? args.views.split("|") : SIX;
 
 /** The count as the views service made it before: pages of the search until one is short or MAX is reached. */
 async function paged(q: string): Promise<number> {
@@ -74,4 +82,40 @@ for (const [q, { old, now }] of results) {
   console.log(`| \`${q}\` | ${m(old, "ms")} / ${m(old, "cpu")} | ${m(now, "ms")} / ${m(now, "cpu")} | ${shown} (pages: ${old[0]!.n}) |`);
 }
 console.log(`load average at the end: ${load()}`);
+
+const times = Number(args.queries);
+if (times > 0) {
+  // As bench/million.ts asks them: a 2-day range that moves back an hour each time, inside the 7 days.
+  const { end } = JSON.parse(readFileSync(join(args.dir, "million.json"), "utf8")) as { end: number };
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const DAY = 86_400_000;
+  const range = (i: number) => `after:${iso(end - 3 * DAY - i * 3_600_000)} before:${iso(end - DAY - i * 3_600_000)}`;
+  const SHAPES = [
+    "refund tag:vip status:failed #",
+    "foxtrot tag:billing status:failed #",
+    "refund tag:big status:pending #",
+    "type:refund.created tag:vip status:handled #",
+  ];
+  console.log(`\nload average at the start: ${load()}`);
+  console.log(`| query, page of 50 | wall p50 / p99 ms | CPU p50 / p99 ms | on the page |`);
+  console.log(`|---|---|---|---|`);
+  for (const shape of SHAPES) {
+    await store.search({ terms: parseSearch(shape.replace("#", range(0))), limit: 50 });
+    const runs: { ms: number; cpu: number; n: number }[] = [];
+    for (let i = 0; i < times; i++) {
+      const terms = parseSearch(shape.replace("#", range(i)));
+      runs.push(await timed(async () => (await store.search({ terms, limit: 50 })).length));
+    }
+    const p = (k: "ms" | "cpu") =>
+      `${fmt(median(runs.map((r) => r[k])), 1)} / ${fmt(
+        percentile(
+          runs.map((r) => r[k]),
+          99,
+        ),
+        1,
+      )}`;
+    console.log(`| \`${shape.replace(" #", "")}\` + 2 days | ${p("ms")} | ${p("cpu")} | ${runs[0]!.n} |`);
+  }
+  console.log(`load average at the end: ${load()}`);
+}
 await storage.close();

@@ -17,7 +17,8 @@ import { createRecheck, type RecheckFilters } from "./search-recheck";
  * matches reads only them. Rowids stay within JavaScript's exact integers (2^53) for ids of
  * 1990 to 2059; hooks with other times are not indexed.
  */
-const PER_MS = 8192;
+const PER_MS_BITS = 13;
+const PER_MS = 1 << PER_MS_BITS;
 const EPOCH = Date.UTC(2025, 0, 1);
 const SPAN_MS = Math.floor(Number.MAX_SAFE_INTEGER / PER_MS) - 1;
 /** Hooks of a tag (within a search's bounds) up to which a search with words reads the tag's hooks (tagFirst). */
@@ -26,6 +27,12 @@ const TAG_FIRST_DEFAULT = 20_000;
 const DRIVE_MAX_DEFAULT = 200_000;
 /** Candidates a count checks per statement (countWalk). */
 const COUNT_CHUNK_DEFAULT = 4096;
+/**
+ * The text index's candidates a count scans (about 0.1 µs each, in SQLite) rather than check one of
+ * a tag's hooks (about 3 µs when its body holds the words, 10 when it lacks them): a chunk of the
+ * tag's hooks is intersected with the candidates in its span when they are at most this many per hook.
+ */
+const SCAN_PER_CHECK_DEFAULT = 40;
 /** The first rowid of a millisecond (clamped: bounds of a search may lie anywhere). */
 const rowOf = (ms: number) => Math.max(-SPAN_MS, Math.min(SPAN_MS, Math.ceil(ms) - EPOCH)) * PER_MS;
 
@@ -191,10 +198,11 @@ export function createSearchStore(
   conn: Database | { $client: Database },
   opts: {
     ownWrites?: boolean;
-    /** COUNT_CHUNK, TAG_FIRST and DRIVE_MAX (tests make them small, so that a small corpus takes every path). */
+    /** COUNT_CHUNK, TAG_FIRST, DRIVE_MAX and SCAN_PER_CHECK (tests change them, so that a small corpus takes every path). */
     countChunk?: number;
     tagFirst?: number;
     driveMax?: number;
+    scanPerCheck?: number;
   } = {},
 ): SearchStore {
   const sql: Database = "$client" in conn ? conn.$client : conn;
@@ -240,6 +248,7 @@ export function createSearchStore(
   const COUNT_CHUNK = opts.countChunk ?? COUNT_CHUNK_DEFAULT;
   const TAG_FIRST = opts.tagFirst ?? TAG_FIRST_DEFAULT;
   const DRIVE_MAX = opts.driveMax ?? DRIVE_MAX_DEFAULT;
+  const SCAN_PER_CHECK = opts.scanPerCheck ?? SCAN_PER_CHECK_DEFAULT;
 
   /**
    * The plain list's filters and the time bounds, newest first, when there is no needle: index
@@ -302,6 +311,89 @@ export function createSearchStore(
    */
   function tagFirst(query: SearchQuery, tag: string, marks = false): boolean {
     return tagged({ ...query, status: undefined, channel: undefined, limit: TAG_FIRST + 1 }, tag, undefined, marks).length <= TAG_FIRST;
+  }
+
+  /** How many hooks carry `tag` within the query's bounds (the tag index's range), up to `limit`. */
+  function tagCount(query: SearchQuery, tag: string, limit: number): number {
+    const args: (string | number)[] = [tag, query.since !== undefined ? ulidFloor(Math.ceil(query.since)) : ""];
+    let text = "SELECT 1 FROM hook_tags WHERE tag = ? AND hook_id >= ?";
+    const after = [query.after, query.until !== undefined ? ulidFloor(Math.ceil(query.until)) : undefined].filter((a) => a !== undefined);
+    for (const a of after) (text += " AND hook_id < ?"), args.push(a);
+    return (q(`SELECT count(*) AS n FROM (${text} LIMIT ?)`).get(...args, limit) as { n: number }).n;
+  }
+
+  /**
+   * The ids of the `carried` hooks carrying `tag` within the query's bounds that are of its status
+   * and channel, newest first: the tag's rows and the hooks' (channel, status, id) index range, ids
+   * only, intersected here, when that reads less than joining each of the tag's rows to its hook
+   * (about 0.25 µs a row against 1.5, as countColumns weighs them). Undefined when it does not, or
+   * when neither a status nor a channel is asked.
+   */
+  function taggedWithin(query: SearchQuery, tag: string, carried: number): string[] | undefined {
+    if (query.status === undefined && query.channel === undefined) return undefined;
+    if (0.25 * (carried + rangeSize(query.channel, query.status)) > 1.5 * carried) return undefined;
+    // Up to DRIVE_MAX + 1, not `carried`: rows tagged since it was counted are read too.
+    const keep = new Set(tagged({ ...query, status: undefined, channel: undefined, limit: DRIVE_MAX + 1 }, tag));
+    const args: (string | number)[] = [];
+    let text = "SELECT id FROM hooks WHERE ";
+    if (query.channel !== undefined) (text += "channel = ?"), args.push(query.channel);
+    else text += `channel IN (SELECT name FROM channels WHERE ${query.status} > 0)`;
+    if (query.status !== undefined) (text += " AND status = ?"), args.push(query.status);
+    if (query.since !== undefined) (text += " AND id >= ?"), args.push(ulidFloor(Math.ceil(query.since)));
+    if (query.until !== undefined) (text += " AND id < ?"), args.push(ulidFloor(Math.ceil(query.until)));
+    if (query.after !== undefined) (text += " AND id < ?"), args.push(query.after);
+    const ids = (q(text).values(...args) as [string][]).map(([id]) => id).filter((id) => keep.has(id));
+    return ids.sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+  }
+
+  /**
+   * The text index's candidates within rowids [bottom, top): about how many, and how many per
+   * millisecond (from the span of the newest COUNT_CHUNK, or counted when there are fewer): rowids
+   * only, read in SQLite (about 25 ns each), no hook id looked up.
+   */
+  function candidateShape(match: string, top: number, bottom: number): { count: number; perMs: number } {
+    const at = (order: "DESC" | "ASC", offset: number) =>
+      (
+        q(`SELECT rowid AS n FROM search.search_index WHERE search_index MATCH ? AND rowid < ? AND rowid >= ? ORDER BY rowid ${order} LIMIT 1 OFFSET ?`).get(
+          match,
+          top,
+          bottom,
+          offset,
+        ) as { n: number } | null
+      )?.n;
+    const newest = at("DESC", 0);
+    if (newest === undefined) return { count: 0, perMs: 0 };
+    const oldest = at("ASC", 0)!;
+    const spanMs = (from: number) => Math.floor(newest / PER_MS) - Math.floor(from / PER_MS) + 1;
+    const kth = at("DESC", COUNT_CHUNK - 1);
+    if (kth === undefined) {
+      const count = (
+        q("SELECT count(*) AS n FROM search.search_index WHERE search_index MATCH ? AND rowid < ? AND rowid >= ?").get(match, top, bottom) as { n: number }
+      ).n;
+      return { count, perMs: count / spanMs(oldest) };
+    }
+    const perMs = COUNT_CHUNK / spanMs(kth);
+    return { count: Math.max(COUNT_CHUNK, perMs * spanMs(oldest)), perMs };
+  }
+
+  /**
+   * The ids among `ids` that are candidates of `match` within rowids [bottom, top): the text
+   * index's rowids of the ids' milliseconds (a hook's rowid is in its id's millisecond), read in
+   * SQLite, their hook ids looked up; a hook of `ids` left out holds no word of the match (the
+   * candidates are a superset of the matches), so it is not checked.
+   */
+  function candidatesAmong(ids: readonly string[], match: string, top: number, bottom: number): string[] {
+    if (top <= bottom) return [];
+    const among = new Set(ids);
+    const ms = [...new Set(ids.map((id) => ulidTime(id) - EPOCH))];
+    const rows = q(`SELECT r.hook_id FROM search.search_index s CROSS JOIN search.search_rows r ON r.n = s.rowid
+      WHERE s.search_index MATCH ? AND s.rowid < ? AND s.rowid >= ? AND s.rowid >> ${PER_MS_BITS} IN (SELECT value FROM json_each(?))`).values(
+      match,
+      top,
+      bottom,
+      JSON.stringify(ms),
+    ) as [string][];
+    return rows.map(([id]) => id).filter((id) => among.has(id));
   }
 
   /** Candidates, newest first (`status` is left to the recheck, which reads the hooks anyway). */
@@ -527,7 +619,7 @@ export function createSearchStore(
     const chunk = { ...query, limit: COUNT_CHUNK };
     // The tag's (or mark's) rows joined to their hooks' status and channel (not their event type).
     const tagHeld = (tag: string) => (c: QueryNode) => inBounds(c) || (c.kind === "tag" && c.value === tag);
-    if (bounds.tag !== undefined && (!match || tagFirst(query, bounds.tag)))
+    if (bounds.tag !== undefined && !match)
       return along((below) => tagged(chunk, bounds.tag!, below), without(tagHeld(bounds.tag)), { eventType: query.eventType, now });
     const markHeld = (c: QueryNode) => inBounds(c) || (c.kind === "has" && c.value === "refusal");
     if (!match && bounds.mark !== undefined)
@@ -535,6 +627,33 @@ export function createSearchStore(
     if (!match) return alongRanges();
     const { top, bottom } = rowRange(query);
     if (top <= bottom) return 0;
+    if (bounds.tag !== undefined) {
+      // The tag's hooks (up to DRIVE_MAX), unless the candidates are fewer than a fifth of them:
+      // reading a tag's row costs about as much as five candidates read and left out by the tag.
+      const tag = bounds.tag;
+      const shape = candidateShape(match, top, bottom);
+      if (shape.count === 0) return 0;
+      const most = Math.min(DRIVE_MAX, Math.ceil(shape.count * 5));
+      const carried = tagCount(query, tag, most + 1);
+      if (carried <= most) {
+        const terms = without(tagHeld(tag));
+        const filters = { eventType: query.eventType, now };
+        const within = taggedWithin(query, tag, carried);
+        for (let below: string | undefined, at = 0; ; at += COUNT_CHUNK) {
+          const ids = within ? within.slice(at, at + COUNT_CHUNK) : tagged(chunk, tag, below);
+          let held = ids;
+          if (ids.length > 0) {
+            // The chunk's span of time: its candidates there, when they cost less than checking it whole.
+            const newest = ulidTime(ids[0]!);
+            const oldest = ulidTime(ids[ids.length - 1]!);
+            if (shape.perMs * (newest - oldest + 1) <= SCAN_PER_CHECK * ids.length)
+              held = candidatesAmong(ids, match, Math.min(top, rowOf(newest + 1)), Math.max(bottom, rowOf(oldest)));
+          }
+          if (await check(held, terms, filters, ids.length === COUNT_CHUNK)) return n;
+          below = ids[ids.length - 1];
+        }
+      }
+    }
     let rows = matches(query, match, top, bottom, COUNT_CHUNK);
     // A common needle with a status or a channel: that index range holds fewer candidates.
     if (rows.length === COUNT_CHUNK && (query.status !== undefined || query.channel !== undefined) && bounds.tag === undefined) return alongRanges();

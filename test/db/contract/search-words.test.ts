@@ -15,6 +15,8 @@ import { attachSearchIndex } from "../../../src/db/sqlite/search-index-file";
 import { parseSearch } from "../../../src/search/query";
 import { createSearchStore } from "../../../src/db/sqlite/search-store";
 import { createHookStore } from "../../../src/db/sqlite/hook-store";
+import { pgDialect, sqliteDialect } from "../../../src/db/stores/dialect";
+import { createTagStore } from "../../../src/db/stores/tags";
 import type { NewHook } from "../../../src/hooks/store";
 import { closeBackends, contractBackends } from "./backends";
 
@@ -48,8 +50,24 @@ function cut(text: string): string {
 const phrase = (s: string) => `"${s.replaceAll('"', '""')}"`;
 
 for (const backend of contractBackends(
-  (db) => (attachSearchIndex(db.$client, ":memory:", true), { hooks: createHookStore(db), search: createSearchStore(db) }),
-  (t) => ({ hooks: createPgHookStore(t), search: createPgSearchStore(t) }),
+  (db) => (
+    attachSearchIndex(db.$client, ":memory:", true),
+    {
+      hooks: createHookStore(db),
+      search: createSearchStore(db),
+      // A tag's hooks counted with words: intersected with the index's candidates, or each checked.
+      intersected: createSearchStore(db, { countChunk: 16, scanPerCheck: Number.POSITIVE_INFINITY }),
+      checked: createSearchStore(db, { countChunk: 16, scanPerCheck: 0 }),
+      tags: createTagStore(sqliteDialect(db.$client)),
+    }
+  ),
+  (t) => ({
+    hooks: createPgHookStore(t),
+    search: createPgSearchStore(t),
+    intersected: createPgSearchStore(t),
+    checked: createPgSearchStore(t),
+    tags: createTagStore(pgDialect(t)),
+  }),
 )) {
   describe(`substring search on ${backend.name}`, () => {
     test("every substring of a hook, across words, inside long words, in prefix terms, finds what a full scan finds", async () => {
@@ -81,6 +99,9 @@ for (const backend of contractBackends(
         }),
       );
       for (let i = 0; i < docs.length; i += 64) await store.search.index(docs.slice(i, i + 64));
+      // A tag on every third hook: a count of a needle and the tag is the scan's hooks that carry it.
+      const tagged = new Set(made.filter((_, i) => i % 3 === 0).map((h) => h.id));
+      await store.tags.addTags([...tagged], ["t"], Date.now());
       const queries = ["vox", "vox1", "vox12", "invoice.paid", "d.ref", "ice paid", "_id", "order_", "créé-", "aïve", '"e" '];
       for (let i = 0; i < 150; i++) {
         const doc = docs[rnd(docs.length)]!;
@@ -107,6 +128,10 @@ for (const backend of contractBackends(
           .reverse();
         const got = await store.search.search({ terms, limit: 1000 });
         expect({ q, got }).toEqual({ q, got: scan });
+        const withTag = parseSearch(`${q} tag:t`);
+        const inTag = scan.filter((id) => tagged.has(id)).length;
+        for (const [name, s] of Object.entries({ search: store.search, intersected: store.intersected, checked: store.checked }))
+          expect({ q, name, count: await s.count({ terms: withTag }, 1000) }).toEqual({ q, name, count: inTag });
       }
     }, 120_000);
 

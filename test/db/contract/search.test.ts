@@ -333,6 +333,18 @@ const QUERIES: { q: string; f?: Omit<SearchQuery, "terms" | "limit" | "after">; 
   { q: "hookshot tag:big after:2026-11-26T10:00:30Z before:2026-11-26T10:01:20Z status:failed" },
   { q: "hookshot tag:billing", f: { channel: "shop", status: "pending" } },
   { q: "hookshot tag:billing -tag:big", f: { status: "handled" } },
+  // Words with a tag, counted along the tag's hooks (some lacking the words: left out by the text
+  // index's candidates or by their check), with and without a date range, a status, a field term.
+  { q: "invoice tag:billing" },
+  { q: "efun tag:big" },
+  { q: "refund tag:big after:2026-11-26T10:00:20Z" },
+  { q: "zebra tag:billing before:2026-11-26T10:01:10Z after:2026-11-26T10:00:10Z" },
+  { q: "invoice tag:billing -status:pending" },
+  { q: "payload.memo:refund tag:billing" },
+  { q: "hookshot tag:big", f: { since: T0 + 20_000, until: T0 + 80_000, eventType: "pull*" } },
+  { q: "(zebra OR invoice) tag:big" },
+  { q: "invoice tag:billing status:handled after:2026-11-26T10:00:30Z" },
+  { q: "efun tag:big", f: { channel: "stripe", status: "pending" } },
   // An exact channel: ANDed is the list's channel filter on SQLite.
   { q: "channel:shop status:failed" },
   { q: "channel:shop" },
@@ -374,6 +386,10 @@ for (const backend of contractBackends(
       // read whole up to 8: every path of a count.
       smallChunks: createSearchStore(db, { countChunk: 16, tagFirst: 8, driveMax: 8 }),
       tagSets: createSearchStore(db, { countChunk: 16, tagFirst: 8 }),
+      // A tag's hooks counted with words: each chunk intersected with the text index's candidates
+      // in its span, or each checked whole.
+      tagCandidates: createSearchStore(db, { countChunk: 16, scanPerCheck: Number.POSITIVE_INFINITY }),
+      tagChecks: createSearchStore(db, { countChunk: 16, scanPerCheck: 0 }),
       tags: createTagStore(sqliteDialect(db.$client)),
       reads: createReadStore(sqliteDialect(db.$client)),
       marks: createMarkStore(sqliteDialect(db.$client)),
@@ -384,6 +400,8 @@ for (const backend of contractBackends(
     search: createPgSearchStore(t),
     smallChunks: createPgSearchStore(t),
     tagSets: createPgSearchStore(t),
+    tagCandidates: createPgSearchStore(t),
+    tagChecks: createPgSearchStore(t),
     tags: createTagStore(pgDialect(t)),
     reads: createReadStore(pgDialect(t)),
     marks: createMarkStore(pgDialect(t)),
@@ -468,6 +486,9 @@ for (const backend of contractBackends(
           [store.search, 3],
           [store.smallChunks, 20],
           [store.tagSets, 1000],
+          [store.tagCandidates, 1000],
+          [store.tagCandidates, 5],
+          [store.tagChecks, 1000],
         ] as const)
           expect({ q, f, max, count: await store_.count(counted, max) }).toEqual({ q, f, max, count: Math.min(expected.length, max + 1) });
         if (!["nothing-like-this", "payload.a.b:dotted"].includes(q)) expect({ q, f, found: expected.length > 0 }).toEqual({ q, f, found: !none });
