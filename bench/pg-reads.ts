@@ -49,18 +49,21 @@ const backendCpuMs = () => {
   const p = stat(postmaster);
   return (b[11]! + b[12]! + p[13]! + p[14]!) * TICK_MS;
 };
+// The store's last statement (inside its own transaction too), for EXPLAIN.
 let last: [string, unknown[]] | undefined;
-const recording = new Proxy(sql, {
-  get(target, key) {
-    if (key === "unsafe")
-      return (text: string, params?: unknown[]) => {
-        last = [text, params ?? []];
-        return target.unsafe(text, params);
-      };
-    return Reflect.get(target, key);
-  },
-}) as SQL;
-const t = { dialect: "postgres", sql, exec: () => recording } as unknown as PgTransactor;
+const recording = (on: SQL): SQL =>
+  new Proxy(on, {
+    get(target, key) {
+      if (key === "unsafe")
+        return (text: string, params?: unknown[]) => {
+          if (!text.startsWith("SET ")) last = [text, params ?? []];
+          return target.unsafe(text, params);
+        };
+      if (key === "begin") return (fn: (tx: SQL) => Promise<unknown>) => target.begin((tx) => fn(recording(tx)));
+      return Reflect.get(target, key);
+    },
+  }) as SQL;
+const t = { dialect: "postgres", sql: recording(sql), exec: () => recording(sql), current: () => undefined } as unknown as PgTransactor;
 const store = createPgSearchStore(t);
 
 const DAY = 86_400_000;
