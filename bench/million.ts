@@ -310,6 +310,10 @@ async function reads(storage: Storage, where: { path: string } | { url: string }
   const built = createApp({ config, storage, clock: systemClock, log: silentLog, runner, metrics });
   await built.ready;
   await built.search.flush();
+  // The start-up sweep (every hook looked up for an index entry) would run beside the reads: wait for it.
+  const swept = performance.now();
+  await built.search.sweep();
+  console.log(`start-up sweep waited for: ${fmt((performance.now() - swept) / 1000, 1)} s`);
   const call = async (url: string, init?: RequestInit) => {
     const res = await built.app.handle(
       new Request(`http://localhost${url}`, { ...init, headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" } }),

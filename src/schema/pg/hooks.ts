@@ -2,7 +2,7 @@ import { boolean, index, pgTable, primaryKey, smallint, text } from "drizzle-orm
 import { EVENT_KINDS, type HookStatus } from "../statuses";
 import { bytea, int8, key, ms } from "./columns";
 
-/** The PostgreSQL twin of ../../schema/hooks.ts: same tables, columns and indexes. */
+/** The PostgreSQL twin of ../../schema/hooks.ts: same tables, columns and indexes (and hooks_status_id). */
 
 /**
  * Unlike SQLite's, this table has no pending/handled/failed/discarded columns: on PostgreSQL the
@@ -66,7 +66,13 @@ export const hooks = pgTable(
     /** See ../sqlite/hooks.ts. */
     verified: boolean("verified"),
   },
-  (t) => [index("hooks_channel_status_id").on(t.channel, t.status, t.id)],
+  (t) => [
+    index("hooks_channel_status_id").on(t.channel, t.status, t.id),
+    // PostgreSQL only: a status's hooks across channels in id order (a search or count with
+    // `status:` and no channel reads its range, ids only, and joins it to a tag's ids). SQLite reads
+    // the (channel, status, id) range of each channel in turn (db/sqlite/search-store.ts).
+    index("hooks_status_id").on(t.status, t.id),
+  ],
 );
 
 export const events = pgTable(

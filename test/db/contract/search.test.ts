@@ -352,6 +352,18 @@ const QUERIES: { q: string; f?: Omit<SearchQuery, "terms" | "limit" | "after">; 
   { q: "channel:shop", f: { channel: "github" }, none: true },
   { q: "channel:shop channel:github", none: true },
   { q: "channel:shop -tag:big after:2026-11-26T10:00:30Z" },
+  { q: "channel:shop", f: { channel: "shop" } },
+  { q: "channel:github -hookshot", f: { status: "handled" } },
+  { q: "channel:shop hookshot tag:billing", f: { since: T0 + 20_000 } },
+  // Not ANDed at the top: a needle of the document, never the list's filter.
+  { q: "channel:github OR tag:big hookshot" },
+  { q: "-channel:shop tag:billing" },
+  // Words with only tags, times and marks beside them: the index's rows alone on PostgreSQL.
+  { q: "hookshot tag:big after:2026-11-26T10:00:30Z" },
+  { q: "hookshot tag:billing", f: { since: T0 + 30_000, until: T0 + 80_000 } },
+  { q: "invoice -tag:billing has:refusal" },
+  { q: "(hookshot OR invoice) -is:unread before:2026-11-26T10:01:00Z" },
+  { q: "hookshot tag:big", f: { eventType: "pull*" } },
   { q: "larger:60B", f: { channel: "github" } },
   { q: "smaller:60B", f: { status: "failed" } },
   { q: "ip:10.0.0.0/31", f: { channel: "stripe", status: "pending" } },

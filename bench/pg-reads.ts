@@ -1,0 +1,121 @@
+/**
+ * Issue 32's reads at the PostgreSQL search store (docs/benchmarks.md), on the database
+ * bench/million.ts --postgres filled (`million` on the cluster MAILROOM_TEST_PG_URL names; `--dir`
+ * is its --keep DIR, for the fill's time): the four query shapes of bench/million.ts (a page of 50,
+ * a 2-day range moving back an hour each round) and the six views' counts (`count(query, 10000)`),
+ * each timed by its wall time and by the CPU time of the PostgreSQL backend that ran it and of
+ * its parallel workers (/proc/PID/stat of the backend, and the postmaster's reaped children: other
+ * connections' ended processes count there too, so run nothing else on the cluster), which the
+ * machine's load moves far less, median of the rounds. With --explain,
+ * prints EXPLAIN (ANALYZE, BUFFERS) of every statement once, after the rounds.
+ *
+ *   bun run bench/pg-reads.ts --dir DIR [--rounds 9] [--explain] [--only SUBSTRING]
+ */
+import { readFileSync } from "node:fs";
+import { loadavg } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { SQL } from "bun";
+import { createPgSearchStore } from "../src/db/pg/search-store";
+import type { PgTransactor } from "../src/db/pg/transactor";
+import { parseSearch } from "../src/search/query";
+import { fmt, median } from "./lib";
+
+const { values: args } = parseArgs({
+  options: {
+    dir: { type: "string" },
+    rounds: { type: "string", default: "9" },
+    explain: { type: "boolean", default: false },
+    only: { type: "string" },
+  },
+});
+if (!args.dir) throw new Error("--dir DIR: the directory bench/million.ts --postgres --keep DIR filled");
+const base = process.env.MAILROOM_TEST_PG_URL;
+if (!base) throw new Error("set MAILROOM_TEST_PG_URL (bun scripts/postgres.ts prints it)");
+const u = new URL(base);
+u.pathname = "/million";
+const { end } = JSON.parse(readFileSync(join(args.dir, "million.json"), "utf8")) as { end: number };
+
+// One connection, so that every statement runs on the backend whose CPU time is read.
+const sql = new SQL(u.toString(), { max: 1 });
+const [{ pid }] = (await sql.unsafe(`SELECT pg_backend_pid() AS pid`)) as [{ pid: number }];
+const TICK_MS = 1000 / 100; // USER_HZ
+/** Fields of /proc/PID/stat after the command's name: [0] is the state, [1] the parent. */
+const stat = (p: number) => readFileSync(`/proc/${p}/stat`, "utf8").split(") ")[1]!.split(" ").map(Number);
+const postmaster = stat(pid)[1]!;
+// The backend's CPU time, and the postmaster's reaped children's (the parallel workers a plan started).
+const backendCpuMs = () => {
+  const b = stat(pid);
+  const p = stat(postmaster);
+  return (b[11]! + b[12]! + p[13]! + p[14]!) * TICK_MS;
+};
+// The store's last statement (inside its own transaction too), for EXPLAIN.
+let last: [string, unknown[]] | undefined;
+const recording = (on: SQL): SQL =>
+  new Proxy(on, {
+    get(target, key) {
+      if (key === "unsafe")
+        return (text: string, params?: unknown[]) => {
+          if (!text.startsWith("SET ")) last = [text, params ?? []];
+          return target.unsafe(text, params);
+        };
+      if (key === "begin") return (fn: (tx: SQL) => Promise<unknown>) => target.begin((tx) => fn(recording(tx)));
+      return Reflect.get(target, key);
+    },
+  }) as SQL;
+const t = { dialect: "postgres", sql: recording(sql), exec: () => recording(sql), current: () => undefined } as unknown as PgTransactor;
+const store = createPgSearchStore(t);
+
+const DAY = 86_400_000;
+const iso = (ms: number) => new Date(ms).toISOString();
+const range = (i: number) => `after:${iso(end - 3 * DAY - i * 3_600_000)} before:${iso(end - DAY - i * 3_600_000)}`;
+const QUERIES = [
+  "refund tag:vip status:failed #",
+  "foxtrot tag:billing status:failed #",
+  "refund tag:big status:pending #",
+  "type:refund.created tag:vip status:handled #",
+];
+// `after:-7d` counts from the fill's end, as it did just after the fill.
+const VIEWS = ["tag:vip status:failed", "refund tag:vip after:-7d", "status:failed channel:shop-3", "refund tag:big", "tag:billing", "foxtrot status:failed"];
+const MAX = 10_000;
+
+type Case = { label: string; run: (round: number) => Promise<number> };
+const cases: Case[] = [
+  ...QUERIES.map((q) => ({
+    label: `search ${q.replace(" #", " + 2 days")}`,
+    run: async (i: number) => (await store.search({ terms: parseSearch(q.replace("#", range(i))), limit: 50, now: end })).length,
+  })),
+  ...VIEWS.map((q) => ({ label: `count ${q}`, run: (_: number) => store.count({ terms: parseSearch(q), now: end }, MAX) })),
+].filter((c) => !args.only || c.label.includes(args.only));
+
+const load = () =>
+  loadavg()
+    .map((l) => fmt(l, 2))
+    .join(" ");
+console.log(`load average at the start: ${load()}`);
+const rounds = Number(args.rounds);
+const results = new Map(cases.map((c) => [c.label, { ms: [] as number[], cpu: [] as number[], n: 0 }]));
+for (const c of cases) await c.run(0); // warms the cache
+for (let r = 0; r < rounds; r++) {
+  for (const c of cases) {
+    const slot = results.get(c.label)!;
+    const cpu = backendCpuMs();
+    const t0 = performance.now();
+    slot.n = await c.run(r);
+    slot.ms.push(performance.now() - t0);
+    slot.cpu.push(backendCpuMs() - cpu);
+  }
+}
+console.log(`| statement | wall p50 / max ms | backend CPU p50 ms | found |`);
+console.log(`|---|---|---|---|`);
+for (const [label, { ms, cpu, n }] of results)
+  console.log(`| ${label} | ${fmt(median(ms), 1)} / ${fmt(Math.max(...ms), 1)} | ${fmt(median(cpu), 0)} | ${n > MAX ? `${MAX}+` : n} |`);
+console.log(`load average at the end: ${load()}`);
+if (args.explain)
+  for (const c of cases) {
+    await c.run(0);
+    const [text, params] = last!;
+    const plan = (await sql.unsafe(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, params)) as { "QUERY PLAN": string }[];
+    console.log(`\n== ${c.label}\n${text}\n${JSON.stringify(params)}\n${plan.map((p) => p["QUERY PLAN"]).join("\n")}`);
+  }
+await sql.close();

@@ -1,0 +1,1 @@
+CREATE INDEX "hooks_status_id" ON "hooks" USING btree ("status","id");
