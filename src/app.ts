@@ -26,6 +26,10 @@ import { createUnrouted } from "./compose/unrouted";
 import { createAlertService, createNotify } from "./compose/alerts";
 import { createBulkService } from "./compose/bulk";
 import type { Notify } from "./notify/notice";
+import type { Notifiers } from "./notify/notifiers";
+
+/** How long a stop waits for notices being sent. */
+const STOP_SENDS_MS = 10_000;
 
 export type AppDeps = {
   config: Config;
@@ -84,7 +88,8 @@ export function createApp(deps: AppDeps) {
   const translate = createTranslateService(base);
   const relay = createRelayService(base, { apiKeys: webhooks.apiKeys, instance: deps.instance ?? crypto.randomUUID() });
   const delivery = createDeliveryService(base, { webhooks });
-  const alerts = createAlertService(base, { webhooks, relay, notify: deps.notify ?? createNotify(base) });
+  const notify = deps.notify ?? createNotify(base);
+  const alerts = createAlertService(base, { webhooks, relay, notify });
   const bulk = createBulkService(base, { webhooks });
   const dashboard = createDashboardService(base, { webhooks, live, translate, relay, delivery, alerts, bulk });
   const metrics = createMetricsService(base, { webhooks, relay });
@@ -125,6 +130,8 @@ export function createApp(deps: AppDeps) {
     await webhooks.writer.drain();
     await search.close();
     contracts?.close();
+    // Notices being sent finish (up to 10 s) before storage closes: one cut off is sent again after the restart.
+    if ("stop" in notify) await (notify as Notifiers).stop(STOP_SENDS_MS);
   }
 
   /**

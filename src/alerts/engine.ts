@@ -41,6 +41,7 @@ export function createAlertEngine(deps: EngineDeps) {
     knownTypes: new Map(),
     relaysSeen: new Map(),
     openedCache: new Map(),
+    askedAt: new Map(),
   };
   /** Scopes resolved by hand while their condition held: not opened again until it cleared. */
   const muted = new Set<string>();
@@ -186,7 +187,8 @@ export function createAlertEngine(deps: EngineDeps) {
     if (count !== issue.count || f.summary !== issue.summary) await store.seen(issue.id, now, count, f.summary);
     if (rule.repeat && issue.state === "open" && now - issue.notifiedAt >= rule.repeat) {
       await store.transaction(async () => {
-        await store.notified(issue.id, now);
+        // Acknowledged or resolved (by hand, on any instance) since the issues were read: no reminder.
+        if (!(await store.notified(issue.id, now))) return;
         await events.emit("reminded", { ...issue, count, summary: f.summary, lastSeenAt: now }, rule.notify);
       });
     }

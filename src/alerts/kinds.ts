@@ -9,7 +9,7 @@ export type KindDeps = {
   /** The relays' listeners: connected or not, and how long their oldest hook has waited (relay/state.ts). */
   relays: () => Promise<readonly { handler: string; channel: string; connected: boolean; lag_seconds: number }[]>;
   /** The handlers (relays aside) with their channels, and each one's queued attempts (runner/). */
-  handlers: () => readonly { handler: { name: string }; channels: readonly string[] }[];
+  handlers: () => Promise<readonly { handler: { name: string }; channels: readonly string[] }[]>;
   backlog: (handler: string) => Promise<{ count: number; oldest: number | null }>;
   /** The channels there are (configured and stored), for silence rules with patterns. */
   channels: () => Promise<readonly string[]>;
@@ -34,7 +34,12 @@ export type Watch = {
   relaysSeen: Map<string, number>;
   /** A schedule's stretch opening, by rule, while it lasts. */
   openedCache: Map<string, { at: number; opened: number }>;
+  /** When silence rules last asked the database for a channel's last hook, by "channel\n" and "channel\nevent type". */
+  askedAt: Map<string, number>;
 };
+
+/** How often a silent channel's last hook is read from the database again (hooks after it reach the watch meanwhile). */
+export const ASK_AGAIN_MS = 30_000;
 /** `rule`: found by that rule's query (only that rule reads it); without, by every rule without a query. */
 export type Fresh = { channel: string; type: string; at: number; rule?: string };
 
@@ -64,14 +69,17 @@ export async function findings(
         if (now - last < rule.for!) continue;
         // Ask the database: another instance may have caught one, and before this one started only
         // the database knows (a query's hooks reach this one through the change feed: the
-        // database's list cannot say which match). Its answer is remembered: later hooks reach the
-        // watch, so it is asked again only once that hook is as old as `for`.
+        // database's list cannot say which match). Its answer is remembered (lastHook), and it is
+        // asked again at most every ASK_AGAIN_MS: later hooks reach the watch meanwhile (caught
+        // here, or told by the change feed).
         for (const type of rule.match ? [] : (rule.event_types ?? [undefined])) {
+          const key = `${channel}\n${type ?? ""}`;
+          if (now - (w.askedAt.get(key) ?? Number.NEGATIVE_INFINITY) < ASK_AGAIN_MS) continue;
+          w.askedAt.set(key, now);
           const [id] = await deps.hooks.listHookIds({ channel, eventType: type, limit: 1 });
           if (!id) continue;
           const at = ulidTime(id);
           last = Math.max(last, at);
-          const key = `${channel}\n${type ?? ""}`;
           if (at > (w.lastHook.get(key) ?? 0)) w.lastHook.set(key, at);
         }
         if (now - last < rule.for!) continue;
@@ -140,7 +148,7 @@ export async function findings(
       }
       if (rule.for === undefined) break;
       // Each handler's backlog: its oldest queued attempt older than `for`.
-      for (const { handler, channels } of deps.handlers()) {
+      for (const { handler, channels } of await deps.handlers()) {
         if (rule.handlers ? !rule.handlers.includes(handler.name) : !channels.some(rule.watches)) continue;
         const { count, oldest } = await deps.backlog(handler.name);
         if (oldest === null || now - oldest < rule.for) continue;

@@ -37,8 +37,8 @@ export interface IssueStore extends Transactor {
   unresolved(): Promise<IssueRow[]>;
   /** The condition seen again: count, last seen and summary updated. Resolves to false when the issue is resolved or gone. */
   seen(id: string, at: number, count: number, summary: string): Promise<boolean>;
-  /** The notifiers were reminded at `at`. */
-  notified(id: string, at: number): Promise<void>;
+  /** The notifiers are reminded at `at`, if the issue is still open: resolves to whether it was (a resolve that came meanwhile wins). */
+  notified(id: string, at: number): Promise<boolean>;
   /**
    * Moves an issue to `to` (acknowledged or resolved) and records who did it, if its state is
    * one of `from`: resolves to the issue as it is now, "conflict" when its state is not in

@@ -43,7 +43,8 @@ export function createAlertService(
     hooks: storage.hooks,
     getHook: (id) => storage.hooks.getHook(id),
     relays: async () => (relay ? await relay.hub.state() : []),
-    handlers: () => runner.handlerList(),
+    // With every stored channel: default handlers' channels caught first on another instance too.
+    handlers: async () => runner.handlerList(await runner.channelNames()),
     backlog: (handler) => runner.backlog(handler),
     channels: async () => [...new Set([...config.channels.map((c) => c.name), ...(await webhooks.channels.list()).map((c) => c.name)])],
     events,

@@ -20,14 +20,18 @@ import type { NoticeStore } from "./store";
  */
 export const QUEUE_LIMIT = 100;
 export const ATTEMPTS = 5;
-/** How long one send may take in all (an SMTP send has three steps of TIMEOUT_MS) before it counts as failed. */
-export const SEND_DEADLINE_MS = 30_000;
+/**
+ * How long one send may take in all before it counts as failed and is tried again. An HTTP send
+ * ends within TIMEOUT_MS; an SMTP send takes about ten steps (connection, greeting, EHLO, TLS,
+ * AUTH, MAIL, RCPT, DATA, the message, QUIT), each of up to TIMEOUT_MS: a slow server that answers
+ * each step within its timeout still finishes before this, so its mail is not sent twice.
+ */
+export const SEND_DEADLINE_MS = 110_000;
 /**
  * How long a send holds its notice (the claim): past it, the notice is due again and whoever holds
- * the lease then sends it again. Longer than any send: only a send whose instance stopped lapses,
- * and with the lease's takeover (SINGLETON_RETRY_MS) it is tried again within a minute.
+ * the lease then sends it again. Longer than any send: only a send whose instance stopped lapses.
  */
-export const CLAIM_MS = 40_000;
+export const CLAIM_MS = 120_000;
 /** How long sent and given-up notices are kept before they are pruned. */
 export const KEEP_DONE_MS = 3_600_000;
 
@@ -59,6 +63,11 @@ export type Notifiers = Notify & {
   start(now: number): Promise<number | null>;
   /** Resolves when no send that `start` began is running (tests). */
   idle(): Promise<void>;
+  /**
+   * A stop: `start` begins no send from now on, and this waits for those running, at most `ms`. A
+   * send cut off by the stop stays claimed and is sent again once its claim lapses (at least once).
+   */
+  stop(ms: number): Promise<void>;
   /** `start`, then waits for its sends: resolves to when the next notice is due, null when none waits (tests drive it with a fake clock). */
   worker: Worker;
 };
@@ -165,7 +174,9 @@ export function createNotifiers(configs: readonly NotifierConfig[], opts: Option
     })();
   }
 
+  let stopped = false;
   async function start(now: number): Promise<number | null> {
+    if (stopped) return null;
     if (now - prunedAt >= 60_000) {
       prunedAt = now;
       await store.prune(now - KEEP_DONE_MS).catch((error) => log.error("sent notices could not be pruned", { error: String(error) }));
@@ -175,6 +186,12 @@ export function createNotifiers(configs: readonly NotifierConfig[], opts: Option
   }
 
   const idle = () => (busy() ? new Promise<void>((r) => waiters.push(r)) : Promise.resolve());
+  async function stop(ms: number): Promise<void> {
+    stopped = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([idle(), new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+    clearTimeout(timer);
+  }
 
   return {
     async queue(names, notice) {
@@ -214,6 +231,7 @@ export function createNotifiers(configs: readonly NotifierConfig[], opts: Option
     },
     start,
     idle,
+    stop,
     worker: {
       name: "notifiers",
       async tick(now) {

@@ -61,9 +61,10 @@ export function sender(n: NotifierConfig, opts: SenderOptions): Send {
         socketTimeout: TIMEOUT_MS,
         tls: opts.smtpCa ? { ca: opts.smtpCa } : undefined,
       });
-      return async (notice) => {
+      return async (notice, id) => {
         const m = emailMessage(notice);
-        await transport.sendMail({ from: n.from, to: n.to, subject: m.subject, text: m.text, html: m.html });
+        // The notice's id as the Message-ID: the same on every try, so a repeat can be told apart.
+        await transport.sendMail({ from: n.from, to: n.to, subject: m.subject, text: m.text, html: m.html, messageId: `<${id}@mailroom>` });
       };
     }
   }

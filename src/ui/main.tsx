@@ -1,6 +1,6 @@
 /** @jsxImportSource preact */
 import { render } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api, whenSignedOut, type Me } from "./api";
 import { link, navigate, useLocation } from "./router";
 import { SignIn } from "./screens/sign-in";
@@ -62,6 +62,15 @@ function App() {
   const path = url.pathname.replace(/\/+$/, "");
   // On a phone the screens' links sit behind a Menu button (one row of header), closed again by each move.
   const [menu, setMenu] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  /** A screen's link chosen (the current one's too) closes the menu; focus goes back to its button, not to a hidden link. */
+  const choose = (e: MouseEvent) => {
+    if (menu) {
+      setMenu(false);
+      menuButton.current?.focus();
+    }
+    link(e);
+  };
   useEffect(() => setMenu(false), [path]);
   const openIssues = useOpenIssues(Boolean(me));
   const unread = useUnread().total;
@@ -72,7 +81,7 @@ function App() {
   if (me === undefined) return <p class="muted">Loading…</p>;
   if (me === null) return <SignIn onSignedIn={setMe} />;
   const nav = (href: string, label: string) => (
-    <a href={href} onClick={link} aria-current={path.startsWith(href) ? "page" : undefined}>
+    <a href={href} onClick={choose} aria-current={path.startsWith(href) ? "page" : undefined}>
       {label}
     </a>
   );
@@ -116,18 +125,18 @@ function App() {
           <Mark />
           <span>Mailroom</span>
         </a>
-        <button type="button" class="menu-button" aria-expanded={menu} aria-controls="screens" onClick={() => setMenu(!menu)}>
+        <button ref={menuButton} type="button" class="menu-button" aria-expanded={menu} aria-controls="screens" onClick={() => setMenu(!menu)}>
           Menu
           {unread + openIssues > 0 && (
             <span class="badge">
               <span class="sr-only">, </span>
               {unread + openIssues > 999 ? "999+" : unread + openIssues}
-              <span class="sr-only"> new</span>
+              <span class="sr-only"> unread hooks and open issues</span>
             </span>
           )}
         </button>
         <nav id="screens" aria-label="Screens" class={menu ? "open" : undefined}>
-          <a href="/ui/hooks" onClick={link} aria-current={path.startsWith("/ui/hooks") ? "page" : undefined}>
+          <a href="/ui/hooks" onClick={choose} aria-current={path.startsWith("/ui/hooks") ? "page" : undefined}>
             Hooks
             {unread > 0 && (
               <span class="badge badge-unread">
@@ -139,7 +148,7 @@ function App() {
           </a>
           {nav("/ui/channels", "Channels")}
           {nav("/ui/refusals", "Refusals")}
-          <a href="/ui/issues" onClick={link} aria-current={path.startsWith("/ui/issues") ? "page" : undefined}>
+          <a href="/ui/issues" onClick={choose} aria-current={path.startsWith("/ui/issues") ? "page" : undefined}>
             Issues
             {openIssues > 0 && (
               <span class="badge">

@@ -194,6 +194,17 @@ describe("notifiers", () => {
     expect((await notify.status())[0]).toMatchObject({ sent: 1, queued: 0, failed: 1, last_error: "HTTP 502" });
   });
 
+  test("a stop waits for the sends under way and starts none after it: what is queued stays for the next start", async () => {
+    const clock = createFakeClock();
+    const notify = createNotifiers([{ name: "s", kind: "slack", url: at("/stopped") }], { log: silentLog, clock, store: outbox() });
+    await notify.stop(1000);
+    await notify.queue(["s"], notice);
+    expect(await notify.start(clock.now())).toBeNull();
+    await notify.idle();
+    expect(received.some((r) => r.path === "/stopped")).toBe(false);
+    expect((await notify.status())[0]).toMatchObject({ queued: 1, sent: 0 });
+  });
+
   test("e-mail over plain SMTP: subject, text and escaped HTML", async () => {
     const mails: string[] = [];
     const smtp = new SMTPServer({
@@ -223,6 +234,8 @@ describe("notifiers", () => {
     expect((await notify.status())[0]).toMatchObject({ sent: 1, last_error: null });
     expect(mails[0]).toContain("Subject: [Mailroom] opened: quiet-stripe on stripe");
     expect(mails[0]).toContain("&lt;@everyone&gt;");
+    // The notice's id as the Message-ID: the same on every try, so a repeat can be told apart.
+    expect(mails[0]).toMatch(/^Message-ID: <[0-9a-z]{26}@mailroom>\r?$/im);
   });
 
   test("e-mail over STARTTLS with a self-signed certificate, with a login", async () => {

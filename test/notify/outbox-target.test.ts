@@ -61,13 +61,14 @@ test.skipIf(TARGET === "source")(
     expect(hook.state.requests.every((r) => r.id === id && r.status === 500 && r.notice.issue.id === issue.id)).toBe(true);
     const delivered = await eventually("the notice delivered", async () => hook.state.requests.find((r) => r.status === 200), 90_000);
     expect(delivered).toMatchObject({ id, notice: { event: "opened", issue: { id: issue.id, rule: "quiet-rule" } } });
-    // (Started again, the silence is measured from the new start: the issue resolves and opens again,
-    // two notices more.) Once nothing is queued nothing more can be sent: the first went out once.
+    // Once nothing is queued nothing more can be sent: the first went out once. The restart neither
+    // resolved the issue nor opened another (the silence goes on from the database's last hook).
     const status = await eventually("the outbox emptied", async () => {
       const [s] = (await again.call("GET", "/v1/notifiers")).json;
       return s.queued === 0 && s.sent >= 1 ? s : undefined;
     });
     expect(status).toMatchObject({ failed: 0 });
+    expect((await again.call("GET", "/v1/issues")).json.map((i: { id: string; state: string }) => [i.id, i.state])).toEqual([[issue.id, "open"]]);
     expect(hook.state.requests.filter((r) => r.id === id && r.status === 200)).toHaveLength(1);
     expect(status.sent).toBe(hook.state.requests.filter((r) => r.status === 200).length);
   },

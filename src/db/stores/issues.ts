@@ -25,7 +25,9 @@ export function createIssueStore(d: Dialect): IssueStore {
     (p) => sql`UPDATE ${r} SET ${name(r.lastSeenAt)} = ${p.at}, ${name(r.count)} = ${p.count}, ${name(r.summary)} = ${p.summary}
       WHERE ${r.id} = ${p.id} AND ${r.state} <> 'resolved'`,
   );
-  const notified = d.prepare<{ id: string; at: number }>((p) => sql`UPDATE ${r} SET ${name(r.notifiedAt)} = ${p.at} WHERE ${r.id} = ${p.id}`);
+  const notified = d.prepare<{ id: string; at: number }>(
+    (p) => sql`UPDATE ${r} SET ${name(r.notifiedAt)} = ${p.at} WHERE ${r.id} = ${p.id} AND ${r.state} = 'open'`,
+  );
   const move = d.prepare<{ id: string; state: string; resolvedAt: number | null; history: string }>(
     (p) =>
       sql`UPDATE ${r} SET ${name(r.state)} = ${p.state}, ${name(r.resolvedAt)} = ${p.resolvedAt}, ${name(r.history)} = ${p.history} WHERE ${r.id} = ${p.id}`,
@@ -47,7 +49,9 @@ export function createIssueStore(d: Dialect): IssueStore {
     seen: (id, at, count, summary) => d.write(async () => (await seen.run({ id, at, count, summary })) > 0),
     notified: (id, at) =>
       d.write(async () => {
-        if ((await notified.run({ id, at })) > 0) d.report({ kind: "issue", id, event: "reminded" });
+        const changed = (await notified.run({ id, at })) > 0;
+        if (changed) d.report({ kind: "issue", id, event: "reminded" });
+        return changed;
       }),
     transition: (id, from, to, action: IssueAction) =>
       d.transaction(async () => {

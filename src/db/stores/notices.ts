@@ -61,7 +61,9 @@ export function createNoticeStore(d: Dialect): NoticeStore {
     add: (notices, limit) =>
       d.transaction(async () => {
         const dropped: { id: string; notifier: string }[] = [];
-        for (const { id, notifier, notice, at } of notices) {
+        // Locked in one order (by name): two events naming the same notifiers in other orders never wait on each other.
+        const ordered = [...notices].sort((a, b) => (a.notifier < b.notifier ? -1 : a.notifier > b.notifier ? 1 : 0));
+        for (const { id, notifier, notice, at } of ordered) {
           await d.lock("notices", notifier);
           if (((await queuedOf.get({ notifier }))?.n ?? 0) >= limit) {
             const oldest = await untried.get({ notifier });

@@ -41,7 +41,7 @@ for (const backend of contractBackends(
       expect(await store.active("quiet", "shop")).toBeUndefined();
       expect(await store.seen("01a", 5000, 3, "again")).toBe(true);
       expect(await store.seen("01c", 5000, 3, "again")).toBe(false);
-      await store.notified("01a", 6000);
+      expect(await store.notified("01a", 6000)).toBe(true);
       expect(await store.get("01a")).toMatchObject({ lastSeenAt: 5000, count: 3, summary: "again", notifiedAt: 6000 });
       expect((await store.list({ limit: 10 })).map((i) => i.id)).toEqual(["01c", "01b", "01a"]);
       expect((await store.list({ limit: 1, before: "01c" })).map((i) => i.id)).toEqual(["01b"]);
@@ -55,6 +55,9 @@ for (const backend of contractBackends(
       await store.open(issue("01a"));
       const acked = await store.transition("01a", ["open"], "acknowledged", { at: 2000, action: "acknowledged", by: "api:ops" });
       expect(acked).toMatchObject({ state: "acknowledged", resolvedAt: null });
+      // Reminders are for open issues only: one acknowledged (or resolved) meanwhile is not reminded of.
+      expect(await store.notified("01a", 2200)).toBe(false);
+      expect((await store.get("01a"))?.notifiedAt).toBe(1000);
       expect(await store.transition("01a", ["open"], "acknowledged", { at: 2500, action: "acknowledged", by: "api:ops" })).toBe("conflict");
       expect(await store.transition("none", ["open"], "resolved", { at: 2500, action: "resolved", by: "api:ops" })).toBeUndefined();
       await store.transition("01a", ["open", "acknowledged"], "resolved", { at: 3000, action: "resolved", by: "ann@example.com" });

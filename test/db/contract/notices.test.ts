@@ -163,5 +163,20 @@ for (const backend of contractBackends(
       expect(errors).toEqual([]);
       expect((await store.counts()).get("ops")?.queued).toBe(4);
     });
+
+    test("two instances queueing for the same notifiers named in other orders never deadlock", async () => {
+      const { store, another } = await backend.open();
+      const other = await another();
+      const pair = (i: number, first: string, second: string) => [
+        { id: `02${i}a`, notifier: first, notice: notice(`p${i}`), at: 1000 },
+        { id: `02${i}b`, notifier: second, notice: notice(`p${i}`), at: 1000 },
+      ];
+      const { errors } = await race(
+        Array.from({ length: 16 }, (_, i) => (i % 2 ? store.add(pair(i, "slack", "mail"), 100) : other.add(pair(i, "mail", "slack"), 100))),
+      );
+      expect(errors).toEqual([]);
+      const counts = await store.counts();
+      expect([counts.get("slack")?.queued, counts.get("mail")?.queued]).toEqual([16, 16]);
+    });
   });
 }
