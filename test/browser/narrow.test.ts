@@ -201,7 +201,7 @@ describe.skipIf(!browserAvailable())("every screen on a phone", () => {
     expect(await screens.isVisible()).toBe(false);
     expect(await menu.getAttribute("aria-expanded")).toBe("false");
     // Focus goes back to the Menu button, not to a hidden link; the current screen's link closes it too.
-    expect(await menu.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await menu.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
     await menu.click();
     await screens.getByRole("link", { name: "Users", exact: true }).click();
     expect(await screens.isVisible()).toBe(false);
