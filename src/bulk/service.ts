@@ -89,16 +89,19 @@ const threadCpuMs: () => number =
  * time: what it waited for, PostgreSQL's answers or a WAL's sync, is not the thread's), MAX_REST_MS
  * at most (a batch measured across a stall did not cost the stall). While hooks are being caught
  * (`busy`): at most BULK_BUSY_SHARE of the thread, and at most `busyRate` hooks a second, batch and
- * rest together.
+ * rest together; `lateMs`, how late the batch started by that rate, is taken off its rest.
  *
  * @example bulkRest({ hooks: 200, wallMs: 12, cpuMs: 10 }, { share: 0.5, busy: false, busyRate: 6000 }) // 10: half the thread
  * @example bulkRest({ hooks: 200, wallMs: 12, cpuMs: 4 }, { share: 0.5, busy: true, busyRate: 6000 }) // 21.3: 200 hooks in 33.3 ms
  */
-export function bulkRest(batch: { hooks: number; wallMs: number; cpuMs: number }, pace: { share: number; busy: boolean; busyRate: number }): number {
+export function bulkRest(
+  batch: { hooks: number; wallMs: number; cpuMs: number; lateMs?: number },
+  pace: { share: number; busy: boolean; busyRate: number },
+): number {
   const share = pace.busy ? Math.min(pace.share, BULK_BUSY_SHARE) : pace.share;
   const took = Math.min(batch.wallMs, batch.cpuMs);
   const byShare = share >= 1 ? 0 : Math.min(MAX_REST_MS, (took * (1 - share)) / share);
-  const byRate = pace.busy ? (batch.hooks * 1000) / pace.busyRate - batch.wallMs : 0;
+  const byRate = pace.busy ? (batch.hooks * 1000) / pace.busyRate - batch.wallMs - (batch.lateMs ?? 0) : 0;
   return Math.max(0, byShare, byRate);
 }
 
@@ -165,6 +168,10 @@ export function createBulk(deps: BulkDeps) {
     const beat = setInterval(() => void store.renew(job.id, clock.now() + leaseMs).catch(() => {}), leaseMs / 3);
     beat.unref?.();
     try {
+      const busyRate = deps.busyRate ?? BULK_BUSY_RATE;
+      // When the next batch is due by the ceiling: one that starts late (a timer fires late on a busy
+      // thread) is owed the lateness, up to a batch's time, so that the job keeps to the ceiling's rate.
+      let due = performance.now();
       for (let i = 0; i < ids.length; i += BULK_BATCH) {
         const started = performance.now();
         const cpu = threadCpuMs();
@@ -187,11 +194,10 @@ export function createBulk(deps: BulkDeps) {
         if (state === null) state = await store.progress(job.id, c, clock.now() + leaseMs);
         if (state !== "running") return;
         const wallMs = performance.now() - started;
+        const lateMs = Math.min(Math.max(0, started - due), (batch.length * 1000) / busyRate);
         const share = deps.share ?? BULK_SHARE;
-        const rest = bulkRest(
-          { hooks: batch.length, wallMs, cpuMs: threadCpuMs() - cpu },
-          { share, busy: deps.busy?.() ?? false, busyRate: deps.busyRate ?? BULK_BUSY_RATE },
-        );
+        const rest = bulkRest({ hooks: batch.length, wallMs, cpuMs: threadCpuMs() - cpu, lateMs }, { share, busy: deps.busy?.() ?? false, busyRate });
+        due = performance.now() + rest;
         await new Promise((resolve) => (rest >= 1 ? setTimeout(resolve, rest) : setImmediate(resolve)));
       }
       await store.finish(job.id, "done", clock.now(), "");

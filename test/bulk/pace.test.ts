@@ -17,6 +17,8 @@ test("while hooks are caught, a job takes at most its busy share of the thread a
   const cheap = bulkRest({ hooks: 200, wallMs: 12, cpuMs: 4 }, pace(true));
   expect(cheap).toBeCloseTo((200 * 1000) / BULK_BUSY_RATE - 12);
   expect(12 + cheap).toBeCloseTo((200 * 1000) / BULK_BUSY_RATE);
+  // A batch that started late by the ceiling's schedule (its timer fired late) rests that much less.
+  expect(bulkRest({ hooks: 200, wallMs: 12, cpuMs: 4, lateMs: 3 }, pace(true))).toBeCloseTo(cheap - 3);
   // A costly one: its share decides.
   expect(bulkRest({ hooks: 200, wallMs: 30, cpuMs: 25 }, pace(true))).toBeCloseTo(25 * ((1 - BULK_BUSY_SHARE) / BULK_BUSY_SHARE));
   // A batch slower than the ceiling on the clock rests for its share only.
