@@ -27,10 +27,10 @@ export const BULK_BUSY_MS = 250;
 /**
  * Hooks a second a job takes at most while hooks are being caught: issue 32's 5,000 with room for
  * the snapshot. Its share of the thread alone let a retry at 1,000,000 hooks go at 9,000 hooks/s on
- * SQLite, where the database's work off the thread (the WAL's sync and checkpoint) took catching
- * down to 64 to 79% of its rate; at this ceiling catching keeps 80% (docs/benchmarks.md).
+ * SQLite, and catching kept only 59 to 65% of its rate; at 6,000 it kept 63 to 82%, at this
+ * ceiling 77 to 93% (docs/benchmarks.md).
  */
-export const BULK_BUSY_RATE = 6000;
+export const BULK_BUSY_RATE = 5500;
 /** Hooks one job takes at most (its snapshot is held in memory: 26 bytes an id). */
 export const BULK_MAX = 1_000_000;
 
@@ -91,8 +91,8 @@ const threadCpuMs: () => number =
  * (`busy`): at most BULK_BUSY_SHARE of the thread, and at most `busyRate` hooks a second, batch and
  * rest together; `lateMs`, how late the batch started by that rate, is taken off its rest.
  *
- * @example bulkRest({ hooks: 200, wallMs: 12, cpuMs: 10 }, { share: 0.5, busy: false, busyRate: 6000 }) // 10: half the thread
- * @example bulkRest({ hooks: 200, wallMs: 12, cpuMs: 4 }, { share: 0.5, busy: true, busyRate: 6000 }) // 21.3: 200 hooks in 33.3 ms
+ * @example bulkRest({ hooks: 200, wallMs: 12, cpuMs: 10 }, { share: 0.5, busy: false, busyRate: 5500 }) // 10: half the thread
+ * @example bulkRest({ hooks: 200, wallMs: 12, cpuMs: 4 }, { share: 0.5, busy: true, busyRate: 5500 }) // 24.4: 200 hooks in 36.4 ms
  */
 export function bulkRest(
   batch: { hooks: number; wallMs: number; cpuMs: number; lateMs?: number },
