@@ -113,7 +113,8 @@ const nextAbove = (id: string) => `${id}0`;
  * ids of every hook up to it that the query matches in a status the action applies to. Only those
  * are acted on, in batches: a hook caught meanwhile is never in the job, a hook of the snapshot is
  * acted on once (or skipped when it is gone or moved to a status the action does not apply to).
- * The job's row carries its progress, written after each batch; a cancel (any instance) is seen
+ * The job's row carries its progress, written with each batch (retry and discard: in the batch's
+ * own transaction; the other actions after it); a cancel (any instance) is seen
  * by the next write, and the batch in flight ends first. The row also carries the job's lease,
  * renewed with each batch and every third of it: a job whose instance stopped is found by its lease
  * (at start, and whenever jobs are read) and marked interrupted, never left running.
