@@ -17,9 +17,8 @@ const PAGE = 1000;
 /** Share of the thread a job takes between its batches (lib/pace) while nothing is being caught. */
 export const BULK_SHARE = 0.5;
 /**
- * Its share while hooks are being caught (one came in the last BULK_BUSY_MS): a fifth, so that
- * catching keeps 80% of its rate or more; at 1,000,000 hooks the job still retries more than 5,000
- * hooks/s then (docs/benchmarks.md).
+ * Its share while hooks are being caught (one came in the last BULK_BUSY_MS): a fifth, and
+ * BULK_BUSY_RATE at most, so that catching keeps most of its rate (docs/benchmarks.md).
  */
 export const BULK_BUSY_SHARE = 0.2;
 /** How long after a caught hook catching counts as going on (BULK_BUSY_SHARE, BULK_BUSY_RATE). */
@@ -27,8 +26,8 @@ export const BULK_BUSY_MS = 250;
 /**
  * Hooks a second a job takes at most while hooks are being caught: issue 32's 5,000 with room for
  * the snapshot. Its share of the thread alone let a retry at 1,000,000 hooks go at 9,000 hooks/s on
- * SQLite, and catching kept only 59 to 65% of its rate; at 6,000 it kept 63 to 82%, at this
- * ceiling 77 to 93% (docs/benchmarks.md).
+ * SQLite, and catching kept a median of 59 to 61% of its rate; at this ceiling 74 to 77%
+ * (docs/benchmarks.md).
  */
 export const BULK_BUSY_RATE = 5500;
 /** Hooks one job takes at most (its snapshot is held in memory: 26 bytes an id). */
