@@ -13,7 +13,7 @@
  * the body EXTERNAL, every other column MAIN), in databases of their own, alternating (`--rounds`):
  * its TOAST table's size says whether any body left the row.
  *
- *   bun run bench/bulk-writes.ts [--hooks 200000] [--postgres] [--rounds 2]
+ *   bun run bench/bulk-writes.ts [--hooks 200000] [--postgres] [--rounds 2] [--batch 200] [--cache-kib 2000]
  */
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -39,6 +39,8 @@ const { values: args } = parseArgs({
     postgres: { type: "boolean", default: false },
     rounds: { type: "string", default: "2" },
     batch: { type: "string", default: String(BULK_BATCH) },
+    /** SQLite: the main connection's page cache in KiB, as `PRAGMA cache_size = -N` (SQLite's default 2,000). */
+    "cache-kib": { type: "string" },
   },
 });
 const N = Number(args.hooks);
@@ -124,6 +126,7 @@ async function sqliteRound(): Promise<void> {
     const storage = createSqliteStorage(db, { path, durability: "normal" });
     const sql = db.$client;
     sql.run("PRAGMA wal_autocheckpoint = 1000");
+    if (args["cache-kib"]) sql.run(`PRAGMA cache_size = -${Number(args["cache-kib"])}`);
     const wal = () => statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0;
     const cpu = () => {
       const c = process.cpuUsage();
