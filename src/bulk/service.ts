@@ -12,6 +12,11 @@ import type { BulkCounts, BulkJobRow, BulkJobState, BulkJobStore } from "./store
 
 /** Hooks acted on per batch (one transaction for retry and discard): catching goes on between batches. */
 export const BULK_BATCH = 200;
+/**
+ * The same on PostgreSQL: a batch waits for the database (a few round trips whatever its size)
+ * without holding the thread that catches, so a larger one costs the thread no longer stall.
+ */
+export const BULK_REMOTE_BATCH = 1000;
 /** Ids read per page of the snapshot. */
 const PAGE = 1000;
 /** Share of the thread a job takes between its batches (lib/pace) while nothing is being caught. */
@@ -49,6 +54,8 @@ export type BulkDeps = {
   busy?: () => boolean;
   /** Hooks a second a job takes at most while hooks are being caught: BULK_BUSY_RATE by default. */
   busyRate?: number;
+  /** Hooks per batch: BULK_BATCH by default (BULK_REMOTE_BATCH on PostgreSQL). */
+  batch?: number;
   /** How long a job stays held by its instance without news of it ([storage] attempt_lease): BULK_LEASE_MS by default. */
   leaseMs?: number;
 };
@@ -172,10 +179,11 @@ export function createBulk(deps: BulkDeps) {
       // When the next batch is due by the ceiling: one that starts late (a timer fires late on a busy
       // thread) is owed the lateness, up to a batch's time, so that the job keeps to the ceiling's rate.
       let due = performance.now();
-      for (let i = 0; i < ids.length; i += BULK_BATCH) {
+      const size = deps.batch ?? BULK_BATCH;
+      for (let i = 0; i < ids.length; i += size) {
         const started = performance.now();
         const cpu = threadCpuMs();
-        const batch = ids.slice(i, i + BULK_BATCH);
+        const batch = ids.slice(i, i + size);
         const counted = (got: BulkCounts) => ({ done: c.done + got.done, skipped: c.skipped + got.skipped, failed: c.failed + got.failed });
         // Retry and discard write the progress in the batch's own transaction (one commit, and the
         // counts never apart from the hooks they count); the other actions after the batch.
