@@ -371,23 +371,28 @@ async function reads(storage: Storage, where: { path: string } | { url: string }
 
 /**
  * Puts the hooks an earlier --bulk run retried back to failed (their `retried` events dropped, the
- * counters counted again), so that every run retries the same hooks.
+ * counters counted again) and drops the hooks its senders caught (channel `live`, bench/lib.ts's
+ * `catching`), so that every run retries the same hooks among the same 1,000,000.
  */
 async function undoRetries(): Promise<number> {
   const statuses = STATUSES.map((st) => `count(*) FILTER (WHERE status = '${st}')`).join(", ");
   const undo = `UPDATE hooks SET status = 'failed', finalized_at = NULL WHERE status = 'pending' AND id IN (SELECT hook_id FROM events WHERE kind = 'retried')`;
+  const dropCaught = [`DELETE FROM hooks WHERE channel = 'live'`, `DELETE FROM channels WHERE name = 'live'`];
   if (pgUrl) {
     const sql = await openPostgres(pgUrl, { max: 1 });
     const n = await sql.begin(async (tx) => {
       const moved = (await tx.unsafe(undo)).count as number;
       await tx.unsafe(`DELETE FROM events WHERE kind = 'retried'`);
       await tx.unsafe(`DELETE FROM attempts`);
+      for (const drop of dropCaught) await tx.unsafe(drop);
       await tx.unsafe(`DELETE FROM channel_counts`);
       await tx.unsafe(
         `INSERT INTO channel_counts (channel, slot, pending, handled, failed, discarded) SELECT channel, 0, ${statuses} FROM hooks GROUP BY channel`,
       );
       return moved;
     });
+    // The job's and the put-back's row versions are dead now: vacuumed, so that they do not slow the next snapshot.
+    if (n > 0) await sql.unsafe("VACUUM ANALYZE hooks, events");
     await sql.close();
     return n;
   }
@@ -397,6 +402,7 @@ async function undoRetries(): Promise<number> {
     const moved = sql.run(undo).changes;
     sql.run(`DELETE FROM events WHERE kind = 'retried'`);
     sql.run(`DELETE FROM attempts`);
+    for (const drop of dropCaught) sql.run(drop);
     for (const row of sql.query(`SELECT channel, ${statuses} FROM hooks GROUP BY channel`).values())
       sql.run(`UPDATE channels SET pending = ?, handled = ?, failed = ?, discarded = ? WHERE name = ?`, [...row.slice(1), row[0]] as never);
     return moved;

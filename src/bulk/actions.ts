@@ -5,7 +5,12 @@ import { replay, type ReplayOutbound } from "../transfer/replay";
 import type { ReadStore, TagStore } from "../tags/store";
 import type { BulkCounts } from "./store";
 
-/** What an action is given: the hooks' service, who acts, its own fields (`params`), how a replay goes out, and the tags and read marks (tags/). */
+/**
+ * What an action is given: the hooks' service, who acts, its own fields (`params`), how a replay
+ * goes out, the tags and read marks (tags/), and `within`: for an action whose batch is one
+ * transaction (retry, discard), called in it with the batch's counts, so that the job's progress
+ * commits with the hooks it counts.
+ */
 export type ActionContext = {
   hooks: HookService;
   actor: string;
@@ -14,6 +19,7 @@ export type ActionContext = {
   tags: Pick<TagStore, "addTags" | "removeTags">;
   reads: Pick<ReadStore, "markRead">;
   now: number;
+  within?: (got: BulkCounts) => Promise<void>;
 };
 
 /**
@@ -53,9 +59,15 @@ async function oneByOne(ids: readonly string[], each: (id: string) => Promise<"d
   return counts(done, ids.length, failed);
 }
 
+/** A transition of the batch's hooks in one transaction (HookService.bulk), `within` in it. */
+async function moved(action: "retry" | "discard", ids: readonly string[], { hooks, actor, within }: ActionContext): Promise<BulkCounts> {
+  const n = (await hooks.bulk(action, ids, actor, within && ((done) => within(counts(done, ids.length))))).length;
+  return counts(n, ids.length);
+}
+
 export const BULK_ACTIONS = {
-  retry: { from: ["failed", "discarded"], run: async (ids, { hooks, actor }) => counts((await hooks.bulk("retry", ids, actor)).length, ids.length) },
-  discard: { from: ["pending", "failed"], run: async (ids, { hooks, actor }) => counts((await hooks.bulk("discard", ids, actor)).length, ids.length) },
+  retry: { from: ["failed", "discarded"], run: (ids, ctx) => moved("retry", ids, ctx) },
+  discard: { from: ["pending", "failed"], run: (ids, ctx) => moved("discard", ids, ctx) },
   redeliver: { run: (ids, { hooks, actor }) => oneByOne(ids, async (id) => (await hooks.redeliver(id, actor), "done")) },
   delete: { run: (ids, { hooks }) => oneByOne(ids, async (id) => (await hooks.delete(id), "done")) },
   // Answered as JSON lines by the route itself (routes.ts); never run as a job.

@@ -5,25 +5,36 @@ import type { HookStatus } from "../hooks/status";
 import type { Clock } from "../lib/clock";
 import { AppError, invalid, notFound, precondition } from "../lib/errors";
 import type { Log } from "../lib/log";
-import { restAfter } from "../lib/pace";
+import { MAX_REST_MS } from "../lib/pace";
 import type { ReplayOutbound } from "../transfer/replay";
 import { type ActionContext, BULK_ACTIONS, type BulkActionName } from "./actions";
-import type { BulkJobRow, BulkJobStore } from "./store";
+import type { BulkCounts, BulkJobRow, BulkJobState, BulkJobStore } from "./store";
 
 /** Hooks acted on per batch (one transaction for retry and discard): catching goes on between batches. */
 export const BULK_BATCH = 200;
+/**
+ * The same on PostgreSQL: a batch waits for the database (a few round trips whatever its size)
+ * without holding the thread that catches, so a larger one costs the thread no longer stall.
+ */
+export const BULK_REMOTE_BATCH = 1000;
 /** Ids read per page of the snapshot. */
 const PAGE = 1000;
 /** Share of the thread a job takes between its batches (lib/pace) while nothing is being caught. */
 export const BULK_SHARE = 0.5;
 /**
- * Its share while hooks are being caught (one came in the last BULK_BUSY_MS): a fifth, so that
- * catching keeps 80% of its rate or more; at 1,000,000 hooks the job still retries more than 5,000
- * hooks/s then (docs/benchmarks.md).
+ * Its share while hooks are being caught (one came in the last BULK_BUSY_MS): a fifth, and
+ * BULK_BUSY_RATE at most, so that catching keeps most of its rate (docs/benchmarks.md).
  */
 export const BULK_BUSY_SHARE = 0.2;
-/** How long after a caught hook catching counts as going on (BULK_BUSY_SHARE). */
+/** How long after a caught hook catching counts as going on (BULK_BUSY_SHARE, BULK_BUSY_RATE). */
 export const BULK_BUSY_MS = 250;
+/**
+ * Hooks a second a job takes at most while hooks are being caught: issue 32's 5,000 with room for
+ * the snapshot. Its share of the thread alone let a retry at 1,000,000 hooks go at 9,000 hooks/s on
+ * SQLite, and catching kept a median of 59 to 61% of its rate; at this ceiling 74 to 77%
+ * (docs/benchmarks.md).
+ */
+export const BULK_BUSY_RATE = 5500;
 /** Hooks one job takes at most (its snapshot is held in memory: 26 bytes an id). */
 export const BULK_MAX = 1_000_000;
 
@@ -39,8 +50,12 @@ export type BulkDeps = {
   reads: ActionContext["reads"];
   /** Share of the thread a job takes (lib/pace): BULK_SHARE by default. */
   share?: number;
-  /** Whether hooks are being caught on this instance now: then a job takes BULK_BUSY_SHARE at most. */
+  /** Whether hooks are being caught on this instance now: then a job takes BULK_BUSY_SHARE and BULK_BUSY_RATE at most. */
   busy?: () => boolean;
+  /** Hooks a second a job takes at most while hooks are being caught: BULK_BUSY_RATE by default. */
+  busyRate?: number;
+  /** Hooks per batch: BULK_BATCH by default (BULK_REMOTE_BATCH on PostgreSQL). */
+  batch?: number;
   /** How long a job stays held by its instance without news of it ([storage] attempt_lease): BULK_LEASE_MS by default. */
   leaseMs?: number;
 };
@@ -74,6 +89,28 @@ const threadCpuMs: () => number =
       }
     : () => performance.now();
 
+/**
+ * How long (ms) a job rests after a batch of `hooks` that took `wallMs` on the clock and `cpuMs` of
+ * the thread's CPU time: long enough that the job takes at most `share` of the thread (by its CPU
+ * time: what it waited for, PostgreSQL's answers or a WAL's sync, is not the thread's), MAX_REST_MS
+ * at most (a batch measured across a stall did not cost the stall). While hooks are being caught
+ * (`busy`): at most BULK_BUSY_SHARE of the thread, and at most `busyRate` hooks a second, batch and
+ * rest together; `lateMs`, how late the batch started by that rate, is taken off its rest.
+ *
+ * @example bulkRest({ hooks: 200, wallMs: 12, cpuMs: 10 }, { share: 0.5, busy: false, busyRate: 5500 }) // 10: half the thread
+ * @example bulkRest({ hooks: 200, wallMs: 12, cpuMs: 4 }, { share: 0.5, busy: true, busyRate: 5500 }) // 24.4: 200 hooks in 36.4 ms
+ */
+export function bulkRest(
+  batch: { hooks: number; wallMs: number; cpuMs: number; lateMs?: number },
+  pace: { share: number; busy: boolean; busyRate: number },
+): number {
+  const share = pace.busy ? Math.min(pace.share, BULK_BUSY_SHARE) : pace.share;
+  const took = Math.min(batch.wallMs, batch.cpuMs);
+  const byShare = share >= 1 ? 0 : Math.min(MAX_REST_MS, (took * (1 - share)) / share);
+  const byRate = pace.busy ? (batch.hooks * 1000) / pace.busyRate - batch.wallMs - (batch.lateMs ?? 0) : 0;
+  return Math.max(0, byShare, byRate);
+}
+
 /** A key just above `id` in sort order (hook ids have 26 characters), so that paging after it starts with `id`. */
 const nextAbove = (id: string) => `${id}0`;
 
@@ -82,7 +119,8 @@ const nextAbove = (id: string) => `${id}0`;
  * ids of every hook up to it that the query matches in a status the action applies to. Only those
  * are acted on, in batches: a hook caught meanwhile is never in the job, a hook of the snapshot is
  * acted on once (or skipped when it is gone or moved to a status the action does not apply to).
- * The job's row carries its progress, written after each batch; a cancel (any instance) is seen
+ * The job's row carries its progress, written with each batch (retry and discard: in the batch's
+ * own transaction; the other actions after it); a cancel (any instance) is seen
  * by the next write, and the batch in flight ends first. The row also carries the job's lease,
  * renewed with each batch and every third of it: a job whose instance stopped is found by its lease
  * (at start, and whenever jobs are read) and marked interrupted, never left running.
@@ -137,10 +175,20 @@ export function createBulk(deps: BulkDeps) {
     const beat = setInterval(() => void store.renew(job.id, clock.now() + leaseMs).catch(() => {}), leaseMs / 3);
     beat.unref?.();
     try {
-      for (let i = 0; i < ids.length; i += BULK_BATCH) {
+      const busyRate = deps.busyRate ?? BULK_BUSY_RATE;
+      // When the next batch is due by the ceiling: one that starts late (a timer fires late on a busy
+      // thread) is owed the lateness, up to a batch's time, so that the job keeps to the ceiling's rate.
+      let due = performance.now();
+      const size = deps.batch ?? BULK_BATCH;
+      for (let i = 0; i < ids.length; i += size) {
         const started = performance.now();
         const cpu = threadCpuMs();
-        const got = await spec.run(ids.slice(i, i + BULK_BATCH), {
+        const batch = ids.slice(i, i + size);
+        const counted = (got: BulkCounts) => ({ done: c.done + got.done, skipped: c.skipped + got.skipped, failed: c.failed + got.failed });
+        // Retry and discard write the progress in the batch's own transaction (one commit, and the
+        // counts never apart from the hooks they count); the other actions after the batch.
+        let state: BulkJobState | undefined | null = null;
+        const got = await spec.run(batch, {
           hooks,
           actor: job.actor,
           params: job.params,
@@ -148,15 +196,17 @@ export function createBulk(deps: BulkDeps) {
           tags: deps.tags,
           reads: deps.reads,
           now: clock.now(),
+          within: async (part) => void (state = await store.progress(job.id, counted(part), clock.now() + leaseMs)),
         });
-        c.done += got.done;
-        c.skipped += got.skipped;
-        c.failed += got.failed;
-        if ((await store.progress(job.id, c, clock.now() + leaseMs)) !== "running") return;
+        Object.assign(c, counted(got));
+        if (state === null) state = await store.progress(job.id, c, clock.now() + leaseMs);
+        if (state !== "running") return;
+        const wallMs = performance.now() - started;
+        const lateMs = Math.min(Math.max(0, started - due), (batch.length * 1000) / busyRate);
         const share = deps.share ?? BULK_SHARE;
-        // The batch's cost to the thread is its CPU time there, not the time it waited (for PostgreSQL, or a WAL's sync).
-        const took = Math.min(performance.now() - started, threadCpuMs() - cpu);
-        await restAfter(performance.now() - took, deps.busy?.() ? Math.min(share, BULK_BUSY_SHARE) : share);
+        const rest = bulkRest({ hooks: batch.length, wallMs, cpuMs: threadCpuMs() - cpu, lateMs }, { share, busy: deps.busy?.() ?? false, busyRate });
+        due = performance.now() + rest;
+        await new Promise((resolve) => (rest >= 1 ? setTimeout(resolve, rest) : setImmediate(resolve)));
       }
       await store.finish(job.id, "done", clock.now(), "");
     } catch (error) {

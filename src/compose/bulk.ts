@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { bulkRoutes } from "../bulk/routes";
-import { BULK_BUSY_MS, createBulk } from "../bulk/service";
+import { BULK_BATCH, BULK_BUSY_MS, BULK_REMOTE_BATCH, createBulk } from "../bulk/service";
 import { requireApiKey, type SignIn } from "../hooks/auth";
 import { webhookErrors } from "../hooks/errors";
 import { LOCAL_USER } from "../dashboard/gate";
@@ -37,6 +37,7 @@ export function createBulkService({ config, storage, clock, log }: Base, { webho
     reads: storage.reads,
     leaseMs: config.storage.attempt_lease,
     busy: () => performance.now() - lastCaughtAt < BULK_BUSY_MS,
+    batch: storage.dialect === "postgres" ? BULK_REMOTE_BATCH : BULK_BATCH,
   });
   const views = createViews({ store: storage.views, search: management.search, clock });
   const shareLinks = createShareLinks({

@@ -142,10 +142,16 @@ export function createHookService(deps: {
     /**
      * Applies `action` to each of these hooks still in a status it allows, in one transaction, as
      * the single operation would (event, stats, runner); the others are skipped. A few statements
-     * per batch whatever its size (HookStore.moveMany, HookRunner.queueRetries). Returns the hooks
-     * changed, with their channels.
+     * per batch whatever its size (HookStore.moveMany, HookRunner.queueRetries). `within` runs in
+     * the same transaction once the hooks moved, given how many (a bulk job's progress: committed
+     * with them, in one commit). Returns the hooks changed, with their channels.
      */
-    async bulk(action: BulkAction, ids: readonly string[], actor: string): Promise<{ id: string; channel: string }[]> {
+    async bulk(
+      action: BulkAction,
+      ids: readonly string[],
+      actor: string,
+      within?: (moved: number) => Promise<unknown>,
+    ): Promise<{ id: string; channel: string }[]> {
       const move = bulkMoves[action];
       // With `durable` (SQLite "full"), committed as caught batches are: the WAL synced off the
       // thread that serves HTTP, where a synced COMMIT held catching up for the disk, and on disk
@@ -161,6 +167,7 @@ export function createHookService(deps: {
           event: { kind: move.kind, actor, message: "", createdAt: now },
         });
         await move.also(moved);
+        await within?.(moved.length);
         return moved.map((h) => ({ id: h.id, channel: h.channel }));
       });
       if (changed.length > 0) await deps.durable?.();

@@ -1,0 +1,31 @@
+import { expect, test } from "bun:test";
+import { BULK_BUSY_RATE, BULK_BUSY_SHARE, BULK_SHARE, bulkRest } from "../../src/bulk/service";
+import { MAX_REST_MS } from "../../src/lib/pace";
+
+const pace = (busy: boolean) => ({ share: BULK_SHARE, busy, busyRate: BULK_BUSY_RATE });
+
+test("with nothing being caught, a job rests as long as its batch took of the thread's CPU time", () => {
+  expect(bulkRest({ hooks: 200, wallMs: 12, cpuMs: 10 }, pace(false))).toBeCloseTo(10 * ((1 - BULK_SHARE) / BULK_SHARE));
+  // What the batch waited for (PostgreSQL's answers, a WAL's sync) is not the thread's.
+  expect(bulkRest({ hooks: 200, wallMs: 40, cpuMs: 2 }, pace(false))).toBeCloseTo(2 * ((1 - BULK_SHARE) / BULK_SHARE));
+  // No rate ceiling then: a fast batch rests only its share.
+  expect(bulkRest({ hooks: 200, wallMs: 1, cpuMs: 1 }, pace(false))).toBeLessThan(5);
+});
+
+test("while hooks are caught, a job takes at most its busy share of the thread and BULK_BUSY_RATE hooks a second", () => {
+  // A cheap batch: the rate decides (200 hooks, then a rest until 200 / rate seconds have passed).
+  const cheap = bulkRest({ hooks: 200, wallMs: 12, cpuMs: 4 }, pace(true));
+  expect(cheap).toBeCloseTo((200 * 1000) / BULK_BUSY_RATE - 12);
+  expect(12 + cheap).toBeCloseTo((200 * 1000) / BULK_BUSY_RATE);
+  // A batch that started late by the ceiling's schedule (its timer fired late) rests that much less.
+  expect(bulkRest({ hooks: 200, wallMs: 12, cpuMs: 4, lateMs: 3 }, pace(true))).toBeCloseTo(cheap - 3);
+  // A costly one: its share decides.
+  expect(bulkRest({ hooks: 200, wallMs: 30, cpuMs: 25 }, pace(true))).toBeCloseTo(25 * ((1 - BULK_BUSY_SHARE) / BULK_BUSY_SHARE));
+  // A batch slower than the ceiling on the clock rests for its share only.
+  expect(bulkRest({ hooks: 200, wallMs: 60, cpuMs: 1 }, pace(true))).toBeCloseTo(1 * ((1 - BULK_BUSY_SHARE) / BULK_BUSY_SHARE));
+});
+
+test("a batch measured across a stall rests MAX_REST_MS at most for its share", () => {
+  expect(bulkRest({ hooks: 200, wallMs: 5000, cpuMs: 5000 }, pace(true))).toBe(MAX_REST_MS);
+  expect(bulkRest({ hooks: 200, wallMs: 1, cpuMs: 1 }, { share: 1, busy: false, busyRate: BULK_BUSY_RATE })).toBe(0);
+});
