@@ -396,6 +396,19 @@ export function createSearchStore(
     return rows.map(([id]) => id).filter((id) => among.has(id));
   }
 
+  /**
+   * The ids among `ids` the text index holds. A query with words or field terms finds a hook only
+   * once it is indexed (the text index's candidates never hold the others): the paths that read a
+   * tag's hooks instead of the candidates leave the others out too, so that every path (and a
+   * count and its list) agrees while hooks wait for the index.
+   */
+  function indexedAmong(ids: readonly string[]): string[] {
+    if (ids.length === 0) return [];
+    const rows = q("SELECT r.hook_id FROM search.search_rows r WHERE r.hook_id IN (SELECT value FROM json_each(?))").values(JSON.stringify(ids)) as [string][];
+    const held = new Set(rows.map(([id]) => id));
+    return ids.filter((id) => held.has(id));
+  }
+
   /** Candidates, newest first (`status` is left to the recheck, which reads the hooks anyway). */
   function matches(query: SearchQuery, match: string, top: number, bottom: number, limit: number): { id: string; n: number }[] {
     const args: (string | number)[] = [];
@@ -643,11 +656,14 @@ export function createSearchStore(
           const ids = within ? within.slice(at, at + COUNT_CHUNK) : tagged(chunk, tag, below);
           let held = ids;
           if (ids.length > 0) {
-            // The chunk's span of time: its candidates there, when they cost less than checking it whole.
+            // The chunk's span of time: its candidates there, when they cost less than checking it
+            // whole; else each of its hooks the index holds (indexedAmong: as the candidates would be).
             const newest = ulidTime(ids[0]!);
             const oldest = ulidTime(ids[ids.length - 1]!);
-            if (shape.perMs * (newest - oldest + 1) <= SCAN_PER_CHECK * ids.length)
-              held = candidatesAmong(ids, match, Math.min(top, rowOf(newest + 1)), Math.max(bottom, rowOf(oldest)));
+            held =
+              shape.perMs * (newest - oldest + 1) <= SCAN_PER_CHECK * ids.length
+                ? candidatesAmong(ids, match, Math.min(top, rowOf(newest + 1)), Math.max(bottom, rowOf(oldest)))
+                : indexedAmong(ids);
           }
           if (await check(held, terms, filters, ids.length === COUNT_CHUNK)) return n;
           below = ids[ids.length - 1];
@@ -754,7 +770,7 @@ export function createSearchStore(
               : bounds.mark !== undefined
                 ? tagged({ ...query, limit: chunk }, bounds.mark, below, true)
                 : plain({ ...query, limit: chunk }, below);
-          const held = await recheck(ids, query.terms, query);
+          const held = await recheck(match ? indexedAmong(ids) : ids, query.terms, query);
           for (const id of ids) if (held.has(id) && out.length < query.limit) out.push(id);
           if (ids.length < chunk) break;
           below = ids[ids.length - 1];
