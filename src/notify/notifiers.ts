@@ -114,11 +114,14 @@ export function createNotifiers(configs: readonly NotifierConfig[], opts: Option
   );
   type Entry = NonNullable<ReturnType<typeof entries.get>>;
   let prunedAt = Number.NEGATIVE_INFINITY;
+  let stopped = false;
 
   /** Sends the notifier's due notices in order; resolves to when its next one is due (null: none queued). Throws the database's error. */
   async function drain(e: Entry, now: number): Promise<number | null> {
     const notifier = e.config.name;
     for (;;) {
+      // Stopping: the send under way ends, no other begins (what is queued waits for the next start).
+      if (stopped) return null;
       const head = await store.next(notifier);
       if (!head) return null;
       const at = Math.max(now, clock.now());
@@ -174,7 +177,6 @@ export function createNotifiers(configs: readonly NotifierConfig[], opts: Option
     })();
   }
 
-  let stopped = false;
   async function start(now: number): Promise<number | null> {
     if (stopped) return null;
     if (now - prunedAt >= 60_000) {
@@ -188,9 +190,7 @@ export function createNotifiers(configs: readonly NotifierConfig[], opts: Option
   const idle = () => (busy() ? new Promise<void>((r) => waiters.push(r)) : Promise.resolve());
   async function stop(ms: number): Promise<void> {
     stopped = true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([idle(), new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
-    clearTimeout(timer);
+    await withDeadline(idle(), ms).catch(() => undefined);
   }
 
   return {

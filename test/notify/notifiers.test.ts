@@ -40,12 +40,15 @@ const notice: IssueNotice = {
 const secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 const received: { path: string; headers: Headers; body: string }[] = [];
 let failures = 2;
+/** Answers to /held wait for it. */
+const held = Promise.withResolvers<void>();
 let down = false;
 const server = Bun.serve({
   port: 0,
   async fetch(req) {
     const path = new URL(req.url).pathname;
     if (path === "/flaky" && failures-- > 0) return new Response("no", { status: 503 });
+    if (path === "/held") await held.promise;
     if (path === "/down" || (path === "/later" && down)) return new Response("no", { status: 502 });
     received.push({ path, headers: req.headers, body: await req.text() });
     return new Response("ok");
@@ -203,6 +206,20 @@ describe("notifiers", () => {
     await notify.idle();
     expect(received.some((r) => r.path === "/stopped")).toBe(false);
     expect((await notify.status())[0]).toMatchObject({ queued: 1, sent: 0 });
+  });
+
+  test("a stop lets the send under way finish and begins none of the notices queued after it", async () => {
+    const clock = createFakeClock();
+    const notify = createNotifiers([{ name: "h", kind: "slack", url: at("/held") }], { log: silentLog, clock, store: outbox() });
+    await notify.queue(["h"], notice);
+    await notify.queue(["h"], { ...notice, event: "resolved" });
+    await notify.start(clock.now());
+    const stopping = notify.stop(10_000);
+    held.resolve();
+    await stopping;
+    await notify.idle();
+    expect(received.filter((r) => r.path === "/held")).toHaveLength(1);
+    expect((await notify.status())[0]).toMatchObject({ queued: 1, sent: 1 });
   });
 
   test("e-mail over plain SMTP: subject, text and escaped HTML", async () => {
