@@ -5,7 +5,7 @@ import type { HookStatus } from "../hooks/status";
 import type { Clock } from "../lib/clock";
 import { AppError, invalid, notFound, precondition } from "../lib/errors";
 import type { Log } from "../lib/log";
-import { MAX_REST_MS } from "../lib/pace";
+import { rest, restFor } from "../lib/pace";
 import type { ReplayOutbound } from "../transfer/replay";
 import { type ActionContext, BULK_ACTIONS, type BulkActionName } from "./actions";
 import type { BulkCounts, BulkJobRow, BulkJobState, BulkJobStore } from "./store";
@@ -92,8 +92,8 @@ const threadCpuMs: () => number =
 /**
  * How long (ms) a job rests after a batch of `hooks` that took `wallMs` on the clock and `cpuMs` of
  * the thread's CPU time: long enough that the job takes at most `share` of the thread (by its CPU
- * time: what it waited for, PostgreSQL's answers or a WAL's sync, is not the thread's), MAX_REST_MS
- * at most (a batch measured across a stall did not cost the stall). While hooks are being caught
+ * time: what it waited for, PostgreSQL's answers or a WAL's sync, is not the thread's), restFor's
+ * (MAX_REST_MS at most: a batch measured across a stall did not cost the stall). While hooks are being caught
  * (`busy`): at most BULK_BUSY_SHARE of the thread, and at most `busyRate` hooks a second, batch and
  * rest together; `lateMs`, how late the batch started by that rate, is taken off its rest.
  *
@@ -106,7 +106,7 @@ export function bulkRest(
 ): number {
   const share = pace.busy ? Math.min(pace.share, BULK_BUSY_SHARE) : pace.share;
   const took = Math.min(batch.wallMs, batch.cpuMs);
-  const byShare = share >= 1 ? 0 : Math.min(MAX_REST_MS, (took * (1 - share)) / share);
+  const byShare = restFor(took, share);
   const byRate = pace.busy ? (batch.hooks * 1000) / pace.busyRate - batch.wallMs - (batch.lateMs ?? 0) : 0;
   return Math.max(0, byShare, byRate);
 }
@@ -204,9 +204,9 @@ export function createBulk(deps: BulkDeps) {
         const wallMs = performance.now() - started;
         const lateMs = Math.min(Math.max(0, started - due), (batch.length * 1000) / busyRate);
         const share = deps.share ?? BULK_SHARE;
-        const rest = bulkRest({ hooks: batch.length, wallMs, cpuMs: threadCpuMs() - cpu, lateMs }, { share, busy: deps.busy?.() ?? false, busyRate });
-        due = performance.now() + rest;
-        await new Promise((resolve) => (rest >= 1 ? setTimeout(resolve, rest) : setImmediate(resolve)));
+        const ms = bulkRest({ hooks: batch.length, wallMs, cpuMs: threadCpuMs() - cpu, lateMs }, { share, busy: deps.busy?.() ?? false, busyRate });
+        due = performance.now() + ms;
+        await rest(ms);
       }
       await store.finish(job.id, "done", clock.now(), "");
     } catch (error) {
