@@ -5,67 +5,13 @@
  * TLS (`tls = "tls"`, SMTPS), the test's self-signed certificate trusted through
  * NODE_EXTRA_CA_CERTS (an in-process target cannot be given one after it started).
  */
-import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { SMTPServer } from "smtp-server";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { eventually, startTarget, TARGET } from "../helpers/target";
+import { selfSigned, smtpServer } from "./smtp";
+
+const LOGIN = { user: "mailroom", password: "smtp-pass" };
 
 setDefaultTimeout(60_000);
-const dir = mkdtempSync(join(tmpdir(), "mailroom-smtp-target-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** The test's self-signed certificate for localhost and 127.0.0.1 (openssl), made once: key.pem and cert.pem in `dir`. */
-let certificate: string | undefined;
-function selfSigned(): string {
-  if (certificate) return certificate;
-  const made = Bun.spawnSync(
-    ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost"].concat([
-      "-addext",
-      "subjectAltName=DNS:localhost,IP:127.0.0.1",
-      "-keyout",
-      join(dir, "key.pem"),
-      "-out",
-      join(dir, "cert.pem"),
-    ]),
-  );
-  expect(made.exitCode).toBe(0);
-  return (certificate = join(dir, "cert.pem"));
-}
-
-/**
- * An SMTP server on 127.0.0.1 that keeps each mail with whether it came over TLS and who logged in:
- * in the clear, offering STARTTLS, or speaking TLS from the first byte (`secure`, SMTPS).
- */
-async function smtpServer(options: { tls: "none" | "starttls" | "tls" }) {
-  const mails: { secure: boolean; user: string | undefined; data: string }[] = [];
-  const certified = () => (selfSigned(), { key: readFileSync(join(dir, "key.pem")), cert: readFileSync(join(dir, "cert.pem")) });
-  const tls = options.tls === "none" ? { disabledCommands: ["STARTTLS"] } : options.tls === "starttls" ? certified() : { ...certified(), secure: true };
-  const smtp = new SMTPServer({
-    ...tls,
-    onAuth(auth, _s, done) {
-      if (auth.username === "mailroom" && auth.password === "smtp-pass") done(null, { user: auth.username });
-      else done(new Error("bad login"));
-    },
-    onData(stream, session, done) {
-      let data = "";
-      stream.on("data", (c) => {
-        data += c;
-      });
-      stream.on("end", () => {
-        mails.push({ secure: session.secure, user: session.user as string | undefined, data });
-        done();
-      });
-    },
-  });
-  // A refused TLS handshake (an untrusted certificate) is an error of the server's connection: expected.
-  smtp.on("error", () => {});
-  await new Promise<void>((r) => smtp.listen(0, "127.0.0.1", () => r()));
-  afterAll(() => new Promise<void>((r) => smtp.close(() => r())));
-  return { mails, port: (smtp.server.address() as { port: number }).port };
-}
-
 const email = (port: number, tls: string) => ({
   name: "mail",
   kind: "email",
@@ -80,7 +26,7 @@ const email = (port: number, tls: string) => ({
 
 describe(`the e-mail notifier on ${TARGET}`, () => {
   test("a test notice, then an issue's: each a mail with its subject, logged in", async () => {
-    const smtp = await smtpServer({ tls: "none" });
+    const smtp = await smtpServer({ tls: "none", login: LOGIN });
     const target = await startTarget(
       {
         channels: [{ name: "quiet" }],
@@ -101,21 +47,24 @@ describe(`the e-mail notifier on ${TARGET}`, () => {
   });
 
   test.skipIf(TARGET === "source")("over STARTTLS with the test's certificate trusted through NODE_EXTRA_CA_CERTS", async () => {
-    const smtp = await smtpServer({ tls: "starttls" });
-    const target = await startTarget({ notifiers: [email(smtp.port, "starttls")] }, { env: { SMTP_PASSWORD: "smtp-pass", NODE_EXTRA_CA_CERTS: selfSigned() } });
+    const smtp = await smtpServer({ tls: "starttls", login: LOGIN });
+    const target = await startTarget(
+      { notifiers: [email(smtp.port, "starttls")] },
+      { env: { SMTP_PASSWORD: "smtp-pass", NODE_EXTRA_CA_CERTS: selfSigned().certPath } },
+    );
     expect((await target.call("POST", "/v1/notifiers/mail/test")).json).toEqual({ name: "mail", sent: true, error: null });
     expect(smtp.mails[0]).toMatchObject({ secure: true, user: "mailroom" });
   });
 
   test.skipIf(TARGET === "source")('over implicit TLS (tls = "tls", SMTPS): a test notice, then an issue\'s, logged in over TLS', async () => {
-    const smtp = await smtpServer({ tls: "tls" });
+    const smtp = await smtpServer({ tls: "tls", login: LOGIN });
     const target = await startTarget(
       {
         channels: [{ name: "quiet" }],
         notifiers: [email(smtp.port, "tls")],
         alerts: [{ name: "quiet-rule", kind: "silence", channels: ["quiet"], for: "1s", notify: ["mail"] }],
       },
-      { env: { SMTP_PASSWORD: "smtp-pass", NODE_EXTRA_CA_CERTS: selfSigned() } },
+      { env: { SMTP_PASSWORD: "smtp-pass", NODE_EXTRA_CA_CERTS: selfSigned().certPath } },
     );
     expect((await target.call("POST", "/v1/notifiers/mail/test")).json).toEqual({ name: "mail", sent: true, error: null });
     expect(smtp.mails[0]).toMatchObject({ secure: true, user: "mailroom" });
@@ -130,7 +79,7 @@ describe(`the e-mail notifier on ${TARGET}`, () => {
   test.skipIf(TARGET === "source")(
     "over implicit TLS, a certificate that is not trusted is refused in the handshake: nothing sent, no secret in the error",
     async () => {
-      const smtp = await smtpServer({ tls: "tls" });
+      const smtp = await smtpServer({ tls: "tls", login: LOGIN });
       const target = await startTarget({ notifiers: [email(smtp.port, "tls")] }, { env: { SMTP_PASSWORD: "smtp-pass" } });
       const sent = (await target.call("POST", "/v1/notifiers/mail/test")).json;
       expect(sent).toMatchObject({ name: "mail", sent: false });

@@ -4,10 +4,6 @@
  * a failing one is retried by the clock.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { SMTPServer } from "smtp-server";
 import { Webhook } from "standardwebhooks";
 import { openDatabase } from "../../src/db/sqlite/open";
 import { sqliteDialect } from "../../src/db/stores/dialect";
@@ -16,6 +12,7 @@ import { silentLog } from "../../src/lib/log";
 import type { IssueNotice } from "../../src/notify/notice";
 import { ATTEMPTS, CLAIM_MS, createNotifiers } from "../../src/notify/notifiers";
 import { createFakeClock } from "../helpers/clock";
+import { selfSigned, smtpServer } from "./smtp";
 
 /** A fresh outbox in an in-memory SQLite database. */
 const outbox = () => createNoticeStore(sqliteDialect(openDatabase({ path: ":memory:", durability: "normal" }).$client));
@@ -223,23 +220,8 @@ describe("notifiers", () => {
   });
 
   test("e-mail over plain SMTP: subject, text and escaped HTML", async () => {
-    const mails: string[] = [];
-    const smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS"],
-      onData(stream, _s, done) {
-        let data = "";
-        stream.on("data", (c) => {
-          data += c;
-        });
-        stream.on("end", () => {
-          mails.push(data);
-          done();
-        });
-      },
-    });
-    await new Promise<void>((r) => smtp.listen(0, "127.0.0.1", () => r()));
-    const port = (smtp.server.address() as { port: number }).port;
+    const smtp = await smtpServer({ tls: "none" });
+    const port = smtp.port;
     const notify = createNotifiers([{ name: "m", kind: "email", host: "127.0.0.1", port, tls: "none", from: "m@example.com", to: ["a@example.com"] }], {
       log: silentLog,
       backoff: { initial: 1, max: 2 },
@@ -247,7 +229,8 @@ describe("notifiers", () => {
     });
     await notify.queue(["m"], notice);
     await notify.worker.tick(Date.now());
-    await new Promise<void>((r) => smtp.close(() => r()));
+    await smtp.close();
+    const mails = smtp.mails.map((m) => m.data);
     expect((await notify.status())[0]).toMatchObject({ sent: 1, last_error: null });
     expect(mails[0]).toContain("Subject: [Mailroom] opened: quiet-stripe on stripe");
     expect(mails[0]).toContain("&lt;@everyone&gt;");
@@ -256,67 +239,26 @@ describe("notifiers", () => {
   });
 
   test("e-mail over STARTTLS with a self-signed certificate, with a login", async () => {
-    const { key, cert } = selfSigned();
-    const mails: { secure: boolean; user: string | undefined; data: string }[] = [];
-    const smtp = new SMTPServer({
-      key,
-      cert,
-      onAuth(auth, _s, done) {
-        if (auth.username === "mailroom" && auth.password === "pw") done(null, { user: auth.username });
-        else done(new Error("bad login"));
-      },
-      onData(stream, session, done) {
-        let data = "";
-        stream.on("data", (c) => {
-          data += c;
-        });
-        stream.on("end", () => {
-          mails.push({ secure: session.secure, user: session.user as string | undefined, data });
-          done();
-        });
-      },
-    });
-    await new Promise<void>((r) => smtp.listen(0, "127.0.0.1", () => r()));
-    const port = (smtp.server.address() as { port: number }).port;
+    const { cert } = selfSigned();
+    const smtp = await smtpServer({ tls: "starttls", login: { user: "mailroom", password: "pw" } });
+    const { mails, port } = smtp;
     const notify = createNotifiers(
       [{ name: "m", kind: "email", host: "127.0.0.1", port, tls: "starttls", user: "mailroom", password: "pw", from: "m@example.com", to: ["a@example.com"] }],
       { log: silentLog, backoff: { initial: 1, max: 2 }, smtpCa: cert, store: outbox() },
     );
     await notify.queue(["m"], { ...notice, event: "resolved" });
     await notify.worker.tick(Date.now());
-    await new Promise<void>((r) => smtp.close(() => r()));
+    await smtp.close();
     expect((await notify.status())[0]).toMatchObject({ sent: 1, last_error: null });
     expect(mails[0]).toMatchObject({ secure: true, user: "mailroom" });
     expect(mails[0]?.data).toContain("Subject: [Mailroom] resolved: quiet-stripe on stripe");
   });
 
   test('e-mail over implicit TLS (tls = "tls") with a self-signed certificate; an untrusted one is refused', async () => {
-    const { key, cert } = selfSigned();
-    const mails: { secure: boolean; user: string | undefined; data: string }[] = [];
-    const smtp = new SMTPServer({
-      secure: true,
-      key,
-      cert,
-      onAuth(auth, _s, done) {
-        if (auth.username === "mailroom" && auth.password === "pw") done(null, { user: auth.username });
-        else done(new Error("bad login"));
-      },
-      onData(stream, session, done) {
-        let data = "";
-        stream.on("data", (c) => {
-          data += c;
-        });
-        stream.on("end", () => {
-          mails.push({ secure: session.secure, user: session.user as string | undefined, data });
-          done();
-        });
-      },
-    });
-    // The refused handshake below is an error of the server's connection: expected, kept.
-    const serverErrors: string[] = [];
-    smtp.on("error", (e) => void serverErrors.push(String(e.message)));
-    await new Promise<void>((r) => smtp.listen(0, "127.0.0.1", () => r()));
-    const port = (smtp.server.address() as { port: number }).port;
+    const { cert } = selfSigned();
+    // The refused handshake below is an error of the server's connection: expected, kept (smtp.errors).
+    const smtp = await smtpServer({ tls: "tls", login: { user: "mailroom", password: "pw" } });
+    const { mails, port, errors: serverErrors } = smtp;
     const config = {
       name: "m",
       kind: "email",
@@ -333,35 +275,10 @@ describe("notifiers", () => {
     // Without the certificate trusted, the TLS handshake itself is refused: nothing is sent in the clear.
     const untrusting = createNotifiers([config], { log: silentLog, store: outbox() });
     expect(await untrusting.test("m", notice)).toMatch(/self[- ]signed/i);
-    await new Promise<void>((r) => smtp.close(() => r()));
+    await smtp.close();
     expect(mails).toHaveLength(1);
     expect(serverErrors.every((e) => /TLS/.test(e))).toBe(true);
     expect(mails[0]).toMatchObject({ secure: true, user: "mailroom" });
     expect(mails[0]?.data).toContain("Subject: [Mailroom] opened: quiet-stripe on stripe");
   });
 });
-
-/** A self-signed certificate for localhost and 127.0.0.1 (openssl), made for one test. */
-function selfSigned(): { key: string; cert: string } {
-  const dir = mkdtempSync(join(tmpdir(), "mailroom-smtp-"));
-  const made = Bun.spawnSync([
-    "openssl",
-    "req",
-    "-x509",
-    "-newkey",
-    "rsa:2048",
-    "-nodes",
-    "-days",
-    "1",
-    "-subj",
-    "/CN=localhost",
-    "-addext",
-    "subjectAltName=DNS:localhost,IP:127.0.0.1",
-    "-keyout",
-    join(dir, "key.pem"),
-    "-out",
-    join(dir, "cert.pem"),
-  ]);
-  if (made.exitCode !== 0) throw new Error(`openssl failed: ${made.stderr}`);
-  return { key: readFileSync(join(dir, "key.pem"), "utf8"), cert: readFileSync(join(dir, "cert.pem"), "utf8") };
-}
