@@ -128,7 +128,7 @@ function App() {
         <button ref={menuButton} type="button" class="menu-button" aria-expanded={menu} aria-controls="screens" onClick={() => setMenu(!menu)}>
           Menu
           {unread + openIssues > 0 && (
-            <span class="badge">
+            <span class={openIssues > 0 ? "badge" : "badge badge-unread"}>
               <span class="sr-only">, </span>
               {unread + openIssues > 999 ? "999+" : unread + openIssues}
               <span class="sr-only"> unread hooks and open issues</span>
