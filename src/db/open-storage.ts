@@ -5,7 +5,7 @@ import type { Storage } from "./storage";
 import { openDatabase } from "./sqlite/open";
 import { DataFileInUse, lockDataFile } from "./sqlite/lock";
 import { createSqliteStorage } from "./sqlite/storage";
-import { openPostgres, PostgresOpenError, redactPostgresUrl } from "./pg/open";
+import { openPostgres, PostgresOpenError, READ_CONNECTIONS, redactPostgresUrl } from "./pg/open";
 import { migratePostgres } from "./pg/migrate";
 import { createPostgresStorage } from "./pg/storage";
 
@@ -27,7 +27,9 @@ export async function openStorage(config: Config, log: Log, opts: { checkpointTh
     try {
       const sql = await openPostgres(url);
       await migratePostgres(sql);
-      const storage = await createPostgresStorage(sql, { instance, leaseMs: config.storage.attempt_lease, log });
+      // Searches and counts: their own pool, whose connections plan each statement for its values.
+      const reads = await openPostgres(url, { max: READ_CONNECTIONS, customPlans: true });
+      const storage = await createPostgresStorage(sql, { instance, leaseMs: config.storage.attempt_lease, log, reads });
       return { storage, instance, describe: `${redactPostgresUrl(url)} (PostgreSQL; instance ${instance})` };
     } catch (error) {
       if (error instanceof PostgresOpenError) throw new StorageOpenError(error.message);

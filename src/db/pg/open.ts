@@ -1,5 +1,6 @@
 import { SQL } from "bun";
 import { postgresTarget, postgresUrlProblem, type PostgresTarget } from "../../config/postgres-url";
+import { PLAN_CACHE_MODE } from "./transactor";
 
 /** The oldest PostgreSQL Mailroom runs on (SHOW server_version_num). */
 export const MIN_SERVER_VERSION_NUM = 150000;
@@ -61,11 +62,21 @@ export async function checkServerVersion(sql: SQL): Promise<void> {
 }
 
 export type PostgresOptions = {
-  /** Connections in the pool (Bun's default: 10). */
+  /** Connections in the pool (default: POOL_CONNECTIONS). */
   max?: number;
   /** Seconds to wait for a connection to open (default here: 10). */
   connectionTimeout?: number;
+  /**
+   * Every statement planned for its values (`plan_cache_mode = force_custom_plan`, sent when each
+   * connection opens, reopened ones too): the pool PgTransactor.read() reads on.
+   */
+  customPlans?: boolean;
 };
+
+/** Connections of the main pool of an instance (Bun's default). */
+export const POOL_CONNECTIONS = 10;
+/** Connections of the pool of an instance's searches and counts (PgTransactor.read). */
+export const READ_CONNECTIONS = 4;
 
 /**
  * Opens a pool on `url`, connects once and checks the server's version.
@@ -81,7 +92,8 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   try {
     sql = new SQL(url, {
       ...(target.database ? { database: target.database } : {}),
-      max: options.max,
+      max: options.max ?? POOL_CONNECTIONS,
+      ...(options.customPlans ? { connection: { plan_cache_mode: PLAN_CACHE_MODE } } : {}),
       connectionTimeout: options.connectionTimeout ?? 10,
     });
   } catch (error) {

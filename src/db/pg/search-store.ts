@@ -101,8 +101,6 @@ function nodeSql(node: QueryNode, arg: (v: unknown) => string, now: number, id: 
   }
 }
 
-const CUSTOM_PLANS = "SET LOCAL plan_cache_mode = force_custom_plan";
-
 /** Hook terms that read only a hook's id (and tables keyed by it): no `hooks` row is needed for them. */
 const HOOKLESS = new Set<QueryNode["kind"]>(["and", "or", "not", "word", "field", "tag", "time", "has", "unread"]);
 const hookless = (node: QueryNode): boolean =>
@@ -161,27 +159,12 @@ function searchSql(asked: CountQuery & { after?: string }): { from: string; wher
 /**
  * PostgreSQL's side of SearchStore: `hook_search` (lower-case text and field lines, pg_trgm GIN
  * indexes, deleted with its hook by foreign key). Every needle is a LIKE the trigram index answers;
- * the planner intersects them, or walks ids newest first when a needle is common.
+ * the planner intersects them, or walks ids newest first when a needle is common. Searches and
+ * counts are planned for their values every time (PgTransactor.read): a generic plan, made without
+ * a LIKE pattern, a tag or a status, counted `refund tag:big` in 1.2 s instead of 55 ms.
  */
 export function createPgSearchStore(t: PgTransactor): SearchStore {
   const x = () => t.exec();
-  /**
-   * A search's statement planned for its own values, every time: Bun prepares each statement once
-   * per connection, and from its sixth run PostgreSQL may keep a generic plan, made without the
-   * values (a LIKE pattern, a tag or a status of unknown selectivity). At 1,000,000 hooks that plan
-   * counted `refund tag:big` in 1.2 s instead of 55 ms. SET LOCAL lasts until the transaction ends:
-   * the caller's, or one of its own.
-   */
-  const planned = async (text: string, args: unknown[]): Promise<unknown[]> => {
-    if (t.current()) {
-      await x().unsafe(CUSTOM_PLANS);
-      return x().unsafe(text, args);
-    }
-    return t.sql.begin(async (tx) => {
-      await tx.unsafe(CUSTOM_PLANS);
-      return tx.unsafe(text, args);
-    });
-  };
   return {
     dialect: "postgres",
     transaction: t.transaction,
@@ -210,14 +193,14 @@ export function createPgSearchStore(t: PgTransactor): SearchStore {
 
     async search(query: SearchQuery) {
       const { from, where, args, arg, id } = searchSql(query);
-      const rows = await planned(`SELECT ${id} AS id FROM ${from} ${where} ORDER BY ${id} DESC LIMIT ${arg(query.limit)}`, args);
+      const rows = await t.read(`SELECT ${id} AS id FROM ${from} ${where} ORDER BY ${id} DESC LIMIT ${arg(query.limit)}`, args);
       return (rows as { id: string }[]).map((r) => r.id);
     },
 
     // The search's own statement, counted up to max + 1 (the planner reads the cheapest index first).
     async count(query, max) {
       const { from, where, args, arg } = searchSql(query);
-      const [row] = (await planned(`SELECT count(*)::int AS n FROM (SELECT 1 FROM ${from} ${where} LIMIT ${arg(max + 1)}) c`, args)) as { n: number }[];
+      const [row] = (await t.read(`SELECT count(*)::int AS n FROM (SELECT 1 FROM ${from} ${where} LIMIT ${arg(max + 1)}) c`, args)) as { n: number }[];
       return row?.n ?? 0;
     },
 

@@ -44,15 +44,18 @@ export type PostgresStorageOptions = {
   /** How long an attempt stays claimed by an instance that stopped answering ([storage] attempt_lease). */
   leaseMs: number;
   log: Log;
+  /** The pool of searches and counts, opened with `customPlans` (pgTransactor says why); closed with the storage. */
+  reads?: SQL;
 };
 
 /**
  * PostgreSQL's side of Storage, for one or several instances on one (migrated) database: every
- * store shares the pool and its transactions, the feed listens on its own connection, and each
- * singleton worker holds an advisory lock on a connection of its own while it runs here.
+ * store shares the pool and its transactions, searches and counts outside a transaction read on
+ * `reads`, the feed listens on its own connection, and each singleton worker holds an advisory
+ * lock on a connection of its own while it runs here.
  */
 export async function createPostgresStorage(sql: SQL, opts: PostgresStorageOptions): Promise<Storage> {
-  const t = pgTransactor(sql);
+  const t = pgTransactor(sql, opts.reads);
   const d = pgDialect(t);
   const feed = await pgFeed(sql, opts.instance, opts.log);
   const singletons: ReturnType<typeof singleton>[] = [];
@@ -93,6 +96,7 @@ export async function createPostgresStorage(sql: SQL, opts: PostgresStorageOptio
       await feed.close();
       for (const s of singletons) await s.close();
       await sql.close({ timeout: 5 });
+      await opts.reads?.close({ timeout: 5 });
     },
   };
 }

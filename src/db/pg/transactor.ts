@@ -19,8 +19,27 @@ export interface PgTransactor extends Transactor {
    * once); elsewhere it runs now, on the flow's transaction or the pool.
    */
   write(text: string, params?: unknown[]): Promise<void>;
+  /**
+   * A read planned for its own values every time (PLANNED_READS): one statement on the pool of
+   * `reads` (whose connections plan so from their start), or on the flow's transaction after a
+   * `SET LOCAL` (once per transaction). Throws what the statement throws; inside `writes()`, as
+   * `exec()` does.
+   */
+  read(text: string, params?: unknown[]): Promise<unknown[]>;
   readonly sql: SQL;
 }
+
+/**
+ * Why some reads are planned for their values: Bun prepares each statement once per connection,
+ * and from its sixth run PostgreSQL may keep a generic plan, made without the values (a LIKE
+ * pattern, a tag or a status of unknown selectivity). At 1,000,000 hooks such a plan counted
+ * `refund tag:big` in 1.2 s instead of 55 ms (docs/benchmarks.md).
+ */
+export const PLAN_CACHE_MODE = "force_custom_plan";
+const CUSTOM_PLANS = `SET LOCAL plan_cache_mode = ${PLAN_CACHE_MODE}`;
+
+/** Transaction levels (a transaction or a savepoint) whose SET LOCAL ran: a savepoint rolled back undoes its own. */
+const customPlanned = new WeakSet<OpenTransaction>();
 
 type Statement = [text: string, params: unknown[]];
 
@@ -42,8 +61,12 @@ const batches = new WeakMap<OpenTransaction, Statement[]>();
  * callback; the flow's store calls find it through AsyncLocalStorage (db/transactor.ts), so the
  * services are written once for both backends. Nested calls become savepoints. READ COMMITTED,
  * PostgreSQL's default: what must not race takes row locks (FOR UPDATE) or advisory locks.
+ *
+ * `reads`, when given, is a pool opened with `customPlans` (open.ts) for read(): outside a
+ * transaction a read is then one statement, one round trip; without it, a read outside a
+ * transaction runs in one of its own (BEGIN, SET LOCAL, the statement, COMMIT: four).
  */
-export function pgTransactor(sql: SQL): PgTransactor {
+export function pgTransactor(sql: SQL, reads?: SQL): PgTransactor {
   return {
     dialect: "postgres",
     sql,
@@ -73,6 +96,22 @@ export function pgTransactor(sql: SQL): PgTransactor {
       const batch = open && batches.get(open.top ?? open);
       if (batch) batch.push([text, params]);
       else await ((open?.tx as SQL | undefined) ?? sql).unsafe(text, params);
+    },
+    async read(text, params = []) {
+      const open = currentTransaction(sql);
+      if (open) {
+        const tx = open.tx as SQL;
+        if (!customPlanned.has(open) && !customPlanned.has(open.top ?? open)) {
+          await tx.unsafe(CUSTOM_PLANS);
+          customPlanned.add(open);
+        }
+        return tx.unsafe(text, params);
+      }
+      if (reads) return reads.unsafe(text, params);
+      return sql.begin(async (tx) => {
+        await tx.unsafe(CUSTOM_PLANS);
+        return tx.unsafe(text, params);
+      });
     },
     current() {
       const open = currentTransaction(sql);

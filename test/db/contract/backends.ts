@@ -63,18 +63,27 @@ export function contractBackends<S>(sqlite: (db: Db) => S, postgres: (t: PgTrans
       name: "postgres",
       async open() {
         const url = await freshDatabase();
-        // Small pools: a suite opens a database per test, two pools each.
+        // Small pools: a suite opens a database per test, two instances' pools each (and their
+        // pools of searches and counts, as openStorage opens them).
         const sql = await openPostgres(url, { max: 4 });
-        closers.push(() => sql.close());
+        const reads = await openPostgres(url, { max: 2, customPlans: true });
+        closers.push(
+          () => sql.close(),
+          () => reads.close(),
+        );
         await migratePostgres(sql);
-        const t = pgTransactor(sql);
+        const t = pgTransactor(sql, reads);
         return {
           name: "postgres",
           store: postgres(t),
           async another() {
             const other = await openPostgres(url, { max: 4 });
-            closers.push(() => other.close());
-            return postgres(pgTransactor(other));
+            const otherReads = await openPostgres(url, { max: 2, customPlans: true });
+            closers.push(
+              () => other.close(),
+              () => otherReads.close(),
+            );
+            return postgres(pgTransactor(other, otherReads));
           },
           transaction: (fn) => t.transaction(fn),
           query: async (text) => [...((await sql.unsafe(text)) as Record<string, unknown>[])],

@@ -507,6 +507,46 @@ for (const backend of contractBackends(
       }
     }, 60_000);
 
+    test("a search or a count inside a transaction sees the transaction's writes (a savepoint's until it rolls back); outside, what is committed", async () => {
+      const { store, transaction, another } = await backend.open();
+      // On SQLite one connection is every instance's, and sees the open transaction.
+      const other = backend.name === "postgres" ? await another() : undefined;
+      const made = makeHooks(40);
+      const ids = (hooks: readonly NewHook[]) => hooks.map((h) => h.id).sort((a, b) => (a < b ? 1 : -1));
+      const fresh = made.filter((_, i) => i % 3 === 0);
+      // A tag alone reads `hooks`; with a word (here one no hook holds, negated) `hook_search` too.
+      const seen = (search: typeof store.search) =>
+        Promise.all(
+          ["tag:fresh", "tag:fresh -zzqqzz"].map(async (q) => ({
+            q,
+            ids: await search.search({ terms: parseSearch(q), limit: 100 }),
+            count: await search.count({ terms: parseSearch(q) }, 1000),
+          })),
+        );
+      const of = (hooks: readonly NewHook[]) => ["tag:fresh", "tag:fresh -zzqqzz"].map((q) => ({ q, ids: ids(hooks), count: hooks.length }));
+      await transaction(async () => {
+        await store.hooks.insertHooks(made, () => []);
+        const docs = await Promise.all(
+          made.map(async (n) => {
+            const h = (await store.hooks.getHook(n.id))!;
+            return searchDoc(h, await decodePayload(h.headers, h.body));
+          }),
+        );
+        await store.search.index(docs);
+        await store.tags.addTags(ids(fresh), ["fresh"], T0);
+        expect(await seen(store.search)).toEqual(of(fresh));
+        if (other) expect(await seen(other.search)).toEqual(of([]));
+        await transaction(async () => {
+          await store.tags.addTags(ids(made), ["fresh"], T0);
+          expect(await seen(store.search)).toEqual(of(made));
+          throw new Error("rolled back");
+        }).catch(() => {});
+        expect(await seen(store.search)).toEqual(of(fresh));
+      });
+      expect(await seen(store.search)).toEqual(of(fresh));
+      if (other) expect(await seen(other.search)).toEqual(of(fresh));
+    });
+
     test("hooks deleted while another instance indexes them, in any order, are deleted: no deadlock between the two", async () => {
       const { store, transaction, another } = await backend.open();
       // On SQLite one connection is every instance's (the factory would attach the index again).
