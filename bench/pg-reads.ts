@@ -6,8 +6,12 @@
  * each timed by its wall time and by the CPU time of the PostgreSQL backend that ran it and of
  * its parallel workers (/proc/PID/stat of the backend, and the postmaster's reaped children: other
  * connections' ended processes count there too, so run nothing else on the cluster), which the
- * machine's load moves far less, median of the rounds. With --explain,
- * prints EXPLAIN (ANALYZE, BUFFERS) of every statement once, after the rounds.
+ * machine's load moves far less: p50 and p99 of the rounds. Each statement runs both ways a read
+ * planned for its values can go, alternately (which first changes each round), each on a
+ * connection of its own: `transaction` (BEGIN, SET LOCAL plan_cache_mode, the statement, COMMIT:
+ * PgTransactor.read without a pool of reads, as every read went before) and `pool` (the statement
+ * alone on a connection opened with the setting, as a server's reads go). With --explain, prints
+ * EXPLAIN (ANALYZE, BUFFERS) of every statement once, after the rounds.
  *
  *   bun run bench/pg-reads.ts --dir DIR [--rounds 9] [--explain] [--only SUBSTRING]
  */
@@ -17,9 +21,9 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { SQL } from "bun";
 import { createPgSearchStore } from "../src/db/pg/search-store";
-import type { PgTransactor } from "../src/db/pg/transactor";
+import { PLAN_CACHE_MODE, pgTransactor } from "../src/db/pg/transactor";
 import { parseSearch } from "../src/search/query";
-import { fmt, median } from "./lib";
+import { fmt, median, percentile } from "./lib";
 
 const { values: args } = parseArgs({
   options: {
@@ -36,20 +40,10 @@ const u = new URL(base);
 u.pathname = "/million";
 const { end } = JSON.parse(readFileSync(join(args.dir, "million.json"), "utf8")) as { end: number };
 
-// One connection, so that every statement runs on the backend whose CPU time is read.
-const sql = new SQL(u.toString(), { max: 1 });
-const [{ pid }] = (await sql.unsafe(`SELECT pg_backend_pid() AS pid`)) as [{ pid: number }];
 const TICK_MS = 1000 / 100; // USER_HZ
 /** Fields of /proc/PID/stat after the command's name: [0] is the state, [1] the parent. */
 const stat = (p: number) => readFileSync(`/proc/${p}/stat`, "utf8").split(") ")[1]!.split(" ").map(Number);
-const postmaster = stat(pid)[1]!;
-// The backend's CPU time, and the postmaster's reaped children's (the parallel workers a plan started).
-const backendCpuMs = () => {
-  const b = stat(pid);
-  const p = stat(postmaster);
-  return (b[11]! + b[12]! + p[13]! + p[14]!) * TICK_MS;
-};
-// The store's last statement (inside its own transaction too), for EXPLAIN.
+// The store's last statement, for EXPLAIN.
 let last: [string, unknown[]] | undefined;
 const recording = (on: SQL): SQL =>
   new Proxy(on, {
@@ -63,8 +57,22 @@ const recording = (on: SQL): SQL =>
       return Reflect.get(target, key);
     },
   }) as SQL;
-const t = { dialect: "postgres", sql: recording(sql), exec: () => recording(sql), current: () => undefined } as unknown as PgTransactor;
-const store = createPgSearchStore(t);
+/** A search store on one connection, so that every statement runs on the backend whose CPU time is read. */
+async function way(reads: boolean) {
+  const sql = new SQL(u.toString(), { max: 1, ...(reads ? { connection: { plan_cache_mode: PLAN_CACHE_MODE } } : {}) });
+  const [{ pid }] = (await sql.unsafe(`SELECT pg_backend_pid() AS pid`)) as [{ pid: number }];
+  const postmaster = stat(pid)[1]!;
+  // The backend's CPU time, and the postmaster's reaped children's (the parallel workers a plan started).
+  const cpuMs = () => {
+    const b = stat(pid);
+    const p = stat(postmaster);
+    return (b[11]! + b[12]! + p[13]! + p[14]!) * TICK_MS;
+  };
+  const t = reads ? pgTransactor(sql, recording(sql)) : pgTransactor(recording(sql));
+  return { sql, cpuMs, store: createPgSearchStore(t) };
+}
+const ways = { transaction: await way(false), pool: await way(true) };
+type Way = keyof typeof ways;
 
 const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -79,13 +87,14 @@ const QUERIES = [
 const VIEWS = ["tag:vip status:failed", "refund tag:vip after:-7d", "status:failed channel:shop-3", "refund tag:big", "tag:billing", "foxtrot status:failed"];
 const MAX = 10_000;
 
-type Case = { label: string; run: (round: number) => Promise<number> };
+type Store = ReturnType<typeof createPgSearchStore>;
+type Case = { label: string; run: (store: Store, round: number) => Promise<number> };
 const cases: Case[] = [
   ...QUERIES.map((q) => ({
     label: `search ${q.replace(" #", " + 2 days")}`,
-    run: async (i: number) => (await store.search({ terms: parseSearch(q.replace("#", range(i))), limit: 50, now: end })).length,
+    run: async (store: Store, i: number) => (await store.search({ terms: parseSearch(q.replace("#", range(i))), limit: 50, now: end })).length,
   })),
-  ...VIEWS.map((q) => ({ label: `count ${q}`, run: (_: number) => store.count({ terms: parseSearch(q), now: end }, MAX) })),
+  ...VIEWS.map((q) => ({ label: `count ${q}`, run: (store: Store) => store.count({ terms: parseSearch(q), now: end }, MAX) })),
 ].filter((c) => !args.only || c.label.includes(args.only));
 
 const load = () =>
@@ -94,28 +103,38 @@ const load = () =>
     .join(" ");
 console.log(`load average at the start: ${load()}`);
 const rounds = Number(args.rounds);
-const results = new Map(cases.map((c) => [c.label, { ms: [] as number[], cpu: [] as number[], n: 0 }]));
-for (const c of cases) await c.run(0); // warms the cache
+const results = new Map(
+  cases.map((c) => [c.label, { transaction: { ms: [] as number[], cpu: [] as number[] }, pool: { ms: [] as number[], cpu: [] as number[] }, n: 0 }]),
+);
+for (const c of cases) for (const w of Object.values(ways)) await c.run(w.store, 0); // warms the cache
 for (let r = 0; r < rounds; r++) {
   for (const c of cases) {
     const slot = results.get(c.label)!;
-    const cpu = backendCpuMs();
-    const t0 = performance.now();
-    slot.n = await c.run(r);
-    slot.ms.push(performance.now() - t0);
-    slot.cpu.push(backendCpuMs() - cpu);
+    for (const name of (r % 2 ? ["pool", "transaction"] : ["transaction", "pool"]) as Way[]) {
+      const w = ways[name];
+      const cpu = w.cpuMs();
+      const t0 = performance.now();
+      const n = await c.run(w.store, r);
+      slot[name].ms.push(performance.now() - t0);
+      slot[name].cpu.push(w.cpuMs() - cpu);
+      if (name === "pool") slot.n = n;
+      else if (n !== slot.n && slot.n !== 0) throw new Error(`${c.label}: ${n} one way, ${slot.n} the other`);
+    }
   }
 }
-console.log(`| statement | wall p50 / max ms | backend CPU p50 ms | found |`);
-console.log(`|---|---|---|---|`);
-for (const [label, { ms, cpu, n }] of results)
-  console.log(`| ${label} | ${fmt(median(ms), 1)} / ${fmt(Math.max(...ms), 1)} | ${fmt(median(cpu), 0)} | ${n > MAX ? `${MAX}+` : n} |`);
+const p = (xs: number[]) => `${fmt(percentile(xs, 50), 2)} / ${fmt(percentile(xs, 99), 2)}`;
+console.log(`| statement | transaction: wall p50 / p99 ms | pool: wall p50 / p99 ms | backend CPU p50 ms (transaction, pool) | found |`);
+console.log(`|---|---|---|---|---|`);
+for (const [label, { transaction, pool, n }] of results)
+  console.log(
+    `| ${label} | ${p(transaction.ms)} | ${p(pool.ms)} | ${fmt(median(transaction.cpu), 0)}, ${fmt(median(pool.cpu), 0)} | ${n > MAX ? `${MAX}+` : n} |`,
+  );
 console.log(`load average at the end: ${load()}`);
 if (args.explain)
   for (const c of cases) {
-    await c.run(0);
+    await c.run(ways.pool.store, 0);
     const [text, params] = last!;
-    const plan = (await sql.unsafe(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, params)) as { "QUERY PLAN": string }[];
+    const plan = (await ways.pool.sql.unsafe(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, params)) as { "QUERY PLAN": string }[];
     console.log(`\n== ${c.label}\n${text}\n${JSON.stringify(params)}\n${plan.map((p) => p["QUERY PLAN"]).join("\n")}`);
   }
-await sql.close();
+for (const w of Object.values(ways)) await w.sql.close();
