@@ -273,7 +273,9 @@ if (pgUrl) {
   const sql = await openPostgres(pgUrl, { max: 4 });
   const [{ bytes }] = await sql.unsafe(`SELECT pg_database_size(current_database())::float8 AS bytes`);
   console.log(`database ${fmt(bytes / 2 ** 20, 0)} MiB`);
-  const storage = await createPostgresStorage(sql, { instance: "bench", leaseMs: 30_000, log: silentLog });
+  // As openStorage opens it: searches and counts on a pool of their own, planned for their values.
+  const pool = await openPostgres(pgUrl, { max: 4, customPlans: true });
+  const storage = await createPostgresStorage(sql, { instance: "bench", leaseMs: 30_000, log: silentLog, reads: pool });
   if (!args["no-queries"]) await reads(storage, { url: pgUrl });
   await storage.close();
 } else {
