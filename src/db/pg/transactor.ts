@@ -20,7 +20,7 @@ export interface PgTransactor extends Transactor {
    */
   write(text: string, params?: unknown[]): Promise<void>;
   /**
-   * A read planned for its own values every time (PLANNED_READS): one statement on the pool of
+   * A read planned for its own values every time (PLAN_CACHE_MODE says why): one statement on the pool of
    * `reads` (whose connections plan so from their start), or on the flow's transaction after a
    * `SET LOCAL` (once per transaction). Throws what the statement throws; inside `writes()`, as
    * `exec()` does.
