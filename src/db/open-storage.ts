@@ -5,7 +5,7 @@ import type { Storage } from "./storage";
 import { openDatabase } from "./sqlite/open";
 import { DataFileInUse, lockDataFile } from "./sqlite/lock";
 import { createSqliteStorage } from "./sqlite/storage";
-import { openPostgres, PostgresOpenError, READ_CONNECTIONS, redactPostgresUrl } from "./pg/open";
+import { openPostgres, openReadPool, PostgresOpenError, redactPostgresUrl } from "./pg/open";
 import { migratePostgres } from "./pg/migrate";
 import { createPostgresStorage } from "./pg/storage";
 
@@ -27,8 +27,8 @@ export async function openStorage(config: Config, log: Log, opts: { checkpointTh
     try {
       const sql = await openPostgres(url);
       await migratePostgres(sql);
-      // Searches and counts: their own pool, whose connections plan each statement for its values.
-      const reads = await openPostgres(url, { max: READ_CONNECTIONS, customPlans: true });
+      // Searches and counts: their own pool, whose connections plan each statement for its values (none behind a pooler that refuses it).
+      const reads = await openReadPool(url, log);
       const storage = await createPostgresStorage(sql, { instance, leaseMs: config.storage.attempt_lease, log, reads });
       return { storage, instance, describe: `${redactPostgresUrl(url)} (PostgreSQL; instance ${instance})` };
     } catch (error) {

@@ -110,3 +110,34 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     throw new PostgresOpenError("unreachable", `cannot connect to ${describe(target)}: ${cause.text}`, cause.code);
   }
 }
+
+/**
+ * The pool of searches and counts (PgTransactor.read), or undefined when the server will not give
+ * one whose connections plan for their values: a pooler such as PgBouncer refuses a parameter sent
+ * at connection ("unsupported startup parameter"), or drops it when told to ignore it. Then
+ * searches and counts set the mode in a transaction of their own, as on the main pool: the same
+ * results, three round trips more each. Said once in the log.
+ */
+export async function openReadPool(
+  url: string,
+  log: { warn(message: string, fields?: Record<string, unknown>): void },
+  open = openPostgres,
+): Promise<SQL | undefined> {
+  const fallBack = "searches and counts plan for their values in a transaction each (three round trips more)";
+  let reads: SQL;
+  try {
+    reads = await open(url, { max: READ_CONNECTIONS, customPlans: true });
+  } catch (error) {
+    log.warn(`the server refused a pool of reads planned for their values; ${fallBack}`, {
+      error: error instanceof PostgresOpenError ? error.message : String(error),
+    });
+    return undefined;
+  }
+  const [row] = (await reads.unsafe("SHOW plan_cache_mode").catch(() => [])) as { plan_cache_mode?: string }[];
+  if (row?.plan_cache_mode === PLAN_CACHE_MODE) return reads;
+  await reads.close({ timeout: 0 }).catch(() => {});
+  log.warn(`the pool of reads does not plan for their values (a pooler dropped plan_cache_mode); ${fallBack}`, {
+    plan_cache_mode: row?.plan_cache_mode ?? null,
+  });
+  return undefined;
+}
