@@ -609,6 +609,13 @@ export function createSearchStore(
         drive.push(...rowArgs);
         where.unshift(rows.slice(rows.indexOf("WHERE ") + 6));
       }
+    } else if (!narrowed && node !== undefined && (node.kind === "and" ? node.items : [node]).some((n) => n.kind === "has" && n.value === "attempts")) {
+      // `has:attempts` ANDed at the top, nothing narrower: the attempted hooks (their index, ids
+      // only, each once) joined to their hooks, rather than every hook looking its attempts up.
+      const within: string[] = [];
+      if (query.since !== undefined) within.push("hook_id >= ?"), drive.push(ulidFloor(Math.ceil(query.since)));
+      if (query.until !== undefined) within.push("hook_id < ?"), drive.push(ulidFloor(Math.ceil(query.until)));
+      from = `(SELECT DISTINCT hook_id FROM attempts${within.length > 0 ? ` WHERE ${within.join(" AND ")}` : ""}) t CROSS JOIN hooks h ON h.id = t.hook_id`;
     }
     const text = `SELECT count(*) AS n FROM (SELECT 1 FROM ${from} WHERE ${where.join(" AND ")}${type.sql} LIMIT ?)`;
     return (q(text).get(...drive, ...args, max + 1) as { n: number }).n;
