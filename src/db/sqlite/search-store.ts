@@ -46,6 +46,8 @@ const COUNT_CHUNK_DEFAULT = 4096;
  * tag's hooks is intersected with the candidates in its span when they are at most this many per hook.
  */
 const SCAN_PER_CHECK_DEFAULT = 40;
+/** Where a count's ids come from: the query's candidates in the text index, hooks it holds, or any hooks. */
+type Source = "candidates" | "indexed" | "hooks";
 /** The first rowid of a millisecond (clamped: bounds of a search may lie anywhere). */
 const rowOf = (ms: number) => Math.max(-SPAN_MS, Math.min(SPAN_MS, Math.ceil(ms) - EPOCH)) * PER_MS;
 
@@ -657,27 +659,29 @@ export function createSearchStore(
    * left of it to check) in each of `ids`, within rowids [bottom, top): `held`, how many match
    * whatever else is known (when `final`: no filter is left to check beside the tree), and `rest`,
    * the ids it does not decide, to be checked whole. A hook the index holds that is no candidate of
-   * a word lacks it (the candidates are a superset of the matches): for a word under a NOT, its
-   * candidates among the ids are read in SQLite (candidatesAmong) when that costs less than checking
-   * them, and its absence proved so. A hook whose body's bytes hold a word holds it (inBody).
-   * Undefined when the tree has no word to judge. `shapes` keeps each word's candidates' shape for
-   * the count.
+   * a word lacks it (the candidates are a superset of the matches): a word's candidates among the
+   * ids are read in SQLite (candidatesAmong) when that costs less than checking them, and its
+   * absence proved so (for the words under a NOT only, when `source` says the ids are candidates of
+   * the query already, or hooks the index holds). A hook whose body's bytes hold a word holds it
+   * (inBody). Undefined when the tree has no word to judge. `shapes` keeps each word's candidates'
+   * shape for the count.
    */
   function byIndex(
     ids: readonly string[],
     node: QueryNode,
-    span: { top: number; bottom: number; final: boolean },
+    span: { top: number; bottom: number; final: boolean; source: Source },
     shapes: Map<string, { match: string | null; perMs: number } | undefined>,
   ): { held: number; rest: string[] } | undefined {
     const { all, negated } = wordLeaves(node);
     if (all.length === 0) return undefined;
     const absent = new Map<string, Set<string>>();
-    if (negated.length > 0) {
-      const indexed = indexedAmong(ids);
+    const judged = span.source === "candidates" ? negated : all;
+    if (judged.length > 0) {
+      const indexed = span.source === "hooks" ? indexedAmong(ids) : ids;
       let newest = Number.NEGATIVE_INFINITY;
       let oldest = Number.POSITIVE_INFINITY;
       for (const id of indexed) (newest = Math.max(newest, ulidTime(id))), (oldest = Math.min(oldest, ulidTime(id)));
-      for (const w of negated) {
+      for (const w of judged) {
         if (!shapes.has(w)) {
           const match = matchExpression({ words: [w], fields: [], terms: [] }, lookup);
           shapes.set(w, match === undefined ? undefined : { match, perMs: match === null ? 0 : candidateShape(match, span.top, span.bottom).perMs });
@@ -732,16 +736,20 @@ export function createSearchStore(
     const inBounds = (n: QueryNode) => n.kind === "time" || (n.kind === "status" && query.status !== undefined);
     let n = 0;
     const shapes = new Map<string, { match: string | null; perMs: number } | undefined>();
-    /** Counts the ids that hold `terms` and `filters` (all of them when there is nothing left to check); whether to stop. */
-    const check = async (ids: string[], terms: SearchTerms | undefined, filters: RecheckFilters, more: boolean) => {
+    /**
+     * Counts the ids that hold `terms` and `filters` (all of them when there is nothing left to
+     * check), read from `source`; whether to stop.
+     */
+    const check = async (ids: string[], terms: SearchTerms | undefined, filters: RecheckFilters, more: boolean, source: Source) => {
       if (ids.length > 0 && terms === undefined && filters.eventType === undefined) n += ids.length;
       else if (ids.length > 0) {
         const t = terms ?? query.terms;
         let rest = ids;
-        if (t.node && !onlyNeedles(t)) {
-          // NOT, OR: the words judged by the index and the bodies' bytes, the rest checked whole.
+        if (t.node && (!onlyNeedles(t) || (source !== "candidates" && t.words.length > 0))) {
+          // NOT, OR, or words beside hooks that are not their candidates: the words judged by the
+          // index and the bodies' bytes, the rest checked whole.
           const final = filters.channel === undefined && filters.status === undefined && filters.eventType === undefined;
-          const decided = byIndex(ids, t.node, { ...rowRange(query), final }, shapes);
+          const decided = byIndex(ids, t.node, { ...rowRange(query), final, source }, shapes);
           if (decided) (n += decided.held), (rest = decided.rest);
         } else if (wordsOnly(t, filters)) {
           const held = inBody(ids, t.words);
@@ -757,11 +765,11 @@ export function createSearchStore(
       read: (below: string | undefined) => string[],
       terms: SearchTerms | undefined,
       filters: RecheckFilters,
-      keep = (ids: string[]) => ids,
+      keep?: (ids: string[]) => string[],
     ) => {
       for (let below: string | undefined; ; ) {
         const ids = read(below);
-        if (await check(keep(ids), terms, filters, ids.length === COUNT_CHUNK)) return n;
+        if (await check(keep ? keep(ids) : ids, terms, filters, ids.length === COUNT_CHUNK, keep ? "indexed" : "hooks")) return n;
         below = ids[ids.length - 1];
       }
     };
@@ -800,24 +808,24 @@ export function createSearchStore(
         for (let below: string | undefined, at = 0; ; at += COUNT_CHUNK) {
           const ids = within ? within.slice(at, at + COUNT_CHUNK) : tagged(chunk, tag, below);
           let held = ids;
+          let scan = true;
           if (ids.length > 0) {
             // The chunk's span of time: its candidates there, when they cost less than checking it
             // whole; else each of its hooks the index holds (indexedAmong: as the candidates would be).
             const newest = ulidTime(ids[0]!);
             const oldest = ulidTime(ids[ids.length - 1]!);
-            held =
-              shape.perMs * (newest - oldest + 1) <= SCAN_PER_CHECK * ids.length
-                ? candidatesAmong(ids, match, Math.min(top, rowOf(newest + 1)), Math.max(bottom, rowOf(oldest)))
-                : indexedAmong(ids);
+            scan = shape.perMs * (newest - oldest + 1) <= SCAN_PER_CHECK * ids.length;
+            held = scan ? candidatesAmong(ids, match, Math.min(top, rowOf(newest + 1)), Math.max(bottom, rowOf(oldest))) : indexedAmong(ids);
           }
-          if (await check(held, terms, filters, ids.length === COUNT_CHUNK)) return n;
+          if (await check(held, terms, filters, ids.length === COUNT_CHUNK, scan ? "candidates" : "indexed")) return n;
           below = ids[ids.length - 1];
         }
       }
     }
     let rows = matches(query, match, top, bottom, COUNT_CHUNK);
-    // A common needle with a status or a channel: that index range holds fewer candidates.
-    if (rows.length === COUNT_CHUNK && (query.status !== undefined || query.channel !== undefined) && bounds.tag === undefined) return alongRanges();
+    // A common needle with a status: that index range holds fewer candidates (a channel is one of
+    // the needles already).
+    if (rows.length === COUNT_CHUNK && query.status !== undefined && bounds.tag === undefined) return alongRanges();
     // A tag every match carries, too common to read along: its hooks within the bounds (ids only,
     // up to DRIVE_MAX) leave out the candidates without it before any is checked.
     let keep: Set<string> | undefined;
@@ -832,7 +840,7 @@ export function createSearchStore(
     }
     for (let size = COUNT_CHUNK; ; ) {
       const ids = rows.map((r) => r.id);
-      if (await check(keep ? ids.filter((id) => keep.has(id)) : ids, terms, query, rows.length === size)) return n;
+      if (await check(keep ? ids.filter((id) => keep.has(id)) : ids, terms, query, rows.length === size, "candidates")) return n;
       // Filtered by the tag's ids, most candidates are dropped unread: fewer, longer statements of the text index.
       size = keep ? COUNT_CHUNK * 8 : COUNT_CHUNK;
       rows = matches(query, match, rows[rows.length - 1]!.n, bottom, size);
