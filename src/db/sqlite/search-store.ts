@@ -688,8 +688,12 @@ export function createSearchStore(
         }
         const shape = shapes.get(w);
         if (!shape || indexed.length === 0 || shape.perMs * (newest - oldest + 1) > SCAN_PER_CHECK * indexed.length) continue;
+        // The word's groups asked again after the ids were found indexed: a hook indexed since the
+        // first chunk may hold a word new to the vocabulary.
+        const match = matchExpression({ words: [w], fields: [], terms: [] }, lookup);
+        if (match === undefined) continue;
         const held = new Set(
-          shape.match === null ? [] : candidatesAmong(indexed, shape.match, Math.min(span.top, rowOf(newest + 1)), Math.max(span.bottom, rowOf(oldest))),
+          match === null ? [] : candidatesAmong(indexed, match, Math.min(span.top, rowOf(newest + 1)), Math.max(span.bottom, rowOf(oldest))),
         );
         absent.set(w, new Set(indexed.filter((id) => !held.has(id))));
       }
