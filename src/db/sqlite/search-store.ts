@@ -698,20 +698,28 @@ export function createSearchStore(
         absent.set(w, new Set(indexed.filter((id) => !held.has(id))));
       }
     }
+    // The bodies' bytes looked at a word at a time, only for the hooks the words before left open.
     const present = new Map<string, Set<string>>();
-    for (const w of all) {
-      const lacking = absent.get(w);
-      const open = lacking ? ids.filter((id) => !lacking.has(id)) : ids;
-      present.set(w, open.length > 0 ? inBody(open, [w]) : new Set());
-    }
+    const judge = (id: string) => decide(node, (w) => (present.get(w)?.has(id) ? true : absent.get(w)?.has(id) ? false : undefined));
     let held = 0;
     const rest: string[] = [];
-    for (const id of ids) {
-      const v = decide(node, (w) => (present.get(w)?.has(id) ? true : absent.get(w)?.has(id) ? false : undefined));
-      if (v === true && span.final) held++;
-      else if (v !== false) rest.push(id);
+    let open = [...ids];
+    for (const w of [undefined, ...all]) {
+      if (w !== undefined) {
+        const lacking = absent.get(w);
+        const looked = lacking ? open.filter((id) => !lacking.has(id)) : open;
+        present.set(w, looked.length > 0 ? inBody(looked, [w]) : new Set());
+      }
+      const left: string[] = [];
+      for (const id of open) {
+        const v = judge(id);
+        if (v === undefined) left.push(id);
+        else if (v && span.final) held++;
+        else if (v) rest.push(id);
+      }
+      open = left;
     }
-    return { held, rest };
+    return { held, rest: [...rest, ...open] };
   }
 
   /**
