@@ -787,10 +787,37 @@ export function createSearchStore(
     };
     /**
      * The hooks' index ranges (ranges) one after the other: their channel, status and event type are
-     * those asked. With needles, only the hooks the index holds, as the candidates would be.
+     * those asked. With needles, only the hooks the index holds, as the candidates would be. A
+     * status without a channel reads each channel's range a share of COUNT_CHUNK at a time (by its
+     * counter), the shares checked together: a chunk then spans the time of COUNT_CHUNK hooks of
+     * the status, not of one channel's, and a word's candidates in that span are few enough to
+     * prove it absent (byIndex).
      */
     const alongRanges = async () => {
       const keep = match ? indexedAmong : undefined;
+      const status = query.status;
+      if (status !== undefined && query.channel === undefined) {
+        const counts = q(`SELECT name, ${status} AS n FROM channels WHERE ${status} > 0`).values() as [string, number][];
+        const total = counts.reduce((sum, [, c]) => sum + c, 0);
+        let live = counts.map(([channel, c]) => ({
+          channel,
+          share: Math.max(16, Math.ceil((COUNT_CHUNK * c) / total)),
+          below: undefined as string | undefined,
+        }));
+        while (live.length > 0) {
+          const ids: string[] = [];
+          const full: typeof live = [];
+          for (const r of live) {
+            const got = plain({ ...query, channel: r.channel, status, limit: r.share }, r.below);
+            ids.push(...got);
+            if (got.length === r.share) full.push({ ...r, below: got[got.length - 1] });
+          }
+          live = full;
+          ids.sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+          if (await check(keep ? keep(ids) : ids, without(inBounds), { now }, live.length > 0, keep ? "indexed" : "hooks")) return n;
+        }
+        return n;
+      }
       for (const range of ranges(query)) if ((await along((below) => plain({ ...chunk, ...range }, below), without(inBounds), { now }, keep)) > max) break;
       return n;
     };
