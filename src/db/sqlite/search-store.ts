@@ -46,6 +46,8 @@ const COUNT_CHUNK_DEFAULT = 4096;
  * tag's hooks is intersected with the candidates in its span when they are at most this many per hook.
  */
 const SCAN_PER_CHECK_DEFAULT = 40;
+/** The share of the hooks past which a word's candidates are not read to prove it absent (byIndex). */
+const DENSE = 0.8;
 /** Where a count's ids come from: the query's candidates in the text index, hooks it holds, or any hooks. */
 type Source = "candidates" | "indexed" | "hooks";
 /** The first rowid of a millisecond (clamped: bounds of a search may lie anywhere). */
@@ -683,8 +685,12 @@ export function createSearchStore(
       for (const id of indexed) (newest = Math.max(newest, ulidTime(id))), (oldest = Math.min(oldest, ulidTime(id)));
       for (const w of judged) {
         if (!shapes.has(w)) {
+          // A word in most hooks (more than DENSE of them, by the counters) is proved absent from
+          // few: reading its candidates costs more than it saves.
           const match = matchExpression({ words: [w], fields: [], terms: [] }, lookup);
-          shapes.set(w, match === undefined ? undefined : { match, perMs: match === null ? 0 : candidateShape(match, span.top, span.bottom).perMs });
+          const shape = match === null ? { count: 0, perMs: 0 } : match === undefined ? undefined : candidateShape(match, span.top, span.bottom);
+          const dense = shape !== undefined && shape.count > DENSE * rangeSize(undefined, undefined);
+          shapes.set(w, shape === undefined || dense ? undefined : { match: match ?? null, perMs: shape.perMs });
         }
         const shape = shapes.get(w);
         if (!shape || indexed.length === 0 || shape.perMs * (newest - oldest + 1) > SCAN_PER_CHECK * indexed.length) continue;
