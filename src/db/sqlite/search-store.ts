@@ -769,9 +769,11 @@ export function createSearchStore(
           const final = filters.channel === undefined && filters.status === undefined && filters.eventType === undefined;
           const decided = byIndex(ids, t.node, { ...rowRange(query), final, source }, shapes);
           if (decided) (n += decided.held), (rest = decided.rest);
-        } else if (wordsOnly(t, filters)) {
+        } else if (wordsOnly(t, {})) {
+          // The words found in the bodies' bytes; the list's filters, if any, then on the columns alone.
           const held = inBody(ids, t.words);
-          n += held.size;
+          const filtered = filters.channel !== undefined || filters.status !== undefined || filters.eventType !== undefined;
+          n += filtered && held.size > 0 ? (await recheck([...held], { words: [], fields: [], terms: [] }, filters)).size : held.size;
           rest = ids.filter((id) => !held.has(id));
         }
         if (rest.length > 0) n += (await recheck(rest, t, filters)).size;
