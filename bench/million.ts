@@ -7,13 +7,14 @@
  * counters exact; indexes them for search by the index thread's sweep; then, through the pieces
  * the executable runs (createApp, requests through app.handle):
  * - a query combining a word, a tag, a status and a date range, GET /v1/hooks?q= (p50, p99);
- * - counting the matches of saved views as the sidebar does, GET /v1/views?include=count, one view each;
+ * - counting the matches of saved views as the sidebar does, GET /v1/views?include=count, one view each
+ *   (bench/views.ts, or `--views 'Q1|Q2'`);
  * With --bulk, then starts dist/mailroom on the same directory and runs a bulk retry of every
  * failed hook (about 10%: 100,000 of 1,000,000) while closed-loop senders catch beside it
  * (bench/bulk.ts's measure): the job's hooks/s, and catching's rate during it against its rate
  * alone before and after (5 s each). A run puts back to failed the hooks an earlier run retried.
  *
- *   bun run bench/million.ts [--hooks 1000000] [--queries 30] [--keep DIR] [--bulk [--rounds 3] [--compare PATH]] [--no-queries] [--postgres] [--no-build]
+ *   bun run bench/million.ts [--hooks 1000000] [--queries 30] [--keep DIR] [--bulk [--rounds 3] [--compare PATH]] [--no-queries] [--views 'Q1|Q2'] [--postgres] [--no-build]
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -39,6 +40,7 @@ import { createRunner } from "../src/runner";
 import { createThreadedSearch } from "../src/search/threaded";
 import { BIN, buildBinary, catching, fmt, median, percentile, post, start, TOKEN } from "./lib";
 import { WORDS } from "./search-fill";
+import { MORE_VIEWS, SIX_VIEWS } from "./views";
 
 const { values: args } = parseArgs({
   options: {
@@ -52,6 +54,7 @@ const { values: args } = parseArgs({
     rounds: { type: "string", default: "3" },
     compare: { type: "string" },
     "no-build": { type: "boolean", default: false },
+    views: { type: "string" },
   },
 });
 const N = Number(args.hooks);
@@ -344,14 +347,7 @@ async function reads(storage: Storage, where: { path: string } | { url: string }
     console.log(`GET /v1/hooks?q= ${label.padEnd(38)} p50 ${fmt(median(ms))} ms  p99 ${fmt(percentile(ms, 99))} ms  (${found} on the page)`);
   }
   // Each view alone: the sidebar's count of one view (GET /v1/views?include=count counts them all).
-  const views = [
-    ["vip-failed", "tag:vip status:failed"],
-    ["refunds-vip-week", `refund tag:vip after:-7d`],
-    ["shop-3-failed", "status:failed channel:shop-3"],
-    ["big-refunds", "refund tag:big"],
-    ["billing", "tag:billing"],
-    ["foxtrot-failed", "foxtrot status:failed"],
-  ] as const;
+  const views = (args.views ? args.views.split("|") : [...SIX_VIEWS, ...MORE_VIEWS]).map((query, i) => [`view-${i}`, query] as const);
   for (const [name, query] of views) {
     const list = await call("/v1/views");
     for (const v of list)

@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { decodePayload } from "../../hooks/payload";
-import { docHolds, searchDoc } from "../../search/document";
-import { evaluate, onlyNeedles, readerOf, uses, usesHas, usesPayload, type SearchTerms } from "../../search/query";
+import { docHolds, MAX_FIELD_VALUE, searchDoc } from "../../search/document";
+import { evaluate, fieldText, onlyNeedles, readerOf, uses, usesHas, usesPayload, type FieldTerm, type QueryNode, type SearchTerms } from "../../search/query";
 
 /** The plain list's `event_type`: equal, or a prefix (in characters) when it ends with "*" (db/event-type.ts eventTypeCondition). */
 export function eventTypeHolds(have: string, wanted: string | undefined): boolean {
@@ -12,6 +12,31 @@ export function eventTypeHolds(have: string, wanted: string | undefined): boolea
 }
 
 const EMPTY_DOC = { text: "", fields: "" };
+
+/**
+ * Fields whose lines a document takes from the hook's columns (document.ts searchDoc): a term of
+ * them is checked on the columns, without the document. Each has one line at most, among the first
+ * four (so never past MAX_FIELDS), and no other line starts with its name and "=".
+ */
+const COLUMN_FIELDS = new Set(["channel", "ip", "type"]);
+const onColumns = (t: FieldTerm) => COLUMN_FIELDS.has(t.name);
+
+/** Whether a tree needs a hook's document: a word, or a field term not of COLUMN_FIELDS. */
+function needsDoc(n: QueryNode): boolean {
+  if (n.kind === "and" || n.kind === "or") return n.items.some(needsDoc);
+  if (n.kind === "not") return needsDoc(n.item);
+  return n.kind === "word" || (n.kind === "field" && !onColumns(n.term));
+}
+
+/** The lines of COLUMN_FIELDS a hook's document holds, as its `fields` hold them. */
+function columnDoc(r: { channel: string; ip: string; event_type: string }): { text: string; fields: string } {
+  const lines: string[] = [];
+  const add = (name: string, value: string) => value.length <= MAX_FIELD_VALUE && lines.push(`${name}=${fieldText(value)}`);
+  add("channel", r.channel);
+  add("ip", r.ip);
+  if (r.event_type) add("type", r.event_type);
+  return { text: "", fields: `\n${lines.join("\n")}\n` };
+}
 
 /** The filters a candidate is checked against beside the terms. */
 export type RecheckFilters = { channel?: string; status?: string; eventType?: string; now?: number };
@@ -58,7 +83,8 @@ export function createRecheck(sql: Database) {
     const opensOf =
       node && uses(node, "unread") ? new Set((opened.values(readerOf(node) ?? "", JSON.stringify(ids)) as [string][]).map(([id]) => id)) : undefined;
     const now = f.now ?? Date.now();
-    const textual = !node || uses(node, "word") || uses(node, "field");
+    // `type:`, `channel:` and `ip:` field terms are judged on the columns, like hook terms.
+    const textual = node ? needsDoc(node) : terms.words.length > 0 || !terms.terms.every(onColumns);
     const factsOf = (r: { id: string; status: string; ip: string; verified: number | null }, size: number) => ({
       id: r.id,
       status: r.status,
@@ -72,7 +98,8 @@ export function createRecheck(sql: Database) {
     });
     // The conjuncts of the query that read no document (status:, tag:, after: ...), and the list's
     // filters, are checked first on the hooks' columns: a hook they reject is not read whole.
-    const cheap = node && textual ? (node.kind === "and" ? node.items : [node]).filter((n) => !uses(n, "word") && !uses(n, "field")) : [];
+    const withFields = node ? uses(node, "field") : terms.terms.length > 0;
+    const cheap = node && textual ? (node.kind === "and" ? node.items : [node]).filter((n) => !needsDoc(n)) : [];
     const filtered = f.channel !== undefined || f.status !== undefined || f.eventType !== undefined;
     let whole: readonly string[] = ids;
     if (!textual || cheap.length > 0 || filtered) {
@@ -81,9 +108,10 @@ export function createRecheck(sql: Database) {
         if ((f.channel !== undefined && r.channel !== f.channel) || (f.status !== undefined && r.status !== f.status)) continue;
         if (!eventTypeHolds(r.event_type, f.eventType)) continue;
         const facts = factsOf(r, r.size);
+        const doc = withFields ? columnDoc(r) : EMPTY_DOC;
         if (!textual) {
-          if (evaluate(node!, EMPTY_DOC, facts, now)) held.add(r.id);
-        } else if (cheap.every((n) => evaluate(n, EMPTY_DOC, facts, now))) kept.push(r.id);
+          if (node ? evaluate(node, doc, facts, now) : docHolds(doc, terms)) held.add(r.id);
+        } else if (cheap.every((n) => evaluate(n, doc, facts, now))) kept.push(r.id);
       }
       if (!textual) return held;
       whole = kept;

@@ -5,11 +5,24 @@ import { currentTransaction, sqliteTransactor } from "../transactor";
 import { ulidFloor, ulidTime } from "../../lib/ids";
 import { hookIds } from "./hook-ids";
 import { MAX_FIELD_VALUE, MAX_WORD, searchTokens, TEXT_BODY_BYTES, WORD_SEPARATOR, WORD_STEP, type SearchDoc } from "../../search/document";
-import { exactKey, fieldText, hasTerms, nameKey, needlesOf, onlyNeedles, timeBound, topBounds, type QueryNode, type SearchTerms } from "../../search/query";
+import {
+  exactKey,
+  fieldText,
+  hasTerms,
+  nameKey,
+  needlesOf,
+  onlyNeedles,
+  timeBound,
+  topBounds,
+  type FieldTerm,
+  type QueryNode,
+  type SearchTerms,
+} from "../../search/query";
 import { HOOK_STATUSES, type HookStatus } from "../../hooks/status";
 import { eventTypeCondition } from "../event-type";
 import type { SearchQuery, SearchStore } from "../../search/store";
 import { createRecheck, type RecheckFilters } from "./search-recheck";
+import { decide, wordLeaves } from "./search-decide";
 
 /**
  * FTS5 rowids order the index by time: the id's millisecond since EPOCH times PER_MS, plus a
@@ -33,6 +46,10 @@ const COUNT_CHUNK_DEFAULT = 4096;
  * tag's hooks is intersected with the candidates in its span when they are at most this many per hook.
  */
 const SCAN_PER_CHECK_DEFAULT = 40;
+/** The share of the hooks past which a word's candidates are not read to prove it absent (byIndex). */
+const DENSE = 0.8;
+/** Where a count's ids come from: the query's candidates in the text index, hooks it holds, or any hooks. */
+type Source = "candidates" | "indexed" | "hooks";
 /** The first rowid of a millisecond (clamped: bounds of a search may lie anywhere). */
 const rowOf = (ms: number) => Math.max(-SPAN_MS, Math.min(SPAN_MS, Math.ceil(ms) - EPOCH)) * PER_MS;
 
@@ -81,32 +98,15 @@ export function needleGroups(needle: string, lookup: WordLookup, out: string[][]
   if (first) push(lookup(first.slice(-WORD_STEP), "ending"));
 }
 
-/**
- * The FTS5 query of a search's candidates (undefined: nothing to ask the index; null: no hook can
- * match, a needle's piece being in no word indexed): for every word, the words of the vocabulary
- * it may be in (needleGroups); for every exact field term, its key; for every prefix term, its
- * name's key and its value as a word (search/document.ts searchTokens). A hook that matches holds
- * a word of each group, so the candidates include every match; each is checked against its document.
- */
-export function matchExpression(terms: SearchTerms, lookup: WordLookup, channel?: string, eventType?: string): string | undefined | null {
-  const groups: string[][] = [];
-  for (const w of terms.words) needleGroups(w, lookup, groups);
-  const fields = channel === undefined ? [...terms.terms] : [...terms.terms, { name: "channel", value: fieldText(channel), prefix: false }];
-  // An event type asked exactly is also a `type:` term, lower case: a superset the check narrows.
-  // A prefix is left to the check: "*" matches hooks of no known type, which have no `type` line
-  // (and a type whose lower case passes MAX_FIELD_VALUE has none either).
-  if (eventType !== undefined && !eventType.endsWith("*")) {
-    const type = fieldText(eventType);
-    if (type.length <= MAX_FIELD_VALUE) fields.push({ name: "type", value: type, prefix: false });
-  }
-  for (const t of fields) {
-    if (!t.prefix) {
-      groups.push([exactKey(t.name, t.value)]);
-    } else {
-      groups.push([nameKey(t.name)]);
-      if (t.value) needleGroups(t.value, lookup, groups);
-    }
-  }
+/** The groups of words a hook holding a field term's line holds one of (pushed to `out`): its key, or its name's key and its value's words. */
+function fieldGroups(t: FieldTerm, lookup: WordLookup, out: string[][]): void {
+  if (!t.prefix) return void out.push([exactKey(t.name, t.value)]);
+  out.push([nameKey(t.name)]);
+  if (t.value) needleGroups(t.value, lookup, out);
+}
+
+/** The groups ANDed as FTS5 (undefined: none; null: a group of no word, which no indexed hook holds). */
+function groupsExpression(groups: string[][]): string | undefined | null {
   if (groups.some((g) => g.length === 0)) return null;
   if (groups.length === 0) return undefined;
   const seen = new Set<string>();
@@ -116,6 +116,75 @@ export function matchExpression(terms: SearchTerms, lookup: WordLookup, channel?
     if (!seen.has(part)) seen.add(part), parts.push(part);
   }
   return parts.join(" AND ");
+}
+
+/**
+ * The FTS5 query of a subtree's candidates, for an OR (or parentheses) ANDed at the top: a word's
+ * or a field term's groups; the AND of its items' queries; the OR of its branches' when every
+ * branch has one (a branch no indexed hook can match left out). Undefined when it cannot narrow
+ * (a NOT, a hook term, a needle that asks nothing, in a branch); null when no indexed hook matches.
+ */
+export function treeExpression(node: QueryNode, lookup: WordLookup): string | undefined | null {
+  const groups: string[][] = [];
+  switch (node.kind) {
+    case "word":
+      needleGroups(node.word, lookup, groups);
+      return groupsExpression(groups);
+    case "field":
+      fieldGroups(node.term, lookup, groups);
+      return groupsExpression(groups);
+    case "and": {
+      const parts = node.items.map((n) => treeExpression(n, lookup));
+      if (parts.includes(null)) return null;
+      const asked = parts.filter((p) => p !== undefined);
+      return asked.length === 0 ? undefined : asked.map((p) => `(${p})`).join(" AND ");
+    }
+    case "or": {
+      const parts = node.items.map((n) => treeExpression(n, lookup));
+      if (parts.includes(undefined)) return undefined;
+      const asked = parts.filter((p) => p !== null);
+      return asked.length === 0 ? null : asked.map((p) => `(${p})`).join(" OR ");
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The FTS5 query of a search's candidates (undefined: nothing to ask the index; null: no hook can
+ * match, a needle's piece being in no word indexed): for every word, the words of the vocabulary
+ * it may be in (needleGroups); for every exact field term, its key; for every prefix term, its
+ * name's key and its value as a word (search/document.ts searchTokens); for an OR ANDed at the
+ * top, the union of its branches' candidates (treeExpression). A hook that matches holds a word of
+ * each group, so the candidates include every match; each is checked against its document. A
+ * query with such candidates finds only the hooks the index holds.
+ */
+export function matchExpression(terms: SearchTerms, lookup: WordLookup, channel?: string, eventType?: string): string | undefined | null {
+  const groups: string[][] = [];
+  for (const w of terms.words) needleGroups(w, lookup, groups);
+  for (const t of terms.terms) fieldGroups(t, lookup, groups);
+  const node = terms.node;
+  const trees: string[] = [];
+  for (const n of node ? (node.kind === "and" ? node.items : [node]) : []) {
+    if (n.kind !== "or" && n.kind !== "and") continue;
+    const tree = treeExpression(n, lookup);
+    if (tree === null) return null;
+    if (tree !== undefined) trees.push(`(${tree})`);
+  }
+  if (!hasTerms(terms) && trees.length === 0) return undefined;
+  const fields: FieldTerm[] = channel === undefined ? [] : [{ name: "channel", value: fieldText(channel), prefix: false }];
+  // An event type asked exactly is also a `type:` term, lower case: a superset the check narrows.
+  // A prefix is left to the check: "*" matches hooks of no known type, which have no `type` line
+  // (and a type whose lower case passes MAX_FIELD_VALUE has none either).
+  if (eventType !== undefined && !eventType.endsWith("*")) {
+    const type = fieldText(eventType);
+    if (type.length <= MAX_FIELD_VALUE) fields.push({ name: "type", value: type, prefix: false });
+  }
+  for (const t of fields) fieldGroups(t, lookup, groups);
+  const needles = groupsExpression(groups);
+  if (needles === null) return null;
+  const parts = [...(needles === undefined ? [] : [needles]), ...trees];
+  return parts.length === 0 ? undefined : parts.join(" AND ");
 }
 
 /** The string just above every string starting with `s` (its last code point's successor), or undefined. */
@@ -544,6 +613,13 @@ export function createSearchStore(
         drive.push(...rowArgs);
         where.unshift(rows.slice(rows.indexOf("WHERE ") + 6));
       }
+    } else if (!narrowed && node !== undefined && (node.kind === "and" ? node.items : [node]).some((n) => n.kind === "has" && n.value === "attempts")) {
+      // `has:attempts` ANDed at the top, nothing narrower: the attempted hooks (their index, ids
+      // only, each once) joined to their hooks, rather than every hook looking its attempts up.
+      const within: string[] = [];
+      if (query.since !== undefined) within.push("hook_id >= ?"), drive.push(ulidFloor(Math.ceil(query.since)));
+      if (query.until !== undefined) within.push("hook_id < ?"), drive.push(ulidFloor(Math.ceil(query.until)));
+      from = `(SELECT DISTINCT hook_id FROM attempts${within.length > 0 ? ` WHERE ${within.join(" AND ")}` : ""}) t CROSS JOIN hooks h ON h.id = t.hook_id`;
     }
     const text = `SELECT count(*) AS n FROM (SELECT 1 FROM ${from} WHERE ${where.join(" AND ")}${type.sql} LIMIT ?)`;
     return (q(text).get(...drive, ...args, max + 1) as { n: number }).n;
@@ -581,6 +657,78 @@ export function createSearchStore(
   }
 
   /**
+   * What the text index and the bodies' bytes say of the words of `node` (a query's tree, or what is
+   * left of it to check) in each of `ids`, within rowids [bottom, top): `held`, how many match
+   * whatever else is known (when `final`: no filter is left to check beside the tree), and `rest`,
+   * the ids it does not decide, to be checked whole. A hook the index holds that is no candidate of
+   * a word lacks it (the candidates are a superset of the matches): a word's candidates among the
+   * ids are read in SQLite (candidatesAmong) when that costs less than checking them, and its
+   * absence proved so (for the words under a NOT only, when `source` says the ids are candidates of
+   * the query already, or hooks the index holds). A hook whose body's bytes hold a word holds it
+   * (inBody). Undefined when the tree has no word to judge. `shapes` keeps each word's candidates'
+   * shape for the count.
+   */
+  function byIndex(
+    ids: readonly string[],
+    node: QueryNode,
+    span: { top: number; bottom: number; final: boolean; source: Source },
+    shapes: Map<string, { match: string | null; perMs: number } | undefined>,
+  ): { held: number; rest: string[] } | undefined {
+    const { all, negated } = wordLeaves(node);
+    if (all.length === 0) return undefined;
+    const absent = new Map<string, Set<string>>();
+    const judged = span.source === "candidates" ? negated : all;
+    if (judged.length > 0) {
+      const indexed = span.source === "hooks" ? indexedAmong(ids) : ids;
+      let newest = Number.NEGATIVE_INFINITY;
+      let oldest = Number.POSITIVE_INFINITY;
+      for (const id of indexed) (newest = Math.max(newest, ulidTime(id))), (oldest = Math.min(oldest, ulidTime(id)));
+      for (const w of judged) {
+        if (!shapes.has(w)) {
+          // A word in most hooks (more than DENSE of them, by the counters) is proved absent from
+          // few: reading its candidates costs more than it saves.
+          const match = matchExpression({ words: [w], fields: [], terms: [] }, lookup);
+          const shape = match === null ? { count: 0, perMs: 0 } : match === undefined ? undefined : candidateShape(match, span.top, span.bottom);
+          const dense = shape !== undefined && shape.count > DENSE * rangeSize(undefined, undefined);
+          shapes.set(w, shape === undefined || dense ? undefined : { match: match ?? null, perMs: shape.perMs });
+        }
+        const shape = shapes.get(w);
+        if (!shape || indexed.length === 0 || shape.perMs * (newest - oldest + 1) > SCAN_PER_CHECK * indexed.length) continue;
+        // The word's groups asked again after the ids were found indexed: a hook indexed since the
+        // first chunk may hold a word new to the vocabulary.
+        const match = matchExpression({ words: [w], fields: [], terms: [] }, lookup);
+        if (match === undefined) continue;
+        const held = new Set(
+          match === null ? [] : candidatesAmong(indexed, match, Math.min(span.top, rowOf(newest + 1)), Math.max(span.bottom, rowOf(oldest))),
+        );
+        absent.set(w, new Set(indexed.filter((id) => !held.has(id))));
+      }
+    }
+    // The bodies' bytes looked at a word at a time, only for the hooks the words before left open.
+    const present = new Map<string, Set<string>>();
+    const judge = (id: string) => decide(node, (w) => (present.get(w)?.has(id) ? true : absent.get(w)?.has(id) ? false : undefined));
+    let held = 0;
+    const rest: string[] = [];
+    let open = [...ids];
+    for (const w of [undefined, ...all]) {
+      if (w !== undefined) {
+        const lacking = absent.get(w);
+        const looked = lacking ? open.filter((id) => !lacking.has(id)) : open;
+        present.set(w, looked.length > 0 ? inBody(looked, [w]) : new Set());
+      }
+      const left: string[] = [];
+      for (const id of open) {
+        const v = judge(id);
+        if (v === undefined) left.push(id);
+        else if (v && span.final) held++;
+        else if (v) rest.push(id);
+      }
+      open = left;
+    }
+    return { held, rest: [...rest, ...open] };
+  }
+
+  /**
    * How many hooks match, up to `max + 1`, for a query countColumns cannot count: candidates checked
    * a chunk at a time (recheck: the hook columns first, the document only of those they keep),
    * read along the cheapest filter first: the tag's (or mark's) hooks within the bounds, when they
@@ -605,28 +753,80 @@ export function createSearchStore(
     };
     const inBounds = (n: QueryNode) => n.kind === "time" || (n.kind === "status" && query.status !== undefined);
     let n = 0;
-    /** Counts the ids that hold `terms` and `filters` (all of them when there is nothing left to check); whether to stop. */
-    const check = async (ids: string[], terms: SearchTerms | undefined, filters: RecheckFilters, more: boolean) => {
+    const shapes = new Map<string, { match: string | null; perMs: number } | undefined>();
+    /**
+     * Counts the ids that hold `terms` and `filters` (all of them when there is nothing left to
+     * check), read from `source`; whether to stop.
+     */
+    const check = async (ids: string[], terms: SearchTerms | undefined, filters: RecheckFilters, more: boolean, source: Source) => {
       if (ids.length > 0 && terms === undefined && filters.eventType === undefined) n += ids.length;
       else if (ids.length > 0) {
         const t = terms ?? query.terms;
-        const held = wordsOnly(t, filters) ? inBody(ids, t.words) : undefined;
-        if (held) n += held.size;
-        const rest = held ? ids.filter((id) => !held.has(id)) : ids;
+        let rest = ids;
+        if (t.node && (!onlyNeedles(t) || (source !== "candidates" && t.words.length > 0))) {
+          // NOT, OR, or words beside hooks that are not their candidates: the words judged by the
+          // index and the bodies' bytes, the rest checked whole.
+          const final = filters.channel === undefined && filters.status === undefined && filters.eventType === undefined;
+          const decided = byIndex(ids, t.node, { ...rowRange(query), final, source }, shapes);
+          if (decided) (n += decided.held), (rest = decided.rest);
+        } else if (wordsOnly(t, {})) {
+          // The words found in the bodies' bytes; the list's filters, if any, then on the columns alone.
+          const held = inBody(ids, t.words);
+          const filtered = filters.channel !== undefined || filters.status !== undefined || filters.eventType !== undefined;
+          n += filtered && held.size > 0 ? (await recheck([...held], { words: [], fields: [], terms: [] }, filters)).size : held.size;
+          rest = ids.filter((id) => !held.has(id));
+        }
         if (rest.length > 0) n += (await recheck(rest, t, filters)).size;
       }
       return n > max || !more;
     };
-    const along = async (read: (below: string | undefined) => string[], terms: SearchTerms | undefined, filters: RecheckFilters) => {
+    /** Checks the ids `read` gives, a chunk at a time (those `keep` keeps of each). */
+    const along = async (
+      read: (below: string | undefined) => string[],
+      terms: SearchTerms | undefined,
+      filters: RecheckFilters,
+      keep?: (ids: string[]) => string[],
+    ) => {
       for (let below: string | undefined; ; ) {
         const ids = read(below);
-        if (await check(ids, terms, filters, ids.length === COUNT_CHUNK)) return n;
+        if (await check(keep ? keep(ids) : ids, terms, filters, ids.length === COUNT_CHUNK, keep ? "indexed" : "hooks")) return n;
         below = ids[ids.length - 1];
       }
     };
-    /** The hooks' index ranges (ranges) one after the other: their channel, status and event type are those asked. */
+    /**
+     * The hooks' index ranges (ranges) one after the other: their channel, status and event type are
+     * those asked. With needles, only the hooks the index holds, as the candidates would be. A
+     * status without a channel reads each channel's range a share of COUNT_CHUNK at a time (by its
+     * counter), the shares checked together: a chunk then spans the time of COUNT_CHUNK hooks of
+     * the status, not of one channel's, and a word's candidates in that span are few enough to
+     * prove it absent (byIndex).
+     */
     const alongRanges = async () => {
-      for (const range of ranges(query)) if ((await along((below) => plain({ ...chunk, ...range }, below), without(inBounds), { now })) > max) break;
+      const keep = match ? indexedAmong : undefined;
+      const status = query.status;
+      if (status !== undefined && query.channel === undefined) {
+        const counts = q(`SELECT name, ${status} AS n FROM channels WHERE ${status} > 0`).values() as [string, number][];
+        const total = counts.reduce((sum, [, c]) => sum + c, 0);
+        let live = counts.map(([channel, c]) => ({
+          channel,
+          share: Math.max(16, Math.ceil((COUNT_CHUNK * c) / total)),
+          below: undefined as string | undefined,
+        }));
+        while (live.length > 0) {
+          const ids: string[] = [];
+          const full: typeof live = [];
+          for (const r of live) {
+            const got = plain({ ...query, channel: r.channel, status, limit: r.share }, r.below);
+            ids.push(...got);
+            if (got.length === r.share) full.push({ ...r, below: got[got.length - 1] });
+          }
+          live = full;
+          ids.sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+          if (await check(keep ? keep(ids) : ids, without(inBounds), { now }, live.length > 0, keep ? "indexed" : "hooks")) return n;
+        }
+        return n;
+      }
+      for (const range of ranges(query)) if ((await along((below) => plain({ ...chunk, ...range }, below), without(inBounds), { now }, keep)) > max) break;
       return n;
     };
     const chunk = { ...query, limit: COUNT_CHUNK };
@@ -655,24 +855,24 @@ export function createSearchStore(
         for (let below: string | undefined, at = 0; ; at += COUNT_CHUNK) {
           const ids = within ? within.slice(at, at + COUNT_CHUNK) : tagged(chunk, tag, below);
           let held = ids;
+          let scan = true;
           if (ids.length > 0) {
             // The chunk's span of time: its candidates there, when they cost less than checking it
             // whole; else each of its hooks the index holds (indexedAmong: as the candidates would be).
             const newest = ulidTime(ids[0]!);
             const oldest = ulidTime(ids[ids.length - 1]!);
-            held =
-              shape.perMs * (newest - oldest + 1) <= SCAN_PER_CHECK * ids.length
-                ? candidatesAmong(ids, match, Math.min(top, rowOf(newest + 1)), Math.max(bottom, rowOf(oldest)))
-                : indexedAmong(ids);
+            scan = shape.perMs * (newest - oldest + 1) <= SCAN_PER_CHECK * ids.length;
+            held = scan ? candidatesAmong(ids, match, Math.min(top, rowOf(newest + 1)), Math.max(bottom, rowOf(oldest))) : indexedAmong(ids);
           }
-          if (await check(held, terms, filters, ids.length === COUNT_CHUNK)) return n;
+          if (await check(held, terms, filters, ids.length === COUNT_CHUNK, scan ? "candidates" : "indexed")) return n;
           below = ids[ids.length - 1];
         }
       }
     }
     let rows = matches(query, match, top, bottom, COUNT_CHUNK);
-    // A common needle with a status or a channel: that index range holds fewer candidates.
-    if (rows.length === COUNT_CHUNK && (query.status !== undefined || query.channel !== undefined) && bounds.tag === undefined) return alongRanges();
+    // A common needle with a status: that index range holds fewer candidates (a channel is one of
+    // the needles already).
+    if (rows.length === COUNT_CHUNK && query.status !== undefined && bounds.tag === undefined) return alongRanges();
     // A tag every match carries, too common to read along: its hooks within the bounds (ids only,
     // up to DRIVE_MAX) leave out the candidates without it before any is checked.
     let keep: Set<string> | undefined;
@@ -687,7 +887,7 @@ export function createSearchStore(
     }
     for (let size = COUNT_CHUNK; ; ) {
       const ids = rows.map((r) => r.id);
-      if (await check(keep ? ids.filter((id) => keep.has(id)) : ids, terms, query, rows.length === size)) return n;
+      if (await check(keep ? ids.filter((id) => keep.has(id)) : ids, terms, query, rows.length === size, "candidates")) return n;
       // Filtered by the tag's ids, most candidates are dropped unread: fewer, longer statements of the text index.
       size = keep ? COUNT_CHUNK * 8 : COUNT_CHUNK;
       rows = matches(query, match, rows[rows.length - 1]!.n, bottom, size);
@@ -753,7 +953,7 @@ export function createSearchStore(
       const narrowed = narrow(asked);
       if (!narrowed) return [];
       const { query, bounds } = narrowed;
-      const expression = hasTerms(query.terms) ? matchExpression(query.terms, lookup, query.channel, query.eventType) : undefined;
+      const expression = matchExpression(query.terms, lookup, query.channel, query.eventType);
       if (expression === null) return [];
       const match = expression ?? "";
       if (!hasTerms(query.terms) && onlyNeedles(query.terms)) return plain(query);
@@ -815,7 +1015,7 @@ export function createSearchStore(
       const { query, bounds } = narrowed;
       const counted = countColumns(query, bounds, max);
       if (counted !== undefined) return counted;
-      const expression = hasTerms(query.terms) ? matchExpression(query.terms, lookup, query.channel, query.eventType) : undefined;
+      const expression = matchExpression(query.terms, lookup, query.channel, query.eventType);
       // A needle in no word of the vocabulary: nothing can match.
       if (expression === null) return 0;
       return Math.min(await countWalk(query, bounds, expression ?? "", max), max + 1);

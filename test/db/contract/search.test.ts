@@ -385,6 +385,30 @@ const QUERIES: { q: string; f?: Omit<SearchQuery, "terms" | "limit" | "after">; 
   { q: "has:refusal tag:billing -status:pending" },
   { q: "has:refusal after:2026-11-26T10:00:30Z" },
   { q: "has:refusal has:attempts", none: true },
+  // Saved views' shapes a count judges by what the index proves: a word the index does not hold
+  // for a hook is absent from it, a word in a body's bytes present; an OR of needles asks the
+  // union of their candidates; `type:`, `channel:` terms read the hook's columns.
+  { q: "tag:big -refund" },
+  { q: "tag:billing -invoice -zebra" },
+  { q: "status:failed -invoice" },
+  { q: "-refund" },
+  { q: "-refund", f: { eventType: "push" } },
+  { q: "-ababa tag:billing" },
+  { q: "-hookshot -refund", f: { status: "handled" } },
+  { q: "NOT (invoice OR refund) tag:big" },
+  { q: "tag:big -refund after:2026-11-26T10:00:30Z" },
+  { q: "type:invoice.paid tag:billing" },
+  { q: "event:pull_request.* tag:big" },
+  { q: "type:push -channel:github" },
+  { q: "zebra OR refund" },
+  { q: "(zebra OR refund) tag:big" },
+  { q: "(zebra OR refund) status:failed" },
+  { q: "(zebra OR payload.memo:refund) -invoice" },
+  { q: "(invoice hookshot) OR order_42" },
+  { q: "refund OR nothing-like-this" },
+  { q: "zzqqx OR nothing-like-this", none: true },
+  { q: "larger:90B tag:billing" },
+  { q: "channel:shop refund" },
 ];
 
 for (const backend of contractBackends(
