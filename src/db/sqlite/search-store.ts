@@ -90,13 +90,23 @@ export type WordLookup = (piece: string, how: "starting" | "containing" | "endin
 export function needleGroups(needle: string, lookup: WordLookup, out: string[][]): void {
   const parts = needle.split(WORD_SEPARATOR);
   const push = (words: string[] | undefined) => words && out.push(words);
-  if (parts.length === 1) return void push(lookup(needle.slice(0, WORD_STEP), "containing"));
+  if (parts.length === 1) return void push(lookup(wholeEnd(needle.slice(0, WORD_STEP)), "containing"));
+  // A whole word's first piece is cut where the index cuts it (wordsOf), half a character or not.
   for (const whole of parts.slice(1, -1)) if (whole) out.push([whole.slice(0, MAX_WORD)]);
   const last = parts[parts.length - 1]!;
-  if (last) push(lookup(last.slice(0, MAX_WORD), "starting"));
+  if (last) push(lookup(wholeEnd(last.slice(0, MAX_WORD)), "starting"));
   const first = parts[0]!;
-  if (first) push(lookup(first.slice(-WORD_STEP), "ending"));
+  if (first) push(lookup(wholeStart(first.slice(-WORD_STEP)), "ending"));
 }
+
+/**
+ * A piece cut by UTF-16 units without the half of a character (an emoji's surrogate) that the
+ * cut left at its end, or at its start: the index holds that character whole there, so a piece
+ * ending (starting) with its half is in no word, and the needle would be taken for one no hook
+ * holds. Shorter, the piece is still within the words that hold the needle.
+ */
+const wholeEnd = (piece: string) => (/[\uD800-\uDBFF]$/.test(piece) ? piece.slice(0, -1) : piece);
+const wholeStart = (piece: string) => (/^[\uDC00-\uDFFF]/.test(piece) ? piece.slice(1) : piece);
 
 /** The groups of words a hook holding a field term's line holds one of (pushed to `out`): its key, or its name's key and its value's words. */
 function fieldGroups(t: FieldTerm, lookup: WordLookup, out: string[][]): void {

@@ -28,7 +28,10 @@ afterEach(closeBackends);
 
 const T0 = Date.UTC(2026, 10, 26, 10, 0, 0);
 const CHANNELS = ["github", "stripe", "shop"];
-const WORDS = ["invoice", "refund", "Zebra", "ünïcode", "order_42", "100%", "a\\b", 'say "hi"', "abab", "xababay"];
+// The last two are long words whose index pieces (32 UTF-16 units a step) cut an emoji in half.
+const THANKS = "ご注文いただき誠にありがとうございました今後ともどうぞよろしく😊お願いします";
+const GRIN = `${"a".repeat(31)}😀b`;
+const WORDS = ["invoice", "refund", "Zebra", "ünïcode", "order_42", "100%", "a\\b", 'say "hi"', "abab", "xababay", THANKS, GRIN];
 
 /**
  * Senders' addresses beside the IPv4 ones: IPv6 in its forms (compressed or not, upper case, a
@@ -224,6 +227,12 @@ function addressOf(ip: string): bigint | undefined {
 /** `none`: a query that must find nothing (the others must find something, else they test little). */
 const QUERIES: { q: string; f?: Omit<SearchQuery, "terms" | "limit" | "after">; none?: boolean }[] = [
   { q: "invoice" },
+  // A word whose pieces are cut inside an emoji: found, and its count under NOT is the list's.
+  { q: THANKS },
+  { q: `-${THANKS}` },
+  { q: `tag:billing -${THANKS}` },
+  { q: `${GRIN} OR nothing-like-this` },
+  { q: `-${GRIN}` },
   // SQLite's index answers hooks holding every trigram of a word ("abab" holds those of "ababa");
   // the check against each hook's document leaves only the hooks that hold the word.
   { q: "ababa" },
