@@ -1,3 +1,4 @@
+import type { SQL } from "bun";
 import { ulid } from "ulid";
 import type { Config } from "../config/schema";
 import type { Log } from "../lib/log";
@@ -24,14 +25,19 @@ export async function openStorage(config: Config, log: Log, opts: { checkpointTh
   const instance = ulid().toLowerCase();
   const { url } = config.storage;
   if (url) {
+    // The pools opened so far, closed when a later step fails (a migration, the feed's LISTEN).
+    const opened: SQL[] = [];
     try {
       const sql = await openPostgres(url);
+      opened.push(sql);
       await migratePostgres(sql);
       // Searches and counts: their own pool, whose connections plan each statement for its values (none behind a pooler that refuses it).
       const reads = await openReadPool(url, log);
+      if (reads) opened.push(reads);
       const storage = await createPostgresStorage(sql, { instance, leaseMs: config.storage.attempt_lease, log, reads });
       return { storage, instance, describe: `${redactPostgresUrl(url)} (PostgreSQL; instance ${instance})` };
     } catch (error) {
+      await Promise.allSettled(opened.map((pool) => pool.close({ timeout: 0 })));
       if (error instanceof PostgresOpenError) throw new StorageOpenError(error.message);
       throw error;
     }

@@ -128,7 +128,7 @@ export async function openReadPool(
   try {
     reads = await open(url, { max: READ_CONNECTIONS, customPlans: true });
   } catch (error) {
-    log.warn(`the server refused a pool of reads planned for their values; ${fallBack}`, {
+    log.warn(`a pool of reads planned for their values could not be opened (refused by a pooler, or no connection left); ${fallBack}`, {
       error: error instanceof PostgresOpenError ? error.message : String(error),
     });
     return undefined;

@@ -95,8 +95,8 @@ export async function createPostgresStorage(sql: SQL, opts: PostgresStorageOptio
     async close() {
       await feed.close();
       for (const s of singletons) await s.close();
-      await sql.close({ timeout: 5 });
-      await opts.reads?.close({ timeout: 5 });
+      // Both pools, whichever fails to close.
+      await Promise.allSettled([sql.close({ timeout: 5 }), opts.reads?.close({ timeout: 5 })]);
     },
   };
 }
