@@ -40,7 +40,7 @@ import { createRunner } from "../src/runner";
 import { createThreadedSearch } from "../src/search/threaded";
 import { BIN, buildBinary, catching, fmt, median, percentile, post, start, TOKEN } from "./lib";
 import { WORDS } from "./search-fill";
-import { MORE_VIEWS, SIX_VIEWS } from "./views";
+import { MORE_VIEWS, PAGE_QUERIES, pageQuery, SIX_VIEWS } from "./views";
 
 const { values: args } = parseArgs({
   options: {
@@ -327,21 +327,12 @@ async function reads(storage: Storage, where: { path: string } | { url: string }
     return res.json() as Promise<any>;
   };
   const times = Number(args.queries);
-  const iso = (ms: number) => new Date(ms).toISOString();
-  const DAY = 86_400_000;
-  // A 2-day range that moves back an hour each time, inside the 7 days.
-  const range = (i: number) => `after:${iso(end - 3 * DAY - i * 3_600_000)} before:${iso(end - DAY - i * 3_600_000)}`;
-  for (const [label, q] of [
-    ["word + tag + status + 2 days", "refund tag:vip status:failed #"],
-    ["common word + tag + status + 2 days", "foxtrot tag:billing status:failed #"],
-    ["word + rare tag + status + 2 days", "refund tag:big status:pending #"],
-    ["field term + tag + status + 2 days", "type:refund.created tag:vip status:handled #"],
-  ] as const) {
+  for (const [label, q] of PAGE_QUERIES) {
     const ms: number[] = [];
     let found = 0;
     for (let i = 0; i < times; i++) {
       const t = performance.now();
-      found = (await call(`/v1/hooks?limit=50&q=${encodeURIComponent(q.replace("#", range(i)))}`)).length;
+      found = (await call(`/v1/hooks?limit=50&q=${encodeURIComponent(pageQuery(q, end, i))}`)).length;
       ms.push(performance.now() - t);
     }
     console.log(`GET /v1/hooks?q= ${label.padEnd(38)} p50 ${fmt(median(ms))} ms  p99 ${fmt(percentile(ms, 99))} ms  (${found} on the page)`);

@@ -24,6 +24,7 @@ import { createPgSearchStore } from "../src/db/pg/search-store";
 import { PLAN_CACHE_MODE, pgTransactor } from "../src/db/pg/transactor";
 import { parseSearch } from "../src/search/query";
 import { fmt, median, percentile } from "./lib";
+import { PAGE_QUERIES, pageQuery, SIX_VIEWS } from "./views";
 
 const { values: args } = parseArgs({
   options: {
@@ -74,27 +75,17 @@ async function way(reads: boolean) {
 const ways = { transaction: await way(false), pool: await way(true) };
 type Way = keyof typeof ways;
 
-const DAY = 86_400_000;
-const iso = (ms: number) => new Date(ms).toISOString();
-const range = (i: number) => `after:${iso(end - 3 * DAY - i * 3_600_000)} before:${iso(end - DAY - i * 3_600_000)}`;
-const QUERIES = [
-  "refund tag:vip status:failed #",
-  "foxtrot tag:billing status:failed #",
-  "refund tag:big status:pending #",
-  "type:refund.created tag:vip status:handled #",
-];
 // `after:-7d` counts from the fill's end, as it did just after the fill.
-const VIEWS = ["tag:vip status:failed", "refund tag:vip after:-7d", "status:failed channel:shop-3", "refund tag:big", "tag:billing", "foxtrot status:failed"];
 const MAX = 10_000;
 
 type Store = ReturnType<typeof createPgSearchStore>;
 type Case = { label: string; run: (store: Store, round: number) => Promise<number> };
 const cases: Case[] = [
-  ...QUERIES.map((q) => ({
+  ...PAGE_QUERIES.map(([, q]) => ({
     label: `search ${q.replace(" #", " + 2 days")}`,
-    run: async (store: Store, i: number) => (await store.search({ terms: parseSearch(q.replace("#", range(i))), limit: 50, now: end })).length,
+    run: async (store: Store, i: number) => (await store.search({ terms: parseSearch(pageQuery(q, end, i)), limit: 50, now: end })).length,
   })),
-  ...VIEWS.map((q) => ({ label: `count ${q}`, run: (store: Store) => store.count({ terms: parseSearch(q), now: end }, MAX) })),
+  ...SIX_VIEWS.map((q) => ({ label: `count ${q}`, run: (store: Store) => store.count({ terms: parseSearch(q), now: end }, MAX) })),
 ].filter((c) => !args.only || c.label.includes(args.only));
 
 const load = () =>

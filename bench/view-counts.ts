@@ -23,7 +23,7 @@ import { createSqliteStorage } from "../src/db/sqlite/storage";
 import { parseSearch, withReader } from "../src/search/query";
 import type { SearchStore } from "../src/search/store";
 import { fmt, median, percentile } from "./lib";
-import { MORE_VIEWS, SIX_VIEWS } from "./views";
+import { MORE_VIEWS, PAGE_QUERIES, pageQuery, SIX_VIEWS } from "./views";
 
 const { values: args } = parseArgs({
   options: {
@@ -102,23 +102,14 @@ const times = Number(args.queries);
 if (times > 0) {
   // As bench/million.ts asks them: a 2-day range that moves back an hour each time, inside the 7 days.
   const { end } = JSON.parse(readFileSync(join(args.dir, "million.json"), "utf8")) as { end: number };
-  const iso = (ms: number) => new Date(ms).toISOString();
-  const DAY = 86_400_000;
-  const range = (i: number) => `after:${iso(end - 3 * DAY - i * 3_600_000)} before:${iso(end - DAY - i * 3_600_000)}`;
-  const SHAPES = [
-    "refund tag:vip status:failed #",
-    "foxtrot tag:billing status:failed #",
-    "refund tag:big status:pending #",
-    "type:refund.created tag:vip status:handled #",
-  ];
   console.log(`\nload average at the start: ${load()}`);
   console.log(`| query, page of 50 | wall p50 / p99 ms | CPU p50 / p99 ms | on the page |`);
   console.log(`|---|---|---|---|`);
-  for (const shape of SHAPES) {
-    await store.search({ terms: parseSearch(shape.replace("#", range(0))), limit: 50 });
+  for (const [, shape] of PAGE_QUERIES) {
+    await store.search({ terms: parseSearch(pageQuery(shape, end, 0)), limit: 50 });
     const runs: { ms: number; cpu: number; n: number }[] = [];
     for (let i = 0; i < times; i++) {
-      const terms = parseSearch(shape.replace("#", range(i)));
+      const terms = parseSearch(pageQuery(shape, end, i));
       runs.push(await timed(async () => (await store.search({ terms, limit: 50 })).length));
     }
     const p = (k: "ms" | "cpu") =>

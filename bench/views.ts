@@ -33,3 +33,25 @@ export const MORE_VIEWS = [
   "is:unread",
   "channel:shop-3 refund",
 ];
+
+/**
+ * The pages of issue 32's first figure (a word, a tag, a status and a 2-day range), by label: `#`
+ * stands for the range, which `pageQuery` fills in.
+ */
+export const PAGE_QUERIES = [
+  ["word + tag + status + 2 days", "refund tag:vip status:failed #"],
+  ["common word + tag + status + 2 days", "foxtrot tag:billing status:failed #"],
+  ["word + rare tag + status + 2 days", "refund tag:big status:pending #"],
+  ["field term + tag + status + 2 days", "type:refund.created tag:vip status:handled #"],
+] as const;
+
+const DAY = 86_400_000;
+
+/**
+ * A page query with its range for run `i`: 2 days that move back an hour each run, inside the 7 days
+ * before the fill's `end` (bench/million.ts's million.json).
+ */
+export function pageQuery(query: string, end: number, i: number): string {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  return query.replace("#", `after:${iso(end - 3 * DAY - i * 3_600_000)} before:${iso(end - DAY - i * 3_600_000)}`);
+}
