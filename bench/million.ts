@@ -398,6 +398,12 @@ async function undoRetries(): Promise<number> {
   })();
   sql.run("PRAGMA wal_checkpoint(TRUNCATE)");
   sql.close();
+  // The dropped hooks' search entries are removed here, as the server's background purge would in
+  // time: otherwise the server's start-up purge of them would run beside the measure.
+  const purged = openDatabase({ path, durability: "normal" });
+  const storage = createSqliteStorage(purged, { path, durability: "normal" });
+  for (let after: number | undefined; ; ) if ((after = await storage.search.purge!(after, 5000)) === undefined) break;
+  await storage.close();
   return n;
 }
 

@@ -90,12 +90,12 @@ export function createApp(deps: AppDeps) {
   const delivery = createDeliveryService(base, { webhooks });
   const notify = deps.notify ?? createNotify(base);
   const alerts = createAlertService(base, { webhooks, relay, notify });
-  const bulk = createBulkService(base, { webhooks });
+  const contracts = createContractService(base, deps.contractsThreadUrl, deps.contractsMaxWaitingBytes);
+  const bulk = createBulkService(base, { webhooks, contracts });
   const dashboard = createDashboardService(base, { webhooks, live, translate, relay, delivery, alerts, bulk });
   const metrics = createMetricsService(base, { webhooks, relay });
   const openapi = createOpenapiService(base, () => app.routes);
   connectRunner(base, { webhooks, translate });
-  const contracts = createContractService(base, deps.contractsThreadUrl, deps.contractsMaxWaitingBytes);
   subscribeToChanges(base, { webhooks, live, relay, delivery, loadDefaultGuards: dashboard.loadDefaultGuards, contracts });
   storage.changes.subscribe((change) => alerts.engine.observe(change));
 

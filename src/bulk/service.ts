@@ -52,6 +52,13 @@ export type BulkDeps = {
   share?: number;
   /** Whether hooks are being caught on this instance now: then a job takes BULK_BUSY_SHARE and BULK_BUSY_RATE at most. */
   busy?: () => boolean;
+  /**
+   * Told of each batch's hooks once it ran: the work of the thread that serves HTTP besides catching,
+   * which the background threads (search index, contract checks) count as caught hooks for their
+   * flood watch (lib/serving-busy.ts), so that they stand aside while a job and catching together
+   * come faster than the flood rate.
+   */
+  worked?: (hooks: number) => void;
   /** Hooks a second a job takes at most while hooks are being caught: BULK_BUSY_RATE by default. */
   busyRate?: number;
   /** Hooks per batch: BULK_BATCH by default (BULK_REMOTE_BATCH on PostgreSQL). */
@@ -199,6 +206,7 @@ export function createBulk(deps: BulkDeps) {
           within: async (part) => void (state = await store.progress(job.id, counted(part), clock.now() + leaseMs)),
         });
         Object.assign(c, counted(got));
+        deps.worked?.(batch.length);
         if (state === null) state = await store.progress(job.id, c, clock.now() + leaseMs);
         if (state !== "running") return;
         const wallMs = performance.now() - started;

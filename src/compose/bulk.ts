@@ -11,6 +11,7 @@ import { sharedRoutes, shareLinkRoutes } from "../share/routes";
 import { createShareLinks } from "../share/service";
 import { createViews } from "../views/service";
 import type { Base } from "./base";
+import type { ContractService } from "./contracts";
 import type { WebhookService } from "./webhooks";
 
 /**
@@ -18,7 +19,10 @@ import type { WebhookService } from "./webhooks";
  * (`send` and shared views for keys without a channel limit; a limited key acts as a member), and for the
  * dashboard behind its sessions (`send` and shared views for admins).
  */
-export function createBulkService({ config, storage, clock, log }: Base, { webhooks }: { webhooks: WebhookService }) {
+export function createBulkService(
+  { config, storage, clock, log }: Base,
+  { webhooks, contracts }: { webhooks: WebhookService; contracts?: Pick<ContractService, "busy"> },
+) {
   const { management } = webhooks;
   // Catching goes on while a hook was caught here in the last BULK_BUSY_MS: a job then takes less of the thread.
   let lastCaughtAt = Number.NEGATIVE_INFINITY;
@@ -37,6 +41,8 @@ export function createBulkService({ config, storage, clock, log }: Base, { webho
     reads: storage.reads,
     leaseMs: config.storage.attempt_lease,
     busy: () => performance.now() - lastCaughtAt < BULK_BUSY_MS,
+    // A job's batches count as caught hooks for the background threads' flood watch (lib/serving-busy.ts).
+    worked: (hooks) => (webhooks.search.busy(hooks), contracts?.busy(hooks)),
     batch: storage.dialect === "postgres" ? BULK_REMOTE_BATCH : BULK_BATCH,
   });
   const views = createViews({ store: storage.views, search: management.search, clock });

@@ -34,8 +34,15 @@ export function createContractService({ storage, clock, log, metrics, config }: 
       for (const r of rows) storage.changes.emit({ kind: "hook", id: r.hookId, channel: r.channel });
     },
   });
-  // Every caught hook is counted for the thread's flood watch, checked on it or not.
+  // Every caught hook is counted for the thread's flood watch, checked on it or not; and `busy`, the
+  // serving thread's other work counted as caught hooks (a bulk job's batches: BulkDeps.worked).
   return thread
-    ? { ...contracts, caught: (hooks: Parameters<typeof contracts.caught>[0]) => (thread.caught(hooks.length), contracts.caught(hooks)) }
-    : contracts;
+    ? {
+        ...contracts,
+        caught: (hooks: Parameters<typeof contracts.caught>[0]) => (thread.caught(hooks.length), contracts.caught(hooks)),
+        busy: (hooks: number) => thread.caught(hooks),
+      }
+    : { ...contracts, busy: (_hooks: number) => {} };
 }
+
+export type ContractService = NonNullable<ReturnType<typeof createContractService>>;

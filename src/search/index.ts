@@ -289,6 +289,8 @@ export function createSearch(deps: {
     /** Indexes hooks stored without being caught (imports), soon. */
     enqueue,
     leftOut,
+    /** Other work on the thread that catches (a bulk job's batch): indexing takes BUSY_SHARE meanwhile, as while hooks are caught. */
+    busy: (_hooks: number) => void (lastCaughtAt = performance.now()),
     /** Resolves once what waits now is indexed. */
     flush,
     /**

@@ -207,6 +207,8 @@ export function createThreadedSearch(deps: {
 
   return {
     leftOut: (ids: readonly string[]) => void (dead || closed || ids.length === 0 || (handed++, handOverIds(ids))),
+    /** Counts `hooks` of other work on this thread (a bulk job's batch) as caught, for the index thread's flood watch. */
+    busy: (hooks: number) => void flood.caught(hooks),
     async search(query) {
       let timer: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([flush(), new Promise((resolve) => (timer = setTimeout(resolve, FLUSH_WAIT_MS)))]);

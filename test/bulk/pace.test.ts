@@ -1,6 +1,8 @@
 import { expect, test } from "bun:test";
-import { BULK_BUSY_RATE, BULK_BUSY_SHARE, BULK_SHARE, bulkRest } from "../../src/bulk/service";
+import { BULK_BATCH, BULK_BUSY_RATE, BULK_BUSY_SHARE, BULK_SHARE, bulkRest } from "../../src/bulk/service";
 import { MAX_REST_MS } from "../../src/lib/pace";
+import { createTestApp } from "../helpers/app";
+import { importHooks, settled } from "./support";
 
 const pace = (busy: boolean) => ({ share: BULK_SHARE, busy, busyRate: BULK_BUSY_RATE });
 
@@ -28,4 +30,22 @@ test("while hooks are caught, a job takes at most its busy share of the thread a
 test("a batch measured across a stall rests MAX_REST_MS at most for its share", () => {
   expect(bulkRest({ hooks: 200, wallMs: 5000, cpuMs: 5000 }, pace(true))).toBe(MAX_REST_MS);
   expect(bulkRest({ hooks: 200, wallMs: 1, cpuMs: 1 }, { share: 1, busy: false, busyRate: BULK_BUSY_RATE })).toBe(0);
+});
+
+test("a job's batches are counted as the serving thread's work for the background threads' flood watch: every hook it acted on, a batch at a time", async () => {
+  const t = createTestApp();
+  const server = t.listen();
+  try {
+    const ids = await importHooks({ ...t, url: server.url }, "counted", 450);
+    const counted: number[] = [];
+    const busy = t.search.busy;
+    t.search.busy = (hooks: number) => (counted.push(hooks), busy(hooks));
+    const started = await t.call("POST", "/v1/hooks/bulk", { query: "channel:counted", action: "retry" });
+    expect(started.status).toBe(200);
+    expect(await settled(t, started.json.id)).toMatchObject({ state: "done", done: ids.length });
+    expect(counted).toEqual([BULK_BATCH, BULK_BATCH, 450 - 2 * BULK_BATCH]);
+  } finally {
+    server.stop();
+    t.close();
+  }
 });

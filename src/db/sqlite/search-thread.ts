@@ -56,7 +56,8 @@ function open(m: Extract<ToIndexer, { type: "open" }>): void {
   search = createSearch({
     // Each batch first waits while hooks come in a flood (lib/serving-busy.ts), unless a
     // search is waiting for the index: a flood's hooks are indexed after it, a search's at once.
-    store: { ...store, index: (docs) => (flood?.wait(), store.index(docs)) },
+    // The purge of deleted hooks' entries (a retention's, a bulk delete's) waits the same way.
+    store: { ...store, index: (docs) => (flood?.wait(), store.index(docs)), purge: (after, scan) => (flood?.wait(), store.purge!(after, scan)) },
     read: async (id) => (read.get(id) as Source | null) ?? undefined,
     clock: systemClock,
     log,
