@@ -63,6 +63,12 @@ export type BulkDeps = {
   busyRate?: number;
   /** Hooks per batch: BULK_BATCH by default (BULK_REMOTE_BATCH on PostgreSQL). */
   batch?: number;
+  /**
+   * The channels the caller sees, for a snapshot of a status across channels read channel by
+   * channel (SQLite's plain list merges one range per channel, each read a page long, for every
+   * page: 20 channels read 20 ids for each id kept); absent: read as the plain list reads it.
+   */
+  channels?: () => Promise<string[]>;
   /** How long a job stays held by its instance without news of it ([storage] attempt_lease): BULK_LEASE_MS by default. */
   leaseMs?: number;
 };
@@ -147,20 +153,25 @@ export function createBulk(deps: BulkDeps) {
       ? (page) =>
           plain.status && page.status && plain.status !== page.status
             ? Promise.resolve([])
-            : hooks.listIds({ ...page, ...plain, status: page.status ?? plain.status })
+            : hooks.listIds({ ...page, ...plain, channel: page.channel ?? plain.channel, status: page.status ?? plain.status })
       : searched;
     const until = (await hooks.listIds({ limit: 1 }))[0];
     if (!until) return { ids: [], until: null };
     const from: readonly (string | undefined)[] = (BULK_ACTIONS[action] as { from?: readonly string[] }).from ?? [undefined];
+    // A status of every channel, with deps.channels: each channel's range read on its own (the ids are sorted at the end).
+    const channels = plain && plain.channel === undefined && deps.channels ? await deps.channels() : undefined;
     const seen = new Set<string>();
     for (const status of from) {
-      let after = nextAbove(until);
-      for (;;) {
-        const page = await find({ status: status as never, after, limit: PAGE });
-        for (const id of page) seen.add(id);
-        if (seen.size > BULK_MAX) throw invalid(`query: matches more than ${BULK_MAX} hooks; narrow it (after:, channel:) and run it in parts`);
-        if (page.length < PAGE) break;
-        after = page[page.length - 1]!;
+      const byChannel = channels && (status ?? plain?.status) !== undefined ? channels : [undefined];
+      for (const channel of byChannel) {
+        let after = nextAbove(until);
+        for (;;) {
+          const page = await find({ channel, status: status as never, after, limit: PAGE });
+          for (const id of page) seen.add(id);
+          if (seen.size > BULK_MAX) throw invalid(`query: matches more than ${BULK_MAX} hooks; narrow it (after:, channel:) and run it in parts`);
+          if (page.length < PAGE) break;
+          after = page[page.length - 1]!;
+        }
       }
     }
     return { ids: [...seen].sort().reverse(), until };

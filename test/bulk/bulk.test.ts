@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AUTH, eventually, startTarget, TARGET } from "../helpers/target";
+import { AUTH, eventually, startTarget, TARGET, TOKEN } from "../helpers/target";
 import { importHooks, retriedCounts, settled } from "./support";
 
 describe("bulk actions by query", () => {
@@ -80,6 +80,32 @@ describe("bulk actions by query", () => {
     },
     60_000,
   );
+
+  test("a status across channels takes every channel's matches, more than a page of them in one, and only the channels a limited key sees", async () => {
+    const t = await startTarget({
+      api_keys: [
+        { label: "test", token: TOKEN },
+        { label: "stripe-bot", token: "scoped-token-0123456789", scopes: ["read", "act"], channels: ["stripe-*"] },
+      ],
+    });
+    const big = await importHooks(t, "stripe-live", 1100);
+    const small = await importHooks(t, "stripe-test", 7);
+    const other = await importHooks(t, "shop", 5);
+    await importHooks(t, "shop", 4, "discarded");
+    await importHooks(t, "stripe-live", 3, "handled");
+    const scoped = { authorization: "Bearer scoped-token-0123456789" };
+    const dry = await t.call("POST", "/v1/hooks/bulk", { query: "status:failed", action: "retry", dry_run: true }, scoped);
+    expect(dry.json.count).toBe(1107);
+    // Without a status, retry takes the failed and the discarded ones.
+    expect((await t.call("POST", "/v1/hooks/bulk", { query: "", action: "retry", dry_run: true })).json.count).toBe(1116);
+    const started = await t.call("POST", "/v1/hooks/bulk", { query: "status:failed", action: "retry" }, scoped);
+    expect(await settled(t, started.json.id, scoped)).toMatchObject({ state: "done", total: 1107, done: 1107, skipped: 0 });
+    const counts = await retriedCounts(t, [...big.slice(0, 5), ...big.slice(-5), ...small, ...other]);
+    for (const id of [...big.slice(0, 5), ...big.slice(-5), ...small]) expect(counts.get(id)).toBe(1);
+    for (const id of other) expect(counts.get(id)).toBe(0);
+    expect((await t.call("GET", "/v1/channels/stripe-live")).json.stats).toMatchObject({ failed: "0", pending: "1100", handled: "3" });
+    expect((await t.call("GET", "/v1/channels/shop")).json.stats).toMatchObject({ failed: "5", discarded: "4" });
+  }, 60_000);
 
   test("discard by a query of the language; a second run skips what the first did", async () => {
     const t = await startTarget();
