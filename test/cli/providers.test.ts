@@ -1,13 +1,12 @@
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { generateKeyPairSync } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { verify as verifyGithub } from "@octokit/webhooks-methods";
 import { verifyKey } from "discord-interactions";
 import twilio from "twilio";
 import { PRESETS } from "../../src/hooks/guards/providers";
-import { removeTempDirs } from "../helpers/binary";
+import { removeTempDirs, tempDir } from "../helpers/binary";
 import { createReceiver } from "../runner/receiver";
 import { runCli } from "./run";
 
@@ -69,7 +68,7 @@ describe("mailroom send --sign PROVIDER", () => {
 
   test("a provider that signs with a key pair (Discord): --private-key @FILE; discord-interactions verifies it", async () => {
     const pair = generateKeyPairSync("ed25519");
-    const dir = mkdtempSync(join(tmpdir(), "mr-key-"));
+    const dir = tempDir("mr-key-");
     const file = join(dir, "discord.pem");
     writeFileSync(file, pair.privateKey.export({ format: "pem", type: "pkcs8" }));
     const body = '{"type":1}';

@@ -1,11 +1,13 @@
-import { expect, test } from "bun:test";
-import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { afterAll, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError, loadConfig } from "../../src/load-config";
+import { removeTempDirs, tempDir } from "../helpers/binary";
+
+afterAll(removeTempDirs);
 
 test("[[channels]] schemas: read relative to the config file, compiled once; each bad one named with its key path", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "mailroom-schemas-"));
+  const dir = tempDir("mailroom-schemas-");
   mkdirSync(join(dir, "schemas"));
   writeFileSync(join(dir, "schemas", "invoice.json"), '{"type":"object","required":["amount"]}');
   writeFileSync(join(dir, "schemas", "broken.json"), '{"type":"objekt"}');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sign } from "@octokit/webhooks-methods";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import examples from "../../src/triggers/github-examples.json";
@@ -26,7 +26,7 @@ describe("contract checks: each caught hook is checked against its provider's or
       channels: [{ name: "github", guards: ["gh"] }, { name: "billing", schemas: { "invoice.*": invoiceSchema } }, { name: "plain" }],
     });
   }, 60_000);
-  afterAll(() => t.stop());
+  afterAll(async () => (await t.stop(), rmSync(dir, { recursive: true, force: true })));
 
   /** The hook's contract once checked (it is checked after the sender was answered). */
   async function contractOf(id: string, until: (c: Contract) => boolean = () => true): Promise<Contract> {

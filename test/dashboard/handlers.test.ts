@@ -1,9 +1,11 @@
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { createTestApp } from "../helpers/app";
-import { tempDir } from "../helpers/binary";
+import { removeTempDirs, tempDir } from "../helpers/binary";
 import { receivers } from "../runner/receiver";
 import { AUTH, dashboardApp } from "./support";
+
+afterAll(removeTempDirs);
 
 const receiver = receivers();
 

@@ -32,12 +32,13 @@ test('breaker.cool_down = "300000000d" (and any handler duration past a year) is
 });
 
 test("a resign secret_env that is not set is said once, not again as a missing key", async () => {
-  const { mkdtempSync, writeFileSync } = await import("node:fs");
+  const { mkdtempSync, rmSync, writeFileSync } = await import("node:fs");
   const { join } = await import("node:path");
   const { tmpdir } = await import("node:os");
   const { loadConfig } = await import("../../src/config/load");
   const { CONFIG_CHECKS } = await import("../../src/load-config");
-  const file = join(mkdtempSync(join(tmpdir(), "mr-resign-env-")), "mailroom.toml");
+  const dir = mkdtempSync(join(tmpdir(), "mr-resign-env-"));
+  const file = join(dir, "mailroom.toml");
   writeFileSync(
     file,
     '[[handlers]]\nname = "f"\nkind = "forward"\nurl = "http://127.0.0.1:9/"\nresign = { kind = "stripe", secret_env = "MR_TEST_UNSET_SECRET" }\n',
@@ -46,6 +47,7 @@ test("a resign secret_env that is not set is said once, not again as a missing k
     () => "accepted",
     (error: Error) => error.message,
   );
+  rmSync(dir, { recursive: true, force: true });
   expect(message.split("\n").filter((line) => line.includes("handlers[0].resign"))).toEqual([
     "handlers[0].resign.secret_env: environment variable MR_TEST_UNSET_SECRET is not set",
   ]);

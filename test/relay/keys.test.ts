@@ -33,7 +33,8 @@ function config(appUrl: string) {
 function dataFile(): string {
   const path = join(tmpdir(), `mailroom-relay-keys-${crypto.randomUUID()}.db`);
   cleanup.push(() => {
-    for (const suffix of ["", "-wal", "-shm"]) {
+    // The search index's own file (and its WAL) beside the data file's.
+    for (const suffix of ["", "-wal", "-shm", "-search", "-search-wal", "-search-shm"]) {
       try {
         unlinkSync(path + suffix);
       } catch {}
