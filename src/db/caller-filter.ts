@@ -1,5 +1,6 @@
 import type { IssueRow, IssueStore } from "../alerts/store";
 import type { BulkJobRow, BulkJobStore } from "../bulk/store";
+import { createChangeSink } from "../hooks/changes";
 import type { HookStore, RawHook } from "../hooks/store";
 import type { RefusalStore } from "../hooks/guards/refusal-store";
 import { asCaller, callerChannels, callerSees, channelMatches, limitedActor } from "../lib/caller";
@@ -205,12 +206,19 @@ export function filteredByCaller(storage: Storage): Storage {
   for (const name of ["create", "progress", "finish"] as const) (filteredJobs as any)[name] = (jobs as any)[name].bind(jobs);
 
   // What follows a committed change (streams, alerts, relays, delivery) works for everyone, whoever's
-  // request reported it: subscribers run with no caller's limits.
+  // request reported it: subscribers run with no caller's limits. One scope a change for all of them,
+  // not one each (a bulk job's batch reports a change a hook: a scope each was a few µs a hook).
   const changes = storage.changes;
+  const unlimited = createChangeSink();
+  let fannedOut = false;
   const unlimitedChanges: Storage["changes"] = {
     emit: (change, origin) => changes.emit(change, origin),
-    subscribe: (fn) => changes.subscribe((change, ...rest) => asCaller(undefined, () => fn(change, ...rest))),
-    setLog: (log) => changes.setLog(log),
+    subscribe(fn) {
+      if (!fannedOut) changes.subscribe((change, origin) => asCaller(undefined, () => unlimited.emit(change, origin)));
+      fannedOut = true;
+      return unlimited.subscribe(fn);
+    },
+    setLog: (log) => (changes.setLog(log), unlimited.setLog(log)),
   };
 
   return Object.assign(Object.create(storage) as Storage, {
