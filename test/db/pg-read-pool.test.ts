@@ -1,5 +1,7 @@
 import { expect, test } from "bun:test";
+import { SQL } from "bun";
 import { openPostgres, openReadPool, PostgresOpenError } from "../../src/db/pg/open";
+import { lostConnection, pgTransactor } from "../../src/db/pg/transactor";
 import { freshDatabase } from "../helpers/postgres";
 
 /** A log that keeps its warnings. */
@@ -47,4 +49,28 @@ test("a pooler that drops the parameter: the pool is closed and not used, one wa
   expect(log.said[0]!.fields).toEqual({ plan_cache_mode: "auto" });
   // Closed: a statement on it fails.
   await expect(opened!.unsafe("SELECT 1")).rejects.toThrow();
+});
+
+// A pooler put in front of a running instance, or a pool of reads that lost its server: reads go on
+// through the main pool, and the pool of reads is tried again later.
+test("a read the pool of reads cannot connect for runs in a transaction of the main pool, as do the next ones for a while; a statement's own error is thrown", async () => {
+  const url = await freshDatabase();
+  const main = await openPostgres(url, { max: 2 });
+  const lost: string[] = [];
+  let tried = 0;
+  // Nothing listens on port 1: every connection of this pool is refused.
+  const unreachable = new SQL(url.replace(/:\d+\//, ":1/"), { max: 1, connectionTimeout: 2 });
+  const reads = { unsafe: (text: string, params?: unknown[]) => (tried++, unreachable.unsafe(text, params)) } as unknown as SQL;
+  try {
+    const t = pgTransactor(main, reads, (error) => void lost.push((error as Error).message));
+    expect(await t.read("SELECT current_setting('plan_cache_mode') AS mode, $1::int AS n", [7])).toEqual([{ mode: "force_custom_plan", n: 7 }]);
+    expect(await t.read("SELECT 2 AS n")).toEqual([{ n: 2 }]);
+    expect({ tried, lost: lost.length }).toEqual({ tried: 1, lost: 1 });
+    // A statement's own error is the caller's, from the main pool as from the pool of reads.
+    await expect(t.read("SELEC 1")).rejects.toThrow(/syntax error/);
+    expect(lostConnection({ code: "ERR_POSTGRES_SYNTAX_ERROR", errno: "42601", severity: "ERROR" })).toBe(false);
+    expect(lostConnection({ code: "ERR_POSTGRES_SERVER_ERROR", errno: "08P01", severity: "FATAL" })).toBe(true);
+  } finally {
+    await Promise.allSettled([main.close({ timeout: 0 }), unreachable.close({ timeout: 0 })]);
+  }
 });

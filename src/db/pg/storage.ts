@@ -1,7 +1,7 @@
 import type { SQL } from "bun";
 import type { Storage } from "../storage";
 import type { Log } from "../../lib/log";
-import { pgTransactor } from "./transactor";
+import { pgTransactor, READS_REST_MS } from "./transactor";
 import { pgFeed } from "./feed";
 import { changesOf } from "../transactor";
 import { singleton } from "./singleton";
@@ -55,7 +55,12 @@ export type PostgresStorageOptions = {
  * lock on a connection of its own while it runs here.
  */
 export async function createPostgresStorage(sql: SQL, opts: PostgresStorageOptions): Promise<Storage> {
-  const t = pgTransactor(sql, opts.reads);
+  const t = pgTransactor(sql, opts.reads, (error) =>
+    opts.log.warn(
+      `the pool of reads could not connect; searches and counts plan for their values in a transaction each for the next ${READS_REST_MS / 1000} s, then the pool is tried again`,
+      { error: error instanceof Error ? error.message : String(error) },
+    ),
+  );
   const d = pgDialect(t);
   const feed = await pgFeed(sql, opts.instance, opts.log);
   const singletons: ReturnType<typeof singleton>[] = [];

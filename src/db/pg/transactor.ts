@@ -38,6 +38,24 @@ export interface PgTransactor extends Transactor {
 export const PLAN_CACHE_MODE = "force_custom_plan";
 const CUSTOM_PLANS = `SET LOCAL plan_cache_mode = ${PLAN_CACHE_MODE}`;
 
+/**
+ * How long reads go through the main pool (a transaction each, as without a pool of reads) once
+ * the pool of reads could not connect; then it is tried again.
+ */
+export const READS_REST_MS = 30_000;
+
+/**
+ * Whether a statement failed for its connection, not for itself: refused or lost (Bun's
+ * ERR_POSTGRES_CONNECTION_*, its idle and lifetime timeouts), a FATAL from the server (a pooler
+ * put in front since start that refuses the pool's startup parameter, a terminated backend), or a
+ * connection exception (SQLSTATE class 08). A statement's own error (syntax, a timeout) is not.
+ */
+export function lostConnection(error: unknown): boolean {
+  const e = error as { code?: unknown; severity?: unknown; errno?: unknown } | null;
+  const code = typeof e?.code === "string" ? e.code : "";
+  return /^ERR_POSTGRES_(CONNECTION|IDLE_TIMEOUT|LIFETIME_TIMEOUT)/.test(code) || e?.severity === "FATAL" || String(e?.errno ?? "").startsWith("08");
+}
+
 /** Transaction levels (a transaction or a savepoint) whose SET LOCAL ran: a savepoint rolled back undoes its own. */
 const customPlanned = new WeakSet<OpenTransaction>();
 
@@ -64,9 +82,12 @@ const batches = new WeakMap<OpenTransaction, Statement[]>();
  *
  * `reads`, when given, is a pool opened with `customPlans` (open.ts) for read(): outside a
  * transaction a read is then one statement, one round trip; without it, a read outside a
- * transaction runs in one of its own (BEGIN, SET LOCAL, the statement, COMMIT: four).
+ * transaction runs in one of its own (BEGIN, SET LOCAL, the statement, COMMIT: four). A read the
+ * pool of reads cannot connect for (lostConnection) runs that way instead, and so do the reads of
+ * the next READS_REST_MS; `readsLost` is told each time it happens.
  */
-export function pgTransactor(sql: SQL, reads?: SQL): PgTransactor {
+export function pgTransactor(sql: SQL, reads?: SQL, readsLost?: (error: unknown) => void): PgTransactor {
+  let readsRestUntil = Number.NEGATIVE_INFINITY;
   return {
     dialect: "postgres",
     sql,
@@ -107,7 +128,15 @@ export function pgTransactor(sql: SQL, reads?: SQL): PgTransactor {
         }
         return tx.unsafe(text, params);
       }
-      if (reads) return reads.unsafe(text, params);
+      if (reads && performance.now() >= readsRestUntil) {
+        try {
+          return await reads.unsafe(text, params);
+        } catch (error) {
+          if (!lostConnection(error)) throw error;
+          readsRestUntil = performance.now() + READS_REST_MS;
+          readsLost?.(error);
+        }
+      }
       return sql.begin(async (tx) => {
         await tx.unsafe(CUSTOM_PLANS);
         return tx.unsafe(text, params);
