@@ -35,6 +35,12 @@ export const BULK_BUSY_MS = 250;
  * (docs/benchmarks.md).
  */
 export const BULK_BUSY_RATE = 5500;
+/**
+ * What a hook a job acts on costs the thread that catches, against a caught hook: about half (31
+ * µs a retried hook against 68 a caught one, measured: docs/benchmarks.md). The background
+ * threads' flood watch counts a job's hooks so (BulkDeps.worked).
+ */
+export const BULK_HOOK_WEIGHT = 0.5;
 /** Hooks one job takes at most (its snapshot is held in memory: 26 bytes an id). */
 export const BULK_MAX = 1_000_000;
 
@@ -53,22 +59,23 @@ export type BulkDeps = {
   /** Whether hooks are being caught on this instance now: then a job takes BULK_BUSY_SHARE and BULK_BUSY_RATE at most. */
   busy?: () => boolean;
   /**
-   * Told of each batch's hooks once it ran: the work of the thread that serves HTTP besides catching,
-   * which the background threads (search index, contract checks) count as caught hooks for their
-   * flood watch (lib/serving-busy.ts), so that they stand aside while a job and catching together
-   * come faster than the flood rate.
+   * Told of each batch once it ran, as the caught hooks it weighs (BULK_HOOK_WEIGHT a hook): the
+   * work of the thread that serves HTTP besides catching, which the background threads (search
+   * index, contract checks) count with caught hooks for their flood watch (lib/serving-busy.ts), so
+   * that they stand aside while a job and catching together weigh more than the flood rate.
    */
-  worked?: (hooks: number) => void;
+  worked?: (caughtHooks: number) => void;
   /** Hooks a second a job takes at most while hooks are being caught: BULK_BUSY_RATE by default. */
   busyRate?: number;
   /** Hooks per batch: BULK_BATCH by default (BULK_REMOTE_BATCH on PostgreSQL). */
   batch?: number;
   /**
-   * The channels the caller sees, for a snapshot of a status across channels read channel by
-   * channel (SQLite's plain list merges one range per channel, each read a page long, for every
-   * page: 20 channels read 20 ids for each id kept); absent: read as the plain list reads it.
+   * The channels the caller sees that hold hooks in `status` (by their counters), for a snapshot of
+   * a status across channels read channel by channel (SQLite's plain list merges one range per
+   * channel, each read a page long, for every page: 20 channels read 20 ids for each id kept);
+   * absent: read as the plain list reads it.
    */
-  channels?: () => Promise<string[]>;
+  channels?: (status: HookStatus) => Promise<string[]>;
   /** How long a job stays held by its instance without news of it ([storage] attempt_lease): BULK_LEASE_MS by default. */
   leaseMs?: number;
 };
@@ -158,11 +165,12 @@ export function createBulk(deps: BulkDeps) {
     const until = (await hooks.listIds({ limit: 1 }))[0];
     if (!until) return { ids: [], until: null };
     const from: readonly (string | undefined)[] = (BULK_ACTIONS[action] as { from?: readonly string[] }).from ?? [undefined];
-    // A status of every channel, with deps.channels: each channel's range read on its own (the ids are sorted at the end).
-    const channels = plain && plain.channel === undefined && deps.channels ? await deps.channels() : undefined;
     const seen = new Set<string>();
     for (const status of from) {
-      const byChannel = channels && (status ?? plain?.status) !== undefined ? channels : [undefined];
+      // A status of every channel, with deps.channels: each channel's range read on its own (the ids are sorted at the end).
+      const wanted = (status ?? plain?.status) as HookStatus | undefined;
+      const acrossChannels = plain && plain.channel === undefined && wanted !== undefined && deps.channels;
+      const byChannel: (string | undefined)[] = acrossChannels ? await acrossChannels(wanted) : [undefined];
       for (const channel of byChannel) {
         let after = nextAbove(until);
         for (;;) {
@@ -217,7 +225,7 @@ export function createBulk(deps: BulkDeps) {
           within: async (part) => void (state = await store.progress(job.id, counted(part), clock.now() + leaseMs)),
         });
         Object.assign(c, counted(got));
-        deps.worked?.(batch.length);
+        deps.worked?.(Math.ceil(batch.length * BULK_HOOK_WEIGHT));
         if (state === null) state = await store.progress(job.id, c, clock.now() + leaseMs);
         if (state !== "running") return;
         const wallMs = performance.now() - started;

@@ -41,11 +41,12 @@ export function createBulkService(
     reads: storage.reads,
     leaseMs: config.storage.attempt_lease,
     busy: () => performance.now() - lastCaughtAt < BULK_BUSY_MS,
-    // A job's batches count as caught hooks for the background threads' flood watch (lib/serving-busy.ts).
-    worked: (hooks) => (webhooks.search.busy(hooks), contracts?.busy(hooks)),
+    // A job's batches count with caught hooks for the background threads' flood watch (lib/serving-busy.ts).
+    worked: (weight) => (webhooks.search.busy(weight), contracts?.busy(weight)),
     batch: storage.dialect === "postgres" ? BULK_REMOTE_BATCH : BULK_BATCH,
     // PostgreSQL reads a status across channels by its own index (hooks_status_id), in one statement a page.
-    channels: storage.dialect === "postgres" ? undefined : async () => (await storage.hooks.listChannels()).map((c) => c.name),
+    channels:
+      storage.dialect === "postgres" ? undefined : async (status) => (await storage.hooks.listChannels()).filter((c) => c.stats[status] > 0).map((c) => c.name),
   });
   const views = createViews({ store: storage.views, search: management.search, clock });
   const shareLinks = createShareLinks({

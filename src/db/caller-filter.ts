@@ -207,7 +207,9 @@ export function filteredByCaller(storage: Storage): Storage {
 
   // What follows a committed change (streams, alerts, relays, delivery) works for everyone, whoever's
   // request reported it: subscribers run with no caller's limits. One scope a change for all of them,
-  // not one each (a bulk job's batch reports a change a hook: a scope each was a few µs a hook).
+  // not one each (a bulk job's batch reports a change a hook: a scope each was a few µs a hook). They
+  // run in the order they subscribed, together where the first of them did among the sink's own
+  // subscribers (every subscriber in src comes through here).
   const changes = storage.changes;
   const unlimited = createChangeSink();
   let fannedOut = false;

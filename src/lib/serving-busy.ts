@@ -11,7 +11,8 @@ const SEARCHING = 1;
 
 /**
  * The serving side of a flood watch: the memory it shares with the background thread, the hooks
- * it catches (`caught`, one Atomics.add per caught batch), and the searches waiting for the
+ * it catches (`caught`, one Atomics.add per caught batch; a bulk job's batches are added too, at
+ * their weight in caught hooks: bulk/service.ts BULK_HOOK_WEIGHT), and the searches waiting for the
  * background's work (`searching(+1)` wakes a waiting thread at once, `searching(-1)` when answered).
  */
 export function createFloodCounters() {

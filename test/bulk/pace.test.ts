@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { BULK_BATCH, BULK_BUSY_RATE, BULK_BUSY_SHARE, BULK_SHARE, bulkRest } from "../../src/bulk/service";
+import { BULK_BATCH, BULK_BUSY_RATE, BULK_HOOK_WEIGHT, BULK_BUSY_SHARE, BULK_SHARE, bulkRest } from "../../src/bulk/service";
 import { MAX_REST_MS } from "../../src/lib/pace";
 import { createTestApp } from "../helpers/app";
 import { importHooks, settled } from "./support";
@@ -32,7 +32,7 @@ test("a batch measured across a stall rests MAX_REST_MS at most for its share", 
   expect(bulkRest({ hooks: 200, wallMs: 1, cpuMs: 1 }, { share: 1, busy: false, busyRate: BULK_BUSY_RATE })).toBe(0);
 });
 
-test("a job's batches are counted as the serving thread's work for the background threads' flood watch: every hook it acted on, a batch at a time", async () => {
+test("a job's batches are counted as the serving thread's work for the background threads' flood watch: every hook it acted on, a batch at a time, at a caught hook's weight", async () => {
   const t = createTestApp();
   const server = t.listen();
   try {
@@ -43,7 +43,7 @@ test("a job's batches are counted as the serving thread's work for the backgroun
     const started = await t.call("POST", "/v1/hooks/bulk", { query: "channel:counted", action: "retry" });
     expect(started.status).toBe(200);
     expect(await settled(t, started.json.id)).toMatchObject({ state: "done", done: ids.length });
-    expect(counted).toEqual([BULK_BATCH, BULK_BATCH, 450 - 2 * BULK_BATCH]);
+    expect(counted).toEqual([BULK_BATCH, BULK_BATCH, 450 - 2 * BULK_BATCH].map((n) => Math.ceil(n * BULK_HOOK_WEIGHT)));
   } finally {
     server.stop();
     t.close();
