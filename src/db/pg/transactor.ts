@@ -84,7 +84,7 @@ const batches = new WeakMap<OpenTransaction, Statement[]>();
  * transaction a read is then one statement, one round trip; without it, a read outside a
  * transaction runs in one of its own (BEGIN, SET LOCAL, the statement, COMMIT: four). A read the
  * pool of reads cannot connect for (lostConnection) runs that way instead, and so do the reads of
- * the next READS_REST_MS; `readsLost` is told each time it happens.
+ * the next READS_REST_MS; `readsLost` is told each time it happens (once for the reads in flight then).
  */
 export function pgTransactor(sql: SQL, reads?: SQL, readsLost?: (error: unknown) => void): PgTransactor {
   let readsRestUntil = Number.NEGATIVE_INFINITY;
@@ -133,8 +133,9 @@ export function pgTransactor(sql: SQL, reads?: SQL, readsLost?: (error: unknown)
           return await reads.unsafe(text, params);
         } catch (error) {
           if (!lostConnection(error)) throw error;
+          // Told once however many reads were in flight when it was lost.
+          if (performance.now() >= readsRestUntil) readsLost?.(error);
           readsRestUntil = performance.now() + READS_REST_MS;
-          readsLost?.(error);
         }
       }
       return sql.begin(async (tx) => {
