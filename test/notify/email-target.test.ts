@@ -5,9 +5,11 @@
  * TLS (`tls = "tls"`, SMTPS), the test's self-signed certificate trusted through
  * NODE_EXTRA_CA_CERTS (an in-process target cannot be given one after it started).
  */
-import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { eventually, startTarget, TARGET } from "../helpers/target";
-import { selfSigned, smtpServer } from "./smtp";
+import { removeSelfSigned, selfSigned, smtpServer } from "./smtp";
+
+afterAll(removeSelfSigned);
 
 const LOGIN = { user: "mailroom", password: "smtp-pass" };
 

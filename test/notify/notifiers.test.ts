@@ -12,7 +12,7 @@ import { silentLog } from "../../src/lib/log";
 import type { IssueNotice } from "../../src/notify/notice";
 import { ATTEMPTS, CLAIM_MS, createNotifiers } from "../../src/notify/notifiers";
 import { createFakeClock } from "../helpers/clock";
-import { selfSigned, smtpServer } from "./smtp";
+import { removeSelfSigned, selfSigned, smtpServer } from "./smtp";
 
 /** A fresh outbox in an in-memory SQLite database. */
 const outbox = () => createNoticeStore(sqliteDialect(openDatabase({ path: ":memory:", durability: "normal" }).$client));
@@ -52,6 +52,7 @@ const server = Bun.serve({
   },
 });
 afterAll(() => server.stop(true));
+afterAll(removeSelfSigned);
 const at = (p: string) => `http://127.0.0.1:${server.port}${p}`;
 const body = (p: string) => JSON.parse(received.find((r) => r.path === p)?.body ?? "null");
 

@@ -13,9 +13,17 @@ export type Mail = { secure: boolean; user: string | undefined; data: string };
 
 let made: { key: string; cert: string; certPath: string } | undefined;
 let dir: string | undefined;
-// Removed when the test file ends (registered here, at import: registered inside a test, it would
-// run when that test ends, and an executable started later would find no certificate to trust).
-afterAll(() => dir && rmSync(dir, { recursive: true, force: true }));
+/**
+ * Removes the certificate's folder; made again by the next selfSigned(). Each test file that uses
+ * the certificate calls it from its own afterAll, registered at its top: one registered here, at
+ * import, ran for the first file only of a `bun test` run of several (the module is shared), and
+ * the folders of the others were left behind; registered inside a test, it would run when that
+ * test ends, and an executable started later would find no certificate to trust.
+ */
+export function removeSelfSigned(): void {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  (dir = undefined), (made = undefined);
+}
 
 /** A self-signed certificate for localhost and 127.0.0.1 (openssl), made once per test file. */
 export function selfSigned(): { key: string; cert: string; certPath: string } {
