@@ -12,9 +12,12 @@
  * With --bulk, then starts dist/mailroom on the same directory and runs a bulk retry of every
  * failed hook (about 10%: 100,000 of 1,000,000) while closed-loop senders catch beside it
  * (bench/bulk.ts's measure): the job's hooks/s, and catching's rate during it against its rate
- * alone before and after (5 s each). A run puts back to failed the hooks an earlier run retried.
+ * alone before and after (5 s each, --alone). A run puts back to failed the hooks an earlier run retried.
  *
- *   bun run bench/million.ts [--hooks 1000000] [--queries 30] [--keep DIR] [--bulk [--rounds 3] [--compare PATH]] [--no-queries] [--views 'Q1|Q2'] [--postgres] [--no-build]
+ *   bun run bench/million.ts [--hooks 1000000] [--queries 30] [--keep DIR] [--bulk [--rounds 3] [--alone 5] [--compare PATH]] [--no-queries] [--views 'Q1|Q2'] [--postgres] [--no-build]
+ *
+ * --alone: the seconds of each window of catching alone, before and after the job (catching's rate
+ * alone moves by a third between two windows of 5 s: longer ones tell closer shares apart).
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -50,6 +53,7 @@ const { values: args } = parseArgs({
     bulk: { type: "boolean", default: false },
     "no-queries": { type: "boolean", default: false },
     senders: { type: "string", default: "8" },
+    alone: { type: "string", default: "5" },
     postgres: { type: "boolean", default: false },
     rounds: { type: "string", default: "3" },
     compare: { type: "string" },
@@ -437,7 +441,7 @@ async function bulkRound(round: number, bin = BIN): Promise<{ rate: number; shar
       return { rate, cpu: cpuSeconds(server.pid) - cpu, seconds };
     };
     const alone = () => {
-      const stop = performance.now() + 5000;
+      const stop = performance.now() + Number(args.alone) * 1000;
       return window(() => performance.now() > stop);
     };
     // Warmed up first: a server just started on a large file answers slowly for a few seconds.
