@@ -157,16 +157,15 @@ export function createBulk(deps: BulkDeps) {
     // A query of a channel and a status only is the plain list's filter: read by its index, not the search's.
     const plain = plainFilter(query);
     const find: (page: Parameters<typeof searched>[0]) => Promise<string[]> = plain
-      ? (page) =>
-          plain.status && page.status && plain.status !== page.status
-            ? Promise.resolve([])
-            : hooks.listIds({ ...page, ...plain, channel: page.channel ?? plain.channel, status: page.status ?? plain.status })
+      ? (page) => hooks.listIds({ ...page, ...plain, channel: page.channel ?? plain.channel, status: page.status ?? plain.status })
       : searched;
     const until = (await hooks.listIds({ limit: 1 }))[0];
     if (!until) return { ids: [], until: null };
     const from: readonly (string | undefined)[] = (BULK_ACTIONS[action] as { from?: readonly string[] }).from ?? [undefined];
     const seen = new Set<string>();
     for (const status of from) {
+      // A plain query of another status than this one (status:failed, and discard's pending) matches nothing of it.
+      if (plain?.status && status && plain.status !== status) continue;
       // A status of every channel, with deps.channels: each channel's range read on its own (the ids are sorted at the end).
       const wanted = (status ?? plain?.status) as HookStatus | undefined;
       const acrossChannels = plain && plain.channel === undefined && wanted !== undefined && deps.channels;
