@@ -1,11 +1,12 @@
-import { exactKey, fieldText, nameKey, type SearchTerms } from "./query";
+import { exactKey, fieldText, ipHex, ipKey, nameKey, type SearchTerms } from "./query";
 
 /**
  * A hook's document: `text` (free words are looked for in it) and `fields` (one line per field
  * term it can match, `\nname=value\n`), both lower case, so SQLite's candidates, PostgreSQL's LIKE
  * and a plain `includes` agree; `lines` are the fields' names and values, for SQLite's keys.
  */
-export type SearchDoc = { id: string; text: string; fields: string; lines: [name: string, value: string][] };
+/** A hook's document: its text, its field lines (as `fields` and as pairs), and its sender's address as ipHex (undefined: no address). */
+export type SearchDoc = { id: string; text: string; fields: string; lines: [name: string, value: string][]; ip?: string };
 
 /** How much of a body is searchable by free words. */
 export const TEXT_BODY_BYTES = 1024 * 1024;
@@ -69,7 +70,7 @@ export function searchDoc(
   if (h.eventType) add("type", h.eventType);
   for (const [k, v] of Object.entries(h.headers)) add(`header.${k}`, v);
   if (payload) payloadLeaves(payload, (path, value) => add(`payload.${path}`, value));
-  return { id: h.id, text: searchText(h), fields: `\n${lines.map(([n, v]) => `${n}=${v}`).join("\n")}\n`, lines };
+  return { id: h.id, text: searchText(h), fields: `\n${lines.map(([n, v]) => `${n}=${v}`).join("\n")}\n`, lines, ip: ipHex(h.ip) };
 }
 
 /**
@@ -119,7 +120,8 @@ function pieces(w: string): string[] {
  * the text does not hold already (JSON escapes, form encoding, a body past TEXT_BODY_BYTES, the
  * method, the ip): a prefix term looks for its value in the text's words or here. The payload's
  * values are mostly in the text already, so they are not indexed twice. Words may repeat (FTS5
- * keeps one entry a hook); building them costs less than making them distinct here.
+ * keeps one entry a hook); building them costs less than making them distinct here. A sender's
+ * address is also a key of its own (ipKey), for `ip:`.
  */
 export function searchTokens(doc: SearchDoc): { words: string[]; keys: string[] } {
   let words = wordsOf(doc.text);
@@ -132,5 +134,6 @@ export function searchTokens(doc: SearchDoc): { words: string[]; keys: string[] 
     if (name !== names) keys.push(nameKey(name)), (names = name);
     if (!look || !doc.text.includes(value)) words = words.concat(wordsOf(value));
   }
+  if (doc.ip !== undefined) keys.push(ipKey(doc.ip));
   return { words, keys };
 }

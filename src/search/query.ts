@@ -26,6 +26,13 @@ export function exactKey(name: string, value: string): string {
 export function nameKey(name: string): string {
   return `\ue001${Bun.hash.xxHash32(name).toString(36)}_${Bun.hash.xxHash32(name, 1).toString(36)}`;
 }
+/**
+ * The index's key of a sender's address (its ipHex, whatever the form the ip was caught in): `ip:`
+ * asks the index for the keys of the addresses its block holds (db/sqlite/search-store.ts).
+ */
+export function ipKey(hex: string): string {
+  return `\ue002${hex}`;
+}
 
 /** The needle of a field term (fieldText'ed name and value): its line, or its line's start. */
 export function fieldNeedle(name: string, value: string, prefix: boolean): string {

@@ -117,6 +117,48 @@ test("the entries of deleted hooks are purged from the index file; their hooks a
   await s.close();
 }, 120_000);
 
+test("ip: reads the index's addresses of its block and finds their hooks; a block of more addresses than it asks for reads the hooks; an index of the format before is made again", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "mailroom-search-file-"));
+  dirs.push(dir);
+  const path = join(dir, "mailroom.db");
+  let s = open(path);
+  // 600 addresses in 10.1.0.0/16 (more than an ip: term asks the index for; a /26 is not), one IPv6 with a zone
+  // longer than a field's value may be, one IPv4-mapped form, and an ip that is no address.
+  const made = hooks(604);
+  made.forEach((h, i) => (h.ip = `10.1.${i >> 8}.${i & 255}`));
+  made[600]!.ip = `fe80::2%${"z".repeat(300)}`;
+  made[601]!.ip = "::ffff:10.1.9.9";
+  made[602]!.ip = "not an address";
+  made[603]!.ip = "2001:db8::9";
+  await s.storage.hooks.insertHooks(made, () => []);
+  await s.search.sweep();
+  const count = (q: string) => s.search.count({ terms: parseSearch(q) }, 10_000);
+  expect(await count("ip:10.1.0.0/16")).toBe(601);
+  expect(await count("ip:10.1.1.0/24")).toBe(256);
+  expect(await count("ip:10.1.1.0/26")).toBe(64);
+  expect(await count("ip:10.1.1.0/24 -ip:10.1.1.7")).toBe(255);
+  expect(await count("ip:10.1.9.9")).toBe(1);
+  expect(await count("ip:::ffff:10.1.2.3")).toBe(1);
+  expect(await count("ip:fe80::/10")).toBe(1);
+  expect(await count("ip:10.2.0.0/16")).toBe(0);
+  expect(await count("ip:10.1.2.0/24 OR ip:2001:db8::/32")).toBe(89);
+  expect(await ids(s, "ip:10.1.1.0/24")).toBe(100);
+  expect(await ids(s, "ip:10.1.1.64/26")).toBe(64);
+  expect(await ids(s, "marker602 ip:::/0")).toBe(0);
+  // The addresses' table is what ip: asks: the block's addresses, each once.
+  const reader = openDatabase({ path, durability: "normal" }).$client;
+  reader.run("ATTACH DATABASE ? AS search", [`${path}-search`]);
+  expect((reader.query("SELECT count(*) AS n FROM search.search_ips").get() as { n: number }).n).toBe(603);
+  // An index file of format 3 (before the addresses) is made again when Mailroom opens, and filled by the sweep.
+  await s.close();
+  reader.run("PRAGMA search.user_version = 3");
+  reader.close();
+  s = open(path);
+  await s.search.sweep();
+  expect(await s.search.count({ terms: parseSearch("ip:10.1.1.0/26") }, 10_000)).toBe(64);
+  await s.close();
+}, 120_000);
+
 test("every field of a caught hook reaches the index thread as caught: text beyond ASCII, a body within a larger buffer, an empty body", async () => {
   const dir = mkdtempSync(join(tmpdir(), "mailroom-search-file-"));
   dirs.push(dir);

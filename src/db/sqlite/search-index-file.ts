@@ -46,8 +46,8 @@ export function openSearchIndex(sql: Database, dataPath: string, log?: Log): { p
 
 const attached = (sql: Database) => (sql.query("PRAGMA database_list").all() as { name: string }[]).some((d) => d.name === "search");
 
-/** The index's layout; another value in the file's user_version makes it again (2: trigrams of the text). */
-const FORMAT = 3;
+/** The index's layout; another value in the file's user_version makes it again (2: trigrams of the text; 4: the senders' addresses). */
+const FORMAT = 4;
 const SCHEMA = [
   "CREATE TABLE IF NOT EXISTS search.search_rows (n INTEGER PRIMARY KEY NOT NULL, hook_id TEXT NOT NULL UNIQUE)",
   // The hooks' words and keys (search-store.ts), one token each.
@@ -55,6 +55,8 @@ const SCHEMA = [
   // The vocabulary: every word indexed once, ever, and the trigrams of each.
   "CREATE TABLE IF NOT EXISTS search.search_words (id INTEGER PRIMARY KEY NOT NULL, word TEXT NOT NULL UNIQUE)",
   "CREATE VIRTUAL TABLE IF NOT EXISTS search.search_word_grams USING fts5(word, content='', detail=none, tokenize='trigram case_sensitive 1')",
+  // The senders' addresses (ipHex) indexed once, ever: `ip:` reads those of its block, then asks for their keys.
+  "CREATE TABLE IF NOT EXISTS search.search_ips (hex TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID",
 ];
 
 /**
