@@ -43,6 +43,8 @@ export const PAGE_QUERIES = [
   ["common word + tag + status + 2 days", "foxtrot tag:billing status:failed #"],
   ["word + rare tag + status + 2 days", "refund tag:big status:pending #"],
   ["field term + tag + status + 2 days", "type:refund.created tag:vip status:handled #"],
+  ["one sender's address", "ip:203.0.113.18"],
+  ["a block no sender is in", "ip:10.0.0.0/8"],
 ] as const;
 
 const DAY = 86_400_000;

@@ -143,7 +143,7 @@ function groupsExpression(groups: string[][]): string | undefined | null {
 
 /**
  * The FTS5 query of a subtree's candidates, for an OR (or parentheses) ANDed at the top: a word's
- * or a field term's groups; the AND of its items' queries; the OR of its branches' when every
+ * or a field term's groups; an `ip:` term's keys of the addresses its block holds (`ips`); the AND of its items' queries; the OR of its branches' when every
  * branch has one (a branch no indexed hook can match left out). Undefined when it cannot narrow
  * (a NOT, a hook term, a needle that asks nothing, in a branch); null when no indexed hook matches.
  */
@@ -185,17 +185,12 @@ export function treeExpression(node: QueryNode, lookup: WordLookup, ips?: IpLook
  * match, a needle's piece being in no word indexed): for every word, the words of the vocabulary
  * it may be in (needleGroups); for every exact field term, its key; for every prefix term, its
  * name's key and its value as a word (search/document.ts searchTokens); for an OR ANDed at the
- * top, the union of its branches' candidates (treeExpression). A hook that matches holds a word of
+ * top, the union of its branches' candidates, and for an `ip:` ANDed at the top, the keys of the
+ * addresses its block holds (treeExpression). A hook that matches holds a word of
  * each group, so the candidates include every match; each is checked against its document. A
  * query with such candidates finds only the hooks the index holds.
  */
-export function matchExpression(
-  terms: SearchTerms,
-  lookup: WordLookup,
-  channel?: string,
-  eventType?: string,
-  ips?: IpLookup,
-): string | undefined | null {
+export function matchExpression(terms: SearchTerms, lookup: WordLookup, channel?: string, eventType?: string, ips?: IpLookup): string | undefined | null {
   const groups: string[][] = [];
   for (const w of terms.words) needleGroups(w, lookup, groups);
   for (const t of terms.terms) fieldGroups(t, lookup, groups);
