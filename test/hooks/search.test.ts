@@ -93,6 +93,23 @@ test("a deleted hook is no longer found; a channel's deletion takes its hooks ou
   await t.stop();
 });
 
+test("a status no hook of the channel is in finds nothing; once a hook moves into it, it is found, with its channel and with none", async () => {
+  const t = await startTarget();
+  for (const channel of ["a", "a", "b"]) expect((await t.post(channel, JSON.stringify({ w: "statusword" }), json)).status).toBe(200);
+  const ids = async (q: string) => ((await t.call("GET", `/v1/hooks?q=${encodeURIComponent(q)}`)).json as { id: string }[]).map((h) => h.id);
+  const all = await ids("statusword");
+  expect(all.length).toBe(3);
+  expect(await ids("statusword status:discarded")).toEqual([]);
+  expect(await ids("statusword status:pending channel:a")).toEqual(all.slice(1));
+  const [inB] = await ids("statusword channel:b");
+  expect((await t.call("POST", `/v1/hooks/${inB}/discard`)).status).toBe(200);
+  expect(await ids("statusword status:discarded")).toEqual([inB!]);
+  expect(await ids("statusword status:discarded channel:b")).toEqual([inB!]);
+  expect(await ids("statusword status:discarded channel:a")).toEqual([]);
+  expect((await t.call("GET", "/v1/hooks?q=statusword&status=discarded")).json.map((h: { id: string }) => h.id)).toEqual([inB!]);
+  await t.stop();
+});
+
 test("the query language over HTTP: NOT, OR, parentheses and hook terms; hostile queries answer 400 with where and what, never 500", async () => {
   const t = await startTarget();
   for (const [channel, body] of [

@@ -533,7 +533,8 @@ export function createSearchStore(
    * A search as it is read: after:/before: and status: ANDed at the top bound what is read (rowids,
    * the plain list); an exact `channel:` ANDed at the top is the plain list's channel filter
    * (channel names are lower case, as the term's value is), read by the hooks' index, not as a
-   * needle of the text. Undefined when nothing can match (two statuses, two channels).
+   * needle of the text. Undefined when nothing can match (two statuses, two channels, a status no
+   * hook of the channel is in by the counters).
    */
   function narrow(asked: SearchQuery): { query: SearchQuery; bounds: ReturnType<typeof topBounds> } | undefined {
     const now = asked.now ?? Date.now();
@@ -553,6 +554,9 @@ export function createSearchStore(
       const rest = conjuncts.filter((n) => n !== channelTerm);
       query.terms = rest.length === 0 ? { words: [], fields: [], terms: [] } : needlesOf(rest.length === 1 ? rest[0]! : { kind: "and", items: rest });
     }
+    // A status no hook is in (of the channel, when one is asked), by the counters: nothing can match,
+    // and nothing need be read (a common word with `status:failed` when none failed read every candidate).
+    if (query.status !== undefined && HOOK_STATUSES.includes(query.status) && rangeSize(query.channel, query.status) === 0) return undefined;
     return { query, bounds };
   }
 
