@@ -3,9 +3,9 @@ import { exactKey, fieldText, ipHex, ipKey, nameKey, type SearchTerms } from "./
 /**
  * A hook's document: `text` (free words are looked for in it) and `fields` (one line per field
  * term it can match, `\nname=value\n`), both lower case, so SQLite's candidates, PostgreSQL's LIKE
- * and a plain `includes` agree; `lines` are the fields' names and values, for SQLite's keys.
+ * and a plain `includes` agree; `lines` are the fields' names and values, for SQLite's keys; `ip`,
+ * the sender's address as ipHex (undefined: the ip is no address), for SQLite's key of it.
  */
-/** A hook's document: its text, its field lines (as `fields` and as pairs), and its sender's address as ipHex (undefined: no address). */
 export type SearchDoc = { id: string; text: string; fields: string; lines: [name: string, value: string][]; ip?: string };
 
 /** How much of a body is searchable by free words. */

@@ -142,6 +142,7 @@ test("ip: reads the index's addresses of its block and finds their hooks; a bloc
   expect(await count("ip:fe80::/10")).toBe(1);
   expect(await count("ip:10.2.0.0/16")).toBe(0);
   expect(await count("ip:10.1.2.0/24 OR ip:2001:db8::/32")).toBe(89);
+  expect(await count("ip:10.1.2.0/26 OR ip:2001:db8::/32")).toBe(65);
   expect(await ids(s, "ip:10.1.1.0/24")).toBe(100);
   expect(await ids(s, "ip:10.1.1.64/26")).toBe(64);
   expect(await ids(s, "marker602 ip:::/0")).toBe(0);
@@ -151,10 +152,15 @@ test("ip: reads the index's addresses of its block and finds their hooks; a bloc
   expect((reader.query("SELECT count(*) AS n FROM search.search_ips").get() as { n: number }).n).toBe(603);
   // An index file of format 3 (before the addresses) is made again when Mailroom opens, and filled by the sweep.
   await s.close();
+  reader.run("DROP TABLE search.search_ips");
   reader.run("PRAGMA search.user_version = 3");
   reader.close();
   s = open(path);
   await s.search.sweep();
+  const again = openDatabase({ path, durability: "normal" }).$client;
+  again.run("ATTACH DATABASE ? AS search", [`${path}-search`]);
+  expect(again.query("PRAGMA search.user_version").get()).toEqual({ user_version: 4 });
+  again.close();
   expect(await s.search.count({ terms: parseSearch("ip:10.1.1.0/26") }, 10_000)).toBe(64);
   await s.close();
 }, 120_000);

@@ -69,9 +69,10 @@ export function trigrams(needle: string): string[] {
 
 /**
  * Addresses an `ip:` term asks the index for, at most; past that its hooks are read whole, as
- * before the index held addresses. Each query of many keys costs the index more than reading the
- * hooks (1,000,000 hooks, every one of a /24 read by a bulk job's pages: a /26 of 64 addresses in
- * 4.1 s from its keys against 8.8 s read whole; the /24, 256 addresses, in 52 s against 7.1; docs/benchmarks.md).
+ * before the index held addresses. The candidates of many keys cost more to read than the hooks
+ * (1,000,000 hooks, every match read, as a bulk job's dry run does: a /26 of 64 addresses in 4.98 s
+ * from its keys against 7.26 s read whole; a /24 of 256 in 50.7 to 51.8 s against 8.06 to 8.46 s;
+ * docs/benchmarks.md, "ip: from the index's addresses").
  */
 const IP_KEYS = 64;
 /** Words of the vocabulary a needle's group may name, at most: a needle found in more is not asked of the index. */
@@ -143,9 +144,11 @@ function groupsExpression(groups: string[][]): string | undefined | null {
 
 /**
  * The FTS5 query of a subtree's candidates, for an OR (or parentheses) ANDed at the top: a word's
- * or a field term's groups; an `ip:` term's keys of the addresses its block holds (`ips`); the AND of its items' queries; the OR of its branches' when every
- * branch has one (a branch no indexed hook can match left out). Undefined when it cannot narrow
- * (a NOT, a hook term, a needle that asks nothing, in a branch); null when no indexed hook matches.
+ * or a field term's groups; an `ip:` term's keys of the addresses its block holds (`ips`); the AND
+ * of its items' queries; the OR of its branches' when every branch has one (a branch no indexed
+ * hook can match left out). Undefined when it cannot narrow (a NOT, another hook term, a needle
+ * that asks nothing, a block of more than IP_KEYS addresses, in a branch); null when no indexed
+ * hook matches.
  */
 export function treeExpression(node: QueryNode, lookup: WordLookup, ips?: IpLookup): string | undefined | null {
   const groups: string[][] = [];
@@ -230,6 +233,8 @@ function above(s: string): string | undefined {
  * the others are looked for there when a hook is indexed. The vocabulary keeps every word for good.
  */
 const KNOWN_WORDS = 200_000;
+/** Senders' addresses a store remembers as being in search_ips (the others are upserted when a hook is indexed). */
+const KNOWN_IPS = 10_000;
 
 /**
  * A query's tree as SQL over `hooks h`, when every term of it is a hook column (its meaning in
@@ -329,7 +334,7 @@ export function createSearchStore(
       known.add(w);
     }
   };
-  /** Addresses known to be in search_ips (committed); forgotten all at once past KNOWN_WORDS. */
+  /** Addresses known to be in search_ips (committed); forgotten all at once past KNOWN_IPS. */
   let knownIps = new Set<string>();
 
   /** The vocabulary's words a needle's piece may be part of (needleGroups). */
@@ -988,7 +993,7 @@ export function createSearchStore(
       // Remembered once committed: a word of a batch rolled back is looked up again.
       if (!nested) {
         remember(fresh);
-        if (knownIps.size + freshIps.size > KNOWN_WORDS) knownIps = new Set();
+        if (knownIps.size + freshIps.size > KNOWN_IPS) knownIps = new Set();
         for (const hex of freshIps) knownIps.add(hex);
       }
     },
