@@ -22,6 +22,13 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
+/** A data file's path in a fresh folder, removed after the test. */
+function dataPath(): string {
+  const dir = mkdtempSync(join(tmpdir(), "mailroom-search-file-"));
+  dirs.push(dir);
+  return join(dir, "mailroom.db");
+}
+
 function open(path: string, maxInFlightBytes?: number, thread = THREAD, log: Log = silentLog) {
   const db = openDatabase({ path, durability: "normal" });
   const storage = createSqliteStorage(db, { path, durability: "normal", searchThreadUrl: thread });
@@ -56,9 +63,7 @@ const ids = async (s: ReturnType<typeof open>, q: string) => (await s.search.sea
 const indexed = (s: ReturnType<typeof open>) => s.search.flush();
 
 test("hooks reported caught are found through the index thread; a lost, then a damaged index file is made again and filled by the sweep", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "mailroom-search-file-"));
-  dirs.push(dir);
-  const path = join(dir, "mailroom.db");
+  const path = dataPath();
   let s = open(path);
   const made = hooks(150);
   await s.storage.hooks.insertHooks(made, () => []);
@@ -90,9 +95,7 @@ test("hooks reported caught are found through the index thread; a lost, then a d
 }, 120_000);
 
 test("the entries of deleted hooks are purged from the index file; their hooks are not found meanwhile", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "mailroom-search-file-"));
-  dirs.push(dir);
-  const path = join(dir, "mailroom.db");
+  const path = dataPath();
   const s = open(path);
   const made = hooks(20);
   await s.storage.hooks.insertHooks(made, () => []);
@@ -118,9 +121,7 @@ test("the entries of deleted hooks are purged from the index file; their hooks a
 }, 120_000);
 
 test("ip: reads the index's addresses of its block and finds their hooks; a block of more addresses than it asks for reads the hooks; an index of the format before is made again", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "mailroom-search-file-"));
-  dirs.push(dir);
-  const path = join(dir, "mailroom.db");
+  const path = dataPath();
   let s = open(path);
   // 600 addresses in 10.1.0.0/16 (more than an ip: term asks the index for; a /26 is not), one IPv6 with a zone
   // longer than a field's value may be, one IPv4-mapped form, and an ip that is no address.
@@ -166,9 +167,7 @@ test("ip: reads the index's addresses of its block and finds their hooks; a bloc
 }, 120_000);
 
 test("every field of a caught hook reaches the index thread as caught: text beyond ASCII, a body within a larger buffer, an empty body", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "mailroom-search-file-"));
-  dirs.push(dir);
-  const path = join(dir, "mailroom.db");
+  const path = dataPath();
   const s = open(path);
   const [a, b, c] = hooks(3) as [NewHook, NewHook, NewHook];
   // A body that is a view of a larger buffer: only the view is the hook's body.
@@ -195,9 +194,7 @@ test("every field of a caught hook reaches the index thread as caught: text beyo
 }, 120_000);
 
 test("hooks handed to the index thread as ids only (past the bytes it has not taken yet) are read back by a sweep: every one is found", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "mailroom-search-file-"));
-  dirs.push(dir);
-  const path = join(dir, "mailroom.db");
+  const path = dataPath();
   // One byte: no batch fits, so every one is handed over as its ids.
   const s = open(path, 1);
   const made = hooks(200);
@@ -210,9 +207,7 @@ test("hooks handed to the index thread as ids only (past the bytes it has not ta
 }, 120_000);
 
 test("an index thread that fails is started again and indexes what it missed; searches answer meanwhile", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "mailroom-search-file-"));
-  dirs.push(dir);
-  const path = join(dir, "mailroom.db");
+  const path = dataPath();
   const errors: string[] = [];
   const log: Log = { info() {}, warn() {}, error: (message) => void errors.push(message) };
   const failing = new URL("./fixtures/failing-search-thread.ts", import.meta.url).href;
@@ -241,9 +236,7 @@ test("an index thread that fails is started again and indexes what it missed; se
 }, 120_000);
 
 test("an index file that cannot be written (here a folder in its place) does not stop the data file from opening: the index is kept in a temporary file", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "mailroom-search-file-"));
-  dirs.push(dir);
-  const path = join(dir, "mailroom.db");
+  const path = dataPath();
   mkdirSync(`${path}-search`);
   const errors: string[] = [];
   const log: Log = { info() {}, warn() {}, error: (message) => void errors.push(message) };
@@ -265,9 +258,7 @@ test("an index file that cannot be written (here a folder in its place) does not
 }, 120_000);
 
 test("hooks left out while the index thread is starved cost one message, not one per batch, and are all found once it runs", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "mailroom-search-file-"));
-  dirs.push(dir);
-  const path = join(dir, "mailroom.db");
+  const path = dataPath();
   const warnings: string[] = [];
   const log: Log = { info() {}, warn: (message) => void warnings.push(message), error() {} };
   const s = open(path, undefined, new URL("./fixtures/blocked-search-thread.ts", import.meta.url).href, log);
@@ -286,9 +277,7 @@ test("hooks left out while the index thread is starved cost one message, not one
 }, 120_000);
 
 test("hooks left out while the start-up sweep runs are found by the next search: what it waits for includes the sweep that takes them", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "mailroom-search-file-"));
-  dirs.push(dir);
-  const path = join(dir, "mailroom.db");
+  const path = dataPath();
   const s = open(path, undefined, new URL("./fixtures/blocked-search-thread.ts", import.meta.url).href);
   const older = hooks(1000);
   await s.storage.hooks.insertHooks(older, () => []);
@@ -303,9 +292,7 @@ test("hooks left out while the start-up sweep runs are found by the next search:
 }, 120_000);
 
 test("other work on the serving thread counted by busy() (a bulk job's batches) makes the index thread stand aside as a flood of caught hooks does; a search wakes it", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "mailroom-search-file-"));
-  dirs.push(dir);
-  const s = open(join(dir, "mailroom.db"));
+  const s = open(dataPath());
   s.search.start();
   // What the index holds, read without waiting for the thread (a search would wake it).
   const held = async (q: string) => (await s.storage.search.search({ terms: parseSearch(q), limit: 100 })).length;
