@@ -93,7 +93,7 @@ test("a deleted hook is no longer found; a channel's deletion takes its hooks ou
   await t.stop();
 });
 
-test("a status no hook of the channel is in finds nothing; once a hook moves into it, it is found, with its channel and with none", async () => {
+test("a status no hook of the channel is in finds and counts nothing; once a hook moves into it, it is found and counted, with its channel and with none", async () => {
   const t = await startTarget();
   for (const channel of ["a", "a", "b"]) expect((await t.post(channel, JSON.stringify({ w: "statusword" }), json)).status).toBe(200);
   const ids = async (q: string) => ((await t.call("GET", `/v1/hooks?q=${encodeURIComponent(q)}`)).json as { id: string }[]).map((h) => h.id);
@@ -101,8 +101,13 @@ test("a status no hook of the channel is in finds nothing; once a hook moves int
   expect(all.length).toBe(3);
   expect(await ids("statusword status:discarded")).toEqual([]);
   expect(await ids("statusword status:pending channel:a")).toEqual(all.slice(1));
+  // A saved view's count reads the same way (the store's count, not its list).
+  expect((await t.call("POST", "/v1/views", { name: "gone", query: "statusword status:discarded" })).status).toBe(200);
+  const counted = async () => ((await t.call("GET", "/v1/views?include=count")).json as { name: string; count: number }[]).find((v) => v.name === "gone")!.count;
+  expect(await counted()).toBe(0);
   const [inB] = await ids("statusword channel:b");
   expect((await t.call("POST", `/v1/hooks/${inB}/discard`)).status).toBe(200);
+  expect(await counted()).toBe(1);
   expect(await ids("statusword status:discarded")).toEqual([inB!]);
   expect(await ids("statusword status:discarded channel:b")).toEqual([inB!]);
   expect(await ids("statusword status:discarded channel:a")).toEqual([]);
