@@ -103,7 +103,8 @@ test("a status no hook of the channel is in finds and counts nothing; once a hoo
   expect(await ids("statusword status:pending channel:a")).toEqual(all.slice(1));
   // A saved view's count reads the same way (the store's count, not its list).
   expect((await t.call("POST", "/v1/views", { name: "gone", query: "statusword status:discarded" })).status).toBe(200);
-  const counted = async () => ((await t.call("GET", "/v1/views?include=count")).json as { name: string; count: number }[]).find((v) => v.name === "gone")!.count;
+  const counted = async () =>
+    ((await t.call("GET", "/v1/views?include=count")).json as { name: string; count: number }[]).find((v) => v.name === "gone")!.count;
   expect(await counted()).toBe(0);
   const [inB] = await ids("statusword channel:b");
   expect((await t.call("POST", `/v1/hooks/${inB}/discard`)).status).toBe(200);
