@@ -35,6 +35,8 @@ const SWEEP_BACK_MS = 5 * 60_000;
 const PURGE_EVERY = 20;
 /** Hooks looked at per statement of a sweep. */
 const SCAN = 5000;
+/** Words of the vocabulary looked at per transaction of its prune (a look-up in the index each: about 15 ms). */
+const PRUNE_SCAN = 500;
 /**
  * While hooks are being caught (one came in the last BUSY_MS), indexing takes at most BUSY_SHARE
  * of the thread that also catches, resting between batches: under a sustained flood the index
@@ -253,7 +255,11 @@ export function createSearch(deps: {
     }
   }
 
-  /** Removes the entries of deleted hooks (store.purge), SCAN at a time with rests like indexing's. */
+  /**
+   * Removes the entries of deleted hooks (store.purge), SCAN at a time with rests like indexing's;
+   * then, when enough were removed, the vocabulary's words no hook holds any longer (store.prune),
+   * PRUNE_SCAN at a time.
+   */
   async function purge(): Promise<void> {
     if (!store.purge || purging) return;
     purging = true;
@@ -263,6 +269,14 @@ export function createSearch(deps: {
         after = await store.purge(after, SCAN);
         if (after === undefined) break;
         await restAfter(startedAt, share());
+      }
+      if (store.prune && !closed && (await store.pruneDue?.())) {
+        for (let after: string | undefined; !closed; ) {
+          const startedAt = performance.now();
+          after = await store.prune(after, PRUNE_SCAN);
+          if (after === undefined) break;
+          await restAfter(startedAt, share());
+        }
       }
     } catch (error) {
       log.warn("could not remove deleted hooks from the search index", { error: String(error) });

@@ -55,4 +55,14 @@ export interface SearchStore extends Transactor {
    * PostgreSQL deletes them with their hooks and has none.
    */
   purge?(after: number | undefined, scan: number): Promise<number | undefined>;
+  /**
+   * SQLite: whether the vocabulary (the words and senders' addresses written once each for `ip:`
+   * and partial words) is due a prune, by the hooks purged since the last (db/sqlite/search-vocabulary.ts).
+   */
+  pruneDue?(): Promise<boolean>;
+  /**
+   * SQLite: removes, among the next `scan` words or addresses after `after` (from the first when
+   * undefined), those no indexed hook holds any longer; the cursor to go on from, undefined at the end.
+   */
+  prune?(after: string | undefined, scan: number): Promise<string | undefined>;
 }

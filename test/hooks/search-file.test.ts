@@ -12,6 +12,8 @@ import { openDatabase } from "../../src/db/sqlite/open";
 import { createSqliteStorage } from "../../src/db/sqlite/storage";
 import { parseSearch } from "../../src/search/query";
 import { createThreadedSearch } from "../../src/search/threaded";
+import { createSearch } from "../../src/search/index";
+import { systemClock } from "../../src/lib/clock";
 import type { NewHook } from "../../src/hooks/store";
 import { type Log, silentLog } from "../../src/lib/log";
 
@@ -331,3 +333,61 @@ test("other work on the serving thread counted by busy() (a bulk job's batches) 
   expect(await held("meanwhile")).toBe(during);
   await s.close();
 }, 60_000);
+
+test("words and addresses no kept hook holds any longer are pruned from the vocabulary once enough hooks were purged: searches answer the same, and a pruned word caught again is found", async () => {
+  const path = dataPath();
+  const db = openDatabase({ path, durability: "normal" });
+  // Without the thread the index is attached to the data file's connection; this store indexes, purges and prunes.
+  const storage = createSqliteStorage(db, { path, durability: "normal" });
+  const { createSearchStore } = await import("../../src/db/sqlite/search-store");
+  const store = createSearchStore(db.$client, { pruneAfter: 10 });
+  const search = createSearch({ store, read: (id) => storage.hooks.getHook(id), clock: systemClock, log: silentLog });
+  const made = hooks(40).map((h, i) => ({ ...h, ip: `10.9.0.${i}`, body: Buffer.from(JSON.stringify({ note: `solo${i}zq shared` })) }));
+  await storage.hooks.insertHooks(made, () => []);
+  await search.sweep();
+  const sql = db.$client;
+  const n = (text: string) => (sql.query(text).get() as { n: number }).n;
+  const solos = () => n("SELECT count(*) AS n FROM search.search_words WHERE word LIKE 'solo%'");
+  // The trigrams' table holds a row per word of the vocabulary.
+  const grams = () => n("SELECT count(*) AS n FROM search.search_word_grams_docsize");
+  const words = () => n("SELECT count(*) AS n FROM search.search_words");
+  const count = (q: string) => store.count({ terms: parseSearch(q) }, 1000);
+  expect(solos()).toBe(40);
+  expect(n("SELECT count(*) AS n FROM search.search_ips")).toBe(40);
+  expect(grams()).toBe(words());
+  const wordsBefore = words();
+
+  // 30 hooks deleted: their entries stay in the index until the purge, and their words with them.
+  await storage.hooks.deleteHooks(made.slice(0, 30).map((h) => ({ id: h.id, channel: h.channel, status: "pending" as const })));
+  expect(await store.prune!(undefined, 1000)).toBe("i");
+  expect(solos()).toBe(40);
+  // The purge at start (then every 10 minutes) removes their entries, and then, 30 being enough, their words.
+  search.start();
+  for (const end = Date.now() + 20_000; solos() > 10 && Date.now() < end; ) await Bun.sleep(20);
+  await search.close();
+  expect(solos()).toBe(10);
+  expect(n("SELECT count(*) AS n FROM search.search_words WHERE word IN ('solo0zq', 'solo29zq')")).toBe(0);
+  expect(n("SELECT count(*) AS n FROM search.search_words WHERE word IN ('solo30zq', 'solo39zq', 'shared')")).toBe(3);
+  expect(words()).toBeLessThan(wordsBefore - 30);
+  expect(grams()).toBe(words());
+  expect(n("SELECT count(*) AS n FROM search.search_ips")).toBe(10);
+  // What searches answer is what the kept hooks hold.
+  expect(await count("olo3")).toBe(10);
+  expect(await count("solo7zq")).toBe(0);
+  expect(await count("shared")).toBe(10);
+  expect(await count("ip:10.9.0.0/24")).toBe(10);
+  expect(await count("ip:10.9.0.7")).toBe(0);
+  // Not due again until as many more are purged.
+  expect(await store.pruneDue!()).toBe(false);
+
+  // A word and an address pruned come back with a hook that holds them, and are found again.
+  const again = hooks(1).map((h) => ({ ...h, ip: "10.9.0.5", body: Buffer.from(JSON.stringify({ note: "solo5zq" })) }));
+  await storage.hooks.insertHooks(again, () => []);
+  // Indexed by the same store (its cache of the words it wrote), through a search not closed.
+  const more = createSearch({ store, read: (id) => storage.hooks.getHook(id), clock: systemClock, log: silentLog });
+  await more.sweep();
+  expect(await count("olo5z")).toBe(1);
+  expect(await count("ip:10.9.0.5")).toBe(1);
+  expect(await count("ip:10.9.0.0/28")).toBe(1);
+  await storage.close();
+}, 120_000);

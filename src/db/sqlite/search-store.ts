@@ -22,6 +22,7 @@ import {
 import { HOOK_STATUSES, type HookStatus } from "../../hooks/status";
 import { eventTypeCondition } from "../event-type";
 import type { SearchQuery, SearchStore } from "../../search/store";
+import { createVocabularyPruner } from "./search-vocabulary";
 import { createRecheck, type RecheckFilters } from "./search-recheck";
 import { decide, wordLeaves } from "./search-decide";
 
@@ -308,6 +309,8 @@ export function createSearchStore(
     tagFirst?: number;
     driveMax?: number;
     scanPerCheck?: number;
+    /** Hooks purged before the vocabulary is pruned, at least (PRUNE_AFTER_PURGED; tests lower it). */
+    pruneAfter?: number;
   } = {},
 ): SearchStore {
   const sql: Database = "$client" in conn ? conn.$client : conn;
@@ -336,6 +339,13 @@ export function createSearchStore(
   };
   /** Addresses known to be in search_ips (committed); forgotten all at once past KNOWN_IPS. */
   let knownIps = new Set<string>();
+  const vocabulary = createVocabularyPruner(sql, q, {
+    after: opts.pruneAfter,
+    forget(words, hexes) {
+      for (const w of words) known.delete(w), knownBefore.delete(w);
+      for (const hex of hexes) knownIps.delete(hex);
+    },
+  });
 
   /** The vocabulary's words a needle's piece may be part of (needleGroups). */
   const lookup: WordLookup = (piece, how) => {
@@ -1094,8 +1104,17 @@ export function createSearchStore(
         await write(async () => {
           for (const n of gone) q("DELETE FROM search.search_index WHERE rowid = ?").run(n), q("DELETE FROM search.search_rows WHERE n = ?").run(n);
         });
+        vocabulary.purged(gone.length);
       }
       return rows[rows.length - 1]?.[0];
+    },
+
+    pruneDue: async () => vocabulary.due(),
+
+    async prune(after, scan) {
+      let next: string | undefined;
+      await write(async () => void (next = vocabulary.pass(after, scan)));
+      return next;
     },
   };
 }

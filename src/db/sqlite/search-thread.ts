@@ -56,8 +56,13 @@ function open(m: Extract<ToIndexer, { type: "open" }>): void {
   search = createSearch({
     // Each batch first waits while hooks come in a flood (lib/serving-busy.ts), unless a
     // search is waiting for the index: a flood's hooks are indexed after it, a search's at once.
-    // The purge of deleted hooks' entries (a retention's, a bulk delete's) waits the same way.
-    store: { ...store, index: (docs) => (flood?.wait(), store.index(docs)), purge: (after, scan) => (flood?.wait(), store.purge!(after, scan)) },
+    // The purge of deleted hooks' entries (a retention's, a bulk delete's) and the vocabulary's prune wait the same way.
+    store: {
+      ...store,
+      index: (docs) => (flood?.wait(), store.index(docs)),
+      purge: (after, scan) => (flood?.wait(), store.purge!(after, scan)),
+      prune: (after, scan) => (flood?.wait(), store.prune!(after, scan)),
+    },
     read: async (id) => (read.get(id) as Source | null) ?? undefined,
     clock: systemClock,
     log,
