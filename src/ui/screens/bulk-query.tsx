@@ -1,24 +1,49 @@
 /** @jsxImportSource preact */
 import { useEffect, useRef, useState } from "preact/hooks";
-import { api } from "../api";
+import { api, download } from "../api";
 import { Dialog } from "../parts/dialog";
 
 type Job = { id: string; action: string; state: string; total: number; done: number; skipped: number; failed: number; message: string };
 type Asking = { action: string; count: number };
 
-const LABELS: Record<string, string> = { retry: "Retry", redeliver: "Redeliver", discard: "Discard", delete: "Delete", send: "Send to a URL" };
-const PAST: Record<string, string> = { retry: "retried", redeliver: "redelivered", discard: "discarded", delete: "deleted", send: "sent" };
+const LABELS: Record<string, string> = {
+  retry: "Retry",
+  redeliver: "Redeliver",
+  discard: "Discard",
+  delete: "Delete",
+  tag: "Tag",
+  untag: "Untag",
+  "mark-read": "Mark read",
+  export: "Export",
+  send: "Send to a URL",
+};
+const PAST: Record<string, string> = {
+  retry: "retried",
+  redeliver: "redelivered",
+  discard: "discarded",
+  delete: "deleted",
+  tag: "tagged",
+  untag: "untagged",
+  "mark-read": "marked read",
+  send: "sent",
+};
+const TAGGING = new Set(["tag", "untag"]);
 const n = (x: number) => x.toLocaleString("en");
+/** The tags typed, split at commas and spaces (the server checks each). */
+const tagsOf = (text: string) => [...new Set(text.split(/[\s,]+/).filter(Boolean))];
 
 /**
  * "Select all N matching": a bulk action (docs/bulk.md) on every hook the search matches, not only
  * the rows shown. The server counts first (a dry run), the page asks with that number, then
- * follows the job: a progress line, and Cancel while it runs.
+ * follows the job: a progress line, and Cancel while it runs. Export is no job: the server answers
+ * the hooks as JSON lines, saved as a file.
  */
 export function BulkQuery({ query, admin, onDone }: { query: string; admin: boolean; onDone: () => void }) {
   const [selected, setSelected] = useState<number | undefined>();
   const [action, setAction] = useState("retry");
   const [url, setUrl] = useState("");
+  const [tags, setTags] = useState("");
+  const [exported, setExported] = useState<number | undefined>();
   const [asking, setAsking] = useState<Asking | undefined>();
   const [job, setJob] = useState<Job | undefined>();
   const [note, setNote] = useState("");
@@ -26,7 +51,7 @@ export function BulkQuery({ query, admin, onDone }: { query: string; admin: bool
   useEffect(() => () => clearTimeout(timer.current), []);
   useEffect(() => (setSelected(undefined), setNote("")), [query]);
 
-  const body = () => ({ query, action, ...(action === "send" ? { url } : {}) });
+  const body = () => ({ query, action, ...(action === "send" ? { url } : TAGGING.has(action) ? { tags: tagsOf(tags) } : {}) });
   const fail = (e: unknown) => setNote((e as Error).message);
   async function selectAll() {
     try {
@@ -36,6 +61,7 @@ export function BulkQuery({ query, admin, onDone }: { query: string; admin: bool
     }
   }
   async function ask() {
+    setNote("");
     try {
       setAsking({ action, count: (await api<{ count: number }>("POST", "/hooks/bulk", { ...body(), dry_run: true })).count });
     } catch (e) {
@@ -50,7 +76,9 @@ export function BulkQuery({ query, admin, onDone }: { query: string; admin: bool
   }
   async function run() {
     setAsking(undefined);
+    setExported(undefined);
     try {
+      if (action === "export") return setExported(await download("/hooks/bulk", body(), "mailroom-hooks.jsonl"));
       const started = await api<Job>("POST", "/hooks/bulk", body());
       setJob(started);
       void follow(started.id);
@@ -87,6 +115,11 @@ export function BulkQuery({ query, admin, onDone }: { query: string; admin: bool
               ))}
             </select>
           </label>
+          {TAGGING.has(action) && (
+            <label>
+              Tags <input required value={tags} onInput={(e) => setTags((e.target as HTMLInputElement).value)} placeholder="billing, big" />
+            </label>
+          )}
           {action === "send" && (
             <label>
               URL{" "}
@@ -113,6 +146,11 @@ export function BulkQuery({ query, admin, onDone }: { query: string; admin: bool
               Cancel
             </button>
           )}
+        </p>
+      )}
+      {exported !== undefined && (
+        <p class="bulk-progress" role="status">
+          {n(exported)} hook(s) exported to mailroom-hooks.jsonl.
         </p>
       )}
       {note && (
