@@ -97,32 +97,6 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   return json as T;
 }
 
-/**
- * POSTs `body` to /ui/api and saves what it answers as a file named `name` (an export's JSON
- * lines: never shown, only saved); the lines saved. Throws ApiError as api() does.
- */
-export async function download(path: string, body: unknown, name: string): Promise<number> {
-  const res = await fetch(`/ui/api${path}`, {
-    method: "POST",
-    credentials: "same-origin",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) {
-    const text = await res.text();
-    throw new ApiError(res.status, (text.startsWith("{") ? JSON.parse(text)?.message : undefined) ?? `HTTP ${res.status}`);
-  }
-  const blob = await res.blob();
-  const lines = (await blob.text()).split("\n").filter(Boolean).length;
-  const href = URL.createObjectURL(blob);
-  const a = document.createElement("a");
-  a.href = href;
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(href), 10_000);
-  return lines;
-}
-
 let onSignedOut: (() => void) | undefined;
 export function whenSignedOut(fn: () => void): void {
   onSignedOut = fn;

@@ -1,6 +1,6 @@
 /** @jsxImportSource preact */
 import { useEffect, useRef, useState } from "preact/hooks";
-import { api, download } from "../api";
+import { api, ApiError } from "../api";
 import { Dialog } from "../parts/dialog";
 
 type Job = { id: string; action: string; state: string; total: number; done: number; skipped: number; failed: number; message: string };
@@ -31,6 +31,32 @@ const TAGGING = new Set(["tag", "untag"]);
 const n = (x: number) => x.toLocaleString("en");
 /** The tags typed, split at commas and spaces (the server checks each). */
 const tagsOf = (text: string) => [...new Set(text.split(/[\s,]+/).filter(Boolean))];
+
+/**
+ * POSTs `body` to /ui/api and saves what it answers as a file named `name` (an export's JSON
+ * lines: never shown, only saved); the lines saved. Throws ApiError as api() does.
+ */
+async function download(path: string, body: unknown, name: string): Promise<number> {
+  const res = await fetch(`/ui/api${path}`, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) {
+    const text = await res.text();
+    throw new ApiError(res.status, (text.startsWith("{") ? JSON.parse(text)?.message : undefined) ?? `HTTP ${res.status}`);
+  }
+  const blob = await res.blob();
+  const lines = (await blob.text()).split("\n").filter(Boolean).length;
+  const href = URL.createObjectURL(blob);
+  const a = document.createElement("a");
+  a.href = href;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(href), 10_000);
+  return lines;
+}
 
 /**
  * "Select all N matching": a bulk action (docs/bulk.md) on every hook the search matches, not only
