@@ -11,7 +11,7 @@ export type ToIndexer =
   | { type: "open"; dataPath: string; indexPath: string; flood: Int32Array }
   | ({ type: "caught"; bytes: number } & Pack)
   | { type: "left-out"; ids: string[] }
-  | { type: "flush" | "sweep"; seq: number; from?: string }
+  | { type: "flush" | "sweep" | "purge"; seq: number; from?: string }
   | { type: "start" }
   | { type: "close" };
 export type FromIndexer =
@@ -116,8 +116,8 @@ export function createThreadedSearch(deps: {
   }
   spawn();
 
-  /** Asks the thread for a flush or a sweep; resolves once it answered (at once if it stopped). */
-  function ask(type: "flush" | "sweep", from?: string): Promise<void> {
+  /** Asks the thread for a flush, a sweep or a purge; resolves once it answered (at once if it stopped). */
+  function ask(type: "flush" | "sweep" | "purge", from?: string): Promise<void> {
     if (dead) return Promise.resolve();
     const n = ++seq;
     return new Promise<void>((resolve) => {
@@ -225,6 +225,7 @@ export function createThreadedSearch(deps: {
     flush,
     start: () => void ((started = true), dead || post({ type: "start" })),
     sweep: (from?: string) => ask("sweep", from),
+    purge: () => ask("purge"),
     indexSize: () => store.sizeBytes(),
     async close(): Promise<void> {
       if (closed) return;

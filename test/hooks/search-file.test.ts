@@ -341,8 +341,12 @@ test("words and addresses no kept hook holds any longer are pruned from the voca
   const storage = createSqliteStorage(db, { path, durability: "normal" });
   const { createSearchStore } = await import("../../src/db/sqlite/search-store");
   const store = createSearchStore(db.$client, { pruneAfter: 10 });
-  const search = createSearch({ store, read: (id) => storage.hooks.getHook(id), clock: systemClock, log: silentLog });
-  const made = hooks(40).map((h, i) => ({ ...h, ip: `10.9.0.${i}`, body: Buffer.from(JSON.stringify({ note: `solo${i}zq shared` })) }));
+  // Batches of 2: the prune reads 4 words a transaction, so a pass goes on from its cursor many times.
+  const search = createSearch({ store, read: (id) => storage.hooks.getHook(id), clock: systemClock, log: silentLog, batch: 2 });
+  // A long word of emoji is indexed as pieces cut by UTF-16 units: some end or start with half a
+  // character, which SQLite stores as U+FFFD.
+  const emoji = `a${"\u{1F600}".repeat(40)}`;
+  const made = hooks(41).map((h, i) => ({ ...h, ip: `10.9.0.${i}`, body: Buffer.from(JSON.stringify({ note: i === 40 ? emoji : `solo${i}zq shared` })) }));
   await storage.hooks.insertHooks(made, () => []);
   await search.sweep();
   const sql = db.$client;
@@ -353,41 +357,75 @@ test("words and addresses no kept hook holds any longer are pruned from the voca
   const words = () => n("SELECT count(*) AS n FROM search.search_words");
   const count = (q: string) => store.count({ terms: parseSearch(q) }, 1000);
   expect(solos()).toBe(40);
-  expect(n("SELECT count(*) AS n FROM search.search_ips")).toBe(40);
+  expect(n("SELECT count(*) AS n FROM search.search_ips")).toBe(41);
   expect(grams()).toBe(words());
+  expect(await count(`"${emoji.slice(0, 7)}"`)).toBe(1);
   const wordsBefore = words();
 
-  // 30 hooks deleted: their entries stay in the index until the purge, and their words with them.
-  await storage.hooks.deleteHooks(made.slice(0, 30).map((h) => ({ id: h.id, channel: h.channel, status: "pending" as const })));
+  // 30 hooks and the emoji's deleted: their entries stay in the index until the purge, and their words with them.
+  const gone = [...made.slice(0, 30), made[40]!];
+  await storage.hooks.deleteHooks(gone.map((h) => ({ id: h.id, channel: h.channel, status: "pending" as const })));
   expect(await store.prune!(undefined, 1000)).toBe("i");
   expect(solos()).toBe(40);
-  // The purge at start (then every 10 minutes) removes their entries, and then, 30 being enough, their words.
-  search.start();
-  for (const end = Date.now() + 20_000; solos() > 10 && Date.now() < end; ) await Bun.sleep(20);
-  await search.close();
+  // The purge (at start, then every 10 minutes) removes their entries, and then, 31 being enough, their words.
+  await search.purge();
   expect(solos()).toBe(10);
   expect(n("SELECT count(*) AS n FROM search.search_words WHERE word IN ('solo0zq', 'solo29zq')")).toBe(0);
   expect(n("SELECT count(*) AS n FROM search.search_words WHERE word IN ('solo30zq', 'solo39zq', 'shared')")).toBe(3);
+  expect(n("SELECT count(*) AS n FROM search.search_words WHERE word LIKE '%\u{FFFD}%' OR word LIKE 'a\u{1F600}%'")).toBe(0);
   expect(words()).toBeLessThan(wordsBefore - 30);
   expect(grams()).toBe(words());
+  sql.run("INSERT INTO search.search_word_grams (search_word_grams) VALUES ('integrity-check')");
   expect(n("SELECT count(*) AS n FROM search.search_ips")).toBe(10);
-  // What searches answer is what the kept hooks hold.
+  // The count of hooks purged since the pass is kept in the index file: none now.
+  expect(n("SELECT n FROM search.search_meta WHERE name = 'purged'")).toBe(0);
+  // What searches answer is what the kept hooks hold (the kept words' trigrams are there).
   expect(await count("olo3")).toBe(10);
-  expect(await count("solo7zq")).toBe(0);
+  expect(await count("solo3")).toBe(10);
   expect(await count("shared")).toBe(10);
   expect(await count("ip:10.9.0.0/24")).toBe(10);
-  expect(await count("ip:10.9.0.7")).toBe(0);
-  // Not due again until as many more are purged.
   expect(await store.pruneDue!()).toBe(false);
 
-  // A word and an address pruned come back with a hook that holds them, and are found again.
-  const again = hooks(1).map((h) => ({ ...h, ip: "10.9.0.5", body: Buffer.from(JSON.stringify({ note: "solo5zq" })) }));
+  // Words and addresses pruned come back with a hook that holds them, and are found again, by the
+  // store that indexed them before (its cache of the words it wrote) and by another.
+  const again = [made[5]!, made[40]!].map((h) => ({ ...hooks(1)[0]!, ip: h.ip, body: h.body }));
   await storage.hooks.insertHooks(again, () => []);
-  // Indexed by the same store (its cache of the words it wrote), through a search not closed.
-  const more = createSearch({ store, read: (id) => storage.hooks.getHook(id), clock: systemClock, log: silentLog });
-  await more.sweep();
-  expect(await count("olo5z")).toBe(1);
-  expect(await count("ip:10.9.0.5")).toBe(1);
-  expect(await count("ip:10.9.0.0/28")).toBe(1);
+  await search.sweep();
+  for (const s of [store, createSearchStore(db.$client)]) {
+    const found = (q: string) => s.count({ terms: parseSearch(q) }, 1000);
+    expect(await found("olo5z")).toBe(1);
+    expect(await found(`"${emoji.slice(0, 7)}"`)).toBe(1);
+    expect(await found(`${"\u{1F600}".repeat(3)}`)).toBe(1);
+    expect(await found("ip:10.9.0.5")).toBe(1);
+    expect(await found("ip:10.9.0.0/28")).toBe(1);
+  }
+  await search.close();
   await storage.close();
+}, 120_000);
+
+test("the index thread prunes after its purge, and the count of hooks purged since is kept across a restart: below the threshold nothing is pruned", async () => {
+  const path = dataPath();
+  let s = open(path);
+  const made = hooks(30).map((h, i) => ({ ...h, body: Buffer.from(JSON.stringify({ note: `lone${i}qx` })) }));
+  await s.storage.hooks.insertHooks(made, () => []);
+  await s.search.sweep();
+  await s.storage.hooks.deleteHooks(made.slice(0, 20).map((h) => ({ id: h.id, channel: h.channel, status: "pending" as const })));
+  await s.search.purge();
+  const reader = openDatabase({ path, durability: "normal" }).$client;
+  reader.run("ATTACH DATABASE ? AS search", [`${path}-search`]);
+  const n = (text: string) => (reader.query(text).get() as { n: number }).n;
+  // 20 purged, fewer than the 10,000 a pass waits for: the words stay, the count is kept.
+  expect(n("SELECT count(*) AS n FROM search.search_words WHERE word LIKE 'lone%'")).toBe(30);
+  expect(n("SELECT n FROM search.search_meta WHERE name = 'purged'")).toBe(20);
+  expect(await ids(s, "lone")).toBe(10);
+  await s.close();
+  // An index file made before the prune has no count: it is due a pass, which the thread runs after its purge.
+  reader.run("DELETE FROM search.search_meta");
+  s = open(path);
+  await s.search.purge();
+  expect(n("SELECT count(*) AS n FROM search.search_words WHERE word LIKE 'lone%'")).toBe(10);
+  expect(n("SELECT n FROM search.search_meta WHERE name = 'purged'")).toBe(0);
+  expect(await ids(s, "one2")).toBe(10);
+  reader.close();
+  await s.close();
 }, 120_000);

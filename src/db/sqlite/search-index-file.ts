@@ -52,11 +52,13 @@ const SCHEMA = [
   "CREATE TABLE IF NOT EXISTS search.search_rows (n INTEGER PRIMARY KEY NOT NULL, hook_id TEXT NOT NULL UNIQUE)",
   // The hooks' words and keys (search-store.ts), one token each.
   `CREATE VIRTUAL TABLE IF NOT EXISTS search.search_index USING fts5(words, content='', contentless_delete=1, detail=none, tokenize="ascii tokenchars '_'")`,
-  // The vocabulary: every word indexed once, ever, and the trigrams of each.
+  // The vocabulary: every word indexed once, and the trigrams of each (pruned: search-vocabulary.ts).
   "CREATE TABLE IF NOT EXISTS search.search_words (id INTEGER PRIMARY KEY NOT NULL, word TEXT NOT NULL UNIQUE)",
   "CREATE VIRTUAL TABLE IF NOT EXISTS search.search_word_grams USING fts5(word, content='', detail=none, tokenize='trigram case_sensitive 1')",
-  // The senders' addresses (ipHex) indexed once, ever: `ip:` reads those of its block, then asks for their keys.
+  // The senders' addresses (ipHex) indexed once (pruned with the vocabulary): `ip:` reads those of its block, then asks for their keys.
   "CREATE TABLE IF NOT EXISTS search.search_ips (hex TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID",
+  // Counters kept across restarts: `purged`, hooks' entries purged since the vocabulary's last prune (search-vocabulary.ts).
+  "CREATE TABLE IF NOT EXISTS search.search_meta (name TEXT PRIMARY KEY NOT NULL, n INTEGER NOT NULL) WITHOUT ROWID",
 ];
 
 /**
@@ -98,6 +100,8 @@ function prepare(sql: Database, path: string): void {
   if (tables > 0 && version !== FORMAT) throw new Error(`the search index file holds format ${version}`);
   if (path !== ":memory:") sql.run("PRAGMA search.journal_mode = WAL"), sql.run("PRAGMA search.journal_size_limit = 67108864");
   for (const statement of SCHEMA) sql.run(statement);
+  // A new file owes the vocabulary's prune nothing; one made before the prune has no count, and is due a pass.
+  if (tables === 0) sql.run("INSERT INTO search.search_meta (name, n) VALUES ('purged', 0) ON CONFLICT (name) DO NOTHING");
   sql.run(`PRAGMA search.user_version = ${FORMAT}`);
   // Reads the tables once: a damaged file fails here rather than in the first search.
   sql.query("SELECT count(*) FROM search.search_index WHERE search_index MATCH 'abc'").get();

@@ -231,7 +231,8 @@ function above(s: string): string | undefined {
 
 /**
  * Words a store remembers as being in the vocabulary (two generations of up to this many): only
- * the others are looked for there when a hook is indexed. The vocabulary keeps every word for good.
+ * the others are looked for there when a hook is indexed. A word the vocabulary's prune removes
+ * is forgotten first (search-vocabulary.ts).
  */
 const KNOWN_WORDS = 200_000;
 /** Senders' addresses a store remembers as being in search_ips (the others are upserted when a hook is indexed). */
@@ -339,7 +340,7 @@ export function createSearchStore(
   };
   /** Addresses known to be in search_ips (committed); forgotten all at once past KNOWN_IPS. */
   let knownIps = new Set<string>();
-  const vocabulary = createVocabularyPruner(sql, q, {
+  const vocabulary = createVocabularyPruner(q, {
     after: opts.pruneAfter,
     forget(words, hexes) {
       for (const w of words) known.delete(w), knownBefore.delete(w);
@@ -987,7 +988,12 @@ export function createSearchStore(
         const rows: [number, string][] = [];
         for (const [n, d] of claimed) {
           const { words, keys } = searchTokens(d);
-          for (const w of words) if (!isKnown(w) && w !== "") fresh.add(w);
+          // As SQLite stores it (a lone surrogate, from a long word cut or a JSON escape, becomes
+          // U+FFFD): the word remembered is the word the vocabulary holds, and the prune forgets.
+          for (const raw of words) {
+            const w = raw.isWellFormed() ? raw : raw.toWellFormed();
+            if (!isKnown(w) && w !== "") fresh.add(w);
+          }
           if (d.ip !== undefined && !knownIps.has(d.ip)) freshIps.add(d.ip);
           rows.push([n, `${words.join(" ")} ${keys.join(" ")}`]);
         }
@@ -1103,8 +1109,8 @@ export function createSearchStore(
       if (gone.length > 0) {
         await write(async () => {
           for (const n of gone) q("DELETE FROM search.search_index WHERE rowid = ?").run(n), q("DELETE FROM search.search_rows WHERE n = ?").run(n);
+          vocabulary.purged(gone.length);
         });
-        vocabulary.purged(gone.length);
       }
       return rows[rows.length - 1]?.[0];
     },

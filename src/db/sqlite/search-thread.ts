@@ -83,6 +83,7 @@ self.onmessage = async (event: MessageEvent<ToIndexer>) => {
     else if (m.type === "start") search.start();
     else if (m.type === "flush") await search.flush(), post({ type: "done", seq: m.seq });
     else if (m.type === "sweep") await search.sweep(m.from), post({ type: "done", seq: m.seq });
+    else if (m.type === "purge") await search.purge(), post({ type: "done", seq: m.seq });
     else if (m.type === "close") {
       await search.close();
       sql?.close(false);

@@ -1,4 +1,4 @@
-import type { Database, Statement } from "bun:sqlite";
+import type { Statement } from "bun:sqlite";
 import { ipKey } from "../../search/query";
 
 /**
@@ -19,21 +19,25 @@ const phrase = (s: string) => `"${s.replaceAll('"', '""')}"`;
  * has. A search could not find a hook through a word no indexed hook holds, so what a search
  * answers does not change.
  *
- * A pass is due once the purge removed at least `after` hooks' entries since the last one, and at
- * least as many as the index keeps: the vocabulary then holds the words of about twice the kept
- * hooks at most, and a pass, a look-up a word, costs about twice a purged hook's words in look-ups
- * for each purged hook. `forget` is called before a word (or address) is removed, in the same transaction:
- * the indexer's cache of words known to be written must not keep it, or a hook indexed later with
- * it would not write it again.
+ * A pass is due once the purge removed at least `after` hooks' entries since the last pass ended,
+ * and at least as many as the index keeps: the vocabulary then holds the words of about twice the
+ * kept hooks at most, and a pass, a look-up a word, costs about twice a purged hook's words in
+ * look-ups for each purged hook (and a removal for each word removed). The count is kept in the
+ * index file (`search_meta`), written with the purge's own deletions, so a restart neither loses
+ * it nor skips a pass; a file without it (made before the prune) is due a pass at once.
+ * `forget` is called before a word (or address) is removed, in the same transaction: the indexer's
+ * cache of words known to be written must not keep it, or a hook indexed later with it would not
+ * write it again.
  */
 export function createVocabularyPruner(
-  sql: Database,
   q: (text: string) => Statement,
   opts: { after?: number; forget: (words: readonly string[], ips: readonly string[]) => void },
 ) {
   const after = opts.after ?? PRUNE_AFTER_PURGED;
-  let purged = 0;
   const held = q("SELECT 1 FROM search.search_index WHERE search_index MATCH ? LIMIT 1");
+  const count = () => (q("SELECT n FROM search.search_meta WHERE name = 'purged'").get() as { n: number } | null)?.n;
+  /** The count when the pass under way was found due: what its end takes off. */
+  let counted = 0;
 
   /** Of the next `scan` words (or addresses) above the cursor, those no indexed hook holds, removed; the next cursor. */
   function pass(cursor: string | undefined, scan: number): string | undefined {
@@ -61,20 +65,24 @@ export function createVocabularyPruner(
       opts.forget([], gone);
       for (const hex of gone) q("DELETE FROM search.search_ips WHERE hex = ?").run(hex);
     }
-    return rows.length < scan ? undefined : `i${rows[rows.length - 1]}`;
+    if (rows.length === scan) return `i${rows[rows.length - 1]}`;
+    // The pass is over: what was purged while it ran stays counted.
+    q("INSERT INTO search.search_meta (name, n) VALUES ('purged', 0) ON CONFLICT (name) DO UPDATE SET n = max(0, n - ?)").run(counted);
+    return undefined;
   }
 
   return {
-    /** Told how many hooks' entries a purge removed. */
+    /** In the purge's transaction: it removed `n` hooks' entries. */
     purged(n: number): void {
-      purged += n;
+      q("INSERT INTO search.search_meta (name, n) VALUES ('purged', ?) ON CONFLICT (name) DO UPDATE SET n = n + excluded.n").run(n);
     },
-    /** Whether a pass is due (see above); a pass started resets the count. */
+    /** Whether a pass is due (see above). */
     due(): boolean {
-      if (purged < after) return false;
-      const kept = (sql.query("SELECT count(*) AS n FROM search.search_rows").get() as { n: number }).n;
-      if (purged < kept) return false;
-      purged = 0;
+      const n = count();
+      if (n !== undefined && n < after) return false;
+      const kept = (q("SELECT count(*) AS n FROM search.search_rows").get() as { n: number }).n;
+      if (n !== undefined && n < kept) return false;
+      counted = n ?? 0;
       return true;
     },
     pass,
