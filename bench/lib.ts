@@ -123,6 +123,49 @@ export async function catching(url: string, senders: number, until: () => boolea
   return caught / ((performance.now() - t0) / 1000);
 }
 
+/**
+ * Catching at a steady offered rate (open loop, as providers send): `rate` hooks a second, sent on
+ * schedule whether or not earlier ones were answered (at most `maxInFlight` at once: past that an
+ * offer is counted as not sent), until `until()`. Each hook's latency counts from when it was due,
+ * so a stall shows in it. Answers the caught rate, the latencies' p50 and p99 (ms), and the offers
+ * not sent.
+ */
+export async function steady(
+  url: string,
+  rate: number,
+  until: () => boolean,
+  maxInFlight = 1024,
+): Promise<{ rate: number; p50: number; p99: number; notSent: number }> {
+  const t0 = performance.now();
+  const latencies: number[] = [];
+  const pending = new Set<Promise<void>>();
+  let offered = 0;
+  let notSent = 0;
+  let caught = 0;
+  while (!until()) {
+    const due = Math.floor(((performance.now() - t0) / 1000) * rate);
+    for (; offered < due; offered++) {
+      if (pending.size >= maxInFlight) {
+        notSent++;
+        continue;
+      }
+      const at = t0 + (offered * 1000) / rate;
+      const p = fetch(`${url}/?channel=live`, { method: "POST", body: '{"event":"order.paid","n":1}' })
+        .then(async (res) => {
+          await res.arrayBuffer();
+          if (res.status === 200) caught++, latencies.push(performance.now() - at);
+        })
+        .catch(() => {})
+        .finally(() => pending.delete(p));
+      pending.add(p);
+    }
+    await Bun.sleep(2);
+  }
+  await Promise.all(pending);
+  const seconds = (performance.now() - t0) / 1000;
+  return { rate: caught / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), notSent };
+}
+
 export const post = (url: string, path: string, body: unknown) =>
   fetch(`${url}${path}`, { method: "POST", headers: { ...AUTH, "content-type": "application/json" }, body: JSON.stringify(body) }).then(
     (r) => r.json() as Promise<any>,

@@ -11,7 +11,8 @@
  *   (bench/views.ts, or `--views 'Q1|Q2'`);
  * With --bulk, then starts dist/mailroom on the same directory and runs a bulk retry of every
  * failed hook (about 10%: 100,000 of 1,000,000) while closed-loop senders catch beside it
- * (bench/bulk.ts's measure): the job's hooks/s, and catching's rate during it against its rate
+ * (bench/bulk.ts's measure; with --rate N, hooks offered at a steady N a second instead, open loop,
+ * as providers send, with their latencies): the job's hooks/s, and catching's rate during it against its rate
  * alone before and after (5 s each, --alone). A run puts back to failed the hooks an earlier run retried.
  *
  *   bun run bench/million.ts [--hooks 1000000] [--queries 30] [--keep DIR] [--bulk [--rounds 3] [--alone 5] [--compare PATH]] [--no-queries] [--views 'Q1|Q2'] [--postgres] [--no-build]
@@ -41,7 +42,7 @@ import { silentLog } from "../src/lib/log";
 import { createMetrics } from "../src/metrics";
 import { createRunner } from "../src/runner";
 import { createThreadedSearch } from "../src/search/threaded";
-import { BIN, buildBinary, catching, fmt, median, percentile, post, start, TOKEN } from "./lib";
+import { BIN, buildBinary, catching, fmt, median, percentile, post, start, steady, TOKEN } from "./lib";
 import { WORDS } from "./search-fill";
 import { MORE_VIEWS, PAGE_QUERIES, pageQuery, SIX_VIEWS } from "./views";
 
@@ -53,6 +54,7 @@ const { values: args } = parseArgs({
     bulk: { type: "boolean", default: false },
     "no-queries": { type: "boolean", default: false },
     senders: { type: "string", default: "8" },
+    rate: { type: "string" },
     alone: { type: "string", default: "5" },
     postgres: { type: "boolean", default: false },
     rounds: { type: "string", default: "3" },
@@ -432,13 +434,20 @@ async function bulkRound(round: number, bin = BIN): Promise<{ rate: number; shar
     const failed = await post(server.url, "/v1/hooks/bulk", { query: "status:failed", action: "retry", dry_run: true });
     const senders = Number(args.senders);
     let caught = 0;
+    const offered = args.rate === undefined ? undefined : Number(args.rate);
     const window = async (until: () => boolean) => {
       const cpu = cpuSeconds(server.pid);
       const t = performance.now();
-      const rate = await catching(server.url, senders, until);
+      const open = offered === undefined ? undefined : await steady(server.url, offered, until);
+      const rate = open?.rate ?? (await catching(server.url, senders, until));
       const seconds = (performance.now() - t) / 1000;
       caught = rate * seconds;
-      return { rate, cpu: cpuSeconds(server.pid) - cpu, seconds };
+      return {
+        rate,
+        cpu: cpuSeconds(server.pid) - cpu,
+        seconds,
+        latency: open ? `p50 ${fmt(open.p50, 1)} / p99 ${fmt(open.p99, 1)} ms${open.notSent ? `, ${open.notSent} not sent` : ""}` : "",
+      };
     };
     const alone = () => {
       const stop = performance.now() + Number(args.alone) * 1000;
@@ -476,9 +485,14 @@ async function bulkRound(round: number, bin = BIN): Promise<{ rate: number; shar
     console.log(
       `round ${round}${bin === BIN ? "" : ` (${bin})`} (load average ${loadBefore} before, ${load()} after): bulk retry of status:failed (${failed.count} of ${N}): ${now.state}, ${now.done} retried, ${now.skipped} skipped in ${fmt(seconds, 1)} s (snapshot ${fmt(snapshotMs, 0)} ms): ${fmt(now.done / seconds, 0)} hooks/s`,
     );
-    console.log(
-      `  catching (${senders} closed-loop senders): ${fmt(before.rate, 0)} hooks/s alone before, ${fmt(after.rate, 0)} after, ${fmt(withJob.rate, 0)} during the job: ${fmt(100 * share, 0)}% of the mean alone`,
-    );
+    if (offered === undefined)
+      console.log(
+        `  catching (${senders} closed-loop senders): ${fmt(before.rate, 0)} hooks/s alone before, ${fmt(after.rate, 0)} after, ${fmt(withJob.rate, 0)} during the job: ${fmt(100 * share, 0)}% of the mean alone`,
+      );
+    else
+      console.log(
+        `  catching (${offered} hooks/s offered, open loop): ${fmt(before.rate, 0)} hooks/s alone before (${before.latency}), ${fmt(after.rate, 0)} after (${after.latency}), ${fmt(withJob.rate, 0)} during the job (${withJob.latency}): ${fmt(100 * share, 0)}% of the mean alone`,
+      );
     console.log(`  server CPU: ${fmt(perCaught * 1e6, 0)} µs per caught hook alone; the job ${fmt(jobCpuUs, 0)} µs per retried hook`);
     return { rate: now.done / seconds, share, jobCpuUs };
   } finally {
