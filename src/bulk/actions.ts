@@ -20,6 +20,8 @@ export type ActionContext = {
   reads: Pick<ReadStore, "markRead">;
   now: number;
   within?: (got: BulkCounts) => Promise<void>;
+  /** For an action whose batch is one transaction: called once it committed, before the wait for the disk. */
+  committed?: () => void;
 };
 
 /**
@@ -60,8 +62,8 @@ async function oneByOne(ids: readonly string[], each: (id: string) => Promise<"d
 }
 
 /** A transition of the batch's hooks in one transaction (HookService.bulk), `within` in it. */
-async function moved(action: "retry" | "discard", ids: readonly string[], { hooks, actor, within }: ActionContext): Promise<BulkCounts> {
-  const n = (await hooks.bulk(action, ids, actor, within && ((done) => within(counts(done, ids.length))))).length;
+async function moved(action: "retry" | "discard", ids: readonly string[], { hooks, actor, within, committed }: ActionContext): Promise<BulkCounts> {
+  const n = (await hooks.bulk(action, ids, actor, within && ((done) => within(counts(done, ids.length))), committed)).length;
   return counts(n, ids.length);
 }
 

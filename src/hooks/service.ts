@@ -144,13 +144,16 @@ export function createHookService(deps: {
      * the single operation would (event, stats, runner); the others are skipped. A few statements
      * per batch whatever its size (HookStore.moveMany, HookRunner.queueRetries). `within` runs in
      * the same transaction once the hooks moved, given how many (a bulk job's progress: committed
-     * with them, in one commit). Returns the hooks changed, with their channels.
+     * with them, in one commit); `committed` once it committed, before the wait for the disk (a
+     * job's pace counts its own CPU time up to there, not what the thread does meanwhile). Returns
+     * the hooks changed, with their channels.
      */
     async bulk(
       action: BulkAction,
       ids: readonly string[],
       actor: string,
       within?: (moved: number) => Promise<unknown>,
+      committed?: () => void,
     ): Promise<{ id: string; channel: string }[]> {
       const move = bulkMoves[action];
       // With `durable` (SQLite "full"), committed as caught batches are: the WAL synced off the
@@ -170,6 +173,7 @@ export function createHookService(deps: {
         await within?.(moved.length);
         return moved.map((h) => ({ id: h.id, channel: h.channel }));
       });
+      committed?.();
       if (changed.length > 0) await deps.durable?.();
       if (action === "retry" && changed.length > 0) runner.notify();
       return changed;

@@ -1,5 +1,11 @@
 import { expect, test } from "bun:test";
-import { BULK_BATCH, BULK_BUSY_RATE, BULK_HOOK_WEIGHT, BULK_BUSY_SHARE, BULK_SHARE, bulkRest } from "../../src/bulk/service";
+import { BULK_BATCH, BULK_BUSY_RATE, BULK_HOOK_WEIGHT, BULK_BUSY_SHARE, BULK_SHARE, bulkRest, createBulk } from "../../src/bulk/service";
+import { openDatabase } from "../../src/db/sqlite/open";
+import { createBulkJobStore } from "../../src/db/stores/bulk-jobs";
+import { sqliteDialect } from "../../src/db/stores/dialect";
+import { systemClock } from "../../src/lib/clock";
+import { createIdFactory } from "../../src/lib/ids";
+import { silentLog } from "../../src/lib/log";
 import { MAX_REST_MS } from "../../src/lib/pace";
 import { createTestApp } from "../helpers/app";
 import { importHooks, settled } from "./support";
@@ -48,4 +54,53 @@ test("a job's batches are counted as the serving thread's work for the backgroun
     server.stop();
     t.close();
   }
+});
+
+test("a batch's CPU time ends at its commit: what the thread does while the batch waits for the disk (catching, there) does not lengthen the job's rest", async () => {
+  const db = openDatabase({ path: ":memory:", durability: "normal" });
+  const nextId = createIdFactory(systemClock);
+  const ids = Array.from({ length: 3 * BULK_BATCH }, () => nextId())
+    .sort()
+    .reverse();
+  const cpu = () => {
+    const c = process.threadCpuUsage();
+    return (c.user + c.system) / 1000;
+  };
+  // The hooks' side of a retry: the batch's transaction (its progress in it), its commit, then a wait
+  // for the disk during which the thread does 20 ms of other work.
+  const hooks = {
+    listIds: async (q: { after?: string; limit: number }) => ids.filter((id) => q.after === undefined || id < q.after).slice(0, q.limit),
+    async bulk(_action: string, batch: readonly string[], _actor: string, within?: (n: number) => Promise<unknown>, committed?: () => void) {
+      await within?.(batch.length);
+      committed?.();
+      for (const end = cpu() + 20; cpu() < end; );
+      return batch.map((id) => ({ id, channel: "c" }));
+    },
+  };
+  const measured: { wallMs: number; cpuMs: number; restMs: number }[] = [];
+  const bulk = createBulk({
+    store: createBulkJobStore(sqliteDialect(db.$client)),
+    hooks: hooks as never,
+    search: { read: () => async () => [] } as never,
+    clock: systemClock,
+    log: silentLog,
+    nextId,
+    outbound: { allowLinkLocal: false, now: () => Date.now() },
+    tags: {} as never,
+    reads: {} as never,
+    busy: () => true,
+    busyRate: 1e9,
+    paced: (m) => void measured.push(m),
+  });
+  const job = await bulk.start("retry", "channel:c", {}, "tests");
+  await bulk.idle();
+  expect((await bulk.get(job.id)).done).toBe(ids.length);
+  expect(measured.length).toBe(3);
+  for (const m of measured) {
+    expect(m.wallMs).toBeGreaterThan(15);
+    // Its own CPU time (the transaction) is small; counted to the end, it would be 20 ms more, and its rest four times that.
+    expect(m.cpuMs).toBeLessThan(10);
+    expect(m.restMs).toBeLessThan(40);
+  }
+  db.$client.close();
 });
