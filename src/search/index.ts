@@ -262,7 +262,7 @@ export function createSearch(deps: {
   /**
    * Removes the entries of deleted hooks (store.purge), SCAN at a time with rests like indexing's;
    * then, when enough were removed, the vocabulary's words no hook holds any longer (store.prune),
-   * PRUNE_SCAN at a time.
+   * PRUNE_SCAN_PER_HOOK words for each hook of an indexing batch at a time.
    */
   async function purge(): Promise<void> {
     if (!store.purge || purging) return;
