@@ -82,19 +82,32 @@ export class ApiError extends Error {
 
 /** Calls /ui/api; throws ApiError with the server's message. 401 sends the user to sign in. */
 export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const text = await (await request(method, path, body)).text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/**
+ * Calls /ui/api and answers its response, unread, when it is a success (api() reads it as JSON; an
+ * export is read as a file); else throws ApiError with the server's message. 401 sends the user to
+ * sign in.
+ */
+export async function request(method: string, path: string, body?: unknown): Promise<Response> {
   const init: RequestInit = { method, credentials: "same-origin", headers: {} };
   if (body !== undefined) {
     init.body = JSON.stringify(body);
     (init.headers as Record<string, string>)["content-type"] = "application/json";
   }
   const res = await fetch(`/ui/api${path}`, init);
+  if (res.ok) return res;
+  if (res.status === 401 && onSignedOut && !path.startsWith("/session") && !path.startsWith("/setup")) onSignedOut();
   const text = await res.text();
-  const json = text ? JSON.parse(text) : undefined;
-  if (!res.ok) {
-    if (res.status === 401 && onSignedOut && !path.startsWith("/session") && !path.startsWith("/setup")) onSignedOut();
-    throw new ApiError(res.status, json?.message ?? `HTTP ${res.status}`);
+  let message: unknown;
+  try {
+    message = text ? JSON.parse(text)?.message : undefined;
+  } catch {
+    // Not the API's error body (a proxy's page): the status says it.
   }
-  return json as T;
+  throw new ApiError(res.status, typeof message === "string" ? message : `HTTP ${res.status}`);
 }
 
 let onSignedOut: (() => void) | undefined;

@@ -1,6 +1,7 @@
 /** @jsxImportSource preact */
 import { useEffect, useRef, useState } from "preact/hooks";
-import { api, ApiError } from "../api";
+import { api } from "../api";
+import { download } from "../parts/download";
 import { Dialog } from "../parts/dialog";
 
 type Job = { id: string; action: string; state: string; total: number; done: number; skipped: number; failed: number; message: string };
@@ -28,35 +29,13 @@ const PAST: Record<string, string> = {
   send: "sent",
 };
 const TAGGING = new Set(["tag", "untag"]);
+/** The actions that apply to some statuses only (BULK_ACTIONS' `from`): a hook moved meanwhile is skipped. */
+const BY_STATUS = new Set(["retry", "discard"]);
+/** Past this many, the dialog points an export to the command line, which streams it to a file. */
+const LARGE_EXPORT = 100_000;
 const n = (x: number) => x.toLocaleString("en");
 /** The tags typed, split at commas and spaces (the server checks each). */
 const tagsOf = (text: string) => [...new Set(text.split(/[\s,]+/).filter(Boolean))];
-
-/**
- * POSTs `body` to /ui/api and saves what it answers as a file named `name` (an export's JSON
- * lines: never shown, only saved); the lines saved. Throws ApiError as api() does.
- */
-async function download(path: string, body: unknown, name: string): Promise<number> {
-  const res = await fetch(`/ui/api${path}`, {
-    method: "POST",
-    credentials: "same-origin",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) {
-    const text = await res.text();
-    throw new ApiError(res.status, (text.startsWith("{") ? JSON.parse(text)?.message : undefined) ?? `HTTP ${res.status}`);
-  }
-  const blob = await res.blob();
-  const lines = (await blob.text()).split("\n").filter(Boolean).length;
-  const href = URL.createObjectURL(blob);
-  const a = document.createElement("a");
-  a.href = href;
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(href), 10_000);
-  return lines;
-}
 
 /**
  * "Select all N matching": a bulk action (docs/bulk.md) on every hook the search matches, not only
@@ -69,13 +48,21 @@ export function BulkQuery({ query, admin, onDone }: { query: string; admin: bool
   const [action, setAction] = useState("retry");
   const [url, setUrl] = useState("");
   const [tags, setTags] = useState("");
-  const [exported, setExported] = useState<number | undefined>();
+  const [exported, setExported] = useState<number | "running" | undefined>();
   const [asking, setAsking] = useState<Asking | undefined>();
   const [job, setJob] = useState<Job | undefined>();
   const [note, setNote] = useState("");
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
-  useEffect(() => (setSelected(undefined), setNote("")), [query]);
+  /** Back to "Select all matching": what the lines said was of another selection. A running job is still followed. */
+  const clear = () => {
+    setSelected(undefined);
+    setNote("");
+    if (exported !== "running") setExported(undefined);
+    if (job?.state !== "running") setJob(undefined);
+  };
+  useEffect(clear, [query]);
+  const busy = exported === "running" || job?.state === "running";
 
   const body = () => ({ query, action, ...(action === "send" ? { url } : TAGGING.has(action) ? { tags: tagsOf(tags) } : {}) });
   const fail = (e: unknown) => setNote((e as Error).message);
@@ -88,6 +75,7 @@ export function BulkQuery({ query, admin, onDone }: { query: string; admin: bool
   }
   async function ask() {
     setNote("");
+    if (TAGGING.has(action) && tagsOf(tags).length === 0) return setNote("tags: type at least one tag");
     try {
       setAsking({ action, count: (await api<{ count: number }>("POST", "/hooks/bulk", { ...body(), dry_run: true })).count });
     } catch (e) {
@@ -102,13 +90,19 @@ export function BulkQuery({ query, admin, onDone }: { query: string; admin: bool
   }
   async function run() {
     setAsking(undefined);
+    if (busy) return;
     setExported(undefined);
+    if (job?.state !== "running") setJob(undefined);
     try {
-      if (action === "export") return setExported(await download("/hooks/bulk", body(), "mailroom-hooks.jsonl"));
+      if (action === "export") {
+        setExported("running");
+        return setExported(await download("/hooks/bulk", body(), "mailroom-hooks.jsonl"));
+      }
       const started = await api<Job>("POST", "/hooks/bulk", body());
       setJob(started);
       void follow(started.id);
     } catch (e) {
+      if (action === "export") setExported(undefined);
       fail(e);
     }
   }
@@ -143,7 +137,16 @@ export function BulkQuery({ query, admin, onDone }: { query: string; admin: bool
           </label>
           {TAGGING.has(action) && (
             <label>
-              Tags <input required value={tags} onInput={(e) => setTags((e.target as HTMLInputElement).value)} placeholder="billing, big" />
+              {action === "tag" ? "Tags to add" : "Tags to remove"}{" "}
+              <input
+                required
+                value={tags}
+                onInput={(e) => setTags((e.target as HTMLInputElement).value)}
+                placeholder="billing, big"
+                aria-describedby="bulk-tags-hint"
+                aria-invalid={note.includes("tags:") ? "true" : undefined}
+              />{" "}
+              <small id="bulk-tags-hint">separated by commas or spaces</small>
             </label>
           )}
           {action === "send" && (
@@ -152,10 +155,10 @@ export function BulkQuery({ query, admin, onDone }: { query: string; admin: bool
               <input type="url" required value={url} onInput={(e) => setUrl((e.target as HTMLInputElement).value)} placeholder="http://localhost:3000/hooks" />
             </label>
           )}
-          <button type="submit" class="primary" disabled={job?.state === "running"}>
+          <button type="submit" class="primary" disabled={busy}>
             Apply
           </button>
-          <button type="button" onClick={() => setSelected(undefined)}>
+          <button type="button" onClick={clear}>
             Clear
           </button>
         </form>
@@ -175,8 +178,8 @@ export function BulkQuery({ query, admin, onDone }: { query: string; admin: bool
         </p>
       )}
       {exported !== undefined && (
-        <p class="bulk-progress" role="status">
-          {n(exported)} hook(s) exported to mailroom-hooks.jsonl.
+        <p class="bulk-progress" role="status" aria-busy={exported === "running"}>
+          {exported === "running" ? `Exporting ${n(selected ?? 0)} hook(s)…` : `${n(exported)} hook(s) exported to mailroom-hooks.jsonl.`}
         </p>
       )}
       {note && (
@@ -188,8 +191,15 @@ export function BulkQuery({ query, admin, onDone }: { query: string; admin: bool
         <Dialog title={`${LABELS[asking.action]}: ${n(asking.count)} hook(s)?`} onClose={() => setAsking(undefined)}>
           <p>
             {asking.count === 0
-              ? "None of the matching hooks is in a status this action applies to."
-              : "Hooks caught from now on are not touched, and hooks whose status changes meanwhile are skipped."}
+              ? BY_STATUS.has(asking.action)
+                ? "None of the matching hooks is in a status this action applies to."
+                : "No hook matches."
+              : BY_STATUS.has(asking.action)
+                ? "Hooks caught from now on are not touched, and hooks whose status changes meanwhile are skipped."
+                : "Hooks caught from now on are not touched."}
+            {asking.action === "export" && asking.count > LARGE_EXPORT && (
+              <> The browser holds the file until it is saved: for this many, mailroom hooks bulk export streams them to a file.</>
+            )}
           </p>
           <div class="actions">
             <button type="button" class="primary" disabled={asking.count === 0} onClick={run}>
