@@ -126,22 +126,24 @@ export async function catching(url: string, senders: number, until: () => boolea
 /**
  * Catching at a steady offered rate (open loop, as providers send): `rate` hooks a second, sent on
  * schedule whether or not earlier ones were answered (at most `maxInFlight` at once: past that an
- * offer is counted as not sent), until `until()`. Each hook's latency counts from when it was due,
- * so a stall shows in it. Answers the caught rate, the latencies' p50 and p99 (ms), and the offers
- * not sent.
+ * offer is not sent, and counted), until `until()`. Each hook's latency counts from when it was due,
+ * so a stall shows in it; an offer not sent, or not answered 200 within 30 s, counts as failed and
+ * is left out of the latencies. Answers the caught rate over the offering window, the offers, the
+ * hooks caught and failed, the latencies' p50 and p99 (ms) and the offers not sent.
  */
 export async function steady(
   url: string,
   rate: number,
   until: () => boolean,
   maxInFlight = 1024,
-): Promise<{ rate: number; p50: number; p99: number; notSent: number }> {
+): Promise<{ rate: number; offered: number; caught: number; failed: number; notSent: number; p50: number; p99: number }> {
   const t0 = performance.now();
   const latencies: number[] = [];
   const pending = new Set<Promise<void>>();
   let offered = 0;
   let notSent = 0;
   let caught = 0;
+  let failed = 0;
   while (!until()) {
     const due = Math.floor(((performance.now() - t0) / 1000) * rate);
     for (; offered < due; offered++) {
@@ -150,20 +152,22 @@ export async function steady(
         continue;
       }
       const at = t0 + (offered * 1000) / rate;
-      const p = fetch(`${url}/?channel=live`, { method: "POST", body: '{"event":"order.paid","n":1}' })
+      const p = fetch(`${url}/?channel=live`, { method: "POST", body: '{"event":"order.paid","n":1}', signal: AbortSignal.timeout(30_000) })
         .then(async (res) => {
           await res.arrayBuffer();
           if (res.status === 200) caught++, latencies.push(performance.now() - at);
+          else failed++;
         })
-        .catch(() => {})
+        .catch(() => void failed++)
         .finally(() => pending.delete(p));
       pending.add(p);
     }
     await Bun.sleep(2);
   }
+  const seconds = Math.max((performance.now() - t0) / 1000, 1e-3);
   await Promise.all(pending);
-  const seconds = (performance.now() - t0) / 1000;
-  return { rate: caught / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), notSent };
+  const p = (q: number) => (latencies.length ? percentile(latencies, q) : Number.NaN);
+  return { rate: caught / seconds, offered, caught, failed: failed + notSent, notSent, p50: p(50), p99: p(99) };
 }
 
 export const post = (url: string, path: string, body: unknown) =>

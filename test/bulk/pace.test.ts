@@ -1,6 +1,8 @@
 import { expect, test } from "bun:test";
 import { BULK_BATCH, BULK_BUSY_RATE, BULK_HOOK_WEIGHT, BULK_BUSY_SHARE, BULK_SHARE, bulkRest, createBulk } from "../../src/bulk/service";
 import { openDatabase } from "../../src/db/sqlite/open";
+import { createSqliteStorage } from "../../src/db/sqlite/storage";
+import { createHookService } from "../../src/hooks/service";
 import { createBulkJobStore } from "../../src/db/stores/bulk-jobs";
 import { sqliteDialect } from "../../src/db/stores/dialect";
 import { systemClock } from "../../src/lib/clock";
@@ -56,51 +58,89 @@ test("a job's batches are counted as the serving thread's work for the backgroun
   }
 });
 
-test("a batch's CPU time ends at its commit: what the thread does while the batch waits for the disk (catching, there) does not lengthen the job's rest", async () => {
+test.skipIf(typeof process.threadCpuUsage !== "function")(
+  "a batch's CPU time ends at its commit: what the thread does while the batch waits for the disk (catching, there) does not lengthen the job's rest",
+  async () => {
+    const db = openDatabase({ path: ":memory:", durability: "normal" });
+    const nextId = createIdFactory(systemClock);
+    const ids = Array.from({ length: 3 * BULK_BATCH }, () => nextId())
+      .sort()
+      .reverse();
+    const cpu = () => {
+      const c = process.threadCpuUsage();
+      return (c.user + c.system) / 1000;
+    };
+    // The hooks' side of a retry: the batch's transaction (its progress in it), its commit, then a wait
+    // for the disk during which the thread does 20 ms of other work.
+    const hooks = {
+      listIds: async (q: { after?: string; limit: number }) => ids.filter((id) => q.after === undefined || id < q.after).slice(0, q.limit),
+      async bulk(_action: string, batch: readonly string[], _actor: string, within?: (n: number) => Promise<unknown>, committed?: () => void) {
+        await within?.(batch.length);
+        committed?.();
+        for (const end = cpu() + 20; cpu() < end; );
+        return batch.map((id) => ({ id, channel: "c" }));
+      },
+    };
+    const measured: { wallMs: number; cpuMs: number; restMs: number }[] = [];
+    const bulk = createBulk({
+      store: createBulkJobStore(sqliteDialect(db.$client)),
+      hooks: hooks as never,
+      search: { read: () => async () => [] } as never,
+      clock: systemClock,
+      log: silentLog,
+      nextId,
+      outbound: { allowLinkLocal: false, now: () => Date.now() },
+      tags: {} as never,
+      reads: {} as never,
+      busy: () => true,
+      busyRate: 1e9,
+      paced: (m) => void measured.push(m),
+    });
+    const job = await bulk.start("retry", "channel:c", {}, "tests");
+    await bulk.idle();
+    expect((await bulk.get(job.id)).done).toBe(ids.length);
+    expect(measured.length).toBe(3);
+    for (const m of measured) {
+      expect(m.wallMs).toBeGreaterThan(15);
+      // Its own CPU time (the transaction) is small; counted to the end, it would be 20 ms more, and its rest four times that.
+      expect(m.cpuMs).toBeLessThan(10);
+      expect(m.restMs).toBeLessThan(40);
+    }
+    db.$client.close();
+  },
+);
+
+test("the hooks' side of a batch tells it committed before it waits for the disk: on a discard, when no hook moved, and never when it rolled back", async () => {
   const db = openDatabase({ path: ":memory:", durability: "normal" });
-  const nextId = createIdFactory(systemClock);
-  const ids = Array.from({ length: 3 * BULK_BATCH }, () => nextId())
-    .sort()
-    .reverse();
-  const cpu = () => {
-    const c = process.threadCpuUsage();
-    return (c.user + c.system) / 1000;
-  };
-  // The hooks' side of a retry: the batch's transaction (its progress in it), its commit, then a wait
-  // for the disk during which the thread does 20 ms of other work.
-  const hooks = {
-    listIds: async (q: { after?: string; limit: number }) => ids.filter((id) => q.after === undefined || id < q.after).slice(0, q.limit),
-    async bulk(_action: string, batch: readonly string[], _actor: string, within?: (n: number) => Promise<unknown>, committed?: () => void) {
-      await within?.(batch.length);
-      committed?.();
-      for (const end = cpu() + 20; cpu() < end; );
-      return batch.map((id) => ({ id, channel: "c" }));
-    },
-  };
-  const measured: { wallMs: number; cpuMs: number; restMs: number }[] = [];
-  const bulk = createBulk({
-    store: createBulkJobStore(sqliteDialect(db.$client)),
-    hooks: hooks as never,
-    search: { read: () => async () => [] } as never,
+  const storage = createSqliteStorage(db, { path: ":memory:", durability: "normal" });
+  const order: string[] = [];
+  const runner = { queueRetries: async () => {}, cancel: async () => {}, notify: () => {}, hasHandlers: () => false };
+  const service = createHookService({
+    store: storage.hooks,
     clock: systemClock,
-    log: silentLog,
-    nextId,
-    outbound: { allowLinkLocal: false, now: () => Date.now() },
-    tags: {} as never,
-    reads: {} as never,
-    busy: () => true,
-    busyRate: 1e9,
-    paced: (m) => void measured.push(m),
+    runner: runner as never,
+    durable: async () => void order.push("durable"),
   });
-  const job = await bulk.start("retry", "channel:c", {}, "tests");
-  await bulk.idle();
-  expect((await bulk.get(job.id)).done).toBe(ids.length);
-  expect(measured.length).toBe(3);
-  for (const m of measured) {
-    expect(m.wallMs).toBeGreaterThan(15);
-    // Its own CPU time (the transaction) is small; counted to the end, it would be 20 ms more, and its rest four times that.
-    expect(m.cpuMs).toBeLessThan(10);
-    expect(m.restMs).toBeLessThan(40);
-  }
-  db.$client.close();
+  const ids = Array.from({ length: 3 }, () => createIdFactory(systemClock)());
+  const now = Date.now();
+  await storage.hooks.insertHooks(
+    ids.map((id) => ({ id, channel: "c", method: "POST", query: "", headers: "{}", body: Buffer.from("{}"), ip: "127.0.0.1", createdAt: now, eventType: "" })),
+    () => [],
+  );
+  const committed = () => void order.push("committed");
+  expect(await service.bulk("discard", ids, "tests", undefined, committed)).toHaveLength(3);
+  expect(order).toEqual(["committed", "durable"]);
+  // Discarded already: nothing moves, nothing waits for the disk, the commit is told all the same.
+  order.length = 0;
+  expect(await service.bulk("discard", ids, "tests", undefined, committed)).toHaveLength(0);
+  expect(order).toEqual(["committed"]);
+  // A batch that fails in its transaction rolls back: not told committed.
+  order.length = 0;
+  const failing = async () => {
+    throw new Error("no");
+  };
+  await expect(service.bulk("retry", ids, "tests", failing, committed)).rejects.toThrow("no");
+  expect(order).toEqual([]);
+  expect((await storage.hooks.getHook(ids[0]!))?.status).toBe("discarded");
+  await storage.close();
 });
