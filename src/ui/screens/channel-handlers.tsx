@@ -1,5 +1,6 @@
 /** @jsxImportSource preact */
 import { useEffect, useRef, useState } from "preact/hooks";
+import { useLatest } from "../latest";
 import { api, type HandlerInfo } from "../api";
 import { link } from "../router";
 import { headersOf } from "../body";
@@ -103,14 +104,18 @@ export function ChannelHandlers({ channel }: { channel: string }) {
   // The forwards added here and every handler's state are read and shown together: a forward just
   // added is in the states before it is in an older list of forwards, and was shown, for a moment,
   // as one of the config file's.
-  const load = () =>
-    Promise.all([api<Forward[]>("GET", `/channels/${channel}/handlers`), api<HandlerInfo[]>("GET", "/handlers")]).then(
+  const latest = useLatest();
+  const load = () => {
+    const current = latest();
+    return Promise.all([api<Forward[]>("GET", `/channels/${channel}/handlers`), api<HandlerInfo[]>("GET", "/handlers")]).then(
       ([forwards, all]) => {
+        if (!current()) return;
         setHandlers(forwards);
         setInfos(all.filter((h) => h.channels.includes(channel)));
       },
-      (e) => setLoadError(e.message),
+      (e) => current() && setLoadError(e.message),
     );
+  };
   const loadStates = load;
   useEffect(() => void load(), [channel]);
   // Waiting counts move as the channel's hooks are caught and handled: read again at most once a second.

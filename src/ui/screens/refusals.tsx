@@ -1,5 +1,6 @@
 /** @jsxImportSource preact */
 import { useEffect, useRef, useState } from "preact/hooks";
+import { useLatest } from "../latest";
 import { api, query, type Refusal } from "../api";
 import { useStream } from "../live";
 import { Time } from "../parts/time";
@@ -39,16 +40,19 @@ export function Refusals({ url }: { url: URL }) {
   // Refusals that came on the stream after a read was asked for stay on top of its answer, which may
   // arrive later and would otherwise hide them.
   const arrived = useRef<RefusalRow[]>([]);
+  const ask = useLatest();
   const load = () => {
+    const current = ask();
     arrived.current = [];
     return api<RefusalRow[]>("GET", `/refusals${query({ channel, guard, status, kind })}`).then(
       (page) => {
+        if (!current()) return;
         const fresh = arrived.current.filter((r) => !page.some((p) => same(p, r)));
         setRefusals([...fresh, ...page].slice(0, 50));
         setLoaded(true);
         setError("");
       },
-      (e) => setError(e.message),
+      (e) => current() && setError(e.message),
     );
   };
   useEffect(() => void load(), [channel, guard, status, kind]);

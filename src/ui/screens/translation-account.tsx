@@ -1,5 +1,6 @@
 /** @jsxImportSource preact */
 import { useEffect, useState } from "preact/hooks";
+import { useLatest } from "../latest";
 import { api, type Me, type TAccountDetail } from "../api";
 import { link } from "../router";
 import { money, TranslationNav } from "./translation";
@@ -12,7 +13,14 @@ export function TranslationAccount({ id, me }: { id: string; me: Me }) {
   const [detail, setDetail] = useState<TAccountDetail | undefined>();
   const [error, setError] = useState("");
   const [note, setNote] = useState("");
-  const load = () => api<TAccountDetail>("GET", `/translate/accounts/${id}`).then(setDetail, (e) => setError(e.message));
+  const ask = useLatest();
+  const load = () => {
+    const current = ask();
+    return api<TAccountDetail>("GET", `/translate/accounts/${id}`).then(
+      (d) => current() && setDetail(d),
+      (e) => current() && setError(e.message),
+    );
+  };
   useEffect(() => void load(), [id]);
   async function change(e: Event, what: "top-up" | "balance") {
     e.preventDefault();
