@@ -1,9 +1,8 @@
 import { ulidFloor } from "../../lib/ids";
+import { IPV4_PATTERN, IPV6_PATTERN } from "../../lib/ip-pattern";
 import type { SearchDoc } from "../../search/document";
 import {
   hasTerms,
-  IPV4_PATTERN,
-  IPV6_PATTERN,
   needlesOf,
   onlyNeedles,
   timeBound,
