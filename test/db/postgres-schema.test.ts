@@ -10,7 +10,8 @@ const PG_ONLY_TABLES = ["channel_counts"];
 const PG_ONLY_COLUMNS = ["attempts.lease_owner", "attempts.lease_until", "deliveries.pending"];
 const SQLITE_ONLY_COLUMNS = ["channels.pending", "channels.handled", "channels.failed", "channels.discarded"];
 // hooks_status_id: a status's hooks across channels, for searches and counts (SQLite reads each channel's range).
-const PG_ONLY_INDEXES = ["hooks.hooks_status_id(status,id)"];
+// hooks_ip_id: the sender's address as an inet (an expression, no column name), for ip: (SQLite's search index holds the addresses).
+const PG_ONLY_INDEXES = ["hooks.hooks_status_id(status,id)", "hooks.hooks_ip_id(,id)"];
 
 type Shape = {
   columns: string[];

@@ -1,20 +1,10 @@
 import { ulidFloor } from "../../lib/ids";
 import type { SearchDoc } from "../../search/document";
-import {
-  hasTerms,
-  IPV4_PATTERN,
-  IPV6_PATTERN,
-  needlesOf,
-  onlyNeedles,
-  timeBound,
-  uses,
-  type HookTerm,
-  type QueryNode,
-  type SearchTerms,
-} from "../../search/query";
+import { hasTerms, needlesOf, onlyNeedles, timeBound, uses, type HookTerm, type QueryNode, type SearchTerms } from "../../search/query";
 import { eventTypeCondition } from "../event-type";
 import type { CountQuery, SearchQuery, SearchStore } from "../../search/store";
 import type { PgTransactor } from "./transactor";
+import { hookIpInet } from "../../schema/pg/ip";
 
 /**
  * The token an exact field line is also stored as on PostgreSQL: a 64-bit hash in 11 base64url
@@ -34,29 +24,39 @@ const storedFields = (d: SearchDoc) => d.fields + d.lines.map(([n, v]) => fieldT
 /** A LIKE pattern holding `needle` anywhere (`\` escapes). */
 const containing = (needle: string) => `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** `h.ip` without a %zone suffix (search/query.ts ipHex ignores it too). */
-const BARE_IP = "split_part(h.ip, '%', 1)";
 /**
- * `h.ip` as an `inet`, IPv4 in its IPv4-mapped IPv6 form (as search/query.ts ipHex reads it);
- * NULL when it is no address. The text is cast only once it passed the patterns ipHex checks
- * (every one of which `inet` reads), so no ip (what the socket gave, or anything an import
- * carried) makes a query fail.
+ * `h.ip` as an `inet` (NULL when it is no address): the expression of the index `hooks_ip_id`,
+ * which the planner matches only when it is repeated exactly (schema/pg/ip.ts).
  */
-const IP_INET = `(CASE WHEN ${BARE_IP} ~ '${IPV4_PATTERN}' THEN ('::ffff:' || ${BARE_IP})::inet
-  WHEN ${BARE_IP} ~ '${IPV6_PATTERN}' THEN ${BARE_IP}::inet END)`;
+const IP_INET = hookIpInet("h.ip");
 /** 32 hex digits as an IPv6 address's text (`inet` reads it). */
 const inetText = (hex: string) => hex.match(/.{4}/g)!.join(":");
 
 /**
- * A hook term's SQL over `hooks h` (its meaning in memory: search/query.ts holdsHookTerm); `id` is
- * the hook's id column (`s.id` when the statement reads no `hooks` row: HOOKLESS terms).
+ * An `ip:` term's SQL. Its address is NULL for an ip that is no address, and so is the comparison.
+ * Where an even number of NOTs (none, usually) stands above the term, a NULL there keeps a row out
+ * or in as false would (AND and OR are monotone, two NOTs undo each other), so the comparison is
+ * written bare, as the index `hooks_ip_id` answers it (`=` for one address, whose hooks the index
+ * gives in id order); under an odd number it is made false first, so that `-ip:10.0.0.0/8` finds
+ * the hooks with no address.
  */
-function hookTermSql(t: HookTerm, arg: (v: unknown) => string, now: number, id: string): string {
+function cidrSql(t: { low: string; high: string }, arg: (v: unknown) => string, even: boolean): string {
+  const test =
+    t.low === t.high ? `${IP_INET} = ${arg(inetText(t.low))}::inet` : `${IP_INET} BETWEEN ${arg(inetText(t.low))}::inet AND ${arg(inetText(t.high))}::inet`;
+  return even ? `(${test})` : `COALESCE(${test}, false)`;
+}
+
+/**
+ * A hook term's SQL over `hooks h` (its meaning in memory: search/query.ts holdsHookTerm); `id` is
+ * the hook's id column (`s.id` when the statement reads no `hooks` row: HOOKLESS terms); `even`:
+ * whether an even number of NOTs stands above it.
+ */
+function hookTermSql(t: HookTerm, arg: (v: unknown) => string, now: number, id: string, even: boolean): string {
   switch (t.kind) {
     case "status":
       return `h.status = ${arg(t.value)}`;
     case "cidr":
-      return `COALESCE(${IP_INET} BETWEEN ${arg(inetText(t.low))}::inet AND ${arg(inetText(t.high))}::inet, false)`;
+      return cidrSql(t, arg, even);
     case "has":
       return t.value === "refusal"
         ? `EXISTS (SELECT 1 FROM hook_marks mk WHERE mk.hook_id = ${id} AND mk.kind = 'refusal')`
@@ -80,8 +80,11 @@ function hookTermSql(t: HookTerm, arg: (v: unknown) => string, now: number, id: 
 /** A field term's needle in `hook_search.fields`: an exact line's token, or a prefix line's start. */
 const fieldLike = (t: { name: string; value: string; prefix: boolean }) => containing(t.prefix ? `\n${t.name}=${t.value}` : fieldToken(`${t.name}=${t.value}`));
 
-/** The SQL of a query's tree (words and fields over `hook_search s`, hook terms over `hooks h`). */
-function nodeSql(node: QueryNode, arg: (v: unknown) => string, now: number, id: string): string {
+/**
+ * The SQL of a query's tree (words and fields over `hook_search s`, hook terms over `hooks h`);
+ * `even`: whether an even number of NOTs stands above `node`.
+ */
+function nodeSql(node: QueryNode, arg: (v: unknown) => string, now: number, id: string, even = true): string {
   switch (node.kind) {
     case "and":
     case "or":
@@ -89,15 +92,15 @@ function nodeSql(node: QueryNode, arg: (v: unknown) => string, now: number, id: 
         ? node.kind === "and"
           ? "true"
           : "false"
-        : `(${node.items.map((n) => nodeSql(n, arg, now, id)).join(` ${node.kind.toUpperCase()} `)})`;
+        : `(${node.items.map((n) => nodeSql(n, arg, now, id, even)).join(` ${node.kind.toUpperCase()} `)})`;
     case "not":
-      return `NOT ${nodeSql(node.item, arg, now, id)}`;
+      return `NOT ${nodeSql(node.item, arg, now, id, !even)}`;
     case "word":
       return `s.text LIKE ${arg(containing(node.word))}`;
     case "field":
       return `s.fields LIKE ${arg(fieldLike(node.term))}`;
     default:
-      return hookTermSql(node, arg, now, id);
+      return hookTermSql(node, arg, now, id, even);
   }
 }
 

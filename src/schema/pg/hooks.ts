@@ -1,8 +1,10 @@
+import { sql } from "drizzle-orm";
 import { boolean, index, pgTable, primaryKey, smallint, text } from "drizzle-orm/pg-core";
 import { EVENT_KINDS, type HookStatus } from "../statuses";
 import { bytea, int8, key, ms } from "./columns";
+import { hookIpInet } from "./ip";
 
-/** The PostgreSQL twin of ../../schema/hooks.ts: same tables, columns and indexes (and hooks_status_id). */
+/** The PostgreSQL twin of ../../schema/hooks.ts: same tables, columns and indexes (and hooks_status_id, hooks_ip_id). */
 
 /**
  * Unlike SQLite's, this table has no pending/handled/failed/discarded columns: on PostgreSQL the
@@ -72,6 +74,10 @@ export const hooks = pgTable(
     // `status:` and no channel reads its range, ids only, and joins it to a tag's ids). SQLite reads
     // the (channel, status, id) range of each channel in turn (db/sqlite/search-store.ts).
     index("hooks_status_id").on(t.status, t.id),
+    // PostgreSQL only: the sender's address as an inet, then the id, for `ip:` (db/pg/search-store.ts):
+    // a block's hooks by a range of it, one address's newest first. SQLite keeps the addresses in
+    // its search index instead.
+    index("hooks_ip_id").on(sql.raw(hookIpInet('"ip"')), t.id),
   ],
 );
 

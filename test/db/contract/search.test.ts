@@ -315,6 +315,10 @@ const QUERIES: { q: string; f?: Omit<SearchQuery, "terms" | "limit" | "after">; 
   { q: "-ip:10.0.0.1 tag:billing" },
   { q: "ip:10.0.0.2 OR hookshot", f: { channel: "shop" } },
   { q: "ip:10.0.0.3 has:refusal" },
+  // PostgreSQL leaves ip: bare (NULL for no address) under an even number of NOTs, false-made under an odd one.
+  { q: "NOT NOT ip:::/0" },
+  { q: "NOT (NOT ip:10.0.0.0/30 OR status:failed)" },
+  { q: "NOT (ip:10.0.0.1 OR -ip:::ffff:0:0/96) hookshot" },
   { q: "larger:90B" },
   { q: "smaller:0.01KB" },
   { q: "larger:60B smaller:90B hookshot" },
