@@ -4,6 +4,7 @@ import { migratePostgres } from "../../src/db/pg/migrate";
 import { openPostgres } from "../../src/db/pg/open";
 import { createPgSearchStore } from "../../src/db/pg/search-store";
 import { pgTransactor } from "../../src/db/pg/transactor";
+import { hookIpInet } from "../../src/schema/pg/ip";
 import { ipHex, ipRange, parseSearch } from "../../src/search/query";
 import { freshDatabase } from "../helpers/postgres";
 
@@ -97,3 +98,60 @@ test("ip: pages and counts read the index of the senders' addresses, and find wh
     await reads.close();
   }
 }, 60_000);
+
+/**
+ * Every text the address patterns take is an `inet` to PostgreSQL: the index's expression casts
+ * what passed them on every insert, so one it refused would fail a catch. Random addresses in every
+ * form the patterns have (8 groups; `::` with groups on either side; a dotted IPv4 tail; upper and
+ * lower case; groups of 1 to 4 digits; zones), and texts next to them that the patterns refuse,
+ * inserted as hooks: none fails, and each is an address exactly when ipHex says so.
+ */
+test("every ip the patterns take is cast to an inet on insert, and no other text is", async () => {
+  const url = await freshDatabase();
+  const sql = await openPostgres(url, { max: 1 });
+  try {
+    await migratePostgres(sql);
+    let seed = 7;
+    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n) | 0;
+    const group = () => {
+      const g = rnd(0x10000)
+        .toString(16)
+        .slice(0, 1 + rnd(4));
+      return rnd(2) ? g.toUpperCase() : g;
+    };
+    const octet = () => String(rnd(256));
+    const dotted = () => [octet(), octet(), octet(), octet()].join(".");
+    const groups = (n: number) => Array.from({ length: n }, group);
+    function address(): string {
+      const tail = rnd(4) === 0;
+      const room = tail ? 6 : 8;
+      const text = (() => {
+        if (rnd(3) === 0) return groups(room).join(":");
+        // `::` stands for at least one zero group.
+        const left = rnd(room);
+        const right = rnd(room - left);
+        return `${groups(left).join(":")}::${groups(right).join(":")}`;
+      })();
+      const full = tail ? `${text}${text.endsWith(":") ? "" : ":"}${dotted()}` : text;
+      return rnd(8) === 0 ? `${full}%${["eth0", "1", "z".repeat(40)][rnd(3)]}` : full;
+    }
+    const ips: string[] = [];
+    for (let i = 0; i < 4000; i++) ips.push(address(), dotted());
+    // Near misses: one group too many, a bad octet, two `::`, a leading zero, a group of 5 digits, junk.
+    ips.push("1:2:3:4:5:6:7:8:9", "256.1.1.1", "1::2::3", "01.2.3.4", "12345::1", "::ffff:1.2.3", "1.2.3.4.5", ":1:2", "g::1", "");
+    const ulid = monotonicFactory();
+    const ids = ips.map(() => ulid().toLowerCase());
+    await sql.unsafe(
+      `INSERT INTO hooks (id, channel, status, method, query, headers, body, ip, created_at)
+       SELECT id, 'c', 'handled', 'POST', '', '{}', '\\x00'::bytea, ip, 0 FROM unnest($1::text[], $2::text[]) AS u(id, ip)`,
+      [ids, ips],
+    );
+    const rows = (await sql.unsafe(`SELECT ip, ${hookIpInet("ip")} IS NOT NULL AS address FROM hooks`)) as { ip: string; address: boolean }[];
+    expect(rows.length).toBe(ips.length);
+    const disagree = rows.filter((r) => r.address !== (ipHex(r.ip) !== undefined));
+    expect(disagree).toEqual([]);
+    expect(rows.filter((r) => r.address).length).toBeGreaterThan(7900);
+  } finally {
+    await sql.close();
+  }
+});
