@@ -22,7 +22,7 @@ import {
 import { HOOK_STATUSES, type HookStatus } from "../../hooks/status";
 import { eventTypeCondition } from "../event-type";
 import type { SearchQuery, SearchStore } from "../../search/store";
-import { createVocabularyPruner } from "./search-vocabulary";
+import { createVocabularyPruner, phrase } from "./search-vocabulary";
 import { createRecheck, type RecheckFilters } from "./search-recheck";
 import { decide, wordLeaves } from "./search-decide";
 
@@ -58,7 +58,6 @@ const rowOf = (ms: number) => Math.max(-SPAN_MS, Math.min(SPAN_MS, Math.ceil(ms)
 const encoder = new TextEncoder();
 
 /** An FTS5 string: double quotes doubled. */
-const phrase = (s: string) => `"${s.replaceAll('"', '""')}"`;
 
 /** The distinct trigrams of a needle, by code point, as FTS5's trigram tokenizer cuts text. */
 export function trigrams(needle: string): string[] {

@@ -7,8 +7,8 @@ import { ipKey } from "../../search/query";
  */
 export const PRUNE_AFTER_PURGED = 10_000;
 
-/** An FTS5 phrase of one token (as the search asks for a word). */
-const phrase = (s: string) => `"${s.replaceAll('"', '""')}"`;
+/** An FTS5 phrase of one token: how a search (search-store.ts) and the prune ask the index for a word. */
+export const phrase = (s: string) => `"${s.replaceAll('"', '""')}"`;
 
 /**
  * The vocabulary's upkeep (SQLite's index file). Each word of an indexed hook is written once to
