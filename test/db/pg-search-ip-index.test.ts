@@ -111,11 +111,18 @@ test("every ip the patterns take is cast to an inet on insert, and no other text
   const sql = await openPostgres(url, { max: 1 });
   try {
     await migratePostgres(sql);
+    // mulberry32: 32-bit steps (a multiply past 2^53 in doubles loses the low bits and repeats).
     let seed = 7;
-    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n) | 0;
+    const rnd = (n: number) => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return Math.floor((((t ^ (t >>> 14)) >>> 0) / 2 ** 32) * n);
+    };
     const group = () => {
       const g = rnd(0x10000)
         .toString(16)
+        .padStart(4, "0")
         .slice(0, 1 + rnd(4));
       return rnd(2) ? g.toUpperCase() : g;
     };
@@ -137,7 +144,8 @@ test("every ip the patterns take is cast to an inet on insert, and no other text
     }
     const ips: string[] = [];
     for (let i = 0; i < 4000; i++) ips.push(address(), dotted());
-    // Near misses: one group too many, a bad octet, two `::`, a leading zero, a group of 5 digits, junk.
+    // The edges of each form, then near misses: one group too many, a bad octet, two `::`, a leading zero, a group of 5 digits, junk.
+    ips.push("1:2:3:4:5:6:7::", "::1:2:3:4:5:6:7", "1:2:3:4:5:6:255.255.255.255", "::0.0.0.0", "FFFF::", "::", `fe80::1%${"z".repeat(10_000)}`, "0.0.0.0");
     ips.push("1:2:3:4:5:6:7:8:9", "256.1.1.1", "1::2::3", "01.2.3.4", "12345::1", "::ffff:1.2.3", "1.2.3.4.5", ":1:2", "g::1", "");
     const ulid = monotonicFactory();
     const ids = ips.map(() => ulid().toLowerCase());
@@ -151,6 +159,11 @@ test("every ip the patterns take is cast to an inet on insert, and no other text
     const disagree = rows.filter((r) => r.address !== (ipHex(r.ip) !== undefined));
     expect(disagree).toEqual([]);
     expect(rows.filter((r) => r.address).length).toBeGreaterThan(7900);
+    // The addresses spread over every form: distinct, with groups of 4 digits, upper case, dotted tails, zones, 8 plain groups.
+    const v6 = ips.slice(0, 8000).filter((_, i) => i % 2 === 0);
+    expect(new Set(ips).size).toBeGreaterThan(7000);
+    for (const form of [/[0-9a-f]{4}/, /[A-F]/, /:\d+\.\d+\.\d+\.\d+/, /%/, /^([0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}$/, /::/])
+      expect(v6.filter((ip) => form.test(ip)).length).toBeGreaterThan(200);
   } finally {
     await sql.close();
   }

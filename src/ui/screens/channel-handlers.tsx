@@ -104,23 +104,30 @@ export function ChannelHandlers({ channel }: { channel: string }) {
   // The forwards added here and every handler's state are read and shown together: a forward just
   // added is in the states before it is in an older list of forwards, and was shown, for a moment,
   // as one of the config file's.
-  const latest = useLatest();
+  const latest = useLatest(channel);
   const load = () => {
-    const current = latest();
+    const answer = latest();
     return Promise.all([api<Forward[]>("GET", `/channels/${channel}/handlers`), api<HandlerInfo[]>("GET", "/handlers")]).then(
       ([forwards, all]) => {
-        if (!current()) return;
+        if (!answer.take()) return;
         setHandlers(forwards);
         setInfos(all.filter((h) => h.channels.includes(channel)));
       },
-      (e) => current() && setLoadError(e.message),
+      (e) => answer.take() && setLoadError(e.message),
     );
   };
   const loadStates = load;
   useEffect(() => void load(), [channel]);
   // Waiting counts move as the channel's hooks are caught and handled: read again at most once a second.
   const later = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(later.current), []);
+  // A re-read timed for another channel is not made.
+  useEffect(
+    () => () => {
+      clearTimeout(later.current);
+      later.current = undefined;
+    },
+    [channel],
+  );
   const soon = () => {
     later.current ??= setTimeout(() => {
       later.current = undefined;

@@ -40,9 +40,10 @@ export function useHookList(f: Filters) {
   // was asked for stay on top of its answer, so a late answer never hides one.
   const arrivals = useRef({ count: 0, at: new Map<string, number>() });
   const reread = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const ask = useLatest();
+  const key = `${f.channel} ${f.status} ${f.after} ${f.q} ${f.type} ${f.range}`;
+  const ask = useLatest(key);
   const load = () => {
-    const current = ask();
+    const answer = ask();
     const asked = arrivals.current.count;
     const since = RANGES[f.range] ? new Date(Date.now() - RANGES[f.range]![1]).toISOString() : "";
     // With `include=extensions`: each row's contract check, for its badge, and its tags.
@@ -59,7 +60,7 @@ export function useHookList(f: Filters) {
     };
     return api<Row[]>("GET", `/hooks${query(params)}`).then(
       (page) => {
-        if (!current()) return;
+        if (!answer.take()) return;
         // Which of them are unread: the same page with `is:unread`, from its oldest hook's time on
         // (without that bound, a search of a user who read everything reads every hook).
         // `since` is compared with the time in a hook's id, which can be a millisecond or more before
@@ -70,7 +71,7 @@ export function useHookList(f: Filters) {
           api<{ id: string }[]>("GET", `/hooks${query({ ...params, include: undefined, q: `${searchOf(f)} is:unread`.trim(), since: from })}`).then(
             // Rows not in the page (arrivals kept above it) keep their mark.
             (unread) => {
-              if (!current()) return;
+              if (!answer.still()) return;
               const inPage = new Set(page.map((h) => h.id));
               setUnread((u) => new Set([...unread.map((h) => h.id), ...[...u].filter((id) => !inPage.has(id))]));
             },
@@ -82,10 +83,9 @@ export function useHookList(f: Filters) {
         setError("");
         setLoaded(true);
       },
-      (e) => current() && (setError(e.message), setLoaded(true)),
+      (e) => answer.take() && (setError(e.message), setLoaded(true)),
     );
   };
-  const key = `${f.channel} ${f.status} ${f.after} ${f.q} ${f.type} ${f.range}`;
   useEffect(() => void load(), [key]);
   useStream(
     { channel: f.channel || undefined },
@@ -115,7 +115,14 @@ export function useHookList(f: Filters) {
     },
     [key],
   );
-  useEffect(() => () => clearTimeout(reread.current), []);
+  // A re-read timed under other filters is not made: the filters' own read is on its way.
+  useEffect(
+    () => () => {
+      clearTimeout(reread.current);
+      reread.current = undefined;
+    },
+    [key],
+  );
   return { hooks, error, loaded, load, unread };
 }
 

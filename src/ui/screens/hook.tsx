@@ -1,5 +1,6 @@
 /** @jsxImportSource preact */
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { useLatest } from "../latest";
 import { api, type Attempt, type Channel, type Hook, type HookExtended } from "../api";
 import { bytesOf } from "../body";
 import { useStream } from "../live";
@@ -37,10 +38,21 @@ export function HookDetail({
   const [guards, setGuards] = useState<string[] | undefined>();
   const [editing, setEditing] = useState(false);
   const [error, setError] = useState("");
+  // Moving from hook to hook (j, k), a late answer of the one before is not shown.
+  const askHook = useLatest(id);
+  const askAttempts = useLatest(id);
   const load = () => {
+    const hookAnswer = askHook();
+    const attemptsAnswer = askAttempts();
     // The event type and the source are extension fields: the API answers them when asked.
-    api<HookExtended>("GET", `/hooks/${id}?include=extensions`).then(setHook, (e) => setError(e.message));
-    api<Attempt[]>("GET", `/hooks/${id}/attempts`).then(setAttempts, () => undefined);
+    api<HookExtended>("GET", `/hooks/${id}?include=extensions`).then(
+      (h) => hookAnswer.take() && (setHook(h), setError("")),
+      (e) => hookAnswer.take() && setError(e.message),
+    );
+    api<Attempt[]>("GET", `/hooks/${id}/attempts`).then(
+      (a) => attemptsAnswer.take() && setAttempts(a),
+      () => undefined,
+    );
   };
   useEffect(load, [id]);
   // Opening a hook marks it read for this user (docs/tags.md); the unread counts are read again.

@@ -1,5 +1,6 @@
 /** @jsxImportSource preact */
 import { useEffect, useState } from "preact/hooks";
+import { useLatest } from "../latest";
 import { api, query } from "../api";
 import { useStream } from "../live";
 import { Time } from "../parts/time";
@@ -36,11 +37,14 @@ export function Issues({ url }: { url: URL }) {
   const [issues, setIssues] = useState<Issue[]>([]);
   const [loaded, setLoaded] = useState(false);
   const [error, setError] = useState("");
-  const load = () =>
-    api<Issue[]>("GET", `/issues${query({ state })}`).then(
-      (page) => (setIssues(page), setLoaded(true), setError(""), dispatchEvent(new Event("issues-changed"))),
-      (e) => setError(e.message),
+  const ask = useLatest(state);
+  const load = () => {
+    const answer = ask();
+    return api<Issue[]>("GET", `/issues${query({ state })}`).then(
+      (page) => answer.take() && (setIssues(page), setLoaded(true), setError(""), dispatchEvent(new Event("issues-changed"))),
+      (e) => answer.take() && (setError(e.message), setLoaded(true)),
     );
+  };
   useEffect(() => void load(), [state]);
   useStream({}, { issue: () => void load(), reset: load }, [state]);
   async function act(issue: Issue, action: "ack" | "resolve") {

@@ -40,19 +40,19 @@ export function Refusals({ url }: { url: URL }) {
   // Refusals that came on the stream after a read was asked for stay on top of its answer, which may
   // arrive later and would otherwise hide them.
   const arrived = useRef<RefusalRow[]>([]);
-  const ask = useLatest();
+  const ask = useLatest(`${channel} ${guard} ${status} ${kind}`);
   const load = () => {
-    const current = ask();
+    const answer = ask();
     arrived.current = [];
     return api<RefusalRow[]>("GET", `/refusals${query({ channel, guard, status, kind })}`).then(
       (page) => {
-        if (!current()) return;
+        if (!answer.take()) return;
         const fresh = arrived.current.filter((r) => !page.some((p) => same(p, r)));
         setRefusals([...fresh, ...page].slice(0, 50));
         setLoaded(true);
         setError("");
       },
-      (e) => current() && setError(e.message),
+      (e) => answer.take() && (setError(e.message), setLoaded(true)),
     );
   };
   useEffect(() => void load(), [channel, guard, status, kind]);

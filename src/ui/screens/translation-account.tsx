@@ -13,15 +13,16 @@ export function TranslationAccount({ id, me }: { id: string; me: Me }) {
   const [detail, setDetail] = useState<TAccountDetail | undefined>();
   const [error, setError] = useState("");
   const [note, setNote] = useState("");
-  const ask = useLatest();
+  const ask = useLatest(id);
   const load = () => {
-    const current = ask();
+    const answer = ask();
     return api<TAccountDetail>("GET", `/translate/accounts/${id}`).then(
-      (d) => current() && setDetail(d),
-      (e) => current() && setError(e.message),
+      (d) => answer.take() && (setDetail(d), setError("")),
+      (e) => answer.take() && setError(e.message),
     );
   };
-  useEffect(() => void load(), [id]);
+  // Another account: nothing of the one before stays on the screen meanwhile.
+  useEffect(() => (setDetail(undefined), setError(""), void load()), [id]);
   async function change(e: Event, what: "top-up" | "balance") {
     e.preventDefault();
     const formEl = e.currentTarget as HTMLFormElement;
