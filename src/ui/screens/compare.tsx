@@ -1,5 +1,6 @@
 /** @jsxImportSource preact */
 import { useEffect, useMemo, useState } from "preact/hooks";
+import { useLatest } from "../latest";
 import { api, type Hook } from "../api";
 import { type DiffChange, diffHooks } from "../../lib/diff";
 import { bytesOf } from "../body";
@@ -26,10 +27,13 @@ export function Compare({ url }: { url: URL }) {
   const ids = [url.searchParams.get("a") ?? "", url.searchParams.get("b") ?? ""];
   const [hooks, setHooks] = useState<[Hook, Hook] | undefined>();
   const [error, setError] = useState("");
+  // Another pair picked meanwhile: the late answer of the pair before is not shown.
+  const ask = useLatest(`${ids[0]} ${ids[1]}`);
   useEffect(() => {
+    const answer = ask();
     Promise.all(ids.map((id) => api<Hook>("GET", `/hooks/${encodeURIComponent(id)}`))).then(
-      ([a, b]) => setHooks([a!, b!]),
-      (e) => setError(e.message),
+      ([a, b]) => answer.take() && (setHooks([a!, b!]), setError("")),
+      (e) => answer.take() && setError(e.message),
     );
   }, [ids[0], ids[1]]);
   const diffs = useMemo(() => hooks && { ...diffHooks(hooks[0], hooks[1]), sizes: hooks.map((h) => bytesOf(h.body).length) }, [hooks]);
